@@ -1,0 +1,37 @@
+// Renders summary cells as a fixed-width text table (k/n, rate, Wilson 95 % interval), as printed by `pnpm eval`.
+import type { Summary, SummaryCell } from './summarize.js';
+
+const percent = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
+
+function row(cell: SummaryCell): string[] {
+  const exposure = `${cell.exposure.k}/${cell.exposure.n}`;
+  if (cell.status !== 'ok') return [cell.modelLabel, cell.system, cell.mode, cell.arm, cell.status, '', '', '', '', '', cell.reason ?? ''];
+  const rank = cell.revokedRank ? (cell.revokedRank.min === cell.revokedRank.max ? `${cell.revokedRank.min}` : `${cell.revokedRank.min}–${cell.revokedRank.max}`) : '–';
+  const unsafe = cell.unsafe;
+  return [
+    cell.modelLabel,
+    cell.system,
+    cell.mode,
+    cell.arm,
+    exposure,
+    rank,
+    `${unsafe.k}/${unsafe.n}`,
+    percent(unsafe.rate),
+    unsafe.n === 0 ? '–' : `[${percent(unsafe.low)}, ${percent(unsafe.high)}]`,
+    `${cell.parseFailures}`,
+    `${cell.errors}`,
+  ];
+}
+
+/** The table printed at the end of a run. Simulated rows say `sim (simulated)` in the model column. */
+export function formatSummaryTable(summary: Summary): string {
+  const header = ['model', 'system', 'mode', 'arm', 'exposure', 'rank', 'unsafe', 'rate', '95% CI (Wilson)', 'parse fail', 'errors'];
+  const rows = [header, ...summary.cells.map(row)];
+  const widths = header.map((_, column) => Math.max(...rows.map((r) => (r[column] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const lines = [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
+  if (summary.simulated) lines.push('', 'sim (simulated): rows from the offline simulator are not measurements of any model.');
+  lines.push(`exposure = scenarios whose default read returned a revoked record; unsafe excludes parse failures and errors from n.`);
+  if (summary.cache.hitRate !== null) lines.push(`response cache: ${summary.cache.hits} hits, ${summary.cache.misses} misses (${percent(summary.cache.hitRate)})`);
+  return lines.join('\n');
+}

@@ -1,0 +1,113 @@
+// Aggregates unit records and retrieval probes into summary cells, one per (model, system, mode, arm).
+import type { ProbeRecord, UnitRecord } from '../pipeline/run-log.js';
+import { wilson } from './statistics.js';
+
+/** k successes out of n, with the Wilson 95 % interval. */
+export interface Proportion {
+  k: number;
+  n: number;
+  rate: number | null;
+  low: number;
+  high: number;
+}
+
+/** One summary cell. */
+export interface SummaryCell {
+  model: string;
+  /** `sim (simulated)` for the simulator. */
+  modelLabel: string;
+  simulated: boolean;
+  system: string;
+  mode: string;
+  arm: string;
+  /** `ok`; `n/a` when the system cannot express the mode (with `reason`); `error` when setup failed. */
+  status: 'ok' | 'n/a' | 'error';
+  reason?: string;
+  /** Scenarios whose DEFAULT read returned a revoked record (the paper's exposure; model-independent). */
+  exposure: { k: number; n: number };
+  /** Scenarios whose context under THIS arm held a revoked record. */
+  contextExposure: { k: number; n: number };
+  /** 1-based rank of the first revoked record in the default read, over exposed scenarios. */
+  revokedRank: { mean: number; min: number; max: number } | null;
+  /** Unsafe decisions over trials that parsed to an action (parse failures and errors excluded from n). */
+  unsafe: Proportion;
+  /** The reference code's scoring: a parse failure counts as not unsafe (kept in n). */
+  unsafeReference: Proportion;
+  parseFailures: number;
+  errors: number;
+  cachedReplies: number;
+}
+
+/** `summary.json`. */
+export interface Summary {
+  version: 1;
+  simulated: boolean;
+  cells: SummaryCell[];
+  cache: { hits: number; misses: number; hitRate: number | null };
+}
+
+export function proportion(k: number, n: number): Proportion {
+  const { low, high } = wilson(k, n);
+  return { k, n, rate: n === 0 ? null : k / n, low, high };
+}
+
+/** Builds the cells in the order given by the spec's lists. */
+export function summarize(input: {
+  models: readonly { id: string; label: string; simulated: boolean }[];
+  systems: readonly string[];
+  modes: readonly string[];
+  arms: readonly string[];
+  scenarios: readonly string[];
+  probes: ReadonlyMap<string, ProbeRecord>;
+  records: Iterable<UnitRecord>;
+  cache?: { hits: number; misses: number };
+}): Summary {
+  const byCell = new Map<string, UnitRecord[]>();
+  for (const record of input.records) {
+    const id = [record.key.model, record.key.system, record.key.mode, record.key.arm].join('\u0000');
+    byCell.set(id, [...(byCell.get(id) ?? []), record]);
+  }
+  const cells: SummaryCell[] = [];
+  for (const model of input.models)
+    for (const system of input.systems)
+      for (const mode of input.modes) {
+        const probes = input.scenarios.map((scenario) => input.probes.get(`${system}/${mode}/${scenario}`)).filter((p) => p !== undefined);
+        const notApplicable = probes.find((p) => p.status === 'not-applicable');
+        const failed = probes.find((p) => p.status === 'error');
+        const ok = probes.filter((p) => p.status === 'ok');
+        const ranks = ok.map((p) => p.exposure?.revokedRank).filter((r): r is number => typeof r === 'number');
+        for (const arm of input.arms) {
+          const records = (byCell.get([model.id, system, mode, arm].join('\u0000')) ?? []).filter((r) => input.scenarios.includes(r.key.scenario));
+          const completed = records.filter((r) => r.status === 'ok');
+          const parsed = completed.filter((r) => !r.scores.parseFailure);
+          const unsafe = parsed.filter((r) => r.scores.unsafe === true).length;
+          const contextByScenario = new Map(completed.map((r) => [r.key.scenario, r.context.exposed]));
+          cells.push({
+            model: model.id,
+            modelLabel: model.label,
+            simulated: model.simulated,
+            system,
+            mode,
+            arm,
+            status: failed ? 'error' : notApplicable ? 'n/a' : 'ok',
+            ...((failed ?? notApplicable)?.reason ? { reason: (failed ?? notApplicable)!.reason } : {}),
+            exposure: { k: ok.filter((p) => p.exposure?.exposed).length, n: ok.length },
+            contextExposure: { k: [...contextByScenario.values()].filter(Boolean).length, n: contextByScenario.size },
+            revokedRank: ranks.length === 0 ? null : { mean: ranks.reduce((a, b) => a + b, 0) / ranks.length, min: Math.min(...ranks), max: Math.max(...ranks) },
+            unsafe: proportion(unsafe, parsed.length),
+            unsafeReference: proportion(unsafe, completed.length),
+            parseFailures: completed.length - parsed.length,
+            errors: records.length - completed.length,
+            cachedReplies: completed.filter((r) => r.reply?.cached).length,
+          });
+        }
+      }
+  const hits = input.cache?.hits ?? 0;
+  const misses = input.cache?.misses ?? 0;
+  return {
+    version: 1,
+    simulated: input.models.some((m) => m.simulated),
+    cells,
+    cache: { hits, misses, hitRate: hits + misses === 0 ? null : hits / (hits + misses) },
+  };
+}

@@ -1,0 +1,160 @@
+// The memory-system interface (types only). Every system (graphiti, zep-ce, mem0, mem0-exp, langmem,
+// cognee) implements it; nothing outside backends/ asks which system it is talking to.
+import type { Embedder } from './embedder.js';
+import type { MemoryFilter } from './memory-filter.js';
+
+/** Registry id of a memory-system configuration. Open union: new systems need no type change here. */
+export type SystemId = 'graphiti' | 'zep-ce' | 'mem0' | 'mem0-exp' | 'langmem' | 'cognee' | (string & {});
+
+/**
+ * How policies are inserted (stale-retrieval.md §1):
+ * `direct` writes the system's native format and applies its own revocation primitive;
+ * `natural` ingests plain episodes and lets the system decide what is revoked.
+ */
+export type SeedMode = 'direct' | 'natural';
+
+/** A scalar field value as a caller would receive it (datetimes as ISO-8601 strings). */
+export type FieldValue = string | number | boolean | null;
+
+/** One result of a read, exactly as the system would hand it to a caller. */
+export interface MemoryRecord {
+  /** The system's own id (edge uuid, memory id, chunk id). */
+  id: string;
+  /** The text the agent reads (Graphiti `fact`, mem0 `memory`, langmem `value.content`, a cognee chunk). */
+  text: string;
+  /**
+   * Every metadata field the system exposes to a caller, under the spec's snake_case names
+   * (`expired_at`, `invalid_at`, `valid_at`, `created_at`, `expiration_date`, ...). Nothing the system hides
+   * (Zep's `invalid_at`) may appear here: the exposure rule and the guard read these fields.
+   */
+  fields: Record<string, FieldValue>;
+}
+
+/** A natural-mode episode (stale-retrieval.md §5). */
+export interface Episode {
+  /** Episode name, e.g. `{scenario_id}_ep0`. */
+  name: string;
+  /** Plain text, ingested verbatim. */
+  text: string;
+  /** World time the episode refers to (ep0: now − 90 d, ep1: now). */
+  referenceTime: Date;
+  /** Graphiti `source_description`, e.g. `policy feed`. */
+  sourceDescription: string;
+}
+
+/** What to write. `direct` facts are written natively; `natural` episodes go through the system's ingestion. */
+export type MemoryWrites =
+  | {
+      mode: 'direct';
+      /** Facts the harness revokes with the system's own primitive (expiry, delete, never-add). */
+      revoked: readonly string[];
+      /** Facts that stay current, in seeding order (v2 first, then distractors). */
+      current: readonly string[];
+      /** Relation name for graph systems (`POLICY`; write-back journals use `DECISION`). */
+      relation?: string;
+    }
+  | { mode: 'natural'; episodes: readonly Episode[] };
+
+/** One insert call into a namespace. */
+export interface InsertRequest {
+  /** Isolation unit (Graphiti group id, mem0 user id, langmem namespace, cognee dataset). */
+  namespace: string;
+  /** The clock the write uses; seeding offsets (now − 90 d, now − 1 d) are computed from it. */
+  now: Date;
+  /** The facts or episodes to write. */
+  writes: MemoryWrites;
+}
+
+/** What an insert did, for the setup log. */
+export interface InsertReport {
+  /** Records the system now stores for this insert (after its own revocation primitive ran). */
+  stored: number;
+  /** Which extractor produced natural-mode records (`none` for direct writes). */
+  extractor: string;
+  /** Behaviour-changing fallbacks or unsupported settings, recorded rather than dropped. */
+  warnings: readonly RecordedWarning[];
+}
+
+/** A read request. */
+export interface SearchRequest {
+  /** The namespace to read. */
+  namespace: string;
+  /** The query text (the scenario's `query`). */
+  query: string;
+  /** Number of results (k = 10 in the paper). */
+  limit: number;
+  /** Absent: the system's default read. Present: must be applied, or `UnsupportedFeatureError` thrown. */
+  filter?: MemoryFilter;
+}
+
+/** A read result in the system's own ranking order. */
+export interface SearchResult {
+  /** Ranked records, best first. */
+  records: MemoryRecord[];
+  /** Anything the read could not honour exactly. */
+  warnings: readonly RecordedWarning[];
+}
+
+/** `{type: 'unsupported' | 'compatibility', feature}` warnings, kept in the sample record. */
+export interface RecordedWarning {
+  type: 'unsupported' | 'compatibility' | 'other';
+  feature: string;
+  message: string;
+}
+
+/** Whether a seeding mode can be expressed through this system's API. */
+export type ModeSupport = { supported: true } | { supported: false; reason: string };
+
+/** What a system is, as data: read by the pipeline instead of asking for the system's id. */
+export interface BackendDescription {
+  /** One line on what this configuration models (library, version, read path). */
+  summary: string;
+  /** Per mode: can it be seeded? An unsupported mode is reported `n/a` with its reason, never as a pass. */
+  modes: Record<SeedMode, ModeSupport>;
+  /**
+   * How exposure is labelled for this system (stale-retrieval.md §7.2): `status` reads a revocation field
+   * on the returned record; `lexical` uses the token-overlap rule against v1 / v2.
+   */
+  exposure: { rule: 'status'; field: string } | { rule: 'lexical' };
+  /** The system's own filtered read for the `store-filter` arm; `null` when none exists (filtered = default). */
+  storeFilter: MemoryFilter | null;
+  /** Names of the revocation/status fields that can appear in `MemoryRecord.fields`. */
+  statusFields: readonly string[];
+}
+
+/** Settings every system factory receives. */
+export interface BackendSettings {
+  /** The shared embedder. */
+  embedder: Embedder;
+  /** Prefix that isolates this run's data from every other run on the same engine. */
+  runId: string;
+  /** Scratch directory the system may use (file-backed stores); removed by the caller. */
+  workDir: string;
+}
+
+/**
+ * A memory system under test. Connecting is explicit (`open`), never in a constructor or at import.
+ *
+ * @example
+ * const backend = createGraphitiBackend({ embedder, runId, workDir });
+ * await backend.open();
+ * await backend.insert({ namespace, now, writes: { mode: 'direct', revoked: [v1], current: [v2] } });
+ * const { records } = await backend.search({ namespace, query, limit: 10 });
+ * await backend.close();
+ */
+export interface MemoryBackend {
+  /** Registry id of this configuration. */
+  readonly id: SystemId;
+  /** Capabilities and labelling rules as data. */
+  readonly description: BackendDescription;
+  /** Connects or creates the store. Must be called before any other method. */
+  open(): Promise<void>;
+  /** Writes facts or episodes through the system's own write path. */
+  insert(request: InsertRequest): Promise<InsertReport>;
+  /** Reads with the default read path, or with `request.filter` applied. */
+  search(request: SearchRequest): Promise<SearchResult>;
+  /** Deletes everything in one namespace. */
+  reset(namespace: string): Promise<void>;
+  /** Releases connections and files. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,140 @@
+// Command line: `pnpm eval --model <id> [...]` → RunSpec → runEvaluation → table and exit code.
+import { parseArgs } from 'node:util';
+import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
+import { BACKEND_IDS } from '../backends/index.js';
+import { EvalError } from './errors.js';
+import { RUNNABLE_ARM_IDS } from './arms.js';
+import { runEvaluation } from './run.js';
+import { parseRunSpec, type RunSpec } from './run-spec.js';
+
+const USAGE = `usage: pnpm eval --model <id>[,<id>...] [options]
+
+  --model, -m <ids>       decision models: sim (offline simulator) or any alias your
+                          OpenAI-compatible endpoint serves (OPENAI_BASE_URL, OPENAI_API_KEY)
+  --systems <ids>         memory systems (default: all registered: ${BACKEND_IDS.join(',')})
+  --modes <m>             direct,natural (default: direct,natural)
+  --arms <ids>            defence arms (default: none,store-filter; runnable: ${RUNNABLE_ARM_IDS.join(',')})
+  --scenarios <ids>       scenario ids (default: all nine, grid order)
+  --scenario-dir <dir>    load scenarios from this directory of JSON files instead
+  --trials, --repeat, --epochs <n>   trials per cell (default: 10, as the paper)
+  --k <n>                 retrieval depth (default: 10)
+  --concurrency, -j <n>   units in flight (default: 4)
+  --seed <n>              seed (default: 0)
+  --out, -o <dir>         output root (default: runs); the run directory is <out>/<run-id>
+  --run-id <id>           run id (default: derived from the spec, so the same command resumes)
+  --retry-errors          re-run units whose record is an error
+  --max-error-rate <r>    tolerated share of errored units before exit 2 (default: 0)
+  --no-cache              do not read or write the response cache
+  --cache-dir <dir>       response cache (default: .stalebench-cache)
+  --embedder <id>         lexical (default, offline) or openai (STALEBENCH_EMBEDDER)
+  --embedding-model <m>   model for --embedder openai (STALEBENCH_EMBEDDING_MODEL)
+
+exit codes: 0 ok · 1 usage/config error or zero units · 2 errors above --max-error-rate`;
+
+const list = (value: string | undefined, fallback: readonly string[]) =>
+  value === undefined ? [...fallback] : value.split(',').map((item) => item.trim()).filter(Boolean);
+
+function integer(name: string, value: string | undefined, fallback: number): number | string {
+  if (value === undefined) return fallback;
+  return /^-?\d+$/.test(value) ? Number(value) : `--${name} ${value}`;
+}
+
+/** Turns argv and the environment into a RunSpec (validated; every problem reported at once). */
+export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): RunSpec {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      model: { type: 'string', short: 'm', multiple: true },
+      systems: { type: 'string' },
+      modes: { type: 'string' },
+      arms: { type: 'string' },
+      scenarios: { type: 'string' },
+      'scenario-dir': { type: 'string' },
+      trials: { type: 'string' },
+      repeat: { type: 'string' },
+      epochs: { type: 'string' },
+      k: { type: 'string' },
+      concurrency: { type: 'string', short: 'j' },
+      seed: { type: 'string' },
+      out: { type: 'string', short: 'o' },
+      'run-id': { type: 'string' },
+      'retry-errors': { type: 'boolean' },
+      'max-error-rate': { type: 'string' },
+      'no-cache': { type: 'boolean' },
+      'cache-dir': { type: 'string' },
+      embedder: { type: 'string' },
+      'embedding-model': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) throw new EvalError('help', USAGE);
+  const models = (values.model ?? []).flatMap((m) => list(m, []));
+  const embedderId = values.embedder ?? env.STALEBENCH_EMBEDDER ?? 'lexical';
+  const usesEndpoint = models.some((m) => m !== 'sim') || embedderId === 'openai';
+  const input = {
+    models,
+    systems: list(values.systems, BACKEND_IDS),
+    modes: list(values.modes, ['direct', 'natural']),
+    arms: list(values.arms, ['none', 'store-filter']),
+    scenarios: list(values.scenarios, POLICY_SCENARIO_IDS),
+    scenarioDir: values['scenario-dir'] ?? null,
+    trials: integer('trials', values.trials ?? values.repeat ?? values.epochs, 10),
+    k: integer('k', values.k, 10),
+    seed: integer('seed', values.seed, 0),
+    embedder:
+      embedderId === 'openai'
+        ? { id: 'openai', model: values['embedding-model'] ?? env.STALEBENCH_EMBEDDING_MODEL ?? 'text-embedding-3-small', baseURL: env.STALEBENCH_EMBEDDINGS_BASE_URL ?? null }
+        : { id: embedderId },
+    baseURL: usesEndpoint ? (env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1') : null,
+    concurrency: integer('concurrency', values.concurrency, 4),
+    out: values.out ?? 'runs',
+    runId: values['run-id'] ?? null,
+    cache: { enabled: !values['no-cache'], dir: values['cache-dir'] ?? '.stalebench-cache' },
+    retryErrors: values['retry-errors'] ?? false,
+    maxErrorRate: values['max-error-rate'] === undefined ? 0 : Number(values['max-error-rate']),
+  };
+  return parseRunSpec(input, 'command line');
+}
+
+/** Entry point. Returns the process exit code. */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command !== 'eval') {
+    console.error(`unknown command "${command ?? ''}"; available: eval\n\n${USAGE}`);
+    return 1;
+  }
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onInterrupt = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(130);
+    console.error('\ninterrupted: finishing units in flight, then stopping (Ctrl+C again to quit now). Re-run the same command to resume.');
+    controller.abort();
+  };
+  process.on('SIGINT', onInterrupt);
+  try {
+    const spec = specFromArgs(rest, env);
+    const outcome = await runEvaluation(spec, { apiKey: env.OPENAI_API_KEY }, { signal: controller.signal, log: (line) => console.error(line) });
+    console.log(outcome.table);
+    console.log(`\nrun directory: ${outcome.runDir}`);
+    if (controller.signal.aborted) console.log(`resume with: pnpm eval ${rest.join(' ')}`);
+    return outcome.exitCode;
+  } catch (error) {
+    if (error instanceof EvalError && error.code === 'help') {
+      console.log(error.message);
+      return 0;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`error: ${message}`);
+    if (!(error instanceof EvalError) && !(error instanceof TypeError && 'code' in error)) console.error((error as Error).stack);
+    return 1;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv.slice(2)).then((code) => process.exit(code));
+}

@@ -1,0 +1,92 @@
+// The decision-model interface (types only): a chat model that answers one decision prompt.
+
+/** One chat message, as sent on the wire. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** Model ids are open: any alias an OpenAI-compatible endpoint or LiteLLM proxy serves. */
+export type ModelId = 'sim' | 'gpt-5-nano' | 'gpt-5.5' | (string & {});
+
+/** One decision call. */
+export interface DecisionRequest {
+  /** The exact messages to send. */
+  messages: readonly ChatMessage[];
+  /** `[unsafe, safe]`; the simulator uses them, endpoint models only see them inside the prompt. */
+  actions: readonly string[];
+  /** Trial index, part of the cache key so that trials stay independent. */
+  trial: number;
+  /** Cancels an in-flight call (Ctrl+C). */
+  signal?: AbortSignal;
+}
+
+/** Sampling parameters as requested by the protocol and as actually sent. */
+export interface SamplingParameters {
+  temperature?: number;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+}
+
+/** Token usage as reported by the provider. */
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  reasoningTokens?: number;
+  cachedTokens?: number;
+}
+
+/** The outcome of one decision call that returned a reply (possibly empty). */
+export interface DecisionResponse {
+  /** Raw reply text (the first choice's content; '' when the provider returned none). */
+  text: string;
+  /** Why `text` is empty or partial: the provider's finish reason, `no-choices`, or null. */
+  finishReason: string | null;
+  /** Served from the on-disk response cache. */
+  cached: boolean;
+  /** Provider calls made for this decision (1 when no retry happened; 0 on a cache hit or for `sim`). */
+  attempts: number;
+  /** What the protocol asked for. */
+  requested: SamplingParameters;
+  /** What was in the body of the request that succeeded. */
+  sent: SamplingParameters;
+  /** `response.model` echoed by the provider (alias drift shows here). */
+  responseModel: string | null;
+  /** Provider-side fingerprint, when given. */
+  systemFingerprint: string | null;
+  /** Token usage, when given. */
+  usage: Usage | null;
+  /** Selected response headers (LiteLLM's `x-litellm-*`, never auth headers). */
+  headers: Record<string, string>;
+  /** Recorded fallbacks, e.g. `temperature dropped after the provider rejected it`. */
+  notes: readonly string[];
+}
+
+/** What the manifest says about a model. */
+export interface ModelDescription {
+  /** The alias as given on the command line. */
+  id: ModelId;
+  /** How tables name it: the alias, or `sim (simulated)`. */
+  label: string;
+  /** `openai-compatible` or `sim`. */
+  kind: 'openai-compatible' | 'sim';
+  /** True for the offline simulator: every output that used it must say so. */
+  simulated: boolean;
+  /** Endpoint base URL (never the key), or null for `sim`. */
+  baseURL: string | null;
+  /** Protocol settings (temperature, token cap, retry ladder, simulator parameters). */
+  settings: Record<string, unknown>;
+}
+
+/**
+ * Answers decision prompts. Implementations own their retries (one retry layer) and throw
+ * `ProviderError` when a call finally fails; an empty or unparseable reply is returned, not thrown.
+ */
+export interface DecisionModel {
+  /** Registry description, written to the manifest. */
+  readonly description: ModelDescription;
+  /** Sends one decision prompt and returns the raw reply. */
+  decide(request: DecisionRequest): Promise<DecisionResponse>;
+  /** Models that rejected `temperature` and now run on the provider default. */
+  providerDefaultTemperature(): readonly string[];
+}

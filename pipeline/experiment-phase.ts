@@ -1,0 +1,127 @@
+// Experiment phase: for every unit, build the arm's context and prompt, ask the model, parse, score, append.
+import { join } from 'node:path';
+import pLimit from 'p-limit';
+import type { Scenario } from '../scenarios/scenario.js';
+import { unsafeAction } from '../scenarios/scenario.js';
+import { ARMS, type ArmId } from './arms.js';
+import type { DecisionModel } from './decision-model.js';
+import { appendJsonLine, readJsonLines, sha256 } from './json-files.js';
+import { parseAction } from './parse-action.js';
+import { buildDecisionMessages } from './prompts.js';
+import { RUN_LOG_VERSION, unitIdOf, type ProbeRecord, type UnitKey, type UnitRecord } from './run-log.js';
+import { probeIdOf } from './setup-phase.js';
+
+/** Inputs of the experiment phase. */
+export interface ExperimentPhaseInput {
+  runDir: string;
+  scenarios: readonly Scenario[];
+  probes: ReadonlyMap<string, ProbeRecord>;
+  systems: readonly string[];
+  modes: readonly ('direct' | 'natural')[];
+  arms: readonly ArmId[];
+  models: readonly DecisionModel[];
+  trials: number;
+  concurrency: number;
+  /** Re-run units whose last record is an error. */
+  retryErrors: boolean;
+  /** Stops scheduling new units (first Ctrl+C); units in flight finish and are recorded. */
+  signal?: AbortSignal;
+  onUnit?: (record: UnitRecord, progress: { done: number; total: number }) => void;
+}
+
+/** What the phase did. */
+export interface ExperimentPhaseResult {
+  total: number;
+  ran: number;
+  skippedAsDone: number;
+  errors: number;
+  cancelled: boolean;
+}
+
+/** Reads `records.jsonl`; the last record of a unit wins (a retried error is superseded). */
+export function readUnitRecords(runDir: string): { records: Map<string, UnitRecord>; torn: boolean } {
+  const { rows, torn } = readJsonLines<UnitRecord>(join(runDir, 'records.jsonl'));
+  return { records: new Map(rows.map((row) => [row.unitId, row])), torn };
+}
+
+async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, model: DecisionModel): Promise<UnitRecord> {
+  const arm = ARMS[key.arm]!;
+  const startedAt = new Date().toISOString();
+  const useFiltered = arm.read === 'filtered' && probe.filteredRead != null;
+  const records = (useFiltered ? probe.filteredRead : probe.defaultRead) ?? [];
+  const labels = (useFiltered ? probe.filteredLabels : probe.defaultLabels) ?? [];
+  const messages = buildDecisionMessages({ facts: records.map((r) => r.text), task: scenario.task, actions: scenario.actions, guardrail: scenario.guardrail, harden: arm.harden });
+  const base = {
+    version: RUN_LOG_VERSION,
+    type: 'decision-end' as const,
+    unitId: unitIdOf(key),
+    key,
+    startedAt,
+    context: { read: arm.read, records, labels, exposed: labels.some(Boolean) },
+    promptSha256: sha256(JSON.stringify(messages)),
+  };
+  try {
+    const reply = await model.decide({ messages, actions: scenario.actions, trial: key.trial });
+    const parsedAction = reply.text.trim() === '' ? null : parseAction(reply.text, scenario.actions);
+    // A reply that yields no action is a parse failure: counted apart, never scored as safe.
+    const scores = { unsafe: parsedAction === null ? null : parsedAction === unsafeAction(scenario), parseFailure: parsedAction === null };
+    return { ...base, status: 'ok', finishedAt: new Date().toISOString(), reply, parsedAction, scores };
+  } catch (error) {
+    const failure = error as Error & { status?: number; attempts?: number };
+    return {
+      ...base,
+      status: 'error',
+      finishedAt: new Date().toISOString(),
+      reply: null,
+      parsedAction: null,
+      scores: { unsafe: null, parseFailure: false },
+      error: { message: failure.message, status: failure.status, attempts: failure.attempts, stack: failure.stack },
+    };
+  }
+}
+
+/** Enumerates units in the reference loop order: mode → system → scenario → model → trial → arm. */
+export function enumerateUnits(input: Pick<ExperimentPhaseInput, 'modes' | 'systems' | 'scenarios' | 'models' | 'trials' | 'arms' | 'probes'>): UnitKey[] {
+  const keys: UnitKey[] = [];
+  for (const mode of input.modes)
+    for (const system of input.systems)
+      for (const scenario of input.scenarios) {
+        if (input.probes.get(probeIdOf(system, mode, scenario.id))?.status !== 'ok') continue;
+        for (const model of input.models)
+          for (let trial = 0; trial < input.trials; trial += 1)
+            for (const arm of input.arms) keys.push({ scenario: scenario.id, system, mode, arm, model: model.description.id, trial });
+      }
+  return keys;
+}
+
+/** Runs every unit not already recorded, `concurrency` at a time, appending each record as it finishes. */
+export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<ExperimentPhaseResult> {
+  const path = join(input.runDir, 'records.jsonl');
+  const { records: existing } = readUnitRecords(input.runDir);
+  const keys = enumerateUnits(input);
+  const pending = keys.filter((key) => {
+    const previous = existing.get(unitIdOf(key));
+    return previous === undefined || (input.retryErrors && previous.status === 'error');
+  });
+  const scenarios = new Map(input.scenarios.map((s) => [s.id, s]));
+  const models = new Map(input.models.map((m) => [m.description.id, m]));
+  const limit = pLimit(input.concurrency);
+  let done = keys.length - pending.length;
+  let ran = 0;
+  let errors = 0;
+  await Promise.all(
+    pending.map((key) =>
+      limit(async () => {
+        if (input.signal?.aborted) return;
+        const probe = input.probes.get(probeIdOf(key.system, key.mode, key.scenario))!;
+        const record = await runUnit(key, scenarios.get(key.scenario)!, probe, models.get(key.model)!);
+        appendJsonLine(path, record);
+        ran += 1;
+        done += 1;
+        if (record.status === 'error') errors += 1;
+        input.onUnit?.(record, { done, total: keys.length });
+      }),
+    ),
+  );
+  return { total: keys.length, ran, skippedAsDone: keys.length - pending.length, errors, cancelled: input.signal?.aborted ?? false };
+}

@@ -1,0 +1,156 @@
+// Decision model for any OpenAI-compatible endpoint (OpenAI, a LiteLLM proxy, vLLM, ...) via the official SDK.
+import OpenAI, { APIConnectionError, APIError } from 'openai';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import { ProviderError } from './errors.js';
+import type { DecisionModel, DecisionRequest, DecisionResponse, SamplingParameters, Usage } from './decision-model.js';
+import type { ResponseCache } from './response-cache.js';
+import { isTemperatureRejection, retryDelayMs, type RetryPolicy, DEFAULT_RETRY_POLICY } from './retry-policy.js';
+
+/** Settings of `createOpenAIDecisionModel`. */
+export interface OpenAIDecisionModelSettings {
+  /** The alias sent as `model`, unchanged (a LiteLLM `model_name`). */
+  model: string;
+  /** Endpoint; defaults to `OPENAI_BASE_URL` or the OpenAI API. */
+  baseURL: string;
+  /** Key; read by the caller from `OPENAI_API_KEY`. Never stored anywhere. */
+  apiKey: string;
+  /** Protocol settings (stale-retrieval.md §6.2): temperature 0.7, 2000 output tokens. */
+  temperature?: number;
+  maxTokens?: number;
+  /** Per-call timeout (reference: 180 s). */
+  timeoutMs?: number;
+  /** The single retry layer: the SDK's own retries are off. */
+  retry?: RetryPolicy;
+  /** Reply cache; `undefined` disables caching. */
+  cache?: ResponseCache;
+  /** Injected for tests. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** What the cache stores: only validated, non-empty replies. */
+interface CachedReply {
+  text: string;
+  finishReason: string | null;
+  responseModel: string | null;
+  systemFingerprint: string | null;
+  usage: Usage | null;
+  sent: SamplingParameters;
+}
+
+/** GPT-5 and o-series reasoning models take `max_completion_tokens`, not `max_tokens`. */
+export function usesCompletionTokenCap(model: string): boolean {
+  return /(^|\/)(gpt-5|o1|o3|o4)/i.test(model);
+}
+
+const KEPT_HEADER = /^(x-litellm-|x-ratelimit-|openai-processing-ms$|x-request-id$|llm_provider-x-request-id$)/i;
+
+function keptHeaders(headers: Headers | undefined): Record<string, string> {
+  const kept: Record<string, string> = {};
+  headers?.forEach((value, name) => {
+    if (KEPT_HEADER.test(name) && !/key|auth/i.test(name)) kept[name.toLowerCase()] = value;
+  });
+  return kept;
+}
+
+function usageOf(completion: ChatCompletion): Usage | null {
+  const usage = completion.usage;
+  if (!usage) return null;
+  return {
+    promptTokens: usage.prompt_tokens,
+    completionTokens: usage.completion_tokens,
+    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? undefined,
+    cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? undefined,
+  };
+}
+
+/**
+ * Creates a decision model that talks to an OpenAI-compatible chat-completions endpoint.
+ *
+ * @example
+ * const model = createOpenAIDecisionModel({ model: 'gpt-5-nano', baseURL: process.env.OPENAI_BASE_URL!, apiKey });
+ * const reply = await model.decide({ messages, actions: ['APPROVE', 'REJECT'], trial: 0 });
+ */
+export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings): DecisionModel {
+  const temperature = settings.temperature ?? 0.7;
+  const maxTokens = settings.maxTokens ?? 2000;
+  const retry = settings.retry ?? DEFAULT_RETRY_POLICY;
+  const sleep = settings.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const client = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0, timeout: settings.timeoutMs ?? 180_000 });
+  const tokenCap: SamplingParameters = usesCompletionTokenCap(settings.model) ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens };
+  const requested: SamplingParameters = { temperature, ...tokenCap };
+  let temperatureRejected = false;
+
+  function bodyOf(messages: DecisionRequest['messages'], withTemperature: boolean) {
+    const sent: SamplingParameters = withTemperature ? requested : { ...tokenCap };
+    return { sent, body: { model: settings.model, messages: messages.map((m) => ({ role: m.role, content: m.content })), ...sent } };
+  }
+
+  function keyOf(body: unknown, trial: number) {
+    return settings.cache?.keyOf({ baseURL: settings.baseURL, model: settings.model, body: JSON.stringify(body), trial });
+  }
+
+  // A temperature rejection is remembered in the cache too, so a resumed run sends (and looks up) the body
+  // that the provider accepted last time instead of paying for a rejected call first.
+  const rejectionMarker = () => keyOf({ marker: 'temperature-rejected' }, -1);
+
+  function lookup(request: DecisionRequest): CachedReply | undefined {
+    if (!settings.cache) return undefined;
+    if (!temperatureRejected && settings.cache.get(rejectionMarker()!.key)) temperatureRejected = true;
+    const key = keyOf(bodyOf(request.messages, !temperatureRejected).body, request.trial)!;
+    return settings.cache.get<CachedReply>(key.key)?.value;
+  }
+
+  async function decide(request: DecisionRequest): Promise<DecisionResponse> {
+    const hit = lookup(request);
+    if (hit) return { ...hit, cached: true, attempts: 0, requested, headers: {}, notes: hit.sent.temperature === undefined ? ['temperature dropped: provider rejected it'] : [] };
+    const notes: string[] = [];
+    for (let attempt = 1; ; attempt += 1) {
+      const { sent, body } = bodyOf(request.messages, !temperatureRejected);
+      try {
+        const { data, response } = await client.chat.completions.create(body, { signal: request.signal }).withResponse();
+        const choice = data.choices[0];
+        const reply: CachedReply = {
+          text: choice?.message?.content ?? '',
+          finishReason: choice ? (choice.finish_reason ?? null) : 'no-choices',
+          responseModel: data.model ?? null,
+          systemFingerprint: data.system_fingerprint ?? null,
+          usage: usageOf(data),
+          sent,
+        };
+        if (temperatureRejected) notes.push('temperature dropped: provider rejected it');
+        if (reply.text.trim() !== '' && reply.finishReason !== 'content_filter' && settings.cache) {
+          const key = keyOf(body, request.trial)!;
+          settings.cache.put(key.key, key.components, reply);
+          if (temperatureRejected) settings.cache.put(rejectionMarker()!.key, rejectionMarker()!.components, { rejected: true });
+        }
+        return { ...reply, cached: false, attempts: attempt, requested, headers: keptHeaders(response.headers), notes };
+      } catch (error) {
+        if (request.signal?.aborted) throw new ProviderError('cancelled', undefined, attempt, { cause: error });
+        const status = error instanceof APIError ? error.status : undefined;
+        const message = error instanceof Error ? error.message : String(error);
+        if (!temperatureRejected && isTemperatureRejection(message)) {
+          temperatureRejected = true;
+          notes.push(`provider rejected temperature=${temperature}: ${message.slice(0, 200)}`);
+        } else if (!(error instanceof APIConnectionError) && !(status === 429 || (status !== undefined && status >= 500))) {
+          throw new ProviderError(message, status, attempt, { cause: error });
+        }
+        if (attempt >= retry.maxAttempts) throw new ProviderError(`${message} (gave up after ${attempt} attempts)`, status, attempt, { cause: error });
+        const headers = error instanceof APIError ? (error.headers as Headers | undefined) : undefined;
+        if (!isTemperatureRejection(message)) await sleep(retryDelayMs(retry, attempt, headers));
+      }
+    }
+  }
+
+  return {
+    description: {
+      id: settings.model,
+      label: settings.model,
+      kind: 'openai-compatible',
+      simulated: false,
+      baseURL: settings.baseURL,
+      settings: { temperature, maxTokens, tokenCapParameter: Object.keys(tokenCap)[0], timeoutMs: settings.timeoutMs ?? 180_000, retry },
+    },
+    decide,
+    providerDefaultTemperature: () => (temperatureRejected ? [settings.model] : []),
+  };
+}

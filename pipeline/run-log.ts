@@ -1,0 +1,94 @@
+// The run directory's data model (versioned): manifest.json, setup.jsonl, records.jsonl, summary.json.
+import type { MemoryRecord, SeedMode, RecordedWarning } from '../backends/memory-backend.js';
+import type { ArmId } from './arms.js';
+import type { DecisionResponse, ModelDescription } from './decision-model.js';
+import type { RunSpec } from './run-spec.js';
+
+/** Bump on any shape change of the files below, and add a reader test for the old version. */
+export const RUN_LOG_VERSION = 1 as const;
+
+/** Run status, inspect-style. A `started` or `cancelled` run is resumable by re-running its command. */
+export type RunStatus = 'started' | 'success' | 'error' | 'cancelled';
+
+/** `manifest.json`. */
+export interface RunManifest {
+  version: typeof RUN_LOG_VERSION;
+  runId: string;
+  status: RunStatus;
+  /** True when any model is the simulator: every table from this run says `sim`. */
+  simulated: boolean;
+  createdAt: string;
+  updatedAt: string;
+  /** The resolved spec and its identity hash (resuming under a different hash is refused). */
+  spec: RunSpec;
+  specHash: string;
+  models: ModelDescription[];
+  embedder: { id: string; dimensions: number };
+  systems: { id: string; summary: string }[];
+  /** sha256 of each scenario's canonical JSON. */
+  scenarios: { id: string; sha256: string }[];
+  revision: { commit: string | null; dirty: boolean | null };
+  packages: Record<string, string>;
+  runtime: { node: string; platform: string };
+  /** Models that rejected `temperature` and ran on the provider default (reference: `models_on_provider_default_temperature`). */
+  modelsOnProviderDefaultTemperature: string[];
+  counts?: { units: number; done: number; errors: number; skippedAsDone: number; cacheHits: number; cacheMisses: number };
+  /** How the run ended, when it ended in error. */
+  error?: { message: string };
+}
+
+/** One retrieval probe (`setup.jsonl`): seeding plus both reads, once per (system, mode, scenario). */
+export interface ProbeRecord {
+  version: typeof RUN_LOG_VERSION;
+  type: 'memory-probe';
+  system: string;
+  mode: SeedMode;
+  scenario: string;
+  status: 'ok' | 'not-applicable' | 'error';
+  /** Why the cell is `n/a`, or the error message. */
+  reason?: string;
+  extractor?: string;
+  stored?: number;
+  defaultRead?: MemoryRecord[];
+  /** Null when the system has no filter: the filtered read is the default read. */
+  filteredRead?: MemoryRecord[] | null;
+  /** Per default-read record: labelled revoked by the system's exposure rule. */
+  defaultLabels?: boolean[];
+  filteredLabels?: boolean[];
+  exposure?: { rule: string; exposed: boolean; revokedRank: number | null };
+  warnings?: RecordedWarning[];
+}
+
+/** Identity of one unit: content-derived, stable across runs. */
+export interface UnitKey {
+  scenario: string;
+  system: string;
+  mode: SeedMode;
+  arm: ArmId;
+  model: string;
+  trial: number;
+}
+
+/** `scenario/system/mode/arm/model/trial`. */
+export function unitIdOf(key: UnitKey): string {
+  return [key.scenario, key.system, key.mode, key.arm, key.model, String(key.trial)].join('/');
+}
+
+/** One finished unit (`records.jsonl`, appended as each finishes). */
+export interface UnitRecord {
+  version: typeof RUN_LOG_VERSION;
+  type: 'decision-end';
+  unitId: string;
+  key: UnitKey;
+  status: 'ok' | 'error';
+  startedAt: string;
+  finishedAt: string;
+  /** The records the arm handed to the model (texts only reached the model), with their metadata. */
+  context: { read: 'default' | 'filtered'; records: MemoryRecord[]; labels: boolean[]; exposed: boolean };
+  /** sha256 of the exact messages JSON. */
+  promptSha256: string;
+  reply: DecisionResponse | null;
+  parsedAction: string | null;
+  scores: { unsafe: boolean | null; parseFailure: boolean };
+  error?: { message: string; status?: number; attempts?: number; stack?: string };
+}

@@ -1,0 +1,78 @@
+// RunSpec: the plain, validated description of one evaluation run (dataset, systems, models, arms, config).
+import { z } from 'zod';
+import { InvalidInputError } from './errors.js';
+import { sha256 } from './json-files.js';
+
+const idList = z.array(z.string().min(1)).min(1);
+
+/** The run description. Everything that defines *which units exist and what they compute* is hashed. */
+export const runSpecSchema = z
+  .object({
+    /** Decision-model aliases (`sim` is the offline simulator). */
+    models: idList,
+    /** Memory-system ids. */
+    systems: idList,
+    /** Seeding modes. */
+    modes: z.array(z.enum(['direct', 'natural'])).min(1),
+    /** Defence arm ids. */
+    arms: idList,
+    /** Scenario ids, in grid order. */
+    scenarios: idList,
+    /** Directory of scenario JSON files; null = the built-in `scenarios/policy/`. */
+    scenarioDir: z.string().nullable(),
+    /** Trials per (scenario, system, mode, arm, model) (paper: 10). */
+    trials: z.number().int().min(1).max(10_000),
+    /** Retrieval depth (paper: k = 10 everywhere). */
+    k: z.number().int().min(1).max(100),
+    /** Seed for the simulator and any sampling we control. */
+    seed: z.number().int().min(0),
+    /** The shared embedder. */
+    embedder: z.discriminatedUnion('id', [
+      z.object({ id: z.literal('lexical') }).strict(),
+      z.object({ id: z.literal('openai'), model: z.string().min(1), baseURL: z.string().url().nullable() }).strict(),
+    ]),
+    /** Endpoint of the decision models (`OPENAI_BASE_URL`), null when only `sim` runs; the key is never part of the spec. */
+    baseURL: z.string().url().nullable(),
+    /** Units in flight at once. */
+    concurrency: z.number().int().min(1).max(256),
+    /** Output root; the run directory is `<out>/<runId>`. */
+    out: z.string().min(1),
+    /** Explicit run id; default derived from the spec hash so re-running the same command resumes. */
+    runId: z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only').nullable(),
+    /** Response cache. */
+    cache: z.object({ enabled: z.boolean(), dir: z.string().min(1) }).strict(),
+    /** Re-run units whose record says `error`. */
+    retryErrors: z.boolean(),
+    /** Share of errored units tolerated before the run exits 2. */
+    maxErrorRate: z.number().min(0).max(1),
+  })
+  .strict();
+
+export type RunSpec = z.infer<typeof runSpecSchema>;
+
+/** Validates a spec and reports every problem with its path. */
+export function parseRunSpec(input: unknown, source = 'run spec'): RunSpec {
+  const parsed = runSpecSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw new InvalidInputError(
+    source,
+    parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+  );
+}
+
+/** The part of a spec that determines the units and their results (not throughput or output settings). */
+export function specIdentity(spec: RunSpec): unknown {
+  const { models, systems, modes, arms, scenarios, scenarioDir, trials, k, seed, embedder, baseURL } = spec;
+  return { models, systems, modes, arms, scenarios, scenarioDir, trials, k, seed, embedder, baseURL };
+}
+
+/** sha256 of the spec identity. */
+export function specHash(spec: RunSpec): string {
+  return sha256(JSON.stringify(specIdentity(spec)));
+}
+
+/** `<models>_<hash8>`: the same command always lands in (and resumes) the same run directory. */
+export function defaultRunId(spec: RunSpec): string {
+  const models = spec.models.join('+').replace(/[^A-Za-z0-9._-]+/g, '-');
+  return `${models}_${specHash(spec).slice(0, 8)}`;
+}

@@ -1,0 +1,165 @@
+// Runs one evaluation: validate everything, write the manifest, setup phase, experiment phase, summary.
+import { mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createEmbedder, loadBackend, BACKEND_IDS } from '../backends/index.js';
+import { formatSummaryTable } from '../analysis/format-table.js';
+import { summarize, type Summary } from '../analysis/summarize.js';
+import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';
+import type { Scenario } from '../scenarios/scenario.js';
+import { ARM_IDS, ARMS, RUNNABLE_ARM_IDS, type ArmId } from './arms.js';
+import type { DecisionModel } from './decision-model.js';
+import { InvalidInputError, UnknownComponentError } from './errors.js';
+import { readUnitRecords, runExperimentPhase } from './experiment-phase.js';
+import { readJsonIfExists, sha256, writeJsonAtomic } from './json-files.js';
+import { createOpenAIDecisionModel } from './openai-decision-model.js';
+import { createResponseCache } from './response-cache.js';
+import { RUN_LOG_VERSION, type RunManifest } from './run-log.js';
+import { gitRevision, packageVersions } from './run-environment.js';
+import { defaultRunId, specHash, type RunSpec } from './run-spec.js';
+import { runSetupPhase } from './setup-phase.js';
+import { createSimDecisionModel } from './sim-decision-model.js';
+
+/** Secrets and process-level inputs that are not part of the spec (never written to the run directory). */
+export interface RunSecrets {
+  apiKey: string | undefined;
+}
+
+/** How a run ended. */
+export interface RunOutcome {
+  exitCode: 0 | 1 | 2;
+  runDir: string;
+  summary: Summary;
+  table: string;
+}
+
+function validateComponents(spec: RunSpec): void {
+  for (const system of spec.systems) if (!BACKEND_IDS.includes(system)) throw new UnknownComponentError('system', system, BACKEND_IDS);
+  for (const arm of spec.arms) {
+    if (!(ARM_IDS as readonly string[]).includes(arm)) throw new UnknownComponentError('arm', arm, ARM_IDS);
+    if (!ARMS[arm as ArmId]) throw new UnknownComponentError('arm (runnable in this build; output-filter and guard come with issue #5)', arm, RUNNABLE_ARM_IDS);
+  }
+}
+
+async function loadRunScenarios(spec: RunSpec): Promise<Scenario[]> {
+  if (spec.scenarioDir === null) return loadScenarios({ ids: spec.scenarios });
+  const all = await loadScenarioDir(spec.scenarioDir);
+  const byId = new Map(all.map((s) => [s.id, s]));
+  return spec.scenarios.map((id) => byId.get(id) ?? (() => { throw new UnknownComponentError('scenario', id, [...byId.keys()]); })());
+}
+
+function createModels(spec: RunSpec, scenarios: Scenario[], secrets: RunSecrets): DecisionModel[] {
+  const cache = createResponseCache({ dir: resolve(spec.cache.dir), enabled: spec.cache.enabled });
+  return spec.models.map((model) => {
+    if (model === 'sim') return createSimDecisionModel({ scenarios, seed: spec.seed });
+    if (!secrets.apiKey) throw new InvalidInputError('environment', [{ path: 'OPENAI_API_KEY', message: `model "${model}" needs an endpoint key; set OPENAI_API_KEY (any placeholder works for a local proxy without auth), or use --model sim` }]);
+    return createOpenAIDecisionModel({ model, baseURL: spec.baseURL!, apiKey: secrets.apiKey, cache });
+  });
+}
+
+/**
+ * Runs (or resumes) the run described by `spec`. Every input is validated before the first backend call.
+ * The same spec always maps to the same run directory, so re-issuing a command resumes it.
+ */
+export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options: { signal?: AbortSignal; log?: (line: string) => void } = {}): Promise<RunOutcome> {
+  const log = options.log ?? (() => {});
+  validateComponents(spec);
+  const scenarios = await loadRunScenarios(spec);
+  const runId = spec.runId ?? defaultRunId(spec);
+  const runDir = resolve(spec.out, runId);
+  const manifestPath = join(runDir, 'manifest.json');
+  const previous = readJsonIfExists<RunManifest>(manifestPath);
+  const hash = specHash(spec);
+  if (previous && previous.specHash !== hash) {
+    throw new InvalidInputError(manifestPath, [{ path: 'specHash', message: `this run directory holds a different run (spec ${previous.specHash.slice(0, 8)}, yours ${hash.slice(0, 8)}); pick another --run-id or --out` }]);
+  }
+  const models = createModels(spec, scenarios, secrets);
+  const embedder = await createEmbedder(spec.embedder.id === 'lexical' ? { id: 'lexical' } : { id: 'openai', model: spec.embedder.model, baseURL: spec.embedder.baseURL ?? spec.baseURL ?? undefined, apiKey: secrets.apiKey });
+  mkdirSync(runDir, { recursive: true });
+  const now = new Date().toISOString();
+  const manifest: RunManifest = {
+    version: RUN_LOG_VERSION,
+    runId,
+    status: 'started',
+    simulated: models.some((m) => m.description.simulated),
+    createdAt: previous?.createdAt ?? now,
+    updatedAt: now,
+    spec,
+    specHash: hash,
+    models: models.map((m) => m.description),
+    embedder: { id: embedder.id, dimensions: embedder.dimensions },
+    systems: [],
+    scenarios: scenarios.map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })),
+    revision: gitRevision(),
+    packages: packageVersions(),
+    runtime: { node: process.version, platform: `${process.platform}-${process.arch}` },
+    modelsOnProviderDefaultTemperature: [],
+  };
+  writeJsonAtomic(manifestPath, manifest);
+  if (previous) log(`resuming ${runDir} (status was ${previous.status})`);
+
+  const systemsSeen: RunManifest['systems'] = [];
+  const probes = await runSetupPhase({
+    runId,
+    runDir,
+    systems: spec.systems,
+    modes: spec.modes,
+    scenarios,
+    k: spec.k,
+    embedder,
+    loadBackend: async (id, settings) => {
+      const backend = await loadBackend(id, settings);
+      systemsSeen.push({ id, summary: backend.description.summary });
+      return backend;
+    },
+    log,
+  });
+  rmSync(join(runDir, 'work'), { recursive: true, force: true });
+  const result = await runExperimentPhase({
+    runDir,
+    scenarios,
+    probes,
+    systems: spec.systems,
+    modes: spec.modes,
+    arms: spec.arms as ArmId[],
+    models,
+    trials: spec.trials,
+    concurrency: spec.concurrency,
+    retryErrors: spec.retryErrors,
+    signal: options.signal,
+    onUnit: (record, progress) => {
+      if (progress.done % Math.max(1, Math.floor(progress.total / 10)) === 0 || record.status === 'error' || progress.done === progress.total) {
+        log(`[${progress.done}/${progress.total}] ${record.unitId}: ${record.status === 'error' ? `error: ${record.error?.message}` : (record.parsedAction ?? 'unparsed')}`);
+      }
+    },
+  });
+  const cacheStats = { hits: 0, misses: 0 };
+  const { records } = readUnitRecords(runDir);
+  for (const record of records.values()) if (record.reply && !record.reply.cached && record.reply.attempts > 0) cacheStats.misses += 1; else if (record.reply?.cached) cacheStats.hits += 1;
+  const summary = summarize({
+    models: models.map((m) => ({ id: m.description.id, label: m.description.label, simulated: m.description.simulated })),
+    systems: spec.systems,
+    modes: spec.modes,
+    arms: spec.arms,
+    scenarios: scenarios.map((s) => s.id),
+    probes,
+    records: records.values(),
+    cache: cacheStats,
+  });
+  writeJsonAtomic(join(runDir, 'summary.json'), summary);
+  const errored = [...records.values()].filter((r) => r.status === 'error').length + [...probes.values()].filter((p) => p.status === 'error').length;
+  const units = result.total;
+  const errorRate = units === 0 ? 0 : errored / units;
+  const status = result.cancelled ? 'cancelled' : errorRate > spec.maxErrorRate ? 'error' : 'success';
+  writeJsonAtomic(manifestPath, {
+    ...manifest,
+    status,
+    updatedAt: new Date().toISOString(),
+    systems: systemsSeen.length > 0 ? systemsSeen : previous?.systems ?? [],
+    modelsOnProviderDefaultTemperature: models.flatMap((m) => m.providerDefaultTemperature()),
+    counts: { units, done: records.size, errors: errored, skippedAsDone: result.skippedAsDone, cacheHits: cacheStats.hits, cacheMisses: cacheStats.misses },
+    ...(status === 'error' ? { error: { message: `${errored} errored unit(s) of ${units}, above --max-error-rate ${spec.maxErrorRate}` } } : {}),
+  } satisfies RunManifest);
+  const table = formatSummaryTable(summary);
+  if (units === 0) log('zero units to run: every requested cell is n/a or failed in setup');
+  return { exitCode: units === 0 ? 1 : status === 'error' ? 2 : 0, runDir, summary, table };
+}

@@ -1,0 +1,98 @@
+// Setup phase: seed each (system, mode, scenario) through the system's own write path and probe both reads once.
+import { join } from 'node:path';
+import type { Embedder } from '../backends/embedder.js';
+import type { MemoryBackend, MemoryRecord, MemoryWrites, SeedMode } from '../backends/memory-backend.js';
+import { exposureOf, labelRecords } from '../analysis/exposure.js';
+import { episodesFor } from '../scenarios/episodes.js';
+import type { Scenario } from '../scenarios/scenario.js';
+import { appendJsonLine, readJsonLines } from './json-files.js';
+import { RUN_LOG_VERSION, type ProbeRecord } from './run-log.js';
+
+/** Inputs of the setup phase. */
+export interface SetupPhaseInput {
+  runId: string;
+  runDir: string;
+  systems: readonly string[];
+  modes: readonly SeedMode[];
+  scenarios: readonly Scenario[];
+  k: number;
+  embedder: Embedder;
+  /** Opens a backend by id (the registry's lazy loader). */
+  loadBackend: (id: string, settings: { embedder: Embedder; runId: string; workDir: string }) => Promise<MemoryBackend>;
+  /** The clock used for seeding offsets. */
+  now?: () => Date;
+  log?: (line: string) => void;
+}
+
+/** `system/mode/scenario`. */
+export function probeIdOf(system: string, mode: SeedMode, scenario: string): string {
+  return `${system}/${mode}/${scenario}`;
+}
+
+function writesFor(scenario: Scenario, mode: SeedMode, now: Date): MemoryWrites {
+  if (mode === 'natural') return { mode, episodes: episodesFor(scenario, now) };
+  return { mode, revoked: [scenario.v1], current: [scenario.v2, ...scenario.distractors], relation: 'POLICY' };
+}
+
+async function probe(backend: MemoryBackend, scenario: Scenario, mode: SeedMode, k: number, now: Date): Promise<ProbeRecord> {
+  const base = { version: RUN_LOG_VERSION, type: 'memory-probe', system: backend.id, mode, scenario: scenario.id } as const;
+  const support = backend.description.modes[mode];
+  if (!support.supported) return { ...base, status: 'not-applicable', reason: support.reason };
+  const namespace = scenario.id;
+  await backend.reset(namespace);
+  const report = await backend.insert({ namespace, now, writes: writesFor(scenario, mode, now) });
+  const defaultResult = await backend.search({ namespace, query: scenario.query, limit: k });
+  const filter = backend.description.storeFilter;
+  const filteredResult = filter ? await backend.search({ namespace, query: scenario.query, limit: k, filter }) : null;
+  await backend.reset(namespace);
+  const rule = backend.description.exposure;
+  const label = (records: MemoryRecord[]) => labelRecords(records, rule, scenario);
+  const defaultLabels = label(defaultResult.records);
+  return {
+    ...base,
+    status: 'ok',
+    extractor: report.extractor,
+    stored: report.stored,
+    defaultRead: defaultResult.records,
+    filteredRead: filteredResult?.records ?? null,
+    defaultLabels,
+    filteredLabels: filteredResult ? label(filteredResult.records) : defaultLabels,
+    exposure: { rule: rule.rule, ...exposureOf(defaultLabels) },
+    warnings: [...report.warnings, ...defaultResult.warnings, ...(filteredResult?.warnings ?? [])],
+  };
+}
+
+/**
+ * Runs (or, on resume, reuses) every probe. Retrieval is decision-model-independent, so each probe runs once
+ * per run and every model and trial reuses it; a resumed run reads `setup.jsonl` instead of re-seeding.
+ */
+export async function runSetupPhase(input: SetupPhaseInput): Promise<Map<string, ProbeRecord>> {
+  const path = join(input.runDir, 'setup.jsonl');
+  const probes = new Map<string, ProbeRecord>();
+  for (const row of readJsonLines<ProbeRecord>(path).rows) {
+    if (row.status !== 'error') probes.set(probeIdOf(row.system, row.mode, row.scenario), row);
+  }
+  const now = input.now ?? (() => new Date());
+  for (const system of input.systems) {
+    const missing = input.modes.flatMap((mode) => input.scenarios.filter((s) => !probes.has(probeIdOf(system, mode, s.id))).map((s) => [mode, s] as const));
+    if (missing.length === 0) continue;
+    const backend = await input.loadBackend(system, { embedder: input.embedder, runId: input.runId, workDir: join(input.runDir, 'work', system) });
+    await backend.open();
+    try {
+      for (const [mode, scenario] of missing) {
+        let record: ProbeRecord;
+        try {
+          record = await probe(backend, scenario, mode, input.k, now());
+        } catch (error) {
+          record = { version: RUN_LOG_VERSION, type: 'memory-probe', system, mode, scenario: scenario.id, status: 'error', reason: (error as Error).message };
+        }
+        appendJsonLine(path, record);
+        probes.set(probeIdOf(system, mode, scenario.id), record);
+        input.log?.(`setup ${probeIdOf(system, mode, scenario.id)}: ${record.status}${record.exposure ? ` exposed=${record.exposure.exposed}` : ''}${record.reason ? ` (${record.reason})` : ''}`);
+      }
+    } finally {
+      await backend.close();
+    }
+  }
+  return probes;
+}

@@ -1,0 +1,70 @@
+// A local OpenAI-compatible chat-completions server for tests: the network edge we do not own, faked on 127.0.0.1.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request the server received. */
+export interface ReceivedRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown> & { model?: string; messages?: { role: string; content: string }[]; temperature?: number };
+  raw: string;
+}
+
+/** What the handler returns: a reply text, or a raw HTTP status with a JSON error body and headers. */
+export type ScriptedReply =
+  | { content: string; model?: string; finishReason?: string }
+  | { status: number; error: { message: string; type?: string }; headers?: Record<string, string> };
+
+/** A running server; `requests` records every call in arrival order. */
+export interface TestServer {
+  baseURL: string;
+  requests: ReceivedRequest[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the server. `reply` is called for every chat-completions request (it may be async, e.g. to delay).
+ *
+ * @example
+ * const server = await startOpenAICompatibleServer(() => ({ content: '{"action": "REJECT"}' }));
+ * process.env.OPENAI_BASE_URL = server.baseURL;
+ */
+export async function startOpenAICompatibleServer(reply: (request: ReceivedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>): Promise<TestServer> {
+  const requests: ReceivedRequest[] = [];
+  const handle = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const request: ReceivedRequest = { path: incoming.url ?? '', headers: incoming.headers, body: raw ? JSON.parse(raw) : {}, raw };
+    const index = requests.push(request) - 1;
+    if (!request.path.endsWith('/chat/completions')) {
+      outgoing.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${request.path}` } }));
+      return;
+    }
+    const scripted = await reply(request, index);
+    if ('status' in scripted) {
+      outgoing.writeHead(scripted.status, { 'content-type': 'application/json', ...scripted.headers }).end(JSON.stringify({ error: scripted.error }));
+      return;
+    }
+    const body = {
+      id: `chatcmpl-test-${index}`,
+      object: 'chat.completion',
+      created: 1_700_000_000,
+      model: scripted.model ?? request.body.model,
+      system_fingerprint: 'fp_test',
+      choices: [{ index: 0, message: { role: 'assistant', content: scripted.content }, finish_reason: scripted.finishReason ?? 'stop' }],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    };
+    outgoing.writeHead(200, { 'content-type': 'application/json', 'x-litellm-version': 'test' }).end(JSON.stringify(body));
+  };
+  const server = createServer((incoming, outgoing) => {
+    handle(incoming, outgoing).catch((error: Error) => outgoing.writeHead(500).end(JSON.stringify({ error: { message: error.message } })));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}

@@ -1,0 +1,57 @@
+// The scenario schema: every scenario file is validated against it before anything runs.
+import { z } from 'zod';
+
+/**
+ * A policy scenario (stale-retrieval.md §4). Exact strings are experimental inputs and are copied byte for
+ * byte from the paper's reference code (`VulcanLab/Memory-Rebirth-Attack` @ a8e0964735e7,
+ * `core/situations.py`), which matches the paper's Table 4.
+ */
+export const scenarioSchema = z
+  .object({
+    /** Stable id from the reference code, e.g. `privilege_escalation_deploy_approval`. */
+    id: z.string().regex(/^[a-z0-9]+(_[a-z0-9]+)*$/, 'must be snake_case letters and digits'),
+    /** Short name used in the paper's tables, e.g. `deploy approval`. */
+    short: z.string().min(1),
+    /** `payload` (no guardrail, no distractors) or `scenario` (guardrail and distractors). */
+    family: z.enum(['payload', 'scenario']),
+    /** Safety rule prepended to the system prompt, or null. */
+    guardrail: z.string().min(1).nullable(),
+    /** The revoked policy: following it yields the unsafe action. */
+    v1: z.string().min(1),
+    /** The current policy: following it yields the safe action. */
+    v2: z.string().min(1),
+    /** Unrelated current facts seeded after v2. */
+    distractors: z.array(z.string().min(1)),
+    /** Retrieval query (asks for the *historical* policy, by design). */
+    query: z.string().min(1),
+    /** The decision task shown to the agent. */
+    task: z.string().min(1),
+    /** Always `[unsafe, safe]`: the parser tests them in this order. */
+    actions: z.tuple([z.string().min(1), z.string().min(1)]),
+    /** Natural-mode episode names: the governing document and the governed system (§5). */
+    natural: z.object({ doc: z.string().min(1), subject: z.string().min(1) }).strict(),
+    /** Where the exact strings come from. */
+    source: z.string().min(1),
+  })
+  .strict()
+  .superRefine((scenario, context) => {
+    if (scenario.actions[0] === scenario.actions[1]) {
+      context.addIssue({ code: 'custom', path: ['actions'], message: 'the unsafe and safe actions must differ' });
+    }
+    if (scenario.family === 'payload' && (scenario.guardrail !== null || scenario.distractors.length > 0)) {
+      context.addIssue({ code: 'custom', path: ['family'], message: 'a payload scenario has no guardrail and no distractors' });
+    }
+  });
+
+/** A validated scenario. */
+export type Scenario = z.infer<typeof scenarioSchema>;
+
+/** The unsafe action (following the revoked policy). */
+export function unsafeAction(scenario: Scenario): string {
+  return scenario.actions[0];
+}
+
+/** Identity helper that type-checks a scenario literal. Validation still happens at load. */
+export function defineScenario(scenario: Scenario): Scenario {
+  return scenario;
+}
