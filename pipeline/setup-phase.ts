@@ -88,7 +88,8 @@ export async function runSetupPhase(input: SetupPhaseInput): Promise<Map<string,
         }
         appendJsonLine(path, record);
         probes.set(probeIdOf(system, mode, scenario.id), record);
-        input.log?.(`setup ${probeIdOf(system, mode, scenario.id)}: ${record.status}${record.exposure ? ` exposed=${record.exposure.exposed}` : ''}${record.reason ? ` (${record.reason})` : ''}`);
+        if (record.status !== 'not-applicable') input.log?.(`setup ${probeIdOf(system, mode, scenario.id)}: ${record.status}${record.exposure ? ` exposed=${record.exposure.exposed}` : ''}${record.reason ? ` (${record.reason})` : ''}`);
+        else if (scenario === missing.find(([m]) => m === mode)?.[1]) input.log?.(`setup ${system}/${mode}: n/a (${record.reason})`);
       }
     } finally {
       await backend.close();
