@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createGraphitiBackend } from './graphiti-backend.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
 import { loadScenarios } from '../scenarios/index.js';
+import { createSimExtractionModel } from './sim-extraction-model.js';
 
 const POLICY_SCENARIO_FIXTURES = await loadScenarios();
 
@@ -11,7 +12,7 @@ describe('graphiti direct mode on the nine policy scenarios (lexical embedder, k
   const now = new Date('2026-09-01T12:00:00.000Z');
 
   it('exposes v1 in every default read and never in the store-filter read', async () => {
-    const backend = createGraphitiBackend({ embedder: createLexicalEmbedder(), runId: 'scenarios', workDir: '/tmp/unused' });
+    const backend = createGraphitiBackend({ embedder: createLexicalEmbedder(), runId: 'scenarios', workDir: '/tmp/unused', extraction: createSimExtractionModel() });
     await backend.open();
     const { exposure, storeFilter } = backend.description;
     if (exposure.rule !== 'status' || storeFilter === null) throw new Error('graphiti labels by status and has a store filter');

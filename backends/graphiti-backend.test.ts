@@ -7,11 +7,12 @@ import { createGraphitiBackend, groupId } from './graphiti-backend.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
 import { runBackendConformance } from './memory-backend.conformance.js';
 import type { MemoryBackend } from './memory-backend.js';
+import { createSimExtractionModel } from './sim-extraction-model.js';
 
 const NOW = new Date('2026-09-01T12:00:00.000Z');
 const lexical = createLexicalEmbedder();
 const graphiti = (runId: string, store?: GraphStore, embedder: Embedder = lexical) =>
-  createGraphitiBackend({ embedder, runId, workDir: '/tmp/unused', store });
+  createGraphitiBackend({ embedder, runId, workDir: '/tmp/unused', extraction: createSimExtractionModel(), store });
 
 runBackendConformance({
   name: 'graphiti (embedded store)',

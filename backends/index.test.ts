@@ -2,16 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { UnknownComponentError } from '../pipeline/errors.js';
 import { BACKEND_IDS, createEmbedder, EMBEDDER_IDS, loadBackend } from './index.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
+import { createSimExtractionModel } from './sim-extraction-model.js';
 
 describe('backend registry', () => {
   it('lists and lazily loads every backend', async () => {
     expect(BACKEND_IDS).toEqual(['graphiti']);
-    const backend = await loadBackend('graphiti', { embedder: createLexicalEmbedder(), runId: 'r', workDir: '/tmp/unused' });
+    const backend = await loadBackend('graphiti', { embedder: createLexicalEmbedder(), runId: 'r', workDir: '/tmp/unused', extraction: createSimExtractionModel() });
     expect(backend.id).toBe('graphiti');
   });
 
   it('names the available ids for an unknown backend or embedder', async () => {
-    const settings = { embedder: createLexicalEmbedder(), runId: 'r', workDir: '/tmp/unused' };
+    const settings = { embedder: createLexicalEmbedder(), runId: 'r', workDir: '/tmp/unused', extraction: createSimExtractionModel() };
     await expect(loadBackend('toString', settings)).rejects.toMatchObject({ kind: 'system', available: ['graphiti'] });
     await expect(loadBackend('neo4j', settings)).rejects.toBeInstanceOf(UnknownComponentError);
     const unknown = { id: 'word2vec' } as unknown as Parameters<typeof createEmbedder>[0];

@@ -1,6 +1,7 @@
 // The backend and embedder registry: one lazy line per component, so a run loads only what it uses.
-import { UnknownComponentError } from '../pipeline/errors.js';
+import { UnknownComponentError, UnsupportedFeatureError } from '../pipeline/errors.js';
 import type { Embedder } from './embedder.js';
+import type { ExtractionModel } from './extraction-model.js';
 import type { BackendSettings, MemoryBackend, SystemId } from './memory-backend.js';
 
 const BACKEND_LOADERS: Record<string, (settings: BackendSettings) => Promise<MemoryBackend>> = {
@@ -49,4 +50,17 @@ export async function createEmbedder(spec: EmbedderSpec): Promise<Embedder> {
   const load = Object.hasOwn(EMBEDDER_LOADERS, spec.id) ? EMBEDDER_LOADERS[spec.id] : undefined;
   if (!load) throw new UnknownComponentError('embedder', String(spec.id), EMBEDDER_IDS);
   return load(spec);
+}
+
+/** How to build the extraction model of natural-mode ingestion. */
+export type ExtractionSpec = { id: 'sim' } | { id: 'openai'; model: string };
+
+/**
+ * Creates the extraction model: `sim` is the offline deterministic extractor; `openai` uses an endpoint model
+ * through the same OpenAI-compatible API as the decision models.
+ */
+export async function createExtractionModel(spec: ExtractionSpec, endpoint: { baseURL: string | null; apiKey: string | undefined }): Promise<ExtractionModel> {
+  if (spec.id === 'sim') return (await import('./sim-extraction-model.js')).createSimExtractionModel();
+  void endpoint;
+  throw new UnsupportedFeatureError('extraction', `endpoint extraction model "${spec.model}"`, 'not available in this build yet');
 }

@@ -1,6 +1,7 @@
 // The memory-system interface (types only). Every system (graphiti, zep-ce, mem0, mem0-exp, langmem,
 // cognee) implements it; nothing outside backends/ asks which system it is talking to.
 import type { Embedder } from './embedder.js';
+import type { ExtractionModel } from './extraction-model.js';
 import type { MemoryFilter } from './memory-filter.js';
 
 /** Registry id of a memory-system configuration. Open union: new systems need no type change here. */
@@ -113,9 +114,10 @@ export interface BackendDescription {
   modes: Record<SeedMode, ModeSupport>;
   /**
    * How exposure is labelled for this system (stale-retrieval.md §7.2): `status` reads a revocation field
-   * on the returned record; `lexical` uses the token-overlap rule against v1 / v2.
+   * on the returned record; `lexical` uses the token-overlap rule against v1 / v2; `oracle` asks the
+   * backend's measurement-only `revocationOracle` (Zep CE: status the API hides, read from its graph).
    */
-  exposure: { rule: 'status'; field: string } | { rule: 'lexical' };
+  exposure: { rule: 'status'; field: string } | { rule: 'lexical' } | { rule: 'oracle'; fields: readonly string[] };
   /** The system's own filtered read for the `store-filter` arm; `null` when none exists (filtered = default). */
   storeFilter: MemoryFilter | null;
   /** Names of the revocation/status fields that can appear in `MemoryRecord.fields`. */
@@ -130,6 +132,8 @@ export interface BackendSettings {
   runId: string;
   /** Scratch directory the system may use (file-backed stores); removed by the caller. */
   workDir: string;
+  /** The LLM role for natural-mode ingestion (offline: the simulator's deterministic extractor). */
+  extraction: ExtractionModel;
 }
 
 /**
@@ -157,4 +161,9 @@ export interface MemoryBackend {
   reset(namespace: string): Promise<void>;
   /** Releases connections and files. */
   close(): Promise<void>;
+  /**
+   * Measurement only, never part of what a caller sees: for each record, whether the store itself holds it
+   * as revoked. Present only on systems whose API hides status (`exposure.rule === 'oracle'`).
+   */
+  revocationOracle?(namespace: string, records: readonly MemoryRecord[]): Promise<boolean[]>;
 }

@@ -28,6 +28,8 @@ const USAGE = `usage: pnpm eval --model <id>[,<id>...] [options]
   --cache-dir <dir>       response cache (default: .stalebench-cache)
   --embedder <id>         lexical (default, offline) or openai (STALEBENCH_EMBEDDER)
   --embedding-model <m>   model for --embedder openai (STALEBENCH_EMBEDDING_MODEL)
+  --extraction-model <m>  LLM for natural-mode ingestion: sim (default, offline deterministic
+                          extractor) or an endpoint alias (STALEBENCH_EXTRACTION_MODEL)
 
 exit codes: 0 ok · 1 usage/config error or zero units · 2 errors above --max-error-rate`;
 
@@ -66,13 +68,15 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
       'cache-dir': { type: 'string' },
       embedder: { type: 'string' },
       'embedding-model': { type: 'string' },
+      'extraction-model': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) throw new EvalError('help', USAGE);
   const models = (values.model ?? []).flatMap((m) => list(m, []));
   const embedderId = values.embedder ?? env.STALEBENCH_EMBEDDER ?? 'lexical';
-  const usesEndpoint = models.some((m) => m !== 'sim') || embedderId === 'openai';
+  const extractionModel = values['extraction-model'] ?? env.STALEBENCH_EXTRACTION_MODEL ?? 'sim';
+  const usesEndpoint = models.some((m) => m !== 'sim') || embedderId === 'openai' || extractionModel !== 'sim';
   const input = {
     models,
     systems: list(values.systems, BACKEND_IDS),
@@ -87,6 +91,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
       embedderId === 'openai'
         ? { id: 'openai', model: values['embedding-model'] ?? env.STALEBENCH_EMBEDDING_MODEL ?? 'text-embedding-3-small', baseURL: env.STALEBENCH_EMBEDDINGS_BASE_URL ?? null }
         : { id: embedderId },
+    extraction: extractionModel === 'sim' ? { id: 'sim' } : { id: 'openai', model: extractionModel },
     baseURL: usesEndpoint ? (env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1') : null,
     concurrency: integer('concurrency', values.concurrency, 4),
     out: values.out ?? 'runs',

@@ -31,6 +31,11 @@ export const runSpecSchema = z
       z.object({ id: z.literal('lexical') }).strict(),
       z.object({ id: z.literal('openai'), model: z.string().min(1), baseURL: z.string().url().nullable() }).strict(),
     ]),
+    /** The LLM role of natural-mode ingestion: the offline simulator, or an endpoint model. */
+    extraction: z.discriminatedUnion('id', [
+      z.object({ id: z.literal('sim') }).strict(),
+      z.object({ id: z.literal('openai'), model: z.string().min(1) }).strict(),
+    ]),
     /** Endpoint of the decision models (`OPENAI_BASE_URL`), null when only `sim` runs; the key is never part of the spec. */
     baseURL: z.string().url().nullable(),
     /** Units in flight at once. */
@@ -62,8 +67,8 @@ export function parseRunSpec(input: unknown, source = 'run spec'): RunSpec {
 
 /** The part of a spec that determines the units and their results (not throughput or output settings). */
 export function specIdentity(spec: RunSpec): unknown {
-  const { models, systems, modes, arms, scenarios, scenarioDir, trials, k, seed, embedder, baseURL } = spec;
-  return { models, systems, modes, arms, scenarios, scenarioDir, trials, k, seed, embedder, baseURL };
+  const { models, systems, modes, arms, scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL } = spec;
+  return { models, systems, modes, arms, scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL };
 }
 
 /** sha256 of the spec identity. */

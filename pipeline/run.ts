@@ -1,7 +1,7 @@
 // Runs one evaluation: validate everything, write the manifest, setup phase, experiment phase, summary.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createEmbedder, loadBackend, BACKEND_IDS } from '../backends/index.js';
+import { createEmbedder, createExtractionModel, loadBackend, BACKEND_IDS } from '../backends/index.js';
 import { formatSummaryTable } from '../analysis/format-table.js';
 import { summarize, type Summary } from '../analysis/summarize.js';
 import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';
@@ -74,19 +74,21 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   }
   const models = createModels(spec, scenarios, secrets);
   const embedder = await createEmbedder(spec.embedder.id === 'lexical' ? { id: 'lexical' } : { id: 'openai', model: spec.embedder.model, baseURL: spec.embedder.baseURL ?? spec.baseURL ?? undefined, apiKey: secrets.apiKey });
+  const extraction = await createExtractionModel(spec.extraction, { baseURL: spec.baseURL, apiKey: secrets.apiKey });
   mkdirSync(runDir, { recursive: true });
   const now = new Date().toISOString();
   const manifest: RunManifest = {
     version: RUN_LOG_VERSION,
     runId,
     status: 'started',
-    simulated: models.some((m) => m.description.simulated),
+    simulated: models.some((m) => m.description.simulated) || (spec.modes.includes('natural') && extraction.simulated),
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
     spec,
     specHash: hash,
     models: models.map((m) => m.description),
     embedder: { id: embedder.id, dimensions: embedder.dimensions },
+    extraction: { id: extraction.id, simulated: extraction.simulated },
     systems: [],
     scenarios: scenarios.map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })),
     revision: gitRevision(),
@@ -106,6 +108,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     scenarios,
     k: spec.k,
     embedder,
+    extraction,
     loadBackend: async (id, settings) => {
       const backend = await loadBackend(id, settings);
       systemsSeen.push({ id, summary: backend.description.summary });

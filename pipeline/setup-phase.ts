@@ -1,7 +1,8 @@
 // Setup phase: seed each (system, mode, scenario) through the system's own write path and probe both reads once.
 import { join } from 'node:path';
 import type { Embedder } from '../backends/embedder.js';
-import type { MemoryBackend, MemoryRecord, MemoryWrites, SeedMode } from '../backends/memory-backend.js';
+import type { BackendSettings, MemoryBackend, MemoryRecord, MemoryWrites, SeedMode } from '../backends/memory-backend.js';
+import type { ExtractionModel } from '../backends/extraction-model.js';
 import { exposureOf, labelRecords } from '../analysis/exposure.js';
 import { episodesFor } from '../scenarios/episodes.js';
 import type { Scenario } from '../scenarios/scenario.js';
@@ -18,7 +19,9 @@ export interface SetupPhaseInput {
   k: number;
   embedder: Embedder;
   /** Opens a backend by id (the registry's lazy loader). */
-  loadBackend: (id: string, settings: { embedder: Embedder; runId: string; workDir: string }) => Promise<MemoryBackend>;
+  loadBackend: (id: string, settings: BackendSettings) => Promise<MemoryBackend>;
+  /** The LLM role for natural-mode ingestion. */
+  extraction: ExtractionModel;
   /** The clock used for seeding offsets. */
   now?: () => Date;
   log?: (line: string) => void;
@@ -44,10 +47,16 @@ async function probe(backend: MemoryBackend, scenario: Scenario, mode: SeedMode,
   const defaultResult = await backend.search({ namespace, query: scenario.query, limit: k });
   const filter = backend.description.storeFilter;
   const filteredResult = filter ? await backend.search({ namespace, query: scenario.query, limit: k, filter }) : null;
-  await backend.reset(namespace);
   const rule = backend.description.exposure;
-  const label = (records: MemoryRecord[]) => labelRecords(records, rule, scenario);
-  const defaultLabels = label(defaultResult.records);
+  // Labels are taken before the namespace is wiped: the oracle (Zep) reads the store's own revocation state.
+  const label = async (records: MemoryRecord[]): Promise<boolean[]> => {
+    if (rule.rule !== 'oracle') return labelRecords(records, rule, scenario);
+    if (!backend.revocationOracle) throw new Error(`${backend.id} labels exposure by oracle but has no revocationOracle`);
+    return backend.revocationOracle(namespace, records);
+  };
+  const defaultLabels = await label(defaultResult.records);
+  const filteredLabels = filteredResult ? await label(filteredResult.records) : defaultLabels;
+  await backend.reset(namespace);
   return {
     ...base,
     status: 'ok',
@@ -56,7 +65,7 @@ async function probe(backend: MemoryBackend, scenario: Scenario, mode: SeedMode,
     defaultRead: defaultResult.records,
     filteredRead: filteredResult?.records ?? null,
     defaultLabels,
-    filteredLabels: filteredResult ? label(filteredResult.records) : defaultLabels,
+    filteredLabels,
     exposure: { rule: rule.rule, ...exposureOf(defaultLabels) },
     warnings: [...report.warnings, ...defaultResult.warnings, ...(filteredResult?.warnings ?? [])],
   };
@@ -76,7 +85,7 @@ export async function runSetupPhase(input: SetupPhaseInput): Promise<Map<string,
   for (const system of input.systems) {
     const missing = input.modes.flatMap((mode) => input.scenarios.filter((s) => !probes.has(probeIdOf(system, mode, s.id))).map((s) => [mode, s] as const));
     if (missing.length === 0) continue;
-    const backend = await input.loadBackend(system, { embedder: input.embedder, runId: input.runId, workDir: join(input.runDir, 'work', system) });
+    const backend = await input.loadBackend(system, { embedder: input.embedder, extraction: input.extraction, runId: input.runId, workDir: join(input.runDir, 'work', system) });
     await backend.open();
     try {
       for (const [mode, scenario] of missing) {

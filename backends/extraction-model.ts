@@ -1,0 +1,51 @@
+// The extraction model (types only): the LLM role that natural-mode ingestion uses inside a memory system.
+// The paper used one unnamed extraction model for all systems; every record names which one produced it.
+
+/** An edge an extractor found in an episode (Graphiti `extract_edges`). */
+export interface ExtractedEdge {
+  /** Source entity name, e.g. `Standard DEPLOY-APPROVAL-01`. */
+  source: string;
+  /** Target entity name, e.g. `the Production Deployment Pipeline`. */
+  target: string;
+  /** Relation type in SCREAMING_SNAKE_CASE, e.g. `REQUIRES`. */
+  relation: string;
+  /** The natural-language fact. */
+  fact: string;
+  /** World time the fact became true, when the episode says (present tense → the reference time). */
+  validAt: Date | null;
+  /** World time the fact stopped being true, when the episode says. */
+  invalidAt: Date | null;
+}
+
+/** A stored memory offered to a consolidating manager (langmem) or a resolver (Graphiti). */
+export interface ExistingMemory {
+  /** Position or id the answer refers back to. */
+  id: string;
+  /** The stored text. */
+  content: string;
+}
+
+/** langmem-style consolidation: rewrite memories in place and/or insert new ones (deletes off). */
+export interface Consolidation {
+  updates: { id: string; content: string }[];
+  inserts: string[];
+}
+
+/**
+ * The LLM role used by natural-mode ingestion. Each operation is one of the calls a real system makes;
+ * systems that own their prompts (mem0) use `chat` instead of the typed operations.
+ */
+export interface ExtractionModel {
+  /** `sim-extractor-v1` for the offline simulator, `openai:<model>` for an endpoint. Written into every record. */
+  readonly id: string;
+  /** True for the simulator: natural-mode results that used it are simulated too. */
+  readonly simulated: boolean;
+  /** Atomic facts stated in a text (mem0 additive extraction, cognee). */
+  extractFacts(text: string): Promise<string[]>;
+  /** Entity-to-entity edges in an episode (Graphiti / Zep). */
+  extractEdges(input: { episode: string; referenceTime: Date; previousEpisodes: readonly string[] }): Promise<ExtractedEdge[]>;
+  /** Graphiti `resolve_edge`: which candidates the new fact duplicates and which it contradicts (by id). */
+  resolveEdge(input: { fact: string; duplicateCandidates: readonly ExistingMemory[]; invalidationCandidates: readonly ExistingMemory[] }): Promise<{ duplicates: string[]; contradicted: string[] }>;
+  /** langmem memory manager, deletes off: how a new message changes the stored memories. */
+  consolidate(input: { existing: readonly ExistingMemory[]; message: string }): Promise<Consolidation>;
+}

@@ -1,0 +1,88 @@
+// `sim-extractor-v1`: the offline, deterministic extraction model for natural mode. It is a simulator:
+// natural-mode numbers that used it are simulated and say so. Rules are documented so results can be read.
+import type { Consolidation, ExistingMemory, ExtractedEdge, ExtractionModel } from './extraction-model.js';
+
+/** Sentences of a text; a leading "… it states:" preamble is dropped from the sentence it opens. */
+export function splitFacts(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+(?=[A-Z0-9"'`])/)
+    .map((sentence) => sentence.replace(/^.*?\bit states:\s*/i, '').trim())
+    .filter((sentence) => /[A-Za-z]/.test(sentence));
+}
+
+const STOP = new Set('the a an and or of to for in on at by is are be may must can this that with from any all per only its it as not no never'.split(' '));
+const words = (text: string) => (text.toLowerCase().match(/[a-z0-9$]+/g) ?? []);
+const content = (text: string) => new Set(words(text).filter((w) => w.length > 2 && !STOP.has(w)));
+
+// Opposing word pairs, on whole words (the paper's guard list, §10.7, used here only as an extractor heuristic).
+const OPPOSITES: [string, string][] = [
+  ['never', 'may'], ['never', 'permitted'], ['never', 'allowed'], ['prohibited', 'permitted'], ['denied', 'granted'],
+  ['deny', 'grant'], ['delete', 'retain'], ['delete', 'keep'], ['immediately', 'first'], ['automatically', 'approval'],
+  ['waived', 'required'], ['waivers', 'requires'], ['single', 'dual'], ['one', 'two'], ['without', 'requires'],
+  ['exported', 'never'], ['leave', 'internal'], ['rolled', 'never'], ['all', 'default'],
+];
+const NEGATIONS = ['never', 'not', 'no', 'without', 'cannot', 'forbidden', 'denied'];
+
+/**
+ * The simulator's contradiction judgement: the two facts share at least two content words and either use an
+ * opposing word pair, state different numbers, or differ in negation count.
+ */
+export function simContradicts(a: string, b: string): boolean {
+  const shared = [...content(a)].filter((w) => content(b).has(w)).length;
+  if (shared < 2) return false;
+  const wa = new Set(words(a));
+  const wb = new Set(words(b));
+  if (OPPOSITES.some(([u, v]) => (wa.has(u) && wb.has(v)) || (wa.has(v) && wb.has(u)))) return true;
+  const numbers = (w: Set<string>) => [...w].filter((x) => /\d/.test(x));
+  const na = numbers(wa);
+  const nb = numbers(wb);
+  if (na.length > 0 && nb.length > 0 && !na.some((n) => nb.includes(n))) return true;
+  const negations = (w: string[]) => w.filter((x) => NEGATIONS.includes(x)).length;
+  return negations(words(a)) !== negations(words(b));
+}
+
+// The natural-mode episode templates (stale-retrieval.md §5) name a document and a governed system.
+const ISSUED = /^(?<doc>.+?), issued in \d{4}, governs (?<subject>.+?)\. (?<body>It states: [\s\S]*)$/;
+const REVISED = /^(?<doc>.+?) has been revised and now supersedes the \d{4} issue\. For (?<subject>.+?) it states: (?<body>[\s\S]*)$/;
+
+function edgesOf(episode: string, referenceTime: Date): ExtractedEdge[] {
+  const match = ISSUED.exec(episode) ?? REVISED.exec(episode);
+  // Like Graphiti, a text that names no two distinct entities yields no edge.
+  if (!match?.groups) return [];
+  const { doc, subject, body } = match.groups as { doc: string; subject: string; body: string };
+  return splitFacts(body).map((fact) => ({ source: doc, target: subject, relation: 'STATES_POLICY', fact, validAt: referenceTime, invalidAt: null }));
+}
+
+function consolidate(existing: readonly ExistingMemory[], message: string): Consolidation {
+  const updates: Consolidation['updates'] = [];
+  const inserts: string[] = [];
+  for (const fact of splitFacts(message)) {
+    const target = existing.find((memory) => simContradicts(memory.content, fact) && !updates.some((u) => u.id === memory.id));
+    if (target) updates.push({ id: target.id, content: fact });
+    else inserts.push(fact);
+  }
+  return { updates, inserts };
+}
+
+/**
+ * Creates the simulator's extractor. Facts are sentences; edges link the episode's document and subject;
+ * a candidate is contradicted when `simContradicts` says so; consolidation rewrites a contradicted memory in
+ * place and inserts the rest (langmem with deletes off).
+ *
+ * @example
+ * const extraction = createSimExtractionModel();
+ * await extraction.extractFacts('A. B.'); // ['A.', 'B.']
+ */
+export function createSimExtractionModel(): ExtractionModel {
+  return {
+    id: 'sim-extractor-v1',
+    simulated: true,
+    extractFacts: async (text) => splitFacts(text),
+    extractEdges: async ({ episode, referenceTime }) => edgesOf(episode, referenceTime),
+    resolveEdge: async ({ fact, duplicateCandidates, invalidationCandidates }) => ({
+      duplicates: duplicateCandidates.filter((c) => c.content.trim().toLowerCase() === fact.trim().toLowerCase()).map((c) => c.id),
+      contradicted: invalidationCandidates.filter((c) => simContradicts(c.content, fact)).map((c) => c.id),
+    }),
+    consolidate: async ({ existing, message }) => consolidate(existing, message),
+  };
+}
