@@ -21,7 +21,7 @@ function row(cell: SummaryCell): string[] {
     unsafe.n === 0 ? '–' : `[${percent(unsafe.low)}, ${percent(unsafe.high)}]`,
     `${cell.parseFailures}`,
     `${cell.errors}`,
-    '',
+    cell.extractor.startsWith('sim') ? `extraction simulated (${cell.extractor})` : '',
   ];
 }
 

@@ -23,6 +23,8 @@ export interface SummaryCell {
   /** `ok`; `n/a` when the system cannot express the mode (with `reason`); `error` when setup failed. */
   status: 'ok' | 'n/a' | 'error';
   reason?: string;
+  /** Which extractor produced natural-mode records (`none` for direct seeding). */
+  extractor: string;
   /** Scenarios whose DEFAULT read returned a revoked record (the paper's exposure; model-independent). */
   exposure: { k: number; n: number };
   /** Scenarios whose context under THIS arm held a revoked record. */
@@ -91,6 +93,7 @@ export function summarize(input: {
             arm,
             status: failed ? 'error' : notApplicable ? 'n/a' : 'ok',
             ...((failed ?? notApplicable)?.reason ? { reason: (failed ?? notApplicable)!.reason } : {}),
+            extractor: ok[0]?.extractor ?? 'none',
             exposure: { k: ok.filter((p) => p.exposure?.exposed).length, n: ok.length },
             contextExposure: { k: [...contextByScenario.values()].filter(Boolean).length, n: contextByScenario.size },
             revokedRank: ranks.length === 0 ? null : { mean: ranks.reduce((a, b) => a + b, 0) / ranks.length, min: Math.min(...ranks), max: Math.max(...ranks) },

@@ -57,7 +57,7 @@ async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, mod
     unitId: unitIdOf(key),
     key,
     startedAt,
-    context: { read: arm.read, records, labels, exposed: labels.some(Boolean) },
+    context: { read: arm.read, records, labels, exposed: labels.some(Boolean), extractor: probe.extractor ?? 'none' },
     promptSha256: sha256(JSON.stringify(messages)),
   };
   try {

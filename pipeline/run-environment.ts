@@ -19,7 +19,7 @@ export function gitRevision(): { commit: string | null; dirty: boolean | null } 
 }
 
 /** Installed versions of the packages that shape results. */
-export function packageVersions(names: readonly string[] = ['openai', 'zod', 'p-limit']): Record<string, string> {
+export function packageVersions(names: readonly string[] = ['openai', 'zod', 'p-limit', 'mem0ai', 'better-sqlite3']): Record<string, string> {
   const require = createRequire(join(projectRoot, 'package.json'));
   const versions: Record<string, string> = {
     stalebench: (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version,

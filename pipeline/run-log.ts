@@ -86,7 +86,7 @@ export interface UnitRecord {
   startedAt: string;
   finishedAt: string;
   /** The records the arm handed to the model (texts only reached the model), with their metadata. */
-  context: { read: 'default' | 'filtered'; records: MemoryRecord[]; labels: boolean[]; exposed: boolean };
+  context: { read: 'default' | 'filtered'; records: MemoryRecord[]; labels: boolean[]; exposed: boolean; extractor: string };
   /** sha256 of the exact messages JSON. */
   promptSha256: string;
   reply: DecisionResponse | null;
