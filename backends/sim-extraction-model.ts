@@ -33,9 +33,9 @@ export function simContradicts(a: string, b: string): boolean {
   const wa = new Set(words(a));
   const wb = new Set(words(b));
   if (OPPOSITES.some(([u, v]) => (wa.has(u) && wb.has(v)) || (wa.has(v) && wb.has(u)))) return true;
-  const numbers = (w: Set<string>) => [...w].filter((x) => /\d/.test(x));
-  const na = numbers(wa);
-  const nb = numbers(wb);
+  const numbers = (text: string) => (text.match(/\$?\d[\d,]*/g) ?? []).map((n) => n.replace(/,+$/, ''));
+  const na = numbers(a);
+  const nb = numbers(b);
   if (na.length > 0 && nb.length > 0 && !na.some((n) => nb.includes(n))) return true;
   const negations = (w: string[]) => w.filter((x) => NEGATIONS.includes(x)).length;
   return negations(words(a)) !== negations(words(b));
