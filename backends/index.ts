@@ -6,6 +6,10 @@ import type { BackendSettings, MemoryBackend, SystemId } from './memory-backend.
 
 const BACKEND_LOADERS: Record<string, (settings: BackendSettings) => Promise<MemoryBackend>> = {
   graphiti: async (settings) => (await import('./graphiti-backend.js')).createGraphitiBackend(settings),
+  mem0: async (settings) => (await import('./mem0-backend.js')).createMem0Backend({ ...settings, variant: 'default' }),
+  'mem0-exp': async (settings) => (await import('./mem0-backend.js')).createMem0Backend({ ...settings, variant: 'expired-shown' }),
+  langmem: async (settings) => (await import('./langmem-backend.js')).createLangmemBackend(settings),
+  cognee: async (settings) => (await import('./cognee-backend.js')).createCogneeBackend(settings),
 };
 
 /** Every registered memory-system id, in grid order. */
