@@ -33,7 +33,8 @@ export interface Consolidation {
 
 /**
  * The LLM role used by natural-mode ingestion. Each operation is one of the calls a real system makes;
- * systems that own their prompts (mem0) use `chat` instead of the typed operations.
+ * systems that own their prompts (mem0) answer them through `extractFacts` offline, or call the endpoint
+ * model directly with their own prompts.
  */
 export interface ExtractionModel {
   /** `sim-extractor-v1` for the offline simulator, `openai:<model>` for an endpoint. Written into every record. */
@@ -44,7 +45,7 @@ export interface ExtractionModel {
   extractFacts(text: string): Promise<string[]>;
   /** Entity-to-entity edges in an episode (Graphiti / Zep). */
   extractEdges(input: { episode: string; referenceTime: Date; previousEpisodes: readonly string[] }): Promise<ExtractedEdge[]>;
-  /** Graphiti `resolve_edge`: which candidates the new fact duplicates and which it contradicts (by id). */
+  /** Graphiti `resolve_edge`: which candidates the new fact duplicates and which it contradicts (by id; contradicted ids may come from either list). */
   resolveEdge(input: { fact: string; duplicateCandidates: readonly ExistingMemory[]; invalidationCandidates: readonly ExistingMemory[] }): Promise<{ duplicates: string[]; contradicted: string[] }>;
   /** langmem memory manager, deletes off: how a new message changes the stored memories. */
   consolidate(input: { existing: readonly ExistingMemory[]; message: string }): Promise<Consolidation>;

@@ -143,18 +143,17 @@ describe('graphiti backend', () => {
     expect(await ids('r2')).not.toEqual(first);
   });
 
-  it('describes itself and refuses natural seeding and use before open', async () => {
+  it('describes itself, supports both modes and refuses use before open', async () => {
     const backend = graphiti('r1');
     expect(backend.description).toMatchObject({
       exposure: { rule: 'status', field: 'expired_at' },
       storeFilter: { expired_at: [[{ operator: 'IS NULL' }]] },
       statusFields: ['expired_at', 'invalid_at', 'valid_at'],
-      modes: { direct: { supported: true }, natural: { supported: false, reason: expect.stringContaining('issue #3') } },
+      modes: { direct: { supported: true }, natural: { supported: true } },
     });
     await expect(backend.search({ namespace: 'ns', query: 'q', limit: 1 })).rejects.toBeInstanceOf(EvalError);
-    await backend.open();
     const episode = { name: 'x_ep0', text: 'text', referenceTime: NOW, sourceDescription: 'policy feed' };
-    await expect(backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'natural', episodes: [episode] } })).rejects.toBeInstanceOf(UnsupportedFeatureError);
+    await expect(backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'natural', episodes: [episode] } })).rejects.toBeInstanceOf(EvalError);
   });
 
   it('builds valid single-token group ids from any run id', () => {

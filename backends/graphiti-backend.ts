@@ -1,11 +1,15 @@
-// Graphiti (graphiti-core 0.29.3 @ 993e081a) on a GraphStore: the paper's direct seeding and Graphiti's default search().
-import { createHash } from 'node:crypto';
+// Graphiti (graphiti-core 0.29.3 @ 993e081a) on a GraphStore: the paper's direct seeding, add_episode, default search().
 import { EvalError, UnsupportedFeatureError } from '../pipeline/errors.js';
 import { createEmbeddedGraphStore } from './embedded-graph-store.js';
 import type { EntityEdge, EntityNode, GraphStore } from './graph-store.js';
-import type { BackendSettings, MemoryBackend, MemoryRecord, SearchRequest } from './memory-backend.js';
+import { addEpisode } from './graphiti-add-episode.js';
+import { withGraphitiOperations, type EpisodicNode } from './graphiti-episode-store.js';
+import { entityUuid, groupId, stableUuid } from './graphiti-ids.js';
+import { hybridEdgeSearch } from './graphiti-search.js';
+import type { BackendSettings, InsertReport, MemoryBackend, MemoryRecord, MemoryWrites, RecordedWarning, SearchRequest } from './memory-backend.js';
 import type { MemoryFilter } from './memory-filter.js';
-import { reciprocalRankFusion } from './rank-fusion.js';
+
+export { groupId } from './graphiti-ids.js';
 
 /** Settings of the Graphiti backend. */
 export type GraphitiSettings = BackendSettings & {
@@ -14,34 +18,33 @@ export type GraphitiSettings = BackendSettings & {
    * here is opened but never closed by the backend, so several backends can share it.
    */
   store?: GraphStore;
+  /** Graphiti `EpisodeType` of natural-mode episodes: `text` (default, the paper's probe) or `message` (Zep CE). */
+  episodeSource?: EpisodicNode['source'];
 };
 
 const DAY_MS = 86_400_000;
-// graphiti_core/search/search_utils.py: DEFAULT_MIN_SCORE = 0.6, the EdgeSearchConfig.sim_min_score default.
-const SIMILARITY_MIN_SCORE = 0.6;
 const POLICY_NODE_NAMES = ['Policy subject', 'Policy rule'] as const;
-const PLAIN_PART = /^[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*$/;
 const FILTER_FIELDS = new Set(['valid_at', 'invalid_at', 'expired_at', 'created_at']);
-const NATURAL_REASON =
-  'graphiti natural seeding (add_episode extraction and invalidation) is not implemented yet; see issue #3';
 
 /**
  * Creates the `graphiti` backend. A namespace is a Graphiti group id prefixed with the run id. Direct writes
  * follow stale-retrieval.md §3.1: two `Entity` nodes `Policy subject` → `Policy rule` per group (created
  * once, reused by later inserts such as write-back journals), then one `RELATES_TO` edge per fact, with no
- * LLM call. `search` is `Graphiti.search(query, group_ids=[group], num_results=limit, search_filter)`.
+ * LLM call. Natural writes run `add_episode` per episode, in order, with `settings.extraction` as the LLM:
+ * Graphiti's own resolution decides what is revoked (memory-systems.md §2.2), so revocation may be partial
+ * or absent. `search` is `Graphiti.search(query, group_ids=[group], num_results=limit, search_filter)`.
  *
  * @example
- * const backend = createGraphitiBackend({ embedder: createLexicalEmbedder(), runId: 'r1', workDir: '/tmp/r1' });
+ * const backend = createGraphitiBackend({ embedder: createLexicalEmbedder(), runId: 'r1', workDir: '/tmp/r1', extraction });
  * await backend.open();
- * await backend.insert({ namespace: 'mfa_waiver_access', now, writes: { mode: 'direct', revoked: [v1], current: [v2] } });
+ * await backend.insert({ namespace: 'mfa_waiver_access', now, writes: { mode: 'natural', episodes: episodesFor(scenario, now) } });
  * const { records } = await backend.search({ namespace: 'mfa_waiver_access', query, limit: 10 });
  */
 export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend {
-  const { embedder, runId } = settings;
-  const store = settings.store ?? createEmbeddedGraphStore();
+  const { embedder, runId, extraction } = settings;
+  const store = withGraphitiOperations(settings.store ?? createEmbeddedGraphStore());
   const ownsStore = settings.store === undefined;
-  const edgesWritten = new Map<string, number>(); // per group: the sequence number in edge uuids
+  const edgesWritten = new Map<string, number>(); // per group: the sequence number in direct edge uuids
   let opened = false;
 
   const groupOf = (namespace: string): string => {
@@ -50,7 +53,7 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
   };
 
   const policyNodes = async (group: string, now: Date): Promise<EntityNode[]> => {
-    const uuids = POLICY_NODE_NAMES.map((name) => stableUuid(group, 'Entity', name));
+    const uuids = POLICY_NODE_NAMES.map((name) => entityUuid(group, name));
     const existing = await store.getNodesByUuids(uuids);
     if (existing.length === uuids.length) return existing;
     const embeddings = await embedder.embed([...POLICY_NODE_NAMES]);
@@ -66,11 +69,48 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
     return created;
   };
 
+  const insertDirect = async (group: string, now: Date, writes: Extract<MemoryWrites, { mode: 'direct' }>): Promise<InsertReport> => {
+    const [subject, rule] = await policyNodes(group, now);
+    const relation = writes.relation ?? 'POLICY';
+    const facts = [...writes.revoked.map((fact) => ({ fact, revoked: true })), ...writes.current.map((fact) => ({ fact, revoked: false }))];
+    // Graphiti's EntityEdge.generate_embedding embeds the fact with newlines replaced by spaces.
+    const vectors = await embedder.embed(facts.map(({ fact }) => fact.replace(/\n/g, ' ')));
+    const past = new Date(now.getTime() - 90 * DAY_MS);
+    const yesterday = new Date(now.getTime() - DAY_MS);
+    let sequence = edgesWritten.get(group) ?? 0;
+    const edges: EntityEdge[] = facts.map(({ fact, revoked }, index) => ({
+      uuid: stableUuid(group, relation, fact, String(sequence++)),
+      group_id: group,
+      source_node_uuid: subject?.uuid ?? '',
+      target_node_uuid: rule?.uuid ?? '',
+      name: relation,
+      fact,
+      fact_embedding: vectors[index] ?? null,
+      episodes: [],
+      created_at: revoked ? past : now,
+      valid_at: revoked ? past : now,
+      invalid_at: revoked ? yesterday : null,
+      expired_at: revoked ? yesterday : null,
+    }));
+    await store.saveEdges(edges);
+    edgesWritten.set(group, sequence);
+    return { stored: edges.length, extractor: 'none', warnings: [] };
+  };
+
+  const insertNatural = async (group: string, now: Date, writes: Extract<MemoryWrites, { mode: 'natural' }>): Promise<InsertReport> => {
+    const warnings: RecordedWarning[] = [];
+    for (const episode of writes.episodes) {
+      const result = await addEpisode({ store, embedder, extraction }, { group, episode, source: settings.episodeSource ?? 'text', now });
+      warnings.push(...result.warnings);
+    }
+    return { stored: (await store.getEdgesByGroup(group)).length, extractor: extraction.id, warnings };
+  };
+
   return {
     id: 'graphiti',
     description: {
-      summary: `Graphiti 0.29.3 (getzep/graphiti @ 993e081a) on the ${store.id} graph store: direct seeding of pre-revoked EntityEdges; default read search() = EDGE_HYBRID_SEARCH_RRF (BM25 + cosine > 0.6, RRF)`,
-      modes: { direct: { supported: true }, natural: { supported: false, reason: NATURAL_REASON } },
+      summary: `Graphiti 0.29.3 (getzep/graphiti @ 993e081a) on the ${store.id} graph store: direct seeding of pre-revoked EntityEdges; natural seeding by add_episode with ${extraction.id}; default read search() = EDGE_HYBRID_SEARCH_RRF (BM25 + cosine > 0.6, RRF)`,
+      modes: { direct: { supported: true }, natural: { supported: true } },
       exposure: { rule: 'status', field: 'expired_at' },
       storeFilter: { expired_at: [[{ operator: 'IS NULL' }]] },
       statusFields: ['expired_at', 'invalid_at', 'valid_at'],
@@ -81,51 +121,13 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
     },
     async insert({ namespace, now, writes }) {
       const group = groupOf(namespace);
-      if (writes.mode === 'natural') throw new UnsupportedFeatureError('graphiti', 'natural seeding', NATURAL_REASON);
-      const [subject, rule] = await policyNodes(group, now);
-      const relation = writes.relation ?? 'POLICY';
-      const facts = [...writes.revoked.map((fact) => ({ fact, revoked: true })), ...writes.current.map((fact) => ({ fact, revoked: false }))];
-      // Graphiti's EntityEdge.generate_embedding embeds the fact with newlines replaced by spaces.
-      const vectors = await embedder.embed(facts.map(({ fact }) => fact.replace(/\n/g, ' ')));
-      const past = new Date(now.getTime() - 90 * DAY_MS);
-      const yesterday = new Date(now.getTime() - DAY_MS);
-      let sequence = edgesWritten.get(group) ?? 0;
-      const edges: EntityEdge[] = facts.map(({ fact, revoked }, index) => ({
-        uuid: stableUuid(group, relation, fact, String(sequence++)),
-        group_id: group,
-        source_node_uuid: subject?.uuid ?? '',
-        target_node_uuid: rule?.uuid ?? '',
-        name: relation,
-        fact,
-        fact_embedding: vectors[index] ?? null,
-        episodes: [],
-        created_at: revoked ? past : now,
-        valid_at: revoked ? past : now,
-        invalid_at: revoked ? yesterday : null,
-        expired_at: revoked ? yesterday : null,
-      }));
-      await store.saveEdges(edges);
-      edgesWritten.set(group, sequence);
-      return { stored: edges.length, extractor: 'none', warnings: [] };
+      return writes.mode === 'natural' ? insertNatural(group, now, writes) : insertDirect(group, now, writes);
     },
     async search(request: SearchRequest) {
       const groupIds = [groupOf(request.namespace)];
       const filter = request.filter === undefined ? undefined : supportedFilter(request.filter);
-      // Graphiti's search() returns nothing for a blank query; LIMIT 0 returns nothing on Neo4j.
-      if (request.query.trim() === '' || request.limit <= 0) return { records: [], warnings: [] };
-      const [vector = []] = await embedder.embed([request.query.replace(/\n/g, ' ')]);
-      const candidates = 2 * request.limit;
-      const [fulltext, similar] = await Promise.all([
-        store.searchEdgesFulltext({ query: request.query, groupIds, filter, limit: candidates }),
-        store.searchEdgesBySimilarity({ vector, groupIds, filter, limit: candidates, minScore: SIMILARITY_MIN_SCORE }),
-      ]);
-      const byUuid = new Map([...fulltext, ...similar].map((hit) => [hit.edge.uuid, hit.edge]));
-      const fused = reciprocalRankFusion([fulltext.map((hit) => hit.edge.uuid), similar.map((hit) => hit.edge.uuid)]);
-      const records = fused.slice(0, request.limit).flatMap(({ id }) => {
-        const edge = byUuid.get(id);
-        return edge ? [toRecord(edge)] : [];
-      });
-      return { records, warnings: [] };
+      const edges = await hybridEdgeSearch(store, embedder, { query: request.query, groupIds, limit: request.limit, ...(filter ? { filter } : {}) });
+      return { records: edges.map(toRecord), warnings: [] };
     },
     async reset(namespace) {
       const group = groupOf(namespace);
@@ -166,25 +168,4 @@ function toRecord(edge: EntityEdge): MemoryRecord {
       expired_at: iso(edge.expired_at),
     },
   };
-}
-
-/**
- * `<runId>__<namespace>` when both are plain (`[A-Za-z0-9]+` joined by single `_`); otherwise the part gets
- * `_` for every other character plus a hash of its raw value. A group id is thus valid for Graphiti and a
- * single Lucene token, so the index's `group_id` field never matches a query word (as with the paper's
- * single group `mwe_rebirth`), and distinct runs or namespaces do not collide in practice.
- */
-export function groupId(runId: string, namespace: string): string {
-  const part = (value: string): string => {
-    if (PLAIN_PART.test(value)) return value;
-    return `${value.replace(/[^A-Za-z0-9]/g, '_')}_${createHash('sha256').update(value).digest('hex').slice(0, 8)}`;
-  };
-  return `${part(runId)}__${part(namespace)}`;
-}
-
-/** An RFC 9562 version-8 uuid from the sha256 of the parts: the same writes give the same ids in every run. */
-function stableUuid(...parts: string[]): string {
-  const hex = createHash('sha256').update(parts.join('\u0000')).digest('hex');
-  const variant = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -1,11 +1,12 @@
 // The backend and embedder registry: one lazy line per component, so a run loads only what it uses.
-import { UnknownComponentError, UnsupportedFeatureError } from '../pipeline/errors.js';
+import { UnknownComponentError } from '../pipeline/errors.js';
 import type { Embedder } from './embedder.js';
 import type { ExtractionModel } from './extraction-model.js';
 import type { BackendSettings, MemoryBackend, SystemId } from './memory-backend.js';
 
 const BACKEND_LOADERS: Record<string, (settings: BackendSettings) => Promise<MemoryBackend>> = {
   graphiti: async (settings) => (await import('./graphiti-backend.js')).createGraphitiBackend(settings),
+  'zep-ce': async (settings) => (await import('./zep-ce-backend.js')).createZepCeBackend(settings),
   mem0: async (settings) => (await import('./mem0-backend.js')).createMem0Backend({ ...settings, variant: 'default' }),
   'mem0-exp': async (settings) => (await import('./mem0-backend.js')).createMem0Backend({ ...settings, variant: 'expired-shown' }),
   langmem: async (settings) => (await import('./langmem-backend.js')).createLangmemBackend(settings),
@@ -65,6 +66,5 @@ export type ExtractionSpec = { id: 'sim' } | { id: 'openai'; model: string };
  */
 export async function createExtractionModel(spec: ExtractionSpec, endpoint: { baseURL: string | null; apiKey: string | undefined }): Promise<ExtractionModel> {
   if (spec.id === 'sim') return (await import('./sim-extraction-model.js')).createSimExtractionModel();
-  void endpoint;
-  throw new UnsupportedFeatureError('extraction', `endpoint extraction model "${spec.model}"`, 'not available in this build yet');
+  return (await import('./openai-extraction-model.js')).createOpenAIExtractionModel({ model: spec.model, baseURL: endpoint.baseURL ?? undefined, apiKey: endpoint.apiKey });
 }

@@ -36,7 +36,7 @@ describe('mem0 natural mode', () => {
     expect(add.mock.calls).toEqual(episodes.map((episode) => [episode.text, { userId: 'natural__ns' }]));
     add.mockRestore();
     expect(report).toMatchObject({ stored: 4, extractor: 'sim-extractor-v1' });
-    expect(report.warnings.map((warning) => warning.feature)).toEqual(['mem0 langchain LLM hook']);
+    expect(report.warnings.map((warning) => warning.feature)).toEqual([]);
     const { records } = await backend.search({ namespace: 'ns', query: QUERY, limit: 10 });
     const texts = records.map((record) => record.text);
     // Additive era: the revised policy is added and the old one stays live and unmarked.
@@ -51,7 +51,7 @@ describe('mem0 natural mode', () => {
     await backend.open();
     const report = await backend.insert({ namespace: 'ns', now, writes: { mode: 'natural', episodes } });
     expect(report.extractor).toBe('openai:test-model');
-    expect(report.warnings.map((warning) => warning.feature).sort()).toEqual(['mem0 extraction LLM', 'mem0 langchain LLM hook']);
+    expect(report.warnings.map((warning) => warning.feature).sort()).toEqual(['mem0 extraction LLM']);
     await backend.close();
   });
 
@@ -80,7 +80,7 @@ describe('mem0 natural mode', () => {
     const backend = mem0({ llm: { model: 'unused', baseURL: 'http://127.0.0.1:9/v1' } });
     await backend.open();
     const report = await backend.insert({ namespace: 'ns', now, writes: { mode: 'natural', episodes } });
-    expect(report.warnings.map((warning) => warning.feature)).toEqual(['mem0 llm endpoint', 'mem0 langchain LLM hook']);
+    expect(report.warnings.map((warning) => warning.feature)).toEqual(['mem0 llm endpoint']);
     await backend.close();
   });
 });

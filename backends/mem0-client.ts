@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import type { Memory, MemoryConfig } from 'mem0ai/oss';
 import { EvalError } from '../pipeline/errors.js';
 import type { Embedder } from './embedder.js';
-import { createMem0LlmBridge, type Mem0ChatModel } from './mem0-extraction-llm.js';
+import type { Mem0ChatModel } from './mem0-extraction-llm.js';
 import type { RecordedWarning } from './memory-backend.js';
 
 /** Where one backend's mem0 files live, all under its `workDir`. */
@@ -100,7 +100,9 @@ async function open({ paths, embedder, llm }: { paths: Mem0Paths; embedder: Embe
   try {
     // Any public call awaits mem0's async init, which writes MEM0_DIR/config.json while this open holds the queue.
     await memory.getAll({ filters: { user_id: INIT_USER }, topK: 1 });
-    if (llm.provider === 'langchain' && !langchainCoreInstalled()) client.warnings.push(bridgeLlm(memory, llm.model));
+    if (llm.provider === 'langchain' && !langchainCoreInstalled()) {
+      throw new EvalError('missing-dependency', "mem0's langchain LLM hook needs @langchain/core: pnpm add @langchain/core@1.4.0");
+    }
   } catch (error) {
     client.close();
     throw error;
@@ -124,20 +126,6 @@ function langchainCoreInstalled(): boolean {
   } catch {
     return false;
   }
-}
-
-function bridgeLlm(memory: Memory, model: Mem0ChatModel): RecordedWarning {
-  const internals = memory as unknown as MemoryInternals;
-  const current = internals.llm as { generateResponse?: unknown } | undefined;
-  if (typeof current?.generateResponse !== 'function') {
-    throw new EvalError('mem0-internals', `mem0ai ${mem0Version()}: Memory has no llm.generateResponse to bridge; install @langchain/core instead`);
-  }
-  internals.llm = createMem0LlmBridge(model);
-  return {
-    type: 'compatibility',
-    feature: 'mem0 langchain LLM hook',
-    message: `@langchain/core is not installed, so mem0's LangchainLLM cannot convert messages; Memory.llm calls the same model (${model.model}) through a bridge with plain {role, content} messages`,
-  };
 }
 
 function closeHandles(memory: Memory): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMem0ChatModel, createMem0LlmBridge, newUserMessages } from './mem0-extraction-llm.js';
+import { createMem0ChatModel, newUserMessages } from './mem0-extraction-llm.js';
 import { createSimExtractionModel } from './sim-extraction-model.js';
 
 // Shapes of mem0-ts generateAdditiveExtractionPrompt (3.x); the system prompt repeats the headings.
@@ -31,11 +31,5 @@ describe('mem0 extraction LLM', () => {
   it('refuses prompts other than the additive extraction prompt', async () => {
     const model = createMem0ChatModel(createSimExtractionModel());
     await expect(model.invoke([{ role: 'system', content: 'You are a Personal Information Organizer' }, { role: 'user', content: user('user: x') }])).rejects.toThrow(/additive extraction prompt/);
-  });
-
-  it('bridges mem0 LLM calls to the same model', async () => {
-    const bridge = createMem0LlmBridge(createMem0ChatModel(createSimExtractionModel()));
-    const reply = await bridge.generateResponse([{ role: 'system', content: SYSTEM }, { role: 'user', content: user('user: One fact.') }], { type: 'json_object' });
-    expect(JSON.parse(reply)).toEqual({ memory: [{ id: '0', text: 'One fact.', attributed_to: 'user' }] });
   });
 });

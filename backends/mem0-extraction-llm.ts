@@ -18,12 +18,6 @@ export interface Mem0ChatModel {
   invoke(messages: readonly ChatMessageLike[]): Promise<{ content: string }>;
 }
 
-/** mem0's internal `LLM` shape (exported by `mem0ai/oss` as a type): what `Memory` calls on its `llm` field. */
-export interface Mem0Llm {
-  generateResponse(messages: { role: string; content: string }[], responseFormat?: { type: string }): Promise<string>;
-  generateChat(messages: { role: string; content: unknown }[]): Promise<{ content: string; role: string }>;
-}
-
 // ADDITIVE_EXTRACTION_PROMPT of mem0-ts/src/oss/src/prompts (3.x): the additive era's only operation.
 const ADDITIVE_MARKER = 'Your sole operation is ADD';
 // generateAdditiveExtractionPrompt: "## New Messages\n<role: content lines>\n\n## Observation Date\n...".
@@ -72,19 +66,5 @@ export function createMem0ChatModel(extraction: ExtractionModel): Mem0ChatModel 
       const memory = facts.map((text, index) => ({ id: String(index), text, attributed_to: 'user' }));
       return { content: JSON.stringify({ memory }) };
     },
-  };
-}
-
-/**
- * mem0's `LangchainLLM` minus its one dependency: it converts messages with `@langchain/core/messages`, an
- * optional peer of mem0ai. This bridge makes the same `invoke` call with plain `{role, content}` messages and
- * returns `content` as LangchainLLM does for a prompt without a structured-output schema.
- */
-export function createMem0LlmBridge(model: Mem0ChatModel): Mem0Llm {
-  const plain = (messages: { role: string; content: unknown }[]) =>
-    messages.map((message) => ({ role: message.role, content: typeof message.content === 'string' ? message.content : JSON.stringify(message.content) }));
-  return {
-    generateResponse: async (messages) => (await model.invoke(plain(messages))).content,
-    generateChat: async (messages) => ({ content: (await model.invoke(plain(messages))).content, role: 'assistant' }),
   };
 }

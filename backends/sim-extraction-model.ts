@@ -32,7 +32,9 @@ export function simContradicts(a: string, b: string): boolean {
   if (shared < 2) return false;
   const wa = new Set(words(a));
   const wb = new Set(words(b));
-  if (OPPOSITES.some(([u, v]) => (wa.has(u) && wb.has(v)) || (wa.has(v) && wb.has(u)))) return true;
+  // A pair opposes only when each side uses its own term and not the other's.
+  const opposes = (u: string, v: string) => wa.has(u) && !wb.has(u) && wb.has(v) && !wa.has(v);
+  if (OPPOSITES.some(([u, v]) => opposes(u, v) || opposes(v, u))) return true;
   const numbers = (text: string) => (text.match(/\$?\d[\d,]*/g) ?? []).map((n) => n.replace(/,+$/, ''));
   const na = numbers(a);
   const nb = numbers(b);
@@ -79,10 +81,14 @@ export function createSimExtractionModel(): ExtractionModel {
     simulated: true,
     extractFacts: async (text) => splitFacts(text),
     extractEdges: async ({ episode, referenceTime }) => edgesOf(episode, referenceTime),
-    resolveEdge: async ({ fact, duplicateCandidates, invalidationCandidates }) => ({
-      duplicates: duplicateCandidates.filter((c) => c.content.trim().toLowerCase() === fact.trim().toLowerCase()).map((c) => c.id),
-      contradicted: invalidationCandidates.filter((c) => simContradicts(c.content, fact)).map((c) => c.id),
-    }),
+    resolveEdge: async ({ fact, duplicateCandidates, invalidationCandidates }) => {
+      const same = (c: ExistingMemory) => c.content.trim().toLowerCase() === fact.trim().toLowerCase();
+      return {
+        duplicates: duplicateCandidates.filter(same).map((c) => c.id),
+        // Like Graphiti's resolve_edge prompt, a contradiction may be flagged in either candidate list.
+        contradicted: [...duplicateCandidates, ...invalidationCandidates].filter((c) => !same(c) && simContradicts(c.content, fact)).map((c) => c.id),
+      };
+    },
     consolidate: async ({ existing, message }) => consolidate(existing, message),
   };
 }

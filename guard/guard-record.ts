@@ -1,0 +1,89 @@
+// Reading one guard input record: its text (§10.2), field presence (§10.3), revocation (§10.4) and τ (§10.5).
+import { epochSeconds, parseIsoInstant } from './iso-datetime.js';
+import { pythonStr } from './python-format.js';
+
+/** A record as a map: a text field (`fact`, `text`, `content`, `memory` or `body`) plus any metadata. */
+export type GuardRecordMap = { readonly [field: string]: unknown };
+
+/**
+ * One retrieved record as the guard sees it: a string, or a map with a text field and metadata under the
+ * spec's snake_case names. Other JSON values (numbers, arrays, null) are accepted at run time and treated as
+ * Python treats them: no fields, text = `str(value)`.
+ */
+export type GuardInput = string | GuardRecordMap;
+
+/** Text fields, in priority order (§10.2). */
+export const TEXT_FIELDS = ['fact', 'text', 'content', 'memory', 'body'] as const;
+/** Revocation fields, in the order stage 1 checks them (§10.4). */
+export const REVOCATION_FIELDS = ['expired_at', 'invalid_at', 'valid_to', 'deleted_at', 'revoked_at', 'expiration_date', 'invalidated_at'] as const;
+/** Recency fields, most authoritative first (§10.5). */
+export const TIME_FIELDS = ['valid_at', 'updated_at', 'created_at', 'timestamp', 'ts'] as const;
+
+function isMap(record: unknown): record is GuardRecordMap {
+  return typeof record === 'object' && record !== null && !Array.isArray(record) && !(record instanceof Date);
+}
+
+/** A field's value, or `undefined` when the record is not a map or lacks the field (own properties only). */
+export function fieldOf(record: unknown, name: string): unknown {
+  return isMap(record) && Object.hasOwn(record, name) ? record[name] : undefined;
+}
+
+/** §10.3: present unless null, undefined or `''`. `false` and `0` are present. */
+export function isPresent(value: unknown): boolean {
+  return value !== null && value !== undefined && value !== '';
+}
+
+/** §10.2: the string itself; else the first non-empty string text field; else Python's `str(record)`. */
+export function textOf(record: unknown): string {
+  if (typeof record === 'string') return record;
+  if (isMap(record)) {
+    for (const name of TEXT_FIELDS) {
+      const value = fieldOf(record, name);
+      if (typeof value === 'string' && value !== '') return value;
+    }
+  }
+  return pythonStr(record);
+}
+
+/**
+ * §10.4: the first present revocation field, or `null`. `expiration_date` is a scheduled expiry: a value that
+ * parses (string form, CPython's ISO rules, no timezone = UTC) and lies strictly after `now` is skipped; one at
+ * or before `now`, or one that does not parse (`false`, `'soon'`, an epoch number), revokes.
+ */
+export function explicitRevocation(record: unknown, now: Date): string | null {
+  for (const name of REVOCATION_FIELDS) {
+    const value = fieldOf(record, name);
+    if (!isPresent(value)) continue;
+    if (name === 'expiration_date' && isAfter(value, now)) continue;
+    return name;
+  }
+  return null;
+}
+
+/**
+ * §10.5 τ(r) in epoch seconds, or `null` (⊥). Only the **first present** time field counts: if it does not
+ * parse, τ is ⊥ even when a later field would. Numbers (epoch values) and booleans are ⊥; strings parse after
+ * every `Z` becomes `+00:00`; a value without a timezone is UTC (deviation §10.11.7).
+ */
+export function timestampOf(record: unknown): number | null {
+  const value = TIME_FIELDS.map((name) => fieldOf(record, name)).find(isPresent);
+  if (value === undefined) return null;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.getTime() / 1000;
+  if (typeof value === 'number' || typeof value === 'boolean') return null;
+  return parsedSeconds(pythonStr(value).replaceAll('Z', '+00:00'));
+}
+
+/** Whether a scheduled expiry lies strictly after `now`, compared exactly (microseconds against milliseconds). */
+function isAfter(value: unknown, now: Date): boolean {
+  if (value instanceof Date) return value.getTime() > now.getTime();
+  const instant = parseIsoInstant(pythonStr(value));
+  if (instant === null) return false;
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const nowMicroseconds = (now.getTime() - nowSeconds * 1000) * 1000;
+  return instant.seconds > nowSeconds || (instant.seconds === nowSeconds && instant.microseconds > nowMicroseconds);
+}
+
+function parsedSeconds(text: string): number | null {
+  const instant = parseIsoInstant(text);
+  return instant === null ? null : epochSeconds(instant);
+}
