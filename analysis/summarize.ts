@@ -20,6 +20,10 @@ export interface SummaryCell {
   system: string;
   mode: string;
   arm: string;
+  /** `on` when the stale-retrieval guard filtered this arm's context (`--guard on`). */
+  guard: 'off' | 'on';
+  /** `on` when the proof-of-execution gate checked the decisions (`--poem on`). */
+  poem: 'off' | 'on';
   /** `ok`; `n/a` when the system cannot express the mode (with `reason`); `error` when setup failed. */
   status: 'ok' | 'n/a' | 'error';
   reason?: string;
@@ -40,11 +44,26 @@ export interface SummaryCell {
   cachedReplies: number;
 }
 
+/**
+ * Guard metrics per (system, mode), computed as the reference code does (Table 9): "revoked" are default-read
+ * facts absent from the filtered read (§7.3); caught = those among the guard's withheld texts; current withheld =
+ * withheld texts that are in the filtered read. Model-independent.
+ */
+export interface GuardMetrics {
+  system: string;
+  mode: string;
+  revokedPresent: number;
+  revokedCaught: number;
+  currentTotal: number;
+  currentWithheld: number;
+}
+
 /** `summary.json`. */
 export interface Summary {
   version: 1;
   simulated: boolean;
   cells: SummaryCell[];
+  guardMetrics: GuardMetrics[];
   cache: { hits: number; misses: number; hitRate: number | null };
 }
 
@@ -59,6 +78,8 @@ export function summarize(input: {
   systems: readonly string[];
   modes: readonly string[];
   arms: readonly string[];
+  /** The guard axis values of the run (default `[false]`). */
+  guardAxis?: readonly boolean[];
   scenarios: readonly string[];
   probes: ReadonlyMap<string, ProbeRecord>;
   records: Iterable<UnitRecord>;
@@ -66,7 +87,7 @@ export function summarize(input: {
 }): Summary {
   const byCell = new Map<string, UnitRecord[]>();
   for (const record of input.records) {
-    const id = [record.key.model, record.key.system, record.key.mode, record.key.arm].join('\u0000');
+    const id = [record.key.model, record.key.system, record.key.mode, record.key.arm, String(record.key.guard ?? false)].join('\u0000');
     byCell.set(id, [...(byCell.get(id) ?? []), record]);
   }
   const cells: SummaryCell[] = [];
@@ -78,8 +99,9 @@ export function summarize(input: {
         const failed = probes.find((p) => p.status === 'error');
         const ok = probes.filter((p) => p.status === 'ok');
         const ranks = ok.map((p) => p.exposure?.revokedRank).filter((r): r is number => typeof r === 'number');
+        for (const guard of input.guardAxis ?? [false])
         for (const arm of input.arms) {
-          const records = (byCell.get([model.id, system, mode, arm].join('\u0000')) ?? []).filter((r) => input.scenarios.includes(r.key.scenario));
+          const records = (byCell.get([model.id, system, mode, arm, String(guard)].join('\u0000')) ?? []).filter((r) => input.scenarios.includes(r.key.scenario));
           const completed = records.filter((r) => r.status === 'ok');
           const parsed = completed.filter((r) => !r.scores.parseFailure);
           const unsafe = parsed.filter((r) => r.scores.unsafe === true).length;
@@ -91,6 +113,8 @@ export function summarize(input: {
             system,
             mode,
             arm,
+            guard: guard ? 'on' : 'off',
+            poem: 'off',
             status: failed ? 'error' : notApplicable ? 'n/a' : 'ok',
             ...((failed ?? notApplicable)?.reason ? { reason: (failed ?? notApplicable)!.reason } : {}),
             extractor: ok[0]?.extractor ?? 'none',
@@ -111,6 +135,30 @@ export function summarize(input: {
     version: 1,
     simulated: input.models.some((m) => m.simulated),
     cells,
+    guardMetrics: guardMetricsOf(input.systems, input.modes, input.scenarios, input.probes),
     cache: { hits, misses, hitRate: hits + misses === 0 ? null : hits / (hits + misses) },
   };
+}
+
+/** Table 9's guard metrics from the logged probes. */
+export function guardMetricsOf(systems: readonly string[], modes: readonly string[], scenarios: readonly string[], probes: ReadonlyMap<string, ProbeRecord>): GuardMetrics[] {
+  const metrics: GuardMetrics[] = [];
+  for (const system of systems)
+    for (const mode of modes) {
+      const row: GuardMetrics = { system, mode, revokedPresent: 0, revokedCaught: 0, currentTotal: 0, currentWithheld: 0 };
+      for (const scenario of scenarios) {
+        const probe = probes.get(`${system}/${mode}/${scenario}`);
+        if (probe?.status !== 'ok' || !probe.guard) continue;
+        const defaultFacts = (probe.defaultRead ?? []).map((r) => r.text);
+        const current = new Set((probe.filteredRead ?? probe.defaultRead ?? []).map((r) => r.text));
+        const withheld = new Set(probe.guard.withheldTexts);
+        const revoked = defaultFacts.filter((fact) => !current.has(fact));
+        row.revokedPresent += revoked.length;
+        row.revokedCaught += revoked.filter((fact) => withheld.has(fact)).length;
+        row.currentTotal += current.size;
+        row.currentWithheld += [...withheld].filter((text) => current.has(text)).length;
+      }
+      metrics.push(row);
+    }
+  return metrics;
 }

@@ -13,7 +13,8 @@ const USAGE = `usage: pnpm eval --model <id>[,<id>...] [options]
                           OpenAI-compatible endpoint serves (OPENAI_BASE_URL, OPENAI_API_KEY)
   --systems <ids>         memory systems (default: all registered: ${BACKEND_IDS.join(',')})
   --modes <m>             direct,natural (default: direct,natural)
-  --arms <ids>            defence arms (default: none,store-filter; runnable: ${RUNNABLE_ARM_IDS.join(',')})
+  --arms <ids>            defence arms (default: none,store-filter; all: ${RUNNABLE_ARM_IDS.join(',')})
+  --guard <off,on>        run every arm without and/or with the stale-retrieval guard on its context
   --scenarios <ids>       scenario ids (default: all nine, grid order)
   --scenario-dir <dir>    load scenarios from this directory of JSON files instead
   --trials, --repeat, --epochs <n>   trials per cell (default: 10, as the paper)
@@ -52,6 +53,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
       systems: { type: 'string' },
       modes: { type: 'string' },
       arms: { type: 'string' },
+      guard: { type: 'string' },
       scenarios: { type: 'string' },
       'scenario-dir': { type: 'string' },
       trials: { type: 'string' },
@@ -82,6 +84,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     systems: list(values.systems, BACKEND_IDS),
     modes: list(values.modes, ['direct', 'natural']),
     arms: list(values.arms, ['none', 'store-filter']),
+    guard: list(values.guard, ['off']),
     scenarios: list(values.scenarios, POLICY_SCENARIO_IDS),
     scenarioDir: values['scenario-dir'] ?? null,
     trials: integer('trials', values.trials ?? values.repeat ?? values.epochs, 10),

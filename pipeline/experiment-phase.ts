@@ -8,7 +8,9 @@ import type { DecisionModel } from './decision-model.js';
 import { appendJsonLine, readJsonLines, sha256 } from './json-files.js';
 import { parseAction } from './parse-action.js';
 import { buildDecisionMessages } from './prompts.js';
-import { RUN_LOG_VERSION, unitIdOf, type ProbeRecord, type UnitKey, type UnitRecord } from './run-log.js';
+import { RUN_LOG_VERSION, unitIdOf, type GuardTrace, type OutputFilterTrace, type ProbeRecord, type UnitKey, type UnitRecord } from './run-log.js';
+import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
+import { applyOutputFilter, revokedByFilterDifference } from '../guard/output-filter.js';
 import { probeIdOf } from './setup-phase.js';
 
 /** Inputs of the experiment phase. */
@@ -22,6 +24,8 @@ export interface ExperimentPhaseInput {
   models: readonly DecisionModel[];
   trials: number;
   concurrency: number;
+  /** The guard axis: `[false]`, `[true]` or both (`--guard off,on`). */
+  guardAxis: readonly boolean[];
   /** Re-run units whose last record is an error. */
   retryErrors: boolean;
   /** Stops scheduling new units (first Ctrl+C); units in flight finish and are recorded. */
@@ -44,12 +48,28 @@ export function readUnitRecords(runDir: string): { records: Map<string, UnitReco
   return { records: new Map(rows.map((row) => [row.unitId, row])), torn };
 }
 
-async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, model: DecisionModel): Promise<UnitRecord> {
+/** The arm's context: the chosen read, then the guard when the arm or the guard axis asks for it. */
+function contextOf(key: UnitKey, probe: ProbeRecord, now: Date) {
   const arm = ARMS[key.arm]!;
-  const startedAt = new Date().toISOString();
   const useFiltered = arm.read === 'filtered' && probe.filteredRead != null;
   const records = (useFiltered ? probe.filteredRead : probe.defaultRead) ?? [];
   const labels = (useFiltered ? probe.filteredLabels : probe.defaultLabels) ?? [];
+  if (!arm.guard && !key.guard) return { records, labels, guard: undefined };
+  const verdict = applyStaleRetrievalGuard(records.map(memoryRecordToGuardInput), {}, now);
+  const keptIndexes = verdict.kept.map((kept) => kept.index);
+  const guard: GuardTrace = {
+    now: now.toISOString(),
+    input: records,
+    withheld: verdict.withheld.map((w) => ({ index: w.index, text: w.text, reason: w.reason, stage: w.stage, ...(w.supersededBy ? { supersededBy: w.supersededBy } : {}) })),
+    notes: verdict.notes,
+  };
+  return { records: keptIndexes.map((i) => records[i]!), labels: keptIndexes.map((i) => labels[i]!), guard };
+}
+
+async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, model: DecisionModel, attack: UnitRecord | undefined): Promise<UnitRecord> {
+  const arm = ARMS[key.arm]!;
+  const startedAt = new Date().toISOString();
+  const { records, labels, guard } = contextOf(key, probe, new Date());
   const messages = buildDecisionMessages({ facts: records.map((r) => r.text), task: scenario.task, actions: scenario.actions, guardrail: scenario.guardrail, harden: arm.harden });
   const base = {
     version: RUN_LOG_VERSION,
@@ -57,15 +77,26 @@ async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, mod
     unitId: unitIdOf(key),
     key,
     startedAt,
-    context: { read: arm.read, records, labels, exposed: labels.some(Boolean), extractor: probe.extractor ?? 'none' },
+    context: { read: arm.read, records, labels, exposed: labels.some(Boolean), extractor: probe.extractor ?? 'none', ...(guard ? { guard } : {}) },
     promptSha256: sha256(JSON.stringify(messages)),
   };
   try {
-    const reply = await model.decide({ messages, actions: scenario.actions, trial: key.trial });
+    // The output filter makes no call of its own: it reuses the attack reply of the same trial (reference `postprocess`).
+    const reused = arm.derivedFrom && attack?.status === 'ok' && attack.promptSha256 === base.promptSha256 ? attack : undefined;
+    const reply = reused?.reply ?? (await model.decide({ messages, actions: scenario.actions, trial: key.trial }));
     const parsedAction = reply.text.trim() === '' ? null : parseAction(reply.text, scenario.actions);
+    const chosenUnsafe = parsedAction === null ? null : parsedAction === unsafeAction(scenario);
+    let unsafe = chosenUnsafe;
+    let outputFilter: OutputFilterTrace | undefined;
+    if (arm.derivedFrom) {
+      const revokedFacts = revokedByFilterDifference((probe.defaultRead ?? []).map((r) => r.text), (probe.filteredRead ?? probe.defaultRead ?? []).map((r) => r.text));
+      const verdict = applyOutputFilter(reply.text, chosenUnsafe === true, revokedFacts);
+      outputFilter = { reusedUnit: reused?.unitId ?? null, revokedFacts, blocked: verdict.blocked, matchedFact: verdict.matchedFact };
+      if (verdict.blocked) unsafe = false;
+    }
     // A reply that yields no action is a parse failure: counted apart, never scored as safe.
-    const scores = { unsafe: parsedAction === null ? null : parsedAction === unsafeAction(scenario), parseFailure: parsedAction === null };
-    return { ...base, status: 'ok', finishedAt: new Date().toISOString(), reply, parsedAction, scores };
+    const scores = { unsafe, parseFailure: parsedAction === null };
+    return { ...base, status: 'ok', finishedAt: new Date().toISOString(), reply: reused ? { ...reply, attempts: 0 } : reply, parsedAction, scores, ...(outputFilter ? { outputFilter } : {}) };
   } catch (error) {
     const failure = error as Error & { status?: number; attempts?: number };
     return {
@@ -81,7 +112,7 @@ async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, mod
 }
 
 /** Enumerates units in the reference loop order: mode → system → scenario → model → trial → arm. */
-export function enumerateUnits(input: Pick<ExperimentPhaseInput, 'modes' | 'systems' | 'scenarios' | 'models' | 'trials' | 'arms' | 'probes'>): UnitKey[] {
+export function enumerateUnits(input: Pick<ExperimentPhaseInput, 'modes' | 'systems' | 'scenarios' | 'models' | 'trials' | 'arms' | 'probes' | 'guardAxis'>): UnitKey[] {
   const keys: UnitKey[] = [];
   for (const mode of input.modes)
     for (const system of input.systems)
@@ -89,7 +120,8 @@ export function enumerateUnits(input: Pick<ExperimentPhaseInput, 'modes' | 'syst
         if (input.probes.get(probeIdOf(system, mode, scenario.id))?.status !== 'ok') continue;
         for (const model of input.models)
           for (let trial = 0; trial < input.trials; trial += 1)
-            for (const arm of input.arms) keys.push({ scenario: scenario.id, system, mode, arm, model: model.description.id, trial });
+            for (const guard of input.guardAxis)
+              for (const arm of input.arms) keys.push({ scenario: scenario.id, system, mode, arm, model: model.description.id, trial, guard });
       }
   return keys;
 }
@@ -109,19 +141,26 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
   let done = keys.length - pending.length;
   let ran = 0;
   let errors = 0;
-  await Promise.all(
-    pending.map((key) =>
-      limit(async () => {
-        if (input.signal?.aborted) return;
-        const probe = input.probes.get(probeIdOf(key.system, key.mode, key.scenario))!;
-        const record = await runUnit(key, scenarios.get(key.scenario)!, probe, models.get(key.model)!);
-        appendJsonLine(path, record);
-        ran += 1;
-        done += 1;
-        if (record.status === 'error') errors += 1;
-        input.onUnit?.(record, { done, total: keys.length });
-      }),
-    ),
-  );
+  const finished = new Map(existing);
+  const run = (batch: UnitKey[]) =>
+    Promise.all(
+      batch.map((key) =>
+        limit(async () => {
+          if (input.signal?.aborted) return;
+          const probe = input.probes.get(probeIdOf(key.system, key.mode, key.scenario))!;
+          const attack = finished.get(unitIdOf({ ...key, arm: 'none' }));
+          const record = await runUnit(key, scenarios.get(key.scenario)!, probe, models.get(key.model)!, attack);
+          appendJsonLine(path, record);
+          finished.set(record.unitId, record);
+          ran += 1;
+          done += 1;
+          if (record.status === 'error') errors += 1;
+          input.onUnit?.(record, { done, total: keys.length });
+        }),
+      ),
+    );
+  // Derived arms (the output filter) run after the attack replies they reuse.
+  await run(pending.filter((key) => !ARMS[key.arm]!.derivedFrom));
+  await run(pending.filter((key) => ARMS[key.arm]!.derivedFrom));
   return { total: keys.length, ran, skippedAsDone: keys.length - pending.length, errors, cancelled: input.signal?.aborted ?? false };
 }

@@ -58,6 +58,8 @@ export interface ProbeRecord {
   defaultLabels?: boolean[];
   filteredLabels?: boolean[];
   exposure?: { rule: string; exposed: boolean; revokedRank: number | null };
+  /** The stale-retrieval guard (default config) on the default read, for the guard metrics of Table 9. */
+  guard?: { now: string; withheldTexts: string[] };
   warnings?: RecordedWarning[];
 }
 
@@ -69,11 +71,33 @@ export interface UnitKey {
   arm: ArmId;
   model: string;
   trial: number;
+  /** `--guard on`: the stale-retrieval guard filters this arm's context. */
+  guard: boolean;
 }
 
-/** `scenario/system/mode/arm/model/trial`. */
+/** `scenario/system/mode/arm/model/trial`, with `/guard` appended when the guard axis is on. */
 export function unitIdOf(key: UnitKey): string {
-  return [key.scenario, key.system, key.mode, key.arm, key.model, String(key.trial)].join('/');
+  return [key.scenario, key.system, key.mode, key.arm, key.model, String(key.trial), ...(key.guard ? ['guard'] : [])].join('/');
+}
+
+/** What the stale-retrieval guard did to a unit's context. */
+export interface GuardTrace {
+  /** The clock stage 1 compared `expiration_date` against. */
+  now: string;
+  /** Records before the guard. */
+  input: MemoryRecord[];
+  withheld: { index: number; text: string; reason: string; stage: string; supersededBy?: string }[];
+  notes: string[];
+}
+
+/** What the output filter decided on the reused attack reply. */
+export interface OutputFilterTrace {
+  /** The `none`-arm unit whose reply was reused, or null when this unit made the attack call itself. */
+  reusedUnit: string | null;
+  /** Revoked facts handed to the filter (default read minus filtered read, §7.3). */
+  revokedFacts: string[];
+  blocked: boolean;
+  matchedFact: string | null;
 }
 
 /** One finished unit (`records.jsonl`, appended as each finishes). */
@@ -86,7 +110,8 @@ export interface UnitRecord {
   startedAt: string;
   finishedAt: string;
   /** The records the arm handed to the model (texts only reached the model), with their metadata. */
-  context: { read: 'default' | 'filtered'; records: MemoryRecord[]; labels: boolean[]; exposed: boolean; extractor: string };
+  context: { read: 'default' | 'filtered'; records: MemoryRecord[]; labels: boolean[]; exposed: boolean; extractor: string; guard?: GuardTrace };
+  outputFilter?: OutputFilterTrace;
   /** sha256 of the exact messages JSON. */
   promptSha256: string;
   reply: DecisionResponse | null;

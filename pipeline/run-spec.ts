@@ -16,6 +16,8 @@ export const runSpecSchema = z
     modes: z.array(z.enum(['direct', 'natural'])).min(1),
     /** Defence arm ids. */
     arms: idList,
+    /** The guard axis: the stale-retrieval guard off and/or on top of every arm (`--guard off,on`). */
+    guard: z.array(z.enum(['off', 'on'])).min(1),
     /** Scenario ids, in grid order. */
     scenarios: idList,
     /** Directory of scenario JSON files; null = the built-in `scenarios/policy/`. */
@@ -67,8 +69,8 @@ export function parseRunSpec(input: unknown, source = 'run spec'): RunSpec {
 
 /** The part of a spec that determines the units and their results (not throughput or output settings). */
 export function specIdentity(spec: RunSpec): unknown {
-  const { models, systems, modes, arms, scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL } = spec;
-  return { models, systems, modes, arms, scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL };
+  const { models, systems, modes, arms, guard, scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL } = spec;
+  return { models, systems, modes, arms, ...(guard.join() === 'off' ? {} : { guard }), scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL };
 }
 
 /** sha256 of the spec identity. */

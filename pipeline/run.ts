@@ -36,7 +36,7 @@ function validateComponents(spec: RunSpec): void {
   for (const system of spec.systems) if (!BACKEND_IDS.includes(system)) throw new UnknownComponentError('system', system, BACKEND_IDS);
   for (const arm of spec.arms) {
     if (!(ARM_IDS as readonly string[]).includes(arm)) throw new UnknownComponentError('arm', arm, ARM_IDS);
-    if (!ARMS[arm as ArmId]) throw new UnknownComponentError('arm (runnable in this build; output-filter and guard come with issue #5)', arm, RUNNABLE_ARM_IDS);
+    if (!ARMS[arm as ArmId]) throw new UnknownComponentError('arm', arm, RUNNABLE_ARM_IDS);
   }
 }
 
@@ -124,6 +124,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     systems: spec.systems,
     modes: spec.modes,
     arms: spec.arms as ArmId[],
+    guardAxis: spec.guard.map((value) => value === 'on'),
     models,
     trials: spec.trials,
     concurrency: spec.concurrency,
@@ -143,6 +144,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     systems: spec.systems,
     modes: spec.modes,
     arms: spec.arms,
+    guardAxis: spec.guard.map((value) => value === 'on'),
     scenarios: scenarios.map((s) => s.id),
     probes,
     records: records.values(),

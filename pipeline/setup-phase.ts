@@ -5,6 +5,7 @@ import type { BackendSettings, MemoryBackend, MemoryRecord, MemoryWrites, SeedMo
 import type { ExtractionModel } from '../backends/extraction-model.js';
 import { exposureOf, labelRecords } from '../analysis/exposure.js';
 import { episodesFor } from '../scenarios/episodes.js';
+import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { appendJsonLine, readJsonLines } from './json-files.js';
 import { RUN_LOG_VERSION, type ProbeRecord } from './run-log.js';
@@ -57,6 +58,8 @@ async function probe(backend: MemoryBackend, scenario: Scenario, mode: SeedMode,
   const defaultLabels = await label(defaultResult.records);
   const filteredLabels = filteredResult ? await label(filteredResult.records) : defaultLabels;
   await backend.reset(namespace);
+  const guardNow = new Date();
+  const guard = applyStaleRetrievalGuard(defaultResult.records.map(memoryRecordToGuardInput), {}, guardNow);
   return {
     ...base,
     status: 'ok',
@@ -67,6 +70,7 @@ async function probe(backend: MemoryBackend, scenario: Scenario, mode: SeedMode,
     defaultLabels,
     filteredLabels,
     exposure: { rule: rule.rule, ...exposureOf(defaultLabels) },
+    guard: { now: guardNow.toISOString(), withheldTexts: guard.withheld.map((w) => w.text) },
     warnings: [...report.warnings, ...defaultResult.warnings, ...(filteredResult?.warnings ?? [])],
   };
 }

@@ -18,9 +18,11 @@ export interface SimParameters {
   hardenFactor: number;
   /** Share of replies the simulator garbles on purpose, to exercise parse-failure accounting. */
   unparseableRate: number;
+  /** Share of replies whose reason quotes the followed fact verbatim (the rest paraphrase it): the output filter keys on this. */
+  quoteRate: number;
 }
 
-export const DEFAULT_SIM_PARAMETERS: SimParameters = { followRevoked: 0.5, guardrailFactor: 0.5, hardenFactor: 0.8, unparseableRate: 0 };
+export const DEFAULT_SIM_PARAMETERS: SimParameters = { followRevoked: 0.5, guardrailFactor: 0.5, hardenFactor: 0.8, unparseableRate: 0, quoteRate: 0.5 };
 
 /** Settings of `createSimDecisionModel`. */
 export interface SimDecisionModelSettings {
@@ -68,7 +70,8 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
     const [unsafe, safe] = scenario.actions;
     const action = u < probability ? unsafe : safe;
     const followed = action === unsafe ? revoked : facts.find((fact) => fact !== revoked);
-    const reason = followed ? `Following the retrieved fact: ${followed}` : 'No retrieved fact supports the unsafe action.';
+    const quote = draw(settings.seed, request, 'quote') < parameters.quoteRate;
+    const reason = !followed ? 'No retrieved fact supports the unsafe action.' : quote ? `Following the retrieved fact: ${followed}` : 'Following the retrieved policy.';
     const garbled = draw(settings.seed, request, 'garble') < parameters.unparseableRate;
     const text = garbled ? 'sim: I cannot decide.' : JSON.stringify({ action, reason });
     return {

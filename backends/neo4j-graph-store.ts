@@ -1,0 +1,194 @@
+// GraphStore on a Neo4j 5 server with Graphiti's schema and edge queries; neo4j-driver is imported on open().
+import type { Driver, Record as Neo4jRecord } from 'neo4j-driver';
+import { BackendUnavailableError, EvalError, UnsupportedFeatureError } from '../pipeline/errors.js';
+import type { GraphStore, ScoredEdge } from './graph-store.js';
+import { compileCypherFilter } from './neo4j-filter-query.js';
+import * as cypher from './neo4j-graphiti-queries.js';
+import { edgeToProperties, nodeFromProperties, nodeToProperties, scoredEdgeFromRecord, toDateTime } from './neo4j-records.js';
+
+/** Connection settings of the Neo4j graph store (the run reads them from NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD). */
+export interface Neo4jGraphStoreSettings {
+  /** Bolt URI, e.g. `bolt://127.0.0.1:7687` or `neo4j://host:7687`. */
+  uri: string;
+  /** User name; absent: no authentication (a server with auth disabled). */
+  user?: string;
+  /** Password of `user`. */
+  password?: string;
+  /** Database name; Graphiti's default `neo4j`. */
+  database?: string;
+  /** How long to wait for a connection before the server counts as unreachable; default 5 s. */
+  connectionTimeoutMs?: number;
+}
+
+/** A GraphStore on Neo4j, which also reports the server it talks to. */
+export interface Neo4jGraphStore extends GraphStore {
+  /** `Neo4j <version> <edition>` once opened, e.g. `Neo4j 5.26.30 community`; null before. */
+  readonly serverVersion: string | null;
+}
+
+/** What to do when no server answers. */
+export const NEO4J_START_HINT =
+  'start Neo4j 5.26+ and set NEO4J_URI (plus NEO4J_USER / NEO4J_PASSWORD), or for tests run vitest with ' +
+  '--globalSetup backends/test-support/neo4j-global-setup.ts, which starts a throwaway server through Maven';
+
+type Neo4jModule = typeof import('neo4j-driver');
+
+/**
+ * Creates a Neo4j store. `open()` connects, checks the server (5.18+ for `vector.similarity.cosine`) and
+ * creates Graphiti's indexes when missing, plus one range index on `stalebench_save_rank`: that edge property
+ * holds the first-save rank so score ties come back in first-save order as the contract says (Lucene breaks
+ * ties by internal doc id and relationship ids are reused after deletes, measured on 5.26.30). Embeddings are
+ * written with a plain `SET` (a list of 64-bit floats) instead of Graphiti's
+ * `db.create.setRelationshipVectorProperty`: the procedure stores 32-bit floats and fails on a null embedding,
+ * which the contract allows; `vector.similarity.cosine` reads both, and Graphiti reads our edges unchanged.
+ *
+ * @example
+ * const store = createNeo4jGraphStore({ uri: 'bolt://127.0.0.1:7687', user: 'neo4j', password: 'secret' });
+ * await store.open();
+ */
+export function createNeo4jGraphStore(settings: Neo4jGraphStoreSettings): Neo4jGraphStore {
+  const database = settings.database ?? 'neo4j';
+  let connection: { neo4j: Neo4jModule; driver: Driver } | null = null;
+  let opening: Promise<void> | null = null;
+  let serverVersion: string | null = null;
+
+  const connected = () => {
+    if (!connection) throw new EvalError('store-not-open', 'neo4j graph store: call open() before using it');
+    return connection;
+  };
+  const unavailable = (error: unknown): never => {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'Neo.ClientError.Security.Unauthorized') {
+      throw new BackendUnavailableError('neo4j', settings.uri, 'the server refused the credentials: check NEO4J_USER / NEO4J_PASSWORD', { cause: error });
+    }
+    if (code === 'ServiceUnavailable' || code === 'SessionExpired') throw new BackendUnavailableError('neo4j', settings.uri, NEO4J_START_HINT, { cause: error });
+    throw error;
+  };
+  const read = async (query: string, parameters: Record<string, unknown>) => {
+    const { neo4j, driver } = connected();
+    return (await driver.executeQuery(query, parameters, { database, routing: neo4j.routing.READ }).catch(unavailable)).records;
+  };
+  const write = <T>(work: (run: (query: string, parameters?: Record<string, unknown>) => Promise<Neo4jRecord[]>) => Promise<T>) => {
+    const session = connected().driver.session({ database });
+    return session
+      .executeWrite((tx) => work(async (query, parameters = {}) => (await tx.run(query, parameters)).records))
+      .catch(unavailable)
+      .finally(() => session.close());
+  };
+  const searchFilter = (filter: Parameters<GraphStore['searchEdgesFulltext']>[0]['filter']) =>
+    compileCypherFilter(filter, { variable: 'e', toParameter: (date) => toDateTime(connected().neo4j, date) });
+
+  const connect = async () => {
+    let neo4j: Neo4jModule;
+    try {
+      neo4j = (await import('neo4j-driver')).default;
+    } catch (error) {
+      throw new EvalError('missing-dependency', 'the neo4j graph store needs neo4j-driver: pnpm add neo4j-driver', { cause: error });
+    }
+    let driver: Driver;
+    try {
+      const auth = settings.user === undefined ? undefined : neo4j.auth.basic(settings.user, settings.password ?? '');
+      driver = neo4j.driver(settings.uri, auth, { connectionTimeout: settings.connectionTimeoutMs ?? 5_000, connectionAcquisitionTimeout: 10_000 });
+    } catch (error) {
+      throw new BackendUnavailableError('neo4j', settings.uri, `not a Neo4j URI (bolt://, neo4j://): ${String(error)}`, { cause: error });
+    }
+    try {
+      await driver.verifyConnectivity({ database }).catch(unavailable);
+      connection = { neo4j, driver };
+      const [component] = await read('CALL dbms.components() YIELD versions, edition RETURN versions[0] AS version, edition', {});
+      const version = String(component?.get('version') ?? '0');
+      serverVersion = `Neo4j ${version} ${String(component?.get('edition') ?? '')}`.trim();
+      const [major = 0, minor = 0] = version.split('.').map(Number);
+      if (major < 5 || (major === 5 && minor < 18)) throw new UnsupportedFeatureError('neo4j', `server ${version}`, 'vector.similarity.cosine needs Neo4j 5.18+ (Graphiti asks for 5.26+)');
+      const existing = new Set((await read('SHOW INDEXES YIELD name', {})).map((record) => String(record.get('name'))));
+      for (const { name, statement } of cypher.SCHEMA_STATEMENTS) {
+        if (!existing.has(name)) await driver.executeQuery(statement, {}, { database }).catch(unavailable);
+      }
+      await driver.executeQuery('CALL db.awaitIndexes(300)', {}, { database });
+    } catch (error) {
+      connection = null;
+      await driver.close();
+      throw error;
+    }
+  };
+
+  return {
+    id: 'neo4j',
+    get serverVersion() {
+      return serverVersion;
+    },
+    async open() {
+      opening ??= connect().catch((error: unknown) => {
+        opening = null;
+        throw error;
+      });
+      await opening;
+    },
+    async saveNodes(nodes) {
+      const { neo4j } = connected();
+      await write((run) => run(cypher.SAVE_NODES, { nodes: nodes.map((node) => nodeToProperties(neo4j, node)) }));
+    },
+    async getNodesByUuids(uuids) {
+      const records = await read('UNWIND $uuids AS uuid MATCH (n:Entity {uuid: uuid}) RETURN properties(n) AS properties', { uuids: [...uuids] });
+      const byUuid = new Map(records.map((record) => nodeFromProperties(record.get('properties'))).map((node) => [node.uuid, node]));
+      return uuids.flatMap((uuid) => {
+        const node = byUuid.get(uuid);
+        return node ? [structuredClone(node)] : [];
+      });
+    },
+    async saveEdges(edges) {
+      const { neo4j } = connected();
+      const ends = [...new Set(edges.flatMap((edge) => [edge.source_node_uuid, edge.target_node_uuid]))];
+      await write(async (run) => {
+        const existing = new Set((await run(cypher.EXISTING_NODES, { uuids: ends })).map((record) => String(record.get('uuid'))));
+        for (const edge of edges) {
+          // Graphiti's save query MATCHes both end nodes and silently writes nothing without them.
+          const missing = [edge.source_node_uuid, edge.target_node_uuid].find((end) => !existing.has(end));
+          if (missing !== undefined) throw new Error(`edge ${edge.uuid}: end node ${missing} has not been saved`);
+        }
+        const [last] = await run(cypher.LAST_SAVE_RANK);
+        const base = Number(last?.get('rank') ?? 0);
+        const rows = edges.map((edge, index) => ({ ...edgeToProperties(neo4j, edge), [cypher.SAVE_RANK]: base + index + 1 }));
+        await run(cypher.SAVE_EDGES, { edges: rows });
+      });
+    },
+    async searchEdgesFulltext(search) {
+      cypher.validateGroupIds(search.groupIds);
+      if (search.limit <= 0 || search.query.trim() === '') return [];
+      const query = cypher.graphitiFulltextQuery(search.query, search.groupIds);
+      if (query === null) return [];
+      const filter = searchFilter(search.filter);
+      const parameters = { ...filter.parameters, query, group_ids: [...search.groupIds], limit: connected().neo4j.int(Math.floor(search.limit)) };
+      return (await read(cypher.fulltextSearchCypher(filter.where), parameters)).map(scoredEdgeFromRecord);
+    },
+    async searchEdgesBySimilarity(search) {
+      cypher.validateGroupIds(search.groupIds);
+      if (search.limit <= 0 || search.vector.every((value) => value === 0)) return [];
+      const filter = searchFilter(search.filter);
+      const parameters = {
+        ...filter.parameters,
+        search_vector: [...search.vector],
+        min_score: search.minScore,
+        group_ids: [...search.groupIds],
+        limit: connected().neo4j.int(Math.floor(search.limit)),
+      };
+      const records = await read(cypher.similaritySearchCypher(filter.where), parameters).catch((error: unknown) => {
+        if (!String((error as Error).message).includes('same number of dimensions')) throw error;
+        throw new Error(`vector length ${search.vector.length} does not match the stored embedding length (Neo4j: ${(error as Error).message})`, { cause: error });
+      });
+      return records.map(scoredEdgeFromRecord) satisfies ScoredEdge[];
+    },
+    async deleteGroup(groupId) {
+      cypher.validateGroupIds([groupId]);
+      await write(async (run) => {
+        for (const statement of cypher.DELETE_GROUP) await run(statement, { group_id: groupId });
+      });
+    },
+    async close() {
+      const current = connection;
+      connection = null;
+      opening = null;
+      await current?.driver.close();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// Vitest globalSetup: provides a Neo4j server to the tests (NEO4J_URI, else a throwaway one started through Maven).
+import type { TestProject } from 'vitest/node';
+import { startNeo4jTestServer } from './neo4j/start-neo4j-test-server.js';
+
+/** The server the Neo4j tests use, as `inject('neo4j')` returns it. */
+export interface ProvidedNeo4jServer {
+  /** Bolt URI. */
+  uri: string;
+  /** User name, absent for the launcher's server (auth disabled). */
+  user?: string;
+  /** Password of `user`. */
+  password?: string;
+  /** `env` when NEO4J_URI named the server, `launcher` when this setup started it. */
+  source: 'env' | 'launcher';
+  /** What the setup measured and reports, e.g. `5.26.30 community (build 3.1 s, start 7.9 s)`. */
+  note: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    neo4j: ProvidedNeo4jServer;
+  }
+}
+
+/**
+ * Starts the server once per run and stops it in teardown. With `NEO4J_URI` set, uses that server instead
+ * (`NEO4J_USER` / `NEO4J_PASSWORD`) and starts nothing. Bolt is checked with a real connection before any test.
+ */
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  const fromEnv = process.env.NEO4J_URI;
+  if (fromEnv) {
+    const user = process.env.NEO4J_USER;
+    project.provide('neo4j', { uri: fromEnv, user, password: process.env.NEO4J_PASSWORD, source: 'env', note: `NEO4J_URI=${fromEnv}` });
+    return undefined;
+  }
+  const server = await startNeo4jTestServer();
+  try {
+    const waitStart = Date.now();
+    await waitForBolt(server.uri, 30_000);
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    const note = `Neo4j ${server.version} at ${server.uri} (maven ${seconds(server.timings.buildMs)}, start ${seconds(server.timings.startMs)}, bolt check ${seconds(Date.now() - waitStart)})`;
+    console.log(`[neo4j-global-setup] ${note}`);
+    project.provide('neo4j', { uri: server.uri, source: 'launcher', note });
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return async () => {
+    const stopStart = Date.now();
+    await server.stop();
+    console.log(`[neo4j-global-setup] stopped in ${((Date.now() - stopStart) / 1000).toFixed(1)} s`);
+  };
+}
+
+async function waitForBolt(uri: string, timeoutMs: number): Promise<void> {
+  const neo4j = (await import('neo4j-driver')).default;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const driver = neo4j.driver(uri, undefined, { connectionTimeout: 2_000 });
+    try {
+      await driver.verifyConnectivity();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`Bolt did not answer at ${uri} within ${timeoutMs} ms`, { cause: error });
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    } finally {
+      await driver.close();
+    }
+  }
+}

@@ -1,0 +1,15 @@
+// Vitest config for the Neo4j tests: `vitest run backends/neo4j -c backends/test-support/neo4j/vitest.config.ts`.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+/** Vitest 4 has no `--globalSetup` flag; this config adds the server setup to the `pnpm test` timeouts. */
+export default defineConfig({
+  root: fileURLToPath(new URL('../../..', import.meta.url)),
+  test: {
+    globalSetup: ['backends/test-support/neo4j-global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Server-backed test files wipe the one shared database: run files one at a time.
+    fileParallelism: false,
+  },
+});
