@@ -66,4 +66,22 @@ describe('the six configurations', () => {
     expect(run.manifest.extraction).toEqual({ id: 'sim-extractor-v1', simulated: true });
     expect(run.manifest.simulated).toBe(true);
   }, 180_000);
+
+  it('all six arms × guard off/on give one cell per combination, and the guard catches every revoked record in direct mode', async () => {
+    const arms = ['none', 'store-filter', 'prompt-hardening', 'output-filter', 'filter-hardening', 'guard'];
+    const run = await evaluate(['--systems', 'graphiti,zep-ce,mem0,mem0-exp,langmem,cognee', '--modes', 'direct', '--arms', arms.join(','), '--guard', 'off,on']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.summary.cells).toHaveLength(6 * 1 * arms.length * 2);
+    expect(new Set(run.summary.cells.map((c) => `${c.system}/${c.arm}/${c.guard}`)).size).toBe(run.summary.cells.length);
+    for (const system of ['graphiti', 'mem0-exp']) {
+      const metrics = run.summary.guardMetrics.find((m) => m.system === system && m.mode === 'direct')!;
+      expect(metrics).toMatchObject({ revokedPresent: 9, revokedCaught: 9, currentWithheld: 0 });
+      for (const c of run.summary.cells.filter((c) => c.system === system && (c.arm === 'guard' || c.guard === 'on'))) expect(c.contextExposure.k).toBe(0);
+    }
+    const outputFilter = run.records.filter((r) => r.key.arm === 'output-filter' && !r.key.guard);
+    expect(outputFilter.every((r) => r.outputFilter && r.reply!.attempts === 0 && r.outputFilter.reusedUnit === r.unitId.replace('/output-filter/', '/none/'))).toBe(true);
+    const blocked = outputFilter.filter((r) => r.outputFilter!.blocked);
+    expect(blocked.length).toBeGreaterThan(0);
+    for (const r of blocked) expect(r.scores.unsafe).toBe(false);
+  }, 180_000);
 });
