@@ -2,16 +2,49 @@
 import { UnknownComponentError } from '../pipeline/errors.js';
 import type { Embedder } from './embedder.js';
 import type { ExtractionModel } from './extraction-model.js';
-import type { BackendSettings, MemoryBackend, SystemId } from './memory-backend.js';
+import type { GraphStore } from './graph-store.js';
+import type { BackendSettings, EngineSpec, GraphEngineSpec, MemoryBackend, SystemId } from './memory-backend.js';
 
 const BACKEND_LOADERS: Record<string, (settings: BackendSettings) => Promise<MemoryBackend>> = {
-  graphiti: async (settings) => (await import('./graphiti-backend.js')).createGraphitiBackend(settings),
-  'zep-ce': async (settings) => (await import('./zep-ce-backend.js')).createZepCeBackend(settings),
+  graphiti: async (settings) => onGraphEngine(settings, async (store) => (await import('./graphiti-backend.js')).createGraphitiBackend({ ...settings, store })),
+  'zep-ce': async (settings) => onGraphEngine(settings, async (store) => (await import('./zep-ce-backend.js')).createZepCeBackend({ ...settings, store })),
   mem0: async (settings) => (await import('./mem0-backend.js')).createMem0Backend({ ...settings, variant: 'default' }),
   'mem0-exp': async (settings) => (await import('./mem0-backend.js')).createMem0Backend({ ...settings, variant: 'expired-shown' }),
   langmem: async (settings) => (await import('./langmem-backend.js')).createLangmemBackend(settings),
   cognee: async (settings) => (await import('./cognee-backend.js')).createCogneeBackend(settings),
 };
+
+/** Creates the server graph store the settings ask for (none for embedded: the backend owns its own). */
+async function serverGraphStore(spec: GraphEngineSpec | undefined): Promise<GraphStore | undefined> {
+  if (!spec || spec.id === 'embedded') return undefined;
+  const { createNeo4jGraphStore } = await import('./neo4j-graph-store.js');
+  return createNeo4jGraphStore({ uri: spec.uri, user: spec.user, password: spec.password });
+}
+
+/** Builds a graph system on the requested engine; the backend opens a passed store, and the registry closes it. */
+async function onGraphEngine(settings: BackendSettings, create: (store: GraphStore | undefined) => Promise<MemoryBackend>): Promise<MemoryBackend> {
+  const store = await serverGraphStore(settings.engine?.graph);
+  const backend = await create(store);
+  if (!store) return backend;
+  const close = backend.close.bind(backend);
+  backend.close = async () => {
+    await close();
+    await store.close();
+  };
+  return backend;
+}
+
+/**
+ * Connects to every server engine of a run and disconnects again, so that a wrong URL fails in seconds,
+ * before anything is written. Embedded engines need no check.
+ */
+export async function verifyEngines(engine: EngineSpec | undefined): Promise<void> {
+  const graph = await serverGraphStore(engine?.graph);
+  if (graph) {
+    await graph.open();
+    await graph.close();
+  }
+}
 
 /** Every registered memory-system id, in grid order. */
 export const BACKEND_IDS: readonly SystemId[] = Object.keys(BACKEND_LOADERS);

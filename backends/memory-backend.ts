@@ -124,6 +124,18 @@ export interface BackendDescription {
   statusFields: readonly string[];
 }
 
+/** Where graph systems store their graph: in process (default) or a Neo4j server. */
+export type GraphEngineSpec = { id: 'embedded' } | { id: 'neo4j'; uri: string; user: string; password: string };
+
+/** Where vector systems store their points: in process (default) or a Qdrant server. */
+export type VectorEngineSpec = { id: 'embedded' } | { id: 'qdrant'; url: string; apiKey?: string };
+
+/** The storage engines of a run, per role. */
+export interface EngineSpec {
+  graph: GraphEngineSpec;
+  vector: VectorEngineSpec;
+}
+
 /** Settings every system factory receives. */
 export interface BackendSettings {
   /** The shared embedder. */
@@ -134,6 +146,8 @@ export interface BackendSettings {
   workDir: string;
   /** The LLM role for natural-mode ingestion (offline: the simulator's deterministic extractor). */
   extraction: ExtractionModel;
+  /** Storage engines; absent = embedded for every role. Resolved by the registry, never by systems' callers. */
+  engine?: EngineSpec;
 }
 
 /**

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { BACKEND_IDS } from '../backends/index.js';
-import { EvalError } from './errors.js';
+import { EvalError, UnknownComponentError } from './errors.js';
 import { RUNNABLE_ARM_IDS } from './arms.js';
 import { runEvaluation } from './run.js';
 import { parseRunSpec, type RunSpec } from './run-spec.js';
@@ -27,6 +27,9 @@ const USAGE = `usage: pnpm eval --model <id>[,<id>...] [options]
   --max-error-rate <r>    tolerated share of errored units before exit 2 (default: 0)
   --no-cache              do not read or write the response cache
   --cache-dir <dir>       response cache (default: .stalebench-cache)
+  --engine <e>[,<e>]      storage engines: embedded (default), neo4j (graph systems; NEO4J_URI,
+                          NEO4J_USER, NEO4J_PASSWORD), qdrant (vector systems; QDRANT_URL, QDRANT_API_KEY)
+  --graph-engine <e>, --vector-engine <e>   the same, per role
   --embedder <id>         lexical (default, offline) or openai (STALEBENCH_EMBEDDER)
   --embedding-model <m>   model for --embedder openai (STALEBENCH_EMBEDDING_MODEL)
   --extraction-model <m>  LLM for natural-mode ingestion: sim (default, offline deterministic
@@ -54,6 +57,9 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
       modes: { type: 'string' },
       arms: { type: 'string' },
       guard: { type: 'string' },
+      engine: { type: 'string' },
+      'graph-engine': { type: 'string' },
+      'vector-engine': { type: 'string' },
       scenarios: { type: 'string' },
       'scenario-dir': { type: 'string' },
       trials: { type: 'string' },
@@ -79,6 +85,11 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
   const embedderId = values.embedder ?? env.STALEBENCH_EMBEDDER ?? 'lexical';
   const extractionModel = values['extraction-model'] ?? env.STALEBENCH_EXTRACTION_MODEL ?? 'sim';
   const usesEndpoint = models.some((m) => m !== 'sim') || embedderId === 'openai' || extractionModel !== 'sim';
+  const engines = list(values.engine, []);
+  const graphEngine = values['graph-engine'] ?? (engines.includes('neo4j') ? 'neo4j' : 'embedded');
+  const vectorEngine = values['vector-engine'] ?? (engines.includes('qdrant') ? 'qdrant' : 'embedded');
+  const unknownEngine = engines.find((e) => !['embedded', 'neo4j', 'qdrant'].includes(e));
+  if (unknownEngine) throw new UnknownComponentError('engine', unknownEngine, ['embedded', 'neo4j', 'qdrant']);
   const input = {
     models,
     systems: list(values.systems, BACKEND_IDS),
@@ -94,6 +105,10 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
       embedderId === 'openai'
         ? { id: 'openai', model: values['embedding-model'] ?? env.STALEBENCH_EMBEDDING_MODEL ?? 'text-embedding-3-small', baseURL: env.STALEBENCH_EMBEDDINGS_BASE_URL ?? null }
         : { id: embedderId },
+    engine: {
+      graph: graphEngine === 'neo4j' ? { id: 'neo4j', uri: env.NEO4J_URI ?? 'bolt://127.0.0.1:7687', user: env.NEO4J_USER ?? 'neo4j' } : { id: graphEngine },
+      vector: vectorEngine === 'qdrant' ? { id: 'qdrant', url: env.QDRANT_URL ?? 'http://127.0.0.1:6333' } : { id: vectorEngine },
+    },
     extraction: extractionModel === 'sim' ? { id: 'sim' } : { id: 'openai', model: extractionModel },
     baseURL: usesEndpoint ? (env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1') : null,
     concurrency: integer('concurrency', values.concurrency, 4),
@@ -124,7 +139,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   process.on('SIGINT', onInterrupt);
   try {
     const spec = specFromArgs(rest, env);
-    const outcome = await runEvaluation(spec, { apiKey: env.OPENAI_API_KEY }, { signal: controller.signal, log: (line) => console.error(line) });
+    const outcome = await runEvaluation(spec, { apiKey: env.OPENAI_API_KEY, neo4jPassword: env.NEO4J_PASSWORD, qdrantApiKey: env.QDRANT_API_KEY }, { signal: controller.signal, log: (line) => console.error(line) });
     console.log(outcome.table);
     console.log(`\nrun directory: ${outcome.runDir}`);
     if (controller.signal.aborted) console.log(`resume with: pnpm eval ${rest.join(' ')}`);

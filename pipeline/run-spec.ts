@@ -33,6 +33,13 @@ export const runSpecSchema = z
       z.object({ id: z.literal('lexical') }).strict(),
       z.object({ id: z.literal('openai'), model: z.string().min(1), baseURL: z.string().url().nullable() }).strict(),
     ]),
+    /** Storage engines per role; server URLs here, credentials only in the environment. */
+    engine: z
+      .object({
+        graph: z.discriminatedUnion('id', [z.object({ id: z.literal('embedded') }).strict(), z.object({ id: z.literal('neo4j'), uri: z.string().min(1), user: z.string().min(1) }).strict()]),
+        vector: z.discriminatedUnion('id', [z.object({ id: z.literal('embedded') }).strict(), z.object({ id: z.literal('qdrant'), url: z.string().url() }).strict()]),
+      })
+      .strict(),
     /** The LLM role of natural-mode ingestion: the offline simulator, or an endpoint model. */
     extraction: z.discriminatedUnion('id', [
       z.object({ id: z.literal('sim') }).strict(),
@@ -69,8 +76,9 @@ export function parseRunSpec(input: unknown, source = 'run spec'): RunSpec {
 
 /** The part of a spec that determines the units and their results (not throughput or output settings). */
 export function specIdentity(spec: RunSpec): unknown {
-  const { models, systems, modes, arms, guard, scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL } = spec;
-  return { models, systems, modes, arms, ...(guard.join() === 'off' ? {} : { guard }), scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL };
+  const { models, systems, modes, arms, guard, scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL, engine } = spec;
+  const embedded = engine.graph.id === 'embedded' && engine.vector.id === 'embedded';
+  return { models, systems, modes, arms, ...(guard.join() === 'off' ? {} : { guard }), scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL, ...(embedded ? {} : { engine }) };
 }
 
 /** sha256 of the spec identity. */

@@ -1,7 +1,8 @@
 // Runs one evaluation: validate everything, write the manifest, setup phase, experiment phase, summary.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createEmbedder, createExtractionModel, loadBackend, BACKEND_IDS } from '../backends/index.js';
+import { createEmbedder, createExtractionModel, loadBackend, verifyEngines, BACKEND_IDS } from '../backends/index.js';
+import type { EngineSpec } from '../backends/memory-backend.js';
 import { formatSummaryTable } from '../analysis/format-table.js';
 import { summarize, type Summary } from '../analysis/summarize.js';
 import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';
@@ -22,6 +23,17 @@ import { createSimDecisionModel } from './sim-decision-model.js';
 /** Secrets and process-level inputs that are not part of the spec (never written to the run directory). */
 export interface RunSecrets {
   apiKey: string | undefined;
+  neo4jPassword?: string | undefined;
+  qdrantApiKey?: string | undefined;
+}
+
+/** The engines of the spec plus their credentials (kept out of the spec, the manifest and the logs). */
+function engineOf(spec: RunSpec, secrets: RunSecrets): EngineSpec {
+  const { graph, vector } = spec.engine;
+  return {
+    graph: graph.id === 'neo4j' ? { ...graph, password: secrets.neo4jPassword ?? '' } : graph,
+    vector: vector.id === 'qdrant' ? { ...vector, ...(secrets.qdrantApiKey ? { apiKey: secrets.qdrantApiKey } : {}) } : vector,
+  };
 }
 
 /** How a run ended. */
@@ -73,6 +85,8 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     throw new InvalidInputError(manifestPath, [{ path: 'specHash', message: `this run directory holds a different run (spec ${previous.specHash.slice(0, 8)}, yours ${hash.slice(0, 8)}); pick another --run-id or --out` }]);
   }
   const models = createModels(spec, scenarios, secrets);
+  const engine = engineOf(spec, secrets);
+  await verifyEngines(engine);
   const embedder = await createEmbedder(spec.embedder.id === 'lexical' ? { id: 'lexical' } : { id: 'openai', model: spec.embedder.model, baseURL: spec.embedder.baseURL ?? spec.baseURL ?? undefined, apiKey: secrets.apiKey });
   const extraction = await createExtractionModel(spec.extraction, { baseURL: spec.baseURL, apiKey: secrets.apiKey });
   mkdirSync(runDir, { recursive: true });
@@ -110,7 +124,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     embedder,
     extraction,
     loadBackend: async (id, settings) => {
-      const backend = await loadBackend(id, settings);
+      const backend = await loadBackend(id, { ...settings, engine });
       systemsSeen.push({ id, summary: backend.description.summary });
       return backend;
     },

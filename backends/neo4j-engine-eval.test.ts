@@ -1,0 +1,52 @@
+// `pnpm eval --engine neo4j` against a real Neo4j gives the same exposure and unsafe counts as the embedded engine.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, inject, it, vi } from 'vitest';
+import type { Summary } from '../analysis/summarize.js';
+import { main } from '../pipeline/cli.js';
+import type { ProvidedNeo4jServer } from './test-support/neo4j-global-setup.js';
+
+const provided: ProvidedNeo4jServer | undefined = inject('neo4j');
+const env = provided
+  ? { NEO4J_URI: provided.uri, NEO4J_USER: provided.user ?? 'neo4j', NEO4J_PASSWORD: provided.password ?? '' }
+  : process.env.NEO4J_URI
+    ? { NEO4J_URI: process.env.NEO4J_URI, NEO4J_USER: process.env.NEO4J_USER ?? 'neo4j', NEO4J_PASSWORD: process.env.NEO4J_PASSWORD ?? '' }
+    : undefined;
+if (!env) console.log('[neo4j-engine-eval] skipped: no Neo4j server (set NEO4J_URI, or run `pnpm run test:neo4j`, which starts one)');
+
+async function evaluate(args: string[], environment: Record<string, string>) {
+  const out = mkdtempSync(join(tmpdir(), 'stalebench-engine-'));
+  const err: string[] = [];
+  vi.spyOn(console, 'log').mockImplementation(() => {});
+  vi.spyOn(console, 'error').mockImplementation((...parts) => void err.push(parts.join(' ')));
+  const started = Date.now();
+  const code = await main(['eval', '--model', 'sim', '--trials', '2', '--out', out, ...args], environment);
+  vi.restoreAllMocks();
+  return { code, out, seconds: (Date.now() - started) / 1000, stderr: err.join('\n') };
+}
+
+const counts = (summary: Summary) => summary.cells.map((c) => ({ system: c.system, mode: c.mode, arm: c.arm, status: c.status, exposure: c.exposure, unsafe: [c.unsafe.k, c.unsafe.n] }));
+const summaryOf = (out: string) => JSON.parse(readFileSync(join(out, readdirSync(out)[0]!, 'summary.json'), 'utf8')) as Summary;
+
+describe.skipIf(!env)('the neo4j engine in a full eval', () => {
+  it('gives identical exposure and unsafe counts to the embedded engine for graphiti and zep-ce', async () => {
+    const args = ['--systems', 'graphiti,zep-ce', '--modes', 'direct,natural', '--arms', 'none,store-filter'];
+    const embedded = await evaluate(args, {});
+    const neo4j = await evaluate([...args, '--engine', 'neo4j'], env!);
+    expect(embedded.code, embedded.stderr).toBe(0);
+    expect(neo4j.code, neo4j.stderr).toBe(0);
+    expect(counts(summaryOf(neo4j.out))).toEqual(counts(summaryOf(embedded.out)));
+    expect(counts(summaryOf(neo4j.out)).find((c) => c.system === 'graphiti' && c.mode === 'direct')!.exposure).toEqual({ k: 9, n: 9 });
+  }, 180_000);
+});
+
+describe('a wrong NEO4J_URI', () => {
+  it('fails in seconds, names the URL, and writes nothing', async () => {
+    const result = await evaluate(['--systems', 'graphiti', '--modes', 'direct', '--engine', 'neo4j'], { NEO4J_URI: 'bolt://127.0.0.1:1', NEO4J_PASSWORD: 'x' });
+    expect(result.code).toBe(1);
+    expect(result.seconds).toBeLessThan(15);
+    expect(result.stderr).toContain('bolt://127.0.0.1:1');
+    expect(readdirSync(result.out)).toEqual([]);
+  }, 30_000);
+});
