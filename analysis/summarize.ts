@@ -42,6 +42,8 @@ export interface SummaryCell {
   parseFailures: number;
   errors: number;
   cachedReplies: number;
+  /** With `--poem on`: how many decisions the gate allowed, overrode, found the ledger broken for, or did not gate. */
+  poemVerdicts?: Record<string, number>;
 }
 
 /**
@@ -80,6 +82,8 @@ export function summarize(input: {
   arms: readonly string[];
   /** The guard axis values of the run (default `[false]`). */
   guardAxis?: readonly boolean[];
+  /** The PoEM axis values of the run (default `[false]`). */
+  poemAxis?: readonly boolean[];
   scenarios: readonly string[];
   probes: ReadonlyMap<string, ProbeRecord>;
   records: Iterable<UnitRecord>;
@@ -87,7 +91,7 @@ export function summarize(input: {
 }): Summary {
   const byCell = new Map<string, UnitRecord[]>();
   for (const record of input.records) {
-    const id = [record.key.model, record.key.system, record.key.mode, record.key.arm, String(record.key.guard ?? false)].join('\u0000');
+    const id = [record.key.model, record.key.system, record.key.mode, record.key.arm, String(record.key.guard ?? false), String(record.key.poem ?? false)].join('\u0000');
     byCell.set(id, [...(byCell.get(id) ?? []), record]);
   }
   const cells: SummaryCell[] = [];
@@ -100,8 +104,9 @@ export function summarize(input: {
         const ok = probes.filter((p) => p.status === 'ok');
         const ranks = ok.map((p) => p.exposure?.revokedRank).filter((r): r is number => typeof r === 'number');
         for (const guard of input.guardAxis ?? [false])
+        for (const poem of input.poemAxis ?? [false])
         for (const arm of input.arms) {
-          const records = (byCell.get([model.id, system, mode, arm, String(guard)].join('\u0000')) ?? []).filter((r) => input.scenarios.includes(r.key.scenario));
+          const records = (byCell.get([model.id, system, mode, arm, String(guard), String(poem)].join('\u0000')) ?? []).filter((r) => input.scenarios.includes(r.key.scenario));
           const completed = records.filter((r) => r.status === 'ok');
           const parsed = completed.filter((r) => !r.scores.parseFailure);
           const unsafe = parsed.filter((r) => r.scores.unsafe === true).length;
@@ -114,7 +119,8 @@ export function summarize(input: {
             mode,
             arm,
             guard: guard ? 'on' : 'off',
-            poem: 'off',
+            poem: poem ? 'on' : 'off',
+            ...(poem ? { poemVerdicts: countVerdicts(completed) } : {}),
             status: failed ? 'error' : notApplicable ? 'n/a' : 'ok',
             ...((failed ?? notApplicable)?.reason ? { reason: (failed ?? notApplicable)!.reason } : {}),
             extractor: ok[0]?.extractor ?? 'none',
@@ -161,4 +167,10 @@ export function guardMetricsOf(systems: readonly string[], modes: readonly strin
       metrics.push(row);
     }
   return metrics;
+}
+
+function countVerdicts(records: readonly UnitRecord[]): Record<string, number> {
+  const counts: Record<string, number> = { allowed: 0, overridden: 0, 'ledger-broken': 0, 'not-gated': 0 };
+  for (const record of records) if (record.poem) counts[record.poem.verdict] = (counts[record.poem.verdict] ?? 0) + 1;
+  return counts;
 }

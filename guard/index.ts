@@ -32,3 +32,14 @@ export function createGuard(id: string, settings: unknown = {}): ReadGuard {
   if (!create) throw new UnknownComponentError('guard', id, GUARD_IDS);
   return create(settings);
 }
+
+// The proof-of-execution gate (poem.md): not a ReadGuard — it sits between a decision and its execution.
+export { createExecutionLedger, LedgerBrokenError, type ExecutionLedgerSettings } from './execution-ledger.js';
+export type { BrokenLedger, ChainVerification, ExecutionLedger, LedgerEntry, LedgerEvent, LedgerFailure, LedgerHead, LedgerReader, LedgerStorage, LedgerWriter, MacComputation, VerifiedLedger } from './execution-ledger-types.js';
+export { GENESIS_MAC, LEDGER_ENCODING_VERSION, LEDGER_MAC_DOMAIN, normalizeSubject } from './execution-ledger-encoding.js';
+export { generateLedgerKey, LEDGER_KEY_ENV_VARIABLE, ledgerKeyFromEnv, parseLedgerKey } from './execution-ledger-key.js';
+export { createFileLedgerStorage, createMemoryLedgerStorage, type MemoryLedgerStorage } from './execution-ledger-storage.js';
+export { createProofOfExecutionGate, safetyStepMapping, type ProofOfExecutionGateSettings } from './proof-of-execution-gate.js';
+export { createNaiveProofOfExecutionGate, type NaiveProofOfExecutionGateSettings } from './proof-of-execution-naive-gate.js';
+export type { GatedStep, ProofOfExecutionCheckInput, ProofOfExecutionDecision, ProofOfExecutionGate, ProofOfExecutionGateId, ProofOfExecutionVerdict, SafetyStepMapping } from './proof-of-execution-types.js';
+export { applyOutputFilter, outputFilterTokens, revokedByFilterDifference, type OutputFilterVerdict } from './output-filter.js';

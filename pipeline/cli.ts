@@ -5,6 +5,7 @@ import { BACKEND_IDS } from '../backends/index.js';
 import { EvalError, UnknownComponentError } from './errors.js';
 import { RUNNABLE_ARM_IDS } from './arms.js';
 import { runEvaluation } from './run.js';
+import { ledgerKeyFromEnv } from '../guard/execution-ledger-key.js';
 import { parseRunSpec, type RunSpec } from './run-spec.js';
 
 const USAGE = `usage: pnpm eval --model <id>[,<id>...] [options]
@@ -15,6 +16,8 @@ const USAGE = `usage: pnpm eval --model <id>[,<id>...] [options]
   --modes <m>             direct,natural (default: direct,natural)
   --arms <ids>            defence arms (default: none,store-filter; all: ${RUNNABLE_ARM_IDS.join(',')})
   --guard <off,on>        run every arm without and/or with the stale-retrieval guard on its context
+  --poem <off,on>         run every arm without and/or with the proof-of-execution gate on its decisions
+                          (ledger key: STALEBENCH_LEDGER_KEY, hex; default a fresh key per process)
   --scenarios <ids>       scenario ids (default: all nine, grid order)
   --scenario-dir <dir>    load scenarios from this directory of JSON files instead
   --trials, --repeat, --epochs <n>   trials per cell (default: 10, as the paper)
@@ -57,6 +60,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
       modes: { type: 'string' },
       arms: { type: 'string' },
       guard: { type: 'string' },
+      poem: { type: 'string' },
       engine: { type: 'string' },
       'graph-engine': { type: 'string' },
       'vector-engine': { type: 'string' },
@@ -96,6 +100,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     modes: list(values.modes, ['direct', 'natural']),
     arms: list(values.arms, ['none', 'store-filter']),
     guard: list(values.guard, ['off']),
+    poem: list(values.poem, ['off']),
     scenarios: list(values.scenarios, POLICY_SCENARIO_IDS),
     scenarioDir: values['scenario-dir'] ?? null,
     trials: integer('trials', values.trials ?? values.repeat ?? values.epochs, 10),
@@ -139,7 +144,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   process.on('SIGINT', onInterrupt);
   try {
     const spec = specFromArgs(rest, env);
-    const outcome = await runEvaluation(spec, { apiKey: env.OPENAI_API_KEY, neo4jPassword: env.NEO4J_PASSWORD, qdrantApiKey: env.QDRANT_API_KEY }, { signal: controller.signal, log: (line) => console.error(line) });
+    const outcome = await runEvaluation(spec, { apiKey: env.OPENAI_API_KEY, neo4jPassword: env.NEO4J_PASSWORD, qdrantApiKey: env.QDRANT_API_KEY, ledgerKey: ledgerKeyFromEnv(env) }, { signal: controller.signal, log: (line) => console.error(line) });
     console.log(outcome.table);
     console.log(`\nrun directory: ${outcome.runDir}`);
     if (controller.signal.aborted) console.log(`resume with: pnpm eval ${rest.join(' ')}`);

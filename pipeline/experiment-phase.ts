@@ -12,6 +12,7 @@ import { RUN_LOG_VERSION, unitIdOf, type GuardTrace, type OutputFilterTrace, typ
 import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
 import { applyOutputFilter, revokedByFilterDifference } from '../guard/output-filter.js';
 import { probeIdOf } from './setup-phase.js';
+import { createActionLayer, type ActionLayer, type PoemTrace } from './action-layer.js';
 
 /** Inputs of the experiment phase. */
 export interface ExperimentPhaseInput {
@@ -26,6 +27,10 @@ export interface ExperimentPhaseInput {
   concurrency: number;
   /** The guard axis: `[false]`, `[true]` or both (`--guard off,on`). */
   guardAxis: readonly boolean[];
+  /** The PoEM axis: `[false]`, `[true]` or both (`--poem off,on`). */
+  poemAxis: readonly boolean[];
+  /** HMAC key of the execution ledger (`STALEBENCH_LEDGER_KEY`); absent: one generated for this process. */
+  ledgerKey?: Uint8Array | null;
   /** Re-run units whose last record is an error. */
   retryErrors: boolean;
   /** Stops scheduling new units (first Ctrl+C); units in flight finish and are recorded. */
@@ -66,7 +71,7 @@ function contextOf(key: UnitKey, probe: ProbeRecord, now: Date) {
   return { records: keptIndexes.map((i) => records[i]!), labels: keptIndexes.map((i) => labels[i]!), guard };
 }
 
-async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, model: DecisionModel, attack: UnitRecord | undefined): Promise<UnitRecord> {
+async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, model: DecisionModel, attack: UnitRecord | undefined, actions: ActionLayer): Promise<UnitRecord> {
   const arm = ARMS[key.arm]!;
   const startedAt = new Date().toISOString();
   const { records, labels, guard } = contextOf(key, probe, new Date());
@@ -94,9 +99,15 @@ async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, mod
       outputFilter = { reusedUnit: reused?.unitId ?? null, revokedFacts, blocked: verdict.blocked, matchedFact: verdict.matchedFact };
       if (verdict.blocked) unsafe = false;
     }
+    // With the gate on, what counts is the action the trusted layer executes, not the one the agent proposed.
+    let poem: PoemTrace | undefined;
+    if (key.poem && parsedAction !== null && !outputFilter?.blocked) {
+      poem = await actions.execute(key, parsedAction);
+      unsafe = poem.executedAction === unsafeAction(scenario);
+    }
     // A reply that yields no action is a parse failure: counted apart, never scored as safe.
     const scores = { unsafe, parseFailure: parsedAction === null };
-    return { ...base, status: 'ok', finishedAt: new Date().toISOString(), reply: reused ? { ...reply, attempts: 0 } : reply, parsedAction, scores, ...(outputFilter ? { outputFilter } : {}) };
+    return { ...base, status: 'ok', finishedAt: new Date().toISOString(), reply: reused ? { ...reply, attempts: 0 } : reply, parsedAction, scores, ...(outputFilter ? { outputFilter } : {}), ...(poem ? { poem } : {}) };
   } catch (error) {
     const failure = error as Error & { status?: number; attempts?: number };
     return {
@@ -112,7 +123,7 @@ async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, mod
 }
 
 /** Enumerates units in the reference loop order: mode → system → scenario → model → trial → arm. */
-export function enumerateUnits(input: Pick<ExperimentPhaseInput, 'modes' | 'systems' | 'scenarios' | 'models' | 'trials' | 'arms' | 'probes' | 'guardAxis'>): UnitKey[] {
+export function enumerateUnits(input: Pick<ExperimentPhaseInput, 'modes' | 'systems' | 'scenarios' | 'models' | 'trials' | 'arms' | 'probes' | 'guardAxis' | 'poemAxis'>): UnitKey[] {
   const keys: UnitKey[] = [];
   for (const mode of input.modes)
     for (const system of input.systems)
@@ -121,7 +132,8 @@ export function enumerateUnits(input: Pick<ExperimentPhaseInput, 'modes' | 'syst
         for (const model of input.models)
           for (let trial = 0; trial < input.trials; trial += 1)
             for (const guard of input.guardAxis)
-              for (const arm of input.arms) keys.push({ scenario: scenario.id, system, mode, arm, model: model.description.id, trial, guard });
+              for (const poem of input.poemAxis)
+                for (const arm of input.arms) keys.push({ scenario: scenario.id, system, mode, arm, model: model.description.id, trial, guard, poem });
       }
   return keys;
 }
@@ -142,6 +154,7 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
   let ran = 0;
   let errors = 0;
   const finished = new Map(existing);
+  const actions = createActionLayer({ scenarios: input.scenarios, key: input.ledgerKey ?? null });
   const run = (batch: UnitKey[]) =>
     Promise.all(
       batch.map((key) =>
@@ -149,7 +162,7 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
           if (input.signal?.aborted) return;
           const probe = input.probes.get(probeIdOf(key.system, key.mode, key.scenario))!;
           const attack = finished.get(unitIdOf({ ...key, arm: 'none' }));
-          const record = await runUnit(key, scenarios.get(key.scenario)!, probe, models.get(key.model)!, attack);
+          const record = await runUnit(key, scenarios.get(key.scenario)!, probe, models.get(key.model)!, attack, actions);
           appendJsonLine(path, record);
           finished.set(record.unitId, record);
           ran += 1;

@@ -3,6 +3,7 @@ import type { MemoryRecord, SeedMode, RecordedWarning } from '../backends/memory
 import type { ArmId } from './arms.js';
 import type { DecisionResponse, ModelDescription } from './decision-model.js';
 import type { RunSpec } from './run-spec.js';
+import type { PoemTrace } from './action-layer.js';
 
 /** Bump on any shape change of the files below, and add a reader test for the old version. */
 export const RUN_LOG_VERSION = 1 as const;
@@ -73,11 +74,13 @@ export interface UnitKey {
   trial: number;
   /** `--guard on`: the stale-retrieval guard filters this arm's context. */
   guard: boolean;
+  /** `--poem on`: the proof-of-execution gate checks the decision before it is executed. */
+  poem: boolean;
 }
 
-/** `scenario/system/mode/arm/model/trial`, with `/guard` appended when the guard axis is on. */
+/** `scenario/system/mode/arm/model/trial`, with `/guard` and `/poem` appended when those axes are on. */
 export function unitIdOf(key: UnitKey): string {
-  return [key.scenario, key.system, key.mode, key.arm, key.model, String(key.trial), ...(key.guard ? ['guard'] : [])].join('/');
+  return [key.scenario, key.system, key.mode, key.arm, key.model, String(key.trial), ...(key.guard ? ['guard'] : []), ...(key.poem ? ['poem'] : [])].join('/');
 }
 
 /** What the stale-retrieval guard did to a unit's context. */
@@ -112,6 +115,8 @@ export interface UnitRecord {
   /** The records the arm handed to the model (texts only reached the model), with their metadata. */
   context: { read: 'default' | 'filtered'; records: MemoryRecord[]; labels: boolean[]; exposed: boolean; extractor: string; guard?: GuardTrace };
   outputFilter?: OutputFilterTrace;
+  /** The proof-of-execution gate's decision (`--poem on`). */
+  poem?: PoemTrace;
   /** sha256 of the exact messages JSON. */
   promptSha256: string;
   reply: DecisionResponse | null;

@@ -18,6 +18,8 @@ export const runSpecSchema = z
     arms: idList,
     /** The guard axis: the stale-retrieval guard off and/or on top of every arm (`--guard off,on`). */
     guard: z.array(z.enum(['off', 'on'])).min(1),
+    /** The PoEM axis: the proof-of-execution gate off and/or on for every decision (`--poem off,on`). */
+    poem: z.array(z.enum(['off', 'on'])).min(1),
     /** Scenario ids, in grid order. */
     scenarios: idList,
     /** Directory of scenario JSON files; null = the built-in `scenarios/policy/`. */
@@ -76,9 +78,9 @@ export function parseRunSpec(input: unknown, source = 'run spec'): RunSpec {
 
 /** The part of a spec that determines the units and their results (not throughput or output settings). */
 export function specIdentity(spec: RunSpec): unknown {
-  const { models, systems, modes, arms, guard, scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL, engine } = spec;
+  const { models, systems, modes, arms, guard, poem, scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL, engine } = spec;
   const embedded = engine.graph.id === 'embedded' && engine.vector.id === 'embedded';
-  return { models, systems, modes, arms, ...(guard.join() === 'off' ? {} : { guard }), scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL, ...(embedded ? {} : { engine }) };
+  return { models, systems, modes, arms, ...(guard.join() === 'off' ? {} : { guard }), ...(poem.join() === 'off' ? {} : { poem }), scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL, ...(embedded ? {} : { engine }) };
 }
 
 /** sha256 of the spec identity. */

@@ -25,6 +25,8 @@ export interface RunSecrets {
   apiKey: string | undefined;
   neo4jPassword?: string | undefined;
   qdrantApiKey?: string | undefined;
+  /** HMAC key of the PoEM execution ledger; null = generate one per process. */
+  ledgerKey?: Uint8Array | null;
 }
 
 /** The engines of the spec plus their credentials (kept out of the spec, the manifest and the logs). */
@@ -139,6 +141,8 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     modes: spec.modes,
     arms: spec.arms as ArmId[],
     guardAxis: spec.guard.map((value) => value === 'on'),
+    poemAxis: spec.poem.map((value) => value === 'on'),
+    ledgerKey: secrets.ledgerKey ?? null,
     models,
     trials: spec.trials,
     concurrency: spec.concurrency,
@@ -159,6 +163,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     modes: spec.modes,
     arms: spec.arms,
     guardAxis: spec.guard.map((value) => value === 'on'),
+    poemAxis: spec.poem.map((value) => value === 'on'),
     scenarios: scenarios.map((s) => s.id),
     probes,
     records: records.values(),

@@ -67,21 +67,41 @@ describe('the six configurations', () => {
     expect(run.manifest.simulated).toBe(true);
   }, 180_000);
 
-  it('all six arms × guard off/on give one cell per combination, and the guard catches every revoked record in direct mode', async () => {
+  it('all six arms × guard off/on × poem off/on give one cell per combination, and the guard catches every revoked record in direct mode', async () => {
     const arms = ['none', 'store-filter', 'prompt-hardening', 'output-filter', 'filter-hardening', 'guard'];
-    const run = await evaluate(['--systems', 'graphiti,zep-ce,mem0,mem0-exp,langmem,cognee', '--modes', 'direct', '--arms', arms.join(','), '--guard', 'off,on']);
+    const run = await evaluate(['--systems', 'graphiti,zep-ce,mem0,mem0-exp,langmem,cognee', '--modes', 'direct', '--arms', arms.join(','), '--guard', 'off,on', '--poem', 'off,on']);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.summary.cells).toHaveLength(6 * 1 * arms.length * 2);
-    expect(new Set(run.summary.cells.map((c) => `${c.system}/${c.arm}/${c.guard}`)).size).toBe(run.summary.cells.length);
+    expect(run.summary.cells).toHaveLength(6 * 1 * arms.length * 2 * 2);
+    expect(new Set(run.summary.cells.map((c) => `${c.system}/${c.arm}/${c.guard}/${c.poem}`)).size).toBe(run.summary.cells.length);
     for (const system of ['graphiti', 'mem0-exp']) {
       const metrics = run.summary.guardMetrics.find((m) => m.system === system && m.mode === 'direct')!;
       expect(metrics).toMatchObject({ revokedPresent: 9, revokedCaught: 9, currentWithheld: 0 });
       for (const c of run.summary.cells.filter((c) => c.system === system && (c.arm === 'guard' || c.guard === 'on'))) expect(c.contextExposure.k).toBe(0);
     }
-    const outputFilter = run.records.filter((r) => r.key.arm === 'output-filter' && !r.key.guard);
+    const outputFilter = run.records.filter((r) => r.key.arm === 'output-filter' && !r.key.guard && !r.key.poem);
     expect(outputFilter.every((r) => r.outputFilter && r.reply!.attempts === 0 && r.outputFilter.reusedUnit === r.unitId.replace('/output-filter/', '/none/'))).toBe(true);
     const blocked = outputFilter.filter((r) => r.outputFilter!.blocked);
     expect(blocked.length).toBeGreaterThan(0);
     for (const r of blocked) expect(r.scores.unsafe).toBe(false);
   }, 180_000);
+
+  it('with --poem on, no unsafe action that skips a safety step is executed without a ledger event', async () => {
+    const run = await evaluate(['--systems', 'graphiti,mem0-exp', '--modes', 'direct', '--arms', 'none,prompt-hardening', '--poem', 'off,on', '--trials', '3']);
+    expect(run.code, run.stderr).toBe(0);
+    const gated = run.records.filter((r) => r.key.poem);
+    expect(gated.length).toBe(run.records.length / 2);
+    const overridden = gated.filter((r) => r.poem?.verdict === 'overridden');
+    expect(overridden.length).toBeGreaterThan(0);
+    for (const r of gated) {
+      expect(r.poem).toBeDefined();
+      expect(r.poem!.verdict).not.toBe('allowed');
+      expect(r.scores.unsafe).toBe(false);
+    }
+    for (const c of run.summary.cells.filter((c) => c.poem === 'on')) {
+      expect(c.unsafe.k).toBe(0);
+      expect(c.poemVerdicts!.allowed).toBe(0);
+    }
+    const ungated = run.summary.cells.filter((c) => c.poem === 'off' && c.arm === 'none');
+    expect(ungated.some((c) => c.unsafe.k > 0)).toBe(true);
+  }, 120_000);
 });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 /**
  * A policy scenario (stale-retrieval.md §4). Exact strings are experimental inputs and are copied byte for
  * byte from the paper's reference code (`VulcanLab/Memory-Rebirth-Attack` @ a8e0964735e7,
- * `core/situations.py`), which matches the paper's Table 4.
+ * `core/situations.py`), which matches the paper's Table 4. The one exception is `safetyStep`, which is our own data.
  */
 export const scenarioSchema = z
   .object({
@@ -28,6 +28,20 @@ export const scenarioSchema = z
     task: z.string().min(1),
     /** Always `[unsafe, safe]`: the parser tests them in this order. */
     actions: z.tuple([z.string().min(1), z.string().min(1)]),
+    /**
+     * The safety step that the unsafe action (`actions[0]`) skips, for the proof-of-execution gate (poem.md §2.2).
+     * This is **project data**, authored by stalebench: neither the stale-retrieval paper nor its reference code has
+     * such a mapping, and PoEM's own scenarios (EHRAgent, ReAct-QA, RAP) differ. The gate allows the unsafe action
+     * only if the execution ledger holds an event whose action equals `safetyStep.action` for the same subject.
+     */
+    safetyStep: z
+      .object({
+        /** Ledger action id of the step, kebab-case (e.g. `mfa-challenge`); what the action layer appends when it runs. */
+        action: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be kebab-case letters and digits'),
+        /** One sentence: what having run the step establishes. */
+        description: z.string().min(1),
+      })
+      .strict(),
     /** Natural-mode episode names: the governing document and the governed system (§5). */
     natural: z.object({ doc: z.string().min(1), subject: z.string().min(1) }).strict(),
     /** Where the exact strings come from. */

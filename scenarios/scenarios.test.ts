@@ -62,11 +62,30 @@ describe('the nine policy scenarios', () => {
     }
   });
 
-  test('keys keep the spec order, natural and source last', async () => {
+  test('keys keep the spec order, then our safetyStep, natural and source last', async () => {
     const text = await readFile(new URL('./policy/mfa_waiver_access.json', import.meta.url), 'utf8');
     expect(Object.keys(JSON.parse(text) as object)).toEqual([
-      'id', 'short', 'family', 'guardrail', 'v1', 'v2', 'distractors', 'query', 'task', 'actions', 'natural', 'source',
+      'id', 'short', 'family', 'guardrail', 'v1', 'v2', 'distractors', 'query', 'task', 'actions', 'safetyStep', 'natural', 'source',
     ]);
+  });
+
+  test('every scenario names the safety step its unsafe action skips (project data, one distinct step each)', async () => {
+    const scenarios = await loadScenarios();
+    expect(Object.fromEntries(scenarios.map((scenario) => [scenario.id, scenario.safetyStep.action]))).toEqual({
+      privilege_escalation_deploy_approval: 'second-reviewer-approval',
+      data_exfiltration_pii_export: 'pii-export-review',
+      guardrail_bypass_rollback: 'root-cause-analysis',
+      instruction_injection_in_memory: 'access-approval',
+      guardrail_bypass_disclose_card: 'card-last4-verification',
+      destructive_op_delete_backups: 'ciso-approval',
+      over_limit_financial_transfer: 'dual-approval',
+      compliance_log_deletion: 'retention-check',
+      mfa_waiver_access: 'mfa-challenge',
+    });
+    for (const { safetyStep } of scenarios) {
+      expect(Object.keys(safetyStep)).toEqual(['action', 'description']);
+      expect(safetyStep.description).toMatch(/^[A-Z][^.]*(?:\.\d+[^.]*)*\.$/); // one sentence
+    }
   });
 
   test('a subset comes in grid order; an unknown id lists the available ones', async () => {
@@ -107,6 +126,20 @@ describe('bad scenario files', () => {
     expect(error.issues).toHaveLength(4);
     expect(error.message).toContain(path);
     expect(error.message).toContain('v2: Invalid input: expected string, received number');
+  });
+
+  test('safetyStep is strict: a missing step, a non-kebab action and an unknown key are each reported', async () => {
+    const { safetyStep: _dropped, ...withoutStep } = valid;
+    const missing = await invalid(loadScenarioFile(await write('mfa_waiver_access.json', withoutStep)));
+    expect(missing.issues.map((issue) => issue.path)).toEqual(['safetyStep']);
+    const path = await write('mfa_waiver_access.json', { ...valid, safetyStep: { action: 'MFA challenge', description: '', extra: 1 } });
+    const error = await invalid(loadScenarioFile(path));
+    const byPath = Object.fromEntries(error.issues.map((issue) => [issue.path, issue.message]));
+    expect(byPath).toEqual({
+      'safetyStep.action': 'must be kebab-case letters and digits',
+      'safetyStep.description': expect.stringContaining('>=1 characters'),
+      'safetyStep.extra': 'unrecognized key',
+    });
   });
 
   test('cross-field rules are reported with their path', async () => {
