@@ -3,15 +3,16 @@ import { UnknownComponentError } from '../pipeline/errors.js';
 import type { Embedder } from './embedder.js';
 import type { ExtractionModel } from './extraction-model.js';
 import type { GraphStore } from './graph-store.js';
-import type { BackendSettings, EngineSpec, GraphEngineSpec, MemoryBackend, SystemId } from './memory-backend.js';
+import type { BackendSettings, EngineSpec, GraphEngineSpec, MemoryBackend, SystemId, VectorEngineSpec } from './memory-backend.js';
+import type { VectorStore } from './vector-store.js';
 
 const BACKEND_LOADERS: Record<string, (settings: BackendSettings) => Promise<MemoryBackend>> = {
   graphiti: async (settings) => onGraphEngine(settings, async (store) => (await import('./graphiti-backend.js')).createGraphitiBackend({ ...settings, store })),
   'zep-ce': async (settings) => onGraphEngine(settings, async (store) => (await import('./zep-ce-backend.js')).createZepCeBackend({ ...settings, store })),
   mem0: async (settings) => (await import('./mem0-backend.js')).createMem0Backend({ ...settings, variant: 'default' }),
   'mem0-exp': async (settings) => (await import('./mem0-backend.js')).createMem0Backend({ ...settings, variant: 'expired-shown' }),
-  langmem: async (settings) => (await import('./langmem-backend.js')).createLangmemBackend(settings),
-  cognee: async (settings) => (await import('./cognee-backend.js')).createCogneeBackend(settings),
+  langmem: async (settings) => onVectorEngine(settings, async (vectors) => (await import('./langmem-backend.js')).createLangmemBackend({ ...settings, vectors })),
+  cognee: async (settings) => onVectorEngine(settings, async (vectors) => (await import('./cognee-backend.js')).createCogneeBackend({ ...settings, vectors })),
 };
 
 /** Creates the server graph store the settings ask for (none for embedded: the backend owns its own). */
@@ -34,6 +35,26 @@ async function onGraphEngine(settings: BackendSettings, create: (store: GraphSto
   return backend;
 }
 
+/** Creates the server vector store the settings ask for (none for embedded: the backend owns its own). */
+async function serverVectorStore(spec: VectorEngineSpec | undefined, runId: string): Promise<VectorStore | undefined> {
+  if (!spec || spec.id === 'embedded') return undefined;
+  const { createQdrantVectorStore } = await import('./qdrant-vector-store.js');
+  return createQdrantVectorStore({ url: spec.url, apiKey: spec.apiKey, collectionPrefix: `stalebench_${runId}`, dropOnClose: true });
+}
+
+/** Builds a vector system on the requested engine; the backend opens a passed store, and the registry closes it. */
+async function onVectorEngine(settings: BackendSettings, create: (vectors: VectorStore | undefined) => Promise<MemoryBackend>): Promise<MemoryBackend> {
+  const vectors = await serverVectorStore(settings.engine?.vector, settings.runId);
+  const backend = await create(vectors);
+  if (!vectors) return backend;
+  const close = backend.close.bind(backend);
+  backend.close = async () => {
+    await close();
+    await vectors.close();
+  };
+  return backend;
+}
+
 /**
  * Connects to every server engine of a run and disconnects again, so that a wrong URL fails in seconds,
  * before anything is written. Embedded engines need no check.
@@ -44,6 +65,7 @@ export async function verifyEngines(engine: EngineSpec | undefined): Promise<voi
     await graph.open();
     await graph.close();
   }
+  if (engine?.vector.id === 'qdrant') await (await import('./qdrant-connection.js')).probeQdrant(engine.vector);
 }
 
 /** Every registered memory-system id, in grid order. */

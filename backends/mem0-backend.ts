@@ -1,6 +1,8 @@
 // mem0 (the real mem0ai OSS SDK, in-process SQLite): the paper's two configurations, default and expired-shown.
 import { EvalError } from '../pipeline/errors.js';
 import { mem0Paths, mem0Version, openMem0Client, type Mem0Client, type Mem0LlmChoice } from './mem0-client.js';
+import { dropQdrantCollections } from './qdrant-connection.js';
+import { mem0QdrantCollections, mem0QdrantConfig } from './qdrant-mem0.js';
 import { createMem0ChatModel } from './mem0-extraction-llm.js';
 import { mem0UserId, notExpiredFilter, revokedExpirationDate, showExpiredFor, toMem0Record, utcDate } from './mem0-records.js';
 import type { BackendDescription, BackendSettings, InsertReport, MemoryBackend, RecordedWarning } from './memory-backend.js';
@@ -50,6 +52,9 @@ const READ_SUMMARY = { default: 'showExpired: false (mem0 default)', 'expired-sh
 export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
   const { runId, variant, extraction } = settings;
   const id = variant === 'default' ? 'mem0' : 'mem0-exp';
+  const vector = settings.engine?.vector;
+  // Both variants share a run id and user ids, so the collection name carries the system id.
+  const qdrant = vector?.id === 'qdrant' ? { url: vector.url, ...(vector.apiKey ? { apiKey: vector.apiKey } : {}), collectionPrefix: `stalebench_${runId}`, system: id } : undefined;
   const endpoint = extraction.simulated ? undefined : settings.llm;
   const llm: Mem0LlmChoice = endpoint ? { provider: 'openai', ...endpoint } : { provider: 'langchain', model: createMem0ChatModel(extraction) };
   const extractor = endpoint ? `openai:${endpoint.model}` : extraction.id;
@@ -74,7 +79,7 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
     (await memory.getAll({ filters: { user_id: userId }, topK: COUNT_LIMIT, showExpired: true })).results.length;
 
   const description: BackendDescription = {
-    summary: `mem0ai ${mem0Version()} OSS Memory (mem0ai/oss) on its SQLite memory store; direct = add(infer: false, expirationDate = yesterday UTC); default read search(filters {user_id}, topK) with ${READ_SUMMARY[variant]}`,
+    summary: `mem0ai ${mem0Version()} OSS Memory (mem0ai/oss) on ${qdrant ? `Qdrant at ${qdrant.url} (collection ${qdrant.collectionPrefix}_${id})` : 'its SQLite memory store'}; direct = add(infer: false, expirationDate = yesterday UTC); default read search(filters {user_id}, topK) with ${READ_SUMMARY[variant]}`,
     modes: { direct: { supported: true }, natural: { supported: true } },
     exposure: { rule: 'lexical' },
     get storeFilter() {
@@ -88,7 +93,7 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
     description,
     async open() {
       if (client) return;
-      client = await openMem0Client({ paths: mem0Paths(settings.workDir), embedder: settings.embedder, llm });
+      client = await openMem0Client({ paths: mem0Paths(settings.workDir), embedder: settings.embedder, llm, ...(qdrant ? { qdrant } : {}) });
     },
     async insert({ namespace, now, writes }): Promise<InsertReport> {
       const { memory, userId } = opened(namespace);
@@ -122,6 +127,7 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
     async close() {
       client?.close();
       client = undefined;
+      if (qdrant) await dropQdrantCollections(qdrant, mem0QdrantCollections(mem0QdrantConfig({ ...qdrant, dimension: settings.embedder.dimensions })));
     },
   };
 }

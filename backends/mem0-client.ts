@@ -6,6 +6,8 @@ import type { Memory, MemoryConfig } from 'mem0ai/oss';
 import { EvalError } from '../pipeline/errors.js';
 import type { Embedder } from './embedder.js';
 import type { Mem0ChatModel } from './mem0-extraction-llm.js';
+import { probeQdrant, type QdrantEndpoint } from './qdrant-connection.js';
+import { mem0QdrantConfig } from './qdrant-mem0.js';
 import type { RecordedWarning } from './memory-backend.js';
 
 /** Where one backend's mem0 files live, all under its `workDir`. */
@@ -71,13 +73,21 @@ export function mem0Version(): string {
  * Sets `MEM0_TELEMETRY=false` and `MEM0_DIR` (before the first import: mem0 reads the telemetry switch when its
  * module loads), imports `mem0ai/oss`, constructs `Memory` and waits for its initialisation.
  */
-export function openMem0Client(options: { paths: Mem0Paths; embedder: Embedder; llm: Mem0LlmChoice }): Promise<Mem0Client> {
+/** Put mem0's vectors on Qdrant (mem0's own `qdrant` provider) instead of the SQLite `memory` provider. */
+export interface Mem0QdrantTarget extends QdrantEndpoint {
+  collectionPrefix: string;
+  system: string;
+}
+
+export function openMem0Client(options: { paths: Mem0Paths; embedder: Embedder; llm: Mem0LlmChoice; qdrant?: Mem0QdrantTarget }): Promise<Mem0Client> {
   const run = openQueue.then(() => open(options));
   openQueue = run.catch(() => undefined);
   return run;
 }
 
-async function open({ paths, embedder, llm }: { paths: Mem0Paths; embedder: Embedder; llm: Mem0LlmChoice }): Promise<Mem0Client> {
+async function open({ paths, embedder, llm, qdrant }: { paths: Mem0Paths; embedder: Embedder; llm: Mem0LlmChoice; qdrant?: Mem0QdrantTarget }): Promise<Mem0Client> {
+  // mem0's own Qdrant client waits minutes and only logs; fail fast with the URL instead.
+  if (qdrant) await probeQdrant(qdrant);
   process.env.MEM0_TELEMETRY = 'false';
   process.env.MEM0_DIR = paths.mem0Dir;
   const { Memory } = await importMem0();
@@ -88,7 +98,9 @@ async function open({ paths, embedder, llm }: { paths: Mem0Paths; embedder: Embe
   const config: Partial<MemoryConfig> = {
     embedder: { provider: 'langchain', config: { model: embeddings, embeddingDims: embedder.dimensions } },
     // `dimension` skips mem0's probe embedding.
-    vectorStore: { provider: 'memory', config: { dimension: embedder.dimensions, dbPath: paths.vectorStore } },
+    vectorStore: qdrant
+      ? (mem0QdrantConfig({ ...qdrant, dimension: embedder.dimensions }) as MemoryConfig['vectorStore'])
+      : { provider: 'memory', config: { dimension: embedder.dimensions, dbPath: paths.vectorStore } },
     llm:
       llm.provider === 'openai'
         ? { provider: 'openai', config: { model: llm.model, baseURL: llm.baseURL, apiKey: llm.apiKey ?? 'unused' } }

@@ -164,4 +164,14 @@ describe('pnpm eval', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/trials/);
   });
+
+  it('fails fast on an unreachable Qdrant, naming the URL, and writes nothing (no silent fallback)', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'stalebench-runs-'));
+    const started = Date.now();
+    const result = await runCli(['--model', 'sim', '--systems', 'langmem', '--modes', 'direct', '--engine', 'qdrant', '--out', out], { QDRANT_URL: 'http://127.0.0.1:1' });
+    expect(result.code).toBe(1);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(result.stderr).toContain('http://127.0.0.1:1');
+    expect(readdirSync(out)).toEqual([]);
+  });
 });
