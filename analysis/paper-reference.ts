@@ -105,7 +105,7 @@ export interface PaperReference {
  * `InvalidInputError` whose issue paths name the file and the field.
  * @example
  * const reference = loadPaperReference();
- * reference.tables.get('6')?.cells.find((cell) => cell.row === 'graphiti' && cell.column === 'no defense');
+ * reference.tables.get('7')?.cells.find((cell) => cell.row === 'GPT-5-nano' && cell.column === 'no defense');
  */
 export function loadPaperReference(dir: string = defaultPaperReferenceDir): PaperReference {
   const issues: InputIssue[] = [];
