@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { createEmbedder, createExtractionModel, loadBackend, verifyEngines, BACKEND_IDS } from '../backends/index.js';
 import type { EngineSpec } from '../backends/memory-backend.js';
 import { formatSummaryTable } from '../analysis/format-table.js';
-import { summarize, type Summary } from '../analysis/summarize.js';
+import type { Summary } from '../analysis/summarize.js';
+import { loadRun, summarizeRun } from '../analysis/load-run.js';
 import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { ARM_IDS, ARMS, RUNNABLE_ARM_IDS, type ArmId } from './arms.js';
@@ -154,21 +155,10 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
       }
     },
   });
-  const cacheStats = { hits: 0, misses: 0 };
+  // The summary is computed from the stored run log only, exactly as `pnpm rescore` recomputes it.
   const { records } = readUnitRecords(runDir);
-  for (const record of records.values()) if (record.reply && !record.reply.cached && record.reply.attempts > 0) cacheStats.misses += 1; else if (record.reply?.cached) cacheStats.hits += 1;
-  const summary = summarize({
-    models: models.map((m) => ({ id: m.description.id, label: m.description.label, simulated: m.description.simulated })),
-    systems: spec.systems,
-    modes: spec.modes,
-    arms: spec.arms,
-    guardAxis: spec.guard.map((value) => value === 'on'),
-    poemAxis: spec.poem.map((value) => value === 'on'),
-    scenarios: scenarios.map((s) => s.id),
-    probes,
-    records: records.values(),
-    cache: cacheStats,
-  });
+  const summary = summarizeRun(loadRun(runDir));
+  const cacheStats = summary.cache;
   writeJsonAtomic(join(runDir, 'summary.json'), summary);
   const errored = [...records.values()].filter((r) => r.status === 'error').length + [...probes.values()].filter((p) => p.status === 'error').length;
   const units = result.total;

@@ -1,0 +1,50 @@
+// Reads a run directory (manifest, probes, unit records) and rebuilds its summary: no network, no backend, no model.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readJsonLines } from '../pipeline/json-files.js';
+import type { ProbeRecord, RunManifest, UnitRecord } from '../pipeline/run-log.js';
+import { summarize, type Summary } from './summarize.js';
+
+/** A run as stored on disk. The last line of a probe or unit wins (a retried error is superseded). */
+export interface LoadedRun {
+  runDir: string;
+  manifest: RunManifest;
+  probes: Map<string, ProbeRecord>;
+  records: Map<string, UnitRecord>;
+}
+
+/** Loads a run directory; a missing manifest is an error naming the path. */
+export function loadRun(runDir: string): LoadedRun {
+  const manifestPath = join(runDir, 'manifest.json');
+  if (!existsSync(manifestPath)) throw new Error(`${manifestPath}: no manifest; is ${runDir} a run directory?`);
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as RunManifest;
+  if (manifest.version !== 1) throw new Error(`${manifestPath}: run-log version ${String(manifest.version)} is not supported (expected 1)`);
+  const probes = new Map<string, ProbeRecord>();
+  for (const probe of readJsonLines<ProbeRecord>(join(runDir, 'setup.jsonl')).rows) probes.set(`${probe.system}/${probe.mode}/${probe.scenario}`, probe);
+  const records = new Map<string, UnitRecord>();
+  for (const record of readJsonLines<UnitRecord>(join(runDir, 'records.jsonl')).rows) records.set(record.unitId, record);
+  return { runDir, manifest, probes, records };
+}
+
+/** The summary of a loaded run, computed from its stored records only (what `pnpm eval` writes, and `rescore` checks). */
+export function summarizeRun(run: LoadedRun): Summary {
+  const { spec, models } = run.manifest;
+  let hits = 0;
+  let misses = 0;
+  for (const record of run.records.values()) {
+    if (record.reply?.cached) hits += 1;
+    else if (record.reply && record.reply.attempts > 0) misses += 1;
+  }
+  return summarize({
+    models: models.map((m) => ({ id: m.id, label: m.label, simulated: m.simulated })),
+    systems: spec.systems,
+    modes: spec.modes,
+    arms: spec.arms,
+    guardAxis: spec.guard.map((value) => value === 'on'),
+    poemAxis: spec.poem.map((value) => value === 'on'),
+    scenarios: spec.scenarios,
+    probes: run.probes,
+    records: run.records.values(),
+    cache: { hits, misses },
+  });
+}
