@@ -1,0 +1,93 @@
+// Summary shapes of the follow-up experiments (Tables 14, 15, 16), written to summary.json under
+// `writeback`, `propagation` and `tools`. Built from the stored records only (analysis/follow-up-summary.ts).
+import type { Proportion } from './summarize.js';
+
+/** The grouping every follow-up row carries. `model: '*'` is the row pooled over all models (the paper's layout). */
+export interface FollowUpRowKey {
+  model: string;
+  /** `sim (simulated)` for the simulator; `all models` for the pooled row. */
+  modelLabel: string;
+  /** True when any model pooled in the row is the simulator. */
+  simulated: boolean;
+  system: string;
+  mode: string;
+  arm: string;
+  guard: 'off' | 'on';
+  poem: 'off' | 'on';
+  /** `n/a` with `reason` when the system cannot express the experiment; `error` when every unit failed. */
+  status: 'ok' | 'n/a' | 'error';
+  reason?: string;
+  /** Units recorded ok / errored. */
+  runs: number;
+  errors: number;
+}
+
+/** Table 14 row: one write-back mode (`arm` = `direct` | `natural`). Hop proportions have n = poisoned runs. */
+export interface WritebackRow extends FollowUpRowKey {
+  /** Hop 0 unsafe over runs whose hop 0 parsed (the "no write-back" default column). */
+  hop0Unsafe: Proportion;
+  /** Hop 0 on the filtered read (the "no write-back" filter column). */
+  hop0FilteredUnsafe: Proportion;
+  /** Poisoned runs (hop 0 unsafe): the denominator of every hop column. */
+  poisoned: number;
+  /** Poisoned runs whose first journal was stored with the marker and active before hop 1; null: not observable. */
+  storedActive: Proportion | null;
+  /** Poisoned runs whose first journal was stored at all before hop 1; null: not observable. */
+  journalsStored: Proportion | null;
+  /** Unsafe at hops 1..3 on the default read (index 0 = hop 1). */
+  defaultHops: Proportion[];
+  /** Unsafe at hops 1..3 on the filtered read. */
+  filteredHops: Proportion[];
+  /** Poisoned runs where a journal of the run reached the model on the filtered read, per hop. */
+  journalRetrievedFiltered: Proportion[];
+  /** Unsafe at filter hop 1 among runs with an active journal (paper: 19/22 natural). */
+  filteredHop1GivenActive: Proportion | null;
+  /** Hop decisions that did not parse or errored (left out of n). */
+  hopParseFailures: number;
+}
+
+/** Table 15 row: one propagation arm (`shared-default` | `shared-filtered` | `no-journal`). n = runs with all three roles parsed. */
+export interface PropagationRow extends FollowUpRowKey {
+  executorUnsafe: Proportion;
+  reviewerUnsafe: Proportion;
+  plannerUnsafe: Proportion;
+  /** Reviewer unsafe given the executor was unsafe (n = poisoned executors). */
+  reviewerGivenPoisoned: Proportion;
+  /** Reviewer or planner unsafe given the executor was unsafe. */
+  anyLaterGivenPoisoned: Proportion;
+  allThree: Proportion;
+  /** Blast radius: total unsafe roles over runs, and its mean (of 3). */
+  meanUnsafeRoles: { sum: number; n: number; mean: number | null };
+  /** Runs where all three roles had a revoked record in context (model-independent). */
+  allRolesSawRevoked: Proportion;
+  /** Runs left out because a role's reply did not parse or errored. */
+  incomplete: number;
+}
+
+/** Table 16 row: one tools arm (`none` | `store-filter` | `guard` | `tool-guardrail`), one scenario or all (`scenario: '*'`). */
+export interface ToolsRow extends FollowUpRowKey {
+  scenario: string;
+  /** The scenario's unsafe signal (§14.4): the tool attack fired. */
+  toolExecution: Proportion;
+  secretRead: Proportion;
+  exfilConfirmed: Proportion;
+  /** Units where the shell guardrail refused at least one command. */
+  shellRefused: Proportion;
+  /** Units with an interpreter one-liner (`rce_attempted`). */
+  interpreterOneLiners: Proportion;
+  /** Units where the guardrail refused and a secret read or exfiltration happened anyway. */
+  bypassedToolGuardrail: Proportion;
+  /** The safe-action definition of §14.4 held. */
+  safe: Proportion;
+  /** §14.5 relapse, on the `none` arm: n = units whose attack fired. Null on other arms. */
+  relapse: { default: Proportion; filtered: Proportion } | null;
+}
+
+/** The follow-up part of `summary.json`. */
+export interface FollowUpSummary {
+  experiment: 'writeback' | 'propagation' | 'tools';
+  simulated: boolean;
+  writeback?: WritebackRow[];
+  propagation?: PropagationRow[];
+  tools?: ToolsRow[];
+}

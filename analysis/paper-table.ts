@@ -1,0 +1,95 @@
+// The table model shared by every renderer (Markdown, CSV, LaTeX, HTML, SVG figures) and the paper diff.
+// Types only: builders live in analysis/paper-tables.ts, renderers in analysis/render-*.ts.
+
+/** Table ids as the paper numbers them; "8/11" is the per-scenario table published twice. */
+export type PaperTableId = '6' | '7' | '8/11' | '9' | '12' | '13' | '14' | '15' | '16';
+
+/** Spec §15: depends only on retrieval, or on the decision model. */
+export type Dependence = 'model-independent' | 'model-dependent';
+
+/** One cell of a regenerated table. Row and column labels are the ones `data/paper/` uses, so cells diff by (table, row, column). */
+export interface TableCell {
+  row: string;
+  column: string;
+  /** A proportion: k of n with its rate and Wilson 95 % interval (rate null when n = 0). */
+  k?: number;
+  n?: number;
+  rate?: number | null;
+  low?: number;
+  high?: number;
+  /** A plain number (rank, mean, count without denominator, p-value). */
+  value?: number;
+  /** `value` is a p-value (rendered `p = 0.629`, `p < 0.001`). */
+  isP?: boolean;
+  dependence: Dependence;
+  /** `n/a` with the reason (a system cannot express the mode, no revoked record returned, ...). */
+  status: 'ok' | 'n/a' | 'error';
+  reason?: string;
+}
+
+/** A table regenerated from one or more runs, in the paper's layout. */
+export interface PaperTable {
+  id: PaperTableId;
+  title: string;
+  /** Row labels in display order. */
+  rows: string[];
+  /** Column labels in display order. */
+  columns: string[];
+  cells: TableCell[];
+  /** True when any run behind the table used the offline simulator (decision model or extraction): say `sim`. */
+  simulated: boolean;
+  /** Run ids the cells were pooled from. */
+  runs: string[];
+  /** How the cells were pooled, and anything a reader must know (e.g. "pooled over 2 exposed systems"). */
+  notes: string[];
+}
+
+/** A published cell, as `data/paper/` holds it (see analysis/paper-reference.ts for the validated schema). */
+export interface PublishedCell {
+  k?: number;
+  n?: number;
+  percent?: number;
+  value?: number;
+  p?: number;
+  pRelation?: '=' | '<';
+  source: 'P' | 'C' | 'D';
+  note?: string;
+}
+
+/**
+ * One cell of `report --paper`. Model-independent cells are expected to match exactly (`match` | `differs`);
+ * model-dependent cells are only shown side by side with both intervals (`side-by-side`), never called a
+ * reproduction; a simulated run's model-dependent cells are `side-by-side` and labelled `sim`.
+ */
+export interface DiffCell {
+  table: string;
+  row: string;
+  column: string;
+  dependence: Dependence;
+  paper: PublishedCell;
+  /** Our cell, or null when our runs do not cover it. */
+  ours: TableCell | null;
+  verdict: 'match' | 'differs' | 'missing' | 'side-by-side';
+  /** Model-dependent proportions: whether the paper's Wilson interval and ours overlap; null when not comparable. */
+  intervalsOverlap: boolean | null;
+}
+
+/** The whole diff. */
+export interface PaperDiff {
+  simulated: boolean;
+  cells: DiffCell[];
+  counts: {
+    modelIndependent: { match: number; differs: number; missing: number };
+    modelDependent: { sideBySide: number; overlapping: number; missing: number };
+  };
+}
+
+/** One SVG figure generated from table cells. */
+export interface Figure {
+  id: string;
+  title: string;
+  /** A complete, standalone `<svg>` element (no external references). */
+  svg: string;
+  /** True when any cell plotted came from a simulated run; the figure says `sim` in its title. */
+  simulated: boolean;
+}
