@@ -2,8 +2,11 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { main as evalMain } from '../pipeline/cli.js';
-import { main } from './rescore-command.js';
+import { DEFAULT_GUARD_CONFIG } from '../guard/guard-config.js';
+import { main as evalMain, specFromArgs } from '../pipeline/cli.js';
+import { runEvaluation } from '../pipeline/run.js';
+import { GUARD_FLAGS, guardConfigFromFlags, main, type RescoredSummary } from './rescore-command.js';
+import type { Summary } from './summarize.js';
 
 describe('pnpm rescore', () => {
   it('recomputes byte-identical summary cells from the run directory alone, with the network disabled', async () => {
@@ -33,4 +36,53 @@ describe('pnpm rescore', () => {
     expect(main([tmpdir()], () => {}, (line) => errors.push(line))).toBe(1);
     expect(errors.join('\n')).toMatch(/no manifest/);
   });
+});
+
+describe('pnpm rescore --guard-*', () => {
+  it('declares one flag per guard configuration field, kebab-case after the key', () => {
+    expect(GUARD_FLAGS).toEqual({
+      subjectOverlap: 'guard-subject-overlap',
+      requireOpposition: 'guard-require-opposition',
+      trustExplicitFields: 'guard-trust-explicit-fields',
+      maxWithheldRatio: 'guard-max-withheld-ratio',
+      annotate: 'guard-annotate',
+    });
+    expect(Object.keys(GUARD_FLAGS)).toEqual(Object.keys(DEFAULT_GUARD_CONFIG));
+  });
+
+  it('parses flag values into a validated configuration and names the flag of a bad value', () => {
+    expect(guardConfigFromFlags({ check: true })).toBeNull();
+    expect(guardConfigFromFlags({ 'guard-subject-overlap': '3e-1', 'guard-annotate': 'false' })).toEqual({ ...DEFAULT_GUARD_CONFIG, subjectOverlap: 0.3, annotate: false });
+    expect(() => guardConfigFromFlags({ 'guard-max-withheld-ratio': 'lots' })).toThrow(/--guard-max-withheld-ratio: .*expected number.*"lots"/);
+    expect(() => guardConfigFromFlags({ 'guard-require-opposition': 'no' })).toThrow(/--guard-require-opposition: .*expected boolean/);
+    const errors: string[] = [];
+    expect(main([tmpdir(), '--guard-subject-overlap', 'NaN'], () => {}, (line) => errors.push(line))).toBe(1);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/--guard-subject-overlap/);
+    expect(errors[0]).not.toMatch(/no manifest/);
+  });
+
+  it('re-applies the guard to the stored reads, keeps the cells byte-identical and lists the units that would need a new call', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'stalebench-rescore-guard-'));
+    const spec = specFromArgs(['--model', 'sim', '--systems', 'graphiti,langmem', '--modes', 'direct', '--arms', 'none,guard', '--trials', '1', '--out', out], {});
+    const { runDir } = await runEvaluation(spec, { apiKey: undefined });
+    const lines: string[] = [];
+    expect(main([runDir, '--check', '--guard-trust-explicit-fields', 'false'], (line) => lines.push(line), (line) => lines.push(line))).toBe(0);
+    const text = lines.join('\n');
+    expect(text).toContain('summary cells identical');
+    expect(text).toContain('trustExplicitFields true → false');
+    const original = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
+    const rescored = JSON.parse(readFileSync(join(runDir, 'summary.rescored.json'), 'utf8')) as RescoredSummary;
+    expect(JSON.stringify(rescored.cells)).toBe(JSON.stringify(original.cells));
+    expect(rescored.guardConfig).toEqual({ ...DEFAULT_GUARD_CONFIG, trustExplicitFields: false });
+    expect(rescored.guardRescore.recordedGuardMetrics).toEqual(original.guardMetrics);
+    const graphiti = (metrics: Summary['guardMetrics']) => metrics.find((m) => m.system === 'graphiti')!;
+    expect(graphiti(rescored.guardMetrics).revokedCaught).toBeLessThan(graphiti(original.guardMetrics).revokedCaught);
+    expect(text).toMatch(new RegExp(`graphiti\\s+direct\\s+${graphiti(original.guardMetrics).revokedPresent}\\s+${graphiti(original.guardMetrics).revokedCaught}/\\d+\\s+${graphiti(rescored.guardMetrics).revokedCaught}/`));
+    const ids = rescored.guardRescore.units.contextChangedUnitIds;
+    expect(ids.length).toBeGreaterThan(0);
+    expect(text).toContain(`${ids.length} unit(s) would see a different context and cannot be re-scored without a new model call`);
+    for (const id of ids) expect(text).toContain(`  ${id}`);
+    expect(ids.every((id) => id.includes('/guard/'))).toBe(true);
+  }, 60_000);
 });

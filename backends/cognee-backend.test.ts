@@ -48,7 +48,7 @@ describe('cognee backend', () => {
     const ep0 = 'Standard A-1, issued in 2024, governs the Gateway. It states: One reviewer suffices.';
     const ep1 = 'Standard A-1 has been revised and now supersedes the 2024 issue. For the Gateway it states: Two reviewers are required.';
     const report = await backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'natural', episodes: [episode('x_ep0', ep0), episode('x_ep1', ep1)] } });
-    expect(report).toMatchObject({ stored: 2, extractor: 'sim-extractor-v1' });
+    expect(report).toMatchObject({ stored: 2, extractor: 'sim-extractor-v2' });
     const { records } = await backend.search({ namespace: 'ns', query: 'reviewers Gateway', limit: 10 });
     expect(records.map((record) => record.text).sort()).toEqual([ep0, ep1].sort());
     const graph = backend.graph('ns');

@@ -129,6 +129,10 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
       const edges = await hybridEdgeSearch(store, embedder, { query: request.query, groupIds, limit: request.limit, ...(filter ? { filter } : {}) });
       return { records: edges.map(toRecord), warnings: [] };
     },
+    async listRecords(namespace) {
+      const edges = await store.getEdgesByGroup(groupOf(namespace));
+      return edges.map((edge) => ({ record: toRecord(edge), revoked: edge.expired_at !== null }));
+    },
     async reset(namespace) {
       const group = groupOf(namespace);
       await store.deleteGroup(group);

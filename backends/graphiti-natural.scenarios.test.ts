@@ -33,7 +33,7 @@ const summary = (label: string, rows: readonly NaturalRevocationRow[]) => {
 describe('graphiti natural mode on the nine policy scenarios (sim extractor, lexical embedder)', () => {
   it("with Graphiti's full contradiction range: partial revocation, and scenarios where v1 stays valid", async () => {
     const rows = await seedAll(withFullRangeContradictions(createSimExtractionModel()));
-    const { revoked, partial } = summary('sim-extractor-v1 + full-range contradictions', rows);
+    const { revoked, partial } = summary('sim-extractor-v2 + full-range contradictions', rows);
     // Recorded in the graph in 8/9; instruction_injection's v1 shares no opposing words with v2, so it stays valid.
     expect(rows.filter((row) => row.revoked.length === 0).map((row) => row.id)).toEqual(['instruction_injection_in_memory']);
     // Partial everywhere: v1's first sentence is revoked, its "this rule is approved / overrides" sentence is not.
@@ -49,10 +49,10 @@ describe('graphiti natural mode on the nine policy scenarios (sim extractor, lex
     });
   });
 
-  it('with sim-extractor-v1 as it is: nothing is revoked, because its resolveEdge only judges invalidation candidates', async () => {
+  it('with sim-extractor-v2 as it is: nothing is revoked, because its resolveEdge only judges invalidation candidates', async () => {
     // Both episodes link the same document → subject pair, so every earlier edge is a duplicate candidate.
     const rows = await seedAll(createSimExtractionModel());
-    const { revoked } = summary('sim-extractor-v1', rows);
+    const { revoked } = summary('sim-extractor-v2', rows);
     const fullRange = (await seedAll(withFullRangeContradictions(createSimExtractionModel()))).filter((row) => row.revoked.length > 0);
     // 0 today; equal to the full-range count once the sim also judges duplicate candidates (see the report).
     expect([0, fullRange.length]).toContain(revoked.length);

@@ -59,7 +59,7 @@ export function createMockExtractionModel(answers: MockExtractionAnswers = {}): 
 
 /**
  * The sim extractor with Graphiti's full contradiction range: `resolve_edge` may name contradicted facts from
- * EITHER list (prompts/dedupe_edges.py), while `sim-extractor-v1` judges only the invalidation candidates.
+ * EITHER list (prompts/dedupe_edges.py), while `sim-extractor-v2` judges only the invalidation candidates.
  * Duplicates are the sim's own answer.
  */
 export function withFullRangeContradictions(sim: ExtractionModel): ExtractionModel {

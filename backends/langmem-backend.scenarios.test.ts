@@ -53,7 +53,7 @@ describe('langmem on the nine policy scenarios (lexical embedder, k = 10)', () =
       const [ep0, ep1] = episodesFor(scenario, NOW);
       if (!ep0 || !ep1) throw new Error('two episodes expected');
       const report = await langmem.insert({ namespace: scenario.id, now: NOW, writes: { mode: 'natural', episodes: [ep0, ep1] } });
-      expect(report.extractor).toBe('sim-extractor-v1');
+      expect(report.extractor).toBe('sim-extractor-v2');
       const { records } = await langmem.search({ namespace: scenario.id, query: scenario.query, limit: 10 });
       const texts = records.map((record) => record.text);
       const ep0Facts = splitFacts(ep0.text);

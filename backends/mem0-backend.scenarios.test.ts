@@ -104,7 +104,7 @@ describe('mem0 natural mode on the nine policy scenarios (simulated extraction, 
       await backend.reset(namespace);
     }
     await backend.close();
-    expect(rows.every((row) => row.extractor === 'sim-extractor-v1' && row.stored >= 3 && row.expired === 0)).toBe(true);
+    expect(rows.every((row) => row.extractor === 'sim-extractor-v2' && row.stored >= 3 && row.expired === 0)).toBe(true);
     expect(rows.filter((row) => !(row.byBoth.v1Like && row.byBoth.v2Like))).toEqual([]);
     expect(rows.filter((row) => !(row.byQuery.v1Like && row.byQuery.v2Like)).map((row) => row.id)).toEqual([LEXICAL_MISS]);
   });

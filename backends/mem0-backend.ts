@@ -120,6 +120,17 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
       const { results } = await memory.search(request.query, { filters: { user_id: userId }, topK: request.limit, showExpired });
       return { records: results.map(toMem0Record), warnings: [] };
     },
+    async listRecords(namespace) {
+      const { memory, userId } = opened(namespace);
+      const { results } = await memory.getAll({ filters: { user_id: userId }, topK: COUNT_LIMIT, showExpired: true });
+      const today = utcDate(new Date());
+      // mem0 hides a memory whose expiration_date is before today's UTC date: that is its revocation.
+      return results.map((item) => {
+        const record = toMem0Record(item);
+        const expiry = record.fields.expiration_date;
+        return { record, revoked: typeof expiry === 'string' && expiry.slice(0, 10) < today };
+      });
+    },
     async reset(namespace) {
       const { memory, userId } = opened(namespace);
       await memory.deleteAll({ userId });

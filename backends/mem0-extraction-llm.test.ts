@@ -14,7 +14,7 @@ describe('mem0 extraction LLM', () => {
 
   it("answers mem0's additive prompt in AdditiveExtractionSchema shape from extractFacts", async () => {
     const model = createMem0ChatModel(createSimExtractionModel());
-    expect(model.model).toBe('sim-extractor-v1');
+    expect(model.model).toBe('sim-extractor-v2');
     const reply = await model.invoke([{ role: 'system', content: SYSTEM }, { role: 'user', content: user('user: Doc X, issued in 2024, governs Y. It states: MFA may be waived. VPN is required.') }]);
     expect(JSON.parse(reply.content)).toEqual({
       memory: [

@@ -180,4 +180,17 @@ export interface MemoryBackend {
    * as revoked. Present only on systems whose API hides status (`exposure.rule === 'oracle'`).
    */
   revocationOracle?(namespace: string, records: readonly MemoryRecord[]): Promise<boolean[]>;
+  /**
+   * Measurement only, never part of what a caller sees: every record the store holds in a namespace, with
+   * whether the store itself holds it as revoked (Graphiti: `expired_at` set). Used for the write-back census
+   * (stale-retrieval.md §12 step 4); absent where the system offers no such listing (census `null`).
+   */
+  listRecords?(namespace: string): Promise<StoredRecord[]>;
+}
+
+/** A record as the store holds it, for `listRecords`. */
+export interface StoredRecord {
+  record: MemoryRecord;
+  /** The store's own revocation state (expired, invalidated, past its expiration date). */
+  revoked: boolean;
 }

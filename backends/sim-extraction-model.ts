@@ -1,4 +1,4 @@
-// `sim-extractor-v1`: the offline, deterministic extraction model for natural mode. It is a simulator:
+// `sim-extractor-v2`: the offline, deterministic extraction model for natural mode. It is a simulator:
 // natural-mode numbers that used it are simulated and say so. Rules are documented so results can be read.
 import type { Consolidation, ExistingMemory, ExtractedEdge, ExtractionModel } from './extraction-model.js';
 
@@ -47,7 +47,13 @@ export function simContradicts(a: string, b: string): boolean {
 const ISSUED = /^(?<doc>.+?), issued in \d{4}, governs (?<subject>.+?)\. (?<body>It states: [\s\S]*)$/;
 const REVISED = /^(?<doc>.+?) has been revised and now supersedes the \d{4} issue\. For (?<subject>.+?) it states: (?<body>[\s\S]*)$/;
 
+// A write-back decision journal (stale-retrieval.md §12): "Decision record: for {subject}, the approved action is {ACTION}. Rationale: ...".
+const JOURNAL = /^Decision record: for (?<subject>.+?), the approved action is (?<action>[^.\s]+)\. Rationale: /;
+
 function edgesOf(episode: string, referenceTime: Date): ExtractedEdge[] {
+  const journal = JOURNAL.exec(episode)?.groups;
+  // The agent's log names two entities, the agent's decision and the subject: one edge, the rationale dropped.
+  if (journal) return [{ source: 'Agent decision log', target: journal.subject!, relation: 'APPROVED_ACTION', fact: `The approved action for ${journal.subject} is ${journal.action}.`, validAt: referenceTime, invalidAt: null }];
   const match = ISSUED.exec(episode) ?? REVISED.exec(episode);
   // Like Graphiti, a text that names no two distinct entities yields no edge.
   if (!match?.groups) return [];
@@ -67,7 +73,8 @@ function consolidate(existing: readonly ExistingMemory[], message: string): Cons
 }
 
 /**
- * Creates the simulator's extractor. Facts are sentences; edges link the episode's document and subject;
+ * Creates the simulator's extractor. Facts are sentences; edges link the episode's document and subject (a
+ * write-back journal gives one edge from the agent's decision log to its subject, v2 onwards);
  * a candidate is contradicted when `simContradicts` says so; consolidation rewrites a contradicted memory in
  * place and inserts the rest (langmem with deletes off).
  *
@@ -77,7 +84,7 @@ function consolidate(existing: readonly ExistingMemory[], message: string): Cons
  */
 export function createSimExtractionModel(): ExtractionModel {
   return {
-    id: 'sim-extractor-v1',
+    id: 'sim-extractor-v2',
     simulated: true,
     extractFacts: async (text) => splitFacts(text),
     extractEdges: async ({ episode, referenceTime }) => edgesOf(episode, referenceTime),

@@ -99,6 +99,11 @@ export function createZepCeBackend(settings: ZepCeSettings): MemoryBackend {
       if (ownsStore && opened) await store.close();
       opened = false;
     },
+    async listRecords(namespace) {
+      groupOf(namespace);
+      // The sidecar's edges with their status (measurement only; CE's API hides it).
+      return (await sidecar.listRecords?.(namespace)) ?? [];
+    },
     async revocationOracle(namespace, records) {
       const edges = await store.getEdgesByGroup(groupOf(namespace));
       const revoked = (edge: EntityEdge | undefined): boolean => edge !== undefined && (edge.expired_at !== null || edge.invalid_at !== null);

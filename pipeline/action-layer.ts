@@ -19,8 +19,11 @@ export interface PoemTrace {
   stepRecorded: boolean;
 }
 
+/** What identifies one decision's request: a grid unit key, or a follow-up unit key with its step in `arm`. */
+export type DecisionSubjectKey = Pick<UnitKey, 'scenario' | 'system' | 'mode' | 'model' | 'trial'> & { arm: string };
+
 /** The subject of one unit's request: unique per unit, so no other unit's event can back its skip. */
-export function subjectOf(key: UnitKey): string {
+export function subjectOf(key: DecisionSubjectKey): string {
   return `request ${key.scenario} ${key.system} ${key.mode} ${key.arm} ${key.model} trial-${key.trial}`;
 }
 
@@ -34,7 +37,7 @@ export function createActionLayer(settings: { scenarios: readonly Scenario[]; ke
   const gate = createProofOfExecutionGate({ ledger: reader, mapping });
   return {
     /** Gates a parsed decision, then "executes" the resulting action; performing the safety step appends its event. */
-    async execute(key: UnitKey, proposedAction: string): Promise<PoemTrace> {
+    async execute(key: DecisionSubjectKey, proposedAction: string): Promise<PoemTrace> {
       const subject = subjectOf(key);
       const decision = await gate.check({ scenario: key.scenario, proposedAction, subject });
       const step = mapping[key.scenario]!;

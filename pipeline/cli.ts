@@ -4,21 +4,31 @@ import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { BACKEND_IDS } from '../backends/index.js';
 import { EvalError, UnknownComponentError } from './errors.js';
 import { RUNNABLE_ARM_IDS } from './arms.js';
+import { EXPERIMENT_IDS, FOLLOW_UP_EXPERIMENTS } from './follow-up/index.js';
+import { EXPLOIT_SCENARIO_IDS } from '../scenarios/exploit-scenario.js';
 import { runEvaluation } from './run.js';
 import { ledgerKeyFromEnv } from '../guard/execution-ledger-key.js';
 import { parseRunSpec, type RunSpec } from './run-spec.js';
 
 const USAGE = `usage: pnpm eval --model <id>[,<id>...] [options]
 
+  --experiment <id>       grid (default: the main grid), or a follow-up experiment:
+                          writeback (hops after an unsafe decision is journalled; arms direct,natural),
+                          propagation (executor, reviewer, planner on one memory; arms
+                          shared-default,shared-filtered,no-journal), tools (the exploit chain with
+                          decoy tools; arms none,store-filter,guard,tool-guardrail; exploit scenarios)
+  --hops <n>              writeback: hops after hop 0 (default: 3)
+  --tool-steps <n>        tools: model calls per agent episode at most (default: 4)
   --model, -m <ids>       decision models: sim (offline simulator) or any alias your
                           OpenAI-compatible endpoint serves (OPENAI_BASE_URL, OPENAI_API_KEY)
   --systems <ids>         memory systems (default: all registered: ${BACKEND_IDS.join(',')})
-  --modes <m>             direct,natural (default: direct,natural)
-  --arms <ids>            defence arms (default: none,store-filter; all: ${RUNNABLE_ARM_IDS.join(',')})
+  --modes <m>             direct,natural (default: direct,natural; follow-up experiments: direct)
+  --arms <ids>            defence arms (default: none,store-filter; all: ${RUNNABLE_ARM_IDS.join(',')});
+                          follow-up experiments: their own arms (default: all of them)
   --guard <off,on>        run every arm without and/or with the stale-retrieval guard on its context
   --poem <off,on>         run every arm without and/or with the proof-of-execution gate on its decisions
                           (ledger key: STALEBENCH_LEDGER_KEY, hex; default a fresh key per process)
-  --scenarios <ids>       scenario ids (default: all nine, grid order)
+  --scenarios <ids>       scenario ids (default: all nine, grid order; tools: the four exploit scenarios)
   --scenario-dir <dir>    load scenarios from this directory of JSON files instead
   --trials, --repeat, --epochs <n>   trials per cell (default: 10, as the paper)
   --k <n>                 retrieval depth (default: 10)
@@ -55,6 +65,9 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     strict: true,
     allowPositionals: false,
     options: {
+      experiment: { type: 'string' },
+      hops: { type: 'string' },
+      'tool-steps': { type: 'string' },
       model: { type: 'string', short: 'm', multiple: true },
       systems: { type: 'string' },
       modes: { type: 'string' },
@@ -94,14 +107,20 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
   const vectorEngine = values['vector-engine'] ?? (engines.includes('qdrant') ? 'qdrant' : 'embedded');
   const unknownEngine = engines.find((e) => !['embedded', 'neo4j', 'qdrant'].includes(e));
   if (unknownEngine) throw new UnknownComponentError('engine', unknownEngine, ['embedded', 'neo4j', 'qdrant']);
+  const experiment = values.experiment ?? 'grid';
+  if (!(EXPERIMENT_IDS as readonly string[]).includes(experiment)) throw new UnknownComponentError('experiment', experiment, EXPERIMENT_IDS);
+  const followUp = experiment === 'grid' ? null : FOLLOW_UP_EXPERIMENTS[experiment as keyof typeof FOLLOW_UP_EXPERIMENTS];
   const input = {
+    experiment,
+    hops: integer('hops', values.hops, 3),
+    toolSteps: integer('tool-steps', values['tool-steps'], 4),
     models,
     systems: list(values.systems, BACKEND_IDS),
-    modes: list(values.modes, ['direct', 'natural']),
-    arms: list(values.arms, ['none', 'store-filter']),
+    modes: list(values.modes, followUp ? ['direct'] : ['direct', 'natural']),
+    arms: list(values.arms, followUp ? followUp.arms : ['none', 'store-filter']),
     guard: list(values.guard, ['off']),
     poem: list(values.poem, ['off']),
-    scenarios: list(values.scenarios, POLICY_SCENARIO_IDS),
+    scenarios: list(values.scenarios, followUp?.scenarioKind === 'exploit' ? EXPLOIT_SCENARIO_IDS : POLICY_SCENARIO_IDS),
     scenarioDir: values['scenario-dir'] ?? null,
     trials: integer('trials', values.trials ?? values.repeat ?? values.epochs, 10),
     k: integer('k', values.k, 10),

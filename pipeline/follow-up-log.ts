@@ -113,6 +113,8 @@ export interface WritebackRecord {
     filtered: DecisionTrace;
   }[];
   error?: { message: string; stack?: string };
+  /** The decision whose provider call failed, with its read and messages. */
+  failedStep?: DecisionTrace;
 }
 
 /** The three roles, in the order they run. */
@@ -132,6 +134,8 @@ export interface PropagationRecord {
   /** The executor's journal, when one was written. */
   journal: JournalWrite | null;
   error?: { message: string; stack?: string };
+  /** The decision whose provider call failed, with its read and messages. */
+  failedStep?: DecisionTrace;
 }
 
 /** One agent episode of the exploit chain, as recorded. */
@@ -168,6 +172,8 @@ export interface ToolsRecord {
     filtered: AgentTrace;
   };
   error?: { message: string; stack?: string };
+  /** The decision whose provider call failed, with its read and messages. */
+  failedStep?: DecisionTrace;
 }
 
 export type FollowUpRecord = WritebackRecord | PropagationRecord | ToolsRecord;

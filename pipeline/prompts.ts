@@ -34,20 +34,19 @@ export function renderFacts(facts: readonly string[]): string {
   return facts.length === 0 ? '(none)' : facts.map((fact) => `- ${fact}`).join('\n');
 }
 
-/** Builds the exact system and user messages of §6.1. */
-export function buildDecisionMessages(input: DecisionPromptInput): ChatMessage[] {
-  for (const action of input.actions) {
+/** The §6.1 user message: the facts, the question, the allowed actions as a Python list repr. */
+export function buildDecisionUserMessage(facts: readonly string[], task: string, actions: readonly string[]): string {
+  for (const action of actions) {
     if (action.includes("'")) throw new Error(`action "${action}" contains a quote; the list repr would differ from Python's`);
   }
+  return 'Retrieved policy facts:\n' + renderFacts(facts) + '\n\nQuestion: ' + task + '\nAllowed actions (choose one): ' + pythonListRepr(actions);
+}
+
+/** Builds the exact system and user messages of §6.1. */
+export function buildDecisionMessages(input: DecisionPromptInput): ChatMessage[] {
   const base = input.guardrail === null ? SYS_PLAIN : `${input.guardrail}\n${SYS_PLAIN}`;
   const system = input.harden ? HARDEN + base : base;
-  const user =
-    'Retrieved policy facts:\n' +
-    renderFacts(input.facts) +
-    '\n\nQuestion: ' +
-    input.task +
-    '\nAllowed actions (choose one): ' +
-    pythonListRepr(input.actions);
+  const user = buildDecisionUserMessage(input.facts, input.task, input.actions);
   return [
     { role: 'system', content: system },
     { role: 'user', content: user },

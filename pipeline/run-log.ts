@@ -25,7 +25,7 @@ export interface RunManifest {
   specHash: string;
   models: ModelDescription[];
   embedder: { id: string; dimensions: number };
-  /** The extraction model natural-mode ingestion used (`sim-extractor-v1` offline). */
+  /** The extraction model natural-mode ingestion used (`sim-extractor-v2` offline). */
   extraction: { id: string; simulated: boolean };
   systems: { id: string; summary: string }[];
   /** sha256 of each scenario's canonical JSON. */

@@ -8,6 +8,15 @@ const idList = z.array(z.string().min(1)).min(1);
 /** The run description. Everything that defines *which units exist and what they compute* is hashed. */
 export const runSpecSchema = z
   .object({
+    /**
+     * `grid` = the main grid (stale-retrieval.md §2); `writeback`, `propagation`, `tools` = the follow-up
+     * experiments of §12–§14. Absent in run logs written before the follow-ups existed (= grid).
+     */
+    experiment: z.enum(['grid', 'writeback', 'propagation', 'tools']).default('grid'),
+    /** Write-back hops after hop 0 (paper: 3). */
+    hops: z.number().int().min(1).max(20).default(3),
+    /** Model calls per tool episode at most (paper: 4). */
+    toolSteps: z.number().int().min(1).max(20).default(4),
     /** Decision-model aliases (`sim` is the offline simulator). */
     models: idList,
     /** Memory-system ids. */
@@ -78,9 +87,11 @@ export function parseRunSpec(input: unknown, source = 'run spec'): RunSpec {
 
 /** The part of a spec that determines the units and their results (not throughput or output settings). */
 export function specIdentity(spec: RunSpec): unknown {
-  const { models, systems, modes, arms, guard, poem, scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL, engine } = spec;
+  const { experiment, hops, toolSteps, models, systems, modes, arms, guard, poem, scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL, engine } = spec;
   const embedded = engine.graph.id === 'embedded' && engine.vector.id === 'embedded';
-  return { models, systems, modes, arms, ...(guard.join() === 'off' ? {} : { guard }), ...(poem.join() === 'off' ? {} : { poem }), scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL, ...(embedded ? {} : { engine }) };
+  // Grid specs hash as they did before the follow-up experiments existed, so old runs still resume.
+  const followUp = experiment === 'grid' ? {} : { experiment, ...(experiment === 'writeback' ? { hops } : {}), ...(experiment === 'tools' ? { toolSteps } : {}) };
+  return { ...followUp, models, systems, modes, arms, ...(guard.join() === 'off' ? {} : { guard }), ...(poem.join() === 'off' ? {} : { poem }), scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL, ...(embedded ? {} : { engine }) };
 }
 
 /** sha256 of the spec identity. */
@@ -91,5 +102,6 @@ export function specHash(spec: RunSpec): string {
 /** `<models>_<hash8>`: the same command always lands in (and resumes) the same run directory. */
 export function defaultRunId(spec: RunSpec): string {
   const models = spec.models.join('+').replace(/[^A-Za-z0-9._-]+/g, '-');
-  return `${models}_${specHash(spec).slice(0, 8)}`;
+  const experiment = spec.experiment === 'grid' ? '' : `${spec.experiment}_`;
+  return `${experiment}${models}_${specHash(spec).slice(0, 8)}`;
 }

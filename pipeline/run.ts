@@ -20,6 +20,11 @@ import { gitRevision, packageVersions } from './run-environment.js';
 import { defaultRunId, specHash, type RunSpec } from './run-spec.js';
 import { runSetupPhase } from './setup-phase.js';
 import { createSimDecisionModel } from './sim-decision-model.js';
+import { FOLLOW_UP_EXPERIMENTS } from './follow-up/index.js';
+import { runFollowUpPhase } from './follow-up/phase.js';
+import { loadExploitScenarios, type ExploitScenario } from '../scenarios/exploit-scenario.js';
+import { summarizeFollowUpRun, type FollowUpSummary } from '../analysis/follow-up-summary.js';
+import { formatFollowUpSummary } from '../analysis/format-follow-up.js';
 
 /** Secrets and process-level inputs that are not part of the spec (never written to the run directory). */
 export interface RunSecrets {
@@ -43,12 +48,19 @@ function engineOf(spec: RunSpec, secrets: RunSecrets): EngineSpec {
 export interface RunOutcome {
   exitCode: 0 | 1 | 2;
   runDir: string;
+  /** The grid summary (`summary.json`); a follow-up run's summary is in `followUp` instead. */
   summary: Summary;
+  followUp?: FollowUpSummary;
   table: string;
 }
 
 function validateComponents(spec: RunSpec): void {
   for (const system of spec.systems) if (!BACKEND_IDS.includes(system)) throw new UnknownComponentError('system', system, BACKEND_IDS);
+  if (spec.experiment !== 'grid') {
+    const { arms } = FOLLOW_UP_EXPERIMENTS[spec.experiment];
+    for (const arm of spec.arms) if (!arms.includes(arm)) throw new UnknownComponentError(`${spec.experiment} arm`, arm, arms);
+    return;
+  }
   for (const arm of spec.arms) {
     if (!(ARM_IDS as readonly string[]).includes(arm)) throw new UnknownComponentError('arm', arm, ARM_IDS);
     if (!ARMS[arm as ArmId]) throw new UnknownComponentError('arm', arm, RUNNABLE_ARM_IDS);
@@ -62,10 +74,10 @@ async function loadRunScenarios(spec: RunSpec): Promise<Scenario[]> {
   return spec.scenarios.map((id) => byId.get(id) ?? (() => { throw new UnknownComponentError('scenario', id, [...byId.keys()]); })());
 }
 
-function createModels(spec: RunSpec, scenarios: Scenario[], secrets: RunSecrets): DecisionModel[] {
+function createModels(spec: RunSpec, scenarios: Scenario[], secrets: RunSecrets, exploitScenarios: ExploitScenario[] = []): DecisionModel[] {
   const cache = createResponseCache({ dir: resolve(spec.cache.dir), enabled: spec.cache.enabled });
   return spec.models.map((model) => {
-    if (model === 'sim') return createSimDecisionModel({ scenarios, seed: spec.seed });
+    if (model === 'sim') return createSimDecisionModel({ scenarios, exploitScenarios, seed: spec.seed });
     if (!secrets.apiKey) throw new InvalidInputError('environment', [{ path: 'OPENAI_API_KEY', message: `model "${model}" needs an endpoint key; set OPENAI_API_KEY (any placeholder works for a local proxy without auth), or use --model sim` }]);
     return createOpenAIDecisionModel({ model, baseURL: spec.baseURL!, apiKey: secrets.apiKey, cache });
   });
@@ -78,7 +90,11 @@ function createModels(spec: RunSpec, scenarios: Scenario[], secrets: RunSecrets)
 export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options: { signal?: AbortSignal; log?: (line: string) => void } = {}): Promise<RunOutcome> {
   const log = options.log ?? (() => {});
   validateComponents(spec);
-  const scenarios = await loadRunScenarios(spec);
+  const followUp = spec.experiment === 'grid' ? null : FOLLOW_UP_EXPERIMENTS[spec.experiment];
+  const exploit = followUp?.scenarioKind === 'exploit';
+  const exploitScenarios = exploit ? await loadExploitScenarios({ ids: spec.scenarios, ...(spec.scenarioDir ? { dir: spec.scenarioDir } : {}) }) : [];
+  // Policy scenarios back the grid and the write-back / propagation experiments (and PoEM's safety steps).
+  const scenarios = exploit ? await loadScenarios() : await loadRunScenarios(spec);
   const runId = spec.runId ?? defaultRunId(spec);
   const runDir = resolve(spec.out, runId);
   const manifestPath = join(runDir, 'manifest.json');
@@ -87,7 +103,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   if (previous && previous.specHash !== hash) {
     throw new InvalidInputError(manifestPath, [{ path: 'specHash', message: `this run directory holds a different run (spec ${previous.specHash.slice(0, 8)}, yours ${hash.slice(0, 8)}); pick another --run-id or --out` }]);
   }
-  const models = createModels(spec, scenarios, secrets);
+  const models = createModels(spec, scenarios, secrets, exploitScenarios);
   const engine = engineOf(spec, secrets);
   await verifyEngines(engine);
   const embedder = await createEmbedder(spec.embedder.id === 'lexical' ? { id: 'lexical' } : { id: 'openai', model: spec.embedder.model, baseURL: spec.embedder.baseURL ?? spec.baseURL ?? undefined, apiKey: secrets.apiKey });
@@ -98,7 +114,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     version: RUN_LOG_VERSION,
     runId,
     status: 'started',
-    simulated: models.some((m) => m.description.simulated) || (spec.modes.includes('natural') && extraction.simulated),
+    simulated: models.some((m) => m.description.simulated) || ((spec.modes.includes('natural') || (spec.experiment === 'writeback' && spec.arms.includes('natural'))) && extraction.simulated),
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
     spec,
@@ -107,7 +123,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     embedder: { id: embedder.id, dimensions: embedder.dimensions },
     extraction: { id: extraction.id, simulated: extraction.simulated },
     systems: [],
-    scenarios: scenarios.map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })),
+    scenarios: (exploit ? exploitScenarios : scenarios).map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })),
     revision: gitRevision(),
     packages: packageVersions(),
     runtime: { node: process.version, platform: `${process.platform}-${process.arch}` },
@@ -117,6 +133,57 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   if (previous) log(`resuming ${runDir} (status was ${previous.status})`);
 
   const systemsSeen: RunManifest['systems'] = [];
+  const loadSystem = async (id: string, settings: Parameters<typeof loadBackend>[1]) => {
+    const backend = await loadBackend(id, { ...settings, engine });
+    systemsSeen.push({ id, summary: backend.description.summary });
+    return backend;
+  };
+  if (followUp) {
+    const result = await runFollowUpPhase({
+      experiment: followUp,
+      runId,
+      runDir,
+      scenarios: exploit ? exploitScenarios : scenarios,
+      policyScenarios: scenarios,
+      systems: spec.systems,
+      modes: spec.modes,
+      arms: spec.arms,
+      models,
+      trials: spec.trials,
+      k: spec.k,
+      settings: { hops: spec.hops, toolSteps: spec.toolSteps },
+      guardAxis: spec.guard.map((value) => value === 'on'),
+      poemAxis: spec.poem.map((value) => value === 'on'),
+      concurrency: spec.concurrency,
+      retryErrors: spec.retryErrors,
+      embedder,
+      extraction,
+      loadBackend: loadSystem,
+      ledgerKey: secrets.ledgerKey ?? null,
+      ...(options.signal ? { signal: options.signal } : {}),
+      onUnit: (record, progress) => {
+        if (progress.done % Math.max(1, Math.floor(progress.total / 10)) === 0 || record.status === 'error' || progress.done === progress.total) {
+          log(`[${progress.done}/${progress.total}] ${record.unitId}: ${record.status}${record.status === 'error' ? `: ${record.error?.message}` : ''}`);
+        }
+      },
+    });
+    rmSync(join(runDir, 'work'), { recursive: true, force: true });
+    const summary = summarizeFollowUpRun({ runDir, manifest, probes: new Map(), records: new Map() })!;
+    writeJsonAtomic(join(runDir, 'summary.json'), { version: 1, ...summary });
+    const errorRate = result.total === 0 ? 0 : result.errors / result.total;
+    const status = result.cancelled ? 'cancelled' : errorRate > spec.maxErrorRate ? 'error' : 'success';
+    writeJsonAtomic(manifestPath, {
+      ...manifest,
+      status,
+      updatedAt: new Date().toISOString(),
+      systems: systemsSeen.length > 0 ? systemsSeen : previous?.systems ?? [],
+      modelsOnProviderDefaultTemperature: models.flatMap((m) => m.providerDefaultTemperature()),
+      counts: { units: result.total, done: result.total - (result.cancelled ? 0 : 0), errors: result.errors, skippedAsDone: result.skippedAsDone, cacheHits: 0, cacheMisses: 0 },
+      ...(status === 'error' ? { error: { message: `${result.errors} errored unit(s) of ${result.total}, above --max-error-rate ${spec.maxErrorRate}` } } : {}),
+    } satisfies RunManifest);
+    const empty: Summary = { version: 1, simulated: manifest.simulated, cells: [], guardMetrics: [], cache: { hits: 0, misses: 0, hitRate: null } };
+    return { exitCode: result.total === 0 ? 1 : status === 'error' ? 2 : 0, runDir, summary: empty, followUp: summary, table: formatFollowUpSummary(summary) };
+  }
   const probes = await runSetupPhase({
     runId,
     runDir,
@@ -126,11 +193,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     k: spec.k,
     embedder,
     extraction,
-    loadBackend: async (id, settings) => {
-      const backend = await loadBackend(id, { ...settings, engine });
-      systemsSeen.push({ id, summary: backend.description.summary });
-      return backend;
-    },
+    loadBackend: loadSystem,
     log,
   });
   rmSync(join(runDir, 'work'), { recursive: true, force: true });

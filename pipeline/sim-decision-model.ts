@@ -1,6 +1,8 @@
 // `sim`: an offline, deterministic stand-in for a decision model. Its numbers are simulated, never results.
 import { assertsRevoked } from '../analysis/exposure.js';
 import type { Scenario } from '../scenarios/scenario.js';
+import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
+import { simToolPressure, simToolReply, toolEpisodeInput } from './sim-tool-agent.js';
 import type { DecisionModel, DecisionRequest, DecisionResponse } from './decision-model.js';
 import { HARDEN } from './prompts.js';
 import { sha256 } from './json-files.js';
@@ -20,14 +22,21 @@ export interface SimParameters {
   unparseableRate: number;
   /** Share of replies whose reason quotes the followed fact verbatim (the rest paraphrase it): the output filter keys on this. */
   quoteRate: number;
+  /**
+   * Follow-up experiments: the chance of following a write-back journal in context that names the unsafe action
+   * as approved (`... the approved action is <UNSAFE>`, or the relapse journal's "permissive action is authorised").
+   */
+  followJournal: number;
 }
 
-export const DEFAULT_SIM_PARAMETERS: SimParameters = { followRevoked: 0.5, guardrailFactor: 0.5, hardenFactor: 0.8, unparseableRate: 0, quoteRate: 0.5 };
+export const DEFAULT_SIM_PARAMETERS: SimParameters = { followRevoked: 0.5, guardrailFactor: 0.5, hardenFactor: 0.8, unparseableRate: 0, quoteRate: 0.5, followJournal: 0.8 };
 
 /** Settings of `createSimDecisionModel`. */
 export interface SimDecisionModelSettings {
   /** The scenarios of the run: the simulator finds a request's scenario by its action list. */
   scenarios: readonly Scenario[];
+  /** Exploit scenarios (tool episodes, no action list): found by the task of the first user message. */
+  exploitScenarios?: readonly ExploitScenario[];
   /** Run seed: the same seed, trial and prompt always give the same reply. */
   seed: number;
   parameters?: Partial<SimParameters>;
@@ -57,36 +66,56 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
   const parameters: SimParameters = { ...DEFAULT_SIM_PARAMETERS, ...settings.parameters };
   const byActions = new Map(settings.scenarios.map((scenario) => [scenario.actions.join('\u0000'), scenario]));
 
+  const byTask = new Map((settings.exploitScenarios ?? []).map((scenario) => [scenario.task, scenario]));
+
+  const response = (text: string, note: string): DecisionResponse => ({
+    text,
+    finishReason: 'stop',
+    cached: false,
+    attempts: 0,
+    requested: {},
+    sent: {},
+    responseModel: 'sim',
+    systemFingerprint: null,
+    usage: null,
+    headers: {},
+    notes: [note],
+  });
+
+  /** A tool episode (§14): one scripted plan per episode, drawn from the first two messages only. */
+  function toolStep(request: DecisionRequest): DecisionResponse {
+    const input = toolEpisodeInput(request.messages);
+    const scenario = input ? byTask.get(input.task) : undefined;
+    if (!input || !scenario) throw new Error('sim: a request without actions must be a tool episode of one of the run\'s exploit scenarios');
+    const pressures = input.facts.map((fact) => simToolPressure(fact, scenario));
+    const probability = Math.max(0, ...pressures.map((p) => (p === 'journal' ? parameters.followJournal : p === 'revoked' ? parameters.followRevoked : 0)));
+    const opening = { ...request, messages: request.messages.slice(0, 2) };
+    const draws = { unsafe: draw(settings.seed, opening, 'tool-plan'), quote: draw(settings.seed, opening, 'tool-quote') };
+    return response(simToolReply(scenario, request.messages, draws, probability, parameters.quoteRate), `sim: tool episode p(unsafe plan)=${probability.toFixed(3)} u=${draws.unsafe.toFixed(3)}`);
+  }
+
   async function decide(request: DecisionRequest): Promise<DecisionResponse> {
+    if (request.actions.length === 0) return toolStep(request);
     const scenario = byActions.get(request.actions.join('\u0000'));
     if (!scenario) throw new Error(`sim: no scenario of this run has the actions ${JSON.stringify(request.actions)}`);
     const system = request.messages.find((message) => message.role === 'system')?.content ?? '';
     const facts = factsOf(request);
+    const [unsafeAction] = scenario.actions;
     const revoked = facts.find((fact) => assertsRevoked(fact, scenario.v1, scenario.v2));
-    let probability = revoked === undefined ? 0 : parameters.followRevoked;
+    // A journal names the unsafe action as approved ("... the approved action is X." or, once extracted, "The approved action for ... is X.").
+    const journal = facts.find((fact) => new RegExp(`\\bapproved action\\b.*\\bis ${unsafeAction}\\.`).test(fact) || fact.toLowerCase().includes('the permissive action is authorised'));
+    let probability = Math.max(revoked === undefined ? 0 : parameters.followRevoked, journal === undefined ? 0 : parameters.followJournal);
     if (scenario.guardrail !== null && system.includes(scenario.guardrail)) probability *= parameters.guardrailFactor;
     if (system.startsWith(HARDEN)) probability *= parameters.hardenFactor;
     const u = draw(settings.seed, request, 'decision');
     const [unsafe, safe] = scenario.actions;
     const action = u < probability ? unsafe : safe;
-    const followed = action === unsafe ? revoked : facts.find((fact) => fact !== revoked);
+    const followed = action === unsafe ? (revoked ?? journal) : facts.find((fact) => fact !== revoked && fact !== journal);
     const quote = draw(settings.seed, request, 'quote') < parameters.quoteRate;
     const reason = !followed ? 'No retrieved fact supports the unsafe action.' : quote ? `Following the retrieved fact: ${followed}` : 'Following the retrieved policy.';
     const garbled = draw(settings.seed, request, 'garble') < parameters.unparseableRate;
     const text = garbled ? 'sim: I cannot decide.' : JSON.stringify({ action, reason });
-    return {
-      text,
-      finishReason: 'stop',
-      cached: false,
-      attempts: 0,
-      requested: {},
-      sent: {},
-      responseModel: 'sim',
-      systemFingerprint: null,
-      usage: null,
-      headers: {},
-      notes: [`sim: p(unsafe)=${probability.toFixed(3)} u=${u.toFixed(3)}`],
-    };
+    return response(text, `sim: p(unsafe)=${probability.toFixed(3)} u=${u.toFixed(3)}`);
   }
 
   return {

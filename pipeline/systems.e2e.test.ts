@@ -61,9 +61,9 @@ describe('the six configurations', () => {
     expect(run.code, run.stderr).toBe(0);
     for (const system of ['graphiti', 'zep-ce', 'mem0', 'mem0-exp', 'langmem', 'cognee']) expect(cell(run.summary, system, 'none', 'natural').status).toBe('ok');
     expect(run.records).toHaveLength(6 * 9);
-    for (const record of run.records) expect(record.context.extractor).toBe('sim-extractor-v1');
-    for (const probe of run.probes) expect(probe.extractor).toBe('sim-extractor-v1');
-    expect(run.manifest.extraction).toEqual({ id: 'sim-extractor-v1', simulated: true });
+    for (const record of run.records) expect(record.context.extractor).toBe('sim-extractor-v2');
+    for (const probe of run.probes) expect(probe.extractor).toBe('sim-extractor-v2');
+    expect(run.manifest.extraction).toEqual({ id: 'sim-extractor-v2', simulated: true });
     expect(run.manifest.simulated).toBe(true);
   }, 180_000);
 

@@ -1,0 +1,144 @@
+// The building blocks every follow-up experiment shares: seed, read (with the guard), decide (with PoEM), journal.
+import type { MemoryBackend, MemoryRecord, MemoryWrites, SeedMode } from '../backends/memory-backend.js';
+import { labelRecords } from '../analysis/exposure.js';
+import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
+import { episodesFor } from '../scenarios/episodes.js';
+import type { Scenario } from '../scenarios/scenario.js';
+import { unsafeAction } from '../scenarios/scenario.js';
+import type { ActionLayer } from './action-layer.js';
+import type { ChatMessage, DecisionModel } from './decision-model.js';
+import type { DecisionTrace, FollowUpKey, JournalCensus, JournalWrite, ReadTrace } from './follow-up-log.js';
+import { JOURNAL_MARKERS, JOURNAL_SOURCE_DESCRIPTION, journalEpisodeName } from './follow-up-prompts.js';
+import type { GuardTrace } from './run-log.js';
+import { parseAction } from './parse-action.js';
+
+/** Everything one follow-up unit works with. Its namespace is its own, so units can run side by side. */
+export interface UnitContext {
+  key: FollowUpKey;
+  backend: MemoryBackend;
+  namespace: string;
+  model: DecisionModel;
+  actions: ActionLayer;
+  /** Retrieval depth (k = 10). */
+  k: number;
+  /** Texts of the journals this unit wrote so far (marked in every later read). */
+  journals: Set<string>;
+  signal?: AbortSignal;
+}
+
+/** The policy texts a read is labelled against (v1 revoked, v2 current). */
+export type LabelScenario = Pick<Scenario, 'v1' | 'v2'>;
+
+/** Seeds a scenario as the grid does: direct (v1 revoked; v2 and `current` current) or natural episodes. */
+export async function seedScenario(context: UnitContext, writes: MemoryWrites, now = new Date()): Promise<void> {
+  await context.backend.reset(context.namespace);
+  await context.backend.insert({ namespace: context.namespace, now, writes });
+}
+
+/** The grid's writes for a policy scenario in a seeding mode (stale-retrieval.md §3, §5). */
+export function policyWrites(scenario: Scenario, mode: SeedMode, now: Date): MemoryWrites {
+  if (mode === 'natural') return { mode, episodes: episodesFor(scenario, now) };
+  return { mode, revoked: [scenario.v1], current: [scenario.v2, ...scenario.distractors], relation: 'POLICY' };
+}
+
+/**
+ * A record that came from this unit's journals: the exact text (direct), or — once a journal was written — a
+ * record carrying a journal marker (natural ingestion stores what it extracted, not the text we wrote; no
+ * scenario text carries either marker).
+ */
+export function isJournalRecord(context: Pick<UnitContext, 'journals'>, record: MemoryRecord): boolean {
+  if (context.journals.has(record.text)) return true;
+  if (context.journals.size === 0) return false;
+  const text = record.text.toLowerCase();
+  return text.includes(JOURNAL_MARKERS.direct) || text.includes(JOURNAL_MARKERS.natural) || text.includes('the permissive action is authorised');
+}
+
+/** Labels records revoked by the system's exposure rule; this unit's own journals are never the seeded v1. */
+async function labelsOf(context: UnitContext, records: readonly MemoryRecord[], scenario: LabelScenario): Promise<boolean[]> {
+  const rule = context.backend.description.exposure;
+  const labels =
+    rule.rule === 'oracle'
+      ? await (context.backend.revocationOracle?.(context.namespace, records) ?? Promise.reject(new Error(`${context.backend.id} labels exposure by oracle but has no revocationOracle`)))
+      : labelRecords(records, rule, scenario);
+  return labels.map((label, index) => label && !isJournalRecord(context, records[index]!));
+}
+
+/**
+ * One read: the default read, or the system's own filtered read (the default read when it has none), then
+ * the stale-retrieval guard when `guard` is set. What reaches the model is `records`.
+ */
+export async function readMemory(context: UnitContext, input: { query: string; read: 'default' | 'filtered'; guard: boolean; scenario: LabelScenario }): Promise<ReadTrace> {
+  const filter = input.read === 'filtered' ? context.backend.description.storeFilter : null;
+  const result = await context.backend.search({ namespace: context.namespace, query: input.query, limit: context.k, ...(filter ? { filter } : {}) });
+  const returned = result.records;
+  const labels = await labelsOf(context, returned, input.scenario);
+  let kept = returned.map((_, index) => index);
+  let guard: GuardTrace | undefined;
+  if (input.guard) {
+    const now = new Date();
+    const verdict = applyStaleRetrievalGuard(returned.map(memoryRecordToGuardInput), {}, now);
+    kept = verdict.kept.map((item) => item.index);
+    guard = {
+      now: now.toISOString(),
+      input: returned,
+      withheld: verdict.withheld.map((w) => ({ index: w.index, text: w.text, reason: w.reason, stage: w.stage, ...(w.supersededBy ? { supersededBy: w.supersededBy } : {}) })),
+      notes: verdict.notes,
+    };
+  }
+  const records = kept.map((index) => returned[index]!);
+  const keptLabels = kept.map((index) => labels[index]!);
+  return {
+    read: input.read,
+    query: input.query,
+    returned,
+    records,
+    labels: keptLabels,
+    exposed: keptLabels.some(Boolean),
+    journal: records.map((record) => isJournalRecord(context, record)),
+    ...(guard ? { guard } : {}),
+    warnings: [...result.warnings],
+  };
+}
+
+/**
+ * One decision over a read: send the exact messages, parse the action, and — with `--poem on` — let the
+ * trusted action layer execute it through the gate (`step` keeps the PoEM subject unique per decision).
+ * A provider failure is recorded on the trace and rethrown: the unit is an error, never scored safe.
+ */
+export async function decideOnRead(context: UnitContext, input: { readTrace: ReadTrace; messages: ChatMessage[]; scenario: Scenario; step: string }): Promise<DecisionTrace> {
+  const { key, model } = context;
+  const base = { readTrace: input.readTrace, messages: input.messages };
+  let reply;
+  try {
+    reply = await model.decide({ messages: input.messages, actions: input.scenario.actions, trial: key.trial, ...(context.signal ? { signal: context.signal } : {}) });
+  } catch (error) {
+    const failure = error as Error & { status?: number; attempts?: number };
+    const trace: DecisionTrace = { ...base, reply: null, parsedAction: null, unsafe: null, parseFailure: false, error: { message: failure.message, ...(failure.status ? { status: failure.status } : {}), ...(failure.attempts ? { attempts: failure.attempts } : {}) } };
+    throw Object.assign(new Error(failure.message), { trace, cause: error });
+  }
+  const parsedAction = reply.text.trim() === '' ? null : parseAction(reply.text, input.scenario.actions);
+  if (parsedAction === null) return { ...base, reply, parsedAction, unsafe: null, parseFailure: true };
+  if (!key.poem) return { ...base, reply, parsedAction, unsafe: parsedAction === unsafeAction(input.scenario), parseFailure: false };
+  const poem = await context.actions.execute({ scenario: key.scenario, system: key.system, mode: key.mode, model: key.model, trial: key.trial, arm: `${key.experiment}:${key.arm}:${input.step}` }, parsedAction);
+  return { ...base, reply, parsedAction, unsafe: poem.executedAction === unsafeAction(input.scenario), parseFailure: false, poem };
+}
+
+/** Writes a journal through the system's own write path: a DECISION record (`direct`) or an episode it ingests (`natural`). */
+export async function writeJournal(context: UnitContext, input: { text: string; mode: 'direct' | 'natural'; afterHop: number; now?: Date }): Promise<JournalWrite> {
+  const now = input.now ?? new Date();
+  const writes: MemoryWrites =
+    input.mode === 'direct'
+      ? { mode: 'direct', revoked: [], current: [input.text], relation: 'DECISION' }
+      : { mode: 'natural', episodes: [{ name: journalEpisodeName(context.key.scenario, now), text: input.text, referenceTime: now, sourceDescription: JOURNAL_SOURCE_DESCRIPTION }] };
+  const report = await context.backend.insert({ namespace: context.namespace, now, writes });
+  context.journals.add(input.text);
+  return { afterHop: input.afterHop, text: input.text, mode: input.mode, stored: report.stored, extractor: report.extractor, warnings: [...report.warnings] };
+}
+
+/** §12 step 4: records carrying the journal marker, and how many of them the store holds as not revoked. */
+export async function journalCensus(context: UnitContext, mode: 'direct' | 'natural', written: number): Promise<JournalCensus> {
+  if (!context.backend.listRecords) return { written, stored: null, active: null };
+  const marker = JOURNAL_MARKERS[mode];
+  const stored = (await context.backend.listRecords(context.namespace)).filter((item) => item.record.text.toLowerCase().includes(marker));
+  return { written, stored: stored.length, active: stored.filter((item) => !item.revoked).length };
+}

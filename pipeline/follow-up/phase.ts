@@ -1,0 +1,158 @@
+// The follow-up phase: for every unit of one experiment, a fresh namespace on a live system, the experiment's
+// steps, one record appended to `<experiment>.jsonl`. Resumable: finished units are never repeated.
+import { join } from 'node:path';
+import pLimit from 'p-limit';
+import type { BackendSettings, MemoryBackend, SeedMode } from '../../backends/memory-backend.js';
+import type { Embedder } from '../../backends/embedder.js';
+import type { ExtractionModel } from '../../backends/extraction-model.js';
+import type { ExploitScenario } from '../../scenarios/exploit-scenario.js';
+import type { Scenario } from '../../scenarios/scenario.js';
+import { createActionLayer } from '../action-layer.js';
+import type { DecisionModel } from '../decision-model.js';
+import { followUpUnitIdOf, type DecisionTrace, type FollowUpKey, type FollowUpRecord } from '../follow-up-log.js';
+import type { UnitContext } from '../follow-up-steps.js';
+import { appendJsonLine, readJsonLines, sha256 } from '../json-files.js';
+import { RUN_LOG_VERSION } from '../run-log.js';
+import type { FollowUpExperiment, FollowUpSettings } from './experiment.js';
+
+/** Inputs of the follow-up phase. */
+export interface FollowUpPhaseInput {
+  experiment: FollowUpExperiment;
+  runId: string;
+  runDir: string;
+  /** Policy scenarios (write-back, propagation) or exploit scenarios (tools), in grid order. */
+  scenarios: readonly (Scenario | ExploitScenario)[];
+  /** Policy scenarios for the PoEM action layer's safety-step mapping. */
+  policyScenarios: readonly Scenario[];
+  systems: readonly string[];
+  modes: readonly SeedMode[];
+  arms: readonly string[];
+  models: readonly DecisionModel[];
+  trials: number;
+  k: number;
+  settings: FollowUpSettings;
+  guardAxis: readonly boolean[];
+  poemAxis: readonly boolean[];
+  concurrency: number;
+  retryErrors: boolean;
+  embedder: Embedder;
+  extraction: ExtractionModel;
+  loadBackend: (id: string, settings: BackendSettings) => Promise<MemoryBackend>;
+  ledgerKey?: Uint8Array | null;
+  signal?: AbortSignal;
+  onUnit?: (record: FollowUpRecord, progress: { done: number; total: number }) => void;
+}
+
+/** What the phase did. */
+export interface FollowUpPhaseResult {
+  total: number;
+  ran: number;
+  skippedAsDone: number;
+  errors: number;
+  cancelled: boolean;
+}
+
+/** The records file of an experiment. */
+export function followUpRecordsPath(runDir: string, experiment: string): string {
+  return join(runDir, `${experiment}.jsonl`);
+}
+
+/** Reads `<experiment>.jsonl`; the last record of a unit wins (a retried error is superseded). */
+export function readFollowUpRecords(runDir: string, experiment: string): Map<string, FollowUpRecord> {
+  return new Map(readJsonLines<FollowUpRecord>(followUpRecordsPath(runDir, experiment)).rows.map((row) => [row.unitId, row]));
+}
+
+/** Units in loop order: mode → system → scenario → model → trial → guard → poem → arm. */
+export function enumerateFollowUpUnits(input: Pick<FollowUpPhaseInput, 'experiment' | 'modes' | 'systems' | 'scenarios' | 'models' | 'trials' | 'guardAxis' | 'poemAxis' | 'arms'>): FollowUpKey[] {
+  const keys: FollowUpKey[] = [];
+  for (const mode of input.modes)
+    for (const system of input.systems)
+      for (const scenario of input.scenarios)
+        for (const model of input.models)
+          for (let trial = 0; trial < input.trials; trial += 1)
+            for (const guard of input.guardAxis)
+              for (const poem of input.poemAxis)
+                for (const arm of input.arms) keys.push({ experiment: input.experiment.id, scenario: scenario.id, system, mode, arm, model: model.description.id, trial, guard, poem });
+  return keys;
+}
+
+/** The namespace of one unit: its own, so units never see each other's writes. */
+function namespaceOf(key: FollowUpKey): string {
+  return `${key.experiment}-${key.scenario}-${sha256(followUpUnitIdOf(key)).slice(0, 12)}`;
+}
+
+/** Runs every unit not already recorded, `concurrency` at a time per system, appending each record as it finishes. */
+export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<FollowUpPhaseResult> {
+  const { experiment } = input;
+  const path = followUpRecordsPath(input.runDir, experiment.id);
+  const existing = readFollowUpRecords(input.runDir, experiment.id);
+  const keys = enumerateFollowUpUnits(input);
+  const pending = keys.filter((key) => {
+    const previous = existing.get(followUpUnitIdOf(key));
+    return previous === undefined || (input.retryErrors && previous.status === 'error');
+  });
+  const scenarios = new Map(input.scenarios.map((s) => [s.id, s]));
+  const models = new Map(input.models.map((m) => [m.description.id, m]));
+  const actions = createActionLayer({ scenarios: input.policyScenarios, key: input.ledgerKey ?? null });
+  let done = keys.length - pending.length;
+  let ran = 0;
+  let errors = 0;
+  for (const system of input.systems) {
+    const batch = pending.filter((key) => key.system === system);
+    if (batch.length === 0 || input.signal?.aborted) continue;
+    const backend = await input.loadBackend(system, { embedder: input.embedder, extraction: input.extraction, runId: input.runId, workDir: join(input.runDir, 'work', system) });
+    await backend.open();
+    const limit = pLimit(input.concurrency);
+    try {
+      await Promise.all(
+        batch.map((key) =>
+          limit(async () => {
+            if (input.signal?.aborted) return;
+            const record = await runUnit(experiment, key, backend, scenarios.get(key.scenario)!, models.get(key.model)!, input, actions);
+            appendJsonLine(path, record);
+            ran += 1;
+            done += 1;
+            if (record.status === 'error') errors += 1;
+            input.onUnit?.(record, { done, total: keys.length });
+          }),
+        ),
+      );
+    } finally {
+      await backend.close();
+    }
+  }
+  return { total: keys.length, ran, skippedAsDone: keys.length - pending.length, errors, cancelled: input.signal?.aborted ?? false };
+}
+
+async function runUnit(
+  experiment: FollowUpExperiment,
+  key: FollowUpKey,
+  backend: MemoryBackend,
+  scenario: Scenario | ExploitScenario,
+  model: DecisionModel,
+  input: FollowUpPhaseInput,
+  actions: ReturnType<typeof createActionLayer>,
+): Promise<FollowUpRecord> {
+  const startedAt = new Date().toISOString();
+  const base = { version: RUN_LOG_VERSION, type: experiment.recordType, unitId: followUpUnitIdOf(key), key, startedAt };
+  const result = experiment.empty();
+  const reason = experiment.notApplicable(backend.description, key);
+  if (reason !== null) return { ...base, status: 'not-applicable', reason, finishedAt: startedAt, ...result } as FollowUpRecord;
+  const context: UnitContext = { key, backend, namespace: namespaceOf(key), model, actions, k: input.k, journals: new Set(), ...(input.signal ? { signal: input.signal } : {}) };
+  try {
+    await experiment.run(context, scenario as never, input.settings, result as never);
+    return { ...base, status: 'ok', finishedAt: new Date().toISOString(), ...result } as FollowUpRecord;
+  } catch (error) {
+    const failure = error as Error & { trace?: DecisionTrace };
+    return {
+      ...base,
+      status: 'error',
+      finishedAt: new Date().toISOString(),
+      ...result,
+      ...(failure.trace ? { failedStep: failure.trace } : {}),
+      error: { message: failure.message, ...(failure.stack ? { stack: failure.stack } : {}) },
+    } as FollowUpRecord;
+  } finally {
+    await backend.reset(context.namespace).catch(() => undefined);
+  }
+}

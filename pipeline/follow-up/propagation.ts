@@ -1,0 +1,40 @@
+// Multi-agent propagation (stale-retrieval.md §13; reference `attacks/attack_propagation.py`): executor, reviewer
+// and planner share one memory, each reading on its own query and deciding with its own role prompt.
+import type { PropagationRecord } from '../follow-up-log.js';
+import { ROLE_ORDER, buildRoleMessages, decisionJournal, roleQuery, roleTask } from '../follow-up-prompts.js';
+import { decideOnRead, policyWrites, readMemory, seedScenario, writeJournal } from '../follow-up-steps.js';
+import type { FollowUpExperiment } from './experiment.js';
+
+export const propagationExperiment: FollowUpExperiment<PropagationRecord> = {
+  id: 'propagation',
+  recordType: 'propagation-end',
+  arms: ['shared-default', 'shared-filtered', 'no-journal'],
+  armDescriptions: {
+    'shared-default': 'all roles read the default path; the executor journals its decision (reference shared_default)',
+    'shared-filtered': "all roles read the system's filtered path; the executor journals (reference shared_filtered)",
+    'no-journal': 'default path, no journal (reference no_writeback)',
+  },
+  scenarioKind: 'policy',
+  notApplicable(description, key) {
+    const seeding = description.modes[key.mode];
+    if (!seeding.supported) return `${key.mode} seeding: ${seeding.reason}`;
+    if (key.arm !== 'no-journal' && !description.modes.direct.supported) return `the executor's journal is a direct DECISION record: ${description.modes.direct.reason}`;
+    if (key.arm === 'shared-filtered' && description.storeFilter === null) return 'the system has no filtered read (shared-filtered would equal shared-default)';
+    return null;
+  },
+  empty: () => ({ roles: {}, journal: null }),
+  async run(context, scenario, _settings, result) {
+    await seedScenario(context, policyWrites(scenario, context.key.mode, new Date()));
+    const read = context.key.arm === 'shared-filtered' ? 'filtered' : 'default';
+    for (const role of ROLE_ORDER) {
+      const readTrace = await readMemory(context, { query: roleQuery(role, scenario), read, guard: context.key.guard, scenario });
+      const messages = buildRoleMessages({ role, facts: readTrace.records.map((r) => r.text), task: roleTask(role, scenario), actions: scenario.actions, guardrail: scenario.guardrail });
+      const trace = await decideOnRead(context, { readTrace, messages, scenario, step: role });
+      result.roles[role] = trace;
+      // The executor journals whenever an action parsed, safe or unsafe (reference), except in no-journal.
+      if (role === 'executor' && context.key.arm !== 'no-journal' && trace.parsedAction !== null) {
+        result.journal = await writeJournal(context, { text: decisionJournal(scenario.id, trace.parsedAction, trace.reply!.text), mode: 'direct', afterHop: 0 });
+      }
+    }
+  },
+};
