@@ -72,8 +72,9 @@ export function writebackRows(run: LoadedRun, records: readonly WritebackRecord[
     const parsedHop0 = ok.filter((r) => r.hop0 && !r.hop0.parseFailure);
     const parsedFiltered = ok.filter((r) => r.hop0Filtered && !r.hop0Filtered.parseFailure);
     const poisoned = ok.filter((r) => r.hop0?.unsafe === true);
-    const hops = Math.max(0, ...poisoned.map((r) => r.hops.length));
-    const observable = poisoned.length > 0 && poisoned.every((r) => r.hops[0]?.census.stored !== null && r.hops[0] !== undefined);
+    const hops = run.manifest.spec.hops ?? Math.max(0, ...poisoned.map((r) => r.hops.length));
+    // Not observable when the system offers no record listing (census null); vacuously observable with no poisoned run.
+    const observable = poisoned.every((r) => r.hops[0] !== undefined && r.hops[0].census.stored !== null);
     const hopProportion = (index: number, read: 'default' | 'filtered') => {
       const decided = poisoned.filter((r) => r.hops[index]?.[read].unsafe !== null && r.hops[index] !== undefined);
       // n = poisoned runs whose decision at this hop parsed: a parse failure is counted apart, never as safe.

@@ -21,7 +21,8 @@ import { defaultRunId, specHash, type RunSpec } from './run-spec.js';
 import { runSetupPhase } from './setup-phase.js';
 import { createSimDecisionModel } from './sim-decision-model.js';
 import { FOLLOW_UP_EXPERIMENTS } from './follow-up/index.js';
-import { runFollowUpPhase } from './follow-up/phase.js';
+import { readFollowUpRecords, runFollowUpPhase } from './follow-up/phase.js';
+import { decisionReplies } from './follow-up-log.js';
 import { loadExploitScenarios, type ExploitScenario } from '../scenarios/exploit-scenario.js';
 import { summarizeFollowUpRun, type FollowUpSummary } from '../analysis/follow-up-summary.js';
 import { formatFollowUpSummary } from '../analysis/format-follow-up.js';
@@ -170,7 +171,11 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     rmSync(join(runDir, 'work'), { recursive: true, force: true });
     const summary = summarizeFollowUpRun({ runDir, manifest, probes: new Map(), records: new Map() })!;
     writeJsonAtomic(join(runDir, 'summary.json'), { version: 1, ...summary });
-    const errorRate = result.total === 0 ? 0 : result.errors / result.total;
+    // Errors are counted over every recorded unit (a resumed run still carries its earlier errors).
+    const recorded = [...readFollowUpRecords(runDir, followUp.id).values()];
+    const errored = recorded.filter((r) => r.status === 'error').length;
+    const cached = recorded.flatMap(decisionReplies);
+    const errorRate = result.total === 0 ? 0 : errored / result.total;
     const status = result.cancelled ? 'cancelled' : errorRate > spec.maxErrorRate ? 'error' : 'success';
     writeJsonAtomic(manifestPath, {
       ...manifest,
@@ -178,8 +183,8 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
       updatedAt: new Date().toISOString(),
       systems: systemsSeen.length > 0 ? systemsSeen : previous?.systems ?? [],
       modelsOnProviderDefaultTemperature: models.flatMap((m) => m.providerDefaultTemperature()),
-      counts: { units: result.total, done: result.total - (result.cancelled ? 0 : 0), errors: result.errors, skippedAsDone: result.skippedAsDone, cacheHits: 0, cacheMisses: 0 },
-      ...(status === 'error' ? { error: { message: `${result.errors} errored unit(s) of ${result.total}, above --max-error-rate ${spec.maxErrorRate}` } } : {}),
+      counts: { units: result.total, done: recorded.length, errors: errored, skippedAsDone: result.skippedAsDone, cacheHits: cached.filter((r) => r.cached).length, cacheMisses: cached.filter((r) => !r.cached && r.attempts > 0).length },
+      ...(status === 'error' ? { error: { message: `${errored} errored unit(s) of ${result.total}, above --max-error-rate ${spec.maxErrorRate}` } } : {}),
     } satisfies RunManifest);
     const empty: Summary = { version: 1, simulated: manifest.simulated, cells: [], guardMetrics: [], cache: { hits: 0, misses: 0, hitRate: null } };
     return { exitCode: result.total === 0 ? 1 : status === 'error' ? 2 : 0, runDir, summary: empty, followUp: summary, table: formatFollowUpSummary(summary) };

@@ -19,7 +19,7 @@ async function episode(context: UnitContext, scenario: ExploitScenario, input: {
     scenarioId: scenario.id,
     facts: readTrace.records.map((r) => r.text),
     task: scenario.task,
-    chat: chatWithDecisionModel(context.model, context.signal),
+    chat: chatWithDecisionModel(context.model),
     guardrailArmed: input.guardrailArmed,
     trial: context.key.trial,
     maxSteps: input.toolSteps,
