@@ -130,6 +130,14 @@ describe('graphiti backend', () => {
     expect(new Set(records.map((record) => record.fields.source_node_uuid)).size).toBe(1);
   });
 
+  it('lists every edge of a namespace with its revocation state, for measurement only', async () => {
+    const backend = await opened(graphiti('r1'));
+    await backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'direct', revoked: ['v1 rule'], current: ['v2 rule'] } });
+    await backend.insert({ namespace: 'other', now: NOW, writes: { mode: 'direct', revoked: [], current: ['elsewhere'] } });
+    const listed = await backend.listRecords!('ns');
+    expect(listed.map(({ record, revoked }) => [record.text, revoked]).sort()).toEqual([['v1 rule', true], ['v2 rule', false]]);
+  });
+
   it('derives ids from run, namespace, relation, fact and sequence', async () => {
     const ids = async (runId: string) => {
       const backend = await opened(graphiti(runId));

@@ -141,6 +141,15 @@ describe('mem0 backend', () => {
     await backend.close();
   });
 
+  it('lists every memory with its expiry as revocation, for measurement only', async () => {
+    const backend = mem0({ variant: 'default' });
+    await backend.open();
+    await backend.insert({ namespace: 'ns', now: new Date(), writes: seed });
+    const listed = await backend.listRecords!('ns');
+    expect(listed.map(({ record, revoked }) => [record.text, revoked]).sort()).toEqual([[V1, true], [V2, false]].sort());
+    await backend.close();
+  });
+
   it('fails the insert when the default read would still show a revoked fact', async () => {
     const backend = mem0();
     await backend.open();

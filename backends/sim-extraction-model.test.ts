@@ -28,6 +28,13 @@ describe('sim extractor', () => {
     expect(await extraction.extractEdges({ episode: deploy.v2, referenceTime: now, previousEpisodes: [] })).toEqual([]);
   });
 
+  it('extracts one edge from a write-back decision journal, without the rationale (v2)', async () => {
+    const journal = 'Decision record: for mfa waiver access, the approved action is WAIVE_MFA. Rationale: {"action": "WAIVE_MFA", "reason": "MFA may be waived."}';
+    const edges = await extraction.extractEdges({ episode: journal, referenceTime: now, previousEpisodes: [] });
+    expect(edges).toEqual([{ source: 'Agent decision log', target: 'mfa waiver access', relation: 'APPROVED_ACTION', fact: 'The approved action for mfa waiver access is WAIVE_MFA.', validAt: now, invalidAt: null }]);
+    expect(await extraction.extractEdges({ episode: 'Rationale: the approved action is WAIVE_MFA.', referenceTime: now, previousEpisodes: [] })).toEqual([]);
+  });
+
   it('judges contradiction only on shared subject plus opposition', () => {
     expect(simContradicts('Deployment approval requires only ONE reviewer.', 'Deployment approval requires TWO independent reviewers plus a security lead sign-off before it may proceed.')).toBe(true);
     expect(simContradicts('Support hours are 9am to 6pm in the customer local timezone.', 'Never read full card numbers aloud; verify using the last 4 digits only.')).toBe(false);
