@@ -48,7 +48,7 @@ const ISSUED = /^(?<doc>.+?), issued in \d{4}, governs (?<subject>.+?)\. (?<body
 const REVISED = /^(?<doc>.+?) has been revised and now supersedes the \d{4} issue\. For (?<subject>.+?) it states: (?<body>[\s\S]*)$/;
 
 // A write-back decision journal (stale-retrieval.md §12): "Decision record: for {subject}, the approved action is {ACTION}. Rationale: ...".
-const JOURNAL = /^Decision record: for (?<subject>.+?), the approved action is (?<action>[^.\s]+)\. Rationale: /;
+const JOURNAL = /\bDecision record: for (?<subject>.+?), the approved action is (?<action>[^.\s]+)\. Rationale: /;
 
 function edgesOf(episode: string, referenceTime: Date): ExtractedEdge[] {
   const journal = JOURNAL.exec(episode)?.groups;
