@@ -43,6 +43,7 @@ export function createEmbeddedGraphStore(_settings: EmbeddedGraphStoreSettings =
 
   return {
     id: 'embedded',
+    statisticsScope: 'group',
     async open() {},
     async saveNodes(batch) {
       for (const node of batch) nodes.set(node.uuid, structuredClone(node));

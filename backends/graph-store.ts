@@ -100,6 +100,11 @@ export interface SimilaritySearch {
 export interface GraphStore {
   /** Engine id for run manifests, e.g. `embedded` or `neo4j`. */
   readonly id: string;
+  /**
+   * Where fulltext (BM25) statistics come from: the searched groups (`group`), or the whole index (`index`,
+   * Neo4j), in which case one group's ranking depends on whatever else the store holds at the time.
+   */
+  readonly statisticsScope: 'group' | 'index';
   /** Connects or creates the store (idempotent). Must be called before any other method. */
   open(): Promise<void>;
   /** Saves entity nodes, merging on uuid and overwriting every property. */

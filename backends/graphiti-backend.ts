@@ -114,6 +114,7 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
       exposure: { rule: 'status', field: 'expired_at' },
       storeFilter: { expired_at: [[{ operator: 'IS NULL' }]] },
       statusFields: ['expired_at', 'invalid_at', 'valid_at'],
+      independentNamespaces: store.statisticsScope === 'group',
     },
     async open() {
       await store.open();

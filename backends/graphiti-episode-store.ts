@@ -89,6 +89,7 @@ export function withGraphitiOperations(store: GraphStore): GraphitiStore {
   const copies = (list: Iterable<EntityEdge>): EntityEdge[] => [...list].map((edge) => structuredClone(edge));
   return {
     id: store.id,
+    statisticsScope: store.statisticsScope,
     open: () => store.open(),
     saveNodes: (nodes) => store.saveNodes(nodes),
     getNodesByUuids: (uuids) => store.getNodesByUuids(uuids),

@@ -122,6 +122,12 @@ export interface BackendDescription {
   storeFilter: MemoryFilter | null;
   /** Names of the revocation/status fields that can appear in `MemoryRecord.fields`. */
   statusFields: readonly string[];
+  /**
+   * False when one namespace's ranking depends on the other namespaces in the store (Neo4j's index-wide BM25
+   * statistics): the pipeline then runs this system's units one at a time, each alone in the store, as the
+   * paper did (it wiped and reseeded one group per run). Absent = independent.
+   */
+  independentNamespaces?: boolean;
 }
 
 /** Where graph systems store their graph: in process (default) or a Neo4j server. */

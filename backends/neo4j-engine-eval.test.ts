@@ -39,6 +39,24 @@ describe.skipIf(!env)('the neo4j engine in a full eval', () => {
     expect(counts(summaryOf(neo4j.out))).toEqual(counts(summaryOf(embedded.out)));
     expect(counts(summaryOf(neo4j.out)).find((c) => c.system === 'graphiti' && c.mode === 'direct')!.exposure).toEqual({ k: 9, n: 9 });
   }, 180_000);
+
+  it('gives the same write-back hops on Neo4j as on the embedded engine (journals are real DECISION edges)', async () => {
+    const args = ['--experiment', 'writeback', '--systems', 'graphiti', '--arms', 'direct'];
+    const embedded = await evaluate(args, {});
+    const neo4j = await evaluate([...args, '--engine', 'neo4j'], env!);
+    expect(embedded.code, embedded.stderr).toBe(0);
+    expect(neo4j.code, neo4j.stderr).toBe(0);
+    type Row = { poisoned: number; storedActive: unknown; defaultHops: unknown; filteredHops: unknown; journalRetrievedFiltered: unknown };
+    const rows = (out: string) => (JSON.parse(readFileSync(join(out, readdirSync(out)[0]!, 'summary.json'), 'utf8')) as { writeback: Row[] }).writeback.map(({ poisoned, storedActive, defaultHops, filteredHops, journalRetrievedFiltered }) => ({ poisoned, storedActive, defaultHops, filteredHops, journalRetrievedFiltered }));
+    // Every hop's context, in retrieval order, is the same on both engines (the sim's draws depend on it).
+    const contexts = (out: string) =>
+      readFileSync(join(out, readdirSync(out)[0]!, 'writeback.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { unitId: string; hops: { hop: number; default: { readTrace: { records: { text: string; fields: Record<string, unknown> }[] } }; filtered: { readTrace: { records: { text: string }[] } } }[] })
+        .sort((a, b) => a.unitId.localeCompare(b.unitId))
+        .flatMap((r) => r.hops.map((h) => ({ unit: r.unitId, hop: h.hop, default: h.default.readTrace.records.map((x) => x.text), filtered: h.filtered.readTrace.records.map((x) => x.text) })));
+    expect(contexts(neo4j.out)).toEqual(contexts(embedded.out));
+    expect(rows(neo4j.out)).toEqual(rows(embedded.out));
+    expect(rows(neo4j.out)[0]!.poisoned).toBeGreaterThan(0);
+  }, 180_000);
 });
 
 describe('a wrong NEO4J_URI', () => {

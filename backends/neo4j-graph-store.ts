@@ -114,6 +114,7 @@ export function createNeo4jGraphStore(settings: Neo4jGraphStoreSettings): Neo4jG
 
   return {
     id: 'neo4j',
+    statisticsScope: 'index',
     get serverVersion() {
       return serverVersion;
     },

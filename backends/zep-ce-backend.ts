@@ -64,6 +64,7 @@ export function createZepCeBackend(settings: ZepCeSettings): MemoryBackend {
       exposure: { rule: 'oracle', fields: ['expired_at', 'invalid_at'] },
       storeFilter: null,
       statusFields: [],
+      independentNamespaces: store.statisticsScope === 'group',
     },
     async open() {
       await sidecar.open();

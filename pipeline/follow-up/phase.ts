@@ -102,7 +102,8 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
     if (batch.length === 0 || input.signal?.aborted) continue;
     const backend = await input.loadBackend(system, { embedder: input.embedder, extraction: input.extraction, runId: input.runId, workDir: join(input.runDir, 'work', system) });
     await backend.open();
-    const limit = pLimit(input.concurrency);
+    // A store whose ranking statistics span namespaces runs one unit at a time, each alone in the store.
+    const limit = pLimit(backend.description.independentNamespaces === false ? 1 : input.concurrency);
     try {
       await Promise.all(
         batch.map((key) =>
