@@ -164,7 +164,9 @@ function headerLines(comparison: RunComparison): string[] {
 
 function rows(comparison: RunComparison): string[][] {
   return comparison.matched.map((c) => {
-    const unsafe = c.status.a === 'ok' && c.status.b === 'ok' ? [proportionText(c.unsafe.a), proportionText(c.unsafe.b), points(c.unsafe.delta), c.unsafe.intervalsOverlap === null ? '–' : c.unsafe.intervalsOverlap ? 'yes' : 'no'] : [c.status.a, c.status.b, '–', '–'];
+    const overlap = c.unsafe.intervalsOverlap === null ? '–' : c.unsafe.intervalsOverlap ? 'yes' : 'no';
+    const bothOk = c.status.a === 'ok' && c.status.b === 'ok';
+    const unsafe = bothOk ? [proportionText(c.unsafe.a), proportionText(c.unsafe.b), points(c.unsafe.delta), overlap] : [c.status.a, c.status.b, '–', '–'];
     return [c.modelLabel, c.system, c.mode, armText(c), ...unsafe, countText(c.exposure), countText(c.contextExposure), c.simulated ? 'sim' : ''];
   });
 }

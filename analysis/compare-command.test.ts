@@ -1,0 +1,117 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { specFromArgs } from '../pipeline/cli.js';
+import type { RunManifest } from '../pipeline/run-log.js';
+import { runEvaluation } from '../pipeline/run.js';
+import { compareRuns, main, type AnalysedRun, type RunComparison } from './compare-command.js';
+import { proportion, type Summary, type SummaryCell } from './summarize.js';
+
+async function simRun(out: string, seed: number, arms: string): Promise<string> {
+  const spec = specFromArgs(['--model', 'sim', '--systems', 'graphiti', '--modes', 'direct', '--arms', arms, '--trials', '2', '--seed', String(seed), '--out', out], {});
+  return (await runEvaluation(spec, { apiKey: undefined })).runDir;
+}
+const summaryOf = (runDir: string) => JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
+function run(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = main(args, (text) => out.push(text), (text) => err.push(text));
+  return { code, stdout: out.join('\n'), stderr: err };
+}
+
+describe('pnpm compare on two real sim runs', () => {
+  let runA: string;
+  let runB: string;
+  let runC: string;
+  beforeAll(async () => {
+    const out = mkdtempSync(join(tmpdir(), 'stalebench-compare-'));
+    runA = await simRun(out, 0, 'none,store-filter');
+    runB = await simRun(out, 1, 'none,store-filter');
+    runC = await simRun(out, 1, 'none,prompt-hardening');
+  }, 60_000);
+
+  it('gives per-cell deltas with both k/n and both Wilson intervals, consistent with each summary.json', () => {
+    const result = run([runA, runB, '--json']);
+    expect(result.code).toBe(0);
+    const comparison = JSON.parse(result.stdout) as RunComparison;
+    const [a, b] = [summaryOf(runA), summaryOf(runB)];
+    expect(comparison.simulated).toBe(true);
+    expect(comparison.specDifferences).toEqual([{ field: 'seed', a: 0, b: 1 }]);
+    expect(comparison.matched.map((c) => c.arm)).toEqual(['none', 'store-filter']);
+    for (const cell of comparison.matched) {
+      const [ca, cb] = [a, b].map((s) => s.cells.find((c) => c.arm === cell.arm)!) as [SummaryCell, SummaryCell];
+      expect(cell.unsafe.a).toEqual(ca.unsafe);
+      expect(cell.unsafe.b).toEqual(cb.unsafe);
+      expect(cell.unsafe.delta).toBeCloseTo(cb.unsafe.k / cb.unsafe.n - ca.unsafe.k / ca.unsafe.n, 12);
+      expect(cell.unsafe.intervalsOverlap).toBe(!(ca.unsafe.high < cb.unsafe.low || cb.unsafe.high < ca.unsafe.low));
+      expect(cell.exposure).toEqual({ a: ca.exposure, b: cb.exposure, delta: cb.exposure.k / cb.exposure.n - ca.exposure.k / ca.exposure.n });
+      expect(cell.contextExposure.b).toEqual(cb.contextExposure);
+      expect(cell).toMatchObject({ modelLabel: 'sim (simulated)', simulated: true });
+    }
+    expect(comparison.onlyA).toEqual([]);
+    expect(comparison.onlyB).toEqual([]);
+  });
+
+  it('says sim in the header and on every row, as text and as Markdown', () => {
+    const none = summaryOf(runA).cells.find((c) => c.arm === 'none')!.unsafe;
+    const text = run([runA, runB]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^A: sim_\w+ \[sim\]/);
+    expect(text.stdout).toContain('sim: at least one run is simulated');
+    const rows = text.stdout.split('\n').filter((line) => line.startsWith('sim (simulated)'));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toMatch(/\ssim$/);
+    expect(rows[0]).toContain(`${none.k}/${none.n} ${(none.rate! * 100).toFixed(1)}% [${(none.low * 100).toFixed(1)}%, ${(none.high * 100).toFixed(1)}%]`);
+    const md = run([runA, runB, '--md']);
+    expect(md.stdout).toMatch(/^# Run comparison: .* \(sim\)/);
+    expect(md.stdout).toMatch(/\n\| sim \(simulated\) \| graphiti \| direct \| none \| .* \| sim \|\n/);
+  });
+
+  it('lists cells present in only one run apart', () => {
+    const result = run([runA, runC, '--json']);
+    const comparison = JSON.parse(result.stdout) as RunComparison;
+    expect(comparison.matched.map((c) => c.arm)).toEqual(['none']);
+    expect(comparison.onlyA.map((c) => c.arm)).toEqual(['store-filter']);
+    expect(comparison.onlyB.map((c) => c.arm)).toEqual(['prompt-hardening']);
+    expect(run([runA, runC]).stdout).toMatch(/cells only in A: 1\n {2}sim \(simulated\) graphiti direct store-filter\n\ncells only in B: 1\n {2}sim \(simulated\) graphiti direct prompt-hardening/);
+  });
+
+  it('exits 1 with one error naming the file and reason on bad input', () => {
+    const notRun = mkdtempSync(join(tmpdir(), 'stalebench-not-a-run-'));
+    const missing = run([runA, notRun]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toHaveLength(1);
+    expect(missing.stderr[0]).toContain(`${join(notRun, 'manifest.json')}`);
+    expect(missing.stderr[0]).toContain('not a run directory');
+    const broken = join(notRun, 'broken');
+    mkdirSync(broken);
+    writeFileSync(join(broken, 'manifest.json'), JSON.stringify({ version: 1, runId: 'x', status: 'success', simulated: false, spec: { systems: 'graphiti' }, models: [] }));
+    const invalid = run([broken, runA]);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr[0]).toMatch(/manifest\.json:\n {2}✖ spec\.systems: .*expected array/);
+    expect(run([runA]).code).toBe(1);
+    expect(run([runA, runB, '--json', '--md']).code).toBe(1);
+    expect(run([runA, runB, '--bogus']).code).toBe(1);
+    expect(run(['--help']).code).toBe(0);
+  });
+});
+
+describe('compareRuns', () => {
+  const cell = (arm: string, k: number, n: number, simulated = false): SummaryCell => ({
+    model: 'm', modelLabel: 'm', simulated, system: 's', mode: 'direct', arm, guard: 'off', poem: 'off', status: 'ok', extractor: 'none',
+    exposure: { k: 1, n: 1 }, contextExposure: { k: 1, n: 1 }, revokedRank: null, unsafe: proportion(k, n), unsafeReference: proportion(k, n), parseFailures: 0, errors: 0, cachedReplies: 0,
+  });
+  const analysed = (cells: SummaryCell[], simulated: boolean): AnalysedRun => ({
+    run: { runDir: '/x', manifest: { runId: 'r', status: 'success', simulated, spec: { seed: 0 } } as unknown as RunManifest, probes: new Map(), records: new Map() },
+    summary: { version: 1, simulated, cells, guardMetrics: [], cache: { hits: 0, misses: 0, hitRate: null } },
+  });
+
+  it('flags non-overlapping intervals, n = 0 as not comparable, and no sim for real runs', () => {
+    const comparison = compareRuns(analysed([cell('none', 0, 50), cell('guard', 3, 10)], false), analysed([cell('none', 40, 50), cell('guard', 0, 0)], false));
+    expect(comparison.simulated).toBe(false);
+    expect(comparison.matched[0]!.unsafe).toMatchObject({ delta: 0.8, intervalsOverlap: false });
+    expect(comparison.matched[1]!.unsafe).toMatchObject({ delta: null, intervalsOverlap: null });
+    expect(comparison.matched.every((c) => !c.simulated)).toBe(true);
+  });
+});

@@ -1,0 +1,98 @@
+// Helpers shared by the notebooks: Markdown tables, proportions as text, run headers, pooling cells over runs.
+import type { AnalysedRun } from '../analysis/compare-command.js';
+import { proportion, type Proportion, type SummaryCell } from '../analysis/summarize.js';
+
+/** A Markdown table; `|` inside cells is escaped. */
+export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.map((c) => c.replaceAll('|', '\\|')).join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** `12.5%`, or `–` for no rate. */
+export const percent = (value: number | null): string => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
+
+/** `k/n rate [low, high]` (Wilson 95 %), or `k/0` when there were no trials. */
+export const proportionText = (p: Proportion): string => (p.n === 0 ? `${p.k}/0` : `${p.k}/${p.n} ${percent(p.rate)} [${percent(p.low)}, ${percent(p.high)}]`);
+
+/** `k/n (rate)` for a count without interval. */
+export const countText = (k: number, n: number): string => `${k}/${n}${n === 0 ? '' : ` (${percent(k / n)})`}`;
+
+/** The arm label used in every table: `none`, `none +guard`, `guard +poem`. */
+export const armLabel = (cell: Pick<SummaryCell, 'arm' | 'guard' | 'poem'>): string => `${cell.arm}${cell.guard === 'on' ? ' +guard' : ''}${cell.poem === 'on' ? ' +poem' : ''}`;
+
+/** Runs with a spec already seen are dropped (same spec = same units; the response cache would replay them). */
+export function distinctRuns(runs: readonly AnalysedRun[]): { runs: AnalysedRun[]; skipped: string[] } {
+  const seen = new Map<string, string>();
+  const kept: AnalysedRun[] = [];
+  const skipped: string[] = [];
+  for (const run of runs) {
+    const { specHash, runId } = run.run.manifest;
+    const first = seen.get(specHash);
+    if (first !== undefined) skipped.push(`${run.run.runDir} (same spec as ${first})`);
+    else {
+      seen.set(specHash, runId);
+      kept.push(run);
+    }
+  }
+  return { runs: kept, skipped };
+}
+
+/** The "Runs" section: one line per run with its status and `sim` where simulated, plus skipped duplicates. */
+export function runsSection(runs: readonly AnalysedRun[], skipped: readonly string[]): string {
+  const lines = ['## Runs', ''];
+  for (const { run } of runs) {
+    const { manifest } = run;
+    const sim = manifest.simulated ? ' — **sim**: simulated (offline simulator), not a measurement of any model' : '';
+    lines.push(`- \`${manifest.runId}\` (${run.runDir}), status ${manifest.status}, models ${manifest.models.map((m) => m.label).join(', ')}, seed ${manifest.spec.seed}, ${manifest.spec.trials} trials${sim}`);
+  }
+  for (const dir of skipped) lines.push(`- skipped ${dir}`);
+  return lines.join('\n');
+}
+
+/** A summary cell summed over runs: counts add up and the interval is recomputed from the pooled counts. */
+export interface PooledCell extends Pick<SummaryCell, 'model' | 'modelLabel' | 'system' | 'mode' | 'arm' | 'guard' | 'poem' | 'status'> {
+  /** Any run's decision model or natural-mode extractor is the simulator. */
+  simulated: boolean;
+  reason?: string;
+  runs: number;
+  unsafe: Proportion;
+  exposure: { k: number; n: number };
+  contextExposure: { k: number; n: number };
+  /** Over exposed scenarios of all runs: the smallest, largest and mean first-revoked rank. */
+  revokedRank: { mean: number; min: number; max: number } | null;
+}
+
+/** Sums cells with the same (model, system, mode, arm, guard, poem) over runs, in first-seen order. `ok` if any run's cell is ok. */
+export function poolCells(runs: readonly AnalysedRun[], keep: (cell: SummaryCell) => boolean = () => true): PooledCell[] {
+  const pooled = new Map<string, PooledCell & { rankSum: number; rankCount: number; unsafeK: number; unsafeN: number }>();
+  for (const { summary } of runs)
+    for (const cell of summary.cells.filter(keep)) {
+      const id = [cell.model, cell.system, cell.mode, cell.arm, cell.guard, cell.poem].join('\u0000');
+      const entry = pooled.get(id) ?? {
+        model: cell.model, modelLabel: cell.modelLabel, system: cell.system, mode: cell.mode, arm: cell.arm, guard: cell.guard, poem: cell.poem,
+        status: cell.status, ...(cell.reason ? { reason: cell.reason } : {}), simulated: false, runs: 0, unsafe: proportion(0, 0),
+        exposure: { k: 0, n: 0 }, contextExposure: { k: 0, n: 0 }, revokedRank: null, rankSum: 0, rankCount: 0, unsafeK: 0, unsafeN: 0,
+      };
+      pooled.set(id, entry);
+      entry.runs += 1;
+      entry.simulated ||= cell.simulated || cell.extractor.startsWith('sim');
+      if (cell.status === 'ok') entry.status = 'ok';
+      if (cell.status !== 'ok') continue;
+      entry.unsafeK += cell.unsafe.k;
+      entry.unsafeN += cell.unsafe.n;
+      entry.exposure = { k: entry.exposure.k + cell.exposure.k, n: entry.exposure.n + cell.exposure.n };
+      entry.contextExposure = { k: entry.contextExposure.k + cell.contextExposure.k, n: entry.contextExposure.n + cell.contextExposure.n };
+      if (cell.revokedRank) {
+        const previous = entry.revokedRank;
+        entry.rankSum += cell.revokedRank.mean * cell.exposure.k;
+        entry.rankCount += cell.exposure.k;
+        entry.revokedRank = { min: Math.min(previous?.min ?? Infinity, cell.revokedRank.min), max: Math.max(previous?.max ?? -Infinity, cell.revokedRank.max), mean: entry.rankSum / entry.rankCount };
+      }
+    }
+  return [...pooled.values()].map(({ rankSum: _sum, rankCount: _count, unsafeK, unsafeN, ...cell }) => ({ ...cell, unsafe: proportion(unsafeK, unsafeN) }));
+}
+
+/** Whether two Wilson intervals overlap; null when either has no trials. */
+export function intervalsOverlap(a: Proportion, b: Proportion): boolean | null {
+  return a.n === 0 || b.n === 0 ? null : a.low <= b.high && b.low <= a.high;
+}

@@ -1,0 +1,121 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Summary, SummaryCell } from '../analysis/summarize.js';
+import { specFromArgs } from '../pipeline/cli.js';
+import { runEvaluation } from '../pipeline/run.js';
+import { proportionText } from './notebook-support.js';
+import { main, NOTEBOOKS } from './run-notebook.js';
+
+function notebook(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = main(args, (text) => out.push(text), (text) => err.push(text));
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+const lineOf = (text: string, prefix: string) => text.split('\n').find((line) => line.startsWith(prefix)) ?? '';
+const pct = (k: number, n: number) => `${((k / n) * 100).toFixed(1)}%`;
+
+let runDir: string;
+let summary: Summary;
+const cellOf = (system: string, arm: string) => summary.cells.find((c) => c.system === system && c.arm === arm) as SummaryCell;
+
+beforeAll(async () => {
+  const out = mkdtempSync(join(tmpdir(), 'stalebench-notebooks-'));
+  const arms = 'none,store-filter,prompt-hardening,output-filter,filter-hardening,guard';
+  const spec = specFromArgs(['--model', 'sim', '--systems', 'graphiti,mem0-exp,langmem', '--modes', 'direct', '--arms', arms, '--trials', '2', '--out', out], {});
+  runDir = (await runEvaluation(spec, { apiKey: undefined })).runDir;
+  summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
+}, 60_000);
+
+describe('pnpm notebook (runner)', () => {
+  it('lists the notebooks and exits 1 with no name, an unknown name, no run, or a directory that is not a run', () => {
+    for (const args of [[], ['no-such-notebook', 'x']]) {
+      const result = notebook(args);
+      expect(result.code).toBe(1);
+      for (const { name } of NOTEBOOKS) expect(result.stderr).toContain(`  ${name}`);
+    }
+    expect(notebook(['unknown']).stderr).toContain('unknown notebook "unknown"');
+    expect(notebook(['table-6']).stderr).toContain('needs at least one run directory');
+    const notRun = notebook(['table-6', tmpdir()]);
+    expect(notRun.code).toBe(1);
+    expect(notRun.stderr).toContain(join(tmpdir(), 'manifest.json'));
+    expect(NOTEBOOKS.map((n) => n.name)).toEqual(['guard-threshold-sensitivity', 'defence-comparison', 'table-6']);
+  });
+
+  it('writes exactly what it prints with --out, and skips a run given twice', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'stalebench-notebook-out-')), 'nested', 'table-6.md');
+    const result = notebook(['table-6', runDir, runDir, '--out', file]);
+    expect(result.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(`${result.stdout}\n`);
+    expect(result.stdout).toContain(`- skipped ${runDir} (same spec as`);
+    expect(result.stdout).toContain('pooled over 1 decision model(s) and 1 run(s)');
+  });
+});
+
+describe('guard-threshold-sensitivity', () => {
+  it('sweeps every parameter and its default rows equal the recorded Table 9', () => {
+    const { code, stdout } = notebook(['guard-threshold-sensitivity', runDir]);
+    expect(code).toBe(0);
+    for (const heading of ['## α — subject overlap', '## β — maximum withheld ratio', '## require an opposition signal', '## trust explicit revocation fields (stage 1)', '## α with stage 1 off', '## Summary of the sweeps']) expect(stdout).toContain(heading);
+    expect(stdout).toContain('Default configuration reproduces the recorded Table 9: **yes**');
+    const recorded = summary.guardMetrics.filter((m) => m.revokedPresent + m.currentTotal > 0);
+    const present = recorded.reduce((s, m) => s + m.revokedPresent, 0);
+    const caught = recorded.reduce((s, m) => s + m.revokedCaught, 0);
+    for (const prefix of ['| 0.45 (default) |', '| 0.6 (default) |', '| true (default) |']) {
+      const row = lineOf(stdout, prefix);
+      expect(row).toContain(`| ${caught}/${present} (${pct(caught, present)}) |`);
+      for (const m of recorded) expect(row).toContain(`${m.revokedCaught}/${m.revokedPresent} · ${m.currentWithheld}/${m.currentTotal}`);
+    }
+    // Stage 1 off: Graphiti's revoked records carry expired_at, and the conflict rule alone misses some of them.
+    const graphiti = recorded.find((m) => m.system === 'graphiti')!;
+    const offRow = stdout.split('## trust explicit')[1]!.split('\n').find((line) => line.startsWith('| false |'))!;
+    const offGraphiti = offRow.split(' | ')[3]!;
+    expect(Number(offGraphiti.split('/')[0])).toBeLessThan(graphiti.revokedCaught);
+  });
+});
+
+describe('defence-comparison', () => {
+  it('shows every arm of every system with the summary’s k/n and Wilson interval, and says sim', () => {
+    const { code, stdout } = notebook(['defence-comparison', runDir]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('## sim (simulated) · direct');
+    expect(stdout).toContain('**sim:**');
+    for (const system of ['graphiti', 'mem0-exp', 'langmem']) {
+      const row = lineOf(stdout, `| ${system} |`);
+      const arms = summary.cells.filter((c) => c.system === system);
+      expect(row.split(' | ').slice(2).map((c) => c.replace(/ \|$/, ''))).toEqual(arms.map((c) => proportionText(c.unsafe)));
+    }
+    expect(stdout).toContain('## Lowest arm per system');
+    const graphitiBest = lineOf(stdout, '| sim (simulated) | direct | graphiti |');
+    expect(graphitiBest).toContain(proportionText(cellOf('graphiti', 'none').unsafe));
+    expect(graphitiBest).toContain('store-filter');
+    expect(lineOf(stdout, '| sim (simulated) | direct | langmem |')).toContain('no revoked record returned');
+  });
+});
+
+describe('table-6', () => {
+  it('rebuilds Table 6 from the summary cells, pools the exposed systems and prints the paper only as reference', () => {
+    const { code, stdout } = notebook(['table-6', runDir]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('**sim:**');
+    const columns = [['none', 'no defense'], ['store-filter', 'filter'], ['prompt-hardening', 'prompt'], ['output-filter', 'output'], ['filter-hardening', 'filter+prompt'], ['guard', 'guard']];
+    expect(lineOf(stdout, '| system |')).toBe(`| system | exposure | rank | ${columns.map(([, c]) => c).join(' | ')} |`);
+    for (const [system, label] of [['graphiti', 'graphiti'], ['mem0-exp', 'mem0 (exp.)']]) {
+      const row = lineOf(stdout, `| ${label} | `);
+      const none = cellOf(system!, 'none');
+      expect(row).toContain(`| ${none.exposure.k}/${none.exposure.n} |`);
+      for (const [arm] of columns) {
+        const { k, n, low, high } = cellOf(system!, arm!).unsafe;
+        expect(row).toContain(`${pct(k, n)} (${k}/${n}) [${pct(low, 1)}, ${pct(high, 1)}]`);
+      }
+    }
+    expect(lineOf(stdout, '| langmem | ')).toContain('no revoked record returned');
+    const pooledK = cellOf('graphiti', 'none').unsafe.k + cellOf('mem0-exp', 'none').unsafe.k;
+    const pooledN = cellOf('graphiti', 'none').unsafe.n + cellOf('mem0-exp', 'none').unsafe.n;
+    expect(lineOf(stdout, '| pooled (graphiti + mem0 (exp.)) | ')).toContain(`| ${pct(pooledK, pooledN)} (${pooledK}/${pooledN}) [`);
+    expect(stdout).toContain('## Beside the published Table 6 (reference only, data/paper/table-06.json)');
+    expect(lineOf(stdout, '| graphiti | no defense | model-dependent |')).toMatch(/\| \d+\.\d% \(\d+\/\d+\) \[.*\] \| 44\.2% \(358\/810\) \|$/);
+  });
+});
