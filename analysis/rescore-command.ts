@@ -8,6 +8,8 @@ import { writeJsonAtomic } from '../pipeline/json-files.js';
 import { formatSummaryTable } from './format-table.js';
 import { describeGuardConfig, formatGuardMetricsComparison, rescoreGuard, type GuardRescore } from './guard-rescore.js';
 import { loadRun, summarizeRun } from './load-run.js';
+import { summarizeFollowUpRun } from './follow-up-summary.js';
+import { formatFollowUpSummary } from './format-follow-up.js';
 import type { Summary } from './summarize.js';
 
 type GuardKey = keyof GuardConfig;
@@ -106,6 +108,20 @@ export function main(argv: readonly string[], out: (line: string) => void = cons
     const runDir = resolve(dir);
     try {
       const run = loadRun(runDir);
+      const followUp = summarizeFollowUpRun(run);
+      if (followUp) {
+        // A follow-up run (write-back, propagation, tools): its Table 14/15/16 rows, from `<experiment>.jsonl` alone.
+        if (guardConfig !== null) throw new Error(`${runDir}: --guard-* re-application covers grid runs; this is a ${followUp.experiment} run, whose guarded reads fed later steps`);
+        const rescored = { version: 1, ...followUp };
+        writeJsonAtomic(join(runDir, 'summary.rescored.json'), rescored);
+        out(formatFollowUpSummary(followUp));
+        if (parsed.values.check) {
+          const same = JSON.stringify(JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'))) === JSON.stringify(rescored);
+          out(same ? `${runDir}: summary rows identical` : `${runDir}: summary rows DIFFER from summary.json`);
+          if (!same) code = 1;
+        }
+        continue;
+      }
       const summary = summarizeRun(run);
       if (guardConfig === null) {
         writeJsonAtomic(join(runDir, 'summary.rescored.json'), summary);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadScenarios } from '../scenarios/index.js';
 import { main } from './cli.js';
+import { main as rescore } from '../analysis/rescore-command.js';
 import type { PropagationRecord, ToolsRecord, WritebackRecord } from './follow-up-log.js';
 import type { RunManifest } from './run-log.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
@@ -125,6 +126,20 @@ describe('pnpm eval --experiment, offline with sim on graphiti', () => {
     const toolRecords = readLines<ToolsRecord>(join(onlyRunDir(tools), 'tools.jsonl'));
     expect(toolRecords.filter((r) => r.key.poem).every((r) => r.status === 'not-applicable' && /safety step/.test(r.reason!))).toBe(true);
     expect(toolRecords.filter((r) => !r.key.poem).every((r) => r.status === 'ok' && r.agent!.readTrace.guard !== undefined && !r.agent!.readTrace.exposed)).toBe(true);
+  });
+
+  it('pnpm rescore rebuilds byte-identical follow-up summaries from the run directory alone, with the network disabled', async () => {
+    for (const experiment of ['writeback', 'propagation', 'tools']) {
+      const out = tmp();
+      expect((await runCli(['--experiment', experiment, '--model', 'sim', '--systems', 'graphiti', '--trials', '1', '--out', out])).code).toBe(0);
+      vi.stubGlobal('fetch', () => Promise.reject(new Error('network disabled in this test')));
+      const lines: string[] = [];
+      const code = rescore([onlyRunDir(out), '--check'], (line) => void lines.push(line), (line) => void lines.push(line));
+      vi.unstubAllGlobals();
+      expect(code, lines.join('\n')).toBe(0);
+      expect(lines.at(-1)).toMatch(/summary rows identical$/);
+      expect(readFileSync(join(onlyRunDir(out), 'summary.rescored.json'), 'utf8')).toBe(readFileSync(join(onlyRunDir(out), 'summary.json'), 'utf8'));
+    }
   });
 
   it('says n/a with the reason where a system cannot express the experiment', async () => {
