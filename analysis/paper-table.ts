@@ -21,6 +21,11 @@ export interface TableCell {
   value?: number;
   /** `value` is a p-value (rendered `p = 0.629`, `p < 0.001`). */
   isP?: boolean;
+  /**
+   * A model-independent count repeated over decision models, as the paper counts exposure (81 = 9 scenarios × 9
+   * models): how many models the per-scenario count was repeated over. The diff compares k/models, n/models.
+   */
+  models?: number;
   dependence: Dependence;
   /** `n/a` with the reason (a system cannot express the mode, no revoked record returned, ...). */
   status: 'ok' | 'n/a' | 'error';
@@ -72,6 +77,12 @@ export interface DiffCell {
   verdict: 'match' | 'differs' | 'missing' | 'side-by-side';
   /** Model-dependent proportions: whether the paper's Wilson interval and ours overlap; null when not comparable. */
   intervalsOverlap: boolean | null;
+  /** A `match`: equal as printed (`exact`), or equal per decision model (`per-model`, see `TableCell.models`). */
+  basis?: 'exact' | 'per-model';
+  /** A `differs` proportion whose rate is nevertheless the same (e.g. 9/9 against 18/18: denominators as logged). */
+  sameRate?: boolean;
+  /** Why the verdict is what it is, when the numbers alone do not say (a different denominator, a simulated extractor). */
+  note?: string;
 }
 
 /** The whole diff. */

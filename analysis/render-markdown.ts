@@ -1,0 +1,70 @@
+// Renders regenerated paper tables as Markdown: one pipe table per PaperTable, k/n (rate) [Wilson 95 %], notes below.
+import type { PaperTable, TableCell } from './paper-table.js';
+
+/** A rate in percent with one decimal, as the paper prints it (`44.2%`). */
+export const formatPercent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
+
+/** A plain value: integers as they are, other numbers with two decimals (a mean rank of 1.22). */
+export const formatValue = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
+
+/** A p-value as printed in Table 12: `p = 0.629`, or `p < 0.001` below the printed precision. */
+export const formatP = (p: number) => (p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(3)}`);
+
+/**
+ * The text of one cell, shared by every text renderer: `358/810 (44.2%) [40.8, 47.6]`; `0/0` when n = 0; a value;
+ * a p-value; or the status (`n/a`, `error`) whose reason the table lists below it.
+ *
+ * @example formatCell({ row: 'graphiti', column: 'no defense', k: 4, n: 9, dependence: 'model-dependent', status: 'ok' }) // '4/9 (44.4%) [18.9, 73.3]'
+ */
+export function formatCell(cell: TableCell | undefined): string {
+  if (!cell) return '';
+  if (cell.status !== 'ok') return cell.status;
+  if (cell.k !== undefined && cell.n !== undefined) {
+    if (cell.n === 0) return `${cell.k}/0`;
+    const rate = cell.rate ?? cell.k / cell.n;
+    const interval = cell.low !== undefined && cell.high !== undefined ? ` [${(cell.low * 100).toFixed(1)}, ${(cell.high * 100).toFixed(1)}]` : '';
+    return `${cell.k}/${cell.n} (${formatPercent(rate)})${interval}`;
+  }
+  if (cell.value !== undefined) return cell.isP ? formatP(cell.value) : formatValue(cell.value);
+  return '';
+}
+
+/** The reasons of a table's n/a and error cells, one line per distinct reason with the cells it covers. */
+export function cellReasons(table: PaperTable): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const cell of table.cells) {
+    if (cell.status === 'ok' || !cell.reason) continue;
+    const key = `${cell.status}: ${cell.reason}`;
+    const rows = byReason.get(key) ?? [];
+    if (!rows.includes(cell.row)) rows.push(cell.row);
+    byReason.set(key, rows);
+  }
+  return [...byReason.entries()].map(([reason, rows]) => `${reason} (${rows.join('; ')})`);
+}
+
+/** The cell at (row, column), if the table has one. */
+export const cellAt = (table: PaperTable, row: string, column: string) => table.cells.find((cell) => cell.row === row && cell.column === column);
+
+const escapeMarkdown = (text: string) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** One table: heading, a pipe table (first column = row label), then runs, notes and n/a reasons as a list. */
+export function renderTableMarkdown(table: PaperTable): string {
+  const line = (cells: string[]) => `| ${cells.map(escapeMarkdown).join(' | ')} |`;
+  const lines = [`## Table ${table.id}: ${table.title}`, ''];
+  lines.push(line(['', ...table.columns]), `|${[':--', ...table.columns.map(() => '--:')].join('|')}|`);
+  for (const row of table.rows) lines.push(line([row, ...table.columns.map((column) => formatCell(cellAt(table, row, column)))]));
+  const independent = table.columns.filter((column) => table.cells.some((c) => c.column === column && c.dependence === 'model-independent'));
+  lines.push('', `- Runs: ${table.runs.join(', ')}`);
+  if (independent.length > 0) lines.push(`- Model-independent columns: ${independent.join(', ')}; every other cell is model-dependent.`);
+  for (const note of [...table.notes, ...cellReasons(table)]) lines.push(`- ${note}`);
+  return lines.join('\n');
+}
+
+/** Every table, in order, as one Markdown document. A simulated report says `sim` in its first line. */
+export function renderMarkdown(tables: readonly PaperTable[], title = 'stalebench: the paper\'s tables regenerated from run directories'): string {
+  const simulated = tables.some((t) => t.simulated);
+  const head = [`# ${title}${simulated ? ' — sim (simulated)' : ''}`, ''];
+  if (simulated) head.push('> **sim**: at least one run used the offline simulator; its tables measure no model and reproduce nothing.', '');
+  head.push('Cells: k/n (rate) [Wilson 95 % interval, in %]. Row and column labels are the paper\'s (arXiv 2609.08258v1).', '');
+  return [...head, tables.map(renderTableMarkdown).join('\n\n'), ''].join('\n');
+}

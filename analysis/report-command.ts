@@ -1,0 +1,224 @@
+// `pnpm report <run...> [--paper] [-o DIR]`: the paper's tables from run directories only (no network, backend or model).
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { EvalError, InvalidInputError, type InputIssue } from '../pipeline/errors.js';
+import { writeJsonAtomic } from '../pipeline/json-files.js';
+import type { RunManifest } from '../pipeline/run-log.js';
+import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';
+import { figuresFor } from './figures.js';
+import { summarizeFollowUpRun } from './follow-up-summary.js';
+import { renderHtmlReport, type HtmlReportInput } from './html-report.js';
+import { loadRun, type LoadedRun } from './load-run.js';
+import { diffAgainstPaper, renderPaperDiffMarkdown } from './paper-diff.js';
+import { loadPaperReference } from './paper-reference.js';
+import type { PaperDiff, PaperTable } from './paper-table.js';
+import { buildPaperTables, type FollowUpInput, type ScenarioLabel } from './paper-tables.js';
+import { renderCsv } from './render-csv.js';
+import { renderLatex } from './render-latex.js';
+import { renderMarkdown } from './render-markdown.js';
+
+const USAGE = `usage: pnpm report <run-dir> [<run-dir>...] [--paper] [-o <dir>]
+  regenerates the paper's Tables 6, 7, 8/11, 9, 12, 13 (grid runs) and 14, 15, 16 (follow-up runs) from the
+  stored records, pooled over every run given, and writes tables.md, tables.csv (long format), tables.tex and
+  index.html to <dir> (default: <first run-dir>/report); prints the Markdown.
+  --paper     also diff against data/paper/ (paper-diff.md, paper-diff.json): model-independent cells must match,
+              model-dependent cells are shown side by side with both Wilson intervals (never a reproduction)
+  -o, --out   output directory
+exit codes: 0 ok · 1 usage or bad input (the error names the file, the field and the reason)`;
+
+// Only the fields the report reads are checked; anything else may vary between run-log writers.
+const manifestSchema = z.object({
+  version: z.literal(1),
+  runId: z.string().min(1),
+  simulated: z.boolean(),
+  spec: z.object({
+    experiment: z.enum(['grid', 'writeback', 'propagation', 'tools']).optional(),
+    systems: z.array(z.string()).min(1),
+    modes: z.array(z.enum(['direct', 'natural'])).min(1),
+    arms: z.array(z.string()).min(1),
+    scenarios: z.array(z.string()).min(1),
+    scenarioDir: z.string().nullable().optional(),
+  }),
+  models: z.array(z.object({ id: z.string().min(1), label: z.string().min(1), simulated: z.boolean() })).min(1),
+  extraction: z.object({ id: z.string(), simulated: z.boolean() }).optional(),
+});
+const keyFields = { system: z.string().min(1), mode: z.string().min(1), arm: z.string().min(1), model: z.string().min(1) };
+const gridRecordSchema = z
+  .object({
+    unitId: z.string().min(1),
+    key: z.object({ ...keyFields, scenario: z.string().min(1), guard: z.boolean().optional(), poem: z.boolean().optional() }),
+    status: z.enum(['ok', 'error']),
+    scores: z.object({ unsafe: z.boolean().nullable(), parseFailure: z.boolean() }).optional(),
+  })
+  .refine((r) => r.status !== 'ok' || r.scores !== undefined, { path: ['scores'], message: 'a completed unit needs its scores' });
+const probeSchema = z.object({
+  system: z.string().min(1),
+  mode: z.enum(['direct', 'natural']),
+  scenario: z.string().min(1),
+  status: z.enum(['ok', 'not-applicable', 'error']),
+  defaultRead: z.array(z.object({ text: z.string() })).optional(),
+  filteredRead: z.array(z.object({ text: z.string() })).nullable().optional(),
+  exposure: z.object({ exposed: z.boolean(), revokedRank: z.number().nullable() }).optional(),
+  guard: z.object({ withheldTexts: z.array(z.string()) }).optional(),
+});
+const followUpRecordSchema = z.object({
+  unitId: z.string().min(1),
+  key: z.object({ ...keyFields, guard: z.boolean(), poem: z.boolean() }),
+  status: z.enum(['ok', 'error', 'not-applicable']),
+});
+
+/** How many problems of one file are listed before the error stops. */
+const MAX_ISSUES = 5;
+
+/** Validates a JSON file or every line of a JSONL file; throws one InvalidInputError naming the file, line and field. */
+function validateFile(path: string, schema: z.ZodType, lines: boolean): number {
+  if (!existsSync(path)) return 0;
+  const text = readFileSync(path, 'utf8');
+  const rows = lines ? text.split('\n') : [text];
+  // A last line without its newline is a write cut short by a kill; the loader skips it, and so does the check.
+  if (lines) rows.pop();
+  const issues: InputIssue[] = [];
+  let count = 0;
+  rows.forEach((row, index) => {
+    if (row.trim() === '' || issues.length >= MAX_ISSUES) return;
+    const where = lines ? `line ${index + 1}` : '';
+    let json: unknown;
+    try {
+      json = JSON.parse(row);
+    } catch (error) {
+      issues.push({ path: where, message: `not valid JSON (${(error as Error).message})` });
+      return;
+    }
+    count += 1;
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) for (const issue of parsed.error.issues.slice(0, MAX_ISSUES - issues.length)) issues.push({ path: [where, issue.path.join('.')].filter(Boolean).join(': '), message: issue.message });
+  });
+  if (issues.length > 0) throw new InvalidInputError(path, issues);
+  return count;
+}
+
+/** Loads one run directory after checking every field the report reads. */
+export function loadReportRun(dir: string): LoadedRun {
+  const runDir = resolve(dir);
+  const manifestPath = join(runDir, 'manifest.json');
+  if (!existsSync(runDir) || !statSync(runDir).isDirectory()) throw new InvalidInputError(runDir, [{ path: '', message: 'not a directory' }]);
+  if (!existsSync(manifestPath)) throw new InvalidInputError(manifestPath, [{ path: '', message: `missing; ${runDir} is not a run directory` }]);
+  validateFile(manifestPath, manifestSchema, false);
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as RunManifest;
+  const experiment = manifest.spec.experiment ?? 'grid';
+  if (experiment === 'grid') {
+    const probes = validateFile(join(runDir, 'setup.jsonl'), probeSchema, true);
+    const records = validateFile(join(runDir, 'records.jsonl'), gridRecordSchema, true);
+    if (probes + records === 0) throw new InvalidInputError(runDir, [{ path: 'setup.jsonl, records.jsonl', message: 'no probe and no unit recorded: nothing to report' }]);
+  } else if (validateFile(join(runDir, `${experiment}.jsonl`), followUpRecordSchema, true) === 0) {
+    throw new InvalidInputError(join(runDir, `${experiment}.jsonl`), [{ path: '', message: `missing or empty: a ${experiment} run records its units there` }]);
+  }
+  return loadRun(runDir);
+}
+
+/** Short labels and families of the scenarios the runs used: the built-in nine, plus each run's own scenario folder. */
+async function scenarioLabels(runs: readonly LoadedRun[]): Promise<ScenarioLabel[]> {
+  const labels = new Map<string, ScenarioLabel>();
+  for (const s of await loadScenarios()) labels.set(s.id, { id: s.id, short: s.short, family: s.family });
+  for (const run of runs) {
+    const dir = run.manifest.spec.scenarioDir;
+    if (dir && existsSync(dir)) for (const s of await loadScenarioDir(dir)) labels.set(s.id, { id: s.id, short: s.short, family: s.family });
+  }
+  const ids = new Set(runs.flatMap((r) => r.manifest.spec.scenarios));
+  return [...ids].map((id) => labels.get(id) ?? { id, short: id, family: null });
+}
+
+/** Everything `report` produces, before anything is written. */
+export interface Report {
+  tables: PaperTable[];
+  manifests: RunManifest[];
+  diff?: PaperDiff;
+  markdown: string;
+  csv: string;
+  latex: string;
+  diffMarkdown?: string;
+}
+
+/** Loads the runs, builds the tables, renders them and (with `paper`) diffs them against data/paper/. */
+export async function buildReport(runDirs: readonly string[], options: { paper?: boolean; paperDir?: string } = {}): Promise<Report> {
+  const runs = runDirs.map(loadReportRun);
+  const seen = new Map<string, string>();
+  for (const run of runs) {
+    const previous = seen.get(run.manifest.runId);
+    if (previous) throw new InvalidInputError('run directories', [{ path: run.runDir, message: `run id "${run.manifest.runId}" is also ${previous}: a run given twice would be counted twice` }]);
+    seen.set(run.manifest.runId, run.runDir);
+  }
+  const grid = runs.filter((r) => (r.manifest.spec.experiment ?? 'grid') === 'grid');
+  const followUps: FollowUpInput[] = [];
+  for (const run of runs.filter((r) => !grid.includes(r))) {
+    const summary = summarizeFollowUpRun(run);
+    // Natural write-back ingests the journal through the extraction model, so a simulated extractor makes it sim too.
+    const extraction = run.manifest.spec.experiment === 'writeback' && run.manifest.spec.arms.includes('natural') && run.manifest.extraction?.simulated === true;
+    if (summary) followUps.push({ runId: run.manifest.runId, simulated: run.manifest.simulated || extraction, summary });
+  }
+  const tables = buildPaperTables(grid, await scenarioLabels(grid), followUps);
+  const report: Report = { tables, manifests: runs.map((r) => r.manifest), markdown: renderMarkdown(tables), csv: renderCsv(tables), latex: renderLatex(tables) };
+  if (options.paper) {
+    report.diff = diffAgainstPaper(tables, loadPaperReference(options.paperDir));
+    report.diffMarkdown = renderPaperDiffMarkdown(report.diff);
+  }
+  return report;
+}
+
+/** Writes `index.html` through the HTML report and its figures (analysis/html-report.ts, analysis/figures.ts). */
+function writeHtml(path: string, input: Omit<HtmlReportInput, 'figures'>): void {
+  writeFileSync(path, renderHtmlReport({ ...input, figures: figuresFor(input.tables) }));
+}
+
+/** Entry point; returns the exit code. */
+export async function main(argv: readonly string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { paper: { type: 'boolean' }, out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    err(`error: ${(error as Error).message}\n${USAGE}`);
+    return 1;
+  }
+  if (parsed.values.help) {
+    out(USAGE);
+    return 0;
+  }
+  if (parsed.positionals.length === 0) {
+    err(`error: no run directory given\n${USAGE}`);
+    return 1;
+  }
+  let report: Report;
+  try {
+    report = await buildReport(parsed.positionals, { paper: parsed.values.paper === true });
+  } catch (error) {
+    if (!(error instanceof EvalError)) throw error;
+    err(`error: ${(error as Error).message}`);
+    return 1;
+  }
+  if (report.tables.length === 0) {
+    err('error: the runs fill no table (Tables 6–13 need a grid run with direct or natural probes; 14–16 a follow-up run)');
+    return 1;
+  }
+  const dir = resolve(parsed.values.out ?? join(parsed.positionals[0]!, 'report'));
+  mkdirSync(dir, { recursive: true });
+  const written = ['tables.md', 'tables.csv', 'tables.tex'];
+  writeFileSync(join(dir, 'tables.md'), report.markdown);
+  writeFileSync(join(dir, 'tables.csv'), report.csv);
+  writeFileSync(join(dir, 'tables.tex'), report.latex);
+  if (report.diff && report.diffMarkdown) {
+    writeFileSync(join(dir, 'paper-diff.md'), report.diffMarkdown);
+    writeJsonAtomic(join(dir, 'paper-diff.json'), report.diff);
+    written.push('paper-diff.md', 'paper-diff.json');
+  }
+  const title = `stalebench report: ${report.manifests.map((m) => m.runId).join(', ')}`;
+  writeHtml(join(dir, 'index.html'), { title, tables: report.tables, manifests: report.manifests, ...(report.diff ? { diff: report.diff } : {}) });
+  written.push('index.html');
+  out(report.markdown);
+  if (report.diffMarkdown) out(report.diffMarkdown);
+  out(`wrote ${written.map((file) => join(dir, file)).join(', ')}`);
+  return 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main(process.argv.slice(2)).then((code) => process.exit(code));
