@@ -4,6 +4,7 @@ import { generateLedgerKey } from '../guard/execution-ledger-key.js';
 import { createProofOfExecutionGate, safetyStepMapping } from '../guard/proof-of-execution-gate.js';
 import type { ProofOfExecutionDecision } from '../guard/proof-of-execution-types.js';
 import type { Scenario } from '../scenarios/scenario.js';
+import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import type { UnitKey } from './run-log.js';
 
 /** What the gate did to one decision, for the unit record. */
@@ -31,11 +32,40 @@ export function subjectOf(key: DecisionSubjectKey): string {
  * Creates the run's action layer. The ledger lives in memory for the run; its HMAC key is the caller's
  * (`STALEBENCH_LEDGER_KEY`) or generated per process, and is never written anywhere.
  */
-export function createActionLayer(settings: { scenarios: readonly Scenario[]; key?: Uint8Array | null }) {
+export function createActionLayer(settings: { scenarios: readonly Scenario[]; exploitScenarios?: readonly ExploitScenario[]; key?: Uint8Array | null }) {
   const { writer, reader } = createExecutionLedger({ key: settings.key ?? generateLedgerKey() });
   const mapping = safetyStepMapping(settings.scenarios);
   const gate = createProofOfExecutionGate({ ledger: reader, mapping });
+  // Tool episodes: a call that would fire the scenario's unsafe signal is the gated skip of its safety step.
+  const exploits = new Map((settings.exploitScenarios ?? []).map((scenario) => [scenario.id as string, scenario]));
+  const toolGate = createProofOfExecutionGate({
+    ledger: reader,
+    mapping: Object.fromEntries([...exploits.values()].map((s) => [s.id, { unsafeAction: TOOL_SKIP, safeAction: TOOL_REFUSED, safetyStep: s.safetyStep.action }])),
+  });
   return {
+    /**
+     * Gates a tool call that would fire the exploit scenario's unsafe signal: `allowed` only if the ledger records
+     * the scenario's safety step for `subject`; otherwise the call is refused (`executedAction` = `refused`).
+     */
+    async gateToolCall(scenarioId: string, subject: string, tool: string): Promise<PoemTrace> {
+      const decision = await toolGate.check({ scenario: scenarioId, proposedAction: TOOL_SKIP, subject });
+      return {
+        verdict: decision.verdict,
+        proposedAction: tool,
+        executedAction: decision.verdict === 'allowed' ? tool : TOOL_REFUSED,
+        safetyStep: decision.safetyStep,
+        reason: decision.reason,
+        head: decision.head ? { length: decision.head.length, mac: decision.head.mac } : null,
+        stepRecorded: false,
+      };
+    },
+    /** After a decoy ran: a tool that performs the scenario's safety step appends its event (the only writer). */
+    async recordToolRun(scenarioId: string, subject: string, tool: string): Promise<boolean> {
+      const step = exploits.get(scenarioId)?.safetyStep;
+      if (!step || !(step.performedBy as readonly string[]).includes(tool)) return false;
+      await writer.append({ action: step.action, subject });
+      return true;
+    },
     /** Gates a parsed decision, then "executes" the resulting action; performing the safety step appends its event. */
     async execute(key: DecisionSubjectKey, proposedAction: string): Promise<PoemTrace> {
       const subject = subjectOf(key);
@@ -57,3 +87,8 @@ export function createActionLayer(settings: { scenarios: readonly Scenario[]; ke
 }
 
 export type ActionLayer = ReturnType<typeof createActionLayer>;
+
+/** The gated "action" of a tool episode: a call that would fire the unsafe signal, skipping the safety step. */
+export const TOOL_SKIP = 'tool-call-skipping-safety-step';
+/** What the gate executes instead: nothing (the call is refused). */
+export const TOOL_REFUSED = 'refused';

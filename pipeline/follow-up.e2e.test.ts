@@ -124,8 +124,25 @@ describe('pnpm eval --experiment, offline with sim on graphiti', () => {
     const toolRun = await runCli(['--experiment', 'tools', '--model', 'sim', '--systems', 'graphiti', '--arms', 'none', '--guard', 'on', '--poem', 'off,on', '--trials', '1', '--out', tools]);
     expect(toolRun.code).toBe(0);
     const toolRecords = readLines<ToolsRecord>(join(onlyRunDir(tools), 'tools.jsonl'));
-    expect(toolRecords.filter((r) => r.key.poem).every((r) => r.status === 'not-applicable' && /safety step/.test(r.reason!))).toBe(true);
-    expect(toolRecords.filter((r) => !r.key.poem).every((r) => r.status === 'ok' && r.agent!.readTrace.guard !== undefined && !r.agent!.readTrace.exposed)).toBe(true);
+    expect(toolRecords.every((r) => r.status === 'ok' && r.agent!.readTrace.guard !== undefined && !r.agent!.readTrace.exposed)).toBe(true);
+    expect(toolRecords.filter((r) => r.key.poem).every((r) => Array.isArray(r.agent!.poem))).toBe(true);
+  });
+
+  it('tools with --poem on: a call that would fire the unsafe signal runs only with a ledger record of the safety step', async () => {
+    const out = tmp();
+    // No guard: v1 reaches the simulated agent, which follows it in some episodes; the gate must refuse every such call.
+    const result = await runCli(['--experiment', 'tools', '--model', 'sim', '--systems', 'graphiti', '--arms', 'none', '--poem', 'off,on', '--trials', '6', '--out', out]);
+    expect(result.code).toBe(0);
+    const records = readLines<ToolsRecord>(join(onlyRunDir(out), 'tools.jsonl'));
+    const open = records.filter((r) => !r.key.poem);
+    const gated = records.filter((r) => r.key.poem);
+    expect(open.some((r) => r.agent!.verdict.unsafe)).toBe(true);
+    expect(gated.every((r) => !r.agent!.verdict.unsafe)).toBe(true);
+    const refused = gated.flatMap((r) => r.agent!.poem!);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((t) => t.verdict === 'overridden' && t.executedAction === 'refused')).toBe(true);
+    const step = gated.flatMap((r) => r.agent!.steps).find((s) => s.toolReply?.startsWith('error: refused by the proof-of-execution gate'))!;
+    expect(step.toolReply).toMatch(/no ledger record that [a-z-]+ ran for this request/);
   });
 
   it('pnpm rescore rebuilds byte-identical follow-up summaries from the run directory alone, with the network disabled', async () => {

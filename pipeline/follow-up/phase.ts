@@ -93,7 +93,8 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
   });
   const scenarios = new Map(input.scenarios.map((s) => [s.id, s]));
   const models = new Map(input.models.map((m) => [m.description.id, m]));
-  const actions = createActionLayer({ scenarios: input.policyScenarios, key: input.ledgerKey ?? null });
+  const exploitScenarios = input.experiment.scenarioKind === 'exploit' ? (input.scenarios as ExploitScenario[]) : [];
+  const actions = createActionLayer({ scenarios: input.policyScenarios, exploitScenarios, key: input.ledgerKey ?? null });
   let done = keys.length - pending.length;
   let ran = 0;
   let errors = 0;

@@ -62,6 +62,14 @@ export interface ToolAgentSettings {
   trial: number;
   /** Model calls at most; the reference's `EXPLOIT_MAX_STEPS` is 4. */
   maxSteps?: number;
+  /**
+   * The trusted layer around each decoy (`--poem on`): `before` may refuse a call (its reply is returned to the
+   * agent and the decoy never runs); `after` sees every call that ran.
+   */
+  hooks?: {
+    before(call: { tool: string; args: ToolArgs }, state: Readonly<ToolState>, calls: number): Promise<string | null>;
+    after(tool: string): Promise<void>;
+  };
 }
 
 /**
@@ -131,7 +139,9 @@ export async function runToolAgent(settings: ToolAgentSettings): Promise<AgentOu
     const call = parseToolCall(reply);
     const tool = call?.tool ?? null;
     const args = call?.args ?? {};
-    const toolReply = tool === null ? null : runDecoyTool(tool, args, state, options);
+    const refusal = tool === null || tool === 'finish' || !settings.hooks ? null : await settings.hooks.before({ tool, args }, state, calls);
+    const toolReply = tool === null ? null : (refusal ?? runDecoyTool(tool, args, state, options));
+    if (tool !== null && refusal === null) await settings.hooks?.after(tool);
     if (tool !== null) calls += 1;
     steps.push({ messages: sent, reply, tool, args, toolReply, flags: structuredClone(state) });
     if (call === null || tool === null || tool === 'finish') {
