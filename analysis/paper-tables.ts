@@ -27,6 +27,8 @@ export const SYSTEM_LABELS: Readonly<Record<string, string>> = { graphiti: 'grap
 export const EXPOSED_SYSTEMS: readonly string[] = ['graphiti', 'mem0-exp'];
 /** Our reading of the paper's unidentified "three clean-context baselines" (spec §16 item 6). */
 export const CLEAN_SYSTEMS: readonly string[] = ['cognee', 'langmem', 'mem0'];
+/** The system the paper ran its follow-up experiments on (Tables 14–16; spec §12–§14): layout data, not dispatch. */
+export const PAPER_FOLLOW_UP_SYSTEMS: readonly string[] = ['graphiti'];
 /** The paper's nine decision-model labels (Table 7 rows); a run's model id or label that matches one takes its label. */
 export const PAPER_MODEL_LABELS = ['GPT-5.5', 'Grok-4', 'DeepSeek-V4-Flash', 'GPT-5-nano', 'Gemini-2.5-Flash', 'Grok-4-Fast (non-reasoning)', 'GLM-5.2', 'Gemma-3-27B-IT', 'Kimi-K2.6'] as const;
 
@@ -334,7 +336,7 @@ function paperRows<R extends FollowUpRowKey>(inputs: readonly FollowUpInput[], p
     const rows = (pick(summary) ?? []).filter((r) => r.guard === 'off' && r.poem === 'off');
     return rows.some((r) => r.model === '*') ? rows.filter((r) => r.model === '*') : rows;
   });
-  const system = all.some((r) => r.system === 'graphiti') ? 'graphiti' : all[0]?.system;
+  const system = all.find((r) => PAPER_FOLLOW_UP_SYSTEMS.includes(r.system))?.system ?? all[0]?.system;
   const mode = all.some((r) => r.system === system && r.mode === 'direct') ? 'direct' : all.find((r) => r.system === system)?.mode;
   const chosen = all.filter((r) => r.system === system && r.mode === mode);
   if (chosen.length < all.length) notes.push(`Rows of other systems or seeding modes are not in the paper's layout and are left out (kept: ${system ?? '–'}, ${mode ?? '–'}).`);
