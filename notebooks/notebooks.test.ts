@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Summary, SummaryCell } from '../analysis/summarize.js';
 import { specFromArgs } from '../pipeline/cli.js';
@@ -50,7 +50,10 @@ describe('pnpm notebook (runner)', () => {
     expect(result.code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(`${result.stdout}\n`);
     expect(result.stdout).toContain(`- skipped ${runDir} (same spec as`);
-    expect(result.stdout).toContain('pooled over 1 decision model(s) and 1 run(s)');
+    // The duplicate is not pooled in: the table lists one run and keeps one run's denominators.
+    expect(result.stdout).toContain(`- Runs: ${basename(runDir)}\n`);
+    const none = cellOf('graphiti', 'none').unsafe;
+    expect(lineOf(result.stdout, '| graphiti | ')).toContain(`| ${none.k}/${none.n} (`);
   });
 });
 
@@ -96,26 +99,28 @@ describe('defence-comparison', () => {
 });
 
 describe('table-6', () => {
-  it('rebuilds Table 6 from the summary cells, pools the exposed systems and prints the paper only as reference', () => {
+  it('rebuilds Table 6 with the shared builder, pools the exposed systems and prints the paper only as reference', () => {
     const { code, stdout } = notebook(['table-6', runDir]);
     expect(code).toBe(0);
     expect(stdout).toContain('**sim:**');
     const columns = [['none', 'no defense'], ['store-filter', 'filter'], ['prompt-hardening', 'prompt'], ['output-filter', 'output'], ['filter-hardening', 'filter+prompt'], ['guard', 'guard']];
-    expect(lineOf(stdout, '| system |')).toBe(`| system | exposure | rank | ${columns.map(([, c]) => c).join(' | ')} |`);
+    expect(lineOf(stdout, '|  | exposure |')).toBe(`|  | exposure | rank | ${columns.map(([, c]) => c).join(' | ')} |`);
+    const interval = (p: { low: number; high: number }) => `[${(p.low * 100).toFixed(1)}, ${(p.high * 100).toFixed(1)}]`;
     for (const [system, label] of [['graphiti', 'graphiti'], ['mem0-exp', 'mem0 (exp.)']]) {
       const row = lineOf(stdout, `| ${label} | `);
       const none = cellOf(system!, 'none');
-      expect(row).toContain(`| ${none.exposure.k}/${none.exposure.n} |`);
+      expect(row).toContain(`| ${none.exposure.k}/${none.exposure.n} (`);
       for (const [arm] of columns) {
-        const { k, n, low, high } = cellOf(system!, arm!).unsafe;
-        expect(row).toContain(`${pct(k, n)} (${k}/${n}) [${pct(low, 1)}, ${pct(high, 1)}]`);
+        const p = cellOf(system!, arm!).unsafe;
+        expect(row).toContain(`${p.k}/${p.n} (${pct(p.k, p.n)}) ${interval(p)}`);
       }
     }
-    expect(lineOf(stdout, '| langmem | ')).toContain('no revoked record returned');
+    expect(lineOf(stdout, '| langmem | ')).toContain('| n/a |');
     const pooledK = cellOf('graphiti', 'none').unsafe.k + cellOf('mem0-exp', 'none').unsafe.k;
     const pooledN = cellOf('graphiti', 'none').unsafe.n + cellOf('mem0-exp', 'none').unsafe.n;
-    expect(lineOf(stdout, '| pooled (graphiti + mem0 (exp.)) | ')).toContain(`| ${pct(pooledK, pooledN)} (${pooledK}/${pooledN}) [`);
+    expect(lineOf(stdout, '| pooled (graphiti + mem0 (exp.)) | ')).toContain(`| ${pooledK}/${pooledN} (${pct(pooledK, pooledN)}) [`);
     expect(stdout).toContain('## Beside the published Table 6 (reference only, data/paper/table-06.json)');
-    expect(lineOf(stdout, '| graphiti | no defense | model-dependent |')).toMatch(/\| \d+\.\d% \(\d+\/\d+\) \[.*\] \| 44\.2% \(358\/810\) \|$/);
+    expect(lineOf(stdout, '| 6 | graphiti | no defense |')).toContain('358/810 (44.2%)');
+    expect(stdout).not.toMatch(/^\| (7|9|13) \|/m);
   });
 });
