@@ -139,6 +139,21 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     systemsSeen.push({ id, summary: backend.description.summary });
     return backend;
   };
+  /** Writes the final manifest (status, counts) and maps it to the exit code; the same for every experiment. */
+  const finish = (counts: { units: number; done: number; errored: number; skippedAsDone: number; cancelled: boolean; cacheHits: number; cacheMisses: number }) => {
+    const errorRate = counts.units === 0 ? 0 : counts.errored / counts.units;
+    const status = counts.cancelled ? 'cancelled' : errorRate > spec.maxErrorRate ? 'error' : 'success';
+    writeJsonAtomic(manifestPath, {
+      ...manifest,
+      status,
+      updatedAt: new Date().toISOString(),
+      systems: systemsSeen.length > 0 ? systemsSeen : previous?.systems ?? [],
+      modelsOnProviderDefaultTemperature: models.flatMap((m) => m.providerDefaultTemperature()),
+      counts: { units: counts.units, done: counts.done, errors: counts.errored, skippedAsDone: counts.skippedAsDone, cacheHits: counts.cacheHits, cacheMisses: counts.cacheMisses },
+      ...(status === 'error' ? { error: { message: `${counts.errored} errored unit(s) of ${counts.units}, above --max-error-rate ${spec.maxErrorRate}` } } : {}),
+    } satisfies RunManifest);
+    return { status, exitCode: (counts.units === 0 ? 1 : status === 'error' ? 2 : 0) as 0 | 1 | 2 };
+  };
   if (followUp) {
     const result = await runFollowUpPhase({
       experiment: followUp,
@@ -175,19 +190,9 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     const recorded = [...readFollowUpRecords(runDir, followUp.id).values()];
     const errored = recorded.filter((r) => r.status === 'error').length;
     const cached = recorded.flatMap(decisionReplies);
-    const errorRate = result.total === 0 ? 0 : errored / result.total;
-    const status = result.cancelled ? 'cancelled' : errorRate > spec.maxErrorRate ? 'error' : 'success';
-    writeJsonAtomic(manifestPath, {
-      ...manifest,
-      status,
-      updatedAt: new Date().toISOString(),
-      systems: systemsSeen.length > 0 ? systemsSeen : previous?.systems ?? [],
-      modelsOnProviderDefaultTemperature: models.flatMap((m) => m.providerDefaultTemperature()),
-      counts: { units: result.total, done: recorded.length, errors: errored, skippedAsDone: result.skippedAsDone, cacheHits: cached.filter((r) => r.cached).length, cacheMisses: cached.filter((r) => !r.cached && r.attempts > 0).length },
-      ...(status === 'error' ? { error: { message: `${errored} errored unit(s) of ${result.total}, above --max-error-rate ${spec.maxErrorRate}` } } : {}),
-    } satisfies RunManifest);
+    const { exitCode } = finish({ units: result.total, done: recorded.length, errored, skippedAsDone: result.skippedAsDone, cancelled: result.cancelled, cacheHits: cached.filter((r) => r.cached).length, cacheMisses: cached.filter((r) => !r.cached && r.attempts > 0).length });
     const empty: Summary = { version: 1, simulated: manifest.simulated, cells: [], guardMetrics: [], cache: { hits: 0, misses: 0, hitRate: null } };
-    return { exitCode: result.total === 0 ? 1 : status === 'error' ? 2 : 0, runDir, summary: empty, followUp: summary, table: formatFollowUpSummary(summary) };
+    return { exitCode, runDir, summary: empty, followUp: summary, table: formatFollowUpSummary(summary) };
   }
   const probes = await runSetupPhase({
     runId,
@@ -230,18 +235,8 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   writeJsonAtomic(join(runDir, 'summary.json'), summary);
   const errored = [...records.values()].filter((r) => r.status === 'error').length + [...probes.values()].filter((p) => p.status === 'error').length;
   const units = result.total;
-  const errorRate = units === 0 ? 0 : errored / units;
-  const status = result.cancelled ? 'cancelled' : errorRate > spec.maxErrorRate ? 'error' : 'success';
-  writeJsonAtomic(manifestPath, {
-    ...manifest,
-    status,
-    updatedAt: new Date().toISOString(),
-    systems: systemsSeen.length > 0 ? systemsSeen : previous?.systems ?? [],
-    modelsOnProviderDefaultTemperature: models.flatMap((m) => m.providerDefaultTemperature()),
-    counts: { units, done: records.size, errors: errored, skippedAsDone: result.skippedAsDone, cacheHits: cacheStats.hits, cacheMisses: cacheStats.misses },
-    ...(status === 'error' ? { error: { message: `${errored} errored unit(s) of ${units}, above --max-error-rate ${spec.maxErrorRate}` } } : {}),
-  } satisfies RunManifest);
+  const { exitCode } = finish({ units, done: records.size, errored, skippedAsDone: result.skippedAsDone, cancelled: result.cancelled, cacheHits: cacheStats.hits, cacheMisses: cacheStats.misses });
   const table = formatSummaryTable(summary);
   if (units === 0) log('zero units to run: every requested cell is n/a or failed in setup');
-  return { exitCode: units === 0 ? 1 : status === 'error' ? 2 : 0, runDir, summary, table };
+  return { exitCode, runDir, summary, table };
 }
