@@ -19,14 +19,21 @@ const pct = (k: number, n: number) => `${((k / n) * 100).toFixed(1)}%`;
 
 let runDir: string;
 let summary: Summary;
-const cellOf = (system: string, arm: string) => summary.cells.find((c) => c.system === system && c.arm === arm) as SummaryCell;
+/** A second run of the same grid with another seed: a distinct spec, so the notebooks pool it rather than skip it. */
+let otherRunDir: string;
+let otherSummary: Summary;
+const cellIn = (of: Summary, system: string, arm: string) => of.cells.find((c) => c.system === system && c.arm === arm) as SummaryCell;
+const cellOf = (system: string, arm: string) => cellIn(summary, system, arm);
 
 beforeAll(async () => {
   const out = mkdtempSync(join(tmpdir(), 'stalebench-notebooks-'));
   const arms = 'none,store-filter,prompt-hardening,output-filter,filter-hardening,guard';
-  const spec = specFromArgs(['--model', 'sim', '--systems', 'graphiti,mem0-exp,langmem', '--modes', 'direct', '--arms', arms, '--trials', '2', '--out', out], {});
-  runDir = (await runEvaluation(spec, { apiKey: undefined })).runDir;
-  summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
+  const args = ['--model', 'sim', '--systems', 'graphiti,mem0-exp,langmem', '--modes', 'direct', '--arms', arms, '--trials', '2', '--out', out];
+  const read = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
+  runDir = (await runEvaluation(specFromArgs(args, {}), { apiKey: undefined })).runDir;
+  summary = read(runDir);
+  otherRunDir = (await runEvaluation(specFromArgs([...args, '--seed', '1'], {}), { apiKey: undefined })).runDir;
+  otherSummary = read(otherRunDir);
 }, 60_000);
 
 describe('pnpm notebook (runner)', () => {
@@ -52,7 +59,7 @@ describe('pnpm notebook (runner)', () => {
     expect(result.stdout).toContain(`- skipped ${runDir} (same spec as`);
     // The duplicate is not pooled in: the table lists one run and keeps one run's denominators.
     expect(result.stdout).toContain(`- Runs: ${basename(runDir)}\n`);
-    const none = cellOf('graphiti', 'none').unsafe;
+    const none = cellOf('graphiti', 'none').unsafeReference;
     expect(lineOf(result.stdout, '| graphiti | ')).toContain(`| ${none.k}/${none.n} (`);
   });
 });
@@ -99,28 +106,53 @@ describe('defence-comparison', () => {
 });
 
 describe('table-6', () => {
+  const columns = [['none', 'no defense'], ['store-filter', 'filter'], ['prompt-hardening', 'prompt'], ['output-filter', 'output'], ['filter-hardening', 'filter+prompt'], ['guard', 'guard']] as const;
+  const interval = (p: { low: number; high: number }) => `[${(p.low * 100).toFixed(1)}, ${(p.high * 100).toFixed(1)}]`;
+  /** A Table 6 unsafe cell as rendered, from the summary's reference scoring (k unsafe / n completed trials). */
+  const unsafeText = (p: { k: number; n: number; low: number; high: number }) => `${p.k}/${p.n} (${pct(p.k, p.n)}) ${interval(p)}`;
+  const cellsOf = (row: string) => row.split(' | ').map((c) => c.replace(/^\| |\|$/g, '').trim());
+
   it('rebuilds Table 6 with the shared builder, pools the exposed systems and prints the paper only as reference', () => {
     const { code, stdout } = notebook(['table-6', runDir]);
     expect(code).toBe(0);
     expect(stdout).toContain('**sim:**');
-    const columns = [['none', 'no defense'], ['store-filter', 'filter'], ['prompt-hardening', 'prompt'], ['output-filter', 'output'], ['filter-hardening', 'filter+prompt'], ['guard', 'guard']];
     expect(lineOf(stdout, '|  | exposure |')).toBe(`|  | exposure | rank | ${columns.map(([, c]) => c).join(' | ')} |`);
-    const interval = (p: { low: number; high: number }) => `[${(p.low * 100).toFixed(1)}, ${(p.high * 100).toFixed(1)}]`;
-    for (const [system, label] of [['graphiti', 'graphiti'], ['mem0-exp', 'mem0 (exp.)']]) {
+    for (const [system, label] of [['graphiti', 'graphiti'], ['mem0-exp', 'mem0 (exp.)']] as const) {
       const row = lineOf(stdout, `| ${label} | `);
-      const none = cellOf(system!, 'none');
+      const none = cellOf(system, 'none');
       expect(row).toContain(`| ${none.exposure.k}/${none.exposure.n} (`);
-      for (const [arm] of columns) {
-        const p = cellOf(system!, arm!).unsafe;
-        expect(row).toContain(`${p.k}/${p.n} (${pct(p.k, p.n)}) ${interval(p)}`);
-      }
+      expect(cellsOf(row)[2]).toBe(none.revokedRank!.mean.toFixed(2));
+      for (const [arm] of columns) expect(row).toContain(unsafeText(cellOf(system, arm).unsafeReference));
     }
-    expect(lineOf(stdout, '| langmem | ')).toContain('| n/a |');
-    const pooledK = cellOf('graphiti', 'none').unsafe.k + cellOf('mem0-exp', 'none').unsafe.k;
-    const pooledN = cellOf('graphiti', 'none').unsafe.n + cellOf('mem0-exp', 'none').unsafe.n;
+    expect(cellsOf(lineOf(stdout, '| langmem | '))[2]).toBe('n/a');
+    const pooledK = cellOf('graphiti', 'none').unsafeReference.k + cellOf('mem0-exp', 'none').unsafeReference.k;
+    const pooledN = cellOf('graphiti', 'none').unsafeReference.n + cellOf('mem0-exp', 'none').unsafeReference.n;
     expect(lineOf(stdout, '| pooled (graphiti + mem0 (exp.)) | ')).toContain(`| ${pooledK}/${pooledN} (${pct(pooledK, pooledN)}) [`);
+    // The published cells, Table 6 only, each beside our number for the same cell.
     expect(stdout).toContain('## Beside the published Table 6 (reference only, data/paper/table-06.json)');
-    expect(lineOf(stdout, '| 6 | graphiti | no defense |')).toContain('358/810 (44.2%)');
+    const published = lineOf(stdout, '| 6 | graphiti | no defense |');
+    expect(published).toContain('358/810 (44.2%)');
+    expect(published).toContain(unsafeText(cellOf('graphiti', 'none').unsafeReference));
     expect(stdout).not.toMatch(/^\| (7|9|13) \|/m);
+    expect(stdout).not.toContain('not built from these runs');
+    expect(stdout).not.toMatch(/^# Paper diff/m);
+  });
+
+  it('pools two distinct runs: counts add up over the runs', () => {
+    const { code, stdout } = notebook(['table-6', runDir, otherRunDir]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`- Runs: ${basename(runDir)}, ${basename(otherRunDir)}\n`);
+    expect(stdout).not.toContain('- skipped');
+    const sum = (system: string, arm: string) => {
+      const [a, b] = [cellIn(summary, system, arm).unsafeReference, cellIn(otherSummary, system, arm).unsafeReference];
+      return { k: a.k + b.k, n: a.n + b.n };
+    };
+    const row = lineOf(stdout, '| graphiti | ');
+    const exposure = { k: cellOf('graphiti', 'none').exposure.k + cellIn(otherSummary, 'graphiti', 'none').exposure.k, n: cellOf('graphiti', 'none').exposure.n + cellIn(otherSummary, 'graphiti', 'none').exposure.n };
+    expect(cellsOf(row)[1]).toMatch(new RegExp(`^${exposure.k}/${exposure.n} \\(`));
+    for (const [arm] of columns) {
+      const { k, n } = sum('graphiti', arm);
+      expect(row).toContain(`| ${k}/${n} (${pct(k, n)}) [`);
+    }
   });
 });

@@ -13,9 +13,11 @@
  * the report's diff (analysis/paper-diff.ts), keeping only Table 6. Runs given twice are skipped.
  *
  * **Caveats.** Exposure and rank are model-independent, but they depend on the embedder (the paper used
- * nomic-embed-text; the offline lexical embedder ranks v2 first in two scenarios). The unsafe columns are
- * model-dependent and, from the offline simulator (`sim`), not measurements of any model. The published values
- * are reference only; they are never a result of this run.
+ * nomic-embed-text; the offline lexical embedder ranks v2 first in two scenarios). Pooling runs adds their
+ * exposure counts as well (each run's scenarios × its models), so two one-model runs give n = 18 and the diff's
+ * per-model match counts them as two models. The unsafe columns are model-dependent and, from the offline
+ * simulator (`sim`), not measurements of any model. The published values are reference only; they are never a
+ * result of this run.
  */
 import { diffAgainstPaper, renderPaperDiffMarkdown } from '../analysis/paper-diff.js';
 import { loadPaperReference } from '../analysis/paper-reference.js';
@@ -31,15 +33,16 @@ export const notebook: Notebook = {
     const { runs, skipped } = distinctRuns(input);
     const table = buildTable6(runs.map(({ run }) => run));
     const out = ['# Table 6 from a run', '', `**Question.** ${this.question}`, '', runsSection(runs, skipped), ''];
-    if (table.rows.length === 0 || table.cells.every((cell) => cell.status !== 'ok')) {
-      return [...out, 'No direct-mode cells in these runs: Table 6 is direct insertion (`--modes direct`).'].join('\n');
-    }
+    // No row at all means no direct-mode probe; a system whose probes all failed keeps its row (n/a or error, with the reason).
+    if (table.rows.length === 0) return [...out, 'No direct-mode cells in these runs: Table 6 is direct insertion (`--modes direct`).'].join('\n');
     if (table.simulated) out.push('**sim:** the unsafe columns come from the offline simulator and are not measurements of any model; exposure and rank are model-independent.', '');
     out.push(renderTableMarkdown(table), '');
     // The published numbers, beside ours, for reference only (data/paper/, never a result).
     const reference = loadPaperReference();
     const diff = diffAgainstPaper([table], { ...reference, cells: reference.cells.filter((cell) => cell.table === '6') });
-    out.push('## Beside the published Table 6 (reference only, data/paper/table-06.json)', '', renderPaperDiffMarkdown(diff).replace(/^# .*\n/, ''));
+    // The diff's title and its Table 10 remark belong to the full report; its sections go one level down, under ours.
+    const diffText = renderPaperDiffMarkdown(diff).replace(/^# .*\n\n/, '').replace(/^Table 10 .*\n/m, '').replace(/^## /gm, '### ');
+    out.push('## Beside the published Table 6 (reference only, data/paper/table-06.json)', '', diffText);
     return out.join('\n');
   },
 };
