@@ -11,6 +11,7 @@ import { loadRun, summarizeRun } from './load-run.js';
 import { summarizeFollowUpRun } from './follow-up-summary.js';
 import { formatFollowUpSummary } from './format-follow-up.js';
 import type { Summary } from './summarize.js';
+import { verifyRunsFirst } from './verify-runs.js';
 
 type GuardKey = keyof GuardConfig;
 const GUARD_KEYS = Object.keys(DEFAULT_GUARD_CONFIG) as GuardKey[];
@@ -23,12 +24,13 @@ export const GUARD_FLAGS: Readonly<Record<GuardKey, string>> = Object.fromEntrie
 /** How many context-changed unit ids the text output lists before pointing at the JSON. */
 const LISTED_UNIT_IDS = 50;
 
-const USAGE = `usage: pnpm rescore <run-dir> [<run-dir>...] [--check] [--guard-<key> <value>...]
+const USAGE = `usage: pnpm rescore <run-dir> [<run-dir>...] [--check] [--guard-<key> <value>...] [--no-verify]
   writes <run-dir>/summary.rescored.json; --check exits 1 unless the cells equal summary.json byte for byte
   re-apply the stale-retrieval guard to the stored reads with another configuration (stale-retrieval.md §10.1):
 ${GUARD_KEYS.map((key) => `    --${GUARD_FLAGS[key]} <${typeof DEFAULT_GUARD_CONFIG[key] === 'boolean' ? 'true|false' : 'number'}>`.padEnd(48) + `default ${String(DEFAULT_GUARD_CONFIG[key])}`).join('\n')}
   with a guard flag: Table 9 is recomputed from setup.jsonl; units whose context would change are listed,
-  never re-decided (that needs a new model call); summary.rescored.json gains guardConfig and guardRescore`;
+  never re-decided (that needs a new model call); summary.rescored.json gains guardConfig and guardRescore
+  --no-verify: read runs whose hash-chained log does not verify (pnpm verify-run), e.g. runs older than the chain`;
 
 /** `summary.rescored.json` when guard flags were given: the recomputed summary with Table 9 under the new configuration. */
 export type RescoredSummary = Summary & { guardConfig: GuardConfig; guardRescore: Omit<GuardRescore, 'guardConfig' | 'guardMetrics'> };
@@ -88,7 +90,7 @@ export function main(argv: readonly string[], out: (line: string) => void = cons
   let guardConfig: GuardConfig | null;
   try {
     const guardOptions = Object.fromEntries(GUARD_KEYS.map((key) => [GUARD_FLAGS[key], { type: 'string' as const }]));
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...guardOptions } });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { check: { type: 'boolean' }, 'no-verify': { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...guardOptions } });
   } catch (error) {
     err(`error: ${(error as Error).message}\n${USAGE}`);
     return 1;
@@ -103,6 +105,7 @@ export function main(argv: readonly string[], out: (line: string) => void = cons
     (parsed.values.help ? out : err)(USAGE);
     return parsed.values.help ? 0 : 1;
   }
+  if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
   let code = 0;
   for (const dir of parsed.positionals) {
     const runDir = resolve(dir);

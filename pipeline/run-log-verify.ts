@@ -70,7 +70,8 @@ function diagnose(lines: readonly ScannedLine[], i: number, expected: string, ge
   if (after >= i) return at(`out of order: it was written right after line ${after + 1} (lines reordered)`);
   if (next?.prev === expected) return at(`inserted: line ${n + 1} was chained directly to ${n === 1 ? 'the start of the file' : `line ${n - 1}`}`);
   if (line.prev === genesis) return at('out of place: it was written as the first line of the file (lines before it were deleted or moved)');
-  if (after >= 0) return at(`inserted: line ${n} was written right after line ${after + 1}, so line(s) ${after + 2}–${n - 1} were inserted or moved here`, after + 2);
+  const between = after + 2 === n - 1 ? `line ${n - 1} was` : `lines ${after + 2}–${n - 1} were`;
+  if (after >= 0) return at(`inserted: line ${n} was written right after line ${after + 1}, so ${between} inserted or moved here`, after + 2);
   if (n === 1) return at("does not start this file's chain for this run: line(s) before it were deleted, or it was copied from another run or file");
   if (next !== undefined && next.prev !== line.hash) return at(`replaced: neither its link to line ${n - 1} nor line ${n + 1}'s link to it holds (edited with its chain field, or copied from another run or file)`);
   if (shorter) return at(`line(s) missing before this one (deleted), or line ${n - 1} was edited: this line was chained to bytes no longer in the file`);
