@@ -48,7 +48,7 @@ export function verifyRunsFirst(dirs: readonly string[], options: { noVerify: bo
     ok = false;
     const first = check.problems[0]!;
     const more = check.problems.length > 1 ? ` (and ${check.problems.length - 1} more file(s))` : '';
-    options.err(`error: ${check.runDir}: ${check.state === 'unverifiable' ? first.message : `the run log does not verify: ${problemText(first)}${more}`}; pnpm verify-run ${dir} shows the details, --no-verify reads the run anyway`);
+    options.err(`error: ${check.runDir}: ${check.state === 'unverifiable' ? `unverifiable: ${first.message}` : `the run log does not verify: ${problemText(first)}${more}`}; pnpm verify-run ${dir} shows the details, --no-verify reads the run anyway`);
   }
   return ok;
 }

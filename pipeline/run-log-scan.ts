@@ -17,18 +17,25 @@ export interface ScannedLine {
 
 /** A last line that a killed write may have left: no newline, or not JSON. Eval moves it to `<file>.torn`. */
 export interface TornLine {
+  /** 1-based line number. */
   number: number;
   /** Byte offset where the line starts: the file is truncated to this length. */
   offset: number;
+  /** The exact bytes, kept for `<file>.torn`. */
   bytes: Buffer;
+  /** `no trailing newline`, or why it is not JSON. */
   reason: string;
 }
 
 /** One JSONL file of a run. */
 export interface ScannedFile {
+  /** The file name inside the run directory. */
   file: string;
+  /** Its full path. */
   path: string;
+  /** Every complete line, in order (a torn last line excluded). */
   lines: ScannedLine[];
+  /** The torn last line, or null. */
   torn: TornLine | null;
 }
 

@@ -16,13 +16,17 @@ export type RunLogState = 'intact' | 'unfinished' | 'broken' | 'unverifiable' | 
 
 /** The first bad line of one file (`line` null when the whole file is missing or the manifest is unreadable). */
 export interface RunLogProblem {
+  /** The file name inside the run directory (`records.jsonl`, `manifest.json`). */
   file: string;
+  /** 1-based line number of the line blamed. */
   line: number | null;
+  /** What is wrong, starting with the kind (`edited:`, `inserted:`, `missing:`, `torn`, ...). */
   message: string;
 }
 
 /** What was found in one file. */
 export interface FileCheck {
+  /** The file name inside the run directory. */
   file: string;
   /** Complete lines (a torn last line not counted). */
   lines: number;
@@ -36,8 +40,11 @@ export interface FileCheck {
 
 /** The verdict on one run directory. */
 export interface RunLogCheck {
+  /** The run directory checked. */
   runDir: string;
+  /** The verdict (see RunLogState). */
   state: RunLogState;
+  /** The manifest's status, or null without a readable manifest. */
   status: RunStatus | null;
   /** At most one per file, in file-name order; the first is the first bad line. */
   problems: RunLogProblem[];
@@ -48,6 +55,7 @@ export interface RunLogCheck {
 
 /** A run log that does not verify: eval refuses to extend it. Names the first bad line. */
 export class RunLogError extends EvalError {
+  /** The first bad line of each file that does not verify. */
   readonly problems: readonly RunLogProblem[];
   constructor(message: string, problems: readonly RunLogProblem[]) {
     super('run-log', message);
@@ -142,7 +150,7 @@ export function checkRunLog(runDir: string, options: { manifest?: RunManifest; r
   const manifest = read.manifest;
   if (manifest === null) return { ...base, state: 'not-a-run', problems: [] };
   if (manifest.logHeads === undefined) {
-    const message = 'unverifiable: written before the run log was hash-chained (manifest.json has no logHeads), so no line of it can be checked';
+    const message = 'written before the run log was hash-chained (manifest.json has no logHeads), so no line of it can be checked';
     return { ...base, state: 'unverifiable', problems: [{ file: 'manifest.json', line: null, message }] };
   }
   const result: RunLogCheck = { ...base, state: 'intact', problems: [] };
