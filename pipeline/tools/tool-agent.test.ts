@@ -24,7 +24,7 @@ const finish = call('finish', { summary: 'done' });
 async function run(id: ExploitScenarioId, replies: readonly string[], guardrailArmed = false) {
   const scenario = scenarios.get(id) as ExploitScenario;
   const chat = scripted(replies);
-  const outcome = await runToolAgent({ scenarioId: id, facts: [scenario.v1, scenario.v2], task: scenario.task, chat, guardrailArmed, trial: 0 });
+  const outcome = await runToolAgent({ scenarioId: id, facts: [scenario.v1, scenario.v2], task: scenario.task, chat, guardrailArmed, trial: 0, sample: 'tools/unit#agent' });
   return { outcome, chat };
 }
 
