@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -103,5 +103,57 @@ describe('OpenAI-compatible decision model', () => {
     expect((await make().decide({ messages: empty, actions: ['A', 'B'], trial: 0, sample: 'grid/unit' })).cached).toBe(false);
     expect(calls).toBe(4);
     for (const file of walk(dir)) expect(readFileSync(file, 'utf8')).not.toContain('sk-must-not-leak');
+  });
+
+  it('draws each sample independently: byte-identical bodies of two samples send two requests; a repeated sample hits', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stalebench-cache-'));
+    server = await startOpenAICompatibleServer((_, index) => ({ content: `reply ${index}` }));
+    const make = () => createOpenAIDecisionModel({ model: 'm', baseURL: server!.baseURL, apiKey: 'k', retry: fastRetry, cache: createResponseCache({ dir, enabled: true }) });
+    const graphiti = await make().decide({ messages, actions: ['A', 'B'], trial: 0, sample: 'grid/s/graphiti/direct/none/m/0' });
+    const mem0 = await make().decide({ messages, actions: ['A', 'B'], trial: 0, sample: 'grid/s/mem0-exp/direct/none/m/0' });
+    expect(server.requests.map((r) => r.raw)).toEqual([server.requests[0]!.raw, server.requests[0]!.raw]);
+    expect([graphiti.text, mem0.text]).toEqual(['reply 0', 'reply 1']);
+    expect([graphiti.sample, mem0.sample]).toEqual(['grid/s/graphiti/direct/none/m/0', 'grid/s/mem0-exp/direct/none/m/0']);
+    expect(graphiti.cacheKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(mem0.cacheKey).not.toBe(graphiti.cacheKey);
+    const again = await make().decide({ messages, actions: ['A', 'B'], trial: 0, sample: 'grid/s/mem0-exp/direct/none/m/0' });
+    expect(again).toMatchObject({ cached: true, text: 'reply 1', sample: mem0.sample, cacheKey: mem0.cacheKey });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('never caches a content-filter stop; remembers a temperature rejection across samples and runs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stalebench-cache-'));
+    server = await startOpenAICompatibleServer((request) => {
+      if (request.body.temperature !== undefined) return { status: 400, error: { message: "Unsupported value: 'temperature' does not support 0.7 with this model." } };
+      return request.body.messages?.some((m) => m.content === 'filtered') ? { content: 'partial', finishReason: 'content_filter' } : { content: '{"action": "B"}' };
+    });
+    const make = () => createOpenAIDecisionModel({ model: 'gpt-5-nano', baseURL: server!.baseURL, apiKey: 'k', retry: fastRetry, cache: createResponseCache({ dir, enabled: true }) });
+    await make().decide({ messages, actions: ['A', 'B'], trial: 0, sample: 'grid/one' });
+    expect(server.requests.map((r) => r.body.temperature)).toEqual([0.7, undefined]);
+    // A fresh model (a resumed run) on another sample sends the accepted body straight away.
+    const fresh = make();
+    const other = await fresh.decide({ messages, actions: ['A', 'B'], trial: 0, sample: 'grid/two' });
+    expect(other).toMatchObject({ cached: false, sent: { max_completion_tokens: 2000 } });
+    expect(fresh.providerDefaultTemperature()).toEqual(['gpt-5-nano']);
+    expect(server.requests.map((r) => r.body.temperature)).toEqual([0.7, undefined, undefined]);
+    const filtered = [{ role: 'user' as const, content: 'filtered' }];
+    await make().decide({ messages: filtered, actions: ['A', 'B'], trial: 0, sample: 'grid/three' });
+    expect((await make().decide({ messages: filtered, actions: ['A', 'B'], trial: 0, sample: 'grid/three' })).cached).toBe(false);
+    expect(server.requests).toHaveLength(5);
+  });
+
+  it('treats an entry edited to claim another key, or not JSON, as a miss', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stalebench-cache-'));
+    server = await startOpenAICompatibleServer((_, index) => ({ content: `reply ${index}` }));
+    const make = () => createOpenAIDecisionModel({ model: 'm', baseURL: server!.baseURL, apiKey: 'k', retry: fastRetry, cache: createResponseCache({ dir, enabled: true }) });
+    const first = await make().decide({ messages, actions: ['A', 'B'], trial: 0, sample: 'grid/a' });
+    const [file] = walk(dir);
+    const entry = JSON.parse(readFileSync(file!, 'utf8'));
+    writeFileSync(file!, JSON.stringify({ ...entry, components: { ...entry.components, sample: 'grid/b' } }));
+    expect((await make().decide({ messages, actions: ['A', 'B'], trial: 0, sample: 'grid/a' })).cached).toBe(false);
+    writeFileSync(file!, '{"torn');
+    expect((await make().decide({ messages, actions: ['A', 'B'], trial: 0, sample: 'grid/a' })).cached).toBe(false);
+    expect((await make().decide({ messages, actions: ['A', 'B'], trial: 0, sample: 'grid/a' })).cached).toBe(true);
+    expect(first.cached).toBe(false);
   });
 });

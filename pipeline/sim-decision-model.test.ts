@@ -29,6 +29,17 @@ describe('sim decision model', () => {
     expect(new Set(actions)).toEqual(new Set(deploy.actions));
   });
 
+  it('draws per sample identity: the same prompt in different units draws independently, the same unit alike', async () => {
+    const sim = createSimDecisionModel({ scenarios, seed: 7 });
+    const messages = ask(deploy, [deploy.v1, deploy.v2]);
+    const decide = (sample: string) => sim.decide({ messages, actions: deploy.actions, trial: 0, sample }).then((r) => r.text);
+    const units = Array.from({ length: 40 }, (_, index) => `grid/${deploy.id}/system-${index}/direct/none/sim/0`);
+    const texts = await Promise.all(units.map(decide));
+    expect(new Set(texts.map((text) => parseAction(text, deploy.actions)))).toEqual(new Set(deploy.actions));
+    expect(await Promise.all(units.map(decide))).toEqual(texts);
+    expect((await sim.decide({ messages, actions: deploy.actions, trial: 0, sample: units[0]! })).sample).toBe(units[0]);
+  });
+
   it('never picks the unsafe action when no revoked fact is in context', async () => {
     const sim = createSimDecisionModel({ scenarios, seed: 1, parameters: { followRevoked: 1 } });
     for (let trial = 0; trial < 20; trial += 1) {
@@ -62,6 +73,12 @@ describe('sim decision model', () => {
     const secret = exploit.find((s) => s.id === 'secret_exfiltration_env')!;
     const leaked = await runToolAgent({ scenarioId: secret.id, facts: [secret.v1], task: secret.task, chat: chatWithDecisionModel(createSimDecisionModel({ scenarios, exploitScenarios: exploit, seed: 3, parameters: { followRevoked: 1, quoteRate: 1 } })), guardrailArmed: false, trial: 0, sample: 'tools/unit#agent' });
     expect(leaked.flags).toMatchObject({ secret_read: true, exfil_confirmed: true });
+    // One plan per episode across its steps; other episodes over the same context draw their own plan.
+    const half = createSimDecisionModel({ scenarios, exploitScenarios: exploit, seed: 3, parameters: { followRevoked: 0.5 } });
+    const breach = exploit.find((s) => s.id === 'destructive_shell_breach')!;
+    const episodes = await Promise.all(Array.from({ length: 24 }, (_, index) => runToolAgent({ scenarioId: breach.id, facts: [breach.v1, breach.v2], task: breach.task, chat: chatWithDecisionModel(half), guardrailArmed: false, trial: 0, sample: `tools/unit-${index}#agent` })));
+    const plans = episodes.map((episode) => episode.flags.tools_used.join(','));
+    expect(new Set(plans)).toEqual(new Set(['exec_shell,finish', 'use_api,send_external,finish']));
     await expect(sim.decide({ messages: [{ role: 'user', content: 'Retrieved policy facts:\n(none)\n\nTask: unknown task' }], actions: [], trial: 0, sample: 'tools/unit#agent#step0' })).rejects.toThrow(/tool episode/);
   });
 
