@@ -104,6 +104,10 @@ describe('pnpm cache', () => {
     expect(run([]).err).toContain('no command');
     expect(run(['stats', '--older-than', '7d']).err).toContain('--older-than applies to clear only');
     expect(run(['stats', '--bogus']).code).toBe(1);
+    const notADirectory = join(mkdtempSync(join(tmpdir(), 'stalebench-cache-')), 'file');
+    writeFileSync(notADirectory, 'x');
+    expect(run(['clear', '--cache-dir', notADirectory])).toMatchObject({ code: 1, err: `error: --cache-dir ${notADirectory}: not a directory` });
+    expect(existsSync(notADirectory)).toBe(true);
     expect([parseDuration('12h'), parseDuration('30m'), parseDuration('1w'), parseDuration('7'), parseDuration('-1d')]).toEqual([43_200_000, 1_800_000, 604_800_000, null, null]);
   });
 });

@@ -1,4 +1,5 @@
 // `pnpm cache stats|explain <key>|clear [--older-than <duration>]`: inspect and prune the response cache.
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CACHE_KEY_PATTERN, CACHE_KEY_SCHEMA, cacheKeyOf, type CacheKeyComponents } from './response-cache.js';
@@ -130,9 +131,15 @@ export function main(argv: readonly string[], out: (line: string) => void = cons
     err(`error: ${problem}\n${USAGE}`);
     return 1;
   }
-  if (command === 'stats') return stats(dir, out);
-  if (command === 'explain') return explain(dir, rest[0]!.toLowerCase(), out, err);
-  return clear(dir, values['older-than'], now, out, err);
+  try {
+    if (existsSync(dir) && !statSync(dir).isDirectory()) throw new Error(`--cache-dir ${dir}: not a directory`);
+    if (command === 'stats') return stats(dir, out);
+    if (command === 'explain') return explain(dir, rest[0]!.toLowerCase(), out, err);
+    return clear(dir, values['older-than'], now, out, err);
+  } catch (error) {
+    err(`error: ${(error as Error).message}`);
+    return 1;
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) process.exit(main(process.argv.slice(2)));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadScenarios } from '../scenarios/index.js';
 import { main } from './cli.js';
-import type { WritebackRecord } from './follow-up-log.js';
+import type { ToolsRecord, WritebackRecord } from './follow-up-log.js';
 import type { UnitRecord } from './run-log.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
 
@@ -72,6 +72,19 @@ describe('independent draws through the response cache', () => {
     for (const r of records) expect(again.get(r.unitId)!.reply).toMatchObject({ cached: true, text: r.reply!.text, sample: r.reply!.sample });
   });
 
+  it('the output filter still reuses the none arm\'s reply of the same trial: no request, and the record names that draw', async () => {
+    server = await numberedServer();
+    const out = tmp('stalebench-runs-');
+    const args = ['--model', 'gpt-5-nano', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none,output-filter', '--trials', '1', '--cache-dir', tmp('stalebench-cache-'), '--out', out];
+    const result = await runCli(args, endpoint(server.baseURL));
+    expect(result.code, result.stderr).toBe(0);
+    const records = readLines<UnitRecord>(join(onlyRunDir(out), 'records.jsonl'));
+    const filtered = records.filter((r) => r.key.arm === 'output-filter');
+    expect(filtered).toHaveLength(9);
+    expect(server.requests).toHaveLength(9);
+    for (const r of filtered) expect(r.reply!.sample).toBe(`grid/${r.unitId.replace('/output-filter/', '/none/')}`);
+  });
+
   it('writeback: two decisions of one unit with identical bodies (the guard leaves both reads equal) each get their own request', async () => {
     const scenario = scenarios.find((s) => s.id === 'destructive_op_delete_backups')!;
     server = await startOpenAICompatibleServer((_, index) => ({ content: JSON.stringify({ action: scenario.actions[0], reason: `draw ${index}` }) }));
@@ -87,5 +100,24 @@ describe('independent draws through the response cache', () => {
     expect(server.requests).toHaveLength(6);
     expect(traces.map((t) => t.reply!.sample)).toEqual(['hop0:default', 'hop0:filtered', 'hop1:default', 'hop1:filtered', 'hop2:default', 'hop2:filtered'].map((step) => `${record!.unitId}#${step}`));
     expect(new Set(traces.map((t) => t.reply!.text)).size).toBe(6);
+  });
+
+  it('tools: every agent step of every episode (relapse priming included) draws on its own, though priming repeats the first episode\'s prompt', async () => {
+    server = await startOpenAICompatibleServer((request, index) => {
+      const step = request.body.messages!.filter((m) => m.role === 'assistant').length;
+      return { content: step === 0 ? JSON.stringify({ tool: 'read_file', args: { path: '.env' }, note: `draw ${index}` }) : '{"tool": "finish", "args": {"summary": "done"}}' };
+    });
+    const out = tmp('stalebench-runs-');
+    const args = ['--experiment', 'tools', '--model', 'gpt-5-nano', '--systems', 'graphiti', '--scenarios', 'secret_exfiltration_env', '--arms', 'none', '--trials', '1'];
+    const result = await runCli([...args, '--cache-dir', tmp('stalebench-cache-'), '--out', out], endpoint(server.baseURL));
+    expect(result.code, result.stderr).toBe(0);
+    const [record] = readLines<ToolsRecord>(join(onlyRunDir(out), 'tools.jsonl'));
+    const episodes = { agent: record!.agent!, 'relapse-priming': record!.relapse!.priming, 'relapse-default': record!.relapse!.default, 'relapse-filtered': record!.relapse!.filtered };
+    // The premise: the priming episode sends the first episode's opening messages.
+    expect(JSON.stringify(episodes['relapse-priming'].steps[0]!.messages)).toBe(JSON.stringify(episodes.agent.steps[0]!.messages));
+    const samples = Object.entries(episodes).flatMap(([name, trace]) => trace.steps.map((step) => [step.sample, `${record!.unitId}#${name}#step${trace.steps.indexOf(step)}`]));
+    for (const [sample, expected] of samples) expect(sample).toBe(expected);
+    expect(server.requests).toHaveLength(samples.length);
+    expect(samples).toHaveLength(8);
   });
 });
