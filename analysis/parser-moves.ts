@@ -35,17 +35,19 @@ function measures(row: Row): Map<string, ParserMove['paper']> {
   return found;
 }
 
-/** Compares two summaries of one run, row by row, for every array of rows (grid `cells`, Table 14–16 rows). */
+/** Compares two summaries of one run, row by row, for every array of rows that carry k/n (grid `cells`, Table 14–16 rows). */
 export function parserMoves(paper: object, strict: object, label: (row: unknown) => string): ParserMoves {
   const result: ParserMoves = { rows: 0, movedRows: 0, moves: [] };
   for (const [key, rows] of Object.entries(paper)) {
     const other = (strict as Record<string, unknown>)[key];
     if (!Array.isArray(rows) || !Array.isArray(other)) continue;
     rows.forEach((row: unknown, i) => {
-      if (!isRow(row) || !isRow(other[i])) return;
+      const before = isRow(row) && isRow(other[i]) ? measures(row) : new Map();
+      // Rows without a proportion (Table 9's guard metrics) do not depend on any parser.
+      if (![...before.values()].some((value) => typeof value !== 'number')) return;
       result.rows += 1;
       const after = measures(other[i] as Row);
-      const moves = [...measures(row)].filter(([path, value]) => JSON.stringify(value) !== JSON.stringify(after.get(path))).map(([field, value]) => ({ row: label(row), field, paper: value, strict: after.get(field)! }));
+      const moves = [...before].filter(([path, value]) => JSON.stringify(value) !== JSON.stringify(after.get(path))).map(([field, value]) => ({ row: label(row), field, paper: value, strict: after.get(field)! }));
       if (moves.length > 0) result.movedRows += 1;
       result.moves.push(...moves);
     });

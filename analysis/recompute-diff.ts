@@ -67,7 +67,7 @@ export class DifferenceLog {
 /** A difference as one line: where, which field, stored and recomputed values (long values cut). */
 export function describeDifference(difference: RecomputeDifference): string {
   const show = (value: unknown) => {
-    const text = value === undefined ? '(absent)' : typeof value === 'string' && value.startsWith('(') ? value : JSON.stringify(value);
+    const text = value === undefined ? '(absent)' : typeof value === 'string' && value.startsWith('(') && value.endsWith(')') ? value : JSON.stringify(value);
     return text.length > 160 ? `${text.slice(0, 157)}...` : text;
   };
   const at = difference.line === null ? difference.file : `${difference.file}:${difference.line}`;
@@ -88,9 +88,9 @@ export function numberedJsonLines<T>(path: string): { line: number | null; row: 
   return rows.map((row, index) => ({ line: paired ? numbers[index]! : null, row }));
 }
 
-/** A summary cell or follow-up row named by its grouping fields (`sim/graphiti/direct/none/+guard`). */
+/** A summary cell or follow-up row named by its grouping fields (`sim/graphiti/direct/none/+guard`; `*` = all models). */
 export function rowLabel(row: unknown): string {
   if (!isObject(row)) return '';
-  const parts = [row.modelLabel ?? row.model, row.system, row.mode, row.arm, row.guard === 'on' ? '+guard' : '', row.poem === 'on' ? '+poem' : '', row.scenario];
+  const parts = [row.model, row.system, row.mode, row.arm, row.guard === 'on' ? '+guard' : '', row.poem === 'on' ? '+poem' : '', row.scenario];
   return parts.filter((part) => typeof part === 'string' && part !== '').join('/');
 }
