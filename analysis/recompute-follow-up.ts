@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { normalizeSubject } from '../guard/execution-ledger-encoding.js';
 import { safetyStepMapping } from '../guard/proof-of-execution-gate.js';
-import type { FollowUpRecord, PropagationRecord, ToolsRecord, WritebackRecord } from '../pipeline/follow-up-log.js';
+import { followUpUnitIdOf, type FollowUpRecord, type PropagationRecord, type ToolsRecord, type WritebackRecord } from '../pipeline/follow-up-log.js';
 import type { ActionParserId } from '../pipeline/parse-action.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import type { Scenario } from '../scenarios/scenario.js';
@@ -54,6 +54,7 @@ export async function recomputeFollowUp(input: FollowUpRecomputeInput): Promise<
     const rule = rules.get(row.key.system);
     if (!scenario || !rule) throw new Error(`${join(run.runDir, file)}:${line ?? '?'}: unit ${row.unitId} names a ${scenario ? 'system' : 'scenario'} the manifest's spec does not list`);
     if (rule.rule === 'oracle' && row.status === 'ok') oracleSystems.add(row.key.system);
+    log.compare(where, 'unitId', row.unitId, followUpUnitIdOf(row.key));
     if (row.type === 'tools-end') {
       const exploitScenarios = [...(scenarios.byId as Map<string, ExploitScenario>).values()];
       const context = { rule, scenario, log, where, toolSteps: run.manifest.spec.toolSteps, exploitScenarios };

@@ -80,6 +80,7 @@ export function recomputeGrid(input: GridRecomputeInput): GridRecomputed {
   for (const { line, row } of unitLines) {
     const where = { file: 'records.jsonl', line, record: row.unitId };
     const recomputed = recomputeUnit(row, { ...input, probes, where, mapping, backs: (r) => backing.backs(subjectOf(r.key), r.unitId, r.finishedAt) });
+    log.compare(where, 'unitId', row.unitId, unitIdOf(row.key));
     for (const field of ['context', 'promptSha256', 'parsedAction', 'scores', 'outputFilter', 'poem'] as const) log.compare(where, field, row[field], recomputed[field]);
     records.set(row.unitId, recomputed);
   }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { specFromArgs } from '../pipeline/cli.js';
-import type { ProbeRecord, RunManifest, UnitRecord } from '../pipeline/run-log.js';
+import { unitIdOf, type ProbeRecord, type RunManifest, type UnitRecord } from '../pipeline/run-log.js';
 import { runEvaluation } from '../pipeline/run.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { loadRun } from './load-run.js';
@@ -97,6 +97,7 @@ describe('pnpm rescore --check recomputes the grid from the run directory', () =
       [(r) => r.outputFilter !== undefined, (r) => void (r.outputFilter!.blocked = !r.outputFilter!.blocked), (r) => `outputFilter.blocked: stored ${!r.outputFilter!.blocked}, recomputed ${r.outputFilter!.blocked}`],
       [(r) => r.poem?.verdict === 'overridden', (r) => void (r.poem!.executedAction = r.poem!.proposedAction), (r) => `poem.executedAction: stored ${JSON.stringify(r.poem!.proposedAction)}, recomputed ${JSON.stringify(r.poem!.executedAction)}`],
       [(r) => r.status === 'ok' && r.scores.unsafe === true, (r) => void (r.scores.unsafe = false), () => 'scores.unsafe: stored false, recomputed true'],
+      [(r) => r.key.trial === 0, (r) => void (r.key.trial = 7), (r) => `unitId: stored ${JSON.stringify(r.unitId)}, recomputed ${JSON.stringify(unitIdOf({ ...r.key, trial: 7 }))}`],
     ];
     for (const [find, edit, expected] of cases) {
       const runDir = copyRun(stored);
