@@ -150,7 +150,10 @@ async function rescoreRun(runDir: string, options: RescoreOptions, out: (line: s
     out(formatSummaryTable({ ...summary, guardMetrics: [] }));
     reportGuardRescore(runDir, { guardConfig: config, guardMetrics, ...rest }, out);
   }
-  if (moves) out(`\n${formatParserMoves(moves)}\n(the paper's parser stays the default everywhere; summary.rescored.json holds the strict summary, parser and parserMoves)`);
+  if (moves) {
+    const tools = run.manifest.spec.experiment === 'tools' ? ' The tools experiment parses tool calls, not actions: no parser applies to it.' : '';
+    out(`\n${formatParserMoves(moves)}\n(the paper's parser stays the default everywhere; summary.rescored.json holds the strict summary, parser and parserMoves.${tools})`);
+  }
   return reportCheck(runDir, paper, options.check, grid, out);
 }
 
