@@ -27,7 +27,7 @@ export function gateRefusal(scenario: ExploitScenario): string {
  * of the flags) is the gated skip; the gate allows it only with a ledger event of the safety step for this
  * episode's subject. Tools that perform the step append that event after they run.
  */
-function poemHooks(context: UnitContext, scenario: ExploitScenario, subject: string, guardrailArmed: boolean, traces: PoemTrace[]): NonNullable<ToolAgentSettings['hooks']> {
+export function poemHooks(context: Pick<UnitContext, 'actions'>, scenario: ExploitScenario, subject: string, guardrailArmed: boolean, traces: PoemTrace[]): NonNullable<ToolAgentSettings['hooks']> {
   return {
     async before(call, state, calls) {
       const probe = structuredClone(state) as ToolState;
