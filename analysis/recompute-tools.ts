@@ -61,8 +61,12 @@ async function replayEpisode(stored: AgentTrace, input: { name: string; expectat
   const { poem: _poem, ...rest } = stored;
   const poem = traces.map((trace, i) => ({ ...trace, reason: stored.poem?.[i]?.reason ?? trace.reason, head: stored.poem?.[i]?.head ?? trace.head }));
   const { stop, flags, calls, verdict, bypassed_tool_guardrail } = outcome;
-  // Runs written before steps recorded their sample identity: compare the rest of each step.
-  const steps = outcome.steps.map((step, i) => (stored.steps[i] && stored.steps[i]!.sample === undefined ? (({ sample: _sample, ...rest }) => rest)(step) : step)) as typeof outcome.steps;
+  // A run written before agent steps recorded their sample identity is compared without it.
+  const steps = outcome.steps.map((step, i) => {
+    if (stored.steps[i]?.sample !== undefined) return step;
+    const { sample: _sample, ...rest } = step;
+    return rest as typeof step;
+  });
   return { ...rest, readTrace, guardrailArmed: input.guardrailArmed, steps, stop, flags, calls, verdict, bypassed_tool_guardrail, ...(key.poem ? { poem } : {}) };
 }
 

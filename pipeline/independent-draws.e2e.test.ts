@@ -1,12 +1,14 @@
 // End-to-end (issue 11 item 1): every decision call of every unit is its own draw. Units whose prompts are
 // byte-identical (graphiti and mem0-exp) must not share one cached reply; re-running a unit must hit the cache.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadScenarios } from '../scenarios/index.js';
 import { main } from './cli.js';
-import type { ToolsRecord, WritebackRecord } from './follow-up-log.js';
+import type { AgentTrace, ToolsRecord, WritebackRecord } from './follow-up-log.js';
+import type { AgentStep } from './tools/tool-agent.js';
+import { main as rescore } from '../analysis/rescore-command.js';
 import type { UnitRecord } from './run-log.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
 
@@ -119,5 +121,19 @@ describe('independent draws through the response cache', () => {
     for (const [sample, expected] of samples) expect(sample).toBe(expected);
     expect(server.requests).toHaveLength(samples.length);
     expect(samples).toHaveLength(8);
+  });
+
+  it('a tools run written before agent steps recorded their sample identity still rescores identically', async () => {
+    const out = tmp('stalebench-runs-');
+    expect((await runCli(['--experiment', 'tools', '--model', 'sim', '--systems', 'graphiti', '--arms', 'none', '--trials', '2', '--out', out], {})).code).toBe(0);
+    const path = join(onlyRunDir(out), 'tools.jsonl');
+    const records = readLines<ToolsRecord>(path);
+    const strip = (trace: AgentTrace | null | undefined) => trace?.steps.forEach((step) => delete (step as Partial<AgentStep>).sample);
+    for (const record of records) [record.agent, record.relapse?.priming, record.relapse?.default, record.relapse?.filtered].forEach(strip);
+    writeFileSync(path, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    expect(readFileSync(path, 'utf8')).not.toContain('"sample"');
+    const lines: string[] = [];
+    const code = await rescore([onlyRunDir(out), '--check'], (line) => void lines.push(line), (line) => void lines.push(line));
+    expect(code, lines.join('\n')).toBe(0);
   });
 });
