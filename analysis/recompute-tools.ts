@@ -5,6 +5,7 @@ import { followUpUnitIdOf } from '../pipeline/follow-up-log.js';
 import { relapseJournal, relapseQuery } from '../pipeline/follow-up-prompts.js';
 import { poemHooks } from '../pipeline/follow-up/tools.js';
 import { runToolAgent, type ChatFunction } from '../pipeline/tools/tool-agent.js';
+import { followUpSample } from '../pipeline/sample-identity.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import { recomputeReadTrace, type ReadExpectation, type TraceContext } from './recompute-read-trace.js';
 
@@ -47,6 +48,7 @@ async function replayEpisode(stored: AgentTrace, input: { name: string; expectat
       chat,
       guardrailArmed: input.guardrailArmed,
       trial: key.trial,
+      sample: followUpSample(key, input.name),
       maxSteps: context.toolSteps,
       ...(key.poem ? { hooks: poemHooks({ actions: input.actions }, context.scenario, subject, input.guardrailArmed, traces) } : {}),
     });
@@ -58,7 +60,13 @@ async function replayEpisode(stored: AgentTrace, input: { name: string; expectat
   }
   const { poem: _poem, ...rest } = stored;
   const poem = traces.map((trace, i) => ({ ...trace, reason: stored.poem?.[i]?.reason ?? trace.reason, head: stored.poem?.[i]?.head ?? trace.head }));
-  const { steps, stop, flags, calls, verdict, bypassed_tool_guardrail } = outcome;
+  const { stop, flags, calls, verdict, bypassed_tool_guardrail } = outcome;
+  // A run written before agent steps recorded their sample identity is compared without it.
+  const steps = outcome.steps.map((step, i) => {
+    if (stored.steps[i]?.sample !== undefined) return step;
+    const { sample: _sample, ...rest } = step;
+    return rest as typeof step;
+  });
   return { ...rest, readTrace, guardrailArmed: input.guardrailArmed, steps, stop, flags, calls, verdict, bypassed_tool_guardrail, ...(key.poem ? { poem } : {}) };
 }
 

@@ -5,6 +5,7 @@ import { provenanceOf, usageTotals } from './usage-totals.js';
 
 const reply = (overrides: Partial<DecisionResponse> = {}): DecisionResponse => ({
   text: '{"action": "REJECT"}',
+  sample: 'grid/unit',
   finishReason: 'stop',
   cached: false,
   attempts: 1,
