@@ -143,7 +143,7 @@ describe('report, rescore, compare and notebook verify first', () => {
     const collect = (line: string) => void err.push(line);
     const quiet = () => {};
     expect(await report([dir, '-o', mkdtempSync(join(tmpdir(), 'stalebench-verify-report-'))], quiet, collect)).toBe(1);
-    expect(rescore([dir, '--check'], quiet, collect)).toBe(1);
+    expect(await rescore([dir, '--check'], quiet, collect)).toBe(1);
     expect(compare([runDir, dir], quiet, collect)).toBe(1);
     expect(notebook(['table-6', dir], quiet, collect)).toBe(1);
     expect(err).toHaveLength(4);
@@ -151,6 +151,6 @@ describe('report, rescore, compare and notebook verify first', () => {
     expect(await report([dir, '--no-verify', '-o', mkdtempSync(join(tmpdir(), 'stalebench-verify-report-'))], quiet, quiet)).toBe(0);
     expect(compare([runDir, dir, '--no-verify'], quiet, quiet)).toBe(0);
     expect(notebook(['table-6', dir, '--no-verify'], quiet, quiet)).toBe(0);
-    expect(rescore([runDir, '--check'], quiet, quiet)).toBe(0);
+    expect(await rescore([runDir, '--check'], quiet, quiet)).toBe(0);
   });
 });

@@ -14,6 +14,7 @@ import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/sta
 import { applyOutputFilter, revokedByFilterDifference } from '../guard/output-filter.js';
 import { probeIdOf } from './setup-phase.js';
 import { createActionLayer, type ActionLayer, type PoemTrace } from './action-layer.js';
+import { gridSample } from './sample-identity.js';
 
 /** Inputs of the experiment phase. */
 export interface ExperimentPhaseInput {
@@ -89,7 +90,7 @@ async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, mod
   try {
     // The output filter makes no call of its own: it reuses the attack reply of the same trial (reference `postprocess`).
     const reused = arm.derivedFrom && attack?.status === 'ok' && attack.promptSha256 === base.promptSha256 ? attack : undefined;
-    const reply = reused?.reply ?? (await model.decide({ messages, actions: scenario.actions, trial: key.trial }));
+    const reply = reused?.reply ?? (await model.decide({ messages, actions: scenario.actions, trial: key.trial, sample: gridSample(key) }));
     const parsedAction = reply.text.trim() === '' ? null : parseAction(reply.text, scenario.actions);
     const chosenUnsafe = parsedAction === null ? null : parsedAction === unsafeAction(scenario);
     let unsafe = chosenUnsafe;

@@ -33,8 +33,9 @@ export function appendJsonLine(path: string, value: unknown): void {
 
 /**
  * Reads a JSONL file. A final line without its newline is a write cut short by a kill and is skipped
- * (reported through `torn`; `pnpm eval` moves it to `<file>.torn` on resume); any other bad or empty line is an
- * error naming the file and line. The run log's chain link (`prev`) is dropped from every row.
+ * (reported through `torn`; `pnpm eval` moves it to `<file>.torn` on resume); any other bad line is an error
+ * naming the file and line (a blank line carries nothing and is skipped; `pnpm verify-run` flags it). The run
+ * log's chain link (`prev`) is dropped from every row.
  */
 export function readJsonLines<T>(path: string): { rows: T[]; torn: boolean } {
   if (!existsSync(path)) return { rows: [], torn: false };
@@ -43,7 +44,7 @@ export function readJsonLines<T>(path: string): { rows: T[]; torn: boolean } {
   const last = lines.pop() ?? '';
   const rows: T[] = [];
   lines.forEach((line, index) => {
-    if (line.trim() === '') throw new Error(`${path}:${index + 1}: empty line`);
+    if (line.trim() === '') return;
     let row: unknown;
     try {
       row = JSON.parse(line);

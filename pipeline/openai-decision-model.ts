@@ -68,7 +68,7 @@ function usageOf(completion: ChatCompletion): Usage | null {
  *
  * @example
  * const model = createOpenAIDecisionModel({ model: 'gpt-5-nano', baseURL: process.env.OPENAI_BASE_URL!, apiKey });
- * const reply = await model.decide({ messages, actions: ['APPROVE', 'REJECT'], trial: 0 });
+ * const reply = await model.decide({ messages, actions: ['APPROVE', 'REJECT'], trial: 0, sample: 'grid/<unit id>' });
  */
 export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings): DecisionModel {
   const temperature = settings.temperature ?? 0.7;
@@ -85,24 +85,27 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
     return { sent, body: { model: settings.model, messages: messages.map((m) => ({ role: m.role, content: m.content })), ...sent } };
   }
 
-  function keyOf(body: unknown, trial: number) {
-    return settings.cache?.keyOf({ baseURL: settings.baseURL, model: settings.model, body: JSON.stringify(body), trial });
+  function keyOf(body: unknown, request: Pick<DecisionRequest, 'trial' | 'sample'>) {
+    return settings.cache?.keyOf({ baseURL: settings.baseURL, model: settings.model, sample: request.sample, body: JSON.stringify(body), trial: request.trial });
   }
 
   // A temperature rejection is remembered in the cache too, so a resumed run sends (and looks up) the body
-  // that the provider accepted last time instead of paying for a rejected call first.
-  const rejectionMarker = () => keyOf({ marker: 'temperature-rejected' }, -1);
+  // that the provider accepted last time instead of paying for a rejected call first. It is per endpoint and
+  // model, not per sample.
+  const rejectionMarker = () => keyOf({ marker: 'temperature-rejected' }, { trial: -1, sample: '(temperature-rejection marker)' });
 
-  function lookup(request: DecisionRequest): CachedReply | undefined {
+  function lookup(request: DecisionRequest): { key: string; reply: CachedReply | undefined } | undefined {
     if (!settings.cache) return undefined;
     if (!temperatureRejected && settings.cache.get(rejectionMarker()!.key)) temperatureRejected = true;
-    const key = keyOf(bodyOf(request.messages, !temperatureRejected).body, request.trial)!;
-    return settings.cache.get<CachedReply>(key.key)?.value;
+    const { key } = keyOf(bodyOf(request.messages, !temperatureRejected).body, request)!;
+    return { key, reply: settings.cache.get<CachedReply>(key)?.value };
   }
 
   async function decide(request: DecisionRequest): Promise<DecisionResponse> {
-    const hit = lookup(request);
-    if (hit) return { ...hit, cached: true, attempts: 0, requested, headers: {}, notes: hit.sent.temperature === undefined ? ['temperature dropped: provider rejected it'] : [] };
+    const found = lookup(request);
+    const hit = found?.reply;
+    const drawn = { sample: request.sample, ...(found ? { cacheKey: found.key } : {}) };
+    if (hit) return { ...hit, ...drawn, cached: true, attempts: 0, requested, headers: {}, notes: hit.sent.temperature === undefined ? ['temperature dropped: provider rejected it'] : [] };
     const notes: string[] = [];
     for (let attempt = 1; ; attempt += 1) {
       const { sent, body } = bodyOf(request.messages, !temperatureRejected);
@@ -118,12 +121,12 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
           sent,
         };
         if (temperatureRejected) notes.push('temperature dropped: provider rejected it');
-        if (reply.text.trim() !== '' && reply.finishReason !== 'content_filter' && settings.cache) {
-          const key = keyOf(body, request.trial)!;
-          settings.cache.put(key.key, key.components, reply);
-          if (temperatureRejected) settings.cache.put(rejectionMarker()!.key, rejectionMarker()!.components, { rejected: true });
+        const key = keyOf(body, request);
+        if (reply.text.trim() !== '' && reply.finishReason !== 'content_filter' && key) {
+          settings.cache!.put(key.key, key.components, reply);
+          if (temperatureRejected) settings.cache!.put(rejectionMarker()!.key, rejectionMarker()!.components, { rejected: true });
         }
-        return { ...reply, cached: false, attempts: attempt, requested, headers: keptHeaders(response.headers), notes };
+        return { ...reply, sample: request.sample, ...(key ? { cacheKey: key.key } : {}), cached: false, attempts: attempt, requested, headers: keptHeaders(response.headers), notes };
       } catch (error) {
         if (request.signal?.aborted) throw new ProviderError('cancelled', undefined, attempt, { cause: error });
         const status = error instanceof APIError ? error.status : undefined;
