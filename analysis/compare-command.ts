@@ -7,11 +7,13 @@ import { InvalidInputError } from '../pipeline/errors.js';
 import type { RunManifest } from '../pipeline/run-log.js';
 import { loadRun, summarizeRun, type LoadedRun } from './load-run.js';
 import type { Proportion, Summary, SummaryCell } from './summarize.js';
+import { verifyRunsFirst } from './verify-runs.js';
 
-const USAGE = `usage: pnpm compare <runA> <runB> [--json | --md]
+const USAGE = `usage: pnpm compare <runA> <runB> [--json | --md] [--no-verify]
   per summary cell in both runs (matched by model, system, mode, arm, guard, poem): unsafe rate B − A with both
   k/n and Wilson 95 % intervals and whether they overlap, exposure deltas; cells in one run only listed apart.
   Cells are recomputed from each run's stored records (as pnpm rescore). --json machine output, --md Markdown.
+  --no-verify reads runs whose hash-chained log does not verify (pnpm verify-run), e.g. runs older than the chain.
 exit codes: 0 ok · 1 usage or bad input (not a run directory, unreadable manifest)`;
 
 /** The manifest fields the comparison reads; anything else may vary between run-log writers. */
@@ -201,7 +203,7 @@ export function formatComparisonMarkdown(comparison: RunComparison): string {
 export function main(argv: readonly string[], out: (text: string) => void = console.log, err: (text: string) => void = console.error): number {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { json: { type: 'boolean' }, md: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { json: { type: 'boolean' }, md: { type: 'boolean' }, 'no-verify': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
     err(`error: ${(error as Error).message}\n${USAGE}`);
     return 1;
@@ -214,6 +216,7 @@ export function main(argv: readonly string[], out: (text: string) => void = cons
     err(`error: ${parsed.positionals.length !== 2 ? `expected two run directories, got ${parsed.positionals.length}` : '--json and --md exclude each other'}\n${USAGE}`);
     return 1;
   }
+  if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
   try {
     const [a, b] = parsed.positionals.map(loadAnalysedRun) as [AnalysedRun, AnalysedRun];
     const comparison = compareRuns(a, b);

@@ -18,14 +18,16 @@ import { buildPaperTables, type FollowUpInput, type ScenarioLabel } from './pape
 import { renderCsv } from './render-csv.js';
 import { renderLatex } from './render-latex.js';
 import { renderMarkdown } from './render-markdown.js';
+import { verifyRunsFirst } from './verify-runs.js';
 
-const USAGE = `usage: pnpm report <run-dir> [<run-dir>...] [--paper] [-o <dir>]
+const USAGE = `usage: pnpm report <run-dir> [<run-dir>...] [--paper] [-o <dir>] [--no-verify]
   regenerates the paper's Tables 6, 7, 8/11, 9, 12, 13 (grid runs) and 14, 15, 16 (follow-up runs) from the
   stored records, pooled over every run given, and writes tables.md, tables.csv (long format), tables.tex and
   index.html to <dir> (default: <first run-dir>/report); prints the Markdown.
   --paper     also diff against data/paper/ (paper-diff.md, paper-diff.json): model-independent cells must match,
               model-dependent cells are shown side by side with both Wilson intervals (never a reproduction)
   -o, --out   output directory
+  --no-verify read runs whose hash-chained log does not verify (pnpm verify-run), e.g. runs older than the chain
 exit codes: 0 ok · 1 usage or bad input (the error names the file, the field and the reason)`;
 
 // Only the fields the report reads are checked; anything else may vary between run-log writers.
@@ -176,7 +178,7 @@ function writeHtml(path: string, input: Omit<HtmlReportInput, 'figures'>): void 
 export async function main(argv: readonly string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { paper: { type: 'boolean' }, out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { paper: { type: 'boolean' }, out: { type: 'string', short: 'o' }, 'no-verify': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
     err(`error: ${(error as Error).message}\n${USAGE}`);
     return 1;
@@ -189,6 +191,7 @@ export async function main(argv: readonly string[], out: (line: string) => void 
     err(`error: no run directory given\n${USAGE}`);
     return 1;
   }
+  if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
   let report: Report;
   try {
     report = await buildReport(parsed.positionals, { paper: parsed.values.paper === true });

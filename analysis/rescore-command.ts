@@ -14,6 +14,7 @@ import { formatParserMoves, parserMoves, type ParserMoves } from './parser-moves
 import { describeDifference, rowLabel } from './recompute-diff.js';
 import { recomputeRun, type RecomputedRun } from './recompute-run.js';
 import type { Summary } from './summarize.js';
+import { verifyRunsFirst } from './verify-runs.js';
 
 type GuardKey = keyof GuardConfig;
 const GUARD_KEYS = Object.keys(DEFAULT_GUARD_CONFIG) as GuardKey[];
@@ -28,7 +29,7 @@ const LISTED_UNIT_IDS = 50;
 /** How many differences `--check` lists after the first. */
 const LISTED_DIFFERENCES = 10;
 
-const USAGE = `usage: pnpm rescore <run-dir> [<run-dir>...] [--check] [--parser paper|strict] [--scenario-dir <dir>] [--guard-<key> <value>...]
+const USAGE = `usage: pnpm rescore <run-dir> [<run-dir>...] [--check] [--parser paper|strict] [--scenario-dir <dir>] [--guard-<key> <value>...] [--no-verify]
   recomputes every stored record from the run directory alone (no network, backend or model): parsed actions,
   scores, exposure labels (status and lexical rules; oracle labels are kept), guard traces with their recorded
   clocks, output-filter verdicts, PoEM traces, tool episodes; writes <run-dir>/summary.rescored.json from them
@@ -40,6 +41,7 @@ const USAGE = `usage: pnpm rescore <run-dir> [<run-dir>...] [--check] [--parser 
                         summary.rescored.json is then built with it, and how far each cell moves is printed
   --scenario-dir <dir>  the run's scenario files, when they are not the repository's (their sha256 must equal the
                         manifest's; a rescore with other scenario text is refused)
+  --no-verify           read runs whose hash-chained log does not verify (pnpm verify-run), e.g. runs older than the chain
   re-apply the stale-retrieval guard to the stored reads with another configuration (stale-retrieval.md §10.1):
 ${GUARD_KEYS.map((key) => `    --${GUARD_FLAGS[key]} <${typeof DEFAULT_GUARD_CONFIG[key] === 'boolean' ? 'true|false' : 'number'}>`.padEnd(48) + `default ${String(DEFAULT_GUARD_CONFIG[key])}`).join('\n')}
   with a guard flag: Table 9 is recomputed from setup.jsonl; units whose context would change are listed,
@@ -167,7 +169,7 @@ export async function main(argv: readonly string[], out: (line: string) => void 
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: { check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, parser: { type: 'string' }, 'scenario-dir': { type: 'string' }, ...guardOptions },
+      options: { check: { type: 'boolean' }, 'no-verify': { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, parser: { type: 'string' }, 'scenario-dir': { type: 'string' }, ...guardOptions },
     });
   } catch (error) {
     err(`error: ${(error as Error).message}\n${USAGE}`);
@@ -188,6 +190,7 @@ export async function main(argv: readonly string[], out: (line: string) => void 
     (parsed.values.help ? out : err)(USAGE);
     return parsed.values.help ? 0 : 1;
   }
+  if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
   const options: RescoreOptions = { check: parsed.values.check === true, parser: parser as ActionParserId, scenarioDir: parsed.values['scenario-dir'], guardConfig };
   let code = 0;
   for (const dir of parsed.positionals) {

@@ -5,7 +5,8 @@ import type { Scenario } from '../scenarios/scenario.js';
 import { unsafeAction } from '../scenarios/scenario.js';
 import { ARMS, type ArmId } from './arms.js';
 import type { DecisionModel } from './decision-model.js';
-import { appendJsonLine, readJsonLines, sha256 } from './json-files.js';
+import { readJsonLines, sha256 } from './json-files.js';
+import { openRunLogFile } from './run-log-chain.js';
 import { parseAction } from './parse-action.js';
 import { buildDecisionMessages } from './prompts.js';
 import { RUN_LOG_VERSION, unitIdOf, type GuardTrace, type OutputFilterTrace, type ProbeRecord, type UnitKey, type UnitRecord } from './run-log.js';
@@ -141,8 +142,8 @@ export function enumerateUnits(input: Pick<ExperimentPhaseInput, 'modes' | 'syst
 
 /** Runs every unit not already recorded, `concurrency` at a time, appending each record as it finishes. */
 export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<ExperimentPhaseResult> {
-  const path = join(input.runDir, 'records.jsonl');
   const { records: existing } = readUnitRecords(input.runDir);
+  const recordsLog = openRunLogFile(input.runDir, 'records.jsonl');
   const keys = enumerateUnits(input);
   const pending = keys.filter((key) => {
     const previous = existing.get(unitIdOf(key));
@@ -164,7 +165,7 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
           const probe = input.probes.get(probeIdOf(key.system, key.mode, key.scenario))!;
           const attack = finished.get(unitIdOf({ ...key, arm: 'none' }));
           const record = await runUnit(key, scenarios.get(key.scenario)!, probe, models.get(key.model)!, attack, actions);
-          appendJsonLine(path, record);
+          recordsLog.append(record);
           finished.set(record.unitId, record);
           ran += 1;
           done += 1;

@@ -133,7 +133,8 @@ describe('independent draws through the response cache', () => {
     writeFileSync(path, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
     expect(readFileSync(path, 'utf8')).not.toContain('"sample"');
     const lines: string[] = [];
-    const code = await rescore([onlyRunDir(out), '--check'], (line) => void lines.push(line), (line) => void lines.push(line));
+    // The rewritten lines break the hash chain, as a run older than the chain has none: both are read with --no-verify.
+    const code = await rescore([onlyRunDir(out), '--check', '--no-verify'], (line) => void lines.push(line), (line) => void lines.push(line));
     expect(code, lines.join('\n')).toBe(0);
   });
 });
