@@ -93,3 +93,32 @@ export function createBudget(settings: BudgetSettings) {
 }
 
 export type Budget = ReturnType<typeof createBudget>;
+
+/** How one attempt ended, for the gate: billed with a known cost, not billed (no answer was produced), or unknown. */
+export type AttemptOutcome = { billed: true; usage: { promptTokens: number; completionTokens: number } | null; headers: Record<string, string> } | { billed: false } | { billed: 'unknown' };
+
+/**
+ * The budget as a decision model sees it: `before` each attempt (throws `BudgetExhaustedError` when the attempt
+ * cannot be covered, so nothing is sent), `after` it with how it ended. Cost = the proxy's
+ * `x-litellm-response-cost`, else usage × price, else (unknown) the reservation itself.
+ */
+export interface SpendGate {
+  before(model: string, messages: readonly { role: string; content: string }[], maxOutputTokens: number): Reservation;
+  after(reservation: Reservation, outcome: AttemptOutcome): void;
+}
+
+/** A gate over a budget, counting prompts with `countTokens` (the model family's tokenizer) and pricing with `priceOf`. */
+export function createSpendGate(budget: Budget, settings: { countTokens: (model: string, messages: readonly { role: string; content: string }[]) => number; priceOf: (model: string) => Price | null }): SpendGate {
+  return {
+    before: (model, messages, maxOutputTokens) => budget.reserve(model, settings.countTokens(model, messages), maxOutputTokens),
+    after(reservation, outcome) {
+      if (outcome.billed === false) return budget.release(reservation);
+      if (outcome.billed === 'unknown') return budget.settle(reservation, null);
+      const proxy = outcome.headers['x-litellm-response-cost'];
+      if (proxy !== undefined && Number.isFinite(Number(proxy))) return budget.settle(reservation, Number(proxy));
+      const price = settings.priceOf(reservation.model);
+      if (price && outcome.usage) return budget.settle(reservation, costOf(price, { input: outcome.usage.promptTokens, output: outcome.usage.completionTokens }));
+      budget.settle(reservation, null);
+    },
+  };
+}

@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { APIConnectionError } from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeFailure, preflight, PreflightError, type PreflightTarget } from './preflight.js';
+import { describeFailure } from './endpoint-failure.js';
+import { preflight, PreflightError, type PreflightTarget } from './preflight.js';
 
 const KEY = 'sk-preflight-test-key-0123456789';
 const servers: Server[] = [];
@@ -80,7 +81,7 @@ describe('preflight', () => {
     const started = Date.now();
     const error = await failure(preflight([decision(server.baseURL)], { timeoutMs: 800 }));
     expect(Date.now() - started).toBeLessThan(3_000);
-    expect(error.reason).toMatch(/no answer within 1 s \(timeout\)/);
+    expect(error.reason).toMatch(/no answer within 0.8 s \(timeout\)/);
   });
 
   it('TLS spoken to a plain-HTTP server fails as a TLS error', async () => {

@@ -1,5 +1,6 @@
 // Preflight: every distinct model endpoint is probed once before anything is written; a failure is one line naming the URL and the cause.
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import OpenAI, { APIError } from 'openai';
+import { describeFailure, firstLine } from './endpoint-failure.js';
 import { EvalError } from './errors.js';
 import { redactSecrets } from './redact.js';
 
@@ -120,35 +121,4 @@ function wildcardMatches(pattern: string, model: string): boolean {
   if (!pattern.includes('*')) return false;
   const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
   return regex.test(model);
-}
-
-/** The cause of a failed request in a few words: refused, DNS, TLS, timeout, key rejected, or the status and message. */
-export function describeFailure(error: unknown, timeoutMs: number): string {
-  if (error instanceof APIConnectionTimeoutError) return `no answer within ${(timeoutMs / 1000).toFixed(0)} s (timeout)`;
-  if (error instanceof APIError && error.status !== undefined) {
-    const message = firstLine(error.message);
-    if (error.status === 401 || error.status === 403) return `the key was rejected (${error.status}): check OPENAI_API_KEY (${message})`;
-    return `answered ${error.status}: ${message}`;
-  }
-  const code = causeCode(error);
-  if (code === 'ECONNREFUSED') return 'connection refused (nothing is listening there)';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `host not found (DNS: ${code})`;
-  if (code !== null && /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|EPROTO|ERR_SSL)/.test(code)) return `TLS handshake failed (${code})`;
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `the connection was closed by the server (${code})`;
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') return `no answer within ${(timeoutMs / 1000).toFixed(0)} s (timeout)`;
-  if (error instanceof APIConnectionError) return `cannot connect${code ? ` (${code})` : ''}: ${firstLine(error.message)}`;
-  return firstLine(error instanceof Error ? error.message : String(error));
-}
-
-function causeCode(error: unknown): string | null {
-  for (let current: unknown = error, depth = 0; current && depth < 6; current = (current as { cause?: unknown }).cause, depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-  }
-  return null;
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n')[0] ?? '';
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
