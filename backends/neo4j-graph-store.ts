@@ -4,6 +4,7 @@ import { BackendUnavailableError, EvalError, UnsupportedFeatureError } from '../
 import type { GraphStore, ScoredEdge } from './graph-store.js';
 import { compileCypherFilter } from './neo4j-filter-query.js';
 import * as cypher from './neo4j-graphiti-queries.js';
+import * as housekeeping from './neo4j-namespace-queries.js';
 import { edgeToProperties, nodeFromProperties, nodeToProperties, scoredEdgeFromRecord, toDateTime } from './neo4j-records.js';
 
 /** Connection settings of the Neo4j graph store (the run reads them from NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD). */
@@ -104,6 +105,7 @@ export function createNeo4jGraphStore(settings: Neo4jGraphStoreSettings): Neo4jG
       for (const { name, statement } of cypher.SCHEMA_STATEMENTS) {
         if (!existing.has(name)) await driver.executeQuery(statement, {}, { database }).catch(unavailable);
       }
+      await driver.executeQuery(housekeeping.MUTEX_CONSTRAINT, {}, { database }).catch(unavailable);
       await driver.executeQuery('CALL db.awaitIndexes(300)', {}, { database });
     } catch (error) {
       connection = null;
@@ -184,6 +186,34 @@ export function createNeo4jGraphStore(settings: Neo4jGraphStoreSettings): Neo4jG
       await write(async (run) => {
         for (const statement of cypher.DELETE_GROUP) await run(statement, { group_id: groupId });
       });
+    },
+    async listGroups(prefix) {
+      const records = await read(housekeeping.LIST_GROUPS, { prefix });
+      return [...new Set(records.map((record) => String(record.get('group_id'))))].sort();
+    },
+    async deleteGroupsByPrefix(prefix) {
+      cypher.validateGroupIds([prefix]);
+      return write(async (run) => {
+        const [edges] = await run(housekeeping.DELETE_EDGES_BY_PREFIX, { prefix });
+        const [nodes] = await run(housekeeping.DELETE_NODES_BY_PREFIX, { prefix });
+        return { nodes: Number(nodes?.get('removed') ?? 0), edges: Number(edges?.get('removed') ?? 0) };
+      });
+    },
+    async exclusive(work) {
+      // An explicit transaction holds the mutex node's write lock for as long as `work` runs; other processes'
+      // MERGE waits in the server. Nothing is kept: the transaction is rolled back (or dies with this client).
+      const session = connected().driver.session({ database });
+      try {
+        const transaction = session.beginTransaction();
+        try {
+          await transaction.run(housekeeping.TAKE_MUTEX, { name: housekeeping.STATISTICS_MUTEX, holder: `${process.pid}` }).catch(unavailable);
+          return await work();
+        } finally {
+          await transaction.rollback().catch(() => undefined);
+        }
+      } finally {
+        await session.close();
+      }
     },
     async close() {
       const current = connection;
