@@ -102,10 +102,16 @@ export function createNeo4jGraphStore(settings: Neo4jGraphStoreSettings): Neo4jG
       const [major = 0, minor = 0] = version.split('.').map(Number);
       if (major < 5 || (major === 5 && minor < 18)) throw new UnsupportedFeatureError('neo4j', `server ${version}`, 'vector.similarity.cosine needs Neo4j 5.18+ (Graphiti asks for 5.26+)');
       const existing = new Set((await read('SHOW INDEXES YIELD name', {})).map((record) => String(record.get('name'))));
+      // Two processes opening a fresh database race here: `IF NOT EXISTS` does not stop the loser's schema
+      // transaction from failing with "an equivalent index already exists" (measured on 5.26.30), which is success.
+      const create = (statement: string) =>
+        driver.executeQuery(statement, {}, { database }).catch((error: unknown) => {
+          if (!/^Neo\.ClientError\.Schema\.(EquivalentSchemaRule|Index|Constraint|IndexWithName|ConstraintWithName)AlreadyExists$/.test(String((error as { code?: unknown }).code))) return unavailable(error);
+        });
       for (const { name, statement } of cypher.SCHEMA_STATEMENTS) {
-        if (!existing.has(name)) await driver.executeQuery(statement, {}, { database }).catch(unavailable);
+        if (!existing.has(name)) await create(statement);
       }
-      await driver.executeQuery(housekeeping.MUTEX_CONSTRAINT, {}, { database }).catch(unavailable);
+      await create(housekeeping.MUTEX_CONSTRAINT);
       await driver.executeQuery('CALL db.awaitIndexes(300)', {}, { database });
     } catch (error) {
       connection = null;
