@@ -1,5 +1,5 @@
 // The run-directory lock: one eval process per run directory at a time; a dead holder's lock is taken over, and said so.
-import { closeSync, fsyncSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { EvalError } from './errors.js';
@@ -99,6 +99,14 @@ const ageMs = (path: string): number => {
   }
 };
 
+function unlinkIfPresent(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
 /** Exclusive create: `wx` is O_CREAT | O_EXCL, so of two processes racing for the same file exactly one succeeds. */
 function createExclusive(path: string, content: string): boolean {
   let descriptor: number;
@@ -118,23 +126,29 @@ function createExclusive(path: string, content: string): boolean {
 }
 
 /**
- * Removes the lock of a dead holder, under a second exclusive file (`eval.lock.takeover`) so that of two processes
- * that both found it dead, only one removes it, and none removes a lock a third process has just created. A guard
- * left by a process killed in these few lines is stale after 10 s. Returns false when another process is taking over.
+ * Replaces a dead holder's lock with ours, under a second exclusive file (`eval.lock.takeover`): of several processes
+ * that found the same dead holder, only the one holding the guard re-reads the lock and, if it still names that
+ * holder, renames its own lock over it (atomic: readers see the dead lock or ours, never none, so no third process
+ * can slip in with a fresh create). A guard left by a process killed in these few lines is stale after 10 s.
+ * Returns true when this process now holds the lock.
  */
-function removeDeadLock(runDir: string, dead: LockHolder): boolean {
-  const guard = `${lockPathOf(runDir)}.takeover`;
+function takeOverDeadLock(runDir: string, dead: LockHolder, content: string): boolean {
+  const path = lockPathOf(runDir);
+  const guard = `${path}.takeover`;
   if (!createExclusive(guard, String(process.pid))) {
-    if (ageMs(guard) > 10_000) unlinkSync(guard);
+    if (ageMs(guard) > 10_000) unlinkIfPresent(guard);
     return false;
   }
   try {
     const current = readRunLock(runDir);
-    if (current !== null && current !== 'unreadable' && current.nonce === dead.nonce && current.pid === dead.pid) unlinkSync(lockPathOf(runDir));
+    if (current === null || current === 'unreadable' || current.nonce !== dead.nonce || current.pid !== dead.pid) return false;
+    const temporary = `${path}.${process.pid}.tmp`;
+    writeFileSync(temporary, content);
+    renameSync(temporary, path);
+    return true;
   } finally {
-    unlinkSync(guard);
+    unlinkIfPresent(guard);
   }
-  return true;
 }
 
 /**
@@ -148,18 +162,19 @@ function removeDeadLock(runDir: string, dead: LockHolder): boolean {
 export async function acquireRunLock(runDir: string, options: { nonce: string; log?: (line: string) => void }): Promise<RunLock> {
   const path = lockPathOf(runDir);
   const holder = currentHolder(options.nonce);
-  let takenOver: LockHolder | null = null;
+  const content = `${JSON.stringify(holder)}\n`;
+  const held = (takenOver: LockHolder | null): RunLock => {
+    const release = () => {
+      process.off('exit', release);
+      const current = readRunLock(runDir);
+      if (current !== null && current !== 'unreadable' && current.nonce === holder.nonce) unlinkSync(path);
+    };
+    process.on('exit', release);
+    if (takenOver) options.log?.(`took over the lock of ${runDir} from ${describeHolder(takenOver)}: that process is no longer running`);
+    return { holder, takenOver, release };
+  };
   for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (createExclusive(path, `${JSON.stringify(holder)}\n`)) {
-      const release = () => {
-        process.off('exit', release);
-        const current = readRunLock(runDir);
-        if (current !== null && current !== 'unreadable' && current.nonce === holder.nonce) unlinkSync(path);
-      };
-      process.on('exit', release);
-      if (takenOver) options.log?.(`took over the lock of ${runDir} from ${describeHolder(takenOver)}: that process is no longer running`);
-      return { holder, takenOver, release };
-    }
+    if (createExclusive(path, content)) return held(null);
     const current = readRunLock(runDir);
     if (current === null) continue;
     if (current === 'unreadable') {
@@ -175,8 +190,8 @@ export async function acquireRunLock(runDir: string, options: { nonce: string; l
     if (state === 'unknown') {
       throw new RunLockedError(`run directory ${runDir} is in use by ${describeHolder(current)}, which cannot be checked from host ${hostname()}; if that process is gone, delete ${path}`, current);
     }
-    if (removeDeadLock(runDir, current)) takenOver = current;
-    else await sleep(20);
+    if (takeOverDeadLock(runDir, current, content)) return held(current);
+    await sleep(20);
   }
   throw new RunLockedError(`run directory ${runDir}: could not take its lock ${path} (other processes keep taking it)`, null);
 }
