@@ -19,15 +19,15 @@ export class ResumeRefusedError extends EvalError {
 
 const short = (hash: string | null | undefined) => (hash ? hash.slice(0, 12) : 'none');
 
-function keyedChanges(kind: string, recorded: Readonly<Record<string, string>>, current: Readonly<Record<string, string>>, show: (value: string) => string): string[] {
+function keyedChanges(kind: string, label: string, recorded: Readonly<Record<string, string>>, current: Readonly<Record<string, string>>, show: (value: string) => string): string[] {
   const names = [...new Set([...Object.keys(recorded), ...Object.keys(current)])].sort();
   return names.flatMap((name) => {
     const before = recorded[name];
     const now = current[name];
     if (before === now) return [];
-    if (before === undefined) return [`${kind} ${name}: not in the run as first written (now ${show(now!)})`];
-    if (now === undefined) return [`${kind} ${name}: no longer present (was ${show(before)})`];
-    return [`${kind} ${name}: ${show(before)} → ${show(now)}`];
+    if (before === undefined) return [`${kind} ${name}: not in the run as first written (now ${label}${show(now!)})`];
+    if (now === undefined) return [`${kind} ${name}: no longer present (was ${label}${show(before)})`];
+    return [`${kind} ${name}: ${label}${show(before)} → ${show(now)}`];
   });
 }
 
@@ -36,13 +36,13 @@ function keyedChanges(kind: string, recorded: Readonly<Record<string, string>>, 
  * resume continues the same experiment. A field the first invocation did not record counts as a difference.
  *
  * @example
- * resumeChanges(previous, current); // ['scenario mfa_waiver_access: content 1a2b3c4d5e6f → 9f8e7d6c5b4a']
+ * resumeChanges(previous, current); // ['scenario mfa_waiver_access: content sha256 1a2b3c4d5e6f → 9f8e7d6c5b4a']
  */
 export function resumeChanges(recorded: RunManifest, current: RunFingerprint): string[] {
   const hashes = (list: RunFingerprint['scenarios']) => Object.fromEntries(list.map((s) => [s.id, s.sha256]));
-  const changes = keyedChanges('scenario', hashes(recorded.scenarios), hashes(current.scenarios), (hash) => `content ${short(hash)}`);
+  const changes = keyedChanges('scenario', 'content sha256 ', hashes(recorded.scenarios), hashes(current.scenarios), short);
   if (recorded.prompts === undefined) changes.push('prompts: not recorded when the run began (its manifest predates prompt hashes)');
-  else changes.push(...keyedChanges('prompt', recorded.prompts, current.prompts, (hash) => `sha256 ${short(hash)}`));
+  else changes.push(...keyedChanges('prompt', 'sha256 ', recorded.prompts, current.prompts, short));
   const before = recorded.revision;
   const now = current.revision;
   if (before.commit !== now.commit) changes.push(`revision: commit ${short(before.commit)} → ${short(now.commit)}`);
@@ -50,6 +50,6 @@ export function resumeChanges(recorded: RunManifest, current: RunFingerprint): s
   else if (now.dirty && (before.diffSha256 ?? null) !== (now.diffSha256 ?? null)) {
     changes.push(`revision: different uncommitted changes (git diff sha256 ${short(before.diffSha256)} → ${short(now.diffSha256)})`);
   }
-  changes.push(...keyedChanges('package', recorded.packages, current.packages, (version) => version));
+  changes.push(...keyedChanges('package', '', recorded.packages, current.packages, (version) => version));
   return changes;
 }
