@@ -206,6 +206,11 @@ export function createNeo4jGraphStore(settings: Neo4jGraphStoreSettings): Neo4jG
       });
     },
     async exclusive(work) {
+      // Why a mutex: the fulltext index's BM25 statistics (N, document frequencies, average lengths) span every
+      // group, so another run's live data changes this run's ranks. Measured with 3 concurrent runs of one spec
+      // (sim, graphiti + zep-ce, per-process group ids but no mutex): graphiti natural revoked ranks 1.33 / 1.50 /
+      // 1.67 and unsafe 5/18, 3/18, 5/18, all exit 0; with every seed → read → wipe inside this section, the three
+      // summaries are identical and equal the embedded engine's (neo4j-isolation.test.ts).
       // An explicit transaction holds the mutex node's write lock for as long as `work` runs; other processes'
       // MERGE waits in the server. Nothing is kept: the transaction is rolled back (or dies with this client).
       const session = connected().driver.session({ database });
