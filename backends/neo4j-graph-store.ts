@@ -215,10 +215,17 @@ export function createNeo4jGraphStore(settings: Neo4jGraphStoreSettings): Neo4jG
       // MERGE waits in the server. Nothing is kept: the transaction is rolled back (or dies with this client).
       const session = connected().driver.session({ database });
       try {
-        const transaction = session.beginTransaction();
+        // The metadata lets an operator see the holder: SHOW TRANSACTIONS YIELD transactionId, metaData.
+        const transaction = session.beginTransaction({ metadata: { stalebench: housekeeping.STATISTICS_MUTEX, pid: process.pid } });
         try {
           await transaction.run(housekeeping.TAKE_MUTEX, { name: housekeeping.STATISTICS_MUTEX, holder: `${process.pid}` }).catch(unavailable);
-          return await work();
+          const result = await work();
+          // A transaction the server ended meanwhile (db.transaction.timeout, an admin) released the mutex under
+          // `work`: its reads may have seen another run's data, so the section fails instead of passing silently.
+          await transaction.run('RETURN 1').catch((error: unknown) => {
+            throw new EvalError('neo4j-mutex-lost', `neo4j: the mutex transaction ended while its section ran (${String((error as Error).message)}); another run may have changed this section's ranks`, { cause: error });
+          });
+          return result;
         } finally {
           await transaction.rollback().catch(() => undefined);
         }

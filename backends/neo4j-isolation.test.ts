@@ -160,7 +160,7 @@ describe.skipIf(!uri)('runs that cannot collide on one Neo4j', () => {
     }
   }, 240_000);
 
-  it('holds the exclusive section across clients, and frees it when the holding client dies', async () => {
+  it('holds the exclusive section across clients, frees it when the holding client dies, and fails a section whose lock the server ended', async () => {
     const [a, b] = [store(), store()];
     await a.open();
     await b.open();
@@ -198,6 +198,21 @@ describe.skipIf(!uri)('runs that cannot collide on one Neo4j', () => {
       const waiting = b.exclusive(async () => 'after');
       await dying.close();
       expect(await Promise.race([waiting, new Promise((resolve) => setTimeout(() => resolve('still locked'), 20_000))])).toBe('after');
+
+      // A mutex transaction the server ends while its section runs fails the section instead of passing silently.
+      const neo4j = (await import('neo4j-driver')).default;
+      const admin = neo4j.driver(env.NEO4J_URI, neo4j.auth.basic(env.NEO4J_USER, env.NEO4J_PASSWORD));
+      try {
+        const lost = a.exclusive(async () => {
+          const { records } = await admin.executeQuery("SHOW TRANSACTIONS YIELD transactionId, metaData WHERE metaData.stalebench = 'fulltext-statistics' RETURN transactionId");
+          expect(records).toHaveLength(1);
+          await admin.executeQuery(`TERMINATE TRANSACTIONS '${String(records[0]!.get('transactionId'))}'`);
+          return 'done';
+        });
+        await expect(lost).rejects.toMatchObject({ code: 'neo4j-mutex-lost' });
+      } finally {
+        await admin.close();
+      }
     } finally {
       await a.close();
       await b.close();
