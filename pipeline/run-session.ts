@@ -56,7 +56,7 @@ export async function openRunSession(input: RunSessionInput): Promise<RunSession
   try {
     lock = await acquireRunLock(runDir, { nonce, log });
   } catch (error) {
-    if (created) rmdirSync(runDir);
+    if (created) removeIfEmpty(runDir);
     throw error;
   }
   const manifestPath = join(runDir, 'manifest.json');
@@ -79,7 +79,7 @@ export async function openRunSession(input: RunSessionInput): Promise<RunSession
     rmSync(join(runDir, 'work'), { recursive: true, force: true });
   } catch (error) {
     lock.release();
-    if (created && readdirSync(runDir).length === 0) rmdirSync(runDir);
+    if (created) removeIfEmpty(runDir);
     throw error;
   }
   let written = false;
@@ -106,4 +106,13 @@ export async function openRunSession(input: RunSessionInput): Promise<RunSession
       }
     },
   };
+}
+
+/** Removes a directory this process created if nothing is in it (another process may have filled it meanwhile). */
+function removeIfEmpty(dir: string): void {
+  try {
+    if (readdirSync(dir).length === 0) rmdirSync(dir);
+  } catch {
+    // not empty after all, or already gone: either way not ours to remove
+  }
 }
