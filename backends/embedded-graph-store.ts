@@ -34,6 +34,7 @@ const GROUP_ID = /^[a-zA-Z0-9_-]+$/;
 export function createEmbeddedGraphStore(_settings: EmbeddedGraphStoreSettings = {}): GraphStore {
   const nodes = new Map<string, EntityNode>();
   const edges = new Map<string, EntityEdge>();
+  let sections: Promise<unknown> = Promise.resolve();
 
   const edgesIn = (groupIds: readonly string[]): EntityEdge[] => {
     validateGroupIds(groupIds);
@@ -88,8 +89,30 @@ export function createEmbeddedGraphStore(_settings: EmbeddedGraphStoreSettings =
       for (const [uuid, edge] of edges) if (edge.group_id === groupId) edges.delete(uuid);
       for (const [uuid, node] of nodes) if (node.group_id === groupId) nodes.delete(uuid);
     },
+    async listGroups(prefix) {
+      const groups = new Set([...nodes.values(), ...edges.values()].map((item) => item.group_id).filter((group) => group.startsWith(prefix)));
+      return [...groups].sort();
+    },
+    async deleteGroupsByPrefix(prefix) {
+      checkPrefix(prefix);
+      const removed = { nodes: 0, edges: 0 };
+      for (const [uuid, edge] of edges) if (edge.group_id.startsWith(prefix) && edges.delete(uuid)) removed.edges += 1;
+      for (const [uuid, node] of nodes) if (node.group_id.startsWith(prefix) && nodes.delete(uuid)) removed.nodes += 1;
+      return removed;
+    },
+    // In process: sections only queue behind each other (statistics are per group, so nothing else could disturb them).
+    exclusive(work) {
+      const run = sections.then(work);
+      sections = run.catch(() => undefined);
+      return run;
+    },
     async close() {},
   };
+}
+
+/** A group-id prefix for bulk deletion: non-empty and made of group-id characters, so it can never mean "everything". */
+export function checkPrefix(prefix: string): void {
+  if (!GROUP_ID.test(prefix)) throw new InvalidInputError('graph store', [{ path: 'prefix', message: `"${prefix}" is not a non-empty group-id prefix ([a-zA-Z0-9_-]+)` }]);
 }
 
 /** BM25 over the three fields for every query term, plus the required `group_id:"<g>"` clause. */

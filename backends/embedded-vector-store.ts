@@ -135,6 +135,14 @@ export function createEmbeddedVectorStore(_settings: EmbeddedVectorStoreSettings
       }
       for (const stored of selected(collection, selector)) collection.points.delete(stored.point.id);
     },
+    async listCollections(prefix) {
+      if (!opened) throw new EvalError('vector-store-not-open', 'embedded vector store: call open() first');
+      return [...collections.keys()].filter((name) => name.startsWith(prefix)).sort();
+    },
+    async dropCollection(name) {
+      if (!opened) throw new EvalError('vector-store-not-open', 'embedded vector store: call open() first');
+      collections.delete(name);
+    },
     async close() {
       collections.clear();
       opened = false;

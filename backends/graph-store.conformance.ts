@@ -134,4 +134,47 @@ export function runGraphStoreConformance(options: GraphStoreConformanceOptions):
       expect(await store.getNodesByUuids(['s', 't'])).toEqual([]);
     });
   });
+
+  describe(`${options.name} graph store: run namespaces by prefix, and the exclusive section`, () => {
+    const inGroup = async (store: GraphStore, group: string, facts: string[]) => {
+      const node = { name: 'n', group_id: group, created_at: T0, summary: '', name_embedding: null };
+      await store.saveNodes([{ uuid: `${group}-s`, ...node }, { uuid: `${group}-t`, ...node }]);
+      await store.saveEdges(facts.map((fact) => edge(`${group}-${fact}`, 'R', fact, { group_id: group, source_node_uuid: `${group}-s`, target_node_uuid: `${group}-t` })));
+    };
+
+    it('lists and deletes the groups of one prefix only, and counts what went', async () => {
+      const store = await storeWith([]);
+      await inGroup(store, 'sb0000000a_run__x', ['one', 'two']);
+      await inGroup(store, 'sb0000000a_run__y', ['three']);
+      await inGroup(store, 'sb0000000b_run__x', ['four']);
+      expect(await store.listGroups('sb0000000a_')).toEqual(['sb0000000a_run__x', 'sb0000000a_run__y']);
+      expect(await store.listGroups('')).toEqual(['g1', 'sb0000000a_run__x', 'sb0000000a_run__y', 'sb0000000b_run__x']);
+      expect(await store.deleteGroupsByPrefix('sb0000000a_')).toEqual({ nodes: 4, edges: 3 });
+      expect(await store.listGroups('sb')).toEqual(['sb0000000b_run__x']);
+      expect(await store.deleteGroupsByPrefix('sb0000000a_')).toEqual({ nodes: 0, edges: 0 });
+      const left = await store.searchEdgesFulltext({ query: 'four', groupIds: ['sb0000000b_run__x'], limit: 5 });
+      expect(left.map((hit) => hit.edge.fact)).toEqual(['four']);
+    });
+
+    it('refuses a prefix that could mean every group', async () => {
+      const store = await storeWith([]);
+      await expect(store.deleteGroupsByPrefix('')).rejects.toThrow(/prefix|group/);
+      await expect(store.deleteGroupsByPrefix('a b')).rejects.toThrow();
+      expect(await store.listGroups('')).toEqual(['g1']);
+    });
+
+    it('runs exclusive sections one at a time, returns their results, and frees the section after a failure', async () => {
+      const store = await storeWith([]);
+      const timeline: string[] = [];
+      const section = (name: string, ms: number) => store.exclusive(async () => {
+        timeline.push(`${name}+`);
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        timeline.push(`${name}-`);
+        return name;
+      });
+      await expect(store.exclusive(async () => { throw new Error('inside'); })).rejects.toThrow('inside');
+      expect(await Promise.all([section('a', 150), section('b', 10), section('c', 10)])).toEqual(['a', 'b', 'c']);
+      for (let index = 0; index < timeline.length; index += 2) expect(timeline[index + 1]).toBe(timeline[index]!.replace('+', '-'));
+    });
+  });
 }

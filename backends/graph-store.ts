@@ -119,6 +119,23 @@ export interface GraphStore {
   searchEdgesBySimilarity(search: SimilaritySearch): Promise<ScoredEdge[]>;
   /** Deletes every node and edge of one group (a detach-delete of the group). */
   deleteGroup(groupId: string): Promise<void>;
+  /**
+   * Group ids (of nodes or edges) that start with `prefix`, sorted; `''` lists every group. With the run
+   * namespace roots of `backends/run-namespace.ts`, this finds one process's data or every stalebench run's.
+   */
+  listGroups(prefix: string): Promise<string[]>;
+  /**
+   * Deletes every node and edge whose group id starts with `prefix` (non-empty, `^[A-Za-z0-9_-]+$`: never the
+   * whole store) and says how much went; used to remove what a killed run left behind.
+   */
+  deleteGroupsByPrefix(prefix: string): Promise<{ nodes: number; edges: number }>;
+  /**
+   * Runs `work` while no other `exclusive` section runs on the same engine, in this process or any other, and
+   * returns its result. With `statisticsScope: 'index'` every seed → read → wipe of a namespace runs inside
+   * one, so concurrent runs on one server cannot change each other's BM25 statistics mid-probe. A store whose
+   * statistics are per group (embedded, in process) runs `work` at once.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   /** Releases connections (idempotent); the embedded store keeps its data until garbage-collected. */
   close(): Promise<void>;
 }

@@ -139,6 +139,7 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
       await store.deleteGroup(group);
       edgesWritten.delete(group);
     },
+    exclusive: (work) => store.exclusive(work),
     async close() {
       if (ownsStore && opened) await store.close();
       opened = false;

@@ -104,6 +104,14 @@ export function withGraphitiOperations(store: GraphStore): GraphitiStore {
       for (const [uuid, edge] of edges) if (edge.group_id === groupId) edges.delete(uuid);
       for (const [uuid, episode] of episodes) if (episode.group_id === groupId) episodes.delete(uuid);
     },
+    listGroups: (prefix) => store.listGroups(prefix),
+    async deleteGroupsByPrefix(prefix) {
+      const removed = await store.deleteGroupsByPrefix(prefix);
+      for (const [uuid, edge] of edges) if (edge.group_id.startsWith(prefix)) edges.delete(uuid);
+      for (const [uuid, episode] of episodes) if (episode.group_id.startsWith(prefix)) episodes.delete(uuid);
+      return removed;
+    },
+    exclusive: (work) => store.exclusive(work),
     close: () => store.close(),
     async saveEpisodes(batch) {
       for (const episode of batch) episodes.set(episode.uuid, structuredClone(episode));

@@ -5,6 +5,7 @@ import type { ExtractionModel } from './extraction-model.js';
 import type { GraphStore } from './graph-store.js';
 import type { BackendSettings, EngineSpec, GraphEngineSpec, MemoryBackend, SystemId, VectorEngineSpec } from './memory-backend.js';
 import type { VectorStore } from './vector-store.js';
+import { namespaceRoot } from './run-namespace.js';
 
 const BACKEND_LOADERS: Record<string, (settings: BackendSettings) => Promise<MemoryBackend>> = {
   graphiti: async (settings) => onGraphEngine(settings, async (store) => (await import('./graphiti-backend.js')).createGraphitiBackend({ ...settings, store })),
@@ -81,7 +82,7 @@ export const BACKEND_IDS: readonly SystemId[] = Object.keys(BACKEND_LOADERS);
 export async function loadBackend(id: string, settings: BackendSettings): Promise<MemoryBackend> {
   const load = Object.hasOwn(BACKEND_LOADERS, id) ? BACKEND_LOADERS[id] : undefined;
   if (!load) throw new UnknownComponentError('system', id, BACKEND_IDS);
-  return load(settings);
+  return load({ ...settings, runId: namespaceRoot(settings.runId, settings.nonce) });
 }
 
 /** How to build the shared embedder. */

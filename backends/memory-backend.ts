@@ -146,8 +146,13 @@ export interface EngineSpec {
 export interface BackendSettings {
   /** The shared embedder. */
   embedder: Embedder;
-  /** Prefix that isolates this run's data from every other run on the same engine. */
+  /**
+   * Prefix that isolates this run's data from every other run on the same engine. `loadBackend` replaces it with
+   * `namespaceRoot(runId, nonce)` when a nonce is given, so a system only ever sees the per-process root.
+   */
   runId: string;
+  /** The eval process's nonce (8 hex digits): every namespace on every engine carries it. Absent: `runId` alone. */
+  nonce?: string;
   /** Scratch directory the system may use (file-backed stores); removed by the caller. */
   workDir: string;
   /** The LLM role for natural-mode ingestion (offline: the simulator's deterministic extractor). */
@@ -181,6 +186,13 @@ export interface MemoryBackend {
   reset(namespace: string): Promise<void>;
   /** Releases connections and files. */
   close(): Promise<void>;
+  /**
+   * Runs `work` (one namespace's seed → read → wipe) while no other process's section runs on the same engine.
+   * Present on systems whose ranking depends on everything the engine holds (`independentNamespaces: false`
+   * on Neo4j): the pipeline wraps each probe and follow-up unit in it, so concurrent runs on one server get the
+   * statistics a lone run gets. Not re-entrant. Absent: the pipeline runs `work` as is.
+   */
+  exclusive?<T>(work: () => Promise<T>): Promise<T>;
   /**
    * Measurement only, never part of what a caller sees: for each record, whether the store itself holds it
    * as revoked. Present only on systems whose API hides status (`exposure.rule === 'oracle'`).

@@ -4,6 +4,7 @@ import { BackendUnavailableError, EvalError, UnsupportedFeatureError } from '../
 import type { GraphStore, ScoredEdge } from './graph-store.js';
 import { compileCypherFilter } from './neo4j-filter-query.js';
 import * as cypher from './neo4j-graphiti-queries.js';
+import * as housekeeping from './neo4j-namespace-queries.js';
 import { edgeToProperties, nodeFromProperties, nodeToProperties, scoredEdgeFromRecord, toDateTime } from './neo4j-records.js';
 
 /** Connection settings of the Neo4j graph store (the run reads them from NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD). */
@@ -101,9 +102,16 @@ export function createNeo4jGraphStore(settings: Neo4jGraphStoreSettings): Neo4jG
       const [major = 0, minor = 0] = version.split('.').map(Number);
       if (major < 5 || (major === 5 && minor < 18)) throw new UnsupportedFeatureError('neo4j', `server ${version}`, 'vector.similarity.cosine needs Neo4j 5.18+ (Graphiti asks for 5.26+)');
       const existing = new Set((await read('SHOW INDEXES YIELD name', {})).map((record) => String(record.get('name'))));
+      // Two processes opening a fresh database race here: `IF NOT EXISTS` does not stop the loser's schema
+      // transaction from failing with "an equivalent index already exists" (measured on 5.26.30), which is success.
+      const create = (statement: string) =>
+        driver.executeQuery(statement, {}, { database }).catch((error: unknown) => {
+          if (!/^Neo\.ClientError\.Schema\.(EquivalentSchemaRule|Index|Constraint|IndexWithName|ConstraintWithName)AlreadyExists$/.test(String((error as { code?: unknown }).code))) return unavailable(error);
+        });
       for (const { name, statement } of cypher.SCHEMA_STATEMENTS) {
-        if (!existing.has(name)) await driver.executeQuery(statement, {}, { database }).catch(unavailable);
+        if (!existing.has(name)) await create(statement);
       }
+      await create(housekeeping.MUTEX_CONSTRAINT);
       await driver.executeQuery('CALL db.awaitIndexes(300)', {}, { database });
     } catch (error) {
       connection = null;
@@ -184,6 +192,46 @@ export function createNeo4jGraphStore(settings: Neo4jGraphStoreSettings): Neo4jG
       await write(async (run) => {
         for (const statement of cypher.DELETE_GROUP) await run(statement, { group_id: groupId });
       });
+    },
+    async listGroups(prefix) {
+      const records = await read(housekeeping.LIST_GROUPS, { prefix });
+      return [...new Set(records.map((record) => String(record.get('group_id'))))].sort();
+    },
+    async deleteGroupsByPrefix(prefix) {
+      cypher.validateGroupIds([prefix]);
+      return write(async (run) => {
+        const [edges] = await run(housekeeping.DELETE_EDGES_BY_PREFIX, { prefix });
+        const [nodes] = await run(housekeeping.DELETE_NODES_BY_PREFIX, { prefix });
+        return { nodes: Number(nodes?.get('removed') ?? 0), edges: Number(edges?.get('removed') ?? 0) };
+      });
+    },
+    async exclusive(work) {
+      // Why a mutex: the fulltext index's BM25 statistics (N, document frequencies, average lengths) span every
+      // group, so another run's live data changes this run's ranks. Measured with 3 concurrent runs of one spec
+      // (sim, graphiti + zep-ce, per-process group ids but no mutex): graphiti natural revoked ranks 1.33 / 1.50 /
+      // 1.67 and unsafe 5/18, 3/18, 5/18, all exit 0; with every seed → read → wipe inside this section, the three
+      // summaries are identical and equal the embedded engine's (neo4j-isolation.test.ts).
+      // An explicit transaction holds the mutex node's write lock for as long as `work` runs; other processes'
+      // MERGE waits in the server. Nothing is kept: the transaction is rolled back (or dies with this client).
+      const session = connected().driver.session({ database });
+      try {
+        // The metadata lets an operator see the holder: SHOW TRANSACTIONS YIELD transactionId, metaData.
+        const transaction = session.beginTransaction({ metadata: { stalebench: housekeeping.STATISTICS_MUTEX, pid: process.pid } });
+        try {
+          await transaction.run(housekeeping.TAKE_MUTEX, { name: housekeeping.STATISTICS_MUTEX, holder: `${process.pid}` }).catch(unavailable);
+          const result = await work();
+          // A transaction the server ended meanwhile (db.transaction.timeout, an admin) released the mutex under
+          // `work`: its reads may have seen another run's data, so the section fails instead of passing silently.
+          await transaction.run('RETURN 1').catch((error: unknown) => {
+            throw new EvalError('neo4j-mutex-lost', `neo4j: the mutex transaction ended while its section ran (${String((error as Error).message)}); another run may have changed this section's ranks`, { cause: error });
+          });
+          return result;
+        } finally {
+          await transaction.rollback().catch(() => undefined);
+        }
+      } finally {
+        await session.close();
+      }
     },
     async close() {
       const current = connection;

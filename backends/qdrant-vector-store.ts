@@ -198,6 +198,19 @@ export function createQdrantVectorStore(settings: QdrantVectorStoreSettings): Qd
       const filter = compileQdrantFilter(selector);
       await request(`delete ${full}`, (qdrant) => qdrant.delete(full, { wait: true, filter }));
     }),
+    async listCollections(namePrefix) {
+      const { collections } = await request('getCollections', (qdrant) => qdrant.getCollections());
+      const own = `${prefix}_`;
+      return collections.map((entry) => entry.name).filter((name) => name.startsWith(own + namePrefix)).map((name) => name.slice(own.length)).sort();
+    },
+    dropCollection: (name) => serially(async () => {
+      const full = fullName(name);
+      if ((await request(`collectionExists ${full}`, (qdrant) => qdrant.collectionExists(full))).exists) {
+        await request(`deleteCollection ${full}`, (qdrant) => qdrant.deleteCollection(full));
+      }
+      dimensions.delete(name);
+      nextRank.delete(name);
+    }),
     async close() {
       if (!connection) return;
       await writes;

@@ -102,6 +102,21 @@ export function runVectorStoreConformance(options: VectorStoreConformanceOptions
       expect((await store.scroll('c')).length).toBe(598);
     });
 
+    it('lists collections by prefix and drops one with its points (a missing one is no error)', async () => {
+      const store = await seeded();
+      await store.ensureCollection('sb0000000a_run_langmem', 3);
+      await store.ensureCollection('sb0000000a_run_cognee', 3);
+      await store.ensureCollection('sb0000000b_run_langmem', 3);
+      expect(await store.listCollections('sb0000000a_')).toEqual(['sb0000000a_run_cognee', 'sb0000000a_run_langmem']);
+      expect(await store.listCollections('')).toEqual(['c', 'sb0000000a_run_cognee', 'sb0000000a_run_langmem', 'sb0000000b_run_langmem']);
+      await store.dropCollection('sb0000000a_run_langmem');
+      await store.dropCollection('sb0000000a_run_langmem');
+      expect(await store.listCollections('sb')).toEqual(['sb0000000a_run_cognee', 'sb0000000b_run_langmem']);
+      await expect(store.scroll('sb0000000a_run_langmem')).rejects.toMatchObject({ code: 'vector-collection-missing' });
+      expect(ids(await store.scroll('c'))).toEqual([id(1), id(2), id(3), id(4)]);
+      await store.ensureCollection('sb0000000a_run_langmem', 5); // dropped means gone: other dimensions are fine now
+    });
+
     it('rejects bad ids, wrong dimensions, unknown collections and use before open', async () => {
       const store = await seeded();
       await expect(store.upsert('c', [{ id: 'not-a-uuid', vector: [1, 0, 0], payload: {} }])).rejects.toMatchObject({ code: 'vector-invalid-id' });

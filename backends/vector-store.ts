@@ -102,6 +102,13 @@ export interface VectorStore {
   scroll(collection: string, filter?: PayloadFilter): Promise<VectorPoint[]>;
   /** Removes the selected points; missing ids are ignored. A point upserted again later counts as new. */
   delete(collection: string, selector: PointSelector): Promise<void>;
+  /**
+   * Names of this store's collections that start with `prefix` (every one for `''`), sorted. With the run
+   * namespace roots of `backends/run-namespace.ts`, this finds one process's collections or every run's.
+   */
+  listCollections(prefix: string): Promise<string[]>;
+  /** Deletes a collection with its points; a missing collection is no error. */
+  dropCollection(name: string): Promise<void>;
   /** Releases the engine. The embedded engine drops its data. */
   close(): Promise<void>;
 }

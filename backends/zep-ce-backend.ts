@@ -95,6 +95,7 @@ export function createZepCeBackend(settings: ZepCeSettings): MemoryBackend {
       groupOf(namespace);
       await sidecar.reset(namespace);
     },
+    exclusive: (work) => store.exclusive(work),
     async close() {
       await sidecar.close();
       if (ownsStore && opened) await store.close();

@@ -37,6 +37,8 @@ const USAGE = `usage: pnpm eval --model <id>[,<id>...] [options]
   --out, -o <dir>         output root (default: runs); the run directory is <out>/<run-id>
   --run-id <id>           run id (default: derived from the spec, so the same command resumes)
   --retry-errors          re-run units whose record is an error
+  --resume-anyway         resume although scenarios, prompts, code revision or packages differ from the
+                          run's first invocation (recorded in the manifest's resumes)
   --max-error-rate <r>    tolerated share of errored units before exit 2 (default: 0)
   --no-cache              do not read or write the response cache
   --cache-dir <dir>       response cache (default: .stalebench-cache)
@@ -48,7 +50,8 @@ const USAGE = `usage: pnpm eval --model <id>[,<id>...] [options]
   --extraction-model <m>  LLM for natural-mode ingestion: sim (default, offline deterministic
                           extractor) or an endpoint alias (STALEBENCH_EXTRACTION_MODEL)
 
-exit codes: 0 ok · 1 usage/config error or zero units · 2 errors above --max-error-rate`;
+exit codes: 0 ok · 1 usage/config error, zero units, run directory in use by another process, or a resume
+of a different experiment · 2 errors above --max-error-rate`;
 
 const list = (value: string | undefined, fallback: readonly string[]) =>
   value === undefined ? [...fallback] : value.split(',').map((item) => item.trim()).filter(Boolean);
@@ -89,6 +92,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
       out: { type: 'string', short: 'o' },
       'run-id': { type: 'string' },
       'retry-errors': { type: 'boolean' },
+      'resume-anyway': { type: 'boolean' },
       'max-error-rate': { type: 'string' },
       'no-cache': { type: 'boolean' },
       'cache-dir': { type: 'string' },
@@ -175,9 +179,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     controller.abort();
   };
   process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
   try {
     const spec = specFromArgs(rest, env);
-    const outcome = await runEvaluation(spec, { apiKey: env.OPENAI_API_KEY, neo4jPassword: env.NEO4J_PASSWORD, qdrantApiKey: env.QDRANT_API_KEY, ledgerKey: ledgerKeyFromEnv(env) }, { signal: controller.signal, log: (line) => console.error(line) });
+    const outcome = await runEvaluation(spec, { apiKey: env.OPENAI_API_KEY, neo4jPassword: env.NEO4J_PASSWORD, qdrantApiKey: env.QDRANT_API_KEY, ledgerKey: ledgerKeyFromEnv(env) }, { signal: controller.signal, log: (line) => console.error(line), resumeAnyway: rest.includes('--resume-anyway') });
     console.log(outcome.table);
     console.log(`\nrun directory: ${outcome.runDir}`);
     if (controller.signal.aborted) console.log(`resume with: pnpm eval ${rest.join(' ')}`);
@@ -193,6 +198,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     return 1;
   } finally {
     process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
   }
 }
 

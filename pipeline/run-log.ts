@@ -28,10 +28,18 @@ export interface RunManifest {
   /** The extraction model natural-mode ingestion used (`sim-extractor-v2` offline). */
   extraction: { id: string; simulated: boolean };
   systems: { id: string; summary: string }[];
-  /** sha256 of each scenario's canonical JSON. */
+  /** sha256 of each scenario's canonical JSON. As first written: a resume compares, never rewrites. */
   scenarios: { id: string; sha256: string }[];
-  revision: { commit: string | null; dirty: boolean | null };
+  /** As first written; `diffSha256` = sha256 of `git diff HEAD` when dirty, so two dirty states can be told apart. */
+  revision: { commit: string | null; dirty: boolean | null; diffSha256?: string | null };
+  /** As first written. */
   packages: Record<string, string>;
+  /** sha256 per prompt part the experiment sends (`pipeline/prompt-fingerprint.ts`); as first written. */
+  prompts?: Record<string, string>;
+  /** Every eval process that worked on this run directory, in order; absent in run logs written before nonces. */
+  invocations?: RunInvocation[];
+  /** Resumes that went ahead over recorded differences (`--resume-anyway`), in order. */
+  resumes?: ResumeEntry[];
   runtime: { node: string; platform: string };
   /** Models that rejected `temperature` and ran on the provider default (reference: `models_on_provider_default_temperature`). */
   modelsOnProviderDefaultTemperature: string[];
@@ -51,6 +59,29 @@ export interface LogHead {
   lines: number;
   /** sha256 of the last line's exact bytes (the `prev` the next line carries). */
   sha256: string;
+}
+
+/** One eval process on a run directory. Entries are appended, and only `ended` is ever filled in later. */
+export interface RunInvocation {
+  /** Per-process nonce: every engine namespace of this process starts with `sb<nonce>_`. */
+  nonce: string;
+  pid: number;
+  host: string;
+  startedAt: string;
+  /** Namespaces of earlier, dead invocations this one removed before it started. */
+  removedLeftovers?: { nonce: string; engine: string; namespaces: number; detail: string }[];
+  /** How it ended: the run status it wrote, or `exception`; absent while it runs, and for ever if it was killed. */
+  ended?: { at: string; status: RunStatus | 'exception' };
+}
+
+/** A resume that went ahead although scenarios, prompts, revision or packages differ from the first invocation. */
+export interface ResumeEntry {
+  at: string;
+  /** The resuming invocation. */
+  nonce: string;
+  revision: RunManifest['revision'];
+  /** One line per difference, as the refusal listed them. */
+  changes: string[];
 }
 
 /** One retrieval probe (`setup.jsonl`): seeding plus both reads, once per (system, mode, scenario). */

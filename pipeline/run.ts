@@ -1,5 +1,5 @@
 // Runs one evaluation: validate everything, write the manifest, setup phase, experiment phase, summary.
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createEmbedder, createExtractionModel, loadBackend, verifyEngines, BACKEND_IDS } from '../backends/index.js';
 import type { EngineSpec } from '../backends/memory-backend.js';
@@ -12,12 +12,14 @@ import { ARM_IDS, ARMS, RUNNABLE_ARM_IDS, type ArmId } from './arms.js';
 import type { DecisionModel } from './decision-model.js';
 import { InvalidInputError, UnknownComponentError } from './errors.js';
 import { readUnitRecords, runExperimentPhase } from './experiment-phase.js';
-import { readJsonIfExists, sha256, writeJsonAtomic } from './json-files.js';
+import { sha256, writeJsonAtomic } from './json-files.js';
 import { createOpenAIDecisionModel } from './openai-decision-model.js';
 import { createResponseCache } from './response-cache.js';
 import { RUN_LOG_VERSION, type RunManifest } from './run-log.js';
 import { prepareRunLog, readLogHeads } from './run-log-repair.js';
-import { gitRevision, packageVersions } from './run-environment.js';
+import { RUN_ENVIRONMENT, type RunEnvironment } from './run-environment.js';
+import { openRunSession } from './run-session.js';
+import { promptFingerprint } from './prompt-fingerprint.js';
 import { defaultRunId, specHash, type RunSpec } from './run-spec.js';
 import { runSetupPhase } from './setup-phase.js';
 import { createSimDecisionModel } from './sim-decision-model.js';
@@ -89,7 +91,7 @@ function createModels(spec: RunSpec, scenarios: Scenario[], secrets: RunSecrets,
  * Runs (or resumes) the run described by `spec`. Every input is validated before the first backend call.
  * The same spec always maps to the same run directory, so re-issuing a command resumes it.
  */
-export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options: { signal?: AbortSignal; log?: (line: string) => void } = {}): Promise<RunOutcome> {
+export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options: { signal?: AbortSignal; log?: (line: string) => void; resumeAnyway?: boolean; environment?: RunEnvironment } = {}): Promise<RunOutcome> {
   const log = options.log ?? (() => {});
   validateComponents(spec);
   const followUp = spec.experiment === 'grid' ? null : FOLLOW_UP_EXPERIMENTS[spec.experiment];
@@ -100,21 +102,21 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   const runId = spec.runId ?? defaultRunId(spec);
   const runDir = resolve(spec.out, runId);
   const manifestPath = join(runDir, 'manifest.json');
-  const previous = readJsonIfExists<RunManifest>(manifestPath);
   const hash = specHash(spec);
-  if (previous && previous.specHash !== hash) {
-    throw new InvalidInputError(manifestPath, [{ path: 'specHash', message: `this run directory holds a different run (spec ${previous.specHash.slice(0, 8)}, yours ${hash.slice(0, 8)}); pick another --run-id or --out` }]);
-  }
   const models = createModels(spec, scenarios, secrets, exploitScenarios);
   const engine = engineOf(spec, secrets);
   await verifyEngines(engine);
   const embedder = await createEmbedder(spec.embedder.id === 'lexical' ? { id: 'lexical' } : { id: 'openai', model: spec.embedder.model, baseURL: spec.embedder.baseURL ?? spec.baseURL ?? undefined, apiKey: secrets.apiKey });
   const extraction = await createExtractionModel(spec.extraction, { baseURL: spec.baseURL, apiKey: secrets.apiKey });
-  // Verify the run log before anything is appended; torn last lines go to `<file>.torn` and their units re-run.
+  // Locks the run directory (released on every exit path), then reads the manifest and checks a resume (run-session.ts).
+  const environment = options.environment ?? RUN_ENVIRONMENT;
+  const fingerprint = { scenarios: (exploit ? exploitScenarios : scenarios).map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })), prompts: promptFingerprint(spec.experiment), revision: environment.revision(), packages: environment.packages() };
+  await using session = await openRunSession({ runDir, specHash: hash, engine, fingerprint, resumeAnyway: options.resumeAnyway ?? false, log });
+  const { previous, nonce } = session;
+  // Verify the run log under the lock, before anything is appended; torn last lines go to `<file>.torn` and their units re-run.
   const logHeads = prepareRunLog(runDir, previous, log);
-  mkdirSync(runDir, { recursive: true });
   const now = new Date().toISOString();
-  const manifest: RunManifest = {
+  const manifest: RunManifest = { ...session.manifestFor({
     version: RUN_LOG_VERSION,
     runId,
     status: 'started',
@@ -127,19 +129,17 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     embedder: { id: embedder.id, dimensions: embedder.dimensions },
     extraction: { id: extraction.id, simulated: extraction.simulated },
     systems: [],
-    scenarios: (exploit ? exploitScenarios : scenarios).map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })),
-    revision: gitRevision(),
-    packages: packageVersions(),
+    ...fingerprint,
     runtime: { node: process.version, platform: `${process.platform}-${process.arch}` },
     modelsOnProviderDefaultTemperature: [],
-    logHeads,
-  };
+  }), logHeads };
   writeJsonAtomic(manifestPath, manifest);
   if (previous) log(`resuming ${runDir} (status was ${previous.status})`);
 
   const systemsSeen: RunManifest['systems'] = [];
   const loadSystem = async (id: string, settings: Parameters<typeof loadBackend>[1]) => {
-    const backend = await loadBackend(id, { ...settings, engine });
+    // Every namespace and work file of this process carries its nonce (backends/run-namespace.ts).
+    const backend = await loadBackend(id, { ...settings, engine, nonce, workDir: join(settings.workDir, nonce) });
     systemsSeen.push({ id, summary: backend.description.summary });
     return backend;
   };

@@ -97,7 +97,9 @@ export async function runSetupPhase(input: SetupPhaseInput): Promise<Map<string,
       for (const [mode, scenario] of missing) {
         let record: ProbeRecord;
         try {
-          record = await probe(backend, scenario, mode, input.k, now());
+          // Seed → read → wipe alone on the engine when rankings span namespaces (Neo4j's index-wide BM25).
+          const work = () => probe(backend, scenario, mode, input.k, now());
+          record = await (backend.exclusive ? backend.exclusive(work) : work());
         } catch (error) {
           record = { version: RUN_LOG_VERSION, type: 'memory-probe', system, mode, scenario: scenario.id, status: 'error', reason: (error as Error).message };
         }

@@ -111,7 +111,9 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
         batch.map((key) =>
           limit(async () => {
             if (input.signal?.aborted) return;
-            const record = await runUnit(experiment, key, backend, scenarios.get(key.scenario)!, models.get(key.model)!, input, actions);
+            // The unit's namespace lives from its first write to its reset: alone on the engine when rankings span namespaces.
+            const work = () => runUnit(experiment, key, backend, scenarios.get(key.scenario)!, models.get(key.model)!, input, actions);
+            const record = await (backend.exclusive ? backend.exclusive(work) : work());
             recordsLog.append(record);
             ran += 1;
             done += 1;
