@@ -109,16 +109,19 @@ describe('two eval processes on one run directory', () => {
     const runDir = join(out, 'r');
     expect((await runCli(args)).code).toBe(0);
     expect(existsSync(lockPathOf(runDir))).toBe(false);
-    // An exception inside the run (setup.jsonl cannot be read: it is a directory now).
-    const records = readFileSync(join(runDir, 'setup.jsonl'));
-    rmSync(join(runDir, 'setup.jsonl'));
-    mkdirSync(join(runDir, 'setup.jsonl'));
+    // An exception inside the run, after this invocation wrote the manifest (summary.json cannot be replaced: it
+    // is a non-empty directory now). The run log is checked before the manifest is written, so the exception
+    // has to come later than that to be an invocation of its own.
+    const summary = readFileSync(join(runDir, 'summary.json'));
+    rmSync(join(runDir, 'summary.json'));
+    mkdirSync(join(runDir, 'summary.json'));
+    writeFileSync(join(runDir, 'summary.json', 'occupied'), 'x');
     const failed = await runCli(args);
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/EISDIR/);
+    expect(failed.stderr).toMatch(/EISDIR|ENOTEMPTY|EEXIST/);
     expect(existsSync(lockPathOf(runDir))).toBe(false);
-    rmSync(join(runDir, 'setup.jsonl'), { recursive: true });
-    writeFileSync(join(runDir, 'setup.jsonl'), records);
+    rmSync(join(runDir, 'summary.json'), { recursive: true });
+    writeFileSync(join(runDir, 'summary.json'), summary);
     const controller = new AbortController();
     controller.abort();
     const cancelled = await runEvaluation(specFromArgs(args, {}), { apiKey: undefined }, { signal: controller.signal });
