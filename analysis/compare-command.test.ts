@@ -65,7 +65,7 @@ describe('pnpm compare on two real sim runs', () => {
     expect(rows[0]).toContain(`${none.k}/${none.n} ${(none.rate! * 100).toFixed(1)}% [${(none.low * 100).toFixed(1)}%, ${(none.high * 100).toFixed(1)}%]`);
     const md = run([runA, runB, '--md']);
     expect(md.stdout).toMatch(/^# Run comparison: .* \(sim\)/);
-    expect(md.stdout).toMatch(/\n\| sim \(simulated\) \| graphiti \| direct \| none \| .* \| sim \|\n/);
+    expect(md.stdout).toMatch(/\n\| sim \(simulated\) \| graphiti \| direct \| no defence \| .* \| sim \|\n/);
   });
 
   it('lists cells present in only one run apart', () => {
@@ -74,7 +74,7 @@ describe('pnpm compare on two real sim runs', () => {
     expect(comparison.matched.map((c) => c.arm)).toEqual(['none']);
     expect(comparison.onlyA.map((c) => c.arm)).toEqual(['store-filter']);
     expect(comparison.onlyB.map((c) => c.arm)).toEqual(['prompt-hardening']);
-    expect(run([runA, runC]).stdout).toMatch(/cells only in A: 1\n {2}sim \(simulated\) graphiti direct store-filter\n\ncells only in B: 1\n {2}sim \(simulated\) graphiti direct prompt-hardening/);
+    expect(run([runA, runC]).stdout).toMatch(/cells only in A: 1\n {2}sim \(simulated\) graphiti direct store filter\n\ncells only in B: 1\n {2}sim \(simulated\) graphiti direct prompt hardening/);
   });
 
   it('exits 1 with one error naming the file and reason on bad input', () => {
@@ -99,8 +99,8 @@ describe('pnpm compare on two real sim runs', () => {
 
 describe('compareRuns', () => {
   const cell = (arm: string, k: number, n: number, simulated = false): SummaryCell => ({
-    model: 'm', modelLabel: 'm', simulated, system: 's', mode: 'direct', arm, guard: 'off', poem: 'off', status: 'ok', extractor: 'none',
-    exposure: { k: 1, n: 1 }, contextExposure: { k: 1, n: 1 }, revokedRank: null, unsafe: proportion(k, n), unsafeReference: proportion(k, n), parseFailures: 0, errors: 0, cachedReplies: 0,
+    model: 'm', modelLabel: 'm', simulated, system: 's', mode: 'direct', arm, guard: 'off', poem: 'off', defence: arm, status: 'ok', extractor: 'none',
+    exposure: { k: 1, n: 1 }, contextExposure: { k: 1, n: 1 }, revokedRank: null, unsafe: proportion(k, n), unsafeAmongParsed: proportion(k, n), parseFailures: 0, errors: 0, cachedReplies: 0,
   });
   const analysed = (cells: SummaryCell[], simulated: boolean): AnalysedRun => ({
     run: { runDir: '/x', manifest: { runId: 'r', status: 'success', simulated, spec: { seed: 0 } } as unknown as RunManifest, probes: new Map(), records: new Map() },

@@ -105,7 +105,7 @@ const diff: PaperDiff = {
     diffCell({ table: '6', row: 'graphiti', column: 'no defense', dependence: 'model-dependent', paper: { k: 358, n: 810, percent: 44.2, source: 'P' }, ours: table6.cells[2]!, verdict: 'side-by-side', intervalsOverlap: true }),
     diffCell({ table: '12', row: 'graphiti vs mem0 (exp.)', column: 'exact p', dependence: 'model-dependent', paper: { p: 0.629, source: 'P' }, ours: null, verdict: 'missing' }),
   ],
-  counts: { modelIndependent: { match: 1, differs: 1, missing: 1 }, modelDependent: { sideBySide: 1, overlapping: 1, missing: 1 } },
+  counts: { modelIndependent: { match: 1, differs: 1, missing: 1, notApplicable: 0 }, modelDependent: { sideBySide: 1, overlapping: 1, missing: 1, notApplicable: 0 } },
 };
 
 /** Loads a file in a fresh context and records every request and console error. */
