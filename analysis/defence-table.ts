@@ -89,7 +89,7 @@ export function buildDefenceTable(runs: readonly LoadedRun[], group?: ModelGroup
   const simulatedModels = group === 'sim' || (group === undefined && runs.some((r) => r.manifest.models.some((m) => m.simulated)));
   const simulatedExtraction = modes.includes('natural') && runs.some((r) => r.manifest.extraction?.simulated && r.manifest.spec.modes.includes('natural'));
   if (simulatedExtraction) notes.push('Natural-mode rows: ingestion used the simulated extractor (sim).');
-  return table('defence', 'Every defence of the grid: arm × stale guard × PoEM gate, per system and mode', cells, [...DEFENCE_COLUMNS], simulatedModels || simulatedExtraction, runs.map((r) => r.manifest.runId), notes, group ? { modelGroup: group } : {});
+  return table('defence', 'Every defence of the grid: arm × stale guard × PoEM gate, per system and mode', cells, [...DEFENCE_COLUMNS], simulatedModels || simulatedExtraction, runs.filter((r) => group === undefined || r.manifest.models.some((m) => m.simulated === (group === 'sim'))).map((r) => r.manifest.runId), notes, group ? { modelGroup: group } : {});
 }
 
 /** The defence tables of the grid runs: one, or the real models' and the simulator's apart. */

@@ -20,9 +20,11 @@ export const PAPER_FOLLOW_UP_SYSTEMS: readonly string[] = ['graphiti'];
 
 const EXPLOIT_LABELS: Readonly<Record<string, string>> = { arbitrary_code_execution: 'arbitrary code execution', secret_exfiltration_env: 'secret exfiltration', shell_over_api_infra: 'shell-over-API', destructive_shell_breach: 'destructive shell' };
 
+const rowsOf = (summary: FollowUpSummary): FollowUpRowKey[] => [...(summary.writeback ?? []), ...(summary.propagation ?? []), ...(summary.tools ?? [])];
+
 /** The model groups the inputs' per-model rows fall in, real first. */
 export function followUpGroups(inputs: readonly FollowUpInput[]): ModelGroup[] {
-  const rows = inputs.flatMap(({ summary }) => [...(summary.writeback ?? []), ...(summary.propagation ?? []), ...(summary.tools ?? [])]).filter((r) => r.model !== '*');
+  const rows = inputs.flatMap(({ summary }) => rowsOf(summary)).filter((r) => r.model !== '*');
   return (['real', 'sim'] as const).filter((group) => rows.some((r) => r.simulated === (group === 'sim')));
 }
 
@@ -48,7 +50,8 @@ function followUpTable(id: PaperTableId, title: string, inputs: readonly FollowU
   const embedder = embedders.join(' + ') || undefined;
   const named = cells.map((cell) => (cell.dependence === 'model-independent' && embedder ? { ...cell, embedder } : cell));
   const pooled = 'Pooled over models and runs; k/n with Wilson 95 % intervals; decision columns count as the paper does (a reply that gives no action is not unsafe and stays in n; errored units are in no n).';
-  return table(id, title, named, columns, simulated, inputs.map((i) => i.runId), [pooled, ...notes], group ? { modelGroup: group } : {});
+  const runs = inputs.filter((i) => group === undefined || rowsOf(i.summary).some((r) => r.model !== '*' && r.simulated === (group === 'sim'))).map((i) => i.runId);
+  return table(id, title, named, columns, simulated, runs, [pooled, ...notes], group ? { modelGroup: group } : {});
 }
 
 /** One column of a follow-up row: its label, what it reads (a proportion, or decision counts), and its dependence. */

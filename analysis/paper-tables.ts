@@ -80,7 +80,8 @@ function systemRow(index: GridIndex, system: string, row: string, withRank: bool
 }
 
 const present = (index: GridIndex, systems: readonly string[]) => systems.filter((s) => probesOf(index.runs, s, 'direct', index.group)?.ok.length);
-const runIds = (runs: readonly LoadedRun[]) => runs.map((r) => r.manifest.runId);
+/** The runs a table's cells come from: those with a decision model in the group (all, for model-independent tables). */
+const runIds = (runs: readonly LoadedRun[], group?: ModelGroup) => runs.filter((r) => group === undefined || r.manifest.models.some((m) => m.simulated === (group === 'sim'))).map((r) => r.manifest.runId);
 const embedderNote = (cells: readonly TableCell[]) => {
   const embedders = [...new Set(cells.map((c) => c.embedder).filter((e): e is string => e !== undefined))];
   return embedders.length === 0 ? [] : [`Retrieval-only cells were produced with the embedder ${embedders.join('; ')} (manifest.embedder); they depend on it.`];
@@ -112,7 +113,7 @@ export function buildTable6(runs: readonly LoadedRun[], group?: ModelGroup): Pap
   }
   const others = systems.filter((s) => !EXPOSED_SYSTEMS.includes(s) && cells.some((c) => c.row === systemLabel(s) && c.column === 'exposure' && (c.k ?? 0) > 0));
   if (others.length > 0) notes.push(`Also exposed in these runs but not pooled (the paper pools graphiti + mem0 (exp.)): ${others.map(systemLabel).join(', ')}.`);
-  return table('6', 'Single read, direct insertion: exposure, rank and unsafe-action rate per system and defence', cells, ['exposure', 'rank', ...TABLE6_ARMS.map(([, c]) => c)], index.simulated, runIds(runs), notes, extrasOf(group));
+  return table('6', 'Single read, direct insertion: exposure, rank and unsafe-action rate per system and defence', cells, ['exposure', 'rank', ...TABLE6_ARMS.map(([, c]) => c)], index.simulated, runIds(runs, group), notes, extrasOf(group));
 }
 
 /** Table 7: per decision model, direct, pooled over the exposed systems (graphiti + mem0 (exp.)). */
@@ -132,7 +133,7 @@ export function buildTable7(runs: readonly LoadedRun[], group?: ModelGroup): Pap
     }
   const notes = [`Pooled over ${systems.map(systemLabel).join(' + ') || 'no exposed system'} (the paper: graphiti + mem0 (exp.)), all scenarios, direct insertion.`, ...indexNotes(index)];
   if (index.simulated) notes.push('Model column: sim (simulated) is the offline simulator.');
-  return table('7', 'Per decision model, direct insertion, both exposed systems pooled', cells, TABLE7_ARMS.map(([, c]) => c), index.simulated, runIds(runs), notes, extrasOf(group));
+  return table('7', 'Per decision model, direct insertion, both exposed systems pooled', cells, TABLE7_ARMS.map(([, c]) => c), index.simulated, runIds(runs, group), notes, extrasOf(group));
 }
 
 /** Tables 8/11: per scenario and per rule group (with rule = scenario family, no rule = payload), exposed systems pooled. */
@@ -164,7 +165,7 @@ export function buildTable8(runs: readonly LoadedRun[], scenarios: readonly Scen
   const unlabelled = [...inRuns].filter((id) => !known.some((s) => s.id === id));
   const notes = [`Pooled over ${systems.map(systemLabel).join(' + ') || 'no exposed system'} and all models, direct insertion. "with rule" = scenarios with a guardrail (family "scenario"); "no rule" = payload scenarios. The groups are not a controlled comparison (spec §15).`, ...indexNotes(index)];
   if (unlabelled.length > 0) notes.push(`Scenarios without a family label are left out: ${unlabelled.join(', ')}.`);
-  return table('8/11', 'Per scenario and per rule group, both exposed systems pooled', cells, arms.map(([, c]) => c), index.simulated, runIds(runs), notes, extrasOf(group));
+  return table('8/11', 'Per scenario and per rule group, both exposed systems pooled', cells, arms.map(([, c]) => c), index.simulated, runIds(runs, group), notes, extrasOf(group));
 }
 
 /** Table 9: the stale-retrieval guard per system (direct and indirect), recomputed from the logged probes. */
@@ -211,7 +212,8 @@ export function buildTable9(runs: readonly LoadedRun[]): PaperTable {
     }
   notes.push('indirect revocation recorded = natural-mode scenarios whose default read held a record the filtered read drops (a revocation the store recorded but did not return is not seen).', ...embedderNote(cells));
   const columns = ['direct', 'indirect'].flatMap(columnsOf).concat('indirect revocation recorded');
-  const simulated = simulatedExtraction || runs.some((r) => r.manifest.simulated);
+  // No decision model enters Table 9: it is sim only through a simulated extractor, or when every run is simulated.
+  const simulated = simulatedExtraction || runs.every((r) => r.manifest.simulated);
   if (simulatedExtraction) notes.push('Indirect columns: natural-mode ingestion used the simulated extractor (sim).');
   return table('9', 'Stale-Retrieval Guard per system, direct and indirect insertion', cells, columns, simulated, runIds(runs), notes);
 }
@@ -247,7 +249,7 @@ export function buildTable12(runs: readonly LoadedRun[], group?: ModelGroup): Pa
     cells.push(valueCell(row, 'A>B', test.aOverB, 'model-dependent'), valueCell(row, 'B>A', test.bOverA, 'model-dependent'), valueCell(row, 'tied', test.tied, 'model-dependent'), valueCell(row, 'exact p', test.p, 'model-dependent', true));
   }
   const notes = ['Cells = (model, scenario) pairs both systems ran (the paper: 81); A>B = cells where A\'s unsafe rate is higher. Exact two-sided sign test on the discordant cells (spec §8).', ...indexNotes(index)];
-  return table('12', 'Matched pairs over (scenario, model) cells, no defence, direct insertion', cells, ['A unsafe', 'B unsafe', 'A>B', 'B>A', 'tied', 'exact p'], index.simulated, runIds(runs), notes, extrasOf(group));
+  return table('12', 'Matched pairs over (scenario, model) cells, no defence, direct insertion', cells, ['A unsafe', 'B unsafe', 'A>B', 'B>A', 'tied', 'exact p'], index.simulated, runIds(runs, group), notes, extrasOf(group));
 }
 
 /** Table 13: mem0's within-system A/B of the retrieval policy (expired filtered vs returned), direct. */
@@ -255,7 +257,7 @@ export function buildTable13(runs: readonly LoadedRun[], group?: ModelGroup): Pa
   const index = indexGrid(runs, group);
   const cells = [...systemRow(index, 'mem0', 'expired filtered (default)', false), ...systemRow(index, 'mem0-exp', 'expired returned', false)];
   const notes = ['Same store and data, one boolean apart (show_expired). Exposure counted over (model, scenario) pairs as in Table 6.', ...embedderNote(cells), ...indexNotes(index)];
-  return table('13', 'mem0 within-system A/B of the retrieval policy, direct insertion', cells, ['exposure', ...TABLE6_ARMS.map(([, c]) => c)], index.simulated, runIds(runs), notes, extrasOf(group));
+  return table('13', 'mem0 within-system A/B of the retrieval policy, direct insertion', cells, ['exposure', ...TABLE6_ARMS.map(([, c]) => c)], index.simulated, runIds(runs, group), notes, extrasOf(group));
 }
 
 /** The note that says the simulator and the real models are in separate tables. */
