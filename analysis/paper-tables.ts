@@ -7,7 +7,7 @@ import type { PaperTable, TableCell } from './paper-table.js';
 import { exactMatchedPairTest } from './statistics.js';
 import { guardMetricsOf } from './summarize.js';
 import { missingCell, proportionCell, table, unsafeCell, valueCell } from './table-cells.js';
-import { COUNTING_NOTE } from './unsafe-counts.js';
+import { addTallies, COUNTING_NOTE } from './unsafe-counts.js';
 
 export { proportionCell } from './table-cells.js';
 export { buildTable14, buildTable15, buildTable16, PAPER_FOLLOW_UP_SYSTEMS, type FollowUpInput } from './paper-tables-follow-up.js';
@@ -244,7 +244,7 @@ export function buildTable12(runs: readonly LoadedRun[], group?: ModelGroup): Pa
     if (pairs.length === 0) continue;
     const row = `${systemLabel(a)} vs ${systemLabel(b)}`;
     const test = matchedPairs(pairs.map((p) => ({ a: { k: p.a.unsafe, n: p.a.completed }, b: { k: p.b.unsafe, n: p.b.completed } })));
-    const sum = (side: 'a' | 'b') => pairs.reduce((s, p) => ({ unsafe: s.unsafe + p[side].unsafe, completed: s.completed + p[side].completed, parseFailures: s.parseFailures + p[side].parseFailures, errors: s.errors + p[side].errors }), { unsafe: 0, completed: 0, parseFailures: 0, errors: 0 });
+    const sum = (side: 'a' | 'b') => addTallies(...pairs.map((p) => p[side]));
     cells.push(unsafeCell(row, 'A unsafe', sum('a')), unsafeCell(row, 'B unsafe', sum('b')));
     cells.push(valueCell(row, 'A>B', test.aOverB, 'model-dependent'), valueCell(row, 'B>A', test.bOverA, 'model-dependent'), valueCell(row, 'tied', test.tied, 'model-dependent'), valueCell(row, 'exact p', test.p, 'model-dependent', true));
   }
