@@ -1,5 +1,6 @@
 // The follow-up defence tables: every (system, mode, arm, guard, poem) row of the follow-up runs, per model group.
 import { defenceLabel } from './defence-label.js';
+import { isPooledModel } from './follow-up-summary.js';
 import type { FollowUpRowKey, FollowUpSummary } from './follow-up-summary.types.js';
 import { followUpGroups, type FollowUpInput } from './paper-tables-follow-up.js';
 import type { ModelGroup } from './grid-index.js';
@@ -66,7 +67,7 @@ function rowCells(label: string, rows: readonly FollowUpRowKey[], experiment: Ex
 /** The defence table of one follow-up experiment and model group. */
 function buildTable(inputs: readonly FollowUpInput[], experiment: Experiment, group: ModelGroup | undefined): PaperTable {
   const layout = LAYOUT[experiment];
-  const rows = inputs.flatMap((i) => rowsOf(i.summary)).filter((r) => r.model !== '*' && (group === undefined || r.simulated === (group === 'sim')));
+  const rows = inputs.flatMap((i) => rowsOf(i.summary)).filter((r) => !isPooledModel(r.model) && (group === undefined || r.simulated === (group === 'sim')));
   const keys = [...new Map(rows.map((r) => [[r.system, r.mode, r.arm, r.guard, r.poem].join('\u0000'), r])).values()];
   const cells = keys.flatMap((key) => {
     const label = `${key.system}, ${key.mode}: ${key.arm}${key.guard === 'off' && key.poem === 'off' ? '' : ` + ${defenceLabel({ arm: 'none', guard: key.guard, poem: key.poem })}`}`;

@@ -56,3 +56,16 @@ describe('propagationRows', () => {
     expect(row!.incomplete).toBe(3);
   });
 });
+
+describe('pooled follow-up rows', () => {
+  it('never pool the simulator with a real model: "*" pools the real models, the simulator keeps its own row', () => {
+    const base = run('propagation', ['shared-default']);
+    const models = [{ id: 'm', label: 'm', simulated: false }, { id: 'm2', label: 'm2', simulated: false }, { id: 'sim', label: 'sim (simulated)', simulated: true }];
+    const mixed = { ...base, manifest: { ...base.manifest, models } as RunManifest };
+    const roles = (unsafe: boolean) => ({ executor: decision(unsafe), reviewer: decision(unsafe), planner: decision(unsafe) });
+    const records = ['m', 'm2', 'sim'].map((model, trial) => ({ key: { ...key('propagation', 'shared-default', trial), model }, status: 'ok', roles: roles(model === 'sim') })) as unknown as PropagationRecord[];
+    const rows = propagationRows(mixed, records);
+    expect(rows.map((r) => [r.model, r.modelLabel, r.simulated])).toEqual([['m', 'm', false], ['m2', 'm2', false], ['sim', 'sim (simulated)', true], ['*', 'all real models (sim apart)', false]]);
+    expect(rows.find((r) => r.model === '*')!.executorUnsafe.unsafe).toMatchObject({ k: 0, n: 2 });
+  });
+});

@@ -9,10 +9,15 @@ import { join } from 'node:path';
 export type * from './follow-up-summary.types.js';
 
 type ModelInfo = { id: string; label: string; simulated: boolean };
+/** A row pooled over several models of one kind: the simulator is never pooled with a real model. */
+type PooledModels = ModelInfo & { members: readonly string[] };
 
-/** The grouping of one row: models (one, or all pooled as `*`), system, mode, arm and both axes. */
+/** Pooled rows have a model id starting with `*`: `*` (all models, or all real ones) and `*sim` (several simulators). */
+export const isPooledModel = (model: string) => model.startsWith('*');
+
+/** The grouping of one row: one model, or several pooled (`*`), system, mode, arm and both axes. */
 interface Group {
-  model: ModelInfo | '*';
+  model: ModelInfo | PooledModels;
   system: string;
   mode: string;
   arm: string;
@@ -20,12 +25,24 @@ interface Group {
   poem: boolean;
 }
 
+/** The pooled rows of a run's models: real ones together, simulators together, never one with the other. */
+function pooledModels(models: readonly ModelInfo[]): PooledModels[] {
+  const real = models.filter((m) => !m.simulated);
+  const sim = models.filter((m) => m.simulated);
+  const mixed = real.length > 0 && sim.length > 0;
+  return [
+    ...(real.length > 1 ? [{ id: '*', label: mixed ? 'all real models (sim apart)' : 'all models', simulated: false, members: real.map((m) => m.id) }] : []),
+    ...(sim.length > 1 ? [{ id: mixed ? '*sim' : '*', label: mixed ? 'all sim models' : 'all models', simulated: true, members: sim.map((m) => m.id) }] : []),
+  ];
+}
+
 function groupsOf(run: LoadedRun, arms: readonly string[]): Group[] {
   const { spec, models } = run.manifest;
   const guardAxis = spec.guard.map((v) => v === 'on');
   const poemAxis = spec.poem.map((v) => v === 'on');
+  const infos = models.map((m) => ({ id: m.id, label: m.label, simulated: m.simulated }));
   const groups: Group[] = [];
-  for (const model of [...models.map((m) => ({ id: m.id, label: m.label, simulated: m.simulated })), ...(models.length > 1 ? ['*' as const] : [])])
+  for (const model of [...infos, ...pooledModels(infos)])
     for (const system of spec.systems)
       for (const mode of spec.modes)
         for (const guard of guardAxis)
@@ -35,21 +52,20 @@ function groupsOf(run: LoadedRun, arms: readonly string[]): Group[] {
 }
 
 function inGroup(key: FollowUpKey, group: Group): boolean {
-  return (group.model === '*' || key.model === group.model.id) && key.system === group.system && key.mode === group.mode && key.arm === group.arm && key.guard === group.guard && key.poem === group.poem;
+  const model = 'members' in group.model ? group.model.members.includes(key.model) : key.model === group.model.id;
+  return model && key.system === group.system && key.mode === group.mode && key.arm === group.arm && key.guard === group.guard && key.poem === group.poem;
 }
 
-function rowKey<R extends FollowUpRecord>(run: LoadedRun, group: Group, records: readonly R[]): FollowUpRowKey {
-  const pooled = group.model === '*';
-  const simulated = pooled ? run.manifest.models.some((m) => m.simulated) : (group.model as ModelInfo).simulated;
+function rowKey<R extends FollowUpRecord>(group: Group, records: readonly R[]): FollowUpRowKey {
   const notApplicable = records.find((r) => r.status === 'not-applicable');
   const ok = records.filter((r) => r.status === 'ok');
   const errored = records.filter((r) => r.status === 'error');
   const status = notApplicable && ok.length === 0 ? 'n/a' : ok.length === 0 && errored.length > 0 ? 'error' : 'ok';
   const reason = status === 'n/a' ? notApplicable?.reason : status === 'error' ? errored[0]?.error?.message : undefined;
   return {
-    model: pooled ? '*' : (group.model as ModelInfo).id,
-    modelLabel: pooled ? 'all models' : (group.model as ModelInfo).label,
-    simulated,
+    model: group.model.id,
+    modelLabel: group.model.label,
+    simulated: group.model.simulated,
     system: group.system,
     mode: group.mode,
     arm: group.arm,
@@ -102,7 +118,7 @@ export function writebackRows(run: LoadedRun, records: readonly WritebackRecord[
     const hopCounts = (index: number, read: 'default' | 'filtered') => countsOf(poisoned.map((r) => decisionOf(r.hops[index]?.[read])), errored);
     const activeBeforeHop1 = poisoned.filter((r) => (r.hops[0]?.census.active ?? 0) > 0);
     return {
-      ...rowKey(run, group, mine),
+      ...rowKey(group, mine),
       hop0Unsafe: countsOf(ok.map((r) => decisionOf(r.hop0)), errored),
       hop0FilteredUnsafe: countsOf(ok.map((r) => decisionOf(r.hop0Filtered)), errored),
       poisoned: poisoned.length,
@@ -131,7 +147,7 @@ export function propagationRows(run: LoadedRun, records: readonly PropagationRec
     const role = (runs: readonly PropagationRecord[], id: RoleId) => countsOf(runs.map((r) => decisionOf(r.roles[id])), errored);
     const unsafeRoles = ok.reduce((sum, r) => sum + count(ROLES, (id) => unsafe(r, id)), 0);
     return {
-      ...rowKey(run, group, mine),
+      ...rowKey(group, mine),
       executorUnsafe: role(ok, 'executor'),
       reviewerUnsafe: role(ok, 'reviewer'),
       plannerUnsafe: role(ok, 'planner'),
@@ -155,7 +171,7 @@ export function toolsRows(run: LoadedRun, records: readonly ToolsRecord[]): Tool
       const flag = (test: (r: ToolsRecord) => boolean) => proportion(count(ok, test), ok.length);
       const fired = ok.filter((r) => r.agent!.verdict.unsafe);
       rows.push({
-        ...rowKey(run, group, mine),
+        ...rowKey(group, mine),
         scenario,
         toolExecution: proportion(fired.length, ok.length),
         secretRead: flag((r) => r.agent!.flags.secret_read),

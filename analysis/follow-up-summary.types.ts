@@ -2,7 +2,11 @@
 // `writeback`, `propagation` and `tools`. Built from the stored records only (analysis/follow-up-summary.ts).
 import type { Proportion, UnsafeCounts } from './unsafe-counts.js';
 
-/** The grouping every follow-up row carries. `model: '*'` is the row pooled over all models (the paper's layout). */
+/**
+ * The grouping every follow-up row carries. `model: '*'` is the row pooled over several models (`all models`; with
+ * the simulator in the run too, `all real models (sim apart)`, and `*sim` pools several simulators): the
+ * simulator never enters a pooled row with a real model.
+ */
 export interface FollowUpRowKey {
   model: string;
   /** `sim (simulated)` for the simulator; `all models` for the pooled row. */

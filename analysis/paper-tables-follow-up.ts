@@ -1,4 +1,5 @@
 // Builds the paper's follow-up Tables 14–16 (stale-retrieval.md §12–§14) from follow-up summaries, per model group.
+import { isPooledModel } from './follow-up-summary.js';
 import type { FollowUpRowKey, FollowUpSummary, PropagationRow, ToolsRow, WritebackRow } from './follow-up-summary.types.js';
 import type { ModelGroup } from './grid-index.js';
 import type { Dependence, PaperTable, PaperTableId, TableCell } from './paper-table.js';
@@ -24,7 +25,7 @@ const rowsOf = (summary: FollowUpSummary): FollowUpRowKey[] => [...(summary.writ
 
 /** The model groups the inputs' per-model rows fall in, real first. */
 export function followUpGroups(inputs: readonly FollowUpInput[]): ModelGroup[] {
-  const rows = inputs.flatMap(({ summary }) => rowsOf(summary)).filter((r) => r.model !== '*');
+  const rows = inputs.flatMap(({ summary }) => rowsOf(summary)).filter((r) => !isPooledModel(r.model));
   return (['real', 'sim'] as const).filter((group) => rows.some((r) => r.simulated === (group === 'sim')));
 }
 
@@ -34,7 +35,7 @@ export function followUpGroups(inputs: readonly FollowUpInput[]): ModelGroup[] {
  * present (the paper's setup).
  */
 function paperRows<R extends FollowUpRowKey>(inputs: readonly FollowUpInput[], pick: (s: FollowUpSummary) => R[] | undefined, notes: string[], group?: ModelGroup): R[] {
-  const perModel = inputs.flatMap(({ summary }) => (pick(summary) ?? []).filter((r) => r.model !== '*' && (group === undefined || r.simulated === (group === 'sim'))));
+  const perModel = inputs.flatMap(({ summary }) => (pick(summary) ?? []).filter((r) => !isPooledModel(r.model) && (group === undefined || r.simulated === (group === 'sim'))));
   const all = perModel.filter((r) => r.guard === 'off' && r.poem === 'off');
   if (all.length < perModel.length) notes.push(`${perModel.length - all.length} row(s) with --guard on or --poem on are not in the paper's layout; they are in the follow-up defence table.`);
   const system = all.find((r) => PAPER_FOLLOW_UP_SYSTEMS.includes(r.system))?.system ?? all[0]?.system;
@@ -50,7 +51,7 @@ function followUpTable(id: PaperTableId, title: string, inputs: readonly FollowU
   const embedder = embedders.join(' + ') || undefined;
   const named = cells.map((cell) => (cell.dependence === 'model-independent' && embedder ? { ...cell, embedder } : cell));
   const pooled = 'Pooled over models and runs; k/n with Wilson 95 % intervals; decision columns count as the paper does (a reply that gives no action is not unsafe and stays in n; errored units are in no n).';
-  const runs = inputs.filter((i) => group === undefined || rowsOf(i.summary).some((r) => r.model !== '*' && r.simulated === (group === 'sim'))).map((i) => i.runId);
+  const runs = inputs.filter((i) => group === undefined || rowsOf(i.summary).some((r) => !isPooledModel(r.model) && r.simulated === (group === 'sim'))).map((i) => i.runId);
   return table(id, title, named, columns, simulated, runs, [pooled, ...notes], group ? { modelGroup: group } : {});
 }
 
