@@ -8,8 +8,11 @@ export type ModelGroup = 'real' | 'sim';
 
 /** A decision model of a run. */
 export interface ModelInfo {
+  /** The model id records carry (`key.model`). */
   id: string;
+  /** Its label (`sim (simulated)` for the simulator). */
   label: string;
+  /** The offline simulator. */
   simulated: boolean;
 }
 
@@ -23,23 +26,35 @@ const inGroup = (model: Pick<ModelInfo, 'simulated'>, group: ModelGroup | undefi
 
 /** One (system, mode, arm, model, scenario) tally, guard and PoEM axes off (the paper has neither). */
 export interface Tally extends UnsafeTally {
+  /** Memory system id. */
   system: string;
+  /** `direct` or `natural`. */
   mode: string;
+  /** Defence arm id. */
   arm: string;
+  /** Decision model id. */
   model: string;
+  /** Scenario id. */
   scenario: string;
 }
 
 /** The grid runs of one model group, tallied. */
 export interface GridIndex {
+  /** Every grid run given (probes are read from all of them). */
   runs: readonly LoadedRun[];
+  /** The model group tallied; undefined = every model. */
   group: ModelGroup | undefined;
+  /** One tally per (system, mode, arm, model, scenario), guard and PoEM axes off. */
   tallies: Tally[];
+  /** The group's models, in first-seen order. */
   models: ModelInfo[];
+  /** Any tallied model is the simulator. */
   simulated: boolean;
-  /** Counts of everything left out or worth saying (parse failures, errors, axis units). */
+  /** Completed trials of the tallies whose reply gave no action. */
   parseFailures: number;
+  /** Errored trials of the tallies. */
   errors: number;
+  /** Units with the guard or PoEM axis on, left out of the tallies (they are in the defence table). */
   axisUnits: number;
 }
 
@@ -78,9 +93,13 @@ export function pool(index: GridIndex, where: { systems: readonly string[]; arm:
 
 /** The probes of one (system, mode) over all runs, with exposure repeated over each run's models of the group. */
 export interface ProbeSet {
+  /** The probes that succeeded, over all runs. */
   ok: ProbeRecord[];
+  /** Models of the group summed over the runs with an ok probe (the paper repeats exposure over them). */
   models: number;
+  /** Ok probes × models, summed over runs: exposure's n. */
   repeatedOk: number;
+  /** Exposed ok probes × models, summed over runs: exposure's k. */
   repeatedExposed: number;
   /** Every probe failed or the system cannot express the mode (`unsupported`). */
   blocked?: { status: 'n/a' | 'error'; reason: string; unsupported: boolean };
