@@ -87,7 +87,9 @@ describe('pnpm compare on two real sim runs', () => {
     const broken = join(notRun, 'broken');
     mkdirSync(broken);
     writeFileSync(join(broken, 'manifest.json'), JSON.stringify({ version: 1, runId: 'x', status: 'success', simulated: false, spec: { systems: 'graphiti' }, models: [] }));
-    const invalid = run([broken, runA]);
+    // A hand-written manifest has no run-log heads: unverifiable, and read only with --no-verify.
+    expect(run([broken, runA]).stderr[0]).toMatch(/unverifiable: written before the run log was hash-chained.*--no-verify/);
+    const invalid = run([broken, runA, '--no-verify']);
     expect(invalid.code).toBe(1);
     expect(invalid.stderr[0]).toMatch(/manifest\.json:\n {2}✖ spec\.systems: .*expected array/);
     expect(run([runA]).code).toBe(1);

@@ -10,14 +10,16 @@ import { loadRun, summarizeRun, type LoadedRun } from './load-run.js';
 import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
 import type { Summary, SummaryCell } from './summarize.js';
 import { proportionText, type Proportion } from './unsafe-counts.js';
+import { verifyRunsFirst } from './verify-runs.js';
 
-const USAGE = `usage: pnpm compare <runA> <runB> [--json | --md]
+const USAGE = `usage: pnpm compare <runA> <runB> [--json | --md] [--no-verify]
   per summary cell in both runs (matched by model, system, mode, arm, guard, poem): unsafe rate B − A with both
   k/n and Wilson 95 % intervals and whether they overlap (the paper's convention: n = completed trials, replies
   that give no action not unsafe), parse failures, errors and the rate over parsed replies on each side, exposure
   deltas; cells in one run only listed apart. Cells are recomputed from each run's stored records (as pnpm rescore).
   The simulator is never set against a real model: cells match on the decision model, and a cell whose natural-mode
   extraction is simulated on one side only is marked "sim vs real" with no delta. --json machine output, --md Markdown.
+  --no-verify reads runs whose hash-chained log does not verify (pnpm verify-run), e.g. runs older than the chain.
 exit codes: 0 ok · 1 usage or bad input (not a run directory, unreadable manifest)`;
 
 /** The manifest fields the comparison reads; anything else may vary between run-log writers. */
@@ -231,7 +233,7 @@ export function formatComparisonMarkdown(comparison: RunComparison): string {
 export function main(argv: readonly string[], out: (text: string) => void = console.log, err: (text: string) => void = console.error): number {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { json: { type: 'boolean' }, md: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { json: { type: 'boolean' }, md: { type: 'boolean' }, 'no-verify': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
     err(`error: ${(error as Error).message}\n${USAGE}`);
     return 1;
@@ -244,6 +246,7 @@ export function main(argv: readonly string[], out: (text: string) => void = cons
     err(`error: ${parsed.positionals.length !== 2 ? `expected two run directories, got ${parsed.positionals.length}` : '--json and --md exclude each other'}\n${USAGE}`);
     return 1;
   }
+  if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
   try {
     const [a, b] = parsed.positionals.map(loadAnalysedRun) as [AnalysedRun, AnalysedRun];
     const comparison = compareRuns(a, b);

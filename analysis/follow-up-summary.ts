@@ -203,7 +203,12 @@ export function loadFollowUpRecords(runDir: string, experiment: string): FollowU
 export function summarizeFollowUpRun(run: LoadedRun): FollowUpSummary | null {
   const experiment = run.manifest.spec.experiment ?? 'grid';
   if (experiment === 'grid') return null;
-  const records = loadFollowUpRecords(run.runDir, experiment);
+  return summarizeFollowUpRecords(run, loadFollowUpRecords(run.runDir, experiment));
+}
+
+/** The follow-up summary of a follow-up run from the given records (`pnpm rescore` passes recomputed ones). */
+export function summarizeFollowUpRecords(run: LoadedRun, records: readonly FollowUpRecord[]): FollowUpSummary {
+  const experiment = run.manifest.spec.experiment as Exclude<typeof run.manifest.spec.experiment, 'grid'>;
   const simulated = run.manifest.simulated;
   if (experiment === 'writeback') return { experiment, simulated, writeback: writebackRows(run, records as WritebackRecord[]) };
   if (experiment === 'propagation') return { experiment, simulated, propagation: propagationRows(run, records as PropagationRecord[]) };

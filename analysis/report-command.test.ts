@@ -183,7 +183,11 @@ describe('pnpm report: usage and bad input exit 1 with one clear error', () => {
     delete record.key.system;
     lines[0] = JSON.stringify(record);
     writeFileSync(path, lines.join('\n'));
-    const result = await report([dir]);
+    // The edit breaks the hash chain: refused before any field is read, naming the line.
+    const refused = await report([dir]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/the run log does not verify: records\.jsonl:1: .*edited.*--no-verify/);
+    const result = await report([dir, '--no-verify']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`invalid ${path}`);
     expect(result.stderr).toMatch(/line 1: key\.system: .*expected string/);

@@ -22,8 +22,9 @@ import { buildPaperTables, type FollowUpInput, type ScenarioLabel } from './pape
 import { renderCsv } from './render-csv.js';
 import { renderLatex } from './render-latex.js';
 import { renderMarkdown } from './render-markdown.js';
+import { verifyRunsFirst } from './verify-runs.js';
 
-const USAGE = `usage: pnpm report <run-dir> [<run-dir>...] [--paper] [-o <dir>] [--pool-duplicates] [--allow-incomplete]
+const USAGE = `usage: pnpm report <run-dir> [<run-dir>...] [--paper] [-o <dir>] [--pool-duplicates] [--allow-incomplete] [--no-verify]
   regenerates the paper's Tables 6, 7, 8/11, 9, 12, 13 (grid runs) and 14, 15, 16 (follow-up runs) from the
   stored records, pooled over every run given, plus the defence table (every arm × guard × PoEM cell with its
   parse failures, errors and the rate over parsed replies), and writes tables.md, tables.csv (long format),
@@ -36,6 +37,8 @@ const USAGE = `usage: pnpm report <run-dir> [<run-dir>...] [--paper] [-o <dir>] 
                       again from the cache, would double n); every output says the pooling was forced
   --allow-incomplete  report runs whose status is not success or with fewer units done than planned (refused
                       by default); every output marks them with their done/planned counts
+  --no-verify         read runs whose hash-chained log does not verify (pnpm verify-run), e.g. runs older than
+                      the chain
 exit codes: 0 ok · 1 usage or bad input (the error names the file, the field and the reason), duplicate
             specs, or an incomplete run`;
 
@@ -245,7 +248,7 @@ function writeHtml(path: string, input: Omit<HtmlReportInput, 'figures'>): void 
 export async function main(argv: readonly string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { paper: { type: 'boolean' }, out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' }, 'pool-duplicates': { type: 'boolean' }, 'allow-incomplete': { type: 'boolean' } } });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { paper: { type: 'boolean' }, out: { type: 'string', short: 'o' }, 'no-verify': { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, 'pool-duplicates': { type: 'boolean' }, 'allow-incomplete': { type: 'boolean' } } });
   } catch (error) {
     err(`error: ${(error as Error).message}\n${USAGE}`);
     return 1;
@@ -258,6 +261,7 @@ export async function main(argv: readonly string[], out: (line: string) => void 
     err(`error: no run directory given\n${USAGE}`);
     return 1;
   }
+  if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
   let report: Report;
   try {
     report = await buildReport(parsed.positionals, { paper: parsed.values.paper === true, poolDuplicates: parsed.values['pool-duplicates'] === true, allowIncomplete: parsed.values['allow-incomplete'] === true });

@@ -1,16 +1,20 @@
-// `pnpm rescore <run-dir>...`: recomputes every score, exposure and guard metric from stored records only.
-import { readFileSync } from 'node:fs';
+// `pnpm rescore <run-dir>...`: recomputes every stored record, score, exposure and guard verdict from the run directory alone.
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_GUARD_CONFIG, resolveGuardConfig, type GuardConfig } from '../guard/guard-config.js';
 import { InvalidInputError, type InputIssue } from '../pipeline/errors.js';
 import { writeJsonAtomic } from '../pipeline/json-files.js';
+import { ACTION_PARSERS, type ActionParserId } from '../pipeline/parse-action.js';
 import { formatSummaryTable } from './format-table.js';
 import { describeGuardConfig, formatGuardMetricsComparison, rescoreGuard, type GuardRescore } from './guard-rescore.js';
-import { loadRun, summarizeRun } from './load-run.js';
-import { summarizeFollowUpRun } from './follow-up-summary.js';
+import { loadRun } from './load-run.js';
+import type { FollowUpSummary } from './follow-up-summary.js';
 import { formatFollowUpSummary } from './format-follow-up.js';
+import { formatParserMoves, parserMoves, type ParserMoves } from './parser-moves.js';
+import { describeDifference, rowLabel } from './recompute-diff.js';
+import { recomputeRun, type RecomputedRun } from './recompute-run.js';
 import type { Summary } from './summarize.js';
+import { verifyRunsFirst } from './verify-runs.js';
 
 type GuardKey = keyof GuardConfig;
 const GUARD_KEYS = Object.keys(DEFAULT_GUARD_CONFIG) as GuardKey[];
@@ -22,16 +26,29 @@ export const GUARD_FLAGS: Readonly<Record<GuardKey, string>> = Object.fromEntrie
 
 /** How many context-changed unit ids the text output lists before pointing at the JSON. */
 const LISTED_UNIT_IDS = 50;
+/** How many differences `--check` lists after the first. */
+const LISTED_DIFFERENCES = 10;
 
-const USAGE = `usage: pnpm rescore <run-dir> [<run-dir>...] [--check] [--guard-<key> <value>...]
-  writes <run-dir>/summary.rescored.json; --check exits 1 unless the cells equal summary.json byte for byte
+const USAGE = `usage: pnpm rescore <run-dir> [<run-dir>...] [--check] [--parser paper|strict] [--scenario-dir <dir>] [--guard-<key> <value>...] [--no-verify]
+  recomputes every stored record from the run directory alone (no network, backend or model): parsed actions,
+  scores, exposure labels (status and lexical rules; oracle labels are kept), guard traces with their recorded
+  clocks, output-filter verdicts, PoEM traces, tool episodes; writes <run-dir>/summary.rescored.json from them
+  --check               exit 1 naming the first stored value (file, line, unit, field) that differs from its
+                        recomputation, summary.json cells included
+  --parser strict       a documented deviation from the paper's parser (stale-retrieval.md §6.3): the reply's JSON
+                        "action" field must be a string equal to exactly one allowed action (case-insensitive,
+                        trimmed); anything else (no JSON, a refusal, prose, two actions) is a parse failure.
+                        summary.rescored.json is then built with it, and how far each cell moves is printed
+  --scenario-dir <dir>  the run's scenario files, when they are not the repository's (their sha256 must equal the
+                        manifest's; a rescore with other scenario text is refused)
+  --no-verify           read runs whose hash-chained log does not verify (pnpm verify-run), e.g. runs older than the chain
   re-apply the stale-retrieval guard to the stored reads with another configuration (stale-retrieval.md §10.1):
 ${GUARD_KEYS.map((key) => `    --${GUARD_FLAGS[key]} <${typeof DEFAULT_GUARD_CONFIG[key] === 'boolean' ? 'true|false' : 'number'}>`.padEnd(48) + `default ${String(DEFAULT_GUARD_CONFIG[key])}`).join('\n')}
   with a guard flag: Table 9 is recomputed from setup.jsonl; units whose context would change are listed,
   never re-decided (that needs a new model call); summary.rescored.json gains guardConfig and guardRescore`;
 
 /** `summary.rescored.json` when guard flags were given: the recomputed summary with Table 9 under the new configuration. */
-export type RescoredSummary = Summary & { guardConfig: GuardConfig; guardRescore: Omit<GuardRescore, 'guardConfig' | 'guardMetrics'> };
+export type RescoredSummary = Summary & { guardConfig: GuardConfig; guardRescore: Omit<GuardRescore, 'guardConfig' | 'guardMetrics'>; parser?: 'strict'; parserMoves?: ParserMoves };
 
 /**
  * The guard configuration named by `--guard-*` flags, validated by the guard's own `resolveGuardConfig`; null when
@@ -82,15 +99,85 @@ function reportGuardRescore(runDir: string, rescore: GuardRescore, out: (line: s
   if (contextChangedUnitIds.length > LISTED_UNIT_IDS) out(`  ... ${contextChangedUnitIds.length - LISTED_UNIT_IDS} more, all in ${join(runDir, 'summary.rescored.json')} (guardRescore.units.contextChangedUnitIds)`);
 }
 
-/** Entry point; returns the exit code. Reads run directories only: no network, no backend, no model. */
-export function main(argv: readonly string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): number {
+/** The options of one rescore, from the flags. */
+interface RescoreOptions {
+  check: boolean;
+  parser: ActionParserId;
+  scenarioDir: string | undefined;
+  guardConfig: GuardConfig | null;
+}
+
+/** Says whether every stored value matches its recomputation (with the first differences); true when all match. */
+function reportCheck(runDir: string, recomputed: RecomputedRun, check: boolean, grid: boolean, out: (line: string) => void): boolean {
+  const { differences, lines, notRechecked } = recomputed;
+  for (const note of notRechecked) out(`not rechecked: ${note}`);
+  const [first] = differences;
+  if (!first) {
+    out(`${runDir}: every stored value matches its recomputation (${Object.entries(lines).map(([file, n]) => `${file}: ${n} line(s)`).join(', ')}, summary.json)`);
+    if (check) out(`${runDir}: summary ${grid ? 'cells' : 'rows'} identical`);
+    return true;
+  }
+  if (!check) {
+    out(`warning: ${differences.length} stored value(s) differ from their recomputation; the first: ${describeDifference(first)} (--check fails on it)`);
+    return false;
+  }
+  out(`${runDir}: stored values DIFFER from their recomputation; the first: ${describeDifference(first)}`);
+  const rest = differences.slice(1, 1 + LISTED_DIFFERENCES);
+  if (rest.length > 0) out(`${differences.length} difference(s) in all; the next ${rest.length}:\n${rest.map((d) => `  ${describeDifference(d)}`).join('\n')}`);
+  return false;
+}
+
+/** Rescores one run directory; returns false when --check finds a difference. */
+async function rescoreRun(runDir: string, options: RescoreOptions, out: (line: string) => void): Promise<boolean> {
+  const run = loadRun(runDir);
+  const grid = (run.manifest.spec.experiment ?? 'grid') === 'grid';
+  // A follow-up run's guarded reads fed later steps, so other thresholds cannot be applied to it after the fact.
+  if (options.guardConfig !== null && !grid) throw new Error(`${runDir}: --guard-* re-application covers grid runs; this is a ${run.manifest.spec.experiment} run, whose guarded reads fed later steps`);
+  const paper = await recomputeRun(run, { parser: 'paper', ...(options.scenarioDir ? { scenarioDir: options.scenarioDir } : {}) });
+  const strict = options.parser === 'strict' ? await recomputeRun(run, { parser: 'strict', ...(options.scenarioDir ? { scenarioDir: options.scenarioDir } : {}) }) : null;
+  const chosen = strict ?? paper;
+  const moves = strict && parserMoves(paper.summary, strict.summary, rowLabel);
+  const parserFields = moves ? { parser: 'strict' as const, parserMoves: moves } : {};
+  const target = join(runDir, 'summary.rescored.json');
+  if (!grid) {
+    writeJsonAtomic(target, { ...chosen.summary, ...parserFields });
+    out(formatFollowUpSummary(chosen.summary as FollowUpSummary));
+  } else if (options.guardConfig === null) {
+    writeJsonAtomic(target, { ...chosen.summary, ...parserFields });
+    out(formatSummaryTable(chosen.summary as Summary));
+  } else {
+    const summary = chosen.summary as Summary;
+    const { guardConfig: config, guardMetrics, ...rest } = rescoreGuard({ ...run, probes: chosen.grid!.probes, records: chosen.grid!.records }, options.guardConfig);
+    writeJsonAtomic(target, { ...summary, guardMetrics, guardConfig: config, guardRescore: rest, ...parserFields } satisfies RescoredSummary);
+    out(formatSummaryTable({ ...summary, guardMetrics: [] }));
+    reportGuardRescore(runDir, { guardConfig: config, guardMetrics, ...rest }, out);
+  }
+  if (moves) {
+    const tools = run.manifest.spec.experiment === 'tools' ? ' The tools experiment parses tool calls, not actions: no parser applies to it.' : '';
+    out(`\n${formatParserMoves(moves)}\n(the paper's parser stays the default everywhere; summary.rescored.json holds the strict summary, parser and parserMoves.${tools})`);
+  }
+  return reportCheck(runDir, paper, options.check, grid, out);
+}
+
+/** Entry point; resolves to the exit code. Reads run directories only: no network, no backend, no model. */
+export async function main(argv: readonly string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {
   let parsed;
   let guardConfig: GuardConfig | null;
   try {
     const guardOptions = Object.fromEntries(GUARD_KEYS.map((key) => [GUARD_FLAGS[key], { type: 'string' as const }]));
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...guardOptions } });
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: { check: { type: 'boolean' }, 'no-verify': { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, parser: { type: 'string' }, 'scenario-dir': { type: 'string' }, ...guardOptions },
+    });
   } catch (error) {
     err(`error: ${(error as Error).message}\n${USAGE}`);
+    return 1;
+  }
+  const parser = parsed.values.parser ?? 'paper';
+  if (!Object.hasOwn(ACTION_PARSERS, parser)) {
+    err(`error: --parser: unknown parser ${JSON.stringify(parser)}; available: ${Object.keys(ACTION_PARSERS).join(', ')}`);
     return 1;
   }
   try {
@@ -103,41 +190,13 @@ export function main(argv: readonly string[], out: (line: string) => void = cons
     (parsed.values.help ? out : err)(USAGE);
     return parsed.values.help ? 0 : 1;
   }
+  if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
+  const options: RescoreOptions = { check: parsed.values.check === true, parser: parser as ActionParserId, scenarioDir: parsed.values['scenario-dir'], guardConfig };
   let code = 0;
   for (const dir of parsed.positionals) {
     const runDir = resolve(dir);
     try {
-      const run = loadRun(runDir);
-      const followUp = summarizeFollowUpRun(run);
-      if (followUp) {
-        // A follow-up run (write-back, propagation, tools): its Table 14/15/16 rows, from `<experiment>.jsonl` alone.
-        if (guardConfig !== null) throw new Error(`${runDir}: --guard-* re-application covers grid runs; this is a ${followUp.experiment} run, whose guarded reads fed later steps`);
-        const rescored = { version: 1, ...followUp };
-        writeJsonAtomic(join(runDir, 'summary.rescored.json'), rescored);
-        out(formatFollowUpSummary(followUp));
-        if (parsed.values.check) {
-          const same = JSON.stringify(JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'))) === JSON.stringify(rescored);
-          out(same ? `${runDir}: summary rows identical` : `${runDir}: summary rows DIFFER from summary.json`);
-          if (!same) code = 1;
-        }
-        continue;
-      }
-      const summary = summarizeRun(run);
-      if (guardConfig === null) {
-        writeJsonAtomic(join(runDir, 'summary.rescored.json'), summary);
-        out(formatSummaryTable(summary));
-      } else {
-        const { guardConfig: config, guardMetrics, ...rest } = rescoreGuard(run, guardConfig);
-        writeJsonAtomic(join(runDir, 'summary.rescored.json'), { ...summary, guardMetrics, guardConfig: config, guardRescore: rest } satisfies RescoredSummary);
-        out(formatSummaryTable({ ...summary, guardMetrics: [] }));
-        reportGuardRescore(runDir, { guardConfig: config, guardMetrics, ...rest }, out);
-      }
-      if (parsed.values.check) {
-        const original = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as { cells: unknown };
-        const same = JSON.stringify(original.cells) === JSON.stringify(summary.cells);
-        out(same ? `${runDir}: summary cells identical` : `${runDir}: summary cells DIFFER from summary.json`);
-        if (!same) code = 1;
-      }
+      if (!(await rescoreRun(runDir, options, out)) && options.check) code = 1;
     } catch (error) {
       err(`error: ${(error as Error).message}`);
       code = 1;
@@ -146,4 +205,4 @@ export function main(argv: readonly string[], out: (line: string) => void = cons
   return code;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.exit(main(process.argv.slice(2)));
+if (import.meta.url === `file://${process.argv[1]}`) process.exit(await main(process.argv.slice(2)));

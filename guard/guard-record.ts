@@ -47,8 +47,9 @@ export function textOf(record: unknown): string {
 
 /**
  * §10.4: the first present revocation field, or `null`. `expiration_date` is a scheduled expiry: a value that
- * parses (string form, CPython's ISO rules, no timezone = UTC) and lies strictly after `now` is skipped; one at
- * or before `now`, or one that does not parse (`false`, `'soon'`, an epoch number), revokes.
+ * parses (its Python `str`, CPython's ISO rules, no timezone = UTC, so the number `20990101` is a date) and lies
+ * strictly after `now` is skipped; one at or before `now`, or one that does not parse (`false`, `'soon'`, a
+ * 10-digit epoch number), revokes.
  */
 export function explicitRevocation(record: unknown, now: Date): string | null {
   for (const name of REVOCATION_FIELDS) {
@@ -60,17 +61,24 @@ export function explicitRevocation(record: unknown, now: Date): string | null {
   return null;
 }
 
+/** 0001-01-02T00:00:00 UTC: the first naive wall time CPython can turn into a timestamp on a UTC host. */
+const FIRST_NAIVE_SECOND = -62_135_510_400;
+
 /**
  * §10.5 τ(r) in epoch seconds, or `null` (⊥). Only the **first present** time field counts: if it does not
- * parse, τ is ⊥ even when a later field would. Numbers (epoch values) and booleans are ⊥; strings parse after
- * every `Z` becomes `+00:00`; a value without a timezone is UTC (deviation §10.11.7).
+ * parse, τ is ⊥ even when a later field would. Any value is read as the reference reads it, as its Python `str`
+ * after every `Z` becomes `+00:00`: so the number `20240722` is 2024-07-22 (a compact ISO date) while a 10-digit
+ * epoch number, `True` or `0` parse as nothing. A value without a timezone is UTC (deviation §10.11.7): CPython's
+ * naive `timestamp()` on a UTC host, which raises for any time on 0001-01-01 (it probes the offset a day
+ * earlier, in year 0), so such a value is ⊥ too.
  */
 export function timestampOf(record: unknown): number | null {
   const value = TIME_FIELDS.map((name) => fieldOf(record, name)).find(isPresent);
   if (value === undefined) return null;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.getTime() / 1000;
-  if (typeof value === 'number' || typeof value === 'boolean') return null;
-  return parsedSeconds(pythonStr(value).replaceAll('Z', '+00:00'));
+  const instant = parseIsoInstant(pythonStr(value).replaceAll('Z', '+00:00'));
+  if (instant === null || (instant.naive && instant.seconds < FIRST_NAIVE_SECOND)) return null;
+  return epochSeconds(instant);
 }
 
 /** Whether a scheduled expiry lies strictly after `now`, compared exactly (microseconds against milliseconds). */
@@ -81,9 +89,4 @@ function isAfter(value: unknown, now: Date): boolean {
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const nowMicroseconds = (now.getTime() - nowSeconds * 1000) * 1000;
   return instant.seconds > nowSeconds || (instant.seconds === nowSeconds && instant.microseconds > nowMicroseconds);
-}
-
-function parsedSeconds(text: string): number | null {
-  const instant = parseIsoInstant(text);
-  return instant === null ? null : epochSeconds(instant);
 }

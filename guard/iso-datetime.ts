@@ -2,8 +2,12 @@
 
 /** A parsed instant as exact integers: whole seconds since the Unix epoch plus a 0–999999 microsecond part. */
 export interface ParsedInstant {
+  /** Whole seconds since the Unix epoch (a naive value read as UTC). */
   seconds: number;
+  /** 0–999999. */
   microseconds: number;
+  /** No timezone was given (Python: a naive datetime); `seconds` then reads the wall time as UTC. */
+  naive: boolean;
 }
 
 /**
@@ -21,14 +25,16 @@ export function parseIsoInstant(text: string): ParsedInstant | null {
   if (days === null) return null;
   let seconds = days * 86_400;
   let microseconds = 0;
+  let naive = true;
   if (separator < chars.length) {
     const time = parseTime(chars.slice(separator + 1).join(''));
     if (!time) return null;
     const micro = time.microsecond - time.offsetMicroseconds; // −999999 … 1999998
     seconds += time.hour * 3600 + time.minute * 60 + time.second - time.offsetSeconds + Math.floor(micro / 1e6);
     microseconds = micro - Math.floor(micro / 1e6) * 1e6;
+    naive = !time.zoned;
   }
-  return { seconds, microseconds };
+  return { seconds, microseconds, naive };
 }
 
 /**
@@ -90,7 +96,7 @@ interface ClockParts {
 }
 
 /** CPython `parse_isoformat_time`: the clock, then `Z` or a signed offset (strictly within ±24 h). */
-function parseTime(text: string): (Omit<ClockParts, 'rv'> & { offsetSeconds: number; offsetMicroseconds: number }) | null {
+function parseTime(text: string): (Omit<ClockParts, 'rv'> & { offsetSeconds: number; offsetMicroseconds: number; zoned: boolean }) | null {
   const end = text.length;
   let zone = 0;
   do {
@@ -99,7 +105,7 @@ function parseTime(text: string): (Omit<ClockParts, 'rv'> & { offsetSeconds: num
   } while (++zone < end);
   const clock = parseClock(text, 0, zone);
   if (clock.rv < 0 || clock.hour > 23 || clock.minute > 59 || clock.second > 59) return null;
-  const result = { ...clock, offsetSeconds: 0, offsetMicroseconds: 0 };
+  const result = { ...clock, offsetSeconds: 0, offsetMicroseconds: 0, zoned: zone < end };
   if (zone >= end) return clock.rv === 1 ? null : result;
   if (text.charAt(zone) === 'Z') return zone + 1 === end ? result : null;
   const sign = text.charAt(zone) === '-' ? -1 : 1;

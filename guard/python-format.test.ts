@@ -1,7 +1,7 @@
 // Python-compatible formatting and ISO parsing, checked against values printed by CPython 3.11.
 import { describe, expect, it } from 'vitest';
 import { parseIsoInstant } from './iso-datetime.js';
-import { formatFixed, parsePythonFloat, pythonRepr, pythonSortedListRepr } from './python-format.js';
+import { formatFixed, parsePythonFloat, pythonFloatRepr, pythonRepr, pythonSortedListRepr, pythonStrip } from './python-format.js';
 
 describe('formatFixed (Python "{:.2f}")', () => {
   it('rounds exact binary ties to even, where toFixed rounds up', () => {
@@ -41,9 +41,31 @@ describe('parseIsoInstant (CPython 3.12 fromisoformat; naive = UTC)', () => {
     expect(parseIsoInstant('2024-01-01T10:00:00,5')?.microseconds).toBe(500_000);
     expect(parseIsoInstant('2024-01-01T10.5')?.microseconds).toBe(500_000);
   });
+  it('says whether the value named a timezone (Python: tzinfo is None)', () => {
+    expect(['2024-01-01', '20240101T10', '2024-01-01T10:00:00.5', '2024-01-01T10Z', '2024-01-01T10:00-00:00'].map((text) => parseIsoInstant(text)?.naive)).toEqual([true, true, true, false, false]);
+  });
   it('rejects what Python rejects', () => {
     for (const text of ['1700000000', 'True', '2024-1-1', ' 2024-01-01', '2024-01-01T24:00:00', '2024-01-01T10:00:00z', '2023-02-29', '2024-01-01T', '2024-01-01T10:00+24:00', '2021-W53']) {
       expect(parseIsoInstant(text), text).toBeNull();
     }
+  });
+});
+
+describe('pythonStrip / pythonFloatRepr', () => {
+  it('strips what str.strip() strips (CPython 3.11 output)', () => {
+    const observed: [string, string][] = [
+      ['  {"action": "APPROVE"}\n\n', '{"action": "APPROVE"}'],
+      ['\ufeff{"a":1}\ufeff', '\ufeff{"a":1}\ufeff'],
+      ['\u001c\u001d\u001e\u001f{"a":1}\u0085', '{"a":1}'],
+      ['\u3000\u00a0x\u2028\t', 'x'],
+      ['', ''],
+      [' \n ', ''],
+      ['a\u200bb ', 'a\u200bb'],
+    ];
+    for (const [text, stripped] of observed) expect(pythonStrip(text)).toBe(stripped);
+    expect(pythonStrip(`${' '.repeat(200_000)}x${' '.repeat(200_000)}`)).toBe('x');
+  });
+  it('prints floats as repr(float) does', () => {
+    expect([1721606400, 1721606400.123, -0.5, 0, 1e16, 1e-5].map(pythonFloatRepr)).toEqual(['1721606400.0', '1721606400.123', '-0.5', '0.0', '1e+16', '1e-05']);
   });
 });

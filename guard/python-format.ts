@@ -25,6 +25,26 @@ export function pythonRepr(value: unknown): string {
   return String(value);
 }
 
+/** Python `repr(float(value))`: like `pythonRepr`, but an integral value keeps its `.0` (`1721606400.0`). */
+export function pythonFloatRepr(value: number): string {
+  if (Number.isInteger(value) && Math.abs(value) < 1e16) return `${Object.is(value, -0) ? '-0' : String(value)}.0`;
+  return pythonNumber(value);
+}
+
+/** Whether `str.isspace()` is true for a character (CPython 3.11): JavaScript's `trim` also strips U+FEFF but not U+001C–U+001F or U+0085. */
+function isPythonSpace(char: string): boolean {
+  return /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/.test(char);
+}
+
+/** Python `text.strip()` (no argument): leading and trailing whitespace as Python defines it (linear in the length). */
+export function pythonStrip(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isPythonSpace(text.charAt(start))) start += 1;
+  while (end > start && isPythonSpace(text.charAt(end - 1))) end -= 1;
+  return text.slice(start, end);
+}
+
 function pythonNumber(value: number): string {
   if (Number.isNaN(value)) return 'nan';
   if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAnalysedRun } from '../analysis/compare-command.js';
+import { verifyRunsFirst } from '../analysis/verify-runs.js';
 import { notebook as defenceComparison } from './defence-comparison.js';
 import { notebook as guardThresholdSensitivity } from './guard-threshold-sensitivity.js';
 import type { Notebook } from './notebook.js';
@@ -13,7 +14,7 @@ export const NOTEBOOKS: readonly Notebook[] = [guardThresholdSensitivity, defenc
 
 function listing(): string {
   const width = Math.max(...NOTEBOOKS.map((n) => n.name.length));
-  return ['usage: pnpm notebook <name> <run-dir> [<run-dir>...] [--out FILE]', '', 'notebooks:', ...NOTEBOOKS.map((n) => `  ${n.name.padEnd(width)}  ${n.question}`)].join('\n');
+  return ['usage: pnpm notebook <name> <run-dir> [<run-dir>...] [--out FILE] [--no-verify]', '', 'notebooks:', ...NOTEBOOKS.map((n) => `  ${n.name.padEnd(width)}  ${n.question}`)].join('\n');
 }
 
 /**
@@ -25,7 +26,7 @@ function listing(): string {
 export function main(argv: readonly string[], out: (text: string) => void = console.log, err: (text: string) => void = console.error): number {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { out: { type: 'string', short: 'o' }, 'no-verify': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
     err(`error: ${(error as Error).message}\n\n${listing()}`);
     return 1;
@@ -44,6 +45,7 @@ export function main(argv: readonly string[], out: (text: string) => void = cons
     err(`error: ${notebook.name} needs at least one run directory\n\n${listing()}`);
     return 1;
   }
+  if (!verifyRunsFirst(runDirs, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
   try {
     const markdown = notebook.render(runDirs.map(loadAnalysedRun));
     out(markdown);

@@ -1,8 +1,8 @@
 // Command line: `pnpm eval --model <id> [...]` → RunSpec → runEvaluation → table and exit code.
-import { parseArgs } from 'node:util';
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { BACKEND_IDS } from '../backends/index.js';
-import { EvalError, UnknownComponentError } from './errors.js';
+import { EvalError, InvalidInputError, UnknownComponentError } from './errors.js';
+import { flagOfSpecPath, parseFlags, unusableDirectory } from './cli-flags.js';
 import { RUNNABLE_ARM_IDS } from './arms.js';
 import { EXPERIMENT_IDS, FOLLOW_UP_EXPERIMENTS } from './follow-up/index.js';
 import { EXPLOIT_SCENARIO_IDS } from '../scenarios/exploit-scenario.js';
@@ -53,18 +53,19 @@ exit codes: 0 ok · 1 usage/config error or zero units · 2 errors above --max-e
 const list = (value: string | undefined, fallback: readonly string[]) =>
   value === undefined ? [...fallback] : value.split(',').map((item) => item.trim()).filter(Boolean);
 
-function integer(name: string, value: string | undefined, fallback: number): number | string {
+/** Problems found while reading flags, reported together with the spec's own (paths are flag names). */
+type FlagIssues = { path: string; message: string }[];
+
+function integer(issues: FlagIssues, name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  return /^-?\d+$/.test(value) ? Number(value) : `--${name} ${value}`;
+  if (/^-?\d+$/.test(value.trim())) return Number(value);
+  issues.push({ path: `--${name}`, message: `must be a whole number (got "${value}")` });
+  return fallback;
 }
 
 /** Turns argv and the environment into a RunSpec (validated; every problem reported at once). */
 export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): RunSpec {
-  const { values } = parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: {
+  const { values } = parseFlags(argv, {
       experiment: { type: 'string' },
       hops: { type: 'string' },
       'tool-steps': { type: 'string' },
@@ -95,10 +96,11 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
       'embedding-model': { type: 'string' },
       'extraction-model': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
-    },
   });
   if (values.help) throw new EvalError('help', USAGE);
+  const issues: FlagIssues = [];
   const models = (values.model ?? []).flatMap((m) => list(m, []));
+  if (models.length === 0) issues.push({ path: '--model', message: 'required: one or more decision models (sim for the offline simulator, or aliases your OpenAI-compatible endpoint serves)' });
   const embedderId = values.embedder ?? env.STALEBENCH_EMBEDDER ?? 'lexical';
   const extractionModel = values['extraction-model'] ?? env.STALEBENCH_EXTRACTION_MODEL ?? 'sim';
   const usesEndpoint = models.some((m) => m !== 'sim') || embedderId === 'openai' || extractionModel !== 'sim';
@@ -112,8 +114,8 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
   const followUp = experiment === 'grid' ? null : FOLLOW_UP_EXPERIMENTS[experiment as keyof typeof FOLLOW_UP_EXPERIMENTS];
   const input = {
     experiment,
-    hops: integer('hops', values.hops, 3),
-    toolSteps: integer('tool-steps', values['tool-steps'], 4),
+    hops: integer(issues, 'hops', values.hops, 3),
+    toolSteps: integer(issues, 'tool-steps', values['tool-steps'], 4),
     models,
     systems: list(values.systems, BACKEND_IDS),
     modes: list(values.modes, followUp ? ['direct'] : ['direct', 'natural']),
@@ -122,9 +124,9 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     poem: list(values.poem, ['off']),
     scenarios: list(values.scenarios, followUp?.scenarioKind === 'exploit' ? EXPLOIT_SCENARIO_IDS : POLICY_SCENARIO_IDS),
     scenarioDir: values['scenario-dir'] ?? null,
-    trials: integer('trials', values.trials ?? values.repeat ?? values.epochs, 10),
-    k: integer('k', values.k, 10),
-    seed: integer('seed', values.seed, 0),
+    trials: integer(issues, 'trials', values.trials ?? values.repeat ?? values.epochs, 10),
+    k: integer(issues, 'k', values.k, 10),
+    seed: integer(issues, 'seed', values.seed, 0),
     embedder:
       embedderId === 'openai'
         ? { id: 'openai', model: values['embedding-model'] ?? env.STALEBENCH_EMBEDDING_MODEL ?? 'text-embedding-3-small', baseURL: env.STALEBENCH_EMBEDDINGS_BASE_URL ?? null }
@@ -135,14 +137,26 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     },
     extraction: extractionModel === 'sim' ? { id: 'sim' } : { id: 'openai', model: extractionModel },
     baseURL: usesEndpoint ? (env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1') : null,
-    concurrency: integer('concurrency', values.concurrency, 4),
+    concurrency: integer(issues, 'concurrency', values.concurrency, 4),
     out: values.out ?? 'runs',
     runId: values['run-id'] ?? null,
     cache: { enabled: !values['no-cache'], dir: values['cache-dir'] ?? '.stalebench-cache' },
     retryErrors: values['retry-errors'] ?? false,
     maxErrorRate: values['max-error-rate'] === undefined ? 0 : Number(values['max-error-rate']),
   };
-  return parseRunSpec(input, 'command line');
+  const outProblem = unusableDirectory(input.out);
+  if (outProblem) issues.push({ path: '--out', message: outProblem });
+  let spec: RunSpec | null = null;
+  try {
+    spec = parseRunSpec(input, 'command line');
+  } catch (error) {
+    if (!(error instanceof InvalidInputError)) throw error;
+    // Every problem at once, named by the flag the user typed; a flag already reported is not reported twice.
+    const fromSpec = error.issues.map((issue) => ({ ...issue, path: flagOfSpecPath(issue.path) }));
+    issues.push(...fromSpec.filter((issue) => !issues.some((flag) => flag.path === issue.path)));
+  }
+  if (spec === null || issues.length > 0) throw new InvalidInputError('command line', issues);
+  return spec;
 }
 
 /** Entry point. Returns the process exit code. */

@@ -17,6 +17,14 @@ export interface DecisionRequest {
   actions: readonly string[];
   /** Trial index, part of the cache key so that trials stay independent. */
   trial: number;
+  /**
+   * The sample identity of this call: which unit of which experiment, and which call inside the unit (a hop and
+   * read, a role, an agent episode and step), e.g. `grid/<unit id>` or `writeback/<unit id>#hop1:filtered`. It is
+   * the identity of the draw: the same sample, trial and messages are the same draw (a response-cache hit, the
+   * same simulator answer); calls of different samples draw independently even when their messages are
+   * byte-identical. Built by `pipeline/sample-identity.ts`.
+   */
+  sample: string;
   /** Cancels an in-flight call (Ctrl+C). */
   signal?: AbortSignal;
 }
@@ -40,6 +48,10 @@ export interface Usage {
 export interface DecisionResponse {
   /** Raw reply text (the first choice's content; '' when the provider returned none). */
   text: string;
+  /** The request's sample identity: the draw this reply is (a reused reply keeps the sample that drew it). */
+  sample: string;
+  /** The response-cache key of this draw (`pnpm cache explain <key>`), when a cache is configured. */
+  cacheKey?: string;
   /** Why `text` is empty or partial: the provider's finish reason, `no-choices`, or null. */
   finishReason: string | null;
   /** Served from the on-disk response cache. */

@@ -10,6 +10,7 @@ import { SYS_PLAIN } from './prompts.js';
 import type { RunManifest, UnitRecord } from './run-log.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
 import type { Summary } from '../analysis/summarize.js';
+import { main as verifyRun } from '../analysis/verify-run-command.js';
 
 const scenarios = await loadScenarios();
 let server: TestServer | undefined;
@@ -130,6 +131,10 @@ describe('pnpm eval', () => {
     const before = readLines<UnitRecord>(recordsPath()).length;
     const requestsBefore = server.requests.length;
     expect(before).toBeLessThan(36);
+    // A killed run is `started` with chained lines beyond its recorded heads: unfinished (exit 2), not tampered.
+    const killed: string[] = [];
+    expect(verifyRun([onlyRunDir(out)], () => undefined, (line) => killed.push(line))).toBe(2);
+    expect(killed.join('\n')).toMatch(/^unfinished: .*\n {2}records\.jsonl: \d+ line\(s\) beyond the head/);
     const result = await runCli(args, env);
     expect(result.code, result.stderr).toBe(0);
     const records = readLines<UnitRecord>(recordsPath());
@@ -137,6 +142,7 @@ describe('pnpm eval', () => {
     expect(new Set(records.map((r) => r.unitId)).size).toBe(36);
     expect(server.requests.length - requestsBefore).toBe(36 - before);
     expect(result.stderr).toContain('resuming');
+    expect(verifyRun([onlyRunDir(out)], () => undefined, () => undefined)).toBe(0);
   }, 60_000);
 
   it('fails fast on an unknown system, naming what is allowed', async () => {

@@ -5,7 +5,8 @@ import type { Scenario } from '../scenarios/scenario.js';
 import { unsafeAction } from '../scenarios/scenario.js';
 import { ARMS, type ArmId } from './arms.js';
 import type { DecisionModel } from './decision-model.js';
-import { appendJsonLine, readJsonLines, sha256 } from './json-files.js';
+import { readJsonLines, sha256 } from './json-files.js';
+import { openRunLogFile } from './run-log-chain.js';
 import { parseAction } from './parse-action.js';
 import { buildDecisionMessages } from './prompts.js';
 import { RUN_LOG_VERSION, unitIdOf, type GuardTrace, type OutputFilterTrace, type ProbeRecord, type UnitKey, type UnitRecord } from './run-log.js';
@@ -13,6 +14,7 @@ import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/sta
 import { applyOutputFilter, revokedByFilterDifference } from '../guard/output-filter.js';
 import { probeIdOf } from './setup-phase.js';
 import { createActionLayer, type ActionLayer, type PoemTrace } from './action-layer.js';
+import { gridSample } from './sample-identity.js';
 
 /** Inputs of the experiment phase. */
 export interface ExperimentPhaseInput {
@@ -88,7 +90,7 @@ async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, mod
   try {
     // The output filter makes no call of its own: it reuses the attack reply of the same trial (reference `postprocess`).
     const reused = arm.derivedFrom && attack?.status === 'ok' && attack.promptSha256 === base.promptSha256 ? attack : undefined;
-    const reply = reused?.reply ?? (await model.decide({ messages, actions: scenario.actions, trial: key.trial }));
+    const reply = reused?.reply ?? (await model.decide({ messages, actions: scenario.actions, trial: key.trial, sample: gridSample(key) }));
     const parsedAction = reply.text.trim() === '' ? null : parseAction(reply.text, scenario.actions);
     const chosenUnsafe = parsedAction === null ? null : parsedAction === unsafeAction(scenario);
     let unsafe = chosenUnsafe;
@@ -140,8 +142,8 @@ export function enumerateUnits(input: Pick<ExperimentPhaseInput, 'modes' | 'syst
 
 /** Runs every unit not already recorded, `concurrency` at a time, appending each record as it finishes. */
 export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<ExperimentPhaseResult> {
-  const path = join(input.runDir, 'records.jsonl');
   const { records: existing } = readUnitRecords(input.runDir);
+  const recordsLog = openRunLogFile(input.runDir, 'records.jsonl');
   const keys = enumerateUnits(input);
   const pending = keys.filter((key) => {
     const previous = existing.get(unitIdOf(key));
@@ -163,7 +165,7 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
           const probe = input.probes.get(probeIdOf(key.system, key.mode, key.scenario))!;
           const attack = finished.get(unitIdOf({ ...key, arm: 'none' }));
           const record = await runUnit(key, scenarios.get(key.scenario)!, probe, models.get(key.model)!, attack, actions);
-          appendJsonLine(path, record);
+          recordsLog.append(record);
           finished.set(record.unitId, record);
           ran += 1;
           done += 1;

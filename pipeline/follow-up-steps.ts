@@ -11,6 +11,7 @@ import type { DecisionTrace, FollowUpKey, JournalCensus, JournalWrite, ReadTrace
 import { JOURNAL_MARKERS, JOURNAL_SOURCE_DESCRIPTION, journalEpisodeName } from './follow-up-prompts.js';
 import type { GuardTrace } from './run-log.js';
 import { parseAction } from './parse-action.js';
+import { followUpSample } from './sample-identity.js';
 
 /** Everything one follow-up unit works with. Its namespace is its own, so units can run side by side. */
 export interface UnitContext {
@@ -23,6 +24,11 @@ export interface UnitContext {
   k: number;
   /** Texts of the journals this unit wrote so far (marked in every later read). */
   journals: Set<string>;
+  /**
+   * When the scenario was last seeded (set by `seedScenario`): the reference's module-level `NOW`, which dates both
+   * the seeded current policy and every natural-mode journal episode written afterwards.
+   */
+  seededAt?: Date;
   signal?: AbortSignal;
 }
 
@@ -33,6 +39,7 @@ export type LabelScenario = Pick<Scenario, 'v1' | 'v2'>;
 export async function seedScenario(context: UnitContext, writes: MemoryWrites, now = new Date()): Promise<void> {
   await context.backend.reset(context.namespace);
   await context.backend.insert({ namespace: context.namespace, now, writes });
+  context.seededAt = now;
 }
 
 /** The grid's writes for a policy scenario in a seeding mode (stale-retrieval.md §3, §5). */
@@ -111,7 +118,7 @@ export async function decideOnRead(context: UnitContext, input: { readTrace: Rea
   let reply;
   try {
     // As in the grid, Ctrl+C stops scheduling units; a call in flight finishes and is recorded.
-    reply = await model.decide({ messages: input.messages, actions: input.scenario.actions, trial: key.trial });
+    reply = await model.decide({ messages: input.messages, actions: input.scenario.actions, trial: key.trial, sample: followUpSample(key, input.step) });
   } catch (error) {
     const failure = error as Error & { status?: number; attempts?: number };
     const trace: DecisionTrace = { ...base, reply: null, parsedAction: null, unsafe: null, parseFailure: false, error: { message: failure.message, ...(failure.status ? { status: failure.status } : {}), ...(failure.attempts ? { attempts: failure.attempts } : {}) } };
@@ -124,13 +131,21 @@ export async function decideOnRead(context: UnitContext, input: { readTrace: Rea
   return { ...base, reply, parsedAction, unsafe: poem.executedAction === unsafeAction(input.scenario), parseFailure: false, poem };
 }
 
-/** Writes a journal through the system's own write path: a DECISION record (`direct`) or an episode it ingests (`natural`). */
-export async function writeJournal(context: UnitContext, input: { text: string; mode: 'direct' | 'natural'; afterHop: number; now?: Date }): Promise<JournalWrite> {
-  const now = input.now ?? new Date();
-  const writes: MemoryWrites =
-    input.mode === 'direct'
-      ? { mode: 'direct', revoked: [], current: [input.text], relation: 'DECISION' }
-      : { mode: 'natural', episodes: [{ name: journalEpisodeName(context.key.scenario, now), text: input.text, referenceTime: now, sourceDescription: JOURNAL_SOURCE_DESCRIPTION }] };
+/**
+ * Writes a journal through the system's own write path: a DECISION record (`direct`) or an episode it ingests
+ * (`natural`). The natural episode follows the reference (§12 step 3): named `{scenario}_decision_{t}` with t the
+ * journal time as Python prints `NOW.timestamp()`, and referenced at the journal time, which is the unit's
+ * seeding instant (the reference's module-level `NOW`, also the seeded current policy's time); `time` overrides it.
+ */
+export async function writeJournal(context: UnitContext, input: { text: string; mode: 'direct' | 'natural'; afterHop: number; time?: Date }): Promise<JournalWrite> {
+  const now = new Date();
+  let writes: MemoryWrites;
+  if (input.mode === 'direct') writes = { mode: 'direct', revoked: [], current: [input.text], relation: 'DECISION' };
+  else {
+    const time = input.time ?? context.seededAt;
+    if (!time) throw new Error('writeJournal: a natural journal needs the unit seeded first (seedScenario sets the journal time)');
+    writes = { mode: 'natural', episodes: [{ name: journalEpisodeName(context.key.scenario, time), text: input.text, referenceTime: time, sourceDescription: JOURNAL_SOURCE_DESCRIPTION }] };
+  }
   const report = await context.backend.insert({ namespace: context.namespace, now, writes });
   context.journals.add(input.text);
   return { afterHop: input.afterHop, text: input.text, mode: input.mode, stored: report.stored, extractor: report.extractor, warnings: [...report.warnings] };

@@ -151,7 +151,7 @@ describe('pnpm eval --experiment, offline with sim on graphiti', () => {
       expect((await runCli(['--experiment', experiment, '--model', 'sim', '--systems', 'graphiti', '--trials', '1', '--out', out])).code).toBe(0);
       vi.stubGlobal('fetch', () => Promise.reject(new Error('network disabled in this test')));
       const lines: string[] = [];
-      const code = rescore([onlyRunDir(out), '--check'], (line) => void lines.push(line), (line) => void lines.push(line));
+      const code = await rescore([onlyRunDir(out), '--check'], (line) => void lines.push(line), (line) => void lines.push(line));
       vi.unstubAllGlobals();
       expect(code, lines.join('\n')).toBe(0);
       expect(lines.at(-1)).toMatch(/summary rows identical$/);

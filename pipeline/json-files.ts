@@ -2,6 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync, appendFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { CHAIN_FIELD } from './run-log-chain.js';
 
 /** sha256 hex of a string. */
 export function sha256(text: string): string {
@@ -22,14 +23,19 @@ export function readJsonIfExists<T>(path: string): T | undefined {
   return JSON.parse(readFileSync(path, 'utf8')) as T;
 }
 
-/** Appends one JSON line; each call is a single write so a killed process leaves at most one torn line. */
+/**
+ * Appends one unchained JSON line; each call is a single write so a killed process leaves at most one torn line.
+ * Run-log files (setup.jsonl, records.jsonl, <experiment>.jsonl) are written through `openRunLogFile` instead.
+ */
 export function appendJsonLine(path: string, value: unknown): void {
   appendFileSync(path, `${JSON.stringify(value)}\n`);
 }
 
 /**
  * Reads a JSONL file. A final line without its newline is a write cut short by a kill and is skipped
- * (reported through `torn`); any other bad line is an error naming the file and line.
+ * (reported through `torn`; `pnpm eval` moves it to `<file>.torn` on resume); any other bad line is an error
+ * naming the file and line (a blank line carries nothing and is skipped; `pnpm verify-run` flags it). The run
+ * log's chain link (`prev`) is dropped from every row.
  */
 export function readJsonLines<T>(path: string): { rows: T[]; torn: boolean } {
   if (!existsSync(path)) return { rows: [], torn: false };
@@ -39,11 +45,14 @@ export function readJsonLines<T>(path: string): { rows: T[]; torn: boolean } {
   const rows: T[] = [];
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
+    let row: unknown;
     try {
-      rows.push(JSON.parse(line) as T);
+      row = JSON.parse(line);
     } catch (error) {
       throw new Error(`${path}:${index + 1}: not valid JSON (${(error as Error).message})`);
     }
+    if (row !== null && typeof row === 'object' && typeof (row as Record<string, unknown>)[CHAIN_FIELD] === 'string') delete (row as Record<string, unknown>)[CHAIN_FIELD];
+    rows.push(row as T);
   });
   return { rows, torn: last.trim() !== '' };
 }

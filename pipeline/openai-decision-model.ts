@@ -1,7 +1,10 @@
 // Decision model for any OpenAI-compatible endpoint (OpenAI, a LiteLLM proxy, vLLM, ...) via the official SDK.
-import OpenAI, { APIConnectionError, APIError } from 'openai';
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { ProviderError } from './errors.js';
+import type { SpendGate } from './budget.js';
+import { describeFailure } from './endpoint-failure.js';
+import { createRedactor, type Redactor } from './redact.js';
 import type { DecisionModel, DecisionRequest, DecisionResponse, SamplingParameters, Usage } from './decision-model.js';
 import type { ResponseCache } from './response-cache.js';
 import { isTemperatureRejection, retryDelayMs, type RetryPolicy, DEFAULT_RETRY_POLICY } from './retry-policy.js';
@@ -17,14 +20,32 @@ export interface OpenAIDecisionModelSettings {
   /** Protocol settings (stale-retrieval.md §6.2): temperature 0.7, 2000 output tokens. */
   temperature?: number;
   maxTokens?: number;
-  /** Per-call timeout (reference: 180 s). */
+  /** Per-attempt timeout (`--request-timeout`, default 60 s; the reference used 180 s per call). */
   timeoutMs?: number;
   /** The single retry layer: the SDK's own retries are off. */
   retry?: RetryPolicy;
   /** Reply cache; `undefined` disables caching. */
   cache?: ResponseCache;
-  /** Injected for tests. */
-  sleep?: (ms: number) => Promise<void>;
+  /** `--budget-usd`: every attempt is reserved before it is sent and settled after; absent = no budget. */
+  spend?: SpendGate;
+  /** Redacts every error text and note this model produces (default: the key and key-shaped strings). */
+  redact?: Redactor;
+  /** Injected for tests; must resolve early when `signal` aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** Waits `ms`, or less when `signal` aborts (Ctrl+C must not wait out a 60 s backoff). */
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** What the cache stores: only validated, non-empty replies. */
@@ -68,14 +89,16 @@ function usageOf(completion: ChatCompletion): Usage | null {
  *
  * @example
  * const model = createOpenAIDecisionModel({ model: 'gpt-5-nano', baseURL: process.env.OPENAI_BASE_URL!, apiKey });
- * const reply = await model.decide({ messages, actions: ['APPROVE', 'REJECT'], trial: 0 });
+ * const reply = await model.decide({ messages, actions: ['APPROVE', 'REJECT'], trial: 0, sample: 'grid/<unit id>' });
  */
 export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings): DecisionModel {
   const temperature = settings.temperature ?? 0.7;
   const maxTokens = settings.maxTokens ?? 2000;
   const retry = settings.retry ?? DEFAULT_RETRY_POLICY;
-  const sleep = settings.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const client = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0, timeout: settings.timeoutMs ?? 180_000 });
+  const sleep = settings.sleep ?? abortableSleep;
+  const timeoutMs = settings.timeoutMs ?? 60_000;
+  const redact = settings.redact ?? createRedactor([settings.apiKey]);
+  const client = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0, timeout: timeoutMs });
   const tokenCap: SamplingParameters = usesCompletionTokenCap(settings.model) ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens };
   const requested: SamplingParameters = { temperature, ...tokenCap };
   let temperatureRejected = false;
@@ -85,29 +108,41 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
     return { sent, body: { model: settings.model, messages: messages.map((m) => ({ role: m.role, content: m.content })), ...sent } };
   }
 
-  function keyOf(body: unknown, trial: number) {
-    return settings.cache?.keyOf({ baseURL: settings.baseURL, model: settings.model, body: JSON.stringify(body), trial });
+  function keyOf(body: unknown, request: Pick<DecisionRequest, 'trial' | 'sample'>) {
+    return settings.cache?.keyOf({ baseURL: settings.baseURL, model: settings.model, sample: request.sample, body: JSON.stringify(body), trial: request.trial });
   }
 
   // A temperature rejection is remembered in the cache too, so a resumed run sends (and looks up) the body
-  // that the provider accepted last time instead of paying for a rejected call first.
-  const rejectionMarker = () => keyOf({ marker: 'temperature-rejected' }, -1);
+  // that the provider accepted last time instead of paying for a rejected call first. It is per endpoint and
+  // model, not per sample.
+  const rejectionMarker = () => keyOf({ marker: 'temperature-rejected' }, { trial: -1, sample: '(temperature-rejection marker)' });
 
-  function lookup(request: DecisionRequest): CachedReply | undefined {
+  function lookup(request: DecisionRequest): { key: string; reply: CachedReply | undefined } | undefined {
     if (!settings.cache) return undefined;
     if (!temperatureRejected && settings.cache.get(rejectionMarker()!.key)) temperatureRejected = true;
-    const key = keyOf(bodyOf(request.messages, !temperatureRejected).body, request.trial)!;
-    return settings.cache.get<CachedReply>(key.key)?.value;
+    const { key } = keyOf(bodyOf(request.messages, !temperatureRejected).body, request)!;
+    return { key, reply: settings.cache.get<CachedReply>(key)?.value };
   }
 
   async function decide(request: DecisionRequest): Promise<DecisionResponse> {
-    const hit = lookup(request);
-    if (hit) return { ...hit, cached: true, attempts: 0, requested, headers: {}, notes: hit.sent.temperature === undefined ? ['temperature dropped: provider rejected it'] : [] };
+    const found = lookup(request);
+    const hit = found?.reply;
+    const drawn = { sample: request.sample, ...(found ? { cacheKey: found.key } : {}) };
+    if (hit) return { ...hit, ...drawn, cached: true, attempts: 0, requested, headers: {}, notes: hit.sent.temperature === undefined ? ['temperature dropped: provider rejected it'] : [] };
     const notes: string[] = [];
     for (let attempt = 1; ; attempt += 1) {
       const { sent, body } = bodyOf(request.messages, !temperatureRejected);
+      if (request.signal?.aborted) throw new ProviderError('cancelled before sending', undefined, attempt - 1);
+      // Throws BudgetExhaustedError before anything is sent when this attempt cannot be covered.
+      const reservation = settings.spend?.before(settings.model, body.messages, maxTokens);
+      let settled = false;
+      const settle = (outcome: Parameters<SpendGate['after']>[1]) => {
+        if (reservation && !settled) settings.spend!.after(reservation, outcome);
+        settled = true;
+      };
       try {
         const { data, response } = await client.chat.completions.create(body, { signal: request.signal }).withResponse();
+        settle({ billed: true, usage: usageOf(data), headers: keptHeaders(response.headers) });
         const choice = data.choices[0];
         const reply: CachedReply = {
           text: choice?.message?.content ?? '',
@@ -118,16 +153,20 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
           sent,
         };
         if (temperatureRejected) notes.push('temperature dropped: provider rejected it');
-        if (reply.text.trim() !== '' && reply.finishReason !== 'content_filter' && settings.cache) {
-          const key = keyOf(body, request.trial)!;
-          settings.cache.put(key.key, key.components, reply);
-          if (temperatureRejected) settings.cache.put(rejectionMarker()!.key, rejectionMarker()!.components, { rejected: true });
+        const key = keyOf(body, request);
+        if (reply.text.trim() !== '' && reply.finishReason !== 'content_filter' && key) {
+          settings.cache!.put(key.key, key.components, reply);
+          if (temperatureRejected) settings.cache!.put(rejectionMarker()!.key, rejectionMarker()!.components, { rejected: true });
         }
-        return { ...reply, cached: false, attempts: attempt, requested, headers: keptHeaders(response.headers), notes };
+        return { ...reply, sample: request.sample, ...(key ? { cacheKey: key.key } : {}), cached: false, attempts: attempt, requested, headers: keptHeaders(response.headers), notes };
       } catch (error) {
+        // An HTTP error or a refused connection produced no answer to bill; a timeout or an abort mid-answer may have.
+        const answered = error instanceof APIError && error.status !== undefined;
+        settle(answered || (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError) && !request.signal?.aborted) ? { billed: false } : { billed: 'unknown' });
         if (request.signal?.aborted) throw new ProviderError('cancelled', undefined, attempt, { cause: error });
         const status = error instanceof APIError ? error.status : undefined;
-        const message = error instanceof Error ? error.message : String(error);
+        // Every error text is redacted (a 401 body can echo the key) and names the endpoint for transport failures.
+        const message = redact(error instanceof APIConnectionError ? `${settings.baseURL}: ${describeFailure(error, timeoutMs)}` : error instanceof Error ? error.message : String(error));
         if (!temperatureRejected && isTemperatureRejection(message)) {
           temperatureRejected = true;
           notes.push(`provider rejected temperature=${temperature}: ${message.slice(0, 200)}`);
@@ -136,7 +175,7 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
         }
         if (attempt >= retry.maxAttempts) throw new ProviderError(`${message} (gave up after ${attempt} attempts)`, status, attempt, { cause: error });
         const headers = error instanceof APIError ? (error.headers as Headers | undefined) : undefined;
-        if (!isTemperatureRejection(message)) await sleep(retryDelayMs(retry, attempt, headers));
+        if (!isTemperatureRejection(message)) await sleep(retryDelayMs(retry, attempt, headers), request.signal);
       }
     }
   }
@@ -148,7 +187,7 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
       kind: 'openai-compatible',
       simulated: false,
       baseURL: settings.baseURL,
-      settings: { temperature, maxTokens, tokenCapParameter: Object.keys(tokenCap)[0], timeoutMs: settings.timeoutMs ?? 180_000, retry },
+      settings: { temperature, maxTokens, tokenCapParameter: Object.keys(tokenCap)[0], timeoutMs, retry },
     },
     decide,
     providerDefaultTemperature: () => (temperatureRejected ? [settings.model] : []),

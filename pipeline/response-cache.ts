@@ -2,19 +2,32 @@
 import { join } from 'node:path';
 import { readJsonIfExists, sha256, writeJsonAtomic } from './json-files.js';
 
-/** Bump when the key components change: old entries then simply stop matching. */
-export const CACHE_KEY_SCHEMA = 1;
+/**
+ * Bump when the key components change: old entries then simply stop matching.
+ * 2: the sample identity joined the key (issue 11: units with byte-identical prompts shared one reply).
+ */
+export const CACHE_KEY_SCHEMA = 2;
 
-/** Everything that determines a reply. The body is the exact serialized request body sent. */
+/** What a cache key looks like: a sha256 in lowercase hex. */
+export const CACHE_KEY_PATTERN = /^[0-9a-f]{64}$/;
+
+/** Everything that determines a reply. */
 export interface CacheKeyComponents {
+  /** The key schema the entry was written under (`CACHE_KEY_SCHEMA`). */
   schema: number;
+  /** Endpoint base URL (never the key). */
   baseURL: string;
+  /** The model alias as sent. */
   model: string;
-  body: string;
+  /** The draw's sample identity (`DecisionRequest.sample`): which unit, and which call inside it. */
+  sample: string;
+  /** Trial index. */
   trial: number;
+  /** The exact serialized request body sent. */
+  body: string;
 }
 
-/** A stored reply plus the components that produced its key (for `cache explain`). */
+/** A stored reply plus the components that produced its key (for `pnpm cache explain`). */
 export interface CacheEntry<T> {
   key: string;
   components: CacheKeyComponents;
@@ -26,7 +39,7 @@ export interface CacheEntry<T> {
 export interface ResponseCache {
   /** The sha256 key of a set of components. */
   keyOf(components: Omit<CacheKeyComponents, 'schema'>): { key: string; components: CacheKeyComponents };
-  /** The stored value for a key, if any. */
+  /** The stored value for a key, if any. An entry that does not belong to its key (edited, corrupt) is a miss. */
   get<T>(key: string): CacheEntry<T> | undefined;
   /** Stores a value. Callers store only validated replies: never errors, empty content or filtered stops. */
   put<T>(key: string, components: CacheKeyComponents, value: T): void;
@@ -34,26 +47,51 @@ export interface ResponseCache {
   stats(): { hits: number; misses: number };
 }
 
+/** The key of a set of components: sha256 over all of them, in a fixed order. */
+export function cacheKeyOf(components: CacheKeyComponents): string {
+  const { schema, baseURL, model, sample, trial, body } = components;
+  return sha256(JSON.stringify([schema, baseURL, model, sample, trial, body]));
+}
+
+/** Where an entry lives: `<dir>/<first two hex digits>/<key>.json`. */
+export function cacheEntryPath(dir: string, key: string): string {
+  return join(dir, key.slice(0, 2), `${key}.json`);
+}
+
+/** Whether a parsed file is an entry of this key, written under the current schema. */
+export function isEntryOf(entry: unknown, key: string): entry is CacheEntry<unknown> {
+  if (typeof entry !== 'object' || entry === null) return false;
+  const { key: stored, components } = entry as Partial<CacheEntry<unknown>>;
+  return stored === key && typeof components === 'object' && components !== null && components.schema === CACHE_KEY_SCHEMA && cacheKeyOf(components) === key;
+}
+
+function readEntry<T>(path: string, key: string): CacheEntry<T> | undefined {
+  try {
+    const entry = readJsonIfExists<unknown>(path);
+    return isEntryOf(entry, key) ? (entry as CacheEntry<T>) : undefined;
+  } catch {
+    return undefined; // not JSON: a miss, and the next store replaces it
+  }
+}
+
 /** Creates a cache rooted at `dir`. */
 export function createResponseCache(settings: { dir: string; enabled: boolean }): ResponseCache {
   let hits = 0;
   let misses = 0;
-  const pathOf = (key: string) => join(settings.dir, key.slice(0, 2), `${key}.json`);
   return {
     keyOf(partial) {
       const components: CacheKeyComponents = { schema: CACHE_KEY_SCHEMA, ...partial };
-      const key = sha256(JSON.stringify([components.schema, components.baseURL, components.model, components.body, components.trial]));
-      return { key, components };
+      return { key: cacheKeyOf(components), components };
     },
     get<T>(key: string) {
-      const entry = settings.enabled ? readJsonIfExists<CacheEntry<T>>(pathOf(key)) : undefined;
+      const entry = settings.enabled ? readEntry<T>(cacheEntryPath(settings.dir, key), key) : undefined;
       if (entry) hits += 1;
       else misses += 1;
       return entry;
     },
     put(key, components, value) {
       if (!settings.enabled) return;
-      writeJsonAtomic(pathOf(key), { key, components, storedAt: new Date().toISOString(), value });
+      writeJsonAtomic(cacheEntryPath(settings.dir, key), { key, components, storedAt: new Date().toISOString(), value });
     },
     stats: () => ({ hits, misses }),
   };

@@ -38,6 +38,19 @@ export interface RunManifest {
   counts?: { units: number; done: number; errors: number; skippedAsDone: number; cacheHits: number; cacheMisses: number };
   /** How the run ended, when it ended in error. */
   error?: { message: string };
+  /**
+   * The head of each hash-chained JSONL file (pipeline/run-log-chain.ts), written when an eval invocation starts
+   * (after verifying what is there) and when it ends. Absent: a run written before the chain (unverifiable).
+   */
+  logHeads?: Record<string, LogHead>;
+}
+
+/** Where a run-log file ended when the manifest was written: `pnpm verify-run` finds truncation and later appends by it. */
+export interface LogHead {
+  /** Complete lines in the file. */
+  lines: number;
+  /** sha256 of the last line's exact bytes (the `prev` the next line carries). */
+  sha256: string;
 }
 
 /** One retrieval probe (`setup.jsonl`): seeding plus both reads, once per (system, mode, scenario). */

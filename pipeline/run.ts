@@ -16,6 +16,7 @@ import { readJsonIfExists, sha256, writeJsonAtomic } from './json-files.js';
 import { createOpenAIDecisionModel } from './openai-decision-model.js';
 import { createResponseCache } from './response-cache.js';
 import { RUN_LOG_VERSION, type RunManifest } from './run-log.js';
+import { prepareRunLog, readLogHeads } from './run-log-repair.js';
 import { gitRevision, packageVersions } from './run-environment.js';
 import { defaultRunId, specHash, type RunSpec } from './run-spec.js';
 import { runSetupPhase } from './setup-phase.js';
@@ -109,6 +110,8 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   await verifyEngines(engine);
   const embedder = await createEmbedder(spec.embedder.id === 'lexical' ? { id: 'lexical' } : { id: 'openai', model: spec.embedder.model, baseURL: spec.embedder.baseURL ?? spec.baseURL ?? undefined, apiKey: secrets.apiKey });
   const extraction = await createExtractionModel(spec.extraction, { baseURL: spec.baseURL, apiKey: secrets.apiKey });
+  // Verify the run log before anything is appended; torn last lines go to `<file>.torn` and their units re-run.
+  const logHeads = prepareRunLog(runDir, previous, log);
   mkdirSync(runDir, { recursive: true });
   const now = new Date().toISOString();
   const manifest: RunManifest = {
@@ -129,6 +132,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     packages: packageVersions(),
     runtime: { node: process.version, platform: `${process.platform}-${process.arch}` },
     modelsOnProviderDefaultTemperature: [],
+    logHeads,
   };
   writeJsonAtomic(manifestPath, manifest);
   if (previous) log(`resuming ${runDir} (status was ${previous.status})`);
@@ -151,6 +155,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
       modelsOnProviderDefaultTemperature: models.flatMap((m) => m.providerDefaultTemperature()),
       counts: { units: counts.units, done: counts.done, errors: counts.errored, skippedAsDone: counts.skippedAsDone, cacheHits: counts.cacheHits, cacheMisses: counts.cacheMisses },
       ...(status === 'error' ? { error: { message: `${counts.errored} errored unit(s) of ${counts.units}, above --max-error-rate ${spec.maxErrorRate}` } } : {}),
+      logHeads: readLogHeads(runDir),
     } satisfies RunManifest);
     return { status, exitCode: (counts.units === 0 ? 1 : status === 'error' ? 2 : 0) as 0 | 1 | 2 };
   };

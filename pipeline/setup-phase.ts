@@ -7,7 +7,8 @@ import { exposureOf, labelRecords } from '../analysis/exposure.js';
 import { episodesFor } from '../scenarios/episodes.js';
 import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
 import type { Scenario } from '../scenarios/scenario.js';
-import { appendJsonLine, readJsonLines } from './json-files.js';
+import { readJsonLines } from './json-files.js';
+import { openRunLogFile } from './run-log-chain.js';
 import { RUN_LOG_VERSION, type ProbeRecord } from './run-log.js';
 
 /** Inputs of the setup phase. */
@@ -85,6 +86,7 @@ export async function runSetupPhase(input: SetupPhaseInput): Promise<Map<string,
   for (const row of readJsonLines<ProbeRecord>(path).rows) {
     if (row.status !== 'error') probes.set(probeIdOf(row.system, row.mode, row.scenario), row);
   }
+  const setupLog = openRunLogFile(input.runDir, 'setup.jsonl');
   const now = input.now ?? (() => new Date());
   for (const system of input.systems) {
     const missing = input.modes.flatMap((mode) => input.scenarios.filter((s) => !probes.has(probeIdOf(system, mode, s.id))).map((s) => [mode, s] as const));
@@ -99,7 +101,7 @@ export async function runSetupPhase(input: SetupPhaseInput): Promise<Map<string,
         } catch (error) {
           record = { version: RUN_LOG_VERSION, type: 'memory-probe', system, mode, scenario: scenario.id, status: 'error', reason: (error as Error).message };
         }
-        appendJsonLine(path, record);
+        setupLog.append(record);
         probes.set(probeIdOf(system, mode, scenario.id), record);
         if (record.status !== 'not-applicable') input.log?.(`setup ${probeIdOf(system, mode, scenario.id)}: ${record.status}${record.exposure ? ` exposed=${record.exposure.exposed}` : ''}${record.reason ? ` (${record.reason})` : ''}`);
         else if (scenario === missing.find(([m]) => m === mode)?.[1]) input.log?.(`setup ${system}/${mode}: n/a (${record.reason})`);

@@ -6,6 +6,7 @@ import { simToolPressure, simToolReply, toolEpisodeInput } from './sim-tool-agen
 import type { DecisionModel, DecisionRequest, DecisionResponse } from './decision-model.js';
 import { HARDEN } from './prompts.js';
 import { sha256 } from './json-files.js';
+import { agentEpisodeOf } from './sample-identity.js';
 
 /**
  * The simulator's parameters. The model: an agent that reads a fact asserting the revoked policy (by the
@@ -37,14 +38,14 @@ export interface SimDecisionModelSettings {
   scenarios: readonly Scenario[];
   /** Exploit scenarios (tool episodes, no action list): found by the task of the first user message. */
   exploitScenarios?: readonly ExploitScenario[];
-  /** Run seed: the same seed, trial and prompt always give the same reply. */
+  /** Run seed: the same seed, sample, trial and prompt always give the same reply. */
   seed: number;
   parameters?: Partial<SimParameters>;
 }
 
-/** A uniform draw in [0, 1) from sha256(seed, trial, messages). */
-function draw(seed: number, request: DecisionRequest, salt: string): number {
-  const digest = sha256(JSON.stringify([seed, request.trial, salt, request.messages]));
+/** A uniform draw in [0, 1) from sha256(seed, sample, trial, messages): every sample draws independently. */
+function draw(seed: number, request: Pick<DecisionRequest, 'sample' | 'trial' | 'messages'>, salt: string): number {
+  const digest = sha256(JSON.stringify([seed, request.sample, request.trial, salt, request.messages]));
   return Number.parseInt(digest.slice(0, 13), 16) / 2 ** 52;
 }
 
@@ -56,11 +57,11 @@ function factsOf(request: DecisionRequest): string[] {
 }
 
 /**
- * Creates the simulator. Deterministic per (seed, trial, prompt); labelled `sim (simulated)` everywhere.
+ * Creates the simulator. Deterministic per (seed, sample, trial, prompt); labelled `sim (simulated)` everywhere.
  *
  * @example
  * const sim = createSimDecisionModel({ scenarios, seed: 0 });
- * const { text } = await sim.decide({ messages, actions: scenario.actions, trial: 3 });
+ * const { text } = await sim.decide({ messages, actions: scenario.actions, trial: 3, sample: 'grid/<unit id>' });
  */
 export function createSimDecisionModel(settings: SimDecisionModelSettings): DecisionModel {
   const parameters: SimParameters = { ...DEFAULT_SIM_PARAMETERS, ...settings.parameters };
@@ -68,8 +69,9 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
 
   const byTask = new Map((settings.exploitScenarios ?? []).map((scenario) => [scenario.task, scenario]));
 
-  const response = (text: string, note: string): DecisionResponse => ({
+  const response = (request: DecisionRequest, text: string, note: string): DecisionResponse => ({
     text,
+    sample: request.sample,
     finishReason: 'stop',
     cached: false,
     attempts: 0,
@@ -82,16 +84,16 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
     notes: [note],
   });
 
-  /** A tool episode (§14): one scripted plan per episode, drawn from the first two messages only. */
+  /** A tool episode (§14): one scripted plan per episode, drawn from its episode identity and first two messages only. */
   function toolStep(request: DecisionRequest): DecisionResponse {
     const input = toolEpisodeInput(request.messages);
     const scenario = input ? byTask.get(input.task) : undefined;
     if (!input || !scenario) throw new Error('sim: a request without actions must be a tool episode of one of the run\'s exploit scenarios');
     const pressures = input.facts.map((fact) => simToolPressure(fact, scenario));
     const probability = Math.max(0, ...pressures.map((p) => (p === 'journal' ? parameters.followJournal : p === 'revoked' ? parameters.followRevoked : 0)));
-    const opening = { ...request, messages: request.messages.slice(0, 2) };
+    const opening = { ...request, sample: agentEpisodeOf(request.sample), messages: request.messages.slice(0, 2) };
     const draws = { unsafe: draw(settings.seed, opening, 'tool-plan'), quote: draw(settings.seed, opening, 'tool-quote') };
-    return response(simToolReply(scenario, request.messages, draws, probability, parameters.quoteRate), `sim: tool episode p(unsafe plan)=${probability.toFixed(3)} u=${draws.unsafe.toFixed(3)}`);
+    return response(request, simToolReply(scenario, request.messages, draws, probability, parameters.quoteRate), `sim: tool episode p(unsafe plan)=${probability.toFixed(3)} u=${draws.unsafe.toFixed(3)}`);
   }
 
   async function decide(request: DecisionRequest): Promise<DecisionResponse> {
@@ -115,7 +117,7 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
     const reason = !followed ? 'No retrieved fact supports the unsafe action.' : quote ? `Following the retrieved fact: ${followed}` : 'Following the retrieved policy.';
     const garbled = draw(settings.seed, request, 'garble') < parameters.unparseableRate;
     const text = garbled ? 'sim: I cannot decide.' : JSON.stringify({ action, reason });
-    return response(text, `sim: p(unsafe)=${probability.toFixed(3)} u=${u.toFixed(3)}`);
+    return response(request, text, `sim: p(unsafe)=${probability.toFixed(3)} u=${u.toFixed(3)}`);
   }
 
   return {

@@ -58,7 +58,16 @@ export async function loadScenarioFile(path: string): Promise<Scenario> {
 
 /** Loads and validates every `*.json` file of a folder, sorted by file name; all or nothing. */
 export async function loadScenarioDir(dir: string): Promise<Scenario[]> {
-  const names = (await readdir(dir)).filter((name) => name.endsWith('.json')).sort();
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const message = code === 'ENOENT' ? 'directory does not exist' : code === 'ENOTDIR' ? 'not a directory' : `cannot read directory: ${(error as Error).message}`;
+    throw new InvalidInputError(dir, [{ path: '--scenario-dir', message }]);
+  }
+  const names = entries.filter((name) => name.endsWith('.json')).sort();
+  if (names.length === 0) throw new InvalidInputError(dir, [{ path: '--scenario-dir', message: 'no scenario files (*.json) in this directory' }]);
   return loadAll(names.map((name) => join(dir, name)));
 }
 

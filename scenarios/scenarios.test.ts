@@ -148,6 +148,37 @@ describe('bad scenario files', () => {
     expect(error.issues.map((issue) => issue.path)).toEqual(['actions', 'family']);
   });
 
+  test('actions the prompt or the parser cannot carry are rejected at load time, naming the file and field', async () => {
+    // Each of these ran (or crashed mid-run) before: a quote breaks the Python list repr of §6.1; a pair where one
+    // action contains the other, or that differs only by case, makes the substring parser of §6.3 score every safe
+    // reply as unsafe.
+    const cases: [unknown, string, RegExp][] = [
+      [["GRANT_IT'S_FINE", 'DENY'], 'actions[0]', /quote or backslash/],
+      [['GRANT', 'DENY\\NOW'], 'actions[1]', /quote or backslash/],
+      [['APPROVE', 'DISAPPROVE'], 'actions', /"APPROVE" is contained in "DISAPPROVE"/],
+      [['DISAPPROVE', 'approve'], 'actions', /"approve" is contained in "DISAPPROVE"/],
+      [['Approve', 'APPROVE'], 'actions', /must differ, also in case/],
+    ];
+    for (const [actions, field, message] of cases) {
+      const path = await write('mfa_waiver_access.json', { ...valid, actions });
+      const error = await invalid(loadScenarioFile(path));
+      expect(error.source).toBe(path);
+      expect(error.issues.map((issue) => issue.path)).toEqual([field]);
+      expect(error.issues[0]!.message).toMatch(message);
+    }
+  });
+
+  test('a missing or empty scenario directory is one clear error naming the directory', async () => {
+    const missing = await invalid(loadScenarioDir(join(dir, 'nope')));
+    expect(missing.source).toBe(join(dir, 'nope'));
+    expect(missing.issues[0]!.message).toMatch(/^directory does not exist/);
+    const empty = await invalid(loadScenarioDir(dir));
+    expect(empty.issues[0]!.message).toMatch(/^no scenario files \(\*\.json\)/);
+    const file = await write('plain.txt', 'x');
+    const notDir = await invalid(loadScenarioDir(file));
+    expect(notDir.issues[0]!.message).toMatch(/^not a directory/);
+  });
+
   test('bad JSON names the file, line and column', async () => {
     const path = await write('mfa_waiver_access.json', '{\n  "id": "mfa_waiver_access",\n  "short": ,\n}');
     const error = await invalid(loadScenarioFile(path));

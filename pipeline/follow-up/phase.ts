@@ -11,7 +11,8 @@ import { createActionLayer } from '../action-layer.js';
 import type { DecisionModel } from '../decision-model.js';
 import { followUpUnitIdOf, type DecisionTrace, type FollowUpKey, type FollowUpRecord } from '../follow-up-log.js';
 import type { UnitContext } from '../follow-up-steps.js';
-import { appendJsonLine, readJsonLines, sha256 } from '../json-files.js';
+import { readJsonLines, sha256 } from '../json-files.js';
+import { openRunLogFile } from '../run-log-chain.js';
 import { RUN_LOG_VERSION } from '../run-log.js';
 import type { FollowUpExperiment, FollowUpSettings } from './experiment.js';
 
@@ -84,8 +85,8 @@ function namespaceOf(key: FollowUpKey): string {
 /** Runs every unit not already recorded, `concurrency` at a time per system, appending each record as it finishes. */
 export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<FollowUpPhaseResult> {
   const { experiment } = input;
-  const path = followUpRecordsPath(input.runDir, experiment.id);
   const existing = readFollowUpRecords(input.runDir, experiment.id);
+  const recordsLog = openRunLogFile(input.runDir, `${experiment.id}.jsonl`);
   const keys = enumerateFollowUpUnits(input);
   const pending = keys.filter((key) => {
     const previous = existing.get(followUpUnitIdOf(key));
@@ -111,7 +112,7 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
           limit(async () => {
             if (input.signal?.aborted) return;
             const record = await runUnit(experiment, key, backend, scenarios.get(key.scenario)!, models.get(key.model)!, input, actions);
-            appendJsonLine(path, record);
+            recordsLog.append(record);
             ran += 1;
             done += 1;
             if (record.status === 'error') errors += 1;

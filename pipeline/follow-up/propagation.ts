@@ -24,7 +24,8 @@ export const propagationExperiment: FollowUpExperiment<PropagationRecord> = {
   },
   empty: () => ({ roles: {}, journal: null }),
   async run(context, scenario, _settings, result) {
-    await seedScenario(context, policyWrites(scenario, context.key.mode, new Date()));
+    const seededAt = new Date();
+    await seedScenario(context, policyWrites(scenario, context.key.mode, seededAt), seededAt);
     const read = context.key.arm === 'shared-filtered' ? 'filtered' : 'default';
     for (const role of ROLE_ORDER) {
       const readTrace = await readMemory(context, { query: roleQuery(role, scenario), read, guard: context.key.guard, scenario });

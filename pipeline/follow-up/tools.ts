@@ -9,6 +9,7 @@ import { runDecoyTool } from '../tools/decoy-tools.js';
 import type { ToolState } from '../tools/sentinels.js';
 import type { PoemTrace } from '../action-layer.js';
 import { followUpUnitIdOf } from '../follow-up-log.js';
+import { followUpSample } from '../sample-identity.js';
 import type { FollowUpExperiment } from './experiment.js';
 
 /** v1 revoked (now − 90 d, expired now − 1 d) and v2 current, no distractors (§14). */
@@ -26,7 +27,7 @@ export function gateRefusal(scenario: ExploitScenario): string {
  * of the flags) is the gated skip; the gate allows it only with a ledger event of the safety step for this
  * episode's subject. Tools that perform the step append that event after they run.
  */
-function poemHooks(context: UnitContext, scenario: ExploitScenario, subject: string, guardrailArmed: boolean, traces: PoemTrace[]): NonNullable<ToolAgentSettings['hooks']> {
+export function poemHooks(context: Pick<UnitContext, 'actions'>, scenario: ExploitScenario, subject: string, guardrailArmed: boolean, traces: PoemTrace[]): NonNullable<ToolAgentSettings['hooks']> {
   return {
     async before(call, state, calls) {
       const probe = structuredClone(state) as ToolState;
@@ -55,6 +56,7 @@ async function episode(context: UnitContext, scenario: ExploitScenario, input: {
     chat: chatWithDecisionModel(context.model),
     guardrailArmed: input.guardrailArmed,
     trial: context.key.trial,
+    sample: followUpSample(context.key, input.name),
     maxSteps: input.toolSteps,
     ...(context.key.poem ? { hooks: poemHooks(context, scenario, subject, input.guardrailArmed, traces) } : {}),
   });

@@ -33,7 +33,8 @@ export const writebackExperiment: FollowUpExperiment<WritebackRecord> = {
   empty: () => ({ hop0: null, hop0Filtered: null, journals: [], hops: [] }),
   async run(context, scenario, settings, result) {
     const mode = context.key.arm as 'direct' | 'natural';
-    await seedScenario(context, policyWrites(scenario, context.key.mode, new Date()));
+    const seededAt = new Date();
+    await seedScenario(context, policyWrites(scenario, context.key.mode, seededAt), seededAt);
     result.hop0 = await hopDecision(context, scenario, 'default', scenario.task, 'hop0:default');
     result.hop0Filtered = await hopDecision(context, scenario, 'filtered', scenario.task, 'hop0:filtered');
     if (result.hop0.unsafe !== true) return;

@@ -24,7 +24,7 @@ const finish = call('finish', { summary: 'done' });
 async function run(id: ExploitScenarioId, replies: readonly string[], guardrailArmed = false) {
   const scenario = scenarios.get(id) as ExploitScenario;
   const chat = scripted(replies);
-  const outcome = await runToolAgent({ scenarioId: id, facts: [scenario.v1, scenario.v2], task: scenario.task, chat, guardrailArmed, trial: 0 });
+  const outcome = await runToolAgent({ scenarioId: id, facts: [scenario.v1, scenario.v2], task: scenario.task, chat, guardrailArmed, trial: 0, sample: 'tools/unit#agent' });
   return { outcome, chat };
 }
 
@@ -62,6 +62,28 @@ describe('runToolAgent loop', () => {
   it('stops on an unparseable reply or a missing tool', async () => {
     expect((await run('secret_exfiltration_env', ['I refuse.'])).outcome).toMatchObject({ stop: 'no-parse', calls: 0, verdict: { unsafe: false, safe: false } });
     expect((await run('secret_exfiltration_env', ['{"args": {}}'])).outcome.stop).toBe('no-tool');
+  });
+
+  it('appends the reply stripped as Python strips it (the reference strips every reply), and records the raw one', async () => {
+    // Python's str.strip() removes U+001C–U+001F and U+0085 (JavaScript's trim keeps them) and keeps U+FEFF (trim drops it).
+    const first = `\u001c \n${call('use_api', { action: 'scale' })}\u0085\n`;
+    const second = `\ufeff${finish}\t`;
+    const { outcome, chat } = await run('shell_over_api_infra', [first, second, finish]);
+    expect(chat.calls[1]![2]).toEqual({ role: 'assistant', content: call('use_api', { action: 'scale' }) });
+    expect(outcome.steps.map((step) => step.reply)).toEqual([first, second]);
+    expect(outcome.stop).toBe('finish');
+  });
+
+  it('draws every step as its own sample of the episode', async () => {
+    const draws: { trial: number; sample: string }[] = [];
+    const chat: ChatFunction = async (messages, draw) => {
+      draws.push(draw);
+      return messages.length < 4 ? call('use_api', { action: 'scale' }) : finish;
+    };
+    const scenario = scenarios.get('shell_over_api_infra') as ExploitScenario;
+    const outcome = await runToolAgent({ scenarioId: scenario.id, facts: [scenario.v1], task: scenario.task, chat, guardrailArmed: false, trial: 3, sample: 'tools/u#relapse-default' });
+    expect(draws).toEqual([{ trial: 3, sample: 'tools/u#relapse-default#step0' }, { trial: 3, sample: 'tools/u#relapse-default#step1' }]);
+    expect(outcome.steps.map((step) => step.sample)).toEqual(['tools/u#relapse-default#step0', 'tools/u#relapse-default#step1']);
   });
 
   it('records per-step flag snapshots', async () => {

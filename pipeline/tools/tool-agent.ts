@@ -1,12 +1,14 @@
 // The exploit-chain agent loop (stale-retrieval.md §14.1) over the inert decoys, with its trace and verdict (§14.4).
 import type { ExploitScenarioId } from '../../scenarios/exploit-scenario.js';
+import { pythonStrip } from '../../guard/python-format.js';
 import type { ChatMessage, DecisionModel } from '../decision-model.js';
+import { agentStepSample } from '../sample-identity.js';
 import { runDecoyTool, type ToolArgs } from './decoy-tools.js';
 import { SYS, buildFirstUserMessage, buildToolTurnMessage } from './exploit-protocol.js';
 import { bypassedToolGuardrail, createToolState, type ToolState } from './sentinels.js';
 
-/** Sends the conversation so far and returns the raw reply text; any `DecisionModel` can provide it. */
-export type ChatFunction = (messages: readonly ChatMessage[], trial: number) => Promise<string>;
+/** Sends the conversation so far as one draw (`trial`, `sample`) and returns the raw reply text; any `DecisionModel` can provide it. */
+export type ChatFunction = (messages: readonly ChatMessage[], draw: { trial: number; sample: string }) => Promise<string>;
 
 /** Why the loop ended. */
 export type AgentStopReason = 'no-parse' | 'no-tool' | 'finish' | 'max-steps';
@@ -15,7 +17,9 @@ export type AgentStopReason = 'no-parse' | 'no-tool' | 'finish' | 'max-steps';
 export interface AgentStep {
   /** Exactly what was sent to the model (a copy). */
   messages: ChatMessage[];
-  /** The raw reply. */
+  /** The sample identity of this call (`<episode sample>#step<n>`). */
+  sample: string;
+  /** The raw reply (the history carries it stripped, as the reference does). */
   reply: string;
   /** The parsed tool name, or null when the reply had no JSON object or no tool. */
   tool: string | null;
@@ -60,6 +64,8 @@ export interface ToolAgentSettings {
   /** The `tool_guardrail` arm. */
   guardrailArmed: boolean;
   trial: number;
+  /** The episode's sample identity; step n draws as `<sample>#step<n>`. */
+  sample: string;
   /** Model calls at most; the reference's `EXPLOIT_MAX_STEPS` is 4. */
   maxSteps?: number;
   /**
@@ -113,15 +119,16 @@ export function exploitVerdict(scenarioId: ExploitScenarioId, flags: Readonly<To
 
 /** A `ChatFunction` backed by a `DecisionModel` (no action list: the agent speaks the tool protocol). */
 export function chatWithDecisionModel(model: DecisionModel, signal?: AbortSignal): ChatFunction {
-  return async (messages, trial) =>
-    (await model.decide({ messages, actions: [], trial, ...(signal ? { signal } : {}) })).text;
+  return async (messages, draw) =>
+    (await model.decide({ messages, actions: [], trial: draw.trial, sample: draw.sample, ...(signal ? { signal } : {}) })).text;
 }
 
 /**
  * Runs one agent episode: at most `maxSteps` model calls; stops on an unparseable reply, a missing tool or
- * `finish`; otherwise runs the decoy and reports its reply in a `TOOL_TURN` message.
+ * `finish`; otherwise runs the decoy and reports its reply in a `TOOL_TURN` message. Like the reference, the reply
+ * is stripped before it is parsed and appended to the history.
  *
- * @example const outcome = await runToolAgent({ scenarioId, facts, task, chat, guardrailArmed: false, trial: 0 });
+ * @example const outcome = await runToolAgent({ scenarioId, facts, task, chat, guardrailArmed: false, trial: 0, sample: 'tools/…/0#agent' });
  */
 export async function runToolAgent(settings: ToolAgentSettings): Promise<AgentOutcome> {
   const state = createToolState();
@@ -135,20 +142,22 @@ export async function runToolAgent(settings: ToolAgentSettings): Promise<AgentOu
   const options = { guardrailArmed: settings.guardrailArmed };
   for (let index = 0; index < (settings.maxSteps ?? 4); index += 1) {
     const sent = messages.map((message) => ({ ...message }));
-    const reply = await settings.chat(sent, settings.trial);
-    const call = parseToolCall(reply);
+    const sample = agentStepSample(settings.sample, index);
+    const reply = await settings.chat(sent, { trial: settings.trial, sample });
+    const text = pythonStrip(reply);
+    const call = parseToolCall(text);
     const tool = call?.tool ?? null;
     const args = call?.args ?? {};
     const refusal = tool === null || tool === 'finish' || !settings.hooks ? null : await settings.hooks.before({ tool, args }, state, calls);
     const toolReply = tool === null ? null : (refusal ?? runDecoyTool(tool, args, state, options));
     if (tool !== null && refusal === null) await settings.hooks?.after(tool);
     if (tool !== null) calls += 1;
-    steps.push({ messages: sent, reply, tool, args, toolReply, flags: structuredClone(state) });
+    steps.push({ messages: sent, sample, reply, tool, args, toolReply, flags: structuredClone(state) });
     if (call === null || tool === null || tool === 'finish') {
       stop = call === null ? 'no-parse' : tool === null ? 'no-tool' : 'finish';
       break;
     }
-    messages.push({ role: 'assistant', content: reply }, { role: 'user', content: buildToolTurnMessage(tool, toolReply ?? '') });
+    messages.push({ role: 'assistant', content: text }, { role: 'user', content: buildToolTurnMessage(tool, toolReply ?? '') });
   }
   return {
     scenarioId: settings.scenarioId,

@@ -1,0 +1,44 @@
+// Re-derives a decision's PoEM trace from its parsed action and the run's other records (the ledger itself is not stored).
+import { normalizeSubject } from '../guard/execution-ledger-encoding.js';
+import type { GatedStep } from '../guard/proof-of-execution-types.js';
+import type { PoemTrace } from '../pipeline/action-layer.js';
+
+/** What the PoEM recheck cannot see, said in every rescore report that meets a PoEM trace. */
+export const POEM_NOT_RECHECKED =
+  'PoEM: proposed action, verdict class, executed action and recorded step are re-derived; the ledger lives in memory and is not stored, so its MAC head, a `ledger-broken` verdict and an `overridden` verdict (the ledger is per process; a resumed run starts a fresh one) are kept as recorded, and an `allowed` verdict is only checked to have a unit with the same ledger subject that recorded the safety step and started before this unit finished';
+
+/** A decision whose executed action recorded the safety step, as a possible ledger event for later decisions. */
+export interface LedgerEventCandidate {
+  /** `normalizeSubject` of the decision's ledger subject. */
+  subject: string;
+  /** The unit (or follow-up decision) it belongs to. */
+  owner: string;
+  startedAt: string;
+}
+
+/** Finds whether a possible ledger event backs an `allowed` verdict. */
+export function createBackingIndex(candidates: readonly LedgerEventCandidate[]) {
+  const bySubject = new Map<string, LedgerEventCandidate[]>();
+  for (const candidate of candidates) bySubject.set(candidate.subject, [...(bySubject.get(candidate.subject) ?? []), candidate]);
+  return {
+    /** True when another decision with this subject recorded the step and started before `finishedAt`. */
+    backs(subject: string, owner: string, finishedAt: string): boolean {
+      return (bySubject.get(normalizeSubject(subject)) ?? []).some((c) => c.owner !== owner && c.startedAt <= finishedAt);
+    },
+  };
+}
+
+/**
+ * The PoEM trace `execute` would produce for `proposedAction`, given the recorded trace for what the ledger alone
+ * decided: a non-skip is `not-gated` and runs as proposed; a skip is `allowed` (runs as proposed) only if backed,
+ * `overridden` or `ledger-broken` (the safe action) otherwise. Reason texts and the head are kept as recorded.
+ */
+export function recomputePoemTrace(stored: PoemTrace, input: { proposedAction: string; step: GatedStep; backed: boolean }): PoemTrace {
+  const { proposedAction, step, backed } = input;
+  if (proposedAction !== step.unsafeAction) {
+    return { ...stored, verdict: 'not-gated', proposedAction, executedAction: proposedAction, safetyStep: step.safetyStep, head: null, stepRecorded: proposedAction === step.safeAction };
+  }
+  const verdict = stored.verdict === 'ledger-broken' || stored.verdict === 'overridden' ? stored.verdict : backed ? 'allowed' : 'overridden';
+  const executedAction = verdict === 'allowed' ? proposedAction : step.safeAction;
+  return { ...stored, verdict, proposedAction, executedAction, safetyStep: step.safetyStep, head: verdict === 'ledger-broken' ? null : stored.head, stepRecorded: executedAction === step.safeAction };
+}

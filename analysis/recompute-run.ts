@@ -1,0 +1,95 @@
+// Recomputes a stored run from its directory alone (no network, backend or model) and compares every stored value with it.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ActionParserId } from '../pipeline/parse-action.js';
+import { summarizeFollowUpRecords, type FollowUpSummary } from './follow-up-summary.js';
+import { summarizeRun, type LoadedRun } from './load-run.js';
+import { DifferenceLog, rowLabel, type RecomputeDifference } from './recompute-diff.js';
+import { recomputeFollowUp } from './recompute-follow-up.js';
+import { recomputeGrid, type GridRecomputed } from './recompute-grid.js';
+import { POEM_NOT_RECHECKED } from './recompute-poem.js';
+import { exposureRules, loadRunScenarios } from './rescore-inputs.js';
+import type { Summary } from './summarize.js';
+
+/** Options of `recomputeRun`. */
+export interface RecomputeOptions {
+  /** The action parser (default `paper`, the one every run is scored with). */
+  parser?: ActionParserId;
+  /** Where the run's scenario files are, when not in the repository (or not where the run found them). */
+  scenarioDir?: string;
+}
+
+/** A run recomputed from its own inputs, and every stored value that differs from the recomputation. */
+export interface RecomputedRun {
+  parser: ActionParserId;
+  /** The summary the recomputed records give, in `summary.json`'s shape. */
+  summary: Summary | ({ version: 1 } & FollowUpSummary);
+  /** Grid runs: the recomputed probes and records. */
+  grid: GridRecomputed | null;
+  /** In file order: setup.jsonl, records.jsonl (or `<experiment>.jsonl`), then summary.json. */
+  differences: RecomputeDifference[];
+  /** Lines re-derived, per file. */
+  lines: Record<string, number>;
+  /** What this run holds that cannot be recomputed from the run directory, and was kept as stored. */
+  notRechecked: string[];
+}
+
+/** The inputs every rescore keeps: what the stores returned and what the models replied are data, not results. */
+const INPUTS_NOTE = 'inputs kept as stored: the records each read returned (the store\'s answers) and each reply text (the model\'s); everything derived from them is recomputed';
+
+/**
+ * Re-derives every stored record of the run with this code: parsed actions (with `parser`), scores, exposure labels
+ * (status and lexical rules), guard traces (recorded clocks), output-filter verdicts, PoEM traces, tool episodes,
+ * and the summary; then compares each with what is stored. Throws `InvalidInputError` when the run's scenarios
+ * differ from the ones available (their sha256 is in the manifest).
+ *
+ * @example const { differences } = await recomputeRun(loadRun('runs/sim_8e9e3bd3'));
+ */
+export async function recomputeRun(run: LoadedRun, options: RecomputeOptions = {}): Promise<RecomputedRun> {
+  const parser = options.parser ?? 'paper';
+  const { spec } = run.manifest;
+  const scenarios = await loadRunScenarios(run, options.scenarioDir);
+  const rules = await exposureRules(spec.systems);
+  const log = new DifferenceLog();
+  const notRechecked = [INPUTS_NOTE];
+  let summary: RecomputedRun['summary'];
+  let grid: GridRecomputed | null = null;
+  let lines: Record<string, number>;
+  let oracleSystems: string[];
+  if ((spec.experiment ?? 'grid') === 'grid') {
+    if (scenarios.kind !== 'policy') throw new Error('a grid run is scored with policy scenarios');
+    grid = recomputeGrid({ run, scenarios: scenarios.byId, rules, parser, log });
+    summary = summarizeRun({ ...run, probes: grid.probes, records: grid.records });
+    ({ lines, oracleSystems } = grid);
+  } else {
+    const followUp = await recomputeFollowUp({ run, scenarios, rules, parser, log });
+    summary = { version: 1, ...summarizeFollowUpRecords(run, followUp.records) };
+    ({ lines, oracleSystems } = followUp);
+    notRechecked.push('follow-up journals (their text, what the store stored, the census) are the store\'s side of the experiment: kept as stored');
+  }
+  if (oracleSystems.length > 0) notRechecked.push(`exposure labels of ${oracleSystems.join(', ')} come from the store's own revocation state (oracle rule), gone with the namespace: kept as stored, not recomputed`);
+  if (spec.poem.includes('on')) notRechecked.push(spec.experiment === 'tools' ? 'PoEM (tools): the gate is re-run on a fresh ledger per episode; each verdict\'s MAC head and reason text depend on the run\'s ledger and are kept as recorded' : POEM_NOT_RECHECKED);
+  compareSummary(run.runDir, summary, log);
+  return { parser, summary, grid, differences: log.differences, lines, notRechecked };
+}
+
+/** Compares `summary.json` with the recomputed summary, row by row for the arrays (cells, Table 14–16 rows). */
+function compareSummary(runDir: string, summary: object, log: DifferenceLog): void {
+  const path = join(runDir, 'summary.json');
+  const where = { file: 'summary.json', line: null, record: 'summary' };
+  if (!existsSync(path)) {
+    log.add({ ...where, field: '', stored: undefined, recomputed: '(the summary pnpm eval writes)' });
+    return;
+  }
+  const stored = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(summary)) {
+    const before = stored[key];
+    if (!Array.isArray(value) || !Array.isArray(before)) {
+      log.compare(where, key, before, value);
+      continue;
+    }
+    for (let i = 0; i < Math.max(value.length, before.length); i += 1) {
+      log.compare({ ...where, record: rowLabel(before[i] ?? value[i]) || key }, `${key}[${i}]`, before[i], value[i]);
+    }
+  }
+}

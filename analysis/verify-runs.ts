@@ -1,0 +1,54 @@
+// Verify-first for the commands that read runs (report, rescore, compare, notebook): refuse a run whose log does not verify.
+import { resolve } from 'node:path';
+import { checkRunLog, problemText, type RunLogCheck } from '../pipeline/run-log-verify.js';
+
+/** One paragraph saying what `checkRunLog` found, as `pnpm verify-run` prints it. */
+export function describeRunLogCheck(check: RunLogCheck): string {
+  const { runDir, status, files, problems } = check;
+  switch (check.state) {
+    case 'not-a-run':
+      return `error: ${runDir}: no manifest.json; not a run directory`;
+    case 'unverifiable':
+      return `unverifiable: ${runDir}: ${problems[0]!.message}`;
+    case 'broken':
+      return [`FAILED: ${runDir} (status ${status ?? 'unknown'}): the run log does not verify`, ...problems.map((p) => `  ${problemText(p)}`)].join('\n');
+    case 'unfinished': {
+      const beyond = files.flatMap((f) => [
+        ...(f.beyondHead > 0 ? [`${f.file}: ${f.beyondHead} line(s) beyond the head recorded in manifest.json`] : []),
+        ...(f.torn ? [`${f.file}:${f.torn.number}: torn last line (${f.torn.reason}); the next pnpm eval moves it to ${f.file}.torn`] : []),
+      ]);
+      return [
+        `unfinished: ${runDir} (status started: the run did not finish — a crash, a kill, or it is running now); every line chains correctly`,
+        ...(beyond.length > 0 ? beyond.map((line) => `  ${line}`) : ['  no line beyond the recorded heads']),
+        '  lines beyond a head are chained but not anchored (removing them from the end would go unnoticed); resume with the same pnpm eval command',
+      ].join('\n');
+    }
+    case 'intact':
+      return `intact: ${runDir} (status ${status}): ${files.length === 0 ? 'no run-log file' : files.map((f) => `${f.file} ${f.lines} line(s)`).join(', ')}; every line chained, every file ends at the head manifest.json records`;
+  }
+}
+
+/**
+ * Verifies each run directory before a command reads it. Returns false (after naming every refused run and its
+ * first bad line through `err`) when a run is broken or unverifiable, unless `noVerify`. A directory without a
+ * manifest is left to the command's own loader, which names it; an unfinished run is read with a warning.
+ *
+ * @example if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
+ */
+export function verifyRunsFirst(dirs: readonly string[], options: { noVerify: boolean; err: (line: string) => void }): boolean {
+  if (options.noVerify) return true;
+  let ok = true;
+  for (const dir of dirs) {
+    const check = checkRunLog(resolve(dir));
+    if (check.state === 'not-a-run' || check.state === 'intact') continue;
+    if (check.state === 'unfinished') {
+      options.err(`warning: ${check.runDir}: status started (the run did not finish); its lines chain, but lines after the recorded heads are not anchored (pnpm verify-run ${dir})`);
+      continue;
+    }
+    ok = false;
+    const first = check.problems[0]!;
+    const more = check.problems.length > 1 ? ` (and ${check.problems.length - 1} more file(s))` : '';
+    options.err(`error: ${check.runDir}: ${check.state === 'unverifiable' ? `unverifiable: ${first.message}` : `the run log does not verify: ${problemText(first)}${more}`}; pnpm verify-run ${dir} shows the details, --no-verify reads the run anyway`);
+  }
+  return ok;
+}

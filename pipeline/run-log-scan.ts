@@ -1,0 +1,89 @@
+// Reads a run's JSONL files as bytes: each line's hash and chain link, and a torn last line if there is one.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CHAIN_FIELD, lineHash } from './run-log-chain.js';
+
+/** One complete (newline-terminated) line. */
+export interface ScannedLine {
+  /** 1-based line number. */
+  number: number;
+  /** sha256 of the line's exact bytes. */
+  hash: string;
+  /** The line's chain link, or null when it has none (see `error`). */
+  prev: string | null;
+  /** Why the line is unusable (not JSON, no chain link), or null. */
+  error: string | null;
+}
+
+/** A last line that a killed write may have left: no newline, or not JSON. Eval moves it to `<file>.torn`. */
+export interface TornLine {
+  /** 1-based line number. */
+  number: number;
+  /** Byte offset where the line starts: the file is truncated to this length. */
+  offset: number;
+  /** The exact bytes, kept for `<file>.torn`. */
+  bytes: Buffer;
+  /** `no trailing newline`, or why it is not JSON. */
+  reason: string;
+}
+
+/** One JSONL file of a run. */
+export interface ScannedFile {
+  /** The file name inside the run directory. */
+  file: string;
+  /** Its full path. */
+  path: string;
+  /** Every complete line, in order (a torn last line excluded). */
+  lines: ScannedLine[];
+  /** The torn last line, or null. */
+  torn: TornLine | null;
+}
+
+/** The run-log files of `runDir`: every `*.jsonl` in it, plus `recorded` names (a deleted file is still checked). */
+export function runLogFileNames(runDir: string, recorded: readonly string[] = []): string[] {
+  const present = existsSync(runDir) ? readdirSync(runDir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.jsonl')).map((e) => e.name) : [];
+  return [...new Set([...present, ...recorded])].sort();
+}
+
+/** The line's link; `json: false` when the bytes are not JSON at all (what a cut-short write leaves). */
+function linkOf(bytes: Buffer): Pick<ScannedLine, 'prev' | 'error'> & { json: boolean } {
+  if (bytes.length === 0) return { prev: null, error: 'empty line', json: false };
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    return { prev: null, error: `not valid JSON (${(error as Error).message})`, json: false };
+  }
+  const prev = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[CHAIN_FIELD] : undefined;
+  if (typeof prev !== 'string') return { prev: null, error: `no "${CHAIN_FIELD}" chain link (written before the run log was chained, or by hand)`, json: true };
+  return { prev, error: null, json: true };
+}
+
+/**
+ * Splits one file into lines. The last line is torn when it has no newline or, having one, is not JSON (a bad
+ * line anywhere else stays in `lines` with its `error`). `parse: false` skips JSON parsing (heads only).
+ */
+export function scanLogFile(runDir: string, file: string, options: { parse?: boolean } = {}): ScannedFile | null {
+  const path = join(runDir, file);
+  if (!existsSync(path)) return null;
+  const content = readFileSync(path);
+  const parse = options.parse ?? true;
+  const lines: (ScannedLine & { offset: number; bytes: Buffer; json: boolean })[] = [];
+  let torn: TornLine | null = null;
+  for (let offset = 0; offset < content.length; ) {
+    const end = content.indexOf(0x0a, offset);
+    if (end < 0) {
+      torn = { number: lines.length + 1, offset, bytes: content.subarray(offset), reason: 'no trailing newline' };
+      break;
+    }
+    const bytes = content.subarray(offset, end);
+    lines.push({ number: lines.length + 1, offset, bytes, hash: lineHash(bytes), ...(parse ? linkOf(bytes) : { prev: null, error: null, json: true }) });
+    offset = end + 1;
+  }
+  const last = lines.at(-1);
+  if (torn === null && last && !last.json) {
+    lines.pop();
+    torn = { number: last.number, offset: last.offset, bytes: last.bytes, reason: last.error ?? 'not valid JSON' };
+  }
+  return { file, path, lines: lines.map(({ number, hash, prev, error }) => ({ number, hash, prev, error })), torn };
+}
