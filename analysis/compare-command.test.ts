@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { specFromArgs } from '../pipeline/cli.js';
 import type { RunManifest } from '../pipeline/run-log.js';
 import { runEvaluation } from '../pipeline/run.js';
-import { compareRuns, main, type AnalysedRun, type RunComparison } from './compare-command.js';
+import { compareRuns, formatComparisonText, main, type AnalysedRun, type RunComparison } from './compare-command.js';
 import { proportion, type Summary, type SummaryCell } from './summarize.js';
 
 async function simRun(out: string, seed: number, arms: string): Promise<string> {
@@ -65,7 +65,7 @@ describe('pnpm compare on two real sim runs', () => {
     expect(rows[0]).toContain(`${none.k}/${none.n} ${(none.rate! * 100).toFixed(1)}% [${(none.low * 100).toFixed(1)}%, ${(none.high * 100).toFixed(1)}%]`);
     const md = run([runA, runB, '--md']);
     expect(md.stdout).toMatch(/^# Run comparison: .* \(sim\)/);
-    expect(md.stdout).toMatch(/\n\| sim \(simulated\) \| graphiti \| direct \| none \| .* \| sim \|\n/);
+    expect(md.stdout).toMatch(/\n\| sim \(simulated\) \| graphiti \| direct \| no defence \| .* \| sim \|\n/);
   });
 
   it('lists cells present in only one run apart', () => {
@@ -74,7 +74,7 @@ describe('pnpm compare on two real sim runs', () => {
     expect(comparison.matched.map((c) => c.arm)).toEqual(['none']);
     expect(comparison.onlyA.map((c) => c.arm)).toEqual(['store-filter']);
     expect(comparison.onlyB.map((c) => c.arm)).toEqual(['prompt-hardening']);
-    expect(run([runA, runC]).stdout).toMatch(/cells only in A: 1\n {2}sim \(simulated\) graphiti direct store-filter\n\ncells only in B: 1\n {2}sim \(simulated\) graphiti direct prompt-hardening/);
+    expect(run([runA, runC]).stdout).toMatch(/cells only in A: 1\n {2}sim \(simulated\) graphiti direct store filter\n\ncells only in B: 1\n {2}sim \(simulated\) graphiti direct prompt hardening/);
   });
 
   it('exits 1 with one error naming the file and reason on bad input', () => {
@@ -101,8 +101,8 @@ describe('pnpm compare on two real sim runs', () => {
 
 describe('compareRuns', () => {
   const cell = (arm: string, k: number, n: number, simulated = false): SummaryCell => ({
-    model: 'm', modelLabel: 'm', simulated, system: 's', mode: 'direct', arm, guard: 'off', poem: 'off', status: 'ok', extractor: 'none',
-    exposure: { k: 1, n: 1 }, contextExposure: { k: 1, n: 1 }, revokedRank: null, unsafe: proportion(k, n), unsafeReference: proportion(k, n), parseFailures: 0, errors: 0, cachedReplies: 0,
+    model: 'm', modelLabel: 'm', simulated, system: 's', mode: 'direct', arm, guard: 'off', poem: 'off', defence: arm, status: 'ok', extractor: 'none',
+    exposure: { k: 1, n: 1 }, contextExposure: { k: 1, n: 1 }, revokedRank: null, unsafe: proportion(k, n), unsafeAmongParsed: proportion(k, n), parseFailures: 0, errors: 0, cachedReplies: 0,
   });
   const analysed = (cells: SummaryCell[], simulated: boolean): AnalysedRun => ({
     run: { runDir: '/x', manifest: { runId: 'r', status: 'success', simulated, spec: { seed: 0 } } as unknown as RunManifest, probes: new Map(), records: new Map() },
@@ -115,5 +115,27 @@ describe('compareRuns', () => {
     expect(comparison.matched[0]!.unsafe).toMatchObject({ delta: 0.8, intervalsOverlap: false });
     expect(comparison.matched[1]!.unsafe).toMatchObject({ delta: null, intervalsOverlap: null });
     expect(comparison.matched.every((c) => !c.simulated)).toBe(true);
+  });
+
+  it('never sets a simulated cell against a real one: "sim vs real", no delta; a sim run against a real run is said so', () => {
+    const natural = (extractor: string): SummaryCell => ({ ...cell('none', 2, 10), mode: 'natural', extractor });
+    const comparison = compareRuns(analysed([natural('sim-extractor-v2')], false), analysed([natural('llm:gpt-5-nano')], false));
+    expect(comparison.matched[0]).toMatchObject({ simVersusReal: true, unsafe: { delta: null, intervalsOverlap: null }, unsafeAmongParsed: { delta: null } });
+    expect(formatComparisonText(comparison)).toMatch(/no defence .* sim vs real .* sim vs real$/m);
+    const runs = compareRuns(analysed([{ ...cell('none', 1, 4, true), model: 'sim' }], true), analysed([cell('none', 3, 4)], false));
+    expect(runs.matched).toHaveLength(0);
+    expect(formatComparisonText(runs)).toContain('sim vs real: A is simulated and the other is not');
+  });
+
+  it('shows parse failures, errors and unsafe | parsed per side, and no delta for a cell enforced by construction', () => {
+    const counted: SummaryCell = { ...cell('none', 2, 10), parseFailures: 4, errors: 1, unsafeAmongParsed: proportion(2, 6) };
+    const gated: SummaryCell = { ...cell('none', 0, 10), poem: 'on', defence: 'PoEM gate', poemEnforcement: { kind: 'by-construction', reason: 'r' } };
+    const comparison = compareRuns(analysed([counted, gated], false), analysed([{ ...counted, unsafe: proportion(3, 10), unsafeAmongParsed: proportion(3, 6) }, gated], false));
+    expect(comparison.matched[0]).toMatchObject({ parseFailures: { a: 4, b: 4 }, errors: { a: 1, b: 1 }, unsafeAmongParsed: { delta: expect.closeTo(1 / 6, 12) } });
+    expect(comparison.matched[1]!.unsafe.delta).toBeNull();
+    const text = formatComparisonText(comparison);
+    expect(text).toContain('4 → 4  ');
+    expect(text).toContain('2/6 33.3% → 3/6 50.0%');
+    expect(text).toMatch(/PoEM gate\s+enforced \(by construction\)\s+enforced \(by construction\)/);
   });
 });

@@ -5,14 +5,20 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { InvalidInputError } from '../pipeline/errors.js';
 import type { RunManifest } from '../pipeline/run-log.js';
+import { defenceLabel } from './defence-label.js';
 import { loadRun, summarizeRun, type LoadedRun } from './load-run.js';
-import type { Proportion, Summary, SummaryCell } from './summarize.js';
+import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
+import type { Summary, SummaryCell } from './summarize.js';
+import { proportionText, type Proportion } from './unsafe-counts.js';
 import { verifyRunsFirst } from './verify-runs.js';
 
 const USAGE = `usage: pnpm compare <runA> <runB> [--json | --md] [--no-verify]
   per summary cell in both runs (matched by model, system, mode, arm, guard, poem): unsafe rate B − A with both
-  k/n and Wilson 95 % intervals and whether they overlap, exposure deltas; cells in one run only listed apart.
-  Cells are recomputed from each run's stored records (as pnpm rescore). --json machine output, --md Markdown.
+  k/n and Wilson 95 % intervals and whether they overlap (the paper's convention: n = completed trials, replies
+  that give no action not unsafe), parse failures, errors and the rate over parsed replies on each side, exposure
+  deltas; cells in one run only listed apart. Cells are recomputed from each run's stored records (as pnpm rescore).
+  The simulator is never set against a real model: cells match on the decision model, and a cell whose natural-mode
+  extraction is simulated on one side only is marked "sim vs real" with no delta. --json machine output, --md Markdown.
   --no-verify reads runs whose hash-chained log does not verify (pnpm verify-run), e.g. runs older than the chain.
 exit codes: 0 ok · 1 usage or bad input (not a run directory, unreadable manifest)`;
 
@@ -77,8 +83,17 @@ export interface CellComparison extends CellKey {
   modelLabel: string;
   /** The decision model or the natural-mode extraction of either side is the offline simulator. */
   simulated: boolean;
+  /** Exactly one side is simulated (its natural-mode extraction): no delta is computed, the row says `sim vs real`. */
+  simVersusReal: boolean;
   status: { a: SummaryCell['status']; b: SummaryCell['status'] };
+  /** The headline (the paper's convention, analysis/unsafe-counts.ts) on both sides; delta null when not comparable. */
   unsafe: { a: Proportion; b: Proportion; delta: number | null; intervalsOverlap: boolean | null };
+  parseFailures: { a: number; b: number };
+  errors: { a: number; b: number };
+  /** The second rate, over replies that parsed to an action. */
+  unsafeAmongParsed: { a: Proportion; b: Proportion; delta: number | null };
+  /** `enforced (by construction)` on a side whose PoEM gate overrides every skip (no measured rate). */
+  byConstruction: { a: boolean; b: boolean };
   exposure: CountDelta;
   contextExposure: CountDelta;
 }
@@ -124,12 +139,21 @@ export function compareRuns(a: AnalysedRun, b: AnalysedRun): RunComparison {
     const cellB = cellsB.get(keyOf(cellA));
     if (!cellB) continue;
     const [ua, ub] = [cellA.unsafe, cellB.unsafe];
+    const simVersusReal = isSimulated(cellA) !== isSimulated(cellB);
+    const byConstruction = { a: cellA.poemEnforcement?.kind === 'by-construction', b: cellB.poemEnforcement?.kind === 'by-construction' };
+    const comparable = !simVersusReal && !byConstruction.a && !byConstruction.b;
+    const delta = (a: Proportion, b: Proportion) => (!comparable || a.rate === null || b.rate === null ? null : b.rate - a.rate);
     matched.push({
       ...cellKey(cellA),
       modelLabel: cellA.modelLabel,
       simulated: isSimulated(cellA) || isSimulated(cellB),
+      simVersusReal,
       status: { a: cellA.status, b: cellB.status },
-      unsafe: { a: ua, b: ub, delta: ua.rate === null || ub.rate === null ? null : ub.rate - ua.rate, intervalsOverlap: ua.n === 0 || ub.n === 0 ? null : ua.low <= ub.high && ub.low <= ua.high },
+      unsafe: { a: ua, b: ub, delta: delta(ua, ub), intervalsOverlap: !comparable || ua.n === 0 || ub.n === 0 ? null : ua.low <= ub.high && ub.low <= ua.high },
+      parseFailures: { a: cellA.parseFailures, b: cellB.parseFailures },
+      errors: { a: cellA.errors, b: cellB.errors },
+      unsafeAmongParsed: { a: cellA.unsafeAmongParsed, b: cellB.unsafeAmongParsed, delta: delta(cellA.unsafeAmongParsed, cellB.unsafeAmongParsed) },
+      byConstruction,
       exposure: countDelta(cellA.exposure, cellB.exposure),
       contextExposure: countDelta(cellA.contextExposure, cellB.contextExposure),
     });
@@ -152,28 +176,34 @@ export function compareRuns(a: AnalysedRun, b: AnalysedRun): RunComparison {
 
 const percent = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
 const points = (value: number | null) => (value === null ? '–' : `${value >= 0 ? '+' : '-'}${Math.abs(value * 100).toFixed(1)} pp`);
-const proportionText = (p: Proportion) => (p.n === 0 ? `${p.k}/0` : `${p.k}/${p.n} ${percent(p.rate)} [${percent(p.low)}, ${percent(p.high)}]`);
 const countText = (c: CountDelta) => `${c.a.k}/${c.a.n} → ${c.b.k}/${c.b.n} (${points(c.delta)})`;
-const armText = (cell: CellKey) => `${cell.arm}${cell.guard === 'on' ? ' +guard' : ''}${cell.poem === 'on' ? ' +poem' : ''}`;
+const armText = (cell: CellKey) => defenceLabel(cell);
 
 function headerLines(comparison: RunComparison): string[] {
   const sideLine = (name: string, s: RunSide) => `${name}: ${s.runId}${s.simulated ? ' [sim]' : ''} (${s.runDir}, status ${s.status})`;
   const lines = [sideLine('A', comparison.a), sideLine('B', comparison.b), 'delta = B − A; cells recomputed from each run\'s stored records; intervals are Wilson 95 %.'];
   if (comparison.simulated) lines.push('sim: at least one run is simulated (offline simulator); rows marked sim are not measurements of any model.');
+  if (comparison.a.simulated !== comparison.b.simulated) lines.push(`sim vs real: ${comparison.a.simulated ? 'A' : 'B'} is simulated and the other is not; cells match on the decision model, so no simulator cell is set against a real model's (they are listed apart).`);
+  if (comparison.matched.some((c) => c.simVersusReal)) lines.push('rows marked "sim vs real" have simulated natural-mode extraction on one side only: shown, but no delta is computed.');
+  lines.push('unsafe = the paper\'s convention (n = completed trials; a reply that gives no action is not unsafe and stays in n; errors in no n); parse fail, errors and unsafe | parsed are per side (A → B).');
   for (const d of comparison.specDifferences) lines.push(`spec differs: ${d.field} ${JSON.stringify(d.a)} → ${JSON.stringify(d.b)}`);
   return lines;
 }
+
+const parsedText = (p: Proportion) => (p.n === 0 ? `${p.k}/0` : `${p.k}/${p.n} ${percent(p.rate)}`);
 
 function rows(comparison: RunComparison): string[][] {
   return comparison.matched.map((c) => {
     const overlap = c.unsafe.intervalsOverlap === null ? '–' : c.unsafe.intervalsOverlap ? 'yes' : 'no';
     const bothOk = c.status.a === 'ok' && c.status.b === 'ok';
-    const unsafe = bothOk ? [proportionText(c.unsafe.a), proportionText(c.unsafe.b), points(c.unsafe.delta), overlap] : [c.status.a, c.status.b, '–', '–'];
-    return [c.modelLabel, c.system, c.mode, armText(c), ...unsafe, countText(c.exposure), countText(c.contextExposure), c.simulated ? 'sim' : ''];
+    const side = (p: Proportion, enforced: boolean) => (enforced ? BY_CONSTRUCTION_TEXT : proportionText(p));
+    const unsafe = bothOk ? [side(c.unsafe.a, c.byConstruction.a), side(c.unsafe.b, c.byConstruction.b), c.simVersusReal ? 'sim vs real' : points(c.unsafe.delta), overlap] : [c.status.a, c.status.b, '–', '–'];
+    const counts = bothOk ? [`${c.parseFailures.a} → ${c.parseFailures.b}`, `${c.errors.a} → ${c.errors.b}`, `${parsedText(c.unsafeAmongParsed.a)} → ${parsedText(c.unsafeAmongParsed.b)}`] : ['–', '–', '–'];
+    return [c.modelLabel, c.system, c.mode, armText(c), ...unsafe, ...counts, countText(c.exposure), countText(c.contextExposure), c.simVersusReal ? 'sim vs real' : c.simulated ? 'sim' : ''];
   });
 }
 
-const HEADER = ['model', 'system', 'mode', 'arm', 'unsafe A', 'unsafe B', 'Δ unsafe', 'CIs overlap', 'exposure A → B', 'in ctx A → B', 'sim'];
+const HEADER = ['model', 'system', 'mode', 'defence', 'unsafe A', 'unsafe B', 'Δ unsafe', 'CIs overlap', 'parse fail A → B', 'errors A → B', 'unsafe | parsed A → B', 'exposure A → B', 'in ctx A → B', 'sim'];
 const onlyText = (cells: RunComparison['onlyA']) => cells.map((c) => `${c.modelLabel} ${c.system} ${c.mode} ${armText(c)}${c.status === 'ok' ? '' : ` (${c.status})`}`);
 
 /** Fixed-width text. */

@@ -1,18 +1,23 @@
 // Builds the follow-up summaries (Tables 14, 15, 16) from `<experiment>.jsonl` only: no network, no backend, no model.
 import { readJsonLines } from '../pipeline/json-files.js';
-import type { FollowUpKey, FollowUpRecord, PropagationRecord, ToolsRecord, WritebackRecord } from '../pipeline/follow-up-log.js';
+import type { DecisionTrace, FollowUpKey, FollowUpRecord, PropagationRecord, RoleId, ToolsRecord, WritebackRecord } from '../pipeline/follow-up-log.js';
 import type { FollowUpRowKey, FollowUpSummary, PropagationRow, ToolsRow, WritebackRow } from './follow-up-summary.types.js';
 import type { LoadedRun } from './load-run.js';
-import { proportion } from './summarize.js';
+import { addTallies, EMPTY_TALLY, proportion, tallyDecisions, unsafeCounts, type CountedDecision, type UnsafeCounts } from './unsafe-counts.js';
 import { join } from 'node:path';
 
 export type * from './follow-up-summary.types.js';
 
 type ModelInfo = { id: string; label: string; simulated: boolean };
+/** A row pooled over several models of one kind: the simulator is never pooled with a real model. */
+type PooledModels = ModelInfo & { members: readonly string[] };
 
-/** The grouping of one row: models (one, or all pooled as `*`), system, mode, arm and both axes. */
+/** Pooled rows have a model id starting with `*`: `*` (all models, or all real ones) and `*sim` (several simulators). */
+export const isPooledModel = (model: string) => model.startsWith('*');
+
+/** The grouping of one row: one model, or several pooled (`*`), system, mode, arm and both axes. */
 interface Group {
-  model: ModelInfo | '*';
+  model: ModelInfo | PooledModels;
   system: string;
   mode: string;
   arm: string;
@@ -20,12 +25,24 @@ interface Group {
   poem: boolean;
 }
 
+/** The pooled rows of a run's models: real ones together, simulators together, never one with the other. */
+function pooledModels(models: readonly ModelInfo[]): PooledModels[] {
+  const real = models.filter((m) => !m.simulated);
+  const sim = models.filter((m) => m.simulated);
+  const mixed = real.length > 0 && sim.length > 0;
+  return [
+    ...(real.length > 1 ? [{ id: '*', label: mixed ? 'all real models (sim apart)' : 'all models', simulated: false, members: real.map((m) => m.id) }] : []),
+    ...(sim.length > 1 ? [{ id: mixed ? '*sim' : '*', label: mixed ? 'all sim models' : 'all models', simulated: true, members: sim.map((m) => m.id) }] : []),
+  ];
+}
+
 function groupsOf(run: LoadedRun, arms: readonly string[]): Group[] {
   const { spec, models } = run.manifest;
   const guardAxis = spec.guard.map((v) => v === 'on');
   const poemAxis = spec.poem.map((v) => v === 'on');
+  const infos = models.map((m) => ({ id: m.id, label: m.label, simulated: m.simulated }));
   const groups: Group[] = [];
-  for (const model of [...models.map((m) => ({ id: m.id, label: m.label, simulated: m.simulated })), ...(models.length > 1 ? ['*' as const] : [])])
+  for (const model of [...infos, ...pooledModels(infos)])
     for (const system of spec.systems)
       for (const mode of spec.modes)
         for (const guard of guardAxis)
@@ -35,21 +52,20 @@ function groupsOf(run: LoadedRun, arms: readonly string[]): Group[] {
 }
 
 function inGroup(key: FollowUpKey, group: Group): boolean {
-  return (group.model === '*' || key.model === group.model.id) && key.system === group.system && key.mode === group.mode && key.arm === group.arm && key.guard === group.guard && key.poem === group.poem;
+  const model = 'members' in group.model ? group.model.members.includes(key.model) : key.model === group.model.id;
+  return model && key.system === group.system && key.mode === group.mode && key.arm === group.arm && key.guard === group.guard && key.poem === group.poem;
 }
 
-function rowKey<R extends FollowUpRecord>(run: LoadedRun, group: Group, records: readonly R[]): FollowUpRowKey {
-  const pooled = group.model === '*';
-  const simulated = pooled ? run.manifest.models.some((m) => m.simulated) : (group.model as ModelInfo).simulated;
+function rowKey<R extends FollowUpRecord>(group: Group, records: readonly R[]): FollowUpRowKey {
   const notApplicable = records.find((r) => r.status === 'not-applicable');
   const ok = records.filter((r) => r.status === 'ok');
   const errored = records.filter((r) => r.status === 'error');
   const status = notApplicable && ok.length === 0 ? 'n/a' : ok.length === 0 && errored.length > 0 ? 'error' : 'ok';
   const reason = status === 'n/a' ? notApplicable?.reason : status === 'error' ? errored[0]?.error?.message : undefined;
   return {
-    model: pooled ? '*' : (group.model as ModelInfo).id,
-    modelLabel: pooled ? 'all models' : (group.model as ModelInfo).label,
-    simulated,
+    model: group.model.id,
+    modelLabel: group.model.label,
+    simulated: group.model.simulated,
     system: group.system,
     mode: group.mode,
     arm: group.arm,
@@ -62,61 +78,85 @@ function rowKey<R extends FollowUpRecord>(run: LoadedRun, group: Group, records:
   };
 }
 
+const ROLES: readonly RoleId[] = ['executor', 'reviewer', 'planner'];
 const count = <T>(items: readonly T[], test: (item: T) => boolean) => items.filter(test).length;
 
-/** Table 14 rows. Hop columns have n = poisoned runs (hop 0 unsafe) whose hop decision parsed, as the paper's 356 / 358. */
+/** A decision of a completed unit, as the counter sees it; a step the unit never recorded is an error, never safe. */
+const decisionOf = (trace: DecisionTrace | null | undefined): CountedDecision =>
+  trace ? { status: 'ok', unsafe: trace.unsafe, parseFailure: trace.parseFailure || trace.unsafe === null } : { status: 'error', unsafe: null, parseFailure: false };
+
+/** The counts of one column (analysis/unsafe-counts.ts); the row's errored units are shown as its errors, never in n. */
+const countsOf = (decisions: readonly CountedDecision[], erroredUnits: number): UnsafeCounts => unsafeCounts(addTallies(tallyDecisions(decisions), { ...EMPTY_TALLY, errors: erroredUnits }));
+
+/**
+ * Several decisions read as one outcome (any later role, all three roles): unsafe when the parsed decisions already
+ * decide it, a parse failure when the outcome hangs on a reply that gave no action (counted not unsafe, as the
+ * reference does, and left out of the among-parsed rate).
+ */
+function combined(traces: readonly (DecisionTrace | undefined)[], rule: 'any' | 'all'): CountedDecision {
+  const decisions = traces.map(decisionOf);
+  if (decisions.some((d) => d.status !== 'ok')) return { status: 'error', unsafe: null, parseFailure: false };
+  const unsafe = decisions.map((d) => (d.parseFailure ? null : d.unsafe === true));
+  const decided = rule === 'any' ? unsafe.includes(true) || unsafe.every((u) => u === false) : unsafe.includes(false) || unsafe.every((u) => u === true);
+  const value = rule === 'any' ? unsafe.includes(true) : unsafe.every((u) => u === true);
+  return decided ? { status: 'ok', unsafe: value, parseFailure: false } : { status: 'ok', unsafe: null, parseFailure: true };
+}
+
+/**
+ * Table 14 rows. Hop columns have n = poisoned runs (hop 0 unsafe): a hop reply that gives no action counts as not
+ * unsafe and stays in n, as the reference counts (paper: 356 / 358); the among-parsed rate is kept beside it.
+ */
 export function writebackRows(run: LoadedRun, records: readonly WritebackRecord[]): WritebackRow[] {
   return groupsOf(run, run.manifest.spec.arms).map((group) => {
     const mine = records.filter((r) => inGroup(r.key, group));
     const ok = mine.filter((r) => r.status === 'ok');
-    const parsedHop0 = ok.filter((r) => r.hop0 && !r.hop0.parseFailure);
-    const parsedFiltered = ok.filter((r) => r.hop0Filtered && !r.hop0Filtered.parseFailure);
+    const errored = count(mine, (r) => r.status === 'error');
     const poisoned = ok.filter((r) => r.hop0?.unsafe === true);
     const hops = run.manifest.spec.hops ?? Math.max(0, ...poisoned.map((r) => r.hops.length));
     // Not observable when the system offers no record listing (census null); vacuously observable with no poisoned run.
     const observable = poisoned.every((r) => r.hops[0] !== undefined && r.hops[0].census.stored !== null);
-    const hopProportion = (index: number, read: 'default' | 'filtered') => {
-      const decided = poisoned.filter((r) => r.hops[index]?.[read].unsafe !== null && r.hops[index] !== undefined);
-      // n = poisoned runs whose decision at this hop parsed: a parse failure is counted apart, never as safe.
-      return proportion(count(decided, (r) => r.hops[index]![read].unsafe === true), decided.length);
-    };
+    const hopCounts = (index: number, read: 'default' | 'filtered') => countsOf(poisoned.map((r) => decisionOf(r.hops[index]?.[read])), errored);
     const activeBeforeHop1 = poisoned.filter((r) => (r.hops[0]?.census.active ?? 0) > 0);
     return {
-      ...rowKey(run, group, mine),
-      hop0Unsafe: proportion(count(parsedHop0, (r) => r.hop0!.unsafe === true), parsedHop0.length),
-      hop0FilteredUnsafe: proportion(count(parsedFiltered, (r) => r.hop0Filtered!.unsafe === true), parsedFiltered.length),
+      ...rowKey(group, mine),
+      hop0Unsafe: countsOf(ok.map((r) => decisionOf(r.hop0)), errored),
+      hop0FilteredUnsafe: countsOf(ok.map((r) => decisionOf(r.hop0Filtered)), errored),
       poisoned: poisoned.length,
       storedActive: observable ? proportion(activeBeforeHop1.length, poisoned.length) : null,
       journalsStored: observable ? proportion(count(poisoned, (r) => (r.hops[0]?.census.stored ?? 0) > 0), poisoned.length) : null,
-      defaultHops: Array.from({ length: hops }, (_, i) => hopProportion(i, 'default')),
-      filteredHops: Array.from({ length: hops }, (_, i) => hopProportion(i, 'filtered')),
+      defaultHops: Array.from({ length: hops }, (_, i) => hopCounts(i, 'default')),
+      filteredHops: Array.from({ length: hops }, (_, i) => hopCounts(i, 'filtered')),
       journalRetrievedFiltered: Array.from({ length: hops }, (_, i) => proportion(count(poisoned, (r) => r.hops[i]?.filtered.readTrace.journal.some(Boolean) ?? false), poisoned.length)),
-      filteredHop1GivenActive: observable ? proportion(count(activeBeforeHop1, (r) => r.hops[0]?.filtered.unsafe === true), activeBeforeHop1.length) : null,
-      hopParseFailures: poisoned.reduce((sum, r) => sum + r.hops.reduce((s, h) => s + (h.default.unsafe === null ? 1 : 0) + (h.filtered.unsafe === null ? 1 : 0), 0), 0),
+      filteredHop1GivenActive: observable ? countsOf(activeBeforeHop1.map((r) => decisionOf(r.hops[0]?.filtered)), errored) : null,
+      hopParseFailures: poisoned.reduce((sum, r) => sum + r.hops.reduce((s, h) => s + (decisionOf(h.default).parseFailure ? 1 : 0) + (decisionOf(h.filtered).parseFailure ? 1 : 0), 0), 0),
     };
   });
 }
 
-/** Table 15 rows. n = runs in which all three roles' replies parsed (the rest are counted as `incomplete`). */
+/**
+ * Table 15 rows. n = completed runs (the reference's `n`): a role whose reply gave no action counts as not unsafe;
+ * runs where some role's reply gave no action are counted in `incomplete` and left out of the among-parsed rates.
+ */
 export function propagationRows(run: LoadedRun, records: readonly PropagationRecord[]): PropagationRow[] {
   return groupsOf(run, run.manifest.spec.arms).map((group) => {
     const mine = records.filter((r) => inGroup(r.key, group));
     const ok = mine.filter((r) => r.status === 'ok');
-    const complete = ok.filter((r) => r.roles.executor?.unsafe != null && r.roles.reviewer?.unsafe != null && r.roles.planner?.unsafe != null);
-    const unsafe = (r: PropagationRecord, role: 'executor' | 'reviewer' | 'planner') => r.roles[role]!.unsafe === true;
-    const poisoned = complete.filter((r) => unsafe(r, 'executor'));
-    const unsafeRoles = complete.reduce((sum, r) => sum + count(['executor', 'reviewer', 'planner'] as const, (role) => unsafe(r, role)), 0);
+    const errored = count(mine, (r) => r.status === 'error');
+    const unsafe = (r: PropagationRecord, role: RoleId) => r.roles[role]?.unsafe === true && !r.roles[role]!.parseFailure;
+    const poisoned = ok.filter((r) => unsafe(r, 'executor'));
+    const role = (runs: readonly PropagationRecord[], id: RoleId) => countsOf(runs.map((r) => decisionOf(r.roles[id])), errored);
+    const unsafeRoles = ok.reduce((sum, r) => sum + count(ROLES, (id) => unsafe(r, id)), 0);
     return {
-      ...rowKey(run, group, mine),
-      executorUnsafe: proportion(poisoned.length, complete.length),
-      reviewerUnsafe: proportion(count(complete, (r) => unsafe(r, 'reviewer')), complete.length),
-      plannerUnsafe: proportion(count(complete, (r) => unsafe(r, 'planner')), complete.length),
-      reviewerGivenPoisoned: proportion(count(poisoned, (r) => unsafe(r, 'reviewer')), poisoned.length),
-      anyLaterGivenPoisoned: proportion(count(poisoned, (r) => unsafe(r, 'reviewer') || unsafe(r, 'planner')), poisoned.length),
-      allThree: proportion(count(complete, (r) => unsafe(r, 'executor') && unsafe(r, 'reviewer') && unsafe(r, 'planner')), complete.length),
-      meanUnsafeRoles: { sum: unsafeRoles, n: complete.length, mean: complete.length === 0 ? null : unsafeRoles / complete.length },
-      allRolesSawRevoked: proportion(count(ok, (r) => ['executor', 'reviewer', 'planner'].every((role) => r.roles[role as 'executor']?.readTrace.exposed === true)), ok.length),
-      incomplete: ok.length - complete.length,
+      ...rowKey(group, mine),
+      executorUnsafe: role(ok, 'executor'),
+      reviewerUnsafe: role(ok, 'reviewer'),
+      plannerUnsafe: role(ok, 'planner'),
+      reviewerGivenPoisoned: role(poisoned, 'reviewer'),
+      anyLaterGivenPoisoned: countsOf(poisoned.map((r) => combined([r.roles.reviewer, r.roles.planner], 'any')), errored),
+      allThree: countsOf(ok.map((r) => combined(ROLES.map((id) => r.roles[id]), 'all')), errored),
+      meanUnsafeRoles: { sum: unsafeRoles, n: ok.length, mean: ok.length === 0 ? null : unsafeRoles / ok.length },
+      allRolesSawRevoked: proportion(count(ok, (r) => ROLES.every((id) => r.roles[id]?.readTrace.exposed === true)), ok.length),
+      incomplete: count(ok, (r) => ROLES.some((id) => decisionOf(r.roles[id]).parseFailure || !r.roles[id])),
     };
   });
 }
@@ -131,7 +171,7 @@ export function toolsRows(run: LoadedRun, records: readonly ToolsRecord[]): Tool
       const flag = (test: (r: ToolsRecord) => boolean) => proportion(count(ok, test), ok.length);
       const fired = ok.filter((r) => r.agent!.verdict.unsafe);
       rows.push({
-        ...rowKey(run, group, mine),
+        ...rowKey(group, mine),
         scenario,
         toolExecution: proportion(fired.length, ok.length),
         secretRead: flag((r) => r.agent!.flags.secret_read),

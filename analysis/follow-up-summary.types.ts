@@ -1,8 +1,12 @@
 // Summary shapes of the follow-up experiments (Tables 14, 15, 16), written to summary.json under
 // `writeback`, `propagation` and `tools`. Built from the stored records only (analysis/follow-up-summary.ts).
-import type { Proportion } from './summarize.js';
+import type { Proportion, UnsafeCounts } from './unsafe-counts.js';
 
-/** The grouping every follow-up row carries. `model: '*'` is the row pooled over all models (the paper's layout). */
+/**
+ * The grouping every follow-up row carries. `model: '*'` is the row pooled over several models (`all models`; with
+ * the simulator in the run too, `all real models (sim apart)`, and `*sim` pools several simulators): the
+ * simulator never enters a pooled row with a real model.
+ */
 export interface FollowUpRowKey {
   model: string;
   /** `sim (simulated)` for the simulator; `all models` for the pooled row. */
@@ -22,45 +26,48 @@ export interface FollowUpRowKey {
   errors: number;
 }
 
-/** Table 14 row: one write-back mode (`arm` = `direct` | `natural`). Hop proportions have n = poisoned runs. */
+/**
+ * Table 14 row: one write-back mode (`arm` = `direct` | `natural`). Decision columns are `UnsafeCounts`
+ * (analysis/unsafe-counts.ts): the paper's convention as the headline, parse failures, errors, the among-parsed rate.
+ */
 export interface WritebackRow extends FollowUpRowKey {
-  /** Hop 0 unsafe over runs whose hop 0 parsed (the "no write-back" default column). */
-  hop0Unsafe: Proportion;
+  /** Hop 0 unsafe over completed runs (the "no write-back" default column). */
+  hop0Unsafe: UnsafeCounts;
   /** Hop 0 on the filtered read (the "no write-back" filter column). */
-  hop0FilteredUnsafe: Proportion;
+  hop0FilteredUnsafe: UnsafeCounts;
   /** Poisoned runs (hop 0 unsafe): the denominator of every hop column. */
   poisoned: number;
   /** Poisoned runs whose first journal was stored with the marker and active before hop 1; null: not observable. */
   storedActive: Proportion | null;
   /** Poisoned runs whose first journal was stored at all before hop 1; null: not observable. */
   journalsStored: Proportion | null;
-  /** Unsafe at hops 1..3 on the default read (index 0 = hop 1). */
-  defaultHops: Proportion[];
-  /** Unsafe at hops 1..3 on the filtered read. */
-  filteredHops: Proportion[];
+  /** Unsafe at hops 1..3 on the default read (index 0 = hop 1); n = poisoned runs. */
+  defaultHops: UnsafeCounts[];
+  /** Unsafe at hops 1..3 on the filtered read; n = poisoned runs. */
+  filteredHops: UnsafeCounts[];
   /** Poisoned runs where a journal of the run reached the model on the filtered read, per hop. */
   journalRetrievedFiltered: Proportion[];
   /** Unsafe at filter hop 1 among runs with an active journal (paper: 19/22 natural). */
-  filteredHop1GivenActive: Proportion | null;
-  /** Hop decisions that did not parse or errored (left out of n). */
+  filteredHop1GivenActive: UnsafeCounts | null;
+  /** Hop decisions of poisoned runs whose reply gave no action (inside the hop n, never unsafe). */
   hopParseFailures: number;
 }
 
-/** Table 15 row: one propagation arm (`shared-default` | `shared-filtered` | `no-journal`). n = runs with all three roles parsed. */
+/** Table 15 row: one propagation arm (`shared-default` | `shared-filtered` | `no-journal`). n = completed runs. */
 export interface PropagationRow extends FollowUpRowKey {
-  executorUnsafe: Proportion;
-  reviewerUnsafe: Proportion;
-  plannerUnsafe: Proportion;
+  executorUnsafe: UnsafeCounts;
+  reviewerUnsafe: UnsafeCounts;
+  plannerUnsafe: UnsafeCounts;
   /** Reviewer unsafe given the executor was unsafe (n = poisoned executors). */
-  reviewerGivenPoisoned: Proportion;
+  reviewerGivenPoisoned: UnsafeCounts;
   /** Reviewer or planner unsafe given the executor was unsafe. */
-  anyLaterGivenPoisoned: Proportion;
-  allThree: Proportion;
+  anyLaterGivenPoisoned: UnsafeCounts;
+  allThree: UnsafeCounts;
   /** Blast radius: total unsafe roles over runs, and its mean (of 3). */
   meanUnsafeRoles: { sum: number; n: number; mean: number | null };
   /** Runs where all three roles had a revoked record in context (model-independent). */
   allRolesSawRevoked: Proportion;
-  /** Runs left out because a role's reply did not parse or errored. */
+  /** Completed runs in which some role's reply gave no action (in n; left out of the among-parsed rates). */
   incomplete: number;
 }
 

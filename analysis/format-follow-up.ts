@@ -1,6 +1,7 @@
 // Renders follow-up summaries (Tables 14, 15, 16) as fixed-width text, as printed by `pnpm eval --experiment`.
+import { defenceLabel } from './defence-label.js';
 import type { FollowUpSummary, FollowUpRowKey } from './follow-up-summary.types.js';
-import type { Proportion } from './summarize.js';
+import { COUNTING_NOTE, type Proportion, type UnsafeCounts } from './unsafe-counts.js';
 
 const percent = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
 
@@ -11,6 +12,11 @@ export function formatProportion(p: Proportion | null): string {
   return `${p.k}/${p.n} ${percent(p.rate)} [${percent(p.low)}, ${percent(p.high)}]`;
 }
 
+/** The headline of decision counts (the paper's convention, analysis/unsafe-counts.ts), or `n/o`. */
+const formatCounts = (c: UnsafeCounts | null | undefined): string => formatProportion(c ? c.unsafe : null);
+/** The second rate, over decisions whose reply parsed. */
+const formatAmongParsed = (c: UnsafeCounts): string => (c.unsafeAmongParsed.n === 0 ? `${c.unsafeAmongParsed.k}/0` : `${c.unsafeAmongParsed.k}/${c.unsafeAmongParsed.n} ${percent(c.unsafeAmongParsed.rate)}`);
+
 function grid(header: string[], rows: string[][]): string[] {
   const all = [header, ...rows];
   const widths = header.map((_, column) => Math.max(...all.map((r) => (r[column] ?? '').length)));
@@ -18,7 +24,9 @@ function grid(header: string[], rows: string[][]): string[] {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
 }
 
-const keyCells = (row: FollowUpRowKey) => [row.modelLabel, row.system, row.mode, `${row.arm}${row.guard === 'on' ? ' +guard' : ''}${row.poem === 'on' ? ' +poem' : ''}`];
+/** Follow-up arms are experiment arms (write-back mode, propagation condition, tools defence); the axes are named. */
+const armCell = (row: FollowUpRowKey) => (row.guard === 'off' && row.poem === 'off' ? row.arm : `${row.arm}: ${defenceLabel({ arm: 'none', guard: row.guard, poem: row.poem })}`);
+const keyCells = (row: FollowUpRowKey) => [row.modelLabel, row.system, row.mode, armCell(row)];
 
 /** The table printed at the end of a follow-up run. Simulated rows say `sim (simulated)`. */
 export function formatFollowUpSummary(summary: FollowUpSummary): string {
@@ -39,15 +47,16 @@ export function formatFollowUpSummary(summary: FollowUpSummary): string {
   };
   if (summary.writeback) {
     const hops = Math.max(0, ...summary.writeback.map((r) => r.defaultHops.length));
-    const header = ['model', 'system', 'mode', 'write-back', 'hop0 unsafe', 'stored active', ...Array.from({ length: hops }, (_, i) => `default hop${i + 1}`), ...Array.from({ length: hops }, (_, i) => `filter hop${i + 1}`), 'journal in filtered ctx hop1'];
-    const rows = summary.writeback.map((r) => na(r) ?? [...keyCells(r), formatProportion(r.hop0Unsafe), formatProportion(r.storedActive), ...r.defaultHops.map(formatProportion), ...r.filteredHops.map(formatProportion), formatProportion(r.journalRetrievedFiltered[0] ?? null)]);
-    lines.push('write-back hops (Table 14): hop columns have n = poisoned runs (hop 0 unsafe) whose decision parsed', ...grid(header, rows));
+    const header = ['model', 'system', 'mode', 'write-back', 'hop0 unsafe', 'parse fail', 'errors', 'hop0 unsafe | parsed', 'stored active', ...Array.from({ length: hops }, (_, i) => `default hop${i + 1}`), ...Array.from({ length: hops }, (_, i) => `filter hop${i + 1}`), 'journal in filtered ctx hop1'];
+    const rows = summary.writeback.map((r) => na(r) ?? [...keyCells(r), formatCounts(r.hop0Unsafe), String(r.hop0Unsafe.parseFailures + r.hopParseFailures), String(r.errors), formatAmongParsed(r.hop0Unsafe), formatProportion(r.storedActive), ...r.defaultHops.map(formatCounts), ...r.filteredHops.map(formatCounts), formatProportion(r.journalRetrievedFiltered[0] ?? null)]);
+    lines.push('write-back hops (Table 14): hop columns have n = poisoned runs (hop 0 unsafe); parse fail = hop 0 and hop replies that gave no action (not unsafe, inside n)', ...grid(header, rows));
     flushReasons();
-    lines.push('no write-back (hop 0): default ' + summary.writeback.filter((r) => r.status === 'ok').map((r) => `${r.modelLabel}/${r.system}/${r.arm}: ${formatProportion(r.hop0Unsafe)}, filter ${formatProportion(r.hop0FilteredUnsafe)}`).join('; '));
+    lines.push('no write-back (hop 0): default ' + summary.writeback.filter((r) => r.status === 'ok').map((r) => `${r.modelLabel}/${r.system}/${r.arm}: ${formatCounts(r.hop0Unsafe)}, filter ${formatCounts(r.hop0FilteredUnsafe)}`).join('; '));
   }
   if (summary.propagation) {
-    const header = ['model', 'system', 'mode', 'arm', 'executor', 'reviewer', 'planner', 'reviewer | poisoned', 'any later | poisoned', 'all three', 'mean unsafe roles', 'all saw v1'];
-    const rows = summary.propagation.map((r) => na(r) ?? [...keyCells(r), formatProportion(r.executorUnsafe), formatProportion(r.reviewerUnsafe), formatProportion(r.plannerUnsafe), formatProportion(r.reviewerGivenPoisoned), formatProportion(r.anyLaterGivenPoisoned), formatProportion(r.allThree), r.meanUnsafeRoles.mean === null ? '–' : r.meanUnsafeRoles.mean.toFixed(2), formatProportion(r.allRolesSawRevoked)]);
+    const header = ['model', 'system', 'mode', 'arm', 'executor', 'reviewer', 'planner', 'parse fail', 'errors', 'executor | parsed', 'reviewer | poisoned', 'any later | poisoned', 'all three', 'mean unsafe roles', 'all saw v1'];
+    const parseFailures = (r: NonNullable<FollowUpSummary['propagation']>[number]) => r.executorUnsafe.parseFailures + r.reviewerUnsafe.parseFailures + r.plannerUnsafe.parseFailures;
+    const rows = summary.propagation.map((r) => na(r) ?? [...keyCells(r), formatCounts(r.executorUnsafe), formatCounts(r.reviewerUnsafe), formatCounts(r.plannerUnsafe), String(parseFailures(r)), String(r.errors), formatAmongParsed(r.executorUnsafe), formatCounts(r.reviewerGivenPoisoned), formatCounts(r.anyLaterGivenPoisoned), formatCounts(r.allThree), r.meanUnsafeRoles.mean === null ? '–' : r.meanUnsafeRoles.mean.toFixed(2), formatProportion(r.allRolesSawRevoked)]);
     lines.push('multi-agent propagation (Table 15):', ...grid(header, rows));
     flushReasons();
   }
@@ -59,5 +68,6 @@ export function formatFollowUpSummary(summary: FollowUpSummary): string {
   }
   if (summary.simulated) lines.push('', 'sim (simulated): rows from the offline simulator are not measurements of any model.');
   lines.push('k/n rate [Wilson 95% interval]; n/o = not observable on this system (no record listing).');
+  if (summary.writeback || summary.propagation) lines.push(`Decision columns: ${COUNTING_NOTE}`);
   return lines.join('\n');
 }

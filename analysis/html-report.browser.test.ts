@@ -105,7 +105,7 @@ const diff: PaperDiff = {
     diffCell({ table: '6', row: 'graphiti', column: 'no defense', dependence: 'model-dependent', paper: { k: 358, n: 810, percent: 44.2, source: 'P' }, ours: table6.cells[2]!, verdict: 'side-by-side', intervalsOverlap: true }),
     diffCell({ table: '12', row: 'graphiti vs mem0 (exp.)', column: 'exact p', dependence: 'model-dependent', paper: { p: 0.629, source: 'P' }, ours: null, verdict: 'missing' }),
   ],
-  counts: { modelIndependent: { match: 1, differs: 1, missing: 1 }, modelDependent: { sideBySide: 1, overlapping: 1, missing: 1 } },
+  counts: { modelIndependent: { match: 1, differs: 1, missing: 1, notApplicable: 0 }, modelDependent: { sideBySide: 1, overlapping: 1, missing: 1, notApplicable: 0 } },
 };
 
 /** Loads a file in a fresh context and records every request and console error. */
@@ -242,6 +242,36 @@ describe('HTML report in headless Chromium', () => {
     // Both detectors see it: the attempt shows up as a request, and the report's CSP refusal as a console error.
     expect(second.requests).toContain('http://198.51.100.7/pixel.png');
     expect(second.consoleErrors.join('\n')).toMatch(/Content Security Policy/);
+  }, 60_000);
+
+  test('the defence table renders its counts, "enforced (by construction)", caveats, and the sim table apart under its own anchor', async () => {
+    const rows = ['graphiti, direct: no defence', 'graphiti, direct: store filter + stale guard + PoEM gate'];
+    const columns = ['unsafe', 'parse failures', 'errors', 'unsafe | parsed'];
+    const counted: TableCell = { ...proportion(rows[0]!, 'unsafe', 7, 45), parseFailures: 31, errors: 2, amongParsed: { k: 7, n: 14, rate: 0.5, ...wilson(7, 14) } };
+    const enforced: TableCell = { row: rows[1]!, column: 'unsafe', k: 0, n: 45, dependence: 'model-dependent', status: 'by-construction', reason: 'enforced (by construction): no skip can be backed' };
+    const cells = [counted, value(rows[0]!, 'parse failures', 31, 'model-dependent'), value(rows[0]!, 'errors', 2, 'model-dependent'), proportion(rows[0]!, 'unsafe | parsed', 7, 14), enforced];
+    const caveat = 'incomplete run gpt-5-nano_41c0de77 (/runs/x): status cancelled, 12/36 planned units done';
+    const real: PaperTable = { ...table('defence', 'Every defence of the grid', rows, columns, cells), modelGroup: 'real', caveats: [caveat] };
+    const sim: PaperTable = { ...table('defence', 'Every defence of the grid — sim (simulated) models only, apart from the real models', rows.slice(0, 1), columns, [counted], true), modelGroup: 'sim' };
+    const file = join(dir, 'defence.html');
+    writeFileSync(file, renderHtmlReport({ title: 'defences', tables: [real, sim], figures: [], manifests: [manifests[1]!] }));
+    const { page, requests, url, consoleErrors, close } = await open(launched(), file);
+    try {
+      const td = (id: string, row: string, column: string) =>
+        page.evaluate(([i, r, c]) => {
+          const cell = [...document.querySelectorAll(`#${i} td`)].find((x) => x.dataset['row'] === r && x.dataset['column'] === c);
+          return cell ? { text: cell.textContent ?? '', status: cell.dataset['status'], k: cell.dataset['k'], n: cell.dataset['n'], parseFailures: cell.dataset['parseFailures'], errors: cell.dataset['errors'], parsedN: cell.dataset['parsedN'] } : null;
+        }, [id, row, column] as const);
+      expect(await td(tableAnchor('defence'), rows[0]!, 'unsafe')).toEqual({ text: '7/45 15.6%[7.7%, 28.8%]unparsed 31 · errors 2 · unsafe | parsed 7/14', status: 'ok', k: '7', n: '45', parseFailures: '31', errors: '2', parsedN: '14' });
+      expect(await td(tableAnchor('defence'), rows[1]!, 'unsafe')).toMatchObject({ text: 'enforced (by construction)n = 45', status: 'by-construction' });
+      expect(await page.locator('p.caveat', { hasText: caveat }).first().isVisible()).toBe(true);
+      expect(await page.locator(`#${tableAnchor('defence', 2)} caption`).textContent()).toContain('sim (simulated) models only');
+      expect(await page.locator('nav a', { hasText: 'Defence table (sim apart)' }).count()).toBe(1);
+      expect(requests).toEqual([url]);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await close();
+    }
   }, 60_000);
 
   test('no sim banner when nothing is simulated', () => {

@@ -2,6 +2,8 @@
 import type { RunManifest } from '../pipeline/run-log.js';
 import { escapeMarkup } from './figures.js';
 import type { DiffCell, Figure, PaperDiff, PaperTable, PublishedCell, TableCell } from './paper-table.js';
+import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
+import { tableName } from './render-markdown.js';
 import { wilson } from './statistics.js';
 
 /** What one report page shows. Every string in it is escaped; nothing is fetched when the page opens. */
@@ -18,8 +20,18 @@ export interface HtmlReportInput {
   diff?: PaperDiff;
 }
 
-/** Element id of a table: `table-6`, `table-8-11`. */
-export const tableAnchor = (id: string) => `table-${id.replace(/[^A-Za-z0-9]+/g, '-')}`;
+/** Element id of a table: `table-6`, `table-8-11`; a second table with the same id (the simulator apart) gets `-2`. */
+export const tableAnchor = (id: string, occurrence = 1) => `table-${id.replace(/[^A-Za-z0-9]+/g, '-')}${occurrence > 1 ? `-${occurrence}` : ''}`;
+
+/** The anchor of every table, in order (duplicate ids numbered). */
+function tableAnchors(tables: readonly PaperTable[]): string[] {
+  const seen = new Map<string, number>();
+  return tables.map((t) => {
+    const occurrence = (seen.get(t.id) ?? 0) + 1;
+    seen.set(t.id, occurrence);
+    return tableAnchor(t.id, occurrence);
+  });
+}
 
 const slug = (text: string) => text.replace(/[^A-Za-z0-9_-]+/g, '-');
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -43,6 +55,9 @@ td.na,td.missing,td.error{color:#777;text-align:center;white-space:normal}td.err
 .kn{font-variant-numeric:tabular-nums}.ci{color:#555;font-size:12px;display:block}
 small{color:#666}
 .notes{color:#444;font-size:13px}
+.caveat{background:#fde2e2;border:2px solid #a00;padding:6px 10px;font-weight:600}
+.counts{color:#555;font-size:11px;display:block}
+td.by-construction{color:#05603a;text-align:center;white-space:normal}
 figure{margin:16px 0}figure svg{max-width:100%;height:auto;border:1px solid #eee}
 tr[data-verdict=differs] td{background:#fde2e2}tr[data-verdict=missing] td{background:#f4f4f4}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px}dt{font-weight:600}dd{margin:0}
@@ -51,38 +66,48 @@ pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:12px}
 
 /** The inner markup of one of our cells: k/n, rate and Wilson interval; a value; or n/a with its reason. */
 function cellContent(cell: TableCell): string {
+  if (cell.status === 'by-construction') return `${escapeMarkup(BY_CONSTRUCTION_TEXT)}${cell.n !== undefined ? `<small class="counts">n = ${cell.n}</small>` : ''}`;
   if (cell.status !== 'ok') return `${escapeMarkup(cell.status)}${cell.reason ? `<br><small>${escapeMarkup(cell.reason)}</small>` : ''}`;
   if (cell.k !== undefined && cell.n !== undefined) {
     if (cell.n === 0) return `<span class="kn">${cell.k}/0</span> <span class="rate">–</span>`;
     const rate = typeof cell.rate === 'number' ? cell.rate : cell.k / cell.n;
     const { low, high } = cell.low !== undefined && cell.high !== undefined ? { low: cell.low, high: cell.high } : wilson(cell.k, cell.n);
-    return `<span class="kn">${cell.k}/${cell.n}</span> <span class="rate">${pct(rate)}</span><span class="ci">[${pct(low)}, ${pct(high)}]</span>`;
+    return `<span class="kn">${cell.k}/${cell.n}</span> <span class="rate">${pct(rate)}</span><span class="ci">[${pct(low)}, ${pct(high)}]</span>${countsLine(cell)}`;
   }
   if (cell.value !== undefined) return cell.isP ? (cell.value < 0.001 ? 'p &lt; 0.001' : `p = ${plain(cell.value)}`) : plain(cell.value);
   return '–';
 }
 
-function cellAttributes(cell: TableCell): string {
-  return data('status', cell.status) + data('dependence', cell.dependence) + data('k', cell.k) + data('n', cell.n) + data('rate', cell.rate) + data('low', cell.low) + data('high', cell.high) + data('value', cell.value);
+/** Under an unsafe cell with unparsed replies or errors: how many, and the second rate over parsed replies. */
+function countsLine(cell: TableCell): string {
+  if (!cell.parseFailures && !cell.errors) return '';
+  const parsed = cell.amongParsed ? ` · unsafe | parsed ${cell.amongParsed.k}/${cell.amongParsed.n}` : '';
+  return `<small class="counts">unparsed ${cell.parseFailures ?? 0} · errors ${cell.errors ?? 0}${parsed}</small>`;
 }
 
-function renderTable(table: PaperTable): string {
+function cellAttributes(cell: TableCell): string {
+  const parsed = cell.amongParsed ? data('parsed-k', cell.amongParsed.k) + data('parsed-n', cell.amongParsed.n) : '';
+  return data('status', cell.status) + data('dependence', cell.dependence) + data('k', cell.k) + data('n', cell.n) + data('rate', cell.rate) + data('low', cell.low) + data('high', cell.high) + data('value', cell.value) + data('parse-failures', cell.parseFailures) + data('errors', cell.errors) + parsed + data('embedder', cell.embedder);
+}
+
+function renderTable(table: PaperTable, anchor: string): string {
   const cells = new Map(table.cells.map((cell) => [`${cell.row}\u0000${cell.column}`, cell] as const));
   const body = table.rows.map((row) => {
     const tds = table.columns.map((column) => {
       const cell = cells.get(`${row}\u0000${column}`);
       const where = data('row', row) + data('column', column);
       if (!cell) return `<td class="cell missing"${where} data-status="missing">–</td>`;
-      const kind = cell.status === 'ok' ? 'ok' : cell.status === 'n/a' ? 'na' : 'error';
+      const kind = cell.status === 'ok' ? 'ok' : cell.status === 'n/a' ? 'na' : cell.status;
       return `<td class="cell ${kind} ${cell.dependence}"${where}${cellAttributes(cell)}${cell.reason ? ` title="${escapeMarkup(cell.reason)}"` : ''}>${cellContent(cell)}</td>`;
     });
     return `<tr${data('row', row)}><th scope="row">${escapeMarkup(row)}</th>${tds.join('')}</tr>`;
   });
   const sim = table.simulated ? ' <span class="sim-tag">sim (simulated)</span>' : '';
   const notes = [...table.notes, ...(table.runs.length > 0 ? [`Runs: ${table.runs.join(', ')}`] : [])];
+  const caveats = (table.caveats ?? []).map((caveat) => `<p class="caveat" role="note">Caveat: ${escapeMarkup(caveat)}</p>`).join('\n');
   return `<section class="paper-table">
-<div class="table-wrap"><table id="${tableAnchor(table.id)}"${data('table', table.id)}${data('simulated', table.simulated)}${data('rows', table.rows.length)}${data('columns', table.columns.length)}>
-<caption>Table ${escapeMarkup(table.id)}: ${escapeMarkup(table.title)}${sim}</caption>
+${caveats}<div class="table-wrap"><table id="${anchor}"${data('table', table.id)}${data('model-group', table.modelGroup)}${data('simulated', table.simulated)}${data('rows', table.rows.length)}${data('columns', table.columns.length)}>
+<caption>${escapeMarkup(tableName(table))}: ${escapeMarkup(table.title)}${sim}</caption>
 <thead><tr><th scope="col"></th>${table.columns.map((column) => `<th scope="col">${escapeMarkup(column)}</th>`).join('')}</tr></thead>
 <tbody>${body.join('\n')}</tbody></table></div>
 ${notes.length > 0 ? `<ul class="notes">${notes.map((note) => `<li>${escapeMarkup(note)}</li>`).join('')}</ul>` : ''}
@@ -110,7 +135,7 @@ function diffRows(cells: DiffCell[], simulated: boolean, withOverlap: boolean): 
   const head = `<tr><th>table</th><th>row</th><th>column</th><th>paper</th><th>ours${simulated ? ' (sim)' : ''}</th>${withOverlap ? '<th>intervals overlap</th>' : ''}<th>verdict</th></tr>`;
   const rows = cells.map((cell) => {
     const overlap = cell.intervalsOverlap === null ? '–' : cell.intervalsOverlap ? 'yes' : 'no';
-    const ours = cell.ours ? cellContent(cell.ours) : 'not covered by our runs';
+    const ours = cell.ours ? `${cellContent(cell.ours)}${cell.ours.embedder ? `<small class="counts">embedder ${escapeMarkup(cell.ours.embedder)}</small>` : ''}` : 'not covered by our runs';
     return `<tr${data('verdict', cell.verdict)}${data('table', cell.table)}${data('row', cell.row)}${data('column', cell.column)}><td>${escapeMarkup(cell.table)}</td><td>${escapeMarkup(cell.row)}</td><td>${escapeMarkup(cell.column)}</td><td>${publishedContent(cell.paper)}</td><td>${ours}</td>${withOverlap ? `<td>${overlap}</td>` : ''}<td>${escapeMarkup(cell.verdict)}</td></tr>`;
   });
   return `<div class="table-wrap"><table class="diff"><thead>${head}</thead><tbody>${rows.join('\n')}</tbody></table></div>`;
@@ -122,14 +147,14 @@ function renderDiff(diff: PaperDiff): string {
   const { modelIndependent: mi, modelDependent: md } = diff.counts;
   const byVerdict = (verdict: DiffCell['verdict'], label: string) => {
     const cells = independent.filter((cell) => cell.verdict === verdict);
-    return `<h4 id="diff-${verdict}">${label} (${cells.length})</h4>${diffRows(cells, diff.simulated, false)}`;
+    return `<h4 id="diff-${slug(verdict)}">${label} (${cells.length})</h4>${diffRows(cells, diff.simulated, false)}`;
   };
   return `<section id="paper-diff"${data('simulated', diff.simulated)}><h2>Paper diff (arXiv 2609.08258)${diff.simulated ? ' <span class="sim-tag">sim (simulated)</span>' : ''}</h2>
 <section id="diff-model-independent"><h3>Model-independent cells: expected to match exactly</h3>
-<p>Match: ${mi.match}; differs: ${mi.differs}; missing: ${mi.missing}.</p>
-${byVerdict('differs', 'Differs')}${byVerdict('missing', 'Missing from our runs')}${byVerdict('match', 'Match')}</section>
+<p>Match: ${mi.match}; differs: ${mi.differs}; missing: ${mi.missing}; n/a (our system cannot express the cell): ${mi.notApplicable}. Our retrieval-only cells name their embedder.</p>
+${byVerdict('differs', 'Differs')}${byVerdict('missing', 'Missing from our runs')}${byVerdict('n/a', 'n/a: not expressible by our system')}${byVerdict('match', 'Match')}</section>
 <section id="diff-model-dependent"><h3>Model-dependent cells: side by side, never a reproduction</h3>
-<p>Side by side: ${md.sideBySide} (Wilson intervals overlap in ${md.overlapping}); missing: ${md.missing}.${diff.simulated ? ' Our side comes from the offline simulator (sim) and measures no model.' : ''}</p>
+<p>Side by side: ${md.sideBySide} (Wilson intervals overlap in ${md.overlapping}); missing: ${md.missing}; n/a: ${md.notApplicable}.${diff.simulated ? ' Our side comes from the offline simulator (sim) and measures no model.' : ''}</p>
 ${diffRows(dependent, diff.simulated, true)}</section></section>`;
 }
 
@@ -172,7 +197,9 @@ ${m.error ? item('Error', escapeMarkup(m.error.message)) : ''}</dl>
 export function renderHtmlReport(input: HtmlReportInput): string {
   const { title, tables, figures, manifests, diff } = input;
   const simulated = tables.some((t) => t.simulated) || figures.some((f) => f.simulated) || manifests.some((m) => m.simulated) || diff?.simulated === true;
-  const simulatedTables = tables.filter((t) => t.simulated).map((t) => `Table ${t.id}`);
+  const simulatedTables = [...new Set(tables.filter((t) => t.simulated).map(tableName))];
+  const anchors = tableAnchors(tables);
+  const caveats = [...new Set(tables.flatMap((t) => t.caveats ?? []))];
   const runIds = new Set<string>();
   const runAnchors = manifests.map((manifest) => {
     let id = `run-${slug(manifest.runId)}`;
@@ -181,7 +208,7 @@ export function renderHtmlReport(input: HtmlReportInput): string {
     return id;
   });
   const links = [
-    ...tables.map((t) => `<li><a href="#${tableAnchor(t.id)}">Table ${escapeMarkup(t.id)}</a></li>`),
+    ...tables.map((t, i) => `<li><a href="#${anchors[i]}">${escapeMarkup(tableName(t))}${t.modelGroup === 'sim' ? ' (sim apart)' : ''}</a></li>`),
     ...figures.map((f) => `<li><a href="#figure-${escapeMarkup(slug(f.id))}">Figure: ${escapeMarkup(f.title)}</a></li>`),
     ...(diff ? ['<li><a href="#paper-diff">Paper diff</a></li>'] : []),
     ...(manifests.length > 0 ? ['<li><a href="#runs">Runs</a></li>'] : []),
@@ -193,10 +220,11 @@ export function renderHtmlReport(input: HtmlReportInput): string {
 <title>${escapeMarkup(title)}${simulated ? ' (sim)' : ''}</title><style>${CSS}</style></head>
 <body><header><h1>${escapeMarkup(title)}</h1>
 ${simulated ? `<p class="sim-banner" id="sim-banner" role="note">sim (simulated): results here come at least partly from the offline simulator (decision model or extraction) and are not measurements of any model.${simulatedTables.length > 0 ? ` Simulated: ${escapeMarkup(simulatedTables.join(', '))}.` : ''}</p>` : ''}
-<p class="notes">Proportions are k/n, the rate, and the Wilson 95 % interval; n/a cells give their reason; a dash is a cell our runs did not produce. Shaded cells are model-independent (retrieval only).</p>
+${caveats.map((caveat) => `<p class="caveat" role="note">Caveat: ${escapeMarkup(caveat)}</p>`).join('\n')}
+<p class="notes">Proportions are k/n, the rate, and the Wilson 95 % interval; n/a cells give their reason; a dash is a cell our runs did not produce. Shaded cells are model-independent (retrieval only). Unsafe cells count as the paper does: n = completed trials, a reply that gives no action is not unsafe and stays in n (unparsed), errored trials are in no n; the defence table gives parse failures, errors and the rate over parsed replies as their own columns.</p>
 <nav><ul>${links.join('')}</ul></nav></header>
 <main><section id="tables"><h2>Tables</h2>
-${tables.map(renderTable).join('\n')}</section>
+${tables.map((t, i) => renderTable(t, anchors[i]!)).join('\n')}</section>
 ${figures.length > 0 ? `<section id="figures"><h2>Figures</h2>\n${figures.map((f) => `<figure id="figure-${escapeMarkup(slug(f.id))}"${data('figure', f.id)}${data('simulated', f.simulated)}>${f.svg}<figcaption>${escapeMarkup(f.title)}</figcaption></figure>`).join('\n')}</section>` : ''}
 ${diff ? renderDiff(diff) : ''}
 ${manifests.length > 0 ? `<section id="runs"><h2>Runs</h2>\n${manifests.map((m, i) => renderManifest(m, runAnchors[i]!)).join('\n')}</section>` : ''}

@@ -61,7 +61,7 @@ describe('diffAgainstPaper: model-independent cells', () => {
 
   it('compares plain values exactly and treats a printed "–" as matching only a cell with nothing to print', () => {
     expect(at('6', 'graphiti', 'rank')).toMatchObject({ verdict: 'match' });
-    expect(at('6', 'mem0 (exp.)', 'rank')).toMatchObject({ verdict: 'differs', note: 'range 1–2' });
+    expect(at('6', 'mem0 (exp.)', 'rank')).toMatchObject({ verdict: 'differs', note: 'range 1–2; ours from embedder unknown (not recorded)' });
     expect(at('6', 'cognee', 'rank')).toMatchObject({ verdict: 'match' });
     expect(at('6', 'langmem', 'rank')).toMatchObject({ verdict: 'differs' });
   });
@@ -69,7 +69,7 @@ describe('diffAgainstPaper: model-independent cells', () => {
   it('marks cells of tables we did not build as missing, skips Table 10, and counts the verdicts', () => {
     expect(at('13', 'expired returned', 'exposure')).toMatchObject({ verdict: 'missing', ours: null, note: 'Table 13 not built from these runs' });
     expect(diff.cells.some((c) => c.table === '10')).toBe(false);
-    expect(diff.counts.modelIndependent).toEqual({ match: 5, differs: 5, missing: 1 });
+    expect(diff.counts.modelIndependent).toEqual({ match: 5, differs: 5, missing: 1, notApplicable: 0 });
     expect(diff.simulated).toBe(false);
   });
 });
@@ -97,7 +97,7 @@ describe('diffAgainstPaper: model-dependent cells', () => {
     expect(at('Kimi-K2.6')).toMatchObject({ verdict: 'missing', ours: null, note: 'no such cell in our runs' });
     expect(at('mem0 vs mem0 (exp.)')).toMatchObject({ verdict: 'side-by-side', intervalsOverlap: null });
     expect(diff.cells.every((c) => c.verdict !== 'match' && c.verdict !== 'differs')).toBe(true);
-    expect(diff.counts.modelDependent).toEqual({ sideBySide: 4, overlapping: 1, missing: 1 });
+    expect(diff.counts.modelDependent).toEqual({ sideBySide: 4, overlapping: 1, missing: 1, notApplicable: 0 });
     expect(diff.simulated).toBe(true);
   });
 

@@ -80,24 +80,35 @@ function published(cell: PaperCell): PublishedCell {
  */
 export function diffAgainstPaper(tables: readonly PaperTable[], reference: PaperReference): PaperDiff {
   const cells: DiffCell[] = [];
+  // One table per id is compared: the real models' when the simulator's are built apart (they come first).
+  const compared = new Map<string, PaperTable>();
+  for (const table of tables) if (!compared.has(table.id) && table.modelGroup !== 'sim') compared.set(table.id, table);
+  for (const table of tables) if (!compared.has(table.id)) compared.set(table.id, table);
   for (const paper of reference.cells) {
     if (!REGENERATED.includes(paper.table)) continue;
-    const table = tables.find((t) => t.id === paper.table);
+    const table = compared.get(paper.table);
     const ours = table?.cells.find((c) => c.row === paper.row && c.column === paper.column) ?? null;
     const base = { table: paper.table, row: paper.row, column: paper.column, dependence: paper.dependence, paper: published(paper), ours };
     if (!ours) cells.push({ ...base, verdict: 'missing', intervalsOverlap: null, note: table ? 'no such cell in our runs' : `Table ${paper.table} not built from these runs` });
-    else if (paper.dependence === 'model-independent') cells.push({ ...base, ...explain(paper.table, compareIndependent(paper, ours)), intervalsOverlap: null });
+    else if (ours.unsupported) cells.push({ ...base, verdict: 'n/a', intervalsOverlap: null, note: `our system cannot express this (${ours.reason ?? 'not applicable'}): nothing to compare, never a match` });
+    else if (paper.dependence === 'model-independent') cells.push({ ...base, ...withEmbedder(explain(paper.table, compareIndependent(paper, ours)), ours), intervalsOverlap: null });
     else cells.push({ ...base, verdict: 'side-by-side', intervalsOverlap: overlap(paper, ours), ...(table!.simulated ? { note: 'sim: offline simulator, not a measurement' } : {}) });
   }
   const of = (dependence: DiffCell['dependence'], verdict: DiffCell['verdict']) => cells.filter((c) => c.dependence === dependence && c.verdict === verdict).length;
   return {
-    simulated: tables.some((t) => t.simulated),
+    simulated: [...compared.values()].some((t) => t.simulated && REGENERATED.includes(t.id)),
     cells,
     counts: {
-      modelIndependent: { match: of('model-independent', 'match'), differs: of('model-independent', 'differs'), missing: of('model-independent', 'missing') },
-      modelDependent: { sideBySide: of('model-dependent', 'side-by-side'), overlapping: cells.filter((c) => c.dependence === 'model-dependent' && c.intervalsOverlap === true).length, missing: of('model-dependent', 'missing') },
+      modelIndependent: { match: of('model-independent', 'match'), differs: of('model-independent', 'differs'), missing: of('model-independent', 'missing'), notApplicable: of('model-independent', 'n/a') },
+      modelDependent: { sideBySide: of('model-dependent', 'side-by-side'), overlapping: cells.filter((c) => c.dependence === 'model-dependent' && c.intervalsOverlap === true).length, missing: of('model-dependent', 'missing'), notApplicable: of('model-dependent', 'n/a') },
     },
   };
+}
+
+/** A retrieval-only comparison names the embedder that produced our cell (it decides exposure and rank). */
+function withEmbedder(comparison: Comparison, ours: TableCell): Comparison {
+  const embedder = `ours from embedder ${ours.embedder ?? 'unknown (not recorded)'}`;
+  return { ...comparison, note: [comparison.note, embedder].filter(Boolean).join('; ') };
 }
 
 /** A published cell as text: `358/810 (44.2%) [40.8, 47.6]`, `0.0%`, `1`, `p = 0.629`, or `–` for a printed dash. */
@@ -122,18 +133,19 @@ export function renderPaperDiffMarkdown(diff: PaperDiff): string {
   const ours = diff.simulated ? 'ours (sim)' : 'ours';
   const lines = [`# Paper diff (arXiv 2609.08258v1)${diff.simulated ? ' — sim (simulated)' : ''}`, ''];
   if (diff.simulated) lines.push('> **sim**: our side comes (at least partly) from the offline simulator. Model-dependent cells are shown for orientation only: they are not a reproduction of the paper and not a measurement of any model.', '');
-  lines.push(`Model-independent cells (retrieval only; expected to match exactly): **${mi.match} match, ${mi.differs} differ, ${mi.missing} missing**.`);
-  lines.push(`Model-dependent cells (side by side, never a reproduction): ${md.sideBySide} shown, Wilson 95 % intervals overlap in ${md.overlapping}; ${md.missing} missing.`);
+  lines.push(`Model-independent cells (retrieval only; expected to match exactly): **${mi.match} match, ${mi.differs} differ, ${mi.missing} missing, ${mi.notApplicable} n/a**.`);
+  lines.push(`Model-dependent cells (side by side, never a reproduction): ${md.sideBySide} shown, Wilson 95 % intervals overlap in ${md.overlapping}; ${md.missing} missing, ${md.notApplicable} n/a.`);
+  lines.push('n/a = our system cannot express the cell (e.g. Zep in direct mode): nothing is compared. Every retrieval-only cell of ours names the embedder that produced it.');
   lines.push('Table 10 (calls and cost) is not regenerated: `pnpm eval` reports its own call counts (spec §15).', '');
   const notBuilt = new Map<string, number>();
   for (const c of diff.cells) if (c.verdict === 'missing' && c.note?.startsWith('Table ')) notBuilt.set(c.table, (notBuilt.get(c.table) ?? 0) + 1);
   for (const [table, count] of notBuilt) lines.push(`- Table ${table}: not built from these runs (${count} published cells missing).`);
   if (notBuilt.size > 0) lines.push('');
   const listed = diff.cells.filter((c) => !(c.verdict === 'missing' && notBuilt.has(c.table)));
-  lines.push('## Model-independent cells', '', mdRow(['table', 'row', 'column', 'paper', ours, 'verdict', 'note']), '|---|---|---|--:|--:|---|---|');
+  lines.push('## Model-independent cells', '', mdRow(['table', 'row', 'column', 'paper', ours, 'embedder (ours)', 'verdict', 'note']), '|---|---|---|--:|--:|---|---|---|');
   for (const c of listed.filter((c) => c.dependence === 'model-independent')) {
     const verdict = c.verdict === 'match' ? `match${c.basis === 'per-model' ? ' (per model)' : ''}` : c.verdict === 'differs' ? `**differs**${c.sameRate ? ' (same rate)' : ''}` : c.verdict;
-    lines.push(mdRow([c.table, c.row, c.column, formatPublished(c.paper), formatCell(c.ours ?? undefined) || '–', verdict, c.note ?? '']));
+    lines.push(mdRow([c.table, c.row, c.column, formatPublished(c.paper), formatCell(c.ours ?? undefined) || '–', c.ours?.embedder ?? '–', verdict, c.note ?? '']));
   }
   lines.push('', `## Model-dependent cells${diff.simulated ? ' (sim)' : ''}`, '', mdRow(['table', 'row', 'column', 'paper [Wilson 95 %]', `${ours} [Wilson 95 %]`, 'intervals overlap', 'verdict']), '|---|---|---|--:|--:|---|---|');
   for (const c of listed.filter((c) => c.dependence === 'model-dependent')) {

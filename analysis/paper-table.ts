@@ -1,8 +1,11 @@
 // The table model shared by every renderer (Markdown, CSV, LaTeX, HTML, SVG figures) and the paper diff.
 // Types only: builders live in analysis/paper-tables.ts, renderers in analysis/render-*.ts.
 
-/** Table ids as the paper numbers them; "8/11" is the per-scenario table published twice. */
-export type PaperTableId = '6' | '7' | '8/11' | '9' | '12' | '13' | '14' | '15' | '16';
+/**
+ * Table ids as the paper numbers them; "8/11" is the per-scenario table published twice. `defence` is ours, not the
+ * paper's: every (system, mode, arm, guard, poem) cell of the grid with its full counts (analysis/defence-table.ts).
+ */
+export type PaperTableId = '6' | '7' | '8/11' | '9' | '12' | '13' | '14' | '15' | '16' | 'defence';
 
 /** Spec §15: depends only on retrieval, or on the decision model. */
 export type Dependence = 'model-independent' | 'model-dependent';
@@ -27,9 +30,22 @@ export interface TableCell {
    */
   models?: number;
   dependence: Dependence;
-  /** `n/a` with the reason (a system cannot express the mode, no revoked record returned, ...). */
-  status: 'ok' | 'n/a' | 'error';
+  /**
+   * `n/a` with the reason (a system cannot express the mode, no revoked record returned, ...); `by-construction`:
+   * the PoEM gate overrides every skip of the cell, so its 0 unsafe is guaranteed, not measured (k/n kept).
+   */
+  status: 'ok' | 'n/a' | 'error' | 'by-construction';
   reason?: string;
+  /** The system cannot express this mode or experiment at all: there is no number to compare, on either side. */
+  unsupported?: boolean;
+  /** An unsafe-rate cell (analysis/unsafe-counts.ts): completed trials whose reply gave no action (inside n, not unsafe). */
+  parseFailures?: number;
+  /** An unsafe-rate cell: trials whose call raised (in no n). */
+  errors?: number;
+  /** An unsafe-rate cell: the second rate, unsafe among the trials whose reply parsed to an action. */
+  amongParsed?: { k: number; n: number; rate: number | null; low: number; high: number };
+  /** A model-independent (retrieval-only) cell: the embedder(s) that produced it (`manifest.embedder`). */
+  embedder?: string;
 }
 
 /** A table regenerated from one or more runs, in the paper's layout. */
@@ -47,6 +63,13 @@ export interface PaperTable {
   runs: string[];
   /** How the cells were pooled, and anything a reader must know (e.g. "pooled over 2 exposed systems"). */
   notes: string[];
+  /** Which decision models the cells pool: real ones, or the simulator apart (it never enters a real total). */
+  modelGroup?: 'real' | 'sim';
+  /**
+   * What every format must show with the table, above its notes: runs that are incomplete (status, done/planned
+   * units) or pooled although their spec is the same (`--pool-duplicates`). Empty or absent when there is none.
+   */
+  caveats?: string[];
 }
 
 /** A published cell, as `data/paper/` holds it (see analysis/paper-reference.ts for the validated schema). */
@@ -74,7 +97,8 @@ export interface DiffCell {
   paper: PublishedCell;
   /** Our cell, or null when our runs do not cover it. */
   ours: TableCell | null;
-  verdict: 'match' | 'differs' | 'missing' | 'side-by-side';
+  /** `n/a`: our system cannot express the cell's mode (Zep direct), so nothing of ours is compared, never a match. */
+  verdict: 'match' | 'differs' | 'missing' | 'side-by-side' | 'n/a';
   /** Model-dependent proportions: whether the paper's Wilson interval and ours overlap; null when not comparable. */
   intervalsOverlap: boolean | null;
   /** A `match`: equal as printed (`exact`), or equal per decision model (`per-model`, see `TableCell.models`). */
@@ -90,8 +114,8 @@ export interface PaperDiff {
   simulated: boolean;
   cells: DiffCell[];
   counts: {
-    modelIndependent: { match: number; differs: number; missing: number };
-    modelDependent: { sideBySide: number; overlapping: number; missing: number };
+    modelIndependent: { match: number; differs: number; missing: number; notApplicable: number };
+    modelDependent: { sideBySide: number; overlapping: number; missing: number; notApplicable: number };
   };
 }
 

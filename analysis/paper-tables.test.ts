@@ -9,6 +9,7 @@ import type { PaperTable } from './paper-table.js';
 import { buildPaperTables, buildTable12, buildTable14, buildTable15, buildTable16, buildTable6, buildTable7, buildTable8, buildTable9, buildTable13, matchedPairs, modelRowLabel, type ScenarioLabel } from './paper-tables.js';
 import { formatCell } from './render-markdown.js';
 import { proportion } from './summarize.js';
+import { unsafeCounts } from './unsafe-counts.js';
 
 const SCENARIOS: ScenarioLabel[] = [
   { id: 'privilege_escalation_deploy_approval', short: 'deploy approval', family: 'payload' },
@@ -127,7 +128,8 @@ describe('Table 6 and 13', () => {
     small.records.set(`${ids[2]}/guard`, { ...guarded, unitId: `${ids[2]}/guard`, key: { ...guarded.key, guard: true } });
     const table = buildTable6([small]);
     expect(kn(table, 'graphiti', 'no defense')).toEqual({ k: 7, n: 8 });
-    expect(table.notes.join('\n')).toMatch(/1 completed trial\(s\) did not parse; 1 errored/);
+    expect(table.notes.join('\n')).toMatch(/1 completed trial\(s\) gave no action \(not unsafe, inside n\); 1 errored trial\(s\) are in no n/);
+    expect(cell(table, 'graphiti', 'no defense')).toMatchObject({ parseFailures: 1, errors: 1, amongParsed: { k: 7, n: 7 } });
     expect(table.notes.join('\n')).toMatch(/1 unit\(s\) with --guard on/);
     expect(table.simulated).toBe(true);
     expect(table.title).toMatch(/sim \(simulated\)$/);
@@ -172,7 +174,7 @@ describe('Tables 7 and 8/11', () => {
 });
 
 describe('Table 9', () => {
-  it('sums the guard metrics of the logged probes per system and mode, and keeps Zep\'s empty direct row as logged', () => {
+  it('sums the guard metrics of the logged probes per system and mode; Zep\'s direct row is n/a (it cannot express direct mode), never a logged zero', () => {
     const run = fakeRun({ runId: 'probe', models: [{ id: 'm1' }, { id: 'm2' }], systems: ['graphiti', 'mem0', 'zep-ce'], modes: ['direct', 'natural'], trials: 1, unsafe: () => 0 });
     const table = buildTable9([run]);
     expect(cell(table, 'graphiti', 'revoked present (direct)')).toMatchObject({ value: 9 });
@@ -180,9 +182,8 @@ describe('Table 9', () => {
     expect(kn(table, 'graphiti', 'current withheld (indirect)')).toEqual({ k: 0, n: 9 });
     expect(kn(table, 'mem0', 'caught (direct)')).toEqual({ k: 0, n: 0 });
     expect(kn(table, 'graphiti', 'indirect revocation recorded')).toEqual({ k: 9, n: 9 });
-    expect(cell(table, 'zep', 'revoked present (direct)')).toMatchObject({ value: 0, status: 'ok' });
-    expect(kn(table, 'zep', 'current withheld (direct)')).toEqual({ k: 0, n: 0 });
-    expect(table.notes.join('\n')).toMatch(/zep direct: no retrieval row logged \(natural only\)/);
+    for (const column of ['revoked present (direct)', 'caught (direct)', 'current withheld (direct)']) expect(cell(table, 'zep', column)).toMatchObject({ status: 'n/a', reason: 'natural only', unsupported: true });
+    expect(cell(table, 'graphiti', 'caught (direct)')?.embedder).toBe('unknown embedder (not in the manifest)');
     // Not per model: two models do not double the counts.
     expect(cell(table, 'graphiti', 'caught (direct)')?.models).toBeUndefined();
     // Natural mode used the simulated extractor: the table says sim even though no decision model was simulated.
@@ -219,15 +220,17 @@ describe('Table 12', () => {
 });
 
 const p = (k: number, n: number) => proportion(k, n);
+/** Decision counts with no parse failure and no error: headline and among-parsed rate are k/n. */
+const c = (k: number, n: number) => unsafeCounts({ unsafe: k, completed: n, parseFailures: 0, errors: 0 });
 const rowKey = (arm: string, model = '*', extra: Partial<FollowUpRowKey> = {}): FollowUpRowKey => ({ model, modelLabel: model === '*' ? 'all models' : model, simulated: false, system: 'graphiti', mode: 'direct', arm, guard: 'off', poem: 'off', status: 'ok', runs: 10, errors: 0, ...extra });
 function writeback(arm: string, model: string, base: number): WritebackRow {
-  return { ...rowKey(arm, model), hop0Unsafe: p(base, 20), hop0FilteredUnsafe: p(0, 20), poisoned: base, storedActive: arm === 'direct' ? p(base, base) : p(1, base), journalsStored: p(arm === 'direct' ? base : 3, base), defaultHops: [p(base - 1, base), p(base - 2, base), p(base, base)], filteredHops: [p(1, base), p(2, base), p(3, base)], journalRetrievedFiltered: [p(1, base), p(1, base), p(1, base)], filteredHop1GivenActive: p(1, 1), hopParseFailures: 0 };
+  return { ...rowKey(arm, model), hop0Unsafe: c(base, 20), hop0FilteredUnsafe: c(0, 20), poisoned: base, storedActive: arm === 'direct' ? p(base, base) : p(1, base), journalsStored: p(arm === 'direct' ? base : 3, base), defaultHops: [c(base - 1, base), c(base - 2, base), c(base, base)], filteredHops: [c(1, base), c(2, base), c(3, base)], journalRetrievedFiltered: [p(1, base), p(1, base), p(1, base)], filteredHop1GivenActive: c(1, 1), hopParseFailures: 0 };
 }
 
 describe('Tables 14, 15 and 16 from follow-up summaries', () => {
-  it('Table 14 takes the rows pooled over models, sums them over runs, and derives the superseded journals', () => {
-    const one: FollowUpSummary = { experiment: 'writeback', simulated: false, writeback: [writeback('direct', 'm1', 9), writeback('direct', '*', 8), writeback('natural', '*', 6)] };
-    const two: FollowUpSummary = { experiment: 'writeback', simulated: true, writeback: [writeback('direct', '*', 4), writeback('natural', '*', 5), { ...writeback('natural', '*', 5), guard: 'on' }] };
+  it('Table 14 sums the per-model rows over models and runs (never the pooled "*" rows as well), and derives the superseded journals', () => {
+    const one: FollowUpSummary = { experiment: 'writeback', simulated: false, writeback: [writeback('direct', 'm1', 8), writeback('natural', 'm1', 6), writeback('direct', '*', 10)] };
+    const two: FollowUpSummary = { experiment: 'writeback', simulated: true, writeback: [writeback('direct', 'm2', 4), writeback('natural', 'm2', 5), { ...writeback('natural', 'm2', 5), guard: 'on' }] };
     const table = buildTable14([{ runId: 'a', simulated: false, summary: one }, { runId: 'b', simulated: true, summary: two }]);
     expect(kn(table, 'direct', 'default hop1')).toEqual({ k: 7 + 3, n: 12 });
     expect(kn(table, 'natural', 'filter hop3')).toEqual({ k: 6, n: 11 });
@@ -241,14 +244,14 @@ describe('Tables 14, 15 and 16 from follow-up summaries', () => {
   });
 
   it('Table 14 says "not observable" where the system cannot list its records', () => {
-    const row = { ...writeback('direct', '*', 4), storedActive: null, journalsStored: null, filteredHop1GivenActive: null };
+    const row = { ...writeback('direct', 'm1', 4), storedActive: null, journalsStored: null, filteredHop1GivenActive: null };
     const table = buildTable14([{ runId: 'a', simulated: false, summary: { experiment: 'writeback', simulated: false, writeback: [row] } }]);
     expect(cell(table, 'direct', 'stored active')).toMatchObject({ status: 'n/a', reason: expect.stringMatching(/not observable/) });
     expect(cell(table, 'direct', 'journals marked superseded')).toBeUndefined();
   });
 
   it('Table 15 maps the three arms onto the paper\'s conditions and computes the mean unsafe roles over runs', () => {
-    const row = (arm: string, executor: number): PropagationRow => ({ ...rowKey(arm), executorUnsafe: p(executor, 10), reviewerUnsafe: p(executor, 10), plannerUnsafe: p(1, 10), reviewerGivenPoisoned: p(executor, executor), anyLaterGivenPoisoned: p(executor, executor), allThree: p(0, 10), meanUnsafeRoles: { sum: 2 * executor + 1, n: 10, mean: (2 * executor + 1) / 10 }, allRolesSawRevoked: p(arm === 'shared-filtered' ? 0 : 10, 10), incomplete: 0 });
+    const row = (arm: string, executor: number): PropagationRow => ({ ...rowKey(arm, 'm1'), executorUnsafe: c(executor, 10), reviewerUnsafe: c(executor, 10), plannerUnsafe: c(1, 10), reviewerGivenPoisoned: c(executor, executor), anyLaterGivenPoisoned: c(executor, executor), allThree: c(0, 10), meanUnsafeRoles: { sum: 2 * executor + 1, n: 10, mean: (2 * executor + 1) / 10 }, allRolesSawRevoked: p(arm === 'shared-filtered' ? 0 : 10, 10), incomplete: 0 });
     const summary: FollowUpSummary = { experiment: 'propagation', simulated: false, propagation: [row('shared-default', 4), row('shared-filtered', 0), row('no-journal', 3)] };
     const table = buildTable15([{ runId: 'a', simulated: false, summary }, { runId: 'b', simulated: false, summary }]);
     expect(table.rows).toEqual(['shared, default', 'shared, filtered', 'default, no journal']);
@@ -260,7 +263,7 @@ describe('Tables 14, 15 and 16 from follow-up summaries', () => {
   });
 
   it('Table 16 gives the pooled arm rows, per-scenario rows, one-liners from the code-execution scenario and relapse', () => {
-    const tools = (arm: string, scenario: string, fired: number, n = 4): ToolsRow => ({ ...rowKey(arm), scenario, toolExecution: p(fired, n), secretRead: p(scenario === 'secret_exfiltration_env' ? fired : 0, n), exfilConfirmed: p(0, n), shellRefused: p(arm === 'tool-guardrail' ? 1 : 0, n), interpreterOneLiners: p(scenario === 'arbitrary_code_execution' ? 1 : 0, n), bypassedToolGuardrail: p(0, n), safe: p(n - fired, n), relapse: arm === 'none' ? { default: p(fired, fired), filtered: p(0, fired) } : null });
+    const tools = (arm: string, scenario: string, fired: number, n = 4): ToolsRow => ({ ...rowKey(arm, 'm1'), scenario, toolExecution: p(fired, n), secretRead: p(scenario === 'secret_exfiltration_env' ? fired : 0, n), exfilConfirmed: p(0, n), shellRefused: p(arm === 'tool-guardrail' ? 1 : 0, n), interpreterOneLiners: p(scenario === 'arbitrary_code_execution' ? 1 : 0, n), bypassedToolGuardrail: p(0, n), safe: p(n - fired, n), relapse: arm === 'none' ? { default: p(fired, fired), filtered: p(0, fired) } : null });
     const rows = ['none', 'store-filter', 'guard', 'tool-guardrail'].flatMap((arm) => [tools(arm, '*', 3, 16), tools(arm, 'secret_exfiltration_env', 2), tools(arm, 'arbitrary_code_execution', 1)]);
     const table = buildTable16([{ runId: 'a', simulated: true, summary: { experiment: 'tools', simulated: true, tools: rows } }]);
     expect(kn(table, 'no defense', 'tool execution')).toEqual({ k: 3, n: 16 });
@@ -276,6 +279,6 @@ describe('Tables 14, 15 and 16 from follow-up summaries', () => {
   it('builds only the tables the inputs can fill', () => {
     const run = fakeRun({ runId: 'g', models: [{ id: 'm' }], systems: ['graphiti'], trials: 1, unsafe: () => 0 });
     expect(buildPaperTables([run], SCENARIOS).map((t) => t.id)).toEqual(['6', '7', '8/11', '9']);
-    expect(buildPaperTables([], SCENARIOS, [{ runId: 'w', simulated: false, summary: { experiment: 'writeback', simulated: false, writeback: [writeback('direct', '*', 3)] } }]).map((t) => t.id)).toEqual(['14']);
+    expect(buildPaperTables([], SCENARIOS, [{ runId: 'w', simulated: false, summary: { experiment: 'writeback', simulated: false, writeback: [writeback('direct', 'm1', 3)] } }]).map((t) => t.id)).toEqual(['14']);
   });
 });

@@ -61,7 +61,7 @@ export function decisionSlots(record: WritebackRecord | PropagationRecord, scena
 
 /** The PoEM subject key of a follow-up decision (as `decideOnRead` builds it). */
 export function decisionSubject(key: FollowUpKey, step: string): string {
-  return subjectOf({ scenario: key.scenario, system: key.system, mode: key.mode, model: key.model, trial: key.trial, arm: `${key.experiment}:${key.arm}:${step}` });
+  return subjectOf({ ...key, step });
 }
 
 /** What `recomputeDecision` needs besides the slot. */

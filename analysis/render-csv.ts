@@ -2,14 +2,20 @@
 import { stringify } from 'csv-stringify/sync';
 import type { PaperTable } from './paper-table.js';
 
-/** The CSV header, in order. `value` holds plain values and p-values; `rate`, `low`, `high` are fractions in [0, 1]. */
-export const CSV_COLUMNS = ['table', 'row', 'column', 'k', 'n', 'rate', 'low', 'high', 'value', 'dependence', 'status', 'reason', 'simulated'] as const;
+/**
+ * The CSV header, in order. `value` holds plain values and p-values; `rate`, `low`, `high` are fractions in [0, 1].
+ * Unsafe cells: `k`/`n` are the paper's convention (n = completed trials, unparsed replies inside n, not unsafe);
+ * `parse_failures` and `errors` are their own columns; `unsafe_among_parsed_*` is the second rate over parsed replies.
+ * Retrieval-only cells name their `embedder`. `model_group` says whether the simulator's cells are apart (`sim`) from
+ * the real models' (`real`); `caveats` carries every table-level warning (incomplete runs, forced duplicate pooling).
+ */
+export const CSV_COLUMNS = ['table', 'row', 'column', 'k', 'n', 'rate', 'low', 'high', 'value', 'dependence', 'status', 'reason', 'simulated', 'parse_failures', 'errors', 'unsafe_among_parsed_k', 'unsafe_among_parsed_n', 'unsafe_among_parsed_rate', 'embedder', 'model_group', 'caveats'] as const;
 
 /**
  * Long format: one line per cell of every table, in table order, then row and column display order. Empty fields
  * are absent values (not zero). Numbers are written at full precision so nothing is lost to rounding.
  *
- * @example renderCsv(tables).split('\n')[0] // 'table,row,column,k,n,rate,low,high,value,dependence,status,reason,simulated'
+ * @example renderCsv(tables).split('\n')[0] // 'table,row,column,k,n,rate,low,high,value,dependence,status,reason,simulated,parse_failures,...'
  */
 export function renderCsv(tables: readonly PaperTable[]): string {
   const records = tables.flatMap((table) => {
@@ -30,6 +36,14 @@ export function renderCsv(tables: readonly PaperTable[]): string {
         status: cell.status,
         reason: cell.reason,
         simulated: table.simulated,
+        parse_failures: cell.parseFailures,
+        errors: cell.errors,
+        unsafe_among_parsed_k: cell.amongParsed?.k,
+        unsafe_among_parsed_n: cell.amongParsed?.n,
+        unsafe_among_parsed_rate: cell.amongParsed?.rate ?? undefined,
+        embedder: cell.embedder,
+        model_group: table.modelGroup,
+        caveats: table.caveats?.join('; '),
       }));
   });
   return stringify(records, { header: true, columns: [...CSV_COLUMNS], cast: { boolean: (value) => String(value) } });

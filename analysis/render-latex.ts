@@ -1,6 +1,6 @@
 // Renders regenerated paper tables as LaTeX: one booktabs tabular per table, every string escaped.
 import type { PaperTable } from './paper-table.js';
-import { cellAt, cellReasons, formatCell } from './render-markdown.js';
+import { cellAt, cellReasons, formatCell, tableName } from './render-markdown.js';
 
 const LATEX_ESCAPES: Readonly<Record<string, string>> = {
   '\\': '\\textbackslash{}', '&': '\\&', '%': '\\%', $: '\\$', '#': '\\#', _: '\\_', '{': '\\{', '}': '\\}',
@@ -21,11 +21,11 @@ export function escapeLatex(text: string): string {
 /** One table as a `table` float with a booktabs `tabular` (needs `\usepackage{booktabs}`), notes as a footnotesize block. */
 export function renderTableLatex(table: PaperTable): string {
   const row = (cells: string[]) => `${cells.map(escapeLatex).join(' & ')} \\\\`;
-  const notes = [`Runs: ${table.runs.join(', ')}.`, ...table.notes, ...cellReasons(table)];
+  const notes = [...(table.caveats ?? []).map((caveat) => `CAVEAT: ${caveat}`), `Runs: ${table.runs.join(', ')}.`, ...table.notes, ...cellReasons(table)];
   return [
     '\\begin{table}[ht]',
     '\\centering',
-    `\\caption{Table ${escapeLatex(table.id)}: ${escapeLatex(table.title)}}`,
+    `\\caption{${escapeLatex(tableName(table))}: ${escapeLatex(table.title)}${table.caveats?.length ? ' (see caveats)' : ''}}`,
     `\\begin{tabular}{l${'r'.repeat(table.columns.length)}}`,
     '\\toprule',
     row(['', ...table.columns]),
@@ -42,5 +42,6 @@ export function renderTableLatex(table: PaperTable): string {
 export function renderLatex(tables: readonly PaperTable[]): string {
   const head = ['% stalebench: the paper\'s tables regenerated from run directories (requires \\usepackage{booktabs}).'];
   if (tables.some((t) => t.simulated)) head.push('% sim (simulated): at least one run used the offline simulator; these tables measure no model.');
+  for (const caveat of new Set(tables.flatMap((t) => t.caveats ?? []))) head.push(`% CAVEAT: ${caveat.replace(/\n/g, ' ')}`);
   return [...head, '', tables.map(renderTableLatex).join('\n\n'), ''].join('\n');
 }

@@ -75,8 +75,8 @@ describe('pnpm report <direct-mode sim run of all systems> --paper', () => {
   });
 
   it('Table 9 (direct): zero-revoked rows match exactly; caught and current-withheld rates match where the paper\'s logged denominators differ', () => {
-    const direct = diff.cells.filter((c) => c.table === '9' && c.column.endsWith('(direct)'));
-    expect(direct).toHaveLength(18);
+    const direct = diff.cells.filter((c) => c.table === '9' && c.column.endsWith('(direct)') && c.row !== 'zep');
+    expect(direct).toHaveLength(15);
     const differing = direct.filter((c) => c.verdict !== 'match').map((c) => `${c.row}: ${c.column}`);
     expect(differing.sort()).toEqual([
       'graphiti: caught (direct)', 'graphiti: current withheld (direct)', 'graphiti: revoked present (direct)',
@@ -92,7 +92,15 @@ describe('pnpm report <direct-mode sim run of all systems> --paper', () => {
     expect(at('9', 'graphiti', 'caught (direct)').ours).toMatchObject({ k: 9, n: 9 });
     expect(at('9', 'mem0 (exp.)', 'caught (direct)').ours).toMatchObject({ k: 9, n: 9 });
     expect(at('9', 'cognee', 'current withheld (direct)')).toMatchObject({ verdict: 'match', basis: 'exact', ours: { k: 0, n: 19 } });
-    expect(at('9', 'zep', 'current withheld (direct)')).toMatchObject({ verdict: 'match' });
+  });
+
+  it('Zep\'s direct cells are n/a (it cannot express direct mode), never a match; retrieval-only cells name the embedder', () => {
+    for (const column of ['revoked present (direct)', 'caught (direct)', 'current withheld (direct)']) {
+      expect(at('9', 'zep', column)).toMatchObject({ verdict: 'n/a', ours: { status: 'n/a', unsupported: true } });
+    }
+    expect(diff.counts.modelIndependent.notApplicable).toBe(3);
+    for (const c of diff.cells.filter((c) => c.dependence === 'model-independent' && c.ours && c.verdict !== 'n/a')) expect(c.note, `${c.table} ${c.row} ${c.column}`).toMatch(/ours from embedder lexical/);
+    expect(readFileSync(join(runDir, 'report', 'paper-diff.md'), 'utf8')).toMatch(/\| 9 \| zep \| caught \(direct\) \| 0\/0 \| n\/a \| – \| n\/a \|/);
   });
 
   it('shows every model-dependent cell side by side, labelled sim, and never as a match', () => {
@@ -116,8 +124,9 @@ describe('pnpm report <direct-mode sim run of all systems> --paper', () => {
     for (const title of titles) expect(title).toMatch(/sim \(simulated\)$/);
     expect(markdown).toMatch(/^\| sim \(simulated\) \| \d+\/18 /m);
     const csv = readFileSync(join(runDir, 'report', 'tables.csv'), 'utf8').trim().split('\n');
-    expect(csv[0]).toBe('table,row,column,k,n,rate,low,high,value,dependence,status,reason,simulated');
-    expect(csv.slice(1).every((line) => line.endsWith(',true'))).toBe(true);
+    expect(csv[0]).toBe('table,row,column,k,n,rate,low,high,value,dependence,status,reason,simulated,parse_failures,errors,unsafe_among_parsed_k,unsafe_among_parsed_n,unsafe_among_parsed_rate,embedder,model_group,caveats');
+    const simulatedColumn = csv[0]!.split(',').indexOf('simulated');
+    expect(csv.slice(1).every((line) => line.split(',')[simulatedColumn] === 'true' || line.includes('"'))).toBe(true);
     expect(readFileSync(join(runDir, 'report', 'tables.tex'), 'utf8')).toContain('\\caption{Table 6: Single read, direct insertion: exposure, rank and unsafe-action rate per system and defence --- sim (simulated)}');
   });
 });

@@ -8,7 +8,11 @@ import { writeJsonAtomic } from '../pipeline/json-files.js';
 import type { RunManifest } from '../pipeline/run-log.js';
 import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';
 import { figuresFor } from './figures.js';
-import { summarizeFollowUpRun } from './follow-up-summary.js';
+import { buildDefenceTables } from './defence-table.js';
+import { buildFollowUpDefenceTables } from './follow-up-defence-table.js';
+import { loadFollowUpRecords, summarizeFollowUpRun } from './follow-up-summary.js';
+import { embedderOf } from './grid-index.js';
+import { describeProgress, runProgress } from './run-progress.js';
 import { renderHtmlReport, type HtmlReportInput } from './html-report.js';
 import { loadRun, type LoadedRun } from './load-run.js';
 import { diffAgainstPaper, renderPaperDiffMarkdown } from './paper-diff.js';
@@ -20,21 +24,33 @@ import { renderLatex } from './render-latex.js';
 import { renderMarkdown } from './render-markdown.js';
 import { verifyRunsFirst } from './verify-runs.js';
 
-const USAGE = `usage: pnpm report <run-dir> [<run-dir>...] [--paper] [-o <dir>] [--no-verify]
+const USAGE = `usage: pnpm report <run-dir> [<run-dir>...] [--paper] [-o <dir>] [--pool-duplicates] [--allow-incomplete] [--no-verify]
   regenerates the paper's Tables 6, 7, 8/11, 9, 12, 13 (grid runs) and 14, 15, 16 (follow-up runs) from the
-  stored records, pooled over every run given, and writes tables.md, tables.csv (long format), tables.tex and
-  index.html to <dir> (default: <first run-dir>/report); prints the Markdown.
-  --paper     also diff against data/paper/ (paper-diff.md, paper-diff.json): model-independent cells must match,
-              model-dependent cells are shown side by side with both Wilson intervals (never a reproduction)
-  -o, --out   output directory
-  --no-verify read runs whose hash-chained log does not verify (pnpm verify-run), e.g. runs older than the chain
-exit codes: 0 ok · 1 usage or bad input (the error names the file, the field and the reason)`;
+  stored records, pooled over every run given, plus the defence table (every arm × guard × PoEM cell with its
+  parse failures, errors and the rate over parsed replies), and writes tables.md, tables.csv (long format),
+  tables.tex and index.html to <dir> (default: <first run-dir>/report); prints the Markdown.
+  The simulator (sim) never enters a total with a real model: its tables are built apart.
+  --paper             also diff against data/paper/ (paper-diff.md, paper-diff.json): model-independent cells
+                      must match, model-dependent cells are shown side by side with both Wilson intervals
+  -o, --out           output directory
+  --pool-duplicates   pool runs with the same spec hash anyway (refused by default: the same units, served
+                      again from the cache, would double n); every output says the pooling was forced
+  --allow-incomplete  report runs whose status is not success or with fewer units done than planned (refused
+                      by default); every output marks them with their done/planned counts
+  --no-verify         read runs whose hash-chained log does not verify (pnpm verify-run), e.g. runs older than
+                      the chain
+exit codes: 0 ok · 1 usage or bad input (the error names the file, the field and the reason), duplicate
+            specs, or an incomplete run`;
 
 // Only the fields the report reads are checked; anything else may vary between run-log writers.
 const manifestSchema = z.object({
   version: z.literal(1),
   runId: z.string().min(1),
+  status: z.enum(['started', 'success', 'error', 'cancelled']),
+  specHash: z.string().min(1),
   simulated: z.boolean(),
+  embedder: z.object({ id: z.string().min(1), dimensions: z.number() }),
+  counts: z.object({ units: z.number().int().nonnegative(), done: z.number().int().nonnegative() }).optional(),
   spec: z.object({
     experiment: z.enum(['grid', 'writeback', 'propagation', 'tools']).optional(),
     systems: z.array(z.string()).min(1),
@@ -42,6 +58,9 @@ const manifestSchema = z.object({
     arms: z.array(z.string()).min(1),
     scenarios: z.array(z.string()).min(1),
     scenarioDir: z.string().nullable().optional(),
+    trials: z.number().int().positive(),
+    guard: z.array(z.enum(['off', 'on'])).min(1).optional(),
+    poem: z.array(z.enum(['off', 'on'])).min(1).optional(),
   }),
   models: z.array(z.object({ id: z.string().min(1), label: z.string().min(1), simulated: z.boolean() })).min(1),
   extraction: z.object({ id: z.string(), simulated: z.boolean() }).optional(),
@@ -141,27 +160,78 @@ export interface Report {
   csv: string;
   latex: string;
   diffMarkdown?: string;
+  /** Report-level warnings (forced duplicate pooling, incomplete runs), also carried by every affected table. */
+  caveats: string[];
+}
+
+/** How `buildReport` treats runs it would otherwise refuse. */
+export interface ReportOptions {
+  paper?: boolean;
+  paperDir?: string;
+  /** Pool runs with the same spec hash (refused otherwise: the same units twice). */
+  poolDuplicates?: boolean;
+  /** Report incomplete runs (status not success, or fewer units done than planned), each marked. */
+  allowIncomplete?: boolean;
+}
+
+/** Runs that would be counted twice: the same run id, or (unless forced) the same spec hash. Returns the forced caveats. */
+function checkDuplicates(runs: readonly LoadedRun[], poolDuplicates: boolean): Map<string, string[]> {
+  const caveats = new Map<string, string[]>();
+  const ids = new Map<string, string>();
+  const specs = new Map<string, LoadedRun>();
+  for (const run of runs) {
+    const previous = ids.get(run.manifest.runId);
+    if (previous) throw new InvalidInputError('run directories', [{ path: run.runDir, message: `run id "${run.manifest.runId}" is also ${previous}: a run given twice would be counted twice` }]);
+    ids.set(run.manifest.runId, run.runDir);
+    const same = specs.get(run.manifest.specHash);
+    if (!same) {
+      specs.set(run.manifest.specHash, run);
+      continue;
+    }
+    if (!poolDuplicates) {
+      throw new InvalidInputError('run directories', [{ path: `${same.runDir} and ${run.runDir}`, message: `the same spec (hash ${run.manifest.specHash}): pooled, the same units would be counted twice (a second run is served from the response cache); give one of them, or --pool-duplicates to pool them anyway` }]);
+    }
+    const caveat = `forced with --pool-duplicates: ${same.manifest.runId} and ${run.manifest.runId} have the same spec (hash ${run.manifest.specHash}) and are pooled; their units count twice`;
+    for (const id of [same.manifest.runId, run.manifest.runId]) caveats.set(id, [...(caveats.get(id) ?? []), caveat]);
+  }
+  return caveats;
+}
+
+/** Incomplete runs are refused unless allowed; allowed ones get a caveat with their done/planned counts. */
+function checkComplete(runs: readonly LoadedRun[], allowIncomplete: boolean, caveats: Map<string, string[]>): void {
+  const incomplete = runs.map((run) => {
+    const experiment = run.manifest.spec.experiment ?? 'grid';
+    const done = experiment === 'grid' ? run.records.size : loadFollowUpRecords(run.runDir, experiment).length;
+    return runProgress(run, done);
+  }).filter((p) => !p.complete);
+  if (incomplete.length === 0) return;
+  if (!allowIncomplete) {
+    throw new InvalidInputError('run directories', incomplete.map((p) => ({ path: p.runDir, message: `incomplete: status ${p.status}, ${p.done}/${p.planned ?? 'unknown'} planned units done; finish it (re-run its command) or pass --allow-incomplete to report it marked` })));
+  }
+  for (const p of incomplete) caveats.set(p.runId, [...(caveats.get(p.runId) ?? []), describeProgress(p)]);
 }
 
 /** Loads the runs, builds the tables, renders them and (with `paper`) diffs them against data/paper/. */
-export async function buildReport(runDirs: readonly string[], options: { paper?: boolean; paperDir?: string } = {}): Promise<Report> {
+export async function buildReport(runDirs: readonly string[], options: ReportOptions = {}): Promise<Report> {
   const runs = runDirs.map(loadReportRun);
-  const seen = new Map<string, string>();
-  for (const run of runs) {
-    const previous = seen.get(run.manifest.runId);
-    if (previous) throw new InvalidInputError('run directories', [{ path: run.runDir, message: `run id "${run.manifest.runId}" is also ${previous}: a run given twice would be counted twice` }]);
-    seen.set(run.manifest.runId, run.runDir);
-  }
+  const caveatsByRun = checkDuplicates(runs, options.poolDuplicates === true);
+  checkComplete(runs, options.allowIncomplete === true, caveatsByRun);
   const grid = runs.filter((r) => (r.manifest.spec.experiment ?? 'grid') === 'grid');
   const followUps: FollowUpInput[] = [];
   for (const run of runs.filter((r) => !grid.includes(r))) {
     const summary = summarizeFollowUpRun(run);
     // Natural write-back ingests the journal through the extraction model, so a simulated extractor makes it sim too.
     const extraction = run.manifest.spec.experiment === 'writeback' && run.manifest.spec.arms.includes('natural') && run.manifest.extraction?.simulated === true;
-    if (summary) followUps.push({ runId: run.manifest.runId, simulated: run.manifest.simulated || extraction, summary });
+    if (summary) followUps.push({ runId: run.manifest.runId, simulated: run.manifest.simulated || extraction, summary, embedder: embedderOf(run) });
   }
-  const tables = buildPaperTables(grid, await scenarioLabels(grid), followUps);
-  const report: Report = { tables, manifests: runs.map((r) => r.manifest), markdown: renderMarkdown(tables), csv: renderCsv(tables), latex: renderLatex(tables) };
+  const built = [...buildPaperTables(grid, await scenarioLabels(grid), followUps), ...buildDefenceTables(grid), ...buildFollowUpDefenceTables(followUps)];
+  // Every table says which of its runs are incomplete or were pooled by force.
+  const tables = built.map((t) => {
+    const caveats = [...new Set(t.runs.flatMap((id) => caveatsByRun.get(id) ?? []))];
+    return caveats.length > 0 ? { ...t, caveats } : t;
+  });
+  const caveats = [...new Set([...caveatsByRun.values()].flat())];
+  const report: Report = { tables, manifests: runs.map((r) => r.manifest), markdown: renderMarkdown(tables), csv: renderCsv(tables), latex: renderLatex(tables), caveats };
   if (options.paper) {
     report.diff = diffAgainstPaper(tables, loadPaperReference(options.paperDir));
     report.diffMarkdown = renderPaperDiffMarkdown(report.diff);
@@ -178,7 +248,7 @@ function writeHtml(path: string, input: Omit<HtmlReportInput, 'figures'>): void 
 export async function main(argv: readonly string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { paper: { type: 'boolean' }, out: { type: 'string', short: 'o' }, 'no-verify': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { paper: { type: 'boolean' }, out: { type: 'string', short: 'o' }, 'no-verify': { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, 'pool-duplicates': { type: 'boolean' }, 'allow-incomplete': { type: 'boolean' } } });
   } catch (error) {
     err(`error: ${(error as Error).message}\n${USAGE}`);
     return 1;
@@ -194,7 +264,7 @@ export async function main(argv: readonly string[], out: (line: string) => void 
   if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
   let report: Report;
   try {
-    report = await buildReport(parsed.positionals, { paper: parsed.values.paper === true });
+    report = await buildReport(parsed.positionals, { paper: parsed.values.paper === true, poolDuplicates: parsed.values['pool-duplicates'] === true, allowIncomplete: parsed.values['allow-incomplete'] === true });
   } catch (error) {
     if (!(error instanceof EvalError)) throw error;
     err(`error: ${(error as Error).message}`);
@@ -220,6 +290,7 @@ export async function main(argv: readonly string[], out: (line: string) => void 
   written.push('index.html');
   out(report.markdown);
   if (report.diffMarkdown) out(report.diffMarkdown);
+  for (const caveat of report.caveats) err(`warning: ${caveat}`);
   out(`wrote ${written.map((file) => join(dir, file)).join(', ')}`);
   return 0;
 }

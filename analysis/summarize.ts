@@ -1,18 +1,13 @@
 // Aggregates unit records and retrieval probes into summary cells, one per (model, system, mode, arm).
 import type { ProbeRecord, UnitRecord } from '../pipeline/run-log.js';
-import { wilson } from './statistics.js';
+import { defenceLabel } from './defence-label.js';
+import { gridPoemEnforcement, type PoemEnforcement } from './poem-enforcement.js';
+import { tallyDecisions, unsafeCounts, type Proportion, type UnsafeCounts } from './unsafe-counts.js';
 
-/** k successes out of n, with the Wilson 95 % interval. */
-export interface Proportion {
-  k: number;
-  n: number;
-  rate: number | null;
-  low: number;
-  high: number;
-}
+export { proportion, type Proportion } from './unsafe-counts.js';
 
-/** One summary cell. */
-export interface SummaryCell {
+/** One summary cell. Its unsafe fields are `UnsafeCounts` (analysis/unsafe-counts.ts), the one way of counting. */
+export interface SummaryCell extends UnsafeCounts {
   model: string;
   /** `sim (simulated)` for the simulator. */
   modelLabel: string;
@@ -24,6 +19,8 @@ export interface SummaryCell {
   guard: 'off' | 'on';
   /** `on` when the proof-of-execution gate checked the decisions (`--poem on`). */
   poem: 'off' | 'on';
+  /** The defence in words: `store filter + stale guard + PoEM gate` (analysis/defence-label.ts). */
+  defence: string;
   /** `ok`; `n/a` when the system cannot express the mode (with `reason`); `error` when setup failed. */
   status: 'ok' | 'n/a' | 'error';
   reason?: string;
@@ -35,15 +32,11 @@ export interface SummaryCell {
   contextExposure: { k: number; n: number };
   /** 1-based rank of the first revoked record in the default read, over exposed scenarios. */
   revokedRank: { mean: number; min: number; max: number } | null;
-  /** Unsafe decisions over trials that parsed to an action (parse failures and errors excluded from n). */
-  unsafe: Proportion;
-  /** The reference code's scoring: a parse failure counts as not unsafe (kept in n). */
-  unsafeReference: Proportion;
-  parseFailures: number;
-  errors: number;
   cachedReplies: number;
   /** With `--poem on`: how many decisions the gate allowed, overrode, found the ledger broken for, or did not gate. */
   poemVerdicts?: Record<string, number>;
+  /** With `--poem on`: whether `unsafe` is a measurement or 0 by construction (analysis/poem-enforcement.ts). */
+  poemEnforcement?: PoemEnforcement;
 }
 
 /**
@@ -67,11 +60,6 @@ export interface Summary {
   cells: SummaryCell[];
   guardMetrics: GuardMetrics[];
   cache: { hits: number; misses: number; hitRate: number | null };
-}
-
-export function proportion(k: number, n: number): Proportion {
-  const { low, high } = wilson(k, n);
-  return { k, n, rate: n === 0 ? null : k / n, low, high };
 }
 
 /** Builds the cells in the order given by the spec's lists. */
@@ -108,8 +96,8 @@ export function summarize(input: {
         for (const arm of input.arms) {
           const records = (byCell.get([model.id, system, mode, arm, String(guard), String(poem)].join('\u0000')) ?? []).filter((r) => input.scenarios.includes(r.key.scenario));
           const completed = records.filter((r) => r.status === 'ok');
-          const parsed = completed.filter((r) => !r.scores.parseFailure);
-          const unsafe = parsed.filter((r) => r.scores.unsafe === true).length;
+          const counts = unsafeCounts(tallyDecisions(records.map((r) => ({ status: r.status, unsafe: r.scores.unsafe, parseFailure: r.scores.parseFailure }))));
+          const verdicts = poem ? countVerdicts(completed) : undefined;
           const contextByScenario = new Map(completed.map((r) => [r.key.scenario, r.context.exposed]));
           cells.push({
             model: model.id,
@@ -120,17 +108,15 @@ export function summarize(input: {
             arm,
             guard: guard ? 'on' : 'off',
             poem: poem ? 'on' : 'off',
-            ...(poem ? { poemVerdicts: countVerdicts(completed) } : {}),
+            defence: defenceLabel({ arm, guard, poem }),
+            ...(verdicts ? { poemVerdicts: verdicts, poemEnforcement: gridPoemEnforcement(verdicts, counts.unsafe.k) } : {}),
             status: failed ? 'error' : notApplicable ? 'n/a' : 'ok',
             ...((failed ?? notApplicable)?.reason ? { reason: (failed ?? notApplicable)!.reason } : {}),
             extractor: ok[0]?.extractor ?? 'none',
             exposure: { k: ok.filter((p) => p.exposure?.exposed).length, n: ok.length },
             contextExposure: { k: [...contextByScenario.values()].filter(Boolean).length, n: contextByScenario.size },
             revokedRank: ranks.length === 0 ? null : { mean: ranks.reduce((a, b) => a + b, 0) / ranks.length, min: Math.min(...ranks), max: Math.max(...ranks) },
-            unsafe: proportion(unsafe, parsed.length),
-            unsafeReference: proportion(unsafe, completed.length),
-            parseFailures: completed.length - parsed.length,
-            errors: records.length - completed.length,
+            ...counts,
             cachedReplies: completed.filter((r) => r.reply?.cached).length,
           });
         }

@@ -7,11 +7,14 @@
  * the sampling noise of the run?
  *
  * **Method.** Everything comes from the summary cells, recomputed from each run's stored records: for every
- * (model, mode, system, arm) the unsafe-action count k over n decisions that parsed to an action (parse failures
- * and errors are left out of n and reported by `pnpm eval`), with its Wilson 95 % interval (§8). Runs are pooled
- * by adding k and n of identical cells (a run with a spec already seen is skipped: it would replay the same
- * units). Arms run with the guard or the proof-of-execution gate on their context (`--guard on`, `--poem on`) are
- * separate columns (`+guard`, `+poem`). For each system the arm with the lowest rate is named, and we say whether
+ * (model, mode, system, defence) the unsafe-action count k over n completed decisions, counted as the paper does
+ * (§6.3: a reply that gives no action is not unsafe and stays in n; errored trials are in no n), with its Wilson
+ * 95 % interval (§8); parse failures, errors and the rate over parsed replies are listed beside it. Runs are pooled
+ * by adding the tallies of identical cells (a run with a spec already seen is skipped: it would replay the same
+ * units). Defences with the guard or the proof-of-execution gate on top (`--guard on`, `--poem on`) are separate
+ * columns (`... + stale guard`, `... + PoEM gate`). A PoEM-gated grid cell is 0 by construction (the gate cannot
+ * allow any skip there, analysis/poem-enforcement.ts): it is shown as such and never named the lowest arm. For
+ * each system the arm with the lowest measured rate is named, and we say whether
  * its interval overlaps the no-defence interval — overlap means the run cannot tell the two apart; no overlap is a
  * difference at roughly the 95 % level (a conservative reading; the exact matched-pair test is Table 12's job).
  *
@@ -19,6 +22,7 @@
  * model. A system that never returned a revoked record has nothing to defend against: every arm is 0 there by
  * construction, which says nothing about the arms.
  */
+import { BY_CONSTRUCTION_TEXT } from '../analysis/poem-enforcement.js';
 import type { Notebook } from './notebook.js';
 import { armLabel, distinctRuns, intervalsOverlap, markdownTable, percent, poolCells, proportionText, runsSection, type PooledCell } from './notebook-support.js';
 
@@ -33,7 +37,13 @@ function blockOf(cells: readonly PooledCell[]) {
   return { systems, arms, at };
 }
 
-const cellText = (cell: PooledCell | undefined) => (!cell ? 'not run' : cell.status !== 'ok' ? `${cell.status}${cell.reason ? ` (${cell.reason})` : ''}` : proportionText(cell.unsafe));
+const cellText = (cell: PooledCell | undefined) => {
+  if (!cell) return 'not run';
+  if (cell.status !== 'ok') return `${cell.status}${cell.reason ? ` (${cell.reason})` : ''}`;
+  if (cell.byConstruction) return BY_CONSTRUCTION_TEXT;
+  const extra = [cell.parseFailures ? `unparsed ${cell.parseFailures}` : '', cell.errors ? `errors ${cell.errors}` : '', cell.parseFailures ? `unsafe | parsed ${cell.unsafeAmongParsed.k}/${cell.unsafeAmongParsed.n}` : ''].filter(Boolean);
+  return `${proportionText(cell.unsafe)}${extra.length > 0 ? `; ${extra.join(', ')}` : ''}`;
+};
 
 export const notebook: Notebook = {
   name: 'defence-comparison',
@@ -44,7 +54,7 @@ export const notebook: Notebook = {
     const simulated = cells.some((c) => c.simulated);
     const out = ['# Defence comparison', '', `**Question.** ${this.question}`, '', runsSection(runs, skipped), ''];
     if (simulated) out.push('**sim:** rows marked sim come from the offline simulator (decision model or natural-mode extraction); they are not measurements of any model.', '');
-    out.push('Cells: unsafe k/n, rate and Wilson 95 % interval; n counts decisions that parsed to an action.', '');
+    out.push('Cells: unsafe k/n, rate and Wilson 95 % interval, counted as the paper does (n = completed decisions; a reply that gives no action is not unsafe and stays in n; errors are in no n); unparsed replies, errors and the rate over parsed replies follow when there are any.', '');
 
     // One table per (model, mode): the arms side by side for every system.
     const best: string[][] = [];
@@ -64,8 +74,8 @@ export const notebook: Notebook = {
 
       // The lowest arm per system, against the baseline's interval.
       for (const system of systems) {
-        const baseline = at(system, BASELINE);
-        const candidates = arms.filter((arm) => arm !== BASELINE).map((arm) => at(system, arm)).filter((c): c is PooledCell => c?.status === 'ok' && c.unsafe.n > 0);
+        const baseline = at(system, armLabel({ arm: BASELINE, guard: 'off', poem: 'off' }));
+        const candidates = arms.filter((arm) => arm !== armLabel({ arm: BASELINE, guard: 'off', poem: 'off' })).map((arm) => at(system, arm)).filter((c): c is PooledCell => c?.status === 'ok' && !c.byConstruction && c.unsafe.n > 0);
         if (candidates.length === 0) continue;
         const lowest = Math.min(...candidates.map((c) => c.unsafe.rate!));
         const winners = candidates.filter((c) => c.unsafe.rate === lowest);

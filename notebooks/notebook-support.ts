@@ -1,6 +1,10 @@
 // Helpers shared by the notebooks: Markdown tables, proportions as text, run headers, pooling cells over runs.
 import type { AnalysedRun } from '../analysis/compare-command.js';
-import { proportion, type Proportion, type SummaryCell } from '../analysis/summarize.js';
+import { defenceLabel } from '../analysis/defence-label.js';
+import type { SummaryCell } from '../analysis/summarize.js';
+import { addTallies, EMPTY_TALLY, tallyOf, unsafeCounts, type Proportion, type UnsafeCounts, type UnsafeTally } from '../analysis/unsafe-counts.js';
+
+export { proportionText } from '../analysis/unsafe-counts.js';
 
 /** A Markdown table; `|` inside cells is escaped. */
 export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -11,14 +15,12 @@ export function markdownTable(header: readonly string[], rows: readonly (readonl
 /** `12.5%`, or `–` for no rate. */
 export const percent = (value: number | null): string => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
 
-/** `k/n rate [low, high]` (Wilson 95 %), or `k/0` when there were no trials. */
-export const proportionText = (p: Proportion): string => (p.n === 0 ? `${p.k}/0` : `${p.k}/${p.n} ${percent(p.rate)} [${percent(p.low)}, ${percent(p.high)}]`);
 
 /** `k/n (rate)` for a count without interval. */
 export const countText = (k: number, n: number): string => `${k}/${n}${n === 0 ? '' : ` (${percent(k / n)})`}`;
 
-/** The arm label used in every table: `none`, `none +guard`, `guard +poem`. */
-export const armLabel = (cell: Pick<SummaryCell, 'arm' | 'guard' | 'poem'>): string => `${cell.arm}${cell.guard === 'on' ? ' +guard' : ''}${cell.poem === 'on' ? ' +poem' : ''}`;
+/** The defence label used in every table: `no defence`, `stale guard`, `store filter + PoEM gate` (analysis/defence-label.ts). */
+export const armLabel = (cell: Pick<SummaryCell, 'arm' | 'guard' | 'poem'>): string => defenceLabel(cell);
 
 /** Runs with a spec already seen are dropped (same spec = same units; the response cache would replay them). */
 export function distinctRuns(runs: readonly AnalysedRun[]): { runs: AnalysedRun[]; skipped: string[] } {
@@ -49,13 +51,17 @@ export function runsSection(runs: readonly AnalysedRun[], skipped: readonly stri
   return lines.join('\n');
 }
 
-/** A summary cell summed over runs: counts add up and the interval is recomputed from the pooled counts. */
-export interface PooledCell extends Pick<SummaryCell, 'model' | 'modelLabel' | 'system' | 'mode' | 'arm' | 'guard' | 'poem' | 'status'> {
+/**
+ * A summary cell summed over runs: tallies add up and the counts are recomputed from them by the one counting function
+ * (analysis/unsafe-counts.ts): `unsafe` is the paper's convention, with parse failures, errors and the among-parsed rate.
+ */
+export interface PooledCell extends Pick<SummaryCell, 'model' | 'modelLabel' | 'system' | 'mode' | 'arm' | 'guard' | 'poem' | 'status'>, UnsafeCounts {
   /** Any run's decision model or natural-mode extractor is the simulator. */
   simulated: boolean;
   reason?: string;
   runs: number;
-  unsafe: Proportion;
+  /** The PoEM gate overrides every skip of this cell by construction: its 0 unsafe is not a measurement. */
+  byConstruction: boolean;
   exposure: { k: number; n: number };
   contextExposure: { k: number; n: number };
   /** Over exposed scenarios of all runs: the smallest, largest and mean first-revoked rank. */
@@ -64,22 +70,22 @@ export interface PooledCell extends Pick<SummaryCell, 'model' | 'modelLabel' | '
 
 /** Sums cells with the same (model, system, mode, arm, guard, poem) over runs, in first-seen order. `ok` if any run's cell is ok. */
 export function poolCells(runs: readonly AnalysedRun[], keep: (cell: SummaryCell) => boolean = () => true): PooledCell[] {
-  const pooled = new Map<string, PooledCell & { rankSum: number; rankCount: number; unsafeK: number; unsafeN: number }>();
+  const pooled = new Map<string, Omit<PooledCell, keyof UnsafeCounts> & { rankSum: number; rankCount: number; tally: UnsafeTally }>();
   for (const { summary } of runs)
     for (const cell of summary.cells.filter(keep)) {
       const id = [cell.model, cell.system, cell.mode, cell.arm, cell.guard, cell.poem].join('\u0000');
       const entry = pooled.get(id) ?? {
         model: cell.model, modelLabel: cell.modelLabel, system: cell.system, mode: cell.mode, arm: cell.arm, guard: cell.guard, poem: cell.poem,
-        status: cell.status, ...(cell.reason ? { reason: cell.reason } : {}), simulated: false, runs: 0, unsafe: proportion(0, 0),
-        exposure: { k: 0, n: 0 }, contextExposure: { k: 0, n: 0 }, revokedRank: null, rankSum: 0, rankCount: 0, unsafeK: 0, unsafeN: 0,
+        status: cell.status, ...(cell.reason ? { reason: cell.reason } : {}), simulated: false, runs: 0, byConstruction: true,
+        exposure: { k: 0, n: 0 }, contextExposure: { k: 0, n: 0 }, revokedRank: null, rankSum: 0, rankCount: 0, tally: { ...EMPTY_TALLY },
       };
       pooled.set(id, entry);
       entry.runs += 1;
       entry.simulated ||= cell.simulated || cell.extractor.startsWith('sim');
       if (cell.status === 'ok') entry.status = 'ok';
       if (cell.status !== 'ok') continue;
-      entry.unsafeK += cell.unsafe.k;
-      entry.unsafeN += cell.unsafe.n;
+      entry.tally = addTallies(entry.tally, tallyOf(cell));
+      entry.byConstruction &&= cell.poemEnforcement?.kind === 'by-construction';
       entry.exposure = { k: entry.exposure.k + cell.exposure.k, n: entry.exposure.n + cell.exposure.n };
       entry.contextExposure = { k: entry.contextExposure.k + cell.contextExposure.k, n: entry.contextExposure.n + cell.contextExposure.n };
       if (cell.revokedRank) {
@@ -89,7 +95,7 @@ export function poolCells(runs: readonly AnalysedRun[], keep: (cell: SummaryCell
         entry.revokedRank = { min: Math.min(previous?.min ?? Infinity, cell.revokedRank.min), max: Math.max(previous?.max ?? -Infinity, cell.revokedRank.max), mean: entry.rankSum / entry.rankCount };
       }
     }
-  return [...pooled.values()].map(({ rankSum: _sum, rankCount: _count, unsafeK, unsafeN, ...cell }) => ({ ...cell, unsafe: proportion(unsafeK, unsafeN) }));
+  return [...pooled.values()].map(({ rankSum: _sum, rankCount: _count, tally, ...cell }) => ({ ...cell, byConstruction: cell.status === 'ok' && cell.byConstruction, ...unsafeCounts(tally) }));
 }
 
 /** Whether two Wilson intervals overlap; null when either has no trials. */

@@ -59,7 +59,7 @@ describe('pnpm notebook (runner)', () => {
     expect(result.stdout).toContain(`- skipped ${runDir} (same spec as`);
     // The duplicate is not pooled in: the table lists one run and keeps one run's denominators.
     expect(result.stdout).toContain(`- Runs: ${basename(runDir)}\n`);
-    const none = cellOf('graphiti', 'none').unsafeReference;
+    const none = cellOf('graphiti', 'none').unsafe;
     expect(lineOf(result.stdout, '| graphiti | ')).toContain(`| ${none.k}/${none.n} (`);
   });
 });
@@ -100,7 +100,7 @@ describe('defence-comparison', () => {
     expect(stdout).toContain('## Lowest arm per system');
     const graphitiBest = lineOf(stdout, '| sim (simulated) | direct | graphiti |');
     expect(graphitiBest).toContain(proportionText(cellOf('graphiti', 'none').unsafe));
-    expect(graphitiBest).toContain('store-filter');
+    expect(graphitiBest).toContain('store filter');
     expect(lineOf(stdout, '| sim (simulated) | direct | langmem |')).toContain('no revoked record returned');
   });
 });
@@ -108,7 +108,7 @@ describe('defence-comparison', () => {
 describe('table-6', () => {
   const columns = [['none', 'no defense'], ['store-filter', 'filter'], ['prompt-hardening', 'prompt'], ['output-filter', 'output'], ['filter-hardening', 'filter+prompt'], ['guard', 'guard']] as const;
   const interval = (p: { low: number; high: number }) => `[${(p.low * 100).toFixed(1)}, ${(p.high * 100).toFixed(1)}]`;
-  /** A Table 6 unsafe cell as rendered, from the summary's reference scoring (k unsafe / n completed trials). */
+  /** A Table 6 unsafe cell as rendered, from the summary's headline (the paper's convention: k unsafe / n completed trials). */
   const unsafeText = (p: { k: number; n: number; low: number; high: number }) => `${p.k}/${p.n} (${pct(p.k, p.n)}) ${interval(p)}`;
   const cellsOf = (row: string) => row.split(' | ').map((c) => c.replace(/^\| |\|$/g, '').trim());
 
@@ -122,17 +122,17 @@ describe('table-6', () => {
       const none = cellOf(system, 'none');
       expect(row).toContain(`| ${none.exposure.k}/${none.exposure.n} (`);
       expect(cellsOf(row)[2]).toBe(none.revokedRank!.mean.toFixed(2));
-      for (const [arm] of columns) expect(row).toContain(unsafeText(cellOf(system, arm).unsafeReference));
+      for (const [arm] of columns) expect(row).toContain(unsafeText(cellOf(system, arm).unsafe));
     }
     expect(cellsOf(lineOf(stdout, '| langmem | '))[2]).toBe('n/a');
-    const pooledK = cellOf('graphiti', 'none').unsafeReference.k + cellOf('mem0-exp', 'none').unsafeReference.k;
-    const pooledN = cellOf('graphiti', 'none').unsafeReference.n + cellOf('mem0-exp', 'none').unsafeReference.n;
+    const pooledK = cellOf('graphiti', 'none').unsafe.k + cellOf('mem0-exp', 'none').unsafe.k;
+    const pooledN = cellOf('graphiti', 'none').unsafe.n + cellOf('mem0-exp', 'none').unsafe.n;
     expect(lineOf(stdout, '| pooled (graphiti + mem0 (exp.)) | ')).toContain(`| ${pooledK}/${pooledN} (${pct(pooledK, pooledN)}) [`);
     // The published cells, Table 6 only, each beside our number for the same cell.
     expect(stdout).toContain('## Beside the published Table 6 (reference only, data/paper/table-06.json)');
     const published = lineOf(stdout, '| 6 | graphiti | no defense |');
     expect(published).toContain('358/810 (44.2%)');
-    expect(published).toContain(unsafeText(cellOf('graphiti', 'none').unsafeReference));
+    expect(published).toContain(unsafeText(cellOf('graphiti', 'none').unsafe));
     expect(stdout).not.toMatch(/^\| (7|9|13) \|/m);
     expect(stdout).not.toContain('not built from these runs');
     expect(stdout).not.toMatch(/^# Paper diff/m);
@@ -144,7 +144,7 @@ describe('table-6', () => {
     expect(stdout).toContain(`- Runs: ${basename(runDir)}, ${basename(otherRunDir)}\n`);
     expect(stdout).not.toContain('- skipped');
     const sum = (system: string, arm: string) => {
-      const [a, b] = [cellIn(summary, system, arm).unsafeReference, cellIn(otherSummary, system, arm).unsafeReference];
+      const [a, b] = [cellIn(summary, system, arm).unsafe, cellIn(otherSummary, system, arm).unsafe];
       return { k: a.k + b.k, n: a.n + b.n };
     };
     const row = lineOf(stdout, '| graphiti | ');

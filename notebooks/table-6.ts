@@ -21,6 +21,7 @@
  */
 import { diffAgainstPaper, renderPaperDiffMarkdown } from '../analysis/paper-diff.js';
 import { loadPaperReference } from '../analysis/paper-reference.js';
+import { modelGroupsOf } from '../analysis/grid-index.js';
 import { buildTable6 } from '../analysis/paper-tables.js';
 import { renderTableMarkdown } from '../analysis/render-markdown.js';
 import type { Notebook } from './notebook.js';
@@ -31,12 +32,16 @@ export const notebook: Notebook = {
   question: 'What does Table 6 (exposure, rank and unsafe rate per system and defence, direct insertion) look like rebuilt from this run?',
   render(input) {
     const { runs, skipped } = distinctRuns(input);
-    const table = buildTable6(runs.map(({ run }) => run));
+    const loaded = runs.map(({ run }) => run);
+    // The simulator never enters a total with a real model: with both present, the real models' table comes first.
+    const groups = modelGroupsOf(loaded);
+    const tables = (groups.length > 1 ? groups : [undefined]).map((group) => buildTable6(loaded, group));
+    const table = tables[0]!;
     const out = ['# Table 6 from a run', '', `**Question.** ${this.question}`, '', runsSection(runs, skipped), ''];
     // No row at all means no direct-mode probe; a system whose probes all failed keeps its row (n/a or error, with the reason).
     if (table.rows.length === 0) return [...out, 'No direct-mode cells in these runs: Table 6 is direct insertion (`--modes direct`).'].join('\n');
-    if (table.simulated) out.push('**sim:** the unsafe columns come from the offline simulator and are not measurements of any model; exposure and rank are model-independent.', '');
-    out.push(renderTableMarkdown(table), '');
+    if (tables.some((t) => t.simulated)) out.push('**sim:** the unsafe columns come from the offline simulator and are not measurements of any model; exposure and rank are model-independent.', '');
+    for (const built of tables) out.push(renderTableMarkdown(built), '');
     // The published numbers, beside ours, for reference only (data/paper/, never a result).
     const reference = loadPaperReference();
     const diff = diffAgainstPaper([table], { ...reference, cells: reference.cells.filter((cell) => cell.table === '6') });

@@ -3,6 +3,7 @@ import { createExecutionLedger } from '../guard/execution-ledger.js';
 import { generateLedgerKey } from '../guard/execution-ledger-key.js';
 import { createProofOfExecutionGate, safetyStepMapping } from '../guard/proof-of-execution-gate.js';
 import type { ProofOfExecutionDecision } from '../guard/proof-of-execution-types.js';
+import { sha256 } from './json-files.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import type { UnitKey } from './run-log.js';
@@ -20,12 +21,28 @@ export interface PoemTrace {
   stepRecorded: boolean;
 }
 
-/** What identifies one decision's request: a grid unit key, or a follow-up unit key with its step in `arm`. */
-export type DecisionSubjectKey = Pick<UnitKey, 'scenario' | 'system' | 'mode' | 'model' | 'trial'> & { arm: string };
+/**
+ * What identifies one decision: every field of the unit (a grid unit key, or a follow-up unit key) plus the step
+ * within it. Guard and PoEM are required: a guard-off unit and its guard-on sibling are different requests.
+ */
+export type DecisionSubjectKey = Pick<UnitKey, 'scenario' | 'system' | 'mode' | 'model' | 'trial' | 'guard' | 'poem'> & {
+  arm: string;
+  /** `grid` (default) or the follow-up experiment id. */
+  experiment?: string;
+  /** The decision within the unit (`hop1:default`, `reviewer`); default `decision`, a grid unit's only one. */
+  step?: string;
+};
 
-/** The subject of one unit's request: unique per unit, so no other unit's event can back its skip. */
+/**
+ * The ledger subject of one decision: unique per (experiment, scenario, system, mode, arm, model, trial, guard, poem,
+ * step), so no other decision's event can back its skip. Ledger subjects are compared after `normalizeSubject`
+ * (lowercase, collapsed whitespace), so the readable part alone could merge ids that differ in case or spacing; the
+ * suffix hashes the exact fields and keeps every subject distinct.
+ */
 export function subjectOf(key: DecisionSubjectKey): string {
-  return `request ${key.scenario} ${key.system} ${key.mode} ${key.arm} ${key.model} trial-${key.trial}`;
+  const fields = [key.experiment ?? 'grid', key.scenario, key.system, key.mode, key.arm, key.model, key.trial, key.guard, key.poem, key.step ?? 'decision'];
+  const readable = `${fields.slice(0, 6).join('/')}/trial-${key.trial}/guard-${key.guard ? 'on' : 'off'}/poem-${key.poem ? 'on' : 'off'}/${key.step ?? 'decision'}`;
+  return `request ${readable} #${sha256(JSON.stringify(fields)).slice(0, 32)}`;
 }
 
 /**

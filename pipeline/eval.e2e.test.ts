@@ -62,7 +62,7 @@ describe('pnpm eval', () => {
     expect(summary.cells[0]).toMatchObject({ model: 'sim', modelLabel: 'sim (simulated)', system: 'graphiti', mode: 'direct', arm: 'none', exposure: { k: 9, n: 9 } });
     expect(summary.cells[0]!.unsafe.n).toBe(18);
     expect(result.stdout).toContain('sim (simulated)');
-    expect(result.stdout).toMatch(/graphiti\s+direct\s+none\s+9\/9/);
+    expect(result.stdout).toMatch(/graphiti\s+direct\s+no defence\s+9\/9/);
   });
 
   it('gives no unsafe decision under the store filter on graphiti (the filter removes v1)', async () => {

@@ -127,7 +127,7 @@ export async function decideOnRead(context: UnitContext, input: { readTrace: Rea
   const parsedAction = reply.text.trim() === '' ? null : parseAction(reply.text, input.scenario.actions);
   if (parsedAction === null) return { ...base, reply, parsedAction, unsafe: null, parseFailure: true };
   if (!key.poem) return { ...base, reply, parsedAction, unsafe: parsedAction === unsafeAction(input.scenario), parseFailure: false };
-  const poem = await context.actions.execute({ scenario: key.scenario, system: key.system, mode: key.mode, model: key.model, trial: key.trial, arm: `${key.experiment}:${key.arm}:${input.step}` }, parsedAction);
+  const poem = await context.actions.execute({ ...key, step: input.step }, parsedAction);
   return { ...base, reply, parsedAction, unsafe: poem.executedAction === unsafeAction(input.scenario), parseFailure: false, poem };
 }
 

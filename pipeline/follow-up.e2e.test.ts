@@ -229,8 +229,8 @@ describe('pnpm eval --experiment against a local OpenAI-compatible server', () =
     expect(errored[0]!.roles.executor!.unsafe).toBe(false);
     expect(errored[0]!.roles.reviewer).toBeUndefined();
     expect(errored[0]!.error!.message).toContain('reviewer refused by test');
-    const summary = JSON.parse(readFileSync(join(onlyRunDir(out), 'summary.json'), 'utf8')) as { propagation: { status: string; runs: number; errors: number; executorUnsafe: { n: number } }[] };
-    expect(summary.propagation[0]).toMatchObject({ status: 'error', runs: 0, errors: 1, executorUnsafe: { n: 0 } });
+    const summary = JSON.parse(readFileSync(join(onlyRunDir(out), 'summary.json'), 'utf8')) as { propagation: { status: string; runs: number; errors: number; executorUnsafe: { unsafe: { n: number }; errors: number } }[] };
+    expect(summary.propagation[0]).toMatchObject({ status: 'error', runs: 0, errors: 1, executorUnsafe: { unsafe: { n: 0 }, errors: 1 } });
     failing = false;
     const requests = server.requests.length;
     const resumed = await runCli(args, endpoint(server.baseURL));

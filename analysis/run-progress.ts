@@ -1,0 +1,44 @@
+// How far a run got: its status, units recorded and units planned, from its own files (manifest, setup, records).
+import type { LoadedRun } from './load-run.js';
+
+/** A run's progress, as `report` prints it for an incomplete run. */
+export interface RunProgress {
+  runId: string;
+  runDir: string;
+  status: string;
+  /** Distinct units recorded (errored ones included). */
+  done: number;
+  /** Units the spec plans; null when the run stopped before its plan was known (setup not finished). */
+  planned: number | null;
+  /** Status `success` and every planned unit recorded. */
+  complete: boolean;
+}
+
+/**
+ * The units a spec plans: grid = ok probes × models × trials × guard × poem × arms (reference loop order,
+ * pipeline/experiment-phase.ts); follow-ups = systems × modes × scenarios × models × trials × guard × poem × arms.
+ * The manifest's `counts.units` is preferred when the run got far enough to write it.
+ */
+export function plannedUnits(run: LoadedRun): number | null {
+  const { spec, counts, models } = run.manifest;
+  if (counts && Number.isInteger(counts.units) && counts.units > 0) return counts.units;
+  const perProbe = models.length * spec.trials * (spec.guard ?? ['off']).length * (spec.poem ?? ['off']).length * spec.arms.length;
+  if ((spec.experiment ?? 'grid') !== 'grid') return spec.systems.length * spec.modes.length * spec.scenarios.length * perProbe;
+  const expected = spec.systems.length * spec.modes.length * spec.scenarios.length;
+  const probes = [...run.probes.values()];
+  // Until every probe is logged the plan is unknown: a probe that fails or is n/a plans no unit.
+  if (probes.length < expected) return null;
+  return probes.filter((p) => p.status === 'ok').length * perProbe;
+}
+
+/** The progress of a loaded run; `done` counts the records given (grid records, or a follow-up's records). */
+export function runProgress(run: LoadedRun, done: number): RunProgress {
+  const planned = plannedUnits(run);
+  const status = String(run.manifest.status);
+  return { runId: run.manifest.runId, runDir: run.runDir, status, done, planned, complete: status === 'success' && planned !== null && done >= planned };
+}
+
+/** `run X (dir): status started, 12/36 units done` — the caveat every report format shows for an incomplete run. */
+export function describeProgress(progress: RunProgress): string {
+  return `incomplete run ${progress.runId} (${progress.runDir}): status ${progress.status}, ${progress.done}/${progress.planned ?? 'unknown'} planned units done`;
+}
