@@ -86,7 +86,7 @@ describe('pnpm compare on two real sim runs', () => {
     expect(missing.stderr[0]).toContain('not a run directory');
     const broken = join(notRun, 'broken');
     mkdirSync(broken);
-    writeFileSync(join(broken, 'manifest.json'), JSON.stringify({ version: 1, runId: 'x', status: 'success', simulated: false, spec: { systems: 'graphiti' }, models: [] }));
+    writeFileSync(join(broken, 'manifest.json'), JSON.stringify({ version: 2, runId: 'x', status: 'success', simulated: false, spec: { systems: 'graphiti' }, models: [] }));
     // A hand-written manifest has no run-log heads: unverifiable, and read only with --no-verify.
     expect(run([broken, runA]).stderr[0]).toMatch(/unverifiable: written before the run log was hash-chained.*--no-verify/);
     const invalid = run([broken, runA, '--no-verify']);
@@ -106,7 +106,7 @@ describe('compareRuns', () => {
   });
   const analysed = (cells: SummaryCell[], simulated: boolean): AnalysedRun => ({
     run: { runDir: '/x', manifest: { runId: 'r', status: 'success', simulated, spec: { seed: 0 } } as unknown as RunManifest, probes: new Map(), records: new Map() },
-    summary: { version: 1, simulated, cells, guardMetrics: [], cache: { hits: 0, misses: 0, hitRate: null } },
+    summary: { version: 2, simulated, cells, guardMetrics: [], cache: { hits: 0, misses: 0, hitRate: null } },
   });
 
   it('flags non-overlapping intervals, n = 0 as not comparable, and no sim for real runs', () => {

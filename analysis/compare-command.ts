@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { InvalidInputError } from '../pipeline/errors.js';
-import type { RunManifest } from '../pipeline/run-log.js';
+import { RUN_LOG_VERSION, type RunManifest } from '../pipeline/run-log.js';
 import { defenceLabel } from './defence-label.js';
 import { loadRun, summarizeRun, type LoadedRun } from './load-run.js';
 import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
@@ -24,7 +24,7 @@ exit codes: 0 ok · 1 usage or bad input (not a run directory, unreadable manife
 
 /** The manifest fields the comparison reads; anything else may vary between run-log writers. */
 const manifestSchema = z.object({
-  version: z.literal(1),
+  version: z.literal(RUN_LOG_VERSION),
   runId: z.string(),
   status: z.string(),
   simulated: z.boolean(),

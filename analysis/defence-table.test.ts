@@ -15,8 +15,8 @@ import { formatCell } from './render-markdown.js';
 /** One graphiti direct scenario, one model; per (arm, guard, poem) two trials: one unsafe decision, one reply without action. */
 function fakeRun(options: { verdict?: 'allowed' | 'overridden'; zep?: boolean; simulated?: boolean } = {}): LoadedRun {
   const probes = new Map<string, ProbeRecord>();
-  probes.set('graphiti/direct/s', { version: 1, type: 'memory-probe', system: 'graphiti', mode: 'direct', scenario: 's', status: 'ok', defaultRead: [], exposure: { rule: 'status', exposed: true, revokedRank: 1 } });
-  if (options.zep) probes.set('zep-ce/direct/s', { version: 1, type: 'memory-probe', system: 'zep-ce', mode: 'direct', scenario: 's', status: 'not-applicable', reason: 'natural only' });
+  probes.set('graphiti/direct/s', { version: 2, type: 'memory-probe', system: 'graphiti', mode: 'direct', scenario: 's', status: 'ok', defaultRead: [], exposure: { rule: 'status', exposed: true, revokedRank: 1 } });
+  if (options.zep) probes.set('zep-ce/direct/s', { version: 2, type: 'memory-probe', system: 'zep-ce', mode: 'direct', scenario: 's', status: 'not-applicable', reason: 'natural only' });
   const records = new Map<string, UnitRecord>();
   for (const arm of ['none', 'store-filter'])
     for (const guard of [false, true])

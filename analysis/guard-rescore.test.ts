@@ -21,12 +21,12 @@ const now = '2026-01-01T00:00:00.000Z';
 
 function syntheticRun(): LoadedRun {
   const probe: ProbeRecord = {
-    version: 1, type: 'memory-probe', system: 'graphiti', mode: 'direct', scenario: 's1', status: 'ok',
+    version: 2, type: 'memory-probe', system: 'graphiti', mode: 'direct', scenario: 's1', status: 'ok',
     defaultRead: [r0, r1, r2, r3], filteredRead: [r1, r2, r3], defaultLabels: [true, false, false, false], filteredLabels: [false, false, false],
     guard: { now, withheldTexts: [r0.text] },
   };
   const unit = (trial: number, status: 'ok' | 'error', arm: 'guard' | 'none'): UnitRecord => ({
-    version: 1, type: 'decision-end', unitId: `s1/graphiti/direct/${arm}/m/${trial}`, status, startedAt: now, finishedAt: now, promptSha256: '', reply: null, parsedAction: null,
+    version: 2, type: 'decision-end', unitId: `s1/graphiti/direct/${arm}/m/${trial}`, status, startedAt: now, finishedAt: now, promptSha256: '', reply: null, parsedAction: null,
     key: { scenario: 's1', system: 'graphiti', mode: 'direct', arm, model: 'm', trial, guard: false, poem: false },
     scores: { unsafe: false, parseFailure: false },
     context: arm === 'none'
@@ -35,7 +35,7 @@ function syntheticRun(): LoadedRun {
           guard: { now, input: [r0, r1, r2, r3], withheld: [{ index: 0, text: r0.text, reason: 'backend marked expired_at', stage: 'explicit' }], notes: [] } },
   });
   const records = [unit(0, 'ok', 'guard'), unit(1, 'error', 'guard'), unit(0, 'ok', 'none')];
-  const manifest = { version: 1, spec: { systems: ['graphiti'], modes: ['direct'], scenarios: ['s1'] }, models: [{ id: 'm', label: 'model m', simulated: false }] } as unknown as RunManifest;
+  const manifest = { version: 2, spec: { systems: ['graphiti'], modes: ['direct'], scenarios: ['s1'] }, models: [{ id: 'm', label: 'model m', simulated: false }] } as unknown as RunManifest;
   return { runDir: '/nonexistent', manifest, probes: new Map([['graphiti/direct/s1', probe]]), records: new Map(records.map((r) => [r.unitId, r])) };
 }
 

@@ -79,7 +79,7 @@ const tables = [table6, table7, table811, table9, table14, table15, table16];
 
 function manifest(runId: string, simulated: boolean): RunManifest {
   return {
-    version: 1, runId, status: 'success', simulated, createdAt: '2026-01-05T10:00:00.000Z', updatedAt: '2026-01-05T10:42:00.000Z',
+    version: 2, runId, status: 'success', simulated, createdAt: '2026-01-05T10:00:00.000Z', updatedAt: '2026-01-05T10:42:00.000Z',
     spec: {
       experiment: 'grid', hops: 3, toolSteps: 4, models: [simulated ? 'sim' : 'gpt-5-nano'], systems: ['graphiti', 'mem0'], modes: ['direct'], arms: ['no-defense', 'filter'],
       guard: ['off'], poem: ['off'], scenarios: ['backup_deletion'], scenarioDir: null, trials: 10, k: 10, seed: 7, embedder: { id: 'lexical' },

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonLines } from '../pipeline/json-files.js';
-import type { ProbeRecord, RunManifest, UnitRecord } from '../pipeline/run-log.js';
+import { RUN_LOG_VERSION, type ProbeRecord, type RunManifest, type UnitRecord } from '../pipeline/run-log.js';
 import { summarize, type Summary } from './summarize.js';
 
 /** A run as stored on disk. The last line of a probe or unit wins (a retried error is superseded). */
@@ -18,7 +18,12 @@ export function loadRun(runDir: string): LoadedRun {
   const manifestPath = join(runDir, 'manifest.json');
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath}: no manifest; is ${runDir} a run directory?`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as RunManifest;
-  if (manifest.version !== 1) throw new Error(`${manifestPath}: run-log version ${String(manifest.version)} is not supported (expected 1)`);
+  if ((manifest.version as number) === 1) {
+    // Version 1 (before issue #11): replies could be shared between units whose prompts matched, the logs carry
+    // no hash chain and summary.json counted unsafe among parsed replies only. Its numbers cannot be trusted as is.
+    throw new Error(`${manifestPath}: run-log version 1 was written by an older stalebench (replies could be shared across units, no hash chain, another unsafe convention); re-run the command with this version to get a run that can be reported`);
+  }
+  if (manifest.version !== RUN_LOG_VERSION) throw new Error(`${manifestPath}: run-log version ${String(manifest.version)} is not supported (expected ${RUN_LOG_VERSION})`);
   const probes = new Map<string, ProbeRecord>();
   for (const probe of readJsonLines<ProbeRecord>(join(runDir, 'setup.jsonl')).rows) probes.set(`${probe.system}/${probe.mode}/${probe.scenario}`, probe);
   const records = new Map<string, UnitRecord>();

@@ -45,14 +45,14 @@ function fakeRun(options: FakeRunOptions): LoadedRun {
     for (const mode of modes)
       SCENARIOS.forEach((scenario, s) => {
         if (system === 'zep-ce' && mode === 'direct') {
-          probes.set(`${system}/${mode}/${scenario.id}`, { version: 1, type: 'memory-probe', system, mode, scenario: scenario.id, status: 'not-applicable', reason: 'natural only' });
+          probes.set(`${system}/${mode}/${scenario.id}`, { version: 2, type: 'memory-probe', system, mode, scenario: scenario.id, status: 'not-applicable', reason: 'natural only' });
           return;
         }
         const exposed = EXPOSING.has(system);
         const v1 = { id: `${scenario.id}-v1`, text: `v1 of ${scenario.id}`, fields: {} };
         const v2 = { id: `${scenario.id}-v2`, text: `v2 of ${scenario.id}`, fields: {} };
         probes.set(`${system}/${mode}/${scenario.id}`, {
-          version: 1, type: 'memory-probe', system, mode, scenario: scenario.id, status: 'ok',
+          version: 2, type: 'memory-probe', system, mode, scenario: scenario.id, status: 'ok',
           defaultRead: exposed ? [v1, v2] : [v2], filteredRead: [v2],
           exposure: { rule: 'lexical', exposed, revokedRank: exposed ? (s === 0 ? 2 : 1) : null },
           guard: { now: '2026-01-01T00:00:00Z', withheldTexts: exposed ? [v1.text] : [] },
@@ -63,12 +63,12 @@ function fakeRun(options: FakeRunOptions): LoadedRun {
             for (let trial = 0; trial < options.trials; trial++) {
               const key = { scenario: scenario.id, system, mode, arm, model: model.id, trial, guard: false, poem: false };
               const unitId = `${scenario.id}/${system}/${mode}/${arm}/${model.id}/${trial}`;
-              records.set(unitId, { version: 1, type: 'decision-end', unitId, key, status: 'ok', scores: { unsafe: trial < options.unsafe(system, arm, m, s), parseFailure: false } } as unknown as UnitRecord);
+              records.set(unitId, { version: 2, type: 'decision-end', unitId, key, status: 'ok', scores: { unsafe: trial < options.unsafe(system, arm, m, s), parseFailure: false } } as unknown as UnitRecord);
             }
           });
       });
   const manifest = {
-    version: 1, runId: options.runId, status: 'success', simulated: models.some((m) => m.simulated), models,
+    version: 2, runId: options.runId, status: 'success', simulated: models.some((m) => m.simulated), models,
     spec: { experiment: 'grid', systems: options.systems, modes, arms: [...ARMS], scenarios: SCENARIOS.map((s) => s.id), scenarioDir: null, guard: ['off'], poem: ['off'] },
     extraction: { id: 'sim-extractor-v2', simulated: true },
   } as unknown as RunManifest;

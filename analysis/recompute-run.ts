@@ -9,7 +9,7 @@ import { recomputeFollowUp } from './recompute-follow-up.js';
 import { recomputeGrid, type GridRecomputed } from './recompute-grid.js';
 import { POEM_NOT_RECHECKED } from './recompute-poem.js';
 import { exposureRules, loadRunScenarios } from './rescore-inputs.js';
-import type { Summary } from './summarize.js';
+import { SUMMARY_VERSION, type Summary } from './summarize.js';
 
 /** Options of `recomputeRun`. */
 export interface RecomputeOptions {
@@ -23,7 +23,7 @@ export interface RecomputeOptions {
 export interface RecomputedRun {
   parser: ActionParserId;
   /** The summary the recomputed records give, in `summary.json`'s shape. */
-  summary: Summary | ({ version: 1 } & FollowUpSummary);
+  summary: Summary | ({ version: typeof SUMMARY_VERSION } & FollowUpSummary);
   /** Grid runs: the recomputed probes and records. */
   grid: GridRecomputed | null;
   /** In file order: setup.jsonl, records.jsonl (or `<experiment>.jsonl`), then summary.json. */
@@ -63,7 +63,7 @@ export async function recomputeRun(run: LoadedRun, options: RecomputeOptions = {
     ({ lines, oracleSystems } = grid);
   } else {
     const followUp = await recomputeFollowUp({ run, scenarios, rules, parser, log });
-    summary = { version: 1, ...summarizeFollowUpRecords(run, followUp.records) };
+    summary = { version: SUMMARY_VERSION, ...summarizeFollowUpRecords(run, followUp.records) };
     ({ lines, oracleSystems } = followUp);
     notRechecked.push('follow-up journals (their text, what the store stored, the census) are the store\'s side of the experiment: kept as stored');
   }

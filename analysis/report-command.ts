@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { EvalError, InvalidInputError, type InputIssue } from '../pipeline/errors.js';
 import { writeJsonAtomic } from '../pipeline/json-files.js';
-import type { RunManifest } from '../pipeline/run-log.js';
+import { RUN_LOG_VERSION, type RunManifest } from '../pipeline/run-log.js';
 import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';
 import { figuresFor } from './figures.js';
 import { buildDefenceTables } from './defence-table.js';
@@ -44,7 +44,7 @@ exit codes: 0 ok · 1 usage or bad input (the error names the file, the field an
 
 // Only the fields the report reads are checked; anything else may vary between run-log writers.
 const manifestSchema = z.object({
-  version: z.literal(1),
+  version: z.literal(RUN_LOG_VERSION),
   runId: z.string().min(1),
   status: z.enum(['started', 'success', 'error', 'cancelled']),
   specHash: z.string().min(1),

@@ -6,6 +6,12 @@ import { tallyDecisions, unsafeCounts, type Proportion, type UnsafeCounts } from
 
 export { proportion, type Proportion } from './unsafe-counts.js';
 
+/**
+ * `summary.json` shape version. 2 (issue #11): `unsafe` is the paper's convention (parse failures in n as not
+ * unsafe, errors in no n) and `unsafeAmongParsed` the second rate; in version 1 `unsafe` counted parsed replies only.
+ */
+export const SUMMARY_VERSION = 2 as const;
+
 /** One summary cell. Its unsafe fields are `UnsafeCounts` (analysis/unsafe-counts.ts), the one way of counting. */
 export interface SummaryCell extends UnsafeCounts {
   model: string;
@@ -55,7 +61,7 @@ export interface GuardMetrics {
 
 /** `summary.json`. */
 export interface Summary {
-  version: 1;
+  version: typeof SUMMARY_VERSION;
   simulated: boolean;
   cells: SummaryCell[];
   guardMetrics: GuardMetrics[];
@@ -124,7 +130,7 @@ export function summarize(input: {
   const hits = input.cache?.hits ?? 0;
   const misses = input.cache?.misses ?? 0;
   return {
-    version: 1,
+    version: SUMMARY_VERSION,
     simulated: input.models.some((m) => m.simulated),
     cells,
     guardMetrics: guardMetricsOf(input.systems, input.modes, input.scenarios, input.probes),

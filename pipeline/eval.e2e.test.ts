@@ -51,7 +51,7 @@ describe('pnpm eval', () => {
     const runDir = onlyRunDir(out);
     for (const file of ['manifest.json', 'setup.jsonl', 'records.jsonl', 'summary.json']) expect(existsSync(join(runDir, file))).toBe(true);
     const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest;
-    expect(manifest).toMatchObject({ version: 1, status: 'success', simulated: true, models: [{ id: 'sim', label: 'sim (simulated)', simulated: true }] });
+    expect(manifest).toMatchObject({ version: 2, status: 'success', simulated: true, models: [{ id: 'sim', label: 'sim (simulated)', simulated: true }] });
     expect(manifest.revision).toHaveProperty('commit');
     const records = readLines<UnitRecord>(join(runDir, 'records.jsonl'));
     expect(records).toHaveLength(18);

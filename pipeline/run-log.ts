@@ -6,7 +6,7 @@ import type { RunSpec } from './run-spec.js';
 import type { PoemTrace } from './action-layer.js';
 
 /** Bump on any shape change of the files below, and add a reader test for the old version. */
-export const RUN_LOG_VERSION = 1 as const;
+export const RUN_LOG_VERSION = 2 as const;
 
 /** Run status, inspect-style. A `started` or `cancelled` run is resumable by re-running its command. */
 export type RunStatus = 'started' | 'success' | 'error' | 'cancelled';

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { createEmbedder, createExtractionModel, loadBackend, verifyEngines, BACKEND_IDS } from '../backends/index.js';
 import type { EngineSpec } from '../backends/memory-backend.js';
 import { formatSummaryTable } from '../analysis/format-table.js';
-import type { Summary } from '../analysis/summarize.js';
+import { SUMMARY_VERSION, type Summary } from '../analysis/summarize.js';
 import { loadRun, summarizeRun } from '../analysis/load-run.js';
 import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';
 import type { Scenario } from '../scenarios/scenario.js';
@@ -190,13 +190,13 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     });
     rmSync(join(runDir, 'work'), { recursive: true, force: true });
     const summary = summarizeFollowUpRun({ runDir, manifest, probes: new Map(), records: new Map() })!;
-    writeJsonAtomic(join(runDir, 'summary.json'), { version: 1, ...summary });
+    writeJsonAtomic(join(runDir, 'summary.json'), { version: SUMMARY_VERSION, ...summary });
     // Errors are counted over every recorded unit (a resumed run still carries its earlier errors).
     const recorded = [...readFollowUpRecords(runDir, followUp.id).values()];
     const errored = recorded.filter((r) => r.status === 'error').length;
     const cached = recorded.flatMap(decisionReplies);
     const { exitCode } = finish({ units: result.total, done: recorded.length, errored, skippedAsDone: result.skippedAsDone, cancelled: result.cancelled, cacheHits: cached.filter((r) => r.cached).length, cacheMisses: cached.filter((r) => !r.cached && r.attempts > 0).length });
-    const empty: Summary = { version: 1, simulated: manifest.simulated, cells: [], guardMetrics: [], cache: { hits: 0, misses: 0, hitRate: null } };
+    const empty: Summary = { version: SUMMARY_VERSION, simulated: manifest.simulated, cells: [], guardMetrics: [], cache: { hits: 0, misses: 0, hitRate: null } };
     return { exitCode, runDir, summary: empty, followUp: summary, table: formatFollowUpSummary(summary) };
   }
   const probes = await runSetupPhase({
