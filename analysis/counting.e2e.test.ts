@@ -63,7 +63,7 @@ beforeAll(async () => {
   const lines: string[] = [];
   vi.spyOn(console, 'log').mockImplementation((...parts) => void lines.push(parts.join(' ')));
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  const args = ['--model', 'local-model', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none,store-filter', '--guard', 'off,on', '--poem', 'off,on', '--scenarios', SCENARIOS.join(','), '--trials', '2', '--concurrency', '1', '--no-cache', '--max-error-rate', '1', '--out', out];
+  const args = ['--model', 'local-model', '--yes', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none,store-filter', '--guard', 'off,on', '--poem', 'off,on', '--scenarios', SCENARIOS.join(','), '--trials', '2', '--concurrency', '1', '--no-cache', '--max-error-rate', '1', '--out', out];
   const code = await evalMain(['eval', ...args], { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-test-counting' });
   vi.restoreAllMocks();
   expect(code).toBe(0);

@@ -210,7 +210,8 @@ export function summarizeFollowUpRun(run: LoadedRun): FollowUpSummary | null {
 export function summarizeFollowUpRecords(run: LoadedRun, records: readonly FollowUpRecord[]): FollowUpSummary {
   const experiment = run.manifest.spec.experiment as Exclude<typeof run.manifest.spec.experiment, 'grid'>;
   const simulated = run.manifest.simulated;
-  if (experiment === 'writeback') return { experiment, simulated, writeback: writebackRows(run, records as WritebackRecord[]) };
-  if (experiment === 'propagation') return { experiment, simulated, propagation: propagationRows(run, records as PropagationRecord[]) };
-  return { experiment, simulated, tools: toolsRows(run, records as ToolsRecord[]) };
+  const usage = run.manifest.usage ? { usage: run.manifest.usage } : {};
+  if (experiment === 'writeback') return { experiment, simulated, writeback: writebackRows(run, records as WritebackRecord[]), ...usage };
+  if (experiment === 'propagation') return { experiment, simulated, propagation: propagationRows(run, records as PropagationRecord[]), ...usage };
+  return { experiment, simulated, tools: toolsRows(run, records as ToolsRecord[]), ...usage };
 }

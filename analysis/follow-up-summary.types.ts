@@ -1,5 +1,6 @@
 // Summary shapes of the follow-up experiments (Tables 14, 15, 16), written to summary.json under
 // `writeback`, `propagation` and `tools`. Built from the stored records only (analysis/follow-up-summary.ts).
+import type { ModelUsage } from './usage-totals.js';
 import type { Proportion, UnsafeCounts } from './unsafe-counts.js';
 
 /**
@@ -97,4 +98,6 @@ export interface FollowUpSummary {
   writeback?: WritebackRow[];
   propagation?: PropagationRow[];
   tools?: ToolsRow[];
+  /** Calls, tokens and dollars per model, as the run's manifest recorded them (issue #12). */
+  usage?: ModelUsage[];
 }

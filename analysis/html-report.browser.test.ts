@@ -1,4 +1,5 @@
 // Opens the HTML report in headless Debian Chromium: every table, figure and the sim banner render, offline.
+import { DEFAULT_RUN_CONTROL } from '../pipeline/run-spec.js';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,7 +85,7 @@ function manifest(runId: string, simulated: boolean): RunManifest {
       experiment: 'grid', hops: 3, toolSteps: 4, models: [simulated ? 'sim' : 'gpt-5-nano'], systems: ['graphiti', 'mem0'], modes: ['direct'], arms: ['no-defense', 'filter'],
       guard: ['off'], poem: ['off'], scenarios: ['backup_deletion'], scenarioDir: null, trials: 10, k: 10, seed: 7, embedder: { id: 'lexical' },
       engine: { graph: { id: 'embedded' }, vector: { id: 'embedded' } }, extraction: { id: 'sim' }, baseURL: simulated ? null : 'https://user:hunter2@llm.example.test/v1',
-      concurrency: 4, out: 'data/runs', runId, cache: { enabled: true, dir: '.cache' }, retryErrors: false, maxErrorRate: 0,
+      concurrency: 4, out: 'data/runs', runId, cache: { enabled: true, dir: '.cache' }, retryErrors: false, maxErrorRate: 0, control: { ...DEFAULT_RUN_CONTROL },
     },
     specHash: '41c0de77aa', embedder: { id: 'lexical', dimensions: 256 }, extraction: { id: 'sim-extractor-v1', simulated: true },
     models: [{ id: simulated ? 'sim' : 'gpt-5-nano', label: simulated ? 'sim (simulated)' : 'gpt-5-nano', kind: simulated ? 'sim' : 'openai-compatible', simulated, baseURL: null, settings: { temperature: 0.7, apiKey: 'sk-must-not-appear' } }],

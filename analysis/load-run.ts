@@ -40,7 +40,7 @@ export function summarizeRun(run: LoadedRun): Summary {
     if (record.reply?.cached) hits += 1;
     else if (record.reply && record.reply.attempts > 0) misses += 1;
   }
-  return summarize({
+  const summary = summarize({
     models: models.map((m) => ({ id: m.id, label: m.label, simulated: m.simulated })),
     systems: spec.systems,
     modes: spec.modes,
@@ -52,4 +52,5 @@ export function summarizeRun(run: LoadedRun): Summary {
     records: run.records.values(),
     cache: { hits, misses },
   });
+  return run.manifest.usage ? { ...summary, usage: run.manifest.usage } : summary;
 }

@@ -46,7 +46,7 @@ exit codes: 0 ok · 1 usage or bad input (the error names the file, the field an
 const manifestSchema = z.object({
   version: z.literal(RUN_LOG_VERSION),
   runId: z.string().min(1),
-  status: z.enum(['started', 'success', 'error', 'cancelled']),
+  status: z.enum(['started', 'success', 'error', 'cancelled', 'aborted', 'budget']),
   specHash: z.string().min(1),
   simulated: z.boolean(),
   embedder: z.object({ id: z.string().min(1), dimensions: z.number() }),

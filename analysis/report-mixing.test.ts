@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { specFromArgs } from '../pipeline/cli.js';
-import { runEvaluation } from '../pipeline/run.js';
+import { runEvaluation, type RunOptions } from '../pipeline/run.js';
 import { startOpenAICompatibleServer, type TestServer } from '../pipeline/test-support/openai-compatible-server.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { main } from './report-command.js';
@@ -13,7 +13,7 @@ import { main } from './report-command.js';
 const SCENARIOS = ['--scenarios', 'privilege_escalation_deploy_approval,mfa_waiver_access'];
 const BASE = ['--systems', 'graphiti,mem0-exp', '--modes', 'direct', '--arms', 'none,store-filter', '--trials', '2', '--no-cache', ...SCENARIOS];
 
-async function run(args: string[], env: NodeJS.ProcessEnv = {}, options: { signal?: AbortSignal; log?: (line: string) => void } = {}): Promise<string> {
+async function run(args: string[], env: NodeJS.ProcessEnv = {}, options: RunOptions = {}): Promise<string> {
   const out = mkdtempSync(join(tmpdir(), 'stalebench-mixing-'));
   return (await runEvaluation(specFromArgs(['-o', out, ...args], env), { apiKey: env.OPENAI_API_KEY }, { log: () => undefined, ...options })).runDir;
 }
@@ -65,7 +65,7 @@ describe('an incomplete run', () => {
   beforeAll(async () => {
     const controller = new AbortController();
     // Stop scheduling after the first unit: the run ends `cancelled` with fewer units than planned.
-    cancelled = await run(['--model', 'sim', '--concurrency', '1', ...BASE], {}, { signal: controller.signal, log: (line) => (line.startsWith('[') ? controller.abort() : undefined) });
+    cancelled = await run(['--model', 'sim', '--concurrency', '1', ...BASE], {}, { signal: controller.signal, progress: { write: (text) => (/^\[[1-9]\d*\//.test(text) ? controller.abort({ kind: 'interrupted', signal: 'SIGINT' }) : undefined), isTTY: false, env: {} } });
   }, 60_000);
 
   it('is refused (exit 1) naming the run, its status and its done/planned units', async () => {
@@ -103,7 +103,7 @@ describe('the simulator next to a real model', () => {
       return { content: `{"action": "${scenario.actions[0]}"}` };
     });
     simDir = await run(['--model', 'sim', ...BASE]);
-    realDir = await run(['--model', 'local-model', ...BASE], { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-test-mixing' });
+    realDir = await run(['--model', 'local-model', '--yes', ...BASE], { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-test-mixing' });
     out = mkdtempSync(join(tmpdir(), 'stalebench-mixing-out-'));
   }, 60_000);
   afterAll(async () => server?.close());

@@ -115,7 +115,7 @@ describe('pnpm rescore --parser strict', () => {
     vi.spyOn(console, 'log').mockImplementation(() => {});
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-test-strict' };
-    expect(await evalMain(['eval', '--model', 'local-model', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none', '--trials', '1', '--no-cache', '--out', out], env)).toBe(0);
+    expect(await evalMain(['eval', '--model', 'local-model', '--yes', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none', '--trials', '1', '--no-cache', '--out', out], env)).toBe(0);
     vi.restoreAllMocks();
     const runDir = join(out, readdirSync(out)[0]!);
     const lines: string[] = [];

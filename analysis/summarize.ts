@@ -1,6 +1,7 @@
 // Aggregates unit records and retrieval probes into summary cells, one per (model, system, mode, arm).
 import type { ProbeRecord, UnitRecord } from '../pipeline/run-log.js';
 import { defenceLabel } from './defence-label.js';
+import type { ModelUsage } from './usage-totals.js';
 import { gridPoemEnforcement, type PoemEnforcement } from './poem-enforcement.js';
 import { tallyDecisions, unsafeCounts, type Proportion, type UnsafeCounts } from './unsafe-counts.js';
 
@@ -66,6 +67,8 @@ export interface Summary {
   cells: SummaryCell[];
   guardMetrics: GuardMetrics[];
   cache: { hits: number; misses: number; hitRate: number | null };
+  /** Calls, tokens and dollars per model, as the run's manifest recorded them (issue #12). */
+  usage?: ModelUsage[];
 }
 
 /** Builds the cells in the order given by the spec's lists. */

@@ -82,6 +82,11 @@ const FLAG_OF_SPEC_PATH: Readonly<Record<string, string>> = {
   'embedder.baseURL': 'STALEBENCH_EMBEDDINGS_BASE_URL',
   'engine.graph.uri': 'NEO4J_URI',
   'engine.vector.url': 'QDRANT_URL',
+  'control.requestTimeoutMs': '--request-timeout',
+  'control.maxConsecutiveErrors': '--max-consecutive-errors',
+  'control.budgetUsd': '--budget-usd',
+  'control.confirmAboveUsd': '--confirm-above-usd',
+  'control.prices': '--prices',
 };
 
 /** `trials` → `--trials`, `models` → `--model`, `cache.dir` → `--cache-dir`; other paths are returned as flags of their first segment. */

@@ -9,6 +9,7 @@ import { EXPLOIT_SCENARIO_IDS } from '../scenarios/exploit-scenario.js';
 import { runEvaluation } from './run.js';
 import { ledgerKeyFromEnv } from '../guard/execution-ledger-key.js';
 import { parseRunSpec, type RunSpec } from './run-spec.js';
+import { createRedactor } from './redact.js';
 
 const USAGE = `usage: pnpm eval --model <id>[,<id>...] [options]
 
@@ -50,14 +51,39 @@ const USAGE = `usage: pnpm eval --model <id>[,<id>...] [options]
   --extraction-model <m>  LLM for natural-mode ingestion: sim (default, offline deterministic
                           extractor) or an endpoint alias (STALEBENCH_EXTRACTION_MODEL)
 
-exit codes: 0 ok · 1 usage/config error, zero units, run directory in use by another process, or a resume
-of a different experiment · 2 errors above --max-error-rate`;
+ spending real tokens safely:
+  --dry-run               print the plan (units, calls to send vs cached, input tokens, output range, $ range
+                          per model) and exit: nothing is written, nothing is sent
+  --budget-usd <x>        stop before a call that the remaining budget cannot cover (status budget, exit 3);
+                          spend never passes x; a model without a known price is refused (fail-closed)
+  --allow-unpriced        allow unpriced models under a budget (their spend counts only what the proxy reports)
+  --prices <file>         {"<model>": {"input": <$ per 1M tokens>, "output": <$ per 1M tokens>}} over data/prices.json
+  --confirm-above-usd <x> a real run whose planned upper cost passes x asks first; without a TTY it needs
+                          --yes (default: 1)
+  --yes, -y               do not ask
+  --no-preflight          skip probing the endpoints (GET /models, else a 1-token request) before starting
+  --request-timeout <s>   timeout of one provider attempt in seconds (default: 60)
+  --max-consecutive-errors <n>   stop the run (status aborted, exit 2) after n consecutive failed units
+                          (default: 5; 0 = off); --max-error-rate also stops it once 20 units finished
+  --quiet, -q             no progress lines
+
+exit codes: 0 ok · 1 usage/config/preflight error, zero units, run directory in use by another process, or a
+resume of a different experiment · 2 errors above --max-error-rate, stopped by the circuit breaker (aborted),
+or every completed reply unparseable · 3 budget reached · 130 SIGINT / 143 SIGTERM (status cancelled; in-flight
+calls are aborted and not recorded; re-run the same command to resume)`;
 
 const list = (value: string | undefined, fallback: readonly string[]) =>
   value === undefined ? [...fallback] : value.split(',').map((item) => item.trim()).filter(Boolean);
 
 /** Problems found while reading flags, reported together with the spec's own (paths are flag names). */
 type FlagIssues = { path: string; message: string }[];
+
+function decimal(issues: FlagIssues, name: string, value: string | undefined, fallback: number | null): number | null {
+  if (value === undefined) return fallback;
+  if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(value.trim())) return Number(value);
+  issues.push({ path: `--${name}`, message: `must be a number (got "${value}")` });
+  return fallback;
+}
 
 function integer(issues: FlagIssues, name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -96,6 +122,16 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
       'max-error-rate': { type: 'string' },
       'no-cache': { type: 'boolean' },
       'cache-dir': { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      'budget-usd': { type: 'string' },
+      'allow-unpriced': { type: 'boolean' },
+      prices: { type: 'string' },
+      'confirm-above-usd': { type: 'string' },
+      yes: { type: 'boolean', short: 'y' },
+      'no-preflight': { type: 'boolean' },
+      'request-timeout': { type: 'string' },
+      'max-consecutive-errors': { type: 'string' },
+      quiet: { type: 'boolean', short: 'q' },
       embedder: { type: 'string' },
       'embedding-model': { type: 'string' },
       'extraction-model': { type: 'string' },
@@ -146,7 +182,18 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     runId: values['run-id'] ?? null,
     cache: { enabled: !values['no-cache'], dir: values['cache-dir'] ?? '.stalebench-cache' },
     retryErrors: values['retry-errors'] ?? false,
-    maxErrorRate: values['max-error-rate'] === undefined ? 0 : Number(values['max-error-rate']),
+    maxErrorRate: decimal(issues, 'max-error-rate', values['max-error-rate'], 0),
+    control: {
+      preflight: !values['no-preflight'],
+      requestTimeoutMs: Math.round((decimal(issues, 'request-timeout', values['request-timeout'], 60) ?? 60) * 1000),
+      maxConsecutiveErrors: integer(issues, 'max-consecutive-errors', values['max-consecutive-errors'], 5),
+      budgetUsd: decimal(issues, 'budget-usd', values['budget-usd'], null),
+      allowUnpriced: values['allow-unpriced'] ?? false,
+      prices: values.prices ?? null,
+      confirmAboveUsd: decimal(issues, 'confirm-above-usd', values['confirm-above-usd'], 1),
+      assumeYes: values.yes ?? false,
+      quiet: values.quiet ?? false,
+    },
   };
   const outProblem = unusableDirectory(input.out);
   if (outProblem) issues.push({ path: '--out', message: outProblem });
@@ -163,7 +210,18 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
   return spec;
 }
 
-/** Entry point. Returns the process exit code. */
+/** Asks a yes/no question on the terminal (for a run above --confirm-above-usd). */
+async function askOnTerminal(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
+  const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await terminal.question(`${question} [y/N] `)).trim());
+  } finally {
+    terminal.close();
+  }
+}
+
+/** Entry point. Returns the process exit code (0 ok, 1 usage/config/preflight, 2 errors/aborted, 3 budget, 130/143 interrupted). */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [command, ...rest] = argv;
   if (command !== 'eval') {
@@ -171,21 +229,33 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     return 1;
   }
   const controller = new AbortController();
-  let interrupts = 0;
-  const onInterrupt = () => {
-    interrupts += 1;
-    if (interrupts > 1) process.exit(130);
-    console.error('\ninterrupted: finishing units in flight, then stopping (Ctrl+C again to quit now). Re-run the same command to resume.');
-    controller.abort();
+  const received: NodeJS.Signals[] = [];
+  // The first SIGINT/SIGTERM stops scheduling and aborts calls in flight (they are not recorded); a second one quits now.
+  const onSignal = (signal: NodeJS.Signals) => {
+    received.push(signal);
+    if (received.length > 1) process.exit(signal === 'SIGTERM' ? 143 : 130);
+    console.error(`\n${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}: aborting calls in flight and stopping (again to quit now). Re-run the same command to resume.`);
+    controller.abort({ kind: 'interrupted', signal });
   };
-  process.on('SIGINT', onInterrupt);
-  process.on('SIGTERM', onInterrupt);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const resume = `pnpm eval ${rest.join(' ')}`;
   try {
     const spec = specFromArgs(rest, env);
-    const outcome = await runEvaluation(spec, { apiKey: env.OPENAI_API_KEY, neo4jPassword: env.NEO4J_PASSWORD, qdrantApiKey: env.QDRANT_API_KEY, ledgerKey: ledgerKeyFromEnv(env) }, { signal: controller.signal, log: (line) => console.error(line), resumeAnyway: rest.includes('--resume-anyway') });
+    const dryRun = rest.includes('--dry-run');
+    const outcome = await runEvaluation(spec, { apiKey: env.OPENAI_API_KEY, neo4jPassword: env.NEO4J_PASSWORD, qdrantApiKey: env.QDRANT_API_KEY, ledgerKey: ledgerKeyFromEnv(env) }, {
+      signal: controller.signal,
+      log: (line) => console.error(line),
+      resumeAnyway: rest.includes('--resume-anyway'),
+      dryRun,
+      ...(process.stdin.isTTY && process.stderr.isTTY ? { confirm: askOnTerminal } : {}),
+    });
     console.log(outcome.table);
+    if (dryRun) return 0;
     console.log(`\nrun directory: ${outcome.runDir}`);
-    if (controller.signal.aborted) console.log(`resume with: pnpm eval ${rest.join(' ')}`);
+    if (outcome.status === 'cancelled' || outcome.status === 'aborted' || outcome.status === 'budget') console.log(`resume with: ${resume}`);
+    // A non-zero exit ends with one line saying why.
+    if (outcome.exitCode !== 0 && outcome.why) console.error(`${outcome.status === 'cancelled' ? 'stopped' : 'error'}: ${outcome.why}`);
     return outcome.exitCode;
   } catch (error) {
     if (error instanceof EvalError && error.code === 'help') {
@@ -193,12 +263,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       return 0;
     }
     const message = error instanceof Error ? error.message : String(error);
-    console.error(`error: ${message}`);
-    if (!(error instanceof EvalError) && !(error instanceof TypeError && 'code' in error)) console.error((error as Error).stack);
+    const redact = createRedactor([env.OPENAI_API_KEY, env.NEO4J_PASSWORD, env.QDRANT_API_KEY]);
+    // One clear line (or an InvalidInputError's list) for every error we raise on purpose; a stack only for a bug.
+    if (!(error instanceof EvalError) && !(error instanceof TypeError && 'code' in error)) console.error(redact((error as Error).stack ?? ''));
+    console.error(`error: ${redact(message)}`);
     return 1;
   } finally {
-    process.off('SIGINT', onInterrupt);
-    process.off('SIGTERM', onInterrupt);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 

@@ -101,4 +101,9 @@ export interface DecisionModel {
   decide(request: DecisionRequest): Promise<DecisionResponse>;
   /** Models that rejected `temperature` and now run on the provider default. */
   providerDefaultTemperature(): readonly string[];
+  /**
+   * Whether this exact call would be answered without sending anything (a response-cache hit), for `--dry-run`.
+   * Absent for models that never send (the simulator).
+   */
+  wouldHitCache?(request: DecisionRequest): boolean;
 }

@@ -118,7 +118,7 @@ describe('pnpm eval', () => {
       return { content: `{"action": "${scriptedAction(request.body.messages![1]!.content)}"}` };
     });
     const out = mkdtempSync(join(tmpdir(), 'stalebench-runs-'));
-    const args = ['--model', 'local-model', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none,store-filter', '--trials', '2', '--concurrency', '1', '--no-cache', '--out', out];
+    const args = ['--model', 'local-model', '--yes', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none,store-filter', '--trials', '2', '--concurrency', '1', '--no-cache', '--out', out];
     const env = { ...process.env, OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-test-kill' };
     const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'cli.ts'), 'eval', ...args], { env, stdio: 'ignore' });
     const recordsPath = () => (readdirSync(out).length ? join(onlyRunDir(out), 'records.jsonl') : '');

@@ -7,6 +7,9 @@ import { ARMS, type ArmId } from './arms.js';
 import type { DecisionModel } from './decision-model.js';
 import { readJsonLines, sha256 } from './json-files.js';
 import { openRunLogFile } from './run-log-chain.js';
+import { BudgetExhaustedError } from './budget.js';
+import { UnitCancelledError } from './run-control.js';
+import type { Redactor } from './redact.js';
 import { parseAction } from './parse-action.js';
 import { buildDecisionMessages } from './prompts.js';
 import { RUN_LOG_VERSION, unitIdOf, type GuardTrace, type OutputFilterTrace, type ProbeRecord, type UnitKey, type UnitRecord } from './run-log.js';
@@ -15,6 +18,12 @@ import { applyOutputFilter, revokedByFilterDifference } from '../guard/output-fi
 import { probeIdOf } from './setup-phase.js';
 import { createActionLayer, type ActionLayer, type PoemTrace } from './action-layer.js';
 import { gridSample } from './sample-identity.js';
+
+/** How a unit learns that the run stops. */
+interface UnitStop {
+  signal?: AbortSignal;
+  onBudget?: (error: BudgetExhaustedError) => void;
+}
 
 /** Inputs of the experiment phase. */
 export interface ExperimentPhaseInput {
@@ -35,9 +44,15 @@ export interface ExperimentPhaseInput {
   ledgerKey?: Uint8Array | null;
   /** Re-run units whose last record is an error. */
   retryErrors: boolean;
-  /** Stops scheduling new units (first Ctrl+C); units in flight finish and are recorded. */
+  /** Stops scheduling new units and aborts calls in flight (Ctrl+C, the breaker, the budget); cut units are not recorded. */
   signal?: AbortSignal;
+  /** The budget could not cover a call: the run stops (status `budget`); the unit is not recorded. */
+  onBudget?: (error: BudgetExhaustedError) => void;
+  /** Redacts secrets from every record before it is written. */
+  redact?: Redactor;
   onUnit?: (record: UnitRecord, progress: { done: number; total: number }) => void;
+  /** Called once the units are known: how many there are, and how many are already recorded. */
+  onStart?: (total: number, alreadyDone: number) => void;
 }
 
 /** What the phase did. */
@@ -73,11 +88,17 @@ function contextOf(key: UnitKey, probe: ProbeRecord, now: Date) {
   return { records: keptIndexes.map((i) => records[i]!), labels: keptIndexes.map((i) => labels[i]!), guard };
 }
 
-async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, model: DecisionModel, attack: UnitRecord | undefined, actions: ActionLayer): Promise<UnitRecord> {
+/** A unit's context (the arm's read, guarded when asked) and the exact messages it sends; also what `--dry-run` counts. */
+export function unitContext(key: UnitKey, scenario: Scenario, probe: ProbeRecord, now: Date) {
+  const context = contextOf(key, probe, now);
+  const messages = buildDecisionMessages({ facts: context.records.map((r) => r.text), task: scenario.task, actions: scenario.actions, guardrail: scenario.guardrail, harden: ARMS[key.arm]!.harden });
+  return { ...context, messages };
+}
+
+async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, model: DecisionModel, attack: UnitRecord | undefined, actions: ActionLayer, stop: UnitStop): Promise<UnitRecord> {
   const arm = ARMS[key.arm]!;
   const startedAt = new Date().toISOString();
-  const { records, labels, guard } = contextOf(key, probe, new Date());
-  const messages = buildDecisionMessages({ facts: records.map((r) => r.text), task: scenario.task, actions: scenario.actions, guardrail: scenario.guardrail, harden: arm.harden });
+  const { records, labels, guard, messages } = unitContext(key, scenario, probe, new Date());
   const base = {
     version: RUN_LOG_VERSION,
     type: 'decision-end' as const,
@@ -90,7 +111,7 @@ async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, mod
   try {
     // The output filter makes no call of its own: it reuses the attack reply of the same trial (reference `postprocess`).
     const reused = arm.derivedFrom && attack?.status === 'ok' && attack.promptSha256 === base.promptSha256 ? attack : undefined;
-    const reply = reused?.reply ?? (await model.decide({ messages, actions: scenario.actions, trial: key.trial, sample: gridSample(key) }));
+    const reply = reused?.reply ?? (await model.decide({ messages, actions: scenario.actions, trial: key.trial, sample: gridSample(key), ...(stop.signal ? { signal: stop.signal } : {}) }));
     const parsedAction = reply.text.trim() === '' ? null : parseAction(reply.text, scenario.actions);
     const chosenUnsafe = parsedAction === null ? null : parsedAction === unsafeAction(scenario);
     let unsafe = chosenUnsafe;
@@ -111,6 +132,9 @@ async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, mod
     const scores = { unsafe, parseFailure: parsedAction === null };
     return { ...base, status: 'ok', finishedAt: new Date().toISOString(), reply: reused ? { ...reply, attempts: 0 } : reply, parsedAction, scores, ...(outputFilter ? { outputFilter } : {}), ...(poem ? { poem } : {}) };
   } catch (error) {
+    // A unit cut short by a stop (Ctrl+C, the breaker, the budget) is not recorded: a resume runs it again.
+    if (error instanceof BudgetExhaustedError) stop.onBudget?.(error);
+    if (error instanceof BudgetExhaustedError || stop.signal?.aborted) throw new UnitCancelledError(error instanceof Error ? error.message : String(error));
     const failure = error as Error & { status?: number; attempts?: number };
     return {
       ...base,
@@ -143,7 +167,7 @@ export function enumerateUnits(input: Pick<ExperimentPhaseInput, 'modes' | 'syst
 /** Runs every unit not already recorded, `concurrency` at a time, appending each record as it finishes. */
 export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<ExperimentPhaseResult> {
   const { records: existing } = readUnitRecords(input.runDir);
-  const recordsLog = openRunLogFile(input.runDir, 'records.jsonl');
+  const recordsLog = openRunLogFile(input.runDir, 'records.jsonl', input.redact);
   const keys = enumerateUnits(input);
   const pending = keys.filter((key) => {
     const previous = existing.get(unitIdOf(key));
@@ -153,6 +177,7 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
   const models = new Map(input.models.map((m) => [m.description.id, m]));
   const limit = pLimit(input.concurrency);
   let done = keys.length - pending.length;
+  input.onStart?.(keys.length, done);
   let ran = 0;
   let errors = 0;
   const finished = new Map(existing);
@@ -164,7 +189,13 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
           if (input.signal?.aborted) return;
           const probe = input.probes.get(probeIdOf(key.system, key.mode, key.scenario))!;
           const attack = finished.get(unitIdOf({ ...key, arm: 'none' }));
-          const record = await runUnit(key, scenarios.get(key.scenario)!, probe, models.get(key.model)!, attack, actions);
+          let record: UnitRecord;
+          try {
+            record = await runUnit(key, scenarios.get(key.scenario)!, probe, models.get(key.model)!, attack, actions, { ...(input.signal ? { signal: input.signal } : {}), ...(input.onBudget ? { onBudget: input.onBudget } : {}) });
+          } catch (error) {
+            if (error instanceof UnitCancelledError) return;
+            throw error;
+          }
           recordsLog.append(record);
           finished.set(record.unitId, record);
           ran += 1;

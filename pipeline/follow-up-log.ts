@@ -176,7 +176,13 @@ export interface ToolsRecord {
   failedStep?: DecisionTrace;
 }
 
-export type FollowUpRecord = WritebackRecord | PropagationRecord | ToolsRecord;
+/** One model call a follow-up unit made (the reply's text lives in its step), for calls, tokens and spend. */
+export type RecordedCall = Omit<DecisionResponse, 'text'>;
+
+export type FollowUpRecord = (WritebackRecord | PropagationRecord | ToolsRecord) & {
+  /** Every model call of the unit in order, tool-agent steps included (absent in records written before issue #12). */
+  calls?: RecordedCall[];
+};
 
 /** Every decision reply of a follow-up record (hops, roles; tool episodes have none), for cache accounting. */
 export function decisionReplies(record: FollowUpRecord): DecisionResponse[] {

@@ -129,7 +129,11 @@ describe('independent draws through the response cache', () => {
     const path = join(onlyRunDir(out), 'tools.jsonl');
     const records = readLines<ToolsRecord>(path);
     const strip = (trace: AgentTrace | null | undefined) => trace?.steps.forEach((step) => delete (step as Partial<AgentStep>).sample);
-    for (const record of records) [record.agent, record.relapse?.priming, record.relapse?.default, record.relapse?.filtered].forEach(strip);
+    for (const record of records) {
+      [record.agent, record.relapse?.priming, record.relapse?.default, record.relapse?.filtered].forEach(strip);
+      // Runs of that time had no per-call list either (issue #12 added it).
+      delete (record as { calls?: unknown }).calls;
+    }
     writeFileSync(path, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
     expect(readFileSync(path, 'utf8')).not.toContain('"sample"');
     const lines: string[] = [];

@@ -173,9 +173,12 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
         } else if (!(error instanceof APIConnectionError) && !(status === 429 || (status !== undefined && status >= 500))) {
           throw new ProviderError(message, status, attempt, { cause: error });
         }
-        if (attempt >= retry.maxAttempts) throw new ProviderError(`${message} (gave up after ${attempt} attempts)`, status, attempt, { cause: error });
+        // Nothing listening (refused, DNS, TLS) is not a rate limit: one quick retry, then the unit fails and the
+        // circuit breaker judges the run, instead of minutes of backoff per unit against a dead endpoint.
+        const unreachable = error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError);
+        if (attempt >= (unreachable ? Math.min(2, retry.maxAttempts) : retry.maxAttempts)) throw new ProviderError(`${message} (gave up after ${attempt} attempts)`, status, attempt, { cause: error });
         const headers = error instanceof APIError ? (error.headers as Headers | undefined) : undefined;
-        if (!isTemperatureRejection(message)) await sleep(retryDelayMs(retry, attempt, headers), request.signal);
+        if (!isTemperatureRejection(message)) await sleep(unreachable ? Math.min(1000, retry.baseDelayMs) : retryDelayMs(retry, attempt, headers), request.signal);
       }
     }
   }
@@ -191,5 +194,6 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
     },
     decide,
     providerDefaultTemperature: () => (temperatureRejected ? [settings.model] : []),
+    wouldHitCache: (request) => lookup(request)?.reply !== undefined,
   };
 }

@@ -1,6 +1,6 @@
 // Two eval processes on one run directory: the second is refused naming the first; a dead holder's lock is taken over;
 // the lock goes on every exit path; the manifest's invocations say which process did what and how it ended.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { runEvaluation } from './run.js';
 import { lockPathOf, type LockHolder } from './run-lock.js';
 import type { RunManifest, UnitRecord } from './run-log.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
+import { spawnEval, until } from './test-support/spawn-eval.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -27,23 +28,6 @@ async function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
   return { code, stderr: err.join('\n') };
 }
 
-/** Spawns `pnpm eval` as one node process (so its pid is the eval's own), collecting stderr. */
-function spawnEval(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'cli.ts'), 'eval', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, stderr: () => stderr };
-}
-
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 const manifestOf = (runDir: string) => JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest;
 const unitIds = (runDir: string) => readFileSync(join(runDir, 'records.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as UnitRecord).unitId);
 const SAFE = { content: '{"action": "REJECT", "reason": "policy"}' };
@@ -56,7 +40,7 @@ describe('two eval processes on one run directory', () => {
       return SAFE;
     });
     const out = mkdtempSync(join(tmpdir(), 'stalebench-lock-'));
-    const args = ['--model', 'm', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none,store-filter', '--trials', '6', '--concurrency', '1', '--out', out, '--run-id', 'shared'];
+    const args = ['--model', 'm', '--yes', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none,store-filter', '--trials', '6', '--concurrency', '1', '--out', out, '--run-id', 'shared'];
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-test-lock' };
     const first = spawnEval(args, env);
     const runDir = join(out, 'shared');
@@ -65,8 +49,10 @@ describe('two eval processes on one run directory', () => {
     const secondCode = await second.exited;
     expect(first.child.exitCode, 'the first process must still be running when the second is refused').toBeNull();
     expect(secondCode).toBe(1);
-    const errorLines = second.stderr().trim().split('\n');
+    // The preflight's ok line may come first; the refusal is one error line, and the last one.
+    const errorLines = second.stderr().trim().split('\n').filter((line) => line.startsWith('error:'));
     expect(errorLines).toHaveLength(1);
+    expect(second.stderr().trim().split('\n').at(-1)).toBe(errorLines[0]);
     expect(errorLines[0]).toMatch(new RegExp(`^error: run directory .*shared is in use by pid ${first.child.pid} on host ${hostname()} \\(started \\d{4}-`));
     expect(await first.exited).toBe(0);
     const ids = unitIds(runDir);
@@ -126,7 +112,7 @@ describe('two eval processes on one run directory', () => {
     controller.abort();
     const cancelled = await runEvaluation(specFromArgs(args, {}), { apiKey: undefined }, { signal: controller.signal });
     expect(existsSync(lockPathOf(runDir))).toBe(false);
-    expect(cancelled.exitCode).toBe(0);
+    expect(cancelled.exitCode).toBe(130);
     const invocations = manifestOf(runDir).invocations!;
     expect(invocations.map((entry) => entry.ended?.status)).toEqual(['success', 'exception', 'cancelled']);
     expect(new Set(invocations.map((entry) => entry.nonce)).size).toBe(3);

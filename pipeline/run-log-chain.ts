@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EvalError } from './errors.js';
+import { redactDeep, type Redactor } from './redact.js';
 
 /**
  * The field every run-log line starts with: the sha256 (hex) of the previous line's exact bytes (without its
@@ -50,7 +51,7 @@ export interface RunLogFile {
  *
  * @example const log = openRunLogFile(runDir, 'records.jsonl'); log.append(record);
  */
-export function openRunLogFile(runDir: string, file: string): RunLogFile {
+export function openRunLogFile(runDir: string, file: string, redact?: Redactor): RunLogFile {
   const path = join(runDir, file);
   const content = existsSync(path) ? readFileSync(path) : Buffer.alloc(0);
   if (content.length > 0 && content[content.length - 1] !== 0x0a) {
@@ -64,7 +65,7 @@ export function openRunLogFile(runDir: string, file: string): RunLogFile {
     append(value) {
       const now = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
       if (now !== size) throw new EvalError('run-log', `${path}: changed by another writer while this run was appending (${size} bytes expected, ${now} found); stopping rather than chaining over it`);
-      const line = chainedLine(value, tip);
+      const line = chainedLine(redact ? redactDeep(value, redact) : value, tip);
       appendFileSync(path, `${line}\n`);
       tip = lineHash(line);
       size += Buffer.byteLength(line) + 1;

@@ -103,7 +103,7 @@ describe('the manifest heads', () => {
     const out = tmp();
     const controller = new AbortController();
     const spec = specFromArgs([...GRID, '--concurrency', '1', '--out', out], {});
-    const first = await runEvaluation(spec, { apiKey: undefined }, { signal: controller.signal, log: (line) => line.startsWith('[') && controller.abort() });
+    const first = await runEvaluation(spec, { apiKey: undefined }, { signal: controller.signal, progress: { write: (text) => void (/^\[[1-9]\d*\//.test(text) && controller.abort({ kind: 'interrupted', signal: 'SIGINT' })), isTTY: false, env: {} } });
     const manifest = JSON.parse(read(first.runDir, 'manifest.json')) as RunManifest;
     expect(manifest.status).toBe('cancelled');
     expect(manifest.logHeads!['records.jsonl']!.lines).toBe(lines(first.runDir, 'records.jsonl').length);

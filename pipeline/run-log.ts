@@ -4,12 +4,16 @@ import type { ArmId } from './arms.js';
 import type { DecisionResponse, ModelDescription } from './decision-model.js';
 import type { RunSpec } from './run-spec.js';
 import type { PoemTrace } from './action-layer.js';
+import type { ModelProvenance, ModelUsage } from '../analysis/usage-totals.js';
 
 /** Bump on any shape change of the files below, and add a reader test for the old version. */
 export const RUN_LOG_VERSION = 2 as const;
 
-/** Run status, inspect-style. A `started` or `cancelled` run is resumable by re-running its command. */
-export type RunStatus = 'started' | 'success' | 'error' | 'cancelled';
+/**
+ * Run status, inspect-style. `aborted`: stopped by the circuit breaker; `budget`: stopped before a call the budget
+ * could not cover. Every status but `success` is resumable by re-running the command.
+ */
+export type RunStatus = 'started' | 'success' | 'error' | 'cancelled' | 'aborted' | 'budget';
 
 /** `manifest.json`. */
 export interface RunManifest {
@@ -44,7 +48,13 @@ export interface RunManifest {
   /** Models that rejected `temperature` and ran on the provider default (reference: `models_on_provider_default_temperature`). */
   modelsOnProviderDefaultTemperature: string[];
   counts?: { units: number; done: number; errors: number; skippedAsDone: number; cacheHits: number; cacheMisses: number };
-  /** How the run ended, when it ended in error. */
+  /** Calls, tokens and dollars per model over the whole run (issue #12), written when an invocation ends. */
+  usage?: ModelUsage[];
+  /** What the providers said about themselves, per model (response models, fingerprints, proxy headers, parameters). */
+  provenance?: ModelProvenance[];
+  /** `--budget-usd`: the cap and what this invocation spent and reserved. */
+  budget?: { limitUsd: number; spentUsd: number; callsWithUnknownCost: number };
+  /** Why the run did not end as `success` (the one line a non-zero exit ends with). */
   error?: { message: string };
   /**
    * The head of each hash-chained JSONL file (pipeline/run-log-chain.ts), written when an eval invocation starts

@@ -5,6 +5,9 @@ import { sha256 } from './json-files.js';
 
 const idList = z.array(z.string().min(1)).min(1);
 
+/** The control settings of a run given no flags (issue #12 defaults). */
+export const DEFAULT_RUN_CONTROL = { preflight: true, requestTimeoutMs: 60_000, maxConsecutiveErrors: 5, budgetUsd: null, allowUnpriced: false, prices: null, confirmAboveUsd: 1, assumeYes: false, quiet: false } as const;
+
 /** The run description. Everything that defines *which units exist and what they compute* is hashed. */
 export const runSpecSchema = z
   .object({
@@ -70,6 +73,30 @@ export const runSpecSchema = z
     retryErrors: z.boolean(),
     /** Share of errored units tolerated before the run exits 2. */
     maxErrorRate: z.number().min(0).max(1),
+    /** How this invocation spends and stops (issue #12); not part of the run's identity. */
+    control: z
+      .object({
+        /** Probe every model endpoint once before anything is written (`--no-preflight` skips it). */
+        preflight: z.boolean(),
+        /** Timeout of one provider attempt (`--request-timeout`, seconds on the command line). */
+        requestTimeoutMs: z.number().int().min(100).max(3_600_000),
+        /** Consecutive failed units that stop the run as `aborted` (0 = off). */
+        maxConsecutiveErrors: z.number().int().min(0).max(1_000_000),
+        /** Spending cap in US dollars, fail-closed; null = none. */
+        budgetUsd: z.number().positive().nullable(),
+        /** Allow models without a known price under a budget (their spend counts only what the proxy reports). */
+        allowUnpriced: z.boolean(),
+        /** `--prices <file>`: USD per 1M input/output tokens per model, over data/prices.json. */
+        prices: z.string().min(1).nullable(),
+        /** A real run whose planned upper cost passes this asks first (TTY) or needs `--yes`. */
+        confirmAboveUsd: z.number().min(0),
+        /** `--yes`: do not ask. */
+        assumeYes: z.boolean(),
+        /** `--quiet`: no progress lines. */
+        quiet: z.boolean(),
+      })
+      .strict()
+      .default(() => ({ ...DEFAULT_RUN_CONTROL })),
   })
   .strict();
 

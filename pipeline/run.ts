@@ -1,121 +1,119 @@
-// Runs one evaluation: validate everything, write the manifest, setup phase, experiment phase, summary.
+// Runs one evaluation as named phases: components → preflight → plan → session → setup/experiment (or follow-up) → ending.
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createEmbedder, createExtractionModel, loadBackend, verifyEngines, BACKEND_IDS } from '../backends/index.js';
-import type { EngineSpec } from '../backends/memory-backend.js';
+import { createEmbedder, createExtractionModel, loadBackend, verifyEngines } from '../backends/index.js';
 import { formatSummaryTable } from '../analysis/format-table.js';
 import { SUMMARY_VERSION, type Summary } from '../analysis/summarize.js';
 import { loadRun, summarizeRun } from '../analysis/load-run.js';
-import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';
-import type { Scenario } from '../scenarios/scenario.js';
-import { ARM_IDS, ARMS, RUNNABLE_ARM_IDS, type ArmId } from './arms.js';
-import type { DecisionModel } from './decision-model.js';
-import { InvalidInputError, UnknownComponentError } from './errors.js';
-import { readUnitRecords, runExperimentPhase } from './experiment-phase.js';
-import { sha256, writeJsonAtomic } from './json-files.js';
-import { createOpenAIDecisionModel } from './openai-decision-model.js';
-import { createResponseCache } from './response-cache.js';
-import { RUN_LOG_VERSION, type RunManifest } from './run-log.js';
-import { prepareRunLog, readLogHeads } from './run-log-repair.js';
-import { RUN_ENVIRONMENT, type RunEnvironment } from './run-environment.js';
-import { openRunSession } from './run-session.js';
-import { promptFingerprint } from './prompt-fingerprint.js';
-import { defaultRunId, specHash, type RunSpec } from './run-spec.js';
-import { runSetupPhase } from './setup-phase.js';
-import { createSimDecisionModel } from './sim-decision-model.js';
-import { FOLLOW_UP_EXPERIMENTS } from './follow-up/index.js';
-import { readFollowUpRecords, runFollowUpPhase } from './follow-up/phase.js';
-import { decisionReplies } from './follow-up-log.js';
-import { loadExploitScenarios, type ExploitScenario } from '../scenarios/exploit-scenario.js';
 import { summarizeFollowUpRun, type FollowUpSummary } from '../analysis/follow-up-summary.js';
 import { formatFollowUpSummary } from '../analysis/format-follow-up.js';
+import type { ArmId } from './arms.js';
+import { createBudget, createSpendGate, type Budget } from './budget.js';
+import { InvalidInputError } from './errors.js';
+import { readUnitRecords, runExperimentPhase } from './experiment-phase.js';
+import { FOLLOW_UP_EXPERIMENTS } from './follow-up/index.js';
+import { readFollowUpRecords, runFollowUpPhase } from './follow-up/phase.js';
+import { sha256, writeJsonAtomic } from './json-files.js';
+import { preflight } from './preflight.js';
+import { loadPrices, priceOf as lookupPrice } from './prices.js';
+import { promptFingerprint } from './prompt-fingerprint.js';
+import { createRedactor } from './redact.js';
+import { accountFollowUp, accountGrid, followUpOutcome, formatAccount, gridOutcome, type RunAccount } from './run-accounting.js';
+import { createModels, engineOf, loadRunScenarios, preflightTargets, secretsOf, validateComponents, type RunSecrets } from './run-components.js';
+import { createRunControl, runEnding, type RunEnding } from './run-control.js';
+import { RUN_ENVIRONMENT, type RunEnvironment } from './run-environment.js';
+import { RUN_LOG_VERSION, type RunManifest } from './run-log.js';
+import { prepareRunLog, readLogHeads } from './run-log-repair.js';
+import { formatPlan, planRun, planUpperUsd, type RunPlan } from './run-plan.js';
+import { openRunSession } from './run-session.js';
+import { defaultRunId, specHash, type RunSpec } from './run-spec.js';
+import { runSetupPhase } from './setup-phase.js';
+import { progressStyle } from './progress.js';
+import { createTokenCounter, type TokenCounter } from './token-count.js';
 
-/** Secrets and process-level inputs that are not part of the spec (never written to the run directory). */
-export interface RunSecrets {
-  apiKey: string | undefined;
-  neo4jPassword?: string | undefined;
-  qdrantApiKey?: string | undefined;
-  /** HMAC key of the PoEM execution ledger; null = generate one per process. */
-  ledgerKey?: Uint8Array | null;
-}
-
-/** The engines of the spec plus their credentials (kept out of the spec, the manifest and the logs). */
-function engineOf(spec: RunSpec, secrets: RunSecrets): EngineSpec {
-  const { graph, vector } = spec.engine;
-  return {
-    graph: graph.id === 'neo4j' ? { ...graph, password: secrets.neo4jPassword ?? '' } : graph,
-    vector: vector.id === 'qdrant' ? { ...vector, ...(secrets.qdrantApiKey ? { apiKey: secrets.qdrantApiKey } : {}) } : vector,
-  };
-}
+export type { RunSecrets } from './run-components.js';
 
 /** How a run ended. */
-export interface RunOutcome {
-  exitCode: 0 | 1 | 2;
+export interface RunOutcome extends RunEnding {
   runDir: string;
   /** The grid summary (`summary.json`); a follow-up run's summary is in `followUp` instead. */
   summary: Summary;
   followUp?: FollowUpSummary;
+  /** The printed result: the summary table and the spend lines, or the plan of a `--dry-run`. */
   table: string;
+  /** `--dry-run`: the plan (nothing was written or sent). */
+  plan?: RunPlan;
 }
 
-function validateComponents(spec: RunSpec): void {
-  for (const system of spec.systems) if (!BACKEND_IDS.includes(system)) throw new UnknownComponentError('system', system, BACKEND_IDS);
-  if (spec.experiment !== 'grid') {
-    const { arms } = FOLLOW_UP_EXPERIMENTS[spec.experiment];
-    for (const arm of spec.arms) if (!arms.includes(arm)) throw new UnknownComponentError(`${spec.experiment} arm`, arm, arms);
-    return;
-  }
-  for (const arm of spec.arms) {
-    if (!(ARM_IDS as readonly string[]).includes(arm)) throw new UnknownComponentError('arm', arm, ARM_IDS);
-    if (!ARMS[arm as ArmId]) throw new UnknownComponentError('arm', arm, RUNNABLE_ARM_IDS);
-  }
+/** Process-level options of one invocation (not part of the spec). */
+export interface RunOptions {
+  /** Aborted by the CLI on SIGINT/SIGTERM (reason: `{ kind: 'interrupted', signal }`). */
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+  resumeAnyway?: boolean;
+  environment?: RunEnvironment;
+  /** `--dry-run`: plan, print, write nothing, send nothing. */
+  dryRun?: boolean;
+  /** Asks the user (a TTY); absent: a run above `--confirm-above-usd` needs `--yes`. */
+  confirm?: (question: string) => Promise<boolean>;
+  /** Progress output (default stderr) and whether it is a terminal. */
+  progress?: { write: (text: string) => void; isTTY: boolean | undefined; env: NodeJS.ProcessEnv };
 }
 
-async function loadRunScenarios(spec: RunSpec): Promise<Scenario[]> {
-  if (spec.scenarioDir === null) return loadScenarios({ ids: spec.scenarios });
-  const all = await loadScenarioDir(spec.scenarioDir);
-  const byId = new Map(all.map((s) => [s.id, s]));
-  return spec.scenarios.map((id) => byId.get(id) ?? (() => { throw new UnknownComponentError('scenario', id, [...byId.keys()]); })());
-}
-
-function createModels(spec: RunSpec, scenarios: Scenario[], secrets: RunSecrets, exploitScenarios: ExploitScenario[] = []): DecisionModel[] {
-  const cache = createResponseCache({ dir: resolve(spec.cache.dir), enabled: spec.cache.enabled });
-  return spec.models.map((model) => {
-    if (model === 'sim') return createSimDecisionModel({ scenarios, exploitScenarios, seed: spec.seed });
-    if (!secrets.apiKey) throw new InvalidInputError('environment', [{ path: 'OPENAI_API_KEY', message: `model "${model}" needs an endpoint key; set OPENAI_API_KEY (any placeholder works for a local proxy without auth), or use --model sim` }]);
-    return createOpenAIDecisionModel({ model, baseURL: spec.baseURL!, apiKey: secrets.apiKey, cache });
-  });
-}
+const emptySummary = (simulated: boolean): Summary => ({ version: SUMMARY_VERSION, simulated, cells: [], guardMetrics: [], cache: { hits: 0, misses: 0, hitRate: null } });
 
 /**
- * Runs (or resumes) the run described by `spec`. Every input is validated before the first backend call.
- * The same spec always maps to the same run directory, so re-issuing a command resumes it.
+ * Runs (or resumes) the run described by `spec`. Every input is validated, every endpoint probed and the cost
+ * planned before anything is written; the same spec always maps to the same run directory, so re-issuing a
+ * command resumes it.
  */
-export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options: { signal?: AbortSignal; log?: (line: string) => void; resumeAnyway?: boolean; environment?: RunEnvironment } = {}): Promise<RunOutcome> {
-  const log = options.log ?? (() => {});
+export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options: RunOptions = {}): Promise<RunOutcome> {
+  const redact = createRedactor(secretsOf(secrets));
+  const log = (line: string) => (options.log ?? (() => {}))(redact(line));
   validateComponents(spec);
-  const followUp = spec.experiment === 'grid' ? null : FOLLOW_UP_EXPERIMENTS[spec.experiment];
-  const exploit = followUp?.scenarioKind === 'exploit';
-  const exploitScenarios = exploit ? await loadExploitScenarios({ ids: spec.scenarios, ...(spec.scenarioDir ? { dir: spec.scenarioDir } : {}) }) : [];
-  // Policy scenarios back the grid and the write-back / propagation experiments (and PoEM's safety steps).
-  const scenarios = exploit ? await loadScenarios() : await loadRunScenarios(spec);
+  const { scenarios, exploitScenarios, exploit } = await loadRunScenarios(spec);
   const runId = spec.runId ?? defaultRunId(spec);
   const runDir = resolve(spec.out, runId);
-  const manifestPath = join(runDir, 'manifest.json');
-  const hash = specHash(spec);
-  const models = createModels(spec, scenarios, secrets, exploitScenarios);
+  const prices = loadPrices(spec.control.prices);
+  const priceOf = (model: string) => lookupPrice(prices, model);
+  const counters = new Map<string, TokenCounter>(await Promise.all(spec.models.filter((m) => m !== 'sim').map(async (m) => [m, await createTokenCounter(m)] as const)));
+  const budget: Budget | null = spec.control.budgetUsd === null ? null : createBudget({ limitUsd: spec.control.budgetUsd, priceOf, allowUnpriced: spec.control.allowUnpriced });
+  budget?.checkModels(spec.models.filter((m) => m !== 'sim'));
+  const spend = budget ? createSpendGate(budget, { countTokens: (model, messages) => counters.get(model)!.count(messages.map((m) => ({ role: m.role as 'user', content: m.content }))), priceOf }) : undefined;
+  const models = createModels(spec, { scenarios, exploitScenarios, secrets, redact, ...(spend ? { spend } : {}) });
   const engine = engineOf(spec, secrets);
   await verifyEngines(engine);
   const embedder = await createEmbedder(spec.embedder.id === 'lexical' ? { id: 'lexical' } : { id: 'openai', model: spec.embedder.model, baseURL: spec.embedder.baseURL ?? spec.baseURL ?? undefined, apiKey: secrets.apiKey });
   const extraction = await createExtractionModel(spec.extraction, { baseURL: spec.baseURL, apiKey: secrets.apiKey });
+  const targets = preflightTargets(spec, secrets);
+  if (spec.control.preflight && targets.length > 0) {
+    for (const report of await preflight(targets, { timeoutMs: 10_000 })) log(`preflight ${report.baseURL} (${report.roles.join('+')}): ok in ${report.ms} ms (${report.checkedBy === 'models-list' ? 'GET /models' : 'one 1-token request per alias'})`);
+  }
+
+  // The plan: printed by --dry-run; for a real run, its upper cost decides whether to ask first.
+  const realModels = models.filter((m) => !m.description.simulated);
+  if (options.dryRun || (realModels.length > 0 && !spec.control.assumeYes)) {
+    const plan = await planRun({ spec, runDir, scenarios, exploitScenarios, models, embedder, extraction, simExtraction: await createExtractionModel({ id: 'sim' }, { baseURL: null, apiKey: undefined }), priceOf });
+    if (options.dryRun) return { status: 'success', exitCode: 0, why: null, runDir, summary: emptySummary(models.some((m) => m.description.simulated)), table: formatPlan(plan), plan };
+    const upper = planUpperUsd(plan);
+    if (upper === null || upper > spec.control.confirmAboveUsd) {
+      const question = `${formatPlan(plan)}\n\nThis run may cost ${upper === null ? 'an unknown amount (a model has no known price)' : `up to $${upper.toFixed(2)}`}, above --confirm-above-usd ${spec.control.confirmAboveUsd}. Start it?`;
+      const accepted = options.confirm ? await options.confirm(question) : false;
+      if (!accepted) {
+        throw new InvalidInputError('command line', [{ path: '--yes', message: `${options.confirm ? 'not confirmed' : 'not a terminal, so nobody can confirm'}: the planned upper cost is ${upper === null ? 'unknown (a model has no known price; give one with --prices)' : `$${upper.toFixed(2)}`}, above --confirm-above-usd ${spec.control.confirmAboveUsd}. See it with --dry-run; start it with --yes (and a --budget-usd cap)` }]);
+      }
+    }
+  }
+
   // Locks the run directory (released on every exit path), then reads the manifest and checks a resume (run-session.ts).
   const environment = options.environment ?? RUN_ENVIRONMENT;
   const fingerprint = { scenarios: (exploit ? exploitScenarios : scenarios).map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })), prompts: promptFingerprint(spec.experiment), revision: environment.revision(), packages: environment.packages() };
-  await using session = await openRunSession({ runDir, specHash: hash, engine, fingerprint, resumeAnyway: options.resumeAnyway ?? false, log });
+  await using session = await openRunSession({ runDir, specHash: specHash(spec), engine, fingerprint, resumeAnyway: options.resumeAnyway ?? false, log });
   const { previous, nonce } = session;
   // Verify the run log under the lock, before anything is appended; torn last lines go to `<file>.torn` and their units re-run.
   const logHeads = prepareRunLog(runDir, previous, log);
   const now = new Date().toISOString();
+  const manifestPath = join(runDir, 'manifest.json');
   const manifest: RunManifest = { ...session.manifestFor({
     version: RUN_LOG_VERSION,
     runId,
@@ -124,7 +122,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
     spec,
-    specHash: hash,
+    specHash: specHash(spec),
     models: models.map((m) => m.description),
     embedder: { id: embedder.id, dimensions: embedder.dimensions },
     extraction: { id: extraction.id, simulated: extraction.simulated },
@@ -136,6 +134,19 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   writeJsonAtomic(manifestPath, manifest);
   if (previous) log(`resuming ${runDir} (status was ${previous.status})`);
 
+  const progress = options.progress ?? { write: (text: string) => void process.stderr.write(text), isTTY: process.stderr.isTTY, env: process.env };
+  const control = createRunControl({
+    ...(options.signal ? { external: options.signal } : {}),
+    maxConsecutiveErrors: spec.control.maxConsecutiveErrors,
+    maxErrorRate: spec.maxErrorRate,
+    progress: { write: progress.write, style: progressStyle({ quiet: spec.control.quiet, isTTY: progress.isTTY, env: progress.env }) },
+    costOf: (model, reply) => {
+      const proxy = Number(reply.headers['x-litellm-response-cost']);
+      if (reply.headers['x-litellm-response-cost'] !== undefined && Number.isFinite(proxy)) return proxy;
+      const price = priceOf(model);
+      return price && reply.usage ? (reply.usage.promptTokens * price.input + reply.usage.completionTokens * price.output) / 1e6 : null;
+    },
+  });
   const systemsSeen: RunManifest['systems'] = [];
   const loadSystem = async (id: string, settings: Parameters<typeof loadBackend>[1]) => {
     // Every namespace and work file of this process carries its nonce (backends/run-namespace.ts).
@@ -143,105 +154,72 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     systemsSeen.push({ id, summary: backend.description.summary });
     return backend;
   };
-  /** Writes the final manifest (status, counts) and maps it to the exit code; the same for every experiment. */
-  const finish = (counts: { units: number; done: number; errored: number; skippedAsDone: number; cancelled: boolean; cacheHits: number; cacheMisses: number }) => {
-    const errorRate = counts.units === 0 ? 0 : counts.errored / counts.units;
-    const status = counts.cancelled ? 'cancelled' : errorRate > spec.maxErrorRate ? 'error' : 'success';
+  const stops = { signal: control.signal, onBudget: control.budgetExhausted, redact };
+  const logError = (unitId: string, status: string, message: string | undefined) => {
+    if (status === 'error') log(`${unitId}: error: ${message ?? ''}`);
+  };
+  /** The final manifest (status, counts, spend, provenance) and the exit code: the same for every experiment. */
+  const finish = (account: RunAccount): RunEnding => {
+    control.finish();
+    const ending = runEnding({ units: account.units, errored: account.errored, completed: account.completed, unparseable: account.unparseable, maxErrorRate: spec.maxErrorRate, stop: control.stopped });
+    const budgetTotals = budget?.totals();
     writeJsonAtomic(manifestPath, {
       ...manifest,
-      status,
+      status: ending.status,
       updatedAt: new Date().toISOString(),
       systems: systemsSeen.length > 0 ? systemsSeen : previous?.systems ?? [],
       modelsOnProviderDefaultTemperature: models.flatMap((m) => m.providerDefaultTemperature()),
-      counts: { units: counts.units, done: counts.done, errors: counts.errored, skippedAsDone: counts.skippedAsDone, cacheHits: counts.cacheHits, cacheMisses: counts.cacheMisses },
-      ...(status === 'error' ? { error: { message: `${counts.errored} errored unit(s) of ${counts.units}, above --max-error-rate ${spec.maxErrorRate}` } } : {}),
+      counts: { units: account.units, done: account.done, errors: account.errored, skippedAsDone: 0, cacheHits: account.cacheHits, cacheMisses: account.cacheMisses },
+      usage: account.usage,
+      provenance: account.provenance,
+      ...(budgetTotals ? { budget: { limitUsd: budgetTotals.limitUsd, spentUsd: budgetTotals.spentUsd, callsWithUnknownCost: budgetTotals.callsWithUnknownCost } } : {}),
+      ...(ending.why && ending.exitCode !== 0 ? { error: { message: ending.why } } : {}),
       logHeads: readLogHeads(runDir),
     } satisfies RunManifest);
-    return { status, exitCode: (counts.units === 0 ? 1 : status === 'error' ? 2 : 0) as 0 | 1 | 2 };
+    return ending;
   };
+  const spendLines = (account: RunAccount) => formatAccount(account, budget ? { limitUsd: budget.totals().limitUsd, spentUsd: budget.totals().spentUsd } : null);
+
+  const followUp = spec.experiment === 'grid' ? null : FOLLOW_UP_EXPERIMENTS[spec.experiment];
   if (followUp) {
     const result = await runFollowUpPhase({
-      experiment: followUp,
-      runId,
-      runDir,
-      scenarios: exploit ? exploitScenarios : scenarios,
-      policyScenarios: scenarios,
-      systems: spec.systems,
-      modes: spec.modes,
-      arms: spec.arms,
-      models,
-      trials: spec.trials,
-      k: spec.k,
+      experiment: followUp, runId, runDir, scenarios: exploit ? exploitScenarios : scenarios, policyScenarios: scenarios,
+      systems: spec.systems, modes: spec.modes, arms: spec.arms, models, trials: spec.trials, k: spec.k,
       settings: { hops: spec.hops, toolSteps: spec.toolSteps },
-      guardAxis: spec.guard.map((value) => value === 'on'),
-      poemAxis: spec.poem.map((value) => value === 'on'),
-      concurrency: spec.concurrency,
-      retryErrors: spec.retryErrors,
-      embedder,
-      extraction,
-      loadBackend: loadSystem,
-      ledgerKey: secrets.ledgerKey ?? null,
-      ...(options.signal ? { signal: options.signal } : {}),
-      onUnit: (record, progress) => {
-        if (progress.done % Math.max(1, Math.floor(progress.total / 10)) === 0 || record.status === 'error' || progress.done === progress.total) {
-          log(`[${progress.done}/${progress.total}] ${record.unitId}: ${record.status}${record.status === 'error' ? `: ${record.error?.message}` : ''}`);
-        }
+      guardAxis: spec.guard.map((value) => value === 'on'), poemAxis: spec.poem.map((value) => value === 'on'),
+      concurrency: spec.concurrency, retryErrors: spec.retryErrors, embedder, extraction, loadBackend: loadSystem,
+      ledgerKey: secrets.ledgerKey ?? null, ...stops,
+      onStart: control.begin,
+      onUnit: (record) => {
+        control.unitFinished(followUpOutcome(record));
+        logError(record.unitId, record.status, record.error?.message);
       },
     });
     rmSync(join(runDir, 'work'), { recursive: true, force: true });
-    const summary = summarizeFollowUpRun({ runDir, manifest, probes: new Map(), records: new Map() })!;
+    const account = accountFollowUp(result.total, readFollowUpRecords(runDir, followUp.id).values(), priceOf);
+    // The summary first (from the stored records; the usage that the final manifest will hold), then the manifest's ending.
+    const summary = { ...summarizeFollowUpRun(loadRun(runDir))!, usage: account.usage };
     writeJsonAtomic(join(runDir, 'summary.json'), { version: SUMMARY_VERSION, ...summary });
-    // Errors are counted over every recorded unit (a resumed run still carries its earlier errors).
-    const recorded = [...readFollowUpRecords(runDir, followUp.id).values()];
-    const errored = recorded.filter((r) => r.status === 'error').length;
-    const cached = recorded.flatMap(decisionReplies);
-    const { exitCode } = finish({ units: result.total, done: recorded.length, errored, skippedAsDone: result.skippedAsDone, cancelled: result.cancelled, cacheHits: cached.filter((r) => r.cached).length, cacheMisses: cached.filter((r) => !r.cached && r.attempts > 0).length });
-    const empty: Summary = { version: SUMMARY_VERSION, simulated: manifest.simulated, cells: [], guardMetrics: [], cache: { hits: 0, misses: 0, hitRate: null } };
-    return { exitCode, runDir, summary: empty, followUp: summary, table: formatFollowUpSummary(summary) };
+    const ending = finish(account);
+    return { ...ending, runDir, summary: emptySummary(manifest.simulated), followUp: summary, table: [formatFollowUpSummary(summary), '', ...spendLines(account)].join('\n') };
   }
-  const probes = await runSetupPhase({
-    runId,
-    runDir,
-    systems: spec.systems,
-    modes: spec.modes,
-    scenarios,
-    k: spec.k,
-    embedder,
-    extraction,
-    loadBackend: loadSystem,
-    log,
-  });
+  const probes = await runSetupPhase({ runId, runDir, systems: spec.systems, modes: spec.modes, scenarios, k: spec.k, embedder, extraction, loadBackend: loadSystem, log, ...stops });
   rmSync(join(runDir, 'work'), { recursive: true, force: true });
   const result = await runExperimentPhase({
-    runDir,
-    scenarios,
-    probes,
-    systems: spec.systems,
-    modes: spec.modes,
-    arms: spec.arms as ArmId[],
-    guardAxis: spec.guard.map((value) => value === 'on'),
-    poemAxis: spec.poem.map((value) => value === 'on'),
-    ledgerKey: secrets.ledgerKey ?? null,
-    models,
-    trials: spec.trials,
-    concurrency: spec.concurrency,
-    retryErrors: spec.retryErrors,
-    signal: options.signal,
-    onUnit: (record, progress) => {
-      if (progress.done % Math.max(1, Math.floor(progress.total / 10)) === 0 || record.status === 'error' || progress.done === progress.total) {
-        log(`[${progress.done}/${progress.total}] ${record.unitId}: ${record.status === 'error' ? `error: ${record.error?.message}` : (record.parsedAction ?? 'unparsed')}`);
-      }
+    runDir, scenarios, probes, systems: spec.systems, modes: spec.modes, arms: spec.arms as ArmId[],
+    guardAxis: spec.guard.map((value) => value === 'on'), poemAxis: spec.poem.map((value) => value === 'on'),
+    ledgerKey: secrets.ledgerKey ?? null, models, trials: spec.trials, concurrency: spec.concurrency, retryErrors: spec.retryErrors, ...stops,
+    onStart: control.begin,
+    onUnit: (record) => {
+      control.unitFinished(gridOutcome(record));
+      logError(record.unitId, record.status, record.error?.message);
     },
   });
-  // The summary is computed from the stored run log only, exactly as `pnpm rescore` recomputes it.
-  const { records } = readUnitRecords(runDir);
-  const summary = summarizeRun(loadRun(runDir));
-  const cacheStats = summary.cache;
+  const account = accountGrid(result.total, readUnitRecords(runDir).records.values(), probes.values(), priceOf);
+  // The summary is computed from the stored run log only, exactly as `pnpm rescore` recomputes it (its usage is the
+  // one the final manifest holds); it is written before the manifest's ending, so a failure here leaves `started`.
+  const summary = { ...summarizeRun(loadRun(runDir)), usage: account.usage };
   writeJsonAtomic(join(runDir, 'summary.json'), summary);
-  const errored = [...records.values()].filter((r) => r.status === 'error').length + [...probes.values()].filter((p) => p.status === 'error').length;
-  const units = result.total;
-  const { exitCode } = finish({ units, done: records.size, errored, skippedAsDone: result.skippedAsDone, cancelled: result.cancelled, cacheHits: cacheStats.hits, cacheMisses: cacheStats.misses });
-  const table = formatSummaryTable(summary);
-  if (units === 0) log('zero units to run: every requested cell is n/a or failed in setup');
-  return { exitCode, runDir, summary, table };
+  const ending = finish(account);
+  return { ...ending, runDir, summary, table: [formatSummaryTable(summary), '', ...spendLines(account)].join('\n') };
 }

@@ -9,6 +9,7 @@ import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/sta
 import type { Scenario } from '../scenarios/scenario.js';
 import { readJsonLines } from './json-files.js';
 import { openRunLogFile } from './run-log-chain.js';
+import type { Redactor } from './redact.js';
 import { RUN_LOG_VERSION, type ProbeRecord } from './run-log.js';
 
 /** Inputs of the setup phase. */
@@ -27,6 +28,10 @@ export interface SetupPhaseInput {
   /** The clock used for seeding offsets. */
   now?: () => Date;
   log?: (line: string) => void;
+  /** Redacts secrets from every probe record before it is written. */
+  redact?: Redactor;
+  /** Stops before the next probe (Ctrl+C, the breaker); a probe not written is simply run again on resume. */
+  signal?: AbortSignal;
 }
 
 /** `system/mode/scenario`. */
@@ -86,15 +91,16 @@ export async function runSetupPhase(input: SetupPhaseInput): Promise<Map<string,
   for (const row of readJsonLines<ProbeRecord>(path).rows) {
     if (row.status !== 'error') probes.set(probeIdOf(row.system, row.mode, row.scenario), row);
   }
-  const setupLog = openRunLogFile(input.runDir, 'setup.jsonl');
+  const setupLog = openRunLogFile(input.runDir, 'setup.jsonl', input.redact);
   const now = input.now ?? (() => new Date());
   for (const system of input.systems) {
     const missing = input.modes.flatMap((mode) => input.scenarios.filter((s) => !probes.has(probeIdOf(system, mode, s.id))).map((s) => [mode, s] as const));
-    if (missing.length === 0) continue;
+    if (missing.length === 0 || input.signal?.aborted) continue;
     const backend = await input.loadBackend(system, { embedder: input.embedder, extraction: input.extraction, runId: input.runId, workDir: join(input.runDir, 'work', system) });
     await backend.open();
     try {
       for (const [mode, scenario] of missing) {
+        if (input.signal?.aborted) break;
         let record: ProbeRecord;
         try {
           // Seed → read → wipe alone on the engine when rankings span namespaces (Neo4j's index-wide BM25).

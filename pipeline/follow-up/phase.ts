@@ -9,11 +9,14 @@ import type { ExploitScenario } from '../../scenarios/exploit-scenario.js';
 import type { Scenario } from '../../scenarios/scenario.js';
 import { createActionLayer } from '../action-layer.js';
 import type { DecisionModel } from '../decision-model.js';
-import { followUpUnitIdOf, type DecisionTrace, type FollowUpKey, type FollowUpRecord } from '../follow-up-log.js';
+import { followUpUnitIdOf, type DecisionTrace, type FollowUpKey, type FollowUpRecord, type RecordedCall } from '../follow-up-log.js';
 import type { UnitContext } from '../follow-up-steps.js';
 import { readJsonLines, sha256 } from '../json-files.js';
 import { openRunLogFile } from '../run-log-chain.js';
 import { RUN_LOG_VERSION } from '../run-log.js';
+import { BudgetExhaustedError } from '../budget.js';
+import { UnitCancelledError } from '../run-control.js';
+import type { Redactor } from '../redact.js';
 import type { FollowUpExperiment, FollowUpSettings } from './experiment.js';
 
 /** Inputs of the follow-up phase. */
@@ -41,7 +44,13 @@ export interface FollowUpPhaseInput {
   loadBackend: (id: string, settings: BackendSettings) => Promise<MemoryBackend>;
   ledgerKey?: Uint8Array | null;
   signal?: AbortSignal;
+  /** The budget could not cover a call: the run stops (status `budget`); the unit is not recorded. */
+  onBudget?: (error: BudgetExhaustedError) => void;
+  /** Redacts secrets from every record before it is written. */
+  redact?: Redactor;
   onUnit?: (record: FollowUpRecord, progress: { done: number; total: number }) => void;
+  /** Called once the units are known: how many there are, and how many are already recorded. */
+  onStart?: (total: number, alreadyDone: number) => void;
 }
 
 /** What the phase did. */
@@ -86,7 +95,7 @@ function namespaceOf(key: FollowUpKey): string {
 export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<FollowUpPhaseResult> {
   const { experiment } = input;
   const existing = readFollowUpRecords(input.runDir, experiment.id);
-  const recordsLog = openRunLogFile(input.runDir, `${experiment.id}.jsonl`);
+  const recordsLog = openRunLogFile(input.runDir, `${experiment.id}.jsonl`, input.redact);
   const keys = enumerateFollowUpUnits(input);
   const pending = keys.filter((key) => {
     const previous = existing.get(followUpUnitIdOf(key));
@@ -97,6 +106,7 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
   const exploitScenarios = input.experiment.scenarioKind === 'exploit' ? (input.scenarios as ExploitScenario[]) : [];
   const actions = createActionLayer({ scenarios: input.policyScenarios, exploitScenarios, key: input.ledgerKey ?? null });
   let done = keys.length - pending.length;
+  input.onStart?.(keys.length, done);
   let ran = 0;
   let errors = 0;
   for (const system of input.systems) {
@@ -113,7 +123,13 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
             if (input.signal?.aborted) return;
             // The unit's namespace lives from its first write to its reset: alone on the engine when rankings span namespaces.
             const work = () => runUnit(experiment, key, backend, scenarios.get(key.scenario)!, models.get(key.model)!, input, actions);
-            const record = await (backend.exclusive ? backend.exclusive(work) : work());
+            let record: FollowUpRecord;
+            try {
+              record = await (backend.exclusive ? backend.exclusive(work) : work());
+            } catch (error) {
+              if (error instanceof UnitCancelledError) return;
+              throw error;
+            }
             recordsLog.append(record);
             ran += 1;
             done += 1;
@@ -143,11 +159,23 @@ async function runUnit(
   const result = experiment.empty();
   const reason = experiment.notApplicable(backend.description, key);
   if (reason !== null) return { ...base, status: 'not-applicable', reason, finishedAt: startedAt, ...result } as FollowUpRecord;
-  const context: UnitContext = { key, backend, namespace: namespaceOf(key), model, actions, k: input.k, journals: new Set(), ...(input.signal ? { signal: input.signal } : {}) };
+  // Every call of the unit is recorded (tool-agent steps keep only their text), for calls, tokens and spend.
+  const calls: RecordedCall[] = [];
+  const recording: DecisionModel = { ...model, decide: async (request) => {
+    const reply = await model.decide(request);
+    const { text: _text, ...call } = reply;
+    calls.push(call);
+    return reply;
+  } };
+  const context: UnitContext = { key, backend, namespace: namespaceOf(key), model: recording, actions, k: input.k, journals: new Set(), ...(input.signal ? { signal: input.signal } : {}) };
   try {
     await experiment.run(context, scenario as never, input.settings, result as never);
-    return { ...base, status: 'ok', finishedAt: new Date().toISOString(), ...result } as FollowUpRecord;
+    return { ...base, status: 'ok', finishedAt: new Date().toISOString(), ...result, calls } as FollowUpRecord;
   } catch (error) {
+    // A unit cut short by a stop (Ctrl+C, the breaker, the budget) is not recorded: a resume runs it again.
+    const budget = budgetErrorIn(error);
+    if (budget) input.onBudget?.(budget);
+    if (budget || input.signal?.aborted) throw new UnitCancelledError(error instanceof Error ? error.message : String(error));
     const failure = error as Error & { trace?: DecisionTrace };
     return {
       ...base,
@@ -155,9 +183,18 @@ async function runUnit(
       finishedAt: new Date().toISOString(),
       ...result,
       ...(failure.trace ? { failedStep: failure.trace } : {}),
+      calls,
       error: { message: failure.message, ...(failure.stack ? { stack: failure.stack } : {}) },
     } as FollowUpRecord;
   } finally {
     await backend.reset(context.namespace).catch(() => undefined);
   }
+}
+
+/** The budget error behind a failed step (decision steps wrap provider errors with the trace), if any. */
+function budgetErrorIn(error: unknown): BudgetExhaustedError | null {
+  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth += 1) {
+    if (current instanceof BudgetExhaustedError) return current;
+  }
+  return null;
 }

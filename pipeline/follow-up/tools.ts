@@ -53,7 +53,7 @@ async function episode(context: UnitContext, scenario: ExploitScenario, input: {
     scenarioId: scenario.id,
     facts: readTrace.records.map((r) => r.text),
     task: scenario.task,
-    chat: chatWithDecisionModel(context.model),
+    chat: chatWithDecisionModel(context.model, context.signal),
     guardrailArmed: input.guardrailArmed,
     trial: context.key.trial,
     sample: followUpSample(context.key, input.name),

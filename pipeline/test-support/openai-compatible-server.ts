@@ -12,30 +12,39 @@ export interface ReceivedRequest {
 
 /** What the handler returns: a reply text, or a raw HTTP status with a JSON error body and headers. */
 export type ScriptedReply =
-  | { content: string; model?: string; finishReason?: string }
+  | { content: string; model?: string; finishReason?: string; headers?: Record<string, string> }
   | { status: number; error: { message: string; type?: string }; headers?: Record<string, string> };
 
-/** A running server; `requests` records every call in arrival order. */
+/** A running server; `requests` records every model call in arrival order, `modelListRequests` the `GET /models`. */
 export interface TestServer {
   baseURL: string;
   requests: ReceivedRequest[];
+  modelListRequests: ReceivedRequest[];
   close(): Promise<void>;
 }
 
 /**
  * Starts the server. `reply` is called for every chat-completions request (it may be async, e.g. to delay).
+ * `GET /models` lists `options.models` (default `*`: a LiteLLM-style wildcard serving every alias).
  *
  * @example
  * const server = await startOpenAICompatibleServer(() => ({ content: '{"action": "REJECT"}' }));
  * process.env.OPENAI_BASE_URL = server.baseURL;
  */
-export async function startOpenAICompatibleServer(reply: (request: ReceivedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>): Promise<TestServer> {
+export async function startOpenAICompatibleServer(reply: (request: ReceivedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>, options: { models?: string[] } = {}): Promise<TestServer> {
   const requests: ReceivedRequest[] = [];
+  const modelListRequests: ReceivedRequest[] = [];
   const handle = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
     const request: ReceivedRequest = { path: incoming.url ?? '', headers: incoming.headers, body: raw ? JSON.parse(raw) : {}, raw };
+    // The preflight's `GET /models` is answered apart (every alias is served) and not counted among `requests`.
+    if (incoming.method === 'GET' && request.path.endsWith('/models')) {
+      modelListRequests.push(request);
+      outgoing.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: (options.models ?? ['*']).map((id) => ({ id, object: 'model' })) }));
+      return;
+    }
     const index = requests.push(request) - 1;
     if (!request.path.endsWith('/chat/completions')) {
       outgoing.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${request.path}` } }));
@@ -55,7 +64,7 @@ export async function startOpenAICompatibleServer(reply: (request: ReceivedReque
       choices: [{ index: 0, message: { role: 'assistant', content: scripted.content }, finish_reason: scripted.finishReason ?? 'stop' }],
       usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
     };
-    outgoing.writeHead(200, { 'content-type': 'application/json', 'x-litellm-version': 'test' }).end(JSON.stringify(body));
+    outgoing.writeHead(200, { 'content-type': 'application/json', 'x-litellm-version': 'test', ...scripted.headers }).end(JSON.stringify(body));
   };
   const server = createServer((incoming, outgoing) => {
     handle(incoming, outgoing).catch((error: Error) => outgoing.writeHead(500).end(JSON.stringify({ error: { message: error.message } })));
@@ -65,6 +74,7 @@ export async function startOpenAICompatibleServer(reply: (request: ReceivedReque
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    modelListRequests,
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }

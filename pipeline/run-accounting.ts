@@ -1,0 +1,103 @@
+// What a run did, read back from its records: calls and spend per model, provenance, and the counts its ending is judged on.
+import { provenanceOf, usageTotals, type ModelProvenance, type ModelUsage, type RecordedReply } from '../analysis/usage-totals.js';
+import type { DecisionResponse } from './decision-model.js';
+import type { FollowUpRecord } from './follow-up-log.js';
+import type { ProbeRecord, UnitRecord } from './run-log.js';
+import type { UnitOutcome } from './run-control.js';
+
+/** The replies of a grid unit (the output filter's copy of another unit's reply is marked reused: attempts 0, not cached). */
+export function gridReplies(record: UnitRecord): RecordedReply[] {
+  if (!record.reply) return [];
+  return [{ model: record.key.model, reply: record.reply, reused: record.outputFilter?.reusedUnit != null }];
+}
+
+/** The calls of a follow-up unit, as replies (text left out). */
+export function followUpReplies(record: FollowUpRecord): RecordedReply[] {
+  return (record.calls ?? []).map((call) => ({ model: record.key.model, reply: { ...call, text: '' } as DecisionResponse }));
+}
+
+/** Decisions of a follow-up record that could be parsed or not (tool episodes have none). */
+function followUpDecisions(record: FollowUpRecord): { completed: number; unparseable: number } {
+  const traces =
+    record.type === 'writeback-end'
+      ? [record.hop0, record.hop0Filtered, ...record.hops.flatMap((hop) => [hop.default, hop.filtered])]
+      : record.type === 'propagation-end'
+        ? Object.values(record.roles)
+        : [];
+  const replied = traces.filter((trace) => trace?.reply);
+  return { completed: replied.length, unparseable: replied.filter((trace) => trace!.parseFailure).length };
+}
+
+/** What the control plane hears about a finished unit. */
+export function gridOutcome(record: UnitRecord): UnitOutcome {
+  return { status: record.status, replies: gridReplies(record), parseFailures: record.scores.parseFailure ? 1 : 0, ...(record.error ? { error: record.error.message } : {}) };
+}
+
+/** What the control plane hears about a finished follow-up unit. */
+export function followUpOutcome(record: FollowUpRecord): UnitOutcome {
+  return { status: record.status, replies: followUpReplies(record), parseFailures: followUpDecisions(record).unparseable, ...(record.error ? { error: record.error.message } : {}) };
+}
+
+/** Everything the end of a run reports, over every recorded unit (earlier invocations of a resumed run included). */
+export interface RunAccount {
+  units: number;
+  done: number;
+  errored: number;
+  /** Decisions that got a reply, and those of them that named no action. */
+  completed: number;
+  unparseable: number;
+  cacheHits: number;
+  cacheMisses: number;
+  usage: ModelUsage[];
+  provenance: ModelProvenance[];
+}
+
+/** Accounts a grid run: its probes (a failed probe is an error) and unit records. */
+export function accountGrid(total: number, records: Iterable<UnitRecord>, probes: Iterable<ProbeRecord>, priceOf: (model: string) => { input: number; output: number } | null): RunAccount {
+  const all = [...records];
+  const replies = all.flatMap(gridReplies);
+  const completed = all.filter((r) => r.status === 'ok');
+  return {
+    units: total,
+    done: all.length,
+    errored: all.filter((r) => r.status === 'error').length + [...probes].filter((p) => p.status === 'error').length,
+    completed: completed.length,
+    unparseable: completed.filter((r) => r.scores.parseFailure).length,
+    cacheHits: replies.filter((r) => !r.reused && r.reply.cached).length,
+    cacheMisses: replies.filter((r) => !r.reused && !r.reply.cached && r.reply.attempts > 0).length,
+    usage: usageTotals(replies, priceOf),
+    provenance: provenanceOf(replies),
+  };
+}
+
+/** Accounts a follow-up run. */
+export function accountFollowUp(total: number, records: Iterable<FollowUpRecord>, priceOf: (model: string) => { input: number; output: number } | null): RunAccount {
+  const all = [...records];
+  const replies = all.flatMap(followUpReplies);
+  const decisions = all.filter((r) => r.status === 'ok').map(followUpDecisions);
+  return {
+    units: total,
+    done: all.length,
+    errored: all.filter((r) => r.status === 'error').length,
+    completed: decisions.reduce((sum, d) => sum + d.completed, 0),
+    unparseable: decisions.reduce((sum, d) => sum + d.unparseable, 0),
+    cacheHits: replies.filter((r) => r.reply.cached).length,
+    cacheMisses: replies.filter((r) => !r.reply.cached && r.reply.attempts > 0).length,
+    usage: usageTotals(replies, priceOf),
+    provenance: provenanceOf(replies),
+  };
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** The final lines about spend: per model calls sent, cache hits, tokens and dollars; provenance warnings. */
+export function formatAccount(account: RunAccount, budget: { limitUsd: number; spentUsd: number } | null): string[] {
+  const lines: string[] = [];
+  for (const usage of account.usage) {
+    const cost = usage.costUsd === null ? `$ unknown (${usage.unknownCost} call(s) with no proxy cost and no price)` : `$${usage.costUsd.toFixed(4)}`;
+    lines.push(`spend ${usage.model}: ${count(usage.sent)} call(s) sent (${count(usage.attempts)} attempts), ${count(usage.cacheHits)} cache hit(s), ${count(usage.inputTokens)} input / ${count(usage.outputTokens)} output tokens, ${cost}`);
+  }
+  if (budget) lines.push(`budget: $${budget.spentUsd.toFixed(4)} spent of $${budget.limitUsd} (this invocation)`);
+  for (const entry of account.provenance) for (const warning of entry.warnings) lines.push(`warning: ${warning}`);
+  return lines;
+}

@@ -1,0 +1,134 @@
+// The control plane of one eval invocation: why it stops (signal, breaker, budget), its progress, its spend and the exit code.
+import { BudgetExhaustedError } from './budget.js';
+import { createCircuitBreaker } from './circuit-breaker.js';
+import type { DecisionResponse } from './decision-model.js';
+import { createProgress, type ProgressSettings } from './progress.js';
+
+/** Why a run stopped before its last unit. */
+export type StopReason =
+  | { kind: 'interrupted'; signal: 'SIGINT' | 'SIGTERM' }
+  | { kind: 'aborted'; reason: string }
+  | { kind: 'budget'; reason: string };
+
+/** A unit that was cut short by a stop: it is not recorded, so a resume runs it again. */
+export class UnitCancelledError extends Error {
+  constructor(reason: string) {
+    super(`unit cancelled: ${reason}`);
+    this.name = 'UnitCancelledError';
+  }
+}
+
+/** Settings of `createRunControl`. */
+export interface RunControlSettings {
+  /** Ctrl+C / SIGTERM from the CLI (its reason is a `StopReason` of kind `interrupted`). */
+  external?: AbortSignal;
+  maxConsecutiveErrors: number;
+  maxErrorRate: number;
+  progress: Pick<ProgressSettings, 'write' | 'style' | 'now'>;
+  /** Dollars of one reply (proxy cost or usage × price), null when unknown; absent: spend is not shown. */
+  costOf?: (model: string, reply: DecisionResponse) => number | null;
+}
+
+/** What the phases report after each unit. */
+export interface UnitOutcome {
+  status: 'ok' | 'error' | 'not-applicable';
+  /** Replies of the unit, with their model (for cache hits and spend). */
+  replies: readonly { model: string; reply: DecisionResponse; reused?: boolean }[];
+  parseFailures: number;
+  error?: string;
+}
+
+/**
+ * Creates the control of one invocation. `signal` aborts in-flight calls and stops scheduling when the CLI is
+ * interrupted, the breaker trips (status `aborted`) or the budget cannot cover the next call (status `budget`).
+ *
+ * @example
+ * const control = createRunControl({ external: cliSignal, maxConsecutiveErrors: 5, maxErrorRate: 0, progress: { write, style: 'lines' } });
+ * control.begin(total, alreadyDone); control.unitFinished(outcome); control.finish();
+ */
+export function createRunControl(settings: RunControlSettings) {
+  const controller = new AbortController();
+  let stop: StopReason | null = null;
+  const stopWith = (reason: StopReason) => {
+    if (stop) return;
+    stop = reason;
+    controller.abort(reason);
+  };
+  if (settings.external) {
+    const onExternal = () => stopWith((settings.external!.reason as StopReason | undefined)?.kind === 'interrupted' ? (settings.external!.reason as StopReason) : { kind: 'interrupted', signal: 'SIGINT' });
+    if (settings.external.aborted) onExternal();
+    else settings.external.addEventListener('abort', onExternal, { once: true });
+  }
+  const breaker = createCircuitBreaker({ maxConsecutive: settings.maxConsecutiveErrors, maxErrorRate: settings.maxErrorRate });
+  const progress = createProgress(settings.progress);
+  const counts = { done: 0, total: 0, ran: 0, errors: 0, parseFailures: 0, cacheHits: 0, calls: 0, costUsd: settings.costOf ? (0 as number | null) : null };
+  return {
+    signal: controller.signal,
+    get stopped(): StopReason | null {
+      return stop;
+    },
+    /** Stops the run for a budget that cannot cover the next call (the unit is not recorded). */
+    budgetExhausted(error: BudgetExhaustedError): void {
+      stopWith({ kind: 'budget', reason: error.message });
+    },
+    /** The phase's unit count (units already recorded count as done). */
+    begin(total: number, alreadyDone: number): void {
+      counts.total = total;
+      counts.done = alreadyDone;
+      progress.update({ ...counts });
+    },
+    unitFinished(outcome: UnitOutcome): void {
+      counts.done += 1;
+      counts.ran += 1;
+      if (outcome.status === 'error') counts.errors += 1;
+      counts.parseFailures += outcome.parseFailures;
+      for (const { model, reply, reused } of outcome.replies) {
+        if (reused) continue;
+        counts.calls += 1;
+        if (reply.cached) counts.cacheHits += 1;
+        else if (settings.costOf && counts.costUsd !== null) {
+          const cost = settings.costOf(model, reply);
+          counts.costUsd = cost === null ? null : counts.costUsd + cost;
+        }
+      }
+      progress.update({ ...counts });
+      if (outcome.status === 'not-applicable') return;
+      const trip = breaker.record(outcome.status === 'error' ? { failed: true, error: outcome.error ?? 'error' } : { failed: false });
+      if (trip) stopWith({ kind: 'aborted', reason: trip.reason });
+    },
+    /** Ends the progress display. */
+    finish(): void {
+      progress.finish({ ...counts });
+    },
+    /** Spend shown so far (null when a model's cost is unknown). */
+    get costUsd(): number | null {
+      return counts.costUsd;
+    },
+  };
+}
+
+export type RunControl = ReturnType<typeof createRunControl>;
+
+/** How a run ended, and the exit code users expect (user-expectations.md §2; issue #12 item 7). */
+export interface RunEnding {
+  status: 'success' | 'error' | 'cancelled' | 'aborted' | 'budget';
+  exitCode: 0 | 1 | 2 | 3 | 130 | 143;
+  /** The one line a non-zero exit ends with (null for exit 0). */
+  why: string | null;
+}
+
+/**
+ * The ending of a run from its counts and its stop: 130/143 interrupted (`cancelled`), 3 budget, 2 aborted by the
+ * breaker, errors above `--max-error-rate`, or every completed reply unparseable; 1 zero units; 0 otherwise.
+ */
+export function runEnding(input: { units: number; errored: number; completed: number; unparseable: number; maxErrorRate: number; stop: StopReason | null }): RunEnding {
+  const { stop } = input;
+  if (stop?.kind === 'interrupted') return { status: 'cancelled', exitCode: stop.signal === 'SIGTERM' ? 143 : 130, why: `interrupted (${stop.signal}): units in flight were stopped and are not recorded` };
+  if (stop?.kind === 'budget') return { status: 'budget', exitCode: 3, why: stop.reason };
+  if (stop?.kind === 'aborted') return { status: 'aborted', exitCode: 2, why: `stopped by the circuit breaker: ${stop.reason}` };
+  if (input.units === 0) return { status: 'success', exitCode: 1, why: 'zero units to run: every requested cell is n/a or failed in setup' };
+  const errorRate = input.errored / input.units;
+  if (errorRate > input.maxErrorRate) return { status: 'error', exitCode: 2, why: `${input.errored}/${input.units} units errored > --max-error-rate ${input.maxErrorRate}` };
+  if (input.completed > 0 && input.unparseable === input.completed) return { status: 'error', exitCode: 2, why: `every completed reply was unparseable (${input.unparseable}/${input.completed}): no decision could be scored` };
+  return { status: 'success', exitCode: 0, why: null };
+}

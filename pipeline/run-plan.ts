@@ -1,0 +1,268 @@
+// The plan of a run before any money moves: units, calls to send vs cached, tokens and dollars per model (`--dry-run`).
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadBackend } from '../backends/index.js';
+import type { Embedder } from '../backends/embedder.js';
+import type { ExtractionModel } from '../backends/extraction-model.js';
+import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
+import type { Scenario } from '../scenarios/scenario.js';
+import { ARMS, type ArmId } from './arms.js';
+import type { ChatMessage, DecisionModel } from './decision-model.js';
+import { enumerateUnits, readUnitRecords, unitContext } from './experiment-phase.js';
+import { FOLLOW_UP_EXPERIMENTS } from './follow-up/index.js';
+import { enumerateFollowUpUnits, readFollowUpRecords } from './follow-up/phase.js';
+import { readJsonLines, writeJsonAtomic } from './json-files.js';
+import { buildDecisionMessages } from './prompts.js';
+import { costOf, type Price } from './prices.js';
+import { gridSample } from './sample-identity.js';
+import { RUN_LOG_VERSION, unitIdOf, type ProbeRecord } from './run-log.js';
+import type { RunSpec } from './run-spec.js';
+import { followUpUnitIdOf } from './follow-up-log.js';
+import { probeIdOf, runSetupPhase } from './setup-phase.js';
+import { createTokenCounter } from './token-count.js';
+
+/** One row of the plan: an experiment cell. */
+export interface PlanRow {
+  experiment: string;
+  system: string;
+  mode: string;
+  arm: string;
+  units: number;
+  /** Units already recorded (a resume does not repeat them). */
+  done: number;
+  /** Decision calls the pending units make: exact for the grid, a range for follow-ups (they depend on replies). */
+  calls: { min: number; max: number };
+  /** Of the grid's calls, how many the response cache already answers (follow-ups: not checked). */
+  cached: number | null;
+}
+
+/** What one model would cost. */
+export interface PlanModel {
+  model: string;
+  simulated: boolean;
+  /** Calls that would be sent (not cached), as a range. */
+  send: { min: number; max: number };
+  cached: number;
+  /** Input tokens of the calls to send (the minimum count of calls for follow-ups). */
+  inputTokens: { min: number; max: number };
+  /** `gpt-5-nano` (exact) or `o200k_base (estimate)`. */
+  tokenizer: string;
+  outputTokens: { min: number; max: number };
+  /** Null when the model has no known price. */
+  price: Price | null;
+  usd: { low: number; high: number } | null;
+}
+
+/** The whole plan. */
+export interface RunPlan {
+  rows: PlanRow[];
+  models: PlanModel[];
+  /** Caveats the printed plan states (estimated prompts, simulated extraction for natural mode, ...). */
+  notes: string[];
+}
+
+/** The shortest reply that names an action (`{"action": "X", "reason": "..."}`), the low end of the output range. */
+const LOW_OUTPUT_TOKENS = 16;
+
+/** Inputs of `planRun`. */
+export interface PlanInput {
+  spec: RunSpec;
+  runDir: string;
+  scenarios: Scenario[];
+  exploitScenarios: ExploitScenario[];
+  models: DecisionModel[];
+  embedder: Embedder;
+  /** The offline extractor, used instead of a real extraction model so that planning sends nothing. */
+  simExtraction: ExtractionModel;
+  /** The extraction model the run will use (its id is reported when the plan had to simulate it). */
+  extraction: ExtractionModel;
+  priceOf: (model: string) => Price | null;
+}
+
+/**
+ * Plans a run without writing to its run directory or sending anything: grid prompts are built exactly as the run
+ * will build them, from the run's stored probes when it has them, else from probes taken now on the embedded
+ * engine in a temporary directory (removed afterwards).
+ */
+export async function planRun(input: PlanInput): Promise<RunPlan> {
+  return input.spec.experiment === 'grid' ? planGrid(input) : planFollowUp(input);
+}
+
+async function planGrid(input: PlanInput): Promise<RunPlan> {
+  const { spec } = input;
+  const notes: string[] = [];
+  const probes = await probesFor(input, notes);
+  const keys = enumerateUnits({ ...spec, scenarios: input.scenarios, models: input.models, probes, arms: spec.arms as ArmId[], guardAxis: spec.guard.map((v) => v === 'on'), poemAxis: spec.poem.map((v) => v === 'on') });
+  const existing = existsSync(join(input.runDir, 'records.jsonl')) ? readUnitRecords(input.runDir).records : new Map();
+  const scenarios = new Map(input.scenarios.map((s) => [s.id, s]));
+  const rows = new Map<string, PlanRow>();
+  const calls = new Map<string, { messages: ChatMessage[][]; cached: number }>();
+  const now = new Date();
+  for (const key of keys) {
+    const rowId = [key.system, key.mode, key.arm].join('\0');
+    const row = rows.get(rowId) ?? { experiment: 'grid', system: key.system, mode: key.mode, arm: key.arm, units: 0, done: 0, calls: { min: 0, max: 0 }, cached: 0 };
+    rows.set(rowId, row);
+    row.units += 1;
+    const previous = existing.get(unitIdOf(key));
+    if (previous && !(spec.retryErrors && previous.status === 'error')) {
+      row.done += 1;
+      continue;
+    }
+    // The output filter reuses the `none` arm's reply: it sends nothing of its own.
+    if (ARMS[key.arm]!.derivedFrom) continue;
+    const model = input.models.find((m) => m.description.id === key.model)!;
+    const { messages } = unitContext(key, scenarios.get(key.scenario)!, probes.get(probeIdOf(key.system, key.mode, key.scenario))!, now);
+    const hit = model.wouldHitCache?.({ messages, actions: scenarios.get(key.scenario)!.actions, trial: key.trial, sample: gridSample(key) }) ?? false;
+    row.calls.min += 1;
+    row.calls.max += 1;
+    if (hit) row.cached! += 1;
+    const entry = calls.get(key.model) ?? { messages: [], cached: 0 };
+    calls.set(key.model, entry);
+    if (hit) entry.cached += 1;
+    else entry.messages.push(messages);
+  }
+  const models = await Promise.all(input.models.map(async (model) => {
+    const entry = calls.get(model.description.id) ?? { messages: [], cached: 0 };
+    return modelPlan(input, model, entry.messages.length, entry.messages.length, entry.cached, entry.messages);
+  }));
+  return { rows: [...rows.values()], models, notes };
+}
+
+async function planFollowUp(input: PlanInput): Promise<RunPlan> {
+  const { spec } = input;
+  const experiment = FOLLOW_UP_EXPERIMENTS[spec.experiment as Exclude<RunSpec['experiment'], 'grid'>];
+  const scenarios = experiment.scenarioKind === 'exploit' ? input.exploitScenarios : input.scenarios;
+  const keys = enumerateFollowUpUnits({ experiment, modes: spec.modes, systems: spec.systems, scenarios, models: input.models, trials: spec.trials, guardAxis: spec.guard.map((v) => v === 'on'), poemAxis: spec.poem.map((v) => v === 'on'), arms: spec.arms });
+  const existing = readFollowUpRecords(input.runDir, experiment.id);
+  const rows = new Map<string, PlanRow>();
+  const perModel = new Map<string, { min: number; max: number; prompts: ChatMessage[][] }>();
+  for (const key of keys) {
+    const rowId = [key.system, key.mode, key.arm].join('\0');
+    const row = rows.get(rowId) ?? { experiment: experiment.id, system: key.system, mode: key.mode, arm: key.arm, units: 0, done: 0, calls: { min: 0, max: 0 }, cached: null };
+    rows.set(rowId, row);
+    row.units += 1;
+    const previous = existing.get(followUpUnitIdOf(key));
+    if (previous && !(spec.retryErrors && previous.status === 'error')) {
+      row.done += 1;
+      continue;
+    }
+    const range = followUpCalls(spec, key.arm);
+    row.calls.min += range.min;
+    row.calls.max += range.max;
+    const entry = perModel.get(key.model) ?? { min: 0, max: 0, prompts: [] };
+    perModel.set(key.model, entry);
+    entry.min += range.min;
+    entry.max += range.max;
+    entry.prompts.push(estimatedPrompt(key.scenario, input));
+  }
+  const notes = [`${experiment.id}: calls per unit depend on the replies (a range); prompts are estimated from each scenario's seeded texts, and the response cache is not checked (later prompts depend on earlier replies)`];
+  const models = await Promise.all(input.models.map(async (model) => {
+    const entry = perModel.get(model.description.id) ?? { min: 0, max: 0, prompts: [] };
+    return modelPlan(input, model, entry.min, entry.max, 0, entry.prompts);
+  }));
+  return { rows: [...rows.values()], models, notes };
+}
+
+/** Decision calls of one follow-up unit: write-back hop 0 twice, then two per hop when hop 0 was unsafe; three roles; tool episodes. */
+function followUpCalls(spec: RunSpec, arm: string): { min: number; max: number } {
+  if (spec.experiment === 'writeback') return { min: 2, max: 2 + 2 * spec.hops };
+  if (spec.experiment === 'propagation') return { min: 3, max: 3 };
+  // Tools: one episode of up to toolSteps calls; the `none` arm's relapse adds three more episodes when the attack fired.
+  return { min: 1, max: spec.toolSteps * (arm === 'none' ? 4 : 1) };
+}
+
+/** A follow-up prompt estimate: every seeded text of the scenario as facts, with the grid's prompt. */
+function estimatedPrompt(scenarioId: string, input: PlanInput): ChatMessage[] {
+  const policy = input.scenarios.find((s) => s.id === scenarioId);
+  if (policy) return buildDecisionMessages({ facts: [policy.v1, policy.v2, ...policy.distractors], task: policy.task, actions: policy.actions, guardrail: policy.guardrail, harden: false });
+  const exploit = input.exploitScenarios.find((s) => s.id === scenarioId)!;
+  return [{ role: 'user', content: `${exploit.v1}\n${exploit.v2}\n${exploit.task}` }];
+}
+
+async function modelPlan(input: PlanInput, model: DecisionModel, minSend: number, maxSend: number, cached: number, prompts: ChatMessage[][]): Promise<PlanModel> {
+  const simulated = model.description.simulated;
+  const counter = await createTokenCounter(model.description.id);
+  const perCall = prompts.map((messages) => counter.count(messages));
+  const sorted = [...perCall].sort((a, b) => a - b);
+  const total = perCall.reduce((sum, n) => sum + n, 0);
+  // With a range of calls (follow-ups), the low end counts the smallest prompts, the high end every call at the largest.
+  const inputTokens = minSend === maxSend ? { min: total, max: total } : { min: sorted.slice(0, minSend).reduce((a, b) => a + b, 0), max: maxSend * (sorted.at(-1) ?? 0) };
+  const maxOutput = Number(model.description.settings.maxTokens ?? 2000);
+  const outputTokens = { min: minSend * LOW_OUTPUT_TOKENS, max: maxSend * maxOutput };
+  const price = simulated ? { input: 0, output: 0, source: 'simulator (sends nothing)' } : input.priceOf(model.description.id);
+  const usd = price ? { low: costOf(price, { input: inputTokens.min, output: outputTokens.min }), high: costOf(price, { input: inputTokens.max, output: outputTokens.max }) } : null;
+  return { model: model.description.id, simulated, send: simulated ? { min: 0, max: 0 } : { min: minSend, max: maxSend }, cached, inputTokens, tokenizer: counter.tokenizer, outputTokens, price, usd };
+}
+
+/** The run's stored probes, or probes taken now on the embedded engine in a temporary directory. */
+async function probesFor(input: PlanInput, notes: string[]): Promise<Map<string, ProbeRecord>> {
+  const stored = new Map<string, ProbeRecord>();
+  if (existsSync(join(input.runDir, 'setup.jsonl'))) {
+    for (const row of readJsonLines<ProbeRecord>(join(input.runDir, 'setup.jsonl')).rows) if (row.status !== 'error') stored.set(probeIdOf(row.system, row.mode, row.scenario), row);
+  }
+  const missing = input.spec.systems.some((system) => input.spec.modes.some((mode) => input.scenarios.some((s) => !stored.has(probeIdOf(system, mode, s.id)))));
+  if (!missing) return stored;
+  const engineNote = input.spec.engine.graph.id !== 'embedded' || input.spec.engine.vector.id !== 'embedded' ? ' (the run will read its own engines; they give the same reads in our tests)' : '';
+  notes.push(`prompts are built from probes taken now on the embedded engine${engineNote}`);
+  const simulated = input.spec.modes.includes('natural') && !input.extraction.simulated;
+  if (simulated) notes.push(`natural-mode prompts are estimated with the offline extractor; the run will extract with ${input.extraction.id}, which this plan does not call`);
+  const scratch = mkdtempSync(join(tmpdir(), 'stalebench-plan-'));
+  try {
+    // The scratch probes are written through the run log like any run's (its chain is bound to a run id).
+    writeJsonAtomic(join(scratch, 'manifest.json'), { version: RUN_LOG_VERSION, runId: 'plan' });
+    const probes = await runSetupPhase({
+      runId: 'plan',
+      runDir: scratch,
+      systems: input.spec.systems,
+      modes: input.spec.modes,
+      scenarios: input.scenarios,
+      k: input.spec.k,
+      embedder: input.embedder,
+      extraction: simulated ? input.simExtraction : input.extraction,
+      loadBackend: (id, settings) => loadBackend(id, { ...settings, engine: { graph: { id: 'embedded' }, vector: { id: 'embedded' } } }),
+    });
+    for (const [id, probe] of stored) probes.set(id, probe);
+    return probes;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+const range = (r: { min: number; max: number }) => (r.min === r.max ? count(r.min) : `${count(r.min)}–${count(r.max)}`);
+const dollars = (value: number) => `$${value < 0.01 ? value.toFixed(4) : value.toFixed(2)}`;
+
+/** The plan as printed by `--dry-run`. */
+export function formatPlan(plan: RunPlan): string {
+  const lines = ['plan (nothing written, nothing sent):', '', 'experiment  system     mode     arm                units  done  calls        cached'];
+  for (const row of plan.rows) {
+    lines.push(`${row.experiment.padEnd(11)} ${row.system.padEnd(10)} ${row.mode.padEnd(8)} ${row.arm.padEnd(18)} ${String(row.units).padStart(5)} ${String(row.done).padStart(5)}  ${range(row.calls).padEnd(12)} ${row.cached === null ? 'not checked' : count(row.cached)}`);
+  }
+  lines.push('', 'per model:');
+  for (const model of plan.models) {
+    if (model.simulated) {
+      lines.push(`  ${model.model}: sim (simulated) — sends nothing, costs nothing`);
+      continue;
+    }
+    const cost = model.usd === null ? 'price unknown (give one with --prices <file>)' : `${dollars(model.usd.low)}–${dollars(model.usd.high)} at $${model.price!.input}/$${model.price!.output} per 1M tokens (${model.price!.source})`;
+    lines.push(`  ${model.model}: ${range(model.send)} calls to send, ${count(model.cached)} cached; input ${range(model.inputTokens)} tokens (${model.tokenizer}); output ${range(model.outputTokens)} tokens; ${cost}`);
+  }
+  const known = plan.models.filter((m) => !m.simulated && m.usd !== null);
+  const unknown = plan.models.filter((m) => !m.simulated && m.usd === null);
+  if (known.length > 0) lines.push(`total: ${dollars(known.reduce((a, m) => a + m.usd!.low, 0))}–${dollars(known.reduce((a, m) => a + m.usd!.high, 0))}${unknown.length > 0 ? ` plus ${unknown.map((m) => m.model).join(', ')} (price unknown)` : ''}`);
+  lines.push(`output range: ${LOW_OUTPUT_TOKENS} tokens per call (a bare JSON answer) to the token cap (reasoning models may spend it all)`);
+  for (const note of plan.notes) lines.push(`note: ${note}`);
+  return lines.join('\n');
+}
+
+/** The plan's upper cost over real models: a number, or null when any real model that would send has no price. */
+export function planUpperUsd(plan: RunPlan): number | null {
+  let total = 0;
+  for (const model of plan.models) {
+    if (model.simulated || model.send.max === 0) continue;
+    if (model.usd === null) return null;
+    total += model.usd.high;
+  }
+  return total;
+}
