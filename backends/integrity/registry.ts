@@ -13,6 +13,8 @@ export interface TargetEnvironment {
 const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise<IntegrityTarget>> = {
   reference: async () => (await import('./reference-target.js')).createReferenceTarget({ witness: true }),
   'reference-no-witness': async () => (await import('./reference-target.js')).createReferenceTarget({ witness: false }),
+  mem0: async () => (await import('./mem0-target.js')).createMem0Target(),
+  'langgraph-sqlite': async () => (await import('./langgraph-sqlite-target.js')).createLanggraphSqliteTarget(),
 };
 
 /** Every registered target id, in scorecard order. */
