@@ -15,6 +15,9 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
   'reference-no-witness': async () => (await import('./reference-target.js')).createReferenceTarget({ witness: false }),
   mem0: async () => (await import('./mem0-target.js')).createMem0Target(),
   'langgraph-sqlite': async () => (await import('./langgraph-sqlite-target.js')).createLanggraphSqliteTarget(),
+  'graphiti@embedded': async () => (await import('./graphiti-embedded-target.js')).createGraphitiEmbeddedTarget(),
+  langmem: async () => (await import('./langmem-target.js')).createLangmemTarget(),
+  cognee: async () => (await import('./cognee-target.js')).createCogneeTarget(),
 };
 
 /** Every registered target id, in scorecard order. */

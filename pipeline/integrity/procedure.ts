@@ -36,6 +36,13 @@ export function notApplicable(selection: EditSelection, description: TargetDescr
   return `not applicable (integrity.md §6): ${description.unordered}`;
 }
 
+/** A capability the description already rules out: the cell is not evaluable before any store is made. */
+export function capabilityGap(selection: EditSelection, description: TargetDescription): string | null {
+  if (selection.variant === 'unrevoke' && !description.revocationFields?.length) return 'not evaluable: the store declares no revocation fields to clear';
+  if (selection.edit === 'T6' && description.contexts < 2) return 'not evaluable: the store exposes one context, so there is no donor from another';
+  return null;
+}
+
 const listAll = async (store: TargetStore): Promise<RawLists> => ({ A: await store.raw.list('A'), B: await store.raw.list('B') });
 
 /**
@@ -47,6 +54,8 @@ export async function runCell(target: IntegrityTarget, description: TargetDescri
   const commands: string[] = [];
   const inapplicable = notApplicable(selection, description);
   if (inapplicable) return skippedCell(selection, 'n/a', inapplicable);
+  const gap = capabilityGap(selection, description);
+  if (gap) return skippedCell(selection, 'not-evaluable', gap);
   const dir = await mkdtemp(join(options.scratchDir ?? tmpdir(), `integrity-${target.id.replace(/[^a-z0-9]+/gi, '-')}-`));
   const cellId = `${target.id}-${selection.edit}${selection.variant ? `-${selection.variant}` : ''}-${Date.now().toString(36)}`.replace(/[^a-zA-Z0-9_-]/g, '_');
   let store: TargetStore | null = null;
