@@ -15,6 +15,7 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
   'reference-no-witness': async () => (await import('./reference-target.js')).createReferenceTarget({ witness: false }),
   mem0: async () => (await import('./mem0-target.js')).createMem0Target(),
   'langgraph-sqlite': async () => (await import('./langgraph-sqlite-target.js')).createLanggraphSqliteTarget(),
+  'graphiti@neo4j': async ({ env }) => (await import('./graphiti-neo4j-target.js')).createGraphitiNeo4jTarget(env),
   'graphiti@embedded': async () => (await import('./graphiti-embedded-target.js')).createGraphitiEmbeddedTarget(),
   langmem: async () => (await import('./langmem-target.js')).createLangmemTarget(),
   cognee: async () => (await import('./cognee-target.js')).createCogneeTarget(),
