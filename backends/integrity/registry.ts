@@ -19,6 +19,8 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
   'graphiti@embedded': async () => (await import('./graphiti-embedded-target.js')).createGraphitiEmbeddedTarget(),
   langmem: async () => (await import('./langmem-target.js')).createLangmemTarget(),
   cognee: async () => (await import('./cognee-target.js')).createCogneeTarget(),
+  'poem-ledger': async () => (await import('./poem-ledger-target.js')).createPoemLedgerTarget(),
+  runlog: async () => (await import('./runlog-target.js')).createRunlogTarget(),
 };
 
 /** Every registered target id, in scorecard order. */

@@ -65,13 +65,14 @@ describe('C3: the edit landed exactly', () => {
     expect(checkLanded(before, early, { kind: 'appended', owner: 'A', after: 4 }).detail).toContain('is not after the tip');
   });
 
-  it('T9: the restored store must equal the snapshot and miss the later genuine record', () => {
+  it('T9: the restored store must equal the snapshot and miss the later genuine record (found by slot, not text)', () => {
     const snapshot = store();
-    const later = record('A', 5, 'the later one');
+    const later = record('A', 5, 'THE LATER ONE, as the store normalised it');
     const grown: RawLists = { ...snapshot, A: [...snapshot.A, later] };
-    expect(checkRestored(snapshot, grown, snapshot, 'the later one').ok).toBe(true);
-    expect(checkRestored(snapshot, snapshot, snapshot, 'the later one').detail).toContain('never reached the store');
-    expect(checkRestored(snapshot, grown, grown, 'the later one').detail).toContain('still there');
-    expect(checkRestored(snapshot, grown, replace(snapshot, 'B', 1, { ...(snapshot.B[1] as RawRecord), body: 'x' }), 'the later one').detail).toContain('B:1 differs');
+    expect(checkRestored(snapshot, grown, snapshot)).toEqual({ ok: true, detail: 'the store equals the snapshot (10 records) and the later genuine record A:5 is gone' });
+    expect(checkRestored(snapshot, snapshot, snapshot).detail).toContain('never reached the store');
+    expect(checkRestored(snapshot, grown, grown).detail).toContain('A:5 is still there');
+    expect(checkRestored(snapshot, grown, replace(snapshot, 'B', 1, { ...(snapshot.B[1] as RawRecord), body: 'x' })).detail).toContain('B:1 differs');
+    expect(checkRestored(snapshot, grown, { ...snapshot, B: snapshot.B.slice(1) }).detail).toContain('holds 9 records, the snapshot 10');
   });
 });

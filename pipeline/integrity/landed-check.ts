@@ -113,16 +113,21 @@ export function checkLanded(before: RawLists, after: RawLists, expectation: Expe
   }
 }
 
-/** T9's landed control: the store equals the earlier snapshot and the later genuine record is absent again. */
-export function checkRestored(snapshot: RawLists, beforeRestore: RawLists, after: RawLists, laterText: string): ControlResult {
-  const holdsLater = (lists: RawLists) => lists.A.some((record) => record.text.includes(laterText));
-  if (!holdsLater(beforeRestore)) return { ok: false, detail: 'the later genuine record never reached the store, so the rollback removes nothing' };
-  if (holdsLater(after)) return { ok: false, detail: 'the later genuine record is still there after the restore' };
-  const [was, now] = [bySlot(snapshot), bySlot(after)];
+/**
+ * T9's landed control: the later genuine write added a record after the snapshot, and the restored store equals the
+ * snapshot exactly (so that record is gone again). The new record is found by its slot, never by its text, since a
+ * store may normalise what it keeps.
+ */
+export function checkRestored(snapshot: RawLists, beforeRestore: RawLists, after: RawLists): ControlResult {
+  const [was, grown, now] = [bySlot(snapshot), bySlot(beforeRestore), bySlot(after)];
+  const added = [...grown.keys()].filter((slot) => !was.has(slot));
+  if (added.length === 0) return { ok: false, detail: 'the later genuine record never reached the store, so the rollback removes nothing' };
+  const survivors = added.filter((slot) => now.has(slot));
+  if (survivors.length > 0) return { ok: false, detail: `the later genuine record ${survivors.join(', ')} is still there after the restore` };
   if (was.size !== now.size) return { ok: false, detail: `the restored store holds ${now.size} records, the snapshot ${was.size}` };
   for (const [slot, record] of was) {
     const restored = now.get(slot);
     if (!restored || !identical(record, restored)) return { ok: false, detail: `record ${slot} differs from the snapshot` };
   }
-  return { ok: true, detail: `the store equals the snapshot (${was.size} records) and the later genuine record is gone` };
+  return { ok: true, detail: `the store equals the snapshot (${was.size} records) and the later genuine record ${added.join(', ')} is gone` };
 }

@@ -138,7 +138,7 @@ async function runSnapshotRollback(store: TargetStore, running: TargetSession, c
   const beforeRestore = await listAll(store);
   await snapshot.restore();
   const after = await listAll(store);
-  controls.c3 = checkRestored(snapshotLists, beforeRestore, after, later.text);
+  controls.c3 = checkRestored(snapshotLists, beforeRestore, after);
   if (!controls.c3.ok) return { verdict: 'error', detection: null, reason: `C3 failed: ${controls.c3.detail}`, form: null, observation: null, controls };
   return { ...(await observeAfterEdit(store, [])), form: 'whole store restored to the copy taken before one more genuine write', controls };
 }
