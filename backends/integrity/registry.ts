@@ -21,6 +21,9 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
   cognee: async () => (await import('./cognee-target.js')).createCogneeTarget(),
   'poem-ledger': async () => (await import('./poem-ledger-target.js')).createPoemLedgerTarget(),
   runlog: async () => (await import('./runlog-target.js')).createRunlogTarget(),
+  inspeximus: async ({ root }) => (await import('./inspeximus-target.js')).createInspeximusTarget(root, { receipts: false }),
+  'inspeximus-receipts': async ({ root }) => (await import('./inspeximus-target.js')).createInspeximusTarget(root, { receipts: true }),
+  'langgraph-sqlite-py': async ({ root }) => (await import('./langgraph-sqlite-py-target.js')).createLanggraphSqlitePyTarget(root),
 };
 
 /** Every registered target id, in scorecard order. */

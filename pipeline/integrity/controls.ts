@@ -1,4 +1,5 @@
 // Controls C1 and C2 (integrity.md §4) and the verdict after an edit (§5): only the target's own read path and audit decide.
+import { HarnessFaultError } from '../../backends/integrity/harness-fault.js';
 import type { ContextName, ReadOutcome, TargetSession, TargetStore } from '../../backends/integrity/integrity-target.js';
 import type { ControlResult, Verdict } from './integrity-result.js';
 import { DISTINCTIVE_FACT } from './seed-plan.js';
@@ -20,11 +21,12 @@ export function describeError(error: unknown): string {
 
 const holds = (texts: readonly string[], context: ContextName): boolean => texts.some((text) => text.includes(DISTINCTIVE_FACT[context]));
 
-/** Reads a context; a throw becomes `refused` with the error as its reason. */
+/** Reads a context; a throw becomes `refused` with the error as its reason, unless it is the harness's own fault. */
 async function readSafely(session: TargetSession, context: ContextName): Promise<ReadOutcome> {
   try {
     return await session.read(context);
   } catch (error) {
+    if (error instanceof HarnessFaultError) throw error;
     return { status: 'refused', reason: describeError(error) };
   }
 }
@@ -76,6 +78,7 @@ export async function observeAfterEdit(store: TargetStore, edited: readonly stri
   try {
     session = await store.start();
   } catch (error) {
+    if (error instanceof HarnessFaultError) throw error;
     return { verdict: 'rejected', detection: 'read', reason: `refused to open the store: ${describeError(error)}`, observation: null };
   }
   try {
@@ -84,7 +87,10 @@ export async function observeAfterEdit(store: TargetStore, edited: readonly stri
     const observation = describeServed(outcome.texts, edited);
     if (outcome.status === 'reported') return { verdict: 'reported', detection: 'read', reason: outcome.reason, observation };
     if (session.audit) {
-      const audit = await session.audit('A').catch((error: unknown) => ({ ok: false as const, reason: `the audit raised ${describeError(error)}` }));
+      const audit = await session.audit('A').catch((error: unknown) => {
+        if (error instanceof HarnessFaultError) throw error;
+        return { ok: false as const, reason: `the audit raised ${describeError(error)}` };
+      });
       if (!audit.ok) return { verdict: 'reported', detection: 'audit', reason: audit.reason, observation };
     }
     return { verdict: 'accepted', detection: null, reason: null, observation };
