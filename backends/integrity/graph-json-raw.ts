@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { changedNumber } from '../../pipeline/integrity/seed-plan.js';
 import { canonicalJson, parseBody } from './canonical-json.js';
-import { EDGE_BODY_FIELDS, EDGE_LABEL_FIELDS, GRAPHITI_REVOCATION_FIELDS, graphitiGroup, thirtyDaysEarlier } from './graphiti-session.js';
-import type { JsonValue, RawAccess, RawRecord } from './integrity-target.js';
+import { EDGE_BODY_FIELDS, EDGE_LABEL_FIELDS, GRAPHITI_REVOCATION_FIELDS, thirtyDaysEarlier } from './graphiti-session.js';
+import type { ContextName, JsonValue, RawAccess, RawRecord } from './integrity-target.js';
 import { readGraphFile, type GraphFile, type StoredEdge } from './json-file-graph-store.js';
 import { directorySnapshot } from './raw-files.js';
 
@@ -20,8 +20,8 @@ const toRaw = (edge: StoredEdge): RawRecord => ({
   labels: pick(edge, EDGE_LABEL_FIELDS),
 });
 
-/** Raw access to `path` (label `label` in logs); `storeDir` is copied whole for T9. */
-export function graphJsonRawAccess(path: string, label: string, storeDir: string, runId: string, log: (command: string) => void): RawAccess {
+/** Raw access to `path` (label `label` in logs) for the edges of `groups`; `storeDir` is copied whole for T9. */
+export function graphJsonRawAccess(path: string, label: string, storeDir: string, groups: Record<ContextName, string>, log: (command: string) => void): RawAccess {
   const edit = (uuid: string, describe: string, change: (edge: StoredEdge, file: GraphFile) => StoredEdge | null): void => {
     const file = readGraphFile(path);
     const at = file.edges.findIndex((edge) => edge.uuid === uuid);
@@ -33,7 +33,7 @@ export function graphJsonRawAccess(path: string, label: string, storeDir: string
     log(`file ${label}: ${describe} (edge ${uuid}); file rewritten (${Buffer.byteLength(readFileSync(path))} bytes)`);
   };
   return {
-    list: async (context) => readGraphFile(path).edges.filter((edge) => edge.group_id === graphitiGroup(runId, context)).sort((a, b) => a.rank - b.rank).map(toRaw),
+    list: async (context) => readGraphFile(path).edges.filter((edge) => edge.group_id === groups[context]).sort((a, b) => a.rank - b.rank).map(toRaw),
     async writeBody(record, body) {
       const moved = parseBody(body);
       edit(record.slot, `set ${EDGE_BODY_FIELDS.join(', ')} to another edge's values`, (edge) => ({ ...edge, ...(moved as unknown as Partial<StoredEdge>) }));

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Driver } from 'neo4j-driver';
 import { changedNumber } from '../../pipeline/integrity/seed-plan.js';
 import { canonicalJson, parseBody } from './canonical-json.js';
-import { EDGE_BODY_FIELDS, EDGE_LABEL_FIELDS, graphitiGroup } from './graphiti-session.js';
+import { EDGE_BODY_FIELDS, EDGE_LABEL_FIELDS } from './graphiti-session.js';
 import type { ContextName, JsonValue, RawAccess, RawRecord, RawSnapshot } from './integrity-target.js';
 
 /** How to reach the server. */
@@ -39,11 +39,11 @@ export async function openPlainDriver(connection: Neo4jConnection): Promise<Driv
 }
 
 /**
- * Raw access to the edges of one cell's two groups. Records are `RELATES_TO` edges; the store's order is the
+ * Raw access to the edges of two groups (one per context; the eval pipeline's Graphiti groups work the same way). Records are `RELATES_TO` edges; the store's order is the
  * first-save rank our Neo4j store writes on every edge; T9's copy is every node and relationship of both groups.
  */
-export function graphNeo4jRawAccess(connection: Neo4jConnection, runId: string, log: (command: string) => void): RawAccess {
-  const groups = [graphitiGroup(runId, 'A'), graphitiGroup(runId, 'B')];
+export function graphNeo4jRawAccess(connection: Neo4jConnection, byContext: Record<ContextName, string>, log: (command: string) => void): RawAccess {
+  const groups = [byContext.A, byContext.B];
   const cypher = async (query: string, parameters: Properties, logged: boolean): Promise<Properties[]> => {
     const driver = await openPlainDriver(connection);
     const session = driver.session();
@@ -67,7 +67,7 @@ export function graphNeo4jRawAccess(connection: Neo4jConnection, runId: string, 
   });
   return {
     list: async (context: ContextName) =>
-      (await cypher(`MATCH (:Entity)-[e:RELATES_TO]->(:Entity) WHERE e.group_id = $group RETURN properties(e) AS e ORDER BY e.${RANK}`, { group: graphitiGroup(runId, context) }, false)).map((row) => toRaw(row.e as Properties)),
+      (await cypher(`MATCH (:Entity)-[e:RELATES_TO]->(:Entity) WHERE e.group_id = $group RETURN properties(e) AS e ORDER BY e.${RANK}`, { group: byContext[context] }, false)).map((row) => toRaw(row.e as Properties)),
     async writeBody(record, body) {
       const moved = parseBody(body);
       const sets = EDGE_BODY_FIELDS.map((field) => (DATETIMES.has(field) ? `e.${field} = CASE WHEN $${field} IS NULL THEN null ELSE datetime($${field}) END` : `e.${field} = $${field}`));

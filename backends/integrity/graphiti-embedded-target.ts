@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLexicalEmbedder } from '../lexical-embedder.js';
 import { graphJsonRawAccess } from './graph-json-raw.js';
-import { GRAPHITI_REVOCATION_FIELDS, startGraphitiSession } from './graphiti-session.js';
+import { graphitiGroup, GRAPHITI_REVOCATION_FIELDS, startGraphitiSession } from './graphiti-session.js';
 import type { IntegrityTarget, TargetDescription } from './integrity-target.js';
 import { createJsonFileGraphStore } from './json-file-graph-store.js';
 
@@ -38,7 +38,7 @@ export function createGraphitiEmbeddedTarget(): IntegrityTarget {
       mkdirSync(storeDir, { recursive: true });
       const path = join(storeDir, 'graph.json');
       return {
-        raw: graphJsonRawAccess(path, 'store/graph.json', storeDir, cellId, log),
+        raw: graphJsonRawAccess(path, 'store/graph.json', storeDir, { A: graphitiGroup(cellId, 'A'), B: graphitiGroup(cellId, 'B') }, log),
         start: () => startGraphitiSession(createJsonFileGraphStore(path), cellId, dir),
         async dispose() {},
       };

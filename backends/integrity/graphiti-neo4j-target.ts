@@ -67,7 +67,7 @@ export function createGraphitiNeo4jTarget(env: Readonly<Record<string, string | 
     async createStore({ dir, cellId, log }) {
       if (!connection) throw new Error('NEO4J_URI is not set');
       return {
-        raw: graphNeo4jRawAccess(connection, cellId, log),
+        raw: graphNeo4jRawAccess(connection, { A: graphitiGroup(cellId, 'A'), B: graphitiGroup(cellId, 'B') }, log),
         start: () => startGraphitiSession(createNeo4jGraphStore(connection), cellId, dir),
         async dispose() {
           const driver = await openPlainDriver(connection);

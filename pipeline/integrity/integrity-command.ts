@@ -1,4 +1,5 @@
 // `pnpm integrity`: runs T1–T9 on the selected targets, writes the reports and returns the §7.2 exit code.
+import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -71,7 +72,7 @@ export async function main(argv: readonly string[], stdout: TextSink, stderr: Te
     targets: results,
     exitCode: code,
   };
-  const outDir = resolve(root, flags.outDir ?? join('data', 'integrity', `${date.toISOString().replace(/[:.]/g, '-')}_${flags.targets.join('+').replace(/[^a-zA-Z0-9+_-]/g, '_')}`));
+  const outDir = resolve(root, flags.outDir ?? join('data', 'integrity', `${date.toISOString().replace(/[:.]/g, '-')}_${flags.targets.join('+').replace(/[^a-zA-Z0-9+_-]/g, '_')}_${randomBytes(2).toString('hex')}`));
   writeReports(outDir, report);
   if (flags.json) stdout.write(`${JSON.stringify(integrityJson(report), null, 2)}\n`);
   else {

@@ -1,4 +1,5 @@
 // One cell of integrity.md §2.3: fresh store, seed, C2, stop, C1, stop, one edit, C3, restart, read, verdict.
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,7 +58,8 @@ export async function runCell(target: IntegrityTarget, description: TargetDescri
   const gap = capabilityGap(selection, description);
   if (gap) return skippedCell(selection, 'not-evaluable', gap);
   const dir = await mkdtemp(join(options.scratchDir ?? tmpdir(), `integrity-${target.id.replace(/[^a-z0-9]+/gi, '-')}-`));
-  const cellId = `${target.id}-${selection.edit}${selection.variant ? `-${selection.variant}` : ''}-${Date.now().toString(36)}`.replace(/[^a-zA-Z0-9_-]/g, '_');
+  // Unique across processes too: cells of two concurrent runs may share a server (Neo4j group ids).
+  const cellId = `${target.id}-${selection.edit}${selection.variant ? `-${selection.variant}` : ''}-${Date.now().toString(36)}${randomBytes(3).toString('hex')}`.replace(/[^a-zA-Z0-9_-]/g, '_');
   let store: TargetStore | null = null;
   let result: Partial;
   try {
