@@ -23,12 +23,21 @@ describe('metric (integrity.md §7.1)', () => {
 
   it('is not computed when a control failed, or when an applicable cell has no verdict', () => {
     const failed = { ...cell('T3', 'not-evaluable'), controls: { c1: { ok: false, detail: 'x' }, c2: { ok: true, detail: '' }, c3: { ok: null, detail: '' } } };
-    expect(computeMetric([cell('T1', 'rejected', 'read'), failed])).toMatchObject({ value: null, reason: expect.stringContaining('a control failed on T3') });
-    expect(computeMetric([cell('T1', 'rejected', 'read'), cell('T6', 'error')])).toMatchObject({ value: null, reason: 'not computed: no verdict for T6 (error)', binding: { value: null, n: 1 } });
+    const rest = (['T1', 'T2', 'T4', 'T5', 'T6', 'T7', 'T8'] as const).map((edit) => cell(edit, 'rejected', 'read'));
+    expect(computeMetric([...rest, failed])).toMatchObject({ value: null, reason: expect.stringContaining('a control failed on T3') });
+    const withError = (['T1', 'T2', 'T3', 'T4', 'T5', 'T7', 'T8'] as const).map((edit) => cell(edit, 'rejected', 'read'));
+    expect(computeMetric([...withError, cell('T6', 'error')])).toMatchObject({ value: null, reason: 'not computed: no verdict for T6 (error)', binding: { value: null, n: 3 }, tamperEvidence: { value: 1, n: 5 } });
   });
 
   it('variants are reported beside the metric, never in it', () => {
-    expect(computeMetric([cell('T8', 'rejected', 'read'), cell('T8', 'accepted', null, 'unrevoke')])).toMatchObject({ value: 1, n: 1, accepted: 0 });
+    const all = (['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7', 'T8'] as const).map((edit) => cell(edit, 'rejected', 'read'));
+    expect(computeMetric([...all, cell('T8', 'accepted', null, 'unrevoke')])).toMatchObject({ value: 1, n: 8, accepted: 0 });
+  });
+
+  it('a subset of T1–T8 (--edits) gives no metric: an edit not run is never counted as a pass', () => {
+    expect(computeMetric([cell('T1', 'rejected', 'read'), cell('T9', 'accepted')])).toMatchObject({
+      value: null, reason: 'not computed: T2, T3, T4, T5, T6, T7, T8 not run', n: 1, passes: 1, tamperEvidence: { value: null, n: 1 }, binding: { value: null, n: 0 }, t9: 'accepted',
+    });
   });
 });
 

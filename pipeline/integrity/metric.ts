@@ -9,10 +9,10 @@ const isPass = (cell: CellResult) => cell.verdict === 'rejected' || (cell.verdic
 const isPartial = (cell: CellResult) => cell.verdict === 'reported' && cell.detection === 'audit';
 const controlFailure = (cell: CellResult) => cell.controls.c1.ok === false || cell.controls.c2.ok === false;
 
-/** (passes + 0.5 · partial) / N over the group's applicable cells; null when one of them has no verdict. */
-function rate(cells: readonly CellResult[]): Rate {
+/** (passes + 0.5 · partial) / N over the group's applicable cells; null when one of them has no verdict or was not run. */
+function rate(cells: readonly CellResult[], group: readonly EditId[]): Rate {
   const applicable = cells.filter((cell) => cell.verdict !== 'n/a');
-  if (applicable.length === 0) return { value: null, n: 0 };
+  if (applicable.length === 0 || group.some((edit) => !cells.some((cell) => cell.edit === edit))) return { value: null, n: applicable.length };
   if (applicable.some((cell) => !JUDGED.has(cell.verdict))) return { value: null, n: applicable.length };
   const score = applicable.filter(isPass).length + 0.5 * applicable.filter(isPartial).length;
   return { value: score / applicable.length, n: applicable.length };
@@ -20,8 +20,9 @@ function rate(cells: readonly CellResult[]): Rate {
 
 /**
  * The metric over the cells of one target. Only the method's edits count (variants such as `T8:unrevoke` are
- * reported beside it). The value is not computed when C1 or C2 failed on any cell (§4), or when an applicable
- * T1–T8 cell has no verdict (not evaluable or error): a missing cell is never a pass.
+ * reported beside it). The value is not computed when C1 or C2 failed on any cell (§4), when one of T1–T8 was not
+ * run (`--edits` chose a subset), or when an applicable cell has no verdict (not evaluable or error): a missing
+ * cell is never a pass.
  */
 export function computeMetric(cells: readonly CellResult[]): IntegrityMetric {
   const core = cells.filter((cell) => cell.variant === null);
@@ -36,15 +37,18 @@ export function computeMetric(cells: readonly CellResult[]): IntegrityMetric {
   };
   const failedControl = core.find(controlFailure);
   const missing = applicable.filter((cell) => !JUDGED.has(cell.verdict)).map((cell) => `${cell.edit} (${cell.verdict})`);
+  const notRun = [...TAMPER, ...BINDING].filter((edit) => !draft.some((cell) => cell.edit === edit));
   const reason = failedControl
     ? `not computed: a control failed on ${failedControl.edit} (${failedControl.reason ?? 'no reason'})`
-    : missing.length > 0
+    : notRun.length > 0
+      ? `not computed: ${notRun.join(', ')} not run`
+      : missing.length > 0
       ? `not computed: no verdict for ${missing.join(', ')}`
       : applicable.length === 0
         ? 'not computed: no applicable T1–T8 cell was run'
         : null;
   const value = reason === null ? (counts.passes + 0.5 * counts.partial) / counts.n : null;
-  const sub = (group: readonly EditId[]): Rate => (failedControl ? { value: null, n: 0 } : rate(draft.filter((cell) => group.includes(cell.edit))));
+  const sub = (group: readonly EditId[]): Rate => (failedControl ? { value: null, n: 0 } : rate(draft.filter((cell) => group.includes(cell.edit)), group));
   return { value, reason, ...counts, tamperEvidence: sub(TAMPER), binding: sub(BINDING), t9: t9?.verdict ?? null };
 }
 
