@@ -1,0 +1,47 @@
+// Target `graphiti@embedded` (model): our Graphiti port on the embedded graph store, persisted as one JSON file.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createLexicalEmbedder } from '../lexical-embedder.js';
+import { graphJsonRawAccess } from './graph-json-raw.js';
+import { graphitiGroup, GRAPHITI_REVOCATION_FIELDS, startGraphitiSession } from './graphiti-session.js';
+import type { IntegrityTarget, TargetDescription } from './integrity-target.js';
+import { createJsonFileGraphStore } from './json-file-graph-store.js';
+
+/**
+ * Creates `graphiti@embedded`: Graphiti 0.29.3 as ported in backends/graphiti-backend.ts, on the embedded graph
+ * store whose state the harness keeps in `store/graph.json` (the embedded engine has no at-rest form of its own).
+ *
+ * @example const target = createGraphitiEmbeddedTarget();
+ */
+export function createGraphitiEmbeddedTarget(): IntegrityTarget {
+  const description: TargetDescription = {
+    label: 'Graphiti (model): our graphiti-core 0.29.3 port on the embedded graph store, persisted as a JSON file',
+    model: true,
+    versions: { 'graphiti-core (ported)': '0.29.3 @ 993e081a', 'stalebench embedded graph store': 'json-file v1' },
+    store: `embedded graph store state in one JSON file (node:fs, Node ${process.versions.node})`,
+    config: {
+      'integrity features': 'none (Graphiti has none)',
+      seeding: 'direct mode: one RELATES_TO edge per record, no LLM',
+      'read path': 'search() default recipe (BM25 + cosine, RRF); revoked edges are returned by default',
+      embedder: `${createLexicalEmbedder().id} (offline)`,
+    },
+    detection: 'read',
+    contexts: 2,
+    revocationFields: GRAPHITI_REVOCATION_FIELDS,
+    tooling: 'JSON edits of store/graph.json (node:fs); cp of store/ (T9)',
+  };
+  return {
+    id: 'graphiti@embedded',
+    describe: async () => description,
+    async createStore({ dir, cellId, log }) {
+      const storeDir = join(dir, 'store');
+      mkdirSync(storeDir, { recursive: true });
+      const path = join(storeDir, 'graph.json');
+      return {
+        raw: graphJsonRawAccess(path, 'store/graph.json', storeDir, { A: graphitiGroup(cellId, 'A'), B: graphitiGroup(cellId, 'B') }, log),
+        start: () => startGraphitiSession(createJsonFileGraphStore(path), cellId, dir),
+        async dispose() {},
+      };
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// The Graphiti system (our port, backends/graphiti-backend.ts) as a running integrity session on any graph store.
+import type { GraphStore } from '../graph-store.js';
+import { createGraphitiBackend, groupId } from '../graphiti-backend.js';
+import { createLexicalEmbedder } from '../lexical-embedder.js';
+import { createSimExtractionModel } from '../sim-extraction-model.js';
+import type { ContextName, JsonValue, TargetSession } from './integrity-target.js';
+
+/** Namespaces of the two contexts. */
+export const GRAPHITI_NAMESPACE: Record<ContextName, string> = { A: 'ctx-a', B: 'ctx-b' };
+
+/** What the read path asks (every seeded record shares these words with it). */
+export const GRAPHITI_QUERY = 'approved transfer limit vault phrase';
+
+/** Graphiti's revocation fields, cleared by the `T8:unrevoke` variant. */
+export const GRAPHITI_REVOCATION_FIELDS = ['expired_at', 'invalid_at'] as const;
+
+/** The edge properties that move with an edge (its content and metadata), in body order. */
+export const EDGE_BODY_FIELDS = ['name', 'fact', 'fact_embedding', 'episodes', 'created_at', 'valid_at', 'invalid_at', 'expired_at'] as const;
+
+/** The edge properties reported as labels (T8 changes `created_at`; unrevoke clears the revocation fields). */
+export const EDGE_LABEL_FIELDS = ['name', 'created_at', 'valid_at', 'invalid_at', 'expired_at'] as const;
+
+/** The group id a context's edges carry in the store. */
+export function graphitiGroup(runId: string, context: ContextName): string {
+  return groupId(runId, GRAPHITI_NAMESPACE[context]);
+}
+
+/** Shifts an ISO datetime by −30 days: T8's timestamp change. */
+export function thirtyDaysEarlier(value: JsonValue | undefined): string {
+  return new Date(Date.parse(String(value)) - 30 * 86_400_000).toISOString();
+}
+
+/**
+ * Opens the Graphiti backend on `store` and exposes it as a session: seeding is direct-mode `insert` (one call per
+ * record, revoked records with Graphiti's own `expired_at`/`invalid_at`), reading is the default `search()`
+ * (which returns revoked edges too), stopping closes the backend and the store.
+ */
+export async function startGraphitiSession(store: GraphStore, runId: string, workDir: string): Promise<TargetSession> {
+  const backend = createGraphitiBackend({ embedder: createLexicalEmbedder(), runId, workDir, extraction: createSimExtractionModel(), store });
+  await backend.open();
+  return {
+    async seed(context, records) {
+      for (const record of records) {
+        const [revoked, current] = record.revoked ? [[record.text], []] : [[], [record.text]];
+        await backend.insert({ namespace: GRAPHITI_NAMESPACE[context], now: new Date(), writes: { mode: 'direct', revoked, current } });
+      }
+    },
+    async read(context) {
+      const { records } = await backend.search({ namespace: GRAPHITI_NAMESPACE[context], query: GRAPHITI_QUERY, limit: 50 });
+      return { status: 'served', texts: records.map((record) => record.text) };
+    },
+    async stop() {
+      await backend.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,124 @@
+// `pnpm integrity`: runs T1–T9 on the selected targets, writes the reports and returns the §7.2 exit code.
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { integrityJson, integrityMarkdown } from '../../analysis/integrity-report.js';
+import { scorecardHtml, scorecardMarkdown } from '../../analysis/integrity-scorecard.js';
+import type { IntegrityTarget } from '../../backends/integrity/integrity-target.js';
+import { INTEGRITY_TARGET_IDS, loadIntegrityTarget } from '../../backends/integrity/registry.js';
+import { EvalError } from '../errors.js';
+import { INTEGRITY_USAGE, parseIntegrityFlags } from './integrity-flags.js';
+import type { IntegrityReport } from './integrity-result.js';
+import { exitCode } from './metric.js';
+import { runTarget } from './run-integrity.js';
+import { RECORDS_PER_CONTEXT } from './seed-plan.js';
+
+/** Where the command writes (`process.stdout`, or a test buffer). */
+export interface TextSink {
+  write(chunk: string): unknown;
+}
+
+/** Injection points for tests: extra targets and a fixed clock. */
+export interface IntegrityCommandOptions {
+  /** Repository root (default: the current directory). */
+  root?: string;
+  /** Targets that are not in the registry (tests), by id. */
+  extraTargets?: Record<string, () => Promise<IntegrityTarget>>;
+  /** The measurement date (default: now). */
+  now?: () => Date;
+}
+
+/**
+ * Runs the command and returns its exit code (integrity.md §7.2; 1 also for bad flags and missing prerequisites).
+ *
+ * @example process.exitCode = await main(['--target', 'reference', '--json'], process.stdout, process.stderr);
+ */
+export async function main(argv: readonly string[], stdout: TextSink, stderr: TextSink, env: Readonly<Record<string, string | undefined>> = process.env, options: IntegrityCommandOptions = {}): Promise<number> {
+  const root = options.root ?? process.cwd();
+  const known = [...INTEGRITY_TARGET_IDS, ...Object.keys(options.extraTargets ?? {})];
+  let flags;
+  try {
+    flags = parseIntegrityFlags(argv, known);
+  } catch (error) {
+    stderr.write(`${error instanceof Error ? error.message : String(error)}\n(run pnpm integrity --help)\n`);
+    return 1;
+  }
+  if (flags.help) {
+    stdout.write(`${INTEGRITY_USAGE}\n\ntargets: ${known.join(', ')}\n`);
+    return 0;
+  }
+  const targets: IntegrityTarget[] = [];
+  for (const id of flags.targets) {
+    const extra = options.extraTargets?.[id];
+    const target = extra ? await extra() : await loadIntegrityTarget(id, { env, root });
+    const missing = await target.unavailable?.();
+    if (missing?.missingPrerequisite) {
+      stderr.write(`pnpm integrity: target ${id} cannot run: ${missing.reason}\n`);
+      return 1;
+    }
+    targets.push(target);
+  }
+  const date = (options.now ?? (() => new Date()))();
+  const progress = (line: string) => stderr.write(`${line}\n`);
+  const results = [];
+  for (const target of targets) results.push(await runTarget(target, flags.edits, progress, { keep: flags.keepStores }));
+  const code = exitCode(results, flags.failOn);
+  const report: IntegrityReport = {
+    version: 1,
+    date: date.toISOString(),
+    command: ['pnpm integrity', ...argv].join(' '),
+    environment: { node: process.versions.node, platform: `${process.platform} ${process.arch}`, recordsPerContext: RECORDS_PER_CONTEXT },
+    targets: results,
+    exitCode: code,
+  };
+  const outDir = resolve(root, flags.outDir ?? join('data', 'integrity', `${date.toISOString().replace(/[:.]/g, '-')}_${flags.targets.join('+').replace(/[^a-zA-Z0-9+_-]/g, '_')}_${randomBytes(2).toString('hex')}`));
+  writeReports(outDir, report);
+  if (flags.json) stdout.write(`${JSON.stringify(integrityJson(report), null, 2)}\n`);
+  else {
+    stdout.write(`${scorecardMarkdown(report)}\nreports: ${outDir}\n`);
+    for (const annotation of ciAnnotations(report, env)) stdout.write(`${annotation}\n`);
+  }
+  progress(`exit ${code}; reports in ${outDir}`);
+  if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, `${scorecardMarkdown(report)}\n`);
+  return code;
+}
+
+function writeReports(outDir: string, report: IntegrityReport): void {
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'integrity.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(outDir, 'integrity.md'), `${integrityMarkdown(report)}\n`);
+  writeFileSync(join(outDir, 'scorecard.md'), scorecardMarkdown(report));
+  writeFileSync(join(outDir, 'scorecard.html'), scorecardHtml(report));
+}
+
+/** Under CI (integrity.md §7.2): one annotation per ACCEPTED or not-evaluable edit. */
+function ciAnnotations(report: IntegrityReport, env: Readonly<Record<string, string | undefined>>): string[] {
+  if (!env.CI) return [];
+  const clean = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return report.targets.flatMap((target) =>
+    target.cells
+      .filter((cell) => cell.verdict === 'accepted' || cell.verdict === 'not-evaluable' || cell.verdict === 'error')
+      .map((cell) => `::${cell.verdict === 'accepted' ? 'error' : 'warning'} title=integrity ${target.id} ${cell.attack}::${clean(`${cell.verdict}${cell.reason ? `: ${cell.reason}` : ''}`)}`),
+  );
+}
+
+function isEntryPoint(): boolean {
+  try {
+    return process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  main(process.argv.slice(2), process.stdout, process.stderr).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`pnpm integrity: ${error instanceof EvalError || error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,88 @@
+// Parses `pnpm integrity` flags into a plan; every bad flag is reported at once, naming the flag and the reason.
+import { parseArgs } from 'node:util';
+import { InvalidInputError, type InputIssue } from '../errors.js';
+import { ALL_EDITS, VARIANT_VERSIONS } from './edits.js';
+import type { EditId, EditSelection } from './integrity-result.js';
+import type { FailOn } from './metric.js';
+
+/** The resolved command line. */
+export interface IntegrityFlags {
+  /** Target ids, in the order given, without duplicates. */
+  targets: string[];
+  /** Edits to run, in column order. */
+  edits: EditSelection[];
+  /** Print the JSON result to stdout instead of the Markdown table. */
+  json: boolean;
+  /** Report directory, or null for the default under `data/integrity/`. */
+  outDir: string | null;
+  failOn: FailOn;
+  /** Keep each cell's scratch store for inspection. */
+  keepStores: boolean;
+  help: boolean;
+}
+
+export const INTEGRITY_USAGE = `usage: pnpm integrity --target <id>[,<id>…] [--edits T1,…,T9] [--json] [-o DIR] [--fail-on accepted|none]
+
+Measures whether a memory store notices edits made behind its back (integrity.md): per target and edit, a fresh
+store is seeded through the target's own write path, stopped, edited once with generic tooling (SQL, Cypher, file
+bytes), restarted, and read through the target's own read path.
+
+  --target <ids>       comma-separated target ids (see --help for the list)
+  --edits <ids>        comma-separated edits, default T1,…,T9; T8:unrevoke is the variant that clears revocation fields
+  --json               print {"targets":[{id, version, config, cells, metric}]} to stdout
+  -o, --out <dir>      where integrity.md, integrity.json, scorecard.md and scorecard.html go
+                       (default data/integrity/<time>_<targets>)
+  --fail-on <what>     accepted (default): exit 1 when an edit was ACCEPTED; none: record only
+  --keep-stores        keep every cell's scratch store (its path is printed)
+  -h, --help           this text
+
+Exit codes (integrity.md §7.2, precedence 2 > 3 > 1 > 0): 0 every evaluated edit rejected or reported ·
+1 an edit was ACCEPTED, or bad flags, or a prerequisite (python3, the venv) is missing · 2 nothing could be
+evaluated (controls failed) · 3 an edit did not land as intended (C3) or the adapter failed mid-edit.`;
+
+const EDIT_PATTERN = /^(T[1-9])(?::(unrevoke))?$/;
+
+/** Parses argv (without the command name). Throws `InvalidInputError` listing every problem. */
+export function parseIntegrityFlags(argv: readonly string[], knownTargets: readonly string[]): IntegrityFlags {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      target: { type: 'string', multiple: true },
+      edits: { type: 'string', multiple: true },
+      json: { type: 'boolean' },
+      out: { type: 'string', short: 'o' },
+      'fail-on': { type: 'string' },
+      'keep-stores': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const flags: IntegrityFlags = { targets: [], edits: [], json: values.json ?? false, outDir: values.out ?? null, failOn: 'accepted', keepStores: values['keep-stores'] ?? false, help: values.help ?? false };
+  if (flags.help) return flags;
+  const issues: InputIssue[] = [];
+  const list = (raw: string[] | undefined) => (raw ?? []).flatMap((item) => item.split(',')).map((item) => item.trim()).filter((item) => item !== '');
+  for (const id of list(values.target)) {
+    if (!knownTargets.includes(id)) issues.push({ path: '--target', message: `unknown target "${id}"; available: ${knownTargets.join(', ')}` });
+    else if (!flags.targets.includes(id)) flags.targets.push(id);
+  }
+  if (values.target === undefined) issues.push({ path: '--target', message: `required; available: ${knownTargets.join(', ')}` });
+  const requested = list(values.edits);
+  for (const text of requested) {
+    const match = EDIT_PATTERN.exec(text.toUpperCase().replace(':UNREVOKE', ':unrevoke'));
+    const edit = match?.[1] as EditId | undefined;
+    const variant = (match?.[2] as 'unrevoke' | undefined) ?? null;
+    if (!edit) issues.push({ path: '--edits', message: `"${text}" is not one of ${ALL_EDITS.join(', ')} or ${Object.keys(VARIANT_VERSIONS).join(', ')}` });
+    else if (variant && !Object.hasOwn(VARIANT_VERSIONS, `${edit}:${variant}`)) issues.push({ path: '--edits', message: `"${text}": ${edit} has no variant ${variant}` });
+    else if (!flags.edits.some((known) => known.edit === edit && known.variant === variant)) flags.edits.push({ edit, variant });
+  }
+  if (values.edits === undefined) flags.edits = ALL_EDITS.map((edit) => ({ edit, variant: null }));
+  else if (requested.length === 0) issues.push({ path: '--edits', message: 'empty list' });
+  flags.edits.sort((a, b) => ALL_EDITS.indexOf(a.edit) - ALL_EDITS.indexOf(b.edit) || Number(a.variant !== null) - Number(b.variant !== null));
+  const failOn = values['fail-on'];
+  if (failOn === 'none' || failOn === 'accepted') flags.failOn = failOn;
+  else if (failOn !== undefined) issues.push({ path: '--fail-on', message: `"${failOn}" is not accepted or none` });
+  if (flags.outDir === '') issues.push({ path: '--out', message: 'empty directory name' });
+  if (issues.length > 0) throw new InvalidInputError('pnpm integrity flags', issues);
+  return flags;
+}
