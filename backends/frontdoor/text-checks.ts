@@ -99,7 +99,7 @@ export function stuffedFor(text: string, query: string): boolean {
  * The older stuffing check, kept to show the hole mutation finds: the share of the record's words that are query words
  * above `threshold`. Padding the record with filler lowers the share below any fixed threshold.
  */
-export function stuffedByShare(text: string, query: string, threshold = 0.35): boolean {
+export function stuffedByShare(text: string, query: string, threshold = 0.5): boolean {
   const wanted = new Set(contentWords(query));
   const words = contentWords(text);
   if (wanted.size < STUFFING_MIN_QUERY_WORDS || words.length === 0) return false;
