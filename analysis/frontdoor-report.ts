@@ -1,6 +1,6 @@
 // The front-door scorecard (target × attack, cells with their detail) as Markdown and HTML, generated from the
 // results file only, so the tables and the file cannot drift apart.
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readFrontdoorResults, type FrontdoorCell, type FrontdoorResults } from '../pipeline/frontdoor/frontdoor-results.js';
 
@@ -76,7 +76,9 @@ export function writeFrontdoorScorecards(resultsPath: string, outDir: string): {
   const results = readFrontdoorResults(resultsPath);
   const markdown = join(outDir, 'scorecard.md');
   const html = join(outDir, 'scorecard.html');
-  writeFileSync(markdown, renderFrontdoorMarkdown(results));
-  writeFileSync(html, renderFrontdoorHtml(results));
+  for (const [path, text] of [[markdown, renderFrontdoorMarkdown(results)], [html, renderFrontdoorHtml(results)]] as const) {
+    writeFileSync(`${path}.${process.pid}.tmp`, text);
+    renameSync(`${path}.${process.pid}.tmp`, path);
+  }
   return { markdown, html };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,8 +13,12 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 const now = new Date();
 
 describe('front-door targets', () => {
-  it('cover the six grid systems, the real LangGraph store and the two reference models', () => {
+  it('cover the six grid systems, the real LangGraph store and the two reference models, each file registered', () => {
     expect(FRONTDOOR_TARGET_IDS).toEqual([...BACKEND_IDS, 'langgraph-store', 'reference', 'reference-defended']);
+    const registry = readFileSync(join(import.meta.dirname, 'targets.ts'), 'utf8');
+    const files = readdirSync(import.meta.dirname).filter((file) => file.endsWith('-backend.ts'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect(registry, `${file} is not registered`).toContain(`import('./${file.replace(/\.ts$/, '.js')}')`);
   });
 
   // No silent drop: every target either stores writer metadata and filters on it, or says it cannot. (zep-ce writes

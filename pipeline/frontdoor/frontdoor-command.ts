@@ -88,8 +88,10 @@ async function runGrid(options: FrontdoorOptions, env: NodeJS.ProcessEnv, io: Co
   const outDir = resolve(options.out);
   mkdirSync(outDir, { recursive: true });
   const resultsPath = join(outDir, 'results.json');
-  writeFileSync(`${resultsPath}.tmp`, `${JSON.stringify(results, null, 2)}\n`);
-  renameSync(`${resultsPath}.tmp`, resultsPath);
+  // Written whole or not at all, even with two runs on one directory: a private temporary name, then a rename.
+  const temporary = `${resultsPath}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(results, null, 2)}\n`);
+  renameSync(temporary, resultsPath);
   // Everything shown from here on is generated from the file just written.
   const saved = readFrontdoorResults(resultsPath);
   const scorecards = writeFrontdoorScorecards(resultsPath, outDir);

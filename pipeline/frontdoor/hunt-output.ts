@@ -48,6 +48,6 @@ export function huntSummary(report: HuntReport, authorisation: readonly string[]
 }
 
 function writeAtomic(path: string, text: string): void {
-  writeFileSync(`${path}.tmp`, text);
-  renameSync(`${path}.tmp`, path);
+  writeFileSync(`${path}.${process.pid}.tmp`, text);
+  renameSync(`${path}.${process.pid}.tmp`, path);
 }

@@ -50,6 +50,16 @@ describe('pnpm frontdoor --hunt', () => {
     // replays of a landing use a fresh instance: a split or a dilution is replayed write for write
     expect(readdirSync(join(dir, 'candidates')).every((name) => name.includes('agent-laundered'))).toBe(true);
   });
+
+  it('is deterministic: the same target yields the same attempts, findings and steps', async () => {
+    const reports = [];
+    for (const dir of [mkdtempSync(join(tmpdir(), 'hunt-')), mkdtempSync(join(tmpdir(), 'hunt-'))]) {
+      await run(['--hunt', '--target', 'reference-defended', '--attacks', 'memory_injection,update_poisoning', '-o', dir]);
+      reports.push(readFileSync(join(dir, 'hunt-reference-defended.json'), 'utf8'));
+    }
+    expect(reports[1]).toBe(reports[0]);
+    expect(JSON.parse(reports[0]!).attempts).toBe(71 + 71);
+  });
 });
 
 describe('the authorisation gate fails closed', () => {

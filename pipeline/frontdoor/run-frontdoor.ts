@@ -42,15 +42,15 @@ export const LEXICAL_LABEL = 'lexical embedder (not a real embedder)';
 /** The versioned id of an attack, e.g. `memory_injection@v1`. */
 export const attackId = (file: FixtureFile): string => `${file.attack}@v${file.version}`;
 
-let runCounter = 0;
-
 /** Runs one attack × fixture × channel × variant on an opened backend (the hunt's unit of work too). */
 export async function runOne(backend: MemoryBackend, plan: Pick<FrontdoorPlan, 'fixtures' | 'writers' | 'paraphrase'>, attack: AttackName, fixtureIndex: number, channel: Channel, variant: Variant): Promise<{ writes?: string[]; outcome?: TrialOutcome; skipped?: string; note?: string }> {
   const file = plan.fixtures[attack];
   const fixture = file.fixtures[fixtureIndex]!;
   const mutated = await mutateWrite(variant, fixture.attacker, plan.paraphrase);
   if ('skipped' in mutated) return { skipped: mutated.skipped };
-  const namespace = `fd${++runCounter}-${fixture.id}-${channel}-${variant}`;
+  // Unique within one instance (each fixture × channel × variant runs once per instance) and the same in every run,
+  // so a hunt's reproduction steps are byte-identical from run to run.
+  const namespace = `fd-${fixture.id}-${channel}-${variant}`;
   const outcome = await runTrial({ backend, attack, file, fixture, channel, attackerWrites: mutated.writes, writers: plan.writers, namespace, now: new Date() });
   return { writes: mutated.writes, outcome, ...(mutated.note ? { note: mutated.note } : {}) };
 }
