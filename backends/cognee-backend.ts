@@ -7,6 +7,7 @@ import { addDocumentToGraph, createCogneeGraph, type CogneeGraph } from './cogne
 import { createEmbeddedVectorStore } from './embedded-vector-store.js';
 import type { BackendSettings, MemoryBackend, MemoryRecord } from './memory-backend.js';
 import type { PayloadFilter, VectorStore } from './vector-store.js';
+import { refuseMetadataFilter, unstoredMetadataWarnings } from './write-metadata.js';
 
 /** Settings of the cognee backend. */
 export type CogneeSettings = BackendSettings & {
@@ -26,6 +27,7 @@ export interface CogneeBackend extends MemoryBackend {
 
 // cognee indexes DocumentChunk.text into the "<type>_<field>" collection that ChunksRetriever searches.
 const COLLECTION = 'DocumentChunk_text';
+const NO_METADATA = 'cognee.add takes text only here and search(CHUNKS) has no metadata filter';
 
 interface Dataset {
   /** Content hash (md5, as cognee names text data `text_<md5>`) → document id; re-adding a text is a no-op. */
@@ -118,17 +120,20 @@ export function createCogneeBackend(settings: CogneeSettings): CogneeBackend {
       await vectors.ensureCollection(COLLECTION, embedder.dimensions);
       opened = true;
     },
-    async insert({ namespace, now, writes }) {
+    async insert(request) {
+      const { namespace, now, writes } = request;
+      const warnings = unstoredMetadataWarnings(request, NO_METADATA);
       if (writes.mode === 'direct') {
         const [v2, ...distractors] = writes.current;
         const stored = await addAndCognify(namespace, [...distractors, ...(v2 === undefined ? [] : [v2])], now);
-        return { stored, extractor: 'none', warnings: [] };
+        return { stored, extractor: 'none', warnings };
       }
       const stored = await addAndCognify(namespace, writes.episodes.map((episode) => episode.text), now);
-      return { stored, extractor: extraction.id, warnings: [] };
+      return { stored, extractor: extraction.id, warnings };
     },
     async search(request) {
       checkOpen();
+      refuseMetadataFilter('cognee', request, NO_METADATA);
       if (request.filter !== undefined) {
         throw new UnsupportedFeatureError('cognee', 'filter', 'CHUNKS search has no validity filter and chunks carry no status; the filtered read is the default read');
       }

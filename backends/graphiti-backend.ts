@@ -6,6 +6,7 @@ import { addEpisode } from './graphiti-add-episode.js';
 import { withGraphitiOperations, type EpisodicNode } from './graphiti-episode-store.js';
 import { entityUuid, groupId, stableUuid } from './graphiti-ids.js';
 import { hybridEdgeSearch } from './graphiti-search.js';
+import { refuseMetadataFilter, unstoredMetadataWarnings } from './write-metadata.js';
 import type { BackendSettings, InsertReport, MemoryBackend, MemoryRecord, MemoryWrites, RecordedWarning, SearchRequest } from './memory-backend.js';
 import type { MemoryFilter } from './memory-filter.js';
 
@@ -25,6 +26,8 @@ export type GraphitiSettings = BackendSettings & {
 const DAY_MS = 86_400_000;
 const POLICY_NODE_NAMES = ['Policy subject', 'Policy rule'] as const;
 const FILTER_FIELDS = new Set(['valid_at', 'invalid_at', 'expired_at', 'created_at']);
+// graphiti-core 0.29.3: SearchFilters.property_filters is declared but never read (memory-systems.md §2.4).
+const NO_METADATA = 'edges keep no caller metadata here, and SearchFilters.property_filters is declared but never read (graphiti-core 0.29.3)';
 
 /**
  * Creates the `graphiti` backend. A namespace is a Graphiti group id prefixed with the run id. Direct writes
@@ -120,12 +123,15 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
       await store.open();
       opened = true;
     },
-    async insert({ namespace, now, writes }) {
+    async insert(request) {
+      const { namespace, now, writes } = request;
       const group = groupOf(namespace);
-      return writes.mode === 'natural' ? insertNatural(group, now, writes) : insertDirect(group, now, writes);
+      const report = writes.mode === 'natural' ? await insertNatural(group, now, writes) : await insertDirect(group, now, writes);
+      return { ...report, warnings: [...report.warnings, ...unstoredMetadataWarnings(request, NO_METADATA)] };
     },
     async search(request: SearchRequest) {
       const groupIds = [groupOf(request.namespace)];
+      refuseMetadataFilter('graphiti', request, NO_METADATA);
       const filter = request.filter === undefined ? undefined : supportedFilter(request.filter);
       const edges = await hybridEdgeSearch(store, embedder, { query: request.query, groupIds, limit: request.limit, ...(filter ? { filter } : {}) });
       return { records: edges.map(toRecord), warnings: [] };

@@ -7,6 +7,7 @@ import { pythonStr } from './langmem-python.js';
 import { createLanggraphStore, stableUuid, type SearchItem } from './langmem-store.js';
 import type { BackendSettings, MemoryBackend, MemoryRecord } from './memory-backend.js';
 import type { VectorStore } from './vector-store.js';
+import { refuseMetadataFilter, unstoredMetadataWarnings } from './write-metadata.js';
 
 /** Settings of the langmem backend. */
 export type LangmemSettings = BackendSettings & {
@@ -24,6 +25,8 @@ export const LANGMEM_NAMESPACE = ['rebirth', 'policies'] as const;
 const COLLECTION = 'langmem_store';
 // Paper [C]: create_memory_store_manager(..., enable_deletes=True). Our ExtractionModel.consolidate models the
 // manager with deletes off (langmem's default), so natural mode can rewrite or add, never remove.
+// langmem's manage_memory tool writes {content} only; the caller has no way to tag a memory through it.
+const NO_METADATA = "langmem's memory tools store content only, so no tag can be written for a filter to read";
 const DELETES_DIVERGENCE = 'manager with enable_deletes=False (langmem default; the paper used enable_deletes=True)';
 
 /**
@@ -66,8 +69,10 @@ export function createLangmemBackend(settings: LangmemSettings): MemoryBackend {
       await store.setup();
       opened = true;
     },
-    async insert({ namespace, now, writes }) {
+    async insert(request) {
+      const { namespace, now, writes } = request;
       const ns = namespaceOf(namespace);
+      const metadataWarnings = unstoredMetadataWarnings(request, NO_METADATA);
       // InMemoryStore stamps each put with the wall clock; a 1 ms tick per write keeps the order reproducible.
       let writesDone = 0;
       const tick = () => new Date(now.getTime() + writesDone++);
@@ -79,7 +84,7 @@ export function createLangmemBackend(settings: LangmemSettings): MemoryBackend {
         for (const text of writes.revoked) await store.delete(ns, keyOf(text));
         const stored = new Set(order.map(keyOf));
         for (const text of writes.revoked) stored.delete(keyOf(text));
-        return { stored: stored.size, extractor: 'none', warnings: [] };
+        return { stored: stored.size, extractor: 'none', warnings: metadataWarnings };
       }
       let stored = 0;
       for (const episode of writes.episodes) {
@@ -91,10 +96,11 @@ export function createLangmemBackend(settings: LangmemSettings): MemoryBackend {
         inserted.set(namespace, first + outcome.inserted.length);
         stored += outcome.inserted.length;
       }
-      return { stored, extractor: extraction.id, warnings: [] };
+      return { stored, extractor: extraction.id, warnings: metadataWarnings };
     },
     async search(request) {
       const ns = namespaceOf(request.namespace);
+      refuseMetadataFilter('langmem', request, NO_METADATA);
       if (request.filter !== undefined) {
         throw new UnsupportedFeatureError('langmem', 'filter', 'LangGraph store items carry no status or validity field; the filtered read is the default read');
       }

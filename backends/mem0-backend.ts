@@ -95,10 +95,12 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
       if (client) return;
       client = await openMem0Client({ paths: mem0Paths(settings.workDir), embedder: settings.embedder, llm, ...(qdrant ? { qdrant } : {}) });
     },
-    async insert({ namespace, now, writes }): Promise<InsertReport> {
+    async insert({ namespace, now, writes, metadata: written }): Promise<InsertReport> {
       const { memory, userId } = opened(namespace);
+      // mem0's add takes caller metadata and stores it in the memory's payload, where search filters can read it.
+      const metadata = written === undefined ? {} : { metadata: { ...written } };
       if (writes.mode === 'natural') {
-        for (const episode of writes.episodes) await memory.add(episode.text, { userId });
+        for (const episode of writes.episodes) await memory.add(episode.text, { userId, ...metadata });
         const warnings = [...llmWarnings, ...(endpoint ? [] : (client?.warnings ?? []))];
         return { stored: await countAll(memory, userId), extractor, warnings };
       }
@@ -106,10 +108,10 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
       const expirationDate = revokedExpirationDate(now);
       const revoked: { id: string; text: string }[] = [];
       for (const fact of writes.revoked) {
-        const { results } = await memory.add(fact, { userId, infer: false, expirationDate });
+        const { results } = await memory.add(fact, { userId, infer: false, expirationDate, ...metadata });
         revoked.push(...results.map((item) => ({ id: item.id, text: fact })));
       }
-      for (const fact of writes.current) await memory.add(fact, { userId, infer: false });
+      for (const fact of writes.current) await memory.add(fact, { userId, infer: false, ...metadata });
       const stored = await countAll(memory, userId);
       await assertDefaultReadHides(memory, userId, revoked, expirationDate, stored);
       return { stored, extractor: 'none', warnings: clockWarnings(now) };
@@ -117,7 +119,7 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
     async search(request) {
       const { memory, userId } = opened(request.namespace);
       const showExpired = request.filter === undefined ? variant === 'expired-shown' : showExpiredFor(request.filter);
-      const { results } = await memory.search(request.query, { filters: { user_id: userId }, topK: request.limit, showExpired });
+      const { results } = await memory.search(request.query, { filters: { ...request.metadataFilter, user_id: userId }, topK: request.limit, showExpired });
       return { records: results.map(toMem0Record), warnings: [] };
     },
     async listRecords(namespace) {

@@ -64,6 +64,12 @@ export interface InsertRequest {
   now: Date;
   /** The facts or episodes to write. */
   writes: MemoryWrites;
+  /**
+   * Writer metadata for every record of this insert (a source label, a signature, a tag), stored where the system
+   * keeps caller metadata. A system with no such place still writes the records and reports an `unsupported` warning
+   * `write metadata`; it never drops the metadata silently. Absent: none.
+   */
+  metadata?: Readonly<Record<string, FieldValue>>;
 }
 
 /** What an insert did, for the setup log. */
@@ -86,6 +92,11 @@ export interface SearchRequest {
   limit: number;
   /** Absent: the system's default read. Present: must be applied, or `UnsupportedFeatureError` thrown. */
   filter?: MemoryFilter;
+  /**
+   * Equality conditions on writer metadata (`{verified: true}`), applied by the system's own metadata filter. A system
+   * without one throws `UnsupportedFeatureError`, never ignores it. Absent: no condition.
+   */
+  metadataFilter?: Readonly<Record<string, FieldValue>>;
 }
 
 /** A read result in the system's own ranking order. */

