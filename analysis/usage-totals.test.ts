@@ -36,6 +36,11 @@ describe('usageTotals', () => {
     expect(usage!.costUsd).toBeCloseTo(0.50009, 10);
   });
 
+  it('an offline reply (the simulator: no attempt, no cache hit) is neither sent nor spent', () => {
+    const [usage] = usageTotals([{ model: 'sim', reply: reply({ attempts: 0, usage: null }) }], price);
+    expect(usage).toMatchObject({ replies: 1, sent: 0, offline: 1, costUsd: 0, unknownCost: 0 });
+  });
+
   it('a model with neither a proxy cost nor a price has an unknown total (null), never $0', () => {
     const [usage] = usageTotals([{ model: 'my-alias', reply: reply() }], price);
     expect(usage).toMatchObject({ costUsd: null, unknownCost: 1 });

@@ -15,6 +15,8 @@ export interface ModelUsage {
   replies: number;
   /** Replies that came from the endpoint (not the cache). */
   sent: number;
+  /** Replies made without any call (the offline simulator): nothing sent, nothing spent. */
+  offline: number;
   cacheHits: number;
   /** Provider attempts, retries included. */
   attempts: number;
@@ -33,12 +35,17 @@ export function usageTotals(replies: Iterable<RecordedReply>, priceOf: (model: s
   const byModel = new Map<string, ModelUsage>();
   for (const { model, reply, reused } of replies) {
     if (reused) continue;
-    const usage = byModel.get(model) ?? { model, replies: 0, sent: 0, cacheHits: 0, attempts: 0, inputTokens: 0, outputTokens: 0, reasoningTokens: 0, costUsd: 0, unknownCost: 0, costSources: { proxy: 0, price: 0 } };
+    const usage = byModel.get(model) ?? { model, replies: 0, sent: 0, offline: 0, cacheHits: 0, attempts: 0, inputTokens: 0, outputTokens: 0, reasoningTokens: 0, costUsd: 0, unknownCost: 0, costSources: { proxy: 0, price: 0 } };
     byModel.set(model, usage);
     usage.replies += 1;
     usage.attempts += reply.attempts;
     if (reply.cached) {
       usage.cacheHits += 1;
+      continue;
+    }
+    // No attempt and no cache hit: the reply was made offline (the simulator); nothing went over the wire.
+    if (reply.attempts === 0) {
+      usage.offline += 1;
       continue;
     }
     usage.sent += 1;

@@ -94,6 +94,10 @@ const count = (n: number) => n.toLocaleString('en-US');
 export function formatAccount(account: RunAccount, budget: { limitUsd: number; spentUsd: number } | null): string[] {
   const lines: string[] = [];
   for (const usage of account.usage) {
+    if (usage.sent === 0 && usage.cacheHits === 0) {
+      lines.push(`spend ${usage.model}: nothing sent, $0 (${count(usage.offline)} offline repl${usage.offline === 1 ? 'y' : 'ies'}: simulated)`);
+      continue;
+    }
     const cost = usage.costUsd === null ? `$ unknown (${usage.unknownCost} call(s) with no proxy cost and no price)` : `$${usage.costUsd.toFixed(4)}`;
     lines.push(`spend ${usage.model}: ${count(usage.sent)} call(s) sent (${count(usage.attempts)} attempts), ${count(usage.cacheHits)} cache hit(s), ${count(usage.inputTokens)} input / ${count(usage.outputTokens)} output tokens, ${cost}`);
   }

@@ -141,6 +141,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     maxErrorRate: spec.maxErrorRate,
     progress: { write: progress.write, style: progressStyle({ quiet: spec.control.quiet, isTTY: progress.isTTY, env: progress.env }) },
     costOf: (model, reply) => {
+      if (!reply.cached && reply.attempts === 0) return 0;
       const proxy = Number(reply.headers['x-litellm-response-cost']);
       if (reply.headers['x-litellm-response-cost'] !== undefined && Number.isFinite(proxy)) return proxy;
       const price = priceOf(model);
