@@ -2,7 +2,7 @@
 // echoed in a 401, and SIGINT with a hung endpoint.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -245,5 +245,25 @@ describe('exit codes', () => {
     expect(await child.exited).toBe(143);
     expect(manifestOf(only(out)).status).toBe('cancelled');
     expect(child.stderr().trim().split('\n').at(-1)).toMatch(/^stopped: interrupted \(SIGTERM\)/);
+  }, 60_000);
+});
+
+describe('confirmation above --confirm-above-usd', () => {
+  it('without a terminal, a run whose upper cost is above the threshold or unknown needs --yes; nothing is sent or written before', async () => {
+    server = await startOpenAICompatibleServer(answer);
+    const out = tmp('stalebench-confirm-');
+    const unknown = await runCli(['--model', 'local-model', ...small, '--out', out], endpoint(server.baseURL));
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim().split('\n').at(-1)).toMatch(/--yes: not a terminal, so nobody can confirm: the planned upper cost is unknown \(a model has no known price; give one with --prices\)/);
+    const above = await runCli(['--model', 'gpt-5-nano', ...small, '--out', out, '--confirm-above-usd', '0.001'], endpoint(server.baseURL));
+    expect(above.code).toBe(1);
+    expect(above.stderr).toMatch(/the planned upper cost is \$0\.\d\d, above --confirm-above-usd 0\.001/);
+    expect(server.requests).toHaveLength(0);
+    expect(readdirSync(out)).toEqual([]);
+    // A price file (free local model) or --yes lets it start.
+    const prices = join(tmp('stalebench-prices-'), 'prices.json');
+    writeFileSync(prices, JSON.stringify({ 'local-model': { input: 0, output: 0 } }));
+    expect((await runCli(['--model', 'local-model', ...small, '--out', out, '--prices', prices], endpoint(server.baseURL))).code).toBe(0);
+    expect(server.requests.length).toBeGreaterThan(0);
   }, 60_000);
 });
