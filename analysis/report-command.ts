@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { EvalError, InvalidInputError, type InputIssue } from '../pipeline/errors.js';
+import { EvalError, InvalidInputError, type InputIssue } from '../core/errors.js';
 import { writeJsonAtomic } from '../pipeline/json-files.js';
 import { RUN_LOG_VERSION, type RunManifest } from '../pipeline/run-log.js';
 import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';

@@ -2,7 +2,7 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_GUARD_CONFIG, resolveGuardConfig, type GuardConfig } from '../guard/guard-config.js';
-import { InvalidInputError, type InputIssue } from '../pipeline/errors.js';
+import { InvalidInputError, type InputIssue } from '../core/errors.js';
 import { writeJsonAtomic } from '../pipeline/json-files.js';
 import { ACTION_PARSERS, type ActionParserId } from '../pipeline/parse-action.js';
 import { formatSummaryTable } from './format-table.js';

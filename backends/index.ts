@@ -1,5 +1,5 @@
 // The backend and embedder registry: one lazy line per component, so a run loads only what it uses.
-import { UnknownComponentError } from '../pipeline/errors.js';
+import { UnknownComponentError } from '../core/errors.js';
 import type { Embedder } from './embedder.js';
 import type { ExtractionModel } from './extraction-model.js';
 import type { GraphStore } from './graph-store.js';

@@ -1,6 +1,6 @@
 // Embedder over any OpenAI-compatible /v1/embeddings endpoint (OpenAI, Ollama, vLLM, LiteLLM) via the official SDK.
 import OpenAI, { APIConnectionError, APIError } from 'openai';
-import { BackendUnavailableError, EvalError, ProviderError } from '../pipeline/errors.js';
+import { BackendUnavailableError, EvalError, ProviderError } from '../core/errors.js';
 import type { Embedder } from './embedder.js';
 
 /** Settings of the OpenAI-compatible embedder. */

@@ -1,7 +1,7 @@
 // Extraction model over any OpenAI-compatible chat-completions endpoint, with our own prompts and zod-checked JSON.
 import OpenAI, { APIConnectionError, APIError } from 'openai';
 import { z } from 'zod';
-import { BackendUnavailableError, EvalError, ProviderError } from '../pipeline/errors.js';
+import { BackendUnavailableError, EvalError, ProviderError } from '../core/errors.js';
 import type { ExistingMemory, ExtractionModel } from './extraction-model.js';
 
 /** Settings of `createOpenAIExtractionModel`. */

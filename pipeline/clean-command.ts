@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { listEngineNamespaces, removeEngineNamespaces, type RemovedNamespaces } from '../backends/engine-namespaces.js';
 import type { EngineSpec } from '../backends/memory-backend.js';
-import { EvalError, InvalidInputError, UnknownComponentError } from './errors.js';
+import { EvalError, InvalidInputError, UnknownComponentError } from '../core/errors.js';
 import { readJsonIfExists } from './json-files.js';
 import { nonceOwners, planOrphans, runDirectoriesUnder } from './namespace-owners.js';
 import { acquireRunLock } from './run-lock.js';

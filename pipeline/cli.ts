@@ -1,7 +1,7 @@
 // Command line: `pnpm eval --model <id> [...]` → RunSpec → runEvaluation → table and exit code.
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { BACKEND_IDS } from '../backends/index.js';
-import { EvalError, InvalidInputError, UnknownComponentError } from './errors.js';
+import { EvalError, InvalidInputError, UnknownComponentError } from '../core/errors.js';
 import { flagOfSpecPath, parseFlags, unusableDirectory } from './cli-flags.js';
 import { RUNNABLE_ARM_IDS } from './arms.js';
 import { EXPERIMENT_IDS, FOLLOW_UP_EXPERIMENTS } from './follow-up/index.js';

@@ -1,13 +1,13 @@
 // Decision model for any OpenAI-compatible endpoint (OpenAI, a LiteLLM proxy, vLLM, ...) via the official SDK.
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import { ProviderError } from './errors.js';
+import { ProviderError } from '../core/errors.js';
 import type { SpendGate } from './budget.js';
 import { describeFailure } from './endpoint-failure.js';
 import { createRedactor, type Redactor } from './redact.js';
 import type { DecisionModel, DecisionRequest, DecisionResponse, SamplingParameters, Usage } from './decision-model.js';
 import type { ResponseCache } from './response-cache.js';
-import { isTemperatureRejection, retryDelayMs, type RetryPolicy, DEFAULT_RETRY_POLICY } from './retry-policy.js';
+import { isTemperatureRejection, retryDelayMs, type RetryPolicy, DEFAULT_RETRY_POLICY } from '../core/retry-policy.js';
 
 /** Settings of `createOpenAIDecisionModel`. */
 export interface OpenAIDecisionModelSettings {

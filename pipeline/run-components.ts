@@ -8,7 +8,7 @@ import { loadExploitScenarios, type ExploitScenario } from '../scenarios/exploit
 import { ARM_IDS, ARMS, RUNNABLE_ARM_IDS, type ArmId } from './arms.js';
 import type { SpendGate } from './budget.js';
 import type { DecisionModel } from './decision-model.js';
-import { InvalidInputError, UnknownComponentError } from './errors.js';
+import { InvalidInputError, UnknownComponentError } from '../core/errors.js';
 import { FOLLOW_UP_EXPERIMENTS } from './follow-up/index.js';
 import { createOpenAIDecisionModel } from './openai-decision-model.js';
 import type { PreflightTarget } from './preflight.js';

@@ -1,6 +1,6 @@
 // RunSpec: the plain, validated description of one evaluation run (dataset, systems, models, arms, config).
 import { z } from 'zod';
-import { InvalidInputError } from './errors.js';
+import { InvalidInputError } from '../core/errors.js';
 import { sha256 } from './json-files.js';
 
 const idList = z.array(z.string().min(1)).min(1);

@@ -9,7 +9,7 @@ import { summarizeFollowUpRun, type FollowUpSummary } from '../analysis/follow-u
 import { formatFollowUpSummary } from '../analysis/format-follow-up.js';
 import type { ArmId } from './arms.js';
 import { createBudget, createSpendGate, type Budget } from './budget.js';
-import { InvalidInputError } from './errors.js';
+import { InvalidInputError } from '../core/errors.js';
 import { readUnitRecords, runExperimentPhase } from './experiment-phase.js';
 import { FOLLOW_UP_EXPERIMENTS } from './follow-up/index.js';
 import { readFollowUpRecords, runFollowUpPhase } from './follow-up/phase.js';

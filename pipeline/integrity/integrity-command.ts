@@ -7,7 +7,7 @@ import { integrityJson, integrityMarkdown } from '../../analysis/integrity-repor
 import { scorecardHtml, scorecardMarkdown } from '../../analysis/integrity-scorecard.js';
 import type { IntegrityTarget } from '../../backends/integrity/integrity-target.js';
 import { INTEGRITY_TARGET_IDS, loadIntegrityTarget } from '../../backends/integrity/registry.js';
-import { EvalError } from '../errors.js';
+import { EvalError } from '../../core/errors.js';
 import { INTEGRITY_USAGE, parseIntegrityFlags } from './integrity-flags.js';
 import type { IntegrityReport } from './integrity-result.js';
 import { exitCode } from './metric.js';

@@ -1,4 +1,4 @@
-// The one retry layer for provider calls: bounded attempts, exponential backoff, Retry-After honoured.
+// The one retry ladder for provider calls (decisions, embeddings, extraction): bounded attempts, exponential backoff, Retry-After honoured.
 
 /** Retry settings. Defaults follow the reference main grid (stale-retrieval.md §6.2). */
 export interface RetryPolicy {
