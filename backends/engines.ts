@@ -3,7 +3,7 @@
 // finds it in the environment, and how credentials (never in the spec) join it.
 import { z } from 'zod';
 import { UnknownComponentError } from '../core/errors.js';
-import { argsOf, checkArgs, defineRegistry, NO_ARGS, type ComponentArgs, type ComponentRecord, type RegistryEntry, type SpecPart } from '../core/registry.js';
+import { argsOf, checkArgs, defineRegistry, helpLines, NO_ARGS, type ComponentArgs, type ComponentRecord, type RegistryEntry, type SpecPart } from '../core/registry.js';
 import type { EngineSpec, GraphEngineSpec, VectorEngineSpec } from './memory-backend.js';
 
 /** Credentials of server engines: read from the environment by the command line; never in a spec, manifest or log. */
@@ -124,4 +124,9 @@ export function defaultEngineSpec(): EngineSpec {
 /** The manifest's records of a spec's engines. */
 export function engineRecords(choice: EngineChoice): ComponentRecord[] {
   return [GRAPH_ENGINES.record(choice.graph.id, argsOf(choice.graph)), VECTOR_ENGINES.record(choice.vector.id, argsOf(choice.vector))];
+}
+
+/** The engine lines of both roles, for `--help`. */
+export function engineHelp(indent: string): string {
+  return [`${indent}graph:`, helpLines(GRAPH_ENGINES, `${indent}  `), `${indent}vector:`, helpLines(VECTOR_ENGINES, `${indent}  `)].join('\n');
 }

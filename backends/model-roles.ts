@@ -99,3 +99,9 @@ export function createFromSpec<Instance extends object>(registry: Registry<strin
   const { id, ...args } = part;
   return createComponent(registry, id, args, context);
 }
+
+/** The first offline extraction model (the simulator): what `--dry-run` plans natural mode with, sending nothing. */
+export function createOfflineExtractionModel(): Promise<ExtractionModel> {
+  const id = EXTRACTION_MODELS.ids.find((line) => !EXTRACTION_MODELS.get(line).remote) ?? EXTRACTION_MODELS.ids[0];
+  return createFromSpec(EXTRACTION_MODELS, { id }, {});
+}

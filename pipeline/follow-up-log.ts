@@ -7,8 +7,9 @@ import type { PoemTrace } from './action-layer.js';
 import type { AgentStep, AgentStopReason, ExploitVerdict } from './tools/tool-agent.js';
 import type { ToolState } from './tools/sentinels.js';
 
-/** The experiments `pnpm eval --experiment` runs. `grid` is the main grid (records.jsonl). */
-export type FollowUpExperimentId = 'writeback' | 'propagation' | 'tools';
+/** The follow-up experiments, as pipeline/experiments.ts declares them (`grid`, the main grid, writes records.jsonl). */
+export type { FollowUpExperimentId } from './experiments.js';
+import type { FollowUpExperimentId } from './experiments.js';
 
 /** Identity of one follow-up unit: content-derived, stable across runs. */
 export interface FollowUpKey {

@@ -5,6 +5,7 @@ import type { DecisionResponse, ModelDescription } from './decision-model.js';
 import type { RunSpec } from './run-spec.js';
 import type { PoemTrace } from './action-layer.js';
 import type { ModelProvenance, ModelUsage } from '../analysis/usage-totals.js';
+import type { ComponentRecord } from '../core/registry.js';
 
 /** Bump on any shape change of the files below, and add a reader test for the old version. */
 export const RUN_LOG_VERSION = 2 as const;
@@ -32,6 +33,11 @@ export interface RunManifest {
   /** The extraction model natural-mode ingestion used (`sim-extractor-v2` offline). */
   extraction: { id: string; simulated: boolean };
   systems: { id: string; summary: string }[];
+  /**
+   * Every component as its registry line built it, `{kind, id, args}` with defaults filled in (after inspect_ai's
+   * registry): experiment, engines, embedder, extraction model, decision models, systems. Absent before issue #13.
+   */
+  components?: ComponentRecord[];
   /** sha256 of each scenario's canonical JSON. As first written: a resume compares, never rewrites. */
   scenarios: { id: string; sha256: string }[];
   /** As first written; `diffSha256` = sha256 of `git diff HEAD` when dirty, so two dirty states can be told apart. */

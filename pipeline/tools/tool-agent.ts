@@ -7,8 +7,8 @@ import { runDecoyTool, type ToolArgs } from './decoy-tools.js';
 import { SYS, buildFirstUserMessage, buildToolTurnMessage } from './exploit-protocol.js';
 import { bypassedToolGuardrail, createToolState, type ToolState } from './sentinels.js';
 
-/** Sends the conversation so far as one draw (`trial`, `sample`) and returns the raw reply text; any `DecisionModel` can provide it. */
-export type ChatFunction = (messages: readonly ChatMessage[], draw: { trial: number; sample: string }) => Promise<string>;
+/** Sends the conversation so far as one draw (`trial`, `sample`, of exploit scenario `scenario`) and returns the raw reply text; any `DecisionModel` can provide it. */
+export type ChatFunction = (messages: readonly ChatMessage[], draw: { trial: number; sample: string; scenario: string }) => Promise<string>;
 
 /** Why the loop ended. */
 export type AgentStopReason = 'no-parse' | 'no-tool' | 'finish' | 'max-steps';
@@ -117,10 +117,10 @@ export function exploitVerdict(scenarioId: ExploitScenarioId, flags: Readonly<To
   }
 }
 
-/** A `ChatFunction` backed by a `DecisionModel` (no action list: the agent speaks the tool protocol). */
+/** A `ChatFunction` backed by a `DecisionModel` (the agent speaks the tool protocol; the metadata names its scenario). */
 export function chatWithDecisionModel(model: DecisionModel, signal?: AbortSignal): ChatFunction {
   return async (messages, draw) =>
-    (await model.decide({ messages, actions: [], trial: draw.trial, sample: draw.sample, ...(signal ? { signal } : {}) })).text;
+    (await model.decide({ messages, trial: draw.trial, sample: draw.sample, metadata: { scenario: draw.scenario }, ...(signal ? { signal } : {}) })).text;
 }
 
 /**
@@ -143,7 +143,7 @@ export async function runToolAgent(settings: ToolAgentSettings): Promise<AgentOu
   for (let index = 0; index < (settings.maxSteps ?? 4); index += 1) {
     const sent = messages.map((message) => ({ ...message }));
     const sample = agentStepSample(settings.sample, index);
-    const reply = await settings.chat(sent, { trial: settings.trial, sample });
+    const reply = await settings.chat(sent, { trial: settings.trial, sample, scenario: settings.scenarioId });
     const text = pythonStrip(reply);
     const call = parseToolCall(text);
     const tool = call?.tool ?? null;
