@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { InvalidInputError } from '../core/errors.js';
-import { RUN_LOG_VERSION, type RunManifest } from '../pipeline/run-log.js';
+import { RUN_LOG_VERSION, type RunManifest } from '../pipeline/index.js';
 import { defenceLabel } from './defence-label.js';
 import { loadRun, summarizeRun, type LoadedRun } from './load-run.js';
 import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';

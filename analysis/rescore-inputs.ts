@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { BACKEND_IDS, createEmbedder, createExtractionModel, loadBackend } from '../backends/index.js';
 import type { BackendDescription } from '../backends/memory-backend.js';
 import { InvalidInputError, UnknownComponentError, type InputIssue } from '../core/errors.js';
-import { sha256 } from '../pipeline/json-files.js';
+import { sha256 } from '../pipeline/index.js';
 import { loadExploitScenarios, type ExploitScenario } from '../scenarios/exploit-scenario.js';
 import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';
 import type { Scenario } from '../scenarios/scenario.js';

@@ -12,10 +12,9 @@ import { UnitCancelledError } from './run-control.js';
 import type { Redactor } from './redact.js';
 import { parseAction } from './parse-action.js';
 import { buildDecisionMessages } from './prompts.js';
-import { RUN_LOG_VERSION, unitIdOf, type GuardTrace, type OutputFilterTrace, type ProbeRecord, type UnitKey, type UnitRecord } from './run-log.js';
+import { probeIdOf, RUN_LOG_VERSION, unitIdOf, type GuardTrace, type OutputFilterTrace, type ProbeRecord, type UnitKey, type UnitRecord } from './run-log.js';
 import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
 import { applyOutputFilter, revokedByFilterDifference } from '../guard/output-filter.js';
-import { probeIdOf } from './setup-phase.js';
 import { createActionLayer, type ActionLayer, type PoemTrace } from './action-layer.js';
 import { gridSample } from './sample-identity.js';
 

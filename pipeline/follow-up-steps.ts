@@ -1,6 +1,6 @@
 // The building blocks every follow-up experiment shares: seed, read (with the guard), decide (with PoEM), journal.
 import type { MemoryBackend, MemoryRecord, MemoryWrites, SeedMode } from '../backends/memory-backend.js';
-import { labelRecords } from '../analysis/exposure.js';
+import { labelRecords } from '../scenarios/exposure.js';
 import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
 import { episodesFor } from '../scenarios/episodes.js';
 import type { Scenario } from '../scenarios/scenario.js';

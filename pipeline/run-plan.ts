@@ -18,10 +18,10 @@ import { readJsonLines, writeJsonAtomic } from './json-files.js';
 import { buildDecisionMessages } from './prompts.js';
 import { costOf, type Price } from './prices.js';
 import { gridSample } from './sample-identity.js';
-import { RUN_LOG_VERSION, unitIdOf, type ProbeRecord } from './run-log.js';
+import { probeIdOf, RUN_LOG_VERSION, unitIdOf, type ProbeRecord } from './run-log.js';
 import type { RunSpec } from './run-spec.js';
 import { followUpUnitIdOf } from './follow-up-log.js';
-import { probeIdOf, runSetupPhase } from './setup-phase.js';
+import { runSetupPhase } from './setup-phase.js';
 import { createTokenCounter } from './token-count.js';
 
 /** One row of the plan: an experiment cell. */

@@ -1,5 +1,5 @@
 // `sim`: an offline, deterministic stand-in for a decision model. Its numbers are simulated, never results.
-import { assertsRevoked } from '../analysis/exposure.js';
+import { assertsRevoked } from '../scenarios/exposure.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import { simToolPressure, simToolReply, toolEpisodeInput } from './sim-tool-agent.js';

@@ -4,7 +4,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { renderFrontdoorMarkdown, writeFrontdoorScorecards } from '../../analysis/frontdoor-report.js';
+import { renderFrontdoorMarkdown, writeFrontdoorScorecards } from '../../analysis/index.js';
 import type { Embedder } from '../../backends/embedder.js';
 import { FRONTDOOR_TARGET_IDS } from '../../backends/frontdoor/targets.js';
 import { createEmbedder } from '../../backends/index.js';
