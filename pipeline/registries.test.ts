@@ -1,9 +1,7 @@
 // The pipeline's registries (decision models, experiments) and what is built from them: the run spec, --help, the spec hash.
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { GRAPH_ENGINES, VECTOR_ENGINES } from '../backends/engines.js';
 import { SYSTEMS } from '../backends/index.js';
-import { EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
 import { InvalidInputError, UnsupportedFeatureError } from '../core/errors.js';
 import { defineRegistry, factory, recordOf } from '../core/registry.js';
 import { DEFAULT_RETRY_POLICY } from '../core/retry-policy.js';
@@ -11,9 +9,10 @@ import { loadScenarios } from '../scenarios/index.js';
 import { specFromArgs } from './cli.js';
 import { evalUsage } from './cli-usage.js';
 import type { DecisionModel } from './decision-model.js';
-import { createDecisionModel, DECISION_MODELS, decisionModelLineOf, decisionModelRecord, isRemoteModel, type DecisionModelEntry } from './decision-models.js';
+import { createDecisionModel, decisionModelLineOf, decisionModelRecord, isRemoteModel, type DecisionModelEntry } from './decision-models.js';
 import { EXPERIMENTS } from './experiments.js';
 import { FOLLOW_UP_EXPERIMENTS } from './follow-up/index.js';
+import { REGISTRIES } from './registries.js';
 import { defaultRunId, parseRunSpec, runSpecSchema } from './run-spec.js';
 
 const run = { seed: 0, baseURL: 'http://127.0.0.1:9/v1', timeoutMs: 60_000 };
@@ -69,9 +68,13 @@ describe('experiment registry', () => {
 });
 
 describe('built from the registries', () => {
+  it('keys every registry by the kind its records and errors carry', () => {
+    for (const [kind, registry] of Object.entries(REGISTRIES)) expect(registry.kind).toBe(kind);
+  });
+
   it('--help lists every registered id of every kind, and every follow-up arm', () => {
     const help = evalUsage();
-    for (const registry of [SYSTEMS, GRAPH_ENGINES, VECTOR_ENGINES, EMBEDDERS, EXTRACTION_MODELS, DECISION_MODELS, EXPERIMENTS]) {
+    for (const registry of Object.values(REGISTRIES)) {
       for (const id of registry.ids) expect(help, `${registry.kind} ${id}`).toMatch(new RegExp(`\\n\\s+${id}\\s+${registry.get(id).summary.slice(0, 20).replace(/[()[\]{}.*+?^$|\\]/g, '\\$&')}`));
     }
     for (const id of EXPERIMENTS.ids) for (const arm of Object.keys(EXPERIMENTS.get(id).arms)) expect(help).toContain(arm);
