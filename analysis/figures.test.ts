@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { InvalidInputError } from '../pipeline/errors.js';
+import { InvalidInputError } from '../core/errors.js';
 import { exposureBySystemFigure, figuresFor, propagationByRoleFigure, unsafeByModelFigure, unsafeBySystemFigure, writeBackHopsFigure } from './figures.js';
 import type { Dependence, PaperTable, PaperTableId, TableCell } from './paper-table.js';
 import { wilson } from './statistics.js';

@@ -1,5 +1,5 @@
 // Standalone SVG figures (grouped bars with Wilson-interval whiskers) drawn by hand from PaperTable cells only.
-import { InvalidInputError } from '../pipeline/errors.js';
+import { InvalidInputError } from '../core/errors.js';
 import type { Figure, PaperTable, PaperTableId, TableCell } from './paper-table.js';
 import { wilson } from './statistics.js';
 

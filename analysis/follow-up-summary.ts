@@ -1,6 +1,5 @@
 // Builds the follow-up summaries (Tables 14, 15, 16) from `<experiment>.jsonl` only: no network, no backend, no model.
-import { readJsonLines } from '../pipeline/json-files.js';
-import type { DecisionTrace, FollowUpKey, FollowUpRecord, PropagationRecord, RoleId, ToolsRecord, WritebackRecord } from '../pipeline/follow-up-log.js';
+import { readJsonLines, type DecisionTrace, type FollowUpKey, type FollowUpRecord, type PropagationRecord, type RoleId, type ToolsRecord, type WritebackRecord } from '../pipeline/index.js';
 import type { FollowUpRowKey, FollowUpSummary, PropagationRow, ToolsRow, WritebackRow } from './follow-up-summary.types.js';
 import type { LoadedRun } from './load-run.js';
 import { addTallies, EMPTY_TALLY, proportion, tallyDecisions, unsafeCounts, type CountedDecision, type UnsafeCounts } from './unsafe-counts.js';

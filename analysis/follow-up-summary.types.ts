@@ -1,6 +1,6 @@
 // Summary shapes of the follow-up experiments (Tables 14, 15, 16), written to summary.json under
 // `writeback`, `propagation` and `tools`. Built from the stored records only (analysis/follow-up-summary.ts).
-import type { ModelUsage } from './usage-totals.js';
+import type { ModelUsage } from '../pipeline/index.js';
 import type { Proportion, UnsafeCounts } from './unsafe-counts.js';
 
 /**

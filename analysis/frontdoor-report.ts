@@ -2,7 +2,7 @@
 // results file only, so the tables and the file cannot drift apart.
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readFrontdoorResults, type FrontdoorCell, type FrontdoorResults } from '../pipeline/frontdoor/frontdoor-results.js';
+import { readFrontdoorResults, type FrontdoorCell, type FrontdoorResults } from '../pipeline/index.js';
 
 /** A cell's short text: the verdict, the channels that fell when not all did, and how many fixtures fell. */
 export function cellText(cell: FrontdoorCell): string {

@@ -1,5 +1,5 @@
 // Tallies of grid runs per (system, mode, arm, model, scenario) and their probes, for one group of decision models.
-import type { ProbeRecord } from '../pipeline/run-log.js';
+import type { ProbeRecord } from '../pipeline/index.js';
 import type { LoadedRun } from './load-run.js';
 import { addTallies, EMPTY_TALLY, tallyDecisions, type UnsafeTally } from './unsafe-counts.js';
 

@@ -2,7 +2,7 @@
 import { DEFAULT_GUARD_CONFIG, resolveGuardConfig, type GuardConfig } from '../guard/guard-config.js';
 import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
 import type { MemoryRecord } from '../backends/memory-backend.js';
-import type { ProbeRecord, UnitKey, UnitRecord } from '../pipeline/run-log.js';
+import type { ProbeRecord, UnitKey, UnitRecord } from '../pipeline/index.js';
 import type { LoadedRun } from './load-run.js';
 import { guardMetricsOf, type GuardMetrics } from './summarize.js';
 

@@ -1,5 +1,5 @@
 // One static, self-contained HTML page: tables, figures, the paper diff and run manifests (inline CSS and SVG, no scripts).
-import type { RunManifest } from '../pipeline/run-log.js';
+import type { RunManifest } from '../pipeline/index.js';
 import { escapeMarkup } from './figures.js';
 import type { DiffCell, Figure, PaperDiff, PaperTable, PublishedCell, TableCell } from './paper-table.js';
 import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';

@@ -1,5 +1,5 @@
 // Renders an at-rest integrity measurement (integrity.md §7.3): the `--json` shape and the full Markdown report.
-import type { CellResult, IntegrityMetric, IntegrityReport, TargetResult } from '../pipeline/integrity/integrity-result.js';
+import type { CellResult, IntegrityMetric, IntegrityReport, TargetResult } from '../pipeline/index.js';
 
 /** The `--json` document: `{"targets":[{"id","version","config","cells":[…],"metric"}]}`. */
 export interface IntegrityJson {

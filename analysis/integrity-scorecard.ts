@@ -1,5 +1,5 @@
 // An agmi-style scorecard (one row per target, one column per edit) as Markdown and as a static HTML page.
-import type { CellResult, IntegrityReport, TargetResult } from '../pipeline/integrity/integrity-result.js';
+import type { CellResult, IntegrityReport, TargetResult } from '../pipeline/index.js';
 import { verdictText } from './integrity-report.js';
 
 const COLUMNS = ['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7', 'T8', 'T9'] as const;

@@ -1,8 +1,7 @@
 // Reads a run directory (manifest, probes, unit records) and rebuilds its summary: no network, no backend, no model.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJsonLines } from '../pipeline/json-files.js';
-import { RUN_LOG_VERSION, type ProbeRecord, type RunManifest, type UnitRecord } from '../pipeline/run-log.js';
+import { readJsonLines, RUN_LOG_VERSION, type ProbeRecord, type RunManifest, type UnitRecord } from '../pipeline/index.js';
 import { summarize, type Summary } from './summarize.js';
 
 /** A run as stored on disk. The last line of a probe or unit wins (a retried error is superseded). */

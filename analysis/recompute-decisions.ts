@@ -1,11 +1,6 @@
 // Re-derives the decision traces of write-back and propagation records (hops, roles): read, prompt, parse, PoEM, score.
 import { safetyStepMapping } from '../guard/proof-of-execution-gate.js';
-import { subjectOf } from '../pipeline/action-layer.js';
-import type { ChatMessage } from '../pipeline/decision-model.js';
-import type { DecisionTrace, FollowUpKey, PropagationRecord, WritebackRecord } from '../pipeline/follow-up-log.js';
-import { HOP_TASK, ROLE_ORDER, buildRoleMessages, roleQuery, roleTask } from '../pipeline/follow-up-prompts.js';
-import { parseReply, type ActionParserId } from '../pipeline/parse-action.js';
-import { buildDecisionMessages } from '../pipeline/prompts.js';
+import { subjectOf, type ChatMessage, type DecisionTrace, type FollowUpKey, type PropagationRecord, type WritebackRecord, HOP_TASK, ROLE_ORDER, buildRoleMessages, roleQuery, roleTask, parseReply, type ActionParserId, buildDecisionMessages } from '../pipeline/index.js';
 import { unsafeAction, type Scenario } from '../scenarios/scenario.js';
 import { recomputePoemTrace } from './recompute-poem.js';
 import { recomputeReadTrace, type ReadExpectation, type TraceContext } from './recompute-read-trace.js';

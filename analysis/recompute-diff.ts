@@ -1,6 +1,6 @@
 // Where a stored value and its recomputation first differ, and JSONL rows with their line numbers.
 import { existsSync, readFileSync } from 'node:fs';
-import { readJsonLines } from '../pipeline/json-files.js';
+import { readJsonLines } from '../pipeline/index.js';
 
 /** One stored value that differs from what the run directory's own inputs recompute to. */
 export interface RecomputeDifference {

@@ -2,8 +2,7 @@
 import { join } from 'node:path';
 import { normalizeSubject } from '../guard/execution-ledger-encoding.js';
 import { safetyStepMapping } from '../guard/proof-of-execution-gate.js';
-import { followUpUnitIdOf, type FollowUpRecord, type PropagationRecord, type ToolsRecord, type WritebackRecord } from '../pipeline/follow-up-log.js';
-import type { ActionParserId } from '../pipeline/parse-action.js';
+import { followUpUnitIdOf, type FollowUpRecord, type PropagationRecord, type ToolsRecord, type WritebackRecord, type ActionParserId } from '../pipeline/index.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import type { LoadedRun } from './load-run.js';

@@ -1,7 +1,7 @@
 // The stale-retrieval guard's trace on a stored read, rebuilt with the recorded clock (as the pipeline builds it).
 import type { MemoryRecord } from '../backends/memory-backend.js';
 import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
-import type { GuardTrace } from '../pipeline/run-log.js';
+import type { GuardTrace } from '../pipeline/index.js';
 
 /**
  * The default-configuration guard on `input` at the recorded `now`: the kept indexes and the trace the pipeline

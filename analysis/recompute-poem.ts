@@ -1,7 +1,7 @@
 // Re-derives a decision's PoEM trace from its parsed action and the run's other records (the ledger itself is not stored).
 import { normalizeSubject } from '../guard/execution-ledger-encoding.js';
 import type { GatedStep } from '../guard/proof-of-execution-types.js';
-import type { PoemTrace } from '../pipeline/action-layer.js';
+import type { PoemTrace } from '../pipeline/index.js';
 
 /** What the PoEM recheck cannot see, said in every rescore report that meets a PoEM trace. */
 export const POEM_NOT_RECHECKED =

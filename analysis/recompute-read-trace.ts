@@ -1,7 +1,6 @@
 // Re-derives a follow-up read trace (labels, guard, what reached the model) from the records the read returned.
-import { isJournalRecord, type LabelScenario } from '../pipeline/follow-up-steps.js';
-import type { ReadTrace } from '../pipeline/follow-up-log.js';
-import { labelRecords } from './exposure.js';
+import { isJournalRecord, type LabelScenario, type ReadTrace } from '../pipeline/index.js';
+import { labelRecords } from '../scenarios/exposure.js';
 import type { DifferenceLog, RecomputeDifference } from './recompute-diff.js';
 import { GUARD_TRACE_REQUIRED, guardTraceOf } from './recompute-guard.js';
 import type { ExposureRuleOf } from './rescore-inputs.js';

@@ -1,7 +1,7 @@
 // Recomputes a stored run from its directory alone (no network, backend or model) and compares every stored value with it.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ActionParserId } from '../pipeline/parse-action.js';
+import type { ActionParserId } from '../pipeline/index.js';
 import { summarizeFollowUpRecords, type FollowUpSummary } from './follow-up-summary.js';
 import { summarizeRun, type LoadedRun } from './load-run.js';
 import { DifferenceLog, rowLabel, type RecomputeDifference } from './recompute-diff.js';

@@ -1,11 +1,5 @@
 // Re-runs each stored tool-agent episode on its stored replies: tool calls, decoy replies, flags, verdict, PoEM gate.
-import { createActionLayer, type ActionLayer, type PoemTrace } from '../pipeline/action-layer.js';
-import type { AgentTrace, ToolsRecord } from '../pipeline/follow-up-log.js';
-import { followUpUnitIdOf } from '../pipeline/follow-up-log.js';
-import { relapseJournal, relapseQuery } from '../pipeline/follow-up-prompts.js';
-import { poemHooks } from '../pipeline/follow-up/tools.js';
-import { runToolAgent, type ChatFunction } from '../pipeline/tools/tool-agent.js';
-import { followUpSample } from '../pipeline/sample-identity.js';
+import { createActionLayer, type ActionLayer, type PoemTrace, type AgentTrace, type ToolsRecord, followUpUnitIdOf, relapseJournal, relapseQuery, poemHooks, runToolAgent, type ChatFunction, followUpSample } from '../pipeline/index.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import { recomputeReadTrace, type ReadExpectation, type TraceContext } from './recompute-read-trace.js';
 

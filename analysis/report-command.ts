@@ -3,9 +3,8 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { EvalError, InvalidInputError, type InputIssue } from '../pipeline/errors.js';
-import { writeJsonAtomic } from '../pipeline/json-files.js';
-import { RUN_LOG_VERSION, type RunManifest } from '../pipeline/run-log.js';
+import { EvalError, InvalidInputError, type InputIssue } from '../core/errors.js';
+import { writeJsonAtomic, RUN_LOG_VERSION, type RunManifest } from '../pipeline/index.js';
 import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';
 import { figuresFor } from './figures.js';
 import { buildDefenceTables } from './defence-table.js';

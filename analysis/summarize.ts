@@ -1,7 +1,6 @@
 // Aggregates unit records and retrieval probes into summary cells, one per (model, system, mode, arm).
-import type { ProbeRecord, UnitRecord } from '../pipeline/run-log.js';
+import type { ProbeRecord, UnitRecord, ModelUsage } from '../pipeline/index.js';
 import { defenceLabel } from './defence-label.js';
-import type { ModelUsage } from './usage-totals.js';
 import { gridPoemEnforcement, type PoemEnforcement } from './poem-enforcement.js';
 import { tallyDecisions, unsafeCounts, type Proportion, type UnsafeCounts } from './unsafe-counts.js';
 

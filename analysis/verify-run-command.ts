@@ -1,7 +1,7 @@
 // `pnpm verify-run <run-dir>...`: checks each run's hash-chained JSONL files against each other and manifest.json.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkRunLog, type RunLogCheck } from '../pipeline/run-log-verify.js';
+import { checkRunLog, type RunLogCheck } from '../pipeline/index.js';
 import { describeRunLogCheck } from './verify-runs.js';
 
 const USAGE = `usage: pnpm verify-run <run-dir> [<run-dir>...] [--json]

@@ -1,6 +1,6 @@
 // Verify-first for the commands that read runs (report, rescore, compare, notebook): refuse a run whose log does not verify.
 import { resolve } from 'node:path';
-import { checkRunLog, problemText, type RunLogCheck } from '../pipeline/run-log-verify.js';
+import { checkRunLog, problemText, type RunLogCheck } from '../pipeline/index.js';
 
 /** One paragraph saying what `checkRunLog` found, as `pnpm verify-run` prints it. */
 export function describeRunLogCheck(check: RunLogCheck): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exposureOf, labelRecords } from '../analysis/exposure.js';
+import { exposureOf, labelRecords } from '../scenarios/exposure.js';
 import { episodesFor } from '../scenarios/episodes.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { createCogneeBackend } from './cognee-backend.js';

@@ -1,5 +1,5 @@
 // In-process GraphStore that scores and orders edge searches as Neo4j 5 does with Graphiti's indexes.
-import { InvalidInputError } from '../pipeline/errors.js';
+import { InvalidInputError } from '../core/errors.js';
 import { compileFilterPredicate, type FilterPredicate } from './filter-predicate.js';
 import type { EntityEdge, EntityNode, FulltextSearch, GraphStore, ScoredEdge, SimilaritySearch } from './graph-store.js';
 import {

@@ -1,5 +1,5 @@
 // Graphiti (graphiti-core 0.29.3 @ 993e081a) on a GraphStore: the paper's direct seeding, add_episode, default search().
-import { EvalError, UnsupportedFeatureError } from '../pipeline/errors.js';
+import { EvalError, UnsupportedFeatureError } from '../core/errors.js';
 import { createEmbeddedGraphStore } from './embedded-graph-store.js';
 import type { EntityEdge, EntityNode, GraphStore } from './graph-store.js';
 import { addEpisode } from './graphiti-add-episode.js';

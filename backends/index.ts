@@ -1,20 +1,51 @@
-// The backend and embedder registry: one lazy line per component, so a run loads only what it uses.
-import { UnknownComponentError } from '../pipeline/errors.js';
+// The memory-system registry: one lazy line per system (a run loads only what it uses), the single source of system
+// ids for the command line, the run spec, `--help` and the manifest; plus the engines and model roles systems run on.
+import { z } from 'zod';
+import { createComponent, defineRegistry, factory, NO_ARGS } from '../core/registry.js';
 import type { Embedder } from './embedder.js';
 import type { ExtractionModel } from './extraction-model.js';
 import type { GraphStore } from './graph-store.js';
 import type { BackendSettings, EngineSpec, GraphEngineSpec, MemoryBackend, SystemId, VectorEngineSpec } from './memory-backend.js';
+import { createFromSpec, EMBEDDERS, EXTRACTION_MODELS } from './model-roles.js';
 import type { VectorStore } from './vector-store.js';
 import { namespaceRoot } from './run-namespace.js';
 
-const BACKEND_LOADERS: Record<string, (settings: BackendSettings) => Promise<MemoryBackend>> = {
-  graphiti: async (settings) => onGraphEngine(settings, async (store) => (await import('./graphiti-backend.js')).createGraphitiBackend({ ...settings, store })),
-  'zep-ce': async (settings) => onGraphEngine(settings, async (store) => (await import('./zep-ce-backend.js')).createZepCeBackend({ ...settings, store })),
-  mem0: async (settings) => (await import('./mem0-backend.js')).createMem0Backend({ ...settings, variant: 'default' }),
-  'mem0-exp': async (settings) => (await import('./mem0-backend.js')).createMem0Backend({ ...settings, variant: 'expired-shown' }),
-  langmem: async (settings) => onVectorEngine(settings, async (vectors) => (await import('./langmem-backend.js')).createLangmemBackend({ ...settings, vectors })),
-  cognee: async (settings) => onVectorEngine(settings, async (vectors) => (await import('./cognee-backend.js')).createCogneeBackend({ ...settings, vectors })),
-};
+/**
+ * Every memory system, in grid order. A line's arguments are the settings a run uses and the manifest records; a
+ * factory's own defaults (the same values, checked by backends/index.test.ts) serve direct callers such as tests.
+ */
+export const SYSTEMS = defineRegistry('system', {
+  graphiti: factory({
+    summary: 'Graphiti 0.29.3: temporal knowledge graph; EntityEdges with expired_at / invalid_at (graph engine)',
+    args: NO_ARGS,
+    create: async (_args, settings: BackendSettings) => onGraphEngine(settings, async (store) => (await import('./graphiti-backend.js')).createGraphitiBackend({ ...settings, store })),
+  }),
+  'zep-ce': factory({
+    summary: 'Zep CE over a Graphiti sidecar; its API hides invalid_at (graph engine)',
+    args: z.object({ settleMs: z.number().int().min(0).default(45_000) }).strict(),
+    create: async ({ settleMs }, settings: BackendSettings) => onGraphEngine(settings, async (store) => (await import('./zep-ce-backend.js')).createZepCeBackend({ ...settings, store, settleMs })),
+  }),
+  mem0: factory({
+    summary: 'mem0 OSS Memory; expired memories hidden by its default read',
+    args: z.object({ variant: z.literal('default').default('default') }).strict(),
+    create: async ({ variant }, settings: BackendSettings) => (await import('./mem0-backend.js')).createMem0Backend({ ...settings, variant }),
+  }),
+  'mem0-exp': factory({
+    summary: 'mem0 OSS Memory with showExpired: expired memories returned',
+    args: z.object({ variant: z.literal('expired-shown').default('expired-shown') }).strict(),
+    create: async ({ variant }, settings: BackendSettings) => (await import('./mem0-backend.js')).createMem0Backend({ ...settings, variant }),
+  }),
+  langmem: factory({
+    summary: 'langmem on a LangGraph-style store; revocation hard-deletes (vector engine)',
+    args: z.object({ queryLimit: z.number().int().min(1).default(5) }).strict(),
+    create: async ({ queryLimit }, settings: BackendSettings) => onVectorEngine(settings, async (vectors) => (await import('./langmem-backend.js')).createLangmemBackend({ ...settings, vectors, queryLimit })),
+  }),
+  cognee: factory({
+    summary: 'cognee chunk search; the revoked version is never added (vector engine)',
+    args: z.object({ topK: z.number().int().min(1).default(15), maxChunkTokens: z.number().int().min(1).default(8191) }).strict(),
+    create: async ({ topK, maxChunkTokens }, settings: BackendSettings) => onVectorEngine(settings, async (vectors) => (await import('./cognee-backend.js')).createCogneeBackend({ ...settings, vectors, topK, maxChunkTokens })),
+  }),
+});
 
 /** Creates the server graph store the settings ask for (none for embedded: the backend owns its own). */
 async function serverGraphStore(spec: GraphEngineSpec | undefined): Promise<GraphStore | undefined> {
@@ -26,14 +57,7 @@ async function serverGraphStore(spec: GraphEngineSpec | undefined): Promise<Grap
 /** Builds a graph system on the requested engine; the backend opens a passed store, and the registry closes it. */
 async function onGraphEngine(settings: BackendSettings, create: (store: GraphStore | undefined) => Promise<MemoryBackend>): Promise<MemoryBackend> {
   const store = await serverGraphStore(settings.engine?.graph);
-  const backend = await create(store);
-  if (!store) return backend;
-  const close = backend.close.bind(backend);
-  backend.close = async () => {
-    await close();
-    await store.close();
-  };
-  return backend;
+  return closingToo(await create(store), store);
 }
 
 /** Creates the server vector store the settings ask for (none for embedded: the backend owns its own). */
@@ -46,12 +70,16 @@ async function serverVectorStore(spec: VectorEngineSpec | undefined, runId: stri
 /** Builds a vector system on the requested engine; the backend opens a passed store, and the registry closes it. */
 async function onVectorEngine(settings: BackendSettings, create: (vectors: VectorStore | undefined) => Promise<MemoryBackend>): Promise<MemoryBackend> {
   const vectors = await serverVectorStore(settings.engine?.vector, settings.runId);
-  const backend = await create(vectors);
-  if (!vectors) return backend;
+  return closingToo(await create(vectors), vectors);
+}
+
+/** The backend, whose `close` also closes the server store the registry opened for it. */
+function closingToo(backend: MemoryBackend, store: { close(): Promise<void> } | undefined): MemoryBackend {
+  if (!store) return backend;
   const close = backend.close.bind(backend);
   backend.close = async () => {
     await close();
-    await vectors.close();
+    await store.close();
   };
   return backend;
 }
@@ -70,36 +98,27 @@ export async function verifyEngines(engine: EngineSpec | undefined): Promise<voi
 }
 
 /** Every registered memory-system id, in grid order. */
-export const BACKEND_IDS: readonly SystemId[] = Object.keys(BACKEND_LOADERS);
+export const BACKEND_IDS: readonly SystemId[] = SYSTEMS.ids;
 
 /**
- * Creates a registered backend (not yet opened), importing its module on first use.
+ * Creates a registered backend (not yet opened) with its line's arguments, importing its module on first use;
+ * the instance carries its manifest record (`recordOf`).
  *
  * @example
  * const backend = await loadBackend('graphiti', { embedder, runId, workDir });
  * await backend.open();
  */
-export async function loadBackend(id: string, settings: BackendSettings): Promise<MemoryBackend> {
-  const load = Object.hasOwn(BACKEND_LOADERS, id) ? BACKEND_LOADERS[id] : undefined;
-  if (!load) throw new UnknownComponentError('system', id, BACKEND_IDS);
-  return load({ ...settings, runId: namespaceRoot(settings.runId, settings.nonce) });
+export async function loadBackend(id: string, settings: BackendSettings, args: Record<string, unknown> = {}): Promise<MemoryBackend> {
+  return createComponent(SYSTEMS, id, args, { ...settings, runId: namespaceRoot(settings.runId, settings.nonce) });
 }
 
-/** How to build the shared embedder. */
+/** How to build the shared embedder (`apiKey` is used, never recorded). */
 export type EmbedderSpec =
   | { id: 'lexical'; dimensions?: number }
   | { id: 'openai'; model: string; baseURL?: string; apiKey?: string; dimensions?: number };
 
-const EMBEDDER_LOADERS: Record<string, (spec: EmbedderSpec) => Promise<Embedder>> = {
-  lexical: async (spec) => (await import('./lexical-embedder.js')).createLexicalEmbedder(spec.id === 'lexical' ? spec : {}),
-  openai: async (spec) => {
-    if (spec.id !== 'openai') throw new TypeError('openai embedder spec expected');
-    return (await import('./openai-embedder.js')).createOpenAIEmbedder(spec);
-  },
-};
-
 /** Every registered embedder id. */
-export const EMBEDDER_IDS: readonly string[] = Object.keys(EMBEDDER_LOADERS);
+export const EMBEDDER_IDS: readonly string[] = EMBEDDERS.ids;
 
 /**
  * Creates the shared embedder, importing its module (and the `openai` SDK) on first use.
@@ -108,9 +127,8 @@ export const EMBEDDER_IDS: readonly string[] = Object.keys(EMBEDDER_LOADERS);
  * const embedder = await createEmbedder({ id: 'openai', model: 'nomic-embed-text', baseURL: 'http://127.0.0.1:11434/v1' });
  */
 export async function createEmbedder(spec: EmbedderSpec): Promise<Embedder> {
-  const load = Object.hasOwn(EMBEDDER_LOADERS, spec.id) ? EMBEDDER_LOADERS[spec.id] : undefined;
-  if (!load) throw new UnknownComponentError('embedder', String(spec.id), EMBEDDER_IDS);
-  return load(spec);
+  const { apiKey, ...part } = { apiKey: undefined, ...spec };
+  return createFromSpec(EMBEDDERS, part, { apiKey });
 }
 
 /** How to build the extraction model of natural-mode ingestion. */
@@ -121,6 +139,5 @@ export type ExtractionSpec = { id: 'sim' } | { id: 'openai'; model: string };
  * through the same OpenAI-compatible API as the decision models.
  */
 export async function createExtractionModel(spec: ExtractionSpec, endpoint: { baseURL: string | null; apiKey: string | undefined }): Promise<ExtractionModel> {
-  if (spec.id === 'sim') return (await import('./sim-extraction-model.js')).createSimExtractionModel();
-  return (await import('./openai-extraction-model.js')).createOpenAIExtractionModel({ model: spec.model, baseURL: endpoint.baseURL ?? undefined, apiKey: endpoint.apiKey });
+  return createFromSpec(EXTRACTION_MODELS, spec, endpoint);
 }

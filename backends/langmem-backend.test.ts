@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EvalError, UnsupportedFeatureError } from '../pipeline/errors.js';
+import { EvalError, UnsupportedFeatureError } from '../core/errors.js';
 import { createEmbeddedVectorStore } from './embedded-vector-store.js';
 import type { Consolidation, ExistingMemory, ExtractionModel } from './extraction-model.js';
 import { createLangmemBackend } from './langmem-backend.js';

@@ -1,6 +1,6 @@
 // langmem (0.0.30 @ b5dbe4aa) on a LangGraph-style store over a VectorStore: the paper's direct seeding with a
 // hard delete, the memory store manager (deletes off) for natural mode, and store.search() as the default read.
-import { EvalError, UnsupportedFeatureError } from '../pipeline/errors.js';
+import { EvalError, UnsupportedFeatureError } from '../core/errors.js';
 import { createEmbeddedVectorStore } from './embedded-vector-store.js';
 import { invokeMemoryManager } from './langmem-manager.js';
 import { pythonStr } from './langmem-python.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { assertsRevoked, exposureOf, labelRecords } from '../analysis/exposure.js';
+import { assertsRevoked, exposureOf, labelRecords } from '../scenarios/exposure.js';
 import { episodesFor } from '../scenarios/episodes.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { compileFilterPredicate } from './filter-predicate.js';

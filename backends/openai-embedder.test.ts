@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BackendUnavailableError, EvalError, ProviderError } from '../pipeline/errors.js';
+import { BackendUnavailableError, EvalError, ProviderError } from '../core/errors.js';
 import { createOpenAIEmbedder } from './openai-embedder.js';
 
 interface Received {
@@ -87,6 +87,26 @@ describe('openai embedder', () => {
     const offline = createOpenAIEmbedder({ model: 'm', baseURL, apiKey: 'k' });
     await expect(offline.embed(['x'])).rejects.toBeInstanceOf(BackendUnavailableError);
   }, 20_000);
+
+  it('retries on the shared ladder: 429 and 5xx up to maxAttempts, a 400 never, an unreachable server once', async () => {
+    const statuses = [429, 200, 502, 500, 503, 400];
+    const { baseURL, received, server } = await startServer((body) => {
+      const status = statuses.shift() ?? 200;
+      return status === 200 ? { status, json: { object: 'list', model: 'm', data: (body.input ?? []).map((_, index) => ({ object: 'embedding', index, embedding: [1, 0] })), usage: {} } } : { status, json: { error: { message: `status ${status}` } } };
+    });
+    const slept: number[] = [];
+    const retry = { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 1_000, jitterMs: 0 };
+    const embedder = createOpenAIEmbedder({ model: 'm', baseURL, apiKey: 'k', retry, sleep: async (ms) => void slept.push(ms) });
+    expect(await embedder.embed(['x'])).toEqual([[1, 0]]);
+    expect(slept).toEqual([20]);
+    await expect(embedder.embed(['x'])).rejects.toMatchObject({ status: 503, attempts: 3 });
+    expect(slept).toEqual([20, 20, 40]);
+    await expect(embedder.embed(['x'])).rejects.toMatchObject({ status: 400, attempts: 1 });
+    expect(received).toHaveLength(6);
+    await new Promise((resolve) => server.close(resolve));
+    await expect(embedder.embed(['x'])).rejects.toBeInstanceOf(BackendUnavailableError);
+    expect(slept).toEqual([20, 20, 40, 10]);
+  });
 
   it('rejects a response with fewer embeddings than inputs', async () => {
     const { baseURL } = await startServer(() => ({ status: 200, json: { object: 'list', model: 'm', data: [], usage: {} } }));

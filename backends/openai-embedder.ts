@@ -1,7 +1,9 @@
 // Embedder over any OpenAI-compatible /v1/embeddings endpoint (OpenAI, Ollama, vLLM, LiteLLM) via the official SDK.
 import OpenAI, { APIConnectionError, APIError } from 'openai';
-import { BackendUnavailableError, EvalError, ProviderError } from '../pipeline/errors.js';
+import { BackendUnavailableError, EvalError, ProviderError } from '../core/errors.js';
+import { DEFAULT_RETRY_POLICY, RetriesExhaustedError, withRetries, type RetryPolicy } from '../core/retry-policy.js';
 import type { Embedder } from './embedder.js';
+import { classifyOpenAIFailure } from './openai-retry.js';
 
 /** Settings of the OpenAI-compatible embedder. */
 export interface OpenAIEmbedderSettings {
@@ -15,14 +17,18 @@ export interface OpenAIEmbedderSettings {
   dimensions?: number;
   /** A ready client (tests, shared connection pools); `baseURL` and `apiKey` are then ignored. */
   client?: OpenAI;
+  /** The shared retry ladder (core/retry-policy.ts); the SDK's own retries are off. */
+  retry?: RetryPolicy;
+  /** Injected for tests: the wait between attempts. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
-const MAX_RETRIES = 2;
 // OpenAI accepts at most 2,048 inputs per request; smaller batches keep local servers responsive.
 const BATCH_SIZE = 256;
 
 /**
- * Creates the `openai:<model>` embedder. The client is built on the first `embed` call, so creating the
+ * Creates the `openai:<model>` embedder. Failed requests go up the shared retry ladder (429, 5xx and timeouts: up to
+ * `retry.maxAttempts` attempts; an unreachable server: one quick retry). The client is built on the first `embed` call, so creating the
  * embedder needs neither a key nor a network. Vectors come back in input order (sorted by `index`).
  * `encoding_format: 'float'` is requested explicitly: the SDK's base64 default is float32-only and not every
  * OpenAI-compatible server implements it. Vectors are never truncated; a length mismatch is an error.
@@ -37,12 +43,12 @@ export function createOpenAIEmbedder(settings: OpenAIEmbedderSettings): Embedder
   const id = `openai:${settings.model}`;
 
   const embedBatch = async (input: string[]): Promise<number[][]> => {
-    client ??= new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: MAX_RETRIES });
+    const ready = (client ??= new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0 }));
     let response: OpenAI.Embeddings.CreateEmbeddingResponse;
     try {
-      response = await client.embeddings.create({ model: settings.model, input, encoding_format: 'float' });
+      response = await withRetries(() => ready.embeddings.create({ model: settings.model, input, encoding_format: 'float' }), { policy: settings.retry ?? DEFAULT_RETRY_POLICY, classify: classifyOpenAIFailure, ...(settings.sleep ? { sleep: settings.sleep } : {}) });
     } catch (error) {
-      throw toEvalError(error, id, client.baseURL);
+      throw toEvalError(error, id, ready.baseURL);
     }
     const data = [...response.data].sort((a, b) => a.index - b.index);
     if (data.length !== input.length || data.some((item, position) => item.index !== position)) {
@@ -74,12 +80,14 @@ export function createOpenAIEmbedder(settings: OpenAIEmbedderSettings): Embedder
   };
 }
 
-function toEvalError(error: unknown, id: string, url: string): EvalError {
+function toEvalError(failure: unknown, id: string, url: string): EvalError {
+  const attempts = failure instanceof RetriesExhaustedError ? failure.attempts : 1;
+  const error = failure instanceof RetriesExhaustedError ? failure.cause : failure;
   if (error instanceof APIConnectionError) {
     return new BackendUnavailableError(id, url, 'start the embedding server or fix the base URL', { cause: error });
   }
   if (error instanceof APIError) {
-    return new ProviderError(`${id}: ${error.message}`, error.status, MAX_RETRIES + 1, { cause: error });
+    return new ProviderError(`${id}: ${error.message}`, error.status, attempts, { cause: error });
   }
   return new EvalError('embedding-failed', `${id}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProviderError } from '../pipeline/errors.js';
+import { BackendUnavailableError, ProviderError } from '../core/errors.js';
 import { startOpenAICompatibleServer, type ScriptedReply, type TestServer } from '../pipeline/test-support/openai-compatible-server.js';
 import { createOpenAIExtractionModel, ExtractionResponseError } from './openai-extraction-model.js';
 
@@ -81,12 +81,35 @@ describe('openai extraction model', () => {
     expect((error as Error).message).toMatch(/edges\[0\]\.valid_at/);
   });
 
-  it('retries a server error twice through the SDK, then raises ProviderError; an injected client is used as is', async () => {
-    const { extraction, requests } = await model(() => ({ status: 500, error: { message: 'boom' }, headers: { 'retry-after-ms': '0' } }));
-    await expect(extraction.extractFacts('x')).rejects.toBeInstanceOf(ProviderError);
-    expect(requests).toHaveLength(3);
-    const injected = createOpenAIExtractionModel({ model: 'other', client: new OpenAI({ baseURL: server?.baseURL, apiKey: 'k', maxRetries: 0 }) });
-    await expect(injected.extractFacts('x')).rejects.toBeInstanceOf(ProviderError);
-    expect(requests).toHaveLength(4);
+  it('retries on the shared ladder: 429 and 5xx up to maxAttempts (Retry-After honoured), a 400 never; an injected client is used as is', async () => {
+    const slept: number[] = [];
+    const retry = { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 5_000, jitterMs: 0 };
+    server = await startOpenAICompatibleServer((_request, index) =>
+      index === 0 ? { status: 429, error: { message: 'slow down' }, headers: { 'retry-after-ms': '1234' } } : index === 1 ? json({ facts: ['a'] }) : index < 5 ? { status: 503, error: { message: 'boom' } } : { status: 400, error: { message: 'bad request' } },
+    );
+    const settings = { model: 'extractor-test', baseURL: server.baseURL, apiKey: 'test-key', retry, sleep: async (ms: number) => void slept.push(ms) };
+    // A 429 then an answer: two requests, the wait the server asked for.
+    expect(await createOpenAIExtractionModel(settings).extractFacts('x')).toEqual(['a']);
+    expect(slept).toEqual([1234]);
+    // 503 on every attempt: maxAttempts requests, then ProviderError with the attempts it took.
+    const error = await createOpenAIExtractionModel(settings).extractFacts('x').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ status: 503, attempts: 3 });
+    expect(server.requests).toHaveLength(5);
+    // A 400 is final: one request; an injected client (its own retries off) goes up the same ladder.
+    const injected = createOpenAIExtractionModel({ model: 'other', retry, client: new OpenAI({ baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 }) });
+    await expect(injected.extractFacts('x')).rejects.toMatchObject({ status: 400, attempts: 1 });
+    expect(server.requests).toHaveLength(6);
+  });
+
+  it('retries an unreachable endpoint once, quickly, then raises BackendUnavailableError', async () => {
+    server = await startOpenAICompatibleServer(() => json({ facts: [] }));
+    const { baseURL } = server;
+    await server.close();
+    server = undefined;
+    const slept: number[] = [];
+    const extraction = createOpenAIExtractionModel({ model: 'm', baseURL, apiKey: 'k', sleep: async (ms) => void slept.push(ms) });
+    await expect(extraction.extractFacts('x')).rejects.toBeInstanceOf(BackendUnavailableError);
+    expect(slept).toEqual([1000]);
   });
 });

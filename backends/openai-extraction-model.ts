@@ -1,8 +1,10 @@
 // Extraction model over any OpenAI-compatible chat-completions endpoint, with our own prompts and zod-checked JSON.
 import OpenAI, { APIConnectionError, APIError } from 'openai';
 import { z } from 'zod';
-import { BackendUnavailableError, EvalError, ProviderError } from '../pipeline/errors.js';
+import { BackendUnavailableError, EvalError, ProviderError } from '../core/errors.js';
+import { DEFAULT_RETRY_POLICY, RetriesExhaustedError, withRetries, type RetryPolicy } from '../core/retry-policy.js';
 import type { ExistingMemory, ExtractionModel } from './extraction-model.js';
+import { classifyOpenAIFailure } from './openai-retry.js';
 
 /** Settings of `createOpenAIExtractionModel`. */
 export interface OpenAIExtractionModelSettings {
@@ -16,6 +18,10 @@ export interface OpenAIExtractionModelSettings {
   client?: OpenAI;
   /** Ask for `response_format: {type: 'json_object'}` (default true); turn off for servers that reject it. */
   jsonMode?: boolean;
+  /** The shared retry ladder (core/retry-policy.ts); the SDK's own retries are off. */
+  retry?: RetryPolicy;
+  /** Injected for tests: the wait between attempts. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** A reply that is not the JSON an operation asked for. Carries the operation, the raw reply and every problem. */
@@ -31,7 +37,6 @@ export class ExtractionResponseError extends EvalError {
   }
 }
 
-const MAX_RETRIES = 2;
 const isoDate = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not an ISO-8601 date');
 const idList = z.array(z.union([z.string(), z.number().int()]).transform(String));
 const SCHEMAS = {
@@ -78,7 +83,7 @@ const listOf = (memories: readonly ExistingMemory[]): string =>
 
 /**
  * Creates the `openai:<model>` extraction model. Every operation is one chat completion at temperature 0 (the
- * paper's langmem extractor ran at 0) with the SDK's own retries (2). A reply that is not the asked-for JSON
+ * paper's langmem extractor ran at 0), retried on the shared ladder (429, 5xx, timeouts; an unreachable server once). A reply that is not the asked-for JSON
  * raises `ExtractionResponseError`; a failed request raises `ProviderError` or `BackendUnavailableError`.
  *
  * @example
@@ -90,19 +95,22 @@ export function createOpenAIExtractionModel(settings: OpenAIExtractionModelSetti
   let client = settings.client;
 
   async function ask<O extends Operation>(operation: O, user: string): Promise<z.output<(typeof SCHEMAS)[O]>> {
-    client ??= new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: MAX_RETRIES });
+    const ready = (client ??= new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0 }));
+    const body = {
+      model: settings.model,
+      temperature: 0,
+      messages: [{ role: 'system' as const, content: SYSTEM[operation] }, { role: 'user' as const, content: user }],
+      ...(settings.jsonMode === false ? {} : { response_format: { type: 'json_object' as const } }),
+    };
     let reply: string;
     try {
-      const completion = await client.chat.completions.create({
-        model: settings.model,
-        temperature: 0,
-        messages: [{ role: 'system', content: SYSTEM[operation] }, { role: 'user', content: user }],
-        ...(settings.jsonMode === false ? {} : { response_format: { type: 'json_object' as const } }),
-      });
+      const completion = await withRetries(() => ready.chat.completions.create(body), { policy: settings.retry ?? DEFAULT_RETRY_POLICY, classify: classifyOpenAIFailure, ...(settings.sleep ? { sleep: settings.sleep } : {}) });
       reply = completion.choices[0]?.message.content ?? '';
-    } catch (error) {
-      if (error instanceof APIConnectionError) throw new BackendUnavailableError(id, client.baseURL, 'start the model server or fix the base URL', { cause: error });
-      if (error instanceof APIError) throw new ProviderError(`${id} ${operation}: ${error.message}`, error.status, MAX_RETRIES + 1, { cause: error });
+    } catch (failure) {
+      const attempts = failure instanceof RetriesExhaustedError ? failure.attempts : 1;
+      const error = failure instanceof RetriesExhaustedError ? failure.cause : failure;
+      if (error instanceof APIConnectionError) throw new BackendUnavailableError(id, ready.baseURL, 'start the model server or fix the base URL', { cause: error });
+      if (error instanceof APIError) throw new ProviderError(`${id} ${operation}: ${error.message}`, error.status, attempts, { cause: error });
       throw error;
     }
     let parsed: unknown;

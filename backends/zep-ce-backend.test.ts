@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UnsupportedFeatureError } from '../pipeline/errors.js';
+import { UnsupportedFeatureError } from '../core/errors.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { createEmbeddedGraphStore } from './embedded-graph-store.js';
 import type { ExtractionModel } from './extraction-model.js';

@@ -2,7 +2,7 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { EvalError, InvalidInputError, type InputIssue } from '../pipeline/errors.js';
+import { EvalError, InvalidInputError, type InputIssue } from '../core/errors.js';
 import { guardConfigFromEnv, resolveGuardConfig, type GuardConfig } from './guard-config.js';
 import { parseIsoInstant } from './iso-datetime.js';
 import { parseJsonText } from './json-text.js';

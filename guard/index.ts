@@ -1,5 +1,5 @@
 // Public surface of guard/: read-guard types, the stale-retrieval guard, and the guard registry.
-import { UnknownComponentError } from '../pipeline/errors.js';
+import { UnknownComponentError } from '../core/errors.js';
 import type { GuardId, ReadGuard } from './read-guard.js';
 import { createStaleRetrievalGuard, type StaleRetrievalGuardSettings } from './stale-retrieval-guard.js';
 

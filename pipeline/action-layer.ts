@@ -2,24 +2,12 @@
 import { createExecutionLedger } from '../guard/execution-ledger.js';
 import { generateLedgerKey } from '../guard/execution-ledger-key.js';
 import { createProofOfExecutionGate, safetyStepMapping } from '../guard/proof-of-execution-gate.js';
-import type { ProofOfExecutionDecision } from '../guard/proof-of-execution-types.js';
 import { sha256 } from './json-files.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
-import type { UnitKey } from './run-log.js';
+import type { PoemTrace, UnitKey } from './run-log.js';
 
-/** What the gate did to one decision, for the unit record. */
-export interface PoemTrace {
-  verdict: ProofOfExecutionDecision['verdict'];
-  proposedAction: string;
-  executedAction: string;
-  safetyStep: string;
-  reason: string;
-  /** Ledger head the decision was checked against (null when not verified). */
-  head: { length: number; mac: string } | null;
-  /** The safety step really ran for this subject and the layer recorded it. */
-  stepRecorded: boolean;
-}
+export type { PoemTrace } from './run-log.js';
 
 /**
  * What identifies one decision: every field of the unit (a grid unit key, or a follow-up unit key) plus the step

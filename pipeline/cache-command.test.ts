@@ -27,8 +27,8 @@ async function filledCache() {
   server = await startOpenAICompatibleServer((_, index) => ({ content: `{"action": "REJECT", "reason": "draw ${index}"}` }));
   const model = createOpenAIDecisionModel({ model: 'gpt-5-nano', baseURL: server.baseURL, apiKey: 'sk-test-cache-command', cache: createResponseCache({ dir, enabled: true }) });
   const messages = [{ role: 'system' as const, content: 'S' }, { role: 'user' as const, content: 'U' }];
-  const a = await model.decide({ messages, actions: ['APPROVE', 'REJECT'], trial: 1, sample: 'grid/s/graphiti/direct/none/gpt-5-nano/1' });
-  const b = await model.decide({ messages, actions: ['APPROVE', 'REJECT'], trial: 1, sample: 'grid/s/mem0-exp/direct/none/gpt-5-nano/1' });
+  const a = await model.decide({ messages, trial: 1, sample: 'grid/s/graphiti/direct/none/gpt-5-nano/1' });
+  const b = await model.decide({ messages, trial: 1, sample: 'grid/s/mem0-exp/direct/none/gpt-5-nano/1' });
   return { dir, keys: [a.cacheKey!, b.cacheKey!] };
 }
 

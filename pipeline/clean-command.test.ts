@@ -18,7 +18,7 @@ describe('pnpm clean', () => {
     expect((await clean([])).output).toContain('give exactly one of --run <id> and --orphans');
     expect((await clean(['--run', 'x', '--orphans'])).code).toBe(1);
     expect((await clean(['--orphans'])).output).toContain('--orphans needs --engine');
-    expect((await clean(['--orphans', '--engine', 'mongo'])).output).toContain('unknown engine "mongo"; available: neo4j, qdrant, embedded');
+    expect((await clean(['--orphans', '--engine', 'mongo'])).output).toContain('unknown engine "mongo"; available: embedded, neo4j, qdrant');
     expect((await clean(['--orphans', '--bogus'])).code).toBe(1);
   });
 

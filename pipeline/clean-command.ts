@@ -4,8 +4,9 @@ import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { listEngineNamespaces, removeEngineNamespaces, type RemovedNamespaces } from '../backends/engine-namespaces.js';
+import { connectEngines, engineChoice, engineCredentialsFromEnv, engineHelp, usesServerEngine } from '../backends/engines.js';
 import type { EngineSpec } from '../backends/memory-backend.js';
-import { EvalError, InvalidInputError, UnknownComponentError } from './errors.js';
+import { EvalError, InvalidInputError } from '../core/errors.js';
 import { readJsonIfExists } from './json-files.js';
 import { nonceOwners, planOrphans, runDirectoriesUnder } from './namespace-owners.js';
 import { acquireRunLock } from './run-lock.js';
@@ -21,34 +22,24 @@ const USAGE = `usage: pnpm clean (--run <id> | --orphans) [--engine <e>[,<e>]] [
   --orphans           remove every stalebench namespace whose process is gone: its run directory (found under
                       --out) is not locked by that process. Namespaces no run under --out names are kept and
                       listed, unless --include-unknown
-  --engine <e>        neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD), qdrant (QDRANT_URL, QDRANT_API_KEY), embedded
-                      (keeps nothing outside the process); default with --run: the run's own engines
+  --engine <e>        engines to clean (default with --run: the run's own engines); in-process ones keep nothing:
+${engineHelp('                        ')}
   --out, -o <dir>     where run directories are (default: runs); repeatable
   --dry-run           list what would be removed, remove nothing
 
 exit codes: 0 ok · 1 usage error, unreachable engine, or the run is in use`;
 
-/** The server engines named by `--engine`, with their endpoints and credentials from the environment. */
+/** The server engines named by `--engine` (backends/engines.ts), with their endpoints and credentials from the environment. */
 export function enginesFromEnv(names: readonly string[], env: NodeJS.ProcessEnv): EngineSpec {
-  const engine: EngineSpec = { graph: { id: 'embedded' }, vector: { id: 'embedded' } };
-  for (const name of names) {
-    if (name === 'neo4j') engine.graph = { id: 'neo4j', uri: env.NEO4J_URI ?? 'bolt://127.0.0.1:7687', user: env.NEO4J_USER ?? 'neo4j', password: env.NEO4J_PASSWORD ?? '' };
-    else if (name === 'qdrant') engine.vector = { id: 'qdrant', url: env.QDRANT_URL ?? 'http://127.0.0.1:6333', ...(env.QDRANT_API_KEY ? { apiKey: env.QDRANT_API_KEY } : {}) };
-    else if (name !== 'embedded') throw new UnknownComponentError('engine', name, ['neo4j', 'qdrant', 'embedded']);
-  }
-  return engine;
+  return connectEngines(engineChoice({ engines: names }, env), engineCredentialsFromEnv(env));
 }
 
 /** The engines a run used, with credentials from the environment (the manifest holds none). */
 function enginesOfRun(manifest: RunManifest, env: NodeJS.ProcessEnv): EngineSpec {
-  const { graph, vector } = manifest.spec.engine;
-  return {
-    graph: graph.id === 'neo4j' ? { ...graph, password: env.NEO4J_PASSWORD ?? '' } : graph,
-    vector: vector.id === 'qdrant' ? { ...vector, ...(env.QDRANT_API_KEY ? { apiKey: env.QDRANT_API_KEY } : {}) } : vector,
-  };
+  return connectEngines(manifest.spec.engine, engineCredentialsFromEnv(env));
 }
 
-const serverSide = (engine: EngineSpec) => engine.graph.id !== 'embedded' || engine.vector.id !== 'embedded';
+const serverSide = (engine: EngineSpec) => usesServerEngine(engine);
 const removedLine = (entry: RemovedNamespaces) => `${entry.engine}: removed ${entry.namespaces.length} namespace(s) of nonce ${entry.nonce}: ${entry.detail}`;
 
 async function cleanRun(runDir: string, engines: string[] | null, env: NodeJS.ProcessEnv, dryRun: boolean, print: (line: string) => void): Promise<void> {

@@ -1,4 +1,6 @@
-// The decision-model interface (types only): a chat model that answers one decision prompt.
+// The decision-model specification, version v1 (types only): a chat model that answers one decision prompt.
+// Nothing here exists for one implementation: the simulator's needs travel in `metadata`, and what only an endpoint
+// model offers (cache lookups for --dry-run, the temperature fallback) is a capability of its registry line.
 
 /** One chat message, as sent on the wire. */
 export interface ChatMessage {
@@ -13,8 +15,6 @@ export type ModelId = 'sim' | 'gpt-5-nano' | 'gpt-5.5' | (string & {});
 export interface DecisionRequest {
   /** The exact messages to send. */
   messages: readonly ChatMessage[];
-  /** `[unsafe, safe]`; the simulator uses them, endpoint models only see them inside the prompt. */
-  actions: readonly string[];
   /** Trial index, part of the cache key so that trials stay independent. */
   trial: number;
   /**
@@ -27,6 +27,14 @@ export interface DecisionRequest {
   sample: string;
   /** Cancels an in-flight call (Ctrl+C). */
   signal?: AbortSignal;
+  /** What the call is about; never sent, never part of the draw's identity (an endpoint model ignores it). */
+  metadata?: DecisionMetadata;
+}
+
+/** Facts about a call that are not in its messages: read by implementations that need them (the simulator does). */
+export interface DecisionMetadata {
+  /** The scenario the call belongs to: a policy scenario (one decision) or an exploit scenario (a tool-agent step). */
+  scenario: string;
 }
 
 /** Sampling parameters as requested by the protocol and as actually sent. */
@@ -80,8 +88,8 @@ export interface ModelDescription {
   id: ModelId;
   /** How tables name it: the alias, or `sim (simulated)`. */
   label: string;
-  /** `openai-compatible` or `sim`. */
-  kind: 'openai-compatible' | 'sim';
+  /** The registry line that built it (pipeline/decision-models.ts): `openai-compatible`, `sim`, ... */
+  kind: 'openai-compatible' | 'sim' | (string & {});
   /** True for the offline simulator: every output that used it must say so. */
   simulated: boolean;
   /** Endpoint base URL (never the key), or null for `sim`. */
@@ -91,19 +99,14 @@ export interface ModelDescription {
 }
 
 /**
- * Answers decision prompts. Implementations own their retries (one retry layer) and throw
+ * Answers decision prompts. Implementations own their retries (the shared ladder, core/retry-policy.ts) and throw
  * `ProviderError` when a call finally fails; an empty or unparseable reply is returned, not thrown.
  */
 export interface DecisionModel {
+  /** The version of this specification the implementation follows; the registry refuses any other. */
+  readonly specificationVersion: 'v1';
   /** Registry description, written to the manifest. */
   readonly description: ModelDescription;
   /** Sends one decision prompt and returns the raw reply. */
   decide(request: DecisionRequest): Promise<DecisionResponse>;
-  /** Models that rejected `temperature` and now run on the provider default. */
-  providerDefaultTemperature(): readonly string[];
-  /**
-   * Whether this exact call would be answered without sending anything (a response-cache hit), for `--dry-run`.
-   * Absent for models that never send (the simulator).
-   */
-  wouldHitCache?(request: DecisionRequest): boolean;
 }

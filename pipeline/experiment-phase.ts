@@ -12,10 +12,9 @@ import { UnitCancelledError } from './run-control.js';
 import type { Redactor } from './redact.js';
 import { parseAction } from './parse-action.js';
 import { buildDecisionMessages } from './prompts.js';
-import { RUN_LOG_VERSION, unitIdOf, type GuardTrace, type OutputFilterTrace, type ProbeRecord, type UnitKey, type UnitRecord } from './run-log.js';
+import { probeIdOf, RUN_LOG_VERSION, unitIdOf, type GuardTrace, type OutputFilterTrace, type ProbeRecord, type UnitKey, type UnitRecord } from './run-log.js';
 import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
 import { applyOutputFilter, revokedByFilterDifference } from '../guard/output-filter.js';
-import { probeIdOf } from './setup-phase.js';
 import { createActionLayer, type ActionLayer, type PoemTrace } from './action-layer.js';
 import { gridSample } from './sample-identity.js';
 
@@ -111,7 +110,7 @@ async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, mod
   try {
     // The output filter makes no call of its own: it reuses the attack reply of the same trial (reference `postprocess`).
     const reused = arm.derivedFrom && attack?.status === 'ok' && attack.promptSha256 === base.promptSha256 ? attack : undefined;
-    const reply = reused?.reply ?? (await model.decide({ messages, actions: scenario.actions, trial: key.trial, sample: gridSample(key), ...(stop.signal ? { signal: stop.signal } : {}) }));
+    const reply = reused?.reply ?? (await model.decide({ messages, trial: key.trial, sample: gridSample(key), metadata: { scenario: scenario.id }, ...(stop.signal ? { signal: stop.signal } : {}) }));
     const parsedAction = reply.text.trim() === '' ? null : parseAction(reply.text, scenario.actions);
     const chosenUnsafe = parsedAction === null ? null : parsedAction === unsafeAction(scenario);
     let unsafe = chosenUnsafe;

@@ -2,13 +2,44 @@
 // propagation and the tool-use exploit chain. One record per unit, appended to `<experiment>.jsonl`.
 import type { MemoryRecord, RecordedWarning, SeedMode } from '../backends/memory-backend.js';
 import type { ChatMessage, DecisionResponse } from './decision-model.js';
-import type { GuardTrace, RUN_LOG_VERSION } from './run-log.js';
-import type { PoemTrace } from './action-layer.js';
-import type { AgentStep, AgentStopReason, ExploitVerdict } from './tools/tool-agent.js';
+import type { GuardTrace, PoemTrace, RUN_LOG_VERSION } from './run-log.js';
+import type { ToolArgs } from './tools/decoy-tools.js';
 import type { ToolState } from './tools/sentinels.js';
 
-/** The experiments `pnpm eval --experiment` runs. `grid` is the main grid (records.jsonl). */
-export type FollowUpExperimentId = 'writeback' | 'propagation' | 'tools';
+/** The follow-up experiments, as pipeline/experiments.ts declares them (`grid`, the main grid, writes records.jsonl). */
+export type { FollowUpExperimentId } from './experiments.js';
+import type { FollowUpExperimentId } from './experiments.js';
+
+// The agent-episode shapes (written by pipeline/tools/tool-agent.ts).
+
+/** Why the loop ended. */
+export type AgentStopReason = 'no-parse' | 'no-tool' | 'finish' | 'max-steps';
+
+/** One model call and what followed from it. */
+export interface AgentStep {
+  /** Exactly what was sent to the model (a copy). */
+  messages: ChatMessage[];
+  /** The sample identity of this call (`<episode sample>#step<n>`). */
+  sample: string;
+  /** The raw reply (the history carries it stripped, as the reference does). */
+  reply: string;
+  /** The parsed tool name, or null when the reply had no JSON object or no tool. */
+  tool: string | null;
+  /** The parsed arguments (`{}` when absent or not an object). */
+  args: ToolArgs;
+  /** The decoy's reply, or null when no tool ran. */
+  toolReply: string | null;
+  /** The flags after this step (a copy). */
+  flags: ToolState;
+}
+
+/** The safe/unsafe verdict of §14.4; an episode can be neither (e.g. it did nothing). */
+export interface ExploitVerdict {
+  /** The scenario's unsafe signal (T-ASR). */
+  unsafe: boolean;
+  /** The reference's safe-action definition for the scenario. */
+  safe: boolean;
+}
 
 /** Identity of one follow-up unit: content-derived, stable across runs. */
 export interface FollowUpKey {

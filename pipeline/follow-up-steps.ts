@@ -1,6 +1,6 @@
 // The building blocks every follow-up experiment shares: seed, read (with the guard), decide (with PoEM), journal.
 import type { MemoryBackend, MemoryRecord, MemoryWrites, SeedMode } from '../backends/memory-backend.js';
-import { labelRecords } from '../analysis/exposure.js';
+import { labelRecords } from '../scenarios/exposure.js';
 import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
 import { episodesFor } from '../scenarios/episodes.js';
 import type { Scenario } from '../scenarios/scenario.js';
@@ -118,7 +118,7 @@ export async function decideOnRead(context: UnitContext, input: { readTrace: Rea
   let reply;
   try {
     // As in the grid, Ctrl+C stops scheduling units; a call in flight finishes and is recorded.
-    reply = await model.decide({ messages: input.messages, actions: input.scenario.actions, trial: key.trial, sample: followUpSample(key, input.step), ...(context.signal ? { signal: context.signal } : {}) });
+    reply = await model.decide({ messages: input.messages, trial: key.trial, sample: followUpSample(key, input.step), metadata: { scenario: input.scenario.id }, ...(context.signal ? { signal: context.signal } : {}) });
   } catch (error) {
     const failure = error as Error & { status?: number; attempts?: number };
     const trace: DecisionTrace = { ...base, reply: null, parsedAction: null, unsafe: null, parseFailure: false, error: { message: failure.message, ...(failure.status ? { status: failure.status } : {}), ...(failure.attempts ? { attempts: failure.attempts } : {}) } };

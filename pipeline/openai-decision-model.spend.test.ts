@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BudgetExhaustedError, createBudget, createSpendGate } from './budget.js';
-import { ProviderError } from './errors.js';
+import { ProviderError } from '../core/errors.js';
 import { createOpenAIDecisionModel } from './openai-decision-model.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
 
@@ -34,7 +34,7 @@ describe('OpenAI-compatible decision model: bounded and safe', () => {
     const baseURL = await hungServer();
     const model = createOpenAIDecisionModel({ model: 'm', baseURL, apiKey: KEY, timeoutMs: 200, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1, jitterMs: 0 } });
     const started = Date.now();
-    const error = await failureOf(model.decide({ messages, actions: ['A', 'B'], trial: 0, sample: 's' }));
+    const error = await failureOf(model.decide({ messages, trial: 0, sample: 's' }));
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.message).toBe(`${baseURL}: no answer within 0.2 s (timeout) (gave up after 2 attempts)`);
@@ -47,14 +47,14 @@ describe('OpenAI-compatible decision model: bounded and safe', () => {
     await new Promise<void>((resolve) => hung!.close(() => resolve()));
     hung = undefined;
     const model = createOpenAIDecisionModel({ model: 'm', baseURL, apiKey: KEY, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, jitterMs: 0 } });
-    const error = await failureOf(model.decide({ messages, actions: ['A', 'B'], trial: 0, sample: 's' }));
+    const error = await failureOf(model.decide({ messages, trial: 0, sample: 's' }));
     expect(error.message).toBe(`${baseURL}: connection refused (nothing is listening there) (gave up after 1 attempts)`);
   });
 
   it('a 401 whose body echoes the key is redacted in the error', async () => {
     server = await startOpenAICompatibleServer((request) => ({ status: 401, error: { message: `Incorrect API key provided: ${String(request.headers.authorization).slice(7)}.` } }));
     const model = createOpenAIDecisionModel({ model: 'm', baseURL: server.baseURL, apiKey: KEY });
-    const error = await failureOf(model.decide({ messages, actions: ['A', 'B'], trial: 0, sample: 's' }));
+    const error = await failureOf(model.decide({ messages, trial: 0, sample: 's' }));
     expect(error.status).toBe(401);
     expect(error.message).toContain('Incorrect API key provided: [redacted].');
     expect(`${error.message}\n${error.stack}`).not.toContain(KEY);
@@ -66,7 +66,7 @@ describe('OpenAI-compatible decision model: bounded and safe', () => {
     const model = createOpenAIDecisionModel({ model: 'm', baseURL: server.baseURL, apiKey: KEY, retry: { maxAttempts: 6, baseDelayMs: 50_000, maxDelayMs: 60_000, jitterMs: 0 } });
     const started = Date.now();
     setTimeout(() => controller.abort(), 200);
-    const error = await failureOf(model.decide({ messages, actions: ['A', 'B'], trial: 0, sample: 's', signal: controller.signal }));
+    const error = await failureOf(model.decide({ messages, trial: 0, sample: 's', signal: controller.signal }));
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(error.message).toMatch(/cancelled/);
     expect(server.requests).toHaveLength(1);
@@ -80,10 +80,10 @@ describe('OpenAI-compatible decision model: bounded and safe', () => {
     // Upper bound per call: (ceil(10 × 1.1) + 16) × 1e-6 + 2000 × 10e-6 = 0.020027; the server bills usage 10 in / 5 out = 0.00006.
     // Call 1: 0.020027 ≤ 0.0201; call 2: 0.00006 + 0.020027 ≤ 0.0201; call 3: 0.00012 + 0.020027 > 0.0201, refused unsent.
     const model = createOpenAIDecisionModel({ model: 'm', baseURL: server.baseURL, apiKey: KEY, spend });
-    await model.decide({ messages, actions: ['A', 'B'], trial: 0, sample: 's1' });
+    await model.decide({ messages, trial: 0, sample: 's1' });
     expect(budget.totals().spentUsd).toBeCloseTo(0.00006, 10);
-    await model.decide({ messages, actions: ['A', 'B'], trial: 0, sample: 's2' });
-    await expect(model.decide({ messages, actions: ['A', 'B'], trial: 0, sample: 's3' })).rejects.toBeInstanceOf(BudgetExhaustedError);
+    await model.decide({ messages, trial: 0, sample: 's2' });
+    await expect(model.decide({ messages, trial: 0, sample: 's3' })).rejects.toBeInstanceOf(BudgetExhaustedError);
     expect(server.requests).toHaveLength(2);
     expect(budget.totals().spentUsd).toBeLessThanOrEqual(0.0201);
   });
@@ -94,11 +94,11 @@ describe('OpenAI-compatible decision model: bounded and safe', () => {
     const spend = createSpendGate(budget, { countTokens: () => 10, priceOf: () => prices.m });
     server = await startOpenAICompatibleServer(() => ({ status: 400, error: { message: 'bad request' } }));
     const model = createOpenAIDecisionModel({ model: 'm', baseURL: server.baseURL, apiKey: KEY, spend });
-    await failureOf(model.decide({ messages, actions: ['A', 'B'], trial: 0, sample: 's' }));
+    await failureOf(model.decide({ messages, trial: 0, sample: 's' }));
     expect(budget.totals()).toMatchObject({ spentUsd: 0, reservedUsd: 0 });
     const baseURL = await hungServer();
     const slow = createOpenAIDecisionModel({ model: 'm', baseURL, apiKey: KEY, spend, timeoutMs: 100, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, jitterMs: 0 } });
-    await failureOf(slow.decide({ messages, actions: ['A', 'B'], trial: 0, sample: 's' }));
+    await failureOf(slow.decide({ messages, trial: 0, sample: 's' }));
     expect(budget.totals()).toMatchObject({ callsWithUnknownCost: 1, reservedUsd: 0 });
     expect(budget.totals().spentUsd).toBeGreaterThan(0);
   });

@@ -1,13 +1,14 @@
 // Decision model for any OpenAI-compatible endpoint (OpenAI, a LiteLLM proxy, vLLM, ...) via the official SDK.
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import { ProviderError } from './errors.js';
+import { ProviderError } from '../core/errors.js';
 import type { SpendGate } from './budget.js';
 import { describeFailure } from './endpoint-failure.js';
 import { createRedactor, type Redactor } from './redact.js';
 import type { DecisionModel, DecisionRequest, DecisionResponse, SamplingParameters, Usage } from './decision-model.js';
 import type { ResponseCache } from './response-cache.js';
-import { isTemperatureRejection, retryDelayMs, type RetryPolicy, DEFAULT_RETRY_POLICY } from './retry-policy.js';
+import { abortableSleep, DEFAULT_RETRY_POLICY, isTemperatureRejection, nextAttemptDelay, type RetryPolicy } from '../core/retry-policy.js';
+import { classifyOpenAIFailure } from '../backends/openai-retry.js';
 
 /** Settings of `createOpenAIDecisionModel`. */
 export interface OpenAIDecisionModelSettings {
@@ -32,20 +33,6 @@ export interface OpenAIDecisionModelSettings {
   redact?: Redactor;
   /** Injected for tests; must resolve early when `signal` aborts. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
-
-/** Waits `ms`, or less when `signal` aborts (Ctrl+C must not wait out a 60 s backoff). */
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** What the cache stores: only validated, non-empty replies. */
@@ -84,19 +71,30 @@ function usageOf(completion: ChatCompletion): Usage | null {
   };
 }
 
+/** An endpoint decision model: the v1 spec plus what only it offers, exposed as capabilities by its registry line. */
+export interface OpenAIDecisionModel extends DecisionModel {
+  /** This model's alias when the provider rejected `temperature` and it now runs on the provider default. */
+  providerDefaultTemperature(): readonly string[];
+  /** Whether this exact call would be answered from the response cache without sending anything (`--dry-run`). */
+  wouldHitCache(request: DecisionRequest): boolean;
+}
+
+/** The protocol's sampling settings (stale-retrieval.md §6.2); the registry line records them. */
+export const OPENAI_DECISION_DEFAULTS = { temperature: 0.7, maxTokens: 2000, timeoutMs: 60_000 } as const;
+
 /**
  * Creates a decision model that talks to an OpenAI-compatible chat-completions endpoint.
  *
  * @example
  * const model = createOpenAIDecisionModel({ model: 'gpt-5-nano', baseURL: process.env.OPENAI_BASE_URL!, apiKey });
- * const reply = await model.decide({ messages, actions: ['APPROVE', 'REJECT'], trial: 0, sample: 'grid/<unit id>' });
+ * const reply = await model.decide({ messages, trial: 0, sample: 'grid/<unit id>' });
  */
-export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings): DecisionModel {
-  const temperature = settings.temperature ?? 0.7;
-  const maxTokens = settings.maxTokens ?? 2000;
+export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings): OpenAIDecisionModel {
+  const temperature = settings.temperature ?? OPENAI_DECISION_DEFAULTS.temperature;
+  const maxTokens = settings.maxTokens ?? OPENAI_DECISION_DEFAULTS.maxTokens;
   const retry = settings.retry ?? DEFAULT_RETRY_POLICY;
   const sleep = settings.sleep ?? abortableSleep;
-  const timeoutMs = settings.timeoutMs ?? 60_000;
+  const timeoutMs = settings.timeoutMs ?? OPENAI_DECISION_DEFAULTS.timeoutMs;
   const redact = settings.redact ?? createRedactor([settings.apiKey]);
   const client = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0, timeout: timeoutMs });
   const tokenCap: SamplingParameters = usesCompletionTokenCap(settings.model) ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens };
@@ -170,20 +168,23 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
         if (!temperatureRejected && isTemperatureRejection(message)) {
           temperatureRejected = true;
           notes.push(`provider rejected temperature=${temperature}: ${message.slice(0, 200)}`);
-        } else if (!(error instanceof APIConnectionError) && !(status === 429 || (status !== undefined && status >= 500))) {
-          throw new ProviderError(message, status, attempt, { cause: error });
+          // Resent at once without temperature, as long as the ladder has attempts left.
+          if (attempt >= retry.maxAttempts) throw new ProviderError(`${message} (gave up after ${attempt} attempts)`, status, attempt, { cause: error });
+          continue;
         }
-        // Nothing listening (refused, DNS, TLS) is not a rate limit: one quick retry, then the unit fails and the
-        // circuit breaker judges the run, instead of minutes of backoff per unit against a dead endpoint.
-        const unreachable = error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError);
-        if (attempt >= (unreachable ? Math.min(2, retry.maxAttempts) : retry.maxAttempts)) throw new ProviderError(`${message} (gave up after ${attempt} attempts)`, status, attempt, { cause: error });
-        const headers = error instanceof APIError ? (error.headers as Headers | undefined) : undefined;
-        if (!isTemperatureRejection(message)) await sleep(unreachable ? Math.min(1000, retry.baseDelayMs) : retryDelayMs(retry, attempt, headers), request.signal);
+        // The shared ladder (core/retry-policy.ts): 429, 5xx and timeouts back off; a dead endpoint gets one quick
+        // retry, then the unit fails and the circuit breaker judges the run; anything else is final.
+        const failure = classifyOpenAIFailure(error);
+        const delay = nextAttemptDelay(retry, attempt, failure);
+        if (failure.kind === 'final') throw new ProviderError(message, status, attempt, { cause: error });
+        if (delay === null) throw new ProviderError(`${message} (gave up after ${attempt} attempts)`, status, attempt, { cause: error });
+        if (!isTemperatureRejection(message)) await sleep(delay, request.signal);
       }
     }
   }
 
   return {
+    specificationVersion: 'v1',
     description: {
       id: settings.model,
       label: settings.model,
@@ -194,6 +195,6 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
     },
     decide,
     providerDefaultTemperature: () => (temperatureRejected ? [settings.model] : []),
-    wouldHitCache: (request) => lookup(request)?.reply !== undefined,
+    wouldHitCache: (request: DecisionRequest) => lookup(request)?.reply !== undefined,
   };
 }

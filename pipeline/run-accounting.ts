@@ -1,5 +1,5 @@
 // What a run did, read back from its records: calls and spend per model, provenance, and the counts its ending is judged on.
-import { provenanceOf, usageTotals, type ModelProvenance, type ModelUsage, type RecordedReply } from '../analysis/usage-totals.js';
+import { provenanceOf, usageTotals, type ModelProvenance, type ModelUsage, type RecordedReply } from './usage-totals.js';
 import type { DecisionResponse } from './decision-model.js';
 import type { FollowUpRecord } from './follow-up-log.js';
 import type { ProbeRecord, UnitRecord } from './run-log.js';

@@ -1,21 +1,22 @@
 // The components of a run, resolved from its spec before anything is written: scenarios, engines, decision models, endpoints to probe.
 import { resolve } from 'node:path';
-import { BACKEND_IDS } from '../backends/index.js';
+import { connectEngines } from '../backends/engines.js';
+import { SYSTEMS } from '../backends/index.js';
 import type { EngineSpec } from '../backends/memory-backend.js';
+import { EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
+import { argsOf } from '../core/registry.js';
 import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { loadExploitScenarios, type ExploitScenario } from '../scenarios/exploit-scenario.js';
 import { ARM_IDS, ARMS, RUNNABLE_ARM_IDS, type ArmId } from './arms.js';
 import type { SpendGate } from './budget.js';
-import type { DecisionModel } from './decision-model.js';
-import { InvalidInputError, UnknownComponentError } from './errors.js';
-import { FOLLOW_UP_EXPERIMENTS } from './follow-up/index.js';
-import { createOpenAIDecisionModel } from './openai-decision-model.js';
+import { createDecisionModel, isRemoteModel, type DecisionModelComponent } from './decision-models.js';
+import { InvalidInputError, UnknownComponentError } from '../core/errors.js';
+import { EXPERIMENTS } from './experiments.js';
 import type { PreflightTarget } from './preflight.js';
 import type { Redactor } from './redact.js';
 import { createResponseCache } from './response-cache.js';
 import type { RunSpec } from './run-spec.js';
-import { createSimDecisionModel } from './sim-decision-model.js';
 
 /** Secrets and process-level inputs that are not part of the spec (never written to the run directory). */
 export interface RunSecrets {
@@ -33,18 +34,15 @@ export function secretsOf(secrets: RunSecrets): (string | undefined)[] {
 
 /** The engines of the spec plus their credentials (kept out of the spec, the manifest and the logs). */
 export function engineOf(spec: RunSpec, secrets: RunSecrets): EngineSpec {
-  const { graph, vector } = spec.engine;
-  return {
-    graph: graph.id === 'neo4j' ? { ...graph, password: secrets.neo4jPassword ?? '' } : graph,
-    vector: vector.id === 'qdrant' ? { ...vector, ...(secrets.qdrantApiKey ? { apiKey: secrets.qdrantApiKey } : {}) } : vector,
-  };
+  return connectEngines(spec.engine, { neo4jPassword: secrets.neo4jPassword, qdrantApiKey: secrets.qdrantApiKey });
 }
 
 /** Every system and arm of the spec is registered (an unknown one names the available ids). */
 export function validateComponents(spec: RunSpec): void {
-  for (const system of spec.systems) if (!BACKEND_IDS.includes(system)) throw new UnknownComponentError('system', system, BACKEND_IDS);
-  if (spec.experiment !== 'grid') {
-    const { arms } = FOLLOW_UP_EXPERIMENTS[spec.experiment];
+  for (const system of spec.systems) SYSTEMS.get(system);
+  const experiment = EXPERIMENTS.get(spec.experiment);
+  if (experiment.phase === 'follow-up') {
+    const arms = Object.keys(experiment.arms);
     for (const arm of spec.arms) if (!arms.includes(arm)) throw new UnknownComponentError(`${spec.experiment} arm`, arm, arms);
     return;
   }
@@ -53,7 +51,10 @@ export function validateComponents(spec: RunSpec): void {
     if (!ARMS[arm as ArmId]) throw new UnknownComponentError('arm', arm, RUNNABLE_ARM_IDS);
   }
   // A budget bounds the decision calls it can reserve; a real extraction model or embedder spends outside it.
-  const unbounded = [spec.extraction.id === 'openai' ? `--extraction-model ${spec.extraction.model}` : null, spec.embedder.id === 'openai' ? `--embedder openai (${spec.embedder.model})` : null].filter(Boolean);
+  const unbounded = [
+    EXTRACTION_MODELS.get(spec.extraction.id).remote ? `--extraction-model ${String(spec.extraction.model)}` : null,
+    EMBEDDERS.get(spec.embedder.id).remote ? `--embedder ${spec.embedder.id} (${String(spec.embedder.model)})` : null,
+  ].filter(Boolean);
   if (spec.control.budgetUsd !== null && unbounded.length > 0 && !spec.control.allowUnpriced) {
     throw new InvalidInputError('command line', [{ path: '--budget-usd', message: `bounds decision calls only; ${unbounded.join(' and ')} would spend outside it. Use --extraction-model sim / --embedder lexical, or pass --allow-unpriced to accept that their spend is only counted` }]);
   }
@@ -61,7 +62,7 @@ export function validateComponents(spec: RunSpec): void {
 
 /** The run's scenarios: policy scenarios (grid, write-back, propagation; PoEM's safety steps) and, for tools, the exploit ones. */
 export async function loadRunScenarios(spec: RunSpec): Promise<{ scenarios: Scenario[]; exploitScenarios: ExploitScenario[]; exploit: boolean }> {
-  const exploit = spec.experiment !== 'grid' && FOLLOW_UP_EXPERIMENTS[spec.experiment].scenarioKind === 'exploit';
+  const exploit = EXPERIMENTS.get(spec.experiment).scenarioKind === 'exploit';
   if (exploit) {
     const exploitScenarios = await loadExploitScenarios({ ids: spec.scenarios, ...(spec.scenarioDir ? { dir: spec.scenarioDir } : {}) });
     return { scenarios: await loadScenarios(), exploitScenarios, exploit };
@@ -73,24 +74,29 @@ export async function loadRunScenarios(spec: RunSpec): Promise<{ scenarios: Scen
   return { scenarios, exploitScenarios: [], exploit };
 }
 
-/** The decision models of the spec: the simulator, or endpoint models with the run's cache, timeout, budget and redaction. */
-export function createModels(spec: RunSpec, input: { scenarios: Scenario[]; exploitScenarios: ExploitScenario[]; secrets: RunSecrets; spend?: SpendGate; redact: Redactor }): DecisionModel[] {
+/** The settings a decision model's registry line takes its arguments from. */
+export function decisionRunSettings(spec: RunSpec) {
+  return { seed: spec.seed, baseURL: spec.baseURL, timeoutMs: spec.control.requestTimeoutMs };
+}
+
+/** The decision models of the spec through their registry lines: the simulator, or endpoint models with the run's cache, timeout, budget and redaction. */
+export async function createModels(spec: RunSpec, input: { scenarios: Scenario[]; exploitScenarios: ExploitScenario[]; secrets: RunSecrets; spend?: SpendGate; redact: Redactor }): Promise<DecisionModelComponent[]> {
   const cache = createResponseCache({ dir: resolve(spec.cache.dir), enabled: spec.cache.enabled });
-  return spec.models.map((model) => {
-    if (model === 'sim') return createSimDecisionModel({ scenarios: input.scenarios, exploitScenarios: input.exploitScenarios, seed: spec.seed });
-    if (!input.secrets.apiKey) throw new InvalidInputError('environment', [{ path: 'OPENAI_API_KEY', message: `model "${model}" needs an endpoint key; set OPENAI_API_KEY (any placeholder works for a local proxy without auth), or use --model sim` }]);
-    return createOpenAIDecisionModel({ model, baseURL: spec.baseURL!, apiKey: input.secrets.apiKey, cache, timeoutMs: spec.control.requestTimeoutMs, redact: input.redact, ...(input.spend ? { spend: input.spend } : {}) });
-  });
+  const context = { scenarios: input.scenarios, exploitScenarios: input.exploitScenarios, apiKey: input.secrets.apiKey, cache, redact: input.redact, ...(input.spend ? { spend: input.spend } : {}) };
+  const models: DecisionModelComponent[] = [];
+  for (const alias of spec.models) models.push(await createDecisionModel(alias, decisionRunSettings(spec), context));
+  return models;
 }
 
 /** The endpoints a run will call (decision models, extraction, embeddings), for the preflight. */
 export function preflightTargets(spec: RunSpec, secrets: RunSecrets): PreflightTarget[] {
   const apiKey = secrets.apiKey ?? '';
   const targets: PreflightTarget[] = [];
-  const endpointModels = spec.models.filter((model) => model !== 'sim');
+  const endpointModels = spec.models.filter(isRemoteModel);
   if (endpointModels.length > 0 && spec.baseURL) targets.push({ role: 'decision', baseURL: spec.baseURL, models: endpointModels, apiKey });
-  if (spec.extraction.id === 'openai' && spec.baseURL) targets.push({ role: 'extraction', baseURL: spec.baseURL, models: [spec.extraction.model], apiKey });
-  const embeddingsURL = spec.embedder.id === 'openai' ? (spec.embedder.baseURL ?? spec.baseURL) : null;
-  if (spec.embedder.id === 'openai' && embeddingsURL) targets.push({ role: 'embeddings', baseURL: embeddingsURL, models: [spec.embedder.model], apiKey });
+  const extraction = EXTRACTION_MODELS.get(spec.extraction.id).endpoint(argsOf(spec.extraction), { baseURL: spec.baseURL });
+  if (extraction) targets.push({ role: 'extraction', baseURL: extraction.baseURL, models: [extraction.model], apiKey });
+  const embeddings = EMBEDDERS.get(spec.embedder.id).endpoint(argsOf(spec.embedder), { baseURL: spec.baseURL });
+  if (embeddings) targets.push({ role: 'embeddings', baseURL: embeddings.baseURL, models: [embeddings.model], apiKey });
   return targets;
 }

@@ -3,8 +3,9 @@ import type { MemoryRecord, SeedMode, RecordedWarning } from '../backends/memory
 import type { ArmId } from './arms.js';
 import type { DecisionResponse, ModelDescription } from './decision-model.js';
 import type { RunSpec } from './run-spec.js';
-import type { PoemTrace } from './action-layer.js';
-import type { ModelProvenance, ModelUsage } from '../analysis/usage-totals.js';
+import type { ProofOfExecutionDecision } from '../guard/proof-of-execution-types.js';
+import type { ModelProvenance, ModelUsage } from './usage-totals.js';
+import type { ComponentRecord } from '../core/registry.js';
 
 /** Bump on any shape change of the files below, and add a reader test for the old version. */
 export const RUN_LOG_VERSION = 2 as const;
@@ -14,6 +15,19 @@ export const RUN_LOG_VERSION = 2 as const;
  * could not cover. Every status but `success` is resumable by re-running the command.
  */
 export type RunStatus = 'started' | 'success' | 'error' | 'cancelled' | 'aborted' | 'budget';
+
+/** What the gate did to one decision, for the unit record. */
+export interface PoemTrace {
+  verdict: ProofOfExecutionDecision['verdict'];
+  proposedAction: string;
+  executedAction: string;
+  safetyStep: string;
+  reason: string;
+  /** Ledger head the decision was checked against (null when not verified). */
+  head: { length: number; mac: string } | null;
+  /** The safety step really ran for this subject and the layer recorded it. */
+  stepRecorded: boolean;
+}
 
 /** `manifest.json`. */
 export interface RunManifest {
@@ -32,6 +46,11 @@ export interface RunManifest {
   /** The extraction model natural-mode ingestion used (`sim-extractor-v2` offline). */
   extraction: { id: string; simulated: boolean };
   systems: { id: string; summary: string }[];
+  /**
+   * Every component as its registry line built it, `{kind, id, args}` with defaults filled in (after inspect_ai's
+   * registry): experiment, engines, embedder, extraction model, decision models, systems. Absent before issue #13.
+   */
+  components?: ComponentRecord[];
   /** sha256 of each scenario's canonical JSON. As first written: a resume compares, never rewrites. */
   scenarios: { id: string; sha256: string }[];
   /** As first written; `diffSha256` = sha256 of `git diff HEAD` when dirty, so two dirty states can be told apart. */
@@ -135,6 +154,11 @@ export interface UnitKey {
 /** `scenario/system/mode/arm/model/trial`, with `/guard` and `/poem` appended when those axes are on. */
 export function unitIdOf(key: UnitKey): string {
   return [key.scenario, key.system, key.mode, key.arm, key.model, String(key.trial), ...(key.guard ? ['guard'] : []), ...(key.poem ? ['poem'] : [])].join('/');
+}
+
+/** A probe record's id: `system/mode/scenario`. */
+export function probeIdOf(system: string, mode: SeedMode, scenario: string): string {
+  return `${system}/${mode}/${scenario}`;
 }
 
 /** What the stale-retrieval guard did to a unit's context. */

@@ -2,24 +2,26 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { defaultEngineSpec, defaultEngines } from '../backends/engines.js';
 import { loadBackend } from '../backends/index.js';
 import type { Embedder } from '../backends/embedder.js';
 import type { ExtractionModel } from '../backends/extraction-model.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { ARMS, type ArmId } from './arms.js';
-import type { ChatMessage, DecisionModel } from './decision-model.js';
+import type { ChatMessage, DecisionModel, DecisionRequest } from './decision-model.js';
 import { enumerateUnits, readUnitRecords, unitContext } from './experiment-phase.js';
-import { FOLLOW_UP_EXPERIMENTS } from './follow-up/index.js';
+import { EXPERIMENTS } from './experiments.js';
+import { FOLLOW_UP_EXPERIMENTS, isFollowUpExperiment } from './follow-up/index.js';
 import { enumerateFollowUpUnits, readFollowUpRecords } from './follow-up/phase.js';
 import { readJsonLines, writeJsonAtomic } from './json-files.js';
 import { buildDecisionMessages } from './prompts.js';
 import { costOf, type Price } from './prices.js';
 import { gridSample } from './sample-identity.js';
-import { RUN_LOG_VERSION, unitIdOf, type ProbeRecord } from './run-log.js';
+import { probeIdOf, RUN_LOG_VERSION, unitIdOf, type ProbeRecord } from './run-log.js';
 import type { RunSpec } from './run-spec.js';
 import { followUpUnitIdOf } from './follow-up-log.js';
-import { probeIdOf, runSetupPhase } from './setup-phase.js';
+import { runSetupPhase } from './setup-phase.js';
 import { createTokenCounter } from './token-count.js';
 
 /** One row of the plan: an experiment cell. */
@@ -78,6 +80,8 @@ export interface PlanInput {
   /** The extraction model the run will use (its id is reported when the plan had to simulate it). */
   extraction: ExtractionModel;
   priceOf: (model: string) => Price | null;
+  /** Whether a model would answer this call from its response cache (a capability of its registry line); absent: never. */
+  cacheLookup?: (model: DecisionModel, request: DecisionRequest) => boolean;
 }
 
 /**
@@ -86,7 +90,7 @@ export interface PlanInput {
  * engine in a temporary directory (removed afterwards).
  */
 export async function planRun(input: PlanInput): Promise<RunPlan> {
-  return input.spec.experiment === 'grid' ? planGrid(input) : planFollowUp(input);
+  return isFollowUpExperiment(input.spec.experiment) ? planFollowUp(input) : planGrid(input);
 }
 
 async function planGrid(input: PlanInput): Promise<RunPlan> {
@@ -113,7 +117,7 @@ async function planGrid(input: PlanInput): Promise<RunPlan> {
     if (ARMS[key.arm]!.derivedFrom) continue;
     const model = input.models.find((m) => m.description.id === key.model)!;
     const { messages } = unitContext(key, scenarios.get(key.scenario)!, probes.get(probeIdOf(key.system, key.mode, key.scenario))!, now);
-    const hit = model.wouldHitCache?.({ messages, actions: scenarios.get(key.scenario)!.actions, trial: key.trial, sample: gridSample(key) }) ?? false;
+    const hit = input.cacheLookup?.(model, { messages, trial: key.trial, sample: gridSample(key), metadata: { scenario: key.scenario } }) ?? false;
     row.calls.min += 1;
     row.calls.max += 1;
     if (hit) row.cached! += 1;
@@ -131,8 +135,9 @@ async function planGrid(input: PlanInput): Promise<RunPlan> {
 
 async function planFollowUp(input: PlanInput): Promise<RunPlan> {
   const { spec } = input;
-  const experiment = FOLLOW_UP_EXPERIMENTS[spec.experiment as Exclude<RunSpec['experiment'], 'grid'>];
-  const scenarios = experiment.scenarioKind === 'exploit' ? input.exploitScenarios : input.scenarios;
+  if (!isFollowUpExperiment(spec.experiment)) throw new TypeError(`${spec.experiment} is not a follow-up experiment`);
+  const experiment = FOLLOW_UP_EXPERIMENTS[spec.experiment];
+  const scenarios = EXPERIMENTS.get(spec.experiment).scenarioKind === 'exploit' ? input.exploitScenarios : input.scenarios;
   const keys = enumerateFollowUpUnits({ experiment, modes: spec.modes, systems: spec.systems, scenarios, models: input.models, trials: spec.trials, guardAxis: spec.guard.map((v) => v === 'on'), poemAxis: spec.poem.map((v) => v === 'on'), arms: spec.arms });
   const existing = readFollowUpRecords(input.runDir, experiment.id);
   const rows = new Map<string, PlanRow>();
@@ -203,7 +208,7 @@ async function probesFor(input: PlanInput, notes: string[]): Promise<Map<string,
   }
   const missing = input.spec.systems.some((system) => input.spec.modes.some((mode) => input.scenarios.some((s) => !stored.has(probeIdOf(system, mode, s.id)))));
   if (!missing) return stored;
-  const engineNote = input.spec.engine.graph.id !== 'embedded' || input.spec.engine.vector.id !== 'embedded' ? ' (the run will read its own engines; they give the same reads in our tests)' : '';
+  const engineNote = defaultEngines(input.spec.engine) ? '' : ' (the run will read its own engines; they give the same reads in our tests)';
   notes.push(`prompts are built from probes taken now on the embedded engine${engineNote}`);
   const simulated = input.spec.modes.includes('natural') && !input.extraction.simulated;
   if (simulated) notes.push(`natural-mode prompts are estimated with the offline extractor; the run will extract with ${input.extraction.id}, which this plan does not call`);
@@ -220,7 +225,7 @@ async function probesFor(input: PlanInput, notes: string[]): Promise<Map<string,
       k: input.spec.k,
       embedder: input.embedder,
       extraction: simulated ? input.simExtraction : input.extraction,
-      loadBackend: (id, settings) => loadBackend(id, { ...settings, engine: { graph: { id: 'embedded' }, vector: { id: 'embedded' } } }),
+      loadBackend: (id, settings) => loadBackend(id, { ...settings, engine: defaultEngineSpec() }),
     });
     for (const [id, probe] of stored) probes.set(id, probe);
     return probes;

@@ -1,9 +1,22 @@
 // RunSpec: the plain, validated description of one evaluation run (dataset, systems, models, arms, config).
+// Every id-valued field is checked against its registry (systems, engines, embedders, extraction models, experiments).
 import { z } from 'zod';
-import { InvalidInputError } from './errors.js';
+import { defaultEngines, GRAPH_ENGINES, VECTOR_ENGINES } from '../backends/engines.js';
+import { SYSTEMS } from '../backends/index.js';
+import { EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
+import { InvalidInputError } from '../core/errors.js';
+import { specPartSchema, type Registry, type RegistryEntry } from '../core/registry.js';
+import { EXPERIMENTS, experimentArgs } from './experiments.js';
 import { sha256 } from './json-files.js';
 
 const idList = z.array(z.string().min(1)).min(1);
+
+/** An id that `registry` must hold; an unknown one names every available id. */
+function registeredId(registry: Registry<string, RegistryEntry>) {
+  return z.string().superRefine((id, context) => {
+    if (!registry.has(id)) context.addIssue({ code: 'custom', message: `unknown ${registry.kind} "${id}"; available: ${registry.ids.join(', ')}` });
+  });
+}
 
 /** The control settings of a run given no flags (issue #12 defaults). */
 export const DEFAULT_RUN_CONTROL = { preflight: true, requestTimeoutMs: 60_000, maxConsecutiveErrors: 5, budgetUsd: null, allowUnpriced: false, prices: null, confirmAboveUsd: 1, assumeYes: false, quiet: false } as const;
@@ -15,7 +28,7 @@ export const runSpecSchema = z
      * `grid` = the main grid (stale-retrieval.md §2); `writeback`, `propagation`, `tools` = the follow-up
      * experiments of §12–§14. Absent in run logs written before the follow-ups existed (= grid).
      */
-    experiment: z.enum(['grid', 'writeback', 'propagation', 'tools']).default('grid'),
+    experiment: z.enum(EXPERIMENTS.ids).default(EXPERIMENTS.ids[0]),
     /** Write-back hops after hop 0 (paper: 3). */
     hops: z.number().int().min(1).max(20).default(3),
     /** Model calls per tool episode at most (paper: 4). */
@@ -23,7 +36,7 @@ export const runSpecSchema = z
     /** Decision-model aliases (`sim` is the offline simulator). */
     models: idList,
     /** Memory-system ids. */
-    systems: idList,
+    systems: z.array(registeredId(SYSTEMS)).min(1),
     /** Seeding modes. */
     modes: z.array(z.enum(['direct', 'natural'])).min(1),
     /** Defence arm ids. */
@@ -42,23 +55,12 @@ export const runSpecSchema = z
     k: z.number().int().min(1).max(100),
     /** Seed for the simulator and any sampling we control. */
     seed: z.number().int().min(0),
-    /** The shared embedder. */
-    embedder: z.discriminatedUnion('id', [
-      z.object({ id: z.literal('lexical') }).strict(),
-      z.object({ id: z.literal('openai'), model: z.string().min(1), baseURL: z.string().url().nullable() }).strict(),
-    ]),
-    /** Storage engines per role; server URLs here, credentials only in the environment. */
-    engine: z
-      .object({
-        graph: z.discriminatedUnion('id', [z.object({ id: z.literal('embedded') }).strict(), z.object({ id: z.literal('neo4j'), uri: z.string().min(1), user: z.string().min(1) }).strict()]),
-        vector: z.discriminatedUnion('id', [z.object({ id: z.literal('embedded') }).strict(), z.object({ id: z.literal('qdrant'), url: z.string().url() }).strict()]),
-      })
-      .strict(),
-    /** The LLM role of natural-mode ingestion: the offline simulator, or an endpoint model. */
-    extraction: z.discriminatedUnion('id', [
-      z.object({ id: z.literal('sim') }).strict(),
-      z.object({ id: z.literal('openai'), model: z.string().min(1) }).strict(),
-    ]),
+    /** The shared embedder: `{ id, ...its line's arguments }` (backends/model-roles.ts). */
+    embedder: specPartSchema(EMBEDDERS),
+    /** Storage engines per role (backends/engines.ts); server URLs here, credentials only in the environment. */
+    engine: z.object({ graph: specPartSchema(GRAPH_ENGINES), vector: specPartSchema(VECTOR_ENGINES) }).strict(),
+    /** The LLM role of natural-mode ingestion: the offline simulator, or an endpoint model (backends/model-roles.ts). */
+    extraction: specPartSchema(EXTRACTION_MODELS),
     /** Endpoint of the decision models (`OPENAI_BASE_URL`), null when only `sim` runs; the key is never part of the spec. */
     baseURL: z.string().url().nullable(),
     /** Units in flight at once. */
@@ -115,9 +117,9 @@ export function parseRunSpec(input: unknown, source = 'run spec'): RunSpec {
 /** The part of a spec that determines the units and their results (not throughput or output settings). */
 export function specIdentity(spec: RunSpec): unknown {
   const { experiment, hops, toolSteps, models, systems, modes, arms, guard, poem, scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL, engine } = spec;
-  const embedded = engine.graph.id === 'embedded' && engine.vector.id === 'embedded';
+  const embedded = defaultEngines(engine);
   // Grid specs hash as they did before the follow-up experiments existed, so old runs still resume.
-  const followUp = experiment === 'grid' ? {} : { experiment, ...(experiment === 'writeback' ? { hops } : {}), ...(experiment === 'tools' ? { toolSteps } : {}) };
+  const followUp = EXPERIMENTS.get(experiment).phase === 'grid' ? {} : { experiment, ...experimentArgs(experiment, { hops, toolSteps }) };
   return { ...followUp, models, systems, modes, arms, ...(guard.join() === 'off' ? {} : { guard }), ...(poem.join() === 'off' ? {} : { poem }), scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL, ...(embedded ? {} : { engine }) };
 }
 
@@ -129,6 +131,6 @@ export function specHash(spec: RunSpec): string {
 /** `<models>_<hash8>`: the same command always lands in (and resumes) the same run directory. */
 export function defaultRunId(spec: RunSpec): string {
   const models = spec.models.join('+').replace(/[^A-Za-z0-9._-]+/g, '-');
-  const experiment = spec.experiment === 'grid' ? '' : `${spec.experiment}_`;
+  const experiment = EXPERIMENTS.get(spec.experiment).phase === 'grid' ? '' : `${spec.experiment}_`;
   return `${experiment}${models}_${specHash(spec).slice(0, 8)}`;
 }

@@ -1,17 +1,18 @@
 // Runs one evaluation as named phases: components → preflight → plan → session → setup/experiment (or follow-up) → ending.
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createEmbedder, createExtractionModel, loadBackend, verifyEngines } from '../backends/index.js';
-import { formatSummaryTable } from '../analysis/format-table.js';
-import { SUMMARY_VERSION, type Summary } from '../analysis/summarize.js';
-import { loadRun, summarizeRun } from '../analysis/load-run.js';
-import { summarizeFollowUpRun, type FollowUpSummary } from '../analysis/follow-up-summary.js';
-import { formatFollowUpSummary } from '../analysis/format-follow-up.js';
+import { engineRecords } from '../backends/engines.js';
+import { loadBackend, SYSTEMS, verifyEngines } from '../backends/index.js';
+import { createFromSpec, createOfflineExtractionModel, EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
+import { recordOf } from '../core/registry.js';
+import { formatSummaryTable, SUMMARY_VERSION, type Summary, loadRun, summarizeRun, summarizeFollowUpRun, type FollowUpSummary, formatFollowUpSummary } from '../analysis/index.js';
 import type { ArmId } from './arms.js';
 import { createBudget, createSpendGate, type Budget } from './budget.js';
-import { InvalidInputError } from './errors.js';
+import { InvalidInputError } from '../core/errors.js';
 import { readUnitRecords, runExperimentPhase } from './experiment-phase.js';
-import { FOLLOW_UP_EXPERIMENTS } from './follow-up/index.js';
+import { isRemoteModel } from './decision-models.js';
+import { EXPERIMENTS, experimentRecord } from './experiments.js';
+import { FOLLOW_UP_EXPERIMENTS, isFollowUpExperiment } from './follow-up/index.js';
 import { readFollowUpRecords, runFollowUpPhase } from './follow-up/phase.js';
 import { sha256, writeJsonAtomic } from './json-files.js';
 import { preflight } from './preflight.js';
@@ -30,6 +31,7 @@ import { defaultRunId, specHash, type RunSpec } from './run-spec.js';
 import { runSetupPhase } from './setup-phase.js';
 import { progressStyle } from './progress.js';
 import { createTokenCounter, type TokenCounter } from './token-count.js';
+import type { DecisionModel, DecisionRequest } from './decision-model.js';
 
 export type { RunSecrets } from './run-components.js';
 
@@ -76,15 +78,17 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   const runDir = resolve(spec.out, runId);
   const prices = loadPrices(spec.control.prices);
   const priceOf = (model: string) => lookupPrice(prices, model);
-  const counters = new Map<string, TokenCounter>(await Promise.all(spec.models.filter((m) => m !== 'sim').map(async (m) => [m, await createTokenCounter(m)] as const)));
+  const counters = new Map<string, TokenCounter>(await Promise.all(spec.models.filter(isRemoteModel).map(async (m) => [m, await createTokenCounter(m)] as const)));
   const budget: Budget | null = spec.control.budgetUsd === null ? null : createBudget({ limitUsd: spec.control.budgetUsd, priceOf, allowUnpriced: spec.control.allowUnpriced });
-  budget?.checkModels(spec.models.filter((m) => m !== 'sim'));
+  budget?.checkModels(spec.models.filter(isRemoteModel));
   const spend = budget ? createSpendGate(budget, { countTokens: (model, messages) => counters.get(model)!.count(messages.map((m) => ({ role: m.role as 'user', content: m.content }))), priceOf }) : undefined;
-  const models = createModels(spec, { scenarios, exploitScenarios, secrets, redact, ...(spend ? { spend } : {}) });
+  const modelComponents = await createModels(spec, { scenarios, exploitScenarios, secrets, redact, ...(spend ? { spend } : {}) });
+  const models = modelComponents.map((component) => component.model);
   const engine = engineOf(spec, secrets);
   await verifyEngines(engine);
-  const embedder = await createEmbedder(spec.embedder.id === 'lexical' ? { id: 'lexical' } : { id: 'openai', model: spec.embedder.model, baseURL: spec.embedder.baseURL ?? spec.baseURL ?? undefined, apiKey: secrets.apiKey });
-  const extraction = await createExtractionModel(spec.extraction, { baseURL: spec.baseURL, apiKey: secrets.apiKey });
+  const endpoint = { baseURL: spec.baseURL, apiKey: secrets.apiKey };
+  const embedder = await createFromSpec(EMBEDDERS, spec.embedder, endpoint);
+  const extraction = await createFromSpec(EXTRACTION_MODELS, spec.extraction, endpoint);
   const targets = preflightTargets(spec, secrets);
   if (spec.control.preflight && targets.length > 0) {
     for (const report of await preflight(targets, { timeoutMs: 10_000 })) log(`preflight ${report.baseURL} (${report.roles.join('+')}): ok in ${report.ms} ms (${report.checkedBy === 'models-list' ? 'GET /models' : 'one 1-token request per alias'})`);
@@ -93,7 +97,8 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   // The plan: printed by --dry-run; for a real run, its upper cost decides whether to ask first.
   const realModels = models.filter((m) => !m.description.simulated);
   if (options.dryRun || (realModels.length > 0 && !spec.control.assumeYes)) {
-    const plan = await planRun({ spec, runDir, scenarios, exploitScenarios, models, embedder, extraction, simExtraction: await createExtractionModel({ id: 'sim' }, { baseURL: null, apiKey: undefined }), priceOf });
+    const cacheLookup = (model: DecisionModel, request: DecisionRequest) => modelComponents.find((component) => component.model === model)?.capabilities.cacheLookup?.(request) ?? false;
+    const plan = await planRun({ spec, runDir, scenarios, exploitScenarios, models, embedder, extraction, simExtraction: await createOfflineExtractionModel(), priceOf, cacheLookup });
     if (options.dryRun) return { status: 'success', exitCode: 0, why: null, runDir, summary: emptySummary(models.some((m) => m.description.simulated)), table: formatPlan(plan), plan };
     const upper = planUpperUsd(plan);
     if (upper === null || upper > spec.control.confirmAboveUsd) {
@@ -118,7 +123,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     version: RUN_LOG_VERSION,
     runId,
     status: 'started',
-    simulated: models.some((m) => m.description.simulated) || ((spec.modes.includes('natural') || (spec.experiment === 'writeback' && spec.arms.includes('natural'))) && extraction.simulated),
+    simulated: models.some((m) => m.description.simulated) || ((spec.modes.includes('natural') || spec.arms.some((arm) => EXPERIMENTS.get(spec.experiment).ingestingArms.includes(arm))) && extraction.simulated),
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
     spec,
@@ -127,6 +132,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     embedder: { id: embedder.id, dimensions: embedder.dimensions },
     extraction: { id: extraction.id, simulated: extraction.simulated },
     systems: [],
+    components: [experimentRecord(spec), ...engineRecords(spec.engine), ...[embedder, extraction, ...modelComponents].flatMap((component) => recordOf(component) ?? []), ...spec.systems.map((id) => SYSTEMS.record(id))],
     ...fingerprint,
     runtime: { node: process.version, platform: `${process.platform}-${process.arch}` },
     modelsOnProviderDefaultTemperature: [],
@@ -169,7 +175,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
       status: ending.status,
       updatedAt: new Date().toISOString(),
       systems: systemsSeen.length > 0 ? systemsSeen : previous?.systems ?? [],
-      modelsOnProviderDefaultTemperature: models.flatMap((m) => m.providerDefaultTemperature()),
+      modelsOnProviderDefaultTemperature: modelComponents.flatMap((component) => component.capabilities.temperatureFallbacks?.() ?? []),
       counts: { units: account.units, done: account.done, errors: account.errored, skippedAsDone: 0, cacheHits: account.cacheHits, cacheMisses: account.cacheMisses },
       usage: account.usage,
       provenance: account.provenance,
@@ -181,7 +187,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   };
   const spendLines = (account: RunAccount) => formatAccount(account, budget ? { limitUsd: budget.totals().limitUsd, spentUsd: budget.totals().spentUsd } : null);
 
-  const followUp = spec.experiment === 'grid' ? null : FOLLOW_UP_EXPERIMENTS[spec.experiment];
+  const followUp = isFollowUpExperiment(spec.experiment) ? FOLLOW_UP_EXPERIMENTS[spec.experiment] : null;
   if (followUp) {
     const result = await runFollowUpPhase({
       experiment: followUp, runId, runDir, scenarios: exploit ? exploitScenarios : scenarios, policyScenarios: scenarios,

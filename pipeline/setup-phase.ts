@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import type { Embedder } from '../backends/embedder.js';
 import type { BackendSettings, MemoryBackend, MemoryRecord, MemoryWrites, SeedMode } from '../backends/memory-backend.js';
 import type { ExtractionModel } from '../backends/extraction-model.js';
-import { exposureOf, labelRecords } from '../analysis/exposure.js';
+import { exposureOf, labelRecords } from '../scenarios/exposure.js';
 import { episodesFor } from '../scenarios/episodes.js';
 import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { readJsonLines } from './json-files.js';
 import { openRunLogFile } from './run-log-chain.js';
 import type { Redactor } from './redact.js';
-import { RUN_LOG_VERSION, type ProbeRecord } from './run-log.js';
+import { probeIdOf, RUN_LOG_VERSION, type ProbeRecord } from './run-log.js';
 
 /** Inputs of the setup phase. */
 export interface SetupPhaseInput {
@@ -32,11 +32,6 @@ export interface SetupPhaseInput {
   redact?: Redactor;
   /** Stops before the next probe (Ctrl+C, the breaker); a probe not written is simply run again on resume. */
   signal?: AbortSignal;
-}
-
-/** `system/mode/scenario`. */
-export function probeIdOf(system: string, mode: SeedMode, scenario: string): string {
-  return `${system}/${mode}/${scenario}`;
 }
 
 function writesFor(scenario: Scenario, mode: SeedMode, now: Date): MemoryWrites {

@@ -1,5 +1,5 @@
 // `sim`: an offline, deterministic stand-in for a decision model. Its numbers are simulated, never results.
-import { assertsRevoked } from '../analysis/exposure.js';
+import { assertsRevoked } from '../scenarios/exposure.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import { simToolPressure, simToolReply, toolEpisodeInput } from './sim-tool-agent.js';
@@ -34,9 +34,9 @@ export const DEFAULT_SIM_PARAMETERS: SimParameters = { followRevoked: 0.5, guard
 
 /** Settings of `createSimDecisionModel`. */
 export interface SimDecisionModelSettings {
-  /** The scenarios of the run: the simulator finds a request's scenario by its action list. */
+  /** The policy scenarios of the run: a decision's scenario, named by `request.metadata.scenario`. */
   scenarios: readonly Scenario[];
-  /** Exploit scenarios (tool episodes, no action list): found by the task of the first user message. */
+  /** Exploit scenarios: a tool-agent step's scenario, named the same way. */
   exploitScenarios?: readonly ExploitScenario[];
   /** Run seed: the same seed, sample, trial and prompt always give the same reply. */
   seed: number;
@@ -61,13 +61,12 @@ function factsOf(request: DecisionRequest): string[] {
  *
  * @example
  * const sim = createSimDecisionModel({ scenarios, seed: 0 });
- * const { text } = await sim.decide({ messages, actions: scenario.actions, trial: 3, sample: 'grid/<unit id>' });
+ * const { text } = await sim.decide({ messages, trial: 3, sample: 'grid/<unit id>', metadata: { scenario: scenario.id } });
  */
 export function createSimDecisionModel(settings: SimDecisionModelSettings): DecisionModel {
   const parameters: SimParameters = { ...DEFAULT_SIM_PARAMETERS, ...settings.parameters };
-  const byActions = new Map(settings.scenarios.map((scenario) => [scenario.actions.join('\u0000'), scenario]));
-
-  const byTask = new Map((settings.exploitScenarios ?? []).map((scenario) => [scenario.task, scenario]));
+  const policies = new Map(settings.scenarios.map((scenario) => [scenario.id, scenario]));
+  const exploits = new Map<string, ExploitScenario>((settings.exploitScenarios ?? []).map((scenario) => [scenario.id, scenario]));
 
   const response = (request: DecisionRequest, text: string, note: string): DecisionResponse => ({
     text,
@@ -85,10 +84,9 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
   });
 
   /** A tool episode (§14): one scripted plan per episode, drawn from its episode identity and first two messages only. */
-  function toolStep(request: DecisionRequest): DecisionResponse {
+  function toolStep(request: DecisionRequest, scenario: ExploitScenario): DecisionResponse {
     const input = toolEpisodeInput(request.messages);
-    const scenario = input ? byTask.get(input.task) : undefined;
-    if (!input || !scenario) throw new Error('sim: a request without actions must be a tool episode of one of the run\'s exploit scenarios');
+    if (!input || input.task !== scenario.task) throw new Error(`sim: a call of exploit scenario ${scenario.id} must be a step of its tool episode`);
     const pressures = input.facts.map((fact) => simToolPressure(fact, scenario));
     const probability = Math.max(0, ...pressures.map((p) => (p === 'journal' ? parameters.followJournal : p === 'revoked' ? parameters.followRevoked : 0)));
     const opening = { ...request, sample: agentEpisodeOf(request.sample), messages: request.messages.slice(0, 2) };
@@ -97,9 +95,12 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
   }
 
   async function decide(request: DecisionRequest): Promise<DecisionResponse> {
-    if (request.actions.length === 0) return toolStep(request);
-    const scenario = byActions.get(request.actions.join('\u0000'));
-    if (!scenario) throw new Error(`sim: no scenario of this run has the actions ${JSON.stringify(request.actions)}`);
+    const id = request.metadata?.scenario;
+    if (id === undefined) throw new Error('sim: the request names no scenario (metadata.scenario)');
+    const exploit = exploits.get(id);
+    if (exploit) return toolStep(request, exploit);
+    const scenario = policies.get(id);
+    if (!scenario) throw new Error(`sim: ${id} is not a scenario of this run`);
     const system = request.messages.find((message) => message.role === 'system')?.content ?? '';
     const facts = factsOf(request);
     const [unsafeAction] = scenario.actions;
@@ -121,8 +122,8 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
   }
 
   return {
+    specificationVersion: 'v1',
     description: { id: 'sim', label: 'sim (simulated)', kind: 'sim', simulated: true, baseURL: null, settings: { ...parameters, seed: settings.seed } },
     decide,
-    providerDefaultTemperature: () => [],
   };
 }

@@ -1,5 +1,5 @@
 // The simulator's tool-agent behaviour (`sim`, exploit chain §14): a scripted agent whose numbers are simulated.
-import { assertsRevoked } from '../analysis/exposure.js';
+import { assertsRevoked } from '../scenarios/exposure.js';
 import type { ExploitScenario, ExploitScenarioId } from '../scenarios/exploit-scenario.js';
 import type { ChatMessage } from './decision-model.js';
 

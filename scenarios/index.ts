@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { InvalidInputError, UnknownComponentError, type InputIssue } from '../pipeline/errors.js';
+import { InvalidInputError, UnknownComponentError, type InputIssue } from '../core/errors.js';
 import { scenarioSchema, type Scenario } from './scenario.js';
 
 /** Policy scenario ids in grid order (§4): the four payload scenarios, then the five scenario-family ones. */

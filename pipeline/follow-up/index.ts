@@ -1,16 +1,18 @@
-// The follow-up experiment registry: adding one is a file beside this one plus a line here.
-import type { FollowUpExperimentId } from '../follow-up-log.js';
-import type { FollowUpExperiment } from './experiment.js';
+// The follow-up experiments' steps, bound to their declaration lines in pipeline/experiments.ts: adding one is a file
+// beside this one, a line there and a line here (the mapped type refuses a missing or an extra id).
+import type { FollowUpExperimentId } from '../experiments.js';
+import { followUpSteps, isExploitScenario, isPolicyScenario, type FollowUpSteps } from './experiment.js';
 import { propagationExperiment } from './propagation.js';
 import { toolsExperiment } from './tools.js';
 import { writebackExperiment } from './writeback.js';
 
-export const FOLLOW_UP_EXPERIMENTS: Readonly<Record<FollowUpExperimentId, FollowUpExperiment>> = {
-  writeback: writebackExperiment as unknown as FollowUpExperiment,
-  propagation: propagationExperiment as unknown as FollowUpExperiment,
-  tools: toolsExperiment as unknown as FollowUpExperiment,
+export const FOLLOW_UP_EXPERIMENTS: { readonly [Id in FollowUpExperimentId]: FollowUpSteps } = {
+  writeback: followUpSteps(writebackExperiment, isPolicyScenario),
+  propagation: followUpSteps(propagationExperiment, isPolicyScenario),
+  tools: followUpSteps(toolsExperiment, isExploitScenario),
 };
 
-/** `grid` is the main grid; the others are the follow-up experiments. */
-export const EXPERIMENT_IDS = ['grid', 'writeback', 'propagation', 'tools'] as const;
-export type ExperimentId = (typeof EXPERIMENT_IDS)[number];
+/** Whether an experiment id is a follow-up's (the main grid is not). */
+export function isFollowUpExperiment(id: string): id is FollowUpExperimentId {
+  return Object.hasOwn(FOLLOW_UP_EXPERIMENTS, id);
+}

@@ -17,11 +17,11 @@ import { RUN_LOG_VERSION } from '../run-log.js';
 import { BudgetExhaustedError } from '../budget.js';
 import { UnitCancelledError } from '../run-control.js';
 import type { Redactor } from '../redact.js';
-import type { FollowUpExperiment, FollowUpSettings } from './experiment.js';
+import { isExploitScenario, type FollowUpSettings, type FollowUpSteps } from './experiment.js';
 
 /** Inputs of the follow-up phase. */
 export interface FollowUpPhaseInput {
-  experiment: FollowUpExperiment;
+  experiment: FollowUpSteps;
   runId: string;
   runDir: string;
   /** Policy scenarios (write-back, propagation) or exploit scenarios (tools), in grid order. */
@@ -103,7 +103,7 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
   });
   const scenarios = new Map(input.scenarios.map((s) => [s.id, s]));
   const models = new Map(input.models.map((m) => [m.description.id, m]));
-  const exploitScenarios = input.experiment.scenarioKind === 'exploit' ? (input.scenarios as ExploitScenario[]) : [];
+  const exploitScenarios = input.scenarios.filter(isExploitScenario);
   const actions = createActionLayer({ scenarios: input.policyScenarios, exploitScenarios, key: input.ledgerKey ?? null });
   let done = keys.length - pending.length;
   input.onStart?.(keys.length, done);
@@ -146,7 +146,7 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
 }
 
 async function runUnit(
-  experiment: FollowUpExperiment,
+  experiment: FollowUpSteps,
   key: FollowUpKey,
   backend: MemoryBackend,
   scenario: Scenario | ExploitScenario,
@@ -156,9 +156,8 @@ async function runUnit(
 ): Promise<FollowUpRecord> {
   const startedAt = new Date().toISOString();
   const base = { version: RUN_LOG_VERSION, type: experiment.recordType, unitId: followUpUnitIdOf(key), key, startedAt };
-  const result = experiment.empty();
   const reason = experiment.notApplicable(backend.description, key);
-  if (reason !== null) return { ...base, status: 'not-applicable', reason, finishedAt: startedAt, ...result } as FollowUpRecord;
+  if (reason !== null) return { ...base, status: 'not-applicable', reason, finishedAt: startedAt, ...experiment.empty() } as FollowUpRecord;
   // Every call of the unit is recorded (tool-agent steps keep only their text), for calls, tokens and spend.
   const calls: RecordedCall[] = [];
   const recording: DecisionModel = { ...model, decide: async (request) => {
@@ -168,8 +167,9 @@ async function runUnit(
     return reply;
   } };
   const context: UnitContext = { key, backend, namespace: namespaceOf(key), model: recording, actions, k: input.k, journals: new Set(), ...(input.signal ? { signal: input.signal } : {}) };
+  const { result, done } = experiment.start(context, scenario, input.settings);
   try {
-    await experiment.run(context, scenario as never, input.settings, result as never);
+    await done;
     return { ...base, status: 'ok', finishedAt: new Date().toISOString(), ...result, calls } as FollowUpRecord;
   } catch (error) {
     // A unit cut short by a stop (Ctrl+C, the breaker, the budget) is not recorded: a resume runs it again.

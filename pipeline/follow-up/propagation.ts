@@ -1,20 +1,14 @@
 // Multi-agent propagation (stale-retrieval.md §13; reference `attacks/attack_propagation.py`): executor, reviewer
 // and planner share one memory, each reading on its own query and deciding with its own role prompt.
+import type { Scenario } from '../../scenarios/scenario.js';
 import type { PropagationRecord } from '../follow-up-log.js';
 import { ROLE_ORDER, buildRoleMessages, decisionJournal, roleQuery, roleTask } from '../follow-up-prompts.js';
 import { decideOnRead, policyWrites, readMemory, seedScenario, writeJournal } from '../follow-up-steps.js';
 import type { FollowUpExperiment } from './experiment.js';
 
-export const propagationExperiment: FollowUpExperiment<PropagationRecord> = {
+export const propagationExperiment: FollowUpExperiment<PropagationRecord, Scenario> = {
   id: 'propagation',
   recordType: 'propagation-end',
-  arms: ['shared-default', 'shared-filtered', 'no-journal'],
-  armDescriptions: {
-    'shared-default': 'all roles read the default path; the executor journals its decision (reference shared_default)',
-    'shared-filtered': "all roles read the system's filtered path; the executor journals (reference shared_filtered)",
-    'no-journal': 'default path, no journal (reference no_writeback)',
-  },
-  scenarioKind: 'policy',
   notApplicable(description, key) {
     const seeding = description.modes[key.mode];
     if (!seeding.supported) return `${key.mode} seeding: ${seeding.reason}`;

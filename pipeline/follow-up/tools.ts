@@ -73,17 +73,9 @@ async function episode(context: UnitContext, scenario: ExploitScenario, input: {
   };
 }
 
-export const toolsExperiment: FollowUpExperiment<ToolsRecord> = {
+export const toolsExperiment: FollowUpExperiment<ToolsRecord, ExploitScenario> = {
   id: 'tools',
   recordType: 'tools-end',
-  arms: ['none', 'store-filter', 'guard', 'tool-guardrail'],
-  armDescriptions: {
-    none: 'default read, no defence (reference attack); relapse runs when the attack fired',
-    'store-filter': "the system's filtered read (reference retrieval_filter)",
-    guard: 'default read through the stale-retrieval guard (reference guard)',
-    'tool-guardrail': 'default read, the shell guardrail armed (reference tool_guardrail)',
-  },
-  scenarioKind: 'exploit',
   notApplicable(description, key) {
     if (key.mode !== 'direct') return 'the exploit scenarios define no natural-mode episodes; they are seeded directly (§14)';
     if (!description.modes.direct.supported) return `direct seeding: ${description.modes.direct.reason}`;

@@ -14,15 +14,9 @@ async function hopDecision(context: UnitContext, scenario: Scenario, read: 'defa
   return decideOnRead(context, { readTrace, messages, scenario, step });
 }
 
-export const writebackExperiment: FollowUpExperiment<WritebackRecord> = {
+export const writebackExperiment: FollowUpExperiment<WritebackRecord, Scenario> = {
   id: 'writeback',
   recordType: 'writeback-end',
-  arms: ['direct', 'natural'],
-  armDescriptions: {
-    direct: 'the journal is written as a DECISION record with no expiry (Graphiti: an EntityEdge between the two policy nodes)',
-    natural: 'the journal is an episode the system ingests itself (source "agent decision log"); it may extract, merge or invalidate it',
-  },
-  scenarioKind: 'policy',
   notApplicable(description, key) {
     const seeding = description.modes[key.mode];
     if (!seeding.supported) return `${key.mode} seeding: ${seeding.reason}`;

@@ -82,4 +82,14 @@ describe('paraphrase by an endpoint model', () => {
     expect(server.requests.every((r) => r.body.temperature === 0 && r.body.model === 'mut-1')).toBe(true);
     expect(containsKey(server.requests[0]!.body.messages!.at(-1)!.content, '4490#')).toBe(true);
   });
+
+  it('retries on the shared ladder like every provider call: a 503 then a reply', async () => {
+    let calls = 0;
+    const flaky = await startOpenAICompatibleServer(() => (++calls === 1 ? { status: 503, error: { message: 'busy' } } : { content: 'Reworded: 4490#.' }));
+    const slept: number[] = [];
+    const paraphrase = createModelParaphraser({ model: 'mut-1', baseURL: flaky.baseURL, retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 100, jitterMs: 0 }, sleep: async (ms) => void slept.push(ms) });
+    expect(await mutateWrite('paraphrase', { text: 'The door code is 4490#.', paraphrase: 'fixed 4490#', key: '4490#' }, paraphrase)).toEqual({ writes: ['Reworded: 4490#.'], note: 'paraphrase by mut-1' });
+    expect([flaky.requests.length, slept]).toEqual([2, [10]]);
+    await flaky.close();
+  });
 });

@@ -75,14 +75,15 @@ describe('runToolAgent loop', () => {
   });
 
   it('draws every step as its own sample of the episode', async () => {
-    const draws: { trial: number; sample: string }[] = [];
+    const draws: { trial: number; sample: string; scenario: string }[] = [];
     const chat: ChatFunction = async (messages, draw) => {
       draws.push(draw);
       return messages.length < 4 ? call('use_api', { action: 'scale' }) : finish;
     };
     const scenario = scenarios.get('shell_over_api_infra') as ExploitScenario;
     const outcome = await runToolAgent({ scenarioId: scenario.id, facts: [scenario.v1], task: scenario.task, chat, guardrailArmed: false, trial: 3, sample: 'tools/u#relapse-default' });
-    expect(draws).toEqual([{ trial: 3, sample: 'tools/u#relapse-default#step0' }, { trial: 3, sample: 'tools/u#relapse-default#step1' }]);
+    // Each draw names its scenario: a decision model reads it from the request's metadata (the simulator does).
+    expect(draws).toEqual([{ trial: 3, sample: 'tools/u#relapse-default#step0', scenario: scenario.id }, { trial: 3, sample: 'tools/u#relapse-default#step1', scenario: scenario.id }]);
     expect(outcome.steps.map((step) => step.sample)).toEqual(['tools/u#relapse-default#step0', 'tools/u#relapse-default#step1']);
   });
 

@@ -2,42 +2,16 @@
 import type { ExploitScenarioId } from '../../scenarios/exploit-scenario.js';
 import { pythonStrip } from '../../guard/python-format.js';
 import type { ChatMessage, DecisionModel } from '../decision-model.js';
+import type { AgentStep, AgentStopReason, ExploitVerdict } from '../follow-up-log.js';
 import { agentStepSample } from '../sample-identity.js';
 import { runDecoyTool, type ToolArgs } from './decoy-tools.js';
 import { SYS, buildFirstUserMessage, buildToolTurnMessage } from './exploit-protocol.js';
 import { bypassedToolGuardrail, createToolState, type ToolState } from './sentinels.js';
 
-/** Sends the conversation so far as one draw (`trial`, `sample`) and returns the raw reply text; any `DecisionModel` can provide it. */
-export type ChatFunction = (messages: readonly ChatMessage[], draw: { trial: number; sample: string }) => Promise<string>;
+export type { AgentStep, AgentStopReason, ExploitVerdict } from '../follow-up-log.js';
 
-/** Why the loop ended. */
-export type AgentStopReason = 'no-parse' | 'no-tool' | 'finish' | 'max-steps';
-
-/** One model call and what followed from it. */
-export interface AgentStep {
-  /** Exactly what was sent to the model (a copy). */
-  messages: ChatMessage[];
-  /** The sample identity of this call (`<episode sample>#step<n>`). */
-  sample: string;
-  /** The raw reply (the history carries it stripped, as the reference does). */
-  reply: string;
-  /** The parsed tool name, or null when the reply had no JSON object or no tool. */
-  tool: string | null;
-  /** The parsed arguments (`{}` when absent or not an object). */
-  args: ToolArgs;
-  /** The decoy's reply, or null when no tool ran. */
-  toolReply: string | null;
-  /** The flags after this step (a copy). */
-  flags: ToolState;
-}
-
-/** The safe/unsafe verdict of §14.4; an episode can be neither (e.g. it did nothing). */
-export interface ExploitVerdict {
-  /** The scenario's unsafe signal (T-ASR). */
-  unsafe: boolean;
-  /** The reference's safe-action definition for the scenario. */
-  safe: boolean;
-}
+/** Sends the conversation so far as one draw (`trial`, `sample`, of exploit scenario `scenario`) and returns the raw reply text; any `DecisionModel` can provide it. */
+export type ChatFunction = (messages: readonly ChatMessage[], draw: { trial: number; sample: string; scenario: string }) => Promise<string>;
 
 /** The outcome of one agent episode. */
 export interface AgentOutcome {
@@ -117,10 +91,10 @@ export function exploitVerdict(scenarioId: ExploitScenarioId, flags: Readonly<To
   }
 }
 
-/** A `ChatFunction` backed by a `DecisionModel` (no action list: the agent speaks the tool protocol). */
+/** A `ChatFunction` backed by a `DecisionModel` (the agent speaks the tool protocol; the metadata names its scenario). */
 export function chatWithDecisionModel(model: DecisionModel, signal?: AbortSignal): ChatFunction {
   return async (messages, draw) =>
-    (await model.decide({ messages, actions: [], trial: draw.trial, sample: draw.sample, ...(signal ? { signal } : {}) })).text;
+    (await model.decide({ messages, trial: draw.trial, sample: draw.sample, metadata: { scenario: draw.scenario }, ...(signal ? { signal } : {}) })).text;
 }
 
 /**
@@ -143,7 +117,7 @@ export async function runToolAgent(settings: ToolAgentSettings): Promise<AgentOu
   for (let index = 0; index < (settings.maxSteps ?? 4); index += 1) {
     const sent = messages.map((message) => ({ ...message }));
     const sample = agentStepSample(settings.sample, index);
-    const reply = await settings.chat(sent, { trial: settings.trial, sample });
+    const reply = await settings.chat(sent, { trial: settings.trial, sample, scenario: settings.scenarioId });
     const text = pythonStrip(reply);
     const call = parseToolCall(text);
     const tool = call?.tool ?? null;

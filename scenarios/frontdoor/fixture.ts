@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { containsKey } from '../../backends/frontdoor/text-checks.js';
-import { InvalidInputError, type InputIssue } from '../../pipeline/errors.js';
+import { InvalidInputError, type InputIssue } from '../../core/errors.js';
 
 /** The six attack families (integrity.md §9), in scorecard order. */
 export const ATTACK_NAMES = ['memory_injection', 'cross_session_bleed', 'retrieval_hijack', 'indirect_prompt_injection', 'update_poisoning', 'metadata_poisoning'] as const;

@@ -1,6 +1,7 @@
-// Exposure labelling: is a returned record the revoked policy? (stale-retrieval.md §7.2, §7.1).
+// Exposure labelling: is a returned record the revoked policy? (stale-retrieval.md §7.2, §7.1). Scenario semantics,
+// used by setup (labels), the simulator and rescore alike, so it lives beside the scenarios, below pipeline/ and analysis/.
 import type { MemoryRecord } from '../backends/memory-backend.js';
-import type { Scenario } from '../scenarios/scenario.js';
+import type { Scenario } from './scenario.js';
 
 /** How a system's records are labelled (the `exposure` entry of a backend description). */
 export type ExposureRule = { rule: 'status'; field: string } | { rule: 'lexical' };

@@ -1,5 +1,6 @@
-// Totals per model over a run's replies: calls sent, cache hits, tokens, dollars; and the provider provenance the manifest summarises.
-import type { DecisionResponse } from '../pipeline/decision-model.js';
+// Totals per model over a run's replies: calls sent, cache hits, tokens, dollars; and the provider provenance the manifest
+// summarises. Run accounting (run-accounting.ts) writes them into the manifest; analysis reads them from there.
+import type { DecisionResponse } from './decision-model.js';
 
 /** One reply a run recorded, with the model it came from. `reused`: the output-filter arm's copy of another unit's reply. */
 export interface RecordedReply {

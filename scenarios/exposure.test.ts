@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { MemoryRecord } from '../backends/memory-backend.js';
-import { episodesFor } from '../scenarios/episodes.js';
-import { loadScenarios } from '../scenarios/index.js';
-import type { Scenario } from '../scenarios/scenario.js';
+import { episodesFor } from './episodes.js';
+import { loadScenarios } from './index.js';
+import type { Scenario } from './scenario.js';
 import { assertsRevoked, contentTokens, exposureOf, labelRecords } from './exposure.js';
 
 let scenarios: Scenario[] = [];

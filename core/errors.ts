@@ -1,4 +1,5 @@
-// One error base class with structured fields; every failure the CLI reports is one of these.
+// The errors every layer raises: one base class with structured fields. Depends on nothing, so backends/, guard/,
+// scenarios/, pipeline/ and analysis/ all import it from here (issue #13 item 5; it lived in pipeline/ before).
 
 /** Base of every error stalebench raises on purpose. `code` is stable and machine-readable. */
 export class EvalError extends Error {

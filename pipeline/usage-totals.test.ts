@@ -1,6 +1,6 @@
 // Usage totals and provenance: what a run spent per model, and who answered.
 import { describe, expect, it } from 'vitest';
-import type { DecisionResponse } from '../pipeline/decision-model.js';
+import type { DecisionResponse } from './decision-model.js';
 import { provenanceOf, usageTotals } from './usage-totals.js';
 
 const reply = (overrides: Partial<DecisionResponse> = {}): DecisionResponse => ({

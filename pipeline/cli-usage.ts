@@ -1,0 +1,85 @@
+// The `pnpm eval --help` text. Every id it lists comes from a registry (systems, engines, embedders, extraction and
+// decision models, experiments, arms), so a new registry line shows up here without an edit.
+import { engineHelp } from '../backends/engines.js';
+import { SYSTEMS } from '../backends/index.js';
+import { EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
+import { helpLines } from '../core/registry.js';
+import { DECISION_MODELS } from './decision-models.js';
+import { EXPERIMENTS } from './experiments.js';
+
+const INDENT = '                            ';
+
+/** Each experiment with its arms, one line per arm. */
+function experimentLines(): string {
+  return EXPERIMENTS.ids
+    .map((id) => {
+      const experiment = EXPERIMENTS.get(id);
+      const arms = experiment.phase === 'follow-up' ? Object.entries(experiment.arms).map(([arm, text]) => `${INDENT}    arm ${arm}: ${text}`) : [];
+      return [`${INDENT}${id.padEnd(13)}${experiment.summary}`, ...arms].join('\n');
+    })
+    .join('\n');
+}
+
+/** The usage text, built when asked for (nothing runs at import). */
+export function evalUsage(): string {
+  const grid = EXPERIMENTS.get(EXPERIMENTS.ids[0]);
+  return `usage: pnpm eval --model <id>[,<id>...] [options]
+
+  --experiment <id>       one of (the first is the default; a follow-up runs its own arms):
+${experimentLines()}
+  --hops <n>              writeback: hops after hop 0 (default: 3)
+  --tool-steps <n>        tools: model calls per agent episode at most (default: 4)
+  --model, -m <ids>       decision models, each served by one of:
+${helpLines(DECISION_MODELS, INDENT)}
+  --systems <ids>         memory systems (default: all of them, in this order):
+${helpLines(SYSTEMS, INDENT)}
+  --modes <m>             direct,natural (default: ${grid.defaultModes.join(',')}; follow-up experiments: direct)
+  --arms <ids>            defence arms (default: ${grid.defaultArms.join(',')}; all: ${Object.keys(grid.arms).join(',')});
+                          follow-up experiments: their own arms, listed above (default: all of them)
+  --guard <off,on>        run every arm without and/or with the stale-retrieval guard on its context
+  --poem <off,on>         run every arm without and/or with the proof-of-execution gate on its decisions
+                          (ledger key: STALEBENCH_LEDGER_KEY, hex; default a fresh key per process)
+  --scenarios <ids>       scenario ids (default: all nine, grid order; tools: the four exploit scenarios)
+  --scenario-dir <dir>    load scenarios from this directory of JSON files instead
+  --trials, --repeat, --epochs <n>   trials per cell (default: 10, as the paper)
+  --k <n>                 retrieval depth (default: 10)
+  --concurrency, -j <n>   units in flight (default: 4)
+  --seed <n>              seed (default: 0)
+  --out, -o <dir>         output root (default: runs); the run directory is <out>/<run-id>
+  --run-id <id>           run id (default: derived from the spec, so the same command resumes)
+  --retry-errors          re-run units whose record is an error
+  --resume-anyway         resume although scenarios, prompts, code revision or packages differ from the
+                          run's first invocation (recorded in the manifest's resumes)
+  --max-error-rate <r>    tolerated share of errored units before exit 2 (default: 0)
+  --no-cache              do not read or write the response cache
+  --cache-dir <dir>       response cache (default: .stalebench-cache)
+  --engine <e>[,<e>]      storage engines, per role (a server engine takes its role):
+${engineHelp(INDENT)}
+  --graph-engine <e>, --vector-engine <e>   the same, per role
+  --embedder <id>         the shared embedder (STALEBENCH_EMBEDDER):
+${helpLines(EMBEDDERS, INDENT)}
+  --embedding-model <m>   model for --embedder openai (STALEBENCH_EMBEDDING_MODEL)
+  --extraction-model <m>  LLM for natural-mode ingestion (STALEBENCH_EXTRACTION_MODEL):
+${helpLines(EXTRACTION_MODELS, INDENT)}
+
+ spending real tokens safely:
+  --dry-run               print the plan (units, calls to send vs cached, input tokens, output range, $ range
+                          per model) and exit: nothing is written, nothing is sent
+  --budget-usd <x>        stop before a call that the remaining budget cannot cover (status budget, exit 3);
+                          spend never passes x; a model without a known price is refused (fail-closed)
+  --allow-unpriced        allow unpriced models under a budget (their spend counts only what the proxy reports)
+  --prices <file>         {"<model>": {"input": <$ per 1M tokens>, "output": <$ per 1M tokens>}} over data/prices.json
+  --confirm-above-usd <x> a real run whose planned upper cost passes x asks first; without a TTY it needs
+                          --yes (default: 1)
+  --yes, -y               do not ask
+  --no-preflight          skip probing the endpoints (GET /models, else a 1-token request) before starting
+  --request-timeout <s>   timeout of one provider attempt in seconds (default: 60)
+  --max-consecutive-errors <n>   stop the run (status aborted, exit 2) after n consecutive failed units
+                          (default: 5; 0 = off); --max-error-rate also stops it once 20 units finished
+  --quiet, -q             no progress lines
+
+exit codes: 0 ok · 1 usage/config/preflight error, zero units, run directory in use by another process, or a
+resume of a different experiment · 2 errors above --max-error-rate, stopped by the circuit breaker (aborted),
+or every completed reply unparseable · 3 budget reached · 130 SIGINT / 143 SIGTERM (status cancelled; in-flight
+calls are aborted and not recorded; re-run the same command to resume)`;
+}

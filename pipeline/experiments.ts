@@ -1,0 +1,109 @@
+// The experiment registry: the main grid and the follow-ups (stale-retrieval.md §2, §12–§14), one declaration line
+// each (arms, defaults, scenario set, arguments): the single source of experiment ids for the command line, the run
+// spec, `--help` and the manifest. A follow-up's steps live in pipeline/follow-up/<id>.ts, bound in follow-up/index.ts.
+import { z } from 'zod';
+import type { SeedMode } from '../backends/memory-backend.js';
+import { defineRegistry, NO_ARGS, type ComponentArgs, type ComponentRecord, type Registry, type RegistryEntry } from '../core/registry.js';
+import { ARMS, RUNNABLE_ARM_IDS } from './arms.js';
+
+/** The run-spec fields experiments take as arguments (`--hops`, `--tool-steps`). */
+export type ExperimentSpecField = 'hops' | 'toolSteps';
+
+/** One experiment line. Its `args` are the run-spec fields it reads, named in `specFields`. */
+export interface ExperimentEntry extends RegistryEntry {
+  /** `grid`: setup, then one decision per unit (records.jsonl); `follow-up`: its own steps per unit (`<id>.jsonl`). */
+  phase: 'grid' | 'follow-up';
+  /** Arm ids in the paper's order, one line each (`--help`); every arm is valid for `--arms`. */
+  arms: Readonly<Record<string, string>>;
+  /** Arms run when `--arms` is not given. */
+  defaultArms: readonly string[];
+  /** Seeding modes run when `--modes` is not given. */
+  defaultModes: readonly SeedMode[];
+  /** The scenario set it runs on. */
+  scenarioKind: 'policy' | 'exploit';
+  /** The run-spec fields that are its arguments; only these enter the spec's identity for it. */
+  specFields: readonly ExperimentSpecField[];
+  /** Arms that write through the system's own ingestion (its extraction model), whatever `--modes` says. */
+  ingestingArms: readonly string[];
+}
+
+const gridArms = () => Object.fromEntries(RUNNABLE_ARM_IDS.map((id) => [id, `reference arm ${ARMS[id]?.referenceName ?? id}`]));
+
+const entries = {
+  grid: {
+    summary: 'the main grid (default): seed, read, decide, per system, mode, arm and trial',
+    args: NO_ARGS,
+    phase: 'grid',
+    get arms() {
+      return gridArms();
+    },
+    defaultArms: ['none', 'store-filter'],
+    defaultModes: ['direct', 'natural'],
+    scenarioKind: 'policy',
+    specFields: [],
+    ingestingArms: [],
+  },
+  writeback: {
+    summary: 'hops after an unsafe decision is journalled into memory (§12)',
+    args: z.object({ hops: z.number().int().min(1).max(20) }).strict(),
+    phase: 'follow-up',
+    arms: {
+      direct: 'the journal is written as a DECISION record with no expiry (Graphiti: an EntityEdge between the two policy nodes)',
+      natural: 'the journal is an episode the system ingests itself (source "agent decision log"); it may extract, merge or invalidate it',
+    },
+    defaultArms: ['direct', 'natural'],
+    defaultModes: ['direct'],
+    scenarioKind: 'policy',
+    specFields: ['hops'],
+    ingestingArms: ['natural'],
+  },
+  propagation: {
+    summary: 'executor, reviewer and planner share one memory (§13)',
+    args: NO_ARGS,
+    phase: 'follow-up',
+    arms: {
+      'shared-default': 'all roles read the default path; the executor journals its decision (reference shared_default)',
+      'shared-filtered': "all roles read the system's filtered path; the executor journals (reference shared_filtered)",
+      'no-journal': 'default path, no journal (reference no_writeback)',
+    },
+    defaultArms: ['shared-default', 'shared-filtered', 'no-journal'],
+    defaultModes: ['direct'],
+    scenarioKind: 'policy',
+    specFields: [],
+    ingestingArms: [],
+  },
+  tools: {
+    summary: 'the exploit chain with inert decoy tools, on the four exploit scenarios (§14)',
+    args: z.object({ toolSteps: z.number().int().min(1).max(20) }).strict(),
+    phase: 'follow-up',
+    arms: {
+      none: 'default read, no defence (reference attack); relapse runs when the attack fired',
+      'store-filter': "the system's filtered read (reference retrieval_filter)",
+      guard: 'default read through the stale-retrieval guard (reference guard)',
+      'tool-guardrail': 'default read, the shell guardrail armed (reference tool_guardrail)',
+    },
+    defaultArms: ['none', 'store-filter', 'guard', 'tool-guardrail'],
+    defaultModes: ['direct'],
+    scenarioKind: 'exploit',
+    specFields: ['toolSteps'],
+    ingestingArms: [],
+  },
+} satisfies Record<string, ExperimentEntry>;
+
+/** Every experiment id. */
+export type ExperimentId = keyof typeof entries;
+
+export const EXPERIMENTS: Registry<ExperimentId, ExperimentEntry> = defineRegistry('experiment', entries);
+
+/** The ids of the follow-up experiments (their records are `<id>.jsonl`). */
+export type FollowUpExperimentId = { [K in ExperimentId]: (typeof entries)[K]['phase'] extends 'follow-up' ? K : never }[ExperimentId];
+
+/** The arguments of an experiment: its spec fields, picked from the spec. */
+export function experimentArgs(id: string, spec: Readonly<Record<ExperimentSpecField, number>>): ComponentArgs {
+  return Object.fromEntries(EXPERIMENTS.get(id).specFields.map((field) => [field, spec[field]]));
+}
+
+/** The manifest record of a spec's experiment. */
+export function experimentRecord(spec: { experiment: string } & Readonly<Record<ExperimentSpecField, number>>): ComponentRecord {
+  return EXPERIMENTS.record(spec.experiment, experimentArgs(spec.experiment, spec));
+}

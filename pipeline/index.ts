@@ -1,0 +1,26 @@
+// The pipeline's public surface for analysis/ (and anything else that reads runs): the run log's data model and
+// readers, and the decision protocol that rescore replays. analysis/ imports pipeline/ only through this file
+// (core/layers.test.ts checks it); nothing here imports analysis/, so the two never form a cycle.
+
+// The run log: manifest, records, ids, readers and the integrity check (pipeline/run-log*.ts, follow-up-log.ts).
+export { probeIdOf, RUN_LOG_VERSION, unitIdOf } from './run-log.js';
+export type { GuardTrace, OutputFilterTrace, PoemTrace, ProbeRecord, RunManifest, UnitKey, UnitRecord } from './run-log.js';
+export { followUpUnitIdOf } from './follow-up-log.js';
+export type { AgentTrace, DecisionTrace, FollowUpKey, FollowUpRecord, PropagationRecord, ReadTrace, RoleId, ToolsRecord, WritebackRecord } from './follow-up-log.js';
+export { checkRunLog, problemText, type RunLogCheck } from './run-log-verify.js';
+export { readJsonLines, sha256, writeJsonAtomic } from './json-files.js';
+export type { ModelUsage } from './usage-totals.js';
+export type { ChatMessage } from './decision-model.js';
+export { readFrontdoorResults, type FrontdoorCell, type FrontdoorResults } from './frontdoor/frontdoor-results.js';
+export type { CellResult, IntegrityMetric, IntegrityReport, TargetResult } from './integrity/integrity-result.js';
+
+// The decision protocol, replayed by rescore on stored records: prompts, parsers, arms, the action layer, the tool agent.
+export { buildDecisionMessages } from './prompts.js';
+export { HOP_TASK, ROLE_ORDER, buildRoleMessages, relapseJournal, relapseQuery, roleQuery, roleTask } from './follow-up-prompts.js';
+export { ACTION_PARSERS, parseReply, type ActionParserId } from './parse-action.js';
+export { ARMS } from './arms.js';
+export { createActionLayer, subjectOf, type ActionLayer } from './action-layer.js';
+export { isJournalRecord, type LabelScenario } from './follow-up-steps.js';
+export { poemHooks } from './follow-up/tools.js';
+export { runToolAgent, type ChatFunction } from './tools/tool-agent.js';
+export { followUpSample } from './sample-identity.js';
