@@ -167,10 +167,22 @@ export interface UnitRecord {
   startedAt: string;
   finishedAt: string;
   /** The records the arm handed to the model (texts only reached the model), with their metadata. */
-  context: { read: 'default' | 'filtered'; records: MemoryRecord[]; labels: boolean[]; exposed: boolean; extractor: string; guard?: GuardTrace };
+  context: {
+    read: 'default' | 'filtered';
+    records: MemoryRecord[];
+    labels: boolean[];
+    exposed: boolean;
+    extractor: string;
+    /** The stale-retrieval guard's trace (the `guard` arm or `--guard on`). */
+    guard?: GuardTrace;
+    /** Any other registered read screen's trace, by defence id (pipeline/defences/screens.ts); absent for the paper's arms. */
+    screens?: Record<string, GuardTrace>;
+  };
   outputFilter?: OutputFilterTrace;
   /** The proof-of-execution gate's decision (`--poem on`). */
   poem?: PoemTrace;
+  /** Any other registered post-decision step's trace, by defence id (pipeline/defences/reviews.ts); absent for the paper's arms. */
+  reviews?: Record<string, unknown>;
   /** sha256 of the exact messages JSON. */
   promptSha256: string;
   reply: DecisionResponse | null;

@@ -5,12 +5,13 @@ import type { BackendSettings, MemoryBackend, MemoryRecord, MemoryWrites, SeedMo
 import type { ExtractionModel } from '../backends/extraction-model.js';
 import { exposureOf, labelRecords } from '../analysis/exposure.js';
 import { episodesFor } from '../scenarios/episodes.js';
-import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { readJsonLines } from './json-files.js';
 import { openRunLogFile } from './run-log-chain.js';
 import type { Redactor } from './redact.js';
 import { RUN_LOG_VERSION, type ProbeRecord } from './run-log.js';
+import { AXIS_DEFENCES } from './defences/compose.js';
+import { screenOf } from './defences/index.js';
 
 /** Inputs of the setup phase. */
 export interface SetupPhaseInput {
@@ -39,6 +40,14 @@ export function probeIdOf(system: string, mode: SeedMode, scenario: string): str
   return `${system}/${mode}/${scenario}`;
 }
 
+/**
+ * Table 9's verdict on a probe: the texts the stale-retrieval guard (the registered `guard` defence, with `settings`
+ * or the run's defaults) withholds from the default read at `now`.
+ */
+export function tableNineWithheld(defaultRead: readonly MemoryRecord[], now: Date, settings?: unknown): string[] {
+  return screenOf(AXIS_DEFENCES.guard, settings)({ records: defaultRead, now }).withheld.map((w) => w.text);
+}
+
 function writesFor(scenario: Scenario, mode: SeedMode, now: Date): MemoryWrites {
   if (mode === 'natural') return { mode, episodes: episodesFor(scenario, now) };
   return { mode, revoked: [scenario.v1], current: [scenario.v2, ...scenario.distractors], relation: 'POLICY' };
@@ -65,7 +74,6 @@ async function probe(backend: MemoryBackend, scenario: Scenario, mode: SeedMode,
   const filteredLabels = filteredResult ? await label(filteredResult.records) : defaultLabels;
   await backend.reset(namespace);
   const guardNow = new Date();
-  const guard = applyStaleRetrievalGuard(defaultResult.records.map(memoryRecordToGuardInput), {}, guardNow);
   return {
     ...base,
     status: 'ok',
@@ -76,7 +84,7 @@ async function probe(backend: MemoryBackend, scenario: Scenario, mode: SeedMode,
     defaultLabels,
     filteredLabels,
     exposure: { rule: rule.rule, ...exposureOf(defaultLabels) },
-    guard: { now: guardNow.toISOString(), withheldTexts: guard.withheld.map((w) => w.text) },
+    guard: { now: guardNow.toISOString(), withheldTexts: tableNineWithheld(defaultResult.records, guardNow) },
     warnings: [...report.warnings, ...defaultResult.warnings, ...(filteredResult?.warnings ?? [])],
   };
 }
