@@ -1,6 +1,6 @@
 // What one unit runs: its arm's defences (composites flattened), then the axes' (`--guard on`, `--poem on`), each once.
 import { InvalidInputError } from '../errors.js';
-import type { DefenceId, Review, ReviewInput, ScreenInput, ScreenVerdict } from './defence-v1.js';
+import type { DefenceId, DefenceV1, Review, ReviewInput, ScreenInput, ScreenVerdict } from './defence-v1.js';
 import { defenceOf, defenceStages } from './index.js';
 
 /** The defence each on/off axis of a unit key adds on top of its arm. */
@@ -35,12 +35,12 @@ export interface UnitDefenceChoice {
 }
 
 /** Defence ids in the order their stages run: a defence's `uses` first, each id once. Throws on a cycle. */
-export function flattenDefences(roots: readonly string[]): DefenceId[] {
+export function flattenDefences(roots: readonly string[], lookup: (id: string) => Pick<DefenceV1, 'uses'> = defenceOf): DefenceId[] {
   const order: DefenceId[] = [];
   const visit = (id: string, path: readonly string[]) => {
     if (order.includes(id)) return;
     if (path.includes(id)) throw new InvalidInputError('defence registry', [{ path: id, message: `uses itself: ${[...path, id].join(' → ')}` }]);
-    for (const used of defenceOf(id).uses) visit(used, [...path, id]);
+    for (const used of lookup(id).uses) visit(used, [...path, id]);
     order.push(id);
   };
   for (const root of roots) visit(root, []);

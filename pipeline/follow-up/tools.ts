@@ -117,7 +117,7 @@ export const toolsExperiment: FollowUpExperiment<ToolsRecord> = {
   notApplicable(description, key) {
     if (key.mode !== 'direct') return 'the exploit scenarios define no natural-mode episodes; they are seeded directly (§14)';
     if (!description.modes.direct.supported) return `direct seeding: ${description.modes.direct.reason}`;
-    if (key.arm === 'store-filter' && description.storeFilter === null) return 'the system has no filtered read';
+    if (toolArmOf(key).defences.read === 'filtered' && description.storeFilter === null) return 'the system has no filtered read';
     return null;
   },
   empty: () => ({ agent: null }),
