@@ -34,10 +34,12 @@ export const TOOL_ARMS = {
   'tool-guardrail': { uses: [], guardrailArmed: true },
 } as const satisfies Record<string, { uses: readonly DefenceId[]; guardrailArmed: boolean }>;
 
+const isToolArm = (arm: string): arm is keyof typeof TOOL_ARMS => Object.hasOwn(TOOL_ARMS, arm);
+
 /** The first agent's defences (its arm's, plus the axes) and guardrail; relapse agents run the axes only (§14.5). */
 export function toolArmOf(key: Pick<FollowUpKey, 'arm' | 'guard' | 'poem'>): { defences: UnitDefences; guardrailArmed: boolean } {
-  const arm = Object.hasOwn(TOOL_ARMS, key.arm) ? TOOL_ARMS[key.arm as keyof typeof TOOL_ARMS] : undefined;
-  if (!arm) throw new UnknownComponentError('tools arm', key.arm, Object.keys(TOOL_ARMS));
+  if (!isToolArm(key.arm)) throw new UnknownComponentError('tools arm', key.arm, Object.keys(TOOL_ARMS));
+  const arm = TOOL_ARMS[key.arm];
   return { defences: followUpDefences(key, arm.uses), guardrailArmed: arm.guardrailArmed };
 }
 
