@@ -52,8 +52,9 @@ function recomputeProbe(probe: ProbeRecord, scenario: Scenario, rule: ExposureRu
 
 /**
  * Re-derives every stored line: probe labels (status and lexical rules; oracle labels are kept), exposure and the
- * Table 9 guard verdict; per unit the arm's context (read, guard with the recorded clock, labels), the prompt hash,
- * the parsed action under `parser`, the output filter, the PoEM trace and the scores. Differences go to `log`.
+ * Table 9 guard verdict; per unit its defences through the registry as the run applied them: the context (read,
+ * screens with their recorded clocks, labels), the prompt hash, the parsed action under `parser`, the post-decision
+ * steps (output filter, PoEM trace) and the scores. Differences go to `log`.
  */
 export async function recomputeGrid(input: GridRecomputeInput): Promise<GridRecomputed> {
   const { run, scenarios, rules, parser, log } = input;

@@ -3,13 +3,10 @@ import type { UnitDefences } from '../pipeline/defences/compose.js';
 import type { DefenceId } from '../pipeline/defences/defence-v1.js';
 import { storedScreenTrace, type ScreenTraceFields } from '../pipeline/defences/screens.js';
 
-/** Said when a read should have gone through screen `id` but its trace (and so its clock) is missing. */
+/** Said when a read should have gone through screen `id` but its trace (and so its clock) is missing; `guard` gives the wording rescore always used. */
 export function screenTraceRequired(id: DefenceId): string {
   return `(a ${id} trace: this read goes through the ${id}, and its clock is only in the trace)`;
 }
-
-/** Said when a read should have gone through the stale-retrieval guard but its trace is missing. */
-export const GUARD_TRACE_REQUIRED = screenTraceRequired('guard');
 
 /**
  * The recorded clock of every screen of `defences`, read from the stored traces; `{ missing }` names the first screen

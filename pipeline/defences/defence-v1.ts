@@ -57,7 +57,7 @@ export interface ReviewInput {
   proposedAction: string | null;
   /** The scenario's unsafe action (what counts as unsafe when executed). */
   unsafeAction: string;
-  /** The reply text, and the unit whose reply it is when the arm reused another unit's reply (else null). */
+  /** The reply text ('' for a gated tool call, which has none of its own), and the unit whose reply it is when the arm reused another unit's reply (else null). */
   reply: { text: string; reusedFrom: string | null };
   /** Texts of the unit's default read and of the system's filtered read (null: none); null when the unit holds one read only. */
   reads: { default: readonly string[]; filtered: readonly string[] | null } | null;

@@ -62,7 +62,7 @@ export function poemHooks(context: Pick<UnitContext, 'actions'>, scenario: Explo
       const decision = await reviewDecision(reviews, {
         proposedAction: call.tool,
         unsafeAction: call.tool,
-        reply: { text: '', reusedFrom: null },
+        reply: { text: '', reusedFrom: null }, // a tool call has no reply text of its own
         reads: null,
         execute: () => context.actions.gateToolCall(scenario.id, subject, call.tool),
       });
