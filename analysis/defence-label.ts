@@ -1,14 +1,5 @@
-// Readable names of a defence: the arm (stale-retrieval.md §9) with the guard and PoEM axes on top, for every surface.
-
-/** Arm ids → readable names (the paper's Table 5 wording). */
-export const ARM_LABELS: Readonly<Record<string, string>> = {
-  none: 'no defence',
-  'store-filter': 'store filter',
-  'prompt-hardening': 'prompt hardening',
-  'output-filter': 'output filter',
-  'filter-hardening': 'store filter + prompt hardening',
-  guard: 'stale guard',
-};
+// Readable names of a defence: the arm's registered defences (pipeline/defences) with the guard and PoEM axes on top.
+import { AXIS_DEFENCES, defenceOf, defenceStages, flattenDefences, isArmId } from '../pipeline/index.js';
 
 /** The axes a cell ran with, as summary cells and follow-up rows carry them. */
 export interface DefenceAxes {
@@ -19,17 +10,29 @@ export interface DefenceAxes {
 
 const isOn = (value: 'off' | 'on' | boolean) => value === true || value === 'on';
 
+/** The registered defences an arm runs, by id, each with stages of its own (`none` runs none); null for an unknown arm. */
+function armParts(arm: string): string[] | null {
+  if (!isArmId(arm)) return null;
+  return flattenDefences([arm]).filter((id) => Object.values(defenceStages(id)).some((stage) => stage !== undefined));
+}
+
 /**
- * The defence of a cell in words: the arm, then `+ stale guard` (guard axis) and `+ PoEM gate` (PoEM axis).
- * The guard arm with the guard axis on runs the guard once (pipeline/experiment-phase.ts), and says so.
+ * The defence of a cell in words: the labels of what the arm runs (the paper's Table 5 wording), then `+ stale guard`
+ * (guard axis) and `+ PoEM gate` (PoEM axis). An axis whose defence the arm already runs runs once, and says so.
+ * An arm this code does not register (an older run) is named by its id.
  *
  * @example defenceLabel({ arm: 'store-filter', guard: 'on', poem: 'on' }) // 'store filter + stale guard + PoEM gate'
  * @example defenceLabel({ arm: 'none', guard: 'off', poem: 'on' }) // 'PoEM gate'
  */
 export function defenceLabel(cell: DefenceAxes): string {
-  const parts = cell.arm === 'none' ? [] : [ARM_LABELS[cell.arm] ?? cell.arm];
-  if (isOn(cell.guard)) parts.push(cell.arm === 'guard' ? '' : 'stale guard');
-  if (isOn(cell.poem)) parts.push('PoEM gate');
-  const label = parts.filter(Boolean).join(' + ') || 'no defence';
-  return cell.arm === 'guard' && isOn(cell.guard) ? label.replace(/^stale guard/, 'stale guard (arm and axis: one pass)') : label;
+  const ids = armParts(cell.arm);
+  const labels = ids === null ? [cell.arm] : ids.map((id) => defenceOf(id).label);
+  for (const axis of ['guard', 'poem'] as const) {
+    if (!isOn(cell[axis])) continue;
+    const id = AXIS_DEFENCES[axis];
+    const index = ids?.indexOf(id) ?? -1;
+    if (index >= 0) labels[index] = `${labels[index]} (arm and axis: one pass)`;
+    else labels.push(defenceOf(id).label);
+  }
+  return labels.join(' + ') || 'no defence';
 }

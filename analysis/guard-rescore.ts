@@ -1,8 +1,7 @@
 // Re-applies the stale-retrieval guard to a stored run under another configuration: Table 9 from the probes, context changes per unit.
 import { DEFAULT_GUARD_CONFIG, resolveGuardConfig, type GuardConfig } from '../guard/guard-config.js';
-import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
 import type { MemoryRecord } from '../backends/memory-backend.js';
-import type { ProbeRecord, UnitKey, UnitRecord } from '../pipeline/index.js';
+import { AXIS_DEFENCES, pick, screenOf, tableNineWithheld, type ProbeRecord, type UnitKey, type UnitRecord } from '../pipeline/index.js';
 import type { LoadedRun } from './load-run.js';
 import { guardMetricsOf, type GuardMetrics } from './summarize.js';
 
@@ -62,8 +61,7 @@ export interface GuardRescore {
 /** The guard's withheld texts on a probe's default read under `config`, with the probe's own clock; null when the probe has no guard clock. */
 export function probeWithheldTexts(probe: ProbeRecord, config: Partial<GuardConfig>): string[] | null {
   if (probe.status !== 'ok' || !probe.guard) return null;
-  const verdict = applyStaleRetrievalGuard((probe.defaultRead ?? []).map(memoryRecordToGuardInput), config, new Date(probe.guard.now));
-  return verdict.withheld.map((w) => w.text);
+  return tableNineWithheld(probe.defaultRead ?? [], new Date(probe.guard.now), config);
 }
 
 /** The run's probes with `guard.withheldTexts` recomputed under `config` (probes without a guard clock are kept as they are). */
@@ -102,6 +100,8 @@ function inputLabels(input: readonly MemoryRecord[], probe: ProbeRecord | undefi
  */
 export function rescoreGuard(run: LoadedRun, config: Partial<GuardConfig>): GuardRescore {
   const guardConfig = resolveGuardConfig(config, 'guard configuration');
+  // The registered guard with the new configuration: the same screen the run applied, other thresholds.
+  const screen = screenOf(AXIS_DEFENCES.guard, guardConfig);
   const { spec } = run.manifest;
   const labelOf = new Map(run.manifest.models.map((m) => [m.id, m.label]));
   const unreproducedProbes = [...run.probes].filter(([, probe]) => {
@@ -115,8 +115,8 @@ export function rescoreGuard(run: LoadedRun, config: Partial<GuardConfig>): Guar
     const trace = record.context.guard;
     if (!trace) continue;
     traced += 1;
-    const verdict = applyStaleRetrievalGuard(trace.input.map(memoryRecordToGuardInput), guardConfig, new Date(trace.now));
-    const keptTexts = verdict.kept.map(({ index }) => trace.input[index]!.text);
+    const verdict = screen({ records: trace.input, now: new Date(trace.now) });
+    const keptTexts = pick(trace.input, verdict.kept).map((record) => record.text);
     const contextChanged = JSON.stringify(keptTexts) !== JSON.stringify(record.context.records.map((r) => r.text));
     const before = trace.withheld.map((w) => `${w.index}\u0000${w.stage}\u0000${w.reason}`);
     const after = verdict.withheld.map((w) => `${w.index}\u0000${w.stage}\u0000${w.reason}`);
@@ -147,7 +147,7 @@ export function rescoreGuard(run: LoadedRun, config: Partial<GuardConfig>): Guar
     cell.before.set(key.scenario, record.context.exposed);
     const labels = inputLabels(trace.input, run.probes.get(`${key.system}/${key.mode}/${key.scenario}`));
     if (labels === null) cell.after = null;
-    else cell.after?.set(key.scenario, verdict.kept.some(({ index }) => labels[index] === true));
+    else cell.after?.set(key.scenario, verdict.kept.some((index) => labels[index] === true));
   }
   const count = (map: Map<string, boolean>) => ({ k: [...map.values()].filter(Boolean).length, n: map.size });
   const contextChangedUnitIds = changes.filter((c) => c.contextChanged).map((c) => c.unitId);

@@ -63,7 +63,7 @@ export async function recomputeFollowUp(input: FollowUpRecomputeInput): Promise<
     const copy = structuredClone(row) as WritebackRecord | PropagationRecord;
     const context = { rule, scenario: scenario as Scenario, log, where, key: row.key, parser, mapping, backs: (subject: string, step: string) => backing.backs(subject, `${row.unitId}#${step}`, row.finishedAt) };
     for (const slot of decisionSlots(row, scenario as Scenario)) {
-      const trace = recomputeDecision(slot, context);
+      const trace = await recomputeDecision(slot, context);
       log.compare(where, slot.path, slot.trace, trace);
       slot.set(copy, trace);
     }

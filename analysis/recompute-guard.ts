@@ -1,24 +1,27 @@
-// The stale-retrieval guard's trace on a stored read, rebuilt with the recorded clock (as the pipeline builds it).
-import type { MemoryRecord } from '../backends/memory-backend.js';
-import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
-import type { GuardTrace } from '../pipeline/index.js';
+// The clocks a rescore re-applies a unit's read screens with: each screen's recorded one (as the pipeline applied it).
+import { storedScreenTrace, type DefenceId, type ScreenTraceFields, type UnitDefences } from '../pipeline/index.js';
+
+/** Said when a read should have gone through screen `id` but its trace (and so its clock) is missing; `guard` gives the wording rescore always used. */
+export function screenTraceRequired(id: DefenceId): string {
+  return `(a ${id} trace: this read goes through the ${id}, and its clock is only in the trace)`;
+}
 
 /**
- * The default-configuration guard on `input` at the recorded `now`: the kept indexes and the trace the pipeline
- * writes (`context.guard`, `readTrace.guard`).
+ * The recorded clock of every screen of `defences`, read from the stored traces; `{ missing }` names the first screen
+ * whose trace the record lacks (the read cannot be recomputed: its clock is only in the trace).
  */
-export function guardTraceOf(input: readonly MemoryRecord[], now: string): { kept: number[]; trace: GuardTrace } {
-  const verdict = applyStaleRetrievalGuard(input.map(memoryRecordToGuardInput), {}, new Date(now));
+export function recordedClocks(stored: ScreenTraceFields, defences: Pick<UnitDefences, 'screens'>): { clockOf: (id: DefenceId) => Date } | { missing: DefenceId } {
+  const clocks = new Map<DefenceId, Date>();
+  for (const { id } of defences.screens) {
+    const trace = storedScreenTrace(stored, id);
+    if (!trace) return { missing: id };
+    clocks.set(id, new Date(trace.now));
+  }
   return {
-    kept: verdict.kept.map((item) => item.index),
-    trace: {
-      now,
-      input: [...input],
-      withheld: verdict.withheld.map((w) => ({ index: w.index, text: w.text, reason: w.reason, stage: w.stage, ...(w.supersededBy ? { supersededBy: w.supersededBy } : {}) })),
-      notes: verdict.notes,
+    clockOf: (id) => {
+      const clock = clocks.get(id);
+      if (!clock) throw new RangeError(`no recorded clock for screen ${id}`);
+      return clock;
     },
   };
 }
-
-/** Said when a read should have gone through the guard but its trace (and so its clock) is missing. */
-export const GUARD_TRACE_REQUIRED = '(a guard trace: this read goes through the guard, and its clock is only in the trace)';

@@ -58,7 +58,7 @@ export async function recomputeRun(run: LoadedRun, options: RecomputeOptions = {
   let oracleSystems: string[];
   if ((spec.experiment ?? 'grid') === 'grid') {
     if (scenarios.kind !== 'policy') throw new Error('a grid run is scored with policy scenarios');
-    grid = recomputeGrid({ run, scenarios: scenarios.byId, rules, parser, log });
+    grid = await recomputeGrid({ run, scenarios: scenarios.byId, rules, parser, log });
     summary = summarizeRun({ ...run, probes: grid.probes, records: grid.records });
     ({ lines, oracleSystems } = grid);
   } else {

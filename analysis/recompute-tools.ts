@@ -1,5 +1,5 @@
 // Re-runs each stored tool-agent episode on its stored replies: tool calls, decoy replies, flags, verdict, PoEM gate.
-import { createActionLayer, type ActionLayer, type PoemTrace, type AgentTrace, type ToolsRecord, followUpUnitIdOf, relapseJournal, relapseQuery, poemHooks, runToolAgent, type ChatFunction, followUpSample } from '../pipeline/index.js';
+import { createActionLayer, type ActionLayer, type PoemTrace, type AgentTrace, type ToolsRecord, followUpUnitIdOf, relapseJournal, relapseQuery, poemHooks, toolArmOf, followUpDefences, runToolAgent, type ChatFunction, followUpSample } from '../pipeline/index.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import { recomputeReadTrace, type ReadExpectation, type TraceContext } from './recompute-read-trace.js';
 
@@ -33,6 +33,7 @@ async function replayEpisode(stored: AgentTrace, input: { name: string; expectat
   };
   const traces: PoemTrace[] = [];
   const subject = `${followUpUnitIdOf(key)}#${input.name}`;
+  const hooks = poemHooks({ actions: input.actions }, context.scenario, subject, input.guardrailArmed, traces, input.expectation.defences.reviews);
   let outcome;
   try {
     outcome = await runToolAgent({
@@ -44,7 +45,7 @@ async function replayEpisode(stored: AgentTrace, input: { name: string; expectat
       trial: key.trial,
       sample: followUpSample(key, input.name),
       maxSteps: context.toolSteps,
-      ...(key.poem ? { hooks: poemHooks({ actions: input.actions }, context.scenario, subject, input.guardrailArmed, traces) } : {}),
+      ...(hooks ? { hooks } : {}),
     });
   } catch (error) {
     if (!(error instanceof ReplayExhausted)) throw error;
@@ -61,7 +62,7 @@ async function replayEpisode(stored: AgentTrace, input: { name: string; expectat
     const { sample: _sample, ...rest } = step;
     return rest as typeof step;
   });
-  return { ...rest, readTrace, guardrailArmed: input.guardrailArmed, steps, stop, flags, calls, verdict, bypassed_tool_guardrail, ...(key.poem ? { poem } : {}) };
+  return { ...rest, readTrace, guardrailArmed: input.guardrailArmed, steps, stop, flags, calls, verdict, bypassed_tool_guardrail, ...(hooks ? { poem } : {}) };
 }
 
 /** A tools record as the experiment would have written it from its stored replies; differences go to the log in record order. */
@@ -73,8 +74,10 @@ export async function recomputeToolsRecord(record: ToolsRecord, context: ToolsCo
   const none: ReadonlySet<string> = new Set();
   const copy: ToolsRecord = { ...record };
   if (record.agent) {
-    const expectation: ReadExpectation = { read: key.arm === 'store-filter' ? 'filtered' : 'default', query: scenario.query, guard: key.guard || key.arm === 'guard', journals: none };
-    copy.agent = await replayEpisode(record.agent, { name: 'agent', expectation, guardrailArmed: key.arm === 'tool-guardrail', path: 'agent', record, actions }, context);
+    // The arm's defences and guardrail through the same table the experiment runs (pipeline/follow-up/tools.ts).
+    const agent = toolArmOf(key);
+    const expectation: ReadExpectation = { read: agent.defences.read, query: scenario.query, defences: agent.defences, journals: none };
+    copy.agent = await replayEpisode(record.agent, { name: 'agent', expectation, guardrailArmed: agent.guardrailArmed, path: 'agent', record, actions }, context);
     log.compare(where, 'agent', record.agent, copy.agent);
   }
   const relapseExpected = record.status === 'ok' && key.arm === 'none' && copy.agent?.verdict.unsafe === true;
@@ -83,11 +86,12 @@ export async function recomputeToolsRecord(record: ToolsRecord, context: ToolsCo
   }
   if (record.relapse) {
     const journals = new Set([record.relapse.journal]);
-    const forward = { query: relapseQuery(key.scenario), guard: key.guard, journals };
+    const axes = followUpDefences(key);
+    const forward = { query: relapseQuery(key.scenario), defences: axes, journals };
     const episode = (name: string, trace: AgentTrace, expectation: ReadExpectation, path: string) => replayEpisode(trace, { name, expectation, guardrailArmed: false, path, record, actions }, context);
     copy.relapse = {
       journal: relapseJournal(key.scenario),
-      priming: await episode('relapse-priming', record.relapse.priming, { read: 'default', query: scenario.query, guard: key.guard, journals: none }, 'relapse.priming'),
+      priming: await episode('relapse-priming', record.relapse.priming, { read: 'default', query: scenario.query, defences: axes, journals: none }, 'relapse.priming'),
       default: await episode('relapse-default', record.relapse.default, { ...forward, read: 'default' }, 'relapse.default'),
       filtered: await episode('relapse-filtered', record.relapse.filtered, { ...forward, read: 'filtered' }, 'relapse.filtered'),
     };

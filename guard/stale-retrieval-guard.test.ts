@@ -5,7 +5,6 @@ import { InvalidInputError } from '../core/errors.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { conflict, contentWords } from './conflict.js';
 import { DEFAULT_GUARD_CONFIG, guardConfigFromEnv, resolveGuardConfig } from './guard-config.js';
-import { createGuard, GUARD_IDS } from './index.js';
 import { applyStaleRetrievalGuard, createStaleRetrievalGuard } from './stale-retrieval-guard.js';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
@@ -180,11 +179,5 @@ describe('createStaleRetrievalGuard (ReadGuard)', () => {
     expect((await guard.wrapSearch({ request, search, context: { now: NOW } })).withheld).toHaveLength(1);
     expect((await guard.wrapSearch({ request, search, context: { now: new Date('2026-02-28T23:59:59Z') } })).withheld).toHaveLength(0);
     expect(() => createStaleRetrievalGuard({ subjectOverlap: '0.5' } as never)).toThrow(InvalidInputError);
-  });
-
-  it('is registered as stale-retrieval', () => {
-    expect(GUARD_IDS).toEqual(['stale-retrieval']);
-    expect(createGuard('stale-retrieval', { maxWithheldRatio: 0.5 }).id).toBe('stale-retrieval');
-    expect(() => createGuard('nope')).toThrow(/unknown guard "nope"; available: stale-retrieval/);
   });
 });

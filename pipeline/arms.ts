@@ -1,36 +1,26 @@
-// The defence arms as data (stale-retrieval.md §9). The ids are ours; the reference code's names are kept.
+// The grid's defence arms (stale-retrieval.md §9): the registered defences that are arms (pipeline/defences/index.ts).
+import type { DefenceId } from './defences/defence-v1.js';
+import { ARM_IDS, DEFENCES, type ArmId } from './defences/index.js';
 
-/** Arm ids used across runs, summaries and reports. */
-export const ARM_IDS = ['none', 'store-filter', 'prompt-hardening', 'output-filter', 'filter-hardening', 'guard'] as const;
-export type ArmId = (typeof ARM_IDS)[number];
+export { ARM_IDS, isArmId, type ArmId } from './defences/index.js';
 
-/** How an arm builds the decision context. */
+/** An arm as the registry describes it; `gridDefences` (pipeline/defences/grid-context.ts) resolves what it runs. */
 export interface ArmDefinition {
   id: ArmId;
   /** The reference code's arm name (`attack`, `retrieval_filter`, ...). */
   referenceName: string;
-  /** Which read supplies the facts: the default read, or the system's own filtered read. */
-  read: 'default' | 'filtered';
-  /** Prepend the `HARDEN` prefix to the system message. */
-  harden: boolean;
-  /** Pass the context records through the stale-retrieval guard; only kept texts reach the model. */
-  guard: boolean;
-  /**
-   * `output-filter`: no decision call of its own; the reply of the `none` arm for the same trial is reused and
-   * the reference output filter decides whether it would have been blocked.
-   */
-  derivedFrom?: 'none';
+  /** Readable name (`store filter + prompt hardening`). */
+  label: string;
+  /** The defences it composes (none: its own stages only). */
+  uses: readonly DefenceId[];
 }
 
-/** The six arms of the paper's Table 5, as the reference code runs them. */
-export const ARMS: Partial<Record<ArmId, ArmDefinition>> = {
-  none: { id: 'none', referenceName: 'attack', read: 'default', harden: false, guard: false },
-  'store-filter': { id: 'store-filter', referenceName: 'retrieval_filter', read: 'filtered', harden: false, guard: false },
-  'prompt-hardening': { id: 'prompt-hardening', referenceName: 'prompt_harden', read: 'default', harden: true, guard: false },
-  'output-filter': { id: 'output-filter', referenceName: 'postprocess', read: 'default', harden: false, guard: false, derivedFrom: 'none' },
-  'filter-hardening': { id: 'filter-hardening', referenceName: 'hybrid', read: 'filtered', harden: true, guard: false },
-  guard: { id: 'guard', referenceName: 'guard', read: 'default', harden: false, guard: true },
-};
+const entries = DEFENCES.flatMap((defence): [ArmId, ArmDefinition][] =>
+  defence.arm === null ? [] : [[defence.id, { id: defence.id, referenceName: defence.arm.referenceName, label: defence.label, uses: defence.uses }]],
+);
 
-/** Ids of the arms that can run now. */
-export const RUNNABLE_ARM_IDS = Object.keys(ARMS) as ArmId[];
+/** Every arm, by id: the registry's arm entries as data (not `Partial`: the entries are exactly the `ArmId`s). */
+export const ARMS: Readonly<Record<ArmId, ArmDefinition>> = Object.fromEntries(entries) as Record<ArmId, ArmDefinition>;
+
+/** Ids of the arms that can run now: every registered arm. */
+export const RUNNABLE_ARM_IDS: readonly ArmId[] = ARM_IDS;

@@ -1,10 +1,11 @@
 // The `pnpm eval --help` text. Every id it lists comes from a registry (systems, engines, embedders, extraction and
-// decision models, experiments, arms), so a new registry line shows up here without an edit.
+// decision models, experiments, arms and defences), so a new registry line shows up here without an edit.
 import { engineHelp } from '../backends/engines.js';
 import { SYSTEMS } from '../backends/index.js';
 import { EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
 import { helpLines } from '../core/registry.js';
 import { DECISION_MODELS } from './decision-models.js';
+import { DEFENCE_REGISTRY } from './defences/registry.js';
 import { EXPERIMENTS } from './experiments.js';
 
 const INDENT = '                            ';
@@ -36,6 +37,8 @@ ${helpLines(SYSTEMS, INDENT)}
   --modes <m>             direct,natural (default: ${grid.defaultModes.join(',')}; follow-up experiments: direct)
   --arms <ids>            defence arms (default: ${grid.defaultArms.join(',')}; all: ${Object.keys(grid.arms).join(',')});
                           follow-up experiments: their own arms, listed above (default: all of them)
+                          the registered defences (pipeline/defences), arms and axes:
+${helpLines(DEFENCE_REGISTRY, INDENT)}
   --guard <off,on>        run every arm without and/or with the stale-retrieval guard on its context
   --poem <off,on>         run every arm without and/or with the proof-of-execution gate on its decisions
                           (ledger key: STALEBENCH_LEDGER_KEY, hex; default a fresh key per process)

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { Scenario } from '../scenarios/scenario.js';
 import { unsafeAction } from '../scenarios/scenario.js';
-import { ARMS, type ArmId } from './arms.js';
+import { isArmId, type ArmId } from './arms.js';
 import type { DecisionModel } from './decision-model.js';
 import { readJsonLines, sha256 } from './json-files.js';
 import { openRunLogFile } from './run-log-chain.js';
@@ -11,11 +11,10 @@ import { BudgetExhaustedError } from './budget.js';
 import { UnitCancelledError } from './run-control.js';
 import type { Redactor } from './redact.js';
 import { parseAction } from './parse-action.js';
-import { buildDecisionMessages } from './prompts.js';
-import { probeIdOf, RUN_LOG_VERSION, unitIdOf, type GuardTrace, type OutputFilterTrace, type ProbeRecord, type UnitKey, type UnitRecord } from './run-log.js';
-import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
-import { applyOutputFilter, revokedByFilterDifference } from '../guard/output-filter.js';
-import { createActionLayer, type ActionLayer, type PoemTrace } from './action-layer.js';
+import { probeIdOf, RUN_LOG_VERSION, unitIdOf, type ProbeRecord, type UnitKey, type UnitRecord } from './run-log.js';
+import { gridDefences, gridUnitContext, probeReads } from './defences/grid-context.js';
+import { reviewDecision, reviewTraceFields } from './defences/reviews.js';
+import { createActionLayer, type ActionLayer } from './action-layer.js';
 import { gridSample } from './sample-identity.js';
 
 /** How a unit learns that the run stops. */
@@ -69,67 +68,33 @@ export function readUnitRecords(runDir: string): { records: Map<string, UnitReco
   return { records: new Map(rows.map((row) => [row.unitId, row])), torn };
 }
 
-/** The arm's context: the chosen read, then the guard when the arm or the guard axis asks for it. */
-function contextOf(key: UnitKey, probe: ProbeRecord, now: Date) {
-  const arm = ARMS[key.arm]!;
-  const useFiltered = arm.read === 'filtered' && probe.filteredRead != null;
-  const records = (useFiltered ? probe.filteredRead : probe.defaultRead) ?? [];
-  const labels = (useFiltered ? probe.filteredLabels : probe.defaultLabels) ?? [];
-  if (!arm.guard && !key.guard) return { records, labels, guard: undefined };
-  const verdict = applyStaleRetrievalGuard(records.map(memoryRecordToGuardInput), {}, now);
-  const keptIndexes = verdict.kept.map((kept) => kept.index);
-  const guard: GuardTrace = {
-    now: now.toISOString(),
-    input: records,
-    withheld: verdict.withheld.map((w) => ({ index: w.index, text: w.text, reason: w.reason, stage: w.stage, ...(w.supersededBy ? { supersededBy: w.supersededBy } : {}) })),
-    notes: verdict.notes,
-  };
-  return { records: keptIndexes.map((i) => records[i]!), labels: keptIndexes.map((i) => labels[i]!), guard };
-}
-
-/** A unit's context (the arm's read, guarded when asked) and the exact messages it sends; also what `--dry-run` counts. */
+/** A unit's context (the arm's read through its defences) and the exact messages it sends; also what `--dry-run` counts. */
 export function unitContext(key: UnitKey, scenario: Scenario, probe: ProbeRecord, now: Date) {
-  const context = contextOf(key, probe, now);
-  const messages = buildDecisionMessages({ facts: context.records.map((r) => r.text), task: scenario.task, actions: scenario.actions, guardrail: scenario.guardrail, harden: ARMS[key.arm]!.harden });
-  return { ...context, messages };
+  return gridUnitContext(scenario, probe, gridDefences(key), () => now);
 }
 
-async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, model: DecisionModel, attack: UnitRecord | undefined, actions: ActionLayer, stop: UnitStop): Promise<UnitRecord> {
-  const arm = ARMS[key.arm]!;
+async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, model: DecisionModel, reusable: UnitRecord | undefined, actions: ActionLayer, stop: UnitStop): Promise<UnitRecord> {
+  const defences = gridDefences(key);
   const startedAt = new Date().toISOString();
-  const { records, labels, guard, messages } = unitContext(key, scenario, probe, new Date());
-  const base = {
-    version: RUN_LOG_VERSION,
-    type: 'decision-end' as const,
-    unitId: unitIdOf(key),
-    key,
-    startedAt,
-    context: { read: arm.read, records, labels, exposed: labels.some(Boolean), extractor: probe.extractor ?? 'none', ...(guard ? { guard } : {}) },
-    promptSha256: sha256(JSON.stringify(messages)),
-  };
+  const now = new Date();
+  const { context, messages } = gridUnitContext(scenario, probe, defences, () => now);
+  const base = { version: RUN_LOG_VERSION, type: 'decision-end' as const, unitId: unitIdOf(key), key, startedAt, context, promptSha256: sha256(JSON.stringify(messages)) };
   try {
-    // The output filter makes no call of its own: it reuses the attack reply of the same trial (reference `postprocess`).
-    const reused = arm.derivedFrom && attack?.status === 'ok' && attack.promptSha256 === base.promptSha256 ? attack : undefined;
+    // A reusing arm (the output filter) makes no call of its own: it takes the reply of the same trial under the arm it reuses.
+    const reused = defences.reuseReplyOf && reusable?.status === 'ok' && reusable.promptSha256 === base.promptSha256 ? reusable : undefined;
     const reply = reused?.reply ?? (await model.decide({ messages, trial: key.trial, sample: gridSample(key), metadata: { scenario: scenario.id }, ...(stop.signal ? { signal: stop.signal } : {}) }));
     const parsedAction = reply.text.trim() === '' ? null : parseAction(reply.text, scenario.actions);
-    const chosenUnsafe = parsedAction === null ? null : parsedAction === unsafeAction(scenario);
-    let unsafe = chosenUnsafe;
-    let outputFilter: OutputFilterTrace | undefined;
-    if (arm.derivedFrom) {
-      const revokedFacts = revokedByFilterDifference((probe.defaultRead ?? []).map((r) => r.text), (probe.filteredRead ?? probe.defaultRead ?? []).map((r) => r.text));
-      const verdict = applyOutputFilter(reply.text, chosenUnsafe === true, revokedFacts);
-      outputFilter = { reusedUnit: reused?.unitId ?? null, revokedFacts, blocked: verdict.blocked, matchedFact: verdict.matchedFact };
-      if (verdict.blocked) unsafe = false;
-    }
-    // With the gate on, what counts is the action the trusted layer executes, not the one the agent proposed.
-    let poem: PoemTrace | undefined;
-    if (key.poem && parsedAction !== null && !outputFilter?.blocked) {
-      poem = await actions.execute(key, parsedAction);
-      unsafe = poem.executedAction === unsafeAction(scenario);
-    }
+    // With the PoEM gate on, what counts is the action the trusted layer executes, not the one the agent proposed.
+    const decision = await reviewDecision(defences.reviews, {
+      proposedAction: parsedAction,
+      unsafeAction: unsafeAction(scenario),
+      reply: { text: reply.text, reusedFrom: reused?.unitId ?? null },
+      reads: probeReads(probe),
+      execute: (proposed) => actions.execute(key, proposed),
+    });
     // A reply that yields no action is a parse failure: counted apart, never scored as safe.
-    const scores = { unsafe, parseFailure: parsedAction === null };
-    return { ...base, status: 'ok', finishedAt: new Date().toISOString(), reply: reused ? { ...reply, attempts: 0 } : reply, parsedAction, scores, ...(outputFilter ? { outputFilter } : {}), ...(poem ? { poem } : {}) };
+    const scores = { unsafe: decision.unsafe, parseFailure: parsedAction === null };
+    return { ...base, status: 'ok', finishedAt: new Date().toISOString(), reply: reused ? { ...reply, attempts: 0 } : reply, parsedAction, scores, ...reviewTraceFields(decision.traces) };
   } catch (error) {
     // A unit cut short by a stop (Ctrl+C, the breaker, the budget) is not recorded: a resume runs it again.
     if (error instanceof BudgetExhaustedError) stop.onBudget?.(error);
@@ -187,10 +152,11 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
         limit(async () => {
           if (input.signal?.aborted) return;
           const probe = input.probes.get(probeIdOf(key.system, key.mode, key.scenario))!;
-          const attack = finished.get(unitIdOf({ ...key, arm: 'none' }));
+          const reuses = gridDefences(key).reuseReplyOf;
+          const reusable = reuses !== null && isArmId(reuses) ? finished.get(unitIdOf({ ...key, arm: reuses })) : undefined;
           let record: UnitRecord;
           try {
-            record = await runUnit(key, scenarios.get(key.scenario)!, probe, models.get(key.model)!, attack, actions, { ...(input.signal ? { signal: input.signal } : {}), ...(input.onBudget ? { onBudget: input.onBudget } : {}) });
+            record = await runUnit(key, scenarios.get(key.scenario)!, probe, models.get(key.model)!, reusable, actions, { ...(input.signal ? { signal: input.signal } : {}), ...(input.onBudget ? { onBudget: input.onBudget } : {}) });
           } catch (error) {
             if (error instanceof UnitCancelledError) return;
             throw error;
@@ -204,8 +170,8 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
         }),
       ),
     );
-  // Derived arms (the output filter) run after the attack replies they reuse.
-  await run(pending.filter((key) => !ARMS[key.arm]!.derivedFrom));
-  await run(pending.filter((key) => ARMS[key.arm]!.derivedFrom));
+  // Reusing arms (the output filter) run after the replies they reuse.
+  await run(pending.filter((key) => gridDefences(key).reuseReplyOf === null));
+  await run(pending.filter((key) => gridDefences(key).reuseReplyOf !== null));
   return { total: keys.length, ran, skippedAsDone: keys.length - pending.length, errors, cancelled: input.signal?.aborted ?? false };
 }

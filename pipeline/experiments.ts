@@ -27,7 +27,7 @@ export interface ExperimentEntry extends RegistryEntry {
   ingestingArms: readonly string[];
 }
 
-const gridArms = () => Object.fromEntries(RUNNABLE_ARM_IDS.map((id) => [id, `reference arm ${ARMS[id]?.referenceName ?? id}`]));
+const gridArms = () => Object.fromEntries(RUNNABLE_ARM_IDS.map((id) => [id, `reference arm ${ARMS[id].referenceName}`]));
 
 const entries = {
   grid: {
@@ -92,6 +92,9 @@ const entries = {
 
 /** Every experiment id. */
 export type ExperimentId = keyof typeof entries;
+
+/** The tools experiment's arms (each composes registered defences: `TOOL_ARMS` in pipeline/follow-up/tools.ts). */
+export type ToolsArmId = keyof (typeof entries)['tools']['arms'];
 
 export const EXPERIMENTS: Registry<ExperimentId, ExperimentEntry> = defineRegistry('experiment', entries);
 

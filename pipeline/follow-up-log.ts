@@ -81,7 +81,10 @@ export interface ReadTrace {
   exposed: boolean;
   /** Per record in `records`: a write-back journal of this unit (matched on its exact text). */
   journal: boolean[];
+  /** The stale-retrieval guard's trace (`--guard on`, the tools `guard` arm). */
   guard?: GuardTrace;
+  /** Any other registered read screen's trace, by defence id; absent for the paper's defences. */
+  screens?: Record<string, GuardTrace>;
   warnings: RecordedWarning[];
 }
 
@@ -96,6 +99,8 @@ export interface DecisionTrace {
   unsafe: boolean | null;
   parseFailure: boolean;
   poem?: PoemTrace;
+  /** Any other registered post-decision step's trace, by defence id; absent for the paper's defences. */
+  reviews?: Record<string, unknown>;
   error?: { message: string; status?: number; attempts?: number };
 }
 

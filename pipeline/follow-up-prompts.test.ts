@@ -9,7 +9,7 @@ import { createSimExtractionModel } from '../backends/sim-extraction-model.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { createActionLayer } from './action-layer.js';
 import { decisionJournal, journalEpisodeName } from './follow-up-prompts.js';
-import { policyWrites, seedScenario, writeJournal, type UnitContext } from './follow-up-steps.js';
+import { followUpDefences, policyWrites, seedScenario, writeJournal, type UnitContext } from './follow-up-steps.js';
 import { createSimDecisionModel } from './sim-decision-model.js';
 
 const scenarios = await loadScenarios();
@@ -41,7 +41,7 @@ describe('writeJournal (natural): the episode is named and referenced at the uni
     const backend = createGraphitiBackend({ embedder: createLexicalEmbedder(), runId: 'journal', workDir: '/tmp/unused', extraction: createSimExtractionModel(), store });
     await backend.open();
     const key = { experiment: 'writeback' as const, scenario: scenario.id, system: 'graphiti', mode: 'direct' as const, arm: 'natural', model: 'sim', trial: 0, guard: false, poem: false };
-    const context: UnitContext = { key, backend, namespace: 'ns', model: createSimDecisionModel({ scenarios, seed: 0 }), actions: createActionLayer({ scenarios }), k: 10, journals: new Set() };
+    const context: UnitContext = { key, backend, namespace: 'ns', model: createSimDecisionModel({ scenarios, seed: 0 }), actions: createActionLayer({ scenarios }), k: 10, defences: followUpDefences(key), journals: new Set() };
     const seededAt = new Date('2026-09-01T12:00:00.123Z');
     await seedScenario(context, policyWrites(scenario, 'direct', seededAt), seededAt);
     const text = decisionJournal(scenario.id, scenario.actions[0], '{"action": "DELETE"}');

@@ -1,7 +1,11 @@
-// The building blocks every follow-up experiment shares: seed, read (with the guard), decide (with PoEM), journal.
+// The building blocks every follow-up experiment shares: seed, read (through the unit's screens), decide (through its
+// post-decision steps), journal. Defences come from the registry (pipeline/defences), never by name.
 import type { MemoryBackend, MemoryRecord, MemoryWrites, SeedMode } from '../backends/memory-backend.js';
 import { labelRecords } from '../scenarios/exposure.js';
-import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
+import { UnsupportedFeatureError } from '../core/errors.js';
+import { unitDefences, type UnitDefences } from './defences/compose.js';
+import { reviewDecision, reviewTraceFields } from './defences/reviews.js';
+import { applyScreens, pick, screenTraceFields } from './defences/screens.js';
 import { episodesFor } from '../scenarios/episodes.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { unsafeAction } from '../scenarios/scenario.js';
@@ -9,7 +13,6 @@ import type { ActionLayer } from './action-layer.js';
 import type { ChatMessage, DecisionModel } from './decision-model.js';
 import type { DecisionTrace, FollowUpKey, JournalCensus, JournalWrite, ReadTrace } from './follow-up-log.js';
 import { JOURNAL_MARKERS, JOURNAL_SOURCE_DESCRIPTION, journalEpisodeName } from './follow-up-prompts.js';
-import type { GuardTrace } from './run-log.js';
 import { parseAction } from './parse-action.js';
 import { followUpSample } from './sample-identity.js';
 
@@ -22,6 +25,8 @@ export interface UnitContext {
   actions: ActionLayer;
   /** Retrieval depth (k = 10). */
   k: number;
+  /** The unit's defences from its axes (`--guard on`: every read screened; `--poem on`: every decision gated). */
+  defences: UnitDefences;
   /** Texts of the journals this unit wrote so far (marked in every later read). */
   journals: Set<string>;
   /**
@@ -71,29 +76,30 @@ async function labelsOf(context: UnitContext, records: readonly MemoryRecord[], 
 }
 
 /**
- * One read: the default read, or the system's own filtered read (the default read when it has none), then
- * the stale-retrieval guard when `guard` is set. What reaches the model is `records`.
+ * A follow-up unit's defences: `uses` (what its arm composes, if anything) plus its guard and PoEM axes. Follow-ups
+ * build their own prompts and make every call themselves, so a prompt prefix or a reused reply cannot apply there.
  */
-export async function readMemory(context: UnitContext, input: { query: string; read: 'default' | 'filtered'; guard: boolean; scenario: LabelScenario }): Promise<ReadTrace> {
+export function followUpDefences(key: Pick<FollowUpKey, 'guard' | 'poem'>, uses: readonly string[] = []): UnitDefences {
+  const defences = unitDefences({ uses, guard: key.guard, poem: key.poem });
+  if (defences.systemPrefix !== '' || defences.reuseReplyOf !== null) {
+    throw new UnsupportedFeatureError(`follow-up defences (${defences.ids.join(', ')})`, defences.systemPrefix !== '' ? 'a system-message prefix' : 'a reused reply');
+  }
+  return defences;
+}
+
+/**
+ * One read: the default read, or the system's own filtered read (the default read when it has none), then the
+ * screens of `defences` (the stale-retrieval guard with `--guard on`). What reaches the model is `records`.
+ */
+export async function readMemory(context: UnitContext, input: { query: string; read: 'default' | 'filtered'; defences: Pick<UnitDefences, 'screens'>; scenario: LabelScenario }): Promise<ReadTrace> {
   const filter = input.read === 'filtered' ? context.backend.description.storeFilter : null;
   const result = await context.backend.search({ namespace: context.namespace, query: input.query, limit: context.k, ...(filter ? { filter } : {}) });
   const returned = result.records;
   const labels = await labelsOf(context, returned, input.scenario);
-  let kept = returned.map((_, index) => index);
-  let guard: GuardTrace | undefined;
-  if (input.guard) {
-    const now = new Date();
-    const verdict = applyStaleRetrievalGuard(returned.map(memoryRecordToGuardInput), {}, now);
-    kept = verdict.kept.map((item) => item.index);
-    guard = {
-      now: now.toISOString(),
-      input: returned,
-      withheld: verdict.withheld.map((w) => ({ index: w.index, text: w.text, reason: w.reason, stage: w.stage, ...(w.supersededBy ? { supersededBy: w.supersededBy } : {}) })),
-      notes: verdict.notes,
-    };
-  }
-  const records = kept.map((index) => returned[index]!);
-  const keptLabels = kept.map((index) => labels[index]!);
+  const now = new Date();
+  const { kept, traces } = applyScreens(returned, input.defences.screens, () => now);
+  const records = pick(returned, kept);
+  const keptLabels = pick(labels, kept);
   return {
     read: input.read,
     query: input.query,
@@ -102,15 +108,15 @@ export async function readMemory(context: UnitContext, input: { query: string; r
     labels: keptLabels,
     exposed: keptLabels.some(Boolean),
     journal: records.map((record) => isJournalRecord(context, record)),
-    ...(guard ? { guard } : {}),
+    ...screenTraceFields(traces),
     warnings: [...result.warnings],
   };
 }
 
 /**
- * One decision over a read: send the exact messages, parse the action, and — with `--poem on` — let the
- * trusted action layer execute it through the gate (`step` keeps the PoEM subject unique per decision).
- * A provider failure is recorded on the trace and rethrown: the unit is an error, never scored safe.
+ * One decision over a read: send the exact messages, parse the action, and run the unit's post-decision steps (with
+ * `--poem on`, the trusted action layer executes it through the gate; `step` keeps the PoEM subject unique per
+ * decision). A provider failure is recorded on the trace and rethrown: the unit is an error, never scored safe.
  */
 export async function decideOnRead(context: UnitContext, input: { readTrace: ReadTrace; messages: ChatMessage[]; scenario: Scenario; step: string }): Promise<DecisionTrace> {
   const { key, model } = context;
@@ -126,9 +132,14 @@ export async function decideOnRead(context: UnitContext, input: { readTrace: Rea
   }
   const parsedAction = reply.text.trim() === '' ? null : parseAction(reply.text, input.scenario.actions);
   if (parsedAction === null) return { ...base, reply, parsedAction, unsafe: null, parseFailure: true };
-  if (!key.poem) return { ...base, reply, parsedAction, unsafe: parsedAction === unsafeAction(input.scenario), parseFailure: false };
-  const poem = await context.actions.execute({ ...key, step: input.step }, parsedAction);
-  return { ...base, reply, parsedAction, unsafe: poem.executedAction === unsafeAction(input.scenario), parseFailure: false, poem };
+  const decision = await reviewDecision(context.defences.reviews, {
+    proposedAction: parsedAction,
+    unsafeAction: unsafeAction(input.scenario),
+    reply: { text: reply.text, reusedFrom: null },
+    reads: null,
+    execute: (proposed) => context.actions.execute({ ...key, step: input.step }, proposed),
+  });
+  return { ...base, reply, parsedAction, unsafe: decision.unsafe, parseFailure: false, ...reviewTraceFields(decision.traces) };
 }
 
 /**

@@ -18,9 +18,18 @@ export type { CellResult, IntegrityMetric, IntegrityReport, TargetResult } from 
 export { buildDecisionMessages } from './prompts.js';
 export { HOP_TASK, ROLE_ORDER, buildRoleMessages, relapseJournal, relapseQuery, roleQuery, roleTask } from './follow-up-prompts.js';
 export { ACTION_PARSERS, parseReply, type ActionParserId } from './parse-action.js';
-export { ARMS } from './arms.js';
+export { ARMS, isArmId } from './arms.js';
 export { createActionLayer, subjectOf, type ActionLayer } from './action-layer.js';
-export { isJournalRecord, type LabelScenario } from './follow-up-steps.js';
-export { poemHooks } from './follow-up/tools.js';
+export { followUpDefences, isJournalRecord, type LabelScenario } from './follow-up-steps.js';
+export { poemHooks, toolArmOf } from './follow-up/tools.js';
 export { runToolAgent, type ChatFunction } from './tools/tool-agent.js';
 export { followUpSample } from './sample-identity.js';
+
+// The defences (pipeline/defences), re-applied by rescore through the same registry the run used: the registry, a
+// unit's composed defences, the screens and post-decision steps with their traces, the grid unit's context, Table 9.
+export { DEFENCES, defenceOf, defenceStages, screenOf, type DefenceId, type DefenceV1 } from './defences/index.js';
+export { AXIS_DEFENCES, flattenDefences, unitDefences, type UnitDefences } from './defences/compose.js';
+export { applyScreens, pick, screenTraceFields, screenTracePath, storedScreenTrace, type ScreenTraceFields } from './defences/screens.js';
+export { reviewDecision, reviewTraceFields } from './defences/reviews.js';
+export { gridDefences, gridUnitContext, probeReads } from './defences/grid-context.js';
+export { tableNineWithheld } from './setup-phase.js';

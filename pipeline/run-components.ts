@@ -8,7 +8,7 @@ import { argsOf } from '../core/registry.js';
 import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { loadExploitScenarios, type ExploitScenario } from '../scenarios/exploit-scenario.js';
-import { ARM_IDS, ARMS, RUNNABLE_ARM_IDS, type ArmId } from './arms.js';
+import { ARM_IDS, isArmId } from './arms.js';
 import type { SpendGate } from './budget.js';
 import { createDecisionModel, isRemoteModel, type DecisionModelComponent } from './decision-models.js';
 import { InvalidInputError, UnknownComponentError } from '../core/errors.js';
@@ -46,10 +46,7 @@ export function validateComponents(spec: RunSpec): void {
     for (const arm of spec.arms) if (!arms.includes(arm)) throw new UnknownComponentError(`${spec.experiment} arm`, arm, arms);
     return;
   }
-  for (const arm of spec.arms) {
-    if (!(ARM_IDS as readonly string[]).includes(arm)) throw new UnknownComponentError('arm', arm, ARM_IDS);
-    if (!ARMS[arm as ArmId]) throw new UnknownComponentError('arm', arm, RUNNABLE_ARM_IDS);
-  }
+  for (const arm of spec.arms) if (!isArmId(arm)) throw new UnknownComponentError('arm', arm, ARM_IDS);
   // A budget bounds the decision calls it can reserve; a real extraction model or embedder spends outside it.
   const unbounded = [
     EXTRACTION_MODELS.get(spec.extraction.id).remote ? `--extraction-model ${String(spec.extraction.model)}` : null,

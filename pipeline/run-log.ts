@@ -1,11 +1,15 @@
 // The run directory's data model (versioned): manifest.json, setup.jsonl, records.jsonl, summary.json.
 import type { MemoryRecord, SeedMode, RecordedWarning } from '../backends/memory-backend.js';
 import type { ArmId } from './arms.js';
+import type { GuardTrace, OutputFilterTrace } from './defences/traces.js';
 import type { DecisionResponse, ModelDescription } from './decision-model.js';
 import type { RunSpec } from './run-spec.js';
 import type { ProofOfExecutionDecision } from '../guard/proof-of-execution-types.js';
 import type { ModelProvenance, ModelUsage } from './usage-totals.js';
 import type { ComponentRecord } from '../core/registry.js';
+
+// The defences' traces are run-log data, defined beside the defences that write them (no import cycle through arms.ts).
+export type { GuardTrace, OutputFilterTrace } from './defences/traces.js';
 
 /** Bump on any shape change of the files below, and add a reader test for the old version. */
 export const RUN_LOG_VERSION = 2 as const;
@@ -161,26 +165,6 @@ export function probeIdOf(system: string, mode: SeedMode, scenario: string): str
   return `${system}/${mode}/${scenario}`;
 }
 
-/** What the stale-retrieval guard did to a unit's context. */
-export interface GuardTrace {
-  /** The clock stage 1 compared `expiration_date` against. */
-  now: string;
-  /** Records before the guard. */
-  input: MemoryRecord[];
-  withheld: { index: number; text: string; reason: string; stage: string; supersededBy?: string }[];
-  notes: string[];
-}
-
-/** What the output filter decided on the reused attack reply. */
-export interface OutputFilterTrace {
-  /** The `none`-arm unit whose reply was reused, or null when this unit made the attack call itself. */
-  reusedUnit: string | null;
-  /** Revoked facts handed to the filter (default read minus filtered read, §7.3). */
-  revokedFacts: string[];
-  blocked: boolean;
-  matchedFact: string | null;
-}
-
 /** One finished unit (`records.jsonl`, appended as each finishes). */
 export interface UnitRecord {
   version: typeof RUN_LOG_VERSION;
@@ -191,10 +175,22 @@ export interface UnitRecord {
   startedAt: string;
   finishedAt: string;
   /** The records the arm handed to the model (texts only reached the model), with their metadata. */
-  context: { read: 'default' | 'filtered'; records: MemoryRecord[]; labels: boolean[]; exposed: boolean; extractor: string; guard?: GuardTrace };
+  context: {
+    read: 'default' | 'filtered';
+    records: MemoryRecord[];
+    labels: boolean[];
+    exposed: boolean;
+    extractor: string;
+    /** The stale-retrieval guard's trace (the `guard` arm or `--guard on`). */
+    guard?: GuardTrace;
+    /** Any other registered read screen's trace, by defence id (pipeline/defences/screens.ts); absent for the paper's arms. */
+    screens?: Record<string, GuardTrace>;
+  };
   outputFilter?: OutputFilterTrace;
   /** The proof-of-execution gate's decision (`--poem on`). */
   poem?: PoemTrace;
+  /** Any other registered post-decision step's trace, by defence id (pipeline/defences/reviews.ts); absent for the paper's arms. */
+  reviews?: Record<string, unknown>;
   /** sha256 of the exact messages JSON. */
   promptSha256: string;
   reply: DecisionResponse | null;

@@ -8,7 +8,8 @@ import type { Embedder } from '../backends/embedder.js';
 import type { ExtractionModel } from '../backends/extraction-model.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import type { Scenario } from '../scenarios/scenario.js';
-import { ARMS, type ArmId } from './arms.js';
+import type { ArmId } from './arms.js';
+import { gridDefences } from './defences/grid-context.js';
 import type { ChatMessage, DecisionModel, DecisionRequest } from './decision-model.js';
 import { enumerateUnits, readUnitRecords, unitContext } from './experiment-phase.js';
 import { EXPERIMENTS } from './experiments.js';
@@ -113,8 +114,8 @@ async function planGrid(input: PlanInput): Promise<RunPlan> {
       row.done += 1;
       continue;
     }
-    // The output filter reuses the `none` arm's reply: it sends nothing of its own.
-    if (ARMS[key.arm]!.derivedFrom) continue;
+    // A reusing arm (the output filter reuses the `none` reply) sends nothing of its own.
+    if (gridDefences(key).reuseReplyOf !== null) continue;
     const model = input.models.find((m) => m.description.id === key.model)!;
     const { messages } = unitContext(key, scenarios.get(key.scenario)!, probes.get(probeIdOf(key.system, key.mode, key.scenario))!, now);
     const hit = input.cacheLookup?.(model, { messages, trial: key.trial, sample: gridSample(key), metadata: { scenario: key.scenario } }) ?? false;

@@ -5,12 +5,13 @@ import type { BackendSettings, MemoryBackend, MemoryRecord, MemoryWrites, SeedMo
 import type { ExtractionModel } from '../backends/extraction-model.js';
 import { exposureOf, labelRecords } from '../scenarios/exposure.js';
 import { episodesFor } from '../scenarios/episodes.js';
-import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { readJsonLines } from './json-files.js';
 import { openRunLogFile } from './run-log-chain.js';
 import type { Redactor } from './redact.js';
 import { probeIdOf, RUN_LOG_VERSION, type ProbeRecord } from './run-log.js';
+import { AXIS_DEFENCES } from './defences/compose.js';
+import { screenOf } from './defences/index.js';
 
 /** Inputs of the setup phase. */
 export interface SetupPhaseInput {
@@ -32,6 +33,14 @@ export interface SetupPhaseInput {
   redact?: Redactor;
   /** Stops before the next probe (Ctrl+C, the breaker); a probe not written is simply run again on resume. */
   signal?: AbortSignal;
+}
+
+/**
+ * Table 9's verdict on a probe: the texts the stale-retrieval guard (the registered `guard` defence, with `settings`
+ * or the run's defaults) withholds from the default read at `now`.
+ */
+export function tableNineWithheld(defaultRead: readonly MemoryRecord[], now: Date, settings?: unknown): string[] {
+  return screenOf(AXIS_DEFENCES.guard, settings)({ records: defaultRead, now }).withheld.map((w) => w.text);
 }
 
 function writesFor(scenario: Scenario, mode: SeedMode, now: Date): MemoryWrites {
@@ -60,7 +69,6 @@ async function probe(backend: MemoryBackend, scenario: Scenario, mode: SeedMode,
   const filteredLabels = filteredResult ? await label(filteredResult.records) : defaultLabels;
   await backend.reset(namespace);
   const guardNow = new Date();
-  const guard = applyStaleRetrievalGuard(defaultResult.records.map(memoryRecordToGuardInput), {}, guardNow);
   return {
     ...base,
     status: 'ok',
@@ -71,7 +79,7 @@ async function probe(backend: MemoryBackend, scenario: Scenario, mode: SeedMode,
     defaultLabels,
     filteredLabels,
     exposure: { rule: rule.rule, ...exposureOf(defaultLabels) },
-    guard: { now: guardNow.toISOString(), withheldTexts: guard.withheld.map((w) => w.text) },
+    guard: { now: guardNow.toISOString(), withheldTexts: tableNineWithheld(defaultResult.records, guardNow) },
     warnings: [...report.warnings, ...defaultResult.warnings, ...(filteredResult?.warnings ?? [])],
   };
 }

@@ -10,7 +10,7 @@ import type { Scenario } from '../../scenarios/scenario.js';
 import { createActionLayer } from '../action-layer.js';
 import type { DecisionModel } from '../decision-model.js';
 import { followUpUnitIdOf, type DecisionTrace, type FollowUpKey, type FollowUpRecord, type RecordedCall } from '../follow-up-log.js';
-import type { UnitContext } from '../follow-up-steps.js';
+import { followUpDefences, type UnitContext } from '../follow-up-steps.js';
 import { readJsonLines, sha256 } from '../json-files.js';
 import { openRunLogFile } from '../run-log-chain.js';
 import { RUN_LOG_VERSION } from '../run-log.js';
@@ -166,7 +166,7 @@ async function runUnit(
     calls.push(call);
     return reply;
   } };
-  const context: UnitContext = { key, backend, namespace: namespaceOf(key), model: recording, actions, k: input.k, journals: new Set(), ...(input.signal ? { signal: input.signal } : {}) };
+  const context: UnitContext = { key, backend, namespace: namespaceOf(key), model: recording, actions, k: input.k, defences: followUpDefences(key), journals: new Set(), ...(input.signal ? { signal: input.signal } : {}) };
   const { result, done } = experiment.start(context, scenario, input.settings);
   try {
     await done;

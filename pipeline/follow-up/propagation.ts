@@ -22,7 +22,7 @@ export const propagationExperiment: FollowUpExperiment<PropagationRecord, Scenar
     await seedScenario(context, policyWrites(scenario, context.key.mode, seededAt), seededAt);
     const read = context.key.arm === 'shared-filtered' ? 'filtered' : 'default';
     for (const role of ROLE_ORDER) {
-      const readTrace = await readMemory(context, { query: roleQuery(role, scenario), read, guard: context.key.guard, scenario });
+      const readTrace = await readMemory(context, { query: roleQuery(role, scenario), read, defences: context.defences, scenario });
       const messages = buildRoleMessages({ role, facts: readTrace.records.map((r) => r.text), task: roleTask(role, scenario), actions: scenario.actions, guardrail: scenario.guardrail });
       const trace = await decideOnRead(context, { readTrace, messages, scenario, step: role });
       result.roles[role] = trace;

@@ -9,7 +9,7 @@ import type { FollowUpExperiment } from './experiment.js';
 
 /** One decision of a hop: read with the scenario query, decide the given task with the plain §6 prompt. */
 async function hopDecision(context: UnitContext, scenario: Scenario, read: 'default' | 'filtered', task: string, step: string): Promise<DecisionTrace> {
-  const readTrace = await readMemory(context, { query: scenario.query, read, guard: context.key.guard, scenario });
+  const readTrace = await readMemory(context, { query: scenario.query, read, defences: context.defences, scenario });
   const messages = buildDecisionMessages({ facts: readTrace.records.map((r) => r.text), task, actions: scenario.actions, guardrail: scenario.guardrail, harden: false });
   return decideOnRead(context, { readTrace, messages, scenario, step });
 }

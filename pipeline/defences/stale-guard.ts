@@ -1,0 +1,32 @@
+// The stale-retrieval guard (stale-retrieval.md §10) as a defence: the `guard` arm and the `--guard on` axis.
+import { resolveGuardConfig, type GuardConfig } from '../../guard/guard-config.js';
+import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../../guard/stale-retrieval-guard.js';
+import type { DefenceV1, ScreenInput, ScreenVerdict } from './defence-v1.js';
+
+/**
+ * Creates the guard's screen with `settings` (any subset of `GuardConfig`; validated, unknown keys rejected). Runs
+ * use the defaults; `pnpm rescore --guard-*` re-applies it with others. The records are never modified.
+ */
+function create(settings: unknown = {}) {
+  const config = resolveGuardConfig(settings as Partial<GuardConfig>, 'stale-retrieval guard settings');
+  return {
+    screen({ records, now }: ScreenInput): ScreenVerdict {
+      const verdict = applyStaleRetrievalGuard(records.map(memoryRecordToGuardInput), config, now);
+      return {
+        kept: verdict.kept.map((kept) => kept.index),
+        withheld: verdict.withheld.map((w) => ({ index: w.index, text: w.text, reason: w.reason, stage: w.stage, ...(w.supersededBy ? { supersededBy: w.supersededBy } : {}) })),
+        notes: verdict.notes,
+      };
+    },
+  };
+}
+
+/** Withholds records the system marked revoked, and survivors superseded by a newer kept record (§10.4–10.9). */
+export const staleGuardDefence = {
+  specificationVersion: 'v1',
+  id: 'guard',
+  label: 'stale guard',
+  arm: { referenceName: 'guard' },
+  uses: [],
+  create,
+} as const satisfies DefenceV1;

@@ -1,0 +1,39 @@
+// Behaviour unchanged (issue #13): the full offline grid — every system, both modes, all six arms, --guard off,on,
+// --poem off,on, 2 trials, sim — gives the cells and Table 9 rows captured on main before defences became registered
+// parts (2669fd0, data/fixtures/defences/full-grid-cells.tsv), and rescoring it through the registry changes nothing.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadRun } from '../../analysis/load-run.js';
+import { recomputeRun } from '../../analysis/recompute-run.js';
+import type { Summary } from '../../analysis/summarize.js';
+import { specFromArgs } from '../cli.js';
+import { runEvaluation } from '../run.js';
+import { gridCellLines } from '../test-support/grid-cell-lines.js';
+import { ARM_IDS } from './index.js';
+
+const FIXTURE = join(import.meta.dirname, '..', '..', 'data', 'fixtures', 'defences', 'full-grid-cells.tsv');
+
+let runDir: string;
+beforeAll(async () => {
+  const out = mkdtempSync(join(tmpdir(), 'stalebench-unchanged-grid-'));
+  const spec = specFromArgs(['--model', 'sim', '--modes', 'direct,natural', '--arms', ARM_IDS.join(','), '--guard', 'off,on', '--poem', 'off,on', '--trials', '2', '--no-cache', '-q', '--out', out], {});
+  runDir = (await runEvaluation(spec, { apiKey: undefined })).runDir;
+}, 300_000);
+
+describe('the full offline grid through the defence registry', () => {
+  it('gives every cell and Table 9 row exactly as main did before the change', () => {
+    const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
+    const expected = readFileSync(FIXTURE, 'utf8').trimEnd().split('\n');
+    const actual = gridCellLines(summary);
+    expect(actual.length).toBe(expected.length);
+    expect(actual).toEqual(expected);
+  });
+
+  it('rescores to the same records and summary (rescore applies the same defences)', async () => {
+    const recomputed = await recomputeRun(loadRun(runDir));
+    expect(recomputed.differences).toEqual([]);
+    expect(gridCellLines(recomputed.summary as Summary)).toEqual(readFileSync(FIXTURE, 'utf8').trimEnd().split('\n'));
+  }, 120_000);
+});

@@ -1,0 +1,91 @@
+// Test support: a private copy of the source tree (node_modules linked, never the checkout) to which a test adds a
+// part — one file and its registry line — and on which it runs the real commands as child processes.
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** The checkout this file lives in. */
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+/** What a command printed and how it exited. */
+export interface CommandResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The command scripts of package.json a copy can run (`pnpm <name>` = `tsx <file>`). */
+const COMMANDS = { eval: ['pipeline/cli.ts', 'eval'], rescore: ['analysis/rescore-command.ts'], report: ['analysis/report-command.ts'] } as const;
+
+/** A copy of the source tree in a temporary directory. */
+export interface SourceCopy {
+  /** Root of the copy. */
+  dir: string;
+  /** Writes a new file (path relative to the root); refuses to overwrite one. */
+  addFile(path: string, text: string): void;
+  /**
+   * Adds a registry line: `entry` as a new line right before the one line of `file` that equals `before` (trimmed),
+   * and `importLine`, if given, after the file's first line (its purpose header). Throws unless `before` occurs once.
+   */
+  addRegistryLine(file: string, line: { importLine?: string; entry: string; before: string }): void;
+  /** Runs `pnpm <command> <args>` on the copy (a child node process with tsx, no network needed for `--model sim`). */
+  run(command: keyof typeof COMMANDS, args: readonly string[]): Promise<CommandResult>;
+  /** `tsc --noEmit` over the copy's tsconfig: the added part type-checks with everything else. */
+  typecheck(): Promise<CommandResult>;
+  /** Deletes the copy. */
+  remove(): void;
+}
+
+function runNode(cwd: string, args: readonly string[]): Promise<CommandResult> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, args, { cwd, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
+    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+    child.on('error', fail);
+    child.on('exit', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+/**
+ * Copies the folders `tsconfig.json` includes, `data/`, `package.json` and `tsconfig.json` into a fresh temporary
+ * directory and links `node_modules`. Nothing the checkout holds is ever edited.
+ *
+ * @example const copy = copySourceTree(); copy.addFile('pipeline/defences/x.ts', text); await copy.run('eval', [...]);
+ */
+export function copySourceTree(): SourceCopy {
+  const dir = mkdtempSync(join(tmpdir(), 'stalebench-source-'));
+  const { include } = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) as { include: string[] };
+  for (const folder of [...include, 'data']) {
+    cpSync(join(ROOT, folder), join(dir, folder), { recursive: true, filter: (source) => !/[\\/](runs|work|\.stalebench-cache|__pycache__)$/.test(source) });
+  }
+  for (const file of ['package.json', 'tsconfig.json']) cpSync(join(ROOT, file), join(dir, file));
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return {
+    dir,
+    addFile(path, text) {
+      writeFileSync(join(dir, path), text, { flag: 'wx' });
+    },
+    addRegistryLine(file, line) {
+      const path = join(dir, file);
+      const lines = readFileSync(path, 'utf8').split('\n');
+      const at = lines.flatMap((text, index) => (text.trim() === line.before.trim() ? [index] : []));
+      if (at.length !== 1) throw new Error(`${file}: expected one line "${line.before}", found ${at.length}`);
+      lines.splice(at[0]!, 0, line.entry);
+      if (line.importLine !== undefined) lines.splice(1, 0, line.importLine);
+      writeFileSync(path, lines.join('\n'));
+    },
+    run(command, args) {
+      const [script, ...prefix] = COMMANDS[command];
+      return runNode(dir, ['--import', 'tsx', join(dir, script), ...prefix, ...args]);
+    },
+    typecheck() {
+      return runNode(dir, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', join(dir, 'tsconfig.json')]);
+    },
+    remove() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
