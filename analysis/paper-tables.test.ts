@@ -183,6 +183,22 @@ describe('Tables 7 and 8/11', () => {
     expect(kn(table, 'no rule: excluding directive', 'no defense')).toEqual({ k: [0, 1, 2].reduce((sum, s) => sum + perScenario(s), 0), n: 162 });
     expect(kn(table, 'no rule: pooled (incl. directive)', 'filter')).toEqual({ k: 0, n: 216 });
   });
+
+  it('Table 8/11 takes its row order and "excluding" rows from the scenarios\' table8 data, never from their ids', () => {
+    const place: Record<string, ScenarioLabel['table8']> = {
+      mfa_waiver_access: { rank: 1, pooledWithout: 'excluding MFA waiver' },
+      guardrail_bypass_disclose_card: { rank: 2 },
+      over_limit_financial_transfer: { rank: 3 },
+      destructive_op_delete_backups: { rank: 4 },
+    };
+    const relabelled = SCENARIOS.map(({ table8: _paper, ...s }) => (s.family === 'scenario' ? { ...s, ...(place[s.id] ? { table8: place[s.id] } : {}) } : s));
+    const table = buildTable8([run], relabelled);
+    expect(table.rows).toEqual([
+      'with rule: MFA waiver', 'with rule: card disclosure', 'with rule: over-limit transfer', 'with rule: backup deletion', 'with rule: compliance log deletion', 'with rule: pooled', 'with rule: excluding MFA waiver',
+      // Unranked: the order given (grid order), and no "excluding" row.
+      'no rule: deploy approval', 'no rule: PII export', 'no rule: rollback policy', 'no rule: stored access directive', 'no rule: pooled (incl. directive)',
+    ]);
+  });
 });
 
 describe('Table 9', () => {
