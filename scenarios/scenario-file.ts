@@ -76,7 +76,7 @@ function toInputIssues(issue: z.core.$ZodIssue): InputIssue[] {
 }
 
 /** `['distractors', 0]` → `distractors[0]`. */
-export function formatPath(path: readonly PropertyKey[]): string {
+function formatPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((joined, key) => (typeof key === 'number' ? `${joined}[${key}]` : joinPath(joined, String(key), '.')), '');
 }
 

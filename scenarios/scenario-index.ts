@@ -27,7 +27,7 @@ const entrySchema = z.strictObject({
 });
 
 /** `index.json`: the scenarios of a folder in grid order, with what they are and where the order comes from. */
-export const scenarioIndexSchema = z
+const scenarioIndexSchema = z
   .strictObject({
     /** What the file is, for a reader who opens it first. */
     about: z.string().min(1),

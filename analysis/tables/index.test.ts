@@ -1,12 +1,12 @@
 // The table registry: every table file registered once, the diff's ids derived from it, and the assembly's order.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { LoadedRun } from '../load-run.js';
 import type { PaperTable } from '../paper-table.js';
 import { loadPaperReference } from '../paper-reference.js';
 import { buildTables } from '../paper-tables.js';
-import { defineTable, paperTableIds, TABLES, type TableDefinition } from './index.js';
+import { defineTable, paperTableIds, TABLES, type PaperTableId, type TableDefinition } from './index.js';
 
 describe('the table registry', () => {
   it('registers every table file exactly once, with one import and one line', () => {
@@ -26,6 +26,11 @@ describe('the table registry', () => {
     const published = [...loadPaperReference().tables.keys()];
     expect(paperTableIds()).toEqual(published.filter((id) => id !== '10'));
     expect(TABLES.filter((definition) => !definition.paper).map((definition) => definition.id)).toEqual(['defence', 'defence']);
+  });
+
+  it('PaperTableId is the union of the registered ids (type-checked: a typo in a table id does not compile)', () => {
+    expectTypeOf<PaperTableId>().toEqualTypeOf<'6' | '7' | '8/11' | '9' | '12' | '13' | '14' | '15' | '16' | 'defence'>();
+    expect(TABLES.map((definition) => definition.id)).toEqual(['6', '7', '8/11', '9', '12', '13', '14', '15', '16', 'defence', 'defence']);
   });
 
   it('a registered table (one definition, one line) joins the built tables and the --paper ids', () => {
