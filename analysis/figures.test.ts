@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { InvalidInputError } from '../core/errors.js';
 import { exposureBySystemFigure, figuresFor, propagationByRoleFigure, unsafeByModelFigure, unsafeBySystemFigure, writeBackHopsFigure } from './figures.js';
-import type { Dependence, PaperTable, PaperTableId, TableCell } from './paper-table.js';
+import type { Dependence, PaperTable, TableCell } from './paper-table.js';
+import type { PaperTableId } from './tables/index.js';
 import { wilson } from './statistics.js';
 
 const proportion = (row: string, column: string, k: number, n: number, dependence: Dependence = 'model-dependent'): TableCell => ({

@@ -1,6 +1,7 @@
 // Standalone SVG figures (grouped bars with Wilson-interval whiskers) drawn by hand from PaperTable cells only.
 import { InvalidInputError } from '../core/errors.js';
-import type { Figure, PaperTable, PaperTableId, TableCell } from './paper-table.js';
+import type { Figure, PaperTable, TableCell } from './paper-table.js';
+import type { PaperTableId } from './tables/index.js';
 import { wilson } from './statistics.js';
 
 /** Escapes text for XML and HTML (text and quoted attributes); drops the control characters XML 1.0 forbids. */

@@ -6,6 +6,7 @@ import type { MemoryRecord } from '../backends/memory-backend.js';
 import { specFromArgs } from '../pipeline/cli.js';
 import type { ProbeRecord, RunManifest, UnitRecord } from '../pipeline/run-log.js';
 import { runEvaluation } from '../pipeline/run.js';
+import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { guardMetricsUnder, rescoreGuard } from './guard-rescore.js';
 import { loadRun, type LoadedRun } from './load-run.js';
 import type { Summary } from './summarize.js';
@@ -98,7 +99,7 @@ describe('rescoreGuard on a real sim run', () => {
     const rescore = rescoreGuard(run, {});
     expect(rescore.guardMetrics).toEqual(summary.guardMetrics);
     expect(rescore.unreproducedProbes).toEqual([]);
-    expect(rescore.units).toMatchObject({ traced: 27, verdictChanged: 0, contextChanged: 0 });
+    expect(rescore.units).toMatchObject({ traced: POLICY_SCENARIO_IDS.length * 3, verdictChanged: 0, contextChanged: 0 }); // scenarios × systems, guard arm
   });
 
   it('without stage 1, Graphiti direct loses catches and its guard contexts regain revoked records', () => {

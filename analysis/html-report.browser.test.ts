@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunManifest } from '../pipeline/run-log.js';
 import { figuresFor } from './figures.js';
 import { renderHtmlReport, tableAnchor } from './html-report.js';
-import type { Dependence, DiffCell, PaperDiff, PaperTable, PaperTableId, TableCell } from './paper-table.js';
+import type { Dependence, DiffCell, PaperDiff, PaperTable, TableCell } from './paper-table.js';
+import type { PaperTableId } from './tables/index.js';
 import { wilson } from './statistics.js';
 
 /** The few browser globals the page-side callbacks use: the project compiles without the DOM lib. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { diffAgainstPaper, formatPublished, PAPER_MODEL_COUNT, renderPaperDiffMarkdown } from './paper-diff.js';
 import { loadPaperReference, type PaperCell, type PaperReference } from './paper-reference.js';
 import type { PaperTable, TableCell } from './paper-table.js';
-import { proportionCell } from './paper-tables.js';
+import { proportionCell } from './table-cells.js';
 
 function reference(cells: Omit<PaperCell, 'source'>[]): PaperReference {
   const full = cells.map((cell) => ({ source: 'P' as const, ...cell }));

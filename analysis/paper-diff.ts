@@ -1,14 +1,13 @@
 // `report --paper`: our regenerated cells against data/paper/, model-independent cells checked, model-dependent shown.
 import type { PaperCell, PaperReference } from './paper-reference.js';
-import type { DiffCell, PaperDiff, PaperTable, PaperTableId, PublishedCell, TableCell } from './paper-table.js';
+import type { DiffCell, PaperDiff, PaperTable, PublishedCell, TableCell } from './paper-table.js';
 import { formatCell, formatP, formatPercent, formatValue } from './render-markdown.js';
 import { wilson } from './statistics.js';
+import { paperTableIds } from './tables/index.js';
 
 /** The paper's number of decision models (spec §2): its exposure counts repeat each scenario over them (81 = 9 × 9). */
 export const PAPER_MODEL_COUNT = 9;
 
-/** The tables `report` regenerates; the paper's Table 10 (calls and cost) is not one of them (spec §15). */
-const REGENERATED: readonly string[] = ['6', '7', '8/11', '9', '12', '13', '14', '15', '16'] satisfies PaperTableId[];
 
 type Comparison = Pick<DiffCell, 'verdict' | 'basis' | 'sameRate' | 'note'>;
 
@@ -74,18 +73,19 @@ function published(cell: PaperCell): PublishedCell {
  * Diffs our tables against the published cells of the tables we regenerate. Model-independent cells must match
  * exactly: as printed, or per decision model where the paper repeats a model-independent count over its nine models
  * (`TableCell.models`). Model-dependent cells are set side by side with both Wilson intervals; they are never called a
- * reproduction, and from a simulated run they are labelled `sim`.
+ * reproduction, and from a simulated run they are labelled `sim`. `regenerated` names the tables compared: by default
+ * every table registered with `paper: true` (analysis/tables/index.ts); the paper's Table 10 (calls and cost) is not one.
  *
  * @example const diff = diffAgainstPaper(tables, loadPaperReference()); diff.counts.modelIndependent.differs
  */
-export function diffAgainstPaper(tables: readonly PaperTable[], reference: PaperReference): PaperDiff {
+export function diffAgainstPaper(tables: readonly PaperTable[], reference: PaperReference, regenerated: readonly string[] = paperTableIds()): PaperDiff {
   const cells: DiffCell[] = [];
   // One table per id is compared: the real models' when the simulator's are built apart (they come first).
   const compared = new Map<string, PaperTable>();
   for (const table of tables) if (!compared.has(table.id) && table.modelGroup !== 'sim') compared.set(table.id, table);
   for (const table of tables) if (!compared.has(table.id)) compared.set(table.id, table);
   for (const paper of reference.cells) {
-    if (!REGENERATED.includes(paper.table)) continue;
+    if (!regenerated.includes(paper.table)) continue;
     const table = compared.get(paper.table);
     const ours = table?.cells.find((c) => c.row === paper.row && c.column === paper.column) ?? null;
     const base = { table: paper.table, row: paper.row, column: paper.column, dependence: paper.dependence, paper: published(paper), ours };
@@ -96,7 +96,7 @@ export function diffAgainstPaper(tables: readonly PaperTable[], reference: Paper
   }
   const of = (dependence: DiffCell['dependence'], verdict: DiffCell['verdict']) => cells.filter((c) => c.dependence === dependence && c.verdict === verdict).length;
   return {
-    simulated: [...compared.values()].some((t) => t.simulated && REGENERATED.includes(t.id)),
+    simulated: [...compared.values()].some((t) => t.simulated && regenerated.includes(t.id)),
     cells,
     counts: {
       modelIndependent: { match: of('model-independent', 'match'), differs: of('model-independent', 'differs'), missing: of('model-independent', 'missing'), notApplicable: of('model-independent', 'n/a') },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { InvalidInputError, type InputIssue } from '../core/errors.js';
+import { parseJsonFile } from '../scenarios/scenario-file.js';
 
 /** Where the reference data lives by default: `data/paper/` at the repository root. */
 export const defaultPaperReferenceDir = fileURLToPath(new URL('../data/paper/', import.meta.url));
@@ -118,21 +119,22 @@ export function loadPaperReference(dir: string = defaultPaperReferenceDir): Pape
   }
   if (files.length === 0 && issues.length === 0) issues.push({ path: dir, message: 'no *.json table files' });
   for (const file of files) {
-    let json: unknown;
+    // The scenario file reader: a syntax error by line and column, a bad field by its path.
+    let text: string;
     try {
-      json = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+      text = readFileSync(join(dir, file), 'utf8');
     } catch (error) {
-      issues.push({ path: file, message: `cannot read JSON: ${(error as Error).message}` });
+      issues.push({ path: file, message: `cannot read file: ${(error as Error).message}` });
       continue;
     }
-    const parsed = paperTableSchema.safeParse(json);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) issues.push({ path: `${file}:${issue.path.join('.')}`, message: issue.message });
+    const parsed = parseJsonFile(text, file, paperTableSchema);
+    if (parsed instanceof InvalidInputError) {
+      for (const issue of parsed.issues) issues.push({ path: issue.path ? `${file}:${issue.path}` : file, message: issue.message });
       continue;
     }
-    const previous = tables.get(parsed.data.table);
-    if (previous) issues.push({ path: `${file}:table`, message: `table "${parsed.data.table}" is also in ${previous.file}` });
-    else tables.set(parsed.data.table, { ...parsed.data, file });
+    const previous = tables.get(parsed.table);
+    if (previous) issues.push({ path: `${file}:table`, message: `table "${parsed.table}" is also in ${previous.file}` });
+    else tables.set(parsed.table, { ...parsed, file });
   }
   if (issues.length > 0) throw new InvalidInputError(`paper reference data (${dir})`, issues);
   return { tables, cells: [...tables.values()].flatMap((table) => table.cells) };

@@ -1,11 +1,6 @@
 // The table model shared by every renderer (Markdown, CSV, LaTeX, HTML, SVG figures) and the paper diff.
-// Types only: builders live in analysis/paper-tables.ts, renderers in analysis/render-*.ts.
-
-/**
- * Table ids as the paper numbers them; "8/11" is the per-scenario table published twice. `defence` is ours, not the
- * paper's: every (system, mode, arm, guard, poem) cell of the grid with its full counts (analysis/defence-table.ts).
- */
-export type PaperTableId = '6' | '7' | '8/11' | '9' | '12' | '13' | '14' | '15' | '16' | 'defence';
+// Types only: builders live in analysis/tables/ (one file per table, registered in analysis/tables/index.ts, which
+// also defines `PaperTableId`), renderers in analysis/render-*.ts.
 
 /** Spec §15: depends only on retrieval, or on the decision model. */
 export type Dependence = 'model-independent' | 'model-dependent';
@@ -50,7 +45,8 @@ export interface TableCell {
 
 /** A table regenerated from one or more runs, in the paper's layout. */
 export interface PaperTable {
-  id: PaperTableId;
+  /** A registered table id (`PaperTableId`, analysis/tables/index.ts): "6", "8/11", "defence". */
+  id: string;
   title: string;
   /** Row labels in display order. */
   rows: string[];

@@ -6,21 +6,33 @@ import type { LoadedRun } from './load-run.js';
 import { diffAgainstPaper } from './paper-diff.js';
 import { loadPaperReference } from './paper-reference.js';
 import type { PaperTable } from './paper-table.js';
-import { buildPaperTables, buildTable12, buildTable14, buildTable15, buildTable16, buildTable6, buildTable7, buildTable8, buildTable9, buildTable13, matchedPairs, modelRowLabel, type ScenarioLabel } from './paper-tables.js';
+import { buildPaperTables } from './paper-tables.js';
+import { modelRowLabel } from './tables/grid-table-parts.js';
+import type { ScenarioLabel } from './tables/index.js';
+import { buildTable6 } from './tables/table-06.js';
+import { buildTable7 } from './tables/table-07.js';
+import { buildTable8 } from './tables/table-08-11.js';
+import { buildTable9 } from './tables/table-09.js';
+import { buildTable12, matchedPairs } from './tables/table-12.js';
+import { buildTable13 } from './tables/table-13.js';
+import { buildTable14 } from './tables/table-14.js';
+import { buildTable15 } from './tables/table-15.js';
+import { buildTable16 } from './tables/table-16.js';
 import { formatCell } from './render-markdown.js';
 import { proportion } from './summarize.js';
 import { unsafeCounts } from './unsafe-counts.js';
 
+// The paper's nine with their Table 8/11 places (scenarios/policy/index.json), in grid order.
 const SCENARIOS: ScenarioLabel[] = [
-  { id: 'privilege_escalation_deploy_approval', short: 'deploy approval', family: 'payload' },
-  { id: 'data_exfiltration_pii_export', short: 'PII export', family: 'payload' },
-  { id: 'guardrail_bypass_rollback', short: 'rollback policy', family: 'payload' },
-  { id: 'instruction_injection_in_memory', short: 'stored access directive', family: 'payload' },
-  { id: 'guardrail_bypass_disclose_card', short: 'card disclosure', family: 'scenario' },
-  { id: 'destructive_op_delete_backups', short: 'backup deletion', family: 'scenario' },
-  { id: 'over_limit_financial_transfer', short: 'over-limit transfer', family: 'scenario' },
-  { id: 'compliance_log_deletion', short: 'compliance log deletion', family: 'scenario' },
-  { id: 'mfa_waiver_access', short: 'MFA waiver', family: 'scenario' },
+  { id: 'privilege_escalation_deploy_approval', short: 'deploy approval', family: 'payload', table8: { rank: 8 } },
+  { id: 'data_exfiltration_pii_export', short: 'PII export', family: 'payload', table8: { rank: 6 } },
+  { id: 'guardrail_bypass_rollback', short: 'rollback policy', family: 'payload', table8: { rank: 7 } },
+  { id: 'instruction_injection_in_memory', short: 'stored access directive', family: 'payload', table8: { rank: 9, pooledWithout: 'excluding directive' } },
+  { id: 'guardrail_bypass_disclose_card', short: 'card disclosure', family: 'scenario', table8: { rank: 2 } },
+  { id: 'destructive_op_delete_backups', short: 'backup deletion', family: 'scenario', table8: { rank: 1, pooledWithout: 'excluding backup deletion' } },
+  { id: 'over_limit_financial_transfer', short: 'over-limit transfer', family: 'scenario', table8: { rank: 3 } },
+  { id: 'compliance_log_deletion', short: 'compliance log deletion', family: 'scenario', table8: { rank: 5 } },
+  { id: 'mfa_waiver_access', short: 'MFA waiver', family: 'scenario', table8: { rank: 4 } },
 ];
 const ARMS = ['none', 'store-filter', 'prompt-hardening', 'output-filter', 'filter-hardening', 'guard'] as const;
 const EXPOSING = new Set(['graphiti', 'mem0-exp']);
@@ -170,6 +182,22 @@ describe('Tables 7 and 8/11', () => {
     expect(kn(table, 'with rule: excluding backup deletion', 'no defense')).toEqual({ k: [4, 6, 7, 8].reduce((sum, s) => sum + perScenario(s), 0), n: 216 });
     expect(kn(table, 'no rule: excluding directive', 'no defense')).toEqual({ k: [0, 1, 2].reduce((sum, s) => sum + perScenario(s), 0), n: 162 });
     expect(kn(table, 'no rule: pooled (incl. directive)', 'filter')).toEqual({ k: 0, n: 216 });
+  });
+
+  it('Table 8/11 takes its row order and "excluding" rows from the scenarios\' table8 data, never from their ids', () => {
+    const place: Record<string, ScenarioLabel['table8']> = {
+      mfa_waiver_access: { rank: 1, pooledWithout: 'excluding MFA waiver' },
+      guardrail_bypass_disclose_card: { rank: 2 },
+      over_limit_financial_transfer: { rank: 3 },
+      destructive_op_delete_backups: { rank: 4 },
+    };
+    const relabelled = SCENARIOS.map(({ table8: _paper, ...s }) => (s.family === 'scenario' ? { ...s, ...(place[s.id] ? { table8: place[s.id] } : {}) } : s));
+    const table = buildTable8([run], relabelled);
+    expect(table.rows).toEqual([
+      'with rule: MFA waiver', 'with rule: card disclosure', 'with rule: over-limit transfer', 'with rule: backup deletion', 'with rule: compliance log deletion', 'with rule: pooled', 'with rule: excluding MFA waiver',
+      // Unranked: the order given (grid order), and no "excluding" row.
+      'no rule: deploy approval', 'no rule: PII export', 'no rule: rollback policy', 'no rule: stored access directive', 'no rule: pooled (incl. directive)',
+    ]);
   });
 });
 

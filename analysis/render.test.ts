@@ -1,7 +1,7 @@
 // The three text renderers (Markdown, long CSV, LaTeX) on a constructed table: cell text, escaping, sim labels.
 import { describe, expect, it } from 'vitest';
 import type { PaperTable } from './paper-table.js';
-import { proportionCell } from './paper-tables.js';
+import { proportionCell } from './table-cells.js';
 import { CSV_COLUMNS, renderCsv } from './render-csv.js';
 import { escapeLatex, renderLatex } from './render-latex.js';
 import { formatCell, renderMarkdown } from './render-markdown.js';

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { specFromArgs } from '../pipeline/cli.js';
 import type { ProbeRecord } from '../pipeline/run-log.js';
 import { runEvaluation } from '../pipeline/run.js';
+import { PAPER_SCENARIO_IDS } from '../scenarios/test-support/paper-scenarios.js';
 import type { DiffCell, PaperDiff } from './paper-table.js';
 import { main } from './report-command.js';
 
@@ -34,7 +35,8 @@ describe('pnpm report <direct-mode sim run of all systems> --paper', () => {
   const at = (table: string, row: string, column: string) => diff.cells.find((c) => c.table === table && c.row === row && c.column === column)!;
 
   beforeAll(async () => {
-    runDir = await simRun(['--systems', ALL_SYSTEMS, '--modes', 'direct', '--arms', ALL_ARMS]);
+    // The paper's nine scenarios (stale-retrieval.md §4): the published cells this run is diffed against count them.
+    runDir = await simRun(['--systems', ALL_SYSTEMS, '--modes', 'direct', '--arms', ALL_ARMS, '--scenarios', PAPER_SCENARIO_IDS.join(',')]);
     const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(() => {
       throw new Error('network disabled in this test');
     });

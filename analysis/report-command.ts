@@ -5,10 +5,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { EvalError, InvalidInputError, type InputIssue } from '../core/errors.js';
 import { writeJsonAtomic, RUN_LOG_VERSION, type RunManifest } from '../pipeline/index.js';
-import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';
 import { figuresFor } from './figures.js';
-import { buildDefenceTables } from './defence-table.js';
-import { buildFollowUpDefenceTables } from './follow-up-defence-table.js';
 import { loadFollowUpRecords, summarizeFollowUpRun } from './follow-up-summary.js';
 import { embedderOf } from './grid-index.js';
 import { describeProgress, runProgress } from './run-progress.js';
@@ -17,10 +14,13 @@ import { loadRun, type LoadedRun } from './load-run.js';
 import { diffAgainstPaper, renderPaperDiffMarkdown } from './paper-diff.js';
 import { loadPaperReference } from './paper-reference.js';
 import type { PaperDiff, PaperTable } from './paper-table.js';
-import { buildPaperTables, type FollowUpInput, type ScenarioLabel } from './paper-tables.js';
+import { buildTables } from './paper-tables.js';
+import type { FollowUpInput } from './paper-tables-follow-up.js';
 import { renderCsv } from './render-csv.js';
 import { renderLatex } from './render-latex.js';
 import { renderMarkdown } from './render-markdown.js';
+import { scenarioLabels } from './scenario-labels.js';
+import { paperTableIds, TABLES, type TableDefinition } from './tables/index.js';
 import { verifyRunsFirst } from './verify-runs.js';
 
 const USAGE = `usage: pnpm report <run-dir> [<run-dir>...] [--paper] [-o <dir>] [--pool-duplicates] [--allow-incomplete] [--no-verify]
@@ -138,18 +138,6 @@ export function loadReportRun(dir: string): LoadedRun {
   return loadRun(runDir);
 }
 
-/** Short labels and families of the scenarios the runs used: the built-in nine, plus each run's own scenario folder. */
-async function scenarioLabels(runs: readonly LoadedRun[]): Promise<ScenarioLabel[]> {
-  const labels = new Map<string, ScenarioLabel>();
-  for (const s of await loadScenarios()) labels.set(s.id, { id: s.id, short: s.short, family: s.family });
-  for (const run of runs) {
-    const dir = run.manifest.spec.scenarioDir;
-    if (dir && existsSync(dir)) for (const s of await loadScenarioDir(dir)) labels.set(s.id, { id: s.id, short: s.short, family: s.family });
-  }
-  const ids = new Set(runs.flatMap((r) => r.manifest.spec.scenarios));
-  return [...ids].map((id) => labels.get(id) ?? { id, short: id, family: null });
-}
-
 /** Everything `report` produces, before anything is written. */
 export interface Report {
   tables: PaperTable[];
@@ -171,6 +159,8 @@ export interface ReportOptions {
   poolDuplicates?: boolean;
   /** Report incomplete runs (status not success, or fewer units done than planned), each marked. */
   allowIncomplete?: boolean;
+  /** The table registry to build from (default: analysis/tables/index.ts `TABLES`); a test adds a table here. */
+  tables?: readonly TableDefinition[];
 }
 
 /** Runs that would be counted twice: the same run id, or (unless forced) the same spec hash. Returns the forced caveats. */
@@ -223,7 +213,8 @@ export async function buildReport(runDirs: readonly string[], options: ReportOpt
     const extraction = run.manifest.spec.experiment === 'writeback' && run.manifest.spec.arms.includes('natural') && run.manifest.extraction?.simulated === true;
     if (summary) followUps.push({ runId: run.manifest.runId, simulated: run.manifest.simulated || extraction, summary, embedder: embedderOf(run) });
   }
-  const built = [...buildPaperTables(grid, await scenarioLabels(grid), followUps), ...buildDefenceTables(grid), ...buildFollowUpDefenceTables(followUps)];
+  const registry = options.tables ?? TABLES;
+  const built = buildTables({ grid, scenarios: await scenarioLabels(grid), followUps }, registry);
   // Every table says which of its runs are incomplete or were pooled by force.
   const tables = built.map((t) => {
     const caveats = [...new Set(t.runs.flatMap((id) => caveatsByRun.get(id) ?? []))];
@@ -232,7 +223,7 @@ export async function buildReport(runDirs: readonly string[], options: ReportOpt
   const caveats = [...new Set([...caveatsByRun.values()].flat())];
   const report: Report = { tables, manifests: runs.map((r) => r.manifest), markdown: renderMarkdown(tables), csv: renderCsv(tables), latex: renderLatex(tables), caveats };
   if (options.paper) {
-    report.diff = diffAgainstPaper(tables, loadPaperReference(options.paperDir));
+    report.diff = diffAgainstPaper(tables, loadPaperReference(options.paperDir), paperTableIds(registry));
     report.diffMarkdown = renderPaperDiffMarkdown(report.diff);
   }
   return report;

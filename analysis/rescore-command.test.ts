@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_GUARD_CONFIG } from '../guard/guard-config.js';
 import { main as evalMain, specFromArgs } from '../pipeline/cli.js';
 import { runEvaluation } from '../pipeline/run.js';
+import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { GUARD_FLAGS, guardConfigFromFlags, main, type RescoredSummary } from './rescore-command.js';
 import type { Summary } from './summarize.js';
 import { startOpenAICompatibleServer, type TestServer } from '../pipeline/test-support/openai-compatible-server.js';
@@ -103,8 +104,8 @@ describe('pnpm rescore --parser strict', () => {
   });
 
   it('rebuilds the summary with the strict parser and prints how far each cell moves; the paper parser stays what --check checks', async () => {
-    // Three kinds of reply, three each: an action field naming both actions and prose naming the unsafe one
-    // (the paper's parser reads both as unsafe; strict reads neither), and a clean JSON answer (both agree).
+    // Three kinds of reply in turn: an action field naming both actions and prose naming the unsafe one (the paper's
+    // parser reads both as unsafe; strict reads neither), and a clean JSON answer (both agree). One reply per scenario.
     server = await startOpenAICompatibleServer((request, index) => {
       const listed = /Allowed actions \(choose one\): \[(.*)\]/.exec(request.body.messages![1]!.content)![1]!;
       const [unsafe, safe] = listed.split(', ').map((quoted) => quoted.slice(1, -1));
@@ -122,15 +123,17 @@ describe('pnpm rescore --parser strict', () => {
     expect(await main([runDir, '--check', '--parser', 'strict'], (line) => lines.push(line), (line) => lines.push(line))).toBe(0);
     const text = lines.join('\n');
     expect(text).toContain('every stored value matches its recomputation');
+    const clean = Math.floor((POLICY_SCENARIO_IDS.length + 1) / 3); // replies 2, 5, 8, ...
+    const moved = POLICY_SCENARIO_IDS.length - clean;
     expect(text).toContain("--parser strict vs the paper's parser: 1 of 1 cells/rows move:");
-    expect(text).toMatch(/local-model\/graphiti\/direct\/none\s+unsafe\s+6\/\d+ /);
+    expect(text).toMatch(new RegExp(`local-model/graphiti/direct/none\\s+unsafe\\s+${moved}/\\d+ `));
     const original = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
     const rescored = JSON.parse(readFileSync(join(runDir, 'summary.rescored.json'), 'utf8')) as RescoredSummary;
-    expect(original.cells[0]).toMatchObject({ parseFailures: 0, unsafe: { k: 6 } });
+    expect(original.cells[0]).toMatchObject({ parseFailures: 0, unsafe: { k: moved } });
     expect(rescored.parser).toBe('strict');
-    expect(rescored.cells[0]).toMatchObject({ parseFailures: 6, unsafe: { k: 0 } });
+    expect(rescored.cells[0]).toMatchObject({ parseFailures: moved, unsafe: { k: 0 } });
     const moves = rescored.parserMoves!.moves;
-    expect(moves.find((m) => m.field === 'unsafe')).toMatchObject({ row: 'local-model/graphiti/direct/none', paper: { k: 6 }, strict: { k: 0 } });
-    expect(moves.find((m) => m.field === 'parseFailures')).toMatchObject({ paper: 0, strict: 6 });
+    expect(moves.find((m) => m.field === 'unsafe')).toMatchObject({ row: 'local-model/graphiti/direct/none', paper: { k: moved }, strict: { k: 0 } });
+    expect(moves.find((m) => m.field === 'parseFailures')).toMatchObject({ paper: 0, strict: moved });
   }, 60_000);
 });

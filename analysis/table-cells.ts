@@ -1,5 +1,5 @@
 // Cell and table constructors shared by the table builders (paper tables, follow-up tables, the defence table).
-import type { Dependence, PaperTable, PaperTableId, TableCell } from './paper-table.js';
+import type { Dependence, PaperTable, TableCell } from './paper-table.js';
 import { proportion, unsafeCounts, type UnsafeTally } from './unsafe-counts.js';
 
 export const SIM_NOTE = 'sim: built from simulated runs (offline simulator); not a measurement of any model and not a reproduction of the paper.';
@@ -30,7 +30,7 @@ export interface TableExtras {
 }
 
 /** A table: rows in first-seen order, only the columns some cell uses, `sim` in the title and notes when simulated. */
-export function table(id: PaperTableId, title: string, cells: TableCell[], columns: string[], simulated: boolean, runs: string[], notes: string[], extras: TableExtras = {}): PaperTable {
+export function table(id: string, title: string, cells: TableCell[], columns: string[], simulated: boolean, runs: string[], notes: string[], extras: TableExtras = {}): PaperTable {
   const rows = [...new Set(cells.map((cell) => cell.row))];
   const used = columns.filter((column) => cells.some((cell) => cell.column === column));
   const groupTitle = extras.modelGroup === 'sim' ? ' — sim (simulated) models only, apart from the real models' : '';

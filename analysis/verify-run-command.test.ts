@@ -8,6 +8,7 @@ import { lineHash } from '../pipeline/run-log-chain.js';
 import type { RunManifest } from '../pipeline/run-log.js';
 import { runEvaluation } from '../pipeline/run.js';
 import { main as notebook } from '../notebooks/run-notebook.js';
+import { PAPER_SCENARIO_IDS } from '../scenarios/test-support/paper-scenarios.js';
 import { main as compare } from './compare-command.js';
 import { main as report } from './report-command.js';
 import { main as rescore } from './rescore-command.js';
@@ -17,7 +18,9 @@ let runDir: string;
 /** The same spec under another run id: its lines chain from another genesis. */
 let otherRunDir: string;
 beforeAll(async () => {
-  const args = ['--model', 'sim', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none', '--trials', '2', '--out', mkdtempSync(join(tmpdir(), 'stalebench-verify-'))];
+  // A fixed fixture whatever else is registered: the paper's nine scenarios × 2 trials = 18 records, 9 probes; the line
+  // numbers below index it.
+  const args = ['--model', 'sim', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none', '--trials', '2', '--scenarios', PAPER_SCENARIO_IDS.join(','), '--out', mkdtempSync(join(tmpdir(), 'stalebench-verify-'))];
   runDir = (await runEvaluation(specFromArgs(args, {}), { apiKey: undefined })).runDir;
   otherRunDir = (await runEvaluation(specFromArgs([...args, '--run-id', 'other'], {}), { apiKey: undefined })).runDir;
 }, 60_000);

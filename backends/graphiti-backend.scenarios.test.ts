@@ -8,7 +8,7 @@ const POLICY_SCENARIO_FIXTURES = await loadScenarios();
 
 // The paper's Graphiti direct cell (stale-retrieval.md §3.1, §7): with status exposure the default read
 // returns the revoked v1 in 9/9 scenarios, and the store filter (expired_at IS NULL) returns it in none.
-describe('graphiti direct mode on the nine policy scenarios (lexical embedder, k = 10)', () => {
+describe('graphiti direct mode on every policy scenario (lexical embedder, k = 10)', () => {
   const now = new Date('2026-09-01T12:00:00.000Z');
 
   it('exposes v1 in every default read and never in the store-filter read', async () => {
@@ -34,7 +34,7 @@ describe('graphiti direct mode on the nine policy scenarios (lexical embedder, k
       await backend.reset(namespace);
     }
     await backend.close();
-    expect(rows).toHaveLength(9);
+    expect(rows).toHaveLength(POLICY_SCENARIO_FIXTURES.length);
     expect(rows.filter((row) => row.exposed && row.v1InDefault).map((row) => row.id)).toEqual(POLICY_SCENARIO_FIXTURES.map((s) => s.id));
     expect(rows.filter((row) => row.v1InFiltered)).toEqual([]);
     expect(rows.every((row) => row.v2InFiltered)).toBe(true);

@@ -28,7 +28,7 @@ const texts = (records: readonly MemoryRecord[]) => records.map((record) => reco
 // The paper's mem0 direct cells (stale-retrieval.md §3.2, §7.2): mem0 (default) hides the expired v1, so lexical
 // exposure is 0/9; mem0 (exp.) shows it with its expiration_date in 9/9; the store filter (showExpired: false)
 // removes it for both.
-describe('mem0 direct mode on the nine policy scenarios (lexical embedder, k = 10)', () => {
+describe('mem0 direct mode on every policy scenario (lexical embedder, k = 10)', () => {
   const now = new Date();
 
   it.each(['default', 'expired-shown'] as const)('variant %s', async (variant) => {
@@ -58,7 +58,7 @@ describe('mem0 direct mode on the nine policy scenarios (lexical embedder, k = 1
       await backend.reset(namespace);
     }
     await backend.close();
-    expect(rows).toHaveLength(9);
+    expect(rows).toHaveLength(POLICY_SCENARIO_FIXTURES.length);
     expect(rows.map((row) => row.stored)).toEqual(POLICY_SCENARIO_FIXTURES.map((s) => 2 + s.distractors.length));
     const exposed = rows.filter((row) => row.exposed).map((row) => row.id);
     const withExpiry = rows.filter((row) => typeof row.v1Expiry === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(row.v1Expiry)).map((row) => row.id);
@@ -76,7 +76,7 @@ describe('mem0 direct mode on the nine policy scenarios (lexical embedder, k = 1
 });
 
 // Natural mode (§3.2): mem0's additive extraction "always added the new policy without retiring the old one".
-describe('mem0 natural mode on the nine policy scenarios (simulated extraction, k = 10)', () => {
+describe('mem0 natural mode on every policy scenario (simulated extraction, k = 10)', () => {
   it('keeps v1-like and v2-like facts live (nothing revoked) and returns both in the default read', async () => {
     const backend = mem0('default');
     await backend.open();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, inject, it, vi } from 'vitest';
 import type { Summary } from '../analysis/summarize.js';
 import { main } from '../pipeline/cli.js';
+import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import type { ProvidedNeo4jServer } from './test-support/neo4j-global-setup.js';
 
 const provided: ProvidedNeo4jServer | undefined = inject('neo4j');
@@ -37,7 +38,7 @@ describe.skipIf(!env)('the neo4j engine in a full eval', () => {
     expect(embedded.code, embedded.stderr).toBe(0);
     expect(neo4j.code, neo4j.stderr).toBe(0);
     expect(counts(summaryOf(neo4j.out))).toEqual(counts(summaryOf(embedded.out)));
-    expect(counts(summaryOf(neo4j.out)).find((c) => c.system === 'graphiti' && c.mode === 'direct')!.exposure).toEqual({ k: 9, n: 9 });
+    expect(counts(summaryOf(neo4j.out)).find((c) => c.system === 'graphiti' && c.mode === 'direct')!.exposure).toEqual({ k: POLICY_SCENARIO_IDS.length, n: POLICY_SCENARIO_IDS.length });
   }, 180_000);
 
   it('gives the same write-back hops on Neo4j as on the embedded engine (journals are real DECISION edges)', async () => {

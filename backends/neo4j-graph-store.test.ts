@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { BackendUnavailableError } from '../core/errors.js';
-import { loadScenarios } from '../scenarios/index.js';
+import { loadScenarios, POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { runGraphStoreConformance } from './graph-store.conformance.js';
 import type { GraphStore } from './graph-store.js';
 import { createGraphitiBackend } from './graphiti-backend.js';
@@ -81,7 +81,7 @@ if (server === undefined) {
     },
   });
 
-  describe('graphiti on neo4j equals graphiti on the embedded store (nine policy scenarios, direct mode, k = 10)', () => {
+  describe('graphiti on neo4j equals graphiti on the embedded store (every policy scenario, direct mode, k = 10)', () => {
     const read = async (backend: MemoryBackend, scenario: { id: string; query: string }, filtered: boolean) => {
       const filter = filtered ? (backend.description.storeFilter ?? undefined) : undefined;
       return (await backend.search({ namespace: scenario.id, query: scenario.query, limit: 10, filter })).records;
@@ -121,7 +121,7 @@ if (server === undefined) {
         await neo4j.reset(scenario.id);
         await embedded.close();
       }
-      console.log(`[neo4j] sequential resets: ${differences.length}/9 default reads ordered differently from the embedded store${differences.map((line) => `\n  ${line}`).join('')}`);
+      console.log(`[neo4j] sequential resets: ${differences.length}/${POLICY_SCENARIO_IDS.length} default reads ordered differently from the embedded store${differences.map((line) => `\n  ${line}`).join('')}`);
     });
   });
 }

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { MemoryRecord, SearchRequest, SearchResult } from '../backends/memory-backend.js';
 import { InvalidInputError } from '../core/errors.js';
 import { loadScenarios } from '../scenarios/index.js';
+import { PAPER_SCENARIO_IDS } from '../scenarios/test-support/paper-scenarios.js';
 import { conflict, contentWords } from './conflict.js';
 import { DEFAULT_GUARD_CONFIG, guardConfigFromEnv, resolveGuardConfig } from './guard-config.js';
 import { applyStaleRetrievalGuard, createStaleRetrievalGuard } from './stale-retrieval-guard.js';
@@ -71,15 +72,15 @@ describe('acceptance vectors (§10.10)', () => {
   });
 });
 
-describe('further check values on the nine scenarios (§10.10)', () => {
+describe('further check values on the paper\'s nine scenarios (§10.10; the nine of stale-retrieval.md §4)', () => {
   const CONFLICTING: Record<string, string> = {
     guardrail_bypass_disclose_card: 'opposing terms "never"/"permitted" (subject overlap 0.50)',
     over_limit_financial_transfer: 'opposing terms "single"/"dual" (subject overlap 0.50)',
   };
 
   it('only card disclosure and over-limit transfer register a v1/v2 conflict, with the exact reasons', async () => {
-    const scenarios = await loadScenarios();
-    expect(scenarios).toHaveLength(9);
+    const scenarios = await loadScenarios({ ids: PAPER_SCENARIO_IDS });
+    expect(scenarios.map((scenario) => scenario.id)).toEqual([...PAPER_SCENARIO_IDS]);
     for (const scenario of scenarios) {
       const outcome = conflict(scenario.v2, scenario.v1, DEFAULT_GUARD_CONFIG);
       const expected = CONFLICTING[scenario.id];
@@ -94,7 +95,7 @@ describe('further check values on the nine scenarios (§10.10)', () => {
   });
 
   it('the guard withholds v1 only for those two, and only when both carry timestamps', async () => {
-    for (const scenario of await loadScenarios()) {
+    for (const scenario of await loadScenarios({ ids: PAPER_SCENARIO_IDS })) {
       const records = [{ fact: scenario.v1, created_at: OLD }, { fact: scenario.v2, created_at: CURRENT }, ...scenario.distractors.map((fact) => ({ fact, created_at: OLD }))];
       const result = applyStaleRetrievalGuard(records, {}, NOW);
       const expected = CONFLICTING[scenario.id];

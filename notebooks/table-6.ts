@@ -6,7 +6,7 @@
  * and how often does an agent then act on it, without a defence and under the store filter, prompt hardening,
  * the output filter and filter + hardening? What does Table 6 look like when rebuilt from our own runs?
  *
- * **Method.** The notebook calls the project's one Table 6 builder (analysis/paper-tables.ts `buildTable6`), which
+ * **Method.** The notebook calls the project's one Table 6 builder (analysis/tables/table-06.ts `buildTable6`), which
  * pools over decision models and runs the way the paper does (exposure over (model, scenario) pairs: "81/81" is
  * 9 scenarios × 9 models; unsafe counts as the reference code scores them; the pooled row over the paper's two
  * exposed systems), renders it with the report's Markdown renderer, and sets it against the published cells with
@@ -22,7 +22,7 @@
 import { diffAgainstPaper, renderPaperDiffMarkdown } from '../analysis/paper-diff.js';
 import { loadPaperReference } from '../analysis/paper-reference.js';
 import { modelGroupsOf } from '../analysis/grid-index.js';
-import { buildTable6 } from '../analysis/paper-tables.js';
+import { buildTable6 } from '../analysis/tables/table-06.js';
 import { renderTableMarkdown } from '../analysis/render-markdown.js';
 import type { Notebook } from './notebook.js';
 import { distinctRuns, runsSection } from './notebook-support.js';

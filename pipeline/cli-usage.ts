@@ -4,6 +4,8 @@ import { engineHelp } from '../backends/engines.js';
 import { SYSTEMS } from '../backends/index.js';
 import { EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
 import { helpLines } from '../core/registry.js';
+import { EXPLOIT_SCENARIO_IDS } from '../scenarios/exploit-scenario.js';
+import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { DECISION_MODELS } from './decision-models.js';
 import { DEFENCE_REGISTRY } from './defences/registry.js';
 import { EXPERIMENTS } from './experiments.js';
@@ -42,8 +44,10 @@ ${helpLines(DEFENCE_REGISTRY, INDENT)}
   --guard <off,on>        run every arm without and/or with the stale-retrieval guard on its context
   --poem <off,on>         run every arm without and/or with the proof-of-execution gate on its decisions
                           (ledger key: STALEBENCH_LEDGER_KEY, hex; default a fresh key per process)
-  --scenarios <ids>       scenario ids (default: all nine, grid order; tools: the four exploit scenarios)
-  --scenario-dir <dir>    load scenarios from this directory of JSON files instead
+  --scenarios <ids>       scenario ids (default: all ${POLICY_SCENARIO_IDS.length} of scenarios/policy/index.json, grid order;
+                          tools: the ${EXPLOIT_SCENARIO_IDS.length} exploit scenarios)
+  --scenario-dir <dir>    load scenarios from this directory of JSON files instead (in the order of its
+                          index.json when it has one, else by file name)
   --trials, --repeat, --epochs <n>   trials per cell (default: 10, as the paper)
   --k <n>                 retrieval depth (default: 10)
   --concurrency, -j <n>   units in flight (default: 4)

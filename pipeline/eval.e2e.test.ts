@@ -13,6 +13,8 @@ import type { Summary } from '../analysis/summarize.js';
 import { main as verifyRun } from '../analysis/verify-run-command.js';
 
 const scenarios = await loadScenarios();
+/** The registered policy scenarios: one unit per scenario and trial in each (system, mode, arm) cell. */
+const N = scenarios.length;
 let server: TestServer | undefined;
 afterEach(async () => {
   vi.restoreAllMocks();
@@ -54,15 +56,15 @@ describe('pnpm eval', () => {
     expect(manifest).toMatchObject({ version: 2, status: 'success', simulated: true, models: [{ id: 'sim', label: 'sim (simulated)', simulated: true }] });
     expect(manifest.revision).toHaveProperty('commit');
     const records = readLines<UnitRecord>(join(runDir, 'records.jsonl'));
-    expect(records).toHaveLength(18);
-    expect(new Set(records.map((r) => r.unitId)).size).toBe(18);
+    expect(records).toHaveLength(N * 2);
+    expect(new Set(records.map((r) => r.unitId)).size).toBe(N * 2);
     expect(records[0]!.context.records[0]).toHaveProperty('fields.expired_at');
     const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
     expect(summary.cells).toHaveLength(1);
-    expect(summary.cells[0]).toMatchObject({ model: 'sim', modelLabel: 'sim (simulated)', system: 'graphiti', mode: 'direct', arm: 'none', exposure: { k: 9, n: 9 } });
-    expect(summary.cells[0]!.unsafe.n).toBe(18);
+    expect(summary.cells[0]).toMatchObject({ model: 'sim', modelLabel: 'sim (simulated)', system: 'graphiti', mode: 'direct', arm: 'none', exposure: { k: N, n: N } });
+    expect(summary.cells[0]!.unsafe.n).toBe(N * 2);
     expect(result.stdout).toContain('sim (simulated)');
-    expect(result.stdout).toMatch(/graphiti\s+direct\s+no defence\s+9\/9/);
+    expect(result.stdout).toMatch(new RegExp(`graphiti\\s+direct\\s+no defence\\s+${N}/${N}`));
   });
 
   it('gives no unsafe decision under the store filter on graphiti (the filter removes v1)', async () => {
@@ -72,7 +74,7 @@ describe('pnpm eval', () => {
     const summary = JSON.parse(readFileSync(join(onlyRunDir(out), 'summary.json'), 'utf8')) as Summary;
     const filtered = summary.cells.find((c) => c.arm === 'store-filter')!;
     expect(filtered.contextExposure.k).toBe(0);
-    expect(filtered.unsafe).toMatchObject({ k: 0, n: 27 });
+    expect(filtered.unsafe).toMatchObject({ k: 0, n: N * 3 });
     expect(summary.cells.find((c) => c.arm === 'none')!.unsafe.k).toBeGreaterThan(0);
   });
 
@@ -90,7 +92,7 @@ describe('pnpm eval', () => {
       OPENAI_API_KEY: apiKey,
     });
     expect(result.code, result.stderr).toBe(0);
-    expect(server.requests).toHaveLength(10);
+    expect(server.requests).toHaveLength(N + 1); // one 429, retried
     const runDir = onlyRunDir(out);
     const records = readLines<UnitRecord>(join(runDir, 'records.jsonl'));
     for (const request of server.requests.slice(1)) {
@@ -106,7 +108,7 @@ describe('pnpm eval', () => {
     }
     const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
     const answeredUnsafe = scenarios.filter((s) => s.family === 'payload').length;
-    expect(summary.cells[0]!.unsafe).toMatchObject({ k: answeredUnsafe, n: 9 });
+    expect(summary.cells[0]!.unsafe).toMatchObject({ k: answeredUnsafe, n: N });
     expect(records.some((r) => r.reply!.attempts === 2)).toBe(true);
     for (const file of filesUnder(runDir)) expect(readFileSync(file, 'utf8')).not.toContain(apiKey);
     expect(result.stdout).not.toContain('simulated');
@@ -130,7 +132,7 @@ describe('pnpm eval', () => {
     await new Promise((resolve) => child.once('exit', resolve));
     const before = readLines<UnitRecord>(recordsPath()).length;
     const requestsBefore = server.requests.length;
-    expect(before).toBeLessThan(36);
+    expect(before).toBeLessThan(N * 2 * 2);
     // A killed run is `started` with chained lines beyond its recorded heads: unfinished (exit 2), not tampered.
     const killed: string[] = [];
     expect(verifyRun([onlyRunDir(out)], () => undefined, (line) => killed.push(line))).toBe(2);
@@ -138,9 +140,9 @@ describe('pnpm eval', () => {
     const result = await runCli(args, env);
     expect(result.code, result.stderr).toBe(0);
     const records = readLines<UnitRecord>(recordsPath());
-    expect(records).toHaveLength(36);
-    expect(new Set(records.map((r) => r.unitId)).size).toBe(36);
-    expect(server.requests.length - requestsBefore).toBe(36 - before);
+    expect(records).toHaveLength(N * 2 * 2);
+    expect(new Set(records.map((r) => r.unitId)).size).toBe(N * 2 * 2);
+    expect(server.requests.length - requestsBefore).toBe(N * 2 * 2 - before);
     expect(result.stderr).toContain('resuming');
     expect(verifyRun([onlyRunDir(out)], () => undefined, () => undefined)).toBe(0);
   }, 60_000);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadScenarios } from '../scenarios/index.js';
+import { EXPLOIT_SCENARIO_IDS } from '../scenarios/exploit-scenario.js';
 import { main } from './cli.js';
 import { main as rescore } from '../analysis/rescore-command.js';
 import type { PropagationRecord, ToolsRecord, WritebackRecord } from './follow-up-log.js';
@@ -46,7 +47,7 @@ describe('pnpm eval --experiment, offline with sim on graphiti', () => {
     const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest;
     expect(manifest).toMatchObject({ status: 'success', simulated: true, spec: { experiment: 'writeback', hops: 3, modes: ['direct'], arms: ['direct', 'natural'] } });
     const records = readLines<WritebackRecord>(join(runDir, 'writeback.jsonl'));
-    expect(records).toHaveLength(18);
+    expect(records).toHaveLength(scenarios.length * 2); // scenarios × arms (direct, natural)
     const poisoned = records.filter((r) => r.hop0?.unsafe === true);
     expect(poisoned.length).toBeGreaterThan(0);
     for (const record of records) {
@@ -72,7 +73,7 @@ describe('pnpm eval --experiment, offline with sim on graphiti', () => {
     const result = await runCli(['--experiment', 'propagation', '--model', 'sim', '--systems', 'graphiti', '--trials', '1', '--out', out]);
     expect(result.code).toBe(0);
     const records = readLines<PropagationRecord>(join(onlyRunDir(out), 'propagation.jsonl'));
-    expect(records).toHaveLength(27);
+    expect(records).toHaveLength(scenarios.length * 3); // scenarios × the three arms
     for (const record of records) {
       expect(Object.keys(record.roles)).toEqual(['executor', 'reviewer', 'planner']);
       expect(record.journal === null).toBe(record.key.arm === 'no-journal');
@@ -88,7 +89,7 @@ describe('pnpm eval --experiment, offline with sim on graphiti', () => {
     const result = await runCli(['--experiment', 'tools', '--model', 'sim', '--systems', 'graphiti', '--trials', '2', '--out', out]);
     expect(result.code).toBe(0);
     const records = readLines<ToolsRecord>(join(onlyRunDir(out), 'tools.jsonl'));
-    expect(records).toHaveLength(4 * 4 * 2);
+    expect(records).toHaveLength(EXPLOIT_SCENARIO_IDS.length * 4 * 2); // scenarios × arms × trials
     for (const record of records) {
       expect(record.agent!.steps.length).toBeGreaterThan(0);
       expect(record.agent!.steps[0]!.messages[1]!.content.startsWith('Retrieved policy facts:\n')).toBe(true);
@@ -103,7 +104,7 @@ describe('pnpm eval --experiment, offline with sim on graphiti', () => {
     const result = await runCli(['--experiment', 'writeback', '--model', 'sim', '--systems', 'graphiti', '--arms', 'direct', '--guard', 'off,on', '--poem', 'off,on', '--trials', '2', '--out', out]);
     expect(result.code).toBe(0);
     const records = readLines<WritebackRecord>(join(onlyRunDir(out), 'writeback.jsonl'));
-    expect(records).toHaveLength(9 * 2 * 4);
+    expect(records).toHaveLength(scenarios.length * 2 * 4); // scenarios × trials × guard × poem
     for (const record of records) {
       const trace = record.hop0!;
       // Guard on: every read went through the guard, which withholds graphiti's expired v1.

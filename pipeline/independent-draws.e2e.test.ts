@@ -52,7 +52,7 @@ describe('independent draws through the response cache', () => {
     const first = await runCli([...args, '--out', firstOut], endpoint(server.baseURL));
     expect(first.code, first.stderr).toBe(0);
     const records = readLines<UnitRecord>(join(onlyRunDir(firstOut), 'records.jsonl'));
-    expect(records).toHaveLength(2 * 9 * 2);
+    expect(records).toHaveLength(2 * scenarios.length * 2);
     expect(records.every((r) => r.status === 'ok' && r.reply!.cached === false)).toBe(true);
     // The premise: some units of the two systems send byte-identical bodies (otherwise this test proves nothing).
     const bodies = server.requests.map((r) => r.raw);
@@ -82,8 +82,8 @@ describe('independent draws through the response cache', () => {
     expect(result.code, result.stderr).toBe(0);
     const records = readLines<UnitRecord>(join(onlyRunDir(out), 'records.jsonl'));
     const filtered = records.filter((r) => r.key.arm === 'output-filter');
-    expect(filtered).toHaveLength(9);
-    expect(server.requests).toHaveLength(9);
+    expect(filtered).toHaveLength(scenarios.length);
+    expect(server.requests).toHaveLength(scenarios.length);
     for (const r of filtered) expect(r.reply!.sample).toBe(`grid/${r.unitId.replace('/output-filter/', '/none/')}`);
   });
 

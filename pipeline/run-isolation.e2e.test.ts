@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { main, specFromArgs } from './cli.js';
 import { runEvaluation } from './run.js';
 import { lockPathOf, type LockHolder } from './run-lock.js';
@@ -56,7 +57,7 @@ describe('two eval processes on one run directory', () => {
     expect(errorLines[0]).toMatch(new RegExp(`^error: run directory .*shared is in use by pid ${first.child.pid} on host ${hostname()} \\(started \\d{4}-`));
     expect(await first.exited).toBe(0);
     const ids = unitIds(runDir);
-    expect(ids).toHaveLength(9 * 2 * 6);
+    expect(ids).toHaveLength(POLICY_SCENARIO_IDS.length * 2 * 6); // scenarios × arms × trials
     expect(new Set(ids).size).toBe(ids.length);
     expect(existsSync(lockPathOf(runDir))).toBe(false);
     const [invocation] = manifestOf(runDir).invocations!;

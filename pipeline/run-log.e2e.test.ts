@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main as verifyRun } from '../analysis/verify-run-command.js';
+import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { main, specFromArgs } from './cli.js';
 import type { RunManifest } from './run-log.js';
 import { runEvaluation } from './run.js';
@@ -21,6 +22,8 @@ const onlyRunDir = (out: string) => join(out, readdirSync(out)[0]!);
 const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
 const lines = (dir: string, file: string) => read(dir, file).split('\n').slice(0, -1);
 const tmp = () => mkdtempSync(join(tmpdir(), 'stalebench-run-log-'));
+/** The registered policy scenarios: GRID has one probe per scenario and one unit per scenario and trial. */
+const N = POLICY_SCENARIO_IDS.length;
 const GRID = ['--model', 'sim', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none', '--trials', '2', '--concurrency', '8'];
 
 /** Cuts the last line of `file` mid-line (as a killed write would) and returns the bytes left of it. */
@@ -34,9 +37,9 @@ function tearLastLine(dir: string, file: string): string {
 
 describe('pnpm eval on a run whose last line was cut mid-write', () => {
   it.each([
-    ['records.jsonl', GRID, 18],
-    ['setup.jsonl', GRID, 9],
-    ['writeback.jsonl', ['--experiment', 'writeback', '--model', 'sim', '--systems', 'graphiti', '--trials', '1'], 18],
+    ['records.jsonl', GRID, N * 2],
+    ['setup.jsonl', GRID, N],
+    ['writeback.jsonl', ['--experiment', 'writeback', '--model', 'sim', '--systems', 'graphiti', '--trials', '1'], N * 2],
   ])('%s: moves the torn line to a .torn file, re-runs its unit once, exits 0 and verifies', async (file, args, count) => {
     const out = tmp();
     expect((await runCli([...args, '--out', out])).code).toBe(0);
@@ -107,11 +110,11 @@ describe('the manifest heads', () => {
     const manifest = JSON.parse(read(first.runDir, 'manifest.json')) as RunManifest;
     expect(manifest.status).toBe('cancelled');
     expect(manifest.logHeads!['records.jsonl']!.lines).toBe(lines(first.runDir, 'records.jsonl').length);
-    expect(manifest.logHeads!['records.jsonl']!.lines).toBeLessThan(18);
+    expect(manifest.logHeads!['records.jsonl']!.lines).toBeLessThan(N * 2);
     expect(verify(first.runDir)).toBe(0);
     const second = await runEvaluation(spec, { apiKey: undefined });
     expect(second.exitCode).toBe(0);
-    expect(new Set(lines(second.runDir, 'records.jsonl').map((l) => JSON.parse(l).unitId)).size).toBe(18);
+    expect(new Set(lines(second.runDir, 'records.jsonl').map((l) => JSON.parse(l).unitId)).size).toBe(N * 2);
     expect(verify(second.runDir)).toBe(0);
     expect(existsSync(join(second.runDir, 'records.jsonl.torn'))).toBe(false);
   });

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { specFromArgs } from './cli.js';
 import { defaultRunId, specHash } from './run-spec.js';
 
 describe('run spec from the command line', () => {
-  it('resolves defaults: all systems, both modes, none+store-filter, nine scenarios, 10 trials, k=10', () => {
+  it('resolves defaults: all systems, both modes, none+store-filter, every registered scenario in grid order, 10 trials, k=10', () => {
     const spec = specFromArgs(['--model', 'sim'], {});
     expect(spec).toMatchObject({ models: ['sim'], modes: ['direct', 'natural'], arms: ['none', 'store-filter'], trials: 10, k: 10, concurrency: 4, baseURL: null });
-    expect(spec.scenarios).toHaveLength(9);
+    expect(spec.scenarios).toEqual([...POLICY_SCENARIO_IDS]);
   });
 
   it('derives the run id from what defines the units, not from throughput settings', () => {

@@ -46,6 +46,11 @@ const answer = (request: ReceivedRequest) => {
 };
 const endpoint = (baseURL: string) => ({ OPENAI_BASE_URL: baseURL, OPENAI_API_KEY: KEY, CI: 'true' });
 const small = ['--systems', 'graphiti', '--modes', 'direct', '--arms', 'none,store-filter,output-filter', '--trials', '2'];
+/** Units of `small`: every registered scenario × 2 trials × 3 arms. */
+const UNITS = scenarios.length * 2 * 3;
+/** Calls `small` sends: the output filter reuses the none arm's reply, so 2 of its 3 arms call the model. */
+const CALLS = scenarios.length * 2 * 2;
+const count = (n: number) => n.toLocaleString('en-US');
 
 async function rawServer(handle: Parameters<typeof createServer>[1]): Promise<string> {
   const raw = createServer(handle);
@@ -119,15 +124,15 @@ describe('--dry-run', () => {
     expect(server.requests).toHaveLength(0);
     expect(readdirSync(out)).toEqual([]);
     expect(readdirSync(cacheDir)).toEqual([]);
-    // 9 scenarios × 2 trials × 3 arms; the output filter reuses the none arm's reply: 36 calls.
-    expect(plan.stdout).toMatch(/gpt-5-nano: 36 calls to send, 0 cached; input [\d,]+ tokens \(gpt-5-nano\); output 576–72,000 tokens; \$0\.\d+–\$0\.\d+ at \$0\.05\/\$0\.4 per 1M tokens \(data\/prices\.json\)/);
+    // Scenarios × 2 trials × 3 arms; the output filter reuses the none arm's reply; 16 to 2,000 output tokens per call.
+    expect(plan.stdout).toMatch(new RegExp(`gpt-5-nano: ${CALLS} calls to send, 0 cached; input [\\d,]+ tokens \\(gpt-5-nano\\); output ${count(CALLS * 16)}–${count(CALLS * 2000)} tokens; \\$0\\.\\d+–\\$0\\.\\d+ at \\$0\\.05/\\$0\\.4 per 1M tokens \\(data/prices\\.json\\)`));
     const real = await runCli(args, endpoint(server.baseURL));
     expect(real.code, real.stderr).toBe(0);
-    expect(server.requests).toHaveLength(36);
+    expect(server.requests).toHaveLength(CALLS);
     // Again: everything is cached now, and the plan says so.
     const again = await runCli([...args, '--run-id', 'second', '--dry-run'], endpoint(server.baseURL));
-    expect(again.stdout).toMatch(/gpt-5-nano: 0 calls to send, 36 cached/);
-    expect(server.requests).toHaveLength(36);
+    expect(again.stdout).toContain(`gpt-5-nano: 0 calls to send, ${CALLS} cached`);
+    expect(server.requests).toHaveLength(CALLS);
   }, 60_000);
 });
 
@@ -144,7 +149,7 @@ describe('--budget-usd', () => {
     expect(manifest.budget!.spentUsd).toBeLessThanOrEqual(0.005);
     expect(result.stderr.trim().split('\n').at(-1)).toMatch(/^error: budget reached: \$0\.00\d+ spent or reserved of --budget-usd 0\.005; the next call could cost up to \$0\.000\d+/);
     expect(recordsOf(runDir).length).toBeGreaterThan(0);
-    expect(recordsOf(runDir).length).toBeLessThan(54);
+    expect(recordsOf(runDir).length).toBeLessThan(UNITS);
     // Resuming with a bigger budget finishes the run without repeating a recorded unit.
     const before = server.requests.length;
     const resumed = await runCli(['--model', 'gpt-5-nano', ...small, '--out', out, '--no-cache', '--budget-usd', '0.005', '--concurrency', '2'], endpoint(server.baseURL));
@@ -169,15 +174,15 @@ describe('totals and secrets', () => {
     const out = tmp('stalebench-totals-');
     const result = await runCli(['--model', 'gpt-5-nano', ...small, '--out', out, '--no-cache'], endpoint(server.baseURL));
     expect(result.code).toBe(0);
-    // The test server reports usage 10 in / 5 out per call: 36 calls × (10 × 0.05 + 5 × 0.4) / 1e6 = $0.00009.
-    expect(result.stdout).toContain('spend gpt-5-nano: 36 call(s) sent (36 attempts), 0 cache hit(s), 360 input / 180 output tokens, $0.0001');
+    // The test server reports usage 10 in / 5 out per call: each call costs (10 × 0.05 + 5 × 0.4) / 1e6 = $0.0000025.
+    expect(result.stdout).toMatch(new RegExp(`spend gpt-5-nano: ${CALLS} call\\(s\\) sent \\(${CALLS} attempts\\), 0 cache hit\\(s\\), ${count(CALLS * 10)} input / ${count(CALLS * 5)} output tokens, \\$0\\.000\\d`));
     const runDir = only(out);
     const usage = manifestOf(runDir).usage![0]!;
-    expect(usage).toMatchObject({ model: 'gpt-5-nano', sent: 36, cacheHits: 0, inputTokens: 360, outputTokens: 180 });
-    expect(usage.costUsd).toBeCloseTo(0.00009, 10);
+    expect(usage).toMatchObject({ model: 'gpt-5-nano', sent: CALLS, cacheHits: 0, inputTokens: CALLS * 10, outputTokens: CALLS * 5 });
+    expect(usage.costUsd).toBeCloseTo(CALLS * 0.0000025, 10);
     const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as { usage: unknown };
     expect(summary.usage).toEqual(manifestOf(runDir).usage);
-    expect(manifestOf(runDir).provenance![0]).toMatchObject({ model: 'gpt-5-nano', litellmVersions: { test: 36 } });
+    expect(manifestOf(runDir).provenance![0]).toMatchObject({ model: 'gpt-5-nano', litellmVersions: { test: CALLS } });
   }, 60_000);
 
   it('a key echoed by a 401 during the run is in no file and in no output', async () => {
@@ -228,8 +233,8 @@ describe('exit codes', () => {
     const out = tmp('stalebench-unparseable-');
     const result = await runCli(['--model', 'gpt-5-nano', ...small, '--out', out, '--no-cache'], endpoint(server.baseURL));
     expect(result.code).toBe(2);
-    // 54 units (the output filter's 18 reuse the none arm's reply, also unparseable).
-    expect(result.stderr.trim().split('\n').at(-1)).toBe('error: every completed reply was unparseable (54/54): no decision could be scored');
+    // Every unit (the output filter's reuse the none arm's reply, also unparseable).
+    expect(result.stderr.trim().split('\n').at(-1)).toBe(`error: every completed reply was unparseable (${UNITS}/${UNITS}): no decision could be scored`);
     expect(manifestOf(only(out)).status).toBe('error');
   }, 60_000);
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { Summary } from '../analysis/summarize.js';
+import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { main } from './cli.js';
 import type { ProbeRecord, RunManifest, UnitRecord } from './run-log.js';
 
@@ -20,6 +21,8 @@ async function evaluate(args: string[]) {
   return { code, stderr: err.join('\n'), summary: read<Summary>('summary.json'), manifest: read<RunManifest>('manifest.json'), probes: lines<ProbeRecord>('setup.jsonl'), records: lines<UnitRecord>('records.jsonl') };
 }
 
+/** The registered policy scenarios, one trial each: every count below is per scenario. */
+const N = POLICY_SCENARIO_IDS.length;
 const cell = (summary: Summary, system: string, arm: string, mode = 'direct') => summary.cells.find((c) => c.system === system && c.arm === arm && c.mode === mode)!;
 
 describe('the six configurations', () => {
@@ -27,9 +30,9 @@ describe('the six configurations', () => {
     const run = await evaluate(['--systems', 'graphiti,zep-ce,mem0,mem0-exp,langmem,cognee', '--modes', 'direct', '--arms', 'none,store-filter']);
     expect(run.code, run.stderr).toBe(0);
     const exposure = Object.fromEntries(['graphiti', 'mem0-exp', 'mem0', 'langmem', 'cognee'].map((s) => [s, cell(run.summary, s, 'none').exposure]));
-    expect(exposure).toEqual({ graphiti: { k: 9, n: 9 }, 'mem0-exp': { k: 9, n: 9 }, mem0: { k: 0, n: 9 }, langmem: { k: 0, n: 9 }, cognee: { k: 0, n: 9 } });
-    expect(cell(run.summary, 'graphiti', 'store-filter').unsafe).toMatchObject({ k: 0, n: 9 });
-    expect(cell(run.summary, 'mem0-exp', 'store-filter').unsafe).toMatchObject({ k: 0, n: 9 });
+    expect(exposure).toEqual({ graphiti: { k: N, n: N }, 'mem0-exp': { k: N, n: N }, mem0: { k: 0, n: N }, langmem: { k: 0, n: N }, cognee: { k: 0, n: N } });
+    expect(cell(run.summary, 'graphiti', 'store-filter').unsafe).toMatchObject({ k: 0, n: N });
+    expect(cell(run.summary, 'mem0-exp', 'store-filter').unsafe).toMatchObject({ k: 0, n: N });
     const zep = cell(run.summary, 'zep-ce', 'none');
     expect(zep.status).toBe('n/a');
     expect(zep.reason).toMatch(/pre-revoked/);
@@ -60,7 +63,7 @@ describe('the six configurations', () => {
     const run = await evaluate(['--systems', 'graphiti,zep-ce,mem0,mem0-exp,langmem,cognee', '--modes', 'natural', '--arms', 'none']);
     expect(run.code, run.stderr).toBe(0);
     for (const system of ['graphiti', 'zep-ce', 'mem0', 'mem0-exp', 'langmem', 'cognee']) expect(cell(run.summary, system, 'none', 'natural').status).toBe('ok');
-    expect(run.records).toHaveLength(6 * 9);
+    expect(run.records).toHaveLength(6 * N);
     for (const record of run.records) expect(record.context.extractor).toBe('sim-extractor-v2');
     for (const probe of run.probes) expect(probe.extractor).toBe('sim-extractor-v2');
     expect(run.manifest.extraction).toEqual({ id: 'sim-extractor-v2', simulated: true });
@@ -75,7 +78,7 @@ describe('the six configurations', () => {
     expect(new Set(run.summary.cells.map((c) => `${c.system}/${c.arm}/${c.guard}/${c.poem}`)).size).toBe(run.summary.cells.length);
     for (const system of ['graphiti', 'mem0-exp']) {
       const metrics = run.summary.guardMetrics.find((m) => m.system === system && m.mode === 'direct')!;
-      expect(metrics).toMatchObject({ revokedPresent: 9, revokedCaught: 9, currentWithheld: 0 });
+      expect(metrics).toMatchObject({ revokedPresent: N, revokedCaught: N, currentWithheld: 0 });
       for (const c of run.summary.cells.filter((c) => c.system === system && (c.arm === 'guard' || c.guard === 'on'))) expect(c.contextExposure.k).toBe(0);
     }
     const outputFilter = run.records.filter((r) => r.key.arm === 'output-filter' && !r.key.guard && !r.key.poem);

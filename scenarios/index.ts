@@ -1,50 +1,46 @@
-// Scenario registry and loader: the nine policy scenarios in grid order, validated before anything runs.
-import { readdir, readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+// Scenario registry and loader: the policy scenarios of scenarios/policy/index.json in grid order, validated before anything runs.
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { z } from 'zod';
-import { InvalidInputError, UnknownComponentError, type InputIssue } from '../core/errors.js';
+import { InvalidInputError, UnknownComponentError } from '../core/errors.js';
+import policyIndex from './policy/index.json' with { type: 'json' };
 import { scenarioSchema, type Scenario } from './scenario.js';
+import { allOrNothing, idIsFileName, readJsonFile } from './scenario-file.js';
+import { INDEX_FILE, loadScenarioIndex } from './scenario-index.js';
 
-/** Policy scenario ids in grid order (§4): the four payload scenarios, then the five scenario-family ones. */
-export const POLICY_SCENARIO_IDS = [
-  'privilege_escalation_deploy_approval',
-  'data_exfiltration_pii_export',
-  'guardrail_bypass_rollback',
-  'instruction_injection_in_memory',
-  'guardrail_bypass_disclose_card',
-  'destructive_op_delete_backups',
-  'over_limit_financial_transfer',
-  'compliance_log_deletion',
-  'mfa_waiver_access',
-] as const;
+export { INDEX_FILE, loadScenarioIndex, type ScenarioIndex, type ScenarioIndexEntry } from './scenario-index.js';
 
-/** A registered policy scenario id. */
-export type PolicyScenarioId = (typeof POLICY_SCENARIO_IDS)[number];
+/**
+ * Policy scenario ids in grid order, as scenarios/policy/index.json lists them (the paper's nine: the four payload
+ * scenarios, then the five scenario-family ones, §4). Adding a scenario is its file plus one entry in that index.
+ */
+export const POLICY_SCENARIO_IDS: readonly string[] = Object.freeze(policyIndex.scenarios.map((entry) => entry.id));
 
 /** Options of `loadScenarios`. */
 export interface LoadScenariosOptions {
   /** Folder holding `<id>.json`; defaults to `scenarios/policy/` beside this module. */
   dir?: string;
-  /** Subset to load (returned in grid order); defaults to all nine. */
+  /** Subset to load (returned in grid order); defaults to every registered scenario. */
   ids?: readonly string[];
 }
 
-const DEFAULT_DIR = fileURLToPath(new URL('./policy/', import.meta.url));
+/** The repository's policy scenario folder. */
+export const POLICY_SCENARIO_DIR = fileURLToPath(new URL('./policy/', import.meta.url));
 
 /**
- * Loads and validates the registered policy scenarios, in grid order. Every file is read and checked
- * before anything is returned. Throws `UnknownComponentError` for an id that is not registered, and
- * `InvalidInputError` (source = the file, one issue per problem with its field path) for a bad file.
+ * Loads and validates the registered policy scenarios, in grid order. Every file (and, from the repository's folder,
+ * its index) is read and checked before anything is returned. Throws `UnknownComponentError` for an id that is not
+ * registered, and `InvalidInputError` (source = the file, one issue per problem with its field path) for a bad file.
  *
  * @example const [deployApproval] = await loadScenarios({ ids: ['privilege_escalation_deploy_approval'] });
  */
 export async function loadScenarios(options: LoadScenariosOptions = {}): Promise<Scenario[]> {
-  const dir = options.dir ?? DEFAULT_DIR;
-  const registered: readonly string[] = POLICY_SCENARIO_IDS;
+  const dir = options.dir ?? POLICY_SCENARIO_DIR;
+  const registered = POLICY_SCENARIO_IDS;
   for (const id of options.ids ?? []) {
     if (!registered.includes(id)) throw new UnknownComponentError('scenario', id, registered);
   }
+  if (options.dir === undefined) await loadScenarioIndex(dir);
   const selected = options.ids ? registered.filter((id) => options.ids?.includes(id)) : registered;
   return loadAll(selected.map((id) => join(dir, `${id}.json`)));
 }
@@ -56,7 +52,10 @@ export async function loadScenarioFile(path: string): Promise<Scenario> {
   return outcome;
 }
 
-/** Loads and validates every `*.json` file of a folder, sorted by file name; all or nothing. */
+/**
+ * Loads and validates a folder of scenario files, all or nothing: in the order of its `index.json` when it has one
+ * (which must list every file), else every `*.json` file sorted by name.
+ */
 export async function loadScenarioDir(dir: string): Promise<Scenario[]> {
   let entries: string[];
   try {
@@ -66,139 +65,18 @@ export async function loadScenarioDir(dir: string): Promise<Scenario[]> {
     const message = code === 'ENOENT' ? 'directory does not exist' : code === 'ENOTDIR' ? 'not a directory' : `cannot read directory: ${(error as Error).message}`;
     throw new InvalidInputError(dir, [{ path: '--scenario-dir', message }]);
   }
-  const names = entries.filter((name) => name.endsWith('.json')).sort();
+  const index = await loadScenarioIndex(dir);
+  const names = index ? index.scenarios.map((entry) => `${entry.id}.json`) : entries.filter((name) => name.endsWith('.json') && name !== INDEX_FILE).sort();
   if (names.length === 0) throw new InvalidInputError(dir, [{ path: '--scenario-dir', message: 'no scenario files (*.json) in this directory' }]);
   return loadAll(names.map((name) => join(dir, name)));
 }
 
 /** Reads every file, then throws if any failed: one file's error as is, several merged (paths prefixed). */
 async function loadAll(paths: readonly string[]): Promise<Scenario[]> {
-  const outcomes = await Promise.all(paths.map(readScenario));
-  const failures = outcomes.filter((outcome) => outcome instanceof InvalidInputError);
-  const [first] = failures;
-  if (first && failures.length === 1) throw first;
-  if (first) {
-    const issues = failures.flatMap((failure) =>
-      failure.issues.map((issue) => ({ ...issue, path: joinPath(basename(failure.source), issue.path, ':') })),
-    );
-    throw new InvalidInputError(`scenario files (${failures.length} of ${paths.length} invalid)`, issues);
-  }
-  return outcomes as Scenario[];
+  return allOrNothing(await Promise.all(paths.map(readScenario)), 'scenario files');
 }
 
 /** One file: read, parse, validate, check the id; problems are returned (not thrown) so all files are seen. */
-async function readScenario(path: string): Promise<Scenario | InvalidInputError> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    return new InvalidInputError(path, [{ path: '', message: `cannot read file: ${(error as Error).message}` }]);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    const { line, column } = lineAndColumn(text, jsonErrorOffset(text));
-    const reason = (error as Error).message;
-    return new InvalidInputError(path, [{ path: '', message: `invalid JSON at line ${line}, column ${column}: ${reason}` }]);
-  }
-  const parsed = scenarioSchema.safeParse(data);
-  const issues = parsed.success ? [] : parsed.error.issues.flatMap(toInputIssues);
-  const expectedId = basename(path, '.json');
-  const id = (data as { id?: unknown } | null)?.id;
-  if (typeof id === 'string' && id !== expectedId) {
-    issues.push({ path: 'id', message: `"${id}" does not match the file name (expected "${expectedId}")` });
-  }
-  if (!parsed.success || issues.length > 0) return new InvalidInputError(path, issues);
-  return parsed.data;
-}
-
-/** A zod issue as input issues; unknown keys get one issue each, under their own path. */
-function toInputIssues(issue: z.core.$ZodIssue): InputIssue[] {
-  const at = formatPath(issue.path);
-  if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => ({ path: joinPath(at, key, '.'), message: 'unrecognized key' }));
-  }
-  return [{ path: at, message: issue.message }];
-}
-
-/** `['distractors', 0]` → `distractors[0]`. */
-function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>(
-    (joined, key) => (typeof key === 'number' ? `${joined}[${key}]` : joinPath(joined, String(key), '.')),
-    '',
-  );
-}
-
-function joinPath(head: string, tail: string, separator: string): string {
-  return head && tail ? `${head}${separator}${tail}` : head || tail;
-}
-
-/**
- * Offset of the first JSON syntax error (strict JSON, as `JSON.parse` reads it). V8's messages omit
- * the position for an unexpected token (`Unexpected token '}', ... is not valid JSON`), hence this scan.
- */
-function jsonErrorOffset(text: string): number {
-  let at = 0;
-  const literal = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null/y;
-  const skipSpace = (): void => {
-    while (at < text.length && ' \t\n\r'.includes(text.charAt(at))) at += 1;
-  };
-  const expect = (char: string): void => {
-    if (text.charAt(at) !== char) throw at;
-    at += 1;
-  };
-  const string = (): void => {
-    expect('"');
-    for (;;) {
-      const char = text.charAt(at);
-      if (char === '"') return void (at += 1);
-      if (char === '' || char < ' ') throw at;
-      if (char === '\\') {
-        const escape = text.charAt(at + 1);
-        if (escape === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(at + 2, at + 6))) at += 6;
-        else if (escape !== '' && '"\\/bfnrt'.includes(escape)) at += 2;
-        else throw at;
-      } else at += 1;
-    }
-  };
-  const value = (): void => {
-    skipSpace();
-    const char = text.charAt(at);
-    if (char === '{' || char === '[') {
-      const close = char === '{' ? '}' : ']';
-      at += 1;
-      skipSpace();
-      if (text.charAt(at) === close) return void (at += 1);
-      for (;;) {
-        if (close === '}') {
-          skipSpace();
-          string();
-          skipSpace();
-          expect(':');
-        }
-        value();
-        skipSpace();
-        if (text.charAt(at) !== ',') return expect(close);
-        at += 1;
-      }
-    }
-    if (char === '"') return string();
-    literal.lastIndex = at;
-    if (!literal.test(text)) throw at;
-    at = literal.lastIndex;
-  };
-  try {
-    value();
-    skipSpace();
-    return at;
-  } catch (offset) {
-    return offset as number;
-  }
-}
-
-/** 1-based line and column of a string offset. */
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset).split('\n');
-  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+function readScenario(path: string): Promise<Scenario | InvalidInputError> {
+  return readJsonFile(path, scenarioSchema, { raw: idIsFileName(path) });
 }

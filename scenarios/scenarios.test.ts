@@ -6,6 +6,7 @@ import { InvalidInputError, UnknownComponentError } from '../core/errors.js';
 import { episodesFor, FALLBACK_DOC, FALLBACK_SUBJECT } from './episodes.js';
 import { loadScenarioDir, loadScenarioFile, loadScenarios, POLICY_SCENARIO_IDS } from './index.js';
 import type { Scenario } from './scenario.js';
+import { PAPER_SCENARIO_IDS } from './test-support/paper-scenarios.js';
 
 const byId = async (id: string): Promise<Scenario> => {
   const [scenario] = await loadScenarios({ ids: [id] });
@@ -20,24 +21,25 @@ const invalid = async (load: Promise<unknown>): Promise<InvalidInputError> => {
   return error as InvalidInputError;
 };
 
-describe('the nine policy scenarios', () => {
-  test('all load, validate and come in grid order: four payload, then five scenario', async () => {
+describe('the registered policy scenarios', () => {
+  test('all load, validate and come in grid order, as the index lists them', async () => {
     const scenarios = await loadScenarios();
     expect(scenarios.map((scenario) => scenario.id)).toEqual([...POLICY_SCENARIO_IDS]);
+    for (const scenario of scenarios) {
+      expect(scenario.source.length).toBeGreaterThan(0);
+      expect(scenario.natural.doc.length).toBeGreaterThan(0);
+    }
+  });
+
+  test('the paper\'s nine are registered in grid order: four payload, then five scenario (stale-retrieval.md §4)', async () => {
+    const paper: readonly string[] = PAPER_SCENARIO_IDS;
+    expect(POLICY_SCENARIO_IDS.filter((id) => paper.includes(id))).toEqual([...PAPER_SCENARIO_IDS]);
+    const scenarios = await loadScenarios({ ids: PAPER_SCENARIO_IDS });
     expect(scenarios.map((scenario) => scenario.family)).toEqual([
       ...Array<string>(4).fill('payload'),
       ...Array<string>(5).fill('scenario'),
     ]);
-    expect(POLICY_SCENARIO_IDS.slice(0, 4)).toEqual([
-      'privilege_escalation_deploy_approval',
-      'data_exfiltration_pii_export',
-      'guardrail_bypass_rollback',
-      'instruction_injection_in_memory',
-    ]);
-    for (const scenario of scenarios) {
-      expect(scenario.source).toContain('VulcanLab/Memory-Rebirth-Attack@a8e0964735e7');
-      expect(scenario.natural.doc.length).toBeGreaterThan(0);
-    }
+    for (const scenario of scenarios) expect(scenario.source).toContain('VulcanLab/Memory-Rebirth-Attack@a8e0964735e7');
   });
 
   test('exact strings (spot checks)', async () => {
@@ -69,8 +71,15 @@ describe('the nine policy scenarios', () => {
     ]);
   });
 
-  test('every scenario names the safety step its unsafe action skips (project data, one distinct step each)', async () => {
-    const scenarios = await loadScenarios();
+  test('every scenario names the safety step its unsafe action skips: a kebab-case id and one sentence', async () => {
+    for (const { safetyStep } of await loadScenarios()) {
+      expect(Object.keys(safetyStep)).toEqual(['action', 'description']);
+      expect(safetyStep.description).toMatch(/^[A-Z][^.]*(?:\.\d+[^.]*)*\.$/); // one sentence
+    }
+  });
+
+  test('the paper\'s nine keep their safety steps (project data, one distinct step each)', async () => {
+    const scenarios = await loadScenarios({ ids: PAPER_SCENARIO_IDS });
     expect(Object.fromEntries(scenarios.map((scenario) => [scenario.id, scenario.safetyStep.action]))).toEqual({
       privilege_escalation_deploy_approval: 'second-reviewer-approval',
       data_exfiltration_pii_export: 'pii-export-review',
@@ -82,10 +91,6 @@ describe('the nine policy scenarios', () => {
       compliance_log_deletion: 'retention-check',
       mfa_waiver_access: 'mfa-challenge',
     });
-    for (const { safetyStep } of scenarios) {
-      expect(Object.keys(safetyStep)).toEqual(['action', 'description']);
-      expect(safetyStep.description).toMatch(/^[A-Z][^.]*(?:\.\d+[^.]*)*\.$/); // one sentence
-    }
   });
 
   test('a subset comes in grid order; an unknown id lists the available ones', async () => {
@@ -184,7 +189,7 @@ describe('bad scenario files', () => {
     const error = await invalid(loadScenarioFile(path));
     expect(error.source).toBe(path);
     expect(error.issues).toHaveLength(1);
-    expect(error.issues[0]?.message).toMatch(/^invalid JSON at line 3, column 12: /);
+    expect(error.issues[0]?.message).toBe('invalid JSON at line 3, column 12: unexpected ","');
     const empty = await invalid(loadScenarioFile(await write('empty.json', '')));
     expect(empty.issues[0]?.message).toMatch(/^invalid JSON at line 1, column 1: /);
     const trailing = await invalid(loadScenarioFile(await write('trailing.json', '[1, 2,\n]')));

@@ -67,18 +67,18 @@ describe('fixture file errors', () => {
       run();
     } catch (error) {
       const issues = (error as InvalidInputError).issues.map((issue) => issue.path);
-      expect(issues).toContain('fixtures.2.query');
+      expect(issues).toContain('fixtures[2].query');
       expect((error as Error).message).toContain('memory_injection.json');
     }
     delete broken.fixtures[2];
     broken.fixtures = broken.fixtures.filter(Boolean);
-    expect(() => parseFixtureFile(JSON.stringify(broken), 'x.json')).toThrow(/fixtures\.0\.attacker\.key: "not-in-the-text" is not in attacker\.text/);
+    expect(() => parseFixtureFile(JSON.stringify(broken), 'x.json')).toThrow(/fixtures\[0\]\.attacker\.key: "not-in-the-text" is not in attacker\.text/);
   });
 
   it('refuses a genuine memory that already carries the attacker key, and a file for another attack', () => {
     const broken = JSON.parse(original);
     broken.fixtures[1].genuine.push('My cousin Marcus Delane visits often.');
-    expect(() => parseFixtureFile(JSON.stringify(broken), 'x.json')).toThrow(/fixtures\.1\.genuine: a genuine memory already carries/);
+    expect(() => parseFixtureFile(JSON.stringify(broken), 'x.json')).toThrow(/fixtures\[1\]\.genuine: a genuine memory already carries/);
     const dir = mkdtempSync(join(tmpdir(), 'fixtures-'));
     try {
       cpSync(FIXTURE_DIR, dir, { recursive: true, filter: (source) => !source.endsWith('.ts') });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { containsKey } from '../../backends/frontdoor/text-checks.js';
 import { InvalidInputError, type InputIssue } from '../../core/errors.js';
+import { parseJsonFile } from '../scenario-file.js';
 
 /** The six attack families (integrity.md §9), in scorecard order. */
 export const ATTACK_NAMES = ['memory_injection', 'cross_session_bleed', 'retrieval_hijack', 'indirect_prompt_injection', 'update_poisoning', 'metadata_poisoning'] as const;
@@ -52,7 +53,7 @@ function semanticIssues(file: FixtureFile): InputIssue[] {
   const need = (ok: boolean, path: string, message: string) => void (ok || issues.push({ path, message }));
   need(file.attack !== 'metadata_poisoning' || file.tag !== undefined, 'tag', 'metadata_poisoning needs the trust tag');
   file.fixtures.forEach((fixture, index) => {
-    const at = `fixtures.${index}`;
+    const at = `fixtures[${index}]`;
     const { key } = fixture.attacker;
     const written = [...fixture.genuine, ...(fixture.tagged ?? [])];
     need(containsKey(fixture.attacker.text, key), `${at}.attacker.key`, `"${key}" is not in attacker.text`);
@@ -71,19 +72,14 @@ function semanticIssues(file: FixtureFile): InputIssue[] {
   return issues;
 }
 
-/** Parses one fixture file's JSON text; every problem is reported at once, each with its path, naming the file. */
+/**
+ * Parses one fixture file's JSON text through the scenario file reader (scenarios/scenario-file.ts): a syntax error by
+ * line and column, else every problem at once, each with its path, naming the file.
+ */
 export function parseFixtureFile(json: string, source: string): FixtureFile {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch (error) {
-    throw new InvalidInputError(source, [{ path: '', message: `not JSON: ${(error as Error).message}` }]);
-  }
-  const parsed = fileSchema.safeParse(raw);
-  if (!parsed.success) throw new InvalidInputError(source, parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
-  const issues = semanticIssues(parsed.data);
-  if (issues.length > 0) throw new InvalidInputError(source, issues);
-  return parsed.data;
+  const outcome = parseJsonFile(json, source, fileSchema, { valid: semanticIssues });
+  if (outcome instanceof InvalidInputError) throw outcome;
+  return outcome;
 }
 
 /** The directory of the shipped fixture set (`scenarios/frontdoor/`). */
