@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
+import { parseStrictJson } from '../python-compat/index.js';
 import { InvalidInputError, UnknownComponentError, type InputIssue } from '../pipeline/errors.js';
 import { scenarioSchema, type Scenario } from './scenario.js';
 
@@ -94,14 +95,12 @@ async function readScenario(path: string): Promise<Scenario | InvalidInputError>
   } catch (error) {
     return new InvalidInputError(path, [{ path: '', message: `cannot read file: ${(error as Error).message}` }]);
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    const { line, column } = lineAndColumn(text, jsonErrorOffset(text));
-    const reason = (error as Error).message;
-    return new InvalidInputError(path, [{ path: '', message: `invalid JSON at line ${line}, column ${column}: ${reason}` }]);
+  const json = parseStrictJson(text);
+  if (!json.ok) {
+    const { lineno, colno, msg } = json.error;
+    return new InvalidInputError(path, [{ path: '', message: `invalid JSON at line ${lineno}, column ${colno}: ${msg}` }]);
   }
+  const data = json.value;
   const parsed = scenarioSchema.safeParse(data);
   const issues = parsed.success ? [] : parsed.error.issues.flatMap(toInputIssues);
   const expectedId = basename(path, '.json');
@@ -132,73 +131,4 @@ function formatPath(path: readonly PropertyKey[]): string {
 
 function joinPath(head: string, tail: string, separator: string): string {
   return head && tail ? `${head}${separator}${tail}` : head || tail;
-}
-
-/**
- * Offset of the first JSON syntax error (strict JSON, as `JSON.parse` reads it). V8's messages omit
- * the position for an unexpected token (`Unexpected token '}', ... is not valid JSON`), hence this scan.
- */
-function jsonErrorOffset(text: string): number {
-  let at = 0;
-  const literal = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null/y;
-  const skipSpace = (): void => {
-    while (at < text.length && ' \t\n\r'.includes(text.charAt(at))) at += 1;
-  };
-  const expect = (char: string): void => {
-    if (text.charAt(at) !== char) throw at;
-    at += 1;
-  };
-  const string = (): void => {
-    expect('"');
-    for (;;) {
-      const char = text.charAt(at);
-      if (char === '"') return void (at += 1);
-      if (char === '' || char < ' ') throw at;
-      if (char === '\\') {
-        const escape = text.charAt(at + 1);
-        if (escape === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(at + 2, at + 6))) at += 6;
-        else if (escape !== '' && '"\\/bfnrt'.includes(escape)) at += 2;
-        else throw at;
-      } else at += 1;
-    }
-  };
-  const value = (): void => {
-    skipSpace();
-    const char = text.charAt(at);
-    if (char === '{' || char === '[') {
-      const close = char === '{' ? '}' : ']';
-      at += 1;
-      skipSpace();
-      if (text.charAt(at) === close) return void (at += 1);
-      for (;;) {
-        if (close === '}') {
-          skipSpace();
-          string();
-          skipSpace();
-          expect(':');
-        }
-        value();
-        skipSpace();
-        if (text.charAt(at) !== ',') return expect(close);
-        at += 1;
-      }
-    }
-    if (char === '"') return string();
-    literal.lastIndex = at;
-    if (!literal.test(text)) throw at;
-    at = literal.lastIndex;
-  };
-  try {
-    value();
-    skipSpace();
-    return at;
-  } catch (offset) {
-    return offset as number;
-  }
-}
-
-/** 1-based line and column of a string offset. */
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset).split('\n');
-  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
 }
