@@ -8,5 +8,6 @@ export { compilePythonPattern } from './python-regex.js';
 export { compareCodePoints, pythonFloatRepr, pythonRepr, pythonSortedListRepr, pythonStr, pythonStringRepr } from './python-repr.js';
 export { isPythonSpace, pythonSlice, pythonStrip } from './python-text.js';
 export { instantOfDate, pythonTimestamp } from './python-timestamp.js';
-export { fromJsonLike, type PythonValue } from './python-value.js';
+export { NAMESPACE_OID, pythonUuid5 } from './python-uuid.js';
+export { fromJsonLike, toJsonLike, type PythonValue } from './python-value.js';
 export { parseStrictJson, type StrictJsonOutcome } from './strict-json.js';

@@ -29,3 +29,17 @@ export function fromJsonLike(value: unknown): PythonValue {
   }
   return String(value);
 }
+
+/**
+ * A Python value as a JavaScript JSON-like value, as `JSON.parse` would read the text `json.dumps` writes for it:
+ * dict → plain object (own properties, `__proto__` included), int → number (exact up to 2^53), float → number.
+ * The inverse of `fromJsonLike` except that an integral float reads back as an int (JavaScript cannot keep `1.0`).
+ *
+ * @example toJsonLike(pythonJsonLoads('{"n": 1, "a": [true, null]}')) // { n: 1, a: [true, null] }
+ */
+export function toJsonLike(value: PythonValue): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(toJsonLike);
+  if (value instanceof Map) return Object.fromEntries([...value].map(([key, item]) => [key, toJsonLike(item)]));
+  return value;
+}
