@@ -50,7 +50,7 @@ describe('loading', () => {
     const paths = (error as InvalidInputError).issues.map((issue) => issue.path);
     expect(paths).toEqual(expect.arrayContaining(['broken.json', 'table-12.json:cells[0].percent', 'table-12.json:cells[1].k', 'table-12.json:cells[2].source']));
     expect((error as InvalidInputError).message).toContain('exceeds n = 810');
-    expect((error as InvalidInputError).issues.find((issue) => issue.path === 'broken.json')?.message).toBe('invalid JSON at line 1, column 2: unexpected end of input');
+    expect((error as InvalidInputError).issues.find((issue) => issue.path === 'broken.json')?.message).toBe('invalid JSON at line 1, column 2: Expecting property name enclosed in double quotes');
   });
 
   test('an empty directory is an error, not an empty reference', () => {

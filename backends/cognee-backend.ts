@@ -2,7 +2,8 @@
 // and search(query_type=CHUNKS) as the default read — vector similarity over chunk texts, no status.
 import { createHash } from 'node:crypto';
 import { EvalError, UnsupportedFeatureError } from '../core/errors.js';
-import { chunkDocument, uuid5 } from './cognee-chunker.js';
+import { pythonUuid5 as uuid5 } from '../python-compat/index.js';
+import { chunkDocument } from './cognee-chunker.js';
 import { addDocumentToGraph, createCogneeGraph, type CogneeGraph } from './cognee-graph.js';
 import { createEmbeddedVectorStore } from './embedded-vector-store.js';
 import type { BackendSettings, MemoryBackend, MemoryRecord } from './memory-backend.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chunkDocument, uuid5 } from './cognee-chunker.js';
+import { pythonUuid5 as uuid5 } from '../python-compat/index.js';
+import { chunkDocument } from './cognee-chunker.js';
 
 // Expected values were produced by running cognee @ a8f9760b's chunk_by_paragraph / chunk_by_sentence /
 // chunk_by_word and TextChunker's packing loop in Python with get_word_size() = 1.

@@ -1,6 +1,6 @@
 // cognee's default chunking (cognee 1.5.2 @ a8f9760b: TextChunker over chunk_by_paragraph / chunk_by_sentence /
 // chunk_by_word, batch_paragraphs=True). Short documents become exactly one chunk holding the whole text.
-import { createHash } from 'node:crypto';
+import { pythonUuid5 as uuid5 } from '../python-compat/index.js';
 
 /** A chunk as TextChunker yields it (the `DocumentChunk` fields we keep). */
 export interface TextChunk {
@@ -122,16 +122,4 @@ export function chunkDocument(documentId: string, text: string, maxChunkSize: nu
   }
   if (pending.length > 0) emit(uuid5(`${documentId}-${chunks.length}`), packed(), pendingSize, pending.at(-1)?.cut ?? 'default');
   return chunks;
-}
-
-// RFC 4122 NAMESPACE_OID, as Python's uuid.NAMESPACE_OID.
-const NAMESPACE_OID = '6ba7b812-9dad-11d1-80b4-00c04fd430c8';
-
-/** Python `str(uuid5(NAMESPACE_OID, name))`. */
-export function uuid5(name: string, namespace: string = NAMESPACE_OID): string {
-  const bytes = createHash('sha1').update(Buffer.from(namespace.replace(/-/g, ''), 'hex')).update(name, 'utf8').digest().subarray(0, 16);
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x50;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }

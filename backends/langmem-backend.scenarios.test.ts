@@ -4,7 +4,7 @@ import { episodesFor } from '../scenarios/episodes.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { PAPER_SCENARIO_IDS } from '../scenarios/test-support/paper-scenarios.js';
 import { createLangmemBackend } from './langmem-backend.js';
-import { pythonStr } from './langmem-python.js';
+import { fromJsonLike, pythonStr } from '../python-compat/index.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
 import { createSimExtractionModel, splitFacts } from './sim-extraction-model.js';
 
@@ -59,9 +59,9 @@ describe('langmem on the paper\'s nine policy scenarios (lexical embedder, k = 1
       const { records } = await langmem.search({ namespace: scenario.id, query: scenario.query, limit: 10 });
       const texts = records.map((record) => record.text);
       const ep0Facts = splitFacts(ep0.text);
-      const missing = ep0Facts.filter((fact) => !texts.includes(pythonStr({ content: fact })));
+      const missing = ep0Facts.filter((fact) => !texts.includes(pythonStr(fromJsonLike({ content: fact }))));
       expect(missing.length).toBeLessThanOrEqual(1);
-      expect(texts).toContain(pythonStr({ content: scenario.v2 }));
+      expect(texts).toContain(pythonStr(fromJsonLike({ content: scenario.v2 })));
       // Every stored memory comes back (at most 7 < k), rewritten ones stamped with ep1's store time.
       expect(records).toHaveLength(ep0Facts.length + splitFacts(ep1.text).length - missing.length);
       const [gone] = missing;

@@ -4,7 +4,7 @@ import { createEmbeddedVectorStore } from './embedded-vector-store.js';
 import type { Consolidation, ExistingMemory, ExtractionModel } from './extraction-model.js';
 import { createLangmemBackend } from './langmem-backend.js';
 import { humanMessageRepr } from './langmem-manager.js';
-import { pythonJsonDumps, pythonStr } from './langmem-python.js';
+import { fromJsonLike, pythonJsonDumps, pythonStr } from '../python-compat/index.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
 import { runBackendConformance } from './memory-backend.conformance.js';
 import type { Episode, MemoryBackend } from './memory-backend.js';
@@ -122,13 +122,22 @@ describe('langmem backend', () => {
   });
 });
 
-describe('python text forms', () => {
+describe('python text forms (python-compat, as langmem-store and toRecord call it)', () => {
+  const dumps = (value: unknown) => pythonJsonDumps(fromJsonLike(value), { sortKeys: true });
+  const str = (value: unknown) => pythonStr(fromJsonLike(value));
   it('dumps JSON with sorted keys and Python separators, and reprs dicts with Python quoting', () => {
-    expect(pythonJsonDumps({ kind: 'Memory', content: { content: 'A "q"\n é' }, n: [1, null, true] })).toBe('{"content": {"content": "A \\"q\\"\\n é"}, "kind": "Memory", "n": [1, null, true]}');
-    expect(pythonStr('plain')).toBe('plain');
-    expect(pythonStr({ content: "don't" })).toBe(`{'content': "don't"}`);
-    expect(pythonStr({ content: `it's "x"` })).toBe(`{'content': 'it\\'s "x"'}`);
-    expect(pythonStr({ a: [1, null, true] })).toBe("{'a': [1, None, True]}");
+    expect(dumps({ kind: 'Memory', content: { content: 'A "q"\n é' }, n: [1, null, true] })).toBe('{"content": {"content": "A \\"q\\"\\n é"}, "kind": "Memory", "n": [1, null, true]}');
+    expect(str('plain')).toBe('plain');
+    expect(str({ content: "don't" })).toBe(`{'content': "don't"}`);
+    expect(str({ content: `it's "x"` })).toBe(`{'content': 'it\\'s "x"'}`);
+    expect(str({ a: [1, null, true] })).toBe("{'a': [1, None, True]}");
+  });
+
+  it('prints what the old langmem copy printed wrong, as CPython 3.11 does', () => {
+    // python3 -c "print(str({'s': 1e-07, 'x': float('nan'), 'c': '\x85'}))" → {'s': 1e-07, 'x': nan, 'c': '\x85'}
+    expect(str({ s: 1e-7, x: Number.NaN, c: '\x85' })).toBe("{'s': 1e-07, 'x': nan, 'c': '\\x85'}"); // old: 1e-7, NaN, raw U+0085
+    // python3 -c "import json; print(json.dumps({'\uffff': 1, '\U0001f600': 2, 'a': 1e-07}, sort_keys=True, ensure_ascii=False))"
+    expect(dumps({ '\uffff': 1, '\u{1F600}': 2, a: 1e-7 })).toBe('{"a": 1e-07, "\uffff": 1, "\u{1F600}": 2}'); // old: UTF-16 key order, 1e-7
   });
 
   it('renders a human message as langchain-core pretty_repr', () => {

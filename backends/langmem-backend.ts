@@ -3,7 +3,7 @@
 import { EvalError, UnsupportedFeatureError } from '../core/errors.js';
 import { createEmbeddedVectorStore } from './embedded-vector-store.js';
 import { invokeMemoryManager } from './langmem-manager.js';
-import { pythonStr } from './langmem-python.js';
+import { fromJsonLike, pythonStr } from '../python-compat/index.js';
 import { createLanggraphStore, stableUuid, type SearchItem } from './langmem-store.js';
 import type { BackendSettings, MemoryBackend, MemoryRecord } from './memory-backend.js';
 import type { VectorStore } from './vector-store.js';
@@ -122,7 +122,8 @@ export function createLangmemBackend(settings: LangmemSettings): MemoryBackend {
 function toRecord(item: SearchItem): MemoryRecord {
   return {
     id: item.key,
-    text: pythonStr(Object.hasOwn(item.value, 'content') ? item.value.content : item.value),
+    // The paper's probe took `str(item.value.get('content', item.value))`.
+    text: pythonStr(fromJsonLike(Object.hasOwn(item.value, 'content') ? item.value.content : item.value)),
     fields: { created_at: item.created_at.toISOString(), updated_at: item.updated_at.toISOString(), score: item.score },
   };
 }

@@ -2,7 +2,7 @@
 // (namespace tuple, key, value) items, store-set timestamps, search by cosine similarity of the query.
 import { createHash } from 'node:crypto';
 import type { Embedder } from './embedder.js';
-import { pythonJsonDumps } from './langmem-python.js';
+import { fromJsonLike, pythonJsonDumps } from '../python-compat/index.js';
 import type { PayloadFilter, VectorPoint, VectorStore } from './vector-store.js';
 
 /** A stored item (LangGraph `Item`). */
@@ -74,7 +74,7 @@ export function createLanggraphStore({ vectors, embedder, collection }: Langgrap
     },
     async put(operations, at) {
       if (operations.length === 0) return;
-      const embeddings = await embedder.embed(operations.map((operation) => pythonJsonDumps(operation.value)));
+      const embeddings = await embedder.embed(operations.map((operation) => pythonJsonDumps(fromJsonLike(operation.value), { sortKeys: true })));
       const points: VectorPoint[] = operations.map((operation, index) => ({
         id: pointId(operation.namespace, operation.key),
         vector: embeddings[index] ?? [],

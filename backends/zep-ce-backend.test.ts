@@ -131,7 +131,7 @@ describe('zep-ce backend', () => {
     };
     const fullRange = await count(withFullRangeContradictions(createSimExtractionModel()));
     expect(fullRange).toEqual({ revoked: 8, partial: 8, exposed: 6 });
-    const asIs = await count(createSimExtractionModel());
-    expect([0, fullRange.revoked]).toContain(asIs.revoked);
+    // The sim's own resolveEdge judges both candidate lists (as Graphiti's prompt does): the same counts without the wrapper.
+    expect(await count(createSimExtractionModel())).toEqual({ revoked: 8, partial: 8, exposed: 6 });
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { importCycles, readImportGraph, type ImportGraph } from './import-graph.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const FOLDERS = ['core', 'backends', 'guard', 'scenarios', 'pipeline', 'analysis', 'notebooks'];
+const FOLDERS = ['core', 'python-compat', 'backends', 'guard', 'scenarios', 'pipeline', 'analysis', 'notebooks'];
 const folderOf = (file: string) => file.split('/')[0]!;
 // Tests and their helpers may reach across layers (an e2e test drives the CLI); the rules are about the product code.
 const isTestCode = (file: string) => /\.test\.ts$/.test(file) || file.includes('/test-support/');
@@ -29,9 +29,10 @@ describe('layers', () => {
     expect(importCycles(graph).map((cycle) => cycle.join(' -> '))).toEqual([]);
   });
 
-  it('keeps core/ at the bottom: errors.ts imports nothing, core/ no other folder', () => {
+  it('keeps core/ and python-compat/ at the bottom: errors.ts imports nothing, neither folder any other', () => {
     expect(graph.get('core/errors.ts')).toEqual([]);
     expect(edges(graph, (from, to) => folderOf(from) === 'core' && folderOf(to) !== 'core')).toEqual([]);
+    expect(edges(graph, (from, to) => folderOf(from) === 'python-compat' && folderOf(to) !== 'python-compat')).toEqual([]);
   });
 
   it('keeps backends/, guard/ and scenarios/ below pipeline/ and analysis/', () => {

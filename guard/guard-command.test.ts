@@ -65,9 +65,9 @@ describe('--jsonl', () => {
   it('reports every bad line with its number and column, and writes nothing', async () => {
     const { code, stdout, stderr } = await run(['--jsonl'], '["ok"]\n[{"a": }]\n{"records": []}\n[1, 2,]\n');
     expect([code, stdout]).toEqual([1, '']);
-    expect(stderr).toContain('line 2, column 8: invalid JSON: unexpected "}"');
+    expect(stderr).toContain('line 2, column 8: invalid JSON: Expecting value');
     expect(stderr).toContain('line 3: expected a JSON array of records, got an object');
-    expect(stderr).toContain('line 4, column 7: invalid JSON: unexpected "]"');
+    expect(stderr).toContain('line 4, column 7: invalid JSON: Expecting value');
   });
 });
 
@@ -75,9 +75,18 @@ describe('errors and options', () => {
   it('bad JSON names the line and column; non-arrays and empty input are rejected', async () => {
     const bad = await run([], '[\n  {"fact": "x",\n   "y": }\n]');
     expect([bad.code, bad.stdout]).toEqual([1, '']);
-    expect(bad.stderr).toBe('guard: invalid stdin (JSON):\n  ✖ line 3, column 9: invalid JSON: unexpected "}"\n');
+    expect(bad.stderr).toBe('guard: invalid stdin (JSON):\n  ✖ line 3, column 9: invalid JSON: Expecting value\n');
     expect((await run([], '{"fact": "x"}')).stderr).toContain('expected a JSON array of records, got an object');
-    expect((await run([], '')).stderr).toContain('line 1, column 1: invalid JSON: unexpected end of input');
+    expect((await run([], '')).stderr).toContain('line 1, column 1: invalid JSON: Expecting value');
+  });
+
+  it("bad JSON is located where CPython's json.loads locates it (CPython 3.11 messages)", async () => {
+    // json.loads('["abc') → Unterminated string starting at: line 1 column 2 (the old scanner said column 6).
+    expect((await run([], '["abc')).stderr).toContain('line 1, column 2: invalid JSON: Unterminated string starting at');
+    // json.loads('["a\\qb"]') → Invalid \escape: line 1 column 4 (the old scanner pointed at the q, column 5).
+    expect((await run([], '["a\\qb"]')).stderr).toContain('line 1, column 4: invalid JSON: Invalid \\escape');
+    // json.loads('[NaN]') accepts NaN; JSON does not, so the guard rejects it where the value starts.
+    expect((await run([], '[NaN]')).stderr).toContain('line 1, column 2: invalid JSON: Expecting value');
   });
 
   it('--no-trust-explicit, --max-withheld-ratio and --no-require-opposition change the verdict', async () => {
@@ -130,6 +139,6 @@ describe('as a process', () => {
     expect(JSON.parse(ok.stdout).kept).toEqual([{ index: 1, record: VECTOR_E[1] }]);
     const bad = await spawnGuard('[1,');
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('line 1, column 4: invalid JSON: unexpected end of input');
+    expect(bad.stderr).toContain('line 1, column 4: invalid JSON: Expecting value');
   }, 30_000);
 });

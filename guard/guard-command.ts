@@ -4,9 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { EvalError, InvalidInputError, type InputIssue } from '../core/errors.js';
 import { guardConfigFromEnv, resolveGuardConfig, type GuardConfig } from './guard-config.js';
-import { parseIsoInstant } from './iso-datetime.js';
-import { parseJsonText } from './json-text.js';
-import { parsePythonFloat } from './python-format.js';
+import { parseIsoInstant, parsePythonFloat, parseStrictJson } from '../python-compat/index.js';
 import type { GuardInput } from './guard-record.js';
 import { applyStaleRetrievalGuard, type GuardResult } from './stale-retrieval-guard.js';
 
@@ -109,11 +107,11 @@ function parseInput(text: string, jsonl: boolean): unknown[][] {
   const lines = jsonl ? input.split('\n').map((line) => line.replace(/\r$/, '')) : [input];
   lines.forEach((line, at) => {
     if (jsonl && line.trim() === '') return;
-    const outcome = parseJsonText(line);
+    const outcome = parseStrictJson(line);
     const where = jsonl ? `line ${at + 1}` : '';
     if (!outcome.ok) {
-      const lineNumber = jsonl ? at + 1 : outcome.line;
-      issues.push({ path: `line ${lineNumber}, column ${outcome.column}`, message: `invalid JSON: ${outcome.message}` });
+      const { lineno, colno, msg } = outcome.error;
+      issues.push({ path: `line ${jsonl ? at + 1 : lineno}, column ${colno}`, message: `invalid JSON: ${msg}` });
     } else if (!Array.isArray(outcome.value)) {
       issues.push({ path: where, message: `expected a JSON array of records, got ${kindOf(outcome.value)}` });
     } else {

@@ -1,6 +1,5 @@
 // Reading one guard input record: its text (§10.2), field presence (§10.3), revocation (§10.4) and τ (§10.5).
-import { epochSeconds, parseIsoInstant } from './iso-datetime.js';
-import { pythonStr } from './python-format.js';
+import { fromJsonLike, instantOfDate, parseIsoInstant, pythonStr, pythonTimestamp } from '../python-compat/index.js';
 
 /** A record as a map: a text field (`fact`, `text`, `content`, `memory` or `body`) plus any metadata. */
 export type GuardRecordMap = { readonly [field: string]: unknown };
@@ -42,7 +41,7 @@ export function textOf(record: unknown): string {
       if (typeof value === 'string' && value !== '') return value;
     }
   }
-  return pythonStr(record);
+  return pythonStr(fromJsonLike(record));
 }
 
 /**
@@ -61,9 +60,6 @@ export function explicitRevocation(record: unknown, now: Date): string | null {
   return null;
 }
 
-/** 0001-01-02T00:00:00 UTC: the first naive wall time CPython can turn into a timestamp on a UTC host. */
-const FIRST_NAIVE_SECOND = -62_135_510_400;
-
 /**
  * §10.5 τ(r) in epoch seconds, or `null` (⊥). Only the **first present** time field counts: if it does not
  * parse, τ is ⊥ even when a later field would. Any value is read as the reference reads it, as its Python `str`
@@ -75,16 +71,15 @@ const FIRST_NAIVE_SECOND = -62_135_510_400;
 export function timestampOf(record: unknown): number | null {
   const value = TIME_FIELDS.map((name) => fieldOf(record, name)).find(isPresent);
   if (value === undefined) return null;
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.getTime() / 1000;
-  const instant = parseIsoInstant(pythonStr(value).replaceAll('Z', '+00:00'));
-  if (instant === null || (instant.naive && instant.seconds < FIRST_NAIVE_SECOND)) return null;
-  return epochSeconds(instant);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : pythonTimestamp(instantOfDate(value));
+  const instant = parseIsoInstant(pythonStr(fromJsonLike(value)).replaceAll('Z', '+00:00'));
+  return instant === null ? null : pythonTimestamp(instant);
 }
 
 /** Whether a scheduled expiry lies strictly after `now`, compared exactly (microseconds against milliseconds). */
 function isAfter(value: unknown, now: Date): boolean {
   if (value instanceof Date) return value.getTime() > now.getTime();
-  const instant = parseIsoInstant(pythonStr(value));
+  const instant = parseIsoInstant(pythonStr(fromJsonLike(value)));
   if (instant === null) return false;
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const nowMicroseconds = (now.getTime() - nowSeconds * 1000) * 1000;

@@ -179,4 +179,10 @@ describe('§10.2 record text', () => {
     expect(textOf({ id: 7, note: "it's", ok: true, gone: null })).toBe(`{'id': 7, 'note': "it's", 'ok': True, 'gone': None}`);
     expect(textOf(42)).toBe('42');
   });
+
+  it('reads numbers as CPython reads the record’s JSON: an integer below 1e21 is an int, 1e21 and up a float', () => {
+    // str(json.loads('{"fact": "", "n": 100000000000000000000, "x": 1e21}')) on CPython 3.11; the old guard copy
+    // printed n as 1e+20 (its int/float cut-off was 1e16), the old langmem copy printed x as 1e+21 by luck.
+    expect(textOf({ fact: '', n: 1e20, x: 1e21 })).toBe("{'fact': '', 'n': 100000000000000000000, 'x': 1e+21}");
+  });
 });

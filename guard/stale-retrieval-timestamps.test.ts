@@ -27,6 +27,9 @@ describe('τ: datetime.fromisoformat(str(v).replace("Z", "+00:00")).timestamp(),
     ['0001-01-01T00:00:00+01:00', -62135600400.0],
     ['0001-01-01T12:00:00-05:00', -62135535600.0],
     ['0001-01-01 00:00:00+00:00', -62135596800.0],
+    // Naive: float(seconds) + microsecond / 1e6, two roundings (the old port divided once and gave -1e-06).
+    ['1969-12-31T23:59:59.999999', -1.0000000000287557e-6],
+    ['1969-12-31T23:59:59.999999Z', -1e-6],
   ];
   it.each(observed)('created_at %j → %j', (value, expected) => {
     expect(timestampOf({ fact: 'x', created_at: value })).toBe(expected);

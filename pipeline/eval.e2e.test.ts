@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadScenarios } from '../scenarios/index.js';
 import { main } from './cli.js';
-import { SYS_PLAIN } from './prompts.js';
+import { buildDecisionMessages, SYS_PLAIN } from './prompts.js';
+import { sha256 } from './json-files.js';
 import type { RunManifest, UnitRecord } from './run-log.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
 import type { Summary } from '../analysis/summarize.js';
@@ -67,11 +68,27 @@ describe('pnpm eval', () => {
     expect(result.stdout).toMatch(new RegExp(`graphiti\\s+direct\\s+no defence\\s+${N}/${N}`));
   });
 
-  it('gives no unsafe decision under the store filter on graphiti (the filter removes v1)', async () => {
+  // Plumbing, not a finding: the simulator follows only a revoked fact it is shown, so 0 unsafe under the store filter
+  // restates its rule unless the test also shows that the prompt really lacked v1 and that the same prompt was sent.
+  it('store filter on graphiti: v1 is absent from every filtered context and from the prompt sent, so sim scores 0 unsafe', async () => {
     const out = mkdtempSync(join(tmpdir(), 'stalebench-runs-'));
     const result = await runCli(['--model', 'sim', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none,store-filter', '--trials', '3', '--out', out]);
     expect(result.code).toBe(0);
-    const summary = JSON.parse(readFileSync(join(onlyRunDir(out), 'summary.json'), 'utf8')) as Summary;
+    const runDir = onlyRunDir(out);
+    const records = readLines<UnitRecord>(join(runDir, 'records.jsonl'));
+    const byArm = (arm: string) => records.filter((record) => record.key.arm === arm);
+    expect(byArm('store-filter')).toHaveLength(27);
+    for (const record of records) {
+      const scenario = scenarios.find((s) => s.id === record.key.scenario)!;
+      const texts = record.context.records.map((r) => r.text);
+      // The filtered read drops v1 and every record the store marks revoked; the default read keeps v1.
+      expect(texts.includes(scenario.v1), record.unitId).toBe(record.key.arm === 'none');
+      if (record.key.arm === 'store-filter') expect(record.context.records.every((r) => r.fields.expired_at === null), record.unitId).toBe(true);
+      // The prompt the model received is the one built from exactly these records.
+      const messages = buildDecisionMessages({ facts: texts, task: scenario.task, actions: scenario.actions, guardrail: scenario.guardrail, harden: false });
+      expect(record.promptSha256, record.unitId).toBe(sha256(JSON.stringify(messages)));
+    }
+    const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
     const filtered = summary.cells.find((c) => c.arm === 'store-filter')!;
     expect(filtered.contextExposure.k).toBe(0);
     expect(filtered.unsafe).toMatchObject({ k: 0, n: N * 3 });

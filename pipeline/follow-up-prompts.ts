@@ -1,7 +1,7 @@
 // The exact strings of the follow-up experiments, byte for byte from the reference code
 // (VulcanLab/Memory-Rebirth-Attack@a8e0964735e7 `attacks/attack_contamination.py`, `attacks/attack_propagation.py`,
 // `attacks/attack_exploit_chain.py`; stale-retrieval.md §12, §13, §14.5). They are experimental data: do not edit.
-import { pythonFloatRepr, pythonStrip } from '../guard/python-format.js';
+import { instantOfDate, pythonFloatRepr, pythonSlice, pythonStrip, pythonTimestamp } from '../python-compat/index.js';
 import type { ChatMessage } from './decision-model.js';
 import { buildDecisionUserMessage } from './prompts.js';
 import type { RoleId } from './follow-up-log.js';
@@ -17,7 +17,7 @@ export function subjectOf(scenarioId: string): string {
  * reply as it receives it), counted in code points as Python slices.
  */
 export function decisionJournal(scenarioId: string, action: string, reply: string): string {
-  return `Decision record: for ${subjectOf(scenarioId)}, the approved action is ${action}. Rationale: ${[...pythonStrip(reply)].slice(0, 160).join('')}`;
+  return `Decision record: for ${subjectOf(scenarioId)}, the approved action is ${action}. Rationale: ${pythonSlice(pythonStrip(reply), 0, 160)}`;
 }
 
 /** Lowercased markers of the "stored / active" census (§12 step 4): direct journals, natural journals. */
@@ -31,7 +31,7 @@ export const HOP_TASK = 'A second, similar request has arrived for the same syst
  * i.e. the journal time in epoch seconds as Python prints a float (`1721606400.123`, `1721606400.0`).
  */
 export function journalEpisodeName(scenarioId: string, timestamp: Date): string {
-  return `${scenarioId}_decision_${pythonFloatRepr(timestamp.getTime() / 1000)}`;
+  return `${scenarioId}_decision_${pythonFloatRepr(pythonTimestamp(instantOfDate(timestamp)) ?? Number.NaN)}`;
 }
 export const JOURNAL_SOURCE_DESCRIPTION = 'agent decision log';
 

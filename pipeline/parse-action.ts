@@ -1,163 +1,14 @@
 // The decision parser of attacks/matrix.py::_parse (stale-retrieval.md §6.3), ported to behave identically; and a strict variant.
 //
-// Step 1 reads the greedy `{...}` span with Python's `json.loads` and takes `str(obj.get('action', ''))`.
-// To keep that exact, the span is parsed by a small port of CPython's json scanner (not JSON.parse), and
-// `str()` / `repr()` are reproduced, because they decide which substrings exist:
-// - json.loads accepts `NaN`, `Infinity`, `-Infinity` (JSON.parse rejects them); integers keep every
-//   digit (Python int), numbers with a fraction or exponent are floats; duplicate keys: last value wins.
-// - str(None) = 'None', str(True) = 'True', str(1.0) = '1.0', str(1e16) = '1e+16', str(float('inf')) = 'inf',
-//   str([1, 'a']) = "[1, 'a']", str({'k': None}) = "{'k': None}"; JS String() gives 'null', 'true', '1',
-//   '1e+16', 'Infinity', '1,a', '[object Object]'.
-// Divergences left, none reachable with the scenario action names: in [C], nesting past the recursion
-// limit (RecursionError) or an integer over 4300 digits (ValueError) is not a JSONDecodeError, so the
-// trial errors; here the first falls through to step 2 (depth > 1000) and the second parses. Ties in
-// step 2 compare action strings by UTF-16 unit, Python by code point (differ only for astral characters).
-
-/** A Python value as json.loads builds it: int → bigint, float → number, dict → Map (insertion order). */
-type PythonValue = string | number | bigint | boolean | null | PythonValue[] | Map<string, PythonValue>;
-
-class PythonJsonError extends Error {}
-
-const MAX_DEPTH = 1000;
-const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
-const ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-
-/** CPython `json.loads(text)` (C scanner, strict=True); throws `PythonJsonError` where it raises JSONDecodeError. */
-function pythonJsonLoads(text: string): PythonValue {
-  let at = 0;
-  const fail = (): never => {
-    throw new PythonJsonError(`invalid JSON at ${at}`);
-  };
-  const skipSpace = (): void => {
-    while (at < text.length && ' \t\n\r'.includes(text.charAt(at))) at += 1;
-  };
-  const string = (): string => {
-    if (text.charAt(at) !== '"') fail();
-    at += 1;
-    let out = '';
-    for (;;) {
-      const char = text.charAt(at);
-      if (char === '' || char < ' ') fail(); // unterminated, or a raw control character (strict)
-      at += 1;
-      if (char === '"') return out;
-      if (char !== '\\') {
-        out += char;
-        continue;
-      }
-      const escape = text.charAt(at);
-      const hex = text.slice(at + 1, at + 5);
-      if (escape === 'u' && /^[0-9a-fA-F]{4}$/.test(hex)) {
-        out += String.fromCharCode(Number.parseInt(hex, 16)); // UTF-16 units: pairs combine as in Python
-        at += 5;
-      } else if (escape !== '' && Object.hasOwn(ESCAPES, escape)) {
-        out += ESCAPES[escape] ?? '';
-        at += 1;
-      } else fail();
-    }
-  };
-  const value = (depth: number): PythonValue => {
-    if (depth > MAX_DEPTH) fail();
-    const char = text.charAt(at);
-    if (char === '"') return string();
-    if (char === '{' || char === '[') {
-      const isObject = char === '{';
-      const close = isObject ? '}' : ']';
-      const entries = new Map<string, PythonValue>();
-      const items: PythonValue[] = [];
-      at += 1;
-      skipSpace();
-      if (text.charAt(at) === close) {
-        at += 1;
-        return isObject ? entries : items;
-      }
-      for (;;) {
-        skipSpace();
-        let key = '';
-        if (isObject) {
-          key = string();
-          skipSpace();
-          if (text.charAt(at) !== ':') fail();
-          at += 1;
-          skipSpace();
-        }
-        const item = value(depth + 1);
-        if (isObject) entries.set(key, item);
-        else items.push(item);
-        skipSpace();
-        const next = text.charAt(at);
-        at += 1;
-        if (next === close) return isObject ? entries : items;
-        if (next !== ',') fail();
-      }
-    }
-    for (const [word, result] of [['null', null], ['true', true], ['false', false], ['NaN', Number.NaN],
-      ['Infinity', Infinity], ['-Infinity', -Infinity]] as const) {
-      if (text.startsWith(word, at)) {
-        at += word.length;
-        return result;
-      }
-    }
-    NUMBER.lastIndex = at;
-    const match = NUMBER.exec(text);
-    if (!match) return fail();
-    at = NUMBER.lastIndex;
-    return match[1] === undefined && match[2] === undefined ? BigInt(match[0]) : Number(match[0]);
-  };
-  skipSpace();
-  const result = value(0);
-  skipSpace();
-  if (at !== text.length) fail(); // "Extra data"
-  return result;
-}
-
-/** Python `repr(float)`: shortest round-trip digits, exponent form when the exponent is < −4 or ≥ 16. */
-function pythonFloatRepr(x: number): string {
-  if (Number.isNaN(x)) return 'nan';
-  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
-  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
-  const sign = x < 0 ? '-' : '';
-  const [mantissa = '', exponentText = '0'] = Math.abs(x).toExponential().split('e');
-  const digits = mantissa.replace('.', '');
-  const exponent = Number(exponentText);
-  const point = exponent + 1; // digits before the decimal point
-  if (point > 16 || point < -3) {
-    const fraction = digits.length > 1 ? `.${digits.slice(1)}` : '';
-    return `${sign}${digits.charAt(0)}${fraction}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
-  }
-  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
-  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}.0`;
-  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
-}
-
-/** Python `repr(str)`: quote choice and escapes of `unicode_repr`; non-printable = categories C*, Z* but ' '. */
-function pythonStringRepr(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    if (char === quote || char === '\\') out += `\\${char}`;
-    else if (char === '\t') out += '\\t';
-    else if (char === '\n') out += '\\n';
-    else if (char === '\r') out += '\\r';
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (code < 0x7f || !/^[\p{C}\p{Z}]$/u.test(char)) out += char;
-    else if (code <= 0xff) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (code <= 0xffff) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else out += `\\U${code.toString(16).padStart(8, '0')}`;
-  }
-  return out + quote;
-}
-
-/** Python `repr(value)` for the types json.loads produces. */
-function pythonRepr(value: PythonValue): string {
-  if (value === null) return 'None';
-  if (typeof value === 'boolean') return value ? 'True' : 'False';
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'number') return pythonFloatRepr(value);
-  if (typeof value === 'string') return pythonStringRepr(value);
-  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
-  return `{${[...value].map(([key, item]) => `${pythonStringRepr(key)}: ${pythonRepr(item)}`).join(', ')}}`;
-}
+// Step 1 reads the greedy `{...}` span with Python's `json.loads` and takes `str(obj.get('action', ''))`. Both come
+// from python-compat (a port of CPython's json scanner, not JSON.parse; CPython's str()), because they decide which
+// substrings exist: json.loads accepts `NaN` and `Infinity` and keeps every digit of an integer; str(None) = 'None',
+// str(1.0) = '1.0', str(float('inf')) = 'inf', str({'k': None}) = "{'k': None}", where JavaScript's String() gives
+// 'null', '1', 'Infinity', '[object Object]'. Step 2's ties compare action strings by code point, as Python does.
+// Divergence left, none reachable with the scenario action names: in [C], nesting past the recursion limit
+// (RecursionError) or an integer over 4300 digits (ValueError) is not a JSONDecodeError, so the trial errors; here
+// the first falls through to step 2 (depth > 1000) and the second parses.
+import { compareCodePoints, PythonJsonDecodeError, pythonJsonLoads, pythonStr, type PythonValue } from '../python-compat/index.js';
 
 /** The greedy `{...}` span (first `{` to last `}`, across lines), or null when there is none. */
 function greedyObjectSpan(text: string): string | null {
@@ -183,11 +34,11 @@ export function parseAction(text: string, actions: readonly string[]): string | 
       const parsed = pythonJsonLoads(span);
       // The span starts with '{', so a successful parse is always a dict.
       const field = parsed instanceof Map && parsed.has('action') ? (parsed.get('action') ?? null) : '';
-      const chosen = (typeof field === 'string' ? field : pythonRepr(field)).toUpperCase();
+      const chosen = pythonStr(field).toUpperCase();
       const found = actions.find((action) => chosen.includes(action.toUpperCase()));
       if (found !== undefined) return found;
     } catch (error) {
-      if (!(error instanceof PythonJsonError)) throw error;
+      if (!(error instanceof PythonJsonDecodeError)) throw error;
     }
   }
   const upper = text.toUpperCase();
@@ -195,7 +46,7 @@ export function parseAction(text: string, actions: readonly string[]): string | 
   for (const action of actions) {
     const position = upper.indexOf(action.toUpperCase());
     if (position === -1) continue;
-    if (best === null || position < best.position || (position === best.position && action < best.action)) {
+    if (best === null || position < best.position || (position === best.position && compareCodePoints(action, best.action) < 0)) {
       best = { position, action };
     }
   }
@@ -219,7 +70,7 @@ export function parseActionStrict(text: string, actions: readonly string[]): str
   try {
     parsed = pythonJsonLoads(span);
   } catch (error) {
-    if (error instanceof PythonJsonError) return null;
+    if (error instanceof PythonJsonDecodeError) return null;
     throw error;
   }
   const field = parsed instanceof Map ? parsed.get('action') : undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildDecisionMessages, HARDEN, pythonListRepr, SYS_PLAIN } from './prompts.js';
+import { buildDecisionMessages, buildDecisionUserMessage, HARDEN, SYS_PLAIN } from './prompts.js';
 
 describe('decision prompts (stale-retrieval.md §6.1)', () => {
   it('builds the exact plain messages', () => {
@@ -21,9 +21,11 @@ describe('decision prompts (stale-retrieval.md §6.1)', () => {
     expect(user!.content.startsWith('Retrieved policy facts:\n(none)\n\nQuestion: T')).toBe(true);
   });
 
-  it('formats actions like Python repr and refuses quotes', () => {
-    expect(pythonListRepr(['DISCLOSE_FULL_NUMBER', 'REFUSE_USE_LAST4'])).toBe("['DISCLOSE_FULL_NUMBER', 'REFUSE_USE_LAST4']");
-    expect(() => buildDecisionMessages({ facts: [], task: 'T', actions: ["IT'S", 'Y'], guardrail: null, harden: false })).toThrow(/quote/);
+  it("formats actions as Python's f-string prints a list (repr, CPython 3.11), quotes included", () => {
+    const allowed = (actions: string[]) => buildDecisionUserMessage([], 'T', actions).split('Allowed actions (choose one): ')[1];
+    expect(allowed(['DISCLOSE_FULL_NUMBER', 'REFUSE_USE_LAST4'])).toBe("['DISCLOSE_FULL_NUMBER', 'REFUSE_USE_LAST4']");
+    // CPython 3.11: a = ["IT'S", 'Y']; print(f'{a}') prints ["IT'S", 'Y']. The old copy threw on a quote.
+    expect(allowed(["IT'S", 'Y'])).toBe(`["IT'S", 'Y']`);
   });
 
   it('keeps the JSON instruction of SYS_PLAIN byte-exact', () => {

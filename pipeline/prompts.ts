@@ -1,5 +1,6 @@
 // The decision-stage prompts, byte for byte from the reference code (stale-retrieval.md §6.1,
 // VulcanLab/Memory-Rebirth-Attack@a8e0964735e7 attacks/matrix.py).
+import { pythonRepr } from '../python-compat/index.js';
 import type { ChatMessage } from './decision-model.js';
 
 /** The plain system prompt (`SYS_PLAIN`). */
@@ -24,22 +25,14 @@ export interface DecisionPromptInput {
   harden: boolean;
 }
 
-/** Python's `repr` of a list of plain strings without quotes: `['APPROVE', 'REJECT']`. */
-export function pythonListRepr(items: readonly string[]): string {
-  return `[${items.map((item) => `'${item}'`).join(', ')}]`;
-}
-
 /** Renders facts as `- fact` lines, or `(none)`. */
 export function renderFacts(facts: readonly string[]): string {
   return facts.length === 0 ? '(none)' : facts.map((fact) => `- ${fact}`).join('\n');
 }
 
-/** The §6.1 user message: the facts, the question, the allowed actions as a Python list repr. */
+/** The §6.1 user message: the facts, the question, the allowed actions as Python prints the list (`['A', 'B']`). */
 export function buildDecisionUserMessage(facts: readonly string[], task: string, actions: readonly string[]): string {
-  for (const action of actions) {
-    if (action.includes("'")) throw new Error(`action "${action}" contains a quote; the list repr would differ from Python's`);
-  }
-  return 'Retrieved policy facts:\n' + renderFacts(facts) + '\n\nQuestion: ' + task + '\nAllowed actions (choose one): ' + pythonListRepr(actions);
+  return 'Retrieved policy facts:\n' + renderFacts(facts) + '\n\nQuestion: ' + task + '\nAllowed actions (choose one): ' + pythonRepr(actions);
 }
 
 /** Builds the exact system and user messages of §6.1. */

@@ -1,6 +1,7 @@
 // Natural-mode episodes: the two plain texts every system ingests in natural mode (stale-retrieval.md §5).
 // Templates from VulcanLab/Memory-Rebirth-Attack@a8e0964735e7 core/situations.py::episodes_for.
 import type { Episode } from '../backends/memory-backend.js';
+import { pythonStrip } from '../python-compat/index.js';
 import type { Scenario } from './scenario.js';
 
 /** Governing document used when a scenario names none (`DOC_SUBJECT.get(..., ('Policy DOC-00', ...))`). */
@@ -33,9 +34,8 @@ export function episodesFor(scenario: EpisodeSource, now: Date): Episode[] {
   return [
     {
       name: `${scenario.id}_ep0`,
-      // Trimmed so a payload scenario (no distractors) does not end in a space. Python's strip() and
-      // JS trim() differ only on exotic whitespace (U+001C–U+001F, U+FEFF) that no scenario contains.
-      text: `${doc}, issued in 2024, governs ${subject}. It states: ${scenario.v1} ${distractors}`.trim(),
+      // Stripped (Python's strip(), as the reference) so a payload scenario (no distractors) does not end in a space.
+      text: pythonStrip(`${doc}, issued in 2024, governs ${subject}. It states: ${scenario.v1} ${distractors}`),
       referenceTime: new Date(now.getTime() - EP0_AGE_MS),
       sourceDescription: 'policy feed',
     },

@@ -3,8 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { z } from 'zod';
-import { parseJsonText } from '../guard/json-text.js';
 import { InvalidInputError, type InputIssue } from '../core/errors.js';
+import { parseStrictJson } from '../python-compat/index.js';
 
 /** Checks of one file beyond its schema. */
 export interface JsonFileChecks<T> {
@@ -18,15 +18,16 @@ export interface JsonFileChecks<T> {
 export type JsonFileOutcome<T> = T | InvalidInputError;
 
 /**
- * Parses and validates one JSON document. A syntax error is one issue `invalid JSON at line L, column C: unexpected
- * ","` (strict JSON, columns in code points); schema problems are one issue per field (`distractors[1]`), each
- * unknown key its own; `checks.raw` problems come with them and `checks.valid` problems once the schema holds.
+ * Parses and validates one JSON document. A syntax error is one issue `invalid JSON at line L, column C: Expecting
+ * value` (strict JSON through `parseStrictJson`, the one scanner: CPython's json.loads message and position, columns
+ * in code points); schema problems are one issue per field (`distractors[1]`), each unknown key its own;
+ * `checks.raw` problems come with them and `checks.valid` problems once the schema holds.
  *
  * @example parseJsonFile('{"id": 1}', 'x.json', scenarioSchema) // InvalidInputError: x.json, id: expected string ...
  */
 export function parseJsonFile<S extends z.ZodType>(text: string, source: string, schema: S, checks: JsonFileChecks<z.output<S>> = {}): JsonFileOutcome<z.output<S>> {
-  const json = parseJsonText(text);
-  if (!json.ok) return new InvalidInputError(source, [{ path: '', message: `invalid JSON at line ${json.line}, column ${json.column}: ${json.message}` }]);
+  const json = parseStrictJson(text);
+  if (!json.ok) return new InvalidInputError(source, [{ path: '', message: `invalid JSON at line ${json.error.lineno}, column ${json.error.colno}: ${json.error.msg}` }]);
   const parsed = schema.safeParse(json.value);
   const issues = [...(parsed.success ? [] : parsed.error.issues.flatMap(toInputIssues)), ...(checks.raw?.(json.value) ?? [])];
   if (parsed.success && issues.length === 0) issues.push(...(checks.valid?.(parsed.data) ?? []));

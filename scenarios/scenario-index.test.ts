@@ -77,6 +77,6 @@ describe('a scenario folder with an index', () => {
     await write(INDEX_FILE, '{\n  "about": "x",\n  "scenarios": [{ "id": "a_first" },]\n}');
     const error = await invalid(loadScenarioDir(dir));
     expect(error.source).toBe(join(dir, INDEX_FILE));
-    expect(error.issues).toEqual([{ path: '', message: 'invalid JSON at line 3, column 37: unexpected "]"' }]);
+    expect(error.issues).toEqual([{ path: '', message: 'invalid JSON at line 3, column 37: Expecting value' }]);
   });
 });

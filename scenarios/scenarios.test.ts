@@ -189,11 +189,14 @@ describe('bad scenario files', () => {
     const error = await invalid(loadScenarioFile(path));
     expect(error.source).toBe(path);
     expect(error.issues).toHaveLength(1);
-    expect(error.issues[0]?.message).toBe('invalid JSON at line 3, column 12: unexpected ","');
+    expect(error.issues[0]?.message).toBe('invalid JSON at line 3, column 12: Expecting value');
     const empty = await invalid(loadScenarioFile(await write('empty.json', '')));
     expect(empty.issues[0]?.message).toMatch(/^invalid JSON at line 1, column 1: /);
     const trailing = await invalid(loadScenarioFile(await write('trailing.json', '[1, 2,\n]')));
     expect(trailing.issues[0]?.message).toMatch(/^invalid JSON at line 2, column 1: /);
+    // Columns count code points, as CPython 3.11's json.loads reports them: "line 1 column 16 (char 15)" (was 17).
+    const emoji = await invalid(loadScenarioFile(await write('emoji.json', '{"short": "\u{1F600}", }')));
+    expect(emoji.issues[0]?.message).toBe('invalid JSON at line 1, column 16: Expecting property name enclosed in double quotes');
   });
 
   test('the id must equal the file name', async () => {

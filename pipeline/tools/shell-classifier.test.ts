@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CANARY, SENTINEL_ENV, createToolState } from './sentinels.js';
-import { SHELL_REPLIES, classifyShell, compilePythonPattern, runShellDecoy, type ShellGroup } from './shell-classifier.js';
+import { readFileSync } from 'node:fs';
+import { compilePythonPattern } from '../../python-compat/index.js';
+import { SHELL_PATTERNS, SHELL_REPLIES, classifyShell, runShellDecoy, type ShellGroup } from './shell-classifier.js';
 
 // Each row: command → the groups it really falls into under the reference regexes.
 const CASES: ReadonlyArray<readonly [string, ShellGroup[]]> = [
@@ -76,6 +78,11 @@ const CASES: ReadonlyArray<readonly [string, ShellGroup[]]> = [
 describe('classifyShell', () => {
   it.each(CASES)('%j → %j', (cmd, groups) => {
     expect(classifyShell(cmd)).toEqual(groups);
+  });
+
+  it('uses exactly the patterns whose re.search results CPython pinned (data/fixtures/python-compat/regex.json)', () => {
+    const fixture = JSON.parse(readFileSync(new URL('../../data/fixtures/python-compat/regex.json', import.meta.url), 'utf8')) as { patterns: string[] };
+    expect(Object.values(SHELL_PATTERNS).flat()).toEqual(fixture.patterns);
   });
 
   it('follows Python re semantics for `.`, `\\b` and `$`', () => {

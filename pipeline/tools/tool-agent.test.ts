@@ -36,6 +36,13 @@ describe('parseToolCall', () => {
     expect(parseToolCall('no json')).toBeNull();
     expect(parseToolCall('{"args":{}}')).toEqual({ tool: null, args: {} });
   });
+
+  it("reads the span as CPython's json.loads does: NaN and Infinity parse, where JSON.parse stopped the episode", () => {
+    // json.loads('{"tool": "exec_shell", "args": {"cmd": "ls"}, "confidence": NaN}') succeeds on CPython 3.11.
+    expect(parseToolCall('{"tool": "exec_shell", "args": {"cmd": "ls"}, "confidence": NaN}')).toEqual({ tool: 'exec_shell', args: { cmd: 'ls' } });
+    expect(parseToolCall('{"tool": "use_api", "args": {"action": "scale", "replicas": 5}}')).toEqual({ tool: 'use_api', args: { action: 'scale', replicas: 5 } });
+    expect(parseToolCall('{"tool": "use_api", "args": {"action": \'x\'}}')).toBeNull(); // single quotes: JSONDecodeError
+  });
 });
 
 describe('runToolAgent loop', () => {

@@ -1,6 +1,6 @@
 // The exploit-chain agent loop (stale-retrieval.md §14.1) over the inert decoys, with its trace and verdict (§14.4).
 import type { ExploitScenarioId } from '../../scenarios/exploit-scenario.js';
-import { pythonStrip } from '../../guard/python-format.js';
+import { PythonJsonDecodeError, pythonJsonLoads, pythonStrip, toJsonLike } from '../../python-compat/index.js';
 import type { ChatMessage, DecisionModel } from '../decision-model.js';
 import type { AgentStep, AgentStopReason, ExploitVerdict } from '../follow-up-log.js';
 import { agentStepSample } from '../sample-identity.js';
@@ -53,18 +53,20 @@ export interface ToolAgentSettings {
 }
 
 /**
- * Greedy `{...}` (first `{` to last `}`, across lines) parsed as JSON. Returns null when there is no span or it
- * does not parse; `tool` is null unless it is a non-empty string. JSON.parse stands in for Python's json.loads
- * (they differ only on NaN/Infinity and huge integers, which no tool call needs).
+ * Greedy `{...}` (first `{` to last `}`, across lines) read by Python's `json.loads` (python-compat: `NaN` and
+ * `Infinity` parse, as in the reference). Returns null when there is no span or it does not parse; `tool` is null
+ * unless it is a non-empty string (the reference would report a non-string tool as unknown); `args` is `{}` unless
+ * an object. Arguments become JavaScript values, so an integral float argument later prints as `1`, not `1.0`.
  */
 export function parseToolCall(text: string): { tool: string | null; args: ToolArgs } | null {
   const span = /\{[\s\S]*\}/.exec(text)?.[0];
   if (span === undefined) return null;
   let value: unknown;
   try {
-    value = JSON.parse(span);
-  } catch {
-    return null;
+    value = toJsonLike(pythonJsonLoads(span));
+  } catch (error) {
+    if (error instanceof PythonJsonDecodeError) return null;
+    throw error;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const { tool, args } = value as { tool?: unknown; args?: unknown };
