@@ -63,7 +63,7 @@ if (server === undefined) {
       const node = { name: 'n', group_id: 'g1', created_at: NOW, summary: '', name_embedding: null };
       await store.saveNodes([{ uuid: 's', ...node }]);
       const edge = { uuid: 'gate', group_id: 'g1', source_node_uuid: 's', target_node_uuid: 's', name: 'R', fact: 'gate', episodes: [] };
-      await store.saveEdges([{ ...edge, fact_embedding: [1, 4, 2, 2], created_at: NOW, valid_at: null, invalid_at: null, expired_at: null }]);
+      await store.saveEdges([{ ...edge, fact_embedding: [1, 4, 2, 2], created_at: NOW, valid_at: null, invalid_at: null, expired_at: null, reference_time: null }]);
       const hits = await store.searchEdgesBySimilarity({ vector: [1, 0, 0, 0], groupIds: ['g1'], limit: 1, minScore: 0.6 });
       // (1 + 1/5) / 2 = 0.6 in float64 (embedded: excluded); Neo4j returns Math.fround(0.6) = 0.6000000238418579.
       expect(hits.map((hit) => hit.score)).toEqual([Math.fround(0.6)]);

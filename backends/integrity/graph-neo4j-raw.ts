@@ -15,7 +15,6 @@ export interface Neo4jConnection {
 
 type Properties = Record<string, unknown>;
 const DATETIMES = new Set(['created_at', 'valid_at', 'invalid_at', 'expired_at']);
-const RANK = 'stalebench_save_rank';
 
 /** A property value as canonical JSON: temporal values by their ISO text, integers as numbers. */
 function plain(value: unknown): JsonValue {
@@ -39,8 +38,10 @@ export async function openPlainDriver(connection: Neo4jConnection): Promise<Driv
 }
 
 /**
- * Raw access to the edges of two groups (one per context; the eval pipeline's Graphiti groups work the same way). Records are `RELATES_TO` edges; the store's order is the
- * first-save rank our Neo4j store writes on every edge; T9's copy is every node and relationship of both groups.
+ * Raw access to the edges of two groups (one per context; the eval pipeline's Graphiti groups work the same way). Records are `RELATES_TO` edges; the store's order is
+ * Graphiti's own listing key, the edge uuid (`EntityEdge.get_by_group_ids` sorts by it; nothing else on an edge orders it, and
+ * stalebench adds nothing to Graphiti's edges), so a forged edge is placed after the tip by a uuid that extends the tip's; T9's
+ * copy is every node and relationship of both groups.
  */
 export function graphNeo4jRawAccess(connection: Neo4jConnection, byContext: Record<ContextName, string>, log: (command: string) => void): RawAccess {
   const groups = [byContext.A, byContext.B];
@@ -60,14 +61,14 @@ export function graphNeo4jRawAccess(connection: Neo4jConnection, byContext: Reco
   const toRaw = (properties: Properties): RawRecord => ({
     slot: String(properties.uuid),
     owner: String(properties.group_id),
-    position: Number(plain(properties[RANK])),
+    position: String(properties.uuid),
     text: String(properties.fact ?? ''),
     body: canonicalJson(Object.fromEntries(EDGE_BODY_FIELDS.map((field) => [field, plain(properties[field])]))),
     labels: Object.fromEntries(EDGE_LABEL_FIELDS.map((field) => [field, plain(properties[field])])),
   });
   return {
     list: async (context: ContextName) =>
-      (await cypher(`MATCH (:Entity)-[e:RELATES_TO]->(:Entity) WHERE e.group_id = $group RETURN properties(e) AS e ORDER BY e.${RANK}`, { group: byContext[context] }, false)).map((row) => toRaw(row.e as Properties)),
+      (await cypher('MATCH (:Entity)-[e:RELATES_TO]->(:Entity) WHERE e.group_id = $group RETURN properties(e) AS e ORDER BY e.uuid', { group: byContext[context] }, false)).map((row) => toRaw(row.e as Properties)),
     async writeBody(record, body) {
       const moved = parseBody(body);
       const sets = EDGE_BODY_FIELDS.map((field) => (DATETIMES.has(field) ? `e.${field} = CASE WHEN $${field} IS NULL THEN null ELSE datetime($${field}) END` : `e.${field} = $${field}`));
@@ -81,9 +82,8 @@ export function graphNeo4jRawAccess(connection: Neo4jConnection, byContext: Reco
     },
     async forge(tip) {
       await cypher(
-        `MATCH (s)-[t:RELATES_TO {uuid: $tip}]->(o) MATCH ()-[x:RELATES_TO]->() WITH s, t, o, max(x.${RANK}) AS top
-         CREATE (s)-[e:RELATES_TO]->(o) SET e = properties(t), e.uuid = $uuid, e.fact = $fact, e.${RANK} = top + 1`,
-        { tip: tip.slot, uuid: randomUUID(), fact: changedNumber(tip.text).text },
+        'MATCH (s)-[t:RELATES_TO {uuid: $tip}]->(o) CREATE (s)-[e:RELATES_TO]->(o) SET e = properties(t), e.uuid = $uuid, e.fact = $fact',
+        { tip: tip.slot, uuid: `${tip.slot}-${randomUUID().slice(0, 8)}`, fact: changedNumber(tip.text).text },
         true,
       );
     },

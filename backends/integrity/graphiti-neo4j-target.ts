@@ -1,4 +1,5 @@
 // Target `graphiti@neo4j` (model): our Graphiti port on a real Neo4j server; edits are Cypher through a plain driver.
+import { GRAPHITI_CORE_LABEL, GRAPHITI_CORE_VERSION } from '../graphiti-version.js';
 import { createLexicalEmbedder } from '../lexical-embedder.js';
 import { createNeo4jGraphStore } from '../neo4j-graph-store.js';
 import { graphNeo4jRawAccess, openPlainDriver, type Neo4jConnection } from './graph-neo4j-raw.js';
@@ -43,9 +44,9 @@ export function createGraphitiNeo4jTarget(env: Readonly<Record<string, string | 
       const answer = await server();
       const version = 'version' in answer ? answer.version : 'unreachable';
       return {
-        label: `Graphiti (model): our graphiti-core 0.29.3 port on Neo4j ${version}`,
+        label: `Graphiti (model): our ${GRAPHITI_CORE_LABEL} port on Neo4j ${version}`,
         model: true,
-        versions: { 'graphiti-core (ported)': '0.29.3 @ 993e081a', Neo4j: version, 'neo4j-driver': installedVersion('neo4j-driver') },
+        versions: { 'graphiti-core (ported)': GRAPHITI_CORE_VERSION, Neo4j: version, 'neo4j-driver': installedVersion('neo4j-driver') },
         store: `Neo4j ${version} at ${connection?.uri ?? '(NEO4J_URI unset)'}, Graphiti's schema and indexes`,
         config: {
           'integrity features': 'none (Graphiti and Neo4j offer none by default)',
