@@ -20,11 +20,10 @@ const copies = <T>(items: Iterable<T>): T[] => [...items].map((item) => structur
  * deliberate scope: BM25 statistics (N, document frequencies, average lengths) are taken over the searched
  * groups, not the whole store. That equals Neo4j's index-wide statistics when the index holds only the
  * searched group, as in the paper (it wiped its single group per scenario), and keeps one namespace's scores
- * independent of whatever else shares the store. Lucene numbers documents in the order edges are saved (one
- * transaction per `saveEdges` edge; creation order inside `saveEpisodeData`); an update keeps the number unless
- * it changes an indexed property (name, fact, group id), which re-indexes the edge last, as Neo4j does. Neo4j
- * numbers the edges created in ONE transaction by relationship id, which reuses freed ids, so ties among edges
- * of one `add_episode` may come back in another order on Neo4j (graphiti-port.md).
+ * independent of whatever else shares the store. Lucene numbers documents in the order edges are created (the
+ * Neo4j store commits each new edge on its own); an update keeps the number unless it changes an indexed property
+ * (name, fact, group id), which re-indexes the edge last, as Neo4j does. Fulltext ties then come back in Neo4j's
+ * result-heap order (fulltext-result-order.ts), cosine ties by uuid.
  *
  * @example
  * const store = createEmbeddedGraphStore();
@@ -119,7 +118,8 @@ export function createEmbeddedGraphStore(_settings: EmbeddedGraphStoreSettings =
         const score = neo4jCosine(edge.fact_embedding, search.vector);
         if (score !== null && score > search.minScore) hits.push({ edge, score });
       }
-      return hits.sort((a, b) => b.score - a.score).slice(0, Math.max(0, search.limit)).map(cloneHit);
+      // Cosine ties by uuid, as the Neo4j store breaks them (neo4j-graphiti-queries.ts).
+      return hits.sort((a, b) => b.score - a.score || (a.edge.uuid < b.edge.uuid ? -1 : a.edge.uuid > b.edge.uuid ? 1 : 0)).slice(0, Math.max(0, search.limit)).map(cloneHit);
     },
     async deleteGroup(groupId) {
       validateGroupIds([groupId]);

@@ -113,15 +113,15 @@ export function runGraphStoreConformance(options: GraphStoreConformanceOptions):
     const similar = (store: GraphStore, minScore: number, extra: { limit?: number; filter?: object } = {}) =>
       store.searchEdgesBySimilarity({ vector: [1, 0, 0, 0], groupIds: ['g1'], limit: extra.limit ?? 10, minScore, ...extra });
 
-    it('scores (1 + cos) / 2 with a strict gate, best first, ties by first save', async () => {
+    it('scores (1 + cos) / 2 with a strict gate, best first, ties by uuid', async () => {
       const store = await storeWith(vectors(['low', [1, 4, 2, 2]], ['tie2', [3, 4, 0, 0]], ['best', [2, 0, 0, 0]], ['tie1', [3, -4, 0, 0]], ['zero', [0, 0, 0, 0]]));
       // cos: low 1/5 → 0.6; tie1, tie2 3/5 → 0.8; best 1 → 1; the zero vector never matches.
       const all = await similar(store, 0.5);
-      expect(all.map((hit) => [hit.edge.uuid, hit.score])).toEqual([['best', near(1)], ['tie2', near(0.8)], ['tie1', near(0.8)], ['low', near(0.6)]]);
+      expect(all.map((hit) => [hit.edge.uuid, hit.score])).toEqual([['best', near(1)], ['tie1', near(0.8)], ['tie2', near(0.8)], ['low', near(0.6)]]);
       // Strict: a gate equal to the score the engine itself reports excludes that score.
       const tieScore = all[1]?.score ?? Number.NaN;
       expect((await similar(store, tieScore)).map((hit) => hit.edge.uuid)).toEqual(['best']);
-      expect((await similar(store, 0.7)).map((hit) => hit.edge.uuid)).toEqual(['best', 'tie2', 'tie1']);
+      expect((await similar(store, 0.7)).map((hit) => hit.edge.uuid)).toEqual(['best', 'tie1', 'tie2']);
     });
 
     it('filters before the limit and rejects a vector of the wrong length', async () => {

@@ -45,9 +45,9 @@ export interface GraphWrites {
    */
   saveEdges(edges: readonly EntityEdge[]): Promise<void>;
   /**
-   * `add_nodes_and_edges_bulk`, as `add_episode` ends: episodes, nodes, MENTIONS and edges in one transaction;
-   * new edges carry `source_node_uuid` / `target_node_uuid`, new nodes a `labels` list. End nodes must exist or
-   * be in `data.nodes`.
+   * `add_nodes_and_edges_bulk`, as `add_episode` ends: episodes, nodes, MENTIONS and changes to stored edges in one
+   * transaction, then each new edge (so Lucene numbers them in creation order; graphiti-port.md); new edges carry
+   * `source_node_uuid` / `target_node_uuid`, new nodes a `labels` list. End nodes must exist or be in `data.nodes`.
    */
   saveEpisodeData(data: EpisodeData): Promise<void>;
 }
@@ -78,7 +78,8 @@ export interface GraphReads {
  *   k1 = 1.2 and b = 0.75. Results come in the order Graphiti gets them: `ORDER BY score DESC` (a stable sort) over
  *   the rows of `queryRelationships(..., {limit})`, whose ties Neo4j's result collector orders (a heap over Lucene's
  *   documents; `fulltext-result-order.ts`);
- * - similarity: `vector.similarity.cosine`, which Neo4j normalises to `(1 + cos) / 2` in [0, 1], best first.
+ * - similarity: `vector.similarity.cosine`, which Neo4j normalises to `(1 + cos) / 2` in [0, 1], best first, ties
+ *   by uuid (Graphiti leaves them in traversal order, which no engine can reproduce).
  */
 export interface GraphSearch {
   /** BM25 search over edge name + fact in the groups; only matching edges (score > 0), best first. */

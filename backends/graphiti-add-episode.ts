@@ -19,6 +19,8 @@ export interface AddEpisodeContext {
   store: GraphStore;
   embedder: Embedder;
   extraction: ExtractionModel;
+  /** Uuid of each new edge, in creation order (default `stableUuid` of the parts; the backend prefixes a write counter). */
+  newEdgeUuid?: (...parts: string[]) => string;
 }
 
 /** One add_episode call. */
@@ -98,7 +100,7 @@ export async function addEpisode(context: AddEpisodeContext, input: AddEpisodeIn
     const vector = vectors[position] ?? null;
     const dates = normalizeFutureTemporalBounds(draft.fact, episode.referenceTime, draft.validAt, draft.invalidAt);
     const edge: EntityEdge = {
-      uuid: stableUuid(episodic.uuid, 'RELATES_TO', String(index)),
+      uuid: (context.newEdgeUuid ?? stableUuid)(episodic.uuid, 'RELATES_TO', String(index)),
       group_id: group,
       source_node_uuid: sourceUuid,
       target_node_uuid: targetUuid,

@@ -5,7 +5,7 @@ import type { EntityEdge, EntityNode, EpisodicNode } from './graph-model.js';
 import type { GraphStore } from './graph-store.js';
 import { addEpisode } from './graphiti-add-episode.js';
 import { resolveEntities } from './graphiti-entity-resolution.js';
-import { groupId, normalizeExact, stableUuid } from './graphiti-ids.js';
+import { groupId, normalizeExact, sequencedUuid } from './graphiti-ids.js';
 import { hybridEdgeSearch } from './graphiti-search.js';
 import { GRAPHITI_CORE_LABEL } from './graphiti-version.js';
 import { refuseMetadataFilter, unstoredMetadataWarnings } from './write-metadata.js';
@@ -51,7 +51,12 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
   const { embedder, runId, extraction } = settings;
   const store = settings.store ?? createEmbeddedGraphStore();
   const ownsStore = settings.store === undefined;
-  const edgesWritten = new Map<string, number>(); // per group: the sequence number in direct edge uuids
+  const edgesWritten = new Map<string, number>(); // per group: the write counter at the head of new edge uuids
+  const nextEdgeUuid = (group: string) => (...parts: string[]): string => {
+    const sequence = edgesWritten.get(group) ?? 0;
+    edgesWritten.set(group, sequence + 1);
+    return sequencedUuid(sequence, group, ...parts, String(sequence));
+  };
   let opened = false;
 
   const groupOf = (namespace: string): string => {
@@ -73,9 +78,9 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
     const vectors = await embedder.embed(facts.map(({ fact }) => fact.replace(/\n/g, ' ')));
     const past = new Date(now.getTime() - 90 * DAY_MS);
     const yesterday = new Date(now.getTime() - DAY_MS);
-    let sequence = edgesWritten.get(group) ?? 0;
+    const newUuid = nextEdgeUuid(group);
     const edges: EntityEdge[] = facts.map(({ fact, revoked }, index) => ({
-      uuid: stableUuid(group, relation, fact, String(sequence++)),
+      uuid: newUuid(relation, fact),
       group_id: group,
       source_node_uuid: subject?.uuid ?? '',
       target_node_uuid: rule?.uuid ?? '',
@@ -90,14 +95,13 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
       reference_time: null,
     }));
     await store.saveEdges(edges);
-    edgesWritten.set(group, sequence);
     return { stored: edges.length, extractor: 'none', warnings: [] };
   };
 
   const insertNatural = async (group: string, now: Date, writes: Extract<MemoryWrites, { mode: 'natural' }>): Promise<InsertReport> => {
     const warnings: RecordedWarning[] = [];
     for (const episode of writes.episodes) {
-      const result = await addEpisode({ store, embedder, extraction }, { group, episode, source: settings.episodeSource ?? 'text', now });
+      const result = await addEpisode({ store, embedder, extraction, newEdgeUuid: nextEdgeUuid(group) }, { group, episode, source: settings.episodeSource ?? 'text', now });
       warnings.push(...result.warnings);
     }
     return { stored: (await store.getEdgesByGroup(group)).length, extractor: extraction.id, warnings };

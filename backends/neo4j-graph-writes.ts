@@ -30,6 +30,8 @@ MATCH (target:Entity {uuid: row.target})
 MERGE (source)-[e:${type} {uuid: row.uuid}]->(target)
 SET e += row.set`;
 const UPDATE_EDGES = (type: string) => `UNWIND $rows AS row MATCH ()-[e:${type} {uuid: row.uuid}]->() SET e += row.set`;
+// A bulk save that lists one edge twice (resolved, then invalidated) leaves the last values, as Graphiti's UNWIND does.
+const lastOfEach = (edges: readonly EntityEdge[]): EntityEdge[] => [...new Map(edges.map((edge) => [edge.uuid, edge])).values()];
 const EXISTING = (label: string) => `UNWIND $uuids AS uuid MATCH (n:${label} {uuid: uuid}) RETURN DISTINCT n.uuid AS uuid`;
 
 /**
@@ -59,8 +61,11 @@ export function createNeo4jWrites(access: Neo4jWriteAccess): GraphWrites {
       .filter((row) => Object.keys(row.set).length > 0);
     if (rows.length > 0) await run(SET_NODES(label), { rows });
   };
-  /** Creates the new edges (in order) and updates the changed properties of the stored ones. */
-  const setEdges = async (run: Run, type: 'RELATES_TO' | 'MENTIONS', items: readonly EntityEdge[] | EpisodeData['mentions'], endNames: [string, string] | null): Promise<void> => {
+  /**
+   * Updates the changed properties of the stored edges in this transaction; returns the rows of the new ones for
+   * `createEdges` (MENTIONS are created here too: they are not in any index stalebench orders by).
+   */
+  const setEdges = async (run: Run, type: 'RELATES_TO' | 'MENTIONS', items: readonly EntityEdge[] | EpisodeData['mentions'], endNames: [string, string] | null): Promise<Properties[]> => {
     const before = await stored(run, type, items.map((item) => item.uuid));
     const spec = type === 'RELATES_TO' ? EDGE_PROPERTIES : MENTION_PROPERTIES;
     const created: Properties[] = [];
@@ -71,8 +76,18 @@ export function createNeo4jWrites(access: Neo4jWriteAccess): GraphWrites {
       if (!before.has(item.uuid)) created.push({ uuid: item.uuid, source: item.source_node_uuid, target: item.target_node_uuid, set });
       else if (Object.keys(set).length > 0) updated.push({ uuid: item.uuid, set });
     }
-    if (created.length > 0) await run(CREATE_EDGES(type, type === 'MENTIONS' ? 'Episodic' : 'Entity'), { rows: created });
     if (updated.length > 0) await run(UPDATE_EDGES(type), { rows: updated });
+    if (type === 'MENTIONS' && created.length > 0) await run(CREATE_EDGES(type, 'Episodic'), { rows: created });
+    return type === 'MENTIONS' ? [] : created;
+  };
+  /**
+   * Creates new RELATES_TO edges one transaction each, in order. Lucene numbers the documents of ONE transaction by
+   * relationship id, which Neo4j reuses after deletes, so Graphiti's one-transaction bulk save leaves ties among an
+   * episode's new edges in an order nobody can predict; one commit per edge numbers them in creation order, the
+   * order the embedded store models (graphiti-port.md).
+   */
+  const createEdges = async (rows: readonly Properties[]): Promise<void> => {
+    for (const row of rows) await access.transaction((run) => run(CREATE_EDGES('RELATES_TO', 'Entity'), { rows: [row] }));
   };
   const edgeEnds = (edges: readonly EntityEdge[]) => edges.flatMap((edge) => [edge.source_node_uuid, edge.target_node_uuid]);
   const ownerOf = (edges: readonly { uuid: string; source_node_uuid: string; target_node_uuid: string }[], kind: string) => (end: string) =>
@@ -88,19 +103,21 @@ export function createNeo4jWrites(access: Neo4jWriteAccess): GraphWrites {
         // EntityEdge.save: its own query, and edge_data names the end uuids source_uuid / target_uuid.
         await access.transaction(async (run) => {
           await requireExisting(run, 'Entity', edgeEnds([edge]), ownerOf([edge], 'edge'));
-          await setEdges(run, 'RELATES_TO', [edge], ['source_uuid', 'target_uuid']);
+          const created = await setEdges(run, 'RELATES_TO', [edge], ['source_uuid', 'target_uuid']);
+          if (created.length > 0) await run(CREATE_EDGES('RELATES_TO', 'Entity'), { rows: created });
         });
       }
     },
     async saveEpisodeData(data) {
-      await access.transaction(async (run) => {
+      const created = await access.transaction(async (run) => {
         await setNodes(run, 'Episodic', data.episodes, EPISODE_PROPERTIES, {});
         await setNodes(run, 'Entity', data.nodes, NODE_PROPERTIES, { labels: ['Entity'] });
         await requireExisting(run, 'Episodic', data.mentions.map((mention) => mention.source_node_uuid), ownerOf(data.mentions, 'MENTIONS'));
         await requireExisting(run, 'Entity', [...data.mentions.map((mention) => mention.target_node_uuid), ...edgeEnds(data.edges)], ownerOf([...data.mentions, ...data.edges], 'edge'));
         await setEdges(run, 'MENTIONS', data.mentions, null); // EPISODIC_EDGE_SAVE sets group_id and created_at only
-        await setEdges(run, 'RELATES_TO', data.edges, ['source_node_uuid', 'target_node_uuid']);
+        return setEdges(run, 'RELATES_TO', lastOfEach(data.edges), ['source_node_uuid', 'target_node_uuid']);
       });
+      await createEdges(created);
     },
   };
 }

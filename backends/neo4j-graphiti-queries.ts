@@ -98,9 +98,11 @@ ORDER BY score DESC
 LIMIT $limit`;
 
 /**
- * Graphiti's `edge_similarity_search` on Neo4j: filter, normalised cosine, strict `> $min_score`, `ORDER BY score DESC`
- * (ties in the order the planner's traversal yields them, as in Graphiti). The non-zero guard is ours: Neo4j raises
- * on a zero-norm vector, where the contract says it never matches.
+ * Graphiti's `edge_similarity_search` on Neo4j: filter, normalised cosine, strict `> $min_score`, best first. Two
+ * additions: the non-zero guard (Neo4j raises on a zero-norm vector, where the contract says it never matches), and
+ * `e.uuid` as tie-breaker. Graphiti leaves cosine ties (equal embeddings, e.g. a fact written twice) in the order
+ * the planner's traversal yields rows, which follows relationship chains and reused ids (measured: neither creation
+ * nor id order); the uuid makes them the same on every engine and every run (graphiti-port.md).
  */
 export const similaritySearchCypher = (where: string): string => `
 MATCH (n:Entity)-[e:RELATES_TO]->(m:Entity)
@@ -108,7 +110,7 @@ WHERE ${where} AND e.group_id IN $group_ids AND any(x IN e.fact_embedding WHERE 
 WITH DISTINCT e, n, m, vector.similarity.cosine(e.fact_embedding, $search_vector) AS score
 WHERE score > $min_score
 RETURN ${EDGE_RETURN}
-ORDER BY score DESC
+ORDER BY score DESC, e.uuid ASC
 LIMIT $limit`;
 
 /** Uuids among `$uuids` that name a stored `Entity` node. */

@@ -3,7 +3,7 @@ import { GRAPHITI_CORE_LABEL, GRAPHITI_CORE_VERSION } from '../graphiti-version.
 import { createLexicalEmbedder } from '../lexical-embedder.js';
 import { createNeo4jGraphStore } from '../neo4j-graph-store.js';
 import { graphNeo4jRawAccess, openPlainDriver, type Neo4jConnection } from './graph-neo4j-raw.js';
-import { graphitiGroup, GRAPHITI_REVOCATION_FIELDS, startGraphitiSession } from './graphiti-session.js';
+import { graphitiGroup, GRAPHITI_REVOCATION_FIELDS, startGraphitiSession, type WriteOrder } from './graphiti-session.js';
 import type { IntegrityTarget, TargetDescription, Unavailable } from './integrity-target.js';
 import { installedVersion } from './package-version.js';
 
@@ -67,9 +67,10 @@ export function createGraphitiNeo4jTarget(env: Readonly<Record<string, string | 
     },
     async createStore({ dir, cellId, log }) {
       if (!connection) throw new Error('NEO4J_URI is not set');
+      const order: WriteOrder = new Map(); // the cell's write order, shared by the session and the raw access
       return {
-        raw: graphNeo4jRawAccess(connection, { A: graphitiGroup(cellId, 'A'), B: graphitiGroup(cellId, 'B') }, log),
-        start: () => startGraphitiSession(createNeo4jGraphStore(connection), cellId, dir),
+        raw: graphNeo4jRawAccess(connection, { A: graphitiGroup(cellId, 'A'), B: graphitiGroup(cellId, 'B') }, log, order),
+        start: () => startGraphitiSession(createNeo4jGraphStore(connection), cellId, dir, order),
         async dispose() {
           const driver = await openPlainDriver(connection);
           try {
