@@ -33,6 +33,11 @@ export interface AddEpisodeInput {
   source: EpisodicNode['source'];
   /** System time of the call: `created_at` of what it writes, `expired_at` of what it retires. */
   now: Date;
+  /**
+   * `limit` of the candidate searches: EDGE_HYBRID_SEARCH_RRF's, which `Graphiti.search` overwrites with its last
+   * `num_results` (the recipe object is shared), so a read with k = 5 makes later ingestion see 5 candidates. Default 10.
+   */
+  candidateLimit?: number;
 }
 
 /** What add_episode wrote (Graphiti `AddEpisodeResults`, reduced). */
@@ -114,7 +119,7 @@ export async function addEpisode(context: AddEpisodeContext, input: AddEpisodeIn
       expired_at: null,
       reference_time: episode.referenceTime,
     };
-    const search = { query: edge.fact, groupIds: [group], limit: CANDIDATE_LIMIT, ...(vector ? { vector } : {}) };
+    const search = { query: edge.fact, groupIds: [group], limit: input.candidateLimit ?? CANDIDATE_LIMIT, ...(vector ? { vector } : {}) };
     // Graphiti filters on n.uuid IN {a, b} AND m.uuid IN {a, b} (self-loops included), then keeps the a–b edges.
     const pair = await endpointEdges(store, sourceUuid, targetUuid);
     const inPair = (candidate: EntityEdge) => new Set([sourceUuid, targetUuid]).size === 1 || candidate.source_node_uuid !== candidate.target_node_uuid;

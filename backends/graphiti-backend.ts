@@ -58,6 +58,7 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
     return sequencedUuid(sequence, group, ...parts, String(sequence));
   };
   let opened = false;
+  let recipeLimit: number | undefined; // EDGE_HYBRID_SEARCH_RRF.limit as the last search() left it (graphiti-add-episode.ts)
 
   const groupOf = (namespace: string): string => {
     if (!opened) throw new EvalError('backend-not-open', 'graphiti: call open() before using the backend');
@@ -101,7 +102,7 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
   const insertNatural = async (group: string, now: Date, writes: Extract<MemoryWrites, { mode: 'natural' }>): Promise<InsertReport> => {
     const warnings: RecordedWarning[] = [];
     for (const episode of writes.episodes) {
-      const result = await addEpisode({ store, embedder, extraction, newEdgeUuid: nextEdgeUuid(group) }, { group, episode, source: settings.episodeSource ?? 'text', now });
+      const result = await addEpisode({ store, embedder, extraction, newEdgeUuid: nextEdgeUuid(group) }, { group, episode, source: settings.episodeSource ?? 'text', now, ...(recipeLimit === undefined ? {} : { candidateLimit: recipeLimit }) });
       warnings.push(...result.warnings);
     }
     return { stored: (await store.getEdgesByGroup(group)).length, extractor: extraction.id, warnings };
@@ -131,6 +132,7 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
       const groupIds = [groupOf(request.namespace)];
       refuseMetadataFilter('graphiti', request, NO_METADATA);
       const filter = request.filter === undefined ? undefined : supportedFilter(request.filter);
+      recipeLimit = request.limit;
       const edges = await hybridEdgeSearch(store, embedder, { query: request.query, groupIds, limit: request.limit, ...(filter ? { filter } : {}) });
       return { records: edges.map(toRecord), warnings: [] };
     },

@@ -120,4 +120,20 @@ describe('graphiti natural mode (add_episode)', () => {
       [V1, '2026-08-31T12:00:00.000Z'], [V2, null], ['Releases need a ticket.', null],
     ]);
   });
+
+  it("searches ingestion candidates with the limit of the last search() (Graphiti.search overwrites the shared recipe's limit)", async () => {
+    const others = ['one', 'two', 'three', 'four'].map((word) => stated(`Deployment approval note ${word}.`, EP0_TIME, { target: `Team ${word}` }));
+    const candidates = async (readFirst: number | null) => {
+      const extraction = createMockExtractionModel({ extractEdges: [others, [stated(V2, NOW)]] });
+      const { backend } = setup(extraction);
+      await backend.open();
+      await backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'natural', episodes: [EPISODES[0]!] } });
+      if (readFirst !== null) await backend.search({ namespace: 'ns', query: 'deployment approval', limit: readFirst });
+      await backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'natural', episodes: [EPISODES[1]!] } });
+      return extraction.calls.resolveEdge[0]?.invalidationCandidates.length;
+    };
+    expect(await candidates(null)).toBe(4);
+    expect(await candidates(10)).toBe(4);
+    expect(await candidates(2)).toBe(2);
+  });
 });
