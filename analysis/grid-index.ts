@@ -109,8 +109,14 @@ export interface ProbeSet {
 
 /** The embedder of a run as the cells name it. */
 export const embedderOf = (run: LoadedRun): string => {
-  const embedder = run.manifest.embedder as { id?: string; dimensions?: number } | undefined;
-  return embedder?.id ? `${embedder.id}${embedder.dimensions ? ` (${embedder.dimensions} dimensions)` : ''}` : 'unknown embedder (not in the manifest)';
+  const embedder = run.manifest.embedder as { id?: string; dimensions?: number; server?: string; servedModel?: string | null } | undefined;
+  if (!embedder?.id) return 'unknown embedder (not in the manifest)';
+  // An endpoint embedder names the model its server ran and where (issue #17): `openai:<m>` alone says what was asked for.
+  const parts = [
+    embedder.dimensions ? `${embedder.dimensions} dimensions` : null,
+    embedder.server ? `${embedder.servedModel ?? 'model not reported'} at ${embedder.server}` : null,
+  ].filter((part) => part !== null);
+  return parts.length > 0 ? `${embedder.id} (${parts.join('; ')})` : embedder.id;
 };
 
 /** The probes of one (system, mode) over all runs; exposure repeated over each run's models, as the paper counts it. */

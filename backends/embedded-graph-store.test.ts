@@ -9,7 +9,7 @@ runGraphStoreConformance({ name: 'embedded', create: () => createEmbeddedGraphSt
 const T0 = new Date('2026-01-01T00:00:00.000Z');
 const edge = (uuid: string, vector: number[]): EntityEdge => ({
   uuid, group_id: 'g1', source_node_uuid: 's', target_node_uuid: 't', name: 'R', fact: uuid, fact_embedding: vector,
-  episodes: [], created_at: T0, valid_at: T0, invalid_at: null, expired_at: null,
+  episodes: [], created_at: T0, valid_at: T0, invalid_at: null, expired_at: null, reference_time: null,
 });
 
 describe('embedded graph store only', () => {

@@ -1,31 +1,29 @@
-// In-process GraphStore that scores and orders edge searches as Neo4j 5 does with Graphiti's indexes.
+// In-process GraphStore holding Graphiti's graph; edge searches score and order as Neo4j 5 does with Graphiti's queries.
 import { InvalidInputError } from '../core/errors.js';
+import { INDEXED_FIELDS, neo4jCosine, rankFulltext } from './embedded-edge-scoring.js';
 import { compileFilterPredicate, type FilterPredicate } from './filter-predicate.js';
-import type { EntityEdge, EntityNode, FulltextSearch, GraphStore, ScoredEdge, SimilaritySearch } from './graph-store.js';
-import {
-  bm25Idf,
-  bm25TermFrequency,
-  fieldStatistics,
-  fulltextQueryTerms,
-  standardAnalyze,
-  type FieldStatistics,
-} from './lucene-bm25.js';
+import { neo4jFulltextOrder } from './fulltext-result-order.js';
+import type { EntityEdge, EntityNode, EpisodicEdge, EpisodicNode, ScoredEdge } from './graph-model.js';
+import type { GraphStore } from './graph-store.js';
+import { fulltextQueryTerms } from './lucene-bm25.js';
 import type { MemoryFilter } from './memory-filter.js';
 
 /** The embedded store has no settings yet; the type exists so callers keep the factory shape. */
 export type EmbeddedGraphStoreSettings = Record<string, never>;
 
-// The properties of Graphiti's `edge_name_and_fact` index, each its own Lucene field with its own statistics.
-const INDEXED_FIELDS = ['name', 'fact', 'group_id'] as const;
 const GROUP_ID = /^[a-zA-Z0-9_-]+$/;
+const byUuidDescending = <T extends { uuid: string }>(a: T, b: T): number => (a.uuid < b.uuid ? 1 : a.uuid > b.uuid ? -1 : 0);
+const copies = <T>(items: Iterable<T>): T[] => [...items].map((item) => structuredClone(item));
 
 /**
  * Creates an empty in-memory graph store. Fulltext scoring follows the `GraphStore` contract with one
  * deliberate scope: BM25 statistics (N, document frequencies, average lengths) are taken over the searched
  * groups, not the whole store. That equals Neo4j's index-wide statistics when the index holds only the
  * searched group, as in the paper (it wiped its single group per scenario), and keeps one namespace's scores
- * independent of whatever else shares the store. Score ties keep the order edges were first saved (Lucene
- * breaks ties by doc id, Neo4j scans relationships in id order); overwriting an edge keeps its place.
+ * independent of whatever else shares the store. Lucene numbers documents in the order edges are created (the
+ * Neo4j store commits each new edge on its own); an update keeps the number unless it changes an indexed property
+ * (name, fact, group id), which re-indexes the edge last, as Neo4j does. Fulltext ties then come back in Neo4j's
+ * result-heap order (fulltext-result-order.ts), cosine ties by uuid.
  *
  * @example
  * const store = createEmbeddedGraphStore();
@@ -33,13 +31,37 @@ const GROUP_ID = /^[a-zA-Z0-9_-]+$/;
  */
 export function createEmbeddedGraphStore(_settings: EmbeddedGraphStoreSettings = {}): GraphStore {
   const nodes = new Map<string, EntityNode>();
-  const edges = new Map<string, EntityEdge>();
+  const edges = new Map<string, EntityEdge>(); // insertion order = Lucene document order
+  const episodes = new Map<string, EpisodicNode>();
+  const mentions = new Map<string, EpisodicEdge>();
   let sections: Promise<unknown> = Promise.resolve();
 
   const edgesIn = (groupIds: readonly string[]): EntityEdge[] => {
     validateGroupIds(groupIds);
     const groups = new Set(groupIds);
     return [...edges.values()].filter((edge) => groups.has(edge.group_id));
+  };
+  const requireNodes = (owner: string, ends: readonly [string, string], episodeEnd = false): void => {
+    const [first, second] = ends;
+    if (episodeEnd ? !episodes.has(first) : !nodes.has(first)) throw new Error(`${owner}: end node ${first} has not been saved`);
+    if (!nodes.has(second)) throw new Error(`${owner}: end node ${second} has not been saved`);
+  };
+  const putEdges = (batch: readonly EntityEdge[]): void => {
+    // Graphiti's save query MATCHes both end nodes and silently writes nothing without them; here it is an error.
+    for (const edge of batch) requireNodes(`edge ${edge.uuid}`, [edge.source_node_uuid, edge.target_node_uuid]);
+    for (const edge of batch) {
+      const before = edges.get(edge.uuid);
+      if (before && INDEXED_FIELDS.some((field) => before[field] !== edge[field])) edges.delete(edge.uuid);
+      edges.set(edge.uuid, structuredClone(edge));
+    }
+  };
+  const inGroup = <T extends { uuid: string; group_id: string }>(items: Map<string, T>, groupId: string): T[] =>
+    copies([...items.values()].filter((item) => item.group_id === groupId)).sort(byUuidDescending);
+  const removeWhere = (test: (group: string) => boolean): { nodes: number; edges: number } => {
+    const removed = { nodes: 0, edges: 0 };
+    for (const map of [edges, mentions]) for (const [uuid, item] of map) if (test(item.group_id) && map.delete(uuid)) removed.edges += 1;
+    for (const map of [nodes, episodes]) for (const [uuid, item] of map) if (test(item.group_id) && map.delete(uuid)) removed.nodes += 1;
+    return removed;
   };
 
   return {
@@ -49,32 +71,46 @@ export function createEmbeddedGraphStore(_settings: EmbeddedGraphStoreSettings =
     async saveNodes(batch) {
       for (const node of batch) nodes.set(node.uuid, structuredClone(node));
     },
-    async getNodesByUuids(uuids) {
-      return uuids.flatMap((uuid) => {
-        const node = nodes.get(uuid);
-        return node ? [structuredClone(node)] : [];
-      });
-    },
     async saveEdges(batch) {
-      for (const edge of batch) {
-        for (const end of [edge.source_node_uuid, edge.target_node_uuid]) {
-          // Graphiti's save query MATCHes both end nodes and silently writes nothing without them.
-          if (!nodes.has(end)) throw new Error(`edge ${edge.uuid}: end node ${end} has not been saved`);
-        }
-        edges.set(edge.uuid, structuredClone(edge));
-      }
+      putEdges(batch);
+    },
+    async saveEpisodeData(data) {
+      for (const episode of data.episodes) episodes.set(episode.uuid, structuredClone(episode));
+      for (const node of data.nodes) nodes.set(node.uuid, structuredClone(node));
+      for (const mention of data.mentions) requireNodes(`MENTIONS ${mention.uuid}`, [mention.source_node_uuid, mention.target_node_uuid], true);
+      for (const mention of data.mentions) mentions.set(mention.uuid, structuredClone(mention));
+      putEdges(data.edges);
+    },
+    async getNodesByUuids(uuids) {
+      return copies(uuids.flatMap((uuid) => nodes.get(uuid) ?? []));
+    },
+    getNodesByGroup: async (groupId) => inGroup(nodes, groupId),
+    getEdgesByGroup: async (groupId) => inGroup(edges, groupId),
+    async getEdgesBetweenNodes(sourceUuid, targetUuid) {
+      const between = [...edges.values()].filter((edge) => edge.source_node_uuid === sourceUuid && edge.target_node_uuid === targetUuid);
+      return copies(between).sort(byUuidDescending);
+    },
+    getEpisodesByGroup: async (groupId) => inGroup(episodes, groupId),
+    getMentionsByGroup: async (groupId) => inGroup(mentions, groupId),
+    async retrieveEpisodes({ groupIds, referenceTime, lastN, source }) {
+      const window = [...episodes.values()]
+        .filter((episode) => groupIds.includes(episode.group_id) && episode.valid_at <= referenceTime)
+        .filter((episode) => source === undefined || episode.source === source)
+        .sort((a, b) => b.valid_at.getTime() - a.valid_at.getTime() || b.created_at.getTime() - a.created_at.getTime())
+        .slice(0, Math.max(0, lastN));
+      return copies(window.reverse());
     },
     async searchEdgesFulltext(search) {
       const candidates = edgesIn(search.groupIds);
       if (search.limit <= 0 || search.query.trim() === '') return [];
       const terms = fulltextQueryTerms(search.query, search.groupIds.length);
       if (terms === null) return [];
-      const hits = rankFulltext(candidates, terms).slice(0, search.limit);
+      const hits = neo4jFulltextOrder(rankFulltext(candidates, terms), search.limit);
       // Neo4j's `queryRelationships(..., {limit})` caps index hits before Graphiti's Cypher WHERE filters them.
       const passes = predicateOf(search.filter);
       return hits.filter((hit) => passes(hit.edge)).map(cloneHit);
     },
-    async searchEdgesBySimilarity(search: SimilaritySearch) {
+    async searchEdgesBySimilarity(search) {
       const passes = predicateOf(search.filter);
       const hits: ScoredEdge[] = [];
       for (const edge of edgesIn(search.groupIds)) {
@@ -82,23 +118,20 @@ export function createEmbeddedGraphStore(_settings: EmbeddedGraphStoreSettings =
         const score = neo4jCosine(edge.fact_embedding, search.vector);
         if (score !== null && score > search.minScore) hits.push({ edge, score });
       }
-      return hits.sort((a, b) => b.score - a.score).slice(0, Math.max(0, search.limit)).map(cloneHit);
+      // Cosine ties by uuid, as the Neo4j store breaks them (neo4j-graphiti-queries.ts).
+      return hits.sort((a, b) => b.score - a.score || (a.edge.uuid < b.edge.uuid ? -1 : a.edge.uuid > b.edge.uuid ? 1 : 0)).slice(0, Math.max(0, search.limit)).map(cloneHit);
     },
     async deleteGroup(groupId) {
       validateGroupIds([groupId]);
-      for (const [uuid, edge] of edges) if (edge.group_id === groupId) edges.delete(uuid);
-      for (const [uuid, node] of nodes) if (node.group_id === groupId) nodes.delete(uuid);
+      removeWhere((group) => group === groupId);
     },
     async listGroups(prefix) {
-      const groups = new Set([...nodes.values(), ...edges.values()].map((item) => item.group_id).filter((group) => group.startsWith(prefix)));
-      return [...groups].sort();
+      const all = [...nodes.values(), ...edges.values(), ...episodes.values(), ...mentions.values()];
+      return [...new Set(all.map((item) => item.group_id).filter((group) => group.startsWith(prefix)))].sort();
     },
     async deleteGroupsByPrefix(prefix) {
       checkPrefix(prefix);
-      const removed = { nodes: 0, edges: 0 };
-      for (const [uuid, edge] of edges) if (edge.group_id.startsWith(prefix) && edges.delete(uuid)) removed.edges += 1;
-      for (const [uuid, node] of nodes) if (node.group_id.startsWith(prefix) && nodes.delete(uuid)) removed.nodes += 1;
-      return removed;
+      return removeWhere((group) => group.startsWith(prefix));
     },
     // In process: sections only queue behind each other (statistics are per group, so nothing else could disturb them).
     exclusive(work) {
@@ -113,54 +146,6 @@ export function createEmbeddedGraphStore(_settings: EmbeddedGraphStoreSettings =
 /** A group-id prefix for bulk deletion: non-empty and made of group-id characters, so it can never mean "everything". */
 export function checkPrefix(prefix: string): void {
   if (!GROUP_ID.test(prefix)) throw new InvalidInputError('graph store', [{ path: 'prefix', message: `"${prefix}" is not a non-empty group-id prefix ([a-zA-Z0-9_-]+)` }]);
-}
-
-/** BM25 over the three fields for every query term, plus the required `group_id:"<g>"` clause. */
-function rankFulltext(candidates: readonly EntityEdge[], terms: readonly string[]): ScoredEdge[] {
-  const tokenized = candidates.map((edge) => INDEXED_FIELDS.map((field) => standardAnalyze(edge[field])));
-  const statistics = INDEXED_FIELDS.map((_, field) => fieldStatistics(tokenized.map((fields) => fields[field] ?? [])));
-  const hits: ScoredEdge[] = [];
-  candidates.forEach((edge, index) => {
-    const fields = tokenized[index] ?? [];
-    let score = 0;
-    let matched = terms.length === 0; // no analysable term: the group clause alone matches the whole group
-    for (const term of terms) {
-      fields.forEach((tokens, field) => {
-        const freq = tokens.filter((token) => token === term).length;
-        const fieldStats = statistics[field];
-        if (freq === 0 || !fieldStats) return;
-        matched = true;
-        score += bm25Idf(fieldStats, term) * bm25TermFrequency(freq, tokens.length, fieldStats);
-      });
-    }
-    if (matched) hits.push({ edge, score: score + groupClauseScore(fields[2] ?? [], statistics[2]) });
-  });
-  return hits.sort((a, b) => b.score - a.score);
-}
-
-/** A phrase query on the edge's own group id: summed idf of its tokens, phrase frequency 1. */
-function groupClauseScore(tokens: readonly string[], statistics: FieldStatistics | undefined): number {
-  if (!statistics || tokens.length === 0) return 0;
-  const idf = tokens.reduce((sum, token) => sum + bm25Idf(statistics, token), 0);
-  return idf * bm25TermFrequency(1, tokens.length, statistics);
-}
-
-/** Neo4j's `vector.similarity.cosine`: (1 + cos) / 2, or null (no match) when a vector has zero norm. */
-function neo4jCosine(stored: readonly number[], query: readonly number[]): number | null {
-  if (stored.length !== query.length) {
-    throw new Error(`vector length ${query.length} does not match stored embedding length ${stored.length}`);
-  }
-  let dot = 0;
-  let storedNorm = 0;
-  let queryNorm = 0;
-  stored.forEach((value, index) => {
-    const other = query[index] ?? 0;
-    dot += value * other;
-    storedNorm += value * value;
-    queryNorm += other * other;
-  });
-  if (storedNorm === 0 || queryNorm === 0) return null;
-  return (1 + dot / (Math.sqrt(storedNorm) * Math.sqrt(queryNorm))) / 2;
 }
 
 function predicateOf(filter: MemoryFilter | undefined): (edge: EntityEdge) => boolean {

@@ -8,4 +8,9 @@ export interface Embedder {
   readonly dimensions: number;
   /** Embeds each text; the result has one vector per input, in input order. */
   embed(texts: readonly string[]): Promise<number[][]>;
+  /**
+   * Where the vectors come from, for an embedder behind an endpoint: the server's base URL and the model the
+   * server said it ran (the `model` of its last response; null before the first). Absent for in-process embedders.
+   */
+  readonly endpoint?: { baseURL: string; servedModel: string | null };
 }

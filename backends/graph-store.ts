@@ -1,58 +1,9 @@
-// The graph storage engine under the Graphiti backend (types only), shaped like Graphiti's driver search
-// operations (graphiti_core/driver/operations/search_ops.py) so a Neo4j store can honour the same contract.
+// The graph storage engine under the Graphiti backend (types only), shaped like Graphiti's driver operations
+// (graphiti_core/driver/operations/*.py) so a Neo4j store and the embedded store honour the same contract.
+import type { EntityEdge, EntityNode, EpisodeData, EpisodeWindow, EpisodicEdge, EpisodicNode, ScoredEdge } from './graph-model.js';
 import type { MemoryFilter } from './memory-filter.js';
 
-/** An `Entity` node (Graphiti `EntityNode`, memory-systems.md §2.1). */
-export interface EntityNode {
-  /** Unique id; saving a node with an existing uuid overwrites it. */
-  uuid: string;
-  /** Display name, e.g. `Policy subject`. */
-  name: string;
-  /** Partition key; every read is restricted to a list of group ids. */
-  group_id: string;
-  /** Ingest time. */
-  created_at: Date;
-  /** Entity summary (empty for the paper's direct seeding). */
-  summary: string;
-  /** Embedding of `name`, or null when none was computed. */
-  name_embedding: number[] | null;
-}
-
-/** A `RELATES_TO` fact edge between two entity nodes (Graphiti `EntityEdge`). */
-export interface EntityEdge {
-  /** Unique id; saving an edge with an existing uuid overwrites every property. */
-  uuid: string;
-  /** Partition key, equal to the group id of both end nodes. */
-  group_id: string;
-  /** Uuid of the source `Entity`; it must have been saved before the edge. */
-  source_node_uuid: string;
-  /** Uuid of the target `Entity`; it must have been saved before the edge. */
-  target_node_uuid: string;
-  /** Relation type (`POLICY`, `DECISION`, `WORKS_AT`, ...); indexed for fulltext search. */
-  name: string;
-  /** Natural-language statement; indexed for fulltext search and embedded for cosine search. */
-  fact: string;
-  /** Embedding of `fact`; edges without one never match a similarity search. */
-  fact_embedding: number[] | null;
-  /** Uuids of the episodes that support the edge (empty for direct seeding). */
-  episodes: string[];
-  /** Row ingest time (system time). */
-  created_at: Date;
-  /** World time the fact became true. */
-  valid_at: Date | null;
-  /** World time the fact stopped being true. */
-  invalid_at: Date | null;
-  /** System time the edge was invalidated (retired). */
-  expired_at: Date | null;
-}
-
-/** An edge with the score its search method gave it. */
-export interface ScoredEdge {
-  /** The stored edge. */
-  edge: EntityEdge;
-  /** Method-specific score: Lucene BM25 for fulltext, Neo4j's normalised cosine for similarity. */
-  score: number;
-}
+export type { EntityEdge, EntityNode, EpisodeData, EpisodeWindow, EpisodicEdge, EpisodicNode, ScoredEdge } from './graph-model.js';
 
 /** Arguments of `searchEdgesFulltext` (Graphiti `edge_fulltext_search`). */
 export interface FulltextSearch {
@@ -81,14 +32,64 @@ export interface SimilaritySearch {
 }
 
 /**
- * A graph storage engine with Graphiti's edge-search operations. Scores and orderings are those of Neo4j 5
- * with Graphiti's indexes, so the embedded store and a Neo4j store are interchangeable:
- * - fulltext: the `edge_name_and_fact` index is `ON EACH [e.name, e.fact, e.group_id]`, i.e. three Lucene
- *   fields with their own BM25 statistics; the query is `group_id:"<g>" AND (<sanitised query>)` parsed by
- *   a multi-field parser (every query term is OR-ed over the three fields), standard analyser without stop
- *   words, BM25 with k1 = 1.2 and b = 0.75;
- * - similarity: `vector.similarity.cosine`, which Neo4j normalises to `(1 + cos) / 2` in [0, 1];
- * - both: results ranked by score descending, ties in the order edges were first saved.
+ * Graphiti's write paths. A save merges on uuid: an item new to the graph gets Graphiti's whole property map,
+ * an existing item gets only the properties whose value changed, so properties the contract does not name
+ * (Graphiti's `attributes`, `labels`, `source_uuid`) are kept and nothing of stalebench's is ever added.
+ */
+export interface GraphWrites {
+  /** `EntityNode.save`, node by node. */
+  saveNodes(nodes: readonly EntityNode[]): Promise<void>;
+  /**
+   * `EntityEdge.save`, one transaction per edge, in order (so Lucene numbers the documents in save order); a new
+   * edge's end uuids are written as `source_uuid` / `target_uuid`, as that method does. Both end nodes must exist.
+   */
+  saveEdges(edges: readonly EntityEdge[]): Promise<void>;
+  /**
+   * `add_nodes_and_edges_bulk`, as `add_episode` ends: episodes, nodes, MENTIONS and changes to stored edges in one
+   * transaction, then each new edge (so Lucene numbers them in creation order; graphiti-port.md); new edges carry
+   * `source_node_uuid` / `target_node_uuid`, new nodes a `labels` list. End nodes must exist or be in `data.nodes`.
+   */
+  saveEpisodeData(data: EpisodeData): Promise<void>;
+}
+
+/** Reads of what the engine holds (whoever wrote it: stalebench or graphiti-core itself). */
+export interface GraphReads {
+  /** The stored entity nodes among `uuids`, in the order of `uuids`; unknown uuids are skipped. */
+  getNodesByUuids(uuids: readonly string[]): Promise<EntityNode[]>;
+  /** Every entity node of one group, by uuid descending (`EntityNode.get_by_group_ids`). */
+  getNodesByGroup(groupId: string): Promise<EntityNode[]>;
+  /** Every `RELATES_TO` edge of one group, by uuid descending (`EntityEdge.get_by_group_ids`). */
+  getEdgesByGroup(groupId: string): Promise<EntityEdge[]>;
+  /** Edges `(source)-[:RELATES_TO]->(target)` (`EntityEdge.get_between_nodes`, directed), by uuid descending. */
+  getEdgesBetweenNodes(sourceUuid: string, targetUuid: string): Promise<EntityEdge[]>;
+  /** Every episode of one group, by uuid descending (`EpisodicNode.get_by_group_ids`). */
+  getEpisodesByGroup(groupId: string): Promise<EpisodicNode[]>;
+  /** Every MENTIONS edge of one group, by uuid descending (`EpisodicEdge.get_by_group_ids`). */
+  getMentionsByGroup(groupId: string): Promise<EpisodicEdge[]>;
+  /** The window of earlier episodes in chronological order, oldest first (`retrieve_episodes`). */
+  retrieveEpisodes(window: EpisodeWindow): Promise<EpisodicNode[]>;
+}
+
+/**
+ * Graphiti's two edge-search methods. Scores and orderings are those of Neo4j 5 with Graphiti's indexes and queries:
+ * - fulltext: the `edge_name_and_fact` index is `ON EACH [e.name, e.fact, e.group_id]`, i.e. three Lucene fields
+ *   with their own BM25 statistics; the query is `group_id:"<g>" AND (<sanitised query>)` parsed by a multi-field
+ *   parser (every query term is OR-ed over the three fields), standard analyser without stop words, BM25 with
+ *   k1 = 1.2 and b = 0.75. Results come in the order Graphiti gets them: `ORDER BY score DESC` (a stable sort) over
+ *   the rows of `queryRelationships(..., {limit})`, whose ties Neo4j's result collector orders (a heap over Lucene's
+ *   documents; `fulltext-result-order.ts`);
+ * - similarity: `vector.similarity.cosine`, which Neo4j normalises to `(1 + cos) / 2` in [0, 1], best first, ties
+ *   by uuid (Graphiti leaves them in traversal order, which no engine can reproduce).
+ */
+export interface GraphSearch {
+  /** BM25 search over edge name + fact in the groups; only matching edges (score > 0), best first. */
+  searchEdgesFulltext(search: FulltextSearch): Promise<ScoredEdge[]>;
+  /** Cosine search over `fact_embedding` in the groups; only `score > minScore`, best first. */
+  searchEdgesBySimilarity(search: SimilaritySearch): Promise<ScoredEdge[]>;
+}
+
+/**
+ * A graph storage engine holding Graphiti's graph, so the embedded store and a Neo4j store are interchangeable.
  *
  * @example
  * const store = createEmbeddedGraphStore();
@@ -97,7 +98,7 @@ export interface SimilaritySearch {
  * await store.saveEdges([edge]);
  * const hits = await store.searchEdgesFulltext({ query: 'deployment approval', groupIds: ['g1'], limit: 20 });
  */
-export interface GraphStore {
+export interface GraphStore extends GraphWrites, GraphReads, GraphSearch {
   /** Engine id for run manifests, e.g. `embedded` or `neo4j`. */
   readonly id: string;
   /**
@@ -107,16 +108,6 @@ export interface GraphStore {
   readonly statisticsScope: 'group' | 'index';
   /** Connects or creates the store (idempotent). Must be called before any other method. */
   open(): Promise<void>;
-  /** Saves entity nodes, merging on uuid and overwriting every property. */
-  saveNodes(nodes: readonly EntityNode[]): Promise<void>;
-  /** Returns the stored nodes among `uuids`, in the order of `uuids`; unknown uuids are skipped. */
-  getNodesByUuids(uuids: readonly string[]): Promise<EntityNode[]>;
-  /** Saves edges, merging on uuid and overwriting every property; both end nodes must already exist. */
-  saveEdges(edges: readonly EntityEdge[]): Promise<void>;
-  /** BM25 search over edge name + fact in the groups; only matching edges (score > 0), best first. */
-  searchEdgesFulltext(search: FulltextSearch): Promise<ScoredEdge[]>;
-  /** Cosine search over `fact_embedding` in the groups; only `score > minScore`, best first. */
-  searchEdgesBySimilarity(search: SimilaritySearch): Promise<ScoredEdge[]>;
   /** Deletes every node and edge of one group (a detach-delete of the group). */
   deleteGroup(groupId: string): Promise<void>;
   /**

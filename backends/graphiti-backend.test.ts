@@ -151,6 +151,19 @@ describe('graphiti backend', () => {
     expect(await ids('r2')).not.toEqual(first);
   });
 
+  it('puts a per-namespace write counter at the head of edge uuids, so identical facts tie in write order in every run', async () => {
+    const order = async (runId: string) => {
+      const backend = await opened(graphiti(runId));
+      for (const fact of ['same rule', 'other rule', 'same rule', 'same rule']) await backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'direct', revoked: [], current: [fact] } });
+      const { records } = await backend.search({ namespace: 'ns', query: 'same rule', limit: 10 });
+      return records.map((record) => `${record.text}#${Number.parseInt(record.id.slice(0, 8), 16)}`);
+    };
+    // Both branches tie the three copies (same BM25 score, same embedding); the fused order must not depend on the run id.
+    const first = await order('r1');
+    expect(first.filter((entry) => entry.startsWith('same')).map((entry) => entry.split('#')[1]).sort()).toEqual(['0', '2', '3']);
+    expect(await order('a_much_longer_run_id_2')).toEqual(first);
+  });
+
   it('describes itself, supports both modes and refuses use before open', async () => {
     const backend = graphiti('r1');
     expect(backend.description).toMatchObject({

@@ -1,11 +1,13 @@
-// Graphiti (graphiti-core 0.29.3 @ 993e081a) on a GraphStore: the paper's direct seeding, add_episode, default search().
+// Graphiti (graphiti-core 0.31.2) on a GraphStore: the paper's direct seeding, add_episode, default search().
 import { EvalError, UnsupportedFeatureError } from '../core/errors.js';
 import { createEmbeddedGraphStore } from './embedded-graph-store.js';
-import type { EntityEdge, EntityNode, GraphStore } from './graph-store.js';
+import type { EntityEdge, EntityNode, EpisodicNode } from './graph-model.js';
+import type { GraphStore } from './graph-store.js';
 import { addEpisode } from './graphiti-add-episode.js';
-import { withGraphitiOperations, type EpisodicNode } from './graphiti-episode-store.js';
-import { entityUuid, groupId, stableUuid } from './graphiti-ids.js';
+import { resolveEntities } from './graphiti-entity-resolution.js';
+import { groupId, normalizeExact, sequencedUuid } from './graphiti-ids.js';
 import { hybridEdgeSearch } from './graphiti-search.js';
+import { GRAPHITI_CORE_LABEL } from './graphiti-version.js';
 import { refuseMetadataFilter, unstoredMetadataWarnings } from './write-metadata.js';
 import type { BackendSettings, InsertReport, MemoryBackend, MemoryRecord, MemoryWrites, RecordedWarning, SearchRequest } from './memory-backend.js';
 import type { MemoryFilter } from './memory-filter.js';
@@ -26,16 +28,18 @@ export type GraphitiSettings = BackendSettings & {
 const DAY_MS = 86_400_000;
 const POLICY_NODE_NAMES = ['Policy subject', 'Policy rule'] as const;
 const FILTER_FIELDS = new Set(['valid_at', 'invalid_at', 'expired_at', 'created_at']);
-// graphiti-core 0.29.3: SearchFilters.property_filters is declared but never read (memory-systems.md §2.4).
-const NO_METADATA = 'edges keep no caller metadata here, and SearchFilters.property_filters is declared but never read (graphiti-core 0.29.3)';
+// SearchFilters.property_filters is declared but never read (memory-systems.md §2.4; still so in 0.31.2).
+const NO_METADATA = `edges keep no caller metadata here, and SearchFilters.property_filters is declared but never read (${GRAPHITI_CORE_LABEL})`;
 
 /**
  * Creates the `graphiti` backend. A namespace is a Graphiti group id prefixed with the run id. Direct writes
- * follow stale-retrieval.md §3.1: two `Entity` nodes `Policy subject` → `Policy rule` per group (created
- * once, reused by later inserts such as write-back journals), then one `RELATES_TO` edge per fact, with no
- * LLM call. Natural writes run `add_episode` per episode, in order, with `settings.extraction` as the LLM:
- * Graphiti's own resolution decides what is revoked (memory-systems.md §2.2), so revocation may be partial
- * or absent. `search` is `Graphiti.search(query, group_ids=[group], num_results=limit, search_filter)`.
+ * follow stale-retrieval.md §3.1 through `EntityNode.save` / `EntityEdge.save`: two `Entity` nodes `Policy subject`
+ * → `Policy rule` per group (found by name when the group has them, whoever wrote them), then one `RELATES_TO`
+ * edge per fact, with no LLM call. Natural writes run `add_episode` per episode, in order, with
+ * `settings.extraction` as the LLM: Graphiti's own resolution decides what is revoked (memory-systems.md §2.2), so
+ * revocation may be partial or absent. `search` is `Graphiti.search(query, group_ids=[group], num_results=limit,
+ * search_filter)`; `listRecords` reads every edge of the group from the engine. Nothing of stalebench's is stored
+ * in the graph: the only bookkeeping, the per-group count behind direct edge uuids, lives in this process.
  *
  * @example
  * const backend = createGraphitiBackend({ embedder: createLexicalEmbedder(), runId: 'r1', workDir: '/tmp/r1', extraction });
@@ -45,10 +49,16 @@ const NO_METADATA = 'edges keep no caller metadata here, and SearchFilters.prope
  */
 export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend {
   const { embedder, runId, extraction } = settings;
-  const store = withGraphitiOperations(settings.store ?? createEmbeddedGraphStore());
+  const store = settings.store ?? createEmbeddedGraphStore();
   const ownsStore = settings.store === undefined;
-  const edgesWritten = new Map<string, number>(); // per group: the sequence number in direct edge uuids
+  const edgesWritten = new Map<string, number>(); // per group: the write counter at the head of new edge uuids
+  const nextEdgeUuid = (group: string) => (...parts: string[]): string => {
+    const sequence = edgesWritten.get(group) ?? 0;
+    edgesWritten.set(group, sequence + 1);
+    return sequencedUuid(sequence, group, ...parts, String(sequence));
+  };
   let opened = false;
+  let recipeLimit: number | undefined; // EDGE_HYBRID_SEARCH_RRF.limit as the last search() left it (graphiti-add-episode.ts)
 
   const groupOf = (namespace: string): string => {
     if (!opened) throw new EvalError('backend-not-open', 'graphiti: call open() before using the backend');
@@ -56,20 +66,9 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
   };
 
   const policyNodes = async (group: string, now: Date): Promise<EntityNode[]> => {
-    const uuids = POLICY_NODE_NAMES.map((name) => entityUuid(group, name));
-    const existing = await store.getNodesByUuids(uuids);
-    if (existing.length === uuids.length) return existing;
-    const embeddings = await embedder.embed([...POLICY_NODE_NAMES]);
-    const created = POLICY_NODE_NAMES.map((name, index) => ({
-      uuid: uuids[index] ?? '',
-      name,
-      group_id: group,
-      created_at: new Date(now.getTime() - 90 * DAY_MS),
-      summary: '',
-      name_embedding: embeddings[index] ?? null,
-    }));
-    await store.saveNodes(created);
-    return created;
+    const { byName, created } = await resolveEntities({ store, embedder }, group, POLICY_NODE_NAMES, new Date(now.getTime() - 90 * DAY_MS));
+    if (created.length > 0) await store.saveNodes(created);
+    return POLICY_NODE_NAMES.flatMap((name) => byName.get(normalizeExact(name)) ?? []);
   };
 
   const insertDirect = async (group: string, now: Date, writes: Extract<MemoryWrites, { mode: 'direct' }>): Promise<InsertReport> => {
@@ -80,9 +79,9 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
     const vectors = await embedder.embed(facts.map(({ fact }) => fact.replace(/\n/g, ' ')));
     const past = new Date(now.getTime() - 90 * DAY_MS);
     const yesterday = new Date(now.getTime() - DAY_MS);
-    let sequence = edgesWritten.get(group) ?? 0;
+    const newUuid = nextEdgeUuid(group);
     const edges: EntityEdge[] = facts.map(({ fact, revoked }, index) => ({
-      uuid: stableUuid(group, relation, fact, String(sequence++)),
+      uuid: newUuid(relation, fact),
       group_id: group,
       source_node_uuid: subject?.uuid ?? '',
       target_node_uuid: rule?.uuid ?? '',
@@ -94,16 +93,16 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
       valid_at: revoked ? past : now,
       invalid_at: revoked ? yesterday : null,
       expired_at: revoked ? yesterday : null,
+      reference_time: null,
     }));
     await store.saveEdges(edges);
-    edgesWritten.set(group, sequence);
     return { stored: edges.length, extractor: 'none', warnings: [] };
   };
 
   const insertNatural = async (group: string, now: Date, writes: Extract<MemoryWrites, { mode: 'natural' }>): Promise<InsertReport> => {
     const warnings: RecordedWarning[] = [];
     for (const episode of writes.episodes) {
-      const result = await addEpisode({ store, embedder, extraction }, { group, episode, source: settings.episodeSource ?? 'text', now });
+      const result = await addEpisode({ store, embedder, extraction, newEdgeUuid: nextEdgeUuid(group) }, { group, episode, source: settings.episodeSource ?? 'text', now, ...(recipeLimit === undefined ? {} : { candidateLimit: recipeLimit }) });
       warnings.push(...result.warnings);
     }
     return { stored: (await store.getEdgesByGroup(group)).length, extractor: extraction.id, warnings };
@@ -112,7 +111,7 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
   return {
     id: 'graphiti',
     description: {
-      summary: `Graphiti 0.29.3 (getzep/graphiti @ 993e081a) on the ${store.id} graph store: direct seeding of pre-revoked EntityEdges; natural seeding by add_episode with ${extraction.id}; default read search() = EDGE_HYBRID_SEARCH_RRF (BM25 + cosine > 0.6, RRF)`,
+      summary: `Graphiti (${GRAPHITI_CORE_LABEL}) on the ${store.id} graph store: direct seeding of pre-revoked EntityEdges; natural seeding by add_episode with ${extraction.id}; default read search() = EDGE_HYBRID_SEARCH_RRF (BM25 + cosine > 0.6, RRF)`,
       modes: { direct: { supported: true }, natural: { supported: true } },
       exposure: { rule: 'status', field: 'expired_at' },
       storeFilter: { expired_at: [[{ operator: 'IS NULL' }]] },
@@ -133,6 +132,7 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
       const groupIds = [groupOf(request.namespace)];
       refuseMetadataFilter('graphiti', request, NO_METADATA);
       const filter = request.filter === undefined ? undefined : supportedFilter(request.filter);
+      recipeLimit = request.limit;
       const edges = await hybridEdgeSearch(store, embedder, { query: request.query, groupIds, limit: request.limit, ...(filter ? { filter } : {}) });
       return { records: edges.map(toRecord), warnings: [] };
     },

@@ -9,7 +9,7 @@ const LATER = new Date('2026-10-01T00:00:00.000Z');
 
 const edge = (uuid: string, fact: string, validAt: Date | null, more: Partial<EntityEdge> = {}): EntityEdge => ({
   uuid, group_id: 'g', source_node_uuid: 'doc', target_node_uuid: 'subject', name: 'STATES_POLICY', fact, fact_embedding: null,
-  episodes: ['ep0'], created_at: validAt ?? NOW, valid_at: validAt, invalid_at: null, expired_at: null, ...more,
+  episodes: ['ep0'], created_at: validAt ?? NOW, valid_at: validAt, invalid_at: null, expired_at: null, reference_time: null, ...more,
 });
 const contradicts = (...ids: string[]) => createMockExtractionModel({ resolveEdge: { duplicates: [], contradicted: ids } });
 const resolve = (model: ReturnType<typeof createMockExtractionModel>, input: { edge: EntityEdge; related?: EntityEdge[]; existing?: EntityEdge[] }) =>

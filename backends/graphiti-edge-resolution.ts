@@ -1,5 +1,5 @@
-// Graphiti's per-edge resolution (edge_operations.py @ 993e081a): the LLM names duplicates and contradictions,
-// date arithmetic alone decides which edge is invalidated (memory-systems.md §2.2).
+// Graphiti's per-edge resolution (graphiti-core 0.31.2, edge_operations.py _dedupe_extracted_edge and
+// _apply_temporal_invalidation): the LLM names duplicates and contradictions, date arithmetic alone decides who is retired.
 import type { ExistingMemory, ExtractionModel } from './extraction-model.js';
 import type { EntityEdge } from './graph-store.js';
 import { normalizeExact } from './graphiti-ids.js';
@@ -45,8 +45,9 @@ const ms = (date: Date | null): number | null => (date === null ? null : date.ge
 export async function resolveExtractedEdge(extraction: ExtractionModel, input: EdgeResolutionInput): Promise<EdgeResolution> {
   const { edge, related, existing, episodeUuid, now } = input;
   if (related.length === 0 && existing.length === 0) return { resolved: edge, invalidated: [], duplicates: [], warnings: [] };
+  // append_episode_provenance: the extracted edge's episodes, then this episode, each once.
   const appendEpisode = (target: EntityEdge): EntityEdge => {
-    if (!target.episodes.includes(episodeUuid)) target.episodes.push(episodeUuid);
+    for (const uuid of [...edge.episodes, episodeUuid]) if (!target.episodes.includes(uuid)) target.episodes.push(uuid);
     return target;
   };
   const fact = normalizeExact(edge.fact);

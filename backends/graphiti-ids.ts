@@ -19,7 +19,20 @@ export function groupId(runId: string, namespace: string): string {
 
 /** An RFC 9562 version-8 uuid from the sha256 of the parts: the same writes give the same ids in every run. */
 export function stableUuid(...parts: string[]): string {
+  return uuidFromHex(createHash('sha256').update(parts.join('\u0000')).digest('hex'));
+}
+
+/**
+ * A `stableUuid` whose first 32 bits are `sequence` (a group's write counter), so uuids sort in write order, as
+ * UUIDv7 sorts by time. Cosine ties are broken by uuid (graph-store.ts): stalebench's own edges then tie in write
+ * order on every engine, whatever the run id that is hashed into the rest.
+ */
+export function sequencedUuid(sequence: number, ...parts: string[]): string {
   const hex = createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  return uuidFromHex(`${(sequence >>> 0).toString(16).padStart(8, '0')}${hex.slice(8)}`);
+}
+
+function uuidFromHex(hex: string): string {
   const variant = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

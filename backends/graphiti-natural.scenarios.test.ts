@@ -4,7 +4,6 @@ import { PAPER_SCENARIO_IDS } from '../scenarios/test-support/paper-scenarios.js
 import { createEmbeddedGraphStore } from './embedded-graph-store.js';
 import type { ExtractionModel } from './extraction-model.js';
 import { createGraphitiBackend } from './graphiti-backend.js';
-import { withGraphitiOperations } from './graphiti-episode-store.js';
 import { naturalRevocations, withFullRangeContradictions, type NaturalRevocationRow } from './graphiti-test-support.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
 import { createSimExtractionModel } from './sim-extraction-model.js';
@@ -14,7 +13,7 @@ const SCENARIOS = await loadScenarios({ ids: PAPER_SCENARIO_IDS });
 const NOW = new Date('2026-09-01T12:00:00.000Z');
 
 async function seedAll(extraction: ExtractionModel): Promise<NaturalRevocationRow[]> {
-  const store = withGraphitiOperations(createEmbeddedGraphStore());
+  const store = createEmbeddedGraphStore();
   const backend = createGraphitiBackend({ embedder: createLexicalEmbedder(), runId: 'natural', workDir: '/tmp/unused', extraction, store });
   await backend.open();
   try {
@@ -63,7 +62,7 @@ describe('graphiti natural mode on the nine policy scenarios (sim extractor, lex
   });
 
   it('revoked edges carry invalid_at = ep1 reference time and expired_at = the insert clock', async () => {
-    const store = withGraphitiOperations(createEmbeddedGraphStore());
+    const store = createEmbeddedGraphStore();
     const backend = createGraphitiBackend({ embedder: createLexicalEmbedder(), runId: 'natural', workDir: '/tmp/unused', extraction: withFullRangeContradictions(createSimExtractionModel()), store });
     await backend.open();
     const scenario = SCENARIOS[0];

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { createEmbeddedGraphStore } from './embedded-graph-store.js';
 import type { ExtractedEdge, ExtractionModel } from './extraction-model.js';
 import { createGraphitiBackend } from './graphiti-backend.js';
-import { withGraphitiOperations } from './graphiti-episode-store.js';
 import { groupId } from './graphiti-ids.js';
 import { createMockExtractionModel } from './graphiti-test-support.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
@@ -18,9 +17,10 @@ const stated = (fact: string, validAt: Date | null, more: Partial<ExtractedEdge>
   ({ source: 'Doc A', target: 'the Pipeline', relation: 'STATES_POLICY', fact, validAt, invalidAt: null, ...more });
 
 function setup(extraction: ExtractionModel) {
-  const store = withGraphitiOperations(createEmbeddedGraphStore());
+  const store = createEmbeddedGraphStore();
   const backend = createGraphitiBackend({ embedder: createLexicalEmbedder(), runId: 'nat', workDir: '/tmp/unused', extraction, store });
-  const edges = async () => store.getEdgesByGroup(groupId('nat', 'ns'));
+  // The engine lists a group's edges by uuid (as Graphiti's get_by_group_ids); the tests read them in fact order.
+  const edges = async () => (await store.getEdgesByGroup(groupId('nat', 'ns'))).sort((a, b) => a.fact.localeCompare(b.fact));
   return { store, backend, edges };
 }
 
@@ -50,9 +50,13 @@ describe('graphiti natural mode (add_episode)', () => {
       EPISODES.map((e) => ({ name: e.name, content: e.text, valid_at: e.referenceTime, source: 'text', source_description: 'policy feed' })),
     );
     const [ep0, ep1] = episodes;
-    const saved = await edges();
-    expect(saved.map((edge) => edge.episodes)).toEqual([[ep0?.uuid], [ep1?.uuid]]);
-    expect(ep1?.entity_edges).toEqual([saved[1]?.uuid, saved[0]?.uuid]);
+    const [v1, v2] = await edges();
+    expect([v1?.fact, v1?.episodes, v1?.reference_time, v2?.fact, v2?.episodes, v2?.reference_time]).toEqual([V1, [ep0?.uuid], EP0_TIME, V2, [ep1?.uuid], NOW]);
+    expect(ep1?.entity_edges).toEqual([v2?.uuid, v1?.uuid]);
+    // Graphiti's shape: one node per entity, one MENTIONS edge per episode and entity it names.
+    expect((await store.getNodesByGroup(groupId('nat', 'ns'))).map((node) => node.name).sort()).toEqual(['Doc A', 'the Pipeline']);
+    const mentions = await store.getMentionsByGroup(groupId('nat', 'ns'));
+    expect(mentions.map((m) => `${m.source_node_uuid === ep0?.uuid ? 'ep0' : 'ep1'}->${m.target_node_uuid === v1?.source_node_uuid ? 'Doc A' : 'the Pipeline'}`).sort()).toEqual(['ep0->Doc A', 'ep0->the Pipeline', 'ep1->Doc A', 'ep1->the Pipeline']);
     expect((await backend.search({ namespace: 'ns', query: 'deployment approval', limit: 10, filter: backend.description.storeFilter ?? {} })).records.map((r) => r.text)).toEqual([V2]);
   });
 
@@ -62,7 +66,7 @@ describe('graphiti natural mode (add_episode)', () => {
     await backend.open();
     await backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'natural', episodes: EPISODES.map((e) => ({ ...e, referenceTime: NOW })) } });
     expect(extraction.calls.resolveEdge).toHaveLength(1);
-    expect((await edges()).map((edge) => [edge.fact, edge.expired_at, edge.invalid_at])).toEqual([[V1, null, null], [V2, null, null]]);
+    expect((await edges()).map((edge) => [edge.fact, edge.expired_at, edge.invalid_at])).toEqual([[V1, null, null], [V2, null, null]].sort(([a], [b]) => String(a).localeCompare(String(b))));
   });
 
   it('merges a duplicate into the existing edge instead of creating a second one', async () => {
@@ -76,7 +80,7 @@ describe('graphiti natural mode (add_episode)', () => {
     expect(only?.episodes).toHaveLength(2);
   });
 
-  it('resolves entities by normalised name, splits duplicate from invalidation candidates, drops self-edges', async () => {
+  it('resolves entities by normalised name, splits duplicate from invalidation candidates, keeps self-edges (0.31)', async () => {
     const other = stated('The Pipeline deploys approval changes hourly.', EP0_TIME, { source: 'the  pipeline', target: 'Ops Team' });
     const extraction = createMockExtractionModel({
       extractEdges: [[stated(V1, EP0_TIME), other, stated('Doc A is Doc A.', NOW, { target: 'doc a' })], [stated(V2, NOW, { source: 'DOC A' })]],
@@ -87,8 +91,10 @@ describe('graphiti natural mode (add_episode)', () => {
     await backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'natural', episodes: EPISODES } });
     expect(extraction.calls.resolveEdge[0]).toMatchObject({ duplicateCandidates: [{ id: '0', content: V1 }], invalidationCandidates: [{ id: '1', content: other.fact }] });
     const saved = await edges();
-    expect(saved.map((edge) => edge.fact)).toEqual([V1, other.fact, V2]);
-    const [v1, moved, v2] = saved;
+    // graphiti-core 0.31 no longer drops an edge whose two names resolve to one entity.
+    expect(saved.map((edge) => edge.fact)).toEqual([V1, V2, 'Doc A is Doc A.', other.fact]);
+    const [v1, v2, self, moved] = saved;
+    expect(self?.source_node_uuid).toBe(self?.target_node_uuid);
     expect(v2?.source_node_uuid).toBe(v1?.source_node_uuid);
     expect(moved?.source_node_uuid).toBe(v1?.target_node_uuid);
     expect((await store.getNodesByUuids([moved?.source_node_uuid ?? ''])).map((node) => node.name)).toEqual(['the Pipeline']);
@@ -111,7 +117,23 @@ describe('graphiti natural mode (add_episode)', () => {
     expect(new Set(saved.map((edge) => edge.source_node_uuid)).size).toBe(1);
     // v1 was seeded with invalid_at = now − 1 d, before v2's valid_at: no overlap, untouched. The ticket rule has valid_at = now: not earlier.
     expect(saved.map((edge) => [edge.fact, edge.invalid_at?.toISOString() ?? null])).toEqual([
-      [V1, '2026-08-31T12:00:00.000Z'], ['Releases need a ticket.', null], [V2, null],
+      [V1, '2026-08-31T12:00:00.000Z'], [V2, null], ['Releases need a ticket.', null],
     ]);
+  });
+
+  it("searches ingestion candidates with the limit of the last search() (Graphiti.search overwrites the shared recipe's limit)", async () => {
+    const others = ['one', 'two', 'three', 'four'].map((word) => stated(`Deployment approval note ${word}.`, EP0_TIME, { target: `Team ${word}` }));
+    const candidates = async (readFirst: number | null) => {
+      const extraction = createMockExtractionModel({ extractEdges: [others, [stated(V2, NOW)]] });
+      const { backend } = setup(extraction);
+      await backend.open();
+      await backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'natural', episodes: [EPISODES[0]!] } });
+      if (readFirst !== null) await backend.search({ namespace: 'ns', query: 'deployment approval', limit: readFirst });
+      await backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'natural', episodes: [EPISODES[1]!] } });
+      return extraction.calls.resolveEdge[0]?.invalidationCandidates.length;
+    };
+    expect(await candidates(null)).toBe(4);
+    expect(await candidates(10)).toBe(4);
+    expect(await candidates(2)).toBe(2);
   });
 });

@@ -3,7 +3,7 @@ import { episodesFor } from '../scenarios/episodes.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import type { ExtractedEdge, ExtractionModel } from './extraction-model.js';
 import type { EntityEdge } from './graph-store.js';
-import type { GraphitiStore } from './graphiti-episode-store.js';
+import type { GraphStore } from './graph-store.js';
 import { groupId } from './graphiti-ids.js';
 import type { MemoryBackend } from './memory-backend.js';
 import { simContradicts, splitFacts } from './sim-extraction-model.js';
@@ -94,7 +94,7 @@ export interface NaturalRevocationRow {
  * const rows = await naturalRevocations(backend, store, 'run', scenarios, now);
  */
 export async function naturalRevocations(
-  backend: MemoryBackend, store: GraphitiStore, runId: string, scenarios: readonly Scenario[], now: Date,
+  backend: MemoryBackend, store: GraphStore, runId: string, scenarios: readonly Scenario[], now: Date,
 ): Promise<NaturalRevocationRow[]> {
   const rows: NaturalRevocationRow[] = [];
   for (const scenario of scenarios) {

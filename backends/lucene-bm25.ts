@@ -3,8 +3,7 @@
 
 /**
  * Graphiti skips the BM25 branch when `len(lucene_query.split(' ')) + len(group_ids) >= MAX_QUERY_LENGTH`
- * (getzep/graphiti @ 993e081a, graphiti_core/search/search_utils.py `fulltext_query` and
- * graphiti_core/driver/neo4j/operations/search_ops.py `_build_neo4j_fulltext_query`: MAX_QUERY_LENGTH = 128).
+ * (graphiti-core 0.31.2, graphiti_core/search/search_utils.py `fulltext_query`: MAX_QUERY_LENGTH = 128).
  */
 export const MAX_QUERY_LENGTH = 128;
 

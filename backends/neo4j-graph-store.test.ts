@@ -63,10 +63,37 @@ if (server === undefined) {
       const node = { name: 'n', group_id: 'g1', created_at: NOW, summary: '', name_embedding: null };
       await store.saveNodes([{ uuid: 's', ...node }]);
       const edge = { uuid: 'gate', group_id: 'g1', source_node_uuid: 's', target_node_uuid: 's', name: 'R', fact: 'gate', episodes: [] };
-      await store.saveEdges([{ ...edge, fact_embedding: [1, 4, 2, 2], created_at: NOW, valid_at: null, invalid_at: null, expired_at: null }]);
+      await store.saveEdges([{ ...edge, fact_embedding: [1, 4, 2, 2], created_at: NOW, valid_at: null, invalid_at: null, expired_at: null, reference_time: null }]);
       const hits = await store.searchEdgesBySimilarity({ vector: [1, 0, 0, 0], groupIds: ['g1'], limit: 1, minScore: 0.6 });
       // (1 + 1/5) / 2 = 0.6 in float64 (embedded: excluded); Neo4j returns Math.fround(0.6) = 0.6000000238418579.
       expect(hits.map((hit) => hit.score)).toEqual([Math.fround(0.6)]);
+    });
+  });
+
+  describe('neo4j store writes: Graphiti\'s shape, and only what changes', () => {
+    it('updates a foreign edge and node by setting the changed properties only (microseconds, attributes and source_uuid kept)', async () => {
+      const store = tracked(freshNeo4jStore(settings));
+      await store.open();
+      const neo4j = (await import('neo4j-driver')).default;
+      const driver = neo4j.driver(settings.uri, settings.user === undefined ? undefined : neo4j.auth.basic(settings.user, settings.password ?? ''));
+      const raw = async () => (await driver.executeQuery("MATCH (n:Entity {uuid: 's'})-[e:RELATES_TO]->() RETURN properties(n) AS n, properties(e) AS e")).records.map((r) => ({ n: r.get('n') as Record<string, unknown>, e: r.get('e') as Record<string, unknown> }))[0]!;
+      try {
+        // As graphiti-core's EntityEdge.save leaves an edge: microsecond datetimes, source_uuid / target_uuid, an attribute.
+        await driver.executeQuery(`CREATE (s:Entity {uuid: 's', name: 'S', group_id: 'g1', summary: '', created_at: datetime('2026-01-01T00:00:00.123456Z'), colour: 'blue'})
+          CREATE (t:Entity {uuid: 't', name: 'T', group_id: 'g1', summary: '', created_at: datetime('2026-01-01T00:00:00Z')})
+          CREATE (s)-[:RELATES_TO {uuid: 'e', name: 'R', fact: 'f', group_id: 'g1', episodes: [], source_uuid: 's', target_uuid: 't', weight: 3,
+            created_at: datetime('2026-01-01T00:00:00.123456Z'), valid_at: datetime('2026-01-01T00:00:00.123456Z'), reference_time: datetime('2026-01-01T00:00:00Z')}]->(t)`);
+        const before = await raw();
+        const [edge] = await store.getEdgesByGroup('g1');
+        await store.saveEdges([{ ...edge!, expired_at: NOW, invalid_at: NOW }]);
+        await store.saveNodes(await store.getNodesByUuids(['s']));
+        const after = await raw();
+        expect(Object.keys(after.e).sort()).toEqual([...Object.keys(before.e), 'expired_at', 'invalid_at'].sort());
+        for (const key of Object.keys(before.e)) expect({ key, value: String(after.e[key]) }).toEqual({ key, value: String(before.e[key]) });
+        expect(Object.fromEntries(Object.entries(after.n).map(([k, v]) => [k, String(v)]))).toEqual(Object.fromEntries(Object.entries(before.n).map(([k, v]) => [k, String(v)])));
+      } finally {
+        await driver.close();
+      }
     });
   });
 

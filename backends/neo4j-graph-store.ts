@@ -3,9 +3,11 @@ import type { Driver, Record as Neo4jRecord } from 'neo4j-driver';
 import { BackendUnavailableError, EvalError, UnsupportedFeatureError } from '../core/errors.js';
 import type { GraphStore, ScoredEdge } from './graph-store.js';
 import { compileCypherFilter } from './neo4j-filter-query.js';
+import { createNeo4jReads } from './neo4j-graph-reads.js';
+import { createNeo4jWrites } from './neo4j-graph-writes.js';
 import * as cypher from './neo4j-graphiti-queries.js';
 import * as housekeeping from './neo4j-namespace-queries.js';
-import { edgeToProperties, nodeFromProperties, nodeToProperties, scoredEdgeFromRecord, toDateTime } from './neo4j-records.js';
+import { scoredEdgeFromRecord, toDateTime } from './neo4j-records.js';
 
 /** Connection settings of the Neo4j graph store (the run reads them from NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD). */
 export interface Neo4jGraphStoreSettings {
@@ -36,12 +38,10 @@ type Neo4jModule = typeof import('neo4j-driver');
 
 /**
  * Creates a Neo4j store. `open()` connects, checks the server (5.18+ for `vector.similarity.cosine`) and
- * creates Graphiti's indexes when missing, plus one range index on `stalebench_save_rank`: that edge property
- * holds the first-save rank so score ties come back in first-save order as the contract says (Lucene breaks
- * ties by internal doc id and relationship ids are reused after deletes, measured on 5.26.30). Embeddings are
- * written with a plain `SET` (a list of 64-bit floats) instead of Graphiti's
- * `db.create.setRelationshipVectorProperty`: the procedure stores 32-bit floats and fails on a null embedding,
- * which the contract allows; `vector.similarity.cosine` reads both, and Graphiti reads our edges unchanged.
+ * creates Graphiti's indexes when missing. Writes follow Graphiti's save paths and set only what changes
+ * (neo4j-graph-writes.ts); reads and searches run Graphiti's own queries, so a graph graphiti-core wrote reads
+ * the same here as there, ties included. Nothing of stalebench's is stored on Graphiti's nodes or edges: the
+ * only other node is the cross-process mutex (label `StalebenchMutex`).
  *
  * @example
  * const store = createNeo4jGraphStore({ uri: 'bolt://127.0.0.1:7687', user: 'neo4j', password: 'secret' });
@@ -76,6 +76,8 @@ export function createNeo4jGraphStore(settings: Neo4jGraphStoreSettings): Neo4jG
       .catch(unavailable)
       .finally(() => session.close());
   };
+  const writes = createNeo4jWrites({ neo4j: () => connected().neo4j, transaction: write });
+  const reads = createNeo4jReads(read, { int: (value) => connected().neo4j.int(value), dateTime: (date) => toDateTime(connected().neo4j, date) });
   const searchFilter = (filter: Parameters<GraphStore['searchEdgesFulltext']>[0]['filter']) =>
     compileCypherFilter(filter, { variable: 'e', toParameter: (date) => toDateTime(connected().neo4j, date) });
 
@@ -133,34 +135,8 @@ export function createNeo4jGraphStore(settings: Neo4jGraphStoreSettings): Neo4jG
       });
       await opening;
     },
-    async saveNodes(nodes) {
-      const { neo4j } = connected();
-      await write((run) => run(cypher.SAVE_NODES, { nodes: nodes.map((node) => nodeToProperties(neo4j, node)) }));
-    },
-    async getNodesByUuids(uuids) {
-      const records = await read('UNWIND $uuids AS uuid MATCH (n:Entity {uuid: uuid}) RETURN properties(n) AS properties', { uuids: [...uuids] });
-      const byUuid = new Map(records.map((record) => nodeFromProperties(record.get('properties'))).map((node) => [node.uuid, node]));
-      return uuids.flatMap((uuid) => {
-        const node = byUuid.get(uuid);
-        return node ? [structuredClone(node)] : [];
-      });
-    },
-    async saveEdges(edges) {
-      const { neo4j } = connected();
-      const ends = [...new Set(edges.flatMap((edge) => [edge.source_node_uuid, edge.target_node_uuid]))];
-      await write(async (run) => {
-        const existing = new Set((await run(cypher.EXISTING_NODES, { uuids: ends })).map((record) => String(record.get('uuid'))));
-        for (const edge of edges) {
-          // Graphiti's save query MATCHes both end nodes and silently writes nothing without them.
-          const missing = [edge.source_node_uuid, edge.target_node_uuid].find((end) => !existing.has(end));
-          if (missing !== undefined) throw new Error(`edge ${edge.uuid}: end node ${missing} has not been saved`);
-        }
-        const [last] = await run(cypher.LAST_SAVE_RANK);
-        const base = Number(last?.get('rank') ?? 0);
-        const rows = edges.map((edge, index) => ({ ...edgeToProperties(neo4j, edge), [cypher.SAVE_RANK]: base + index + 1 }));
-        await run(cypher.SAVE_EDGES, { edges: rows });
-      });
-    },
+    ...writes,
+    ...reads,
     async searchEdgesFulltext(search) {
       cypher.validateGroupIds(search.groupIds);
       if (search.limit <= 0 || search.query.trim() === '') return [];

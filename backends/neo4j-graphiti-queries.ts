@@ -1,4 +1,4 @@
-// Graphiti's Neo4j schema (indexes) and the Cypher of its edge writes and searches (graphiti-core 0.29.3 @ 993e081a).
+// Graphiti's Neo4j schema (indexes) and the Cypher of its edge searches (graphiti-core 0.31.2, graph_queries.py, search_utils.py).
 import { InvalidInputError } from '../core/errors.js';
 import { luceneSanitize, MAX_QUERY_LENGTH } from './lucene-bm25.js';
 
@@ -43,12 +43,9 @@ const FULLTEXT: readonly (readonly [string, string, readonly string[]])[] = [
   ['edge_name_and_fact', 'RELATES_TO', ['name', 'fact', 'group_id']],
 ];
 
-/** Edge property holding the first-save rank; it orders score ties like the embedded store (see the store). */
-export const SAVE_RANK = 'stalebench_save_rank';
-
-/** Name and `CREATE ... IF NOT EXISTS` statement of every index: Graphiti's 27 range and 4 fulltext, plus ours. */
+/** Name and `CREATE ... IF NOT EXISTS` statement of every index: Graphiti's 27 range and 4 fulltext indexes. */
 export const SCHEMA_STATEMENTS: readonly { name: string; statement: string }[] = [
-  ...[...RANGE, [SAVE_RANK, 'RELATES_TO', SAVE_RANK] as const].map(([name, target, property]) => ({
+  ...RANGE.map(([name, target, property]) => ({
     name,
     statement: `CREATE INDEX ${name} IF NOT EXISTS FOR ${pattern(target)} ON (${IS_TYPE.test(target) ? 'e' : 'n'}.${property})`,
   })),
@@ -84,46 +81,37 @@ export function graphitiFulltextQuery(query: string, groupIds: readonly string[]
   return `${groupIds.length > 1 ? `(${groups})` : groups} AND (${sanitized})`;
 }
 
-const EDGE_RETURN = `properties(e) AS properties, startNode(e).uuid AS source, endNode(e).uuid AS target, score`;
-const TIE_ORDER = `score DESC, e.${SAVE_RANK} ASC, e.uuid ASC`;
+const EDGE_RETURN = 'properties(e) AS properties, startNode(e).uuid AS source, endNode(e).uuid AS target, score';
 
-/** Graphiti's `edge_fulltext_search`: index top `$limit`, then the WHERE filter, then ordered by score. */
+/**
+ * Graphiti's `edge_fulltext_search` on Neo4j: index top `$limit`, the WHERE filter, then `ORDER BY score DESC` with no
+ * tie-breaker, so ties keep the order the index returned them in (`fulltext-result-order.ts`), as in Graphiti.
+ */
 export const fulltextSearchCypher = (where: string): string => `
 CALL db.index.fulltext.queryRelationships("edge_name_and_fact", $query, {limit: $limit})
 YIELD relationship AS rel, score
 MATCH (n:Entity)-[e:RELATES_TO {uuid: rel.uuid}]->(m:Entity)
-WHERE e.group_id IN $group_ids AND ${where}
-WITH e, score ORDER BY ${TIE_ORDER} LIMIT $limit
-RETURN ${EDGE_RETURN}`;
+WHERE ${where} AND e.group_id IN $group_ids
+WITH e, score, n, m
+RETURN ${EDGE_RETURN}
+ORDER BY score DESC
+LIMIT $limit`;
 
 /**
- * Graphiti's `edge_similarity_search`: filter, normalised cosine, strict `> $min_score`, best `$limit`. The
- * non-zero guard is ours: Neo4j raises on a zero-norm vector, where the contract says it never matches.
+ * Graphiti's `edge_similarity_search` on Neo4j: filter, normalised cosine, strict `> $min_score`, best first. Two
+ * additions: the non-zero guard (Neo4j raises on a zero-norm vector, where the contract says it never matches), and
+ * `e.uuid` as tie-breaker. Graphiti leaves cosine ties (equal embeddings, e.g. a fact written twice) in the order
+ * the planner's traversal yields rows, which follows relationship chains and reused ids (measured: neither creation
+ * nor id order); the uuid makes them the same on every engine and every run (graphiti-port.md).
  */
 export const similaritySearchCypher = (where: string): string => `
 MATCH (n:Entity)-[e:RELATES_TO]->(m:Entity)
-WHERE e.group_id IN $group_ids AND ${where} AND any(x IN e.fact_embedding WHERE x <> 0)
-WITH DISTINCT e, vector.similarity.cosine(e.fact_embedding, $search_vector) AS score
+WHERE ${where} AND e.group_id IN $group_ids AND any(x IN e.fact_embedding WHERE x <> 0)
+WITH DISTINCT e, n, m, vector.similarity.cosine(e.fact_embedding, $search_vector) AS score
 WHERE score > $min_score
-WITH e, score ORDER BY ${TIE_ORDER} LIMIT $limit
-RETURN ${EDGE_RETURN}`;
-
-/** Graphiti's bulk node save: merge on uuid and replace the property map. */
-export const SAVE_NODES = `UNWIND $nodes AS node MERGE (n:Entity {uuid: node.uuid}) SET n = node`;
-
-/** Graphiti's bulk edge save (merge on uuid, replace the property map), keeping an edge's first save rank. */
-export const SAVE_EDGES = `
-UNWIND $edges AS edge
-MATCH (source:Entity {uuid: edge.source_node_uuid})
-MATCH (target:Entity {uuid: edge.target_node_uuid})
-MERGE (source)-[e:RELATES_TO {uuid: edge.uuid}]->(target)
-WITH e, edge, coalesce(e.${SAVE_RANK}, edge.${SAVE_RANK}) AS rank
-SET e = edge
-SET e.${SAVE_RANK} = rank
-RETURN edge.uuid AS uuid`;
-
-/** The highest save rank in use (index-backed). */
-export const LAST_SAVE_RANK = `MATCH ()-[e:RELATES_TO]->() WHERE e.${SAVE_RANK} IS NOT NULL RETURN e.${SAVE_RANK} AS rank ORDER BY rank DESC LIMIT 1`;
+RETURN ${EDGE_RETURN}
+ORDER BY score DESC, e.uuid ASC
+LIMIT $limit`;
 
 /** Uuids among `$uuids` that name a stored `Entity` node. */
 export const EXISTING_NODES = `UNWIND $uuids AS uuid MATCH (n:Entity {uuid: uuid}) RETURN DISTINCT n.uuid AS uuid`;
@@ -131,5 +119,5 @@ export const EXISTING_NODES = `UNWIND $uuids AS uuid MATCH (n:Entity {uuid: uuid
 /** The group's edges, then every Entity, Episodic and Community node of the group (Graphiti's `clear_data`). */
 export const DELETE_GROUP = [
   'MATCH ()-[e:RELATES_TO]->() WHERE e.group_id = $group_id DELETE e',
-  ...['Entity', 'Episodic', 'Community'].map((label) => `MATCH (n:${label}) WHERE n.group_id = $group_id DETACH DELETE n`),
+  ...['Entity', 'Episodic', 'Community', 'Saga'].map((label) => `MATCH (n:${label}) WHERE n.group_id = $group_id DETACH DELETE n`),
 ];

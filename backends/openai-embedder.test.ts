@@ -45,6 +45,14 @@ afterEach(async () => {
 });
 
 describe('openai embedder', () => {
+  it('reports its server, and the model the server says it ran once it has answered', async () => {
+    const { baseURL } = await startServer((body) => ({ status: 200, json: { object: 'list', model: 'multilingual-e5-small-q4', data: (body.input ?? []).map((_, index) => ({ object: 'embedding', index, embedding: [1, 0] })) } }));
+    const embedder = createOpenAIEmbedder({ model: 'e5-passage', baseURL, apiKey: 'unused' });
+    expect(embedder.endpoint).toEqual({ baseURL, servedModel: null });
+    await embedder.embed(['a']);
+    expect(embedder.endpoint).toEqual({ baseURL, servedModel: 'multilingual-e5-small-q4' });
+  });
+
   it('posts model and input to /v1/embeddings and returns vectors in input order', async () => {
     const { baseURL, received } = await startServer();
     const embedder = createOpenAIEmbedder({ model: 'nomic-embed-text', baseURL, apiKey: 'test-key' });

@@ -40,6 +40,7 @@ const BATCH_SIZE = 256;
 export function createOpenAIEmbedder(settings: OpenAIEmbedderSettings): Embedder {
   let client = settings.client;
   let dimensions = settings.dimensions;
+  let servedModel: string | null = null;
   const id = `openai:${settings.model}`;
 
   const embedBatch = async (input: string[]): Promise<number[][]> => {
@@ -50,6 +51,7 @@ export function createOpenAIEmbedder(settings: OpenAIEmbedderSettings): Embedder
     } catch (error) {
       throw toEvalError(error, id, ready.baseURL);
     }
+    servedModel = typeof response.model === 'string' && response.model !== '' ? response.model : servedModel;
     const data = [...response.data].sort((a, b) => a.index - b.index);
     if (data.length !== input.length || data.some((item, position) => item.index !== position)) {
       throw new EvalError('embedding-mismatch', `${id} returned ${data.length} embeddings for ${input.length} inputs`);
@@ -69,6 +71,9 @@ export function createOpenAIEmbedder(settings: OpenAIEmbedderSettings): Embedder
     /** 0 until the first response when `dimensions` was not given. */
     get dimensions() {
       return dimensions ?? 0;
+    },
+    get endpoint() {
+      return { baseURL: client?.baseURL ?? settings.baseURL ?? 'https://api.openai.com/v1', servedModel };
     },
     async embed(texts) {
       const vectors: number[][] = [];

@@ -1,4 +1,4 @@
-// Reciprocal rank fusion exactly as Graphiti's `rrf` (graphiti_core/search/search_utils.py @ 993e081a).
+// Reciprocal rank fusion exactly as Graphiti's `rrf` (graphiti_core/search/search_utils.py, unchanged from 993e081a to 0.31.2).
 
 /** One fused id with its summed reciprocal-rank score. */
 export interface FusedRank {

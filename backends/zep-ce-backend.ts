@@ -3,7 +3,6 @@ import { EvalError, UnsupportedFeatureError } from '../core/errors.js';
 import { createEmbeddedGraphStore } from './embedded-graph-store.js';
 import type { EntityEdge, GraphStore } from './graph-store.js';
 import { createGraphitiBackend } from './graphiti-backend.js';
-import { withGraphitiOperations } from './graphiti-episode-store.js';
 import { groupId } from './graphiti-ids.js';
 import type { BackendSettings, MemoryBackend, MemoryRecord, RecordedWarning } from './memory-backend.js';
 import { refuseMetadataFilter, unstoredMetadataWarnings } from './write-metadata.js';
@@ -47,7 +46,7 @@ const FILTER_REASON = 'Zep CE has no read filter (MemoryFilterOptions is an empt
  * const revoked = await zep.revocationOracle?.(namespace, records);
  */
 export function createZepCeBackend(settings: ZepCeSettings): MemoryBackend {
-  const store = withGraphitiOperations(settings.store ?? createEmbeddedGraphStore());
+  const store = settings.store ?? createEmbeddedGraphStore();
   const ownsStore = settings.store === undefined;
   const settleMs = settings.settleMs ?? ZEP_SETTLE_MS;
   const sidecar = createGraphitiBackend({ ...settings, store, episodeSource: 'message' });
@@ -111,6 +110,7 @@ export function createZepCeBackend(settings: ZepCeSettings): MemoryBackend {
       return (await sidecar.listRecords?.(namespace)) ?? [];
     },
     async revocationOracle(namespace, records) {
+      // From the engine, as the paper read Zep's Neo4j: every edge of the user's group, whoever wrote it.
       const edges = await store.getEdgesByGroup(groupOf(namespace));
       const revoked = (edge: EntityEdge | undefined): boolean => edge !== undefined && (edge.expired_at !== null || edge.invalid_at !== null);
       const byUuid = new Map(edges.map((edge) => [edge.uuid, edge]));

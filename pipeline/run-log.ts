@@ -46,7 +46,8 @@ export interface RunManifest {
   spec: RunSpec;
   specHash: string;
   models: ModelDescription[];
-  embedder: { id: string; dimensions: number };
+  /** The embedder; for an endpoint also its base URL and the model the server reported (`embedder-record.ts`). */
+  embedder: { id: string; dimensions: number; server?: string; servedModel?: string | null };
   /** The extraction model natural-mode ingestion used (`sim-extractor-v2` offline). */
   extraction: { id: string; simulated: boolean };
   systems: { id: string; summary: string }[];

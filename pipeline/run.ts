@@ -24,6 +24,7 @@ import { createModels, engineOf, loadRunScenarios, preflightTargets, secretsOf, 
 import { createRunControl, runEnding, type RunEnding } from './run-control.js';
 import { RUN_ENVIRONMENT, type RunEnvironment } from './run-environment.js';
 import { RUN_LOG_VERSION, type RunManifest } from './run-log.js';
+import { embedderRecord } from './embedder-record.js';
 import { prepareRunLog, readLogHeads } from './run-log-repair.js';
 import { formatPlan, planRun, planUpperUsd, type RunPlan } from './run-plan.js';
 import { openRunSession } from './run-session.js';
@@ -129,7 +130,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     spec,
     specHash: specHash(spec),
     models: models.map((m) => m.description),
-    embedder: { id: embedder.id, dimensions: embedder.dimensions },
+    embedder: embedderRecord(embedder),
     extraction: { id: extraction.id, simulated: extraction.simulated },
     systems: [],
     components: [experimentRecord(spec), ...engineRecords(spec.engine), ...[embedder, extraction, ...modelComponents].flatMap((component) => recordOf(component) ?? []), ...spec.systems.map((id) => SYSTEMS.record(id))],
@@ -172,6 +173,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     const budgetTotals = budget?.totals();
     writeJsonAtomic(manifestPath, {
       ...manifest,
+      embedder: embedderRecord(embedder), // the endpoint has answered by now: vector length and served model
       status: ending.status,
       updatedAt: new Date().toISOString(),
       systems: systemsSeen.length > 0 ? systemsSeen : previous?.systems ?? [],

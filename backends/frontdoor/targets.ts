@@ -1,5 +1,6 @@
 // The front-door target registry: the six memory systems plus the real LangGraph store and the two reference models.
 import { UnknownComponentError } from '../../core/errors.js';
+import { GRAPHITI_CORE_LABEL } from '../graphiti-version.js';
 import { loadBackend } from '../index.js';
 import type { BackendSettings, MemoryBackend } from '../memory-backend.js';
 
@@ -29,7 +30,7 @@ const mem0 = async () => `mem0ai ${(await import('../mem0-client.js')).mem0Versi
 let mem0Label = 'mem0ai';
 
 const TARGETS: readonly FrontdoorTarget[] = [
-  system('graphiti', () => port('graphiti-core 0.29.3 @ 993e081a')),
+  system('graphiti', () => port(GRAPHITI_CORE_LABEL)),
   system('zep-ce', () => port('Zep CE legacy @ 7de18dfa over the graphiti port')),
   system('mem0', () => `${mem0Label} (the real library), infer: false`),
   system('mem0-exp', () => `${mem0Label} (the real library), infer: false, showExpired: true`),

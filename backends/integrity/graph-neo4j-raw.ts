@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Driver } from 'neo4j-driver';
 import { changedNumber } from '../../pipeline/integrity/seed-plan.js';
 import { canonicalJson, parseBody } from './canonical-json.js';
-import { EDGE_BODY_FIELDS, EDGE_LABEL_FIELDS } from './graphiti-session.js';
+import { EDGE_BODY_FIELDS, EDGE_LABEL_FIELDS, type WriteOrder } from './graphiti-session.js';
 import type { ContextName, JsonValue, RawAccess, RawRecord, RawSnapshot } from './integrity-target.js';
 
 /** How to reach the server. */
@@ -15,7 +15,6 @@ export interface Neo4jConnection {
 
 type Properties = Record<string, unknown>;
 const DATETIMES = new Set(['created_at', 'valid_at', 'invalid_at', 'expired_at']);
-const RANK = 'stalebench_save_rank';
 
 /** A property value as canonical JSON: temporal values by their ISO text, integers as numbers. */
 function plain(value: unknown): JsonValue {
@@ -39,10 +38,12 @@ export async function openPlainDriver(connection: Neo4jConnection): Promise<Driv
 }
 
 /**
- * Raw access to the edges of two groups (one per context; the eval pipeline's Graphiti groups work the same way). Records are `RELATES_TO` edges; the store's order is the
- * first-save rank our Neo4j store writes on every edge; T9's copy is every node and relationship of both groups.
+ * Raw access to the edges of two groups (one per context; the eval pipeline's Graphiti groups work the same way). Records are `RELATES_TO` edges. Their
+ * order is the write order the session recorded in `order` (nothing on a Graphiti edge orders it, and stalebench adds nothing to Graphiti's edges):
+ * a record's position is its index there, an edge the session never wrote comes after, by uuid; a forged edge is appended. T9's copy is every node and
+ * relationship of both groups.
  */
-export function graphNeo4jRawAccess(connection: Neo4jConnection, byContext: Record<ContextName, string>, log: (command: string) => void): RawAccess {
+export function graphNeo4jRawAccess(connection: Neo4jConnection, byContext: Record<ContextName, string>, log: (command: string) => void, order: WriteOrder = new Map()): RawAccess {
   const groups = [byContext.A, byContext.B];
   const cypher = async (query: string, parameters: Properties, logged: boolean): Promise<Properties[]> => {
     const driver = await openPlainDriver(connection);
@@ -57,17 +58,25 @@ export function graphNeo4jRawAccess(connection: Neo4jConnection, byContext: Reco
     }
   };
   const edit = (query: string, parameters: Properties) => cypher(`MATCH ()-[e:RELATES_TO {uuid: $uuid}]->() ${query}`, parameters, true);
+  const contextOf = (group: string): ContextName => (group === byContext.A ? 'A' : 'B');
+  const positionOf = (group: string, uuid: string): number => {
+    const written = order.get(contextOf(group)) ?? [];
+    if (!written.includes(uuid)) order.set(contextOf(group), [...written, uuid]);
+    return (order.get(contextOf(group)) ?? []).indexOf(uuid);
+  };
   const toRaw = (properties: Properties): RawRecord => ({
     slot: String(properties.uuid),
     owner: String(properties.group_id),
-    position: Number(plain(properties[RANK])),
+    position: positionOf(String(properties.group_id), String(properties.uuid)),
     text: String(properties.fact ?? ''),
     body: canonicalJson(Object.fromEntries(EDGE_BODY_FIELDS.map((field) => [field, plain(properties[field])]))),
     labels: Object.fromEntries(EDGE_LABEL_FIELDS.map((field) => [field, plain(properties[field])])),
   });
   return {
     list: async (context: ContextName) =>
-      (await cypher(`MATCH (:Entity)-[e:RELATES_TO]->(:Entity) WHERE e.group_id = $group RETURN properties(e) AS e ORDER BY e.${RANK}`, { group: byContext[context] }, false)).map((row) => toRaw(row.e as Properties)),
+      (await cypher('MATCH (:Entity)-[e:RELATES_TO]->(:Entity) WHERE e.group_id = $group RETURN properties(e) AS e ORDER BY e.uuid', { group: byContext[context] }, false))
+        .map((row) => toRaw(row.e as Properties))
+        .sort((a, b) => Number(a.position) - Number(b.position)),
     async writeBody(record, body) {
       const moved = parseBody(body);
       const sets = EDGE_BODY_FIELDS.map((field) => (DATETIMES.has(field) ? `e.${field} = CASE WHEN $${field} IS NULL THEN null ELSE datetime($${field}) END` : `e.${field} = $${field}`));
@@ -81,8 +90,7 @@ export function graphNeo4jRawAccess(connection: Neo4jConnection, byContext: Reco
     },
     async forge(tip) {
       await cypher(
-        `MATCH (s)-[t:RELATES_TO {uuid: $tip}]->(o) MATCH ()-[x:RELATES_TO]->() WITH s, t, o, max(x.${RANK}) AS top
-         CREATE (s)-[e:RELATES_TO]->(o) SET e = properties(t), e.uuid = $uuid, e.fact = $fact, e.${RANK} = top + 1`,
+        'MATCH (s)-[t:RELATES_TO {uuid: $tip}]->(o) CREATE (s)-[e:RELATES_TO]->(o) SET e = properties(t), e.uuid = $uuid, e.fact = $fact',
         { tip: tip.slot, uuid: randomUUID(), fact: changedNumber(tip.text).text },
         true,
       );

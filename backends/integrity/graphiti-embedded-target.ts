@@ -2,22 +2,23 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLexicalEmbedder } from '../lexical-embedder.js';
+import { GRAPHITI_CORE_LABEL, GRAPHITI_CORE_VERSION } from '../graphiti-version.js';
 import { graphJsonRawAccess } from './graph-json-raw.js';
 import { graphitiGroup, GRAPHITI_REVOCATION_FIELDS, startGraphitiSession } from './graphiti-session.js';
 import type { IntegrityTarget, TargetDescription } from './integrity-target.js';
 import { createJsonFileGraphStore } from './json-file-graph-store.js';
 
 /**
- * Creates `graphiti@embedded`: Graphiti 0.29.3 as ported in backends/graphiti-backend.ts, on the embedded graph
+ * Creates `graphiti@embedded`: Graphiti (graphiti-core 0.31.2) as ported in backends/graphiti-backend.ts, on the embedded graph
  * store whose state the harness keeps in `store/graph.json` (the embedded engine has no at-rest form of its own).
  *
  * @example const target = createGraphitiEmbeddedTarget();
  */
 export function createGraphitiEmbeddedTarget(): IntegrityTarget {
   const description: TargetDescription = {
-    label: 'Graphiti (model): our graphiti-core 0.29.3 port on the embedded graph store, persisted as a JSON file',
+    label: `Graphiti (model): our ${GRAPHITI_CORE_LABEL} port on the embedded graph store, persisted as a JSON file`,
     model: true,
-    versions: { 'graphiti-core (ported)': '0.29.3 @ 993e081a', 'stalebench embedded graph store': 'json-file v1' },
+    versions: { 'graphiti-core (ported)': GRAPHITI_CORE_VERSION, 'stalebench embedded graph store': 'json-file v1' },
     store: `embedded graph store state in one JSON file (node:fs, Node ${process.versions.node})`,
     config: {
       'integrity features': 'none (Graphiti has none)',

@@ -1,8 +1,9 @@
 // Target `graphiti@neo4j` (model): our Graphiti port on a real Neo4j server; edits are Cypher through a plain driver.
+import { GRAPHITI_CORE_LABEL, GRAPHITI_CORE_VERSION } from '../graphiti-version.js';
 import { createLexicalEmbedder } from '../lexical-embedder.js';
 import { createNeo4jGraphStore } from '../neo4j-graph-store.js';
 import { graphNeo4jRawAccess, openPlainDriver, type Neo4jConnection } from './graph-neo4j-raw.js';
-import { graphitiGroup, GRAPHITI_REVOCATION_FIELDS, startGraphitiSession } from './graphiti-session.js';
+import { graphitiGroup, GRAPHITI_REVOCATION_FIELDS, startGraphitiSession, type WriteOrder } from './graphiti-session.js';
 import type { IntegrityTarget, TargetDescription, Unavailable } from './integrity-target.js';
 import { installedVersion } from './package-version.js';
 
@@ -43,9 +44,9 @@ export function createGraphitiNeo4jTarget(env: Readonly<Record<string, string | 
       const answer = await server();
       const version = 'version' in answer ? answer.version : 'unreachable';
       return {
-        label: `Graphiti (model): our graphiti-core 0.29.3 port on Neo4j ${version}`,
+        label: `Graphiti (model): our ${GRAPHITI_CORE_LABEL} port on Neo4j ${version}`,
         model: true,
-        versions: { 'graphiti-core (ported)': '0.29.3 @ 993e081a', Neo4j: version, 'neo4j-driver': installedVersion('neo4j-driver') },
+        versions: { 'graphiti-core (ported)': GRAPHITI_CORE_VERSION, Neo4j: version, 'neo4j-driver': installedVersion('neo4j-driver') },
         store: `Neo4j ${version} at ${connection?.uri ?? '(NEO4J_URI unset)'}, Graphiti's schema and indexes`,
         config: {
           'integrity features': 'none (Graphiti and Neo4j offer none by default)',
@@ -66,9 +67,10 @@ export function createGraphitiNeo4jTarget(env: Readonly<Record<string, string | 
     },
     async createStore({ dir, cellId, log }) {
       if (!connection) throw new Error('NEO4J_URI is not set');
+      const order: WriteOrder = new Map(); // the cell's write order, shared by the session and the raw access
       return {
-        raw: graphNeo4jRawAccess(connection, { A: graphitiGroup(cellId, 'A'), B: graphitiGroup(cellId, 'B') }, log),
-        start: () => startGraphitiSession(createNeo4jGraphStore(connection), cellId, dir),
+        raw: graphNeo4jRawAccess(connection, { A: graphitiGroup(cellId, 'A'), B: graphitiGroup(cellId, 'B') }, log, order),
+        start: () => startGraphitiSession(createNeo4jGraphStore(connection), cellId, dir, order),
         async dispose() {
           const driver = await openPlainDriver(connection);
           try {

@@ -30,19 +30,26 @@ export function thirtyDaysEarlier(value: JsonValue | undefined): string {
   return new Date(Date.parse(String(value)) - 30 * 86_400_000).toISOString();
 }
 
+/** The edge uuids of each context in the order the session wrote them (the raw access's record order on Neo4j). */
+export type WriteOrder = Map<ContextName, string[]>;
+
 /**
  * Opens the Graphiti backend on `store` and exposes it as a session: seeding is direct-mode `insert` (one call per
  * record, revoked records with Graphiti's own `expired_at`/`invalid_at`), reading is the default `search()`
- * (which returns revoked edges too), stopping closes the backend and the store.
+ * (which returns revoked edges too), stopping closes the backend and the store. With `order`, each new edge's uuid
+ * is appended to its context's list: Graphiti's edges carry no write order, and stalebench adds nothing to them.
  */
-export async function startGraphitiSession(store: GraphStore, runId: string, workDir: string): Promise<TargetSession> {
+export async function startGraphitiSession(store: GraphStore, runId: string, workDir: string, order?: WriteOrder): Promise<TargetSession> {
   const backend = createGraphitiBackend({ embedder: createLexicalEmbedder(), runId, workDir, extraction: createSimExtractionModel(), store });
   await backend.open();
   return {
     async seed(context, records) {
+      const stored = async () => new Set((await backend.listRecords!(GRAPHITI_NAMESPACE[context])).map((item) => item.record.id));
       for (const record of records) {
         const [revoked, current] = record.revoked ? [[record.text], []] : [[], [record.text]];
+        const before = order ? await stored() : new Set<string>();
         await backend.insert({ namespace: GRAPHITI_NAMESPACE[context], now: new Date(), writes: { mode: 'direct', revoked, current } });
+        if (order) order.set(context, [...(order.get(context) ?? []), ...[...(await stored())].filter((uuid) => !before.has(uuid))]);
       }
     },
     async read(context) {

