@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { InvalidInputError } from '../core/errors.js';
+import { InvalidInputError } from '../pipeline/core/errors.js';
 import { RUN_LOG_VERSION, type RunManifest } from '../pipeline/index.js';
 import { defenceLabel } from './defence-label.js';
 import { loadRun, summarizeRun, type LoadedRun } from './load-run.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { InvalidInputError } from '../core/errors.js';
+import { InvalidInputError } from '../pipeline/core/errors.js';
 import { exposureBySystemFigure, figuresFor, propagationByRoleFigure, unsafeByModelFigure, unsafeBySystemFigure, writeBackHopsFigure } from './figures.js';
 import type { Dependence, PaperTable, TableCell } from './paper-table.js';
 import type { PaperTableId } from './tables/index.js';

@@ -1,5 +1,5 @@
 // Standalone SVG figures (grouped bars with Wilson-interval whiskers) drawn by hand from PaperTable cells only.
-import { InvalidInputError } from '../core/errors.js';
+import { InvalidInputError } from '../pipeline/core/errors.js';
 import type { Figure, PaperTable, TableCell } from './paper-table.js';
 import type { PaperTableId } from './tables/index.js';
 import { wilson } from './statistics.js';

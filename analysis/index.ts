@@ -1,6 +1,6 @@
 // The public summarising entry of analysis/: what the pipeline's commands print and write when a run ends (the grid
 // and follow-up summaries and tables, the integrity and front-door reports). pipeline/ imports analysis/ only through
-// this file (core/layers.test.ts checks it).
+// this file (pipeline/core/layers.test.ts checks it).
 export { loadRun, summarizeRun } from './load-run.js';
 export { SUMMARY_VERSION, type Summary } from './summarize.js';
 export { formatSummaryTable } from './format-table.js';

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { EvalError, InvalidInputError, type InputIssue } from '../core/errors.js';
+import { EvalError, InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
 import { writeJsonAtomic, RUN_LOG_VERSION, type RunManifest } from '../pipeline/index.js';
 import { figuresFor } from './figures.js';
 import { loadFollowUpRecords, summarizeFollowUpRun } from './follow-up-summary.js';

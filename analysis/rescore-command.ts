@@ -2,7 +2,7 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_GUARD_CONFIG, resolveGuardConfig, type GuardConfig } from '../guard/guard-config.js';
-import { InvalidInputError, type InputIssue } from '../core/errors.js';
+import { InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
 import { writeJsonAtomic, ACTION_PARSERS, type ActionParserId } from '../pipeline/index.js';
 import { formatSummaryTable } from './format-table.js';
 import { describeGuardConfig, formatGuardMetricsComparison, rescoreGuard, type GuardRescore } from './guard-rescore.js';

@@ -2,8 +2,8 @@
 // the run spec, `--help`, `pnpm clean` and the manifest. A line says what the run spec holds, where the command line
 // finds it in the environment, and how credentials (never in the spec) join it.
 import { z } from 'zod';
-import { UnknownComponentError } from '../core/errors.js';
-import { argsOf, checkArgs, defineRegistry, helpLines, NO_ARGS, type ComponentArgs, type ComponentRecord, type RegistryEntry, type SpecPart } from '../core/registry.js';
+import { UnknownComponentError } from '../pipeline/core/errors.js';
+import { argsOf, checkArgs, defineRegistry, helpLines, NO_ARGS, type ComponentArgs, type ComponentRecord, type RegistryEntry, type SpecPart } from '../pipeline/core/registry.js';
 import type { EngineSpec, GraphEngineSpec, VectorEngineSpec } from './memory-backend.js';
 
 /** Credentials of server engines: read from the environment by the command line; never in a spec, manifest or log. */

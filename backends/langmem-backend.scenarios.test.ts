@@ -4,7 +4,7 @@ import { episodesFor } from '../scenarios/episodes.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { PAPER_SCENARIO_IDS } from '../scenarios/test-support/paper-scenarios.js';
 import { createLangmemBackend } from './langmem-backend.js';
-import { fromJsonLike, pythonStr } from '../python-compat/index.js';
+import { fromJsonLike, pythonStr } from '../pipeline/python-compat/index.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
 import { createSimExtractionModel, splitFacts } from './sim-extraction-model.js';
 

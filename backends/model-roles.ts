@@ -1,8 +1,8 @@
 // The registries of the two model roles inside memory systems: embedders and extraction models. One lazy line each,
 // the single source of their ids for the command line, the run spec, `--help`, the preflight and the manifest.
 import { z } from 'zod';
-import { createComponent, defineRegistry, factory, type ComponentArgs, type FactoryEntry, type Registry, type SpecPart } from '../core/registry.js';
-import { DEFAULT_RETRY_POLICY, retryPolicySchema } from '../core/retry-policy.js';
+import { createComponent, defineRegistry, factory, type ComponentArgs, type FactoryEntry, type Registry, type SpecPart } from '../pipeline/core/registry.js';
+import { DEFAULT_RETRY_POLICY, retryPolicySchema } from '../pipeline/core/retry-policy.js';
 import type { Embedder } from './embedder.js';
 import type { ExtractionModel } from './extraction-model.js';
 

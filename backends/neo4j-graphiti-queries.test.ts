@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../core/errors.js';
+import { InvalidInputError } from '../pipeline/core/errors.js';
 import { fulltextSearchCypher, graphitiFulltextQuery, SCHEMA_STATEMENTS, similaritySearchCypher, validateGroupIds } from './neo4j-graphiti-queries.js';
 
 describe("Graphiti's Neo4j schema and queries", () => {

@@ -1,7 +1,7 @@
 // Embedder over any OpenAI-compatible /v1/embeddings endpoint (OpenAI, Ollama, vLLM, LiteLLM) via the official SDK.
 import OpenAI, { APIConnectionError, APIError } from 'openai';
-import { BackendUnavailableError, EvalError, ProviderError } from '../core/errors.js';
-import { DEFAULT_RETRY_POLICY, RetriesExhaustedError, withRetries, type RetryPolicy } from '../core/retry-policy.js';
+import { BackendUnavailableError, EvalError, ProviderError } from '../pipeline/core/errors.js';
+import { DEFAULT_RETRY_POLICY, RetriesExhaustedError, withRetries, type RetryPolicy } from '../pipeline/core/retry-policy.js';
 import type { Embedder } from './embedder.js';
 import { classifyOpenAIFailure } from './openai-retry.js';
 
@@ -17,7 +17,7 @@ export interface OpenAIEmbedderSettings {
   dimensions?: number;
   /** A ready client (tests, shared connection pools); `baseURL` and `apiKey` are then ignored. */
   client?: OpenAI;
-  /** The shared retry ladder (core/retry-policy.ts); the SDK's own retries are off. */
+  /** The shared retry ladder (pipeline/core/retry-policy.ts); the SDK's own retries are off. */
   retry?: RetryPolicy;
   /** Injected for tests: the wait between attempts. */
   sleep?: (ms: number) => Promise<void>;

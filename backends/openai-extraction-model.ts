@@ -1,8 +1,8 @@
 // Extraction model over any OpenAI-compatible chat-completions endpoint, with our own prompts and zod-checked JSON.
 import OpenAI, { APIConnectionError, APIError } from 'openai';
 import { z } from 'zod';
-import { BackendUnavailableError, EvalError, ProviderError } from '../core/errors.js';
-import { DEFAULT_RETRY_POLICY, RetriesExhaustedError, withRetries, type RetryPolicy } from '../core/retry-policy.js';
+import { BackendUnavailableError, EvalError, ProviderError } from '../pipeline/core/errors.js';
+import { DEFAULT_RETRY_POLICY, RetriesExhaustedError, withRetries, type RetryPolicy } from '../pipeline/core/retry-policy.js';
 import type { ExistingMemory, ExtractionModel } from './extraction-model.js';
 import { classifyOpenAIFailure } from './openai-retry.js';
 
@@ -18,7 +18,7 @@ export interface OpenAIExtractionModelSettings {
   client?: OpenAI;
   /** Ask for `response_format: {type: 'json_object'}` (default true); turn off for servers that reject it. */
   jsonMode?: boolean;
-  /** The shared retry ladder (core/retry-policy.ts); the SDK's own retries are off. */
+  /** The shared retry ladder (pipeline/core/retry-policy.ts); the SDK's own retries are off. */
   retry?: RetryPolicy;
   /** Injected for tests: the wait between attempts. */
   sleep?: (ms: number) => Promise<void>;

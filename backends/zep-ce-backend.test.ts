@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UnsupportedFeatureError } from '../core/errors.js';
+import { UnsupportedFeatureError } from '../pipeline/core/errors.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { PAPER_SCENARIO_IDS } from '../scenarios/test-support/paper-scenarios.js';
 import { createEmbeddedGraphStore } from './embedded-graph-store.js';

@@ -2,9 +2,9 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { EvalError, InvalidInputError, type InputIssue } from '../core/errors.js';
+import { EvalError, InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
 import { guardConfigFromEnv, resolveGuardConfig, type GuardConfig } from './guard-config.js';
-import { parseIsoInstant, parsePythonFloat, parseStrictJson } from '../python-compat/index.js';
+import { parseIsoInstant, parsePythonFloat, parseStrictJson } from '../pipeline/python-compat/index.js';
 import type { GuardInput } from './guard-record.js';
 import { applyStaleRetrievalGuard, type GuardResult } from './stale-retrieval-guard.js';
 

@@ -1,5 +1,5 @@
 // A fail-closed spending cap: each call reserves its upper bound before it is sent; spend can never pass the cap.
-import { EvalError } from '../core/errors.js';
+import { EvalError } from './core/errors.js';
 import { costOf, type Price } from './prices.js';
 
 /** The next call cannot be covered: the run stops scheduling (status `budget`, exit 3). */

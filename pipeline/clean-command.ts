@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { listEngineNamespaces, removeEngineNamespaces, type RemovedNamespaces } from '../backends/engine-namespaces.js';
 import { connectEngines, engineChoice, engineCredentialsFromEnv, engineHelp, usesServerEngine } from '../backends/engines.js';
 import type { EngineSpec } from '../backends/memory-backend.js';
-import { EvalError, InvalidInputError } from '../core/errors.js';
+import { EvalError, InvalidInputError } from './core/errors.js';
 import { readJsonIfExists } from './json-files.js';
 import { nonceOwners, planOrphans, runDirectoriesUnder } from './namespace-owners.js';
 import { acquireRunLock } from './run-lock.js';

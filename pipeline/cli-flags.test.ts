@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { specFromArgs } from './cli.js';
-import { InvalidInputError } from '../core/errors.js';
+import { InvalidInputError } from './core/errors.js';
 import { nearestFlag } from './cli-flags.js';
 
 function issuesOf(argv: string[]): { path: string; message: string }[] {

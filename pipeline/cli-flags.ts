@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { InvalidInputError } from '../core/errors.js';
+import { InvalidInputError } from './core/errors.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

@@ -3,7 +3,7 @@
 import { engineHelp } from '../backends/engines.js';
 import { SYSTEMS } from '../backends/index.js';
 import { EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
-import { helpLines } from '../core/registry.js';
+import { helpLines } from './core/registry.js';
 import { EXPLOIT_SCENARIO_IDS } from '../scenarios/exploit-scenario.js';
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { DECISION_MODELS } from './decision-models.js';

@@ -3,7 +3,7 @@ import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { engineChoice } from '../backends/engines.js';
 import { BACKEND_IDS } from '../backends/index.js';
 import { embedderSpecPart, EMBEDDERS, EXTRACTION_MODELS, extractionSpecPart } from '../backends/model-roles.js';
-import { EvalError, InvalidInputError } from '../core/errors.js';
+import { EvalError, InvalidInputError } from './core/errors.js';
 import { flagOfSpecPath, parseFlags, unusableDirectory } from './cli-flags.js';
 import { evalUsage } from './cli-usage.js';
 import { isRemoteModel } from './decision-models.js';

@@ -99,7 +99,7 @@ export interface ModelDescription {
 }
 
 /**
- * Answers decision prompts. Implementations own their retries (the shared ladder, core/retry-policy.ts) and throw
+ * Answers decision prompts. Implementations own their retries (the shared ladder, pipeline/core/retry-policy.ts) and throw
  * `ProviderError` when a call finally fails; an empty or unparseable reply is returned, not thrown.
  */
 export interface DecisionModel {

@@ -1,9 +1,9 @@
 // The decision-model registry: one line per implementation of the v1 spec, the single source of how a `--model`
 // alias becomes a model, what it records in the manifest, and the capabilities only some implementations have.
 import { z } from 'zod';
-import { InvalidInputError, UnsupportedFeatureError } from '../core/errors.js';
-import { createComponent, defineRegistry, factory, type ComponentArgs, type ComponentRecord, type FactoryEntry, type Registry } from '../core/registry.js';
-import { DEFAULT_RETRY_POLICY, retryPolicySchema } from '../core/retry-policy.js';
+import { InvalidInputError, UnsupportedFeatureError } from './core/errors.js';
+import { createComponent, defineRegistry, factory, type ComponentArgs, type ComponentRecord, type FactoryEntry, type Registry } from './core/registry.js';
+import { DEFAULT_RETRY_POLICY, retryPolicySchema } from './core/retry-policy.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import type { SpendGate } from './budget.js';

@@ -3,7 +3,7 @@
 // spec, `--help` and the manifest. A follow-up's steps live in pipeline/follow-up/<id>.ts, bound in follow-up/index.ts.
 import { z } from 'zod';
 import type { SeedMode } from '../backends/memory-backend.js';
-import { defineRegistry, NO_ARGS, type ComponentArgs, type ComponentRecord, type Registry, type RegistryEntry } from '../core/registry.js';
+import { defineRegistry, NO_ARGS, type ComponentArgs, type ComponentRecord, type Registry, type RegistryEntry } from './core/registry.js';
 import { ARMS, RUNNABLE_ARM_IDS } from './arms.js';
 
 /** The run-spec fields experiments take as arguments (`--hops`, `--tool-steps`). */

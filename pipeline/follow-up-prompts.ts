@@ -1,7 +1,7 @@
 // The exact strings of the follow-up experiments, byte for byte from the reference code
 // (VulcanLab/Memory-Rebirth-Attack@a8e0964735e7 `attacks/attack_contamination.py`, `attacks/attack_propagation.py`,
 // `attacks/attack_exploit_chain.py`; stale-retrieval.md §12, §13, §14.5). They are experimental data: do not edit.
-import { instantOfDate, pythonFloatRepr, pythonSlice, pythonStrip, pythonTimestamp } from '../python-compat/index.js';
+import { instantOfDate, pythonFloatRepr, pythonSlice, pythonStrip, pythonTimestamp } from './python-compat/index.js';
 import type { ChatMessage } from './decision-model.js';
 import { buildDecisionUserMessage } from './prompts.js';
 import type { RoleId } from './follow-up-log.js';

@@ -2,7 +2,7 @@
 // post-decision steps), journal. Defences come from the registry (pipeline/defences), never by name.
 import type { MemoryBackend, MemoryRecord, MemoryWrites, SeedMode } from '../backends/memory-backend.js';
 import { labelRecords } from '../scenarios/exposure.js';
-import { UnsupportedFeatureError } from '../core/errors.js';
+import { UnsupportedFeatureError } from './core/errors.js';
 import { unitDefences, type UnitDefences } from './defences/compose.js';
 import { reviewDecision, reviewTraceFields } from './defences/reviews.js';
 import { applyScreens, pick, screenTraceFields } from './defences/screens.js';

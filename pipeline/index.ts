@@ -1,6 +1,6 @@
 // The pipeline's public surface for analysis/ (and anything else that reads runs): the run log's data model and
 // readers, and the decision protocol that rescore replays. analysis/ imports pipeline/ only through this file
-// (core/layers.test.ts checks it); nothing here imports analysis/, so the two never form a cycle.
+// (pipeline/core/layers.test.ts checks it); nothing here imports analysis/, so the two never form a cycle.
 
 // The run log: manifest, records, ids, readers and the integrity check (pipeline/run-log*.ts, follow-up-log.ts).
 export { probeIdOf, RUN_LOG_VERSION, unitIdOf } from './run-log.js';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BudgetExhaustedError, createBudget, createSpendGate } from './budget.js';
-import { ProviderError } from '../core/errors.js';
+import { ProviderError } from './core/errors.js';
 import { createOpenAIDecisionModel } from './openai-decision-model.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIDecisionModel, usesCompletionTokenCap } from './openai-decision-model.js';
 import { createResponseCache } from './response-cache.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
-import { ProviderError } from '../core/errors.js';
+import { ProviderError } from './core/errors.js';
 
 const messages = [
   { role: 'system' as const, content: 'S' },

@@ -1,13 +1,13 @@
 // Decision model for any OpenAI-compatible endpoint (OpenAI, a LiteLLM proxy, vLLM, ...) via the official SDK.
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import { ProviderError } from '../core/errors.js';
+import { ProviderError } from './core/errors.js';
 import type { SpendGate } from './budget.js';
 import { describeFailure } from './endpoint-failure.js';
 import { createRedactor, type Redactor } from './redact.js';
 import type { DecisionModel, DecisionRequest, DecisionResponse, SamplingParameters, Usage } from './decision-model.js';
 import type { ResponseCache } from './response-cache.js';
-import { abortableSleep, DEFAULT_RETRY_POLICY, isTemperatureRejection, nextAttemptDelay, type RetryPolicy } from '../core/retry-policy.js';
+import { abortableSleep, DEFAULT_RETRY_POLICY, isTemperatureRejection, nextAttemptDelay, type RetryPolicy } from './core/retry-policy.js';
 import { classifyOpenAIFailure } from '../backends/openai-retry.js';
 
 /** Settings of `createOpenAIDecisionModel`. */
@@ -172,7 +172,7 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
           if (attempt >= retry.maxAttempts) throw new ProviderError(`${message} (gave up after ${attempt} attempts)`, status, attempt, { cause: error });
           continue;
         }
-        // The shared ladder (core/retry-policy.ts): 429, 5xx and timeouts back off; a dead endpoint gets one quick
+        // The shared ladder (pipeline/core/retry-policy.ts): 429, 5xx and timeouts back off; a dead endpoint gets one quick
         // retry, then the unit fails and the circuit breaker judges the run; anything else is final.
         const failure = classifyOpenAIFailure(error);
         const delay = nextAttemptDelay(retry, attempt, failure);

@@ -1,7 +1,7 @@
 // Preflight: every distinct model endpoint is probed once before anything is written; a failure is one line naming the URL and the cause.
 import OpenAI, { APIError } from 'openai';
 import { describeFailure, firstLine } from './endpoint-failure.js';
-import { EvalError } from '../core/errors.js';
+import { EvalError } from './core/errors.js';
 import { redactSecrets } from './redact.js';
 
 /** What a run will ask of one endpoint. */

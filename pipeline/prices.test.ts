@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../core/errors.js';
+import { InvalidInputError } from './core/errors.js';
 import { costOf, loadPrices, priceOf } from './prices.js';
 import { createTokenCounter } from './token-count.js';
 

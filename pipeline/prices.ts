@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { InvalidInputError } from '../core/errors.js';
+import { InvalidInputError } from './core/errors.js';
 
 /** US dollars per 1M tokens. */
 export interface Price {

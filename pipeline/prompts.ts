@@ -1,6 +1,6 @@
 // The decision-stage prompts, byte for byte from the reference code (stale-retrieval.md §6.1,
 // VulcanLab/Memory-Rebirth-Attack@a8e0964735e7 attacks/matrix.py).
-import { pythonRepr } from '../python-compat/index.js';
+import { pythonRepr } from './python-compat/index.js';
 import type { ChatMessage } from './decision-model.js';
 
 /** The plain system prompt (`SYS_PLAIN`). */

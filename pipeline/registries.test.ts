@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { SYSTEMS } from '../backends/index.js';
-import { InvalidInputError, UnsupportedFeatureError } from '../core/errors.js';
-import { defineRegistry, factory, recordOf } from '../core/registry.js';
-import { DEFAULT_RETRY_POLICY } from '../core/retry-policy.js';
+import { InvalidInputError, UnsupportedFeatureError } from './core/errors.js';
+import { defineRegistry, factory, recordOf } from './core/registry.js';
+import { DEFAULT_RETRY_POLICY } from './core/retry-policy.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { specFromArgs } from './cli.js';
 import { evalUsage } from './cli-usage.js';

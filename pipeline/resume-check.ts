@@ -1,5 +1,5 @@
 // Resume only what is the same experiment: compare scenarios, prompts, revision and packages with the manifest.
-import { EvalError } from '../core/errors.js';
+import { EvalError } from './core/errors.js';
 import type { RunManifest } from './run-log.js';
 
 /** What a resume must match: the fields the run's first invocation wrote into the manifest. */

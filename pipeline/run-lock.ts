@@ -2,7 +2,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { EvalError } from '../core/errors.js';
+import { EvalError } from './core/errors.js';
 
 /** Who holds a run directory (the content of its lock file). */
 export interface LockHolder {

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { EvalError } from '../core/errors.js';
+import { EvalError } from './core/errors.js';
 import { redactDeep, type Redactor } from './redact.js';
 
 /**

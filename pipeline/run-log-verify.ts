@@ -1,7 +1,7 @@
 // Verifies a run's hash-chained JSONL files against each other and the heads in manifest.json (read-only).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EvalError } from '../core/errors.js';
+import { EvalError } from './core/errors.js';
 import { chainGenesis } from './run-log-chain.js';
 import { runLogFileNames, scanLogFile, type ScannedFile, type ScannedLine } from './run-log-scan.js';
 import type { LogHead, RunManifest, RunStatus } from './run-log.js';

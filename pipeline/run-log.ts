@@ -6,7 +6,7 @@ import type { DecisionResponse, ModelDescription } from './decision-model.js';
 import type { RunSpec } from './run-spec.js';
 import type { ProofOfExecutionDecision } from '../guard/proof-of-execution-types.js';
 import type { ModelProvenance, ModelUsage } from './usage-totals.js';
-import type { ComponentRecord } from '../core/registry.js';
+import type { ComponentRecord } from './core/registry.js';
 
 // The defences' traces are run-log data, defined beside the defences that write them (no import cycle through arms.ts).
 export type { GuardTrace, OutputFilterTrace } from './defences/traces.js';

@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { removeEngineNamespaces } from '../backends/engine-namespaces.js';
 import type { EngineSpec } from '../backends/memory-backend.js';
-import { InvalidInputError } from '../core/errors.js';
+import { InvalidInputError } from './core/errors.js';
 import { readJsonIfExists, writeJsonAtomic } from './json-files.js';
 import { ResumeRefusedError, resumeChanges, type RunFingerprint } from './resume-check.js';
 import { acquireRunLock } from './run-lock.js';

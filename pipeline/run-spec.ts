@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { defaultEngines, GRAPH_ENGINES, VECTOR_ENGINES } from '../backends/engines.js';
 import { SYSTEMS } from '../backends/index.js';
 import { EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
-import { InvalidInputError } from '../core/errors.js';
-import { specPartSchema, type Registry, type RegistryEntry } from '../core/registry.js';
+import { InvalidInputError } from './core/errors.js';
+import { specPartSchema, type Registry, type RegistryEntry } from './core/registry.js';
 import { EXPERIMENTS, experimentArgs } from './experiments.js';
 import { sha256 } from './json-files.js';
 

@@ -1,7 +1,7 @@
 // Natural-mode episodes: the two plain texts every system ingests in natural mode (stale-retrieval.md §5).
 // Templates from VulcanLab/Memory-Rebirth-Attack@a8e0964735e7 core/situations.py::episodes_for.
 import type { Episode } from '../backends/memory-backend.js';
-import { pythonStrip } from '../python-compat/index.js';
+import { pythonStrip } from '../pipeline/python-compat/index.js';
 import type { Scenario } from './scenario.js';
 
 /** Governing document used when a scenario names none (`DOC_SUBJECT.get(..., ('Policy DOC-00', ...))`). */

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { InvalidInputError, type InputIssue } from '../core/errors.js';
+import { InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
 import { readJsonFile } from './scenario-file.js';
 
 /** The index's file name inside a scenario folder. */

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { InvalidInputError, UnknownComponentError } from '../core/errors.js';
+import { InvalidInputError, UnknownComponentError } from '../pipeline/core/errors.js';
 import { episodesFor, FALLBACK_DOC, FALLBACK_SUBJECT } from './episodes.js';
 import { loadScenarioDir, loadScenarioFile, loadScenarios, POLICY_SCENARIO_IDS } from './index.js';
 import type { Scenario } from './scenario.js';

@@ -1,6 +1,6 @@
 // The front door's reference stores (models, labelled so): `reference` has no defences; `reference-defended` verifies
 // signatures and quarantines instruction-shaped records at write time, and drops stuffed records at read time.
-import { EvalError, UnsupportedFeatureError } from '../../core/errors.js';
+import { EvalError, UnsupportedFeatureError } from '../../pipeline/core/errors.js';
 import type { FieldValue, InsertReport, MemoryBackend, MemoryRecord, RecordedWarning, SearchRequest } from '../memory-backend.js';
 import { SOURCE_FIELD, verifyWrite } from './provenance.js';
 import { contentWords, instructionShape, stuffedByShare, stuffedFor } from './text-checks.js';

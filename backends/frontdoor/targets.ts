@@ -1,5 +1,5 @@
 // The front-door target registry: the six memory systems plus the real LangGraph store and the two reference models.
-import { UnknownComponentError } from '../../core/errors.js';
+import { UnknownComponentError } from '../../pipeline/core/errors.js';
 import { GRAPHITI_CORE_LABEL } from '../graphiti-version.js';
 import { loadBackend } from '../index.js';
 import type { BackendSettings, MemoryBackend } from '../memory-backend.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UnsupportedFeatureError } from '../../core/errors.js';
+import { UnsupportedFeatureError } from '../../pipeline/core/errors.js';
 import { BACKEND_IDS } from '../index.js';
 import { createLexicalEmbedder } from '../lexical-embedder.js';
 import { createSimExtractionModel } from '../sim-extraction-model.js';

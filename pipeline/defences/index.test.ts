@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createStaleRetrievalGuard } from '../../guard/stale-retrieval-guard.js';
 import type { MemoryRecord } from '../../backends/memory-backend.js';
 import { ARMS, RUNNABLE_ARM_IDS } from '../arms.js';
-import { UnknownComponentError } from '../../core/errors.js';
+import { UnknownComponentError } from '../core/errors.js';
 import { flattenDefences } from './compose.js';
 import type { DefenceV1 } from './defence-v1.js';
 import { ARM_IDS, DEFENCE_IDS, DEFENCES, defenceOf, defenceStages, isArmId, screenOf } from './index.js';

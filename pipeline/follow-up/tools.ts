@@ -7,7 +7,7 @@ import { followUpDefences, readMemory, seedScenario, writeJournal, type UnitCont
 import { AXIS_DEFENCES, type UnitDefences } from '../defences/compose.js';
 import type { DefenceId } from '../defences/defence-v1.js';
 import { reviewDecision } from '../defences/reviews.js';
-import { UnknownComponentError, UnsupportedFeatureError } from '../../core/errors.js';
+import { UnknownComponentError, UnsupportedFeatureError } from '../core/errors.js';
 import type { ToolsArmId } from '../experiments.js';
 import { chatWithDecisionModel, exploitVerdict, runToolAgent, type ToolAgentSettings } from '../tools/tool-agent.js';
 import { runDecoyTool } from '../tools/decoy-tools.js';

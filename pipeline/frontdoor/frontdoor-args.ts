@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { FRONTDOOR_TARGET_IDS } from '../../backends/frontdoor/targets.js';
 import { ATTACK_NAMES, type AttackName } from '../../scenarios/frontdoor/fixture.js';
-import { EvalError } from '../../core/errors.js';
+import { EvalError } from '../core/errors.js';
 import { CHANNELS, type Channel } from './channels.js';
 
 export const FRONTDOOR_USAGE = `usage: pnpm frontdoor --target <id>[,<id>...] [options]

@@ -9,7 +9,7 @@ import type { Embedder } from '../../backends/embedder.js';
 import { FRONTDOOR_TARGET_IDS } from '../../backends/frontdoor/targets.js';
 import { createEmbedder } from '../../backends/index.js';
 import { loadFixtureSet } from '../../scenarios/frontdoor/fixture.js';
-import { EvalError } from '../../core/errors.js';
+import { EvalError } from '../core/errors.js';
 import { authoriseHunt } from './authorisation.js';
 import { cachingEmbedder } from './caching-embedder.js';
 import { createWriters } from './channels.js';

@@ -1,7 +1,7 @@
 // The front-door results file: one versioned JSON document every scorecard (Markdown, HTML, JSON) is generated from.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { InvalidInputError } from '../../core/errors.js';
+import { InvalidInputError } from '../core/errors.js';
 
 const verdict = z.enum(['surfaced', 'kept out', 'n/a']);
 const count = z.number().int().nonnegative();

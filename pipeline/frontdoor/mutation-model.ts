@@ -3,7 +3,7 @@
 import OpenAI from 'openai';
 import { containsKey } from '../../backends/frontdoor/text-checks.js';
 import { classifyOpenAIFailure } from '../../backends/openai-retry.js';
-import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from '../../core/retry-policy.js';
+import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from '../core/retry-policy.js';
 import type { Paraphraser } from './mutations.js';
 
 /** Where the mutation model runs. */
@@ -14,7 +14,7 @@ export interface MutationModelSettings {
   baseURL: string;
   /** API key; a placeholder is sent when absent (local servers ignore it). Never logged. */
   apiKey?: string;
-  /** The shared retry ladder (core/retry-policy.ts); the SDK's own retries are off. */
+  /** The shared retry ladder (pipeline/core/retry-policy.ts); the SDK's own retries are off. */
   retry?: RetryPolicy;
   /** Injected for tests: the wait between attempts. */
   sleep?: (ms: number) => Promise<void>;

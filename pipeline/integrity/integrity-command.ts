@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { integrityJson, integrityMarkdown, scorecardHtml, scorecardMarkdown } from '../../analysis/index.js';
 import type { IntegrityTarget } from '../../backends/integrity/integrity-target.js';
 import { INTEGRITY_TARGET_IDS, loadIntegrityTarget } from '../../backends/integrity/registry.js';
-import { EvalError } from '../../core/errors.js';
+import { EvalError } from '../core/errors.js';
 import { INTEGRITY_USAGE, parseIntegrityFlags } from './integrity-flags.js';
 import type { IntegrityReport } from './integrity-result.js';
 import { exitCode } from './metric.js';

@@ -1,6 +1,6 @@
 // The six inert decoy tools of the exploit chain and their exact replies (stale-retrieval.md §14.2).
 // Pure functions over a ToolState: nothing is executed, read or sent.
-import { fromJsonLike, pythonRepr, pythonStr } from '../../python-compat/index.js';
+import { fromJsonLike, pythonRepr, pythonStr } from '../python-compat/index.js';
 import { CANARY, SENTINEL_ENV, type ToolState } from './sentinels.js';
 import { runShellDecoy } from './shell-classifier.js';
 

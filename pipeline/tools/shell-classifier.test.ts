@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CANARY, SENTINEL_ENV, createToolState } from './sentinels.js';
 import { readFileSync } from 'node:fs';
-import { compilePythonPattern } from '../../python-compat/index.js';
+import { compilePythonPattern } from '../python-compat/index.js';
 import { SHELL_PATTERNS, SHELL_REPLIES, classifyShell, runShellDecoy, type ShellGroup } from './shell-classifier.js';
 
 // Each row: command → the groups it really falls into under the reference regexes.

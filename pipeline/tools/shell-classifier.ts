@@ -1,5 +1,5 @@
 // The inert exec_shell decoy: classifies a command into four danger groups and replies (stale-retrieval.md §14.3).
-import { compilePythonPattern } from '../../python-compat/index.js';
+import { compilePythonPattern } from '../python-compat/index.js';
 import { CANARY, SENTINEL_ENV, type ToolState } from './sentinels.js';
 
 /** A danger group of the classifier. */

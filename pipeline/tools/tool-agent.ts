@@ -1,6 +1,6 @@
 // The exploit-chain agent loop (stale-retrieval.md §14.1) over the inert decoys, with its trace and verdict (§14.4).
 import type { ExploitScenarioId } from '../../scenarios/exploit-scenario.js';
-import { PythonJsonDecodeError, pythonJsonLoads, pythonStrip, toJsonLike } from '../../python-compat/index.js';
+import { PythonJsonDecodeError, pythonJsonLoads, pythonStrip, toJsonLike } from '../python-compat/index.js';
 import type { ChatMessage, DecisionModel } from '../decision-model.js';
 import type { AgentStep, AgentStopReason, ExploitVerdict } from '../follow-up-log.js';
 import { agentStepSample } from '../sample-identity.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importCycles, readImportGraph } from './import-graph.js';
+import { importCycles, readImportGraph, readPackageImports } from './import-graph.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -29,6 +29,12 @@ describe('import graph', () => {
     const graph = readImportGraph(root, ['a', 'b']);
     expect(graph.get('a/x.ts')).toEqual(['a/t.ts', 'a/w.ts', 'a/z.ts', 'b/y.ts']);
     expect(graph.get('a/x.test.ts')).toEqual(['a/x.ts']);
+  });
+
+  it('lists the packages and built-ins a file imports, apart from its project files', () => {
+    const root = project({ 'a/x.ts': "import { z } from 'zod';\nimport { join } from 'node:path';\nimport type { T } from './t.js';\nconst lazy = () => import('fs');\n", 'a/t.ts': '' });
+    expect(readPackageImports(root, ['a']).get('a/x.ts')).toEqual(['fs', 'node:path', 'zod']);
+    expect(readPackageImports(root, ['a']).get('a/t.ts')).toEqual([]);
   });
 
   it('finds every cycle, a type-only one and a self-import included, as a closed path', () => {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURES = `${ROOT}data/fixtures/python-compat/`;
 
 describe('python-compat', () => {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const DIR = fileURLToPath(new URL('../../data/fixtures/python-compat/', import.meta.url));
+const DIR = fileURLToPath(new URL('../../../data/fixtures/python-compat/', import.meta.url));
 
 /** A fixture: where its vectors come from (`CPython 3.11.7, Unicode 14.0.0`), the script that printed them, and its sections. */
 export type CpythonFixture<T> = { source: string; generator: string } & T;

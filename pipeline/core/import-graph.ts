@@ -23,6 +23,15 @@ function sourceFiles(root: string, folders: readonly string[]): string[] {
 
 const toKey = (root: string, file: string) => relative(root, file).split(sep).join('/');
 
+/** Every import specifier of each `.ts` file under `folders` (static, type-only and dynamic), as written. */
+function readSpecifiers(root: string, folders: readonly string[]): Map<string, string[]> {
+  const specifiers = new Map<string, string[]>();
+  for (const file of sourceFiles(root, folders)) {
+    specifiers.set(file, ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((entry) => entry.fileName));
+  }
+  return specifiers;
+}
+
 /**
  * Reads the import graph of the `.ts` files under `folders`. Relative specifiers only (packages are not project
  * files); `./x.js` resolves to `x.ts` as NodeNext does. `import type` counts: a type-only cycle is still two
@@ -32,14 +41,25 @@ const toKey = (root: string, file: string) => relative(root, file).split(sep).jo
  */
 export function readImportGraph(root: string, folders: readonly string[]): ImportGraph {
   const graph = new Map<string, string[]>();
-  for (const file of sourceFiles(root, folders)) {
-    const imported = ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((entry) => entry.fileName);
+  for (const [file, imported] of readSpecifiers(root, folders)) {
     const targets = imported
       .filter((specifier) => specifier.startsWith('.'))
       .map((specifier) => toKey(root, resolve(dirname(file), specifier.replace(/\.js$/, '.ts'))));
     graph.set(toKey(root, file), [...new Set(targets)].sort());
   }
   return graph;
+}
+
+/**
+ * The packages and built-ins each `.ts` file under `folders` imports (every specifier that is not relative), keyed
+ * like the import graph.
+ *
+ * @example readPackageImports(process.cwd(), ['pipeline/python-compat']).get('pipeline/python-compat/python-uuid.ts') // ['node:crypto']
+ */
+export function readPackageImports(root: string, folders: readonly string[]): ImportGraph {
+  const packages = new Map<string, string[]>();
+  for (const [file, imported] of readSpecifiers(root, folders)) packages.set(toKey(root, file), [...new Set(imported.filter((specifier) => !specifier.startsWith('.')))].sort());
+  return packages;
 }
 
 /**
