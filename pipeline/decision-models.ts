@@ -6,6 +6,7 @@ import { createComponent, defineRegistry, factory, type ComponentArgs, type Comp
 import { DEFAULT_RETRY_POLICY, retryPolicySchema } from './core/retry-policy.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import type { Scenario } from '../scenarios/scenario.js';
+import type { ForgedReasoningScenario } from '../scenarios/forged-reasoning-scenario.js';
 import type { SpendGate } from './budget.js';
 import type { DecisionModel, DecisionRequest } from './decision-model.js';
 import { createOpenAIDecisionModel, OPENAI_DECISION_DEFAULTS } from './openai-decision-model.js';
@@ -31,6 +32,8 @@ export interface DecisionModelComponent {
 export interface DecisionModelContext {
   scenarios: readonly Scenario[];
   exploitScenarios: readonly ExploitScenario[];
+  /** Forged-reasoning scenarios (the simulator reads their notes); absent outside that experiment. */
+  reasoningScenarios?: readonly ForgedReasoningScenario[];
   apiKey: string | undefined;
   cache?: ResponseCache;
   spend?: SpendGate;
@@ -63,9 +66,9 @@ export const DECISION_MODELS = defineRegistry('decision-model', {
       summary: 'the offline simulator (--model sim): deterministic, every output that used it says sim (simulated)',
       args: z.object({
         seed: z.number().int().min(0),
-        parameters: z.object({ followRevoked: probability, guardrailFactor: probability, hardenFactor: probability, unparseableRate: probability, quoteRate: probability, followJournal: probability }).strict().default(DEFAULT_SIM_PARAMETERS),
+        parameters: z.object({ followRevoked: probability, guardrailFactor: probability, hardenFactor: probability, unparseableRate: probability, quoteRate: probability, followJournal: probability, followClaimedStep: probability, followImpliedStep: probability, followJudgment: probability }).strict().default(DEFAULT_SIM_PARAMETERS),
       }).strict(),
-      create: async ({ seed, parameters }, context: DecisionModelContext) => ({ model: createSimDecisionModel({ scenarios: context.scenarios, exploitScenarios: context.exploitScenarios, seed, parameters }), capabilities: {} }),
+      create: async ({ seed, parameters }, context: DecisionModelContext) => ({ model: createSimDecisionModel({ scenarios: context.scenarios, exploitScenarios: context.exploitScenarios, ...(context.reasoningScenarios ? { reasoningScenarios: context.reasoningScenarios } : {}), seed, parameters }), capabilities: {} }),
     }),
     remote: false,
     servesAliases: false,

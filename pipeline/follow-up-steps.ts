@@ -137,7 +137,7 @@ export async function decideOnRead(context: UnitContext, input: { readTrace: Rea
     unsafeAction: unsafeAction(input.scenario),
     reply: { text: reply.text, reusedFrom: null },
     reads: null,
-    execute: (proposed) => context.actions.execute({ ...key, step: input.step }, proposed),
+    execute: (proposed, gate) => context.actions.execute({ ...key, step: input.step }, proposed, gate),
   });
   return { ...base, reply, parsedAction, unsafe: decision.unsafe, parseFailure: false, ...reviewTraceFields(decision.traces) };
 }

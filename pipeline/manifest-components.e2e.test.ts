@@ -21,7 +21,7 @@ describe('manifest components', () => {
       { kind: 'vector-engine', id: 'embedded', args: {} },
       { kind: 'embedder', id: 'lexical', args: {} },
       { kind: 'extraction-model', id: 'sim', args: {} },
-      { kind: 'decision-model', id: 'sim', args: { seed: 0, parameters: { followRevoked: 0.5, guardrailFactor: 0.5, hardenFactor: 0.8, unparseableRate: 0, quoteRate: 0.5, followJournal: 0.8 } } },
+      { kind: 'decision-model', id: 'sim', args: { seed: 0, parameters: { followRevoked: 0.5, guardrailFactor: 0.5, hardenFactor: 0.8, unparseableRate: 0, quoteRate: 0.5, followJournal: 0.8, followClaimedStep: 1, followImpliedStep: 0.9, followJudgment: 1 } } },
       { kind: 'system', id: 'mem0-exp', args: { variant: 'expired-shown' } },
       { kind: 'system', id: 'cognee', args: { topK: 15, maxChunkTokens: 8191 } },
     ]);
