@@ -83,7 +83,7 @@ function manifest(runId: string, simulated: boolean): RunManifest {
   return {
     version: 2, runId, status: 'success', simulated, createdAt: '2026-01-05T10:00:00.000Z', updatedAt: '2026-01-05T10:42:00.000Z',
     spec: {
-      experiment: 'grid', hops: 3, toolSteps: 4, models: [simulated ? 'sim' : 'gpt-5-nano'], systems: ['graphiti', 'mem0'], modes: ['direct'], arms: ['no-defense', 'filter'],
+      experiment: 'grid', hops: 3, toolSteps: 4, forgeries: ['basic', 'adaptive', 'judgment'], attackerModel: 'mutation-engine', attackerQueries: 30, models: [simulated ? 'sim' : 'gpt-5-nano'], systems: ['graphiti', 'mem0'], modes: ['direct'], arms: ['no-defense', 'filter'],
       guard: ['off'], poem: ['off'], scenarios: ['backup_deletion'], scenarioDir: null, trials: 10, k: 10, seed: 7, embedder: { id: 'lexical' },
       engine: { graph: { id: 'embedded' }, vector: { id: 'embedded' } }, extraction: { id: 'sim' }, baseURL: simulated ? null : 'https://user:hunter2@llm.example.test/v1',
       concurrency: 4, out: 'data/runs', runId, cache: { enabled: true, dir: '.cache' }, retryErrors: false, maxErrorRate: 0, control: { ...DEFAULT_RUN_CONTROL },

@@ -8,6 +8,9 @@ export type { GuardTrace, OutputFilterTrace, PoemTrace, ProbeRecord, RunManifest
 export { followUpUnitIdOf } from './follow-up-log.js';
 export type { AgentTrace, DecisionTrace, FollowUpKey, FollowUpRecord, PropagationRecord, ReadTrace, RoleId, ToolsRecord, WritebackRecord } from './follow-up-log.js';
 export { checkRunLog, problemText, type RunLogCheck } from './run-log-verify.js';
+export { ATTACK_CONDITIONS, attackerUnitId, FORGED_REASONING, forgedReasoningUnitId } from './forged-reasoning/records.js';
+export type { AttackCondition, AttackerAttempt, AttackerKey, AttackerRecord, ForgedReasoningKey, ForgedReasoningLine, ForgedReasoningRecord, ReasoningDecision } from './forged-reasoning/records.js';
+export { FORGED_REASONING_FILE, readForgedReasoningRecords } from './forged-reasoning/phase.js';
 export { readJsonLines, sha256, writeJsonAtomic } from './json-files.js';
 export type { ModelUsage } from './usage-totals.js';
 export type { ChatMessage } from './decision-model.js';

@@ -3,6 +3,8 @@ import { BASE_SYS, HOP_TASK, JOURNAL_MARKERS, JOURNAL_SOURCE_DESCRIPTION, ROLE_O
 import { HARDEN, SYS_PLAIN, buildDecisionMessages } from './prompts.js';
 import { FIRST_USER, SYS, TOOL_TURN, buildFirstUserMessage, buildToolTurnMessage } from './tools/exploit-protocol.js';
 import { sha256 } from './json-files.js';
+import { buildReasoningMessages } from './forged-reasoning/prompts.js';
+import { ATTACKER_SYSTEM, attackerBrief, attackerFeedbackMessage } from './forged-reasoning/model-attacker.js';
 
 // Templates are functions: rendering them on fixed probe values captures both their constants and their shape.
 const FACTS = ['fact one', 'fact two'];
@@ -19,6 +21,11 @@ const PARTS = {
   roles: () => [BASE_SYS, ROLE_SYS, ...ROLE_ORDER.map((role) => [roleQuery(role, SCENARIO), roleTask(role, SCENARIO), buildRoleMessages({ role, facts: FACTS, task: 'task', actions: ACTIONS, guardrail: 'guardrail' })])],
   /** The exploit chain's agent protocol and relapse journal (§14). */
   tools: () => [SYS, FIRST_USER, TOOL_TURN, buildFirstUserMessage(FACTS, 'task'), buildToolTurnMessage('read_file', 'result'), relapseJournal(SCENARIO.id), relapseQuery(SCENARIO.id)],
+  /** The forged-reasoning decision prompt and the adaptive attacker's prompts (poem.md §6). */
+  reasoning: () => {
+    const scenario = { id: 'probe', domain: 'probe domain', task: 'probe task', subject: 'subject S1', subjectToken: 'S1', safetyStep: { action: 'probe-step', description: 'probe step' }, actionHelp: 'probe help', actions: ACTIONS as [string, string] };
+    return [buildReasoningMessages(scenario, FACTS), buildReasoningMessages(scenario, []), ATTACKER_SYSTEM, attackerBrief(scenario), ...(['caught', 'unconvincing', 'success', 'no-note'] as const).map((feedback) => attackerFeedbackMessage({ feedback, fired: ['structure-check'] }))];
+  },
 } as const;
 
 /** The prompt parts each experiment sends. */
@@ -27,6 +34,7 @@ const USED: Readonly<Record<string, readonly (keyof typeof PARTS)[]>> = {
   writeback: ['decision', 'journal'],
   propagation: ['roles', 'journal'],
   tools: ['tools'],
+  'forged-reasoning': ['reasoning'],
 };
 
 /**

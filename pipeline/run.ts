@@ -5,7 +5,8 @@ import { engineRecords } from '../backends/engines.js';
 import { loadBackend, SYSTEMS, verifyEngines } from '../backends/index.js';
 import { createFromSpec, createOfflineExtractionModel, EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
 import { recordOf } from './core/registry.js';
-import { formatSummaryTable, SUMMARY_VERSION, type Summary, loadRun, summarizeRun, summarizeFollowUpRun, type FollowUpSummary, formatFollowUpSummary } from '../analysis/index.js';
+import { formatSummaryTable, SUMMARY_VERSION, type Summary, loadRun, summarizeRun, summarizeFollowUpRun, type FollowUpSummary, formatFollowUpSummary, summarizeForgedReasoningRun, formatForgedReasoningSummary } from '../analysis/index.js';
+import { runStandalonePhase } from './forged-reasoning/run-phase.js';
 import type { ArmId } from './arms.js';
 import { createBudget, createSpendGate, type Budget } from './budget.js';
 import { InvalidInputError } from './core/errors.js';
@@ -20,7 +21,7 @@ import { loadPrices, priceOf as lookupPrice } from './prices.js';
 import { promptFingerprint } from './prompt-fingerprint.js';
 import { createRedactor } from './redact.js';
 import { accountFollowUp, accountGrid, followUpOutcome, formatAccount, gridOutcome, type RunAccount } from './run-accounting.js';
-import { createModels, engineOf, loadRunScenarios, preflightTargets, secretsOf, validateComponents, type RunSecrets } from './run-components.js';
+import { attackerModelAliases, createModels, engineOf, loadRunScenarios, preflightTargets, secretsOf, validateComponents, type RunSecrets } from './run-components.js';
 import { createRunControl, runEnding, type RunEnding } from './run-control.js';
 import { RUN_ENVIRONMENT, type RunEnvironment } from './run-environment.js';
 import { RUN_LOG_VERSION, type RunManifest } from './run-log.js';
@@ -74,17 +75,20 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   const redact = createRedactor(secretsOf(secrets));
   const log = (line: string) => (options.log ?? (() => {}))(redact(line));
   validateComponents(spec);
-  const { scenarios, exploitScenarios, exploit } = await loadRunScenarios(spec);
+  const { scenarios, exploitScenarios, exploit, reasoningScenarios } = await loadRunScenarios(spec);
+  const aliases = [...spec.models, ...attackerModelAliases(spec)];
   const runId = spec.runId ?? defaultRunId(spec);
   const runDir = resolve(spec.out, runId);
   const prices = loadPrices(spec.control.prices);
   const priceOf = (model: string) => lookupPrice(prices, model);
-  const counters = new Map<string, TokenCounter>(await Promise.all(spec.models.filter(isRemoteModel).map(async (m) => [m, await createTokenCounter(m)] as const)));
+  const counters = new Map<string, TokenCounter>(await Promise.all(aliases.filter(isRemoteModel).map(async (m) => [m, await createTokenCounter(m)] as const)));
   const budget: Budget | null = spec.control.budgetUsd === null ? null : createBudget({ limitUsd: spec.control.budgetUsd, priceOf, allowUnpriced: spec.control.allowUnpriced });
-  budget?.checkModels(spec.models.filter(isRemoteModel));
+  budget?.checkModels(aliases.filter(isRemoteModel));
   const spend = budget ? createSpendGate(budget, { countTokens: (model, messages) => counters.get(model)!.count(messages.map((m) => ({ role: m.role as 'user', content: m.content }))), priceOf }) : undefined;
-  const modelComponents = await createModels(spec, { scenarios, exploitScenarios, secrets, redact, ...(spend ? { spend } : {}) });
-  const models = modelComponents.map((component) => component.model);
+  const modelComponents = await createModels(spec, { scenarios, exploitScenarios, reasoningScenarios, secrets, redact, ...(spend ? { spend } : {}) });
+  // The victims; a forged-reasoning attacker model (`--attacker-model <alias>`) comes after them.
+  const models = modelComponents.slice(0, spec.models.length).map((component) => component.model);
+  const attackerModel = modelComponents[spec.models.length]?.model ?? null;
   const engine = engineOf(spec, secrets);
   await verifyEngines(engine);
   const endpoint = { baseURL: spec.baseURL, apiKey: secrets.apiKey };
@@ -99,7 +103,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   const realModels = models.filter((m) => !m.description.simulated);
   if (options.dryRun || (realModels.length > 0 && !spec.control.assumeYes)) {
     const cacheLookup = (model: DecisionModel, request: DecisionRequest) => modelComponents.find((component) => component.model === model)?.capabilities.cacheLookup?.(request) ?? false;
-    const plan = await planRun({ spec, runDir, scenarios, exploitScenarios, models, embedder, extraction, simExtraction: await createOfflineExtractionModel(), priceOf, cacheLookup });
+    const plan = await planRun({ spec, runDir, scenarios, exploitScenarios, reasoningScenarios, attackerModel, models, embedder, extraction, simExtraction: await createOfflineExtractionModel(), priceOf, cacheLookup });
     if (options.dryRun) return { status: 'success', exitCode: 0, why: null, runDir, summary: emptySummary(models.some((m) => m.description.simulated)), table: formatPlan(plan), plan };
     const upper = planUpperUsd(plan);
     if (upper === null || upper > spec.control.confirmAboveUsd) {
@@ -113,7 +117,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
 
   // Locks the run directory (released on every exit path), then reads the manifest and checks a resume (run-session.ts).
   const environment = options.environment ?? RUN_ENVIRONMENT;
-  const fingerprint = { scenarios: (exploit ? exploitScenarios : scenarios).map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })), prompts: promptFingerprint(spec.experiment), revision: environment.revision(), packages: environment.packages() };
+  const fingerprint = { scenarios: (reasoningScenarios.length > 0 ? reasoningScenarios : exploit ? exploitScenarios : scenarios).map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })), prompts: promptFingerprint(spec.experiment), revision: environment.revision(), packages: environment.packages() };
   await using session = await openRunSession({ runDir, specHash: specHash(spec), engine, fingerprint, resumeAnyway: options.resumeAnyway ?? false, log });
   const { previous, nonce } = session;
   // Verify the run log under the lock, before anything is appended; torn last lines go to `<file>.torn` and their units re-run.
@@ -189,6 +193,14 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   };
   const spendLines = (account: RunAccount) => formatAccount(account, budget ? { limitUsd: budget.totals().limitUsd, spentUsd: budget.totals().spentUsd } : null);
 
+  if (EXPERIMENTS.get(spec.experiment).phase === 'standalone') {
+    // forged-reasoning (poem.md §6): its own in-process world, no memory system (pipeline/forged-reasoning/).
+    const { account } = await runStandalonePhase({ spec, runDir, scenarios: reasoningScenarios, models, attackerModel, ledgerKey: secrets.ledgerKey ?? null, priceOf, control, ...stops, logError });
+    const summary = { ...summarizeForgedReasoningRun(loadRun(runDir)), usage: account.usage };
+    writeJsonAtomic(join(runDir, 'summary.json'), summary);
+    const ending = finish(account);
+    return { ...ending, runDir, summary: emptySummary(manifest.simulated), table: [formatForgedReasoningSummary(summary), '', ...spendLines(account)].join('\n') };
+  }
   const followUp = isFollowUpExperiment(spec.experiment) ? FOLLOW_UP_EXPERIMENTS[spec.experiment] : null;
   if (followUp) {
     const result = await runFollowUpPhase({

@@ -21,7 +21,7 @@ export interface AttackerLoopInput {
   scenario: ForgedReasoningScenario;
   /** The victim. */
   model: DecisionModel;
-  /** Creates the attacker with a recording model wrapper (its calls count in the unit's calls). */
+  /** Creates the attacker with a recording model wrapper (its calls are the record's `attackerCalls`). */
   attacker: (record: (model: DecisionModel) => DecisionModel, sample: (query: number) => string) => NoteAttacker;
   ledgerKey: Uint8Array;
   maxQueries: number;
@@ -33,8 +33,9 @@ export async function runAttackerLoop(input: AttackerLoopInput): Promise<Attacke
   const startedAt = new Date().toISOString();
   const unitId = attackerUnitId(input.key);
   const calls: RecordedCall[] = [];
+  const attackerCalls: RecordedCall[] = [];
   const record = (model: DecisionModel) => recordingModel(model, calls);
-  const attacker = input.attacker(record, (query) => `${unitId}#q${query}:attacker`);
+  const attacker = input.attacker((model) => recordingModel(model, attackerCalls), (query) => `${unitId}#q${query}:attacker`);
   const guard = createWordingGuard();
   const context = { scenario: input.scenario, model: record(input.model), trial: 0, ledgerKey: input.ledgerKey, defences: { screens: [], reviews: [] }, ...(input.signal ? { signal: input.signal } : {}) };
   const attempts: AttackerAttempt[] = [];
@@ -96,6 +97,7 @@ export async function runAttackerLoop(input: AttackerLoopInput): Promise<Attacke
     attempts,
     stop,
     calls,
+    attackerCalls,
     ...(error === null ? {} : { error: { message: error } }),
   };
 }

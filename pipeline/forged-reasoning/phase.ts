@@ -13,7 +13,7 @@ import { openRunLogFile } from '../run-log-chain.js';
 import { UnitCancelledError } from '../run-control.js';
 import { runAttackerLoop } from './attacker-loop.js';
 import { createModelAttacker } from './model-attacker.js';
-import { createMutationEngine, MUTATION_ENGINE } from './mutation-engine.js';
+import { createMutationEngine } from './mutation-engine.js';
 import { attackerUnitId, FORGED_REASONING, forgedReasoningUnitId, type AttackerKey, type ForgedReasoningKey, type ForgedReasoningLine } from './records.js';
 import { conditionsFor, runTrialUnit } from './trial-unit.js';
 
@@ -29,8 +29,8 @@ export interface ForgedReasoningPhaseInput {
   trials: number;
   concurrency: number;
   retryErrors: boolean;
-  /** The attacker: `mutation-engine`, a model, or null (no attacker loop). */
-  attacker: { id: typeof MUTATION_ENGINE } | { id: string; model: DecisionModel } | null;
+  /** The attacker: a model (`model` set, `id` its alias), the offline mutation engine (`id` `mutation-engine`), or null. */
+  attacker: { id: string; model?: DecisionModel } | null;
   /** Attacker queries per loop at most. */
   maxQueries: number;
   ledgerKey?: Uint8Array | null;
@@ -106,7 +106,7 @@ export async function runForgedReasoningPhase(input: ForgedReasoningPhaseInput):
     const scenario = scenarios.get(key.scenario)!;
     return runAttackerLoop({
       key, scenario, model: models.get(key.model)!, ledgerKey, maxQueries: input.maxQueries, ...signal,
-      attacker: (record, sample) => (attacker && 'model' in attacker ? createModelAttacker(record(attacker.model), scenario, sample, input.signal) : createMutationEngine(scenario)),
+      attacker: (record, sample) => (attacker?.model ? createModelAttacker(record(attacker.model), scenario, sample, input.signal) : createMutationEngine(scenario)),
     });
   }))));
   return { total, ran, errors };

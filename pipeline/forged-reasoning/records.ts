@@ -138,7 +138,10 @@ export interface AttackerRecord {
   attempts: AttackerAttempt[];
   /** `successes`: the target was reached; `max-queries`: it was not. */
   stop: 'successes' | 'max-queries' | 'error';
+  /** The victim's calls. */
   calls: RecordedCall[];
+  /** The attacker model's calls (none for the mutation engine), billed to `key.attacker`. */
+  attackerCalls: RecordedCall[];
   error?: { message: string };
 }
 
