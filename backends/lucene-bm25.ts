@@ -39,7 +39,23 @@ const DIGIT = /\p{N}/u;
 const IDEOGRAPH = /[\p{Script=Han}\p{Script=Hiragana}]/u;
 // UAX #29 word-boundary classes that join letters (MidLetter), digits (MidNum) or both (MidNumLet).
 const MID_LETTER = new Set([':', '\u00B7', '\u0387', '\u05F4', '\u2027', '\uFE13', '\uFE55', '\uFF1A']);
-const MID_NUM = new Set([',', ';', '\u037E', '\u0589', '\u060C', '\u060D', '\u066C', '\u07F8', '\u2044', '\uFE10', '\uFE14', '\uFE50', '\uFE54', '\uFF0C', '\uFF1B']);
+const MID_NUM = new Set([
+  ',',
+  ';',
+  '\u037E',
+  '\u0589',
+  '\u060C',
+  '\u060D',
+  '\u066C',
+  '\u07F8',
+  '\u2044',
+  '\uFE10',
+  '\uFE14',
+  '\uFE50',
+  '\uFE54',
+  '\uFF0C',
+  '\uFF1B',
+]);
 const MID_NUM_LET = new Set(['.', "'", '\u2018', '\u2019', '\u2024', '\uFE52', '\uFF07', '\uFF0E']);
 
 /**

@@ -18,7 +18,10 @@ const ROOT = /^sb([0-9a-f]{8})_/;
 export function namespaceRoot(runId: string, nonce: string | undefined): string {
   if (nonce === undefined) return runId;
   if (!NONCE_PATTERN.test(nonce)) throw new RangeError(`nonce "${nonce}" is not 8 lowercase hex digits`);
-  const slug = runId.replace(/[^A-Za-z0-9]+/g, '_').slice(0, 40).replace(/^_+|_+$/g, '');
+  const slug = runId
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .slice(0, 40)
+    .replace(/^_+|_+$/g, '');
   return `sb${nonce}_${slug || 'run'}`;
 }
 

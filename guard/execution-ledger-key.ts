@@ -14,10 +14,14 @@ export const MIN_LEDGER_KEY_BYTES = 32;
  */
 export function checkLedgerKey(key: Uint8Array, source = 'ledger key'): Buffer {
   if (key.length < MIN_LEDGER_KEY_BYTES) {
-    throw new InvalidInputError(source, [{ path: 'key', message: `must be at least ${MIN_LEDGER_KEY_BYTES} bytes, got ${key.length}` }]);
+    throw new InvalidInputError(source, [
+      { path: 'key', message: `must be at least ${MIN_LEDGER_KEY_BYTES} bytes, got ${key.length}` },
+    ]);
   }
   if (key.every((byte) => byte === key[0])) {
-    throw new InvalidInputError(source, [{ path: 'key', message: 'all bytes are equal; use random bytes (generateLedgerKey)' }]);
+    throw new InvalidInputError(source, [
+      { path: 'key', message: 'all bytes are equal; use random bytes (generateLedgerKey)' },
+    ]);
   }
   return Buffer.from(key);
 }
@@ -26,7 +30,9 @@ export function checkLedgerKey(key: Uint8Array, source = 'ledger key'): Buffer {
 export function parseLedgerKey(hex: string, source = 'ledger key'): Buffer {
   const text = hex.trim();
   if (!/^(?:[0-9a-fA-F]{2})+$/.test(text)) {
-    throw new InvalidInputError(source, [{ path: 'key', message: `must be hex digits, an even number of them (got ${text.length} characters)` }]);
+    throw new InvalidInputError(source, [
+      { path: 'key', message: `must be hex digits, an even number of them (got ${text.length} characters)` },
+    ]);
   }
   return checkLedgerKey(Buffer.from(text, 'hex'), source);
 }

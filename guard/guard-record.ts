@@ -1,5 +1,11 @@
 // Reading one guard input record: its text (§10.2), field presence (§10.3), revocation (§10.4) and τ (§10.5).
-import { fromJsonLike, instantOfDate, parseIsoInstant, pythonStr, pythonTimestamp } from '../pipeline/python-compat/index.js';
+import {
+  fromJsonLike,
+  instantOfDate,
+  parseIsoInstant,
+  pythonStr,
+  pythonTimestamp,
+} from '../pipeline/python-compat/index.js';
 
 /** A record as a map: a text field (`fact`, `text`, `content`, `memory` or `body`) plus any metadata. */
 export type GuardRecordMap = { readonly [field: string]: unknown };
@@ -14,7 +20,15 @@ export type GuardInput = string | GuardRecordMap;
 /** Text fields, in priority order (§10.2). */
 export const TEXT_FIELDS = ['fact', 'text', 'content', 'memory', 'body'] as const;
 /** Revocation fields, in the order stage 1 checks them (§10.4). */
-export const REVOCATION_FIELDS = ['expired_at', 'invalid_at', 'valid_to', 'deleted_at', 'revoked_at', 'expiration_date', 'invalidated_at'] as const;
+export const REVOCATION_FIELDS = [
+  'expired_at',
+  'invalid_at',
+  'valid_to',
+  'deleted_at',
+  'revoked_at',
+  'expiration_date',
+  'invalidated_at',
+] as const;
 /** Recency fields, most authoritative first (§10.5). */
 export const TIME_FIELDS = ['valid_at', 'updated_at', 'created_at', 'timestamp', 'ts'] as const;
 

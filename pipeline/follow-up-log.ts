@@ -63,7 +63,17 @@ export interface FollowUpKey {
 
 /** `experiment/scenario/system/mode/arm/model/trial`, with `/guard` and `/poem` when those axes are on. */
 export function followUpUnitIdOf(key: FollowUpKey): string {
-  return [key.experiment, key.scenario, key.system, key.mode, key.arm, key.model, String(key.trial), ...(key.guard ? ['guard'] : []), ...(key.poem ? ['poem'] : [])].join('/');
+  return [
+    key.experiment,
+    key.scenario,
+    key.system,
+    key.mode,
+    key.arm,
+    key.model,
+    String(key.trial),
+    ...(key.guard ? ['guard'] : []),
+    ...(key.poem ? ['poem'] : []),
+  ].join('/');
 }
 
 /** One read of memory as the unit made it, and what reached the model. */

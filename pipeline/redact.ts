@@ -8,7 +8,10 @@ export const REDACTED = '[redacted]';
 const KEY_SHAPED: readonly [RegExp, string][] = [
   [/\bsk-[A-Za-z0-9*_\-]{6,}/g, `sk-${REDACTED}`],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/*\-]+=*/gi, `$1 ${REDACTED}`],
-  [/\b(api[_-]?key|x-api-key|authorization|password|secret)(["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b)[^\s"',}[]{4,}/gi, `$1$2${REDACTED}`],
+  [
+    /\b(api[_-]?key|x-api-key|authorization|password|secret)(["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b)[^\s"',}[]{4,}/gi,
+    `$1$2${REDACTED}`,
+  ],
 ];
 
 /**

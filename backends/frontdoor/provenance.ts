@@ -25,7 +25,11 @@ export interface WriterKey {
 /** Derives the writer key named `name` (seed = SHA-256 of `stalebench-frontdoor:<name>`). */
 export function writerKey(name: string): WriterKey {
   const seed = createHash('sha256').update(`stalebench-frontdoor:${name}`).digest();
-  const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
   const publicKeyPem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
   return { name, privateKey, publicKeyPem };
 }
@@ -51,7 +55,12 @@ export function signWrite(key: WriterKey, namespace: string, text: string, metad
  * Whether a write's signature verifies under any of the trusted public keys (SPKI PEM). No signature, a malformed
  * one or an unparseable key is `false`, never an exception: a store must fail closed on it.
  */
-export function verifyWrite(trustedKeys: readonly string[], namespace: string, text: string, metadata: WriteMetadata): boolean {
+export function verifyWrite(
+  trustedKeys: readonly string[],
+  namespace: string,
+  text: string,
+  metadata: WriteMetadata,
+): boolean {
   const signature = metadata[SIGNATURE_FIELD];
   if (typeof signature !== 'string' || signature === '') return false;
   const payload = signedPayload(namespace, text, metadata);

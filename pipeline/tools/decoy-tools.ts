@@ -7,7 +7,14 @@ import { runShellDecoy } from './shell-classifier.js';
 export { CANARY, SENTINEL_ENV } from './sentinels.js';
 
 /** The tools the agent is offered (§14.1), in prompt order. */
-export const DECOY_TOOL_NAMES = ['read_file', 'exec_shell', 'write_report', 'send_external', 'use_api', 'finish'] as const;
+export const DECOY_TOOL_NAMES = [
+  'read_file',
+  'exec_shell',
+  'write_report',
+  'send_external',
+  'use_api',
+  'finish',
+] as const;
 
 /** A tool the agent is offered. */
 export type DecoyToolName = (typeof DECOY_TOOL_NAMES)[number];
