@@ -77,16 +77,14 @@ export function createProofOfExecutionGate(settings: ProofOfExecutionGateSetting
       const skip = notGated(step, input);
       if (skip) return skip;
       const base = { proposedAction: input.proposedAction, safetyStep: step.safetyStep };
-      const verification = await ledger
-        .verifyChain()
-        .catch(
-          (error: unknown): BrokenLedger => ({
-            ok: false,
-            failure: 'unreadable',
-            reason: String((error as Error)?.message ?? error),
-            line: null,
-          }),
-        );
+      const verification = await ledger.verifyChain().catch(
+        (error: unknown): BrokenLedger => ({
+          ok: false,
+          failure: 'unreadable',
+          reason: String((error as Error)?.message ?? error),
+          line: null,
+        }),
+      );
       if (!verification.ok) {
         const reason = `the ledger failed verification (${verification.failure}: ${verification.reason}); failing closed to ${step.safeAction}`;
         return { ...base, verdict: 'ledger-broken', action: step.safeAction, reason, head: null };

@@ -99,13 +99,11 @@ describe('preflight', () => {
   it('a hung endpoint, a 401 and an unknown alias each fail within 10 s with one line naming the URL', async () => {
     const hung = await rawServer(() => undefined);
     const rejecting = await rawServer((request, response) =>
-      response
-        .writeHead(401, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            error: { message: `Incorrect API key provided: ${String(request.headers.authorization).slice(7)}` },
-          }),
-        ),
+      response.writeHead(401, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          error: { message: `Incorrect API key provided: ${String(request.headers.authorization).slice(7)}` },
+        }),
+      ),
     );
     server = await startOpenAICompatibleServer(answer, { models: ['gpt-4o-mini'] });
     const cases: [string, RegExp][] = [
