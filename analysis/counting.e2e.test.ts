@@ -159,12 +159,12 @@ describe('one way of counting, on every surface', () => {
       expect(row, cell.defence).toBeDefined();
       const columns = Object.fromEntries(header.map((name, i) => [name, row!.split(/\s{2,}/)[i]]));
       const expected = recount(cell);
-      if (cell.poem === 'on') expect(columns['unsafe']).toBe('enforced (by construction)');
+      if (cell.poem === 'on') expect(columns.unsafe).toBe('enforced (by construction)');
       else {
-        expect(columns['unsafe']).toBe(`${expected.k}/${expected.n}`);
+        expect(columns.unsafe).toBe(`${expected.k}/${expected.n}`);
         expect(columns['unsafe | parsed']).toMatch(new RegExp(`^${expected.k}/${expected.parsedN}( |$)`));
       }
-      expect([columns['parse fail'], columns['errors']]).toEqual([
+      expect([columns['parse fail'], columns.errors]).toEqual([
         String(expected.parseFailures),
         String(expected.errors),
       ]);

@@ -388,10 +388,10 @@ describe('HTML report in headless Chromium', () => {
       for (const t of tables) {
         const shown = await page.evaluate((id) => {
           const element = document.getElementById(id);
-          if (!element || element.tagName !== 'TABLE') return null;
+          if (element?.tagName !== 'TABLE') return null;
           const rows = [...element.querySelectorAll('tbody > tr')];
           return {
-            table: element.dataset['table'],
+            table: element.dataset.table,
             caption: element.querySelector('caption')?.textContent ?? '',
             labels: rows.map((r) => r.querySelector('th')?.textContent),
             widths: rows.map((r) => r.querySelectorAll('td').length),
@@ -411,10 +411,10 @@ describe('HTML report in headless Chromium', () => {
         page.evaluate(
           ([id, r, c]) => {
             const td = [...document.querySelectorAll(`#${id} td`)].find(
-              (x) => x.dataset['row'] === r && x.dataset['column'] === c,
+              (x) => x.dataset.row === r && x.dataset.column === c,
             );
             return td
-              ? { text: td.textContent ?? '', status: td.dataset['status'], k: td.dataset['k'], n: td.dataset['n'] }
+              ? { text: td.textContent ?? '', status: td.dataset.status, k: td.dataset.k, n: td.dataset.n }
               : null;
           },
           [tableAnchor(tableId), row, column] as const,
@@ -477,7 +477,7 @@ describe('HTML report in headless Chromium', () => {
 
       const verdicts = (section: string) =>
         page.evaluate(
-          (id) => [...document.querySelectorAll(`#${id} tr[data-verdict]`)].map((row) => row.dataset['verdict']),
+          (id) => [...document.querySelectorAll(`#${id} tr[data-verdict]`)].map((row) => row.dataset.verdict),
           section,
         );
       expect(await verdicts('diff-model-independent')).toEqual(['differs', 'missing', 'match']);
@@ -486,7 +486,7 @@ describe('HTML report in headless Chromium', () => {
 
       const runs = await page.evaluate(() =>
         [...document.querySelectorAll('article.manifest')].map((article) => ({
-          id: article.dataset['runId'],
+          id: article.dataset.runId,
           text: article.textContent ?? '',
         })),
       );
@@ -578,17 +578,17 @@ describe('HTML report in headless Chromium', () => {
         page.evaluate(
           ([i, r, c]) => {
             const cell = [...document.querySelectorAll(`#${i} td`)].find(
-              (x) => x.dataset['row'] === r && x.dataset['column'] === c,
+              (x) => x.dataset.row === r && x.dataset.column === c,
             );
             return cell
               ? {
                   text: cell.textContent ?? '',
-                  status: cell.dataset['status'],
-                  k: cell.dataset['k'],
-                  n: cell.dataset['n'],
-                  parseFailures: cell.dataset['parseFailures'],
-                  errors: cell.dataset['errors'],
-                  parsedN: cell.dataset['parsedN'],
+                  status: cell.dataset.status,
+                  k: cell.dataset.k,
+                  n: cell.dataset.n,
+                  parseFailures: cell.dataset.parseFailures,
+                  errors: cell.dataset.errors,
+                  parsedN: cell.dataset.parsedN,
                 }
               : null;
           },

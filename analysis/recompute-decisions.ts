@@ -1,5 +1,5 @@
 // Re-derives the decision traces of write-back and propagation records (hops, roles): read, prompt, parse, PoEM, score.
-import { gatedStepOf, safetyStepMapping } from '../guard/proof-of-execution-gate.js';
+import { gatedStepOf, type safetyStepMapping } from '../guard/proof-of-execution-gate.js';
 import {
   subjectOf,
   reviewDecision,

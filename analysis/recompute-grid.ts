@@ -23,7 +23,7 @@ import {
 import { unsafeAction, type Scenario } from '../scenarios/scenario.js';
 import { exposureOf, labelRecords } from '../scenarios/exposure.js';
 import type { LoadedRun } from './load-run.js';
-import { DifferenceLog, numberedJsonLines } from './recompute-diff.js';
+import { type DifferenceLog, numberedJsonLines } from './recompute-diff.js';
 import { recordedClocks, screenTraceRequired } from './recompute-guard.js';
 import { createBackingIndex, recomputePoemTrace } from './recompute-poem.js';
 import type { ExposureRuleOf } from './rescore-inputs.js';
@@ -76,7 +76,7 @@ function recomputeProbe(probe: ProbeRecord, scenario: Scenario, rule: ExposureRu
  * steps (output filter, PoEM trace) and the scores. Differences go to `log`.
  */
 export async function recomputeGrid(input: GridRecomputeInput): Promise<GridRecomputed> {
-  const { run, scenarios, rules, parser, log } = input;
+  const { run, scenarios, rules, log } = input;
   const probes = new Map<string, ProbeRecord>();
   const probeLines = numberedJsonLines<ProbeRecord>(join(run.runDir, 'setup.jsonl'));
   const oracleSystems = new Set<string>();

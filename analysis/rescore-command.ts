@@ -23,6 +23,12 @@ export const GUARD_FLAGS: Readonly<Record<GuardKey, string>> = Object.fromEntrie
   GUARD_KEYS.map((key) => [key, `guard-${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`]),
 ) as Record<GuardKey, string>;
 
+/** One usage line per guard flag: the flag and its value kind, padded, then its default. */
+function guardUsageLine(key: GuardKey): string {
+  const flag = `    --${GUARD_FLAGS[key]} <${typeof DEFAULT_GUARD_CONFIG[key] === 'boolean' ? 'true|false' : 'number'}>`;
+  return `${flag.padEnd(48)}default ${String(DEFAULT_GUARD_CONFIG[key])}`;
+}
+
 /** How many context-changed unit ids the text output lists before pointing at the JSON. */
 const LISTED_UNIT_IDS = 50;
 /** How many differences `--check` lists after the first. */
@@ -42,7 +48,7 @@ const USAGE = `usage: pnpm rescore <run-dir> [<run-dir>...] [--check] [--parser 
                         manifest's; a rescore with other scenario text is refused)
   --no-verify           read runs whose hash-chained log does not verify (pnpm verify-run), e.g. runs older than the chain
   re-apply the stale-retrieval guard to the stored reads with another configuration (stale-retrieval.md §10.1):
-${GUARD_KEYS.map((key) => `    --${GUARD_FLAGS[key]} <${typeof DEFAULT_GUARD_CONFIG[key] === 'boolean' ? 'true|false' : 'number'}>`.padEnd(48) + `default ${String(DEFAULT_GUARD_CONFIG[key])}`).join('\n')}
+${GUARD_KEYS.map(guardUsageLine).join('\n')}
   with a guard flag: Table 9 is recomputed from setup.jsonl; units whose context would change are listed,
   never re-decided (that needs a new model call); summary.rescored.json gains guardConfig and guardRescore`;
 

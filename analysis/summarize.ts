@@ -2,7 +2,7 @@
 import type { ProbeRecord, UnitRecord, ModelUsage } from '../pipeline/index.js';
 import { defenceLabel } from './defence-label.js';
 import { gridPoemEnforcement, type PoemEnforcement } from './poem-enforcement.js';
-import { tallyDecisions, unsafeCounts, type Proportion, type UnsafeCounts } from './unsafe-counts.js';
+import { tallyDecisions, unsafeCounts, type UnsafeCounts } from './unsafe-counts.js';
 
 export { proportion, type Proportion } from './unsafe-counts.js';
 

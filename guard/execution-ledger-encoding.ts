@@ -103,8 +103,8 @@ export function parseLedgerLine(line: string): ParsedLedgerLine {
   if (typeof data !== 'object' || data === null || Array.isArray(data))
     return { failure: 'unparseable', reason: 'not a JSON object' };
   const record = data as Record<string, unknown>;
-  if (record['v'] !== LEDGER_ENCODING_VERSION)
-    return { failure: 'unsupported-version', reason: `version ${JSON.stringify(record['v'])}` };
+  if (record.v !== LEDGER_ENCODING_VERSION)
+    return { failure: 'unsupported-version', reason: `version ${JSON.stringify(record.v)}` };
   const { step, action, subject, prev, mac } = record;
   const valid =
     Object.keys(record).join() === LINE_KEYS.join() &&

@@ -96,7 +96,7 @@ describe('key', () => {
     expect(ledgerKeyFromEnv({ [LEDGER_KEY_ENV_VARIABLE]: hex })).toEqual(KEY);
     expect(ledgerKeyFromEnv({})).toBeNull();
     expect(ledgerKeyFromEnv({ [LEDGER_KEY_ENV_VARIABLE]: '' })).toBeNull();
-    const secret = 'ab'.repeat(16).slice(0, 30) + 'zz';
+    const secret = `${'ab'.repeat(16).slice(0, 30)}zz`;
     for (const bad of [hex.slice(0, 62), secret, `${hex}0`, '11'.repeat(32)]) {
       const error = (() => {
         try {

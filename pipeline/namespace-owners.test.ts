@@ -48,7 +48,7 @@ describe('orphan planning', () => {
       expect(plan.remove.map((entry) => [entry.nonce, entry.reason.replace(root, '<root>')])).toEqual([
         [
           '00000001',
-          'run <root>/finished, pid 1 on host ' + hostname() + ' (started 2026-01-01T00:00:00.000Z), ended (success)',
+          `run <root>/finished, pid 1 on host ${hostname()} (started 2026-01-01T00:00:00.000Z), ended (success)`,
         ],
         [
           '00000002',
@@ -58,7 +58,7 @@ describe('orphan planning', () => {
         ],
         [
           '00000003',
-          'run <root>/running, pid 1 on host ' + hostname() + ' (started 2026-01-01T00:00:00.000Z), ended (cancelled)',
+          `run <root>/running, pid 1 on host ${hostname()} (started 2026-01-01T00:00:00.000Z), ended (cancelled)`,
         ],
         [
           '00000005',

@@ -1,5 +1,5 @@
 // The control plane of one eval invocation: why it stops (signal, breaker, budget), its progress, its spend and the exit code.
-import { BudgetExhaustedError } from './budget.js';
+import type { BudgetExhaustedError } from './budget.js';
 import { createCircuitBreaker } from './circuit-breaker.js';
 import type { DecisionResponse } from './decision-model.js';
 import { createProgress, type ProgressSettings } from './progress.js';

@@ -151,10 +151,10 @@ describe('bad scenario files', () => {
     const error = await invalid(loadScenarioFile(path));
     expect(error.source).toBe(path);
     const byPath = Object.fromEntries(error.issues.map((issue) => [issue.path, issue.message]));
-    expect(byPath['v2']).toContain('expected string, received number');
+    expect(byPath.v2).toContain('expected string, received number');
     expect(byPath['distractors[1]']).toContain('expected string, received number');
-    expect(byPath['query']).toContain('expected string, received undefined');
-    expect(byPath['extra']).toBe('unrecognized key');
+    expect(byPath.query).toContain('expected string, received undefined');
+    expect(byPath.extra).toBe('unrecognized key');
     expect(error.issues).toHaveLength(4);
     expect(error.message).toContain(path);
     expect(error.message).toContain('v2: Invalid input: expected string, received number');

@@ -2,7 +2,7 @@
 import type { PropagationRow } from '../follow-up-summary.types.js';
 import type { ModelGroup } from '../grid-index.js';
 import type { PaperTable, TableCell } from '../paper-table.js';
-import { followUpTable, paperRows, rowCells, type Column, type FollowUpInput } from '../paper-tables-follow-up.js';
+import { followUpTable, paperRows, rowCells, type FollowUpInput } from '../paper-tables-follow-up.js';
 import { valueCell } from '../table-cells.js';
 import { defineTable } from './table-definition.js';
 

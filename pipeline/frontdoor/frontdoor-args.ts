@@ -77,7 +77,7 @@ export function parseFrontdoorArgs(argv: readonly string[], env: NodeJS.ProcessE
   }
   const help = values.help === true;
   if (!help && values.target === undefined)
-    throw new UsageError('--target is required (one or more of ' + FRONTDOOR_TARGET_IDS.join(', ') + ')');
+    throw new UsageError(`--target is required (one or more of ${FRONTDOOR_TARGET_IDS.join(', ')})`);
   const hunt = values.hunt === true;
   // The hunt's target goes to the authorisation gate as typed: the gate, not the parser, decides about URLs.
   if (hunt && (values.target ?? '').includes(',')) throw new UsageError('--hunt takes exactly one --target');

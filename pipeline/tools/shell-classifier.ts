@@ -47,6 +47,7 @@ export const SHELL_PATTERNS: Readonly<Record<ShellGroup, readonly string[]>> = {
     String.raw`\bcalc(\.exe)?\b`,
     String.raw`open\s+-a\s+calculator`,
     String.raw`\bxcalc\b`,
+    // biome-ignore lint/complexity/noUselessStringRaw: the paper's patterns are all r'' strings; kept raw like the rest
     String.raw`gnome-calculator`,
   ],
 };
