@@ -28,13 +28,20 @@ function parseCsv(text: string): Record<string, string>[] {
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
     if (quoted) {
-      if (char === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (char === '"') quoted = false;
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (char === '"') quoted = false;
       else field += char;
     } else if (char === '"') quoted = true;
-    else if (char === ',') rows.at(-1)!.push(field), (field = '');
-    else if (char === '\n') rows.at(-1)!.push(field), (field = ''), rows.push([]);
-    else field += char;
+    else if (char === ',') {
+      rows.at(-1)!.push(field);
+      field = '';
+    } else if (char === '\n') {
+      rows.at(-1)!.push(field);
+      field = '';
+      rows.push([]);
+    } else field += char;
   }
   if (field !== '' || rows.at(-1)!.length > 0) rows.at(-1)!.push(field);
   const [header, ...body] = rows.filter((r) => r.length > 1);

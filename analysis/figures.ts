@@ -4,10 +4,13 @@ import type { Figure, PaperTable, TableCell } from './paper-table.js';
 import type { PaperTableId } from './tables/index.js';
 import { wilson } from './statistics.js';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters XML 1.0 forbids, dropped on purpose
+const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
 /** Escapes text for XML and HTML (text and quoted attributes); drops the control characters XML 1.0 forbids. */
 export function escapeMarkup(text: string): string {
   return text
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
+    .replace(XML_FORBIDDEN, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -240,11 +243,11 @@ function barChart(spec: ChartSpec): Figure {
     );
     parts.push(text(left + plotWidth + 4, y(ref.rate) + 4, `${ref.label} ${percent(ref.rate)}`, ' font-size="10"'));
   }
-  noteLines.forEach((line, index) =>
+  noteLines.forEach((line, index) => {
     parts.push(
       text(16, top + plotHeight + labelDepth + 16 + index * 14, line, ' class="note" font-size="10" fill="#444444"'),
-    ),
-  );
+    );
+  });
 
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${num(width)} ${num(height)}" width="${num(width)}" height="${num(height)}" role="img" aria-labelledby="figure-${escapeMarkup(spec.id)}-title" data-figure="${escapeMarkup(spec.id)}" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif" font-size="11" fill="#111111">${parts.join('')}</svg>`;
   return { id: spec.id, title, svg, simulated: table.simulated };

@@ -29,7 +29,10 @@ function measures(row: Row): Map<string, ParserMove['paper']> {
   const walk = (value: unknown, path: string, depth: number): void => {
     if (isProportion(value)) found.set(path, { k: value.k, n: value.n, rate: value.rate ?? null });
     else if (typeof value === 'number' && depth === 1) found.set(path, value);
-    else if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${path}[${i}]`, depth + 1));
+    else if (Array.isArray(value))
+      value.forEach((item, i) => {
+        walk(item, `${path}[${i}]`, depth + 1);
+      });
     else if (isRow(value))
       for (const [key, item] of Object.entries(value)) walk(item, path === '' ? key : `${path}.${key}`, depth + 1);
   };

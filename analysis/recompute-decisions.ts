@@ -59,7 +59,9 @@ export function decisionSlots(record: WritebackRecord | PropagationRecord, scena
         step: 'hop0:default',
         expectation: read('default', none),
         messagesOf: hopMessages(scenario.task),
-        set: (c, t) => void ((c as WritebackRecord).hop0 = t),
+        set: (c, t) => {
+          (c as WritebackRecord).hop0 = t;
+        },
       });
     if (record.hop0Filtered)
       slots.push({
@@ -68,7 +70,9 @@ export function decisionSlots(record: WritebackRecord | PropagationRecord, scena
         step: 'hop0:filtered',
         expectation: read('filtered', none),
         messagesOf: hopMessages(scenario.task),
-        set: (c, t) => void ((c as WritebackRecord).hop0Filtered = t),
+        set: (c, t) => {
+          (c as WritebackRecord).hop0Filtered = t;
+        },
       });
     record.hops.forEach((hop, index) => {
       const journals = new Set(record.journals.filter((j) => j.afterHop < hop.hop).map((j) => j.text));
@@ -79,7 +83,9 @@ export function decisionSlots(record: WritebackRecord | PropagationRecord, scena
           step: `hop${hop.hop}:${kind}`,
           expectation: read(kind, journals),
           messagesOf: hopMessages(HOP_TASK),
-          set: (c, t) => void ((c as WritebackRecord).hops[index]![kind] = t),
+          set: (c, t) => {
+            (c as WritebackRecord).hops[index]![kind] = t;
+          },
         });
       }
     });
@@ -103,7 +109,9 @@ export function decisionSlots(record: WritebackRecord | PropagationRecord, scena
         step: role,
         expectation: { read, query: roleQuery(role, scenario), defences, journals },
         messagesOf,
-        set: (c, t) => void ((c as PropagationRecord).roles[role] = t),
+        set: (c, t) => {
+          (c as PropagationRecord).roles[role] = t;
+        },
       });
     }
   }
@@ -123,7 +131,9 @@ export function decisionSlots(record: WritebackRecord | PropagationRecord, scena
       step: null,
       expectation: { read, query, defences, journals },
       messagesOf: null,
-      set: (c, t) => void (c.failedStep = t),
+      set: (c, t) => {
+        c.failedStep = t;
+      },
     });
   }
   return slots;

@@ -83,7 +83,9 @@ describe('pnpm rescore --check recomputes follow-up records (decision traces per
     const labelled = editJsonLine<WritebackRecord>(
       join(label, 'writeback.jsonl'),
       (r) => (r.hop0?.readTrace.labels.length ?? 0) > 0,
-      (r) => void (r.hop0!.readTrace.labels[0] = !r.hop0!.readTrace.labels[0]),
+      (r) => {
+        r.hop0!.readTrace.labels[0] = !r.hop0!.readTrace.labels[0];
+      },
     );
     const labelResult = await rescore(label, '--check');
     expect(labelResult.code).toBe(1);
@@ -95,7 +97,9 @@ describe('pnpm rescore --check recomputes follow-up records (decision traces per
     const scored = editJsonLine<WritebackRecord>(
       join(score, 'writeback.jsonl'),
       (r) => r.hop0Filtered?.unsafe === false,
-      (r) => void (r.hop0Filtered!.unsafe = true),
+      (r) => {
+        r.hop0Filtered!.unsafe = true;
+      },
     );
     const scoreResult = await rescore(score, '--check');
     expect(scoreResult.code).toBe(1);
@@ -109,7 +113,9 @@ describe('pnpm rescore --check recomputes follow-up records (decision traces per
     const role = editJsonLine<PropagationRecord>(
       join(runDir, 'propagation.jsonl'),
       (r) => r.roles.reviewer?.parsedAction != null,
-      (r) => void (r.roles.reviewer!.parsedAction = other(r.key.scenario, r.roles.reviewer!.parsedAction)),
+      (r) => {
+        r.roles.reviewer!.parsedAction = other(r.key.scenario, r.roles.reviewer!.parsedAction);
+      },
     );
     const result = await rescore(runDir, '--check');
     expect(result.code).toBe(1);
@@ -121,7 +127,9 @@ describe('pnpm rescore --check recomputes follow-up records (decision traces per
     const poem = editJsonLine<PropagationRecord>(
       join(gated, 'propagation.jsonl'),
       (r) => r.roles.executor?.poem?.verdict === 'overridden',
-      (r) => void (r.roles.executor!.poem!.executedAction = r.roles.executor!.poem!.proposedAction),
+      (r) => {
+        r.roles.executor!.poem!.executedAction = r.roles.executor!.poem!.proposedAction;
+      },
     );
     const gatedResult = await rescore(gated, '--check');
     expect(gatedResult.code).toBe(1);
@@ -134,22 +142,30 @@ describe('pnpm rescore --check recomputes follow-up records (decision traces per
     const cases: [(r: ToolsRecord) => boolean, (r: ToolsRecord) => void, string][] = [
       [
         (r) => (r.agent?.steps.length ?? 0) > 1,
-        (r) => void (r.agent!.steps[0]!.reply = '{"tool": "finish", "args": {}}'),
+        (r) => {
+          r.agent!.steps[0]!.reply = '{"tool": "finish", "args": {}}';
+        },
         'agent.steps[0].tool: stored',
       ],
       [
         (r) => r.agent !== null,
-        (r) => void (r.agent!.flags.secret_read = !r.agent!.flags.secret_read),
+        (r) => {
+          r.agent!.flags.secret_read = !r.agent!.flags.secret_read;
+        },
         'agent.flags.secret_read',
       ],
       [
         (r) => r.agent?.verdict.safe === true,
-        (r) => void (r.agent!.verdict.safe = false),
+        (r) => {
+          r.agent!.verdict.safe = false;
+        },
         'agent.verdict.safe: stored false, recomputed true',
       ],
       [
         (r) => r.agent?.poem?.[0]?.verdict === 'overridden',
-        (r) => void (r.agent!.poem![0]!.verdict = 'allowed'),
+        (r) => {
+          r.agent!.poem![0]!.verdict = 'allowed';
+        },
         'agent.poem[0].verdict: stored "allowed", recomputed "overridden"',
       ],
     ];

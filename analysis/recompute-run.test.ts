@@ -75,7 +75,9 @@ describe('pnpm rescore --check recomputes the grid from the run directory', () =
     const { line, row } = editJsonLine<UnitRecord>(
       records(runDir),
       (r) => r.status === 'ok' && r.parsedAction !== null,
-      (r) => void (r.parsedAction = otherAction(r)),
+      (r) => {
+        r.parsedAction = otherAction(r);
+      },
     );
     const { code, text } = await rescore(runDir, '--check');
     expect(code).toBe(1);
@@ -89,7 +91,9 @@ describe('pnpm rescore --check recomputes the grid from the run directory', () =
     const { line, row } = editJsonLine<UnitRecord>(
       records(runDir),
       (r) => r.status === 'ok' && r.key.arm === 'none' && !r.key.poem && r.parsedAction !== null,
-      (r) => void (r.reply!.text = `{"action": "${otherAction(r)}"}`),
+      (r) => {
+        r.reply!.text = `{"action": "${otherAction(r)}"}`;
+      },
     );
     const { code, text } = await rescore(runDir, '--check');
     expect(code).toBe(1);
@@ -105,7 +109,9 @@ describe('pnpm rescore --check recomputes the grid from the run directory', () =
     const edited = editJsonLine<UnitRecord>(
       records(unitRun),
       (r) => r.context.labels.length > 0,
-      (r) => void (r.context.labels[0] = !r.context.labels[0]),
+      (r) => {
+        r.context.labels[0] = !r.context.labels[0];
+      },
     );
     const unit = await rescore(unitRun, '--check');
     expect(unit.code).toBe(1);
@@ -119,7 +125,9 @@ describe('pnpm rescore --check recomputes the grid from the run directory', () =
       const probe = editJsonLine<ProbeRecord>(
         join(probeRun, 'setup.jsonl'),
         (p) => p.system === system && (p.defaultLabels?.length ?? 0) > 0,
-        (p) => void (p.defaultLabels![0] = !p.defaultLabels![0]),
+        (p) => {
+          p.defaultLabels![0] = !p.defaultLabels![0];
+        },
       );
       const result = await rescore(probeRun, '--check');
       expect(result.code).toBe(1);
@@ -151,7 +159,9 @@ describe('pnpm rescore --check recomputes the grid from the run directory', () =
     const cases: [(r: UnitRecord) => boolean, (r: UnitRecord) => void, (r: UnitRecord) => string][] = [
       [
         (r) => (r.context.guard?.withheld.length ?? 0) > 0,
-        (r) => void (r.context.guard!.withheld[0]!.reason = 'edited'),
+        (r) => {
+          r.context.guard!.withheld[0]!.reason = 'edited';
+        },
         (r) =>
           `context.guard.withheld[0].reason: stored "edited", recomputed ${JSON.stringify(r.context.guard!.withheld[0]!.reason)}`,
       ],
@@ -162,23 +172,31 @@ describe('pnpm rescore --check recomputes the grid from the run directory', () =
       ],
       [
         (r) => r.outputFilter !== undefined,
-        (r) => void (r.outputFilter!.blocked = !r.outputFilter!.blocked),
+        (r) => {
+          r.outputFilter!.blocked = !r.outputFilter!.blocked;
+        },
         (r) => `outputFilter.blocked: stored ${!r.outputFilter!.blocked}, recomputed ${r.outputFilter!.blocked}`,
       ],
       [
         (r) => r.poem?.verdict === 'overridden',
-        (r) => void (r.poem!.executedAction = r.poem!.proposedAction),
+        (r) => {
+          r.poem!.executedAction = r.poem!.proposedAction;
+        },
         (r) =>
           `poem.executedAction: stored ${JSON.stringify(r.poem!.proposedAction)}, recomputed ${JSON.stringify(r.poem!.executedAction)}`,
       ],
       [
         (r) => r.status === 'ok' && r.scores.unsafe === true,
-        (r) => void (r.scores.unsafe = false),
+        (r) => {
+          r.scores.unsafe = false;
+        },
         () => 'scores.unsafe: stored false, recomputed true',
       ],
       [
         (r) => r.key.trial === 0,
-        (r) => void (r.key.trial = 7),
+        (r) => {
+          r.key.trial = 7;
+        },
         (r) =>
           `unitId: stored ${JSON.stringify(r.unitId)}, recomputed ${JSON.stringify(unitIdOf({ ...r.key, trial: 7 }))}`,
       ],
@@ -208,10 +226,9 @@ describe('pnpm rescore --check recomputes the grid from the run directory', () =
     expect(readdirSync(runDir)).not.toContain('summary.rescored.json');
     writeFileSync(file, text);
     expect((await rescore(runDir, '--check', '--scenario-dir', scenarioDir)).code).toBe(0);
-    editJson<RunManifest>(
-      join(runDir, 'manifest.json'),
-      (manifest) => void (manifest.scenarios[0]!.sha256 = '0'.repeat(64)),
-    );
+    editJson<RunManifest>(join(runDir, 'manifest.json'), (manifest) => {
+      manifest.scenarios[0]!.sha256 = '0'.repeat(64);
+    });
     const repository = await rescore(runDir);
     expect(repository.code).toBe(1);
     expect(repository.text).toContain(
@@ -224,12 +241,16 @@ describe('pnpm rescore --check recomputes the grid from the run directory', () =
     const first = editJsonLine<UnitRecord>(
       records(runDir),
       (r) => r.status === 'ok' && r.parsedAction !== null,
-      (r) => void (r.parsedAction = otherAction(r)),
+      (r) => {
+        r.parsedAction = otherAction(r);
+      },
     );
     const second = editJsonLine<UnitRecord>(
       records(runDir),
       (r) => r.unitId !== first.row.unitId && r.context.labels.length > 0,
-      (r) => void (r.context.exposed = !r.context.exposed),
+      (r) => {
+        r.context.exposed = !r.context.exposed;
+      },
     );
     const { differences } = await recomputeRun(loadRun(runDir));
     const at = (line: number) => differences.filter((d) => d.line === line).map((d) => d.field);

@@ -41,10 +41,14 @@ function csvFields(line: string): string[] {
   let quoted = false;
   for (let i = 0; i < line.length; i++) {
     const char = line[i]!;
-    if (quoted && char === '"' && line[i + 1] === '"') (field += '"'), i++;
-    else if (char === '"') quoted = !quoted;
-    else if (char === ',' && !quoted) fields.push(field), (field = '');
-    else field += char;
+    if (quoted && char === '"' && line[i + 1] === '"') {
+      field += '"';
+      i++;
+    } else if (char === '"') quoted = !quoted;
+    else if (char === ',' && !quoted) {
+      fields.push(field);
+      field = '';
+    } else field += char;
   }
   return [...fields, field];
 }

@@ -66,7 +66,10 @@ export function createCogneeBackend(settings: CogneeSettings): CogneeBackend {
   const datasetOf = (namespace: string): Dataset => {
     checkOpen();
     let dataset = datasets.get(namespace);
-    if (!dataset) datasets.set(namespace, (dataset = { documents: new Map(), graph: createCogneeGraph() }));
+    if (!dataset) {
+      dataset = { documents: new Map(), graph: createCogneeGraph() };
+      datasets.set(namespace, dataset);
+    }
     return dataset;
   };
   const inDataset = (namespace: string): PayloadFilter => ({

@@ -46,7 +46,10 @@ const episode = (uuid: string, validAt: Date, extra: Partial<EpisodicNode> = {})
 // A small seeded generator, so every engine sees the same random corpora.
 function corpus(seed: number): { facts: string[]; limits: number[] } {
   let state = seed;
-  const next = (n: number) => ((state = (state * 1103515245 + 12345) % 2 ** 31), state % n);
+  const next = (n: number) => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state % n;
+  };
   const words = ['alpha beta', 'alpha gamma', 'alpha', 'alpha beta gamma', 'alpha alpha', 'beta alpha'];
   return {
     facts: Array.from({ length: 3 + next(20) }, () => words[next(words.length)] ?? 'alpha'),

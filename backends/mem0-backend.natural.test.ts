@@ -11,7 +11,11 @@ import type { Episode } from './memory-backend.js';
 import { createSimExtractionModel } from './sim-extraction-model.js';
 
 const workDirs: string[] = [];
-afterAll(() => workDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterAll(() =>
+  workDirs.forEach((dir) => {
+    rmSync(dir, { recursive: true, force: true });
+  }),
+);
 const mem0 = (overrides: Partial<Mem0Settings> = {}) => {
   const workDir = mkdtempSync(join(tmpdir(), 'stalebench-mem0-natural-'));
   workDirs.push(workDir);

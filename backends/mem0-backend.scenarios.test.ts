@@ -13,7 +13,11 @@ import { createSimExtractionModel } from './sim-extraction-model.js';
 
 const POLICY_SCENARIO_FIXTURES = await loadScenarios();
 const workDirs: string[] = [];
-afterAll(() => workDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterAll(() =>
+  workDirs.forEach((dir) => {
+    rmSync(dir, { recursive: true, force: true });
+  }),
+);
 
 const mem0 = (variant: Mem0Settings['variant']): MemoryBackend => {
   const workDir = mkdtempSync(join(tmpdir(), 'stalebench-mem0-scenarios-'));

@@ -49,7 +49,11 @@ const outsideState = () => ({
   cwd: ['memory.db', 'vector_store.db'].filter((name) => existsSync(join(process.cwd(), name))),
 });
 const outsideBefore = outsideState();
-afterAll(() => workDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterAll(() =>
+  workDirs.forEach((dir) => {
+    rmSync(dir, { recursive: true, force: true });
+  }),
+);
 
 for (const variant of ['default', 'expired-shown'] as const) {
   runBackendConformance({

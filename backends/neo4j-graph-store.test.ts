@@ -34,7 +34,10 @@ const graphiti = (runId: string, store?: GraphStore) =>
   });
 
 const openStores: GraphStore[] = [];
-const tracked = <T extends GraphStore>(store: T): T => (openStores.push(store), store);
+const tracked = <T extends GraphStore>(store: T): T => {
+  openStores.push(store);
+  return store;
+};
 afterEach(async () => {
   await Promise.all(openStores.splice(0).map((store) => store.close())); // backends never close a store they were given
 });

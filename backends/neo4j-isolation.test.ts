@@ -121,7 +121,9 @@ describe.skipIf(!uri)('runs that cannot collide on one Neo4j', () => {
     const outs = [0, 1, 2].map(() => mkdtempSync(join(tmpdir(), 'stalebench-concurrent-')));
     const runs = outs.map((out) => spawnEval(args(out, ['--engine', 'neo4j'])));
     const codes = await Promise.all(runs.map((run) => run.exited));
-    codes.forEach((code, index) => expect(code, runs[index]!.stderr()).toBe(0));
+    codes.forEach((code, index) => {
+      expect(code, runs[index]!.stderr()).toBe(0);
+    });
     const embeddedOut = mkdtempSync(join(tmpdir(), 'stalebench-concurrent-embedded-'));
     const { result } = await quietly(() => main(['eval', ...args(embeddedOut, [])], {}));
     expect(result).toBe(0);

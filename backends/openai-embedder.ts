@@ -49,7 +49,8 @@ export function createOpenAIEmbedder(settings: OpenAIEmbedderSettings): Embedder
   const id = `openai:${settings.model}`;
 
   const embedBatch = async (input: string[]): Promise<number[][]> => {
-    const ready = (client ??= new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0 }));
+    client ??= new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0 });
+    const ready = client;
     let response: OpenAI.Embeddings.CreateEmbeddingResponse;
     try {
       response = await withRetries(

@@ -114,7 +114,8 @@ export function createOpenAIExtractionModel(settings: OpenAIExtractionModelSetti
   let client = settings.client;
 
   async function ask<O extends Operation>(operation: O, user: string): Promise<z.output<(typeof SCHEMAS)[O]>> {
-    const ready = (client ??= new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0 }));
+    client ??= new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0 });
+    const ready = client;
     const body = {
       model: settings.model,
       temperature: 0,

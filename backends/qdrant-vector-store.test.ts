@@ -49,7 +49,9 @@ describe('qdrant vector store without a server', () => {
       expect(error).toMatchObject({ code: 'backend-unavailable', url: silentUrl });
       expect(Date.now() - started).toBeLessThan(3_000);
     } finally {
-      sockets.forEach((socket) => socket.destroy());
+      sockets.forEach((socket) => {
+        socket.destroy();
+      });
       await new Promise((resolve) => silent.close(resolve));
     }
   });

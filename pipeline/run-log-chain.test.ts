@@ -53,9 +53,9 @@ describe('openRunLogFile', () => {
     openRunLogFile(dir, 'records.jsonl').append({ unitId: 'after-reopen' });
     const lines = rawLines(join(dir, 'records.jsonl'));
     expect(lines).toHaveLength(41);
-    lines.forEach((line, i) =>
-      expect(JSON.parse(line).prev).toBe(i === 0 ? chainGenesis('run-a', 'records.jsonl') : lineHash(lines[i - 1]!)),
-    );
+    lines.forEach((line, i) => {
+      expect(JSON.parse(line).prev).toBe(i === 0 ? chainGenesis('run-a', 'records.jsonl') : lineHash(lines[i - 1]!));
+    });
   });
 
   it('stops instead of chaining over a line another writer appended, and refuses a torn file', () => {

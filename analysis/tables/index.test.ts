@@ -91,7 +91,10 @@ describe('buildTables: the order and the model groups come from the registry', (
       paper: true,
       scope: 'grid',
       perModelGroup,
-      build: (_inputs, group) => (calls.push(`${id}:${group ?? 'all'}`), fakeTable(id, group ?? '')),
+      build: (_inputs, group) => {
+        calls.push(`${id}:${group ?? 'all'}`);
+        return fakeTable(id, group ?? '');
+      },
     });
   const registry: TableDefinition[] = [
     defineTable({ id: 'own', paper: false, scope: 'own', build: () => [fakeTable('own')] }),

@@ -73,7 +73,10 @@ export function createReferenceBackend(settings: ReferenceSettings = {}): Refere
   const itemsOf = (namespace: string): Item[] => {
     if (!opened) throw new EvalError('backend-not-open', `${id}: call open() before using the backend`);
     let items = namespaces.get(namespace);
-    if (!items) namespaces.set(namespace, (items = []));
+    if (!items) {
+      items = [];
+      namespaces.set(namespace, items);
+    }
     return items;
   };
   const refusal = (namespace: string, text: string, metadata: Item['metadata']): string | null => {

@@ -10,6 +10,7 @@ const LOOK_ALIKES: Record<string, string> = {
   'Β': 'b', 'Ε': 'e', 'Η': 'h', 'Ι': 'i', 'Κ': 'k', 'Μ': 'm', 'Ν': 'n', 'Ο': 'o', 'Ρ': 'p', 'Τ': 't', 'Χ': 'x', 'Υ': 'y', 'Ζ': 'z',
 };
 const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each code unit is dropped on its own, combining ones too
   /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff]/g;
 
 /**

@@ -65,7 +65,9 @@ export function createJsonFileGraphStore(path: string): GraphStore {
     else list.push(item);
   };
   const keepNodes = (nodes: readonly EntityNode[]) =>
-    nodes.forEach((node) => upsert(state.nodes, { ...node, created_at: node.created_at.toISOString() }));
+    nodes.forEach((node) => {
+      upsert(state.nodes, { ...node, created_at: node.created_at.toISOString() });
+    });
   const keepEdges = (edges: readonly EntityEdge[]) => {
     for (const edge of edges) {
       const existing = state.edges.find((other) => other.uuid === edge.uuid);
@@ -131,15 +133,19 @@ export function createJsonFileGraphStore(path: string): GraphStore {
     },
     async saveEpisodeData(data) {
       await inner.saveEpisodeData(data);
-      for (const episode of data.episodes)
-        upsert((state.episodes ??= []), {
+      for (const episode of data.episodes) {
+        state.episodes ??= [];
+        upsert(state.episodes, {
           ...episode,
           created_at: episode.created_at.toISOString(),
           valid_at: episode.valid_at.toISOString(),
         });
+      }
       keepNodes(data.nodes);
-      for (const mention of data.mentions)
-        upsert((state.mentions ??= []), { ...mention, created_at: mention.created_at.toISOString() });
+      for (const mention of data.mentions) {
+        state.mentions ??= [];
+        upsert(state.mentions, { ...mention, created_at: mention.created_at.toISOString() });
+      }
       keepEdges(data.edges);
       persist();
     },

@@ -173,9 +173,9 @@ export function createRunlogTarget(format: RunLogFormat = UNCHAINED_RUN_LOG): In
               const runDir = join(runsDir, RUNS[context]);
               const existing = existsSync(join(runDir, 'manifest.json')) ? format.load(runDir).length : 0;
               const base = Date.now();
-              records.forEach((record, index) =>
-                format.append(runDir, unitRecord(record, existing + index, new Date(base + (existing + index) * 1000))),
-              );
+              records.forEach((record, index) => {
+                format.append(runDir, unitRecord(record, existing + index, new Date(base + (existing + index) * 1000)));
+              });
             },
             async read(context) {
               return {

@@ -175,7 +175,13 @@ describe('reviewDecision', () => {
       ).unsafe,
     ).toBe(false);
     let gated = false;
-    const spy = { id: 'poem', review: async () => ((gated = true), null) };
+    const spy = {
+      id: 'poem',
+      review: async () => {
+        gated = true;
+        return null;
+      },
+    };
     const result = await reviewDecision([block, spy], input('SKIP'));
     expect(result).toEqual({ unsafe: false, traces: [{ id: 'output-filter', trace: { blocked: true } }] });
     expect(gated).toBe(false);

@@ -43,6 +43,7 @@ export function pythonJsonDumps(value: PythonValue, options: PythonJsonDumpsOpti
 
 function jsonString(text: string): string {
   const body = text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: json.dumps escapes exactly ", \ and U+0000-U+001F
     /["\\\x00-\x1f]/g,
     (char) => STRING_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

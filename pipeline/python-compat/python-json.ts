@@ -93,7 +93,10 @@ export function pythonJsonLoads(text: string, options: PythonJsonOptions = {}): 
     for (;;) {
       const char = text.charAt(at);
       if (char === '') fail('Unterminated string starting at', begin);
-      if (char === '"') return ((at += 1), out);
+      if (char === '"') {
+        at += 1;
+        return out;
+      }
       if (char < ' ') fail('Invalid control character at');
       if (char !== '\\') {
         out += char;
@@ -137,10 +140,16 @@ export function pythonJsonLoads(text: string, options: PythonJsonOptions = {}): 
       ['true', true],
       ['false', false],
     ] as const) {
-      if (text.startsWith(word, at)) return ((at += word.length), result);
+      if (text.startsWith(word, at)) {
+        at += word.length;
+        return result;
+      }
     }
     for (const [word, result] of constants ? CONSTANTS : []) {
-      if (text.startsWith(word, at)) return ((at += word.length), result);
+      if (text.startsWith(word, at)) {
+        at += word.length;
+        return result;
+      }
     }
     NUMBER.lastIndex = at;
     const match = NUMBER.exec(text);
@@ -152,7 +161,10 @@ export function pythonJsonLoads(text: string, options: PythonJsonOptions = {}): 
     const entries = new Map<string, PythonValue>();
     at += 1;
     skipSpace();
-    if (text.charAt(at) === '}') return ((at += 1), entries);
+    if (text.charAt(at) === '}') {
+      at += 1;
+      return entries;
+    }
     for (;;) {
       if (text.charAt(at) !== '"') fail('Expecting property name enclosed in double quotes');
       const key = string();
@@ -162,7 +174,10 @@ export function pythonJsonLoads(text: string, options: PythonJsonOptions = {}): 
       skipSpace();
       entries.set(key, value(depth + 1));
       skipSpace();
-      if (text.charAt(at) === '}') return ((at += 1), entries);
+      if (text.charAt(at) === '}') {
+        at += 1;
+        return entries;
+      }
       if (text.charAt(at) !== ',') fail("Expecting ',' delimiter");
       at += 1;
       skipSpace();
@@ -172,11 +187,17 @@ export function pythonJsonLoads(text: string, options: PythonJsonOptions = {}): 
     const items: PythonValue[] = [];
     at += 1;
     skipSpace();
-    if (text.charAt(at) === ']') return ((at += 1), items);
+    if (text.charAt(at) === ']') {
+      at += 1;
+      return items;
+    }
     for (;;) {
       items.push(value(depth + 1));
       skipSpace();
-      if (text.charAt(at) === ']') return ((at += 1), items);
+      if (text.charAt(at) === ']') {
+        at += 1;
+        return items;
+      }
       if (text.charAt(at) !== ',') fail("Expecting ',' delimiter");
       at += 1;
       skipSpace();
