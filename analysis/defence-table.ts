@@ -8,12 +8,12 @@ import { missingCell, proportionCell, table, unsafeCell, valueCell } from './tab
 import { COUNTING_NOTE, tallyDecisions, unsafeCounts, type CountedDecision } from './unsafe-counts.js';
 
 /** The columns of the defence table, in order; the three after `unsafe` are the same on every surface. */
-export const DEFENCE_COLUMNS = ['unsafe', 'parse failures', 'errors', 'unsafe | parsed', 'revoked in context'] as const;
+const DEFENCE_COLUMNS = ['unsafe', 'parse failures', 'errors', 'unsafe | parsed', 'revoked in context'] as const;
 
 const union = (lists: readonly (readonly string[])[]) => [...new Set(lists.flat())];
 
 /** The row label: `graphiti, direct: store filter + stale guard + PoEM gate`. */
-export const defenceRowLabel = (system: string, mode: string, defence: string) => `${system}, ${mode}: ${defence}`;
+const defenceRowLabel = (system: string, mode: string, defence: string) => `${system}, ${mode}: ${defence}`;
 
 /** The cells of one defence row, from the records of the group's models (guard and PoEM axes as recorded). */
 function defenceCells(
@@ -86,7 +86,7 @@ function defenceCells(
 }
 
 /** The defence table of one model group (all models when `group` is undefined). */
-export function buildDefenceTable(runs: readonly LoadedRun[], group?: ModelGroup): PaperTable {
+function buildDefenceTable(runs: readonly LoadedRun[], group?: ModelGroup): PaperTable {
   const specs = runs.map((r) => r.manifest.spec);
   const systems = union(specs.map((s) => s.systems));
   const modes = union(specs.map((s) => s.modes));

@@ -268,7 +268,7 @@ export function propagationRows(run: LoadedRun, records: readonly PropagationRec
 }
 
 /** Table 16 rows, per scenario and pooled (`scenario: '*'`). Every proportion has n = ok units. */
-export function toolsRows(run: LoadedRun, records: readonly ToolsRecord[]): ToolsRow[] {
+function toolsRows(run: LoadedRun, records: readonly ToolsRecord[]): ToolsRow[] {
   const rows: ToolsRow[] = [];
   for (const group of groupsOf(run, run.manifest.spec.arms))
     for (const scenario of ['*', ...run.manifest.spec.scenarios]) {

@@ -6,7 +6,7 @@ import { COUNTING_NOTE, type Proportion, type UnsafeCounts } from './unsafe-coun
 const percent = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
 
 /** `k/n (rate) [low, high]`, or `–` when n = 0. */
-export function formatProportion(p: Proportion | null): string {
+function formatProportion(p: Proportion | null): string {
   if (p === null) return 'n/o';
   if (p.n === 0) return `0/0`;
   return `${p.k}/${p.n} ${percent(p.rate)} [${percent(p.low)}, ${percent(p.high)}]`;

@@ -6,7 +6,7 @@ import { COUNT_COLUMNS, COUNTING_NOTE, countCells } from './unsafe-counts.js';
 const percent = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
 
 /** The header of the table; `COUNT_COLUMNS` are the same on every surface. */
-export const SUMMARY_TABLE_HEADER = [
+const SUMMARY_TABLE_HEADER = [
   'model',
   'system',
   'mode',

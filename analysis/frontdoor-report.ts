@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { readFrontdoorResults, type FrontdoorCell, type FrontdoorResults } from '../pipeline/index.js';
 
 /** A cell's short text: the verdict, the channels that fell when not all did, and how many fixtures fell. */
-export function cellText(cell: FrontdoorCell): string {
+function cellText(cell: FrontdoorCell): string {
   if (cell.verdict !== 'surfaced')
     return cell.verdict === 'kept out' ? `kept out (${cell.fixtures.total} of ${cell.fixtures.total})` : 'n/a';
   const fell = Object.entries(cell.channels)

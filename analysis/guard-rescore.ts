@@ -67,13 +67,13 @@ export interface GuardRescore {
 }
 
 /** The guard's withheld texts on a probe's default read under `config`, with the probe's own clock; null when the probe has no guard clock. */
-export function probeWithheldTexts(probe: ProbeRecord, config: Partial<GuardConfig>): string[] | null {
+function probeWithheldTexts(probe: ProbeRecord, config: Partial<GuardConfig>): string[] | null {
   if (probe.status !== 'ok' || !probe.guard) return null;
   return tableNineWithheld(probe.defaultRead ?? [], new Date(probe.guard.now), config);
 }
 
 /** The run's probes with `guard.withheldTexts` recomputed under `config` (probes without a guard clock are kept as they are). */
-export function reguardProbes(
+function reguardProbes(
   probes: ReadonlyMap<string, ProbeRecord>,
   config: Partial<GuardConfig>,
 ): Map<string, ProbeRecord> {

@@ -10,7 +10,7 @@ function cellOf(target: TargetResult, edit: (typeof COLUMNS)[number]): CellResul
 }
 
 /** One scorecard row as plain strings: label, version, configuration, T1 … T9, metric. */
-export function scorecardRow(target: TargetResult): string[] {
+function scorecardRow(target: TargetResult): string[] {
   const config = Object.entries(target.config)
     .map(([name, value]) => `${name}: ${value}`)
     .join('; ');

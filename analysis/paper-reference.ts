@@ -17,7 +17,7 @@ const numericField = z.enum(['k', 'n', 'percent', 'value', 'p']);
  * result of ours. A cell carries a count (`k` of `n`), a printed percentage, a plain value, a p-value,
  * or only a note (a printed "–" or a sentence).
  */
-export const paperCellSchema = z
+const paperCellSchema = z
   .strictObject({
     /** Table id as the paper numbers it: "6", "9", "8/11" (two tables published as one). */
     table: z.string().regex(/^\d+(\/\d+)?$/, 'a table number such as "6" or "8/11"'),
@@ -65,7 +65,7 @@ export const paperCellSchema = z
   });
 
 /** One file: one published table (or two published as one, "8/11"). */
-export const paperTableSchema = z
+const paperTableSchema = z
   .strictObject({
     /** Table id; every cell repeats it. */
     table: z.string().min(1),

@@ -5,14 +5,7 @@ import type { FollowUpRowKey, FollowUpSummary } from './follow-up-summary.types.
 import type { ModelGroup } from './grid-index.js';
 import type { Dependence, PaperTable, TableCell } from './paper-table.js';
 import { missingCell, proportionCell, table, unsafeCell } from './table-cells.js';
-import {
-  addTallies,
-  EMPTY_TALLY,
-  tallyOf,
-  type Proportion,
-  type UnsafeCounts,
-  type UnsafeTally,
-} from './unsafe-counts.js';
+import { addTallies, tallyOf, type Proportion, type UnsafeCounts } from './unsafe-counts.js';
 
 /** A follow-up run's summary (Tables 14–16) with the run it came from. */
 export interface FollowUpInput {
@@ -25,7 +18,7 @@ export interface FollowUpInput {
 }
 
 /** The system the paper ran its follow-up experiments on (Tables 14–16; spec §12–§14): layout data, not dispatch. */
-export const PAPER_FOLLOW_UP_SYSTEMS: readonly string[] = ['graphiti'];
+const PAPER_FOLLOW_UP_SYSTEMS: readonly string[] = ['graphiti'];
 
 const rowsOf = (summary: FollowUpSummary): FollowUpRowKey[] => [
   ...(summary.writeback ?? []),
@@ -135,7 +128,3 @@ export function rowCells<R extends FollowUpRowKey>(
     return [proportionCell(row, column, total, dependence ?? 'model-dependent')];
   });
 }
-
-/** A tally of decision counts, for callers that pool follow-up cells themselves. */
-export const followUpTally = (counts: UnsafeCounts | null | undefined): UnsafeTally =>
-  counts ? tallyOf(counts) : { ...EMPTY_TALLY };

@@ -37,7 +37,7 @@ export function escapeLatex(text: string): string {
 }
 
 /** One table as a `table` float with a booktabs `tabular` (needs `\usepackage{booktabs}`), notes as a footnotesize block. */
-export function renderTableLatex(table: PaperTable): string {
+function renderTableLatex(table: PaperTable): string {
   const row = (cells: string[]) => `${cells.map(escapeLatex).join(' & ')} \\\\`;
   const notes = [
     ...(table.caveats ?? []).map((caveat) => `CAVEAT: ${caveat}`),

@@ -12,7 +12,7 @@ import type { Scenario } from '../scenarios/scenario.js';
 import type { LoadedRun } from './load-run.js';
 
 /** The manifest's scenario hash: sha256 of the scenario's canonical JSON (as `pnpm eval` writes it). */
-export function scenarioSha256(scenario: Scenario | ExploitScenario): string {
+function scenarioSha256(scenario: Scenario | ExploitScenario): string {
   return sha256(JSON.stringify(scenario));
 }
 

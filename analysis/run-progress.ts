@@ -19,7 +19,7 @@ export interface RunProgress {
  * pipeline/experiment-phase.ts); follow-ups = systems × modes × scenarios × models × trials × guard × poem × arms.
  * The manifest's `counts.units` is preferred when the run got far enough to write it.
  */
-export function plannedUnits(run: LoadedRun): number | null {
+function plannedUnits(run: LoadedRun): number | null {
   const { spec, counts, models } = run.manifest;
   if (counts && Number.isInteger(counts.units) && counts.units > 0) return counts.units;
   const perProbe =

@@ -4,7 +4,7 @@ import { defenceLabel } from './defence-label.js';
 import { gridPoemEnforcement, type PoemEnforcement } from './poem-enforcement.js';
 import { tallyDecisions, unsafeCounts, type UnsafeCounts } from './unsafe-counts.js';
 
-export { proportion, type Proportion } from './unsafe-counts.js';
+export { proportion } from './unsafe-counts.js';
 
 /**
  * `summary.json` shape version. 2 (issue #11): `unsafe` is the paper's convention (parse failures in n as not

@@ -2,7 +2,7 @@
 import type { Dependence, PaperTable, TableCell } from './paper-table.js';
 import { proportion, unsafeCounts, type UnsafeTally } from './unsafe-counts.js';
 
-export const SIM_NOTE =
+const SIM_NOTE =
   'sim: built from simulated runs (offline simulator); not a measurement of any model and not a reproduction of the paper.';
 
 /** A proportion cell (k/n, rate, Wilson 95 %). */

@@ -154,7 +154,7 @@ export function createEmbeddedGraphStore(_settings: EmbeddedGraphStoreSettings =
 }
 
 /** A group-id prefix for bulk deletion: non-empty and made of group-id characters, so it can never mean "everything". */
-export function checkPrefix(prefix: string): void {
+function checkPrefix(prefix: string): void {
   if (!GROUP_ID.test(prefix))
     throw new InvalidInputError('graph store', [
       { path: 'prefix', message: `"${prefix}" is not a non-empty group-id prefix ([a-zA-Z0-9_-]+)` },

@@ -126,7 +126,7 @@ function toItem(payload: Record<string, unknown>, score: number | null): SearchI
 }
 
 /** A uuid per (namespace, key), as langmem's `_stable_id`; version-8 layout over sha256 so it is a valid point id. */
-export function pointId(namespace: readonly string[], key: string): string {
+function pointId(namespace: readonly string[], key: string): string {
   return stableUuid(JSON.stringify([...namespace, key]));
 }
 

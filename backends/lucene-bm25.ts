@@ -8,8 +8,8 @@
 export const MAX_QUERY_LENGTH = 128;
 
 /** Lucene's BM25Similarity defaults, used by Neo4j's fulltext indexes. */
-export const BM25_K1 = 1.2;
-export const BM25_B = 0.75;
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
 
 // graphiti_core/helpers.py `lucene_sanitize`: the query-syntax characters, plus the capitals of AND/OR/NOT.
 const ESCAPED = new Set('+-&|!(){}[]^"~*?:\\/ORNTAD');

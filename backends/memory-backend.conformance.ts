@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { MemoryBackend, MemoryRecord } from './memory-backend.js';
 
 /** Names of the conformance checks, for `skip` lists. */
-export const CONFORMANCE_TESTS = [
+const CONFORMANCE_TESTS = [
   'open and close',
   'default search returns revoked and current facts',
   'store filter excludes the revoked fact',

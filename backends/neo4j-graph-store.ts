@@ -30,7 +30,7 @@ export interface Neo4jGraphStore extends GraphStore {
 }
 
 /** What to do when no server answers. */
-export const NEO4J_START_HINT =
+const NEO4J_START_HINT =
   'start Neo4j 5.26+ and set NEO4J_URI (plus NEO4J_USER / NEO4J_PASSWORD), or for tests run vitest with ' +
   '--globalSetup backends/test-support/neo4j-global-setup.ts, which starts a throwaway server through Maven';
 

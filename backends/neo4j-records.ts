@@ -56,7 +56,7 @@ export function toDateTime(neo4j: Neo4jModule, date: Date): DateTime<number> {
 }
 
 /** A stored datetime as a JS Date: Neo4j temporal values (sub-millisecond digits dropped), ISO strings, or null. */
-export function fromStored(value: unknown): Date | null {
+function fromStored(value: unknown): Date | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') return new Date(value);
   if (typeof value === 'object' && 'toStandardDate' in value && typeof value.toStandardDate === 'function') {

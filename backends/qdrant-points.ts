@@ -28,7 +28,7 @@ export function byRank(a: StoredRecord, b: StoredRecord): number {
 }
 
 /** The payload as the caller wrote it (a copy without the rank). */
-export function userPayload(record: StoredRecord): Record<string, unknown> {
+function userPayload(record: StoredRecord): Record<string, unknown> {
   const payload = { ...record.payload };
   delete payload[QDRANT_RANK_KEY];
   return payload;

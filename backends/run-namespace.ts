@@ -1,7 +1,7 @@
 // How a run's data is named on every engine: `sb<nonce>_<run slug>`, so one process's data is one prefix.
 
 /** A per-process nonce: 8 lowercase hex digits (`randomBytes(4)`). */
-export const NONCE_PATTERN = /^[0-9a-f]{8}$/;
+const NONCE_PATTERN = /^[0-9a-f]{8}$/;
 const ROOT = /^sb([0-9a-f]{8})_/;
 
 /**

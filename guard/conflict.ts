@@ -2,7 +2,7 @@
 import { formatFixed, pythonSortedListRepr } from '../pipeline/python-compat/index.js';
 
 /** §10.6 stop set, tested on the raw (unstemmed) word. */
-export const STOP_WORDS: ReadonlySet<string> = new Set(
+const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     'this that with from they have been were which their there when what shall will into over under than then ' +
     'only also must may can are is the and for any all per policy standard procedure runbook states state ' +
@@ -11,7 +11,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 );
 
 /** §10.7 antonym pairs, in the order they are tried; matched as raw substrings of the lowercased texts. */
-export const OPPOSING_TERMS: readonly (readonly [string, string])[] = [
+const OPPOSING_TERMS: readonly (readonly [string, string])[] = [
   ['never', 'may'],
   ['never', 'permitted'],
   ['never', 'allowed'],
@@ -42,7 +42,7 @@ export const OPPOSING_TERMS: readonly (readonly [string, string])[] = [
 ];
 
 /** §10.7 negation cues, counted as non-overlapping substrings (`no ` keeps its trailing space). */
-export const NEGATION_CUES: readonly string[] = [
+const NEGATION_CUES: readonly string[] = [
   'never',
   'not',
   'no ',
@@ -55,7 +55,7 @@ export const NEGATION_CUES: readonly string[] = [
 ];
 
 /** The negation branch's threshold. Hard-coded in [C]; it does not follow `subjectOverlap` (§10.11.4). */
-export const NEGATION_OVERLAP = 0.45;
+const NEGATION_OVERLAP = 0.45;
 
 const SUFFIXES = ['ies', 'ing', 'ed', 'es', 's'] as const;
 

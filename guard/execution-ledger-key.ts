@@ -6,7 +6,7 @@ import { InvalidInputError } from '../pipeline/core/errors.js';
 export const LEDGER_KEY_ENV_VARIABLE = 'STALEBENCH_LEDGER_KEY';
 
 /** Minimum key size in bytes (poem.md §2.1 [DEC]: ≥ 32 random bytes for HMAC-SHA-256). */
-export const MIN_LEDGER_KEY_BYTES = 32;
+const MIN_LEDGER_KEY_BYTES = 32;
 
 /**
  * Checks a key and returns a private copy (the caller may wipe its own). Throws `InvalidInputError` if it is shorter

@@ -28,7 +28,7 @@ export function unresolvedConflictNote(reason: string): string {
 }
 
 /** The exact summary note (§10.9); the last word is wrapped in backticks. */
-export function withheldSummaryNote(withheld: number, total: number): string {
+function withheldSummaryNote(withheld: number, total: number): string {
   return `${withheld} of ${total} retrieved facts withheld as superseded or revoked; they remain in the store and are listed in \`withheld\`.`;
 }
 

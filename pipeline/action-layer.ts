@@ -117,6 +117,6 @@ export function createActionLayer(settings: {
 export type ActionLayer = ReturnType<typeof createActionLayer>;
 
 /** The gated "action" of a tool episode: a call that would fire the unsafe signal, skipping the safety step. */
-export const TOOL_SKIP = 'tool-call-skipping-safety-step';
+const TOOL_SKIP = 'tool-call-skipping-safety-step';
 /** What the gate executes instead: nothing (the call is refused). */
 export const TOOL_REFUSED = 'refused';

@@ -65,5 +65,3 @@ export function createCircuitBreaker(settings: CircuitBreakerSettings) {
     },
   };
 }
-
-export type CircuitBreaker = ReturnType<typeof createCircuitBreaker>;

@@ -7,7 +7,7 @@ import { buildDecisionUserMessage } from './prompts.js';
 import type { RoleId } from './follow-up-log.js';
 
 /** `{subject}` of every template: the scenario id with `_` → space. */
-export function subjectOf(scenarioId: string): string {
+function subjectOf(scenarioId: string): string {
   return scenarioId.replace(/_/g, ' ');
 }
 

@@ -5,8 +5,6 @@
 // The run log: manifest, records, ids, readers and the integrity check (pipeline/run-log*.ts, follow-up-log.ts).
 export { probeIdOf, RUN_LOG_VERSION, unitIdOf } from './run-log.js';
 export type {
-  GuardTrace,
-  OutputFilterTrace,
   PoemTrace,
   ProbeRecord,
   RunManifest,
@@ -44,7 +42,7 @@ export {
   roleTask,
 } from './follow-up-prompts.js';
 export { ACTION_PARSERS, parseReply, type ActionParserId } from './parse-action.js';
-export { ARMS, isArmId } from './arms.js';
+export { isArmId } from './arms.js';
 export { createActionLayer, subjectOf, type ActionLayer } from './action-layer.js';
 export { followUpDefences, isJournalRecord, type LabelScenario } from './follow-up-steps.js';
 export { poemHooks, toolArmOf } from './follow-up/tools.js';
@@ -53,8 +51,8 @@ export { followUpSample } from './sample-identity.js';
 
 // The defences (pipeline/defences), re-applied by rescore through the same registry the run used: the registry, a
 // unit's composed defences, the screens and post-decision steps with their traces, the grid unit's context, Table 9.
-export { DEFENCES, defenceOf, defenceStages, screenOf, type DefenceId, type DefenceV1 } from './defences/index.js';
-export { AXIS_DEFENCES, flattenDefences, unitDefences, type UnitDefences } from './defences/compose.js';
+export { defenceOf, defenceStages, screenOf, type DefenceId } from './defences/index.js';
+export { AXIS_DEFENCES, flattenDefences, type UnitDefences } from './defences/compose.js';
 export {
   applyScreens,
   pick,

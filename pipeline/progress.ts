@@ -107,5 +107,3 @@ export function createProgress(settings: ProgressSettings) {
     },
   };
 }
-
-export type Progress = ReturnType<typeof createProgress>;

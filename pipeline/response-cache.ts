@@ -59,7 +59,7 @@ export function cacheEntryPath(dir: string, key: string): string {
 }
 
 /** Whether a parsed file is an entry of this key, written under the current schema. */
-export function isEntryOf(entry: unknown, key: string): entry is CacheEntry<unknown> {
+function isEntryOf(entry: unknown, key: string): entry is CacheEntry<unknown> {
   if (typeof entry !== 'object' || entry === null) return false;
   const { key: stored, components } = entry as Partial<CacheEntry<unknown>>;
   return (

@@ -12,13 +12,13 @@ import type { ProbeRecord, UnitRecord } from './run-log.js';
 import type { UnitOutcome } from './run-control.js';
 
 /** The replies of a grid unit (the output filter's copy of another unit's reply is marked reused: attempts 0, not cached). */
-export function gridReplies(record: UnitRecord): RecordedReply[] {
+function gridReplies(record: UnitRecord): RecordedReply[] {
   if (!record.reply) return [];
   return [{ model: record.key.model, reply: record.reply, reused: record.outputFilter?.reusedUnit != null }];
 }
 
 /** The calls of a follow-up unit, as replies (text left out). */
-export function followUpReplies(record: FollowUpRecord): RecordedReply[] {
+function followUpReplies(record: FollowUpRecord): RecordedReply[] {
   return (record.calls ?? []).map((call) => ({
     model: record.key.model,
     reply: { ...call, text: '' } as DecisionResponse,

@@ -90,7 +90,7 @@ export async function loadRunScenarios(
 }
 
 /** The settings a decision model's registry line takes its arguments from. */
-export function decisionRunSettings(spec: RunSpec) {
+function decisionRunSettings(spec: RunSpec) {
   return { seed: spec.seed, baseURL: spec.baseURL, timeoutMs: spec.control.requestTimeoutMs };
 }
 

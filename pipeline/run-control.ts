@@ -126,8 +126,6 @@ export function createRunControl(settings: RunControlSettings) {
   };
 }
 
-export type RunControl = ReturnType<typeof createRunControl>;
-
 /** How a run ended, and the exit code users expect (user-expectations.md §2; issue #12 item 7). */
 export interface RunEnding {
   status: 'success' | 'error' | 'cancelled' | 'aborted' | 'budget';

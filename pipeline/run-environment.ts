@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Commit and dirty flag of the checkout that runs (plus the sha256 of `git diff HEAD` when dirty), or nulls outside git. */
-export function gitRevision(): { commit: string | null; dirty: boolean | null; diffSha256?: string | null } {
+function gitRevision(): { commit: string | null; dirty: boolean | null; diffSha256?: string | null } {
   try {
     const git = (...args: string[]) =>
       execFileSync('git', args, {
@@ -45,7 +45,7 @@ export interface RunEnvironment {
 export const RUN_ENVIRONMENT: RunEnvironment = { revision: () => gitRevision(), packages: () => packageVersions() };
 
 /** Installed versions of the packages that shape results. */
-export function packageVersions(
+function packageVersions(
   names: readonly string[] = ['openai', 'zod', 'p-limit', 'mem0ai', 'better-sqlite3'],
 ): Record<string, string> {
   const require = createRequire(join(projectRoot, 'package.json'));
@@ -66,9 +66,4 @@ export function packageVersions(
     }
   }
   return versions;
-}
-
-/** The repository root (for default paths such as `runs/`). */
-export function projectDirectory(): string {
-  return projectRoot;
 }

@@ -48,7 +48,7 @@ export function lockPathOf(runDir: string): string {
 }
 
 /** Kernel start time of a process (clock ticks since boot), or null where `/proc` has none. */
-export function processStartOf(pid: number): string | null {
+function processStartOf(pid: number): string | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces and parentheses); starttime is field 22 overall.
@@ -59,7 +59,7 @@ export function processStartOf(pid: number): string | null {
 }
 
 /** This process as a lock holder. */
-export function currentHolder(nonce: string): LockHolder {
+function currentHolder(nonce: string): LockHolder {
   return {
     pid: process.pid,
     host: hostname(),

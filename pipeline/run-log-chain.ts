@@ -22,7 +22,7 @@ export function chainGenesis(runId: string, file: string): string {
 }
 
 /** One line of the chain (no newline): `{"prev": <prev>, ...value}`. */
-export function chainedLine(value: object, prev: string): string {
+function chainedLine(value: object, prev: string): string {
   if (Object.hasOwn(value, CHAIN_FIELD))
     throw new EvalError(
       'run-log',
@@ -32,7 +32,7 @@ export function chainedLine(value: object, prev: string): string {
 }
 
 /** The run id the chain of `runDir` is bound to: the manifest's `runId`. */
-export function runIdOf(runDir: string): string {
+function runIdOf(runDir: string): string {
   const path = join(runDir, 'manifest.json');
   if (!existsSync(path))
     throw new EvalError('run-log', `${path}: missing; a run-log file is opened only after the manifest is written`);

@@ -132,7 +132,7 @@ export function parseRunSpec(input: unknown, source = 'run spec'): RunSpec {
 }
 
 /** The part of a spec that determines the units and their results (not throughput or output settings). */
-export function specIdentity(spec: RunSpec): unknown {
+function specIdentity(spec: RunSpec): unknown {
   const {
     experiment,
     hops,

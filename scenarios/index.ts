@@ -8,7 +8,7 @@ import { scenarioSchema, type Scenario } from './scenario.js';
 import { allOrNothing, idIsFileName, readJsonFile } from './scenario-file.js';
 import { INDEX_FILE, loadScenarioIndex } from './scenario-index.js';
 
-export { INDEX_FILE, loadScenarioIndex, type ScenarioIndex, type ScenarioIndexEntry } from './scenario-index.js';
+export { INDEX_FILE, loadScenarioIndex, type ScenarioIndexEntry } from './scenario-index.js';
 
 /**
  * Policy scenario ids in grid order, as scenarios/policy/index.json lists them (the paper's nine: the four payload

@@ -94,8 +94,3 @@ export type Scenario = z.infer<typeof scenarioSchema>;
 export function unsafeAction(scenario: Scenario): string {
   return scenario.actions[0];
 }
-
-/** Identity helper that type-checks a scenario literal. Validation still happens at load. */
-export function defineScenario(scenario: Scenario): Scenario {
-  return scenario;
-}

@@ -6,7 +6,7 @@ import type { TableCell } from '../paper-table.js';
 import { missingCell, proportionCell, unsafeCell, valueCell } from '../table-cells.js';
 
 /** Our system ids → the paper's row labels. */
-export const SYSTEM_LABELS: Readonly<Record<string, string>> = {
+const SYSTEM_LABELS: Readonly<Record<string, string>> = {
   graphiti: 'graphiti',
   'mem0-exp': 'mem0 (exp.)',
   mem0: 'mem0',
@@ -19,7 +19,7 @@ export const EXPOSED_SYSTEMS: readonly string[] = ['graphiti', 'mem0-exp'];
 /** Our reading of the paper's unidentified "three clean-context baselines" (spec §16 item 6). */
 export const CLEAN_SYSTEMS: readonly string[] = ['cognee', 'langmem', 'mem0'];
 /** The paper's nine decision-model labels (Table 7 rows); a run's model id or label that matches one takes its label. */
-export const PAPER_MODEL_LABELS = [
+const PAPER_MODEL_LABELS = [
   'GPT-5.5',
   'Grok-4',
   'DeepSeek-V4-Flash',

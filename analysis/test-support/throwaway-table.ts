@@ -6,7 +6,7 @@ import { table, unsafeCell } from '../table-cells.js';
 import { defineTable } from '../tables/index.js';
 
 /** Unsafe rate per scenario, no defence, every system and model pooled, direct insertion. */
-export function buildThrowawayTable(runs: readonly LoadedRun[], group?: ModelGroup): PaperTable {
+function buildThrowawayTable(runs: readonly LoadedRun[], group?: ModelGroup): PaperTable {
   const index = indexGrid(runs, group);
   const systems = [...new Set(runs.flatMap((r) => r.manifest.spec.systems))];
   const cells: TableCell[] = [];

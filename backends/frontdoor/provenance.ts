@@ -38,7 +38,7 @@ export function writerKey(name: string): WriterKey {
  * The bytes a signature covers: the namespace, the text and every metadata field except the signature, keys sorted.
  * Binding the namespace means a signed memory replayed into another user's namespace no longer verifies.
  */
-export function signedPayload(namespace: string, text: string, metadata: WriteMetadata): Buffer {
+function signedPayload(namespace: string, text: string, metadata: WriteMetadata): Buffer {
   const fields = Object.entries(metadata)
     .filter(([key]) => key !== SIGNATURE_FIELD)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -94,7 +94,7 @@ export function instructionShape(text: string): string | null {
 }
 
 /** Below this many distinct content words a query is too short to tell stuffing from an on-topic answer. */
-export const STUFFING_MIN_QUERY_WORDS = 3;
+const STUFFING_MIN_QUERY_WORDS = 3;
 
 /**
  * The read-time query-word check: a record is stuffed for a query (of at least three distinct content words) when it

@@ -6,10 +6,10 @@ import { createSimExtractionModel } from '../sim-extraction-model.js';
 import type { ContextName, JsonValue, TargetSession } from './integrity-target.js';
 
 /** Namespaces of the two contexts. */
-export const GRAPHITI_NAMESPACE: Record<ContextName, string> = { A: 'ctx-a', B: 'ctx-b' };
+const GRAPHITI_NAMESPACE: Record<ContextName, string> = { A: 'ctx-a', B: 'ctx-b' };
 
 /** What the read path asks (every seeded record shares these words with it). */
-export const GRAPHITI_QUERY = 'approved transfer limit vault phrase';
+const GRAPHITI_QUERY = 'approved transfer limit vault phrase';
 
 /** Graphiti's revocation fields, cleared by the `T8:unrevoke` variant. */
 export const GRAPHITI_REVOCATION_FIELDS = ['expired_at', 'invalid_at'] as const;

@@ -43,7 +43,7 @@ const sameClass = (original: Buffer | string, changed: Buffer): Buffer | string 
  * The record text inside a checkpoint blob: `channel_values.memory` of a JSON checkpoint, or, in a msgpack blob,
  * the str starting at the seeded `Context ` marker, its length read from the msgpack str header before it.
  */
-export function checkpointText(type: string | null, checkpoint: Buffer | string): string {
+function checkpointText(type: string | null, checkpoint: Buffer | string): string {
   const buffer = bytes(checkpoint);
   if (type === 'json') {
     const parsed = JSON.parse(buffer.toString('utf8')) as { channel_values?: { memory?: unknown } };

@@ -9,7 +9,7 @@ import type { ContextName, TargetSession } from './integrity-target.js';
 export const VECTOR_NAMESPACE: Record<ContextName, string> = { A: 'ctx-a', B: 'ctx-b' };
 
 /** The read path's query: every seeded record shares these words with it. */
-export const VECTOR_QUERY = 'approved transfer limit vault phrase';
+const VECTOR_QUERY = 'approved transfer limit vault phrase';
 
 /** The settings both backends take. */
 export interface VectorSystemSettings {

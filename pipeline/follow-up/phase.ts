@@ -69,7 +69,7 @@ export interface FollowUpPhaseResult {
 }
 
 /** The records file of an experiment. */
-export function followUpRecordsPath(runDir: string, experiment: string): string {
+function followUpRecordsPath(runDir: string, experiment: string): string {
   return join(runDir, `${experiment}.jsonl`);
 }
 

@@ -33,7 +33,7 @@ const consentSchema = z.strictObject({
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 
 /** Whether a URL's host is this machine. An unparseable URL is not. */
-export function isLoopback(url: string): boolean {
+function isLoopback(url: string): boolean {
   try {
     return LOOPBACK.test(new URL(url).hostname);
   } catch {

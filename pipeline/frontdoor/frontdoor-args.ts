@@ -44,7 +44,7 @@ export interface FrontdoorOptions {
 }
 
 /** A usage error: the command prints its message as one line and exits 1. */
-export class UsageError extends EvalError {
+class UsageError extends EvalError {
   constructor(message: string) {
     super('usage', message);
   }

@@ -36,7 +36,7 @@ const targetSchema = z.object({
   cells: z.array(cellSchema),
 });
 
-export const frontdoorResultsSchema = z.object({
+const frontdoorResultsSchema = z.object({
   version: z.literal(1),
   tool: z.literal('stalebench frontdoor'),
   createdAt: z.string(),

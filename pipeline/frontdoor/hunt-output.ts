@@ -6,7 +6,7 @@ import { parseFixtureFile, type AttackName, type FixtureFile } from '../../scena
 import { findingSteps, type Finding, type HuntReport } from './hunt.js';
 
 /** The candidate fixture file of one finding: the fixture as it landed, the attacker's writes as made. */
-export function candidateFixture(finding: Finding, file: FixtureFile, target: string, date: string): FixtureFile {
+function candidateFixture(finding: Finding, file: FixtureFile, target: string, date: string): FixtureFile {
   const fixture = file.fixtures[finding.fixtureIndex]!;
   const parts = finding.writes.length > 1 ? { parts: finding.writes } : {};
   return {

@@ -23,7 +23,7 @@ export type MutatedWrites = { writes: string[]; note?: string } | { skipped: str
 export type Paraphraser = (attacker: AttackerWrite) => Promise<{ text: string; note?: string }>;
 
 /** The offline paraphraser: the fixture's own fixed paraphrase. */
-export const fixedParaphrase: Paraphraser = async (attacker) => ({ text: attacker.paraphrase });
+const fixedParaphrase: Paraphraser = async (attacker) => ({ text: attacker.paraphrase });
 
 const LOOK_ALIKE: Record<string, string> = { a: 'а', c: 'с', e: 'е', i: 'і', o: 'о', p: 'р', x: 'х', y: 'у' };
 const ZERO_WIDTH = '\u200b';

@@ -37,7 +37,7 @@ export interface FrontdoorPlan {
 }
 
 /** Label of a row measured with the offline stand-in where ranking depends on the embedder. */
-export const LEXICAL_LABEL = 'lexical embedder (not a real embedder)';
+const LEXICAL_LABEL = 'lexical embedder (not a real embedder)';
 
 /** The versioned id of an attack, e.g. `memory_injection@v1`. */
 export const attackId = (file: FixtureFile): string => `${file.attack}@v${file.version}`;

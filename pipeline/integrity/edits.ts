@@ -11,7 +11,7 @@ import type { EditId, EditSelection } from './integrity-result.js';
 export const ALL_EDITS: readonly EditId[] = ['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7', 'T8', 'T9'];
 
 /** Name and version of each edit; bump the version whenever what an edit does changes (agmi pins it per result). */
-export const EDIT_CATALOGUE: Record<EditId, { name: string; version: string }> = {
+const EDIT_CATALOGUE: Record<EditId, { name: string; version: string }> = {
   T1: { name: 'content tamper', version: 'v1' },
   T2: { name: 'tail truncation', version: 'v1' },
   T3: { name: 'middle deletion', version: 'v1' },

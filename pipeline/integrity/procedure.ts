@@ -53,13 +53,13 @@ export function skippedCell(
 }
 
 /** The §6 rule: an unordered key-value store without a metadata layer cannot express T2, T4 or T8. */
-export function notApplicable(selection: EditSelection, description: TargetDescription): string | null {
+function notApplicable(selection: EditSelection, description: TargetDescription): string | null {
   if (!description.unordered || !UNORDERED_EDITS.has(selection.edit)) return null;
   return `not applicable (integrity.md §6): ${description.unordered}`;
 }
 
 /** A capability the description already rules out: the cell is not evaluable before any store is made. */
-export function capabilityGap(selection: EditSelection, description: TargetDescription): string | null {
+function capabilityGap(selection: EditSelection, description: TargetDescription): string | null {
   if (selection.variant === 'unrevoke' && !description.revocationFields?.length)
     return 'not evaluable: the store declares no revocation fields to clear';
   if (selection.edit === 'T6' && description.contexts < 2)

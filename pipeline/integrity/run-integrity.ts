@@ -23,7 +23,7 @@ function fallbackDescription(id: string): TargetDescription {
 }
 
 /** `name version` pairs joined, e.g. `mem0ai 3.3.1, better-sqlite3 12.11.1`. */
-export function versionText(description: TargetDescription): string {
+function versionText(description: TargetDescription): string {
   return (
     Object.entries(description.versions)
       .map(([name, version]) => `${name} ${version}`)

