@@ -31,7 +31,7 @@ describe('layers', () => {
 
   it('reads the whole project, the bottom folders inside pipeline/ included', () => {
     expect(graph.size).toBeGreaterThan(300);
-    expect(graph.get('pipeline/run.ts')).toContain('analysis/index.ts');
+    expect(graph.get('pipeline/run-experiment.ts')).toContain('analysis/index.ts');
     expect(graph.get('pipeline/core/errors.ts')).toEqual([]);
     expect(graph.has('pipeline/python-compat/index.ts')).toBe(true);
   });
