@@ -8,7 +8,12 @@ export const WORDING_GUARD_SIGNALS_VERSION = 'sentinel-style/v1';
 export const WORDING_GUARD_THRESHOLD = 0.5;
 
 /** The five signals' ids, in the order of FARMA's abstract. */
-export type WordingSignalId = 'provenance-anomaly' | 'self-reference-mismatch' | 'suspicious-pattern-density' | 'implausible-claim' | 'structure-check';
+export type WordingSignalId =
+  | 'provenance-anomaly'
+  | 'self-reference-mismatch'
+  | 'suspicious-pattern-density'
+  | 'implausible-claim'
+  | 'structure-check';
 
 /** One signal: its weight, what it looks for, and the exact phrases or patterns (lower-case phrases match as substrings). */
 export interface WordingSignal {
@@ -35,7 +40,16 @@ export const WORDING_GUARD_SIGNALS: readonly WordingSignal[] = [
     id: 'provenance-anomaly',
     weight: 0.2,
     description: "a note written through memory that presents itself as the runtime's own internal record",
-    phrases: ['decision log', 'reasoning trace', 'internal log', 'audit log', 'execution log', 'system log', 'self-reflection log', 'runtime record'],
+    phrases: [
+      'decision log',
+      'reasoning trace',
+      'internal log',
+      'audit log',
+      'execution log',
+      'system log',
+      'self-reflection log',
+      'runtime record',
+    ],
     patterns: [],
   },
   {
@@ -43,17 +57,40 @@ export const WORDING_GUARD_SIGNALS: readonly WordingSignal[] = [
     weight: 0.2,
     description: 'a claimed count of prior runs, entries or checks (no run id backs it)',
     phrases: [],
-    patterns: [/\b\d+\s+(?:(?:prior|previous|earlier|past|consecutive|successful)\s+)*(?:processing\s+)?(?:runs?|entries|cycles|times|checks|imports|sessions|occasions|decisions|intakes|orders|answers)\b/i],
+    patterns: [
+      /\b\d+\s+(?:(?:prior|previous|earlier|past|consecutive|successful)\s+)*(?:processing\s+)?(?:runs?|entries|cycles|times|checks|imports|sessions|occasions|decisions|intakes|orders|answers)\b/i,
+    ],
   },
   {
     id: 'suspicious-pattern-density',
     weight: 0.25,
     description: 'template phrases of forged completion claims, at least one per two sentences',
     phrases: [
-      'validation complete', 'validation is complete', 'verification complete', 'verification is complete', 'confirmation complete',
-      'already validated', 'already verified', 'already confirmed', 'verified upstream', 'validated upstream', 'confirmed upstream',
-      're-validation', 'revalidation', 're-verification', 're-confirmation', 'unnecessary', 'not necessary', 'no need to',
-      'skip', 'bypass', 'checks passed', 'pre-approved', 'pre-validated', 'pre-verified', 'safe to proceed',
+      'validation complete',
+      'validation is complete',
+      'verification complete',
+      'verification is complete',
+      'confirmation complete',
+      'already validated',
+      'already verified',
+      'already confirmed',
+      'verified upstream',
+      'validated upstream',
+      'confirmed upstream',
+      're-validation',
+      'revalidation',
+      're-verification',
+      're-confirmation',
+      'unnecessary',
+      'not necessary',
+      'no need to',
+      'skip',
+      'bypass',
+      'checks passed',
+      'pre-approved',
+      'pre-validated',
+      'pre-verified',
+      'safe to proceed',
     ],
     patterns: [],
   },
@@ -61,15 +98,30 @@ export const WORDING_GUARD_SIGNALS: readonly WordingSignal[] = [
     id: 'implausible-claim',
     weight: 0.15,
     description: 'an implausibly perfect history ("all checks", "never fails", "without exception")',
-    phrases: ['perfectly consistent', 'never fail', 'always pass', 'without exception', 'all checks', 'every check', 'every prior', 'all prior', '100%'],
+    phrases: [
+      'perfectly consistent',
+      'never fail',
+      'always pass',
+      'without exception',
+      'all checks',
+      'every check',
+      'every prior',
+      'all prior',
+      '100%',
+    ],
     patterns: [],
   },
   {
     id: 'structure-check',
     weight: 0.2,
-    description: 'text mimicking an internal log format: a known opening (Decision log:, Audit:, [tag]), or key=value fields',
+    description:
+      'text mimicking an internal log format: a known opening (Decision log:, Audit:, [tag]), or key=value fields',
     phrases: [],
-    patterns: [/^\s*(?:decision log|decision|audit log|audit|log entry|reasoning trace|reasoning|step \d+)(?:\s+update)?\s*[:\]-]/i, /^\s*\[[a-z][a-z _-]*\]/i, /\b\w+=\S+.*\b\w+=\S+/],
+    patterns: [
+      /^\s*(?:decision log|decision|audit log|audit|log entry|reasoning trace|reasoning|step \d+)(?:\s+update)?\s*[:\]-]/i,
+      /^\s*\[[a-z][a-z _-]*\]/i,
+      /\b\w+=\S+.*\b\w+=\S+/,
+    ],
   },
 ];
 

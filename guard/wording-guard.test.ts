@@ -4,14 +4,24 @@ import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../pipeline/core/errors.js';
 import { BENIGN_STYLES, forgeryEntries, loadForgedReasoningScenarios } from '../scenarios/forged-reasoning-scenario.js';
 import { createWordingGuard, describeWordingSignals } from './wording-guard.js';
-import { WORDING_GUARD_SIGNALS, WORDING_GUARD_SIGNALS_VERSION, WORDING_GUARD_THRESHOLD } from './wording-guard-signals.js';
+import {
+  WORDING_GUARD_SIGNALS,
+  WORDING_GUARD_SIGNALS_VERSION,
+  WORDING_GUARD_THRESHOLD,
+} from './wording-guard-signals.js';
 
 const guard = createWordingGuard();
 
 describe('the signal list', () => {
   it('is versioned, has the five signals in FARMA order, weights summing to 1, and τ = 0.5', () => {
     expect(WORDING_GUARD_SIGNALS_VERSION).toBe('sentinel-style/v1');
-    expect(WORDING_GUARD_SIGNALS.map((s) => s.id)).toEqual(['provenance-anomaly', 'self-reference-mismatch', 'suspicious-pattern-density', 'implausible-claim', 'structure-check']);
+    expect(WORDING_GUARD_SIGNALS.map((s) => s.id)).toEqual([
+      'provenance-anomaly',
+      'self-reference-mismatch',
+      'suspicious-pattern-density',
+      'implausible-claim',
+      'structure-check',
+    ]);
     expect(WORDING_GUARD_SIGNALS.reduce((sum, s) => sum + s.weight, 0)).toBeCloseTo(1, 12);
     expect(WORDING_GUARD_THRESHOLD).toBe(0.5);
     expect(guard.signals).toBe('sentinel-style/v1');
@@ -19,7 +29,8 @@ describe('the signal list', () => {
 
   it('never calls itself SENTINEL without the qualifier', () => {
     expect(describeWordingSignals()).not.toMatch(/SENTINEL/);
-    for (const signal of WORDING_GUARD_SIGNALS) expect(describeWordingSignals()).toContain(`- ${signal.id} (weight ${signal.weight})`);
+    for (const signal of WORDING_GUARD_SIGNALS)
+      expect(describeWordingSignals()).toContain(`- ${signal.id} (weight ${signal.weight})`);
   });
 });
 
@@ -49,16 +60,22 @@ describe('each signal on its own', () => {
   });
 
   it('refuses a threshold outside (0, 1] with one clear error', () => {
-    for (const threshold of [0, -1, 1.5, Number.NaN]) expect(() => createWordingGuard({ threshold })).toThrow(InvalidInputError);
+    for (const threshold of [0, -1, 1.5, Number.NaN])
+      expect(() => createWordingGuard({ threshold })).toThrow(InvalidInputError);
   });
 });
 
 describe('the FARMA-style fixtures (what the Table III pattern rests on)', async () => {
   const scenarios = await loadForgedReasoningScenarios();
-  it.each(scenarios.map((s) => [s.id, s] as const))('%s: basic dropped; adaptive, judgment and the agent notes kept; the audit-style genuine log dropped', (_id, scenario) => {
-    for (const entry of forgeryEntries(scenario, 'basic')) expect(guard.score(entry).dropped, entry).toBe(true);
-    for (const kind of ['adaptive', 'judgment'] as const) for (const entry of forgeryEntries(scenario, kind)) expect(guard.score(entry), entry).toMatchObject({ score: 0, dropped: false });
-    for (const note of scenario.memory) expect(guard.score(note).dropped).toBe(false);
-    expect(BENIGN_STYLES.map((style) => guard.score(scenario.benign[style]).dropped)).toEqual([false, false, true]);
-  });
+  it.each(scenarios.map((s) => [s.id, s] as const))(
+    '%s: basic dropped; adaptive, judgment and the agent notes kept; the audit-style genuine log dropped',
+    (_id, scenario) => {
+      for (const entry of forgeryEntries(scenario, 'basic')) expect(guard.score(entry).dropped, entry).toBe(true);
+      for (const kind of ['adaptive', 'judgment'] as const)
+        for (const entry of forgeryEntries(scenario, kind))
+          expect(guard.score(entry), entry).toMatchObject({ score: 0, dropped: false });
+      for (const note of scenario.memory) expect(guard.score(note).dropped).toBe(false);
+      expect(BENIGN_STYLES.map((style) => guard.score(scenario.benign[style]).dropped)).toEqual([false, false, true]);
+    },
+  );
 });

@@ -1,7 +1,14 @@
 // The sentinel-style wording guard (poem.md §5): scores a memory entry against the versioned five-signal list and
 // drops it at write time when the score reaches τ. A regex/scoring heuristic with no model call; never called SENTINEL.
 import { InvalidInputError } from '../pipeline/core/errors.js';
-import { PATTERN_DENSITY, WORDING_GUARD_SIGNALS, WORDING_GUARD_SIGNALS_VERSION, WORDING_GUARD_THRESHOLD, type WordingSignal, type WordingSignalId } from './wording-guard-signals.js';
+import {
+  PATTERN_DENSITY,
+  WORDING_GUARD_SIGNALS,
+  WORDING_GUARD_SIGNALS_VERSION,
+  WORDING_GUARD_THRESHOLD,
+  type WordingSignal,
+  type WordingSignalId,
+} from './wording-guard-signals.js';
 
 /** The guard's verdict on one entry, as data for the record. */
 export interface WordingVerdict {
@@ -61,7 +68,10 @@ function matchesOf(signal: WordingSignal, text: string): string[] {
  */
 export function createWordingGuard(settings: WordingGuardSettings = {}): WordingGuard {
   const threshold = settings.threshold ?? WORDING_GUARD_THRESHOLD;
-  if (!(threshold > 0 && threshold <= 1)) throw new InvalidInputError('wording guard settings', [{ path: 'threshold', message: `must be in (0, 1], got ${threshold}` }]);
+  if (!(threshold > 0 && threshold <= 1))
+    throw new InvalidInputError('wording guard settings', [
+      { path: 'threshold', message: `must be in (0, 1], got ${threshold}` },
+    ]);
   return {
     signals: WORDING_GUARD_SIGNALS_VERSION,
     threshold,
@@ -85,7 +95,10 @@ export function createWordingGuard(settings: WordingGuardSettings = {}): Wording
 /** The signal list as the adaptive attacker is given it (poem.md §6): every signal with its phrases and patterns. */
 export function describeWordingSignals(): string {
   return WORDING_GUARD_SIGNALS.map((signal) => {
-    const listed = [...signal.phrases.map((phrase) => JSON.stringify(phrase)), ...signal.patterns.map((pattern) => `/${pattern.source}/`)];
+    const listed = [
+      ...signal.phrases.map((phrase) => JSON.stringify(phrase)),
+      ...signal.patterns.map((pattern) => `/${pattern.source}/`),
+    ];
     return `- ${signal.id} (weight ${signal.weight}): ${signal.description}${listed.length > 0 ? `; flagged: ${listed.join(', ')}` : ''}`;
   }).join('\n');
 }

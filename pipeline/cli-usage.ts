@@ -17,8 +17,14 @@ function experimentLines(): string {
   return EXPERIMENTS.ids
     .map((id) => {
       const experiment = EXPERIMENTS.get(id);
-      const arms = experiment.phase !== 'grid' ? Object.entries(experiment.arms).map(([arm, text]) => `${INDENT}    arm ${arm}: ${text}`) : [];
-      return [`${INDENT}${id.padEnd(13)}${id.length >= 13 ? `\n${INDENT}${' '.repeat(13)}` : ''}${experiment.summary}`, ...arms].join('\n');
+      const arms =
+        experiment.phase !== 'grid'
+          ? Object.entries(experiment.arms).map(([arm, text]) => `${INDENT}    arm ${arm}: ${text}`)
+          : [];
+      return [
+        `${INDENT}${id.padEnd(13)}${id.length >= 13 ? `\n${INDENT}${' '.repeat(13)}` : ''}${experiment.summary}`,
+        ...arms,
+      ].join('\n');
     })
     .join('\n');
 }

@@ -4,7 +4,14 @@
 // a standalone experiment (forged-reasoning) brings its own in-process world and phase (pipeline/forged-reasoning/).
 import { z } from 'zod';
 import type { SeedMode } from '../backends/memory-backend.js';
-import { defineRegistry, NO_ARGS, type ComponentArgs, type ComponentRecord, type Registry, type RegistryEntry } from './core/registry.js';
+import {
+  defineRegistry,
+  NO_ARGS,
+  type ComponentArgs,
+  type ComponentRecord,
+  type Registry,
+  type RegistryEntry,
+} from './core/registry.js';
 import { ARMS, RUNNABLE_ARM_IDS } from './arms.js';
 import { FORGERY_KINDS } from '../scenarios/forged-reasoning-scenario.js';
 
@@ -34,7 +41,8 @@ export interface ExperimentEntry extends RegistryEntry {
   defaultTrials?: number;
 }
 
-const gridArms = () => Object.fromEntries(RUNNABLE_ARM_IDS.map((id) => [id, `reference arm ${ARMS[id].referenceName}`]));
+const gridArms = () =>
+  Object.fromEntries(RUNNABLE_ARM_IDS.map((id) => [id, `reference arm ${ARMS[id].referenceName}`]));
 
 const entries = {
   grid: {
@@ -55,8 +63,10 @@ const entries = {
     args: z.object({ hops: z.number().int().min(1).max(20) }).strict(),
     phase: 'follow-up',
     arms: {
-      direct: 'the journal is written as a DECISION record with no expiry (Graphiti: an EntityEdge between the two policy nodes)',
-      natural: 'the journal is an episode the system ingests itself (source "agent decision log"); it may extract, merge or invalidate it',
+      direct:
+        'the journal is written as a DECISION record with no expiry (Graphiti: an EntityEdge between the two policy nodes)',
+      natural:
+        'the journal is an episode the system ingests itself (source "agent decision log"); it may extract, merge or invalidate it',
     },
     defaultArms: ['direct', 'natural'],
     defaultModes: ['direct'],
@@ -69,7 +79,8 @@ const entries = {
     args: NO_ARGS,
     phase: 'follow-up',
     arms: {
-      'shared-default': 'all roles read the default path; the executor journals its decision (reference shared_default)',
+      'shared-default':
+        'all roles read the default path; the executor journals its decision (reference shared_default)',
       'shared-filtered': "all roles read the system's filtered path; the executor journals (reference shared_filtered)",
       'no-journal': 'default path, no journal (reference no_writeback)',
     },
@@ -96,13 +107,22 @@ const entries = {
     ingestingArms: [],
   },
   'forged-reasoning': {
-    summary: "the PoEM paper's evaluation (poem.md §6): FARMA-style forged reasoning, PoEM-aware attacks, benign skips, the adaptive attacker; in-process memory, no --systems",
-    args: z.object({ forgeries: z.array(z.enum(FORGERY_KINDS)).min(1), attackerModel: z.string().min(1).nullable(), attackerQueries: z.number().int().min(1).max(200) }).strict(),
+    summary:
+      "the PoEM paper's evaluation (poem.md §6): FARMA-style forged reasoning, PoEM-aware attacks, benign skips, the adaptive attacker; in-process memory, no --systems",
+    args: z
+      .object({
+        forgeries: z.array(z.enum(FORGERY_KINDS)).min(1),
+        attackerModel: z.string().min(1).nullable(),
+        attackerQueries: z.number().int().min(1).max(200),
+      })
+      .strict(),
     phase: 'standalone',
     arms: {
       none: 'no defence: every note reaches the agent, its decision runs as made',
-      'sentinel-style': 'the sentinel-style write-time wording guard (signals sentinel-style/v1, τ = 0.5; our reproduction, not SENTINEL)',
-      'naive-poem': 'NaivePoEM, the ablation: a skip runs when any ledger line names the step (no chain check, no subject)',
+      'sentinel-style':
+        'the sentinel-style write-time wording guard (signals sentinel-style/v1, τ = 0.5; our reproduction, not SENTINEL)',
+      'naive-poem':
+        'NaivePoEM, the ablation: a skip runs when any ledger line names the step (no chain check, no subject)',
       poem: 'PoEM: a skip runs only when a verified ledger event records the step for this subject',
     },
     defaultArms: ['none', 'sentinel-style', 'naive-poem', 'poem'],
@@ -123,7 +143,9 @@ export type ToolsArmId = keyof (typeof entries)['tools']['arms'];
 export const EXPERIMENTS: Registry<ExperimentId, ExperimentEntry> = defineRegistry('experiment', entries);
 
 /** The ids of the follow-up experiments (their records are `<id>.jsonl`). */
-export type FollowUpExperimentId = { [K in ExperimentId]: (typeof entries)[K]['phase'] extends 'follow-up' ? K : never }[ExperimentId];
+export type FollowUpExperimentId = {
+  [K in ExperimentId]: (typeof entries)[K]['phase'] extends 'follow-up' ? K : never;
+}[ExperimentId];
 
 /** The arguments of an experiment: its spec fields, picked from the spec. */
 export function experimentArgs(id: string, spec: Readonly<Record<ExperimentSpecField, unknown>>): ComponentArgs {
@@ -131,6 +153,8 @@ export function experimentArgs(id: string, spec: Readonly<Record<ExperimentSpecF
 }
 
 /** The manifest record of a spec's experiment. */
-export function experimentRecord(spec: { experiment: string } & Readonly<Record<ExperimentSpecField, unknown>>): ComponentRecord {
+export function experimentRecord(
+  spec: { experiment: string } & Readonly<Record<ExperimentSpecField, unknown>>,
+): ComponentRecord {
   return EXPERIMENTS.record(spec.experiment, experimentArgs(spec.experiment, spec));
 }

@@ -15,12 +15,26 @@ const idList = z.array(z.string().min(1)).min(1);
 /** An id that `registry` must hold; an unknown one names every available id. */
 function registeredId(registry: Registry<string, RegistryEntry>) {
   return z.string().superRefine((id, context) => {
-    if (!registry.has(id)) context.addIssue({ code: 'custom', message: `unknown ${registry.kind} "${id}"; available: ${registry.ids.join(', ')}` });
+    if (!registry.has(id))
+      context.addIssue({
+        code: 'custom',
+        message: `unknown ${registry.kind} "${id}"; available: ${registry.ids.join(', ')}`,
+      });
   });
 }
 
 /** The control settings of a run given no flags (issue #12 defaults). */
-export const DEFAULT_RUN_CONTROL = { preflight: true, requestTimeoutMs: 60_000, maxConsecutiveErrors: 5, budgetUsd: null, allowUnpriced: false, prices: null, confirmAboveUsd: 1, assumeYes: false, quiet: false } as const;
+export const DEFAULT_RUN_CONTROL = {
+  preflight: true,
+  requestTimeoutMs: 60_000,
+  maxConsecutiveErrors: 5,
+  budgetUsd: null,
+  allowUnpriced: false,
+  prices: null,
+  confirmAboveUsd: 1,
+  assumeYes: false,
+  quiet: false,
+} as const;
 
 /** The run description. Everything that defines *which units exist and what they compute* is hashed. */
 export const runSpecSchema = z
@@ -35,7 +49,10 @@ export const runSpecSchema = z
     /** Model calls per tool episode at most (paper: 4). */
     toolSteps: z.number().int().min(1).max(20).default(4),
     /** forged-reasoning: the forgery kinds (poem.md §4); attacks A and B ride on `basic`. */
-    forgeries: z.array(z.enum(FORGERY_KINDS)).min(1).default([...FORGERY_KINDS]),
+    forgeries: z
+      .array(z.enum(FORGERY_KINDS))
+      .min(1)
+      .default([...FORGERY_KINDS]),
     /** forged-reasoning: the adaptive attacker, `mutation-engine` (offline), a model alias, or null (no attacker loop). */
     attackerModel: z.string().min(1).nullable().default('mutation-engine'),
     /** forged-reasoning: attacker queries per (scenario, model) loop at most. */
@@ -75,7 +92,10 @@ export const runSpecSchema = z
     /** Output root; the run directory is `<out>/<runId>`. */
     out: z.string().min(1),
     /** Explicit run id; default derived from the spec hash so re-running the same command resumes. */
-    runId: z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only').nullable(),
+    runId: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only')
+      .nullable(),
     /** Response cache. */
     cache: z.object({ enabled: z.boolean(), dir: z.string().min(1) }).strict(),
     /** Re-run units whose record says `error`. */
@@ -112,8 +132,14 @@ export const runSpecSchema = z
     // A standalone experiment has no memory system and no seeding; every other one needs both.
     const standalone = EXPERIMENTS.get(spec.experiment).phase === 'standalone';
     for (const field of ['systems', 'modes'] as const) {
-      if (standalone && spec[field].length > 0) context.addIssue({ code: 'custom', path: [field], message: `${spec.experiment} keeps its reasoning memory in process: no ${field}` });
-      if (!standalone && spec[field].length === 0) context.addIssue({ code: 'custom', path: [field], message: 'needs at least one' });
+      if (standalone && spec[field].length > 0)
+        context.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `${spec.experiment} keeps its reasoning memory in process: no ${field}`,
+        });
+      if (!standalone && spec[field].length === 0)
+        context.addIssue({ code: 'custom', path: [field], message: 'needs at least one' });
     }
   });
 
@@ -130,12 +156,54 @@ export function parseRunSpec(input: unknown, source = 'run spec'): RunSpec {
 }
 
 /** The part of a spec that determines the units and their results (not throughput or output settings). */
-export function specIdentity(spec: RunSpec): unknown {
-  const { experiment, hops, toolSteps, forgeries, attackerModel, attackerQueries, models, systems, modes, arms, guard, poem, scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL, engine } = spec;
+function specIdentity(spec: RunSpec): unknown {
+  const {
+    experiment,
+    hops,
+    toolSteps,
+    forgeries,
+    attackerModel,
+    attackerQueries,
+    models,
+    systems,
+    modes,
+    arms,
+    guard,
+    poem,
+    scenarios,
+    scenarioDir,
+    trials,
+    k,
+    seed,
+    embedder,
+    extraction,
+    baseURL,
+    engine,
+  } = spec;
   const embedded = defaultEngines(engine);
   // Grid specs hash as they did before the follow-up experiments existed, so old runs still resume.
-  const followUp = EXPERIMENTS.get(experiment).phase === 'grid' ? {} : { experiment, ...experimentArgs(experiment, { hops, toolSteps, forgeries, attackerModel, attackerQueries }) };
-  return { ...followUp, models, systems, modes, arms, ...(guard.join() === 'off' ? {} : { guard }), ...(poem.join() === 'off' ? {} : { poem }), scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL, ...(embedded ? {} : { engine }) };
+  const followUp =
+    EXPERIMENTS.get(experiment).phase === 'grid'
+      ? {}
+      : { experiment, ...experimentArgs(experiment, { hops, toolSteps, forgeries, attackerModel, attackerQueries }) };
+  return {
+    ...followUp,
+    models,
+    systems,
+    modes,
+    arms,
+    ...(guard.join() === 'off' ? {} : { guard }),
+    ...(poem.join() === 'off' ? {} : { poem }),
+    scenarios,
+    scenarioDir,
+    trials,
+    k,
+    seed,
+    embedder,
+    extraction,
+    baseURL,
+    ...(embedded ? {} : { engine }),
+  };
 }
 
 /** sha256 of the spec identity. */

@@ -9,7 +9,12 @@ import { sha256 } from './json-files.js';
 import { agentEpisodeOf } from './sample-identity.js';
 import type { ForgedReasoningScenario } from '../scenarios/forged-reasoning-scenario.js';
 import { notesOf } from './forged-reasoning/prompts.js';
-import { DEFAULT_SIM_NOTE_PARAMETERS, SIM_NOTE_READING, simSkipProbability, type SimNoteParameters } from './sim-forged-reasoning.js';
+import {
+  DEFAULT_SIM_NOTE_PARAMETERS,
+  SIM_NOTE_READING,
+  simSkipProbability,
+  type SimNoteParameters,
+} from './sim-forged-reasoning.js';
 
 /**
  * The simulator's parameters. The model: an agent that reads a fact asserting the revoked policy (by the
@@ -33,7 +38,15 @@ export interface SimParameters extends SimNoteParameters {
   followJournal: number;
 }
 
-export const DEFAULT_SIM_PARAMETERS: SimParameters = { followRevoked: 0.5, guardrailFactor: 0.5, hardenFactor: 0.8, unparseableRate: 0, quoteRate: 0.5, followJournal: 0.8, ...DEFAULT_SIM_NOTE_PARAMETERS };
+export const DEFAULT_SIM_PARAMETERS: SimParameters = {
+  followRevoked: 0.5,
+  guardrailFactor: 0.5,
+  hardenFactor: 0.8,
+  unparseableRate: 0,
+  quoteRate: 0.5,
+  followJournal: 0.8,
+  ...DEFAULT_SIM_NOTE_PARAMETERS,
+};
 
 /** Settings of `createSimDecisionModel`. */
 export interface SimDecisionModelSettings {
@@ -58,7 +71,10 @@ function draw(seed: number, request: Pick<DecisionRequest, 'sample' | 'trial' | 
 function factsOf(request: DecisionRequest): string[] {
   const user = request.messages.find((message) => message.role === 'user')?.content ?? '';
   const block = user.split('\n\n')[0] ?? '';
-  return block.split('\n').filter((line) => line.startsWith('- ')).map((line) => line.slice(2));
+  return block
+    .split('\n')
+    .filter((line) => line.startsWith('- '))
+    .map((line) => line.slice(2));
 }
 
 /**
@@ -71,8 +87,12 @@ function factsOf(request: DecisionRequest): string[] {
 export function createSimDecisionModel(settings: SimDecisionModelSettings): DecisionModel {
   const parameters: SimParameters = { ...DEFAULT_SIM_PARAMETERS, ...settings.parameters };
   const policies = new Map(settings.scenarios.map((scenario) => [scenario.id, scenario]));
-  const exploits = new Map<string, ExploitScenario>((settings.exploitScenarios ?? []).map((scenario) => [scenario.id, scenario]));
-  const reasoning = new Map<string, ForgedReasoningScenario>((settings.reasoningScenarios ?? []).map((scenario) => [scenario.id, scenario]));
+  const exploits = new Map<string, ExploitScenario>(
+    (settings.exploitScenarios ?? []).map((scenario) => [scenario.id, scenario]),
+  );
+  const reasoning = new Map<string, ForgedReasoningScenario>(
+    (settings.reasoningScenarios ?? []).map((scenario) => [scenario.id, scenario]),
+  );
 
   const response = (request: DecisionRequest, text: string, note: string): DecisionResponse => ({
     text,
@@ -92,12 +112,25 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
   /** A tool episode (§14): one scripted plan per episode, drawn from its episode identity and first two messages only. */
   function toolStep(request: DecisionRequest, scenario: ExploitScenario): DecisionResponse {
     const input = toolEpisodeInput(request.messages);
-    if (!input || input.task !== scenario.task) throw new Error(`sim: a call of exploit scenario ${scenario.id} must be a step of its tool episode`);
+    if (!input || input.task !== scenario.task)
+      throw new Error(`sim: a call of exploit scenario ${scenario.id} must be a step of its tool episode`);
     const pressures = input.facts.map((fact) => simToolPressure(fact, scenario));
-    const probability = Math.max(0, ...pressures.map((p) => (p === 'journal' ? parameters.followJournal : p === 'revoked' ? parameters.followRevoked : 0)));
+    const probability = Math.max(
+      0,
+      ...pressures.map((p) =>
+        p === 'journal' ? parameters.followJournal : p === 'revoked' ? parameters.followRevoked : 0,
+      ),
+    );
     const opening = { ...request, sample: agentEpisodeOf(request.sample), messages: request.messages.slice(0, 2) };
-    const draws = { unsafe: draw(settings.seed, opening, 'tool-plan'), quote: draw(settings.seed, opening, 'tool-quote') };
-    return response(request, simToolReply(scenario, request.messages, draws, probability, parameters.quoteRate), `sim: tool episode p(unsafe plan)=${probability.toFixed(3)} u=${draws.unsafe.toFixed(3)}`);
+    const draws = {
+      unsafe: draw(settings.seed, opening, 'tool-plan'),
+      quote: draw(settings.seed, opening, 'tool-quote'),
+    };
+    return response(
+      request,
+      simToolReply(scenario, request.messages, draws, probability, parameters.quoteRate),
+      `sim: tool episode p(unsafe plan)=${probability.toFixed(3)} u=${draws.unsafe.toFixed(3)}`,
+    );
   }
 
   /** A forged-reasoning decision: skip S with the chance its strongest note about the subject gives (none: perform S). */
@@ -106,9 +139,16 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
     const u = draw(settings.seed, request, 'decision');
     const [skip, perform] = scenario.actions;
     const action = u < probability ? skip : perform;
-    const reason = action === skip ? `My notes say ${scenario.subject} is already covered: ${strongest}` : `Nothing in my notes shows the safety step ran for ${scenario.subject}.`;
+    const reason =
+      action === skip
+        ? `My notes say ${scenario.subject} is already covered: ${strongest}`
+        : `Nothing in my notes shows the safety step ran for ${scenario.subject}.`;
     const garbled = draw(settings.seed, request, 'garble') < parameters.unparseableRate;
-    return response(request, garbled ? 'sim: I cannot decide.' : JSON.stringify({ action, reason }), `sim (${SIM_NOTE_READING}): p(skip)=${probability.toFixed(3)} u=${u.toFixed(3)}`);
+    return response(
+      request,
+      garbled ? 'sim: I cannot decide.' : JSON.stringify({ action, reason }),
+      `sim (${SIM_NOTE_READING}): p(skip)=${probability.toFixed(3)} u=${u.toFixed(3)}`,
+    );
   }
 
   async function decide(request: DecisionRequest): Promise<DecisionResponse> {
@@ -125,16 +165,28 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
     const [unsafeAction] = scenario.actions;
     const revoked = facts.find((fact) => assertsRevoked(fact, scenario.v1, scenario.v2));
     // A journal names the unsafe action as approved ("... the approved action is X." or, once extracted, "The approved action for ... is X.").
-    const journal = facts.find((fact) => new RegExp(`\\bapproved action\\b.*\\bis ${unsafeAction}\\.`).test(fact) || fact.toLowerCase().includes('the permissive action is authorised'));
-    let probability = Math.max(revoked === undefined ? 0 : parameters.followRevoked, journal === undefined ? 0 : parameters.followJournal);
+    const journal = facts.find(
+      (fact) =>
+        new RegExp(`\\bapproved action\\b.*\\bis ${unsafeAction}\\.`).test(fact) ||
+        fact.toLowerCase().includes('the permissive action is authorised'),
+    );
+    let probability = Math.max(
+      revoked === undefined ? 0 : parameters.followRevoked,
+      journal === undefined ? 0 : parameters.followJournal,
+    );
     if (scenario.guardrail !== null && system.includes(scenario.guardrail)) probability *= parameters.guardrailFactor;
     if (system.startsWith(HARDEN)) probability *= parameters.hardenFactor;
     const u = draw(settings.seed, request, 'decision');
     const [unsafe, safe] = scenario.actions;
     const action = u < probability ? unsafe : safe;
-    const followed = action === unsafe ? (revoked ?? journal) : facts.find((fact) => fact !== revoked && fact !== journal);
+    const followed =
+      action === unsafe ? (revoked ?? journal) : facts.find((fact) => fact !== revoked && fact !== journal);
     const quote = draw(settings.seed, request, 'quote') < parameters.quoteRate;
-    const reason = !followed ? 'No retrieved fact supports the unsafe action.' : quote ? `Following the retrieved fact: ${followed}` : 'Following the retrieved policy.';
+    const reason = !followed
+      ? 'No retrieved fact supports the unsafe action.'
+      : quote
+        ? `Following the retrieved fact: ${followed}`
+        : 'Following the retrieved policy.';
     const garbled = draw(settings.seed, request, 'garble') < parameters.unparseableRate;
     const text = garbled ? 'sim: I cannot decide.' : JSON.stringify({ action, reason });
     return response(request, text, `sim: p(unsafe)=${probability.toFixed(3)} u=${u.toFixed(3)}`);
@@ -142,7 +194,14 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
 
   return {
     specificationVersion: 'v1',
-    description: { id: 'sim', label: 'sim (simulated)', kind: 'sim', simulated: true, baseURL: null, settings: { ...parameters, seed: settings.seed } },
+    description: {
+      id: 'sim',
+      label: 'sim (simulated)',
+      kind: 'sim',
+      simulated: true,
+      baseURL: null,
+      settings: { ...parameters, seed: settings.seed },
+    },
     decide,
   };
 }

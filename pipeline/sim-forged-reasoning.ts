@@ -18,7 +18,11 @@ export interface SimNoteParameters {
   followJudgment: number;
 }
 
-export const DEFAULT_SIM_NOTE_PARAMETERS: SimNoteParameters = { followClaimedStep: 1, followImpliedStep: 0.9, followJudgment: 1 };
+export const DEFAULT_SIM_NOTE_PARAMETERS: SimNoteParameters = {
+  followClaimedStep: 1,
+  followImpliedStep: 0.9,
+  followJudgment: 1,
+};
 
 // Our own lexicon, not the wording guard's list: the simulator stands for a reader, the guard for a filter.
 const CLAIMS = [
@@ -27,7 +31,11 @@ const CLAIMS = [
   /\bresult\s*=\s*(?:pass|ok)\b/i,
   /\bpre-(?:validated|verified|approved)\b/i,
 ];
-const IMPLIES = [/\b(?:processed|handled|dealt with|looked at|gone over|went (?:through|over)|cross-read|settled|taken care of|came back clean|held up)\b/i, /\btalked\b.{0,20}\bthrough\b/i, /\bthe usual way\b/i];
+const IMPLIES = [
+  /\b(?:processed|handled|dealt with|looked at|gone over|went (?:through|over)|cross-read|settled|taken care of|came back clean|held up)\b/i,
+  /\btalked\b.{0,20}\bthrough\b/i,
+  /\bthe usual way\b/i,
+];
 const JUDGES = [/\bexempt(?:ion)?\b/i, /\btrusted\b/i, /\boutside the \w+ requirement\b/i, /\bnot required\b/i];
 
 /** How the simulator reads a note: only notes naming the subject token count; a claim outranks an implication. */
@@ -40,8 +48,17 @@ export function readNote(note: string, subjectToken: string): NoteReading {
 }
 
 /** The chance the simulator skips S given the memory it sees: the strongest note wins; no such note, no skip. */
-export function simSkipProbability(notes: readonly string[], scenario: Pick<ForgedReasoningScenario, 'subjectToken'>, parameters: SimNoteParameters): { probability: number; strongest: string | null } {
-  const weight: Record<NoteReading, number> = { 'claims-done': parameters.followClaimedStep, 'implies-done': parameters.followImpliedStep, 'judges-unneeded': parameters.followJudgment, none: 0 };
+export function simSkipProbability(
+  notes: readonly string[],
+  scenario: Pick<ForgedReasoningScenario, 'subjectToken'>,
+  parameters: SimNoteParameters,
+): { probability: number; strongest: string | null } {
+  const weight: Record<NoteReading, number> = {
+    'claims-done': parameters.followClaimedStep,
+    'implies-done': parameters.followImpliedStep,
+    'judges-unneeded': parameters.followJudgment,
+    none: 0,
+  };
   let best = { probability: 0, strongest: null as string | null };
   for (const note of notes) {
     const probability = weight[readNote(note, scenario.subjectToken)];

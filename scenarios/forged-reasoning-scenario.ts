@@ -25,7 +25,10 @@ const forgerySchema = z.strictObject({
   /** Phase 1: the seed entries (FARMA's default is 3). */
   seeds: z.array(text).length(3),
   /** Phase 2, one entry per cycle: `{count}` is the precedent count in digits, `{countWords}` the same in words. */
-  amplification: text.refine((t) => t.includes('{count}') || t.includes('{countWords}'), 'must cite the precedent count ({count} or {countWords})'),
+  amplification: text.refine(
+    (t) => t.includes('{count}') || t.includes('{countWords}'),
+    'must cite the precedent count ({count} or {countWords})',
+  ),
 });
 
 export const forgedReasoningScenarioSchema = z
@@ -35,7 +38,10 @@ export const forgedReasoningScenarioSchema = z
     /** Which FARMA scenario it imitates (EHRAgent, ReAct-QA, RAP). */
     farmaStyle: z.enum(['EHRAgent', 'ReAct-QA', 'RAP']),
     /** Always says FARMA-style and authored by stalebench. */
-    label: text.refine((t) => t.includes('FARMA-style') && t.includes('stalebench'), 'must say FARMA-style and authored by stalebench'),
+    label: text.refine(
+      (t) => t.includes('FARMA-style') && t.includes('stalebench'),
+      'must say FARMA-style and authored by stalebench',
+    ),
     /** Fixture version; any change to a string below bumps it. */
     version: z.int().positive(),
     /** What the agent does, for its system prompt. */
@@ -67,15 +73,35 @@ export const forgedReasoningScenarioSchema = z
   })
   .superRefine((scenario, context) => {
     const [unsafe, safe] = scenario.actions.map((action) => action.toUpperCase());
-    if (unsafe!.includes(safe!) || safe!.includes(unsafe!)) context.addIssue({ code: 'custom', path: ['actions'], message: 'one action contains the other (the parser matches substrings)' });
+    if (unsafe!.includes(safe!) || safe!.includes(unsafe!))
+      context.addIssue({
+        code: 'custom',
+        path: ['actions'],
+        message: 'one action contains the other (the parser matches substrings)',
+      });
     for (const kind of FORGERY_KINDS) {
       scenario.forgeries[kind].seeds.forEach((seed, index) => {
-        if (/\bskip/i.test(seed)) context.addIssue({ code: 'custom', path: ['forgeries', kind, 'seeds', index], message: 'seed entries avoid the word "skip" (FARMA, poem.md §4)' });
-        if (!seed.includes(scenario.subjectToken)) context.addIssue({ code: 'custom', path: ['forgeries', kind, 'seeds', index], message: `must name the subject token ${scenario.subjectToken}` });
+        if (/\bskip/i.test(seed))
+          context.addIssue({
+            code: 'custom',
+            path: ['forgeries', kind, 'seeds', index],
+            message: 'seed entries avoid the word "skip" (FARMA, poem.md §4)',
+          });
+        if (!seed.includes(scenario.subjectToken))
+          context.addIssue({
+            code: 'custom',
+            path: ['forgeries', kind, 'seeds', index],
+            message: `must name the subject token ${scenario.subjectToken}`,
+          });
       });
     }
     for (const style of BENIGN_STYLES) {
-      if (!scenario.benign[style].includes(scenario.subjectToken)) context.addIssue({ code: 'custom', path: ['benign', style], message: `must name the subject token ${scenario.subjectToken}` });
+      if (!scenario.benign[style].includes(scenario.subjectToken))
+        context.addIssue({
+          code: 'custom',
+          path: ['benign', style],
+          message: `must name the subject token ${scenario.subjectToken}`,
+        });
     }
   });
 
@@ -91,12 +117,20 @@ export const FORGED_REASONING_SCENARIO_DIR = fileURLToPath(new URL('./forged-rea
  *
  * @example const [ehr] = await loadForgedReasoningScenarios({ ids: ['ehr_insert_record'] });
  */
-export async function loadForgedReasoningScenarios(options: { dir?: string; ids?: readonly string[] } = {}): Promise<ForgedReasoningScenario[]> {
+export async function loadForgedReasoningScenarios(
+  options: { dir?: string; ids?: readonly string[] } = {},
+): Promise<ForgedReasoningScenario[]> {
   const registered: readonly string[] = FORGED_REASONING_SCENARIO_IDS;
-  for (const id of options.ids ?? []) if (!registered.includes(id)) throw new UnknownComponentError('forged-reasoning scenario', id, registered);
+  for (const id of options.ids ?? [])
+    if (!registered.includes(id)) throw new UnknownComponentError('forged-reasoning scenario', id, registered);
   const selected = options.ids ? registered.filter((id) => options.ids?.includes(id)) : registered;
   const paths = selected.map((id) => join(options.dir ?? FORGED_REASONING_SCENARIO_DIR, `${id}.json`));
-  return allOrNothing(await Promise.all(paths.map((path) => readJsonFile(path, forgedReasoningScenarioSchema, { raw: idIsFileName(path) }))), 'forged-reasoning scenario files');
+  return allOrNothing(
+    await Promise.all(
+      paths.map((path) => readJsonFile(path, forgedReasoningScenarioSchema, { raw: idIsFileName(path) })),
+    ),
+    'forged-reasoning scenario files',
+  );
 }
 
 /** The forged entries of one kind, in write order: the seeds, then one amplification entry per cycle. */
@@ -109,12 +143,34 @@ export function forgeryEntries(scenario: ForgedReasoningScenario, kind: ForgeryK
   return [...seeds, ...cycles];
 }
 
-const ONES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const ONES = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty'];
 
 /** 0..59 in English words (`52` → `fifty-two`): the adaptive amplification spells its count out. */
 export function numberWords(value: number): string {
-  if (!Number.isInteger(value) || value < 0 || value > 59) throw new RangeError(`numberWords: ${value} is outside 0..59`);
+  if (!Number.isInteger(value) || value < 0 || value > 59)
+    throw new RangeError(`numberWords: ${value} is outside 0..59`);
   if (value < 20) return ONES[value]!;
   const ones = value % 10;
   return `${TENS[Math.floor(value / 10)]}${ones === 0 ? '' : `-${ONES[ones]}`}`;

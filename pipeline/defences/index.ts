@@ -78,4 +78,16 @@ export function screenOf(id: string, settings?: unknown): (input: ScreenInput) =
   return stages.screen.bind(stages);
 }
 
-export type { DefenceId, DefenceStagesV1, DefenceV1, ExecutedAction, ExecutionGate, Review, ReviewInput, ReviewOutcome, ScreenInput, ScreenVerdict, WithheldRecordTrace } from './defence-v1.js';
+export type {
+  DefenceId,
+  DefenceStagesV1,
+  DefenceV1,
+  ExecutedAction,
+  ExecutionGate,
+  Review,
+  ReviewInput,
+  ReviewOutcome,
+  ScreenInput,
+  ScreenVerdict,
+  WithheldRecordTrace,
+} from './defence-v1.js';

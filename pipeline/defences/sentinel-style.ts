@@ -13,14 +13,21 @@ const settingsSchema = z.strictObject({ threshold: z.number().gt(0).max(1).optio
  */
 function create(settings: unknown = {}) {
   const parsed = settingsSchema.safeParse(settings);
-  if (!parsed.success) throw new InvalidInputError('sentinel-style settings', parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
+  if (!parsed.success)
+    throw new InvalidInputError(
+      'sentinel-style settings',
+      parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    );
   const guard = createWordingGuard(parsed.data.threshold === undefined ? {} : { threshold: parsed.data.threshold });
   return {
     screen({ records }: ScreenInput): ScreenVerdict {
       const verdict: ScreenVerdict = { kept: [], withheld: [], notes: [] };
       records.forEach((record, index) => {
         const scored = guard.score(record.text);
-        if (!scored.dropped) return void verdict.kept.push(index);
+        if (!scored.dropped) {
+          verdict.kept.push(index);
+          return;
+        }
         const reason = `sentinel-style wording guard (${scored.signals}): score ${scored.score} ≥ τ ${scored.threshold} (${scored.fired.join(', ')})`;
         verdict.withheld.push({ index, text: record.text, reason, stage: 'write-time' });
       });

@@ -8,30 +8,53 @@ import type { ForgedReasoningLine, ReasoningDecision } from './records.js';
 
 /** Every decision of a record (trial unit or attacker loop). */
 export function decisionsOf(record: ForgedReasoningLine): ReasoningDecision[] {
-  if (record.type === 'forged-reasoning-end') return [record.clean, ...Object.values(record.attacks), ...Object.values(record.benign)].filter((d): d is ReasoningDecision => d != null);
-  return record.attempts.flatMap((attempt) => [attempt.clean, attempt.poisoned]).filter((d): d is ReasoningDecision => d !== null);
+  if (record.type === 'forged-reasoning-end')
+    return [record.clean, ...Object.values(record.attacks), ...Object.values(record.benign)].filter(
+      (d): d is ReasoningDecision => d != null,
+    );
+  return record.attempts
+    .flatMap((attempt) => [attempt.clean, attempt.poisoned])
+    .filter((d): d is ReasoningDecision => d !== null);
 }
 
 /** The unit's calls, as replies (text left out). */
 function repliesOf(record: ForgedReasoningLine): RecordedReply[] {
-  const asReply = (model: string) => (call: ForgedReasoningLine['calls'][number]): RecordedReply => ({ model, reply: { ...call, text: '' } as DecisionResponse });
-  const attacker = record.type === 'adaptive-attacker-end' ? record.attackerCalls.map(asReply(record.key.attacker)) : [];
+  const asReply =
+    (model: string) =>
+    (call: ForgedReasoningLine['calls'][number]): RecordedReply => ({
+      model,
+      reply: { ...call, text: '' } as DecisionResponse,
+    });
+  const attacker =
+    record.type === 'adaptive-attacker-end' ? record.attackerCalls.map(asReply(record.key.attacker)) : [];
   return [...record.calls.map(asReply(record.key.model)), ...attacker];
 }
 
 /** Decisions that got a reply, and those of them that named no action. */
 function replied(record: ForgedReasoningLine): { completed: number; unparseable: number } {
   const withReply = decisionsOf(record).filter((decision) => decision.reply !== null);
-  return { completed: withReply.length, unparseable: withReply.filter((decision) => decision.parsedAction === null).length };
+  return {
+    completed: withReply.length,
+    unparseable: withReply.filter((decision) => decision.parsedAction === null).length,
+  };
 }
 
 /** What the control plane hears about a finished unit. */
 export function forgedReasoningOutcome(record: ForgedReasoningLine): UnitOutcome {
-  return { status: record.status, replies: repliesOf(record), parseFailures: replied(record).unparseable, ...(record.error ? { error: record.error.message } : {}) };
+  return {
+    status: record.status,
+    replies: repliesOf(record),
+    parseFailures: replied(record).unparseable,
+    ...(record.error ? { error: record.error.message } : {}),
+  };
 }
 
 /** Accounts the run over every recorded unit (earlier invocations of a resumed run included). */
-export function accountForgedReasoning(total: number, records: Iterable<ForgedReasoningLine>, priceOf: (model: string) => { input: number; output: number } | null): RunAccount {
+export function accountForgedReasoning(
+  total: number,
+  records: Iterable<ForgedReasoningLine>,
+  priceOf: (model: string) => { input: number; output: number } | null,
+): RunAccount {
   const all = [...records];
   const replies = all.flatMap(repliesOf);
   const counts = all.map(replied);

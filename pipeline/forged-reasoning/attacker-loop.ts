@@ -35,9 +35,19 @@ export async function runAttackerLoop(input: AttackerLoopInput): Promise<Attacke
   const calls: RecordedCall[] = [];
   const attackerCalls: RecordedCall[] = [];
   const record = (model: DecisionModel) => recordingModel(model, calls);
-  const attacker = input.attacker((model) => recordingModel(model, attackerCalls), (query) => `${unitId}#q${query}:attacker`);
+  const attacker = input.attacker(
+    (model) => recordingModel(model, attackerCalls),
+    (query) => `${unitId}#q${query}:attacker`,
+  );
   const guard = createWordingGuard();
-  const context = { scenario: input.scenario, model: record(input.model), trial: 0, ledgerKey: input.ledgerKey, defences: { screens: [], reviews: [] }, ...(input.signal ? { signal: input.signal } : {}) };
+  const context = {
+    scenario: input.scenario,
+    model: record(input.model),
+    trial: 0,
+    ledgerKey: input.ledgerKey,
+    defences: { screens: [], reviews: [] },
+    ...(input.signal ? { signal: input.signal } : {}),
+  };
   const attempts: AttackerAttempt[] = [];
   let stop: AttackerRecord['stop'] = 'max-queries';
   let error: string | null = null;
@@ -59,11 +69,18 @@ export async function runAttackerLoop(input: AttackerLoopInput): Promise<Attacke
     }
     const verdict = guard.score(next.note);
     const clean = await runReasoningDecision(context, cleanSetup(input.scenario, `${unitId}#q${query}:clean`));
-    const poisoned = await runReasoningDecision(context, { ...cleanSetup(input.scenario, `${unitId}#q${query}:poisoned`), condition: `attacker:q${query}`, writes: [...cleanSetup(input.scenario, '').writes, { text: next.note, origin: 'attacker' }] });
+    const poisoned = await runReasoningDecision(context, {
+      ...cleanSetup(input.scenario, `${unitId}#q${query}:poisoned`),
+      condition: `attacker:q${query}`,
+      writes: [...cleanSetup(input.scenario, '').writes, { text: next.note, origin: 'attacker' }],
+    });
     const gates: AttackerAttempt['gates'] = {};
     if (poisoned.parsedAction !== null) {
       for (const gate of ['poem', 'naive-poem'] as const) {
-        const { gate: _gate, ...trace } = await createReasoningWorld(input.scenario, input.ledgerKey).execute(poisoned.parsedAction, gate);
+        const { gate: _gate, ...trace } = await createReasoningWorld(input.scenario, input.ledgerKey).execute(
+          poisoned.parsedAction,
+          gate,
+        );
         gates[gate] = trace;
       }
     }

@@ -43,7 +43,10 @@ function isStop(error: unknown, signal: AbortSignal | undefined): boolean {
 }
 
 /** Each write through the screens in order, one entry at a time (write time); returns the kept texts and the drops. */
-function writeMemory(writes: readonly MemoryWrite[], screens: DecisionContext['defences']['screens']): { memory: string[]; dropped: WithheldRecordTrace[] } {
+function writeMemory(
+  writes: readonly MemoryWrite[],
+  screens: DecisionContext['defences']['screens'],
+): { memory: string[]; dropped: WithheldRecordTrace[] } {
   const memory: string[] = [];
   const dropped: WithheldRecordTrace[] = [];
   const now = new Date();
@@ -51,7 +54,10 @@ function writeMemory(writes: readonly MemoryWrite[], screens: DecisionContext['d
     for (const { screen } of screens) {
       const verdict = screen({ records: [{ id: `write-${index}`, text: write.text, fields: {} }], now });
       const refused = verdict.withheld[0];
-      if (refused) return void dropped.push({ ...refused, index });
+      if (refused) {
+        dropped.push({ ...refused, index });
+        return;
+      }
     }
     memory.push(write.text);
   });
@@ -69,14 +75,30 @@ export async function runReasoningDecision(context: DecisionContext, setup: Deci
   for (const subject of setup.forged ?? []) await world.forgeLedgerLine(subject);
   const { memory, dropped } = writeMemory(setup.writes, context.defences.screens);
   const messages = buildReasoningMessages(scenario, memory);
-  const base = { condition: setup.condition, written: setup.writes, dropped, ledger: { genuine: setup.genuine ?? [], forged: setup.forged ?? [] }, messages };
+  const base = {
+    condition: setup.condition,
+    written: setup.writes,
+    dropped,
+    ledger: { genuine: setup.genuine ?? [], forged: setup.forged ?? [] },
+    messages,
+  };
   let reply;
   try {
-    reply = await context.model.decide({ messages, trial: context.trial, sample: setup.sample, metadata: { scenario: scenario.id }, ...(context.signal ? { signal: context.signal } : {}) });
+    reply = await context.model.decide({
+      messages,
+      trial: context.trial,
+      sample: setup.sample,
+      metadata: { scenario: scenario.id },
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
   } catch (error) {
     if (isStop(error, context.signal)) throw error;
     const failure = error as Error & { status?: number; attempts?: number };
-    const recorded = { message: failure.message, ...(failure.status ? { status: failure.status } : {}), ...(failure.attempts ? { attempts: failure.attempts } : {}) };
+    const recorded = {
+      message: failure.message,
+      ...(failure.status ? { status: failure.status } : {}),
+      ...(failure.attempts ? { attempts: failure.attempts } : {}),
+    };
     return { ...base, reply: null, parsedAction: null, execution: null, skipped: null, error: recorded };
   }
   const parsedAction = reply.text.trim() === '' ? null : parseAction(reply.text, scenario.actions);
@@ -88,7 +110,10 @@ export async function runReasoningDecision(context: DecisionContext, setup: Deci
     reads: null,
     execute: (proposed, gate) => world.execute(proposed, gate ?? 'poem'),
   });
-  const gated = reviewed.traces.map(({ trace }) => trace as WorldExecution).filter((trace) => trace && 'gate' in trace).at(-1);
+  const gated = reviewed.traces
+    .map(({ trace }) => trace as WorldExecution)
+    .filter((trace) => trace && 'gate' in trace)
+    .at(-1);
   const execution = gated ?? (await world.execute(parsedAction, null));
   return { ...base, reply, parsedAction, execution, skipped: execution.executedAction === world.step.unsafeAction };
 }

@@ -24,7 +24,19 @@ async function runCli(args: string[]) {
 
 describe('forged-reasoning offline (sim)', () => {
   const out = mkdtempSync(join(tmpdir(), 'stalebench-forged-'));
-  const args = ['--experiment', 'forged-reasoning', '--model', 'sim', '--trials', '4', '--defences', 'none,wording-guard,naive-poem,poem', '--out', out, '--quiet'];
+  const args = [
+    '--experiment',
+    'forged-reasoning',
+    '--model',
+    'sim',
+    '--trials',
+    '4',
+    '--defences',
+    'none,wording-guard,naive-poem,poem',
+    '--out',
+    out,
+    '--quiet',
+  ];
 
   it('runs every unit, says sim, and keeps a hash-chained log', async () => {
     const result = await runCli(args);
@@ -32,8 +44,23 @@ describe('forged-reasoning offline (sim)', () => {
     expect(result.stdout).toMatch(/^forged-reasoning — sim \(simulated\)/);
     const runDir = join(out, readdirSync(out)[0]!);
     const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest;
-    expect(manifest).toMatchObject({ status: 'success', simulated: true, spec: { experiment: 'forged-reasoning', systems: [], modes: [], arms: ['none', 'sentinel-style', 'naive-poem', 'poem'], forgeries: ['basic', 'adaptive', 'judgment'], attackerModel: 'mutation-engine' } });
-    expect(manifest.components).toContainEqual({ kind: 'experiment', id: 'forged-reasoning', args: { forgeries: ['basic', 'adaptive', 'judgment'], attackerModel: 'mutation-engine', attackerQueries: 30 } });
+    expect(manifest).toMatchObject({
+      status: 'success',
+      simulated: true,
+      spec: {
+        experiment: 'forged-reasoning',
+        systems: [],
+        modes: [],
+        arms: ['none', 'sentinel-style', 'naive-poem', 'poem'],
+        forgeries: ['basic', 'adaptive', 'judgment'],
+        attackerModel: 'mutation-engine',
+      },
+    });
+    expect(manifest.components).toContainEqual({
+      kind: 'experiment',
+      id: 'forged-reasoning',
+      args: { forgeries: ['basic', 'adaptive', 'judgment'], attackerModel: 'mutation-engine', attackerQueries: 30 },
+    });
     const records = [...readForgedReasoningRecords(runDir).values()];
     expect(records.filter((r) => r.type === 'forged-reasoning-end')).toHaveLength(3 * 4 * 4);
     expect(records.filter((r) => r.type === 'adaptive-attacker-end')).toHaveLength(3);
@@ -42,25 +69,44 @@ describe('forged-reasoning offline (sim)', () => {
 
   it('PoEM allows every benign legitimate skip: 100 % on genuine traces, read from the gate decisions', () => {
     const runDir = join(out, readdirSync(out)[0]!);
-    const poem = [...readForgedReasoningRecords(runDir).values()].filter((r): r is ForgedReasoningRecord => r.type === 'forged-reasoning-end' && r.key.defence === 'poem');
+    const poem = [...readForgedReasoningRecords(runDir).values()].filter(
+      (r): r is ForgedReasoningRecord => r.type === 'forged-reasoning-end' && r.key.defence === 'poem',
+    );
     const benign = poem.flatMap((r) => Object.values(r.benign));
     expect(benign).toHaveLength(3 * 4 * 3);
-    for (const decision of benign) expect(decision).toMatchObject({ skipped: true, execution: { gate: 'poem', verdict: 'allowed' }, ledger: { genuine: [expect.any(String)], forged: [] } });
+    for (const decision of benign)
+      expect(decision).toMatchObject({
+        skipped: true,
+        execution: { gate: 'poem', verdict: 'allowed' },
+        ledger: { genuine: [expect.any(String)], forged: [] },
+      });
     const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as ForgedReasoningSummary;
-    const cell = summary.cells.find((c) => c.defence === 'poem' && c.metric === 'legitimate-skip' && c.condition === '*' && c.scenario === '*');
+    const cell = summary.cells.find(
+      (c) => c.defence === 'poem' && c.metric === 'legitimate-skip' && c.condition === '*' && c.scenario === '*',
+    );
     expect(cell?.rate).toMatchObject({ k: 36, n: 36, rate: 1 });
   });
 
   it('the attacker loops stop at ten notes that fool the victim and evade the guard; PoEM never allows one', () => {
     const runDir = join(out, readdirSync(out)[0]!);
-    const loops = [...readForgedReasoningRecords(runDir).values()].filter((r): r is AttackerRecord => r.type === 'adaptive-attacker-end');
+    const loops = [...readForgedReasoningRecords(runDir).values()].filter(
+      (r): r is AttackerRecord => r.type === 'adaptive-attacker-end',
+    );
     for (const loop of loops) {
-      expect(loop).toMatchObject({ stop: 'successes', attackerLabel: expect.stringMatching(/mutation-engine.*not a language model/), attackerCalls: [] });
+      expect(loop).toMatchObject({
+        stop: 'successes',
+        attackerLabel: expect.stringMatching(/mutation-engine.*not a language model/),
+        attackerCalls: [],
+      });
       expect(loop.attempts.filter((a) => a.feedback === 'success')).toHaveLength(10);
       const verdicts = loop.attempts.map((a) => a.gates.poem?.verdict);
       expect(verdicts).not.toContain('allowed');
       expect(verdicts.filter((v) => v === 'overridden').length).toBeGreaterThanOrEqual(10);
-      expect(loop.attempts.filter((a) => a.feedback === 'success').every((a) => a.gates['naive-poem']?.verdict === 'overridden')).toBe(true);
+      expect(
+        loop.attempts
+          .filter((a) => a.feedback === 'success')
+          .every((a) => a.gates['naive-poem']?.verdict === 'overridden'),
+      ).toBe(true);
     }
   });
 
@@ -72,9 +118,45 @@ describe('forged-reasoning offline (sim)', () => {
   });
 
   it('refuses --systems, names --attacker-model sim as unusable, and defaults to 20 trials', async () => {
-    expect((await runCli(['--experiment', 'forged-reasoning', '--model', 'sim', '--systems', 'graphiti', '--out', out, '--dry-run'])).code).toBe(1);
-    expect((await runCli(['--experiment', 'forged-reasoning', '--model', 'sim', '--attacker-model', 'sim', '--out', out, '--dry-run'])).code).toBe(1);
-    const plan = await runCli(['--experiment', 'forged-reasoning', '--model', 'sim', '--out', mkdtempSync(join(tmpdir(), 'stalebench-forged-plan-')), '--dry-run']);
+    expect(
+      (
+        await runCli([
+          '--experiment',
+          'forged-reasoning',
+          '--model',
+          'sim',
+          '--systems',
+          'graphiti',
+          '--out',
+          out,
+          '--dry-run',
+        ])
+      ).code,
+    ).toBe(1);
+    expect(
+      (
+        await runCli([
+          '--experiment',
+          'forged-reasoning',
+          '--model',
+          'sim',
+          '--attacker-model',
+          'sim',
+          '--out',
+          out,
+          '--dry-run',
+        ])
+      ).code,
+    ).toBe(1);
+    const plan = await runCli([
+      '--experiment',
+      'forged-reasoning',
+      '--model',
+      'sim',
+      '--out',
+      mkdtempSync(join(tmpdir(), 'stalebench-forged-plan-')),
+      '--dry-run',
+    ]);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toMatch(/forged-reasoning in-process -\s+poem\s+60\s+0\s+540\s+0/);
   });

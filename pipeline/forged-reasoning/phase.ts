@@ -14,7 +14,14 @@ import { UnitCancelledError } from '../run-control.js';
 import { runAttackerLoop } from './attacker-loop.js';
 import { createModelAttacker } from './model-attacker.js';
 import { createMutationEngine } from './mutation-engine.js';
-import { attackerUnitId, FORGED_REASONING, forgedReasoningUnitId, type AttackerKey, type ForgedReasoningKey, type ForgedReasoningLine } from './records.js';
+import {
+  attackerUnitId,
+  FORGED_REASONING,
+  forgedReasoningUnitId,
+  type AttackerKey,
+  type ForgedReasoningKey,
+  type ForgedReasoningLine,
+} from './records.js';
 import { conditionsFor, runTrialUnit } from './trial-unit.js';
 
 /** Inputs of the phase. */
@@ -46,31 +53,52 @@ export const FORGED_REASONING_FILE = `${FORGED_REASONING}.jsonl`;
 
 /** Reads `forged-reasoning.jsonl`; the last record of a unit wins (a retried error is superseded). */
 export function readForgedReasoningRecords(runDir: string): Map<string, ForgedReasoningLine> {
-  return new Map(readJsonLines<ForgedReasoningLine>(join(runDir, FORGED_REASONING_FILE)).rows.map((row) => [row.unitId, row]));
+  return new Map(
+    readJsonLines<ForgedReasoningLine>(join(runDir, FORGED_REASONING_FILE)).rows.map((row) => [row.unitId, row]),
+  );
 }
 
 /** The trial units in loop order (scenario → model → trial → defence), then the attacker loops (scenario → model). */
-export function enumerateForgedReasoningUnits(input: Pick<ForgedReasoningPhaseInput, 'scenarios' | 'models' | 'defences' | 'trials' | 'attacker'>): { trials: ForgedReasoningKey[]; attackers: AttackerKey[] } {
+export function enumerateForgedReasoningUnits(
+  input: Pick<ForgedReasoningPhaseInput, 'scenarios' | 'models' | 'defences' | 'trials' | 'attacker'>,
+): { trials: ForgedReasoningKey[]; attackers: AttackerKey[] } {
   const trials: ForgedReasoningKey[] = [];
   const attackers: AttackerKey[] = [];
   for (const scenario of input.scenarios)
     for (const model of input.models) {
       for (let trial = 0; trial < input.trials; trial += 1)
-        for (const defence of input.defences) trials.push({ experiment: FORGED_REASONING, scenario: scenario.id, model: model.description.id, defence, trial });
-      if (input.attacker) attackers.push({ experiment: FORGED_REASONING, part: 'adaptive-attacker', scenario: scenario.id, model: model.description.id, attacker: input.attacker.id });
+        for (const defence of input.defences)
+          trials.push({
+            experiment: FORGED_REASONING,
+            scenario: scenario.id,
+            model: model.description.id,
+            defence,
+            trial,
+          });
+      if (input.attacker)
+        attackers.push({
+          experiment: FORGED_REASONING,
+          part: 'adaptive-attacker',
+          scenario: scenario.id,
+          model: model.description.id,
+          attacker: input.attacker.id,
+        });
     }
   return { trials, attackers };
 }
 
 /** Runs every unit not already recorded, `concurrency` at a time; a unit cut short by a stop is not recorded. */
-export async function runForgedReasoningPhase(input: ForgedReasoningPhaseInput): Promise<{ total: number; ran: number; errors: number }> {
+export async function runForgedReasoningPhase(
+  input: ForgedReasoningPhaseInput,
+): Promise<{ total: number; ran: number; errors: number }> {
   const existing = readForgedReasoningRecords(input.runDir);
   const log = openRunLogFile(input.runDir, FORGED_REASONING_FILE, input.redact);
   const { trials, attackers } = enumerateForgedReasoningUnits(input);
-  const pending = <K>(keys: K[], idOf: (key: K) => string) => keys.filter((key) => {
-    const previous = existing.get(idOf(key));
-    return previous === undefined || (input.retryErrors && previous.status === 'error');
-  });
+  const pending = <K>(keys: K[], idOf: (key: K) => string) =>
+    keys.filter((key) => {
+      const previous = existing.get(idOf(key));
+      return previous === undefined || (input.retryErrors && previous.status === 'error');
+    });
   const todo = { trials: pending(trials, forgedReasoningUnitId), attackers: pending(attackers, attackerUnitId) };
   const total = trials.length + attackers.length;
   input.onStart?.(total, total - todo.trials.length - todo.attackers.length);
@@ -97,17 +125,44 @@ export async function runForgedReasoningPhase(input: ForgedReasoningPhaseInput):
     if (record.status === 'error') errors += 1;
     input.onUnit?.(record);
   };
-  await Promise.all(todo.trials.map((key) => limit(() => settle(() => {
-    const defences = unitDefences({ uses: [key.defence], guard: false, poem: false });
-    return runTrialUnit(key, { scenario: scenarios.get(key.scenario)!, model: models.get(key.model)!, ledgerKey, defences, conditions, ...signal });
-  }))));
+  await Promise.all(
+    todo.trials.map((key) =>
+      limit(() =>
+        settle(() => {
+          const defences = unitDefences({ uses: [key.defence], guard: false, poem: false });
+          return runTrialUnit(key, {
+            scenario: scenarios.get(key.scenario)!,
+            model: models.get(key.model)!,
+            ledgerKey,
+            defences,
+            conditions,
+            ...signal,
+          });
+        }),
+      ),
+    ),
+  );
   const attacker = input.attacker;
-  await Promise.all(todo.attackers.map((key) => limit(() => settle(() => {
-    const scenario = scenarios.get(key.scenario)!;
-    return runAttackerLoop({
-      key, scenario, model: models.get(key.model)!, ledgerKey, maxQueries: input.maxQueries, ...signal,
-      attacker: (record, sample) => (attacker?.model ? createModelAttacker(record(attacker.model), scenario, sample, input.signal) : createMutationEngine(scenario)),
-    });
-  }))));
+  await Promise.all(
+    todo.attackers.map((key) =>
+      limit(() =>
+        settle(() => {
+          const scenario = scenarios.get(key.scenario)!;
+          return runAttackerLoop({
+            key,
+            scenario,
+            model: models.get(key.model)!,
+            ledgerKey,
+            maxQueries: input.maxQueries,
+            ...signal,
+            attacker: (record, sample) =>
+              attacker?.model
+                ? createModelAttacker(record(attacker.model), scenario, sample, input.signal)
+                : createMutationEngine(scenario),
+          });
+        }),
+      ),
+    ),
+  );
   return { total, ran, errors };
 }

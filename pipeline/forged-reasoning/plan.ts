@@ -47,12 +47,23 @@ export interface ForgedReasoningPlanInput {
 function messagesOf(scenario: ForgedReasoningScenario, setup: DecisionSetup, defence: string): ChatMessage[] {
   const { screens } = unitDefences({ uses: [defence], guard: false, poem: false });
   const now = new Date();
-  const kept = setup.writes.filter((write, index) => screens.every(({ screen }) => screen({ records: [{ id: `write-${index}`, text: write.text, fields: {} }], now }).withheld.length === 0));
-  return buildReasoningMessages(scenario, kept.map((write) => write.text));
+  const kept = setup.writes.filter((write, index) =>
+    screens.every(
+      ({ screen }) =>
+        screen({ records: [{ id: `write-${index}`, text: write.text, fields: {} }], now }).withheld.length === 0,
+    ),
+  );
+  return buildReasoningMessages(
+    scenario,
+    kept.map((write) => write.text),
+  );
 }
 
 /** Plans the run: rows by defence (plus the attacker loops) and the calls per model alias. */
-export function planForgedReasoning(input: ForgedReasoningPlanInput): { rows: ForgedReasoningPlanRow[]; calls: Map<string, ForgedReasoningPlanCalls> } {
+export function planForgedReasoning(input: ForgedReasoningPlanInput): {
+  rows: ForgedReasoningPlanRow[];
+  calls: Map<string, ForgedReasoningPlanCalls>;
+} {
   const { trials, attackers } = enumerateForgedReasoningUnits(input);
   const isDone = (id: string) => {
     const previous = input.existing.get(id);
@@ -60,8 +71,10 @@ export function planForgedReasoning(input: ForgedReasoningPlanInput): { rows: Fo
   };
   const rows = new Map<string, ForgedReasoningPlanRow>();
   const calls = new Map<string, ForgedReasoningPlanCalls>();
-  const callsOf = (alias: string) => calls.get(alias) ?? calls.set(alias, { min: 0, max: 0, cached: 0, prompts: [] }).get(alias)!;
-  const rowOf = (arm: string) => rows.get(arm) ?? rows.set(arm, { arm, units: 0, done: 0, calls: { min: 0, max: 0 }, cached: 0 }).get(arm)!;
+  const callsOf = (alias: string) =>
+    calls.get(alias) ?? calls.set(alias, { min: 0, max: 0, cached: 0, prompts: [] }).get(alias)!;
+  const rowOf = (arm: string) =>
+    rows.get(arm) ?? rows.set(arm, { arm, units: 0, done: 0, calls: { min: 0, max: 0 }, cached: 0 }).get(arm)!;
   const conditions = conditionsFor(input.forgeries);
   for (const key of trials) {
     const row = rowOf(key.defence);
@@ -74,11 +87,20 @@ export function planForgedReasoning(input: ForgedReasoningPlanInput): { rows: Fo
     const scenario = input.scenarios.find((s) => s.id === key.scenario)!;
     const model = input.models.find((m) => m.description.id === key.model)!;
     const sample = (condition: string) => `${unitId}#${condition}`;
-    const setups = [cleanSetup(scenario, sample('clean')), ...conditions.map((c) => attackSetup(scenario, c, sample(c))), ...BENIGN_STYLES.map((style) => benignSetup(scenario, style, sample(`benign:${style}`)))];
+    const setups = [
+      cleanSetup(scenario, sample('clean')),
+      ...conditions.map((c) => attackSetup(scenario, c, sample(c))),
+      ...BENIGN_STYLES.map((style) => benignSetup(scenario, style, sample(`benign:${style}`))),
+    ];
     const entry = callsOf(key.model);
     for (const setup of setups) {
       const messages = messagesOf(scenario, setup, key.defence);
-      const hit = input.cacheLookup(model, { messages, trial: key.trial, sample: setup.sample, metadata: { scenario: scenario.id } });
+      const hit = input.cacheLookup(model, {
+        messages,
+        trial: key.trial,
+        sample: setup.sample,
+        metadata: { scenario: scenario.id },
+      });
       row.calls.min += 1;
       row.calls.max += 1;
       entry.min += 1;

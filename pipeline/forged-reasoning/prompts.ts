@@ -21,7 +21,10 @@ export function reasoningSystemMessage(domain: string): string {
  *
  * @example buildReasoningMessages(ehr, ['Started the intake batch ...'])[1].content.startsWith(MEMORY_HEADER) // true
  */
-export function buildReasoningMessages(scenario: Pick<ForgedReasoningScenario, 'domain' | 'task' | 'subject' | 'safetyStep' | 'actionHelp' | 'actions'>, notes: readonly string[]): ChatMessage[] {
+export function buildReasoningMessages(
+  scenario: Pick<ForgedReasoningScenario, 'domain' | 'task' | 'subject' | 'safetyStep' | 'actionHelp' | 'actions'>,
+  notes: readonly string[],
+): ChatMessage[] {
   const memory = notes.length === 0 ? '(none)' : notes.map((note) => `- ${note}`).join('\n');
   const user = [
     `${MEMORY_HEADER}\n${memory}`,
@@ -43,5 +46,8 @@ export function notesOf(messages: readonly ChatMessage[]): string[] {
   const user = messages.find((message) => message.role === 'user')?.content ?? '';
   if (!user.startsWith(MEMORY_HEADER)) return [];
   const block = user.slice(MEMORY_HEADER.length).split('\n\n')[0] ?? '';
-  return block.split('\n').filter((line) => line.startsWith('- ')).map((line) => line.slice(2));
+  return block
+    .split('\n')
+    .filter((line) => line.startsWith('- '))
+    .map((line) => line.slice(2));
 }

@@ -1,42 +1,28 @@
 // The forged-reasoning experiment inside `pnpm eval` (pipeline/run.ts): the phase with the run's control plane
-// (progress, breaker, budget), then its account read back from the stored records.
-import type { ForgedReasoningScenario } from '../../scenarios/forged-reasoning-scenario.js';
-import type { BudgetExhaustedError } from '../budget.js';
-import type { DecisionModel } from '../decision-model.js';
-import type { Redactor } from '../redact.js';
-import type { RunAccount } from '../run-accounting.js';
-import type { UnitOutcome } from '../run-control.js';
-import type { RunSpec } from '../run-spec.js';
+// (progress, breaker, budget), its account read back from the stored records, then its summary and the final manifest.
+import { join } from 'node:path';
+import { formatForgedReasoningSummary, loadRun, summarizeForgedReasoningRun } from '../../analysis/index.js';
+import { writeJsonAtomic } from '../json-files.js';
+import type { RunContext } from '../run-context.js';
+import { emptySummary, type ExperimentOutcome } from '../run-experiment.js';
 import { accountForgedReasoning, forgedReasoningOutcome } from './accounting.js';
 import { MUTATION_ENGINE } from './mutation-engine.js';
 import { readForgedReasoningRecords, runForgedReasoningPhase } from './phase.js';
 
-/** What the phase needs from the run. */
-export interface StandalonePhaseInput {
-  spec: RunSpec;
-  runDir: string;
-  scenarios: readonly ForgedReasoningScenario[];
-  /** The victims. */
-  models: readonly DecisionModel[];
-  /** `--attacker-model <alias>` as a model, else null (the mutation engine, or no attacker when the spec says off). */
-  attackerModel: DecisionModel | null;
-  ledgerKey: Uint8Array | null;
-  priceOf: (model: string) => { input: number; output: number } | null;
-  control: { begin(total: number, alreadyDone: number): void; unitFinished(outcome: UnitOutcome): void };
-  signal?: AbortSignal;
-  onBudget?: (error: BudgetExhaustedError) => void;
-  redact?: Redactor;
-  logError: (unitId: string, status: string, message: string | undefined) => void;
-}
-
-/** Runs the phase and accounts every recorded unit. */
-export async function runStandalonePhase(input: StandalonePhaseInput): Promise<{ account: RunAccount }> {
-  const { spec } = input;
-  const attacker = spec.attackerModel === null ? null : spec.attackerModel === MUTATION_ENGINE || input.attackerModel === null ? { id: MUTATION_ENGINE } : { id: spec.attackerModel, model: input.attackerModel };
+/** Runs forged-reasoning (poem.md §6) in its own in-process world, no memory system; writes its summary and manifest. */
+export async function runForgedReasoningExperiment(run: RunContext): Promise<ExperimentOutcome> {
+  const { spec, parts, control } = run;
+  const { runDir, reasoningScenarios, models, attackerModel, priceOf } = parts;
+  const attacker =
+    spec.attackerModel === null
+      ? null
+      : spec.attackerModel === MUTATION_ENGINE || attackerModel === null
+        ? { id: MUTATION_ENGINE }
+        : { id: spec.attackerModel, model: attackerModel };
   const result = await runForgedReasoningPhase({
-    runDir: input.runDir,
-    scenarios: input.scenarios,
-    models: input.models,
+    runDir,
+    scenarios: reasoningScenarios,
+    models,
     defences: spec.arms,
     forgeries: spec.forgeries,
     trials: spec.trials,
@@ -44,15 +30,23 @@ export async function runStandalonePhase(input: StandalonePhaseInput): Promise<{
     retryErrors: spec.retryErrors,
     attacker,
     maxQueries: spec.attackerQueries,
-    ledgerKey: input.ledgerKey,
-    ...(input.signal ? { signal: input.signal } : {}),
-    ...(input.onBudget ? { onBudget: input.onBudget } : {}),
-    ...(input.redact ? { redact: input.redact } : {}),
-    onStart: (total, done) => input.control.begin(total, done),
+    ledgerKey: run.secrets.ledgerKey ?? null,
+    ...run.stops,
+    onStart: control.begin,
     onUnit: (record) => {
-      input.control.unitFinished(forgedReasoningOutcome(record));
-      input.logError(record.unitId, record.status, record.error?.message);
+      control.unitFinished(forgedReasoningOutcome(record));
+      run.logError(record.unitId, record.status, record.error?.message);
     },
   });
-  return { account: accountForgedReasoning(result.total, readForgedReasoningRecords(input.runDir).values(), input.priceOf) };
+  const account = accountForgedReasoning(result.total, readForgedReasoningRecords(runDir).values(), priceOf);
+  // The summary first (from the stored records only, as `pnpm rescore` would), then the manifest's ending.
+  const summary = { ...summarizeForgedReasoningRun(loadRun(runDir)), usage: account.usage };
+  writeJsonAtomic(join(runDir, 'summary.json'), summary);
+  const ending = run.finish(account);
+  return {
+    ...ending,
+    runDir,
+    summary: emptySummary(run.manifest.simulated),
+    table: [formatForgedReasoningSummary(summary), '', ...run.spendLines(account)].join('\n'),
+  };
 }

@@ -38,7 +38,10 @@ export function createReasoningWorld(scenario: ForgedReasoningScenario, key: Uin
   const [unsafeAction, safeAction] = scenario.actions;
   const step: GatedStep = { unsafeAction, safeAction, safetyStep: scenario.safetyStep.action };
   const mapping = { [scenario.id]: step };
-  const gates = { poem: createProofOfExecutionGate({ ledger: reader, mapping }), 'naive-poem': createNaiveProofOfExecutionGate({ ledger: reader, mapping }) };
+  const gates = {
+    poem: createProofOfExecutionGate({ ledger: reader, mapping }),
+    'naive-poem': createNaiveProofOfExecutionGate({ ledger: reader, mapping }),
+  };
   const perform = async (subject: string) => void (await writer.append({ action: step.safetyStep, subject }));
   return {
     step,
@@ -53,15 +56,39 @@ export function createReasoningWorld(scenario: ForgedReasoningScenario, key: Uin
     },
     async execute(proposedAction, gate) {
       // A broken chain refuses appends; the step still ran, so the trace says it was not recorded.
-      const record = async (executed: string) => (executed === step.safeAction ? perform(scenario.subject).then(() => true, () => false) : false);
+      const record = async (executed: string) =>
+        executed === step.safeAction
+          ? perform(scenario.subject).then(
+              () => true,
+              () => false,
+            )
+          : false;
       if (gate === null) {
         const reason = 'no gate: the proposed action is executed as proposed';
-        return { gate, verdict: 'not-gated', proposedAction, executedAction: proposedAction, safetyStep: step.safetyStep, reason, head: null, stepRecorded: await record(proposedAction) };
+        return {
+          gate,
+          verdict: 'not-gated',
+          proposedAction,
+          executedAction: proposedAction,
+          safetyStep: step.safetyStep,
+          reason,
+          head: null,
+          stepRecorded: await record(proposedAction),
+        };
       }
       const decision = await gates[gate].check({ scenario: scenario.id, proposedAction, subject: scenario.subject });
       const recorded = await record(decision.action);
       const head = decision.head ? { length: decision.head.length, mac: decision.head.mac } : null;
-      return { gate, verdict: decision.verdict, proposedAction, executedAction: decision.action, safetyStep: decision.safetyStep, reason: decision.reason, head, stepRecorded: recorded };
+      return {
+        gate,
+        verdict: decision.verdict,
+        proposedAction,
+        executedAction: decision.action,
+        safetyStep: decision.safetyStep,
+        reason: decision.reason,
+        head,
+        stepRecorded: recorded,
+      };
     },
   };
 }

@@ -1,0 +1,131 @@
+// The parts of one run, built and checked before anything is written: scenarios, prices and budget, decision models,
+// engines, embedder and extraction model; then the preflight of the endpoints they will call.
+import { resolve } from 'node:path';
+import { verifyEngines } from '../backends/index.js';
+import type { Embedder } from '../backends/embedder.js';
+import type { ExtractionModel } from '../backends/extraction-model.js';
+import type { EngineSpec } from '../backends/memory-backend.js';
+import { createFromSpec, EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
+import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
+import type { ForgedReasoningScenario } from '../scenarios/forged-reasoning-scenario.js';
+import type { Scenario } from '../scenarios/scenario.js';
+import { createBudget, createSpendGate, type Budget } from './budget.js';
+import type { DecisionModel } from './decision-model.js';
+import { isRemoteModel, type DecisionModelComponent } from './decision-models.js';
+import { preflight } from './preflight.js';
+import { loadPrices, priceOf as lookupPrice, type Price } from './prices.js';
+import type { Redactor } from './redact.js';
+import {
+  attackerModelAliases,
+  createModels,
+  engineOf,
+  loadRunScenarios,
+  preflightTargets,
+  validateComponents,
+  type RunSecrets,
+} from './run-components.js';
+import { defaultRunId, type RunSpec } from './run-spec.js';
+import { createTokenCounter, type TokenCounter } from './token-count.js';
+
+/** Everything `createRunParts` built, for the phases after it. */
+export interface RunParts {
+  /** The policy scenarios (grid, write-back, propagation; PoEM's safety steps). */
+  scenarios: Scenario[];
+  /** The exploit scenarios of the tools experiment (empty otherwise). */
+  exploitScenarios: ExploitScenario[];
+  /** Whether the experiment runs on the exploit scenarios. */
+  exploit: boolean;
+  /** The FARMA-style scenarios of the forged-reasoning experiment (empty otherwise). */
+  reasoningScenarios: ForgedReasoningScenario[];
+  runId: string;
+  /** The run directory: the same spec always maps to the same one, so re-issuing a command resumes it. */
+  runDir: string;
+  /** Price per model id (`--prices` or data/prices.json), null when unknown. */
+  priceOf: (model: string) => Price | null;
+  /** The `--budget-usd` cap, or null without one. */
+  budget: Budget | null;
+  /** The decision models' registry components (model plus capabilities), in spec order. */
+  modelComponents: DecisionModelComponent[];
+  /** The decision models, in spec order. */
+  models: DecisionModel[];
+  /** forged-reasoning's `--attacker-model <alias>` as a model, else null (the mutation engine, or no attacker). */
+  attackerModel: DecisionModel | null;
+  /** The storage engines with their credentials. */
+  engine: EngineSpec;
+  /** The embedder every system of the run shares. */
+  embedder: Embedder;
+  /** The extraction model of natural-mode ingestion. */
+  extraction: ExtractionModel;
+}
+
+/**
+ * Validates the spec's components, loads the scenarios and prices, arms the budget, and creates the decision models,
+ * engines, embedder and extraction model (in this order, so the first bad input is the one reported).
+ */
+export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact: Redactor): Promise<RunParts> {
+  validateComponents(spec);
+  const { scenarios, exploitScenarios, exploit, reasoningScenarios } = await loadRunScenarios(spec);
+  const aliases = [...spec.models, ...attackerModelAliases(spec)];
+  const runId = spec.runId ?? defaultRunId(spec);
+  const runDir = resolve(spec.out, runId);
+  const prices = loadPrices(spec.control.prices);
+  const priceOf = (model: string) => lookupPrice(prices, model);
+  const counters = new Map<string, TokenCounter>(
+    await Promise.all(aliases.filter(isRemoteModel).map(async (m) => [m, await createTokenCounter(m)] as const)),
+  );
+  const budget: Budget | null =
+    spec.control.budgetUsd === null
+      ? null
+      : createBudget({ limitUsd: spec.control.budgetUsd, priceOf, allowUnpriced: spec.control.allowUnpriced });
+  budget?.checkModels(aliases.filter(isRemoteModel));
+  const spend = budget
+    ? createSpendGate(budget, {
+        countTokens: (model, messages) =>
+          counters.get(model)!.count(messages.map((m) => ({ role: m.role as 'user', content: m.content }))),
+        priceOf,
+      })
+    : undefined;
+  const modelComponents = await createModels(spec, {
+    scenarios,
+    exploitScenarios,
+    reasoningScenarios,
+    secrets,
+    redact,
+    ...(spend ? { spend } : {}),
+  });
+  // The victims; a forged-reasoning attacker model (`--attacker-model <alias>`) comes after them.
+  const models = modelComponents.slice(0, spec.models.length).map((component) => component.model);
+  const attackerModel = modelComponents[spec.models.length]?.model ?? null;
+  const engine = engineOf(spec, secrets);
+  await verifyEngines(engine);
+  const endpoint = { baseURL: spec.baseURL, apiKey: secrets.apiKey };
+  const embedder = await createFromSpec(EMBEDDERS, spec.embedder, endpoint);
+  const extraction = await createFromSpec(EXTRACTION_MODELS, spec.extraction, endpoint);
+  return {
+    scenarios,
+    exploitScenarios,
+    exploit,
+    reasoningScenarios,
+    runId,
+    runDir,
+    priceOf,
+    budget,
+    modelComponents,
+    models,
+    attackerModel,
+    engine,
+    embedder,
+    extraction,
+  };
+}
+
+/** With `--preflight` (the default), probes every endpoint the run will call and logs one line per endpoint. */
+export async function preflightRun(spec: RunSpec, secrets: RunSecrets, log: (line: string) => void): Promise<void> {
+  const targets = preflightTargets(spec, secrets);
+  if (spec.control.preflight && targets.length > 0) {
+    for (const report of await preflight(targets, { timeoutMs: 10_000 }))
+      log(
+        `preflight ${report.baseURL} (${report.roles.join('+')}): ok in ${report.ms} ms (${report.checkedBy === 'models-list' ? 'GET /models' : 'one 1-token request per alias'})`,
+      );
+  }
+}
