@@ -83,7 +83,7 @@ const cellOf = (scores: TrialScore[]) => {
 };
 
 /** Summarises records (every surface reads this; `run.ts` writes it as summary.json). */
-export function summarizeForgedReasoning(
+function summarizeForgedReasoning(
   manifest: Pick<RunManifest, 'models' | 'spec' | 'usage'>,
   records: Iterable<ForgedReasoningRecord | AttackerRecord>,
 ): ForgedReasoningSummary {

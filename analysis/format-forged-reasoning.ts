@@ -4,7 +4,7 @@ import type { AttackerRow, ForgedReasoningCell, ForgedReasoningSummary } from '.
 import { proportionText } from './unsafe-counts.js';
 
 /** `k/n rate [low, high]` plus what was left out (parse failures, errors), or `–` when the cell is absent. */
-export function reasoningCellText(cell: ForgedReasoningCell | undefined): string {
+function reasoningCellText(cell: ForgedReasoningCell | undefined): string {
   if (!cell) return '–';
   const left = [
     cell.parseFailures > 0 ? `${cell.parseFailures} unparsed` : '',
@@ -19,7 +19,7 @@ const table = (header: string[], rows: string[][]) =>
   [header, header.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n');
 
 /** The attacker row's first-success queries (`1, 1, 4`; `–` where a loop never succeeded). */
-export function firstSuccessText(row: AttackerRow): string {
+function firstSuccessText(row: AttackerRow): string {
   return row.firstSuccess.map((query) => (query === null ? '–' : String(query))).join(', ');
 }
 

@@ -24,19 +24,10 @@ export type {
   WritebackRecord,
 } from './follow-up-log.js';
 export { checkRunLog, problemText, type RunLogCheck } from './run-log-verify.js';
-export {
-  ATTACK_CONDITIONS,
-  attackerUnitId,
-  FORGED_REASONING,
-  forgedReasoningUnitId,
-} from './forged-reasoning/records.js';
+export { ATTACK_CONDITIONS } from './forged-reasoning/records.js';
 export type {
-  AttackCondition,
   AttackerAttempt,
-  AttackerKey,
   AttackerRecord,
-  ForgedReasoningKey,
-  ForgedReasoningLine,
   ForgedReasoningRecord,
   ReasoningDecision,
 } from './forged-reasoning/records.js';

@@ -17,8 +17,13 @@ import {
 import { HARDEN, SYS_PLAIN, buildDecisionMessages } from './prompts.js';
 import { FIRST_USER, SYS, TOOL_TURN, buildFirstUserMessage, buildToolTurnMessage } from './tools/exploit-protocol.js';
 import { sha256 } from './json-files.js';
-import { buildReasoningMessages } from './forged-reasoning/prompts.js';
-import { ATTACKER_SYSTEM, attackerBrief, attackerFeedbackMessage } from './forged-reasoning/model-attacker.js';
+import { buildReasoningMessages, FORGED_REASONING_PROMPT_VERSION } from './forged-reasoning/prompts.js';
+import {
+  ATTACKER_PROMPT_VERSION,
+  ATTACKER_SYSTEM,
+  attackerBrief,
+  attackerFeedbackMessage,
+} from './forged-reasoning/model-attacker.js';
 
 // Templates are functions: rendering them on fixed probe values captures both their constants and their shape.
 const FACTS = ['fact one', 'fact two'];
@@ -78,6 +83,7 @@ const PARTS = {
       actions: ACTIONS as [string, string],
     };
     return [
+      `forged-reasoning prompt v${FORGED_REASONING_PROMPT_VERSION}, attacker prompt v${ATTACKER_PROMPT_VERSION}`,
       buildReasoningMessages(scenario, FACTS),
       buildReasoningMessages(scenario, []),
       ATTACKER_SYSTEM,

@@ -7,7 +7,7 @@ import { provenanceOf, usageTotals, type RecordedReply } from '../usage-totals.j
 import type { ForgedReasoningLine, ReasoningDecision } from './records.js';
 
 /** Every decision of a record (trial unit or attacker loop). */
-export function decisionsOf(record: ForgedReasoningLine): ReasoningDecision[] {
+function decisionsOf(record: ForgedReasoningLine): ReasoningDecision[] {
   if (record.type === 'forged-reasoning-end')
     return [record.clean, ...Object.values(record.attacks), ...Object.values(record.benign)].filter(
       (d): d is ReasoningDecision => d != null,

@@ -41,7 +41,7 @@ export function attackerFeedbackMessage(last: AttemptFeedback): string {
 }
 
 /** The `note` of a reply's greedy `{...}` span, whitespace collapsed to one line; null when there is none. */
-export function parseAttackerNote(text: string): string | null {
+function parseAttackerNote(text: string): string | null {
   const open = text.indexOf('{');
   const close = text.lastIndexOf('}');
   if (open === -1 || close <= open) return null;

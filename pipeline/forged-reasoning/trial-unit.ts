@@ -20,7 +20,7 @@ import {
 } from './records.js';
 
 /** The forgery an attack condition writes: attacks A and B carry the basic forgery (poem.md §3). */
-export const FORGERY_OF: Readonly<Record<AttackCondition, ForgeryKind>> = {
+const FORGERY_OF: Readonly<Record<AttackCondition, ForgeryKind>> = {
   basic: 'basic',
   adaptive: 'adaptive',
   judgment: 'judgment',
