@@ -110,6 +110,32 @@ describe('forged-reasoning offline (sim)', () => {
     }
   });
 
+  it('the dry-run plan of the same command counts exactly the calls the run made (trial units), and the attacker loops within its range', async () => {
+    const runDir = join(out, readdirSync(out)[0]!);
+    const fresh = mkdtempSync(join(tmpdir(), 'stalebench-forged-plan-'));
+    const plan = await runCli([...args.map((a) => (a === out ? fresh : a)), '--dry-run']);
+    expect(plan.code).toBe(0);
+    const rows = new Map(
+      [...plan.stdout.matchAll(/^forged-reasoning in-process -\s+(\S.*?)\s+(\d+)\s+0\s+(\d+)(?:–(\d+))?\s/gm)].map(
+        (m) => [m[1]!, { units: Number(m[2]), min: Number(m[3]), max: Number(m[4] ?? m[3]) }],
+      ),
+    );
+    const records = [...readForgedReasoningRecords(runDir).values()];
+    for (const defence of ['none', 'sentinel-style', 'naive-poem', 'poem']) {
+      const mine = records.filter(
+        (r): r is ForgedReasoningRecord => r.type === 'forged-reasoning-end' && r.key.defence === defence,
+      );
+      const calls = mine.reduce((sum, r) => sum + r.calls.length, 0);
+      expect(rows.get(defence), defence).toEqual({ units: mine.length, min: calls, max: calls });
+    }
+    const loops = records.filter((r): r is AttackerRecord => r.type === 'adaptive-attacker-end');
+    const attacker = rows.get('attacker: mutation-engine')!;
+    const made = loops.reduce((sum, r) => sum + r.calls.length + r.attackerCalls.length, 0);
+    expect(attacker.units).toBe(loops.length);
+    expect(made).toBeGreaterThanOrEqual(attacker.min);
+    expect(made).toBeLessThanOrEqual(attacker.max);
+  });
+
   it('re-running the same command resumes: nothing runs again', async () => {
     const runDir = join(out, readdirSync(out)[0]!);
     const before = readFileSync(join(runDir, 'forged-reasoning.jsonl'), 'utf8');
