@@ -2,7 +2,7 @@
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { engineRecords } from '../backends/engines.js';
-import { loadBackend, SYSTEMS, verifyEngines } from '../backends/index.js';
+import { loadBackend, SYSTEMS, verifyEngines, verifySystems } from '../backends/index.js';
 import { createFromSpec, createOfflineExtractionModel, EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
 import { recordOf } from './core/registry.js';
 import { formatSummaryTable, SUMMARY_VERSION, type Summary, loadRun, summarizeRun, summarizeFollowUpRun, type FollowUpSummary, formatFollowUpSummary } from '../analysis/index.js';
@@ -87,6 +87,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   const models = modelComponents.map((component) => component.model);
   const engine = engineOf(spec, secrets);
   await verifyEngines(engine);
+  await verifySystems(spec.systems);
   const endpoint = { baseURL: spec.baseURL, apiKey: secrets.apiKey };
   const embedder = await createFromSpec(EMBEDDERS, spec.embedder, endpoint);
   const extraction = await createFromSpec(EXTRACTION_MODELS, spec.extraction, endpoint);
