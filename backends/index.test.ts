@@ -8,7 +8,7 @@ import { createSimExtractionModel } from './sim-extraction-model.js';
 
 describe('backend registry', () => {
   it('lists and lazily loads every backend', async () => {
-    expect(BACKEND_IDS).toEqual(['graphiti', 'zep-ce', 'mem0', 'mem0-exp', 'langmem', 'cognee']);
+    expect(BACKEND_IDS).toEqual(['graphiti', 'zep-ce', 'mem0', 'mem0-exp', 'langmem', 'cognee', 'inspeximus', 'inspeximus-keyed', 'inspeximus-hist']);
     const backend = await loadBackend('graphiti', { embedder: createLexicalEmbedder(), runId: 'r', workDir: '/tmp/unused', extraction: createSimExtractionModel() });
     expect(backend.id).toBe('graphiti');
   });

@@ -128,6 +128,13 @@ export function createPythonMemoryProcess(settings: PythonMemoryProcessSettings)
     throw new EvalError('python-process-died', `${settings.system}: the ${settings.pin.name} process that held namespace "${namespace}" died${how}; what it wrote may be lost, so the namespace is refused until it is reset and seeded again`);
   };
 
+  /** One request; a process that died under it is named with the system, the op and the namespace. */
+  const send = <T>(driver: StoreProcess, op: string, namespace: string, parameters: Record<string, unknown>): Promise<T> =>
+    driver.request<T>(op, { namespace, ...parameters }).catch((error: unknown) => {
+      if (!(error instanceof StoreProcessError) || error.origin !== 'process') throw error;
+      throw new EvalError('python-process-died', `${settings.system}: ${op} on namespace "${namespace}" failed: ${error.message}`, { cause: error });
+    });
+
   return {
     async open() {
       await running();
@@ -136,14 +143,10 @@ export function createPythonMemoryProcess(settings: PythonMemoryProcessSettings)
       refuseLost(namespace);
       const driver = await running();
       if (op === 'insert') written.set(namespace, generation);
-      return driver.request<T>(op, { namespace, ...parameters }).catch((error: unknown) => {
-        if (!(error instanceof StoreProcessError) || error.origin !== 'process') throw error;
-        throw new EvalError('python-process-died', `${settings.system}: ${op} on namespace "${namespace}" failed: ${error.message}`, { cause: error });
-      });
+      return send<T>(driver, op, namespace, parameters);
     },
     async reset(namespace) {
-      const driver = await running();
-      await driver.request('reset', { namespace });
+      await send(await running(), 'reset', namespace, {});
       written.delete(namespace);
     },
     takeNotes() {
