@@ -59,6 +59,7 @@ describe.skipIf(skip !== null)('inspeximus on the nine policy scenarios, against
         expect(sorted(stageOne), where).toEqual(sorted(library.superseded));
         for (const record of standard) expect(compileFilterPredicate(backend.description.storeFilter!)(record.fields as Record<string, string | null>), where).toBe(record.fields.superseded !== true);
         expect(report.extractor, where).toBe(mode === 'natural' && config !== 'inspeximus' ? 'inspeximus.regex_extractor' : 'none');
+        expect(report.warnings.map((warning) => warning.feature), where).toEqual(mode === 'natural' ? ['embedder', 'extraction model'] : ['embedder']);
         for (const record of standard) expect(record.fields.stale_derived, `${where}: a stale_derived record would need mapping for the guard`).toBe(false);
         await backend.reset(scenario.id);
       }

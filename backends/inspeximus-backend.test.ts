@@ -101,7 +101,10 @@ describe('inspeximus configurations', () => {
     await expect(backend.search({ namespace: 'k', query: QUERY, limit: 10 })).rejects.toThrow('inspeximus-hist: the inspeximus process that held namespace "k" died');
     await backend.reset('k');
     const report = await backend.insert({ namespace: 'k', now: NOW, writes: { mode: 'direct', revoked: [V1], current: [V2] } });
-    expect(report.warnings).toEqual([expect.objectContaining({ feature: 'python process', message: expect.stringContaining('started after the previous one died') })]);
+    expect(report.warnings).toEqual([
+      { type: 'unsupported', feature: 'embedder', message: "inspeximus recalls lexically without an embedder (its default); the run's embedder lexical-hash-v1 is not used" },
+      expect.objectContaining({ feature: 'python process', message: expect.stringContaining('started after the previous one died') }),
+    ]);
     const { records, warnings } = await backend.search({ namespace: 'k', query: QUERY, limit: 10 });
     expect(records.map((r) => r.text).sort()).toEqual([V1, V2].sort());
     expect(warnings).toEqual([]);

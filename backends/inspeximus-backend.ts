@@ -4,7 +4,7 @@ import { EvalError, type MissingPrerequisiteError } from '../pipeline/core/error
 import { INSPEXIMUS_PIN, INSPEXIMUS_VERSION } from './inspeximus-version.js';
 import { directoryName, NOT_SUPERSEDED, recallOptions, toInspeximusRecord, toStoredRecord, type ListedItem, type RecallItem } from './inspeximus-records.js';
 import { insertPlan, type InspeximusWrites } from './inspeximus-writes.js';
-import type { BackendDescription, BackendSettings, InsertReport, MemoryBackend, SystemId } from './memory-backend.js';
+import type { BackendDescription, BackendSettings, InsertReport, MemoryBackend, RecordedWarning, SystemId } from './memory-backend.js';
 import { createPythonMemoryProcess, pythonPackageProblem } from './python/python-memory-process.js';
 
 /** `unkeyed` = `inspeximus`, `keyed` = `inspeximus-keyed`, `keyed-history` = `inspeximus-hist`. */
@@ -53,6 +53,11 @@ export function createInspeximusBackend(settings: InspeximusSettings): MemoryBac
   const variant = VARIANTS[settings.variant];
   const python = createPythonMemoryProcess({ system: variant.id, adapter: ADAPTER, pin: INSPEXIMUS_PIN, root: settings.root ?? PROJECT_ROOT, workDir: join(settings.workDir, directoryName(settings.runId)) });
   const namespaceOf = (namespace: string) => directoryName(namespace);
+  // The run's embedder and extraction model live in this process; the library runs without either (its defaults).
+  const unused = (mode: 'direct' | 'natural'): RecordedWarning[] => [
+    { type: 'unsupported', feature: 'embedder', message: `inspeximus recalls lexically without an embedder (its default); the run's embedder ${settings.embedder.id} is not used` },
+    ...(mode === 'natural' ? [{ type: 'unsupported' as const, feature: 'extraction model', message: `inspeximus stores episodes verbatim (no LLM on its write path); ${settings.extraction.id} is not used` }] : []),
+  ];
 
   const description: BackendDescription = {
     summary: `inspeximus ${INSPEXIMUS_VERSION} (PyPI) in a Python process, lexical recall (no embedder), one store per namespace: ${variant.summary}`,
@@ -80,7 +85,7 @@ export function createInspeximusBackend(settings: InspeximusSettings): MemoryBac
           }
         });
       }
-      return { stored: result.stored, extractor: plan.extractor ? `inspeximus.${plan.extractor}` : 'none', warnings: python.takeNotes() };
+      return { stored: result.stored, extractor: plan.extractor ? `inspeximus.${plan.extractor}` : 'none', warnings: [...unused(request.writes.mode), ...python.takeNotes()] };
     },
     async search(request) {
       const options = recallOptions(variant.id, request, variant.includeSuperseded);
