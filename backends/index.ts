@@ -64,6 +64,8 @@ function inspeximusLine<const Variant extends 'unkeyed' | 'keyed' | 'keyed-histo
       create: async (args, settings: BackendSettings) => (await import('./inspeximus-backend.js')).createInspeximusBackend({ ...settings, variant: args.variant }),
     }),
     prerequisite: async () => (await import('./inspeximus-backend.js')).inspeximusProblem(),
+    // Not the paper's grid, and it needs Python: run when named (`--systems`), so `pnpm eval` keeps its identity.
+    inDefaultGrid: false,
   };
 }
 
@@ -131,6 +133,12 @@ export async function verifyEngines(engine: EngineSpec | undefined): Promise<voi
 
 /** Every registered memory-system id, in grid order. */
 export const BACKEND_IDS: readonly SystemId[] = SYSTEMS.ids;
+
+/** The systems `pnpm eval` runs when `--systems` is not given: the paper's six, in grid order (lines not opted out). */
+export const DEFAULT_SYSTEM_IDS: readonly SystemId[] = SYSTEMS.ids.filter((id) => {
+  const line = SYSTEMS.get(id);
+  return !('inDefaultGrid' in line) || line.inDefaultGrid;
+});
 
 /**
  * Creates a registered backend (not yet opened) with its line's arguments, importing its module on first use;
