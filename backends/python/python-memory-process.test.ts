@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -36,6 +36,13 @@ describe('a Python memory system that cannot start', () => {
     symlinkSync(join(ROOT, 'backends'), join(fakeRoot, 'backends'));
     if (spawnSync(join(fakeRoot, '.cache', 'python', 'venv', 'bin', 'python'), ['-c', 'import inspeximus']).status === 0) return console.log('[python memory] skipped: the system python3 has inspeximus');
     await expect(client('no-package', fakeRoot).open()).rejects.toThrow("inspeximus needs the Python package inspeximus==3.23.1 (backends/python/requirements.txt, in .cache/python/venv): ModuleNotFoundError: No module named 'inspeximus'; run bash .ci/install");
+  });
+
+  it('a venv whose Python cannot run: refused naming the package, not a crash', async () => {
+    const fakeRoot = join(scratch, 'broken-venv');
+    mkdirSync(join(fakeRoot, '.cache', 'python', 'venv', 'bin'), { recursive: true });
+    writeFileSync(join(fakeRoot, '.cache', 'python', 'venv', 'bin', 'python'), '#!/bin/sh\nexit 7\n', { mode: 0o755 });
+    await expect(client('broken-venv', fakeRoot).open()).rejects.toThrow(/^inspeximus needs the Python package inspeximus==3\.23\.1 .*: the venv's Python did not answer \(the store process exited \(code 7/);
   });
 
   it.skipIf(skip !== null)('a venv holding another version than the pin: refused, naming both', async () => {

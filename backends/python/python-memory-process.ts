@@ -66,7 +66,10 @@ export async function pythonPackageProblem(settings: Pick<PythonMemoryProcessSet
   const paths = pythonPaths(settings.root);
   const driver = running ?? startStoreProcess({ python: paths.python, driver: paths.driver, timeoutMs: 60_000 });
   try {
-    const answer = await driver.request<VersionAnswer>('version', { adapter: settings.adapter });
+    const answer = await driver.request<VersionAnswer>('version', { adapter: settings.adapter }).catch((error: unknown) => {
+      if (error instanceof StoreProcessError && error.origin === 'process') return { available: false, reason: `the venv's Python did not answer (${error.message})` };
+      throw error;
+    });
     if (!answer.available) return new MissingPrerequisiteError(settings.system, pinned(settings.pin), `${answer.reason ?? 'it cannot be imported'}; run bash .ci/install`);
     const installed = answer.versions?.[settings.pin.name];
     if (installed !== settings.pin.version) return new MissingPrerequisiteError(settings.system, pinned(settings.pin), `${VENV_DIR} holds ${settings.pin.name} ${installed ?? 'of no version'}; run bash .ci/install`);
