@@ -81,6 +81,14 @@ describe('inspeximus configurations', () => {
     await backend.close();
   });
 
+  it.skipIf(skip !== null)('a server engine the run names is reported unused, never silently dropped', async () => {
+    const backend = createInspeximusBackend({ embedder: createLexicalEmbedder(), extraction: createSimExtractionModel(), runId: 'e', workDir: freshDir(), variant: 'keyed', engine: { graph: { id: 'neo4j', uri: 'bolt://x', user: 'u', password: 'p' }, vector: { id: 'embedded' } } });
+    await backend.open();
+    const report = await backend.insert({ namespace: 'n', now: NOW, writes: { mode: 'direct', revoked: [], current: [V2] } });
+    expect(report.warnings.map((warning) => warning.message)).toContain('inspeximus keeps its own SQLite store per namespace; neo4j is not used');
+    await backend.close();
+  });
+
   it.skipIf(skip !== null)('records sharing no word with the query are not returned (lexical recall, no embedder)', async () => {
     const backend = inspeximus('unkeyed');
     await backend.open();

@@ -53,10 +53,12 @@ export function createInspeximusBackend(settings: InspeximusSettings): MemoryBac
   const variant = VARIANTS[settings.variant];
   const python = createPythonMemoryProcess({ system: variant.id, adapter: ADAPTER, pin: INSPEXIMUS_PIN, root: settings.root ?? PROJECT_ROOT, workDir: join(settings.workDir, directoryName(settings.runId)) });
   const namespaceOf = (namespace: string) => directoryName(namespace);
-  // The run's embedder and extraction model live in this process; the library runs without either (its defaults).
+  // The run's embedder, extraction model and server engines live in this process; the library uses none of them.
+  const servers = [settings.engine?.graph.id, settings.engine?.vector.id].filter((id) => id !== undefined && id !== 'embedded');
   const unused = (mode: 'direct' | 'natural'): RecordedWarning[] => [
     { type: 'unsupported', feature: 'embedder', message: `inspeximus recalls lexically without an embedder (its default); the run's embedder ${settings.embedder.id} is not used` },
     ...(mode === 'natural' ? [{ type: 'unsupported' as const, feature: 'extraction model', message: `inspeximus stores episodes verbatim (no LLM on its write path); ${settings.extraction.id} is not used` }] : []),
+    ...(servers.length > 0 ? [{ type: 'unsupported' as const, feature: 'storage engine', message: `inspeximus keeps its own SQLite store per namespace; ${servers.join(' and ')} is not used` }] : []),
   ];
 
   const description: BackendDescription = {

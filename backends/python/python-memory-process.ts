@@ -66,7 +66,7 @@ export async function pythonPackageProblem(settings: Pick<PythonMemoryProcessSet
   const paths = pythonPaths(settings.root);
   const driver = running ?? startStoreProcess({ python: paths.python, driver: paths.driver, timeoutMs: 60_000 });
   try {
-    const answer = await driver.request<VersionAnswer>('version', { adapter: settings.adapter }).catch((error: unknown) => {
+    const answer = await driver.request<VersionAnswer>('version', { adapter: settings.adapter }).catch((error: unknown): VersionAnswer => {
       if (error instanceof StoreProcessError && error.origin === 'process') return { available: false, reason: `the venv's Python did not answer (${error.message})` };
       throw error;
     });
