@@ -7,7 +7,9 @@ import type { MemoryFilter } from './memory-filter.js';
 
 /** A recall() result as the library returns it (only the members read here are typed). */
 export interface RecallItem {
+  /** The library's record id. */
   id: string;
+  /** The remembered text, verbatim. */
   text: string;
   /** Write time, `YYYY-MM-DDTHH:MM:SSZ`. */
   iso?: string;
@@ -18,19 +20,29 @@ export interface RecallItem {
 
 /** A row of the `list` op (the store's `items`). */
 export interface ListedItem {
+  /** The library's record id. */
   id: string;
+  /** The remembered text, verbatim. */
   text: string;
+  /** The correction key it was written under, or null. */
   key: string | null;
+  /** The library's status (`active`, `superseded`, ...). */
   status: string;
+  /** Write time, `YYYY-MM-DDTHH:MM:SSZ`. */
   iso: string | null;
+  /** When the fact became true, epoch seconds (the harness sets it). */
   valid_from: number | null;
+  /** When a correction retired it, epoch seconds, or null. */
   invalidated_at: number | null;
 }
 
 /** The recall() switches a read sets. */
 export interface RecallOptions {
+  /** Return rows a keyed correction retired (marked `superseded: true`). */
   include_superseded: boolean;
+  /** Also withhold active records restating a retired value (the filtered read). */
   suppress_stale_values?: true;
+  /** Writer-metadata conditions, matched against each record's `meta`. */
   where?: Record<string, FieldValue>;
 }
 

@@ -60,8 +60,11 @@ export class BackendUnavailableError extends EvalError {
  * Raised before a run writes anything; the message names what is missing and how to install it.
  */
 export class MissingPrerequisiteError extends EvalError {
+  /** The component that cannot start, e.g. `inspeximus`. */
   readonly component: string;
+  /** What it needs, e.g. the pinned Python package and the venv it must be in. */
   readonly prerequisite: string;
+  /** What is wrong and how to install it. */
   readonly hint: string;
   constructor(component: string, prerequisite: string, hint: string) {
     super('missing-prerequisite', `${component} needs ${prerequisite}: ${hint}`);
