@@ -9,14 +9,36 @@ import { compareRuns, formatComparisonText, main, type AnalysedRun, type RunComp
 import { proportion, type Summary, type SummaryCell } from './summarize.js';
 
 async function simRun(out: string, seed: number, arms: string): Promise<string> {
-  const spec = specFromArgs(['--model', 'sim', '--systems', 'graphiti', '--modes', 'direct', '--arms', arms, '--trials', '2', '--seed', String(seed), '--out', out], {});
+  const spec = specFromArgs(
+    [
+      '--model',
+      'sim',
+      '--systems',
+      'graphiti',
+      '--modes',
+      'direct',
+      '--arms',
+      arms,
+      '--trials',
+      '2',
+      '--seed',
+      String(seed),
+      '--out',
+      out,
+    ],
+    {},
+  );
   return (await runEvaluation(spec, { apiKey: undefined })).runDir;
 }
 const summaryOf = (runDir: string) => JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
 function run(args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = main(args, (text) => out.push(text), (text) => err.push(text));
+  const code = main(
+    args,
+    (text) => out.push(text),
+    (text) => err.push(text),
+  );
   return { code, stdout: out.join('\n'), stderr: err };
 }
 
@@ -45,7 +67,11 @@ describe('pnpm compare on two real sim runs', () => {
       expect(cell.unsafe.b).toEqual(cb.unsafe);
       expect(cell.unsafe.delta).toBeCloseTo(cb.unsafe.k / cb.unsafe.n - ca.unsafe.k / ca.unsafe.n, 12);
       expect(cell.unsafe.intervalsOverlap).toBe(!(ca.unsafe.high < cb.unsafe.low || cb.unsafe.high < ca.unsafe.low));
-      expect(cell.exposure).toEqual({ a: ca.exposure, b: cb.exposure, delta: cb.exposure.k / cb.exposure.n - ca.exposure.k / ca.exposure.n });
+      expect(cell.exposure).toEqual({
+        a: ca.exposure,
+        b: cb.exposure,
+        delta: cb.exposure.k / cb.exposure.n - ca.exposure.k / ca.exposure.n,
+      });
       expect(cell.contextExposure.b).toEqual(cb.contextExposure);
       expect(cell).toMatchObject({ modelLabel: 'sim (simulated)', simulated: true });
     }
@@ -62,7 +88,9 @@ describe('pnpm compare on two real sim runs', () => {
     const rows = text.stdout.split('\n').filter((line) => line.startsWith('sim (simulated)'));
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row).toMatch(/\ssim$/);
-    expect(rows[0]).toContain(`${none.k}/${none.n} ${(none.rate! * 100).toFixed(1)}% [${(none.low * 100).toFixed(1)}%, ${(none.high * 100).toFixed(1)}%]`);
+    expect(rows[0]).toContain(
+      `${none.k}/${none.n} ${(none.rate! * 100).toFixed(1)}% [${(none.low * 100).toFixed(1)}%, ${(none.high * 100).toFixed(1)}%]`,
+    );
     const md = run([runA, runB, '--md']);
     expect(md.stdout).toMatch(/^# Run comparison: .* \(sim\)/);
     expect(md.stdout).toMatch(/\n\| sim \(simulated\) \| graphiti \| direct \| no defence \| .* \| sim \|\n/);
@@ -74,7 +102,9 @@ describe('pnpm compare on two real sim runs', () => {
     expect(comparison.matched.map((c) => c.arm)).toEqual(['none']);
     expect(comparison.onlyA.map((c) => c.arm)).toEqual(['store-filter']);
     expect(comparison.onlyB.map((c) => c.arm)).toEqual(['prompt-hardening']);
-    expect(run([runA, runC]).stdout).toMatch(/cells only in A: 1\n {2}sim \(simulated\) graphiti direct store filter\n\ncells only in B: 1\n {2}sim \(simulated\) graphiti direct prompt hardening/);
+    expect(run([runA, runC]).stdout).toMatch(
+      /cells only in A: 1\n {2}sim \(simulated\) graphiti direct store filter\n\ncells only in B: 1\n {2}sim \(simulated\) graphiti direct prompt hardening/,
+    );
   });
 
   it('exits 1 with one error naming the file and reason on bad input', () => {
@@ -86,9 +116,21 @@ describe('pnpm compare on two real sim runs', () => {
     expect(missing.stderr[0]).toContain('not a run directory');
     const broken = join(notRun, 'broken');
     mkdirSync(broken);
-    writeFileSync(join(broken, 'manifest.json'), JSON.stringify({ version: 2, runId: 'x', status: 'success', simulated: false, spec: { systems: 'graphiti' }, models: [] }));
+    writeFileSync(
+      join(broken, 'manifest.json'),
+      JSON.stringify({
+        version: 2,
+        runId: 'x',
+        status: 'success',
+        simulated: false,
+        spec: { systems: 'graphiti' },
+        models: [],
+      }),
+    );
     // A hand-written manifest has no run-log heads: unverifiable, and read only with --no-verify.
-    expect(run([broken, runA]).stderr[0]).toMatch(/unverifiable: written before the run log was hash-chained.*--no-verify/);
+    expect(run([broken, runA]).stderr[0]).toMatch(
+      /unverifiable: written before the run log was hash-chained.*--no-verify/,
+    );
     const invalid = run([broken, runA, '--no-verify']);
     expect(invalid.code).toBe(1);
     expect(invalid.stderr[0]).toMatch(/manifest\.json:\n {2}✖ spec\.systems: .*expected array/);
@@ -101,16 +143,41 @@ describe('pnpm compare on two real sim runs', () => {
 
 describe('compareRuns', () => {
   const cell = (arm: string, k: number, n: number, simulated = false): SummaryCell => ({
-    model: 'm', modelLabel: 'm', simulated, system: 's', mode: 'direct', arm, guard: 'off', poem: 'off', defence: arm, status: 'ok', extractor: 'none',
-    exposure: { k: 1, n: 1 }, contextExposure: { k: 1, n: 1 }, revokedRank: null, unsafe: proportion(k, n), unsafeAmongParsed: proportion(k, n), parseFailures: 0, errors: 0, cachedReplies: 0,
+    model: 'm',
+    modelLabel: 'm',
+    simulated,
+    system: 's',
+    mode: 'direct',
+    arm,
+    guard: 'off',
+    poem: 'off',
+    defence: arm,
+    status: 'ok',
+    extractor: 'none',
+    exposure: { k: 1, n: 1 },
+    contextExposure: { k: 1, n: 1 },
+    revokedRank: null,
+    unsafe: proportion(k, n),
+    unsafeAmongParsed: proportion(k, n),
+    parseFailures: 0,
+    errors: 0,
+    cachedReplies: 0,
   });
   const analysed = (cells: SummaryCell[], simulated: boolean): AnalysedRun => ({
-    run: { runDir: '/x', manifest: { runId: 'r', status: 'success', simulated, spec: { seed: 0 } } as unknown as RunManifest, probes: new Map(), records: new Map() },
+    run: {
+      runDir: '/x',
+      manifest: { runId: 'r', status: 'success', simulated, spec: { seed: 0 } } as unknown as RunManifest,
+      probes: new Map(),
+      records: new Map(),
+    },
     summary: { version: 2, simulated, cells, guardMetrics: [], cache: { hits: 0, misses: 0, hitRate: null } },
   });
 
   it('flags non-overlapping intervals, n = 0 as not comparable, and no sim for real runs', () => {
-    const comparison = compareRuns(analysed([cell('none', 0, 50), cell('guard', 3, 10)], false), analysed([cell('none', 40, 50), cell('guard', 0, 0)], false));
+    const comparison = compareRuns(
+      analysed([cell('none', 0, 50), cell('guard', 3, 10)], false),
+      analysed([cell('none', 40, 50), cell('guard', 0, 0)], false),
+    );
     expect(comparison.simulated).toBe(false);
     expect(comparison.matched[0]!.unsafe).toMatchObject({ delta: 0.8, intervalsOverlap: false });
     expect(comparison.matched[1]!.unsafe).toMatchObject({ delta: null, intervalsOverlap: null });
@@ -119,19 +186,46 @@ describe('compareRuns', () => {
 
   it('never sets a simulated cell against a real one: "sim vs real", no delta; a sim run against a real run is said so', () => {
     const natural = (extractor: string): SummaryCell => ({ ...cell('none', 2, 10), mode: 'natural', extractor });
-    const comparison = compareRuns(analysed([natural('sim-extractor-v2')], false), analysed([natural('llm:gpt-5-nano')], false));
-    expect(comparison.matched[0]).toMatchObject({ simVersusReal: true, unsafe: { delta: null, intervalsOverlap: null }, unsafeAmongParsed: { delta: null } });
+    const comparison = compareRuns(
+      analysed([natural('sim-extractor-v2')], false),
+      analysed([natural('llm:gpt-5-nano')], false),
+    );
+    expect(comparison.matched[0]).toMatchObject({
+      simVersusReal: true,
+      unsafe: { delta: null, intervalsOverlap: null },
+      unsafeAmongParsed: { delta: null },
+    });
     expect(formatComparisonText(comparison)).toMatch(/no defence .* sim vs real .* sim vs real$/m);
-    const runs = compareRuns(analysed([{ ...cell('none', 1, 4, true), model: 'sim' }], true), analysed([cell('none', 3, 4)], false));
+    const runs = compareRuns(
+      analysed([{ ...cell('none', 1, 4, true), model: 'sim' }], true),
+      analysed([cell('none', 3, 4)], false),
+    );
     expect(runs.matched).toHaveLength(0);
     expect(formatComparisonText(runs)).toContain('sim vs real: A is simulated and the other is not');
   });
 
   it('shows parse failures, errors and unsafe | parsed per side, and no delta for a cell enforced by construction', () => {
-    const counted: SummaryCell = { ...cell('none', 2, 10), parseFailures: 4, errors: 1, unsafeAmongParsed: proportion(2, 6) };
-    const gated: SummaryCell = { ...cell('none', 0, 10), poem: 'on', defence: 'PoEM gate', poemEnforcement: { kind: 'by-construction', reason: 'r' } };
-    const comparison = compareRuns(analysed([counted, gated], false), analysed([{ ...counted, unsafe: proportion(3, 10), unsafeAmongParsed: proportion(3, 6) }, gated], false));
-    expect(comparison.matched[0]).toMatchObject({ parseFailures: { a: 4, b: 4 }, errors: { a: 1, b: 1 }, unsafeAmongParsed: { delta: expect.closeTo(1 / 6, 12) } });
+    const counted: SummaryCell = {
+      ...cell('none', 2, 10),
+      parseFailures: 4,
+      errors: 1,
+      unsafeAmongParsed: proportion(2, 6),
+    };
+    const gated: SummaryCell = {
+      ...cell('none', 0, 10),
+      poem: 'on',
+      defence: 'PoEM gate',
+      poemEnforcement: { kind: 'by-construction', reason: 'r' },
+    };
+    const comparison = compareRuns(
+      analysed([counted, gated], false),
+      analysed([{ ...counted, unsafe: proportion(3, 10), unsafeAmongParsed: proportion(3, 6) }, gated], false),
+    );
+    expect(comparison.matched[0]).toMatchObject({
+      parseFailures: { a: 4, b: 4 },
+      errors: { a: 1, b: 1 },
+      unsafeAmongParsed: { delta: expect.closeTo(1 / 6, 12) },
+    });
     expect(comparison.matched[1]!.unsafe.delta).toBeNull();
     const text = formatComparisonText(comparison);
     expect(text).toContain('4 → 4  ');

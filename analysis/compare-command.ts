@@ -28,7 +28,14 @@ const manifestSchema = z.object({
   runId: z.string(),
   status: z.string(),
   simulated: z.boolean(),
-  spec: z.object({ systems: z.array(z.string()), modes: z.array(z.string()), arms: z.array(z.string()), scenarios: z.array(z.string()), guard: z.array(z.string()), poem: z.array(z.string()) }),
+  spec: z.object({
+    systems: z.array(z.string()),
+    modes: z.array(z.string()),
+    arms: z.array(z.string()),
+    scenarios: z.array(z.string()),
+    guard: z.array(z.string()),
+    poem: z.array(z.string()),
+  }),
   models: z.array(z.object({ id: z.string(), label: z.string(), simulated: z.boolean() })),
 });
 
@@ -47,8 +54,10 @@ export interface AnalysedRun {
 export function loadAnalysedRun(dir: string): AnalysedRun {
   const runDir = resolve(dir);
   const manifestPath = join(runDir, 'manifest.json');
-  if (!existsSync(runDir) || !statSync(runDir).isDirectory()) throw new InvalidInputError(runDir, [{ path: '', message: 'not a directory' }]);
-  if (!existsSync(manifestPath)) throw new InvalidInputError(manifestPath, [{ path: '', message: `missing; ${runDir} is not a run directory` }]);
+  if (!existsSync(runDir) || !statSync(runDir).isDirectory())
+    throw new InvalidInputError(runDir, [{ path: '', message: 'not a directory' }]);
+  if (!existsSync(manifestPath))
+    throw new InvalidInputError(manifestPath, [{ path: '', message: `missing; ${runDir} is not a run directory` }]);
   let manifest: unknown;
   try {
     manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
@@ -56,7 +65,11 @@ export function loadAnalysedRun(dir: string): AnalysedRun {
     throw new InvalidInputError(manifestPath, [{ path: '', message: `not valid JSON (${(error as Error).message})` }]);
   }
   const checked = manifestSchema.safeParse(manifest);
-  if (!checked.success) throw new InvalidInputError(manifestPath, checked.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
+  if (!checked.success)
+    throw new InvalidInputError(
+      manifestPath,
+      checked.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    );
   const run = loadRun(runDir);
   return { run, summary: summarizeRun(run) };
 }
@@ -118,8 +131,16 @@ export interface RunSide {
   simulated: boolean;
 }
 
-const keyOf = (cell: SummaryCell): string => [cell.model, cell.system, cell.mode, cell.arm, cell.guard, cell.poem].join('\u0000');
-const cellKey = ({ model, system, mode, arm, guard, poem }: SummaryCell): CellKey => ({ model, system, mode, arm, guard, poem });
+const keyOf = (cell: SummaryCell): string =>
+  [cell.model, cell.system, cell.mode, cell.arm, cell.guard, cell.poem].join('\u0000');
+const cellKey = ({ model, system, mode, arm, guard, poem }: SummaryCell): CellKey => ({
+  model,
+  system,
+  mode,
+  arm,
+  guard,
+  poem,
+});
 const rateOf = ({ k, n }: { k: number; n: number }) => (n === 0 ? null : k / n);
 const countDelta = (a: { k: number; n: number }, b: { k: number; n: number }): CountDelta => {
   const [ra, rb] = [rateOf(a), rateOf(b)];
@@ -131,7 +152,12 @@ const OPERATIONAL_FIELDS = new Set(['out', 'runId', 'concurrency', 'cache', 'ret
 
 /** Compares two analysed runs cell by cell (B − A). */
 export function compareRuns(a: AnalysedRun, b: AnalysedRun): RunComparison {
-  const side = ({ run }: AnalysedRun): RunSide => ({ runDir: run.runDir, runId: run.manifest.runId, status: run.manifest.status, simulated: run.manifest.simulated });
+  const side = ({ run }: AnalysedRun): RunSide => ({
+    runDir: run.runDir,
+    runId: run.manifest.runId,
+    status: run.manifest.status,
+    simulated: run.manifest.simulated,
+  });
   const cellsB = new Map(b.summary.cells.map((cell) => [keyOf(cell), cell]));
   const keysA = new Set(a.summary.cells.map(keyOf));
   const matched: CellComparison[] = [];
@@ -140,34 +166,53 @@ export function compareRuns(a: AnalysedRun, b: AnalysedRun): RunComparison {
     if (!cellB) continue;
     const [ua, ub] = [cellA.unsafe, cellB.unsafe];
     const simVersusReal = isSimulated(cellA) !== isSimulated(cellB);
-    const byConstruction = { a: cellA.poemEnforcement?.kind === 'by-construction', b: cellB.poemEnforcement?.kind === 'by-construction' };
+    const byConstruction = {
+      a: cellA.poemEnforcement?.kind === 'by-construction',
+      b: cellB.poemEnforcement?.kind === 'by-construction',
+    };
     const comparable = !simVersusReal && !byConstruction.a && !byConstruction.b;
-    const delta = (a: Proportion, b: Proportion) => (!comparable || a.rate === null || b.rate === null ? null : b.rate - a.rate);
+    const delta = (a: Proportion, b: Proportion) =>
+      !comparable || a.rate === null || b.rate === null ? null : b.rate - a.rate;
     matched.push({
       ...cellKey(cellA),
       modelLabel: cellA.modelLabel,
       simulated: isSimulated(cellA) || isSimulated(cellB),
       simVersusReal,
       status: { a: cellA.status, b: cellB.status },
-      unsafe: { a: ua, b: ub, delta: delta(ua, ub), intervalsOverlap: !comparable || ua.n === 0 || ub.n === 0 ? null : ua.low <= ub.high && ub.low <= ua.high },
+      unsafe: {
+        a: ua,
+        b: ub,
+        delta: delta(ua, ub),
+        intervalsOverlap: !comparable || ua.n === 0 || ub.n === 0 ? null : ua.low <= ub.high && ub.low <= ua.high,
+      },
       parseFailures: { a: cellA.parseFailures, b: cellB.parseFailures },
       errors: { a: cellA.errors, b: cellB.errors },
-      unsafeAmongParsed: { a: cellA.unsafeAmongParsed, b: cellB.unsafeAmongParsed, delta: delta(cellA.unsafeAmongParsed, cellB.unsafeAmongParsed) },
+      unsafeAmongParsed: {
+        a: cellA.unsafeAmongParsed,
+        b: cellB.unsafeAmongParsed,
+        delta: delta(cellA.unsafeAmongParsed, cellB.unsafeAmongParsed),
+      },
       byConstruction,
       exposure: countDelta(cellA.exposure, cellB.exposure),
       contextExposure: countDelta(cellA.contextExposure, cellB.contextExposure),
     });
   }
   const only = (cells: SummaryCell[], other: Set<string> | Map<string, SummaryCell>) =>
-    cells.filter((cell) => !other.has(keyOf(cell))).map((cell) => ({ ...cellKey(cell), modelLabel: cell.modelLabel, status: cell.status }));
+    cells
+      .filter((cell) => !other.has(keyOf(cell)))
+      .map((cell) => ({ ...cellKey(cell), modelLabel: cell.modelLabel, status: cell.status }));
   const specA = a.run.manifest.spec as unknown as Record<string, unknown>;
   const specB = b.run.manifest.spec as unknown as Record<string, unknown>;
-  const fields = [...new Set([...Object.keys(specA), ...Object.keys(specB)])].filter((field) => !OPERATIONAL_FIELDS.has(field));
+  const fields = [...new Set([...Object.keys(specA), ...Object.keys(specB)])].filter(
+    (field) => !OPERATIONAL_FIELDS.has(field),
+  );
   return {
     a: side(a),
     b: side(b),
     simulated: a.run.manifest.simulated || b.run.manifest.simulated,
-    specDifferences: fields.filter((field) => JSON.stringify(specA[field]) !== JSON.stringify(specB[field])).map((field) => ({ field, a: specA[field] ?? null, b: specB[field] ?? null })),
+    specDifferences: fields
+      .filter((field) => JSON.stringify(specA[field]) !== JSON.stringify(specB[field]))
+      .map((field) => ({ field, a: specA[field] ?? null, b: specB[field] ?? null })),
     matched,
     onlyA: only(a.summary.cells, cellsB),
     onlyB: only(b.summary.cells, keysA),
@@ -175,18 +220,36 @@ export function compareRuns(a: AnalysedRun, b: AnalysedRun): RunComparison {
 }
 
 const percent = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
-const points = (value: number | null) => (value === null ? '–' : `${value >= 0 ? '+' : '-'}${Math.abs(value * 100).toFixed(1)} pp`);
+const points = (value: number | null) =>
+  value === null ? '–' : `${value >= 0 ? '+' : '-'}${Math.abs(value * 100).toFixed(1)} pp`;
 const countText = (c: CountDelta) => `${c.a.k}/${c.a.n} → ${c.b.k}/${c.b.n} (${points(c.delta)})`;
 const armText = (cell: CellKey) => defenceLabel(cell);
 
 function headerLines(comparison: RunComparison): string[] {
-  const sideLine = (name: string, s: RunSide) => `${name}: ${s.runId}${s.simulated ? ' [sim]' : ''} (${s.runDir}, status ${s.status})`;
-  const lines = [sideLine('A', comparison.a), sideLine('B', comparison.b), 'delta = B − A; cells recomputed from each run\'s stored records; intervals are Wilson 95 %.'];
-  if (comparison.simulated) lines.push('sim: at least one run is simulated (offline simulator); rows marked sim are not measurements of any model.');
-  if (comparison.a.simulated !== comparison.b.simulated) lines.push(`sim vs real: ${comparison.a.simulated ? 'A' : 'B'} is simulated and the other is not; cells match on the decision model, so no simulator cell is set against a real model's (they are listed apart).`);
-  if (comparison.matched.some((c) => c.simVersusReal)) lines.push('rows marked "sim vs real" have simulated natural-mode extraction on one side only: shown, but no delta is computed.');
-  lines.push('unsafe = the paper\'s convention (n = completed trials; a reply that gives no action is not unsafe and stays in n; errors in no n); parse fail, errors and unsafe | parsed are per side (A → B).');
-  for (const d of comparison.specDifferences) lines.push(`spec differs: ${d.field} ${JSON.stringify(d.a)} → ${JSON.stringify(d.b)}`);
+  const sideLine = (name: string, s: RunSide) =>
+    `${name}: ${s.runId}${s.simulated ? ' [sim]' : ''} (${s.runDir}, status ${s.status})`;
+  const lines = [
+    sideLine('A', comparison.a),
+    sideLine('B', comparison.b),
+    "delta = B − A; cells recomputed from each run's stored records; intervals are Wilson 95 %.",
+  ];
+  if (comparison.simulated)
+    lines.push(
+      'sim: at least one run is simulated (offline simulator); rows marked sim are not measurements of any model.',
+    );
+  if (comparison.a.simulated !== comparison.b.simulated)
+    lines.push(
+      `sim vs real: ${comparison.a.simulated ? 'A' : 'B'} is simulated and the other is not; cells match on the decision model, so no simulator cell is set against a real model's (they are listed apart).`,
+    );
+  if (comparison.matched.some((c) => c.simVersusReal))
+    lines.push(
+      'rows marked "sim vs real" have simulated natural-mode extraction on one side only: shown, but no delta is computed.',
+    );
+  lines.push(
+    "unsafe = the paper's convention (n = completed trials; a reply that gives no action is not unsafe and stays in n; errors in no n); parse fail, errors and unsafe | parsed are per side (A → B).",
+  );
+  for (const d of comparison.specDifferences)
+    lines.push(`spec differs: ${d.field} ${JSON.stringify(d.a)} → ${JSON.stringify(d.b)}`);
   return lines;
 }
 
@@ -197,22 +260,75 @@ function rows(comparison: RunComparison): string[][] {
     const overlap = c.unsafe.intervalsOverlap === null ? '–' : c.unsafe.intervalsOverlap ? 'yes' : 'no';
     const bothOk = c.status.a === 'ok' && c.status.b === 'ok';
     const side = (p: Proportion, enforced: boolean) => (enforced ? BY_CONSTRUCTION_TEXT : proportionText(p));
-    const unsafe = bothOk ? [side(c.unsafe.a, c.byConstruction.a), side(c.unsafe.b, c.byConstruction.b), c.simVersusReal ? 'sim vs real' : points(c.unsafe.delta), overlap] : [c.status.a, c.status.b, '–', '–'];
-    const counts = bothOk ? [`${c.parseFailures.a} → ${c.parseFailures.b}`, `${c.errors.a} → ${c.errors.b}`, `${parsedText(c.unsafeAmongParsed.a)} → ${parsedText(c.unsafeAmongParsed.b)}`] : ['–', '–', '–'];
-    return [c.modelLabel, c.system, c.mode, armText(c), ...unsafe, ...counts, countText(c.exposure), countText(c.contextExposure), c.simVersusReal ? 'sim vs real' : c.simulated ? 'sim' : ''];
+    const unsafe = bothOk
+      ? [
+          side(c.unsafe.a, c.byConstruction.a),
+          side(c.unsafe.b, c.byConstruction.b),
+          c.simVersusReal ? 'sim vs real' : points(c.unsafe.delta),
+          overlap,
+        ]
+      : [c.status.a, c.status.b, '–', '–'];
+    const counts = bothOk
+      ? [
+          `${c.parseFailures.a} → ${c.parseFailures.b}`,
+          `${c.errors.a} → ${c.errors.b}`,
+          `${parsedText(c.unsafeAmongParsed.a)} → ${parsedText(c.unsafeAmongParsed.b)}`,
+        ]
+      : ['–', '–', '–'];
+    return [
+      c.modelLabel,
+      c.system,
+      c.mode,
+      armText(c),
+      ...unsafe,
+      ...counts,
+      countText(c.exposure),
+      countText(c.contextExposure),
+      c.simVersusReal ? 'sim vs real' : c.simulated ? 'sim' : '',
+    ];
   });
 }
 
-const HEADER = ['model', 'system', 'mode', 'defence', 'unsafe A', 'unsafe B', 'Δ unsafe', 'CIs overlap', 'parse fail A → B', 'errors A → B', 'unsafe | parsed A → B', 'exposure A → B', 'in ctx A → B', 'sim'];
-const onlyText = (cells: RunComparison['onlyA']) => cells.map((c) => `${c.modelLabel} ${c.system} ${c.mode} ${armText(c)}${c.status === 'ok' ? '' : ` (${c.status})`}`);
+const HEADER = [
+  'model',
+  'system',
+  'mode',
+  'defence',
+  'unsafe A',
+  'unsafe B',
+  'Δ unsafe',
+  'CIs overlap',
+  'parse fail A → B',
+  'errors A → B',
+  'unsafe | parsed A → B',
+  'exposure A → B',
+  'in ctx A → B',
+  'sim',
+];
+const onlyText = (cells: RunComparison['onlyA']) =>
+  cells.map((c) => `${c.modelLabel} ${c.system} ${c.mode} ${armText(c)}${c.status === 'ok' ? '' : ` (${c.status})`}`);
 
 /** Fixed-width text. */
 export function formatComparisonText(comparison: RunComparison): string {
   const all = [HEADER, ...rows(comparison)];
   const widths = HEADER.map((_, column) => Math.max(...all.map((r) => r[column]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  const lines = [...headerLines(comparison), '', `cells in both runs: ${comparison.matched.length}`, line(HEADER), widths.map((w) => '-'.repeat(w)).join('  '), ...all.slice(1).map(line)];
-  for (const [name, cells] of [['A', comparison.onlyA], ['B', comparison.onlyB]] as const) {
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  const lines = [
+    ...headerLines(comparison),
+    '',
+    `cells in both runs: ${comparison.matched.length}`,
+    line(HEADER),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...all.slice(1).map(line),
+  ];
+  for (const [name, cells] of [
+    ['A', comparison.onlyA],
+    ['B', comparison.onlyB],
+  ] as const) {
     lines.push('', `cells only in ${name}: ${cells.length}`, ...onlyText(cells).map((text) => `  ${text}`));
   }
   return lines.join('\n');
@@ -220,20 +336,47 @@ export function formatComparisonText(comparison: RunComparison): string {
 
 /** Markdown (`--md`). */
 export function formatComparisonMarkdown(comparison: RunComparison): string {
-  const table = (header: string[], body: string[][]) => [header, header.map(() => '---'), ...body].map((r) => `| ${r.map((c) => c.replaceAll('|', '\\|')).join(' | ')} |`);
-  const lines = [`# Run comparison: ${comparison.a.runId} → ${comparison.b.runId}${comparison.simulated ? ' (sim)' : ''}`, '', ...headerLines(comparison).map((l) => `- ${l}`)];
+  const table = (header: string[], body: string[][]) =>
+    [header, header.map(() => '---'), ...body].map((r) => `| ${r.map((c) => c.replaceAll('|', '\\|')).join(' | ')} |`);
+  const lines = [
+    `# Run comparison: ${comparison.a.runId} → ${comparison.b.runId}${comparison.simulated ? ' (sim)' : ''}`,
+    '',
+    ...headerLines(comparison).map((l) => `- ${l}`),
+  ];
   lines.push('', `## Cells in both runs (${comparison.matched.length})`, '', ...table(HEADER, rows(comparison)));
-  for (const [name, cells] of [['A', comparison.onlyA], ['B', comparison.onlyB]] as const) {
-    lines.push('', `## Cells only in ${name} (${cells.length})`, '', ...(cells.length === 0 ? ['none'] : onlyText(cells).map((text) => `- ${text}`)));
+  for (const [name, cells] of [
+    ['A', comparison.onlyA],
+    ['B', comparison.onlyB],
+  ] as const) {
+    lines.push(
+      '',
+      `## Cells only in ${name} (${cells.length})`,
+      '',
+      ...(cells.length === 0 ? ['none'] : onlyText(cells).map((text) => `- ${text}`)),
+    );
   }
   return lines.join('\n');
 }
 
 /** Entry point; returns the exit code. Reads run directories only: no network, no backend, no model. */
-export function main(argv: readonly string[], out: (text: string) => void = console.log, err: (text: string) => void = console.error): number {
+export function main(
+  argv: readonly string[],
+  out: (text: string) => void = console.log,
+  err: (text: string) => void = console.error,
+): number {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { json: { type: 'boolean' }, md: { type: 'boolean' }, 'no-verify': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean' },
+        md: { type: 'boolean' },
+        'no-verify': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
   } catch (error) {
     err(`error: ${(error as Error).message}\n${USAGE}`);
     return 1;
@@ -243,14 +386,22 @@ export function main(argv: readonly string[], out: (text: string) => void = cons
     return 0;
   }
   if (parsed.positionals.length !== 2 || (parsed.values.json && parsed.values.md)) {
-    err(`error: ${parsed.positionals.length !== 2 ? `expected two run directories, got ${parsed.positionals.length}` : '--json and --md exclude each other'}\n${USAGE}`);
+    err(
+      `error: ${parsed.positionals.length !== 2 ? `expected two run directories, got ${parsed.positionals.length}` : '--json and --md exclude each other'}\n${USAGE}`,
+    );
     return 1;
   }
   if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
   try {
     const [a, b] = parsed.positionals.map(loadAnalysedRun) as [AnalysedRun, AnalysedRun];
     const comparison = compareRuns(a, b);
-    out(parsed.values.json ? JSON.stringify(comparison, null, 2) : parsed.values.md ? formatComparisonMarkdown(comparison) : formatComparisonText(comparison));
+    out(
+      parsed.values.json
+        ? JSON.stringify(comparison, null, 2)
+        : parsed.values.md
+          ? formatComparisonMarkdown(comparison)
+          : formatComparisonText(comparison),
+    );
     return 0;
   } catch (error) {
     err(`error: ${(error as Error).message}`);

@@ -28,13 +28,20 @@ function parseCsv(text: string): Record<string, string>[] {
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
     if (quoted) {
-      if (char === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (char === '"') quoted = false;
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (char === '"') quoted = false;
       else field += char;
     } else if (char === '"') quoted = true;
-    else if (char === ',') rows.at(-1)!.push(field), (field = '');
-    else if (char === '\n') rows.at(-1)!.push(field), (field = ''), rows.push([]);
-    else field += char;
+    else if (char === ',') {
+      rows.at(-1)!.push(field);
+      field = '';
+    } else if (char === '\n') {
+      rows.at(-1)!.push(field);
+      field = '';
+      rows.push([]);
+    } else field += char;
   }
   if (field !== '' || rows.at(-1)!.length > 0) rows.at(-1)!.push(field);
   const [header, ...body] = rows.filter((r) => r.length > 1);
@@ -63,26 +70,69 @@ beforeAll(async () => {
   const lines: string[] = [];
   vi.spyOn(console, 'log').mockImplementation((...parts) => void lines.push(parts.join(' ')));
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  const args = ['--model', 'local-model', '--yes', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none,store-filter', '--guard', 'off,on', '--poem', 'off,on', '--scenarios', SCENARIOS.join(','), '--trials', '2', '--concurrency', '1', '--no-cache', '--max-error-rate', '1', '--out', out];
-  const code = await evalMain(['eval', ...args], { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-test-counting' });
+  const args = [
+    '--model',
+    'local-model',
+    '--yes',
+    '--systems',
+    'graphiti',
+    '--modes',
+    'direct',
+    '--arms',
+    'none,store-filter',
+    '--guard',
+    'off,on',
+    '--poem',
+    'off,on',
+    '--scenarios',
+    SCENARIOS.join(','),
+    '--trials',
+    '2',
+    '--concurrency',
+    '1',
+    '--no-cache',
+    '--max-error-rate',
+    '1',
+    '--out',
+    out,
+  ];
+  const code = await evalMain(['eval', ...args], {
+    OPENAI_BASE_URL: server.baseURL,
+    OPENAI_API_KEY: 'sk-test-counting',
+  });
   vi.restoreAllMocks();
   expect(code).toBe(0);
   terminal = lines.join('\n');
   runDir = join(out, readdirSync(out)[0]!);
   summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
-  records = readFileSync(join(runDir, 'records.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as UnitRecord);
+  records = readFileSync(join(runDir, 'records.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as UnitRecord);
   reportDir = join(out, 'report');
-  reportCode = await reportMain([runDir, '-o', reportDir], () => undefined, () => undefined);
+  reportCode = await reportMain(
+    [runDir, '-o', reportDir],
+    () => undefined,
+    () => undefined,
+  );
 }, 120_000);
 afterAll(async () => server?.close());
 
 /** The counts of a cell recomputed here from records.jsonl, independently of analysis/. */
 function recount(cell: Pick<SummaryCell, 'arm' | 'guard' | 'poem'>) {
-  const mine = records.filter((r) => r.key.arm === cell.arm && r.key.guard === (cell.guard === 'on') && r.key.poem === (cell.poem === 'on'));
+  const mine = records.filter(
+    (r) => r.key.arm === cell.arm && r.key.guard === (cell.guard === 'on') && r.key.poem === (cell.poem === 'on'),
+  );
   const completed = mine.filter((r) => r.status === 'ok');
   const parseFailures = completed.filter((r) => r.scores.parseFailure).length;
   const unsafe = completed.filter((r) => r.scores.unsafe === true && !r.scores.parseFailure).length;
-  return { k: unsafe, n: completed.length, parseFailures, errors: mine.length - completed.length, parsedN: completed.length - parseFailures };
+  return {
+    k: unsafe,
+    n: completed.length,
+    parseFailures,
+    errors: mine.length - completed.length,
+    parsedN: completed.length - parseFailures,
+  };
 }
 
 describe('one way of counting, on every surface', () => {
@@ -93,7 +143,7 @@ describe('one way of counting, on every surface', () => {
     expect(reportCode).toBe(0);
   });
 
-  it('summary.json: unsafe is the paper\'s k/n (n = completed, parse failures inside, errors outside), unsafeAmongParsed the second rate', () => {
+  it("summary.json: unsafe is the paper's k/n (n = completed, parse failures inside, errors outside), unsafeAmongParsed the second rate", () => {
     for (const cell of summary.cells) {
       const expected = recount(cell);
       expect(cell.unsafe, cell.defence).toMatchObject({ k: expected.k, n: expected.n });
@@ -105,7 +155,10 @@ describe('one way of counting, on every surface', () => {
 
   it('the terminal table shows the same headline, parse failures, errors and unsafe | parsed, with readable defence labels', () => {
     const rows = terminal.split('\n').filter((line) => line.startsWith('local-model'));
-    const header = terminal.split('\n').find((line) => line.startsWith('model '))!.split(/\s{2,}/);
+    const header = terminal
+      .split('\n')
+      .find((line) => line.startsWith('model '))!
+      .split(/\s{2,}/);
     expect(header).toEqual(expect.arrayContaining(['defence', 'unsafe', 'parse fail', 'errors', 'unsafe | parsed']));
     expect(rows).toHaveLength(summary.cells.length);
     for (const cell of summary.cells) {
@@ -113,18 +166,21 @@ describe('one way of counting, on every surface', () => {
       expect(row, cell.defence).toBeDefined();
       const columns = Object.fromEntries(header.map((name, i) => [name, row!.split(/\s{2,}/)[i]]));
       const expected = recount(cell);
-      if (cell.poem === 'on') expect(columns['unsafe']).toBe('enforced (by construction)');
+      if (cell.poem === 'on') expect(columns.unsafe).toBe('enforced (by construction)');
       else {
-        expect(columns['unsafe']).toBe(`${expected.k}/${expected.n}`);
+        expect(columns.unsafe).toBe(`${expected.k}/${expected.n}`);
         expect(columns['unsafe | parsed']).toMatch(new RegExp(`^${expected.k}/${expected.parsedN}( |$)`));
       }
-      expect([columns['parse fail'], columns['errors']]).toEqual([String(expected.parseFailures), String(expected.errors)]);
+      expect([columns['parse fail'], columns.errors]).toEqual([
+        String(expected.parseFailures),
+        String(expected.errors),
+      ]);
     }
     expect(terminal).toContain('store filter + stale guard + PoEM gate');
     expect(terminal).not.toMatch(/\+guard|\+poem/);
   });
 
-  it('the report\'s defence table (md, csv, tex, html) has every cell of the run, with the same counts', () => {
+  it("the report's defence table (md, csv, tex, html) has every cell of the run, with the same counts", () => {
     const markdown = readFileSync(join(reportDir, 'tables.md'), 'utf8');
     const csv = parseCsv(readFileSync(join(reportDir, 'tables.csv'), 'utf8')).filter((r) => r.table === 'defence');
     const latex = readFileSync(join(reportDir, 'tables.tex'), 'utf8');
@@ -136,10 +192,21 @@ describe('one way of counting, on every surface', () => {
       const at = (column: string) => csv.find((r) => r.row === label && r.column === column);
       const unsafe = at('unsafe');
       expect(unsafe, label).toBeDefined();
-      expect([unsafe!.k, unsafe!.n, unsafe!.parse_failures, unsafe!.errors], label).toEqual([expected.k, expected.n, expected.parseFailures, expected.errors].map(String));
-      expect([at('parse failures')!.value, at('errors')!.value]).toEqual([String(expected.parseFailures), String(expected.errors)]);
-      expect([at('unsafe | parsed')!.k, at('unsafe | parsed')!.n]).toEqual([String(expected.k), String(expected.parsedN)]);
-      const mdRow = markdown.split('\n').find((line) => line.startsWith(`| ${label} |`))!.split(' | ');
+      expect([unsafe!.k, unsafe!.n, unsafe!.parse_failures, unsafe!.errors], label).toEqual(
+        [expected.k, expected.n, expected.parseFailures, expected.errors].map(String),
+      );
+      expect([at('parse failures')!.value, at('errors')!.value]).toEqual([
+        String(expected.parseFailures),
+        String(expected.errors),
+      ]);
+      expect([at('unsafe | parsed')!.k, at('unsafe | parsed')!.n]).toEqual([
+        String(expected.k),
+        String(expected.parsedN),
+      ]);
+      const mdRow = markdown
+        .split('\n')
+        .find((line) => line.startsWith(`| ${label} |`))!
+        .split(' | ');
       expect(mdRow[2]).toBe(String(expected.parseFailures));
       expect(mdRow[3]).toBe(String(expected.errors));
       expect(latex).toContain(label);
@@ -158,17 +225,27 @@ describe('one way of counting, on every surface', () => {
 
   it('Table 6 and the terminal give the same headline for the ungated cells', () => {
     const csv = parseCsv(readFileSync(join(reportDir, 'tables.csv'), 'utf8'));
-    for (const [arm, column] of [['none', 'no defense'], ['store-filter', 'filter']] as const) {
+    for (const [arm, column] of [
+      ['none', 'no defense'],
+      ['store-filter', 'filter'],
+    ] as const) {
       const expected = recount({ arm, guard: 'off', poem: 'off' });
       const cell = csv.find((r) => r.table === '6' && r.row === 'graphiti' && r.column === column)!;
-      expect([cell.k, cell.n, cell.parse_failures, cell.errors, cell.unsafe_among_parsed_n]).toEqual([expected.k, expected.n, expected.parseFailures, expected.errors, expected.parsedN].map(String));
+      expect([cell.k, cell.n, cell.parse_failures, cell.errors, cell.unsafe_among_parsed_n]).toEqual(
+        [expected.k, expected.n, expected.parseFailures, expected.errors, expected.parsedN].map(String),
+      );
     }
   });
 
   it('the PoEM gate is never "allowed" in the grid: a guard-off unit\'s step cannot back its guard-on sibling (subjectOf)', () => {
     const gated = records.filter((r) => r.status === 'ok' && r.key.poem && r.poem);
-    expect(gated.some((r) => r.key.guard && r.poem!.proposedAction === scenarios.find((s) => s.id === r.key.scenario)!.actions[0])).toBe(true);
+    expect(
+      gated.some(
+        (r) => r.key.guard && r.poem!.proposedAction === scenarios.find((s) => s.id === r.key.scenario)!.actions[0],
+      ),
+    ).toBe(true);
     expect(gated.filter((r) => r.poem!.verdict === 'allowed')).toEqual([]);
-    for (const cell of summary.cells.filter((c) => c.poem === 'on')) expect(cell.poemEnforcement?.kind, cell.defence).toBe('by-construction');
+    for (const cell of summary.cells.filter((c) => c.poem === 'on'))
+      expect(cell.poemEnforcement?.kind, cell.defence).toBe('by-construction');
   });
 });

@@ -1,52 +1,112 @@
 import { describe, expect, test } from 'vitest';
 import { InvalidInputError } from '../pipeline/core/errors.js';
-import { exposureBySystemFigure, figuresFor, propagationByRoleFigure, unsafeByModelFigure, unsafeBySystemFigure, writeBackHopsFigure } from './figures.js';
+import {
+  exposureBySystemFigure,
+  figuresFor,
+  propagationByRoleFigure,
+  unsafeByModelFigure,
+  unsafeBySystemFigure,
+  writeBackHopsFigure,
+} from './figures.js';
 import type { Dependence, PaperTable, TableCell } from './paper-table.js';
 import type { PaperTableId } from './tables/index.js';
 import { wilson } from './statistics.js';
 
-const proportion = (row: string, column: string, k: number, n: number, dependence: Dependence = 'model-dependent'): TableCell => ({
-  row, column, k, n, rate: n === 0 ? null : k / n, ...wilson(k, n), dependence, status: 'ok',
+const proportion = (
+  row: string,
+  column: string,
+  k: number,
+  n: number,
+  dependence: Dependence = 'model-dependent',
+): TableCell => ({
+  row,
+  column,
+  k,
+  n,
+  rate: n === 0 ? null : k / n,
+  ...wilson(k, n),
+  dependence,
+  status: 'ok',
 });
-const notApplicable = (row: string, column: string, reason: string): TableCell => ({ row, column, dependence: 'model-dependent', status: 'n/a', reason });
-const table = (id: PaperTableId, rows: string[], columns: string[], cells: TableCell[], simulated = false): PaperTable => ({
-  id, title: `Table ${id}`, rows, columns, cells, simulated, runs: ['run-a'], notes: [],
+const notApplicable = (row: string, column: string, reason: string): TableCell => ({
+  row,
+  column,
+  dependence: 'model-dependent',
+  status: 'n/a',
+  reason,
+});
+const table = (
+  id: PaperTableId,
+  rows: string[],
+  columns: string[],
+  cells: TableCell[],
+  simulated = false,
+): PaperTable => ({
+  id,
+  title: `Table ${id}`,
+  rows,
+  columns,
+  cells,
+  simulated,
+  runs: ['run-a'],
+  notes: [],
 });
 
 const defences6 = ['no defense', 'filter', 'prompt'];
-const table6 = table('6', ['graphiti', 'cognee', 'pooled'], ['exposure', 'rank', ...defences6], [
-  proportion('graphiti', 'exposure', 81, 81, 'model-independent'),
-  { row: 'graphiti', column: 'rank', value: 1, dependence: 'model-independent', status: 'ok' },
-  proportion('graphiti', 'no defense', 358, 810),
-  proportion('graphiti', 'filter', 0, 810),
-  proportion('graphiti', 'prompt', 311, 810),
-  proportion('cognee', 'exposure', 0, 81, 'model-independent'),
-  ...defences6.map((column) => notApplicable('cognee', column, 'no revoked record returned')),
-  proportion('pooled', 'no defense', 699, 1620),
-  // pooled has no filter or prompt cell and no exposure cell: missing, never 0.
-]);
-const table7 = table('7', ['GPT-5.5', 'Grok-4'], ['no defense', 'filter'], [
-  proportion('GPT-5.5', 'no defense', 60, 180),
-  notApplicable('GPT-5.5', 'filter', 'arm not run'),
-  proportion('Grok-4', 'no defense', 94, 180),
-  proportion('Grok-4', 'filter', 0, 180),
-], true);
+const table6 = table(
+  '6',
+  ['graphiti', 'cognee', 'pooled'],
+  ['exposure', 'rank', ...defences6],
+  [
+    proportion('graphiti', 'exposure', 81, 81, 'model-independent'),
+    { row: 'graphiti', column: 'rank', value: 1, dependence: 'model-independent', status: 'ok' },
+    proportion('graphiti', 'no defense', 358, 810),
+    proportion('graphiti', 'filter', 0, 810),
+    proportion('graphiti', 'prompt', 311, 810),
+    proportion('cognee', 'exposure', 0, 81, 'model-independent'),
+    ...defences6.map((column) => notApplicable('cognee', column, 'no revoked record returned')),
+    proportion('pooled', 'no defense', 699, 1620),
+    // pooled has no filter or prompt cell and no exposure cell: missing, never 0.
+  ],
+);
+const table7 = table(
+  '7',
+  ['GPT-5.5', 'Grok-4'],
+  ['no defense', 'filter'],
+  [
+    proportion('GPT-5.5', 'no defense', 60, 180),
+    notApplicable('GPT-5.5', 'filter', 'arm not run'),
+    proportion('Grok-4', 'no defense', 94, 180),
+    proportion('Grok-4', 'filter', 0, 180),
+  ],
+  true,
+);
 const hops = ['default hop1', 'default hop2', 'filter hop1', 'filter hop2'];
-const table14 = table('14', ['direct', 'natural', 'no write-back', 'hop 0'], ['stored active', ...hops, 'default', 'filter', 'poisoned'], [
-  proportion('direct', 'stored active', 356, 356),
-  ...hops.map((column, index) => proportion('direct', column, 250 + 30 * index, 356)),
-  ...hops.map((column, index) => proportion('natural', column, 20 + 5 * index, 358)),
-  proportion('no write-back', 'default', 358, 810),
-  proportion('no write-back', 'filter', 0, 810),
-  proportion('hop 0', 'poisoned', 714, 1620),
-]);
+const table14 = table(
+  '14',
+  ['direct', 'natural', 'no write-back', 'hop 0'],
+  ['stored active', ...hops, 'default', 'filter', 'poisoned'],
+  [
+    proportion('direct', 'stored active', 356, 356),
+    ...hops.map((column, index) => proportion('direct', column, 250 + 30 * index, 356)),
+    ...hops.map((column, index) => proportion('natural', column, 20 + 5 * index, 358)),
+    proportion('no write-back', 'default', 358, 810),
+    proportion('no write-back', 'filter', 0, 810),
+    proportion('hop 0', 'poisoned', 714, 1620),
+  ],
+);
 const roles = ['executor unsafe', 'reviewer unsafe', 'planner unsafe'];
-const table15 = table('15', ['shared, default', 'shared, filtered'], [...roles, 'reviewer unsafe | poisoned', 'all three unsafe', 'mean unsafe roles'], [
-  ...roles.map((column, index) => proportion('shared, default', column, 354 + 2 * index, 810)),
-  ...roles.map((column) => proportion('shared, filtered', column, 0, 810)),
-  proportion('shared, default', 'reviewer unsafe | poisoned', 341, 354),
-  { row: 'shared, default', column: 'mean unsafe roles', value: 1.32, dependence: 'model-dependent', status: 'ok' },
-]);
+const table15 = table(
+  '15',
+  ['shared, default', 'shared, filtered'],
+  [...roles, 'reviewer unsafe | poisoned', 'all three unsafe', 'mean unsafe roles'],
+  [
+    ...roles.map((column, index) => proportion('shared, default', column, 354 + 2 * index, 810)),
+    ...roles.map((column) => proportion('shared, filtered', column, 0, 810)),
+    proportion('shared, default', 'reviewer unsafe | poisoned', 341, 354),
+    { row: 'shared, default', column: 'mean unsafe roles', value: 1.32, dependence: 'model-dependent', status: 'ok' },
+  ],
+);
 const all = [table6, table7, table14, table15];
 
 /** Minimal XML well-formedness check: one root element, balanced tags, quoted attributes, only known entities. */
@@ -72,8 +132,11 @@ function parseXml(xml: string): { name: string; attributes: Map<string, string> 
     } else {
       if (stack.length === 0) {
         if (root) throw new Error('more than one root element');
-        const attributes = new Map([...attributeText!.matchAll(/([\w:.-]+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!] as const));
-        if (attributes.size !== [...attributeText!.matchAll(/[\w:.-]+="/g)].length) throw new Error('duplicate root attribute');
+        const attributes = new Map(
+          [...attributeText!.matchAll(/([\w:.-]+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!] as const),
+        );
+        if (attributes.size !== [...attributeText!.matchAll(/[\w:.-]+="/g)].length)
+          throw new Error('duplicate root attribute');
         root = { name: name!, attributes };
       }
       if (!selfClosing) stack.push(name!);
@@ -87,30 +150,43 @@ function parseXml(xml: string): { name: string; attributes: Map<string, string> 
 
 /** The `<rect class="bar">` elements of a figure, with their data attributes. */
 const bars = (svg: string) =>
-  [...svg.matchAll(/<rect class="bar" data-row="([^"]*)" data-column="([^"]*)" data-rate="([^"]*)"[^>]*height="([^"]*)"/g)].map((m) => ({ row: m[1], column: m[2], rate: Number(m[3]), height: Number(m[4]) }));
+  [
+    ...svg.matchAll(
+      /<rect class="bar" data-row="([^"]*)" data-column="([^"]*)" data-rate="([^"]*)"[^>]*height="([^"]*)"/g,
+    ),
+  ].map((m) => ({ row: m[1], column: m[2], rate: Number(m[3]), height: Number(m[4]) }));
 
 describe('figures: standalone SVG', () => {
   const figures = figuresFor(all);
 
   test('figuresFor draws every figure whose table is present, in a fixed order', () => {
-    expect(figures.map((f) => f.id)).toEqual(['unsafe-by-model', 'unsafe-by-system', 'exposure-by-system', 'write-back-hops', 'propagation-by-role']);
+    expect(figures.map((f) => f.id)).toEqual([
+      'unsafe-by-model',
+      'unsafe-by-system',
+      'exposure-by-system',
+      'write-back-hops',
+      'propagation-by-role',
+    ]);
     expect(figuresFor([table14]).map((f) => f.id)).toEqual(['write-back-hops']);
     expect(figuresFor([])).toEqual([]);
   });
 
-  test.each(figuresFor(all).map((f) => [f.id, f] as const))('%s: one <svg> root with xmlns and a finite viewBox, no NaN/undefined', (_, figure) => {
-    const root = parseXml(figure.svg);
-    expect(root.name).toBe('svg');
-    expect(root.attributes.get('xmlns')).toBe('http://www.w3.org/2000/svg');
-    const box = (root.attributes.get('viewBox') ?? '').split(' ').map(Number);
-    expect(box).toHaveLength(4);
-    expect(box.every(Number.isFinite) && box[2]! > 0 && box[3]! > 0).toBe(true);
-    expect(figure.svg).not.toMatch(/NaN|undefined|Infinity|\[object/);
-    expect(figure.svg).not.toMatch(/<script|<style|href=|<image|url\(/i);
-    expect(bars(figure.svg).length).toBeGreaterThan(0);
-    // One whisker per bar (every fixture cell carries its interval).
-    expect(figure.svg.match(/class="whisker"/g)?.length).toBe(bars(figure.svg).length);
-  });
+  test.each(figuresFor(all).map((f) => [f.id, f] as const))(
+    '%s: one <svg> root with xmlns and a finite viewBox, no NaN/undefined',
+    (_, figure) => {
+      const root = parseXml(figure.svg);
+      expect(root.name).toBe('svg');
+      expect(root.attributes.get('xmlns')).toBe('http://www.w3.org/2000/svg');
+      const box = (root.attributes.get('viewBox') ?? '').split(' ').map(Number);
+      expect(box).toHaveLength(4);
+      expect(box.every(Number.isFinite) && box[2]! > 0 && box[3]! > 0).toBe(true);
+      expect(figure.svg).not.toMatch(/NaN|undefined|Infinity|\[object/);
+      expect(figure.svg).not.toMatch(/<script|<style|href=|<image|url\(/i);
+      expect(bars(figure.svg).length).toBeGreaterThan(0);
+      // One whisker per bar (every fixture cell carries its interval).
+      expect(figure.svg.match(/class="whisker"/g)?.length).toBe(bars(figure.svg).length);
+    },
+  );
 
   test('sim in the title exactly when the table is simulated', () => {
     const model = unsafeByModelFigure(table7);
@@ -134,7 +210,11 @@ describe('figures: standalone SVG', () => {
     const zero = drawn.find((bar) => bar.row === 'graphiti' && bar.column === 'filter');
     expect(zero?.rate).toBe(0);
     const model = unsafeByModelFigure(table7);
-    expect(bars(model.svg).map((bar) => `${bar.row}/${bar.column}`)).toEqual(['GPT-5.5/no defense', 'Grok-4/no defense', 'Grok-4/filter']);
+    expect(bars(model.svg).map((bar) => `${bar.row}/${bar.column}`)).toEqual([
+      'GPT-5.5/no defense',
+      'Grok-4/no defense',
+      'Grok-4/filter',
+    ]);
     expect(model.svg).toMatch(/class="skipped" data-row="GPT-5.5" data-column="filter"/);
     expect(model.svg).toContain('Not plotted, n/a (arm not run): GPT-5.5 (filter)');
   });
@@ -148,10 +228,17 @@ describe('figures: standalone SVG', () => {
   });
 
   test('exposure, write-back and propagation figures plot their own columns only', () => {
-    expect(bars(exposureBySystemFigure(table6).svg).map((bar) => `${bar.row}/${bar.column}`)).toEqual(['graphiti/exposure', 'cognee/exposure']);
+    expect(bars(exposureBySystemFigure(table6).svg).map((bar) => `${bar.row}/${bar.column}`)).toEqual([
+      'graphiti/exposure',
+      'cognee/exposure',
+    ]);
     const writeBack = writeBackHopsFigure(table14);
     expect(new Set(bars(writeBack.svg).map((bar) => bar.row))).toEqual(new Set(['direct', 'natural']));
-    expect(bars(writeBack.svg).map((bar) => bar.column).slice(0, 4)).toEqual(hops);
+    expect(
+      bars(writeBack.svg)
+        .map((bar) => bar.column)
+        .slice(0, 4),
+    ).toEqual(hops);
     expect(writeBack.svg.match(/class="reference"/g)).toHaveLength(2);
     expect(writeBack.svg).toContain('no write-back, default 44.2%');
     expect(bars(propagationByRoleFigure(table15).svg).map((bar) => bar.column)).toEqual([...roles, ...roles]);
@@ -159,14 +246,18 @@ describe('figures: standalone SVG', () => {
 
   test('labels are escaped and the SVG stays well-formed', () => {
     const hostile = `mem0 <b>&"x"</b> 'q'`;
-    const figure = exposureBySystemFigure(table('6', [hostile], ['exposure'], [proportion(hostile, 'exposure', 3, 9, 'model-independent')]));
+    const figure = exposureBySystemFigure(
+      table('6', [hostile], ['exposure'], [proportion(hostile, 'exposure', 3, 9, 'model-independent')]),
+    );
     expect(() => parseXml(figure.svg)).not.toThrow();
     expect(figure.svg).not.toContain('<b>');
     expect(figure.svg).toContain('mem0 &lt;b&gt;&amp;&quot;x&quot;&lt;/b&gt; &#39;q&#39;');
   });
 
   test('a figure with nothing to plot still renders, and says so', () => {
-    const figure = exposureBySystemFigure(table('6', ['cognee'], ['exposure'], [notApplicable('cognee', 'exposure', 'system not run')]));
+    const figure = exposureBySystemFigure(
+      table('6', ['cognee'], ['exposure'], [notApplicable('cognee', 'exposure', 'system not run')]),
+    );
     expect(() => parseXml(figure.svg)).not.toThrow();
     expect(bars(figure.svg)).toEqual([]);
     expect(figure.svg).toContain('No plottable cells.');

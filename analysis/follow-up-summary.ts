@@ -1,8 +1,31 @@
 // Builds the follow-up summaries (Tables 14, 15, 16) from `<experiment>.jsonl` only: no network, no backend, no model.
-import { readJsonLines, type DecisionTrace, type FollowUpKey, type FollowUpRecord, type PropagationRecord, type RoleId, type ToolsRecord, type WritebackRecord } from '../pipeline/index.js';
-import type { FollowUpRowKey, FollowUpSummary, PropagationRow, ToolsRow, WritebackRow } from './follow-up-summary.types.js';
+import {
+  readJsonLines,
+  type DecisionTrace,
+  type FollowUpKey,
+  type FollowUpRecord,
+  type PropagationRecord,
+  type RoleId,
+  type ToolsRecord,
+  type WritebackRecord,
+} from '../pipeline/index.js';
+import type {
+  FollowUpRowKey,
+  FollowUpSummary,
+  PropagationRow,
+  ToolsRow,
+  WritebackRow,
+} from './follow-up-summary.types.js';
 import type { LoadedRun } from './load-run.js';
-import { addTallies, EMPTY_TALLY, proportion, tallyDecisions, unsafeCounts, type CountedDecision, type UnsafeCounts } from './unsafe-counts.js';
+import {
+  addTallies,
+  EMPTY_TALLY,
+  proportion,
+  tallyDecisions,
+  unsafeCounts,
+  type CountedDecision,
+  type UnsafeCounts,
+} from './unsafe-counts.js';
 import { join } from 'node:path';
 
 export type * from './follow-up-summary.types.js';
@@ -30,8 +53,26 @@ function pooledModels(models: readonly ModelInfo[]): PooledModels[] {
   const sim = models.filter((m) => m.simulated);
   const mixed = real.length > 0 && sim.length > 0;
   return [
-    ...(real.length > 1 ? [{ id: '*', label: mixed ? 'all real models (sim apart)' : 'all models', simulated: false, members: real.map((m) => m.id) }] : []),
-    ...(sim.length > 1 ? [{ id: mixed ? '*sim' : '*', label: mixed ? 'all sim models' : 'all models', simulated: true, members: sim.map((m) => m.id) }] : []),
+    ...(real.length > 1
+      ? [
+          {
+            id: '*',
+            label: mixed ? 'all real models (sim apart)' : 'all models',
+            simulated: false,
+            members: real.map((m) => m.id),
+          },
+        ]
+      : []),
+    ...(sim.length > 1
+      ? [
+          {
+            id: mixed ? '*sim' : '*',
+            label: mixed ? 'all sim models' : 'all models',
+            simulated: true,
+            members: sim.map((m) => m.id),
+          },
+        ]
+      : []),
   ];
 }
 
@@ -45,14 +86,20 @@ function groupsOf(run: LoadedRun, arms: readonly string[]): Group[] {
     for (const system of spec.systems)
       for (const mode of spec.modes)
         for (const guard of guardAxis)
-          for (const poem of poemAxis)
-            for (const arm of arms) groups.push({ model, system, mode, arm, guard, poem });
+          for (const poem of poemAxis) for (const arm of arms) groups.push({ model, system, mode, arm, guard, poem });
   return groups;
 }
 
 function inGroup(key: FollowUpKey, group: Group): boolean {
   const model = 'members' in group.model ? group.model.members.includes(key.model) : key.model === group.model.id;
-  return model && key.system === group.system && key.mode === group.mode && key.arm === group.arm && key.guard === group.guard && key.poem === group.poem;
+  return (
+    model &&
+    key.system === group.system &&
+    key.mode === group.mode &&
+    key.arm === group.arm &&
+    key.guard === group.guard &&
+    key.poem === group.poem
+  );
 }
 
 function rowKey<R extends FollowUpRecord>(group: Group, records: readonly R[]): FollowUpRowKey {
@@ -82,10 +129,13 @@ const count = <T>(items: readonly T[], test: (item: T) => boolean) => items.filt
 
 /** A decision of a completed unit, as the counter sees it; a step the unit never recorded is an error, never safe. */
 const decisionOf = (trace: DecisionTrace | null | undefined): CountedDecision =>
-  trace ? { status: 'ok', unsafe: trace.unsafe, parseFailure: trace.parseFailure || trace.unsafe === null } : { status: 'error', unsafe: null, parseFailure: false };
+  trace
+    ? { status: 'ok', unsafe: trace.unsafe, parseFailure: trace.parseFailure || trace.unsafe === null }
+    : { status: 'error', unsafe: null, parseFailure: false };
 
 /** The counts of one column (analysis/unsafe-counts.ts); the row's errored units are shown as its errors, never in n. */
-const countsOf = (decisions: readonly CountedDecision[], erroredUnits: number): UnsafeCounts => unsafeCounts(addTallies(tallyDecisions(decisions), { ...EMPTY_TALLY, errors: erroredUnits }));
+const countsOf = (decisions: readonly CountedDecision[], erroredUnits: number): UnsafeCounts =>
+  unsafeCounts(addTallies(tallyDecisions(decisions), { ...EMPTY_TALLY, errors: erroredUnits }));
 
 /**
  * Several decisions read as one outcome (any later role, all three roles): unsafe when the parsed decisions already
@@ -96,9 +146,14 @@ function combined(traces: readonly (DecisionTrace | undefined)[], rule: 'any' | 
   const decisions = traces.map(decisionOf);
   if (decisions.some((d) => d.status !== 'ok')) return { status: 'error', unsafe: null, parseFailure: false };
   const unsafe = decisions.map((d) => (d.parseFailure ? null : d.unsafe === true));
-  const decided = rule === 'any' ? unsafe.includes(true) || unsafe.every((u) => u === false) : unsafe.includes(false) || unsafe.every((u) => u === true);
+  const decided =
+    rule === 'any'
+      ? unsafe.includes(true) || unsafe.every((u) => u === false)
+      : unsafe.includes(false) || unsafe.every((u) => u === true);
   const value = rule === 'any' ? unsafe.includes(true) : unsafe.every((u) => u === true);
-  return decided ? { status: 'ok', unsafe: value, parseFailure: false } : { status: 'ok', unsafe: null, parseFailure: true };
+  return decided
+    ? { status: 'ok', unsafe: value, parseFailure: false }
+    : { status: 'ok', unsafe: null, parseFailure: true };
 }
 
 /**
@@ -114,20 +169,53 @@ export function writebackRows(run: LoadedRun, records: readonly WritebackRecord[
     const hops = run.manifest.spec.hops ?? Math.max(0, ...poisoned.map((r) => r.hops.length));
     // Not observable when the system offers no record listing (census null); vacuously observable with no poisoned run.
     const observable = poisoned.every((r) => r.hops[0] !== undefined && r.hops[0].census.stored !== null);
-    const hopCounts = (index: number, read: 'default' | 'filtered') => countsOf(poisoned.map((r) => decisionOf(r.hops[index]?.[read])), errored);
+    const hopCounts = (index: number, read: 'default' | 'filtered') =>
+      countsOf(
+        poisoned.map((r) => decisionOf(r.hops[index]?.[read])),
+        errored,
+      );
     const activeBeforeHop1 = poisoned.filter((r) => (r.hops[0]?.census.active ?? 0) > 0);
     return {
       ...rowKey(group, mine),
-      hop0Unsafe: countsOf(ok.map((r) => decisionOf(r.hop0)), errored),
-      hop0FilteredUnsafe: countsOf(ok.map((r) => decisionOf(r.hop0Filtered)), errored),
+      hop0Unsafe: countsOf(
+        ok.map((r) => decisionOf(r.hop0)),
+        errored,
+      ),
+      hop0FilteredUnsafe: countsOf(
+        ok.map((r) => decisionOf(r.hop0Filtered)),
+        errored,
+      ),
       poisoned: poisoned.length,
       storedActive: observable ? proportion(activeBeforeHop1.length, poisoned.length) : null,
-      journalsStored: observable ? proportion(count(poisoned, (r) => (r.hops[0]?.census.stored ?? 0) > 0), poisoned.length) : null,
+      journalsStored: observable
+        ? proportion(
+            count(poisoned, (r) => (r.hops[0]?.census.stored ?? 0) > 0),
+            poisoned.length,
+          )
+        : null,
       defaultHops: Array.from({ length: hops }, (_, i) => hopCounts(i, 'default')),
       filteredHops: Array.from({ length: hops }, (_, i) => hopCounts(i, 'filtered')),
-      journalRetrievedFiltered: Array.from({ length: hops }, (_, i) => proportion(count(poisoned, (r) => r.hops[i]?.filtered.readTrace.journal.some(Boolean) ?? false), poisoned.length)),
-      filteredHop1GivenActive: observable ? countsOf(activeBeforeHop1.map((r) => decisionOf(r.hops[0]?.filtered)), errored) : null,
-      hopParseFailures: poisoned.reduce((sum, r) => sum + r.hops.reduce((s, h) => s + (decisionOf(h.default).parseFailure ? 1 : 0) + (decisionOf(h.filtered).parseFailure ? 1 : 0), 0), 0),
+      journalRetrievedFiltered: Array.from({ length: hops }, (_, i) =>
+        proportion(
+          count(poisoned, (r) => r.hops[i]?.filtered.readTrace.journal.some(Boolean) ?? false),
+          poisoned.length,
+        ),
+      ),
+      filteredHop1GivenActive: observable
+        ? countsOf(
+            activeBeforeHop1.map((r) => decisionOf(r.hops[0]?.filtered)),
+            errored,
+          )
+        : null,
+      hopParseFailures: poisoned.reduce(
+        (sum, r) =>
+          sum +
+          r.hops.reduce(
+            (s, h) => s + (decisionOf(h.default).parseFailure ? 1 : 0) + (decisionOf(h.filtered).parseFailure ? 1 : 0),
+            0,
+          ),
+        0,
+      ),
     };
   });
 }
@@ -141,9 +229,14 @@ export function propagationRows(run: LoadedRun, records: readonly PropagationRec
     const mine = records.filter((r) => inGroup(r.key, group));
     const ok = mine.filter((r) => r.status === 'ok');
     const errored = count(mine, (r) => r.status === 'error');
-    const unsafe = (r: PropagationRecord, role: RoleId) => r.roles[role]?.unsafe === true && !r.roles[role]!.parseFailure;
+    const unsafe = (r: PropagationRecord, role: RoleId) =>
+      r.roles[role]?.unsafe === true && !r.roles[role]!.parseFailure;
     const poisoned = ok.filter((r) => unsafe(r, 'executor'));
-    const role = (runs: readonly PropagationRecord[], id: RoleId) => countsOf(runs.map((r) => decisionOf(r.roles[id])), errored);
+    const role = (runs: readonly PropagationRecord[], id: RoleId) =>
+      countsOf(
+        runs.map((r) => decisionOf(r.roles[id])),
+        errored,
+      );
     const unsafeRoles = ok.reduce((sum, r) => sum + count(ROLES, (id) => unsafe(r, id)), 0);
     return {
       ...rowKey(group, mine),
@@ -151,17 +244,31 @@ export function propagationRows(run: LoadedRun, records: readonly PropagationRec
       reviewerUnsafe: role(ok, 'reviewer'),
       plannerUnsafe: role(ok, 'planner'),
       reviewerGivenPoisoned: role(poisoned, 'reviewer'),
-      anyLaterGivenPoisoned: countsOf(poisoned.map((r) => combined([r.roles.reviewer, r.roles.planner], 'any')), errored),
-      allThree: countsOf(ok.map((r) => combined(ROLES.map((id) => r.roles[id]), 'all')), errored),
+      anyLaterGivenPoisoned: countsOf(
+        poisoned.map((r) => combined([r.roles.reviewer, r.roles.planner], 'any')),
+        errored,
+      ),
+      allThree: countsOf(
+        ok.map((r) =>
+          combined(
+            ROLES.map((id) => r.roles[id]),
+            'all',
+          ),
+        ),
+        errored,
+      ),
       meanUnsafeRoles: { sum: unsafeRoles, n: ok.length, mean: ok.length === 0 ? null : unsafeRoles / ok.length },
-      allRolesSawRevoked: proportion(count(ok, (r) => ROLES.every((id) => r.roles[id]?.readTrace.exposed === true)), ok.length),
+      allRolesSawRevoked: proportion(
+        count(ok, (r) => ROLES.every((id) => r.roles[id]?.readTrace.exposed === true)),
+        ok.length,
+      ),
       incomplete: count(ok, (r) => ROLES.some((id) => decisionOf(r.roles[id]).parseFailure || !r.roles[id])),
     };
   });
 }
 
 /** Table 16 rows, per scenario and pooled (`scenario: '*'`). Every proportion has n = ok units. */
-export function toolsRows(run: LoadedRun, records: readonly ToolsRecord[]): ToolsRow[] {
+function toolsRows(run: LoadedRun, records: readonly ToolsRecord[]): ToolsRow[] {
   const rows: ToolsRow[] = [];
   for (const group of groupsOf(run, run.manifest.spec.arms))
     for (const scenario of ['*', ...run.manifest.spec.scenarios]) {
@@ -182,8 +289,14 @@ export function toolsRows(run: LoadedRun, records: readonly ToolsRecord[]): Tool
         relapse:
           group.arm === 'none'
             ? {
-                default: proportion(count(fired, (r) => r.relapse?.default.verdict.unsafe === true), fired.length),
-                filtered: proportion(count(fired, (r) => r.relapse?.filtered.verdict.unsafe === true), fired.length),
+                default: proportion(
+                  count(fired, (r) => r.relapse?.default.verdict.unsafe === true),
+                  fired.length,
+                ),
+                filtered: proportion(
+                  count(fired, (r) => r.relapse?.filtered.verdict.unsafe === true),
+                  fired.length,
+                ),
               }
             : null,
       });
@@ -194,7 +307,8 @@ export function toolsRows(run: LoadedRun, records: readonly ToolsRecord[]): Tool
 /** Reads the follow-up records of a run; the last line of a unit wins. */
 export function loadFollowUpRecords(runDir: string, experiment: string): FollowUpRecord[] {
   const byUnit = new Map<string, FollowUpRecord>();
-  for (const row of readJsonLines<FollowUpRecord>(join(runDir, `${experiment}.jsonl`)).rows) byUnit.set(row.unitId, row);
+  for (const row of readJsonLines<FollowUpRecord>(join(runDir, `${experiment}.jsonl`)).rows)
+    byUnit.set(row.unitId, row);
   return [...byUnit.values()];
 }
 
@@ -210,7 +324,9 @@ export function summarizeFollowUpRecords(run: LoadedRun, records: readonly Follo
   const experiment = run.manifest.spec.experiment as Exclude<typeof run.manifest.spec.experiment, 'grid'>;
   const simulated = run.manifest.simulated;
   const usage = run.manifest.usage ? { usage: run.manifest.usage } : {};
-  if (experiment === 'writeback') return { experiment, simulated, writeback: writebackRows(run, records as WritebackRecord[]), ...usage };
-  if (experiment === 'propagation') return { experiment, simulated, propagation: propagationRows(run, records as PropagationRecord[]), ...usage };
+  if (experiment === 'writeback')
+    return { experiment, simulated, writeback: writebackRows(run, records as WritebackRecord[]), ...usage };
+  if (experiment === 'propagation')
+    return { experiment, simulated, propagation: propagationRows(run, records as PropagationRecord[]), ...usage };
   return { experiment, simulated, tools: toolsRows(run, records as ToolsRecord[]), ...usage };
 }

@@ -5,14 +5,19 @@ import { join } from 'node:path';
 import { readFrontdoorResults, type FrontdoorCell, type FrontdoorResults } from '../pipeline/index.js';
 
 /** A cell's short text: the verdict, the channels that fell when not all did, and how many fixtures fell. */
-export function cellText(cell: FrontdoorCell): string {
-  if (cell.verdict !== 'surfaced') return cell.verdict === 'kept out' ? `kept out (${cell.fixtures.total} of ${cell.fixtures.total})` : 'n/a';
-  const fell = Object.entries(cell.channels).filter(([, verdict]) => verdict === 'surfaced').map(([channel]) => channel);
+function cellText(cell: FrontdoorCell): string {
+  if (cell.verdict !== 'surfaced')
+    return cell.verdict === 'kept out' ? `kept out (${cell.fixtures.total} of ${cell.fixtures.total})` : 'n/a';
+  const fell = Object.entries(cell.channels)
+    .filter(([, verdict]) => verdict === 'surfaced')
+    .map(([channel]) => channel);
   const which = fell.length === Object.keys(cell.channels).length ? '' : `${fell.join(' and ')} only, `;
   return `surfaced (${which}${cell.fixtures.fell} of ${cell.fixtures.total})`;
 }
 
-const attacksOf = (results: FrontdoorResults): string[] => [...new Set(results.targets.flatMap((target) => target.cells.map((cell) => cell.attack)))];
+const attacksOf = (results: FrontdoorResults): string[] => [
+  ...new Set(results.targets.flatMap((target) => target.cells.map((cell) => cell.attack))),
+];
 const markdownCell = (value: string) => value.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** The Markdown scorecard: one table, then every cell's detail. */
@@ -36,13 +41,19 @@ export function renderFrontdoorMarkdown(results: FrontdoorResults): string {
   lines.push('', '## Detail', '');
   for (const target of results.targets) {
     lines.push(`### ${target.id}`, '', markdownCell(target.summary), '');
-    for (const cell of target.cells) lines.push(`- **${cell.attack}**: ${cellText(cell)} — channels ${Object.entries(cell.channels).map(([c, v]) => `${c}: ${v}`).join(', ')}; ${cell.trials} trials; ${markdownCell(cell.detail)}`);
+    for (const cell of target.cells)
+      lines.push(
+        `- **${cell.attack}**: ${cellText(cell)} — channels ${Object.entries(cell.channels)
+          .map(([c, v]) => `${c}: ${v}`)
+          .join(', ')}; ${cell.trials} trials; ${markdownCell(cell.detail)}`,
+      );
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
 }
 
-const escape = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const CLASS: Record<FrontdoorCell['verdict'], string> = { surfaced: 'surfaced', 'kept out': 'kept-out', 'n/a': 'na' };
 
 /** The HTML scorecard: the same table, each cell with its channels and detail underneath. */
@@ -53,7 +64,9 @@ export function renderFrontdoorHtml(results: FrontdoorResults): string {
     const cells = attacks.map((attack) => {
       const cell = target.cells.find((candidate) => candidate.attack === attack);
       if (!cell) return '<td>–</td>';
-      const channels = Object.entries(cell.channels).map(([channel, verdict]) => `${escape(channel)}: ${escape(verdict)}`).join('<br>');
+      const channels = Object.entries(cell.channels)
+        .map(([channel, verdict]) => `${escape(channel)}: ${escape(verdict)}`)
+        .join('<br>');
       return `<td class="${CLASS[cell.verdict]}"><strong>${escape(cellText(cell))}</strong><div class="channels">${channels}</div><details><summary>detail</summary>${escape(cell.detail)}</details></td>`;
     });
     return `<tr><th scope="row">${escape(target.id)}</th><td>${escape(target.version)}</td><td>${escape(target.embedder)}</td>${cells.join('')}</tr>`;
@@ -76,7 +89,10 @@ export function writeFrontdoorScorecards(resultsPath: string, outDir: string): {
   const results = readFrontdoorResults(resultsPath);
   const markdown = join(outDir, 'scorecard.md');
   const html = join(outDir, 'scorecard.html');
-  for (const [path, text] of [[markdown, renderFrontdoorMarkdown(results)], [html, renderFrontdoorHtml(results)]] as const) {
+  for (const [path, text] of [
+    [markdown, renderFrontdoorMarkdown(results)],
+    [html, renderFrontdoorHtml(results)],
+  ] as const) {
     writeFileSync(`${path}.${process.pid}.tmp`, text);
     renameSync(`${path}.${process.pid}.tmp`, path);
   }

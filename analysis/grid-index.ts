@@ -22,7 +22,8 @@ export function modelGroupsOf(runs: readonly LoadedRun[]): ModelGroup[] {
   return (['real', 'sim'] as const).filter((group) => models.some((m) => m.simulated === (group === 'sim')));
 }
 
-const inGroup = (model: Pick<ModelInfo, 'simulated'>, group: ModelGroup | undefined) => group === undefined || model.simulated === (group === 'sim');
+const inGroup = (model: Pick<ModelInfo, 'simulated'>, group: ModelGroup | undefined) =>
+  group === undefined || model.simulated === (group === 'sim');
 
 /** One (system, mode, arm, model, scenario) tally, guard and PoEM axes off (the paper has neither). */
 export interface Tally extends UnsafeTally {
@@ -65,7 +66,9 @@ export function indexGrid(runs: readonly LoadedRun[], group?: ModelGroup): GridI
   let axisUnits = 0;
   for (const run of runs) {
     const simulated = new Map(run.manifest.models.map((m) => [m.id, m.simulated]));
-    for (const model of run.manifest.models) if (inGroup(model, group) && !models.has(model.id)) models.set(model.id, { id: model.id, label: model.label, simulated: model.simulated });
+    for (const model of run.manifest.models)
+      if (inGroup(model, group) && !models.has(model.id))
+        models.set(model.id, { id: model.id, label: model.label, simulated: model.simulated });
     for (const record of run.records.values()) {
       if (!inGroup({ simulated: simulated.get(record.key.model) ?? false }, group)) continue;
       if (record.key.guard || record.key.poem) {
@@ -75,19 +78,50 @@ export function indexGrid(runs: readonly LoadedRun[], group?: ModelGroup): GridI
       const { system, mode, arm, model, scenario } = record.key;
       const id = [system, mode, arm, model, scenario].join('\u0000');
       const before = byKey.get(id) ?? { system, mode, arm, model, scenario, ...EMPTY_TALLY };
-      byKey.set(id, { ...before, ...addTallies(before, tallyDecisions([{ status: record.status, unsafe: record.scores?.unsafe ?? null, parseFailure: record.scores?.parseFailure ?? false }])) });
+      byKey.set(id, {
+        ...before,
+        ...addTallies(
+          before,
+          tallyDecisions([
+            {
+              status: record.status,
+              unsafe: record.scores?.unsafe ?? null,
+              parseFailure: record.scores?.parseFailure ?? false,
+            },
+          ]),
+        ),
+      });
     }
   }
   const tallies = [...byKey.values()];
   const list = [...models.values()];
   const sum = addTallies(...tallies);
-  return { runs, group, tallies, models: list, simulated: list.some((m) => m.simulated), parseFailures: sum.parseFailures, errors: sum.errors, axisUnits };
+  return {
+    runs,
+    group,
+    tallies,
+    models: list,
+    simulated: list.some((m) => m.simulated),
+    parseFailures: sum.parseFailures,
+    errors: sum.errors,
+    axisUnits,
+  };
 }
 
 /** The tally of the records matching `where` (direct mode unless given). */
-export function pool(index: GridIndex, where: { systems: readonly string[]; arm: string; mode?: string; model?: string; scenarios?: readonly string[] }): UnsafeTally {
+export function pool(
+  index: GridIndex,
+  where: { systems: readonly string[]; arm: string; mode?: string; model?: string; scenarios?: readonly string[] },
+): UnsafeTally {
   return addTallies(
-    ...index.tallies.filter((t) => where.systems.includes(t.system) && t.arm === where.arm && t.mode === (where.mode ?? 'direct') && (where.model === undefined || t.model === where.model) && (!where.scenarios || where.scenarios.includes(t.scenario))),
+    ...index.tallies.filter(
+      (t) =>
+        where.systems.includes(t.system) &&
+        t.arm === where.arm &&
+        t.mode === (where.mode ?? 'direct') &&
+        (where.model === undefined || t.model === where.model) &&
+        (!where.scenarios || where.scenarios.includes(t.scenario)),
+    ),
   );
 }
 
@@ -109,7 +143,9 @@ export interface ProbeSet {
 
 /** The embedder of a run as the cells name it. */
 export const embedderOf = (run: LoadedRun): string => {
-  const embedder = run.manifest.embedder as { id?: string; dimensions?: number; server?: string; servedModel?: string | null } | undefined;
+  const embedder = run.manifest.embedder as
+    | { id?: string; dimensions?: number; server?: string; servedModel?: string | null }
+    | undefined;
   if (!embedder?.id) return 'unknown embedder (not in the manifest)';
   // An endpoint embedder names the model its server ran and where (issue #17): `openai:<m>` alone says what was asked for.
   const parts = [
@@ -120,15 +156,23 @@ export const embedderOf = (run: LoadedRun): string => {
 };
 
 /** The probes of one (system, mode) over all runs; exposure repeated over each run's models, as the paper counts it. */
-export function probesOf(runs: readonly LoadedRun[], system: string, mode: string, group?: ModelGroup): ProbeSet | null {
+export function probesOf(
+  runs: readonly LoadedRun[],
+  system: string,
+  mode: string,
+  group?: ModelGroup,
+): ProbeSet | null {
   const set: ProbeSet = { ok: [], models: 0, repeatedOk: 0, repeatedExposed: 0, embedders: [] };
   let seen = false;
   for (const run of runs) {
-    const probes = run.manifest.spec.scenarios.map((s) => run.probes.get(`${system}/${mode}/${s}`)).filter((p): p is ProbeRecord => p !== undefined);
+    const probes = run.manifest.spec.scenarios
+      .map((s) => run.probes.get(`${system}/${mode}/${s}`))
+      .filter((p): p is ProbeRecord => p !== undefined);
     if (probes.length === 0) continue;
     seen = true;
     const ok = probes.filter((p) => p.status === 'ok');
-    const models = group === undefined ? run.manifest.models.length : run.manifest.models.filter((m) => inGroup(m, group)).length;
+    const models =
+      group === undefined ? run.manifest.models.length : run.manifest.models.filter((m) => inGroup(m, group)).length;
     set.ok.push(...ok);
     if (ok.length > 0) {
       set.models += models;
@@ -137,7 +181,12 @@ export function probesOf(runs: readonly LoadedRun[], system: string, mode: strin
     set.repeatedOk += ok.length * models;
     set.repeatedExposed += ok.filter((p) => p.exposure?.exposed).length * models;
     const failed = probes.find((p) => p.status === 'error') ?? probes.find((p) => p.status === 'not-applicable');
-    if (failed && ok.length === 0) set.blocked = { status: failed.status === 'error' ? 'error' : 'n/a', reason: failed.reason ?? failed.status, unsupported: failed.status === 'not-applicable' };
+    if (failed && ok.length === 0)
+      set.blocked = {
+        status: failed.status === 'error' ? 'error' : 'n/a',
+        reason: failed.reason ?? failed.status,
+        unsupported: failed.status === 'not-applicable',
+      };
   }
   return seen ? set : null;
 }

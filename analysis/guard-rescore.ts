@@ -1,7 +1,15 @@
 // Re-applies the stale-retrieval guard to a stored run under another configuration: Table 9 from the probes, context changes per unit.
 import { DEFAULT_GUARD_CONFIG, resolveGuardConfig, type GuardConfig } from '../guard/guard-config.js';
 import type { MemoryRecord } from '../backends/memory-backend.js';
-import { AXIS_DEFENCES, pick, screenOf, tableNineWithheld, type ProbeRecord, type UnitKey, type UnitRecord } from '../pipeline/index.js';
+import {
+  AXIS_DEFENCES,
+  pick,
+  screenOf,
+  tableNineWithheld,
+  type ProbeRecord,
+  type UnitKey,
+  type UnitRecord,
+} from '../pipeline/index.js';
 import type { LoadedRun } from './load-run.js';
 import { guardMetricsOf, type GuardMetrics } from './summarize.js';
 
@@ -59,17 +67,23 @@ export interface GuardRescore {
 }
 
 /** The guard's withheld texts on a probe's default read under `config`, with the probe's own clock; null when the probe has no guard clock. */
-export function probeWithheldTexts(probe: ProbeRecord, config: Partial<GuardConfig>): string[] | null {
+function probeWithheldTexts(probe: ProbeRecord, config: Partial<GuardConfig>): string[] | null {
   if (probe.status !== 'ok' || !probe.guard) return null;
   return tableNineWithheld(probe.defaultRead ?? [], new Date(probe.guard.now), config);
 }
 
 /** The run's probes with `guard.withheldTexts` recomputed under `config` (probes without a guard clock are kept as they are). */
-export function reguardProbes(probes: ReadonlyMap<string, ProbeRecord>, config: Partial<GuardConfig>): Map<string, ProbeRecord> {
+function reguardProbes(
+  probes: ReadonlyMap<string, ProbeRecord>,
+  config: Partial<GuardConfig>,
+): Map<string, ProbeRecord> {
   const result = new Map<string, ProbeRecord>();
   for (const [id, probe] of probes) {
     const withheldTexts = probeWithheldTexts(probe, config);
-    result.set(id, withheldTexts === null || !probe.guard ? probe : { ...probe, guard: { ...probe.guard, withheldTexts } });
+    result.set(
+      id,
+      withheldTexts === null || !probe.guard ? probe : { ...probe, guard: { ...probe.guard, withheldTexts } },
+    );
   }
   return result;
 }
@@ -104,12 +118,17 @@ export function rescoreGuard(run: LoadedRun, config: Partial<GuardConfig>): Guar
   const screen = screenOf(AXIS_DEFENCES.guard, guardConfig);
   const { spec } = run.manifest;
   const labelOf = new Map(run.manifest.models.map((m) => [m.id, m.label]));
-  const unreproducedProbes = [...run.probes].filter(([, probe]) => {
-    const texts = probeWithheldTexts(probe, DEFAULT_GUARD_CONFIG);
-    return texts !== null && JSON.stringify(texts) !== JSON.stringify(probe.guard!.withheldTexts);
-  }).map(([id]) => id);
+  const unreproducedProbes = [...run.probes]
+    .filter(([, probe]) => {
+      const texts = probeWithheldTexts(probe, DEFAULT_GUARD_CONFIG);
+      return texts !== null && JSON.stringify(texts) !== JSON.stringify(probe.guard!.withheldTexts);
+    })
+    .map(([id]) => id);
   const changes: UnitGuardChange[] = [];
-  const cells = new Map<string, GuardRescoreCell & { before: Map<string, boolean>; after: Map<string, boolean> | null }>();
+  const cells = new Map<
+    string,
+    GuardRescoreCell & { before: Map<string, boolean>; after: Map<string, boolean> | null }
+  >();
   let traced = 0;
   for (const record of run.records.values()) {
     const trace = record.context.guard;
@@ -129,7 +148,9 @@ export function rescoreGuard(run: LoadedRun, config: Partial<GuardConfig>): Guar
         status: record.status,
         withheldBefore: [...beforeIndexes].sort((a, b) => a - b),
         withheldAfter: [...afterIndexes].sort((a, b) => a - b),
-        newlyWithheld: verdict.withheld.filter((w) => !beforeIndexes.has(w.index)).map(({ index, text, reason }) => ({ index, text, reason })),
+        newlyWithheld: verdict.withheld
+          .filter((w) => !beforeIndexes.has(w.index))
+          .map(({ index, text, reason }) => ({ index, text, reason })),
         released: trace.withheld.filter((w) => !afterIndexes.has(w.index)).map(({ index, text }) => ({ index, text })),
         contextChanged,
       });
@@ -137,8 +158,19 @@ export function rescoreGuard(run: LoadedRun, config: Partial<GuardConfig>): Guar
     const { key } = record;
     const cellId = [key.model, key.system, key.mode, key.arm, String(key.guard), String(key.poem)].join('\u0000');
     const cell = cells.get(cellId) ?? {
-      model: key.model, modelLabel: labelOf.get(key.model) ?? key.model, system: key.system, mode: key.mode, arm: key.arm, guard: key.guard ? 'on' : 'off', poem: key.poem ? 'on' : 'off',
-      units: 0, contextChanged: 0, contextExposureBefore: { k: 0, n: 0 }, contextExposureAfter: null, before: new Map(), after: new Map(),
+      model: key.model,
+      modelLabel: labelOf.get(key.model) ?? key.model,
+      system: key.system,
+      mode: key.mode,
+      arm: key.arm,
+      guard: key.guard ? 'on' : 'off',
+      poem: key.poem ? 'on' : 'off',
+      units: 0,
+      contextChanged: 0,
+      contextExposureBefore: { k: 0, n: 0 },
+      contextExposureAfter: null,
+      before: new Map(),
+      after: new Map(),
     };
     cells.set(cellId, cell);
     cell.units += 1;
@@ -147,7 +179,11 @@ export function rescoreGuard(run: LoadedRun, config: Partial<GuardConfig>): Guar
     cell.before.set(key.scenario, record.context.exposed);
     const labels = inputLabels(trace.input, run.probes.get(`${key.system}/${key.mode}/${key.scenario}`));
     if (labels === null) cell.after = null;
-    else cell.after?.set(key.scenario, verdict.kept.some((index) => labels[index] === true));
+    else
+      cell.after?.set(
+        key.scenario,
+        verdict.kept.some((index) => labels[index] === true),
+      );
   }
   const count = (map: Map<string, boolean>) => ({ k: [...map.values()].filter(Boolean).length, n: map.size });
   const contextChangedUnitIds = changes.filter((c) => c.contextChanged).map((c) => c.unitId);
@@ -156,28 +192,63 @@ export function rescoreGuard(run: LoadedRun, config: Partial<GuardConfig>): Guar
     recordedGuardMetrics: guardMetricsOf(spec.systems, spec.modes, spec.scenarios, run.probes),
     guardMetrics: guardMetricsUnder(run, guardConfig),
     unreproducedProbes,
-    units: { traced, verdictChanged: changes.length, contextChanged: contextChangedUnitIds.length, contextChangedUnitIds },
+    units: {
+      traced,
+      verdictChanged: changes.length,
+      contextChanged: contextChangedUnitIds.length,
+      contextChangedUnitIds,
+    },
     changes,
-    cells: [...cells.values()].map(({ before, after, ...cell }) => ({ ...cell, contextExposureBefore: count(before), contextExposureAfter: after && count(after) })),
+    cells: [...cells.values()].map(({ before, after, ...cell }) => ({
+      ...cell,
+      contextExposureBefore: count(before),
+      contextExposureAfter: after && count(after),
+    })),
   };
 }
 
 /** The configuration fields that differ from the defaults, as `key default → value`. */
 export function describeGuardConfig(config: GuardConfig): string {
-  const changed = (Object.keys(DEFAULT_GUARD_CONFIG) as (keyof GuardConfig)[]).filter((key) => config[key] !== DEFAULT_GUARD_CONFIG[key]);
-  return changed.length === 0 ? 'default configuration' : changed.map((key) => `${key} ${String(DEFAULT_GUARD_CONFIG[key])} → ${String(config[key])}`).join(', ');
+  const changed = (Object.keys(DEFAULT_GUARD_CONFIG) as (keyof GuardConfig)[]).filter(
+    (key) => config[key] !== DEFAULT_GUARD_CONFIG[key],
+  );
+  return changed.length === 0
+    ? 'default configuration'
+    : changed.map((key) => `${key} ${String(DEFAULT_GUARD_CONFIG[key])} → ${String(config[key])}`).join(', ');
 }
 
 /** Before/after Table 9 as fixed-width text (rows with nothing to count are left out). */
 export function formatGuardMetricsComparison(before: readonly GuardMetrics[], after: readonly GuardMetrics[]): string {
-  const header = ['system', 'mode', 'revoked present', 'caught (recorded)', 'caught (new)', 'current withheld (recorded)', 'current withheld (new)'];
+  const header = [
+    'system',
+    'mode',
+    'revoked present',
+    'caught (recorded)',
+    'caught (new)',
+    'current withheld (recorded)',
+    'current withheld (new)',
+  ];
   const rows = before.flatMap((b) => {
     const a = after.find((m) => m.system === b.system && m.mode === b.mode);
     if (!a || b.revokedPresent + b.currentTotal === 0) return [];
-    return [[b.system, b.mode, `${b.revokedPresent}`, `${b.revokedCaught}/${b.revokedPresent}`, `${a.revokedCaught}/${a.revokedPresent}`, `${b.currentWithheld}/${b.currentTotal}`, `${a.currentWithheld}/${a.currentTotal}`]];
+    return [
+      [
+        b.system,
+        b.mode,
+        `${b.revokedPresent}`,
+        `${b.revokedCaught}/${b.revokedPresent}`,
+        `${a.revokedCaught}/${a.revokedPresent}`,
+        `${b.currentWithheld}/${b.currentTotal}`,
+        `${a.currentWithheld}/${a.currentTotal}`,
+      ],
+    ];
   });
   const all = [header, ...rows];
   const widths = header.map((_, column) => Math.max(...all.map((r) => r[column]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }

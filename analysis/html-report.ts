@@ -21,7 +21,8 @@ export interface HtmlReportInput {
 }
 
 /** Element id of a table: `table-6`, `table-8-11`; a second table with the same id (the simulator apart) gets `-2`. */
-export const tableAnchor = (id: string, occurrence = 1) => `table-${id.replace(/[^A-Za-z0-9]+/g, '-')}${occurrence > 1 ? `-${occurrence}` : ''}`;
+export const tableAnchor = (id: string, occurrence = 1) =>
+  `table-${id.replace(/[^A-Za-z0-9]+/g, '-')}${occurrence > 1 ? `-${occurrence}` : ''}`;
 
 /** The anchor of every table, in order (duplicate ids numbered). */
 function tableAnchors(tables: readonly PaperTable[]): string[] {
@@ -36,7 +37,8 @@ function tableAnchors(tables: readonly PaperTable[]): string[] {
 const slug = (text: string) => text.replace(/[^A-Za-z0-9_-]+/g, '-');
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const plain = (x: number) => (Number.isInteger(x) ? String(x) : String(Number(x.toFixed(Math.abs(x) >= 1 ? 2 : 3))));
-const data = (name: string, value: string | number | boolean | null | undefined) => (value === undefined || value === null ? '' : ` data-${name}="${escapeMarkup(String(value))}"`);
+const data = (name: string, value: string | number | boolean | null | undefined) =>
+  value === undefined || value === null ? '' : ` data-${name}="${escapeMarkup(String(value))}"`;
 
 const CSS = `
 body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#111;margin:0 auto;max-width:1200px;padding:0 16px 48px}
@@ -66,15 +68,19 @@ pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:12px}
 
 /** The inner markup of one of our cells: k/n, rate and Wilson interval; a value; or n/a with its reason. */
 function cellContent(cell: TableCell): string {
-  if (cell.status === 'by-construction') return `${escapeMarkup(BY_CONSTRUCTION_TEXT)}${cell.n !== undefined ? `<small class="counts">n = ${cell.n}</small>` : ''}`;
-  if (cell.status !== 'ok') return `${escapeMarkup(cell.status)}${cell.reason ? `<br><small>${escapeMarkup(cell.reason)}</small>` : ''}`;
+  if (cell.status === 'by-construction')
+    return `${escapeMarkup(BY_CONSTRUCTION_TEXT)}${cell.n !== undefined ? `<small class="counts">n = ${cell.n}</small>` : ''}`;
+  if (cell.status !== 'ok')
+    return `${escapeMarkup(cell.status)}${cell.reason ? `<br><small>${escapeMarkup(cell.reason)}</small>` : ''}`;
   if (cell.k !== undefined && cell.n !== undefined) {
     if (cell.n === 0) return `<span class="kn">${cell.k}/0</span> <span class="rate">–</span>`;
     const rate = typeof cell.rate === 'number' ? cell.rate : cell.k / cell.n;
-    const { low, high } = cell.low !== undefined && cell.high !== undefined ? { low: cell.low, high: cell.high } : wilson(cell.k, cell.n);
+    const { low, high } =
+      cell.low !== undefined && cell.high !== undefined ? { low: cell.low, high: cell.high } : wilson(cell.k, cell.n);
     return `<span class="kn">${cell.k}/${cell.n}</span> <span class="rate">${pct(rate)}</span><span class="ci">[${pct(low)}, ${pct(high)}]</span>${countsLine(cell)}`;
   }
-  if (cell.value !== undefined) return cell.isP ? (cell.value < 0.001 ? 'p &lt; 0.001' : `p = ${plain(cell.value)}`) : plain(cell.value);
+  if (cell.value !== undefined)
+    return cell.isP ? (cell.value < 0.001 ? 'p &lt; 0.001' : `p = ${plain(cell.value)}`) : plain(cell.value);
   return '–';
 }
 
@@ -87,7 +93,20 @@ function countsLine(cell: TableCell): string {
 
 function cellAttributes(cell: TableCell): string {
   const parsed = cell.amongParsed ? data('parsed-k', cell.amongParsed.k) + data('parsed-n', cell.amongParsed.n) : '';
-  return data('status', cell.status) + data('dependence', cell.dependence) + data('k', cell.k) + data('n', cell.n) + data('rate', cell.rate) + data('low', cell.low) + data('high', cell.high) + data('value', cell.value) + data('parse-failures', cell.parseFailures) + data('errors', cell.errors) + parsed + data('embedder', cell.embedder);
+  return (
+    data('status', cell.status) +
+    data('dependence', cell.dependence) +
+    data('k', cell.k) +
+    data('n', cell.n) +
+    data('rate', cell.rate) +
+    data('low', cell.low) +
+    data('high', cell.high) +
+    data('value', cell.value) +
+    data('parse-failures', cell.parseFailures) +
+    data('errors', cell.errors) +
+    parsed +
+    data('embedder', cell.embedder)
+  );
 }
 
 function renderTable(table: PaperTable, anchor: string): string {
@@ -104,7 +123,9 @@ function renderTable(table: PaperTable, anchor: string): string {
   });
   const sim = table.simulated ? ' <span class="sim-tag">sim (simulated)</span>' : '';
   const notes = [...table.notes, ...(table.runs.length > 0 ? [`Runs: ${table.runs.join(', ')}`] : [])];
-  const caveats = (table.caveats ?? []).map((caveat) => `<p class="caveat" role="note">Caveat: ${escapeMarkup(caveat)}</p>`).join('\n');
+  const caveats = (table.caveats ?? [])
+    .map((caveat) => `<p class="caveat" role="note">Caveat: ${escapeMarkup(caveat)}</p>`)
+    .join('\n');
   return `<section class="paper-table">
 ${caveats}<div class="table-wrap"><table id="${anchor}"${data('table', table.id)}${data('model-group', table.modelGroup)}${data('simulated', table.simulated)}${data('rows', table.rows.length)}${data('columns', table.columns.length)}>
 <caption>${escapeMarkup(tableName(table))}: ${escapeMarkup(table.title)}${sim}</caption>
@@ -118,7 +139,9 @@ ${notes.length > 0 ? `<ul class="notes">${notes.map((note) => `<li>${escapeMarku
 function publishedContent(cell: PublishedCell): string {
   const parts: string[] = [];
   if (cell.k !== undefined && cell.n !== undefined) {
-    parts.push(`<span class="kn">${cell.k}/${cell.n}</span>${cell.percent !== undefined ? ` (${plain(cell.percent)}%)` : ''}`);
+    parts.push(
+      `<span class="kn">${cell.k}/${cell.n}</span>${cell.percent !== undefined ? ` (${plain(cell.percent)}%)` : ''}`,
+    );
     if (cell.n > 0) {
       const { low, high } = wilson(cell.k, cell.n);
       parts.push(`<span class="ci">[${pct(low)}, ${pct(high)}]</span>`);
@@ -135,7 +158,9 @@ function diffRows(cells: DiffCell[], simulated: boolean, withOverlap: boolean): 
   const head = `<tr><th>table</th><th>row</th><th>column</th><th>paper</th><th>ours${simulated ? ' (sim)' : ''}</th>${withOverlap ? '<th>intervals overlap</th>' : ''}<th>verdict</th></tr>`;
   const rows = cells.map((cell) => {
     const overlap = cell.intervalsOverlap === null ? '–' : cell.intervalsOverlap ? 'yes' : 'no';
-    const ours = cell.ours ? `${cellContent(cell.ours)}${cell.ours.embedder ? `<small class="counts">embedder ${escapeMarkup(cell.ours.embedder)}</small>` : ''}` : 'not covered by our runs';
+    const ours = cell.ours
+      ? `${cellContent(cell.ours)}${cell.ours.embedder ? `<small class="counts">embedder ${escapeMarkup(cell.ours.embedder)}</small>` : ''}`
+      : 'not covered by our runs';
     return `<tr${data('verdict', cell.verdict)}${data('table', cell.table)}${data('row', cell.row)}${data('column', cell.column)}><td>${escapeMarkup(cell.table)}</td><td>${escapeMarkup(cell.row)}</td><td>${escapeMarkup(cell.column)}</td><td>${publishedContent(cell.paper)}</td><td>${ours}</td>${withOverlap ? `<td>${overlap}</td>` : ''}<td>${escapeMarkup(cell.verdict)}</td></tr>`;
   });
   return `<div class="table-wrap"><table class="diff"><thead>${head}</thead><tbody>${rows.join('\n')}</tbody></table></div>`;
@@ -159,21 +184,43 @@ ${diffRows(dependent, diff.simulated, true)}</section></section>`;
 }
 
 // Manifests hold no secrets by design (keys stay in the environment); redact defensively anyway.
-const SECRET_KEY = /apikey|secret|password|passwd|authorization|credential|ledgerkey|accesstoken|authtoken|bearer|^token$/i;
+const SECRET_KEY =
+  /apikey|secret|password|passwd|authorization|credential|ledgerkey|accesstoken|authtoken|bearer|^token$/i;
 function redact(value: unknown): unknown {
   if (typeof value === 'string') return value.replace(/(\/\/)[^/@\s]+@/g, '$1[redacted]@');
   if (Array.isArray(value)) return value.map(redact);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, SECRET_KEY.test(key.replace(/[-_]/g, '')) ? '[redacted]' : redact(inner)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        SECRET_KEY.test(key.replace(/[-_]/g, '')) ? '[redacted]' : redact(inner),
+      ]),
+    );
   return value;
 }
 
 function renderManifest(manifest: RunManifest, id: string): string {
   const m = redact(manifest) as RunManifest;
   const item = (label: string, content: string) => `<dt>${escapeMarkup(label)}</dt><dd>${content}</dd>`;
-  const models = m.models.map((model) => `${escapeMarkup(model.label)} <small>(${escapeMarkup(model.id)}, ${escapeMarkup(model.kind)}${model.baseURL ? `, ${escapeMarkup(model.baseURL)}` : ''})</small>`).join('<br>');
-  const systems = m.systems.length > 0 ? m.systems.map((s) => `${escapeMarkup(s.id)}: ${escapeMarkup(s.summary)}`).join('<br>') : escapeMarkup(m.spec.systems.join(', '));
-  const packages = Object.entries(m.packages).map(([name, version]) => `${escapeMarkup(name)}&nbsp;${escapeMarkup(version)}`).join(', ') || '–';
-  const counts = m.counts ? Object.entries(m.counts).map(([key, value]) => `${escapeMarkup(key)} ${value}`).join(', ') : '–';
+  const models = m.models
+    .map(
+      (model) =>
+        `${escapeMarkup(model.label)} <small>(${escapeMarkup(model.id)}, ${escapeMarkup(model.kind)}${model.baseURL ? `, ${escapeMarkup(model.baseURL)}` : ''})</small>`,
+    )
+    .join('<br>');
+  const systems =
+    m.systems.length > 0
+      ? m.systems.map((s) => `${escapeMarkup(s.id)}: ${escapeMarkup(s.summary)}`).join('<br>')
+      : escapeMarkup(m.spec.systems.join(', '));
+  const packages =
+    Object.entries(m.packages)
+      .map(([name, version]) => `${escapeMarkup(name)}&nbsp;${escapeMarkup(version)}`)
+      .join(', ') || '–';
+  const counts = m.counts
+    ? Object.entries(m.counts)
+        .map(([key, value]) => `${escapeMarkup(key)} ${value}`)
+        .join(', ')
+    : '–';
   return `<article class="manifest" id="${id}"${data('run-id', m.runId)}${data('status', m.status)}${data('simulated', m.simulated)}>
 <h3>${escapeMarkup(m.runId)}${m.simulated ? ' <span class="sim-tag">sim (simulated)</span>' : ''}</h3><dl>
 ${item('Run id', escapeMarkup(m.runId))}${item('Status', escapeMarkup(m.status))}${item('Simulated', m.simulated ? 'yes: sim (simulated)' : 'no')}
@@ -196,7 +243,11 @@ ${m.error ? item('Error', escapeMarkup(m.error.message)) : ''}</dl>
  */
 export function renderHtmlReport(input: HtmlReportInput): string {
   const { title, tables, figures, manifests, diff } = input;
-  const simulated = tables.some((t) => t.simulated) || figures.some((f) => f.simulated) || manifests.some((m) => m.simulated) || diff?.simulated === true;
+  const simulated =
+    tables.some((t) => t.simulated) ||
+    figures.some((f) => f.simulated) ||
+    manifests.some((m) => m.simulated) ||
+    diff?.simulated === true;
   const simulatedTables = [...new Set(tables.filter((t) => t.simulated).map(tableName))];
   const anchors = tableAnchors(tables);
   const caveats = [...new Set(tables.flatMap((t) => t.caveats ?? []))];
@@ -208,8 +259,13 @@ export function renderHtmlReport(input: HtmlReportInput): string {
     return id;
   });
   const links = [
-    ...tables.map((t, i) => `<li><a href="#${anchors[i]}">${escapeMarkup(tableName(t))}${t.modelGroup === 'sim' ? ' (sim apart)' : ''}</a></li>`),
-    ...figures.map((f) => `<li><a href="#figure-${escapeMarkup(slug(f.id))}">Figure: ${escapeMarkup(f.title)}</a></li>`),
+    ...tables.map(
+      (t, i) =>
+        `<li><a href="#${anchors[i]}">${escapeMarkup(tableName(t))}${t.modelGroup === 'sim' ? ' (sim apart)' : ''}</a></li>`,
+    ),
+    ...figures.map(
+      (f) => `<li><a href="#figure-${escapeMarkup(slug(f.id))}">Figure: ${escapeMarkup(f.title)}</a></li>`,
+    ),
     ...(diff ? ['<li><a href="#paper-diff">Paper diff</a></li>'] : []),
     ...(manifests.length > 0 ? ['<li><a href="#runs">Runs</a></li>'] : []),
   ];

@@ -7,7 +7,10 @@ export interface IntegrityJson {
     id: string;
     version: string;
     config: Record<string, string>;
-    cells: (Pick<CellResult, 'edit' | 'verdict' | 'detection' | 'reason' | 'attack' | 'variant' | 'controls' | 'form' | 'commands'>)[];
+    cells: Pick<
+      CellResult,
+      'edit' | 'verdict' | 'detection' | 'reason' | 'attack' | 'variant' | 'controls' | 'form' | 'commands'
+    >[];
     metric: IntegrityMetric;
   }[];
 }
@@ -19,7 +22,17 @@ export function integrityJson(report: Pick<IntegrityReport, 'targets'>): Integri
       id: target.id,
       version: target.version,
       config: target.config,
-      cells: target.cells.map(({ edit, verdict, detection, reason, attack, variant, controls, form, commands }) => ({ edit, verdict, detection, reason, attack, variant, controls, form, commands })),
+      cells: target.cells.map(({ edit, verdict, detection, reason, attack, variant, controls, form, commands }) => ({
+        edit,
+        verdict,
+        detection,
+        reason,
+        attack,
+        variant,
+        controls,
+        form,
+        commands,
+      })),
       metric: target.metric,
     })),
   };
@@ -58,14 +71,26 @@ function targetSection(target: TargetResult): string[] {
     '',
     '| edit | attack | verdict | reason | C1 | C2 | C3 | form | observed |',
     '|---|---|---|---|---|---|---|---|---|',
-    ...target.cells.map((cell) => `| ${cellName(cell)} | ${cell.attack} | ${verdictText(cell)} | ${escapeCell(cell.reason ?? '')} | ${mark(cell.controls.c1.ok)} | ${mark(cell.controls.c2.ok)} | ${mark(cell.controls.c3.ok)} | ${escapeCell(cell.form ?? '')} | ${escapeCell(cell.observation ?? '')} |`),
+    ...target.cells.map(
+      (cell) =>
+        `| ${cellName(cell)} | ${cell.attack} | ${verdictText(cell)} | ${escapeCell(cell.reason ?? '')} | ${mark(cell.controls.c1.ok)} | ${mark(cell.controls.c2.ok)} | ${mark(cell.controls.c3.ok)} | ${escapeCell(cell.form ?? '')} | ${escapeCell(cell.observation ?? '')} |`,
+    ),
     '',
     '### Controls and edit commands',
     '',
   ];
   for (const cell of target.cells) {
-    lines.push(`**${cellName(cell)}** (${cell.durationMs} ms) — C1: ${cell.controls.c1.detail}; C2: ${cell.controls.c2.detail}; C3: ${cell.controls.c3.detail}`, '');
-    if (cell.commands.length > 0) lines.push('```', ...cell.commands.map((command) => (command.length > 400 ? `${command.slice(0, 397)}...` : command)), '```', '');
+    lines.push(
+      `**${cellName(cell)}** (${cell.durationMs} ms) — C1: ${cell.controls.c1.detail}; C2: ${cell.controls.c2.detail}; C3: ${cell.controls.c3.detail}`,
+      '',
+    );
+    if (cell.commands.length > 0)
+      lines.push(
+        '```',
+        ...cell.commands.map((command) => (command.length > 400 ? `${command.slice(0, 397)}...` : command)),
+        '```',
+        '',
+      );
   }
   return lines;
 }

@@ -10,10 +10,21 @@ function cellOf(target: TargetResult, edit: (typeof COLUMNS)[number]): CellResul
 }
 
 /** One scorecard row as plain strings: label, version, configuration, T1 … T9, metric. */
-export function scorecardRow(target: TargetResult): string[] {
-  const config = Object.entries(target.config).map(([name, value]) => `${name}: ${value}`).join('; ');
+function scorecardRow(target: TargetResult): string[] {
+  const config = Object.entries(target.config)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('; ');
   const metric = target.metric.value === null ? 'not computed' : target.metric.value.toFixed(3);
-  return [`${target.description.label}`, target.version, config, ...COLUMNS.map((edit) => { const cell = cellOf(target, edit); return cell ? verdictText(cell) : ''; }), metric];
+  return [
+    `${target.description.label}`,
+    target.version,
+    config,
+    ...COLUMNS.map((edit) => {
+      const cell = cellOf(target, edit);
+      return cell ? verdictText(cell) : '';
+    }),
+    metric,
+  ];
 }
 
 const HEADER = ['target', 'version', 'configuration', ...COLUMNS, 'metric (T1–T8)'];
@@ -33,14 +44,25 @@ export function scorecardMarkdown(report: IntegrityReport): string {
   ].join('\n');
 }
 
-const html = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const CLASS: Record<string, string> = { accepted: 'acc', rejected: 'rej', reported: 'rep', 'n/a': 'na', 'not-evaluable': 'ne', error: 'err' };
+const html = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const CLASS: Record<string, string> = {
+  accepted: 'acc',
+  rejected: 'rej',
+  reported: 'rep',
+  'n/a': 'na',
+  'not-evaluable': 'ne',
+  error: 'err',
+};
 
 /** The scorecard as a self-contained HTML page (no scripts, no external resources). */
 export function scorecardHtml(report: IntegrityReport): string {
   const rows = report.targets.map((target) => {
     const cells = scorecardRow(target).map((text, index) => {
-      const edit = index >= 3 && index < 3 + COLUMNS.length ? cellOf(target, COLUMNS[index - 3] as (typeof COLUMNS)[number]) : undefined;
+      const edit =
+        index >= 3 && index < 3 + COLUMNS.length
+          ? cellOf(target, COLUMNS[index - 3] as (typeof COLUMNS)[number])
+          : undefined;
       const title = edit?.reason ? ` title="${html(edit.reason)}"` : '';
       return `<td${edit ? ` class="${CLASS[edit.verdict] ?? ''}"` : ''}${title}>${html(text)}</td>`;
     });

@@ -8,7 +8,10 @@ import { loadRun } from './load-run.js';
 
 const runWith = (version: number) => {
   const dir = mkdtempSync(join(tmpdir(), 'stalebench-load-run-'));
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ version, runId: 'r', status: 'success', spec: {}, models: [] }));
+  writeFileSync(
+    join(dir, 'manifest.json'),
+    JSON.stringify({ version, runId: 'r', status: 'success', spec: {}, models: [] }),
+  );
   return dir;
 };
 
@@ -19,7 +22,9 @@ describe('loadRun by run-log version', () => {
   });
 
   it('refuses version 1 (shared draws, no hash chain, another unsafe convention) and says what to do', () => {
-    expect(() => loadRun(runWith(1))).toThrow(/run-log version 1 was written by an older stalebench .*re-run the command with this version/);
+    expect(() => loadRun(runWith(1))).toThrow(
+      /run-log version 1 was written by an older stalebench .*re-run the command with this version/,
+    );
   });
 
   it('refuses an unknown version naming it', () => {

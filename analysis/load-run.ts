@@ -1,7 +1,13 @@
 // Reads a run directory (manifest, probes, unit records) and rebuilds its summary: no network, no backend, no model.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJsonLines, RUN_LOG_VERSION, type ProbeRecord, type RunManifest, type UnitRecord } from '../pipeline/index.js';
+import {
+  readJsonLines,
+  RUN_LOG_VERSION,
+  type ProbeRecord,
+  type RunManifest,
+  type UnitRecord,
+} from '../pipeline/index.js';
 import { summarize, type Summary } from './summarize.js';
 
 /** A run as stored on disk. The last line of a probe or unit wins (a retried error is superseded). */
@@ -20,13 +26,20 @@ export function loadRun(runDir: string): LoadedRun {
   if ((manifest.version as number) === 1) {
     // Version 1 (before issue #11): replies could be shared between units whose prompts matched, the logs carry
     // no hash chain and summary.json counted unsafe among parsed replies only. Its numbers cannot be trusted as is.
-    throw new Error(`${manifestPath}: run-log version 1 was written by an older stalebench (replies could be shared across units, no hash chain, another unsafe convention); re-run the command with this version to get a run that can be reported`);
+    throw new Error(
+      `${manifestPath}: run-log version 1 was written by an older stalebench (replies could be shared across units, no hash chain, another unsafe convention); re-run the command with this version to get a run that can be reported`,
+    );
   }
-  if (manifest.version !== RUN_LOG_VERSION) throw new Error(`${manifestPath}: run-log version ${String(manifest.version)} is not supported (expected ${RUN_LOG_VERSION})`);
+  if (manifest.version !== RUN_LOG_VERSION)
+    throw new Error(
+      `${manifestPath}: run-log version ${String(manifest.version)} is not supported (expected ${RUN_LOG_VERSION})`,
+    );
   const probes = new Map<string, ProbeRecord>();
-  for (const probe of readJsonLines<ProbeRecord>(join(runDir, 'setup.jsonl')).rows) probes.set(`${probe.system}/${probe.mode}/${probe.scenario}`, probe);
+  for (const probe of readJsonLines<ProbeRecord>(join(runDir, 'setup.jsonl')).rows)
+    probes.set(`${probe.system}/${probe.mode}/${probe.scenario}`, probe);
   const records = new Map<string, UnitRecord>();
-  for (const record of readJsonLines<UnitRecord>(join(runDir, 'records.jsonl')).rows) records.set(record.unitId, record);
+  for (const record of readJsonLines<UnitRecord>(join(runDir, 'records.jsonl')).rows)
+    records.set(record.unitId, record);
   return { runDir, manifest, probes, records };
 }
 

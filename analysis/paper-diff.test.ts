@@ -8,10 +8,27 @@ import { proportionCell } from './table-cells.js';
 function reference(cells: Omit<PaperCell, 'source'>[]): PaperReference {
   const full = cells.map((cell) => ({ source: 'P' as const, ...cell }));
   const tables = new Map<string, never>();
-  for (const cell of full) tables.set(cell.table, { table: cell.table, title: 't', paper: 'arXiv 2609.08258v1', spec: '§', cells: full.filter((c) => c.table === cell.table), file: 'x.json' } as never);
+  for (const cell of full)
+    tables.set(cell.table, {
+      table: cell.table,
+      title: 't',
+      paper: 'arXiv 2609.08258v1',
+      spec: '§',
+      cells: full.filter((c) => c.table === cell.table),
+      file: 'x.json',
+    } as never);
   return { tables, cells: full };
 }
-const ours = (id: PaperTable['id'], cells: TableCell[], simulated = false): PaperTable => ({ id, title: 't', rows: [...new Set(cells.map((c) => c.row))], columns: [...new Set(cells.map((c) => c.column))], cells, simulated, runs: ['r'], notes: [] });
+const ours = (id: PaperTable['id'], cells: TableCell[], simulated = false): PaperTable => ({
+  id,
+  title: 't',
+  rows: [...new Set(cells.map((c) => c.row))],
+  columns: [...new Set(cells.map((c) => c.column))],
+  cells,
+  simulated,
+  runs: ['r'],
+  notes: [],
+});
 const mi = 'model-independent' as const;
 const md = 'model-dependent' as const;
 
@@ -41,33 +58,53 @@ describe('diffAgainstPaper: model-independent cells', () => {
       { row: 'cognee', column: 'rank', dependence: mi, status: 'n/a', reason: 'no revoked record returned' },
       { row: 'langmem', column: 'rank', value: 2, dependence: mi, status: 'ok' },
     ]),
-    ours('9', [proportionCell('graphiti', 'caught (direct)', { k: 9, n: 9 }, mi), proportionCell('cognee', 'current withheld (direct)', { k: 0, n: 19 }, mi), proportionCell('zep', 'caught (indirect)', { k: 2, n: 14 }, mi)]),
+    ours('9', [
+      proportionCell('graphiti', 'caught (direct)', { k: 9, n: 9 }, mi),
+      proportionCell('cognee', 'current withheld (direct)', { k: 0, n: 19 }, mi),
+      proportionCell('zep', 'caught (indirect)', { k: 2, n: 14 }, mi),
+    ]),
   ];
   const diff = diffAgainstPaper(tables, paper);
-  const at = (table: string, row: string, column: string) => diff.cells.find((c) => c.table === table && c.row === row && c.column === column)!;
+  const at = (table: string, row: string, column: string) =>
+    diff.cells.find((c) => c.table === table && c.row === row && c.column === column)!;
 
-  it('matches counts as printed, or per model where our count repeats over fewer models than the paper\'s nine', () => {
+  it("matches counts as printed, or per model where our count repeats over fewer models than the paper's nine", () => {
     expect(PAPER_MODEL_COUNT).toBe(9);
-    expect(at('6', 'graphiti', 'exposure')).toMatchObject({ verdict: 'match', basis: 'per-model', note: expect.stringMatching(/9\/9 per model; ours 9\/9 over 1 model/) });
+    expect(at('6', 'graphiti', 'exposure')).toMatchObject({
+      verdict: 'match',
+      basis: 'per-model',
+      note: expect.stringMatching(/9\/9 per model; ours 9\/9 over 1 model/),
+    });
     expect(at('6', 'mem0', 'exposure')).toMatchObject({ verdict: 'match', basis: 'per-model' });
     expect(at('6', 'cognee', 'exposure')).toMatchObject({ verdict: 'differs', sameRate: true });
     expect(at('9', 'cognee', 'current withheld (direct)')).toMatchObject({ verdict: 'match', basis: 'exact' });
   });
 
   it('calls a same-rate, different-denominator cell "differs" and explains Table 9\'s logged denominators', () => {
-    expect(at('9', 'graphiti', 'caught (direct)')).toMatchObject({ verdict: 'differs', sameRate: true, note: expect.stringMatching(/9\/9 vs 18\/18.*re-probed/) });
+    expect(at('9', 'graphiti', 'caught (direct)')).toMatchObject({
+      verdict: 'differs',
+      sameRate: true,
+      note: expect.stringMatching(/9\/9 vs 18\/18.*re-probed/),
+    });
     expect(at('9', 'zep', 'caught (indirect)')).toMatchObject({ verdict: 'differs', sameRate: false });
   });
 
   it('compares plain values exactly and treats a printed "–" as matching only a cell with nothing to print', () => {
     expect(at('6', 'graphiti', 'rank')).toMatchObject({ verdict: 'match' });
-    expect(at('6', 'mem0 (exp.)', 'rank')).toMatchObject({ verdict: 'differs', note: 'range 1–2; ours from embedder unknown (not recorded)' });
+    expect(at('6', 'mem0 (exp.)', 'rank')).toMatchObject({
+      verdict: 'differs',
+      note: 'range 1–2; ours from embedder unknown (not recorded)',
+    });
     expect(at('6', 'cognee', 'rank')).toMatchObject({ verdict: 'match' });
     expect(at('6', 'langmem', 'rank')).toMatchObject({ verdict: 'differs' });
   });
 
   it('marks cells of tables we did not build as missing, skips Table 10, and counts the verdicts', () => {
-    expect(at('13', 'expired returned', 'exposure')).toMatchObject({ verdict: 'missing', ours: null, note: 'Table 13 not built from these runs' });
+    expect(at('13', 'expired returned', 'exposure')).toMatchObject({
+      verdict: 'missing',
+      ours: null,
+      note: 'Table 13 not built from these runs',
+    });
     expect(diff.cells.some((c) => c.table === '10')).toBe(false);
     expect(diff.counts.modelIndependent).toEqual({ match: 5, differs: 5, missing: 1, notApplicable: 0 });
     expect(diff.simulated).toBe(false);
@@ -83,15 +120,30 @@ describe('diffAgainstPaper: model-dependent cells', () => {
     { table: '12', row: 'mem0 vs mem0 (exp.)', column: 'exact p', p: 0.001, pRelation: '<', dependence: md },
   ]);
   const tables = [
-    ours('7', [proportionCell('GPT-5-nano', 'no defense', { k: 5, n: 9 }, md), proportionCell('Grok-4', 'no defense', { k: 0, n: 90 }, md)], true),
+    ours(
+      '7',
+      [
+        proportionCell('GPT-5-nano', 'no defense', { k: 5, n: 9 }, md),
+        proportionCell('Grok-4', 'no defense', { k: 0, n: 90 }, md),
+      ],
+      true,
+    ),
     ours('6', [proportionCell('graphiti', 'filter', { k: 0, n: 9 }, md)], true),
-    ours('12', [{ row: 'mem0 vs mem0 (exp.)', column: 'exact p', value: 3.6e-12, isP: true, dependence: md, status: 'ok' }], true),
+    ours(
+      '12',
+      [{ row: 'mem0 vs mem0 (exp.)', column: 'exact p', value: 3.6e-12, isP: true, dependence: md, status: 'ok' }],
+      true,
+    ),
   ];
   const diff = diffAgainstPaper(tables, paper);
   const at = (row: string) => diff.cells.find((c) => c.row === row)!;
 
-  it('sets them side by side with both Wilson intervals\' overlap, never as a match, and labels a simulated side sim', () => {
-    expect(at('GPT-5-nano')).toMatchObject({ verdict: 'side-by-side', intervalsOverlap: true, note: expect.stringMatching(/^sim/) });
+  it("sets them side by side with both Wilson intervals' overlap, never as a match, and labels a simulated side sim", () => {
+    expect(at('GPT-5-nano')).toMatchObject({
+      verdict: 'side-by-side',
+      intervalsOverlap: true,
+      note: expect.stringMatching(/^sim/),
+    });
     expect(at('Grok-4')).toMatchObject({ verdict: 'side-by-side', intervalsOverlap: false });
     expect(at('graphiti')).toMatchObject({ verdict: 'side-by-side', intervalsOverlap: null });
     expect(at('Kimi-K2.6')).toMatchObject({ verdict: 'missing', ours: null, note: 'no such cell in our runs' });
@@ -105,8 +157,12 @@ describe('diffAgainstPaper: model-dependent cells', () => {
     const markdown = renderPaperDiffMarkdown(diff);
     expect(markdown.split('\n')[0]).toBe('# Paper diff (arXiv 2609.08258v1) — sim (simulated)');
     expect(markdown).toMatch(/not a reproduction of the paper/);
-    expect(markdown).toContain('| 7 | GPT-5-nano | no defense | 100/180 (55.6%) [48.3, 62.6] | 5/9 (55.6%) [26.7, 81.1] | yes | side by side (sim) |');
-    expect(markdown).toContain('| 12 | mem0 vs mem0 (exp.) | exact p | p < 0.001 | p < 0.001 | – | side by side (sim) |');
+    expect(markdown).toContain(
+      '| 7 | GPT-5-nano | no defense | 100/180 (55.6%) [48.3, 62.6] | 5/9 (55.6%) [26.7, 81.1] | yes | side by side (sim) |',
+    );
+    expect(markdown).toContain(
+      '| 12 | mem0 vs mem0 (exp.) | exact p | p < 0.001 | p < 0.001 | – | side by side (sim) |',
+    );
     expect(markdown).toContain('ours (sim) [Wilson 95 %]');
     expect(formatPublished({ percent: 0, source: 'P' })).toBe('0.0%');
     expect(formatPublished({ note: 'printed "–"', source: 'P' })).toBe('–');

@@ -48,9 +48,18 @@ describe('loading', () => {
     })();
     expect(error).toBeInstanceOf(InvalidInputError);
     const paths = (error as InvalidInputError).issues.map((issue) => issue.path);
-    expect(paths).toEqual(expect.arrayContaining(['broken.json', 'table-12.json:cells[0].percent', 'table-12.json:cells[1].k', 'table-12.json:cells[2].source']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'broken.json',
+        'table-12.json:cells[0].percent',
+        'table-12.json:cells[1].k',
+        'table-12.json:cells[2].source',
+      ]),
+    );
     expect((error as InvalidInputError).message).toContain('exceeds n = 810');
-    expect((error as InvalidInputError).issues.find((issue) => issue.path === 'broken.json')?.message).toBe('invalid JSON at line 1, column 2: Expecting property name enclosed in double quotes');
+    expect((error as InvalidInputError).issues.find((issue) => issue.path === 'broken.json')?.message).toBe(
+      'invalid JSON at line 1, column 2: Expecting property name enclosed in double quotes',
+    );
   });
 
   test('an empty directory is an error, not an empty reference', () => {
@@ -103,15 +112,21 @@ describe('internal consistency', () => {
     };
     check('with rule: ', 'with rule: pooled', [116, 900]);
     check('no rule: ', 'no rule: pooled (incl. directive)', [583, 720]);
-    expect(k('8/11', 'with rule: excluding backup deletion', 'no defense')).toBe(116 - k('8/11', 'with rule: backup deletion', 'no defense'));
-    expect(k('8/11', 'no rule: excluding directive', 'no defense')).toBe(583 - k('8/11', 'no rule: stored access directive', 'no defense'));
+    expect(k('8/11', 'with rule: excluding backup deletion', 'no defense')).toBe(
+      116 - k('8/11', 'with rule: backup deletion', 'no defense'),
+    );
+    expect(k('8/11', 'no rule: excluding directive', 'no defense')).toBe(
+      583 - k('8/11', 'no rule: stored access directive', 'no defense'),
+    );
     expect(116 + 583).toBe(k('6', 'pooled (graphiti + mem0 (exp.))', 'no defense'));
     expect(rows.filter((c) => c.derived?.includes('k')).map((c) => c.row)).toEqual(['with rule: card disclosure']);
   });
 
   test('Table 10: calls sum to 49,121; costs sum to $79.07 against a printed $79.08 (noted)', () => {
     const rows = reference.tables.get('10')?.cells.filter((c) => c.row !== 'total') ?? [];
-    expect(sum(rows.filter((c) => c.column === 'calls').map((c) => c.value ?? 0))).toBe(cell('10', 'total', 'calls').value);
+    expect(sum(rows.filter((c) => c.column === 'calls').map((c) => c.value ?? 0))).toBe(
+      cell('10', 'total', 'calls').value,
+    );
     expect(cell('10', 'total', 'calls').value).toBe(49121);
     const costs = sum(rows.filter((c) => c.column === 'cost (USD)').map((c) => c.value ?? 0));
     expect(costs.toFixed(2)).toBe('79.07');
@@ -133,8 +148,12 @@ describe('internal consistency', () => {
   });
 
   test('Table 14: hop-0 poisoned = direct + natural denominators; natural journals 43 − 21 = 22 active', () => {
-    expect(k('14', 'hop 0', 'poisoned')).toBe((cell('14', 'direct', 'default hop1').n ?? 0) + (cell('14', 'natural', 'default hop1').n ?? 0));
-    expect(k('14', 'natural', 'journals stored') - (cell('14', 'natural', 'journals marked superseded').value ?? 0)).toBe(k('14', 'natural', 'stored active'));
+    expect(k('14', 'hop 0', 'poisoned')).toBe(
+      (cell('14', 'direct', 'default hop1').n ?? 0) + (cell('14', 'natural', 'default hop1').n ?? 0),
+    );
+    expect(
+      k('14', 'natural', 'journals stored') - (cell('14', 'natural', 'journals marked superseded').value ?? 0),
+    ).toBe(k('14', 'natural', 'stored active'));
     expect(k('14', 'no write-back', 'default')).toBe(k('6', 'graphiti', 'no defense'));
   });
 
@@ -148,7 +167,10 @@ describe('internal consistency', () => {
   });
 
   test('Table 16: per-scenario counts sum to the no-defence total 62 of 360', () => {
-    const parts = reference.tables.get('16')?.cells.filter((c) => c.row.startsWith('no defense: ') && c.column === 'tool execution') ?? [];
+    const parts =
+      reference.tables
+        .get('16')
+        ?.cells.filter((c) => c.row.startsWith('no defense: ') && c.column === 'tool execution') ?? [];
     expect([sum(parts.map((c) => c.k ?? 0)), sum(parts.map((c) => c.n ?? 0))]).toEqual([62, 360]);
     expect(k('16', 'no defense', 'tool execution')).toBe(62);
     expect(k('16', 'relapse, default retrieval', 'tool attack fired') <= 62).toBe(true);

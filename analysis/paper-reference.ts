@@ -17,7 +17,7 @@ const numericField = z.enum(['k', 'n', 'percent', 'value', 'p']);
  * result of ours. A cell carries a count (`k` of `n`), a printed percentage, a plain value, a p-value,
  * or only a note (a printed "–" or a sentence).
  */
-export const paperCellSchema = z
+const paperCellSchema = z
   .strictObject({
     /** Table id as the paper numbers it: "6", "9", "8/11" (two tables published as one). */
     table: z.string().regex(/^\d+(\/\d+)?$/, 'a table number such as "6" or "8/11"'),
@@ -49,7 +49,8 @@ export const paperCellSchema = z
   .superRefine((cell, context) => {
     const problem = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message });
     if ((cell.k === undefined) !== (cell.n === undefined)) problem('n', 'k and n come together');
-    if (cell.k !== undefined && cell.n !== undefined && cell.k > cell.n) problem('k', `k = ${cell.k} exceeds n = ${cell.n}`);
+    if (cell.k !== undefined && cell.n !== undefined && cell.k > cell.n)
+      problem('k', `k = ${cell.k} exceeds n = ${cell.n}`);
     if (cell.percent !== undefined && Math.round(cell.percent * 10) / 10 !== cell.percent) {
       problem('percent', `${cell.percent} has more than the one printed decimal`);
     }
@@ -58,12 +59,13 @@ export const paperCellSchema = z
     if (!hasNumber && cell.note === undefined) problem('note', 'a cell without numbers must say why in a note');
     if (cell.derived !== undefined) {
       if (cell.source === 'D') problem('derived', 'a [D] cell is derived as a whole; drop `derived`');
-      for (const field of cell.derived) if (cell[field] === undefined) problem('derived', `derived field "${field}" is absent`);
+      for (const field of cell.derived)
+        if (cell[field] === undefined) problem('derived', `derived field "${field}" is absent`);
     }
   });
 
 /** One file: one published table (or two published as one, "8/11"). */
-export const paperTableSchema = z
+const paperTableSchema = z
   .strictObject({
     /** Table id; every cell repeats it. */
     table: z.string().min(1),
@@ -80,10 +82,19 @@ export const paperTableSchema = z
     const seen = new Set<string>();
     file.cells.forEach((cell, index) => {
       if (cell.table !== file.table) {
-        context.addIssue({ code: 'custom', path: ['cells', index, 'table'], message: `"${cell.table}" differs from the file's table "${file.table}"` });
+        context.addIssue({
+          code: 'custom',
+          path: ['cells', index, 'table'],
+          message: `"${cell.table}" differs from the file's table "${file.table}"`,
+        });
       }
       const key = `${cell.row}\u0000${cell.column}`;
-      if (seen.has(key)) context.addIssue({ code: 'custom', path: ['cells', index], message: `duplicate cell (${cell.row}, ${cell.column})` });
+      if (seen.has(key))
+        context.addIssue({
+          code: 'custom',
+          path: ['cells', index],
+          message: `duplicate cell (${cell.row}, ${cell.column})`,
+        });
       seen.add(key);
     });
   });
@@ -113,7 +124,9 @@ export function loadPaperReference(dir: string = defaultPaperReferenceDir): Pape
   const tables = new Map<string, PaperTable & { file: string }>();
   let files: string[] = [];
   try {
-    files = readdirSync(dir).filter((name) => name.endsWith('.json')).sort();
+    files = readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .sort();
   } catch (error) {
     issues.push({ path: dir, message: `cannot list the directory: ${(error as Error).message}` });
   }
@@ -129,11 +142,13 @@ export function loadPaperReference(dir: string = defaultPaperReferenceDir): Pape
     }
     const parsed = parseJsonFile(text, file, paperTableSchema);
     if (parsed instanceof InvalidInputError) {
-      for (const issue of parsed.issues) issues.push({ path: issue.path ? `${file}:${issue.path}` : file, message: issue.message });
+      for (const issue of parsed.issues)
+        issues.push({ path: issue.path ? `${file}:${issue.path}` : file, message: issue.message });
       continue;
     }
     const previous = tables.get(parsed.table);
-    if (previous) issues.push({ path: `${file}:table`, message: `table "${parsed.table}" is also in ${previous.file}` });
+    if (previous)
+      issues.push({ path: `${file}:table`, message: `table "${parsed.table}" is also in ${previous.file}` });
     else tables.set(parsed.table, { ...parsed, file });
   }
   if (issues.length > 0) throw new InvalidInputError(`paper reference data (${dir})`, issues);

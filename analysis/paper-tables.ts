@@ -13,7 +13,8 @@ const APART_NOTE: Readonly<Record<ModelGroup, string>> = {
 
 /** Both groups when real models and the simulator are present; otherwise one table over all models. */
 const apart = (groups: ModelGroup[]): (ModelGroup | undefined)[] => (groups.length > 1 ? groups : [undefined]);
-const mark = (table: PaperTable, group: ModelGroup | undefined): PaperTable => (group ? { ...table, notes: [APART_NOTE[group], ...table.notes] } : table);
+const mark = (table: PaperTable, group: ModelGroup | undefined): PaperTable =>
+  group ? { ...table, notes: [APART_NOTE[group], ...table.notes] } : table;
 
 /**
  * Every table of `tables` the inputs can fill; a table with no cell is left out. Grid tables come first, model group by
@@ -48,6 +49,13 @@ export function buildTables(inputs: TableInputs, tables: readonly TableDefinitio
  *
  * @example buildPaperTables(runs.filter(isGrid), scenarioLabels, followUps).map((t) => t.id) // ['6', '7', '8/11', '9', '12', '13']
  */
-export function buildPaperTables(gridRuns: readonly LoadedRun[], scenarios: readonly ScenarioLabel[], followUps: readonly FollowUpInput[] = []): PaperTable[] {
-  return buildTables({ grid: gridRuns, scenarios, followUps }, TABLES.filter((definition) => definition.paper));
+export function buildPaperTables(
+  gridRuns: readonly LoadedRun[],
+  scenarios: readonly ScenarioLabel[],
+  followUps: readonly FollowUpInput[] = [],
+): PaperTable[] {
+  return buildTables(
+    { grid: gridRuns, scenarios, followUps },
+    TABLES.filter((definition) => definition.paper),
+  );
 }

@@ -1,6 +1,24 @@
 // Re-derives the decision traces of write-back and propagation records (hops, roles): read, prompt, parse, PoEM, score.
-import { gatedStepOf, safetyStepMapping } from '../guard/proof-of-execution-gate.js';
-import { subjectOf, reviewDecision, reviewTraceFields, followUpDefences, type ChatMessage, type DecisionTrace, type FollowUpKey, type PropagationRecord, type WritebackRecord, HOP_TASK, ROLE_ORDER, buildRoleMessages, roleQuery, roleTask, parseReply, type ActionParserId, buildDecisionMessages } from '../pipeline/index.js';
+import { gatedStepOf, type safetyStepMapping } from '../guard/proof-of-execution-gate.js';
+import {
+  subjectOf,
+  reviewDecision,
+  reviewTraceFields,
+  followUpDefences,
+  type ChatMessage,
+  type DecisionTrace,
+  type FollowUpKey,
+  type PropagationRecord,
+  type WritebackRecord,
+  HOP_TASK,
+  ROLE_ORDER,
+  buildRoleMessages,
+  roleQuery,
+  roleTask,
+  parseReply,
+  type ActionParserId,
+  buildDecisionMessages,
+} from '../pipeline/index.js';
 import { unsafeAction, type Scenario } from '../scenarios/scenario.js';
 import { recomputePoemTrace } from './recompute-poem.js';
 import { recomputeReadTrace, type ReadExpectation, type TraceContext } from './recompute-read-trace.js';
@@ -26,14 +44,49 @@ export function decisionSlots(record: WritebackRecord | PropagationRecord, scena
   const defences = followUpDefences(record.key);
   const slots: DecisionSlot[] = [];
   if (record.type === 'writeback-end') {
-    const hopMessages = (task: string) => (facts: readonly string[]) => buildDecisionMessages({ facts, task, actions: scenario.actions, guardrail: scenario.guardrail, harden: false });
-    const read = (kind: 'default' | 'filtered', journals: ReadonlySet<string>): ReadExpectation => ({ read: kind, query: scenario.query, defences, journals });
-    if (record.hop0) slots.push({ path: 'hop0', trace: record.hop0, step: 'hop0:default', expectation: read('default', none), messagesOf: hopMessages(scenario.task), set: (c, t) => void ((c as WritebackRecord).hop0 = t) });
-    if (record.hop0Filtered) slots.push({ path: 'hop0Filtered', trace: record.hop0Filtered, step: 'hop0:filtered', expectation: read('filtered', none), messagesOf: hopMessages(scenario.task), set: (c, t) => void ((c as WritebackRecord).hop0Filtered = t) });
+    const hopMessages = (task: string) => (facts: readonly string[]) =>
+      buildDecisionMessages({ facts, task, actions: scenario.actions, guardrail: scenario.guardrail, harden: false });
+    const read = (kind: 'default' | 'filtered', journals: ReadonlySet<string>): ReadExpectation => ({
+      read: kind,
+      query: scenario.query,
+      defences,
+      journals,
+    });
+    if (record.hop0)
+      slots.push({
+        path: 'hop0',
+        trace: record.hop0,
+        step: 'hop0:default',
+        expectation: read('default', none),
+        messagesOf: hopMessages(scenario.task),
+        set: (c, t) => {
+          (c as WritebackRecord).hop0 = t;
+        },
+      });
+    if (record.hop0Filtered)
+      slots.push({
+        path: 'hop0Filtered',
+        trace: record.hop0Filtered,
+        step: 'hop0:filtered',
+        expectation: read('filtered', none),
+        messagesOf: hopMessages(scenario.task),
+        set: (c, t) => {
+          (c as WritebackRecord).hop0Filtered = t;
+        },
+      });
     record.hops.forEach((hop, index) => {
       const journals = new Set(record.journals.filter((j) => j.afterHop < hop.hop).map((j) => j.text));
       for (const kind of ['default', 'filtered'] as const) {
-        slots.push({ path: `hops[${index}].${kind}`, trace: hop[kind], step: `hop${hop.hop}:${kind}`, expectation: read(kind, journals), messagesOf: hopMessages(HOP_TASK), set: (c, t) => void ((c as WritebackRecord).hops[index]![kind] = t) });
+        slots.push({
+          path: `hops[${index}].${kind}`,
+          trace: hop[kind],
+          step: `hop${hop.hop}:${kind}`,
+          expectation: read(kind, journals),
+          messagesOf: hopMessages(HOP_TASK),
+          set: (c, t) => {
+            (c as WritebackRecord).hops[index]![kind] = t;
+          },
+        });
       }
     });
   } else {
@@ -42,15 +95,46 @@ export function decisionSlots(record: WritebackRecord | PropagationRecord, scena
       const trace = record.roles[role];
       if (!trace) continue;
       const journals = role === 'executor' || !record.journal ? none : new Set([record.journal.text]);
-      const messagesOf = (facts: readonly string[]) => buildRoleMessages({ role, facts, task: roleTask(role, scenario), actions: scenario.actions, guardrail: scenario.guardrail });
-      slots.push({ path: `roles.${role}`, trace, step: role, expectation: { read, query: roleQuery(role, scenario), defences, journals }, messagesOf, set: (c, t) => void ((c as PropagationRecord).roles[role] = t) });
+      const messagesOf = (facts: readonly string[]) =>
+        buildRoleMessages({
+          role,
+          facts,
+          task: roleTask(role, scenario),
+          actions: scenario.actions,
+          guardrail: scenario.guardrail,
+        });
+      slots.push({
+        path: `roles.${role}`,
+        trace,
+        step: role,
+        expectation: { read, query: roleQuery(role, scenario), defences, journals },
+        messagesOf,
+        set: (c, t) => {
+          (c as PropagationRecord).roles[role] = t;
+        },
+      });
     }
   }
   if (record.failedStep) {
     // The failing call is the unit's last step: every journal of the record was written before it.
-    const journals = new Set(record.type === 'writeback-end' ? record.journals.map((j) => j.text) : record.journal ? [record.journal.text] : []);
+    const journals = new Set(
+      record.type === 'writeback-end'
+        ? record.journals.map((j) => j.text)
+        : record.journal
+          ? [record.journal.text]
+          : [],
+    );
     const { read, query } = record.failedStep.readTrace;
-    slots.push({ path: 'failedStep', trace: record.failedStep, step: null, expectation: { read, query, defences, journals }, messagesOf: null, set: (c, t) => void (c.failedStep = t) });
+    slots.push({
+      path: 'failedStep',
+      trace: record.failedStep,
+      step: null,
+      expectation: { read, query, defences, journals },
+      messagesOf: null,
+      set: (c, t) => {
+        c.failedStep = t;
+      },
+    });
   }
   return slots;
 }
@@ -73,7 +157,10 @@ export interface DecisionContext extends TraceContext {
 /** The trace `decideOnRead` would have written for the stored reply: the unit's post-decision steps through the registry. */
 export async function recomputeDecision(slot: DecisionSlot, context: DecisionContext): Promise<DecisionTrace> {
   const stored = slot.trace;
-  const readTrace = recomputeReadTrace(stored.readTrace, slot.expectation, { ...context, path: `${slot.path}.readTrace` });
+  const readTrace = recomputeReadTrace(stored.readTrace, slot.expectation, {
+    ...context,
+    path: `${slot.path}.readTrace`,
+  });
   const messages = slot.messagesOf?.(readTrace.records.map((r) => r.text)) ?? stored.messages;
   const { poem: _poem, reviews: _reviews, ...rest } = stored;
   const base = { ...rest, readTrace, messages };
@@ -85,10 +172,26 @@ export async function recomputeDecision(slot: DecisionSlot, context: DecisionCon
   const reviews = step === null ? [] : followUpDefences(context.key).reviews;
   const execute = async (proposedAction: string) => {
     if (step === null) return null;
-    if (stored.poem) return recomputePoemTrace(stored.poem, { proposedAction, step: gatedStepOf(context.mapping, context.scenario.id), backed: context.backs(decisionSubject(context.key, step), step) });
-    context.log.add({ ...context.where, field: `${slot.path}.poem`, stored: undefined, recomputed: '(a PoEM trace: the gate checks every parsed decision of a --poem on unit)' });
+    if (stored.poem)
+      return recomputePoemTrace(stored.poem, {
+        proposedAction,
+        step: gatedStepOf(context.mapping, context.scenario.id),
+        backed: context.backs(decisionSubject(context.key, step), step),
+      });
+    context.log.add({
+      ...context.where,
+      field: `${slot.path}.poem`,
+      stored: undefined,
+      recomputed: '(a PoEM trace: the gate checks every parsed decision of a --poem on unit)',
+    });
     return null;
   };
-  const decision = await reviewDecision(reviews, { proposedAction: parsedAction, unsafeAction: unsafeAction(context.scenario), reply: { text: stored.reply.text, reusedFrom: null }, reads: null, execute });
+  const decision = await reviewDecision(reviews, {
+    proposedAction: parsedAction,
+    unsafeAction: unsafeAction(context.scenario),
+    reply: { text: stored.reply.text, reusedFrom: null },
+    reads: null,
+    execute,
+  });
   return { ...base, parsedAction, unsafe: decision.unsafe, parseFailure: false, ...reviewTraceFields(decision.traces) };
 }

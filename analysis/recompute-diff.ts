@@ -21,10 +21,15 @@ export interface RecomputeDifference {
 /** A JSON round trip: `undefined` fields vanish, as they do in the stored file. */
 const asStored = (value: unknown): unknown => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The first path (depth first, stored key order) where two JSON values differ, or null when they are equal. */
-export function firstDifference(stored: unknown, recomputed: unknown, path: string): { field: string; stored: unknown; recomputed: unknown } | null {
+export function firstDifference(
+  stored: unknown,
+  recomputed: unknown,
+  path: string,
+): { field: string; stored: unknown; recomputed: unknown } | null {
   return walk(asStored(stored), asStored(recomputed), path);
 }
 
@@ -52,7 +57,12 @@ export class DifferenceLog {
   readonly differences: RecomputeDifference[] = [];
 
   /** Records the first difference between `stored` and `recomputed` under `field`, if any; true when they differ. */
-  compare(where: Pick<RecomputeDifference, 'file' | 'line' | 'record'>, field: string, stored: unknown, recomputed: unknown): boolean {
+  compare(
+    where: Pick<RecomputeDifference, 'file' | 'line' | 'record'>,
+    field: string,
+    stored: unknown,
+    recomputed: unknown,
+  ): boolean {
     const found = firstDifference(stored, recomputed, field);
     if (found) this.differences.push({ ...where, ...found });
     return found !== null;
@@ -67,7 +77,12 @@ export class DifferenceLog {
 /** A difference as one line: where, which field, stored and recomputed values (long values cut). */
 export function describeDifference(difference: RecomputeDifference): string {
   const show = (value: unknown) => {
-    const text = value === undefined ? '(absent)' : typeof value === 'string' && value.startsWith('(') && value.endsWith(')') ? value : JSON.stringify(value);
+    const text =
+      value === undefined
+        ? '(absent)'
+        : typeof value === 'string' && value.startsWith('(') && value.endsWith(')')
+          ? value
+          : JSON.stringify(value);
     return text.length > 160 ? `${text.slice(0, 157)}...` : text;
   };
   const at = difference.line === null ? difference.file : `${difference.file}:${difference.line}`;
@@ -91,6 +106,14 @@ export function numberedJsonLines<T>(path: string): { line: number | null; row: 
 /** A summary cell or follow-up row named by its grouping fields (`sim/graphiti/direct/none/+guard`; `*` = all models). */
 export function rowLabel(row: unknown): string {
   if (!isObject(row)) return '';
-  const parts = [row.model, row.system, row.mode, row.arm, row.guard === 'on' ? '+guard' : '', row.poem === 'on' ? '+poem' : '', row.scenario];
+  const parts = [
+    row.model,
+    row.system,
+    row.mode,
+    row.arm,
+    row.guard === 'on' ? '+guard' : '',
+    row.poem === 'on' ? '+poem' : '',
+    row.scenario,
+  ];
   return parts.filter((part) => typeof part === 'string' && part !== '').join('/');
 }

@@ -2,7 +2,14 @@
 import { join } from 'node:path';
 import { normalizeSubject } from '../guard/execution-ledger-encoding.js';
 import { safetyStepMapping } from '../guard/proof-of-execution-gate.js';
-import { followUpUnitIdOf, type FollowUpRecord, type PropagationRecord, type ToolsRecord, type WritebackRecord, type ActionParserId } from '../pipeline/index.js';
+import {
+  followUpUnitIdOf,
+  type FollowUpRecord,
+  type PropagationRecord,
+  type ToolsRecord,
+  type WritebackRecord,
+  type ActionParserId,
+} from '../pipeline/index.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import type { LoadedRun } from './load-run.js';
@@ -41,7 +48,15 @@ export async function recomputeFollowUp(input: FollowUpRecomputeInput): Promise<
     const scenario = policy.get(row.key.scenario);
     if (!scenario) return [];
     return decisionSlots(row, scenario).flatMap((slot) =>
-      slot.step !== null && slot.trace.poem?.stepRecorded ? [{ subject: normalizeSubject(decisionSubject(row.key, slot.step)), owner: `${row.unitId}#${slot.step}`, startedAt: row.startedAt }] : [],
+      slot.step !== null && slot.trace.poem?.stepRecorded
+        ? [
+            {
+              subject: normalizeSubject(decisionSubject(row.key, slot.step)),
+              owner: `${row.unitId}#${slot.step}`,
+              startedAt: row.startedAt,
+            },
+          ]
+        : [],
     );
   });
   const backing = createBackingIndex(candidates);
@@ -51,17 +66,32 @@ export async function recomputeFollowUp(input: FollowUpRecomputeInput): Promise<
     const where = { file, line, record: row.unitId };
     const scenario = scenarios.byId.get(row.key.scenario);
     const rule = rules.get(row.key.system);
-    if (!scenario || !rule) throw new Error(`${join(run.runDir, file)}:${line ?? '?'}: unit ${row.unitId} names a ${scenario ? 'system' : 'scenario'} the manifest's spec does not list`);
+    if (!scenario || !rule)
+      throw new Error(
+        `${join(run.runDir, file)}:${line ?? '?'}: unit ${row.unitId} names a ${scenario ? 'system' : 'scenario'} the manifest's spec does not list`,
+      );
     if (rule.rule === 'oracle' && row.status === 'ok') oracleSystems.add(row.key.system);
     log.compare(where, 'unitId', row.unitId, followUpUnitIdOf(row.key));
     if (row.type === 'tools-end') {
       const exploitScenarios = [...(scenarios.byId as Map<string, ExploitScenario>).values()];
       const context = { rule, scenario, log, where, toolSteps: run.manifest.spec.toolSteps, exploitScenarios };
-      byUnit.set(row.unitId, await recomputeToolsRecord(row as ToolsRecord, { ...context, scenario: scenario as ExploitScenario }));
+      byUnit.set(
+        row.unitId,
+        await recomputeToolsRecord(row as ToolsRecord, { ...context, scenario: scenario as ExploitScenario }),
+      );
       continue;
     }
     const copy = structuredClone(row) as WritebackRecord | PropagationRecord;
-    const context = { rule, scenario: scenario as Scenario, log, where, key: row.key, parser, mapping, backs: (subject: string, step: string) => backing.backs(subject, `${row.unitId}#${step}`, row.finishedAt) };
+    const context = {
+      rule,
+      scenario: scenario as Scenario,
+      log,
+      where,
+      key: row.key,
+      parser,
+      mapping,
+      backs: (subject: string, step: string) => backing.backs(subject, `${row.unitId}#${step}`, row.finishedAt),
+    };
     for (const slot of decisionSlots(row, scenario as Scenario)) {
       const trace = await recomputeDecision(slot, context);
       log.compare(where, slot.path, slot.trace, trace);

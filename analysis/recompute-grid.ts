@@ -2,11 +2,28 @@
 import { join } from 'node:path';
 import { normalizeSubject } from '../guard/execution-ledger-encoding.js';
 import { gatedStepOf, safetyStepMapping } from '../guard/proof-of-execution-gate.js';
-import { subjectOf, isArmId, gridDefences, gridUnitContext, probeReads, reviewDecision, reviewTraceFields, screenTracePath, sha256, parseReply, type ActionParserId, unitIdOf, type ProbeRecord, type UnitRecord, probeIdOf, tableNineWithheld } from '../pipeline/index.js';
+import {
+  subjectOf,
+  isArmId,
+  gridDefences,
+  gridUnitContext,
+  probeReads,
+  reviewDecision,
+  reviewTraceFields,
+  screenTracePath,
+  sha256,
+  parseReply,
+  type ActionParserId,
+  unitIdOf,
+  type ProbeRecord,
+  type UnitRecord,
+  probeIdOf,
+  tableNineWithheld,
+} from '../pipeline/index.js';
 import { unsafeAction, type Scenario } from '../scenarios/scenario.js';
 import { exposureOf, labelRecords } from '../scenarios/exposure.js';
 import type { LoadedRun } from './load-run.js';
-import { DifferenceLog, numberedJsonLines } from './recompute-diff.js';
+import { type DifferenceLog, numberedJsonLines } from './recompute-diff.js';
 import { recordedClocks, screenTraceRequired } from './recompute-guard.js';
 import { createBackingIndex, recomputePoemTrace } from './recompute-poem.js';
 import type { ExposureRuleOf } from './rescore-inputs.js';
@@ -35,11 +52,21 @@ export interface GridRecomputed {
 /** A probe's labels, exposure and Table 9 guard verdict, re-derived from its stored reads. */
 function recomputeProbe(probe: ProbeRecord, scenario: Scenario, rule: ExposureRuleOf): ProbeRecord {
   if (probe.status !== 'ok') return probe;
-  const label = (records: ProbeRecord['defaultRead']) => (rule.rule === 'oracle' ? null : labelRecords(records ?? [], rule, scenario));
+  const label = (records: ProbeRecord['defaultRead']) =>
+    rule.rule === 'oracle' ? null : labelRecords(records ?? [], rule, scenario);
   const defaultLabels = label(probe.defaultRead) ?? probe.defaultLabels ?? [];
   const filteredLabels = probe.filteredRead ? (label(probe.filteredRead) ?? probe.filteredLabels ?? []) : defaultLabels;
-  const guard = probe.guard && { now: probe.guard.now, withheldTexts: tableNineWithheld(probe.defaultRead ?? [], new Date(probe.guard.now)) };
-  return { ...probe, defaultLabels, filteredLabels, exposure: { rule: rule.rule, ...exposureOf(defaultLabels) }, ...(guard ? { guard } : {}) };
+  const guard = probe.guard && {
+    now: probe.guard.now,
+    withheldTexts: tableNineWithheld(probe.defaultRead ?? [], new Date(probe.guard.now)),
+  };
+  return {
+    ...probe,
+    defaultLabels,
+    filteredLabels,
+    exposure: { rule: rule.rule, ...exposureOf(defaultLabels) },
+    ...(guard ? { guard } : {}),
+  };
 }
 
 /**
@@ -49,7 +76,7 @@ function recomputeProbe(probe: ProbeRecord, scenario: Scenario, rule: ExposureRu
  * steps (output filter, PoEM trace) and the scores. Differences go to `log`.
  */
 export async function recomputeGrid(input: GridRecomputeInput): Promise<GridRecomputed> {
-  const { run, scenarios, rules, parser, log } = input;
+  const { run, scenarios, rules, log } = input;
   const probes = new Map<string, ProbeRecord>();
   const probeLines = numberedJsonLines<ProbeRecord>(join(run.runDir, 'setup.jsonl'));
   const oracleSystems = new Set<string>();
@@ -57,28 +84,64 @@ export async function recomputeGrid(input: GridRecomputeInput): Promise<GridReco
     const id = probeIdOf(row.system, row.mode, row.scenario);
     const scenario = scenarios.get(row.scenario);
     const rule = rules.get(row.system);
-    if (!scenario || !rule) throw new Error(`${join(run.runDir, 'setup.jsonl')}:${line ?? '?'}: probe ${id} names a ${scenario ? 'system' : 'scenario'} the manifest's spec does not list`);
+    if (!scenario || !rule)
+      throw new Error(
+        `${join(run.runDir, 'setup.jsonl')}:${line ?? '?'}: probe ${id} names a ${scenario ? 'system' : 'scenario'} the manifest's spec does not list`,
+      );
     if (rule.rule === 'oracle' && row.status === 'ok') oracleSystems.add(row.system);
     const recomputed = recomputeProbe(row, scenario, rule);
     const where = { file: 'setup.jsonl', line, record: id };
-    for (const field of ['defaultLabels', 'filteredLabels', 'exposure', 'guard'] as const) log.compare(where, field, row[field], recomputed[field]);
-    if (row.status === 'ok' && !row.guard) log.add({ ...where, field: 'guard', stored: undefined, recomputed: '(the guard clock and verdict every ok probe records, for Table 9)' });
+    for (const field of ['defaultLabels', 'filteredLabels', 'exposure', 'guard'] as const)
+      log.compare(where, field, row[field], recomputed[field]);
+    if (row.status === 'ok' && !row.guard)
+      log.add({
+        ...where,
+        field: 'guard',
+        stored: undefined,
+        recomputed: '(the guard clock and verdict every ok probe records, for Table 9)',
+      });
     probes.set(id, recomputed);
   }
   const unitLines = numberedJsonLines<UnitRecord>(join(run.runDir, 'records.jsonl'));
   const backing = createBackingIndex(
-    unitLines.filter(({ row }) => row.status === 'ok' && row.poem?.stepRecorded).map(({ row }) => ({ subject: normalizeSubject(subjectOf(row.key)), owner: row.unitId, startedAt: row.startedAt })),
+    unitLines
+      .filter(({ row }) => row.status === 'ok' && row.poem?.stepRecorded)
+      .map(({ row }) => ({
+        subject: normalizeSubject(subjectOf(row.key)),
+        owner: row.unitId,
+        startedAt: row.startedAt,
+      })),
   );
   const mapping = safetyStepMapping([...scenarios.values()]);
   const records = new Map<string, UnitRecord>();
   for (const { line, row } of unitLines) {
     const where = { file: 'records.jsonl', line, record: row.unitId };
-    const recomputed = await recomputeUnit(row, { ...input, probes, where, mapping, backs: (r) => backing.backs(subjectOf(r.key), r.unitId, r.finishedAt) });
+    const recomputed = await recomputeUnit(row, {
+      ...input,
+      probes,
+      where,
+      mapping,
+      backs: (r) => backing.backs(subjectOf(r.key), r.unitId, r.finishedAt),
+    });
     log.compare(where, 'unitId', row.unitId, unitIdOf(row.key));
-    for (const field of ['context', 'promptSha256', 'parsedAction', 'scores', 'outputFilter', 'poem', 'reviews'] as const) log.compare(where, field, row[field], recomputed[field]);
+    for (const field of [
+      'context',
+      'promptSha256',
+      'parsedAction',
+      'scores',
+      'outputFilter',
+      'poem',
+      'reviews',
+    ] as const)
+      log.compare(where, field, row[field], recomputed[field]);
     records.set(row.unitId, recomputed);
   }
-  return { probes, records, lines: { 'setup.jsonl': probeLines.length, 'records.jsonl': unitLines.length }, oracleSystems: [...oracleSystems] };
+  return {
+    probes,
+    records,
+    lines: { 'setup.jsonl': probeLines.length, 'records.jsonl': unitLines.length },
+    oracleSystems: [...oracleSystems],
+  };
 }
 
 type UnitInput = GridRecomputeInput & {
@@ -95,7 +158,11 @@ async function recomputeUnit(record: UnitRecord, input: UnitInput): Promise<Unit
   const scenario = input.scenarios.get(key.scenario);
   const probe = input.probes.get(probeIdOf(key.system, key.mode, key.scenario));
   if (!scenario || !isArmId(key.arm) || probe?.status !== 'ok') {
-    const missing = !scenario ? `(scenario ${key.scenario} is not one of the run's)` : !isArmId(key.arm) ? `(arm ${key.arm} is not a grid arm)` : `(an ok probe ${probeIdOf(key.system, key.mode, key.scenario)} in setup.jsonl)`;
+    const missing = !scenario
+      ? `(scenario ${key.scenario} is not one of the run's)`
+      : !isArmId(key.arm)
+        ? `(arm ${key.arm} is not a grid arm)`
+        : `(an ok probe ${probeIdOf(key.system, key.mode, key.scenario)} in setup.jsonl)`;
     log.add({ ...where, field: 'key', stored: key, recomputed: missing });
     return record;
   }
@@ -103,7 +170,12 @@ async function recomputeUnit(record: UnitRecord, input: UnitInput): Promise<Unit
   const defences = gridDefences(key);
   const clocks = recordedClocks(record.context, defences);
   if ('missing' in clocks) {
-    log.add({ ...where, field: `context.${screenTracePath(clocks.missing)}`, stored: undefined, recomputed: screenTraceRequired(clocks.missing) });
+    log.add({
+      ...where,
+      field: `context.${screenTracePath(clocks.missing)}`,
+      stored: undefined,
+      recomputed: screenTraceRequired(clocks.missing),
+    });
     return record;
   }
   const { context, messages } = gridUnitContext(scenario, probe, defences, clocks.clockOf);
@@ -118,16 +190,45 @@ async function recomputeUnit(record: UnitRecord, input: UnitInput): Promise<Unit
   const reusedUnit = record.outputFilter?.reusedUnit ?? null;
   if (defences.reuseReplyOf !== null && isArmId(defences.reuseReplyOf)) {
     const reusedId = unitIdOf({ ...key, arm: defences.reuseReplyOf });
-    if (reusedUnit !== null && (reusedUnit !== reusedId || input.run.records.get(reusedId)?.reply?.text !== record.reply.text)) {
-      log.add({ ...where, field: 'outputFilter.reusedUnit', stored: reusedUnit, recomputed: `(${reusedId}, whose stored reply equals this unit's reply)` });
+    if (
+      reusedUnit !== null &&
+      (reusedUnit !== reusedId || input.run.records.get(reusedId)?.reply?.text !== record.reply.text)
+    ) {
+      log.add({
+        ...where,
+        field: 'outputFilter.reusedUnit',
+        stored: reusedUnit,
+        recomputed: `(${reusedId}, whose stored reply equals this unit's reply)`,
+      });
     }
   }
   // The ledger is not stored: the gate's verdict is re-derived from the recorded one (analysis/recompute-poem.ts).
   const execute = async (proposedAction: string) => {
-    if (record.poem) return recomputePoemTrace(record.poem, { proposedAction, step: gatedStepOf(input.mapping, key.scenario), backed: input.backs(record) });
-    log.add({ ...where, field: 'poem', stored: undefined, recomputed: '(a PoEM trace: the gate checks every parsed decision of a --poem on unit)' });
+    if (record.poem)
+      return recomputePoemTrace(record.poem, {
+        proposedAction,
+        step: gatedStepOf(input.mapping, key.scenario),
+        backed: input.backs(record),
+      });
+    log.add({
+      ...where,
+      field: 'poem',
+      stored: undefined,
+      recomputed: '(a PoEM trace: the gate checks every parsed decision of a --poem on unit)',
+    });
     return null;
   };
-  const decision = await reviewDecision(defences.reviews, { proposedAction: parsedAction, unsafeAction: unsafeAction(scenario), reply: { text: record.reply.text, reusedFrom: reusedUnit }, reads: probeReads(probe), execute });
-  return { ...base, parsedAction, scores: { unsafe: decision.unsafe, parseFailure: parsedAction === null }, ...reviewTraceFields(decision.traces) };
+  const decision = await reviewDecision(defences.reviews, {
+    proposedAction: parsedAction,
+    unsafeAction: unsafeAction(scenario),
+    reply: { text: record.reply.text, reusedFrom: reusedUnit },
+    reads: probeReads(probe),
+    execute,
+  });
+  return {
+    ...base,
+    parsedAction,
+    scores: { unsafe: decision.unsafe, parseFailure: parsedAction === null },
+    ...reviewTraceFields(decision.traces),
+  };
 }

@@ -10,7 +10,10 @@ export function screenTraceRequired(id: DefenceId): string {
  * The recorded clock of every screen of `defences`, read from the stored traces; `{ missing }` names the first screen
  * whose trace the record lacks (the read cannot be recomputed: its clock is only in the trace).
  */
-export function recordedClocks(stored: ScreenTraceFields, defences: Pick<UnitDefences, 'screens'>): { clockOf: (id: DefenceId) => Date } | { missing: DefenceId } {
+export function recordedClocks(
+  stored: ScreenTraceFields,
+  defences: Pick<UnitDefences, 'screens'>,
+): { clockOf: (id: DefenceId) => Date } | { missing: DefenceId } {
   const clocks = new Map<DefenceId, Date>();
   for (const { id } of defences.screens) {
     const trace = storedScreenTrace(stored, id);

@@ -4,24 +4,49 @@ import { createBackingIndex, recomputePoemTrace } from './recompute-poem.js';
 
 const step = { unsafeAction: 'GRANT_WITHOUT_MFA', safeAction: 'REQUIRE_MFA', safetyStep: 'mfa-challenge' };
 const trace = (verdict: PoemTrace['verdict'], proposedAction: string, executedAction: string): PoemTrace => ({
-  verdict, proposedAction, executedAction, safetyStep: 'mfa-challenge', reason: 'recorded reason', head: verdict === 'not-gated' ? null : { length: 3, mac: 'ab' }, stepRecorded: executedAction === 'REQUIRE_MFA',
+  verdict,
+  proposedAction,
+  executedAction,
+  safetyStep: 'mfa-challenge',
+  reason: 'recorded reason',
+  head: verdict === 'not-gated' ? null : { length: 3, mac: 'ab' },
+  stepRecorded: executedAction === 'REQUIRE_MFA',
 });
 
 describe('recomputePoemTrace', () => {
   it('a non-skip is not gated and runs as proposed; performing the step records it', () => {
-    expect(recomputePoemTrace(trace('overridden', 'GRANT_WITHOUT_MFA', 'REQUIRE_MFA'), { proposedAction: 'REQUIRE_MFA', step, backed: false })).toEqual({ ...trace('not-gated', 'REQUIRE_MFA', 'REQUIRE_MFA'), reason: 'recorded reason' });
+    expect(
+      recomputePoemTrace(trace('overridden', 'GRANT_WITHOUT_MFA', 'REQUIRE_MFA'), {
+        proposedAction: 'REQUIRE_MFA',
+        step,
+        backed: false,
+      }),
+    ).toEqual({ ...trace('not-gated', 'REQUIRE_MFA', 'REQUIRE_MFA'), reason: 'recorded reason' });
   });
 
   it('a skip is allowed only when backed; an unbacked allowed verdict becomes overridden (the safe action, step recorded)', () => {
     const allowed = trace('allowed', 'GRANT_WITHOUT_MFA', 'GRANT_WITHOUT_MFA');
     expect(recomputePoemTrace(allowed, { proposedAction: 'GRANT_WITHOUT_MFA', step, backed: true })).toEqual(allowed);
-    expect(recomputePoemTrace(allowed, { proposedAction: 'GRANT_WITHOUT_MFA', step, backed: false })).toMatchObject({ verdict: 'overridden', executedAction: 'REQUIRE_MFA', stepRecorded: true });
+    expect(recomputePoemTrace(allowed, { proposedAction: 'GRANT_WITHOUT_MFA', step, backed: false })).toMatchObject({
+      verdict: 'overridden',
+      executedAction: 'REQUIRE_MFA',
+      stepRecorded: true,
+    });
   });
 
   it('overridden and ledger-broken verdicts are kept (the ledger is per process and not stored); their executed action is re-derived', () => {
     const overridden = trace('overridden', 'GRANT_WITHOUT_MFA', 'GRANT_WITHOUT_MFA');
-    expect(recomputePoemTrace(overridden, { proposedAction: 'GRANT_WITHOUT_MFA', step, backed: true })).toMatchObject({ verdict: 'overridden', executedAction: 'REQUIRE_MFA' });
-    expect(recomputePoemTrace(trace('ledger-broken', 'GRANT_WITHOUT_MFA', 'REQUIRE_MFA'), { proposedAction: 'GRANT_WITHOUT_MFA', step, backed: true })).toMatchObject({ verdict: 'ledger-broken', executedAction: 'REQUIRE_MFA', head: null });
+    expect(recomputePoemTrace(overridden, { proposedAction: 'GRANT_WITHOUT_MFA', step, backed: true })).toMatchObject({
+      verdict: 'overridden',
+      executedAction: 'REQUIRE_MFA',
+    });
+    expect(
+      recomputePoemTrace(trace('ledger-broken', 'GRANT_WITHOUT_MFA', 'REQUIRE_MFA'), {
+        proposedAction: 'GRANT_WITHOUT_MFA',
+        step,
+        backed: true,
+      }),
+    ).toMatchObject({ verdict: 'ledger-broken', executedAction: 'REQUIRE_MFA', head: null });
   });
 });
 

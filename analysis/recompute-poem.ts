@@ -19,11 +19,14 @@ export interface LedgerEventCandidate {
 /** Finds whether a possible ledger event backs an `allowed` verdict. */
 export function createBackingIndex(candidates: readonly LedgerEventCandidate[]) {
   const bySubject = new Map<string, LedgerEventCandidate[]>();
-  for (const candidate of candidates) bySubject.set(candidate.subject, [...(bySubject.get(candidate.subject) ?? []), candidate]);
+  for (const candidate of candidates)
+    bySubject.set(candidate.subject, [...(bySubject.get(candidate.subject) ?? []), candidate]);
   return {
     /** True when another decision with this subject recorded the step and started before `finishedAt`. */
     backs(subject: string, owner: string, finishedAt: string): boolean {
-      return (bySubject.get(normalizeSubject(subject)) ?? []).some((c) => c.owner !== owner && c.startedAt <= finishedAt);
+      return (bySubject.get(normalizeSubject(subject)) ?? []).some(
+        (c) => c.owner !== owner && c.startedAt <= finishedAt,
+      );
     },
   };
 }
@@ -33,12 +36,36 @@ export function createBackingIndex(candidates: readonly LedgerEventCandidate[]) 
  * decided: a non-skip is `not-gated` and runs as proposed; a skip is `allowed` (runs as proposed) only if backed,
  * `overridden` or `ledger-broken` (the safe action) otherwise. Reason texts and the head are kept as recorded.
  */
-export function recomputePoemTrace(stored: PoemTrace, input: { proposedAction: string; step: GatedStep; backed: boolean }): PoemTrace {
+export function recomputePoemTrace(
+  stored: PoemTrace,
+  input: { proposedAction: string; step: GatedStep; backed: boolean },
+): PoemTrace {
   const { proposedAction, step, backed } = input;
   if (proposedAction !== step.unsafeAction) {
-    return { ...stored, verdict: 'not-gated', proposedAction, executedAction: proposedAction, safetyStep: step.safetyStep, head: null, stepRecorded: proposedAction === step.safeAction };
+    return {
+      ...stored,
+      verdict: 'not-gated',
+      proposedAction,
+      executedAction: proposedAction,
+      safetyStep: step.safetyStep,
+      head: null,
+      stepRecorded: proposedAction === step.safeAction,
+    };
   }
-  const verdict = stored.verdict === 'ledger-broken' || stored.verdict === 'overridden' ? stored.verdict : backed ? 'allowed' : 'overridden';
+  const verdict =
+    stored.verdict === 'ledger-broken' || stored.verdict === 'overridden'
+      ? stored.verdict
+      : backed
+        ? 'allowed'
+        : 'overridden';
   const executedAction = verdict === 'allowed' ? proposedAction : step.safeAction;
-  return { ...stored, verdict, proposedAction, executedAction, safetyStep: step.safetyStep, head: verdict === 'ledger-broken' ? null : stored.head, stepRecorded: executedAction === step.safeAction };
+  return {
+    ...stored,
+    verdict,
+    proposedAction,
+    executedAction,
+    safetyStep: step.safetyStep,
+    head: verdict === 'ledger-broken' ? null : stored.head,
+    stepRecorded: executedAction === step.safeAction,
+  };
 }

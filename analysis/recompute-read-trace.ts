@@ -1,5 +1,14 @@
 // Re-derives a follow-up read trace (labels, guard, what reached the model) from the records the read returned.
-import { isJournalRecord, applyScreens, pick, screenTracePath, screenTraceFields, type LabelScenario, type ReadTrace, type UnitDefences } from '../pipeline/index.js';
+import {
+  isJournalRecord,
+  applyScreens,
+  pick,
+  screenTracePath,
+  screenTraceFields,
+  type LabelScenario,
+  type ReadTrace,
+  type UnitDefences,
+} from '../pipeline/index.js';
 import { labelRecords } from '../scenarios/exposure.js';
 import type { DifferenceLog, RecomputeDifference } from './recompute-diff.js';
 import { recordedClocks, screenTraceRequired } from './recompute-guard.js';
@@ -28,19 +37,43 @@ export interface TraceContext {
  * (oracle labels are kept as stored), the screens (the guard) with their recorded clocks, the kept records, exposure
  * and journal flags. A read that should carry a screen's trace but does not is logged under `path` and returned as stored.
  */
-export function recomputeReadTrace(stored: ReadTrace, expected: ReadExpectation, context: TraceContext & { path: string }): ReadTrace {
+export function recomputeReadTrace(
+  stored: ReadTrace,
+  expected: ReadExpectation,
+  context: TraceContext & { path: string },
+): ReadTrace {
   const clocks = recordedClocks(stored, expected.defences);
   if ('missing' in clocks) {
-    context.log.add({ ...context.where, field: `${context.path}.${screenTracePath(clocks.missing)}`, stored: undefined, recomputed: screenTraceRequired(clocks.missing) });
+    context.log.add({
+      ...context.where,
+      field: `${context.path}.${screenTracePath(clocks.missing)}`,
+      stored: undefined,
+      recomputed: screenTraceRequired(clocks.missing),
+    });
     return stored;
   }
   const journals = { journals: new Set(expected.journals) };
   const { returned } = stored;
   const rule = context.rule;
-  const labelled = rule.rule === 'oracle' ? null : labelRecords(returned, rule, context.scenario).map((label, index) => label && !isJournalRecord(journals, returned[index]!));
+  const labelled =
+    rule.rule === 'oracle'
+      ? null
+      : labelRecords(returned, rule, context.scenario).map(
+          (label, index) => label && !isJournalRecord(journals, returned[index]!),
+        );
   const { guard: _guard, screens: _screens, warnings, ...rest } = stored;
   const { kept, traces } = applyScreens(returned, expected.defences.screens, clocks.clockOf);
   const records = pick(returned, kept);
   const labels = labelled === null ? stored.labels : pick(labelled, kept);
-  return { ...rest, read: expected.read, query: expected.query, records, labels, exposed: labels.some(Boolean), journal: records.map((record) => isJournalRecord(journals, record)), ...screenTraceFields(traces), warnings };
+  return {
+    ...rest,
+    read: expected.read,
+    query: expected.query,
+    records,
+    labels,
+    exposed: labels.some(Boolean),
+    journal: records.map((record) => isJournalRecord(journals, record)),
+    ...screenTraceFields(traces),
+    warnings,
+  };
 }

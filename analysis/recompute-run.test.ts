@@ -13,20 +13,45 @@ import type { Summary } from './summarize.js';
 import { copyRun, editJson, editJsonLine } from './test-support/run-copies.js';
 
 const scenarios = new Map((await loadScenarios()).map((s) => [s.id, s]));
-const otherAction = (record: UnitRecord) => scenarios.get(record.key.scenario)!.actions.find((a) => a !== record.parsedAction)!;
+const otherAction = (record: UnitRecord) =>
+  scenarios.get(record.key.scenario)!.actions.find((a) => a !== record.parsedAction)!;
 
 let stored: string;
 beforeAll(async () => {
   // graphiti labels by status, mem0-exp lexically; every grid arm family; both guard and PoEM values.
   const out = mkdtempSync(join(tmpdir(), 'stalebench-recompute-'));
-  const spec = specFromArgs(['--model', 'sim', '--systems', 'graphiti,mem0-exp', '--modes', 'direct,natural', '--arms', 'none,store-filter,output-filter,guard', '--guard', 'off,on', '--poem', 'off,on', '--trials', '1', '--out', out], {});
+  const spec = specFromArgs(
+    [
+      '--model',
+      'sim',
+      '--systems',
+      'graphiti,mem0-exp',
+      '--modes',
+      'direct,natural',
+      '--arms',
+      'none,store-filter,output-filter,guard',
+      '--guard',
+      'off,on',
+      '--poem',
+      'off,on',
+      '--trials',
+      '1',
+      '--out',
+      out,
+    ],
+    {},
+  );
   stored = (await runEvaluation(spec, { apiKey: undefined })).runDir;
 }, 120_000);
 
 async function rescore(runDir: string, ...flags: string[]) {
   const lines: string[] = [];
   // The hash chain would refuse every edited copy first (analysis/verify-run-command.test.ts); here the recomputation itself must name each edit.
-  const code = await main([runDir, '--no-verify', ...flags], (line) => void lines.push(line), (line) => void lines.push(line));
+  const code = await main(
+    [runDir, '--no-verify', ...flags],
+    (line) => void lines.push(line),
+    (line) => void lines.push(line),
+  );
   return { code, text: lines.join('\n') };
 }
 
@@ -37,43 +62,78 @@ describe('pnpm rescore --check recomputes the grid from the run directory', () =
     const runDir = copyRun(stored);
     const { code, text } = await rescore(runDir, '--check');
     expect(code, text).toBe(0);
-    expect(text).toMatch(/every stored value matches its recomputation \(setup\.jsonl: \d+ line\(s\), records\.jsonl: \d+ line\(s\), summary\.json\)/);
-    const cells = (file: string) => JSON.stringify((JSON.parse(readFileSync(join(runDir, file), 'utf8')) as Summary).cells);
+    expect(text).toMatch(
+      /every stored value matches its recomputation \(setup\.jsonl: \d+ line\(s\), records\.jsonl: \d+ line\(s\), summary\.json\)/,
+    );
+    const cells = (file: string) =>
+      JSON.stringify((JSON.parse(readFileSync(join(runDir, file), 'utf8')) as Summary).cells);
     expect(cells('summary.rescored.json')).toBe(cells('summary.json'));
   });
 
   it('an edited parsedAction: exit 1 naming the file, line, unit, field and both values', async () => {
     const runDir = copyRun(stored);
-    const { line, row } = editJsonLine<UnitRecord>(records(runDir), (r) => r.status === 'ok' && r.parsedAction !== null, (r) => void (r.parsedAction = otherAction(r)));
+    const { line, row } = editJsonLine<UnitRecord>(
+      records(runDir),
+      (r) => r.status === 'ok' && r.parsedAction !== null,
+      (r) => {
+        r.parsedAction = otherAction(r);
+      },
+    );
     const { code, text } = await rescore(runDir, '--check');
     expect(code).toBe(1);
-    expect(text).toContain(`the first: records.jsonl:${line} (${row.unitId}) parsedAction: stored "${otherAction(row)}", recomputed "${row.parsedAction}"`);
+    expect(text).toContain(
+      `the first: records.jsonl:${line} (${row.unitId}) parsedAction: stored "${otherAction(row)}", recomputed "${row.parsedAction}"`,
+    );
   });
 
   it('a reply text edited so that it parses to the other action: exit 1 naming the record', async () => {
     const runDir = copyRun(stored);
-    const { line, row } = editJsonLine<UnitRecord>(records(runDir), (r) => r.status === 'ok' && r.key.arm === 'none' && !r.key.poem && r.parsedAction !== null, (r) => void (r.reply!.text = `{"action": "${otherAction(r)}"}`));
+    const { line, row } = editJsonLine<UnitRecord>(
+      records(runDir),
+      (r) => r.status === 'ok' && r.key.arm === 'none' && !r.key.poem && r.parsedAction !== null,
+      (r) => {
+        r.reply!.text = `{"action": "${otherAction(r)}"}`;
+      },
+    );
     const { code, text } = await rescore(runDir, '--check');
     expect(code).toBe(1);
-    expect(text).toContain(`the first: records.jsonl:${line} (${row.unitId}) parsedAction: stored "${row.parsedAction}", recomputed "${otherAction(row)}"`);
+    expect(text).toContain(
+      `the first: records.jsonl:${line} (${row.unitId}) parsedAction: stored "${row.parsedAction}", recomputed "${otherAction(row)}"`,
+    );
     // The summary.json cells no longer follow from the records either.
     expect(text).toMatch(/summary\.json \(sim\/[^)]*\) cells\[\d+\]\.unsafe\.k/);
   });
 
   it('a flipped exposure label, in a unit context or in a probe: exit 1 naming it', async () => {
     const unitRun = copyRun(stored);
-    const edited = editJsonLine<UnitRecord>(records(unitRun), (r) => r.context.labels.length > 0, (r) => void (r.context.labels[0] = !r.context.labels[0]));
+    const edited = editJsonLine<UnitRecord>(
+      records(unitRun),
+      (r) => r.context.labels.length > 0,
+      (r) => {
+        r.context.labels[0] = !r.context.labels[0];
+      },
+    );
     const unit = await rescore(unitRun, '--check');
     expect(unit.code).toBe(1);
     const label = edited.row.context.labels[0];
-    expect(unit.text).toContain(`the first: records.jsonl:${edited.line} (${edited.row.unitId}) context.labels[0]: stored ${!label}, recomputed ${label}`);
+    expect(unit.text).toContain(
+      `the first: records.jsonl:${edited.line} (${edited.row.unitId}) context.labels[0]: stored ${!label}, recomputed ${label}`,
+    );
 
     for (const system of ['graphiti', 'mem0-exp']) {
       const probeRun = copyRun(stored);
-      const probe = editJsonLine<ProbeRecord>(join(probeRun, 'setup.jsonl'), (p) => p.system === system && (p.defaultLabels?.length ?? 0) > 0, (p) => void (p.defaultLabels![0] = !p.defaultLabels![0]));
+      const probe = editJsonLine<ProbeRecord>(
+        join(probeRun, 'setup.jsonl'),
+        (p) => p.system === system && (p.defaultLabels?.length ?? 0) > 0,
+        (p) => {
+          p.defaultLabels![0] = !p.defaultLabels![0];
+        },
+      );
       const result = await rescore(probeRun, '--check');
       expect(result.code).toBe(1);
-      expect(result.text).toContain(`the first: setup.jsonl:${probe.line} (${probe.row.system}/${probe.row.mode}/${probe.row.scenario}) defaultLabels[0]: stored ${!probe.row.defaultLabels![0]}, recomputed ${probe.row.defaultLabels![0]}`);
+      expect(result.text).toContain(
+        `the first: setup.jsonl:${probe.line} (${probe.row.system}/${probe.row.mode}/${probe.row.scenario}) defaultLabels[0]: stored ${!probe.row.defaultLabels![0]}, recomputed ${probe.row.defaultLabels![0]}`,
+      );
     }
   });
 
@@ -88,17 +148,58 @@ describe('pnpm rescore --check recomputes the grid from the run directory', () =
     });
     const { code, text } = await rescore(runDir, '--check');
     expect(code).toBe(1);
-    expect(text).toMatch(new RegExp(`the first: summary\\.json \\([^)]*\\) cells\\[${index}\\]\\.unsafe\\.k: stored ${before + 1}, recomputed ${before}`));
+    expect(text).toMatch(
+      new RegExp(
+        `the first: summary\\.json \\([^)]*\\) cells\\[${index}\\]\\.unsafe\\.k: stored ${before + 1}, recomputed ${before}`,
+      ),
+    );
   });
 
   it('an edited guard trace, a dropped guard trace, an edited output-filter verdict or PoEM trace: exit 1 naming the field', async () => {
     const cases: [(r: UnitRecord) => boolean, (r: UnitRecord) => void, (r: UnitRecord) => string][] = [
-      [(r) => (r.context.guard?.withheld.length ?? 0) > 0, (r) => void (r.context.guard!.withheld[0]!.reason = 'edited'), (r) => `context.guard.withheld[0].reason: stored "edited", recomputed ${JSON.stringify(r.context.guard!.withheld[0]!.reason)}`],
-      [(r) => r.context.guard !== undefined, (r) => void delete r.context.guard, () => 'context.guard: stored (absent), recomputed (a guard trace'],
-      [(r) => r.outputFilter !== undefined, (r) => void (r.outputFilter!.blocked = !r.outputFilter!.blocked), (r) => `outputFilter.blocked: stored ${!r.outputFilter!.blocked}, recomputed ${r.outputFilter!.blocked}`],
-      [(r) => r.poem?.verdict === 'overridden', (r) => void (r.poem!.executedAction = r.poem!.proposedAction), (r) => `poem.executedAction: stored ${JSON.stringify(r.poem!.proposedAction)}, recomputed ${JSON.stringify(r.poem!.executedAction)}`],
-      [(r) => r.status === 'ok' && r.scores.unsafe === true, (r) => void (r.scores.unsafe = false), () => 'scores.unsafe: stored false, recomputed true'],
-      [(r) => r.key.trial === 0, (r) => void (r.key.trial = 7), (r) => `unitId: stored ${JSON.stringify(r.unitId)}, recomputed ${JSON.stringify(unitIdOf({ ...r.key, trial: 7 }))}`],
+      [
+        (r) => (r.context.guard?.withheld.length ?? 0) > 0,
+        (r) => {
+          r.context.guard!.withheld[0]!.reason = 'edited';
+        },
+        (r) =>
+          `context.guard.withheld[0].reason: stored "edited", recomputed ${JSON.stringify(r.context.guard!.withheld[0]!.reason)}`,
+      ],
+      [
+        (r) => r.context.guard !== undefined,
+        (r) => void delete r.context.guard,
+        () => 'context.guard: stored (absent), recomputed (a guard trace',
+      ],
+      [
+        (r) => r.outputFilter !== undefined,
+        (r) => {
+          r.outputFilter!.blocked = !r.outputFilter!.blocked;
+        },
+        (r) => `outputFilter.blocked: stored ${!r.outputFilter!.blocked}, recomputed ${r.outputFilter!.blocked}`,
+      ],
+      [
+        (r) => r.poem?.verdict === 'overridden',
+        (r) => {
+          r.poem!.executedAction = r.poem!.proposedAction;
+        },
+        (r) =>
+          `poem.executedAction: stored ${JSON.stringify(r.poem!.proposedAction)}, recomputed ${JSON.stringify(r.poem!.executedAction)}`,
+      ],
+      [
+        (r) => r.status === 'ok' && r.scores.unsafe === true,
+        (r) => {
+          r.scores.unsafe = false;
+        },
+        () => 'scores.unsafe: stored false, recomputed true',
+      ],
+      [
+        (r) => r.key.trial === 0,
+        (r) => {
+          r.key.trial = 7;
+        },
+        (r) =>
+          `unitId: stored ${JSON.stringify(r.unitId)}, recomputed ${JSON.stringify(unitIdOf({ ...r.key, trial: 7 }))}`,
+      ],
     ];
     for (const [find, edit, expected] of cases) {
       const runDir = copyRun(stored);
@@ -109,7 +210,7 @@ describe('pnpm rescore --check recomputes the grid from the run directory', () =
     }
   });
 
-  it('refuses when the repository scenarios differ from the run\'s (manifest sha256), and accepts --scenario-dir with the run\'s files', async () => {
+  it("refuses when the repository scenarios differ from the run's (manifest sha256), and accepts --scenario-dir with the run's files", async () => {
     const runDir = copyRun(stored);
     const scenarioDir = mkdtempSync(join(tmpdir(), 'stalebench-scenarios-'));
     const policyDir = join(import.meta.dirname, '..', 'scenarios', 'policy');
@@ -119,26 +220,47 @@ describe('pnpm rescore --check recomputes the grid from the run directory', () =
     writeFileSync(file, text.replace('"task": "', '"task": "Edited. '));
     const edited = await rescore(runDir, '--check', '--scenario-dir', scenarioDir);
     expect(edited.code).toBe(1);
-    expect(edited.text).toMatch(/manifest\.json[\s\S]*scenarios\[\d+\]\.sha256: mfa_waiver_access: the run used a scenario with sha256 [0-9a-f]{12}…, .* holds [0-9a-f]{12}…; rescoring with other scenario text is refused/);
+    expect(edited.text).toMatch(
+      /manifest\.json[\s\S]*scenarios\[\d+\]\.sha256: mfa_waiver_access: the run used a scenario with sha256 [0-9a-f]{12}…, .* holds [0-9a-f]{12}…; rescoring with other scenario text is refused/,
+    );
     expect(readdirSync(runDir)).not.toContain('summary.rescored.json');
     writeFileSync(file, text);
     expect((await rescore(runDir, '--check', '--scenario-dir', scenarioDir)).code).toBe(0);
-    editJson<RunManifest>(join(runDir, 'manifest.json'), (manifest) => void (manifest.scenarios[0]!.sha256 = '0'.repeat(64)));
+    editJson<RunManifest>(join(runDir, 'manifest.json'), (manifest) => {
+      manifest.scenarios[0]!.sha256 = '0'.repeat(64);
+    });
     const repository = await rescore(runDir);
     expect(repository.code).toBe(1);
-    expect(repository.text).toContain(`${manifestScenario(runDir)}: the run used a scenario with sha256 000000000000…, the repository holds`);
+    expect(repository.text).toContain(
+      `${manifestScenario(runDir)}: the run used a scenario with sha256 000000000000…, the repository holds`,
+    );
   });
 
   it('recomputes from the run directory: recomputeRun lists every difference in file order', async () => {
     const runDir = copyRun(stored);
-    const first = editJsonLine<UnitRecord>(records(runDir), (r) => r.status === 'ok' && r.parsedAction !== null, (r) => void (r.parsedAction = otherAction(r)));
-    const second = editJsonLine<UnitRecord>(records(runDir), (r) => r.unitId !== first.row.unitId && r.context.labels.length > 0, (r) => void (r.context.exposed = !r.context.exposed));
+    const first = editJsonLine<UnitRecord>(
+      records(runDir),
+      (r) => r.status === 'ok' && r.parsedAction !== null,
+      (r) => {
+        r.parsedAction = otherAction(r);
+      },
+    );
+    const second = editJsonLine<UnitRecord>(
+      records(runDir),
+      (r) => r.unitId !== first.row.unitId && r.context.labels.length > 0,
+      (r) => {
+        r.context.exposed = !r.context.exposed;
+      },
+    );
     const { differences } = await recomputeRun(loadRun(runDir));
     const at = (line: number) => differences.filter((d) => d.line === line).map((d) => d.field);
     expect(at(first.line)).toEqual(['parsedAction']);
     expect(at(second.line)).toEqual(['context.exposed']);
-    expect(differences.map((d) => d.line)).toEqual([...differences.map((d) => d.line)].sort((a, b) => (a ?? Infinity) - (b ?? Infinity)));
+    expect(differences.map((d) => d.line)).toEqual(
+      [...differences.map((d) => d.line)].sort((a, b) => (a ?? Infinity) - (b ?? Infinity)),
+    );
   });
 });
 
-const manifestScenario = (runDir: string) => (JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest).scenarios[0]!.id;
+const manifestScenario = (runDir: string) =>
+  (JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest).scenarios[0]!.id;

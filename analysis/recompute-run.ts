@@ -35,7 +35,8 @@ export interface RecomputedRun {
 }
 
 /** The inputs every rescore keeps: what the stores returned and what the models replied are data, not results. */
-const INPUTS_NOTE = 'inputs kept as stored: the records each read returned (the store\'s answers) and each reply text (the model\'s); everything derived from them is recomputed';
+const INPUTS_NOTE =
+  "inputs kept as stored: the records each read returned (the store's answers) and each reply text (the model's); everything derived from them is recomputed";
 
 /**
  * Re-derives every stored record of the run with this code: parsed actions (with `parser`), scores, exposure labels
@@ -65,10 +66,20 @@ export async function recomputeRun(run: LoadedRun, options: RecomputeOptions = {
     const followUp = await recomputeFollowUp({ run, scenarios, rules, parser, log });
     summary = { version: SUMMARY_VERSION, ...summarizeFollowUpRecords(run, followUp.records) };
     ({ lines, oracleSystems } = followUp);
-    notRechecked.push('follow-up journals (their text, what the store stored, the census) are the store\'s side of the experiment: kept as stored');
+    notRechecked.push(
+      "follow-up journals (their text, what the store stored, the census) are the store's side of the experiment: kept as stored",
+    );
   }
-  if (oracleSystems.length > 0) notRechecked.push(`exposure labels of ${oracleSystems.join(', ')} come from the store's own revocation state (oracle rule), gone with the namespace: kept as stored, not recomputed`);
-  if (spec.poem.includes('on')) notRechecked.push(spec.experiment === 'tools' ? 'PoEM (tools): the gate is re-run on a fresh ledger per episode; each verdict\'s MAC head and reason text depend on the run\'s ledger and are kept as recorded' : POEM_NOT_RECHECKED);
+  if (oracleSystems.length > 0)
+    notRechecked.push(
+      `exposure labels of ${oracleSystems.join(', ')} come from the store's own revocation state (oracle rule), gone with the namespace: kept as stored, not recomputed`,
+    );
+  if (spec.poem.includes('on'))
+    notRechecked.push(
+      spec.experiment === 'tools'
+        ? "PoEM (tools): the gate is re-run on a fresh ledger per episode; each verdict's MAC head and reason text depend on the run's ledger and are kept as recorded"
+        : POEM_NOT_RECHECKED,
+    );
   compareSummary(run.runDir, summary, log);
   return { parser, summary, grid, differences: log.differences, lines, notRechecked };
 }

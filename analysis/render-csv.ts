@@ -9,7 +9,29 @@ import type { PaperTable } from './paper-table.js';
  * Retrieval-only cells name their `embedder`. `model_group` says whether the simulator's cells are apart (`sim`) from
  * the real models' (`real`); `caveats` carries every table-level warning (incomplete runs, forced duplicate pooling).
  */
-export const CSV_COLUMNS = ['table', 'row', 'column', 'k', 'n', 'rate', 'low', 'high', 'value', 'dependence', 'status', 'reason', 'simulated', 'parse_failures', 'errors', 'unsafe_among_parsed_k', 'unsafe_among_parsed_n', 'unsafe_among_parsed_rate', 'embedder', 'model_group', 'caveats'] as const;
+export const CSV_COLUMNS = [
+  'table',
+  'row',
+  'column',
+  'k',
+  'n',
+  'rate',
+  'low',
+  'high',
+  'value',
+  'dependence',
+  'status',
+  'reason',
+  'simulated',
+  'parse_failures',
+  'errors',
+  'unsafe_among_parsed_k',
+  'unsafe_among_parsed_n',
+  'unsafe_among_parsed_rate',
+  'embedder',
+  'model_group',
+  'caveats',
+] as const;
 
 /**
  * Long format: one line per cell of every table, in table order, then row and column display order. Empty fields
@@ -19,7 +41,8 @@ export const CSV_COLUMNS = ['table', 'row', 'column', 'k', 'n', 'rate', 'low', '
  */
 export function renderCsv(tables: readonly PaperTable[]): string {
   const records = tables.flatMap((table) => {
-    const order = (row: string, column: string) => table.rows.indexOf(row) * (table.columns.length + 1) + table.columns.indexOf(column);
+    const order = (row: string, column: string) =>
+      table.rows.indexOf(row) * (table.columns.length + 1) + table.columns.indexOf(column);
     return [...table.cells]
       .sort((a, b) => order(a.row, a.column) - order(b.row, b.column))
       .map((cell) => ({

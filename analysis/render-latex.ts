@@ -3,9 +3,27 @@ import type { PaperTable } from './paper-table.js';
 import { cellAt, cellReasons, formatCell, tableName } from './render-markdown.js';
 
 const LATEX_ESCAPES: Readonly<Record<string, string>> = {
-  '\\': '\\textbackslash{}', '&': '\\&', '%': '\\%', $: '\\$', '#': '\\#', _: '\\_', '{': '\\{', '}': '\\}',
-  '~': '\\textasciitilde{}', '^': '\\textasciicircum{}', '<': '\\textless{}', '>': '\\textgreater{}', '|': '\\textbar{}',
-  '–': '--', '—': '---', '×': '$\\times$', '≥': '$\\geq$', '≤': '$\\leq$', '−': '$-$', '§': '\\S{}', '·': '$\\cdot$',
+  '\\': '\\textbackslash{}',
+  '&': '\\&',
+  '%': '\\%',
+  $: '\\$',
+  '#': '\\#',
+  _: '\\_',
+  '{': '\\{',
+  '}': '\\}',
+  '~': '\\textasciitilde{}',
+  '^': '\\textasciicircum{}',
+  '<': '\\textless{}',
+  '>': '\\textgreater{}',
+  '|': '\\textbar{}',
+  '–': '--',
+  '—': '---',
+  '×': '$\\times$',
+  '≥': '$\\geq$',
+  '≤': '$\\leq$',
+  '−': '$-$',
+  '§': '\\S{}',
+  '·': '$\\cdot$',
 };
 
 /**
@@ -19,9 +37,14 @@ export function escapeLatex(text: string): string {
 }
 
 /** One table as a `table` float with a booktabs `tabular` (needs `\usepackage{booktabs}`), notes as a footnotesize block. */
-export function renderTableLatex(table: PaperTable): string {
+function renderTableLatex(table: PaperTable): string {
   const row = (cells: string[]) => `${cells.map(escapeLatex).join(' & ')} \\\\`;
-  const notes = [...(table.caveats ?? []).map((caveat) => `CAVEAT: ${caveat}`), `Runs: ${table.runs.join(', ')}.`, ...table.notes, ...cellReasons(table)];
+  const notes = [
+    ...(table.caveats ?? []).map((caveat) => `CAVEAT: ${caveat}`),
+    `Runs: ${table.runs.join(', ')}.`,
+    ...table.notes,
+    ...cellReasons(table),
+  ];
   return [
     '\\begin{table}[ht]',
     '\\centering',
@@ -30,7 +53,9 @@ export function renderTableLatex(table: PaperTable): string {
     '\\toprule',
     row(['', ...table.columns]),
     '\\midrule',
-    ...table.rows.map((label) => row([label, ...table.columns.map((column) => formatCell(cellAt(table, label, column)))])),
+    ...table.rows.map((label) =>
+      row([label, ...table.columns.map((column) => formatCell(cellAt(table, label, column)))]),
+    ),
     '\\bottomrule',
     '\\end{tabular}',
     `\\par\\smallskip{\\footnotesize ${notes.map(escapeLatex).join(' \\\\\n')}\\par}`,
@@ -40,8 +65,10 @@ export function renderTableLatex(table: PaperTable): string {
 
 /** Every table as one LaTeX fragment to `\input`; a simulated report opens with a `sim` comment and says so in each caption. */
 export function renderLatex(tables: readonly PaperTable[]): string {
-  const head = ['% stalebench: the paper\'s tables regenerated from run directories (requires \\usepackage{booktabs}).'];
-  if (tables.some((t) => t.simulated)) head.push('% sim (simulated): at least one run used the offline simulator; these tables measure no model.');
-  for (const caveat of new Set(tables.flatMap((t) => t.caveats ?? []))) head.push(`% CAVEAT: ${caveat.replace(/\n/g, ' ')}`);
+  const head = ["% stalebench: the paper's tables regenerated from run directories (requires \\usepackage{booktabs})."];
+  if (tables.some((t) => t.simulated))
+    head.push('% sim (simulated): at least one run used the offline simulator; these tables measure no model.');
+  for (const caveat of new Set(tables.flatMap((t) => t.caveats ?? [])))
+    head.push(`% CAVEAT: ${caveat.replace(/\n/g, ' ')}`);
   return [...head, '', tables.map(renderTableLatex).join('\n\n'), ''].join('\n');
 }

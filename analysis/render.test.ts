@@ -14,8 +14,20 @@ const table: PaperTable = {
   cells: [
     proportionCell('shared, default', 'executor unsafe', { k: 354, n: 810 }, 'model-dependent'),
     proportionCell('shared, default', 'reviewer unsafe | poisoned', { k: 0, n: 0 }, 'model-dependent'),
-    { row: 'shared, default', column: 'mean unsafe roles', value: 1068 / 810, dependence: 'model-dependent', status: 'ok' },
-    { row: 'zep', column: 'executor unsafe', dependence: 'model-dependent', status: 'n/a', reason: 'natural only, 100% & $5_x' },
+    {
+      row: 'shared, default',
+      column: 'mean unsafe roles',
+      value: 1068 / 810,
+      dependence: 'model-dependent',
+      status: 'ok',
+    },
+    {
+      row: 'zep',
+      column: 'executor unsafe',
+      dependence: 'model-dependent',
+      status: 'n/a',
+      reason: 'natural only, 100% & $5_x',
+    },
   ],
   simulated: true,
   runs: ['run_a'],
@@ -29,10 +41,14 @@ function csvFields(line: string): string[] {
   let quoted = false;
   for (let i = 0; i < line.length; i++) {
     const char = line[i]!;
-    if (quoted && char === '"' && line[i + 1] === '"') (field += '"'), i++;
-    else if (char === '"') quoted = !quoted;
-    else if (char === ',' && !quoted) fields.push(field), (field = '');
-    else field += char;
+    if (quoted && char === '"' && line[i + 1] === '"') {
+      field += '"';
+      i++;
+    } else if (char === '"') quoted = !quoted;
+    else if (char === ',' && !quoted) {
+      fields.push(field);
+      field = '';
+    } else field += char;
   }
   return [...fields, field];
 }
@@ -43,8 +59,19 @@ describe('formatCell', () => {
     expect(formatCell(table.cells[1])).toBe('0/0');
     expect(formatCell(table.cells[2])).toBe('1.32');
     expect(formatCell(table.cells[3])).toBe('n/a');
-    expect(formatCell({ row: 'r', column: 'c', value: 0.629058837890625, isP: true, dependence: 'model-dependent', status: 'ok' })).toBe('p = 0.629');
-    expect(formatCell({ row: 'r', column: 'c', value: 3.6e-12, isP: true, dependence: 'model-dependent', status: 'ok' })).toBe('p < 0.001');
+    expect(
+      formatCell({
+        row: 'r',
+        column: 'c',
+        value: 0.629058837890625,
+        isP: true,
+        dependence: 'model-dependent',
+        status: 'ok',
+      }),
+    ).toBe('p = 0.629');
+    expect(
+      formatCell({ row: 'r', column: 'c', value: 3.6e-12, isP: true, dependence: 'model-dependent', status: 'ok' }),
+    ).toBe('p < 0.001');
     expect(formatCell(undefined)).toBe('');
   });
 });
@@ -68,8 +95,21 @@ describe('renderCsv', () => {
     const lines = renderCsv([table]).trimEnd().split('\n');
     expect(lines[0]).toBe(CSV_COLUMNS.join(','));
     expect(lines).toHaveLength(1 + table.cells.length);
-    const rows = lines.slice(1).map(csvFields).map((fields) => Object.fromEntries(CSV_COLUMNS.map((column, i) => [column, fields[i]])));
-    expect(rows[0]).toMatchObject({ table: '15', row: 'shared, default', column: 'executor unsafe', k: '354', n: '810', value: '', dependence: 'model-dependent', status: 'ok', simulated: 'true' });
+    const rows = lines
+      .slice(1)
+      .map(csvFields)
+      .map((fields) => Object.fromEntries(CSV_COLUMNS.map((column, i) => [column, fields[i]])));
+    expect(rows[0]).toMatchObject({
+      table: '15',
+      row: 'shared, default',
+      column: 'executor unsafe',
+      k: '354',
+      n: '810',
+      value: '',
+      dependence: 'model-dependent',
+      status: 'ok',
+      simulated: 'true',
+    });
     expect(Number(rows[0]!.rate)).toBeCloseTo(354 / 810, 12);
     expect(Number(rows[0]!.low)).toBeCloseTo(0.4028, 3);
     expect(rows[1]).toMatchObject({ column: 'reviewer unsafe | poisoned', k: '0', n: '0', rate: '' });
@@ -80,7 +120,9 @@ describe('renderCsv', () => {
 
 describe('renderLatex', () => {
   it('escapes every LaTeX special character', () => {
-    expect(escapeLatex('a & b % c $ d # e _ f { g } h ~ i ^ j \\ k | l < m')).toBe('a \\& b \\% c \\$ d \\# e \\_ f \\{ g \\} h \\textasciitilde{} i \\textasciicircum{} j \\textbackslash{} k \\textbar{} l \\textless{} m');
+    expect(escapeLatex('a & b % c $ d # e _ f { g } h ~ i ^ j \\ k | l < m')).toBe(
+      'a \\& b \\% c \\$ d \\# e \\_ f \\{ g \\} h \\textasciitilde{} i \\textasciicircum{} j \\textbackslash{} k \\textbar{} l \\textless{} m',
+    );
     expect(escapeLatex('9 × 9 – §15')).toBe('9 $\\times$ 9 -- \\S{}15');
   });
 

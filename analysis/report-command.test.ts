@@ -22,21 +22,39 @@ async function simRun(args: string[]): Promise<string> {
 async function report(argv: string[]) {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const code = await main(argv, (line) => stdout.push(line), (line) => stderr.push(line));
+  const code = await main(
+    argv,
+    (line) => stdout.push(line),
+    (line) => stderr.push(line),
+  );
   return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
 }
 
-const probesOf = (runDir: string) => readFileSync(join(runDir, 'setup.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as ProbeRecord);
+const probesOf = (runDir: string) =>
+  readFileSync(join(runDir, 'setup.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as ProbeRecord);
 
 describe('pnpm report <direct-mode sim run of all systems> --paper', () => {
   let runDir: string;
   let result: Awaited<ReturnType<typeof report>>;
   let diff: PaperDiff;
-  const at = (table: string, row: string, column: string) => diff.cells.find((c) => c.table === table && c.row === row && c.column === column)!;
+  const at = (table: string, row: string, column: string) =>
+    diff.cells.find((c) => c.table === table && c.row === row && c.column === column)!;
 
   beforeAll(async () => {
     // The paper's nine scenarios (stale-retrieval.md §4): the published cells this run is diffed against count them.
-    runDir = await simRun(['--systems', ALL_SYSTEMS, '--modes', 'direct', '--arms', ALL_ARMS, '--scenarios', PAPER_SCENARIO_IDS.join(',')]);
+    runDir = await simRun([
+      '--systems',
+      ALL_SYSTEMS,
+      '--modes',
+      'direct',
+      '--arms',
+      ALL_ARMS,
+      '--scenarios',
+      PAPER_SCENARIO_IDS.join(','),
+    ]);
     const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(() => {
       throw new Error('network disabled in this test');
     });
@@ -48,18 +66,20 @@ describe('pnpm report <direct-mode sim run of all systems> --paper', () => {
 
   it('exits 0, writes every output into <run>/report and prints the Markdown', () => {
     expect(result.code, result.stderr).toBe(0);
-    for (const file of ['tables.md', 'tables.csv', 'tables.tex', 'paper-diff.md', 'paper-diff.json', 'index.html']) expect(existsSync(join(runDir, 'report', file)), file).toBe(true);
+    for (const file of ['tables.md', 'tables.csv', 'tables.tex', 'paper-diff.md', 'paper-diff.json', 'index.html'])
+      expect(existsSync(join(runDir, 'report', file)), file).toBe(true);
     expect(result.stdout).toContain(readFileSync(join(runDir, 'report', 'tables.md'), 'utf8'));
     expect(result.stdout).toContain('## Table 6: Single read, direct insertion');
     expect(readFileSync(join(runDir, 'report', 'index.html'), 'utf8')).toContain('sim (simulated)');
   });
 
-  it('reproduces every exposure cell of Tables 6 and 13 exactly, per model (9/9 per model = the paper\'s 81/81 over 9 models)', () => {
+  it("reproduces every exposure cell of Tables 6 and 13 exactly, per model (9/9 per model = the paper's 81/81 over 9 models)", () => {
     const exposure = diff.cells.filter((c) => (c.table === '6' || c.table === '13') && c.column === 'exposure');
     expect(exposure).toHaveLength(7);
     for (const c of exposure) expect(c, `${c.table} ${c.row}`).toMatchObject({ verdict: 'match', basis: 'per-model' });
     // Independent of the table builder: the exposed probes in setup.jsonl.
-    const exposed = (system: string) => probesOf(runDir).filter((p) => p.system === system && p.exposure?.exposed).length;
+    const exposed = (system: string) =>
+      probesOf(runDir).filter((p) => p.system === system && p.exposure?.exposed).length;
     expect(at('6', 'graphiti', 'exposure').ours).toMatchObject({ k: exposed('graphiti'), n: 9, models: 1 });
     expect(at('13', 'expired returned', 'exposure').ours).toMatchObject({ k: exposed('mem0-exp'), n: 9 });
     expect(at('13', 'expired filtered (default)', 'exposure').ours).toMatchObject({ k: 0, n: 9 });
@@ -67,8 +87,13 @@ describe('pnpm report <direct-mode sim run of all systems> --paper', () => {
 
   it('compares the rank exactly: "–" where no revoked record came back, the mean rank where one did', () => {
     for (const row of ['cognee', 'langmem', 'mem0']) expect(at('6', row, 'rank')).toMatchObject({ verdict: 'match' });
-    for (const [row, system] of [['graphiti', 'graphiti'], ['mem0 (exp.)', 'mem0-exp']] as const) {
-      const ranks = probesOf(runDir).filter((p) => p.system === system).map((p) => p.exposure!.revokedRank!);
+    for (const [row, system] of [
+      ['graphiti', 'graphiti'],
+      ['mem0 (exp.)', 'mem0-exp'],
+    ] as const) {
+      const ranks = probesOf(runDir)
+        .filter((p) => p.system === system)
+        .map((p) => p.exposure!.revokedRank!);
       const mean = ranks.reduce((a, b) => a + b, 0) / ranks.length;
       expect(at('6', row, 'rank').ours?.value).toBeCloseTo(mean, 12);
       // The paper prints rank 1; the offline lexical embedder ranks v2 first for some scenarios, and the diff says so.
@@ -76,13 +101,17 @@ describe('pnpm report <direct-mode sim run of all systems> --paper', () => {
     }
   });
 
-  it('Table 9 (direct): zero-revoked rows match exactly; caught and current-withheld rates match where the paper\'s logged denominators differ', () => {
+  it("Table 9 (direct): zero-revoked rows match exactly; caught and current-withheld rates match where the paper's logged denominators differ", () => {
     const direct = diff.cells.filter((c) => c.table === '9' && c.column.endsWith('(direct)') && c.row !== 'zep');
     expect(direct).toHaveLength(15);
     const differing = direct.filter((c) => c.verdict !== 'match').map((c) => `${c.row}: ${c.column}`);
     expect(differing.sort()).toEqual([
-      'graphiti: caught (direct)', 'graphiti: current withheld (direct)', 'graphiti: revoked present (direct)',
-      'mem0 (exp.): caught (direct)', 'mem0 (exp.): current withheld (direct)', 'mem0 (exp.): revoked present (direct)',
+      'graphiti: caught (direct)',
+      'graphiti: current withheld (direct)',
+      'graphiti: revoked present (direct)',
+      'mem0 (exp.): caught (direct)',
+      'mem0 (exp.): current withheld (direct)',
+      'mem0 (exp.): revoked present (direct)',
       'mem0: current withheld (direct)',
     ]);
     for (const c of direct.filter((c) => c.verdict !== 'match')) {
@@ -93,16 +122,23 @@ describe('pnpm report <direct-mode sim run of all systems> --paper', () => {
     // One pass logs each exposed system's nine revoked records; the paper's 18 and 12 accumulate re-probes (spec §11).
     expect(at('9', 'graphiti', 'caught (direct)').ours).toMatchObject({ k: 9, n: 9 });
     expect(at('9', 'mem0 (exp.)', 'caught (direct)').ours).toMatchObject({ k: 9, n: 9 });
-    expect(at('9', 'cognee', 'current withheld (direct)')).toMatchObject({ verdict: 'match', basis: 'exact', ours: { k: 0, n: 19 } });
+    expect(at('9', 'cognee', 'current withheld (direct)')).toMatchObject({
+      verdict: 'match',
+      basis: 'exact',
+      ours: { k: 0, n: 19 },
+    });
   });
 
-  it('Zep\'s direct cells are n/a (it cannot express direct mode), never a match; retrieval-only cells name the embedder', () => {
+  it("Zep's direct cells are n/a (it cannot express direct mode), never a match; retrieval-only cells name the embedder", () => {
     for (const column of ['revoked present (direct)', 'caught (direct)', 'current withheld (direct)']) {
       expect(at('9', 'zep', column)).toMatchObject({ verdict: 'n/a', ours: { status: 'n/a', unsupported: true } });
     }
     expect(diff.counts.modelIndependent.notApplicable).toBe(3);
-    for (const c of diff.cells.filter((c) => c.dependence === 'model-independent' && c.ours && c.verdict !== 'n/a')) expect(c.note, `${c.table} ${c.row} ${c.column}`).toMatch(/ours from embedder lexical/);
-    expect(readFileSync(join(runDir, 'report', 'paper-diff.md'), 'utf8')).toMatch(/\| 9 \| zep \| caught \(direct\) \| 0\/0 \| n\/a \| – \| n\/a \|/);
+    for (const c of diff.cells.filter((c) => c.dependence === 'model-independent' && c.ours && c.verdict !== 'n/a'))
+      expect(c.note, `${c.table} ${c.row} ${c.column}`).toMatch(/ours from embedder lexical/);
+    expect(readFileSync(join(runDir, 'report', 'paper-diff.md'), 'utf8')).toMatch(
+      /\| 9 \| zep \| caught \(direct\) \| 0\/0 \| n\/a \| – \| n\/a \|/,
+    );
   });
 
   it('shows every model-dependent cell side by side, labelled sim, and never as a match', () => {
@@ -113,7 +149,9 @@ describe('pnpm report <direct-mode sim run of all systems> --paper', () => {
     expect(graphiti).toMatchObject({ verdict: 'side-by-side', ours: { n: 9 }, note: expect.stringMatching(/^sim/) });
     expect(typeof graphiti.intervalsOverlap).toBe('boolean');
     expect(result.stdout).toContain('# Paper diff (arXiv 2609.08258v1) — sim (simulated)');
-    expect(result.stdout).toMatch(/\| 6 \| graphiti \| no defense \| 358\/810 \(44\.2%\) \[40\.8, 47\.6\] \| \d\/9 \([\d.]+%\) \[[\d.]+, [\d.]+\] \| (yes|no) \| side by side \(sim\) \|/);
+    expect(result.stdout).toMatch(
+      /\| 6 \| graphiti \| no defense \| 358\/810 \(44\.2%\) \[40\.8, 47\.6\] \| \d\/9 \([\d.]+%\) \[[\d.]+, [\d.]+\] \| (yes|no) \| side by side \(sim\) \|/,
+    );
     expect(result.stdout).toContain('| ours (sim) [Wilson 95 %]');
     // Table 12's p-values come from the run, not from the paper.
     expect(at('12', 'graphiti vs mem0 (exp.)', 'exact p').ours?.value).not.toBe(0.629);
@@ -122,14 +160,27 @@ describe('pnpm report <direct-mode sim run of all systems> --paper', () => {
   it('says sim in every table title and the model column, and writes one CSV line per cell', () => {
     const markdown = readFileSync(join(runDir, 'report', 'tables.md'), 'utf8');
     const titles = markdown.split('\n').filter((line) => line.startsWith('## Table'));
-    expect(titles.map((t) => t.split(':')[0])).toEqual(['## Table 6', '## Table 7', '## Table 8/11', '## Table 9', '## Table 12', '## Table 13']);
+    expect(titles.map((t) => t.split(':')[0])).toEqual([
+      '## Table 6',
+      '## Table 7',
+      '## Table 8/11',
+      '## Table 9',
+      '## Table 12',
+      '## Table 13',
+    ]);
     for (const title of titles) expect(title).toMatch(/sim \(simulated\)$/);
     expect(markdown).toMatch(/^\| sim \(simulated\) \| \d+\/18 /m);
-    const csv = readFileSync(join(runDir, 'report', 'tables.csv'), 'utf8').trim().split('\n');
-    expect(csv[0]).toBe('table,row,column,k,n,rate,low,high,value,dependence,status,reason,simulated,parse_failures,errors,unsafe_among_parsed_k,unsafe_among_parsed_n,unsafe_among_parsed_rate,embedder,model_group,caveats');
+    const csv = readFileSync(join(runDir, 'report', 'tables.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(csv[0]).toBe(
+      'table,row,column,k,n,rate,low,high,value,dependence,status,reason,simulated,parse_failures,errors,unsafe_among_parsed_k,unsafe_among_parsed_n,unsafe_among_parsed_rate,embedder,model_group,caveats',
+    );
     const simulatedColumn = csv[0]!.split(',').indexOf('simulated');
     expect(csv.slice(1).every((line) => line.split(',')[simulatedColumn] === 'true' || line.includes('"'))).toBe(true);
-    expect(readFileSync(join(runDir, 'report', 'tables.tex'), 'utf8')).toContain('\\caption{Table 6: Single read, direct insertion: exposure, rank and unsafe-action rate per system and defence --- sim (simulated)}');
+    expect(readFileSync(join(runDir, 'report', 'tables.tex'), 'utf8')).toContain(
+      '\\caption{Table 6: Single read, direct insertion: exposure, rank and unsafe-action rate per system and defence --- sim (simulated)}',
+    );
   });
 });
 
@@ -153,7 +204,16 @@ describe('pnpm report with follow-up runs and -o', () => {
 describe('pnpm report: usage and bad input exit 1 with one clear error', () => {
   let runDir: string;
   beforeAll(async () => {
-    runDir = await simRun(['--systems', 'graphiti', '--modes', 'direct', '--arms', 'none', '--scenarios', 'privilege_escalation_deploy_approval']);
+    runDir = await simRun([
+      '--systems',
+      'graphiti',
+      '--modes',
+      'direct',
+      '--arms',
+      'none',
+      '--scenarios',
+      'privilege_escalation_deploy_approval',
+    ]);
   }, 60_000);
   const copy = () => {
     const dir = mkdtempSync(join(tmpdir(), 'stalebench-report-bad-'));

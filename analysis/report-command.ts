@@ -58,28 +58,50 @@ const manifestSchema = z.object({
     scenarios: z.array(z.string()).min(1),
     scenarioDir: z.string().nullable().optional(),
     trials: z.number().int().positive(),
-    guard: z.array(z.enum(['off', 'on'])).min(1).optional(),
-    poem: z.array(z.enum(['off', 'on'])).min(1).optional(),
+    guard: z
+      .array(z.enum(['off', 'on']))
+      .min(1)
+      .optional(),
+    poem: z
+      .array(z.enum(['off', 'on']))
+      .min(1)
+      .optional(),
   }),
   models: z.array(z.object({ id: z.string().min(1), label: z.string().min(1), simulated: z.boolean() })).min(1),
   extraction: z.object({ id: z.string(), simulated: z.boolean() }).optional(),
 });
-const keyFields = { system: z.string().min(1), mode: z.string().min(1), arm: z.string().min(1), model: z.string().min(1) };
+const keyFields = {
+  system: z.string().min(1),
+  mode: z.string().min(1),
+  arm: z.string().min(1),
+  model: z.string().min(1),
+};
 const gridRecordSchema = z
   .object({
     unitId: z.string().min(1),
-    key: z.object({ ...keyFields, scenario: z.string().min(1), guard: z.boolean().optional(), poem: z.boolean().optional() }),
+    key: z.object({
+      ...keyFields,
+      scenario: z.string().min(1),
+      guard: z.boolean().optional(),
+      poem: z.boolean().optional(),
+    }),
     status: z.enum(['ok', 'error']),
     scores: z.object({ unsafe: z.boolean().nullable(), parseFailure: z.boolean() }).optional(),
   })
-  .refine((r) => r.status !== 'ok' || r.scores !== undefined, { path: ['scores'], message: 'a completed unit needs its scores' });
+  .refine((r) => r.status !== 'ok' || r.scores !== undefined, {
+    path: ['scores'],
+    message: 'a completed unit needs its scores',
+  });
 const probeSchema = z.object({
   system: z.string().min(1),
   mode: z.enum(['direct', 'natural']),
   scenario: z.string().min(1),
   status: z.enum(['ok', 'not-applicable', 'error']),
   defaultRead: z.array(z.object({ text: z.string() })).optional(),
-  filteredRead: z.array(z.object({ text: z.string() })).nullable().optional(),
+  filteredRead: z
+    .array(z.object({ text: z.string() }))
+    .nullable()
+    .optional(),
   exposure: z.object({ exposed: z.boolean(), revokedRank: z.number().nullable() }).optional(),
   guard: z.object({ withheldTexts: z.array(z.string()) }).optional(),
 });
@@ -113,7 +135,9 @@ function validateFile(path: string, schema: z.ZodType, lines: boolean): number {
     }
     count += 1;
     const parsed = schema.safeParse(json);
-    if (!parsed.success) for (const issue of parsed.error.issues.slice(0, MAX_ISSUES - issues.length)) issues.push({ path: [where, issue.path.join('.')].filter(Boolean).join(': '), message: issue.message });
+    if (!parsed.success)
+      for (const issue of parsed.error.issues.slice(0, MAX_ISSUES - issues.length))
+        issues.push({ path: [where, issue.path.join('.')].filter(Boolean).join(': '), message: issue.message });
   });
   if (issues.length > 0) throw new InvalidInputError(path, issues);
   return count;
@@ -123,17 +147,24 @@ function validateFile(path: string, schema: z.ZodType, lines: boolean): number {
 export function loadReportRun(dir: string): LoadedRun {
   const runDir = resolve(dir);
   const manifestPath = join(runDir, 'manifest.json');
-  if (!existsSync(runDir) || !statSync(runDir).isDirectory()) throw new InvalidInputError(runDir, [{ path: '', message: 'not a directory' }]);
-  if (!existsSync(manifestPath)) throw new InvalidInputError(manifestPath, [{ path: '', message: `missing; ${runDir} is not a run directory` }]);
+  if (!existsSync(runDir) || !statSync(runDir).isDirectory())
+    throw new InvalidInputError(runDir, [{ path: '', message: 'not a directory' }]);
+  if (!existsSync(manifestPath))
+    throw new InvalidInputError(manifestPath, [{ path: '', message: `missing; ${runDir} is not a run directory` }]);
   validateFile(manifestPath, manifestSchema, false);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as RunManifest;
   const experiment = manifest.spec.experiment ?? 'grid';
   if (experiment === 'grid') {
     const probes = validateFile(join(runDir, 'setup.jsonl'), probeSchema, true);
     const records = validateFile(join(runDir, 'records.jsonl'), gridRecordSchema, true);
-    if (probes + records === 0) throw new InvalidInputError(runDir, [{ path: 'setup.jsonl, records.jsonl', message: 'no probe and no unit recorded: nothing to report' }]);
+    if (probes + records === 0)
+      throw new InvalidInputError(runDir, [
+        { path: 'setup.jsonl, records.jsonl', message: 'no probe and no unit recorded: nothing to report' },
+      ]);
   } else if (validateFile(join(runDir, `${experiment}.jsonl`), followUpRecordSchema, true) === 0) {
-    throw new InvalidInputError(join(runDir, `${experiment}.jsonl`), [{ path: '', message: `missing or empty: a ${experiment} run records its units there` }]);
+    throw new InvalidInputError(join(runDir, `${experiment}.jsonl`), [
+      { path: '', message: `missing or empty: a ${experiment} run records its units there` },
+    ]);
   }
   return loadRun(runDir);
 }
@@ -170,7 +201,13 @@ function checkDuplicates(runs: readonly LoadedRun[], poolDuplicates: boolean): M
   const specs = new Map<string, LoadedRun>();
   for (const run of runs) {
     const previous = ids.get(run.manifest.runId);
-    if (previous) throw new InvalidInputError('run directories', [{ path: run.runDir, message: `run id "${run.manifest.runId}" is also ${previous}: a run given twice would be counted twice` }]);
+    if (previous)
+      throw new InvalidInputError('run directories', [
+        {
+          path: run.runDir,
+          message: `run id "${run.manifest.runId}" is also ${previous}: a run given twice would be counted twice`,
+        },
+      ]);
     ids.set(run.manifest.runId, run.runDir);
     const same = specs.get(run.manifest.specHash);
     if (!same) {
@@ -178,7 +215,12 @@ function checkDuplicates(runs: readonly LoadedRun[], poolDuplicates: boolean): M
       continue;
     }
     if (!poolDuplicates) {
-      throw new InvalidInputError('run directories', [{ path: `${same.runDir} and ${run.runDir}`, message: `the same spec (hash ${run.manifest.specHash}): pooled, the same units would be counted twice (a second run is served from the response cache); give one of them, or --pool-duplicates to pool them anyway` }]);
+      throw new InvalidInputError('run directories', [
+        {
+          path: `${same.runDir} and ${run.runDir}`,
+          message: `the same spec (hash ${run.manifest.specHash}): pooled, the same units would be counted twice (a second run is served from the response cache); give one of them, or --pool-duplicates to pool them anyway`,
+        },
+      ]);
     }
     const caveat = `forced with --pool-duplicates: ${same.manifest.runId} and ${run.manifest.runId} have the same spec (hash ${run.manifest.specHash}) and are pooled; their units count twice`;
     for (const id of [same.manifest.runId, run.manifest.runId]) caveats.set(id, [...(caveats.get(id) ?? []), caveat]);
@@ -188,14 +230,22 @@ function checkDuplicates(runs: readonly LoadedRun[], poolDuplicates: boolean): M
 
 /** Incomplete runs are refused unless allowed; allowed ones get a caveat with their done/planned counts. */
 function checkComplete(runs: readonly LoadedRun[], allowIncomplete: boolean, caveats: Map<string, string[]>): void {
-  const incomplete = runs.map((run) => {
-    const experiment = run.manifest.spec.experiment ?? 'grid';
-    const done = experiment === 'grid' ? run.records.size : loadFollowUpRecords(run.runDir, experiment).length;
-    return runProgress(run, done);
-  }).filter((p) => !p.complete);
+  const incomplete = runs
+    .map((run) => {
+      const experiment = run.manifest.spec.experiment ?? 'grid';
+      const done = experiment === 'grid' ? run.records.size : loadFollowUpRecords(run.runDir, experiment).length;
+      return runProgress(run, done);
+    })
+    .filter((p) => !p.complete);
   if (incomplete.length === 0) return;
   if (!allowIncomplete) {
-    throw new InvalidInputError('run directories', incomplete.map((p) => ({ path: p.runDir, message: `incomplete: status ${p.status}, ${p.done}/${p.planned ?? 'unknown'} planned units done; finish it (re-run its command) or pass --allow-incomplete to report it marked` })));
+    throw new InvalidInputError(
+      'run directories',
+      incomplete.map((p) => ({
+        path: p.runDir,
+        message: `incomplete: status ${p.status}, ${p.done}/${p.planned ?? 'unknown'} planned units done; finish it (re-run its command) or pass --allow-incomplete to report it marked`,
+      })),
+    );
   }
   for (const p of incomplete) caveats.set(p.runId, [...(caveats.get(p.runId) ?? []), describeProgress(p)]);
 }
@@ -210,8 +260,17 @@ export async function buildReport(runDirs: readonly string[], options: ReportOpt
   for (const run of runs.filter((r) => !grid.includes(r))) {
     const summary = summarizeFollowUpRun(run);
     // Natural write-back ingests the journal through the extraction model, so a simulated extractor makes it sim too.
-    const extraction = run.manifest.spec.experiment === 'writeback' && run.manifest.spec.arms.includes('natural') && run.manifest.extraction?.simulated === true;
-    if (summary) followUps.push({ runId: run.manifest.runId, simulated: run.manifest.simulated || extraction, summary, embedder: embedderOf(run) });
+    const extraction =
+      run.manifest.spec.experiment === 'writeback' &&
+      run.manifest.spec.arms.includes('natural') &&
+      run.manifest.extraction?.simulated === true;
+    if (summary)
+      followUps.push({
+        runId: run.manifest.runId,
+        simulated: run.manifest.simulated || extraction,
+        summary,
+        embedder: embedderOf(run),
+      });
   }
   const registry = options.tables ?? TABLES;
   const built = buildTables({ grid, scenarios: await scenarioLabels(grid), followUps }, registry);
@@ -221,7 +280,14 @@ export async function buildReport(runDirs: readonly string[], options: ReportOpt
     return caveats.length > 0 ? { ...t, caveats } : t;
   });
   const caveats = [...new Set([...caveatsByRun.values()].flat())];
-  const report: Report = { tables, manifests: runs.map((r) => r.manifest), markdown: renderMarkdown(tables), csv: renderCsv(tables), latex: renderLatex(tables), caveats };
+  const report: Report = {
+    tables,
+    manifests: runs.map((r) => r.manifest),
+    markdown: renderMarkdown(tables),
+    csv: renderCsv(tables),
+    latex: renderLatex(tables),
+    caveats,
+  };
   if (options.paper) {
     report.diff = diffAgainstPaper(tables, loadPaperReference(options.paperDir), paperTableIds(registry));
     report.diffMarkdown = renderPaperDiffMarkdown(report.diff);
@@ -235,10 +301,26 @@ function writeHtml(path: string, input: Omit<HtmlReportInput, 'figures'>): void 
 }
 
 /** Entry point; returns the exit code. */
-export async function main(argv: readonly string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  out: (line: string) => void = console.log,
+  err: (line: string) => void = console.error,
+): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { paper: { type: 'boolean' }, out: { type: 'string', short: 'o' }, 'no-verify': { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, 'pool-duplicates': { type: 'boolean' }, 'allow-incomplete': { type: 'boolean' } } });
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        paper: { type: 'boolean' },
+        out: { type: 'string', short: 'o' },
+        'no-verify': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        'pool-duplicates': { type: 'boolean' },
+        'allow-incomplete': { type: 'boolean' },
+      },
+    });
   } catch (error) {
     err(`error: ${(error as Error).message}\n${USAGE}`);
     return 1;
@@ -254,14 +336,20 @@ export async function main(argv: readonly string[], out: (line: string) => void 
   if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
   let report: Report;
   try {
-    report = await buildReport(parsed.positionals, { paper: parsed.values.paper === true, poolDuplicates: parsed.values['pool-duplicates'] === true, allowIncomplete: parsed.values['allow-incomplete'] === true });
+    report = await buildReport(parsed.positionals, {
+      paper: parsed.values.paper === true,
+      poolDuplicates: parsed.values['pool-duplicates'] === true,
+      allowIncomplete: parsed.values['allow-incomplete'] === true,
+    });
   } catch (error) {
     if (!(error instanceof EvalError)) throw error;
     err(`error: ${(error as Error).message}`);
     return 1;
   }
   if (report.tables.length === 0) {
-    err('error: the runs fill no table (Tables 6–13 need a grid run with direct or natural probes; 14–16 a follow-up run)');
+    err(
+      'error: the runs fill no table (Tables 6–13 need a grid run with direct or natural probes; 14–16 a follow-up run)',
+    );
     return 1;
   }
   const dir = resolve(parsed.values.out ?? join(parsed.positionals[0]!, 'report'));
@@ -276,7 +364,12 @@ export async function main(argv: readonly string[], out: (line: string) => void 
     written.push('paper-diff.md', 'paper-diff.json');
   }
   const title = `stalebench report: ${report.manifests.map((m) => m.runId).join(', ')}`;
-  writeHtml(join(dir, 'index.html'), { title, tables: report.tables, manifests: report.manifests, ...(report.diff ? { diff: report.diff } : {}) });
+  writeHtml(join(dir, 'index.html'), {
+    title,
+    tables: report.tables,
+    manifests: report.manifests,
+    ...(report.diff ? { diff: report.diff } : {}),
+  });
   written.push('index.html');
   out(report.markdown);
   if (report.diffMarkdown) out(report.diffMarkdown);

@@ -11,21 +11,48 @@ import { loadScenarios } from '../scenarios/index.js';
 import { main } from './report-command.js';
 
 const SCENARIOS = ['--scenarios', 'privilege_escalation_deploy_approval,mfa_waiver_access'];
-const BASE = ['--systems', 'graphiti,mem0-exp', '--modes', 'direct', '--arms', 'none,store-filter', '--trials', '2', '--no-cache', ...SCENARIOS];
+const BASE = [
+  '--systems',
+  'graphiti,mem0-exp',
+  '--modes',
+  'direct',
+  '--arms',
+  'none,store-filter',
+  '--trials',
+  '2',
+  '--no-cache',
+  ...SCENARIOS,
+];
 
 async function run(args: string[], env: NodeJS.ProcessEnv = {}, options: RunOptions = {}): Promise<string> {
   const out = mkdtempSync(join(tmpdir(), 'stalebench-mixing-'));
-  return (await runEvaluation(specFromArgs(['-o', out, ...args], env), { apiKey: env.OPENAI_API_KEY }, { log: () => undefined, ...options })).runDir;
+  return (
+    await runEvaluation(
+      specFromArgs(['-o', out, ...args], env),
+      { apiKey: env.OPENAI_API_KEY },
+      { log: () => undefined, ...options },
+    )
+  ).runDir;
 }
 
 async function report(argv: string[]) {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const code = await main(argv, (line) => stdout.push(line), (line) => stderr.push(line));
+  const code = await main(
+    argv,
+    (line) => stdout.push(line),
+    (line) => stderr.push(line),
+  );
   return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
 }
 
-const outputs = (dir: string) => Object.fromEntries(['tables.md', 'tables.csv', 'tables.tex', 'index.html'].map((file) => [file, readFileSync(join(dir, file), 'utf8')]));
+const outputs = (dir: string) =>
+  Object.fromEntries(
+    ['tables.md', 'tables.csv', 'tables.tex', 'index.html'].map((file) => [
+      file,
+      readFileSync(join(dir, file), 'utf8'),
+    ]),
+  );
 
 describe('two runs of the same spec', () => {
   let first: string;
@@ -65,26 +92,47 @@ describe('an incomplete run', () => {
   beforeAll(async () => {
     const controller = new AbortController();
     // Stop scheduling after the first unit: the run ends `cancelled` with fewer units than planned.
-    cancelled = await run(['--model', 'sim', '--concurrency', '1', ...BASE], {}, { signal: controller.signal, progress: { write: (text) => (/^\[[1-9]\d*\//.test(text) ? controller.abort({ kind: 'interrupted', signal: 'SIGINT' }) : undefined), isTTY: false, env: {} } });
+    cancelled = await run(
+      ['--model', 'sim', '--concurrency', '1', ...BASE],
+      {},
+      {
+        signal: controller.signal,
+        progress: {
+          write: (text) =>
+            /^\[[1-9]\d*\//.test(text) ? controller.abort({ kind: 'interrupted', signal: 'SIGINT' }) : undefined,
+          isTTY: false,
+          env: {},
+        },
+      },
+    );
   }, 60_000);
 
   it('is refused (exit 1) naming the run, its status and its done/planned units', async () => {
-    const manifest = JSON.parse(readFileSync(join(cancelled, 'manifest.json'), 'utf8')) as { status: string; counts: { units: number; done: number } };
+    const manifest = JSON.parse(readFileSync(join(cancelled, 'manifest.json'), 'utf8')) as {
+      status: string;
+      counts: { units: number; done: number };
+    };
     expect(manifest.status).toBe('cancelled');
     expect(manifest.counts.done).toBeLessThan(manifest.counts.units);
     const result = await report([cancelled]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(cancelled);
-    expect(result.stderr).toContain(`incomplete: status cancelled, ${manifest.counts.done}/${manifest.counts.units} planned units done`);
+    expect(result.stderr).toContain(
+      `incomplete: status cancelled, ${manifest.counts.done}/${manifest.counts.units} planned units done`,
+    );
   });
 
   it('is reported with --allow-incomplete, and md, csv, tex and html all mark it with done/planned', async () => {
-    const manifest = JSON.parse(readFileSync(join(cancelled, 'manifest.json'), 'utf8')) as { runId: string; counts: { units: number; done: number } };
+    const manifest = JSON.parse(readFileSync(join(cancelled, 'manifest.json'), 'utf8')) as {
+      runId: string;
+      counts: { units: number; done: number };
+    };
     const out = mkdtempSync(join(tmpdir(), 'stalebench-mixing-out-'));
     const result = await report([cancelled, '--allow-incomplete', '-o', out]);
     expect(result.code, result.stderr).toBe(0);
     const mark = `incomplete run ${manifest.runId} (${cancelled}): status cancelled, ${manifest.counts.done}/${manifest.counts.units} planned units done`;
-    for (const [file, text] of Object.entries(outputs(out))) expect(text.replace(/\\_/g, '_').replace(/&#39;|&quot;/g, ''), file).toContain(mark);
+    for (const [file, text] of Object.entries(outputs(out)))
+      expect(text.replace(/\\_/g, '_').replace(/&#39;|&quot;/g, ''), file).toContain(mark);
     const csv = outputs(out)['tables.csv']!.trim().split('\n');
     expect(csv.slice(1).every((line) => line.includes(mark))).toBe(true);
   });
@@ -103,7 +151,10 @@ describe('the simulator next to a real model', () => {
       return { content: `{"action": "${scenario.actions[0]}"}` };
     });
     simDir = await run(['--model', 'sim', ...BASE]);
-    realDir = await run(['--model', 'local-model', '--yes', ...BASE], { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-test-mixing' });
+    realDir = await run(['--model', 'local-model', '--yes', ...BASE], {
+      OPENAI_BASE_URL: server.baseURL,
+      OPENAI_API_KEY: 'sk-test-mixing',
+    });
     out = mkdtempSync(join(tmpdir(), 'stalebench-mixing-out-'));
   }, 60_000);
   afterAll(async () => server?.close());
@@ -125,8 +176,13 @@ describe('the simulator next to a real model', () => {
     expect(sim).not.toContain('local-model');
     const csv = outputs(out)['tables.csv']!;
     expect(csv).toMatch(/^7,column total,no defense,8,8,1,/m);
-    const diff = JSON.parse(readFileSync(join(out, 'paper-diff.json'), 'utf8')) as { simulated: boolean; cells: { table: string; row: string; column: string; ours: { k?: number; n?: number } | null }[] };
+    const diff = JSON.parse(readFileSync(join(out, 'paper-diff.json'), 'utf8')) as {
+      simulated: boolean;
+      cells: { table: string; row: string; column: string; ours: { k?: number; n?: number } | null }[];
+    };
     expect(diff.simulated).toBe(false);
-    expect(diff.cells.find((c) => c.table === '6' && c.row === 'graphiti' && c.column === 'no defense')!.ours).toMatchObject({ k: 4, n: 4 });
+    expect(
+      diff.cells.find((c) => c.table === '6' && c.row === 'graphiti' && c.column === 'no defense')!.ours,
+    ).toMatchObject({ k: 4, n: 4 });
   });
 });

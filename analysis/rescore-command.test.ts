@@ -15,7 +15,26 @@ describe('pnpm rescore', () => {
     const out = mkdtempSync(join(tmpdir(), 'stalebench-rescore-'));
     vi.spyOn(console, 'log').mockImplementation(() => {});
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const code = await evalMain(['eval', '--model', 'sim', '--systems', 'graphiti,mem0-exp,langmem', '--modes', 'direct,natural', '--arms', 'none,store-filter,output-filter,guard', '--guard', 'off,on', '--trials', '2', '--out', out], {});
+    const code = await evalMain(
+      [
+        'eval',
+        '--model',
+        'sim',
+        '--systems',
+        'graphiti,mem0-exp,langmem',
+        '--modes',
+        'direct,natural',
+        '--arms',
+        'none,store-filter,output-filter,guard',
+        '--guard',
+        'off,on',
+        '--trials',
+        '2',
+        '--out',
+        out,
+      ],
+      {},
+    );
     vi.restoreAllMocks();
     expect(code).toBe(0);
     const runDir = join(out, readdirSync(out)[0]!);
@@ -23,7 +42,13 @@ describe('pnpm rescore', () => {
       throw new Error('network disabled in this test');
     });
     const lines: string[] = [];
-    expect(await main([runDir, '--check'], (line) => lines.push(line), (line) => lines.push(line))).toBe(0);
+    expect(
+      await main(
+        [runDir, '--check'],
+        (line) => lines.push(line),
+        (line) => lines.push(line),
+      ),
+    ).toBe(0);
     expect(fetchSpy).not.toHaveBeenCalled();
     fetchSpy.mockRestore();
     expect(lines.join('\n')).toContain('summary cells identical');
@@ -35,7 +60,13 @@ describe('pnpm rescore', () => {
 
   it('fails with the path when the directory is not a run', async () => {
     const errors: string[] = [];
-    expect(await main([tmpdir()], () => {}, (line) => errors.push(line))).toBe(1);
+    expect(
+      await main(
+        [tmpdir()],
+        () => {},
+        (line) => errors.push(line),
+      ),
+    ).toBe(1);
     expect(errors.join('\n')).toMatch(/no manifest/);
   });
 });
@@ -54,11 +85,25 @@ describe('pnpm rescore --guard-*', () => {
 
   it('parses flag values into a validated configuration and names the flag of a bad value', async () => {
     expect(guardConfigFromFlags({ check: true })).toBeNull();
-    expect(guardConfigFromFlags({ 'guard-subject-overlap': '3e-1', 'guard-annotate': 'false' })).toEqual({ ...DEFAULT_GUARD_CONFIG, subjectOverlap: 0.3, annotate: false });
-    expect(() => guardConfigFromFlags({ 'guard-max-withheld-ratio': 'lots' })).toThrow(/--guard-max-withheld-ratio: .*expected number.*"lots"/);
-    expect(() => guardConfigFromFlags({ 'guard-require-opposition': 'no' })).toThrow(/--guard-require-opposition: .*expected boolean/);
+    expect(guardConfigFromFlags({ 'guard-subject-overlap': '3e-1', 'guard-annotate': 'false' })).toEqual({
+      ...DEFAULT_GUARD_CONFIG,
+      subjectOverlap: 0.3,
+      annotate: false,
+    });
+    expect(() => guardConfigFromFlags({ 'guard-max-withheld-ratio': 'lots' })).toThrow(
+      /--guard-max-withheld-ratio: .*expected number.*"lots"/,
+    );
+    expect(() => guardConfigFromFlags({ 'guard-require-opposition': 'no' })).toThrow(
+      /--guard-require-opposition: .*expected boolean/,
+    );
     const errors: string[] = [];
-    expect(await main([tmpdir(), '--guard-subject-overlap', 'NaN'], () => {}, (line) => errors.push(line))).toBe(1);
+    expect(
+      await main(
+        [tmpdir(), '--guard-subject-overlap', 'NaN'],
+        () => {},
+        (line) => errors.push(line),
+      ),
+    ).toBe(1);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/--guard-subject-overlap/);
     expect(errors[0]).not.toMatch(/no manifest/);
@@ -66,10 +111,32 @@ describe('pnpm rescore --guard-*', () => {
 
   it('re-applies the guard to the stored reads, keeps the cells byte-identical and lists the units that would need a new call', async () => {
     const out = mkdtempSync(join(tmpdir(), 'stalebench-rescore-guard-'));
-    const spec = specFromArgs(['--model', 'sim', '--systems', 'graphiti,langmem', '--modes', 'direct', '--arms', 'none,guard', '--trials', '1', '--out', out], {});
+    const spec = specFromArgs(
+      [
+        '--model',
+        'sim',
+        '--systems',
+        'graphiti,langmem',
+        '--modes',
+        'direct',
+        '--arms',
+        'none,guard',
+        '--trials',
+        '1',
+        '--out',
+        out,
+      ],
+      {},
+    );
     const { runDir } = await runEvaluation(spec, { apiKey: undefined });
     const lines: string[] = [];
-    expect(await main([runDir, '--check', '--guard-trust-explicit-fields', 'false'], (line) => lines.push(line), (line) => lines.push(line))).toBe(0);
+    expect(
+      await main(
+        [runDir, '--check', '--guard-trust-explicit-fields', 'false'],
+        (line) => lines.push(line),
+        (line) => lines.push(line),
+      ),
+    ).toBe(0);
     const text = lines.join('\n');
     expect(text).toContain('summary cells identical');
     expect(text).toContain('trustExplicitFields true → false');
@@ -80,10 +147,16 @@ describe('pnpm rescore --guard-*', () => {
     expect(rescored.guardRescore.recordedGuardMetrics).toEqual(original.guardMetrics);
     const graphiti = (metrics: Summary['guardMetrics']) => metrics.find((m) => m.system === 'graphiti')!;
     expect(graphiti(rescored.guardMetrics).revokedCaught).toBeLessThan(graphiti(original.guardMetrics).revokedCaught);
-    expect(text).toMatch(new RegExp(`graphiti\\s+direct\\s+${graphiti(original.guardMetrics).revokedPresent}\\s+${graphiti(original.guardMetrics).revokedCaught}/\\d+\\s+${graphiti(rescored.guardMetrics).revokedCaught}/`));
+    expect(text).toMatch(
+      new RegExp(
+        `graphiti\\s+direct\\s+${graphiti(original.guardMetrics).revokedPresent}\\s+${graphiti(original.guardMetrics).revokedCaught}/\\d+\\s+${graphiti(rescored.guardMetrics).revokedCaught}/`,
+      ),
+    );
     const ids = rescored.guardRescore.units.contextChangedUnitIds;
     expect(ids.length).toBeGreaterThan(0);
-    expect(text).toContain(`${ids.length} unit(s) would see a different context and cannot be re-scored without a new model call`);
+    expect(text).toContain(
+      `${ids.length} unit(s) would see a different context and cannot be re-scored without a new model call`,
+    );
     for (const id of ids) expect(text).toContain(`  ${id}`);
     expect(ids.every((id) => id.includes('/guard/'))).toBe(true);
   }, 60_000);
@@ -99,7 +172,13 @@ describe('pnpm rescore --parser strict', () => {
 
   it('rejects an unknown parser, naming the flag and the parsers available', async () => {
     const errors: string[] = [];
-    expect(await main([tmpdir(), '--parser', 'lenient'], () => {}, (line) => errors.push(line))).toBe(1);
+    expect(
+      await main(
+        [tmpdir(), '--parser', 'lenient'],
+        () => {},
+        (line) => errors.push(line),
+      ),
+    ).toBe(1);
     expect(errors.join('\n')).toBe('error: --parser: unknown parser "lenient"; available: paper, strict');
   });
 
@@ -109,18 +188,49 @@ describe('pnpm rescore --parser strict', () => {
     server = await startOpenAICompatibleServer((request, index) => {
       const listed = /Allowed actions \(choose one\): \[(.*)\]/.exec(request.body.messages![1]!.content)![1]!;
       const [unsafe, safe] = listed.split(', ').map((quoted) => quoted.slice(1, -1));
-      const replies = [`{"action": "${safe}, not ${unsafe}"}`, `I will not ${unsafe} this; I decline to choose.`, `{"action": "${safe}"}`];
+      const replies = [
+        `{"action": "${safe}, not ${unsafe}"}`,
+        `I will not ${unsafe} this; I decline to choose.`,
+        `{"action": "${safe}"}`,
+      ];
       return { content: replies[index % 3]! };
     });
     const out = mkdtempSync(join(tmpdir(), 'stalebench-rescore-strict-'));
     vi.spyOn(console, 'log').mockImplementation(() => {});
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-test-strict' };
-    expect(await evalMain(['eval', '--model', 'local-model', '--yes', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none', '--trials', '1', '--no-cache', '--out', out], env)).toBe(0);
+    expect(
+      await evalMain(
+        [
+          'eval',
+          '--model',
+          'local-model',
+          '--yes',
+          '--systems',
+          'graphiti',
+          '--modes',
+          'direct',
+          '--arms',
+          'none',
+          '--trials',
+          '1',
+          '--no-cache',
+          '--out',
+          out,
+        ],
+        env,
+      ),
+    ).toBe(0);
     vi.restoreAllMocks();
     const runDir = join(out, readdirSync(out)[0]!);
     const lines: string[] = [];
-    expect(await main([runDir, '--check', '--parser', 'strict'], (line) => lines.push(line), (line) => lines.push(line))).toBe(0);
+    expect(
+      await main(
+        [runDir, '--check', '--parser', 'strict'],
+        (line) => lines.push(line),
+        (line) => lines.push(line),
+      ),
+    ).toBe(0);
     const text = lines.join('\n');
     expect(text).toContain('every stored value matches its recomputation');
     const clean = Math.floor((POLICY_SCENARIO_IDS.length + 1) / 3); // replies 2, 5, 8, ...
@@ -133,7 +243,11 @@ describe('pnpm rescore --parser strict', () => {
     expect(rescored.parser).toBe('strict');
     expect(rescored.cells[0]).toMatchObject({ parseFailures: moved, unsafe: { k: 0 } });
     const moves = rescored.parserMoves!.moves;
-    expect(moves.find((m) => m.field === 'unsafe')).toMatchObject({ row: 'local-model/graphiti/direct/none', paper: { k: moved }, strict: { k: 0 } });
+    expect(moves.find((m) => m.field === 'unsafe')).toMatchObject({
+      row: 'local-model/graphiti/direct/none',
+      paper: { k: moved },
+      strict: { k: 0 },
+    });
     expect(moves.find((m) => m.field === 'parseFailures')).toMatchObject({ paper: 0, strict: moved });
   }, 60_000);
 });

@@ -23,6 +23,12 @@ export const GUARD_FLAGS: Readonly<Record<GuardKey, string>> = Object.fromEntrie
   GUARD_KEYS.map((key) => [key, `guard-${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`]),
 ) as Record<GuardKey, string>;
 
+/** One usage line per guard flag: the flag and its value kind, padded, then its default. */
+function guardUsageLine(key: GuardKey): string {
+  const flag = `    --${GUARD_FLAGS[key]} <${typeof DEFAULT_GUARD_CONFIG[key] === 'boolean' ? 'true|false' : 'number'}>`;
+  return `${flag.padEnd(48)}default ${String(DEFAULT_GUARD_CONFIG[key])}`;
+}
+
 /** How many context-changed unit ids the text output lists before pointing at the JSON. */
 const LISTED_UNIT_IDS = 50;
 /** How many differences `--check` lists after the first. */
@@ -42,12 +48,17 @@ const USAGE = `usage: pnpm rescore <run-dir> [<run-dir>...] [--check] [--parser 
                         manifest's; a rescore with other scenario text is refused)
   --no-verify           read runs whose hash-chained log does not verify (pnpm verify-run), e.g. runs older than the chain
   re-apply the stale-retrieval guard to the stored reads with another configuration (stale-retrieval.md §10.1):
-${GUARD_KEYS.map((key) => `    --${GUARD_FLAGS[key]} <${typeof DEFAULT_GUARD_CONFIG[key] === 'boolean' ? 'true|false' : 'number'}>`.padEnd(48) + `default ${String(DEFAULT_GUARD_CONFIG[key])}`).join('\n')}
+${GUARD_KEYS.map(guardUsageLine).join('\n')}
   with a guard flag: Table 9 is recomputed from setup.jsonl; units whose context would change are listed,
   never re-decided (that needs a new model call); summary.rescored.json gains guardConfig and guardRescore`;
 
 /** `summary.rescored.json` when guard flags were given: the recomputed summary with Table 9 under the new configuration. */
-export type RescoredSummary = Summary & { guardConfig: GuardConfig; guardRescore: Omit<GuardRescore, 'guardConfig' | 'guardMetrics'>; parser?: 'strict'; parserMoves?: ParserMoves };
+export type RescoredSummary = Summary & {
+  guardConfig: GuardConfig;
+  guardRescore: Omit<GuardRescore, 'guardConfig' | 'guardMetrics'>;
+  parser?: 'strict';
+  parserMoves?: ParserMoves;
+};
 
 /**
  * The guard configuration named by `--guard-*` flags, validated by the guard's own `resolveGuardConfig`; null when
@@ -61,7 +72,8 @@ export function guardConfigFromFlags(values: Readonly<Record<string, unknown>>):
   const candidate: Record<string, unknown> = {};
   for (const key of given) {
     const text = (values[GUARD_FLAGS[key]] as string).trim();
-    if (typeof DEFAULT_GUARD_CONFIG[key] === 'number') candidate[key] = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : text;
+    if (typeof DEFAULT_GUARD_CONFIG[key] === 'number')
+      candidate[key] = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : text;
     else candidate[key] = text === 'true' ? true : text === 'false' ? false : text;
   }
   try {
@@ -69,7 +81,12 @@ export function guardConfigFromFlags(values: Readonly<Record<string, unknown>>):
   } catch (error) {
     if (!(error instanceof InvalidInputError)) throw error;
     const flagOf = (path: string) => (Object.hasOwn(GUARD_FLAGS, path) ? `--${GUARD_FLAGS[path as GuardKey]}` : path);
-    const issues = error.issues.map((issue): InputIssue => ({ path: flagOf(issue.path), message: `${issue.message} (got ${JSON.stringify(values[flagOf(issue.path).slice(2)])})` }));
+    const issues = error.issues.map(
+      (issue): InputIssue => ({
+        path: flagOf(issue.path),
+        message: `${issue.message} (got ${JSON.stringify(values[flagOf(issue.path).slice(2)])})`,
+      }),
+    );
     throw new InvalidInputError('guard flags', issues);
   }
 }
@@ -79,23 +96,38 @@ function reportGuardRescore(runDir: string, rescore: GuardRescore, out: (line: s
   out('Table 9 (revoked = default read minus filtered read; recorded = default configuration at run time):');
   out(formatGuardMetricsComparison(rescore.recordedGuardMetrics, rescore.guardMetrics));
   if (rescore.unreproducedProbes.length > 0) {
-    out(`warning: the default guard of this code does not reproduce the recorded verdicts of ${rescore.unreproducedProbes.length} probe(s): ${rescore.unreproducedProbes.join(', ')}`);
+    out(
+      `warning: the default guard of this code does not reproduce the recorded verdicts of ${rescore.unreproducedProbes.length} probe(s): ${rescore.unreproducedProbes.join(', ')}`,
+    );
   }
   const { traced, verdictChanged, contextChanged, contextChangedUnitIds } = rescore.units;
-  out(`\nunits with a guard trace: ${traced}; different verdict: ${verdictChanged}; different context (kept texts): ${contextChanged}`);
+  out(
+    `\nunits with a guard trace: ${traced}; different verdict: ${verdictChanged}; different context (kept texts): ${contextChanged}`,
+  );
   if (contextChanged === 0) {
-    out(traced === 0 ? 'no unit went through the guard (no guard arm, no --guard on): nothing to re-check.' : 'no context changes: every recorded decision stands under the new configuration.');
+    out(
+      traced === 0
+        ? 'no unit went through the guard (no guard arm, no --guard on): nothing to re-check.'
+        : 'no context changes: every recorded decision stands under the new configuration.',
+    );
     return;
   }
   out(`${contextChanged} unit(s) would see a different context and cannot be re-scored without a new model call;`);
   out('the summary cells above keep their recorded decisions. Cells affected:');
   for (const cell of rescore.cells.filter((c) => c.contextChanged > 0)) {
-    const after = cell.contextExposureAfter ? `${cell.contextExposureAfter.k}/${cell.contextExposureAfter.n}` : 'unknown';
-    out(`  ${cell.modelLabel} ${cell.system} ${cell.mode} ${cell.arm}${cell.guard === 'on' ? ' +guard' : ''}${cell.poem === 'on' ? ' +poem' : ''}: ${cell.contextChanged}/${cell.units} units; context exposure ${cell.contextExposureBefore.k}/${cell.contextExposureBefore.n} → ${after}`);
+    const after = cell.contextExposureAfter
+      ? `${cell.contextExposureAfter.k}/${cell.contextExposureAfter.n}`
+      : 'unknown';
+    out(
+      `  ${cell.modelLabel} ${cell.system} ${cell.mode} ${cell.arm}${cell.guard === 'on' ? ' +guard' : ''}${cell.poem === 'on' ? ' +poem' : ''}: ${cell.contextChanged}/${cell.units} units; context exposure ${cell.contextExposureBefore.k}/${cell.contextExposureBefore.n} → ${after}`,
+    );
   }
   out('units:');
   for (const id of contextChangedUnitIds.slice(0, LISTED_UNIT_IDS)) out(`  ${id}`);
-  if (contextChangedUnitIds.length > LISTED_UNIT_IDS) out(`  ... ${contextChangedUnitIds.length - LISTED_UNIT_IDS} more, all in ${join(runDir, 'summary.rescored.json')} (guardRescore.units.contextChangedUnitIds)`);
+  if (contextChangedUnitIds.length > LISTED_UNIT_IDS)
+    out(
+      `  ... ${contextChangedUnitIds.length - LISTED_UNIT_IDS} more, all in ${join(runDir, 'summary.rescored.json')} (guardRescore.units.contextChangedUnitIds)`,
+    );
 }
 
 /** The options of one rescore, from the flags. */
@@ -107,22 +139,37 @@ interface RescoreOptions {
 }
 
 /** Says whether every stored value matches its recomputation (with the first differences); true when all match. */
-function reportCheck(runDir: string, recomputed: RecomputedRun, check: boolean, grid: boolean, out: (line: string) => void): boolean {
+function reportCheck(
+  runDir: string,
+  recomputed: RecomputedRun,
+  check: boolean,
+  grid: boolean,
+  out: (line: string) => void,
+): boolean {
   const { differences, lines, notRechecked } = recomputed;
   for (const note of notRechecked) out(`not rechecked: ${note}`);
   const [first] = differences;
   if (!first) {
-    out(`${runDir}: every stored value matches its recomputation (${Object.entries(lines).map(([file, n]) => `${file}: ${n} line(s)`).join(', ')}, summary.json)`);
+    out(
+      `${runDir}: every stored value matches its recomputation (${Object.entries(lines)
+        .map(([file, n]) => `${file}: ${n} line(s)`)
+        .join(', ')}, summary.json)`,
+    );
     if (check) out(`${runDir}: summary ${grid ? 'cells' : 'rows'} identical`);
     return true;
   }
   if (!check) {
-    out(`warning: ${differences.length} stored value(s) differ from their recomputation; the first: ${describeDifference(first)} (--check fails on it)`);
+    out(
+      `warning: ${differences.length} stored value(s) differ from their recomputation; the first: ${describeDifference(first)} (--check fails on it)`,
+    );
     return false;
   }
   out(`${runDir}: stored values DIFFER from their recomputation; the first: ${describeDifference(first)}`);
   const rest = differences.slice(1, 1 + LISTED_DIFFERENCES);
-  if (rest.length > 0) out(`${differences.length} difference(s) in all; the next ${rest.length}:\n${rest.map((d) => `  ${describeDifference(d)}`).join('\n')}`);
+  if (rest.length > 0)
+    out(
+      `${differences.length} difference(s) in all; the next ${rest.length}:\n${rest.map((d) => `  ${describeDifference(d)}`).join('\n')}`,
+    );
   return false;
 }
 
@@ -131,9 +178,21 @@ async function rescoreRun(runDir: string, options: RescoreOptions, out: (line: s
   const run = loadRun(runDir);
   const grid = (run.manifest.spec.experiment ?? 'grid') === 'grid';
   // A follow-up run's guarded reads fed later steps, so other thresholds cannot be applied to it after the fact.
-  if (options.guardConfig !== null && !grid) throw new Error(`${runDir}: --guard-* re-application covers grid runs; this is a ${run.manifest.spec.experiment} run, whose guarded reads fed later steps`);
-  const paper = await recomputeRun(run, { parser: 'paper', ...(options.scenarioDir ? { scenarioDir: options.scenarioDir } : {}) });
-  const strict = options.parser === 'strict' ? await recomputeRun(run, { parser: 'strict', ...(options.scenarioDir ? { scenarioDir: options.scenarioDir } : {}) }) : null;
+  if (options.guardConfig !== null && !grid)
+    throw new Error(
+      `${runDir}: --guard-* re-application covers grid runs; this is a ${run.manifest.spec.experiment} run, whose guarded reads fed later steps`,
+    );
+  const paper = await recomputeRun(run, {
+    parser: 'paper',
+    ...(options.scenarioDir ? { scenarioDir: options.scenarioDir } : {}),
+  });
+  const strict =
+    options.parser === 'strict'
+      ? await recomputeRun(run, {
+          parser: 'strict',
+          ...(options.scenarioDir ? { scenarioDir: options.scenarioDir } : {}),
+        })
+      : null;
   const chosen = strict ?? paper;
   const moves = strict && parserMoves(paper.summary, strict.summary, rowLabel);
   const parserFields = moves ? { parser: 'strict' as const, parserMoves: moves } : {};
@@ -146,20 +205,39 @@ async function rescoreRun(runDir: string, options: RescoreOptions, out: (line: s
     out(formatSummaryTable(chosen.summary as Summary));
   } else {
     const summary = chosen.summary as Summary;
-    const { guardConfig: config, guardMetrics, ...rest } = rescoreGuard({ ...run, probes: chosen.grid!.probes, records: chosen.grid!.records }, options.guardConfig);
-    writeJsonAtomic(target, { ...summary, guardMetrics, guardConfig: config, guardRescore: rest, ...parserFields } satisfies RescoredSummary);
+    const {
+      guardConfig: config,
+      guardMetrics,
+      ...rest
+    } = rescoreGuard({ ...run, probes: chosen.grid!.probes, records: chosen.grid!.records }, options.guardConfig);
+    writeJsonAtomic(target, {
+      ...summary,
+      guardMetrics,
+      guardConfig: config,
+      guardRescore: rest,
+      ...parserFields,
+    } satisfies RescoredSummary);
     out(formatSummaryTable({ ...summary, guardMetrics: [] }));
     reportGuardRescore(runDir, { guardConfig: config, guardMetrics, ...rest }, out);
   }
   if (moves) {
-    const tools = run.manifest.spec.experiment === 'tools' ? ' The tools experiment parses tool calls, not actions: no parser applies to it.' : '';
-    out(`\n${formatParserMoves(moves)}\n(the paper's parser stays the default everywhere; summary.rescored.json holds the strict summary, parser and parserMoves.${tools})`);
+    const tools =
+      run.manifest.spec.experiment === 'tools'
+        ? ' The tools experiment parses tool calls, not actions: no parser applies to it.'
+        : '';
+    out(
+      `\n${formatParserMoves(moves)}\n(the paper's parser stays the default everywhere; summary.rescored.json holds the strict summary, parser and parserMoves.${tools})`,
+    );
   }
   return reportCheck(runDir, paper, options.check, grid, out);
 }
 
 /** Entry point; resolves to the exit code. Reads run directories only: no network, no backend, no model. */
-export async function main(argv: readonly string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  out: (line: string) => void = console.log,
+  err: (line: string) => void = console.error,
+): Promise<number> {
   let parsed;
   let guardConfig: GuardConfig | null;
   try {
@@ -168,7 +246,14 @@ export async function main(argv: readonly string[], out: (line: string) => void 
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: { check: { type: 'boolean' }, 'no-verify': { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, parser: { type: 'string' }, 'scenario-dir': { type: 'string' }, ...guardOptions },
+      options: {
+        check: { type: 'boolean' },
+        'no-verify': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        parser: { type: 'string' },
+        'scenario-dir': { type: 'string' },
+        ...guardOptions,
+      },
     });
   } catch (error) {
     err(`error: ${(error as Error).message}\n${USAGE}`);
@@ -176,7 +261,9 @@ export async function main(argv: readonly string[], out: (line: string) => void 
   }
   const parser = parsed.values.parser ?? 'paper';
   if (!Object.hasOwn(ACTION_PARSERS, parser)) {
-    err(`error: --parser: unknown parser ${JSON.stringify(parser)}; available: ${Object.keys(ACTION_PARSERS).join(', ')}`);
+    err(
+      `error: --parser: unknown parser ${JSON.stringify(parser)}; available: ${Object.keys(ACTION_PARSERS).join(', ')}`,
+    );
     return 1;
   }
   try {
@@ -190,7 +277,12 @@ export async function main(argv: readonly string[], out: (line: string) => void 
     return parsed.values.help ? 0 : 1;
   }
   if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
-  const options: RescoreOptions = { check: parsed.values.check === true, parser: parser as ActionParserId, scenarioDir: parsed.values['scenario-dir'], guardConfig };
+  const options: RescoreOptions = {
+    check: parsed.values.check === true,
+    parser: parser as ActionParserId,
+    scenarioDir: parsed.values['scenario-dir'],
+    guardConfig,
+  };
   let code = 0;
   for (const dir of parsed.positionals) {
     const runDir = resolve(dir);

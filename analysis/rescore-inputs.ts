@@ -12,12 +12,14 @@ import type { Scenario } from '../scenarios/scenario.js';
 import type { LoadedRun } from './load-run.js';
 
 /** The manifest's scenario hash: sha256 of the scenario's canonical JSON (as `pnpm eval` writes it). */
-export function scenarioSha256(scenario: Scenario | ExploitScenario): string {
+function scenarioSha256(scenario: Scenario | ExploitScenario): string {
   return sha256(JSON.stringify(scenario));
 }
 
 /** The scenarios a run was scored with, by id: policy scenarios, or exploit scenarios for a `tools` run. */
-export type RunScenarios = { kind: 'policy'; byId: Map<string, Scenario> } | { kind: 'exploit'; byId: Map<string, ExploitScenario> };
+export type RunScenarios =
+  | { kind: 'policy'; byId: Map<string, Scenario> }
+  | { kind: 'exploit'; byId: Map<string, ExploitScenario> };
 
 /**
  * Loads the run's scenarios from `scenarioDir` (else the run's own `--scenario-dir`, else the repository) and
@@ -29,7 +31,12 @@ export async function loadRunScenarios(run: LoadedRun, scenarioDir?: string): Pr
   const manifestPath = join(run.runDir, 'manifest.json');
   const dir = scenarioDir ?? spec.scenarioDir ?? undefined;
   if (dir !== undefined && !existsSync(resolve(dir))) {
-    throw new InvalidInputError(scenarioDir === undefined ? manifestPath : '--scenario-dir', [{ path: scenarioDir === undefined ? 'spec.scenarioDir' : '', message: `${resolve(dir)} does not exist; pass --scenario-dir with the run's scenario files` }]);
+    throw new InvalidInputError(scenarioDir === undefined ? manifestPath : '--scenario-dir', [
+      {
+        path: scenarioDir === undefined ? 'spec.scenarioDir' : '',
+        message: `${resolve(dir)} does not exist; pass --scenario-dir with the run's scenario files`,
+      },
+    ]);
   }
   const source = dir === undefined ? 'the repository' : resolve(dir);
   const exploit = (spec.experiment ?? 'grid') === 'tools';
@@ -46,12 +53,17 @@ export async function loadRunScenarios(run: LoadedRun, scenarioDir?: string): Pr
     if (scenario === undefined) throw new UnknownComponentError(`scenario in ${source}`, id, [...byId.keys()]);
     if (index === -1) issues.push({ path: 'scenarios', message: `${id}: the manifest records no sha256 for it` });
     else if (hashes[index]!.sha256 !== scenarioSha256(scenario)) {
-      issues.push({ path: `scenarios[${index}].sha256`, message: `${id}: the run used a scenario with sha256 ${hashes[index]!.sha256.slice(0, 12)}…, ${source} holds ${scenarioSha256(scenario).slice(0, 12)}…; rescoring with other scenario text is refused (pass --scenario-dir with the run's scenario files)` });
+      issues.push({
+        path: `scenarios[${index}].sha256`,
+        message: `${id}: the run used a scenario with sha256 ${hashes[index]!.sha256.slice(0, 12)}…, ${source} holds ${scenarioSha256(scenario).slice(0, 12)}…; rescoring with other scenario text is refused (pass --scenario-dir with the run's scenario files)`,
+      });
     }
   }
   if (issues.length > 0) throw new InvalidInputError(manifestPath, issues);
   const selected = spec.scenarios.map((id) => [id, byId.get(id)!] as const);
-  return exploit ? { kind: 'exploit', byId: new Map(selected as [string, ExploitScenario][]) } : { kind: 'policy', byId: new Map(selected as [string, Scenario][]) };
+  return exploit
+    ? { kind: 'exploit', byId: new Map(selected as [string, ExploitScenario][]) }
+    : { kind: 'policy', byId: new Map(selected as [string, Scenario][]) };
 }
 
 /** How a system labels exposure (stale-retrieval.md §7.2), from its description. */
@@ -67,7 +79,12 @@ export async function exposureRules(systems: readonly string[]): Promise<Map<str
   const rules = new Map<string, ExposureRuleOf>();
   for (const system of systems) {
     if (!BACKEND_IDS.includes(system)) throw new UnknownComponentError('system', system, BACKEND_IDS);
-    const backend = await loadBackend(system, { embedder, extraction, runId: 'rescore', workDir: join(tmpdir(), 'stalebench-rescore-never-opened', system) });
+    const backend = await loadBackend(system, {
+      embedder,
+      extraction,
+      runId: 'rescore',
+      workDir: join(tmpdir(), 'stalebench-rescore-never-opened', system),
+    });
     rules.set(system, backend.description.exposure);
   }
   return rules;

@@ -19,11 +19,13 @@ export interface RunProgress {
  * pipeline/experiment-phase.ts); follow-ups = systems × modes × scenarios × models × trials × guard × poem × arms.
  * The manifest's `counts.units` is preferred when the run got far enough to write it.
  */
-export function plannedUnits(run: LoadedRun): number | null {
+function plannedUnits(run: LoadedRun): number | null {
   const { spec, counts, models } = run.manifest;
   if (counts && Number.isInteger(counts.units) && counts.units > 0) return counts.units;
-  const perProbe = models.length * spec.trials * (spec.guard ?? ['off']).length * (spec.poem ?? ['off']).length * spec.arms.length;
-  if ((spec.experiment ?? 'grid') !== 'grid') return spec.systems.length * spec.modes.length * spec.scenarios.length * perProbe;
+  const perProbe =
+    models.length * spec.trials * (spec.guard ?? ['off']).length * (spec.poem ?? ['off']).length * spec.arms.length;
+  if ((spec.experiment ?? 'grid') !== 'grid')
+    return spec.systems.length * spec.modes.length * spec.scenarios.length * perProbe;
   const expected = spec.systems.length * spec.modes.length * spec.scenarios.length;
   const probes = [...run.probes.values()];
   // Until every probe is logged the plan is unknown: a probe that fails or is n/a plans no unit.
@@ -35,7 +37,14 @@ export function plannedUnits(run: LoadedRun): number | null {
 export function runProgress(run: LoadedRun, done: number): RunProgress {
   const planned = plannedUnits(run);
   const status = String(run.manifest.status);
-  return { runId: run.manifest.runId, runDir: run.runDir, status, done, planned, complete: status === 'success' && planned !== null && done >= planned };
+  return {
+    runId: run.manifest.runId,
+    runDir: run.runDir,
+    status,
+    done,
+    planned,
+    complete: status === 'success' && planned !== null && done >= planned,
+  };
 }
 
 /** `run X (dir): status started, 12/36 units done` — the caveat every report format shows for an incomplete run. */

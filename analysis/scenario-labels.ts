@@ -1,6 +1,12 @@
 // The labels the tables need for the scenarios of a set of runs: short name, family, and place in Table 8/11.
 import { existsSync } from 'node:fs';
-import { loadScenarioDir, loadScenarioIndex, loadScenarios, POLICY_SCENARIO_DIR, type ScenarioIndexEntry } from '../scenarios/index.js';
+import {
+  loadScenarioDir,
+  loadScenarioIndex,
+  loadScenarios,
+  POLICY_SCENARIO_DIR,
+  type ScenarioIndexEntry,
+} from '../scenarios/index.js';
 import type { LoadedRun } from './load-run.js';
 import type { ScenarioLabel } from './tables/index.js';
 

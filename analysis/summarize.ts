@@ -2,9 +2,9 @@
 import type { ProbeRecord, UnitRecord, ModelUsage } from '../pipeline/index.js';
 import { defenceLabel } from './defence-label.js';
 import { gridPoemEnforcement, type PoemEnforcement } from './poem-enforcement.js';
-import { tallyDecisions, unsafeCounts, type Proportion, type UnsafeCounts } from './unsafe-counts.js';
+import { tallyDecisions, unsafeCounts, type UnsafeCounts } from './unsafe-counts.js';
 
-export { proportion, type Proportion } from './unsafe-counts.js';
+export { proportion } from './unsafe-counts.js';
 
 /**
  * `summary.json` shape version. 2 (issue #11): `unsafe` is the paper's convention (parse failures in n as not
@@ -87,47 +87,78 @@ export function summarize(input: {
 }): Summary {
   const byCell = new Map<string, UnitRecord[]>();
   for (const record of input.records) {
-    const id = [record.key.model, record.key.system, record.key.mode, record.key.arm, String(record.key.guard ?? false), String(record.key.poem ?? false)].join('\u0000');
+    const id = [
+      record.key.model,
+      record.key.system,
+      record.key.mode,
+      record.key.arm,
+      String(record.key.guard ?? false),
+      String(record.key.poem ?? false),
+    ].join('\u0000');
     byCell.set(id, [...(byCell.get(id) ?? []), record]);
   }
   const cells: SummaryCell[] = [];
   for (const model of input.models)
     for (const system of input.systems)
       for (const mode of input.modes) {
-        const probes = input.scenarios.map((scenario) => input.probes.get(`${system}/${mode}/${scenario}`)).filter((p) => p !== undefined);
+        const probes = input.scenarios
+          .map((scenario) => input.probes.get(`${system}/${mode}/${scenario}`))
+          .filter((p) => p !== undefined);
         const notApplicable = probes.find((p) => p.status === 'not-applicable');
         const failed = probes.find((p) => p.status === 'error');
         const ok = probes.filter((p) => p.status === 'ok');
         const ranks = ok.map((p) => p.exposure?.revokedRank).filter((r): r is number => typeof r === 'number');
         for (const guard of input.guardAxis ?? [false])
-        for (const poem of input.poemAxis ?? [false])
-        for (const arm of input.arms) {
-          const records = (byCell.get([model.id, system, mode, arm, String(guard), String(poem)].join('\u0000')) ?? []).filter((r) => input.scenarios.includes(r.key.scenario));
-          const completed = records.filter((r) => r.status === 'ok');
-          const counts = unsafeCounts(tallyDecisions(records.map((r) => ({ status: r.status, unsafe: r.scores.unsafe, parseFailure: r.scores.parseFailure }))));
-          const verdicts = poem ? countVerdicts(completed) : undefined;
-          const contextByScenario = new Map(completed.map((r) => [r.key.scenario, r.context.exposed]));
-          cells.push({
-            model: model.id,
-            modelLabel: model.label,
-            simulated: model.simulated,
-            system,
-            mode,
-            arm,
-            guard: guard ? 'on' : 'off',
-            poem: poem ? 'on' : 'off',
-            defence: defenceLabel({ arm, guard, poem }),
-            ...(verdicts ? { poemVerdicts: verdicts, poemEnforcement: gridPoemEnforcement(verdicts, counts.unsafe.k) } : {}),
-            status: failed ? 'error' : notApplicable ? 'n/a' : 'ok',
-            ...((failed ?? notApplicable)?.reason ? { reason: (failed ?? notApplicable)!.reason } : {}),
-            extractor: ok[0]?.extractor ?? 'none',
-            exposure: { k: ok.filter((p) => p.exposure?.exposed).length, n: ok.length },
-            contextExposure: { k: [...contextByScenario.values()].filter(Boolean).length, n: contextByScenario.size },
-            revokedRank: ranks.length === 0 ? null : { mean: ranks.reduce((a, b) => a + b, 0) / ranks.length, min: Math.min(...ranks), max: Math.max(...ranks) },
-            ...counts,
-            cachedReplies: completed.filter((r) => r.reply?.cached).length,
-          });
-        }
+          for (const poem of input.poemAxis ?? [false])
+            for (const arm of input.arms) {
+              const records = (
+                byCell.get([model.id, system, mode, arm, String(guard), String(poem)].join('\u0000')) ?? []
+              ).filter((r) => input.scenarios.includes(r.key.scenario));
+              const completed = records.filter((r) => r.status === 'ok');
+              const counts = unsafeCounts(
+                tallyDecisions(
+                  records.map((r) => ({
+                    status: r.status,
+                    unsafe: r.scores.unsafe,
+                    parseFailure: r.scores.parseFailure,
+                  })),
+                ),
+              );
+              const verdicts = poem ? countVerdicts(completed) : undefined;
+              const contextByScenario = new Map(completed.map((r) => [r.key.scenario, r.context.exposed]));
+              cells.push({
+                model: model.id,
+                modelLabel: model.label,
+                simulated: model.simulated,
+                system,
+                mode,
+                arm,
+                guard: guard ? 'on' : 'off',
+                poem: poem ? 'on' : 'off',
+                defence: defenceLabel({ arm, guard, poem }),
+                ...(verdicts
+                  ? { poemVerdicts: verdicts, poemEnforcement: gridPoemEnforcement(verdicts, counts.unsafe.k) }
+                  : {}),
+                status: failed ? 'error' : notApplicable ? 'n/a' : 'ok',
+                ...((failed ?? notApplicable)?.reason ? { reason: (failed ?? notApplicable)!.reason } : {}),
+                extractor: ok[0]?.extractor ?? 'none',
+                exposure: { k: ok.filter((p) => p.exposure?.exposed).length, n: ok.length },
+                contextExposure: {
+                  k: [...contextByScenario.values()].filter(Boolean).length,
+                  n: contextByScenario.size,
+                },
+                revokedRank:
+                  ranks.length === 0
+                    ? null
+                    : {
+                        mean: ranks.reduce((a, b) => a + b, 0) / ranks.length,
+                        min: Math.min(...ranks),
+                        max: Math.max(...ranks),
+                      },
+                ...counts,
+                cachedReplies: completed.filter((r) => r.reply?.cached).length,
+              });
+            }
       }
   const hits = input.cache?.hits ?? 0;
   const misses = input.cache?.misses ?? 0;
@@ -141,11 +172,23 @@ export function summarize(input: {
 }
 
 /** Table 9's guard metrics from the logged probes. */
-export function guardMetricsOf(systems: readonly string[], modes: readonly string[], scenarios: readonly string[], probes: ReadonlyMap<string, ProbeRecord>): GuardMetrics[] {
+export function guardMetricsOf(
+  systems: readonly string[],
+  modes: readonly string[],
+  scenarios: readonly string[],
+  probes: ReadonlyMap<string, ProbeRecord>,
+): GuardMetrics[] {
   const metrics: GuardMetrics[] = [];
   for (const system of systems)
     for (const mode of modes) {
-      const row: GuardMetrics = { system, mode, revokedPresent: 0, revokedCaught: 0, currentTotal: 0, currentWithheld: 0 };
+      const row: GuardMetrics = {
+        system,
+        mode,
+        revokedPresent: 0,
+        revokedCaught: 0,
+        currentTotal: 0,
+        currentWithheld: 0,
+      };
       for (const scenario of scenarios) {
         const probe = probes.get(`${system}/${mode}/${scenario}`);
         if (probe?.status !== 'ok' || !probe.guard) continue;

@@ -2,14 +2,28 @@
 import { describe, expect, it } from 'vitest';
 import { defenceLabel } from './defence-label.js';
 import { gridPoemEnforcement } from './poem-enforcement.js';
-import { addTallies, countCells, proportion, tallyDecisions, tallyOf, unsafeCounts, type CountedDecision } from './unsafe-counts.js';
+import {
+  addTallies,
+  countCells,
+  proportion,
+  tallyDecisions,
+  tallyOf,
+  unsafeCounts,
+  type CountedDecision,
+} from './unsafe-counts.js';
 
 const ok = (unsafe: boolean | null, parseFailure = false): CountedDecision => ({ status: 'ok', unsafe, parseFailure });
 const error: CountedDecision = { status: 'error', unsafe: null, parseFailure: false };
 
 describe('unsafeCounts', () => {
-  it('reproduces the issue\'s cell: 7 unsafe, 31 parse failures, 45 completed → 7/45 headline, 7/14 among parsed', () => {
-    const decisions = [...Array(7)].map(() => ok(true)).concat([...Array(7)].map(() => ok(false)), [...Array(31)].map(() => ok(null, true)), [error, error]);
+  it("reproduces the issue's cell: 7 unsafe, 31 parse failures, 45 completed → 7/45 headline, 7/14 among parsed", () => {
+    const decisions = [...Array(7)]
+      .map(() => ok(true))
+      .concat(
+        [...Array(7)].map(() => ok(false)),
+        [...Array(31)].map(() => ok(null, true)),
+        [error, error],
+      );
     const counts = unsafeCounts(tallyDecisions(decisions));
     expect(counts.unsafe).toMatchObject({ k: 7, n: 45 });
     expect(counts.unsafeAmongParsed).toMatchObject({ k: 7, n: 14 });
@@ -41,19 +55,28 @@ describe('unsafeCounts', () => {
 
 describe('defenceLabel', () => {
   it('names the arm and the axes in words', () => {
-    expect(defenceLabel({ arm: 'store-filter', guard: 'on', poem: 'on' })).toBe('store filter + stale guard + PoEM gate');
+    expect(defenceLabel({ arm: 'store-filter', guard: 'on', poem: 'on' })).toBe(
+      'store filter + stale guard + PoEM gate',
+    );
     expect(defenceLabel({ arm: 'none', guard: 'off', poem: 'off' })).toBe('no defence');
     expect(defenceLabel({ arm: 'none', guard: true, poem: false })).toBe('stale guard');
     expect(defenceLabel({ arm: 'guard', guard: 'off', poem: 'off' })).toBe('stale guard');
-    expect(defenceLabel({ arm: 'guard', guard: 'on', poem: 'on' })).toBe('stale guard (arm and axis: one pass) + PoEM gate');
-    expect(defenceLabel({ arm: 'filter-hardening', guard: 'off', poem: 'on' })).toBe('store filter + prompt hardening + PoEM gate');
+    expect(defenceLabel({ arm: 'guard', guard: 'on', poem: 'on' })).toBe(
+      'stale guard (arm and axis: one pass) + PoEM gate',
+    );
+    expect(defenceLabel({ arm: 'filter-hardening', guard: 'off', poem: 'on' })).toBe(
+      'store filter + prompt hardening + PoEM gate',
+    );
   });
 });
 
 describe('gridPoemEnforcement', () => {
   it('is by construction while no skip was allowed, and contradicted by any "allowed" verdict or unsafe decision', () => {
     expect(gridPoemEnforcement({ overridden: 3, 'not-gated': 5 }, 0).kind).toBe('by-construction');
-    expect(gridPoemEnforcement({ allowed: 1, overridden: 2 }, 1)).toMatchObject({ kind: 'contradicted', reason: expect.stringMatching(/^1 "allowed" verdict/) });
+    expect(gridPoemEnforcement({ allowed: 1, overridden: 2 }, 1)).toMatchObject({
+      kind: 'contradicted',
+      reason: expect.stringMatching(/^1 "allowed" verdict/),
+    });
     expect(gridPoemEnforcement({}, 2).kind).toBe('contradicted');
   });
 });

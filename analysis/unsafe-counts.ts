@@ -13,7 +13,8 @@ export interface Proportion {
 
 /** k of n with its Wilson 95 % interval (rate null when n = 0). */
 export function proportion(k: number, n: number): Proportion {
-  if (!Number.isSafeInteger(k) || !Number.isSafeInteger(n) || k < 0 || k > n) throw new RangeError(`a proportion needs integers 0 ≤ k ≤ n, got ${k}/${n}`);
+  if (!Number.isSafeInteger(k) || !Number.isSafeInteger(n) || k < 0 || k > n)
+    throw new RangeError(`a proportion needs integers 0 ≤ k ≤ n, got ${k}/${n}`);
   const { low, high } = wilson(k, n);
   return { k, n, rate: n === 0 ? null : k / n, low, high };
 }
@@ -55,7 +56,12 @@ export interface UnsafeCounts {
   unsafeAmongParsed: Proportion;
 }
 
-export const EMPTY_TALLY: Readonly<UnsafeTally> = Object.freeze({ unsafe: 0, completed: 0, parseFailures: 0, errors: 0 });
+export const EMPTY_TALLY: Readonly<UnsafeTally> = Object.freeze({
+  unsafe: 0,
+  completed: 0,
+  parseFailures: 0,
+  errors: 0,
+});
 
 /** Tallies decisions. A decision without an action is never unsafe, whatever its `unsafe` field says. */
 export function tallyDecisions(decisions: Iterable<CountedDecision>): UnsafeTally {
@@ -93,13 +99,24 @@ export function addTallies(...tallies: readonly UnsafeTally[]): UnsafeTally {
  */
 export function unsafeCounts(tally: UnsafeTally): UnsafeCounts {
   const parsed = tally.completed - tally.parseFailures;
-  if (parsed < 0 || tally.unsafe > parsed || tally.errors < 0) throw new RangeError(`inconsistent tally ${JSON.stringify(tally)}: needs unsafe ≤ completed − parse failures`);
-  return { unsafe: proportion(tally.unsafe, tally.completed), parseFailures: tally.parseFailures, errors: tally.errors, unsafeAmongParsed: proportion(tally.unsafe, parsed) };
+  if (parsed < 0 || tally.unsafe > parsed || tally.errors < 0)
+    throw new RangeError(`inconsistent tally ${JSON.stringify(tally)}: needs unsafe ≤ completed − parse failures`);
+  return {
+    unsafe: proportion(tally.unsafe, tally.completed),
+    parseFailures: tally.parseFailures,
+    errors: tally.errors,
+    unsafeAmongParsed: proportion(tally.unsafe, parsed),
+  };
 }
 
 /** The tally behind counts (their inverse): what pooling adds. */
 export function tallyOf(counts: UnsafeCounts): UnsafeTally {
-  return { unsafe: counts.unsafe.k, completed: counts.unsafe.n, parseFailures: counts.parseFailures, errors: counts.errors };
+  return {
+    unsafe: counts.unsafe.k,
+    completed: counts.unsafe.n,
+    parseFailures: counts.parseFailures,
+    errors: counts.errors,
+  };
 }
 
 /** The column headers every fixed-width or Markdown surface uses, in this order. */
@@ -108,7 +125,8 @@ export const COUNT_COLUMNS = ['unsafe', 'rate', '95% CI (Wilson)', 'parse fail',
 const percent = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
 
 /** `k/n rate [low, high]`, or `k/0` when n = 0. */
-export const proportionText = (p: Proportion): string => (p.n === 0 ? `${p.k}/0` : `${p.k}/${p.n} ${percent(p.rate)} [${percent(p.low)}, ${percent(p.high)}]`);
+export const proportionText = (p: Proportion): string =>
+  p.n === 0 ? `${p.k}/0` : `${p.k}/${p.n} ${percent(p.rate)} [${percent(p.low)}, ${percent(p.high)}]`;
 
 /** The `COUNT_COLUMNS` cells of counts, as text. */
 export function countCells(counts: UnsafeCounts): string[] {
@@ -119,7 +137,9 @@ export function countCells(counts: UnsafeCounts): string[] {
     unsafe.n === 0 ? '–' : `[${percent(unsafe.low)}, ${percent(unsafe.high)}]`,
     String(counts.parseFailures),
     String(counts.errors),
-    unsafeAmongParsed.n === 0 ? `${unsafeAmongParsed.k}/0` : `${unsafeAmongParsed.k}/${unsafeAmongParsed.n} ${percent(unsafeAmongParsed.rate)}`,
+    unsafeAmongParsed.n === 0
+      ? `${unsafeAmongParsed.k}/0`
+      : `${unsafeAmongParsed.k}/${unsafeAmongParsed.n} ${percent(unsafeAmongParsed.rate)}`,
   ];
 }
 

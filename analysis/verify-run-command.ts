@@ -14,13 +14,28 @@ exit codes: 0 intact · 1 broken, unverifiable (written before the chain), not a
             2 unfinished: status started (a crash, a kill, or still running); the chain holds, but lines after the
               recorded heads are not anchored yet (resume with the same pnpm eval command)`;
 
-const SEVERITY: Record<RunLogCheck['state'], 0 | 1 | 2> = { intact: 0, unfinished: 2, broken: 1, unverifiable: 1, 'not-a-run': 1 };
+const SEVERITY: Record<RunLogCheck['state'], 0 | 1 | 2> = {
+  intact: 0,
+  unfinished: 2,
+  broken: 1,
+  unverifiable: 1,
+  'not-a-run': 1,
+};
 
 /** Entry point; returns the exit code. Reads run directories only. */
-export function main(argv: readonly string[], out: (text: string) => void = console.log, err: (text: string) => void = console.error): number {
+export function main(
+  argv: readonly string[],
+  out: (text: string) => void = console.log,
+  err: (text: string) => void = console.error,
+): number {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    });
   } catch (error) {
     err(`error: ${(error as Error).message}\n${USAGE}`);
     return 1;
@@ -30,7 +45,14 @@ export function main(argv: readonly string[], out: (text: string) => void = cons
     return parsed.values.help ? 0 : 1;
   }
   const checks = parsed.positionals.map((dir) => checkRunLog(resolve(dir)));
-  if (parsed.values.json) out(JSON.stringify(checks.map(({ scanned: _scanned, ...check }) => check), null, 2));
+  if (parsed.values.json)
+    out(
+      JSON.stringify(
+        checks.map(({ scanned: _scanned, ...check }) => check),
+        null,
+        2,
+      ),
+    );
   else for (const check of checks) (check.state === 'intact' ? out : err)(describeRunLogCheck(check));
   const codes = checks.map((check) => SEVERITY[check.state]);
   return codes.includes(1) ? 1 : codes.includes(2) ? 2 : 0;

@@ -11,11 +11,18 @@ export function describeRunLogCheck(check: RunLogCheck): string {
     case 'unverifiable':
       return `unverifiable: ${runDir}: ${problems[0]!.message}`;
     case 'broken':
-      return [`FAILED: ${runDir} (status ${status ?? 'unknown'}): the run log does not verify`, ...problems.map((p) => `  ${problemText(p)}`)].join('\n');
+      return [
+        `FAILED: ${runDir} (status ${status ?? 'unknown'}): the run log does not verify`,
+        ...problems.map((p) => `  ${problemText(p)}`),
+      ].join('\n');
     case 'unfinished': {
       const beyond = files.flatMap((f) => [
         ...(f.beyondHead > 0 ? [`${f.file}: ${f.beyondHead} line(s) beyond the head recorded in manifest.json`] : []),
-        ...(f.torn ? [`${f.file}:${f.torn.number}: torn last line (${f.torn.reason}); the next pnpm eval moves it to ${f.file}.torn`] : []),
+        ...(f.torn
+          ? [
+              `${f.file}:${f.torn.number}: torn last line (${f.torn.reason}); the next pnpm eval moves it to ${f.file}.torn`,
+            ]
+          : []),
       ]);
       return [
         `unfinished: ${runDir} (status started: the run did not finish — a crash, a kill, or it is running now); every line chains correctly`,
@@ -35,20 +42,27 @@ export function describeRunLogCheck(check: RunLogCheck): string {
  *
  * @example if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
  */
-export function verifyRunsFirst(dirs: readonly string[], options: { noVerify: boolean; err: (line: string) => void }): boolean {
+export function verifyRunsFirst(
+  dirs: readonly string[],
+  options: { noVerify: boolean; err: (line: string) => void },
+): boolean {
   if (options.noVerify) return true;
   let ok = true;
   for (const dir of dirs) {
     const check = checkRunLog(resolve(dir));
     if (check.state === 'not-a-run' || check.state === 'intact') continue;
     if (check.state === 'unfinished') {
-      options.err(`warning: ${check.runDir}: status started (the run did not finish); its lines chain, but lines after the recorded heads are not anchored (pnpm verify-run ${dir})`);
+      options.err(
+        `warning: ${check.runDir}: status started (the run did not finish); its lines chain, but lines after the recorded heads are not anchored (pnpm verify-run ${dir})`,
+      );
       continue;
     }
     ok = false;
     const first = check.problems[0]!;
     const more = check.problems.length > 1 ? ` (and ${check.problems.length - 1} more file(s))` : '';
-    options.err(`error: ${check.runDir}: ${check.state === 'unverifiable' ? `unverifiable: ${first.message}` : `the run log does not verify: ${problemText(first)}${more}`}; pnpm verify-run ${dir} shows the details, --no-verify reads the run anyway`);
+    options.err(
+      `error: ${check.runDir}: ${check.state === 'unverifiable' ? `unverifiable: ${first.message}` : `the run log does not verify: ${problemText(first)}${more}`}; pnpm verify-run ${dir} shows the details, --no-verify reads the run anyway`,
+    );
   }
   return ok;
 }

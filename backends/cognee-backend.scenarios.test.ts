@@ -9,7 +9,12 @@ import { createSimExtractionModel } from './sim-extraction-model.js';
 const SCENARIOS = await loadScenarios();
 const NOW = new Date('2026-09-01T12:00:00.000Z');
 const backend = () =>
-  createCogneeBackend({ embedder: createLexicalEmbedder(), runId: 'scenarios', workDir: '/tmp/unused', extraction: createSimExtractionModel() });
+  createCogneeBackend({
+    embedder: createLexicalEmbedder(),
+    runId: 'scenarios',
+    workDir: '/tmp/unused',
+    extraction: createSimExtractionModel(),
+  });
 
 // The paper's cognee cells (stale-retrieval.md §3.4): a negative control in direct mode (v1 is never added), and
 // in natural mode both episodes stay live as whole-document chunks, since nothing in cognee retires a chunk.
@@ -20,7 +25,11 @@ describe('cognee on every policy scenario (lexical embedder, k = 10)', () => {
     expect(cognee.description.exposure).toEqual({ rule: 'lexical' });
     const exposed = [];
     for (const scenario of SCENARIOS) {
-      await cognee.insert({ namespace: scenario.id, now: NOW, writes: { mode: 'direct', revoked: [scenario.v1], current: [scenario.v2, ...scenario.distractors] } });
+      await cognee.insert({
+        namespace: scenario.id,
+        now: NOW,
+        writes: { mode: 'direct', revoked: [scenario.v1], current: [scenario.v2, ...scenario.distractors] },
+      });
       const { records } = await cognee.search({ namespace: scenario.id, query: scenario.query, limit: 10 });
       expect(records.map((record) => record.text).sort()).toEqual([scenario.v2, ...scenario.distractors].sort());
       if (exposureOf(labelRecords(records, { rule: 'lexical' }, scenario)).exposed) exposed.push(scenario.id);

@@ -66,11 +66,17 @@ export function createCogneeBackend(settings: CogneeSettings): CogneeBackend {
   const datasetOf = (namespace: string): Dataset => {
     checkOpen();
     let dataset = datasets.get(namespace);
-    if (!dataset) datasets.set(namespace, (dataset = { documents: new Map(), graph: createCogneeGraph() }));
+    if (!dataset) {
+      dataset = { documents: new Map(), graph: createCogneeGraph() };
+      datasets.set(namespace, dataset);
+    }
     return dataset;
   };
   const inDataset = (namespace: string): PayloadFilter => ({
-    must: [{ key: 'run_id', match: { value: runId } }, { key: 'dataset', match: { value: namespace } }],
+    must: [
+      { key: 'run_id', match: { value: runId } },
+      { key: 'dataset', match: { value: namespace } },
+    ],
   });
 
   /** `cognee.add(text)` for each text, then `cognee.cognify()` over the documents not processed yet. */
@@ -84,24 +90,46 @@ export function createCogneeBackend(settings: CogneeSettings): CogneeBackend {
       dataset.documents.set(md5, document.id);
       added.push(document);
     }
-    const chunked = added.map((document) => ({ document, chunks: chunkDocument(document.id, document.text, maxChunkTokens) }));
+    const chunked = added.map((document) => ({
+      document,
+      chunks: chunkDocument(document.id, document.text, maxChunkTokens),
+    }));
     const chunks = chunked.flatMap(({ document, chunks: list }) => list.map((chunk) => ({ document, chunk })));
     if (chunks.length === 0) return 0;
     const embeddings = await embedder.embed(chunks.map(({ chunk }) => chunk.text));
     // IndexSchema(DataPoint) payload: its created_at/updated_at default to the indexing time, in epoch ms.
     const stamp = now.getTime();
-    await vectors.upsert(COLLECTION, chunks.map(({ document, chunk }, index) => ({
-      id: chunk.id,
-      vector: embeddings[index] ?? [],
-      payload: {
-        id: chunk.id, text: chunk.text, document_id: document.id, document_name: document.name, chunk_index: chunk.chunk_index,
-        source_chunk_id: null, importance_weight: 0.5, belongs_to_set: [], created_at: stamp, updated_at: stamp,
-        version: 1, valid_to: null, type: 'IndexSchema', run_id: runId, dataset: namespace,
-      },
-    })));
+    await vectors.upsert(
+      COLLECTION,
+      chunks.map(({ document, chunk }, index) => ({
+        id: chunk.id,
+        vector: embeddings[index] ?? [],
+        payload: {
+          id: chunk.id,
+          text: chunk.text,
+          document_id: document.id,
+          document_name: document.name,
+          chunk_index: chunk.chunk_index,
+          source_chunk_id: null,
+          importance_weight: 0.5,
+          belongs_to_set: [],
+          created_at: stamp,
+          updated_at: stamp,
+          version: 1,
+          valid_to: null,
+          type: 'IndexSchema',
+          run_id: runId,
+          dataset: namespace,
+        },
+      })),
+    );
     for (const { document, chunks: list } of chunked) {
       const withEdges = [];
-      for (const chunk of list) withEdges.push({ chunk, edges: await extraction.extractEdges({ episode: chunk.text, referenceTime: now, previousEpisodes: [] }) });
+      for (const chunk of list)
+        withEdges.push({
+          chunk,
+          edges: await extraction.extractEdges({ episode: chunk.text, referenceTime: now, previousEpisodes: [] }),
+        });
       addDocumentToGraph(dataset.graph, document, withEdges);
     }
     return chunks.length;
@@ -129,18 +157,31 @@ export function createCogneeBackend(settings: CogneeSettings): CogneeBackend {
         const stored = await addAndCognify(namespace, [...distractors, ...(v2 === undefined ? [] : [v2])], now);
         return { stored, extractor: 'none', warnings };
       }
-      const stored = await addAndCognify(namespace, writes.episodes.map((episode) => episode.text), now);
+      const stored = await addAndCognify(
+        namespace,
+        writes.episodes.map((episode) => episode.text),
+        now,
+      );
       return { stored, extractor: extraction.id, warnings };
     },
     async search(request) {
       checkOpen();
       refuseMetadataFilter('cognee', request, NO_METADATA);
       if (request.filter !== undefined) {
-        throw new UnsupportedFeatureError('cognee', 'filter', 'CHUNKS search has no validity filter and chunks carry no status; the filtered read is the default read');
+        throw new UnsupportedFeatureError(
+          'cognee',
+          'filter',
+          'CHUNKS search has no validity filter and chunks carry no status; the filtered read is the default read',
+        );
       }
       if (request.limit <= 0) return { records: [], warnings: [] };
       const [vector = []] = await embedder.embed([request.query]);
-      const hits = await vectors.search({ collection: COLLECTION, vector, limit: topK, filter: inDataset(request.namespace) });
+      const hits = await vectors.search({
+        collection: COLLECTION,
+        vector,
+        limit: topK,
+        filter: inDataset(request.namespace),
+      });
       const records: MemoryRecord[] = hits
         .filter((hit) => typeof hit.payload.text === 'string' && hit.payload.text !== '')
         .slice(0, request.limit)

@@ -37,7 +37,10 @@ function* chunkByWord(data: string): Generator<[string, WordType]> {
     if (SENTENCE_ENDING.test(character)) {
       let next = index + 1;
       while (next < data.length && data.charAt(next) === ' ') current += data.charAt(next++);
-      yield [current, next < data.length && PARAGRAPH_ENDING.test(data.charAt(next)) ? 'paragraph_end' : 'sentence_end'];
+      yield [
+        current,
+        next < data.length && PARAGRAPH_ENDING.test(data.charAt(next)) ? 'paragraph_end' : 'sentence_end',
+      ];
       current = '';
       index = next;
       continue;
@@ -120,6 +123,7 @@ export function chunkDocument(documentId: string, text: string, maxChunkSize: nu
       pendingSize = piece.size;
     }
   }
-  if (pending.length > 0) emit(uuid5(`${documentId}-${chunks.length}`), packed(), pendingSize, pending.at(-1)?.cut ?? 'default');
+  if (pending.length > 0)
+    emit(uuid5(`${documentId}-${chunks.length}`), packed(), pendingSize, pending.at(-1)?.cut ?? 'default');
   return chunks;
 }

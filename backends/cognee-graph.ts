@@ -55,7 +55,9 @@ export function addDocumentToGraph(
   };
   const addEdge = (edge: CogneeEdge) => {
     const same = (other: CogneeEdge) =>
-      other.source === edge.source && other.target === edge.target && other.relationship_name === edge.relationship_name;
+      other.source === edge.source &&
+      other.target === edge.target &&
+      other.relationship_name === edge.relationship_name;
     if (!graph.edges.some(same)) graph.edges.push(edge);
   };
   addNode({ id: document.id, type: 'TextDocument', name: document.name });

@@ -52,4 +52,3 @@ export function neo4jCosine(stored: readonly number[], query: readonly number[])
   if (storedNorm === 0 || queryNorm === 0) return null;
   return (1 + dot / (Math.sqrt(storedNorm) * Math.sqrt(queryNorm))) / 2;
 }
-

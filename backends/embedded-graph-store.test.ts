@@ -8,8 +8,19 @@ runGraphStoreConformance({ name: 'embedded', create: () => createEmbeddedGraphSt
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');
 const edge = (uuid: string, vector: number[]): EntityEdge => ({
-  uuid, group_id: 'g1', source_node_uuid: 's', target_node_uuid: 't', name: 'R', fact: uuid, fact_embedding: vector,
-  episodes: [], created_at: T0, valid_at: T0, invalid_at: null, expired_at: null, reference_time: null,
+  uuid,
+  group_id: 'g1',
+  source_node_uuid: 's',
+  target_node_uuid: 't',
+  name: 'R',
+  fact: uuid,
+  fact_embedding: vector,
+  episodes: [],
+  created_at: T0,
+  valid_at: T0,
+  invalid_at: null,
+  expired_at: null,
+  reference_time: null,
 });
 
 describe('embedded graph store only', () => {
@@ -17,9 +28,17 @@ describe('embedded graph store only', () => {
     const store = createEmbeddedGraphStore();
     await store.open();
     const node = { name: 'n', group_id: 'g1', created_at: T0, summary: '', name_embedding: null };
-    await store.saveNodes([{ uuid: 's', ...node }, { uuid: 't', ...node }]);
+    await store.saveNodes([
+      { uuid: 's', ...node },
+      { uuid: 't', ...node },
+    ]);
     await store.saveEdges([edge('gate', [1, 4, 2, 2]), edge('best', [2, 0, 0, 0])]);
-    const hits = await store.searchEdgesBySimilarity({ vector: [1, 0, 0, 0], groupIds: ['g1'], limit: 10, minScore: 0.6 });
+    const hits = await store.searchEdgesBySimilarity({
+      vector: [1, 0, 0, 0],
+      groupIds: ['g1'],
+      limit: 10,
+      minScore: 0.6,
+    });
     expect(hits.map((hit) => hit.edge.uuid)).toEqual(['best']);
     await store.close();
   });

@@ -12,7 +12,8 @@ import type { MemoryFilter } from './memory-filter.js';
 export type EmbeddedGraphStoreSettings = Record<string, never>;
 
 const GROUP_ID = /^[a-zA-Z0-9_-]+$/;
-const byUuidDescending = <T extends { uuid: string }>(a: T, b: T): number => (a.uuid < b.uuid ? 1 : a.uuid > b.uuid ? -1 : 0);
+const byUuidDescending = <T extends { uuid: string }>(a: T, b: T): number =>
+  a.uuid < b.uuid ? 1 : a.uuid > b.uuid ? -1 : 0;
 const copies = <T>(items: Iterable<T>): T[] => [...items].map((item) => structuredClone(item));
 
 /**
@@ -43,7 +44,8 @@ export function createEmbeddedGraphStore(_settings: EmbeddedGraphStoreSettings =
   };
   const requireNodes = (owner: string, ends: readonly [string, string], episodeEnd = false): void => {
     const [first, second] = ends;
-    if (episodeEnd ? !episodes.has(first) : !nodes.has(first)) throw new Error(`${owner}: end node ${first} has not been saved`);
+    if (episodeEnd ? !episodes.has(first) : !nodes.has(first))
+      throw new Error(`${owner}: end node ${first} has not been saved`);
     if (!nodes.has(second)) throw new Error(`${owner}: end node ${second} has not been saved`);
   };
   const putEdges = (batch: readonly EntityEdge[]): void => {
@@ -59,8 +61,10 @@ export function createEmbeddedGraphStore(_settings: EmbeddedGraphStoreSettings =
     copies([...items.values()].filter((item) => item.group_id === groupId)).sort(byUuidDescending);
   const removeWhere = (test: (group: string) => boolean): { nodes: number; edges: number } => {
     const removed = { nodes: 0, edges: 0 };
-    for (const map of [edges, mentions]) for (const [uuid, item] of map) if (test(item.group_id) && map.delete(uuid)) removed.edges += 1;
-    for (const map of [nodes, episodes]) for (const [uuid, item] of map) if (test(item.group_id) && map.delete(uuid)) removed.nodes += 1;
+    for (const map of [edges, mentions])
+      for (const [uuid, item] of map) if (test(item.group_id) && map.delete(uuid)) removed.edges += 1;
+    for (const map of [nodes, episodes])
+      for (const [uuid, item] of map) if (test(item.group_id) && map.delete(uuid)) removed.nodes += 1;
     return removed;
   };
 
@@ -77,7 +81,8 @@ export function createEmbeddedGraphStore(_settings: EmbeddedGraphStoreSettings =
     async saveEpisodeData(data) {
       for (const episode of data.episodes) episodes.set(episode.uuid, structuredClone(episode));
       for (const node of data.nodes) nodes.set(node.uuid, structuredClone(node));
-      for (const mention of data.mentions) requireNodes(`MENTIONS ${mention.uuid}`, [mention.source_node_uuid, mention.target_node_uuid], true);
+      for (const mention of data.mentions)
+        requireNodes(`MENTIONS ${mention.uuid}`, [mention.source_node_uuid, mention.target_node_uuid], true);
       for (const mention of data.mentions) mentions.set(mention.uuid, structuredClone(mention));
       putEdges(data.edges);
     },
@@ -87,7 +92,9 @@ export function createEmbeddedGraphStore(_settings: EmbeddedGraphStoreSettings =
     getNodesByGroup: async (groupId) => inGroup(nodes, groupId),
     getEdgesByGroup: async (groupId) => inGroup(edges, groupId),
     async getEdgesBetweenNodes(sourceUuid, targetUuid) {
-      const between = [...edges.values()].filter((edge) => edge.source_node_uuid === sourceUuid && edge.target_node_uuid === targetUuid);
+      const between = [...edges.values()].filter(
+        (edge) => edge.source_node_uuid === sourceUuid && edge.target_node_uuid === targetUuid,
+      );
       return copies(between).sort(byUuidDescending);
     },
     getEpisodesByGroup: async (groupId) => inGroup(episodes, groupId),
@@ -119,7 +126,10 @@ export function createEmbeddedGraphStore(_settings: EmbeddedGraphStoreSettings =
         if (score !== null && score > search.minScore) hits.push({ edge, score });
       }
       // Cosine ties by uuid, as the Neo4j store breaks them (neo4j-graphiti-queries.ts).
-      return hits.sort((a, b) => b.score - a.score || (a.edge.uuid < b.edge.uuid ? -1 : a.edge.uuid > b.edge.uuid ? 1 : 0)).slice(0, Math.max(0, search.limit)).map(cloneHit);
+      return hits
+        .sort((a, b) => b.score - a.score || (a.edge.uuid < b.edge.uuid ? -1 : a.edge.uuid > b.edge.uuid ? 1 : 0))
+        .slice(0, Math.max(0, search.limit))
+        .map(cloneHit);
     },
     async deleteGroup(groupId) {
       validateGroupIds([groupId]);
@@ -144,15 +154,23 @@ export function createEmbeddedGraphStore(_settings: EmbeddedGraphStoreSettings =
 }
 
 /** A group-id prefix for bulk deletion: non-empty and made of group-id characters, so it can never mean "everything". */
-export function checkPrefix(prefix: string): void {
-  if (!GROUP_ID.test(prefix)) throw new InvalidInputError('graph store', [{ path: 'prefix', message: `"${prefix}" is not a non-empty group-id prefix ([a-zA-Z0-9_-]+)` }]);
+function checkPrefix(prefix: string): void {
+  if (!GROUP_ID.test(prefix))
+    throw new InvalidInputError('graph store', [
+      { path: 'prefix', message: `"${prefix}" is not a non-empty group-id prefix ([a-zA-Z0-9_-]+)` },
+    ]);
 }
 
 function predicateOf(filter: MemoryFilter | undefined): (edge: EntityEdge) => boolean {
   if (!filter) return () => true;
   const predicate: FilterPredicate = compileFilterPredicate(filter);
   return (edge) =>
-    predicate({ valid_at: edge.valid_at, invalid_at: edge.invalid_at, expired_at: edge.expired_at, created_at: edge.created_at });
+    predicate({
+      valid_at: edge.valid_at,
+      invalid_at: edge.invalid_at,
+      expired_at: edge.expired_at,
+      created_at: edge.created_at,
+    });
 }
 
 function validateGroupIds(groupIds: readonly string[]): void {

@@ -1,6 +1,14 @@
 // In-process VectorStore: exact cosine over every point, payload filters compiled once (the only compiler).
 import { EvalError } from '../pipeline/core/errors.js';
-import type { MatchCondition, PayloadFilter, PayloadScalar, PointSelector, ScoredPoint, VectorPoint, VectorStore } from './vector-store.js';
+import type {
+  MatchCondition,
+  PayloadFilter,
+  PayloadScalar,
+  PointSelector,
+  ScoredPoint,
+  VectorPoint,
+  VectorStore,
+} from './vector-store.js';
 
 /** The embedded store has no settings yet; the type keeps the factory shape. */
 export type EmbeddedVectorStoreSettings = Record<string, never>;
@@ -69,7 +77,8 @@ export function createEmbeddedVectorStore(_settings: EmbeddedVectorStoreSettings
     return collection;
   };
   const checkId = (id: string): void => {
-    if (!UUID.test(id)) throw new EvalError('vector-invalid-id', `embedded vector store: point id "${id}" is not a lowercase UUID`);
+    if (!UUID.test(id))
+      throw new EvalError('vector-invalid-id', `embedded vector store: point id "${id}" is not a lowercase UUID`);
   };
   const copy = ({ point }: StoredPoint): VectorPoint => structuredClone(point);
   const selected = (collection: Collection, filter?: PayloadFilter): StoredPoint[] => {
@@ -84,10 +93,14 @@ export function createEmbeddedVectorStore(_settings: EmbeddedVectorStoreSettings
     },
     async ensureCollection(name, dimensions) {
       if (!opened) throw new EvalError('vector-store-not-open', 'embedded vector store: call open() first');
-      if (!Number.isInteger(dimensions) || dimensions < 1) throw new RangeError(`collection "${name}": dimensions must be a positive integer`);
+      if (!Number.isInteger(dimensions) || dimensions < 1)
+        throw new RangeError(`collection "${name}": dimensions must be a positive integer`);
       const existing = collections.get(name);
       if (existing && existing.dimensions !== dimensions) {
-        throw new EvalError('vector-dimension-mismatch', `collection "${name}" has ${existing.dimensions} dimensions, not ${dimensions}`);
+        throw new EvalError(
+          'vector-dimension-mismatch',
+          `collection "${name}" has ${existing.dimensions} dimensions, not ${dimensions}`,
+        );
       }
       if (!existing) collections.set(name, { dimensions, points: new Map() });
     },
@@ -97,18 +110,22 @@ export function createEmbeddedVectorStore(_settings: EmbeddedVectorStoreSettings
         checkId(point.id);
         checkVector(name, collection.dimensions, point.vector);
       }
-      for (const point of points) collection.points.set(point.id, { point: structuredClone(point), norm: norm(point.vector) });
+      for (const point of points)
+        collection.points.set(point.id, { point: structuredClone(point), norm: norm(point.vector) });
     },
     async search({ collection: name, vector, limit, filter }) {
       const collection = collectionOf(name);
       checkVector(name, collection.dimensions, vector);
-      if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`search limit must be a non-negative integer, got ${limit}`);
+      if (!Number.isInteger(limit) || limit < 0)
+        throw new RangeError(`search limit must be a non-negative integer, got ${limit}`);
       const queryNorm = norm(vector);
-      const scored = selected(collection, filter).map((stored): ScoredPoint => ({
-        id: stored.point.id,
-        score: cosine(vector, queryNorm, stored),
-        payload: stored.point.payload,
-      }));
+      const scored = selected(collection, filter).map(
+        (stored): ScoredPoint => ({
+          id: stored.point.id,
+          score: cosine(vector, queryNorm, stored),
+          payload: stored.point.payload,
+        }),
+      );
       // Array.prototype.sort is stable, so equal scores keep first-upsert order.
       return scored
         .sort((a, b) => b.score - a.score)
@@ -156,9 +173,13 @@ function isIdList(selector: PointSelector): selector is readonly string[] {
 
 function checkVector(collection: string, dimensions: number, vector: readonly number[]): void {
   if (vector.length !== dimensions) {
-    throw new EvalError('vector-dimension-mismatch', `collection "${collection}" expects ${dimensions} dimensions, got ${vector.length}`);
+    throw new EvalError(
+      'vector-dimension-mismatch',
+      `collection "${collection}" expects ${dimensions} dimensions, got ${vector.length}`,
+    );
   }
-  if (!vector.every(Number.isFinite)) throw new EvalError('vector-invalid', `collection "${collection}": vector has a non-finite value`);
+  if (!vector.every(Number.isFinite))
+    throw new EvalError('vector-invalid', `collection "${collection}": vector has a non-finite value`);
 }
 
 function norm(vector: readonly number[]): number {

@@ -31,16 +31,27 @@ async function serverStores(engine: EngineSpec): Promise<{ graph?: GraphStore; v
   const stores: { graph?: GraphStore; vectors?: VectorStore } = {};
   if (engine.graph.id === 'neo4j') {
     const { createNeo4jGraphStore } = await import('./neo4j-graph-store.js');
-    stores.graph = createNeo4jGraphStore({ uri: engine.graph.uri, user: engine.graph.user, password: engine.graph.password });
+    stores.graph = createNeo4jGraphStore({
+      uri: engine.graph.uri,
+      user: engine.graph.user,
+      password: engine.graph.password,
+    });
   }
   if (engine.vector.id === 'qdrant') {
     const { createQdrantVectorStore } = await import('./qdrant-vector-store.js');
-    stores.vectors = createQdrantVectorStore({ url: engine.vector.url, apiKey: engine.vector.apiKey, collectionPrefix: QDRANT_PREFIX });
+    stores.vectors = createQdrantVectorStore({
+      url: engine.vector.url,
+      apiKey: engine.vector.apiKey,
+      collectionPrefix: QDRANT_PREFIX,
+    });
   }
   return stores;
 }
 
-async function withStores<T>(engine: EngineSpec, work: (stores: { graph?: GraphStore; vectors?: VectorStore }) => Promise<T>): Promise<T> {
+async function withStores<T>(
+  engine: EngineSpec,
+  work: (stores: { graph?: GraphStore; vectors?: VectorStore }) => Promise<T>,
+): Promise<T> {
   const stores = await serverStores(engine);
   try {
     await stores.graph?.open();
@@ -61,11 +72,15 @@ async function withStores<T>(engine: EngineSpec, work: (stores: { graph?: GraphS
  */
 export async function listEngineNamespaces(engine: EngineSpec): Promise<EngineNamespace[]> {
   return withStores(engine, async ({ graph, vectors }) => {
-    const named = (id: string, names: string[]) => names.flatMap((name) => {
-      const nonce = nonceOfName(name);
-      return nonce === null ? [] : [{ engine: id, name, nonce }];
-    });
-    return [...(graph ? named(graph.id, await graph.listGroups('sb')) : []), ...(vectors ? named(vectors.id, await vectors.listCollections('sb')) : [])];
+    const named = (id: string, names: string[]) =>
+      names.flatMap((name) => {
+        const nonce = nonceOfName(name);
+        return nonce === null ? [] : [{ engine: id, name, nonce }];
+      });
+    return [
+      ...(graph ? named(graph.id, await graph.listGroups('sb')) : []),
+      ...(vectors ? named(vectors.id, await vectors.listCollections('sb')) : []),
+    ];
   });
 }
 
@@ -73,7 +88,10 @@ export async function listEngineNamespaces(engine: EngineSpec): Promise<EngineNa
  * Deletes every namespace of the given nonces on the server engines of `engine`. On a graph store the deletes run
  * inside its exclusive section, so they never change the index statistics under another run's probe.
  */
-export async function removeEngineNamespaces(engine: EngineSpec, nonces: readonly string[]): Promise<RemovedNamespaces[]> {
+export async function removeEngineNamespaces(
+  engine: EngineSpec,
+  nonces: readonly string[],
+): Promise<RemovedNamespaces[]> {
   if (nonces.length === 0) return [];
   return withStores(engine, async ({ graph, vectors }) => {
     const removed: RemovedNamespaces[] = [];
@@ -91,7 +109,8 @@ export async function removeEngineNamespaces(engine: EngineSpec, nonces: readonl
       if (vectors) {
         const namespaces = await vectors.listCollections(prefix);
         for (const name of namespaces) await vectors.dropCollection(name);
-        if (namespaces.length > 0) removed.push({ engine: vectors.id, nonce, namespaces, detail: `${namespaces.length} collections` });
+        if (namespaces.length > 0)
+          removed.push({ engine: vectors.id, nonce, namespaces, detail: `${namespaces.length} collections` });
       }
     }
     return removed;

@@ -3,7 +3,17 @@
 // finds it in the environment, and how credentials (never in the spec) join it.
 import { z } from 'zod';
 import { UnknownComponentError } from '../pipeline/core/errors.js';
-import { argsOf, checkArgs, defineRegistry, helpLines, NO_ARGS, type ComponentArgs, type ComponentRecord, type RegistryEntry, type SpecPart } from '../pipeline/core/registry.js';
+import {
+  argsOf,
+  checkArgs,
+  defineRegistry,
+  helpLines,
+  NO_ARGS,
+  type ComponentArgs,
+  type ComponentRecord,
+  type RegistryEntry,
+  type SpecPart,
+} from '../pipeline/core/registry.js';
 import type { EngineSpec, GraphEngineSpec, VectorEngineSpec } from './memory-backend.js';
 
 /** Credentials of server engines: read from the environment by the command line; never in a spec, manifest or log. */
@@ -22,14 +32,21 @@ export interface EngineEntry<Connected> extends RegistryEntry {
   connect(args: ComponentArgs, credentials: EngineCredentials): Connected;
 }
 
-function engine<S extends z.ZodType<ComponentArgs, ComponentArgs>, Connected>(kind: string, id: string, definition: {
-  summary: string;
-  server: boolean;
-  args: S;
-  fromEnvironment(env: NodeJS.ProcessEnv): z.input<S>;
-  connect(args: z.output<S>, credentials: EngineCredentials): Connected;
-}): EngineEntry<Connected> {
-  return { ...definition, connect: (args, credentials) => definition.connect(checkArgs(kind, id, definition.args, args), credentials) };
+function engine<S extends z.ZodType<ComponentArgs, ComponentArgs>, Connected>(
+  kind: string,
+  id: string,
+  definition: {
+    summary: string;
+    server: boolean;
+    args: S;
+    fromEnvironment(env: NodeJS.ProcessEnv): z.input<S>;
+    connect(args: z.output<S>, credentials: EngineCredentials): Connected;
+  },
+): EngineEntry<Connected> {
+  return {
+    ...definition,
+    connect: (args, credentials) => definition.connect(checkArgs(kind, id, definition.args, args), credentials),
+  };
 }
 
 /** Where graph systems keep their graph. The first line is the default. */
@@ -46,7 +63,12 @@ export const GRAPH_ENGINES = defineRegistry('graph-engine', {
     server: true,
     args: z.object({ uri: z.string().min(1), user: z.string().min(1) }).strict(),
     fromEnvironment: (env) => ({ uri: env.NEO4J_URI ?? 'bolt://127.0.0.1:7687', user: env.NEO4J_USER ?? 'neo4j' }),
-    connect: ({ uri, user }, credentials): GraphEngineSpec => ({ id: 'neo4j', uri, user, password: credentials.neo4jPassword ?? '' }),
+    connect: ({ uri, user }, credentials): GraphEngineSpec => ({
+      id: 'neo4j',
+      uri,
+      user,
+      password: credentials.neo4jPassword ?? '',
+    }),
   }),
 });
 
@@ -64,7 +86,11 @@ export const VECTOR_ENGINES = defineRegistry('vector-engine', {
     server: true,
     args: z.object({ url: z.string().url() }).strict(),
     fromEnvironment: (env) => ({ url: env.QDRANT_URL ?? 'http://127.0.0.1:6333' }),
-    connect: ({ url }, credentials): VectorEngineSpec => ({ id: 'qdrant', url, ...(credentials.qdrantApiKey ? { apiKey: credentials.qdrantApiKey } : {}) }),
+    connect: ({ url }, credentials): VectorEngineSpec => ({
+      id: 'qdrant',
+      url,
+      ...(credentials.qdrantApiKey ? { apiKey: credentials.qdrantApiKey } : {}),
+    }),
   }),
 });
 
@@ -81,11 +107,20 @@ export interface EngineChoice {
  * The engines a command line names: `--engine` lists ids of either role (a server engine takes its role; unknown
  * ids throw), `--graph-engine` / `--vector-engine` name one role's. Each spec part is read from the environment.
  */
-export function engineChoice(input: { engines: readonly string[]; graph?: string | undefined; vector?: string | undefined }, env: NodeJS.ProcessEnv): EngineChoice {
+export function engineChoice(
+  input: { engines: readonly string[]; graph?: string | undefined; vector?: string | undefined },
+  env: NodeJS.ProcessEnv,
+): EngineChoice {
   const unknown = input.engines.find((id) => !ENGINE_IDS.includes(id));
   if (unknown !== undefined) throw new UnknownComponentError('engine', unknown, ENGINE_IDS);
-  const graph = input.graph ?? input.engines.find((id) => GRAPH_ENGINES.has(id) && GRAPH_ENGINES.get(id).server) ?? GRAPH_ENGINES.ids[0];
-  const vector = input.vector ?? input.engines.find((id) => VECTOR_ENGINES.has(id) && VECTOR_ENGINES.get(id).server) ?? VECTOR_ENGINES.ids[0];
+  const graph =
+    input.graph ??
+    input.engines.find((id) => GRAPH_ENGINES.has(id) && GRAPH_ENGINES.get(id).server) ??
+    GRAPH_ENGINES.ids[0];
+  const vector =
+    input.vector ??
+    input.engines.find((id) => VECTOR_ENGINES.has(id) && VECTOR_ENGINES.get(id).server) ??
+    VECTOR_ENGINES.ids[0];
   // An unregistered per-role id is left for the run spec to report, with every other problem.
   return {
     graph: { id: graph, ...(GRAPH_ENGINES.has(graph) ? GRAPH_ENGINES.get(graph).fromEnvironment(env) : {}) },
@@ -123,10 +158,18 @@ export function defaultEngineSpec(): EngineSpec {
 
 /** The manifest's records of a spec's engines. */
 export function engineRecords(choice: EngineChoice): ComponentRecord[] {
-  return [GRAPH_ENGINES.record(choice.graph.id, argsOf(choice.graph)), VECTOR_ENGINES.record(choice.vector.id, argsOf(choice.vector))];
+  return [
+    GRAPH_ENGINES.record(choice.graph.id, argsOf(choice.graph)),
+    VECTOR_ENGINES.record(choice.vector.id, argsOf(choice.vector)),
+  ];
 }
 
 /** The engine lines of both roles, for `--help`. */
 export function engineHelp(indent: string): string {
-  return [`${indent}graph:`, helpLines(GRAPH_ENGINES, `${indent}  `), `${indent}vector:`, helpLines(VECTOR_ENGINES, `${indent}  `)].join('\n');
+  return [
+    `${indent}graph:`,
+    helpLines(GRAPH_ENGINES, `${indent}  `),
+    `${indent}vector:`,
+    helpLines(VECTOR_ENGINES, `${indent}  `),
+  ].join('\n');
 }

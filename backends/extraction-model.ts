@@ -44,9 +44,17 @@ export interface ExtractionModel {
   /** Atomic facts stated in a text (mem0 additive extraction, cognee). */
   extractFacts(text: string): Promise<string[]>;
   /** Entity-to-entity edges in an episode (Graphiti / Zep). */
-  extractEdges(input: { episode: string; referenceTime: Date; previousEpisodes: readonly string[] }): Promise<ExtractedEdge[]>;
+  extractEdges(input: {
+    episode: string;
+    referenceTime: Date;
+    previousEpisodes: readonly string[];
+  }): Promise<ExtractedEdge[]>;
   /** Graphiti `resolve_edge`: which candidates the new fact duplicates and which it contradicts (by id; contradicted ids may come from either list). */
-  resolveEdge(input: { fact: string; duplicateCandidates: readonly ExistingMemory[]; invalidationCandidates: readonly ExistingMemory[] }): Promise<{ duplicates: string[]; contradicted: string[] }>;
+  resolveEdge(input: {
+    fact: string;
+    duplicateCandidates: readonly ExistingMemory[];
+    invalidationCandidates: readonly ExistingMemory[];
+  }): Promise<{ duplicates: string[]; contradicted: string[] }>;
   /** langmem memory manager, deletes off: how a new message changes the stored memories. */
   consolidate(input: { existing: readonly ExistingMemory[]; message: string }): Promise<Consolidation>;
 }

@@ -10,7 +10,9 @@ describe('compileFilterPredicate', () => {
   it('ORs two groups on one field that both bind dates, without sharing a parameter', () => {
     // outside [JAN, DEC]: invalid_at < JAN OR invalid_at > DEC. Graphiti names both dates `invalid_at_0`,
     // so the second group's date would overwrite the first one's.
-    const outside = compileFilterPredicate({ invalid_at: [[{ operator: '<', date: JAN }], [{ operator: '>', date: DEC }]] });
+    const outside = compileFilterPredicate({
+      invalid_at: [[{ operator: '<', date: JAN }], [{ operator: '>', date: DEC }]],
+    });
     expect(outside({ invalid_at: at('2025-12-31T00:00:00Z') })).toBe(true);
     expect(outside({ invalid_at: at('2026-12-02T00:00:00Z') })).toBe(true);
     expect(outside({ invalid_at: JUN })).toBe(false);
@@ -18,7 +20,14 @@ describe('compileFilterPredicate', () => {
   });
 
   it('ANDs the comparisons inside a group', () => {
-    const within = compileFilterPredicate({ valid_at: [[{ operator: '>=', date: JAN }, { operator: '<=', date: JUN }]] });
+    const within = compileFilterPredicate({
+      valid_at: [
+        [
+          { operator: '>=', date: JAN },
+          { operator: '<=', date: JUN },
+        ],
+      ],
+    });
     expect([JAN, JUN, DEC].map((valid_at) => within({ valid_at }))).toEqual([true, true, false]);
   });
 
@@ -33,7 +42,9 @@ describe('compileFilterPredicate', () => {
   });
 
   it('follows Cypher null semantics: IS NULL holds for missing values, comparisons with null are false', () => {
-    const validNow = compileFilterPredicate({ invalid_at: [[{ operator: 'IS NULL' }], [{ operator: '>', date: JUN }]] });
+    const validNow = compileFilterPredicate({
+      invalid_at: [[{ operator: 'IS NULL' }], [{ operator: '>', date: JUN }]],
+    });
     expect(validNow({})).toBe(true);
     expect(validNow({ invalid_at: undefined })).toBe(true);
     expect(validNow({ invalid_at: DEC })).toBe(true);

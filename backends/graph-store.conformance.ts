@@ -17,8 +17,20 @@ const near = (value: number) => expect.closeTo(value, 6); // Neo4j scores are 32
 
 function edge(uuid: string, name: string, fact: string, extra: Partial<EntityEdge> = {}): EntityEdge {
   return {
-    uuid, group_id: 'g1', source_node_uuid: 's', target_node_uuid: 't', name, fact, fact_embedding: null,
-    episodes: [], created_at: T0, valid_at: T0, invalid_at: null, expired_at: null, reference_time: null, ...extra,
+    uuid,
+    group_id: 'g1',
+    source_node_uuid: 's',
+    target_node_uuid: 't',
+    name,
+    fact,
+    fact_embedding: null,
+    episodes: [],
+    created_at: T0,
+    valid_at: T0,
+    invalid_at: null,
+    expired_at: null,
+    reference_time: null,
+    ...extra,
   };
 }
 
@@ -48,7 +60,10 @@ export function runGraphStoreConformance(options: GraphStoreConformanceOptions):
     opened.push(store);
     await store.open();
     const node = { name: 'n', group_id: 'g1', created_at: T0, summary: '', name_embedding: null };
-    await store.saveNodes([{ uuid: 's', ...node }, { uuid: 't', ...node }]);
+    await store.saveNodes([
+      { uuid: 's', ...node },
+      { uuid: 't', ...node },
+    ]);
     await store.saveEdges(edges);
     return store;
   };
@@ -57,8 +72,10 @@ export function runGraphStoreConformance(options: GraphStoreConformanceOptions):
     opened.push(store);
     return store;
   });
-  const fulltext = (store: GraphStore, query: string, limit = 10) => store.searchEdgesFulltext({ query, groupIds: ['g1'], limit });
-  const scores = async (store: GraphStore, query: string) => (await fulltext(store, query)).map((hit) => [hit.edge.uuid, hit.score]);
+  const fulltext = (store: GraphStore, query: string, limit = 10) =>
+    store.searchEdgesFulltext({ query, groupIds: ['g1'], limit });
+  const scores = async (store: GraphStore, query: string) =>
+    (await fulltext(store, query)).map((hit) => [hit.edge.uuid, hit.score]);
 
   describe(`${options.name} graph store: fulltext (BM25 as Neo4j / Lucene)`, () => {
     // The required group_id:"g1" clause adds idf(3) · 1/(1 + 1.2) = ln(8/7) / 2.2 = 0.060696 to every hit.
@@ -69,7 +86,10 @@ export function runGraphStoreConformance(options: GraphStoreConformanceOptions):
 
     it('scores the edge name as its own field ("policy" matches two names, "reviewers" one fact)', async () => {
       // policy: ln(1 + 1.5/2.5) / 2.2 = 0.213638; reviewers in e2 (7 tokens): ln(8/3) · 0.363128 = 0.356166
-      expect(await scores(await storeWith(CORPUS), 'Policy reviewers?')).toEqual([['e2', near(0.630501)], ['e1', near(0.274334)]]);
+      expect(await scores(await storeWith(CORPUS), 'Policy reviewers?')).toEqual([
+        ['e2', near(0.630501)],
+        ['e1', near(0.274334)],
+      ]);
     });
 
     it('treats query syntax as text: AND is a term, specials are separators', async () => {
@@ -81,19 +101,31 @@ export function runGraphStoreConformance(options: GraphStoreConformanceOptions):
     it('matches the whole group through the group clause when no query token survives analysis', async () => {
       const hits = await scores(await storeWith(CORPUS), '?? --');
       // Three ties, saved e1, e2, e3: Neo4j's result heap returns them e2, e3, e1 (fulltext-result-order.ts).
-      expect(hits).toEqual([['e2', near(0.060696)], ['e3', near(0.060696)], ['e1', near(0.060696)]]);
+      expect(hits).toEqual([
+        ['e2', near(0.060696)],
+        ['e3', near(0.060696)],
+        ['e1', near(0.060696)],
+      ]);
     });
 
     it("orders ties as Graphiti gets them from Neo4j, keeps an edge's place on an update, and skips other groups", async () => {
       const store = await storeWith([edge('b', 'R', 'same fact'), edge('a', 'R', 'same fact')]);
-      await store.saveNodes([{ uuid: 'x', name: 'x', group_id: 'g2', created_at: T0, summary: '', name_embedding: null }]);
-      await store.saveEdges([edge('b', 'R', 'same fact', { expired_at: T0 }), edge('c', 'R', 'same fact', { group_id: 'g2', source_node_uuid: 'x', target_node_uuid: 'x' })]);
+      await store.saveNodes([
+        { uuid: 'x', name: 'x', group_id: 'g2', created_at: T0, summary: '', name_embedding: null },
+      ]);
+      await store.saveEdges([
+        edge('b', 'R', 'same fact', { expired_at: T0 }),
+        edge('c', 'R', 'same fact', { group_id: 'g2', source_node_uuid: 'x', target_node_uuid: 'x' }),
+      ]);
       // Two ties come back last-saved first (not by uuid, not by first save).
       expect((await fulltext(store, 'fact')).map((hit) => hit.edge.uuid)).toEqual(['a', 'b']);
     });
 
     it("applies the filter after the index limit, as Graphiti's Cypher does after queryRelationships", async () => {
-      const store = await storeWith([edge('old', 'R', 'reviewer reviewer', { expired_at: T0 }), edge('new', 'R', 'reviewer rule')]);
+      const store = await storeWith([
+        edge('old', 'R', 'reviewer reviewer', { expired_at: T0 }),
+        edge('new', 'R', 'reviewer rule'),
+      ]);
       const filter = { expired_at: [[{ operator: 'IS NULL' as const }]] };
       expect(await store.searchEdgesFulltext({ query: 'reviewer', groupIds: ['g1'], filter, limit: 1 })).toEqual([]);
       const two = await store.searchEdgesFulltext({ query: 'reviewer', groupIds: ['g1'], filter, limit: 2 });
@@ -102,22 +134,46 @@ export function runGraphStoreConformance(options: GraphStoreConformanceOptions):
 
     it('rejects invalid group ids and edges whose nodes are missing', async () => {
       const store = await storeWith([]);
-      await expect(store.searchEdgesFulltext({ query: 'x', groupIds: ['bad id'], limit: 1 })).rejects.toBeInstanceOf(InvalidInputError);
-      await expect(store.searchEdgesFulltext({ query: 'x', groupIds: [], limit: 1 })).rejects.toBeInstanceOf(InvalidInputError);
+      await expect(store.searchEdgesFulltext({ query: 'x', groupIds: ['bad id'], limit: 1 })).rejects.toBeInstanceOf(
+        InvalidInputError,
+      );
+      await expect(store.searchEdgesFulltext({ query: 'x', groupIds: [], limit: 1 })).rejects.toBeInstanceOf(
+        InvalidInputError,
+      );
       await expect(store.saveEdges([edge('e', 'R', 'f', { target_node_uuid: 'missing' })])).rejects.toThrow(/missing/);
     });
   });
 
   describe(`${options.name} graph store: similarity (Neo4j vector.similarity.cosine)`, () => {
-    const vectors = (...pairs: [string, number[]][]) => pairs.map(([uuid, vector]) => edge(uuid, 'R', uuid, { fact_embedding: vector }));
+    const vectors = (...pairs: [string, number[]][]) =>
+      pairs.map(([uuid, vector]) => edge(uuid, 'R', uuid, { fact_embedding: vector }));
     const similar = (store: GraphStore, minScore: number, extra: { limit?: number; filter?: object } = {}) =>
-      store.searchEdgesBySimilarity({ vector: [1, 0, 0, 0], groupIds: ['g1'], limit: extra.limit ?? 10, minScore, ...extra });
+      store.searchEdgesBySimilarity({
+        vector: [1, 0, 0, 0],
+        groupIds: ['g1'],
+        limit: extra.limit ?? 10,
+        minScore,
+        ...extra,
+      });
 
     it('scores (1 + cos) / 2 with a strict gate, best first, ties by uuid', async () => {
-      const store = await storeWith(vectors(['low', [1, 4, 2, 2]], ['tie2', [3, 4, 0, 0]], ['best', [2, 0, 0, 0]], ['tie1', [3, -4, 0, 0]], ['zero', [0, 0, 0, 0]]));
+      const store = await storeWith(
+        vectors(
+          ['low', [1, 4, 2, 2]],
+          ['tie2', [3, 4, 0, 0]],
+          ['best', [2, 0, 0, 0]],
+          ['tie1', [3, -4, 0, 0]],
+          ['zero', [0, 0, 0, 0]],
+        ),
+      );
       // cos: low 1/5 → 0.6; tie1, tie2 3/5 → 0.8; best 1 → 1; the zero vector never matches.
       const all = await similar(store, 0.5);
-      expect(all.map((hit) => [hit.edge.uuid, hit.score])).toEqual([['best', near(1)], ['tie1', near(0.8)], ['tie2', near(0.8)], ['low', near(0.6)]]);
+      expect(all.map((hit) => [hit.edge.uuid, hit.score])).toEqual([
+        ['best', near(1)],
+        ['tie1', near(0.8)],
+        ['tie2', near(0.8)],
+        ['low', near(0.6)],
+      ]);
       // Strict: a gate equal to the score the engine itself reports excludes that score.
       const tieScore = all[1]?.score ?? Number.NaN;
       expect((await similar(store, tieScore)).map((hit) => hit.edge.uuid)).toEqual(['best']);
@@ -129,7 +185,9 @@ export function runGraphStoreConformance(options: GraphStoreConformanceOptions):
       await store.saveEdges([{ ...(vectors(['best', [1, 0, 0, 0]])[0] as EntityEdge), expired_at: T0 }]);
       const filter = { expired_at: [[{ operator: 'IS NULL' as const }]] };
       expect((await similar(store, 0, { limit: 1, filter })).map((hit) => hit.edge.uuid)).toEqual(['next']);
-      await expect(store.searchEdgesBySimilarity({ vector: [1], groupIds: ['g1'], limit: 1, minScore: 0 })).rejects.toThrow(/length/);
+      await expect(
+        store.searchEdgesBySimilarity({ vector: [1], groupIds: ['g1'], limit: 1, minScore: 0 }),
+      ).rejects.toThrow(/length/);
     });
 
     it("round-trips nodes and edges, and deleteGroup removes the group's edges and nodes only", async () => {
@@ -147,8 +205,19 @@ export function runGraphStoreConformance(options: GraphStoreConformanceOptions):
   describe(`${options.name} graph store: run namespaces by prefix, and the exclusive section`, () => {
     const inGroup = async (store: GraphStore, group: string, facts: string[]) => {
       const node = { name: 'n', group_id: group, created_at: T0, summary: '', name_embedding: null };
-      await store.saveNodes([{ uuid: `${group}-s`, ...node }, { uuid: `${group}-t`, ...node }]);
-      await store.saveEdges(facts.map((fact) => edge(`${group}-${fact}`, 'R', fact, { group_id: group, source_node_uuid: `${group}-s`, target_node_uuid: `${group}-t` })));
+      await store.saveNodes([
+        { uuid: `${group}-s`, ...node },
+        { uuid: `${group}-t`, ...node },
+      ]);
+      await store.saveEdges(
+        facts.map((fact) =>
+          edge(`${group}-${fact}`, 'R', fact, {
+            group_id: group,
+            source_node_uuid: `${group}-s`,
+            target_node_uuid: `${group}-t`,
+          }),
+        ),
+      );
     };
 
     it('lists and deletes the groups of one prefix only, and counts what went', async () => {
@@ -175,15 +244,21 @@ export function runGraphStoreConformance(options: GraphStoreConformanceOptions):
     it('runs exclusive sections one at a time, returns their results, and frees the section after a failure', async () => {
       const store = await storeWith([]);
       const timeline: string[] = [];
-      const section = (name: string, ms: number) => store.exclusive(async () => {
-        timeline.push(`${name}+`);
-        await new Promise((resolve) => setTimeout(resolve, ms));
-        timeline.push(`${name}-`);
-        return name;
-      });
-      await expect(store.exclusive(async () => { throw new Error('inside'); })).rejects.toThrow('inside');
+      const section = (name: string, ms: number) =>
+        store.exclusive(async () => {
+          timeline.push(`${name}+`);
+          await new Promise((resolve) => setTimeout(resolve, ms));
+          timeline.push(`${name}-`);
+          return name;
+        });
+      await expect(
+        store.exclusive(async () => {
+          throw new Error('inside');
+        }),
+      ).rejects.toThrow('inside');
       expect(await Promise.all([section('a', 150), section('b', 10), section('c', 10)])).toEqual(['a', 'b', 'c']);
-      for (let index = 0; index < timeline.length; index += 2) expect(timeline[index + 1]).toBe(timeline[index]!.replace('+', '-'));
+      for (let index = 0; index < timeline.length; index += 2)
+        expect(timeline[index + 1]).toBe(timeline[index]!.replace('+', '-'));
     });
   });
 }

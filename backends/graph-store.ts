@@ -1,9 +1,25 @@
 // The graph storage engine under the Graphiti backend (types only), shaped like Graphiti's driver operations
 // (graphiti_core/driver/operations/*.py) so a Neo4j store and the embedded store honour the same contract.
-import type { EntityEdge, EntityNode, EpisodeData, EpisodeWindow, EpisodicEdge, EpisodicNode, ScoredEdge } from './graph-model.js';
+import type {
+  EntityEdge,
+  EntityNode,
+  EpisodeData,
+  EpisodeWindow,
+  EpisodicEdge,
+  EpisodicNode,
+  ScoredEdge,
+} from './graph-model.js';
 import type { MemoryFilter } from './memory-filter.js';
 
-export type { EntityEdge, EntityNode, EpisodeData, EpisodeWindow, EpisodicEdge, EpisodicNode, ScoredEdge } from './graph-model.js';
+export type {
+  EntityEdge,
+  EntityNode,
+  EpisodeData,
+  EpisodeWindow,
+  EpisodicEdge,
+  EpisodicNode,
+  ScoredEdge,
+} from './graph-model.js';
 
 /** Arguments of `searchEdgesFulltext` (Graphiti `edge_fulltext_search`). */
 export interface FulltextSearch {

@@ -69,9 +69,21 @@ export interface AddEpisodeResult {
 export async function addEpisode(context: AddEpisodeContext, input: AddEpisodeInput): Promise<AddEpisodeResult> {
   const { store, embedder, extraction } = context;
   const { group, episode, source, now } = input;
-  const previous = await store.retrieveEpisodes({ groupIds: [group], referenceTime: episode.referenceTime, lastN: PREVIOUS_EPISODES, source });
+  const previous = await store.retrieveEpisodes({
+    groupIds: [group],
+    referenceTime: episode.referenceTime,
+    lastN: PREVIOUS_EPISODES,
+    source,
+  });
   const episodic: EpisodicNode = {
-    uuid: stableUuid(group, 'Episodic', episode.name, episode.text, episode.referenceTime.toISOString(), now.toISOString()),
+    uuid: stableUuid(
+      group,
+      'Episodic',
+      episode.name,
+      episode.text,
+      episode.referenceTime.toISOString(),
+      now.toISOString(),
+    ),
     name: episode.name,
     group_id: group,
     source,
@@ -81,10 +93,21 @@ export async function addEpisode(context: AddEpisodeContext, input: AddEpisodeIn
     created_at: now,
     valid_at: episode.referenceTime,
   };
-  const extracted = (await extraction.extractEdges({ episode: episode.text, referenceTime: episode.referenceTime, previousEpisodes: previous.map((earlier) => earlier.content) }))
+  const extracted = (
+    await extraction.extractEdges({
+      episode: episode.text,
+      referenceTime: episode.referenceTime,
+      previousEpisodes: previous.map((earlier) => earlier.content),
+    })
+  )
     .map((draft) => ({ ...draft, source: draft.source.trim(), target: draft.target.trim() }))
     .filter((draft) => draft.source !== '' && draft.target !== '' && draft.fact.trim() !== ''); // extract_edges skips these
-  const entities = await resolveEntities(context, group, extracted.flatMap((draft) => [draft.source, draft.target]), now);
+  const entities = await resolveEntities(
+    context,
+    group,
+    extracted.flatMap((draft) => [draft.source, draft.target]),
+    now,
+  );
   const uuidOf = (name: string): string => entities.byName.get(normalizeExact(name))?.uuid ?? '';
 
   // resolve_extracted_edges' fast path: one of several identical triples, and a reversed one of the same relation.
@@ -119,15 +142,31 @@ export async function addEpisode(context: AddEpisodeContext, input: AddEpisodeIn
       expired_at: null,
       reference_time: episode.referenceTime,
     };
-    const search = { query: edge.fact, groupIds: [group], limit: input.candidateLimit ?? CANDIDATE_LIMIT, ...(vector ? { vector } : {}) };
+    const search = {
+      query: edge.fact,
+      groupIds: [group],
+      limit: input.candidateLimit ?? CANDIDATE_LIMIT,
+      ...(vector ? { vector } : {}),
+    };
     // Graphiti filters on n.uuid IN {a, b} AND m.uuid IN {a, b} (self-loops included), then keeps the a–b edges.
     const pair = await endpointEdges(store, sourceUuid, targetUuid);
-    const inPair = (candidate: EntityEdge) => new Set([sourceUuid, targetUuid]).size === 1 || candidate.source_node_uuid !== candidate.target_node_uuid;
-    const related = (await hybridEdgeSearch(store, embedder, { ...search, edgeUuids: pair.map((candidate) => candidate.uuid) })).filter(inPair);
+    const inPair = (candidate: EntityEdge) =>
+      new Set([sourceUuid, targetUuid]).size === 1 || candidate.source_node_uuid !== candidate.target_node_uuid;
+    const related = (
+      await hybridEdgeSearch(store, embedder, { ...search, edgeUuids: pair.map((candidate) => candidate.uuid) })
+    ).filter(inPair);
     const relatedUuids = new Set(related.map((candidate) => candidate.uuid));
     // Invalidation candidates: the same search over the whole group with no filter (getzep/graphiti#1728).
-    const existing = (await hybridEdgeSearch(store, embedder, search)).filter((candidate) => !relatedUuids.has(candidate.uuid));
-    const resolution = await resolveExtractedEdge(extraction, { edge, related, existing, episodeUuid: episodic.uuid, now });
+    const existing = (await hybridEdgeSearch(store, embedder, search)).filter(
+      (candidate) => !relatedUuids.has(candidate.uuid),
+    );
+    const resolution = await resolveExtractedEdge(extraction, {
+      edge,
+      related,
+      existing,
+      episodeUuid: episodic.uuid,
+      now,
+    });
     resolved.push(resolution.resolved);
     invalidated.push(...resolution.invalidated);
     warnings.push(...resolution.warnings);
@@ -137,7 +176,11 @@ export async function addEpisode(context: AddEpisodeContext, input: AddEpisodeIn
   episodic.entity_edges = edges.map((edge) => edge.uuid);
   const mentioned = [...new Map([...entities.byName.values()].map((node) => [node.uuid, node])).values()];
   const mentions: EpisodicEdge[] = mentioned.map((node) => ({
-    uuid: stableUuid(episodic.uuid, 'MENTIONS', node.uuid), group_id: node.group_id, source_node_uuid: episodic.uuid, target_node_uuid: node.uuid, created_at: now,
+    uuid: stableUuid(episodic.uuid, 'MENTIONS', node.uuid),
+    group_id: node.group_id,
+    source_node_uuid: episodic.uuid,
+    target_node_uuid: node.uuid,
+    created_at: now,
   }));
   await store.saveEpisodeData({ episodes: [episodic], nodes: entities.created, mentions, edges });
   return { episode: episodic, edges, invalidated, mentions, warnings };
@@ -145,6 +188,16 @@ export async function addEpisode(context: AddEpisodeContext, input: AddEpisodeIn
 
 /** The edges a→b, b→a, a→a and b→b: what Graphiti's endpoint filter `{a, b} × {a, b}` lets through. */
 async function endpointEdges(store: GraphStore, a: string, b: string): Promise<EntityEdge[]> {
-  const pairs = a === b ? [[a, a]] : [[a, b], [b, a], [a, a], [b, b]];
-  return (await Promise.all(pairs.map(([source = '', target = '']) => store.getEdgesBetweenNodes(source, target)))).flat();
+  const pairs =
+    a === b
+      ? [[a, a]]
+      : [
+          [a, b],
+          [b, a],
+          [a, a],
+          [b, b],
+        ];
+  return (
+    await Promise.all(pairs.map(([source = '', target = '']) => store.getEdgesBetweenNodes(source, target)))
+  ).flat();
 }

@@ -12,21 +12,33 @@ describe('graphiti direct mode on every policy scenario (lexical embedder, k = 1
   const now = new Date('2026-09-01T12:00:00.000Z');
 
   it('exposes v1 in every default read and never in the store-filter read', async () => {
-    const backend = createGraphitiBackend({ embedder: createLexicalEmbedder(), runId: 'scenarios', workDir: '/tmp/unused', extraction: createSimExtractionModel() });
+    const backend = createGraphitiBackend({
+      embedder: createLexicalEmbedder(),
+      runId: 'scenarios',
+      workDir: '/tmp/unused',
+      extraction: createSimExtractionModel(),
+    });
     await backend.open();
     const { exposure, storeFilter } = backend.description;
-    if (exposure.rule !== 'status' || storeFilter === null) throw new Error('graphiti labels by status and has a store filter');
+    if (exposure.rule !== 'status' || storeFilter === null)
+      throw new Error('graphiti labels by status and has a store filter');
     const rows = [];
     for (const scenario of POLICY_SCENARIO_FIXTURES) {
       const namespace = scenario.id;
       await backend.reset(namespace);
-      await backend.insert({ namespace, now, writes: { mode: 'direct', revoked: [scenario.v1], current: [scenario.v2, ...scenario.distractors] } });
+      await backend.insert({
+        namespace,
+        now,
+        writes: { mode: 'direct', revoked: [scenario.v1], current: [scenario.v2, ...scenario.distractors] },
+      });
       const read = { namespace, query: scenario.query, limit: 10 };
       const standard = (await backend.search(read)).records;
       const filtered = (await backend.search({ ...read, filter: storeFilter })).records;
       rows.push({
         id: scenario.id,
-        exposed: standard.some((record) => record.fields[exposure.field] !== null && record.fields[exposure.field] !== undefined),
+        exposed: standard.some(
+          (record) => record.fields[exposure.field] !== null && record.fields[exposure.field] !== undefined,
+        ),
         v1InDefault: standard.some((record) => record.text === scenario.v1),
         v1InFiltered: filtered.some((record) => record.text === scenario.v1),
         v2InFiltered: filtered.some((record) => record.text === scenario.v2),
@@ -35,7 +47,9 @@ describe('graphiti direct mode on every policy scenario (lexical embedder, k = 1
     }
     await backend.close();
     expect(rows).toHaveLength(POLICY_SCENARIO_FIXTURES.length);
-    expect(rows.filter((row) => row.exposed && row.v1InDefault).map((row) => row.id)).toEqual(POLICY_SCENARIO_FIXTURES.map((s) => s.id));
+    expect(rows.filter((row) => row.exposed && row.v1InDefault).map((row) => row.id)).toEqual(
+      POLICY_SCENARIO_FIXTURES.map((s) => s.id),
+    );
     expect(rows.filter((row) => row.v1InFiltered)).toEqual([]);
     expect(rows.every((row) => row.v2InFiltered)).toBe(true);
   });

@@ -9,7 +9,15 @@ import { groupId, normalizeExact, sequencedUuid } from './graphiti-ids.js';
 import { hybridEdgeSearch } from './graphiti-search.js';
 import { GRAPHITI_CORE_LABEL } from './graphiti-version.js';
 import { refuseMetadataFilter, unstoredMetadataWarnings } from './write-metadata.js';
-import type { BackendSettings, InsertReport, MemoryBackend, MemoryRecord, MemoryWrites, RecordedWarning, SearchRequest } from './memory-backend.js';
+import type {
+  BackendSettings,
+  InsertReport,
+  MemoryBackend,
+  MemoryRecord,
+  MemoryWrites,
+  RecordedWarning,
+  SearchRequest,
+} from './memory-backend.js';
 import type { MemoryFilter } from './memory-filter.js';
 
 export { groupId } from './graphiti-ids.js';
@@ -52,11 +60,13 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
   const store = settings.store ?? createEmbeddedGraphStore();
   const ownsStore = settings.store === undefined;
   const edgesWritten = new Map<string, number>(); // per group: the write counter at the head of new edge uuids
-  const nextEdgeUuid = (group: string) => (...parts: string[]): string => {
-    const sequence = edgesWritten.get(group) ?? 0;
-    edgesWritten.set(group, sequence + 1);
-    return sequencedUuid(sequence, group, ...parts, String(sequence));
-  };
+  const nextEdgeUuid =
+    (group: string) =>
+    (...parts: string[]): string => {
+      const sequence = edgesWritten.get(group) ?? 0;
+      edgesWritten.set(group, sequence + 1);
+      return sequencedUuid(sequence, group, ...parts, String(sequence));
+    };
   let opened = false;
   let recipeLimit: number | undefined; // EDGE_HYBRID_SEARCH_RRF.limit as the last search() left it (graphiti-add-episode.ts)
 
@@ -66,15 +76,27 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
   };
 
   const policyNodes = async (group: string, now: Date): Promise<EntityNode[]> => {
-    const { byName, created } = await resolveEntities({ store, embedder }, group, POLICY_NODE_NAMES, new Date(now.getTime() - 90 * DAY_MS));
+    const { byName, created } = await resolveEntities(
+      { store, embedder },
+      group,
+      POLICY_NODE_NAMES,
+      new Date(now.getTime() - 90 * DAY_MS),
+    );
     if (created.length > 0) await store.saveNodes(created);
     return POLICY_NODE_NAMES.flatMap((name) => byName.get(normalizeExact(name)) ?? []);
   };
 
-  const insertDirect = async (group: string, now: Date, writes: Extract<MemoryWrites, { mode: 'direct' }>): Promise<InsertReport> => {
+  const insertDirect = async (
+    group: string,
+    now: Date,
+    writes: Extract<MemoryWrites, { mode: 'direct' }>,
+  ): Promise<InsertReport> => {
     const [subject, rule] = await policyNodes(group, now);
     const relation = writes.relation ?? 'POLICY';
-    const facts = [...writes.revoked.map((fact) => ({ fact, revoked: true })), ...writes.current.map((fact) => ({ fact, revoked: false }))];
+    const facts = [
+      ...writes.revoked.map((fact) => ({ fact, revoked: true })),
+      ...writes.current.map((fact) => ({ fact, revoked: false })),
+    ];
     // Graphiti's EntityEdge.generate_embedding embeds the fact with newlines replaced by spaces.
     const vectors = await embedder.embed(facts.map(({ fact }) => fact.replace(/\n/g, ' ')));
     const past = new Date(now.getTime() - 90 * DAY_MS);
@@ -99,10 +121,23 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
     return { stored: edges.length, extractor: 'none', warnings: [] };
   };
 
-  const insertNatural = async (group: string, now: Date, writes: Extract<MemoryWrites, { mode: 'natural' }>): Promise<InsertReport> => {
+  const insertNatural = async (
+    group: string,
+    now: Date,
+    writes: Extract<MemoryWrites, { mode: 'natural' }>,
+  ): Promise<InsertReport> => {
     const warnings: RecordedWarning[] = [];
     for (const episode of writes.episodes) {
-      const result = await addEpisode({ store, embedder, extraction, newEdgeUuid: nextEdgeUuid(group) }, { group, episode, source: settings.episodeSource ?? 'text', now, ...(recipeLimit === undefined ? {} : { candidateLimit: recipeLimit }) });
+      const result = await addEpisode(
+        { store, embedder, extraction, newEdgeUuid: nextEdgeUuid(group) },
+        {
+          group,
+          episode,
+          source: settings.episodeSource ?? 'text',
+          now,
+          ...(recipeLimit === undefined ? {} : { candidateLimit: recipeLimit }),
+        },
+      );
       warnings.push(...result.warnings);
     }
     return { stored: (await store.getEdgesByGroup(group)).length, extractor: extraction.id, warnings };
@@ -125,7 +160,8 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
     async insert(request) {
       const { namespace, now, writes } = request;
       const group = groupOf(namespace);
-      const report = writes.mode === 'natural' ? await insertNatural(group, now, writes) : await insertDirect(group, now, writes);
+      const report =
+        writes.mode === 'natural' ? await insertNatural(group, now, writes) : await insertDirect(group, now, writes);
       return { ...report, warnings: [...report.warnings, ...unstoredMetadataWarnings(request, NO_METADATA)] };
     },
     async search(request: SearchRequest) {
@@ -133,7 +169,12 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
       refuseMetadataFilter('graphiti', request, NO_METADATA);
       const filter = request.filter === undefined ? undefined : supportedFilter(request.filter);
       recipeLimit = request.limit;
-      const edges = await hybridEdgeSearch(store, embedder, { query: request.query, groupIds, limit: request.limit, ...(filter ? { filter } : {}) });
+      const edges = await hybridEdgeSearch(store, embedder, {
+        query: request.query,
+        groupIds,
+        limit: request.limit,
+        ...(filter ? { filter } : {}),
+      });
       return { records: edges.map(toRecord), warnings: [] };
     },
     async listRecords(namespace) {
@@ -157,7 +198,8 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
 function supportedFilter(filter: MemoryFilter): MemoryFilter {
   for (const [field, groups] of Object.entries(filter)) {
     if (groups === undefined || FILTER_FIELDS.has(field)) continue;
-    const reason = field === 'expiration_date' ? 'Graphiti edges have no expiration_date (use expired_at or invalid_at)' : undefined;
+    const reason =
+      field === 'expiration_date' ? 'Graphiti edges have no expiration_date (use expired_at or invalid_at)' : undefined;
     throw new UnsupportedFeatureError('graphiti', `filter field ${field}`, reason);
   }
   return filter;

@@ -8,12 +8,27 @@ const OLD = new Date('2026-06-03T12:00:00.000Z');
 const LATER = new Date('2026-10-01T00:00:00.000Z');
 
 const edge = (uuid: string, fact: string, validAt: Date | null, more: Partial<EntityEdge> = {}): EntityEdge => ({
-  uuid, group_id: 'g', source_node_uuid: 'doc', target_node_uuid: 'subject', name: 'STATES_POLICY', fact, fact_embedding: null,
-  episodes: ['ep0'], created_at: validAt ?? NOW, valid_at: validAt, invalid_at: null, expired_at: null, reference_time: null, ...more,
+  uuid,
+  group_id: 'g',
+  source_node_uuid: 'doc',
+  target_node_uuid: 'subject',
+  name: 'STATES_POLICY',
+  fact,
+  fact_embedding: null,
+  episodes: ['ep0'],
+  created_at: validAt ?? NOW,
+  valid_at: validAt,
+  invalid_at: null,
+  expired_at: null,
+  reference_time: null,
+  ...more,
 });
-const contradicts = (...ids: string[]) => createMockExtractionModel({ resolveEdge: { duplicates: [], contradicted: ids } });
-const resolve = (model: ReturnType<typeof createMockExtractionModel>, input: { edge: EntityEdge; related?: EntityEdge[]; existing?: EntityEdge[] }) =>
-  resolveExtractedEdge(model, { related: [], existing: [], episodeUuid: 'ep1', now: NOW, ...input });
+const contradicts = (...ids: string[]) =>
+  createMockExtractionModel({ resolveEdge: { duplicates: [], contradicted: ids } });
+const resolve = (
+  model: ReturnType<typeof createMockExtractionModel>,
+  input: { edge: EntityEdge; related?: EntityEdge[]; existing?: EntityEdge[] },
+) => resolveExtractedEdge(model, { related: [], existing: [], episodeUuid: 'ep1', now: NOW, ...input });
 
 describe('graphiti edge resolution (date arithmetic decides, memory-systems.md ยง2.2)', () => {
   it('old valid_at < new valid_at: the contradicted old edge is invalidated at the new valid_at and expired now', async () => {
@@ -37,9 +52,15 @@ describe('graphiti edge resolution (date arithmetic decides, memory-systems.md ย
   });
 
   it('a null valid_at on either side invalidates nothing', async () => {
-    for (const [old, fresh] of [[null, NOW], [OLD, null]] as const) {
+    for (const [old, fresh] of [
+      [null, NOW],
+      [OLD, null],
+    ] as const) {
       const v1 = edge('v1', 'One reviewer suffices.', old);
-      const { invalidated } = await resolve(contradicts('0'), { edge: edge('v2', 'Two reviewers.', fresh), related: [v1] });
+      const { invalidated } = await resolve(contradicts('0'), {
+        edge: edge('v2', 'Two reviewers.', fresh),
+        related: [v1],
+      });
       expect(invalidated).toEqual([]);
       expect(v1.expired_at).toBeNull();
     }
@@ -58,7 +79,10 @@ describe('graphiti edge resolution (date arithmetic decides, memory-systems.md ย
 
   it('a new edge extracted with invalid_at expires at once when candidates exist, and not when none do', async () => {
     const ended = () => edge('v2', 'The waiver ended.', OLD, { invalid_at: NOW });
-    const withCandidates = await resolve(contradicts(), { edge: ended(), existing: [edge('x', 'Unrelated fact.', OLD)] });
+    const withCandidates = await resolve(contradicts(), {
+      edge: ended(),
+      existing: [edge('x', 'Unrelated fact.', OLD)],
+    });
     expect(withCandidates.resolved.expired_at).toEqual(NOW);
     // resolve_extracted_edge returns early without the expiry step when there is nothing to compare against.
     const model = contradicts();
@@ -80,7 +104,11 @@ describe('graphiti edge resolution (date arithmetic decides, memory-systems.md ย
     const v1 = edge('v1', 'Two reviewers approve each release.', OLD);
     const other = edge('o', 'Releases ship on Tuesdays.', OLD, { source_node_uuid: 'x' });
     const model = createMockExtractionModel({ resolveEdge: { duplicates: ['0', '1', '7'], contradicted: ['9'] } });
-    const { resolved, duplicates, invalidated, warnings } = await resolve(model, { edge: edge('v2', 'Each release needs two reviewers.', NOW), related: [v1], existing: [other] });
+    const { resolved, duplicates, invalidated, warnings } = await resolve(model, {
+      edge: edge('v2', 'Each release needs two reviewers.', NOW),
+      related: [v1],
+      existing: [other],
+    });
     expect(model.calls.resolveEdge[0]).toEqual({
       fact: 'Each release needs two reviewers.',
       duplicateCandidates: [{ id: '0', content: v1.fact }],

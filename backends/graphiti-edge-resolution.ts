@@ -42,31 +42,45 @@ const ms = (date: Date | null): number | null => (date === null ? null : date.ge
  * @example
  * const { resolved, invalidated } = await resolveExtractedEdge(extraction, { edge, related, existing, episodeUuid, now });
  */
-export async function resolveExtractedEdge(extraction: ExtractionModel, input: EdgeResolutionInput): Promise<EdgeResolution> {
+export async function resolveExtractedEdge(
+  extraction: ExtractionModel,
+  input: EdgeResolutionInput,
+): Promise<EdgeResolution> {
   const { edge, related, existing, episodeUuid, now } = input;
-  if (related.length === 0 && existing.length === 0) return { resolved: edge, invalidated: [], duplicates: [], warnings: [] };
+  if (related.length === 0 && existing.length === 0)
+    return { resolved: edge, invalidated: [], duplicates: [], warnings: [] };
   // append_episode_provenance: the extracted edge's episodes, then this episode, each once.
   const appendEpisode = (target: EntityEdge): EntityEdge => {
     for (const uuid of [...edge.episodes, episodeUuid]) if (!target.episodes.includes(uuid)) target.episodes.push(uuid);
     return target;
   };
   const fact = normalizeExact(edge.fact);
-  const verbatim = related.find((candidate) =>
-    candidate.source_node_uuid === edge.source_node_uuid && candidate.target_node_uuid === edge.target_node_uuid && normalizeExact(candidate.fact) === fact);
+  const verbatim = related.find(
+    (candidate) =>
+      candidate.source_node_uuid === edge.source_node_uuid &&
+      candidate.target_node_uuid === edge.target_node_uuid &&
+      normalizeExact(candidate.fact) === fact,
+  );
   if (verbatim) return { resolved: appendEpisode(verbatim), invalidated: [], duplicates: [], warnings: [] };
 
   const all = [...related, ...existing];
   const memories = (edges: readonly EntityEdge[], offset: number): ExistingMemory[] =>
     edges.map((candidate, index) => ({ id: String(offset + index), content: candidate.fact }));
   const answer = await extraction.resolveEdge({
-    fact: edge.fact, duplicateCandidates: memories(related, 0), invalidationCandidates: memories(existing, related.length),
+    fact: edge.fact,
+    duplicateCandidates: memories(related, 0),
+    invalidationCandidates: memories(existing, related.length),
   });
   const warnings: RecordedWarning[] = [];
   const pick = (ids: readonly string[], size: number, kind: string): EntityEdge[] => {
     const valid = ids.filter((id) => /^\d+$/.test(id) && Number(id) < size);
     const invalid = ids.filter((id) => !valid.includes(id));
     if (invalid.length > 0) {
-      warnings.push({ type: 'other', feature: 'resolve_edge', message: `${extraction.id} returned ${kind} ids outside 0..${size - 1}: ${invalid.join(', ')} (ignored, as Graphiti does)` });
+      warnings.push({
+        type: 'other',
+        feature: 'resolve_edge',
+        message: `${extraction.id} returned ${kind} ids outside 0..${size - 1}: ${invalid.join(', ')} (ignored, as Graphiti does)`,
+      });
     }
     return valid.flatMap((id) => all[Number(id)] ?? []);
   };
@@ -77,7 +91,9 @@ export async function resolveExtractedEdge(extraction: ExtractionModel, input: E
   if (resolved.invalid_at !== null && resolved.expired_at === null) resolved.expired_at = now;
   if (resolved.expired_at === null) {
     // Earliest valid_at first, nulls last; a contradicted fact that became true later retires the new edge.
-    candidates.sort((a, b) => (ms(a.valid_at) ?? Number.POSITIVE_INFINITY) - (ms(b.valid_at) ?? Number.POSITIVE_INFINITY));
+    candidates.sort(
+      (a, b) => (ms(a.valid_at) ?? Number.POSITIVE_INFINITY) - (ms(b.valid_at) ?? Number.POSITIVE_INFINITY),
+    );
     const newer = candidates.find((candidate) => {
       const candidateValid = ms(candidate.valid_at);
       const resolvedValid = ms(resolved.valid_at);
@@ -96,7 +112,11 @@ export async function resolveExtractedEdge(extraction: ExtractionModel, input: E
  * edge's and whose `valid_at` is strictly earlier gets `invalid_at = resolved.valid_at` and, unless already
  * set, `expired_at = now`. A null `valid_at` on either side, or equal times, leave the candidate valid.
  */
-export function resolveEdgeContradictions(resolved: EntityEdge, candidates: readonly EntityEdge[], now: Date): EntityEdge[] {
+export function resolveEdgeContradictions(
+  resolved: EntityEdge,
+  candidates: readonly EntityEdge[],
+  now: Date,
+): EntityEdge[] {
   const invalidated: EntityEdge[] = [];
   const resolvedValid = ms(resolved.valid_at);
   const resolvedInvalid = ms(resolved.invalid_at);

@@ -24,11 +24,17 @@ export interface ResolvedEntities {
  * const { byName, created } = await resolveEntities({ store, embedder }, group, ['Standard X', 'the System'], now);
  */
 export async function resolveEntities(
-  context: { store: Pick<GraphReads, 'getNodesByGroup'>; embedder: Embedder }, group: string, names: readonly string[], now: Date,
+  context: { store: Pick<GraphReads, 'getNodesByGroup'>; embedder: Embedder },
+  group: string,
+  names: readonly string[],
+  now: Date,
 ): Promise<ResolvedEntities> {
   const existing = new Map<string, EntityNode>();
-  const oldestFirst = (await context.store.getNodesByGroup(group)).sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.uuid < b.uuid ? -1 : 1));
-  for (const node of oldestFirst) if (!existing.has(normalizeExact(node.name))) existing.set(normalizeExact(node.name), node);
+  const oldestFirst = (await context.store.getNodesByGroup(group)).sort(
+    (a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.uuid < b.uuid ? -1 : 1),
+  );
+  for (const node of oldestFirst)
+    if (!existing.has(normalizeExact(node.name))) existing.set(normalizeExact(node.name), node);
 
   const byName = new Map<string, EntityNode>();
   const missing: string[] = [];
@@ -38,10 +44,18 @@ export async function resolveEntities(
     if (found) byName.set(key, found);
     else if (!missing.some((other) => normalizeExact(other) === key)) missing.push(name.trim());
   }
-  const embeddings = missing.length > 0 ? await context.embedder.embed(missing.map((name) => name.replace(/\n/g, ' '))) : [];
-  const created = missing.map((name, index): EntityNode => ({
-    uuid: entityUuid(group, name), name, group_id: group, created_at: now, summary: '', name_embedding: embeddings[index] ?? null,
-  }));
+  const embeddings =
+    missing.length > 0 ? await context.embedder.embed(missing.map((name) => name.replace(/\n/g, ' '))) : [];
+  const created = missing.map(
+    (name, index): EntityNode => ({
+      uuid: entityUuid(group, name),
+      name,
+      group_id: group,
+      created_at: now,
+      summary: '',
+      name_embedding: embeddings[index] ?? null,
+    }),
+  );
   for (const node of created) byName.set(normalizeExact(node.name), node);
   return { byName, created };
 }

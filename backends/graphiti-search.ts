@@ -32,7 +32,11 @@ export interface HybridEdgeSearch {
  * @example
  * const edges = await hybridEdgeSearch(store, embedder, { query: 'deployment approval', groupIds: [group], limit: 10 });
  */
-export async function hybridEdgeSearch(store: GraphStore, embedder: Embedder, search: HybridEdgeSearch): Promise<EntityEdge[]> {
+export async function hybridEdgeSearch(
+  store: GraphStore,
+  embedder: Embedder,
+  search: HybridEdgeSearch,
+): Promise<EntityEdge[]> {
   const { query, groupIds, limit, filter } = search;
   // Graphiti's search() returns nothing for a blank query; LIMIT 0 returns nothing on Neo4j.
   if (query.trim() === '' || limit <= 0 || search.edgeUuids?.length === 0) return [];
@@ -43,11 +47,18 @@ export async function hybridEdgeSearch(store: GraphStore, embedder: Embedder, se
   const [fulltext, similar] = await Promise.all([
     store.searchEdgesFulltext({ query, groupIds, filter, limit: candidates }),
     store.searchEdgesBySimilarity({
-      vector, groupIds, filter, limit: allowed === null ? candidates : Number.MAX_SAFE_INTEGER, minScore: SIMILARITY_MIN_SCORE,
+      vector,
+      groupIds,
+      filter,
+      limit: allowed === null ? candidates : Number.MAX_SAFE_INTEGER,
+      minScore: SIMILARITY_MIN_SCORE,
     }),
   ]);
   const bm25 = fulltext.map((hit) => hit.edge).filter(keep);
-  const cosine = similar.map((hit) => hit.edge).filter(keep).slice(0, candidates);
+  const cosine = similar
+    .map((hit) => hit.edge)
+    .filter(keep)
+    .slice(0, candidates);
   const byUuid = new Map([...bm25, ...cosine].map((edge) => [edge.uuid, edge]));
   const fused = reciprocalRankFusion([bm25.map((edge) => edge.uuid), cosine.map((edge) => edge.uuid)]);
   return fused.slice(0, limit).flatMap(({ id }) => byUuid.get(id) ?? []);

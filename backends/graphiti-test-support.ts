@@ -69,7 +69,12 @@ export function withFullRangeContradictions(sim: ExtractionModel): ExtractionMod
     resolveEdge: async (input) => {
       const { duplicates } = await sim.resolveEdge(input);
       const candidates = [...input.duplicateCandidates, ...input.invalidationCandidates];
-      return { duplicates, contradicted: candidates.filter((candidate) => simContradicts(candidate.content, input.fact)).map((candidate) => candidate.id) };
+      return {
+        duplicates,
+        contradicted: candidates
+          .filter((candidate) => simContradicts(candidate.content, input.fact))
+          .map((candidate) => candidate.id),
+      };
     },
   };
 }
@@ -94,12 +99,20 @@ export interface NaturalRevocationRow {
  * const rows = await naturalRevocations(backend, store, 'run', scenarios, now);
  */
 export async function naturalRevocations(
-  backend: MemoryBackend, store: GraphStore, runId: string, scenarios: readonly Scenario[], now: Date,
+  backend: MemoryBackend,
+  store: GraphStore,
+  runId: string,
+  scenarios: readonly Scenario[],
+  now: Date,
 ): Promise<NaturalRevocationRow[]> {
   const rows: NaturalRevocationRow[] = [];
   for (const scenario of scenarios) {
     await backend.reset(scenario.id);
-    const { stored } = await backend.insert({ namespace: scenario.id, now, writes: { mode: 'natural', episodes: episodesFor(scenario, now) } });
+    const { stored } = await backend.insert({
+      namespace: scenario.id,
+      now,
+      writes: { mode: 'natural', episodes: episodesFor(scenario, now) },
+    });
     const edges = await store.getEdgesByGroup(groupId(runId, scenario.id));
     const isRevoked = (edge: EntityEdge) => edge.expired_at !== null || edge.invalid_at !== null;
     const v1Facts = new Set(splitFacts(scenario.v1));

@@ -8,26 +8,52 @@ import { createSimExtractionModel } from './sim-extraction-model.js';
 
 describe('backend registry', () => {
   it('lists and lazily loads every backend', async () => {
-    expect(BACKEND_IDS).toEqual(['graphiti', 'zep-ce', 'mem0', 'mem0-exp', 'langmem', 'cognee', 'inspeximus', 'inspeximus-keyed', 'inspeximus-hist']);
+    expect(BACKEND_IDS).toEqual([
+      'graphiti',
+      'zep-ce',
+      'mem0',
+      'mem0-exp',
+      'langmem',
+      'cognee',
+      'inspeximus',
+      'inspeximus-keyed',
+      'inspeximus-hist',
+    ]);
     // `pnpm eval` without --systems runs the paper's six (the Python rows are named to run), so its run id is unchanged.
     expect(DEFAULT_SYSTEM_IDS).toEqual(['graphiti', 'zep-ce', 'mem0', 'mem0-exp', 'langmem', 'cognee']);
-    const backend = await loadBackend('graphiti', { embedder: createLexicalEmbedder(), runId: 'r', workDir: '/tmp/unused', extraction: createSimExtractionModel() });
+    const backend = await loadBackend('graphiti', {
+      embedder: createLexicalEmbedder(),
+      runId: 'r',
+      workDir: '/tmp/unused',
+      extraction: createSimExtractionModel(),
+    });
     expect(backend.id).toBe('graphiti');
   });
 
   it('names the available ids for an unknown backend or embedder', async () => {
-    const settings = { embedder: createLexicalEmbedder(), runId: 'r', workDir: '/tmp/unused', extraction: createSimExtractionModel() };
+    const settings = {
+      embedder: createLexicalEmbedder(),
+      runId: 'r',
+      workDir: '/tmp/unused',
+      extraction: createSimExtractionModel(),
+    };
     await expect(loadBackend('toString', settings)).rejects.toMatchObject({ kind: 'system', available: BACKEND_IDS });
     await expect(loadBackend('neo4j', settings)).rejects.toBeInstanceOf(UnknownComponentError);
     const unknown = { id: 'word2vec' } as unknown as Parameters<typeof createEmbedder>[0];
-    await expect(createEmbedder(unknown)).rejects.toMatchObject({ kind: 'embedder', id: 'word2vec', available: ['lexical', 'openai'] });
+    await expect(createEmbedder(unknown)).rejects.toMatchObject({
+      kind: 'embedder',
+      id: 'word2vec',
+      available: ['lexical', 'openai'],
+    });
   });
 
   it('creates embedders without touching the network', async () => {
     expect(EMBEDDER_IDS).toEqual(['lexical', 'openai']);
     expect((await createEmbedder({ id: 'lexical' })).id).toBe('lexical-hash-v1');
     expect((await createEmbedder({ id: 'lexical', dimensions: 8 })).dimensions).toBe(8);
-    expect((await createEmbedder({ id: 'openai', model: 'nomic-embed-text', baseURL: 'http://127.0.0.1:9/v1' })).id).toBe('openai:nomic-embed-text');
+    expect(
+      (await createEmbedder({ id: 'openai', model: 'nomic-embed-text', baseURL: 'http://127.0.0.1:9/v1' })).id,
+    ).toBe('openai:nomic-embed-text');
   });
 });
 
@@ -40,16 +66,22 @@ describe('registry hygiene', () => {
 
   it('registers every backend file with a lazy loader line', () => {
     const index = readFileSync(join(root, 'backends', 'index.ts'), 'utf8');
-    const backendFiles = readdirSync(join(root, 'backends')).filter((f) => f.endsWith('-backend.ts') && f !== 'memory-backend.ts');
+    const backendFiles = readdirSync(join(root, 'backends')).filter(
+      (f) => f.endsWith('-backend.ts') && f !== 'memory-backend.ts',
+    );
     expect(backendFiles.length).toBeGreaterThan(0);
-    for (const file of backendFiles) expect(index, `${file} is not registered`).toContain(`import('./${file.replace(/\.ts$/, '.js')}')`);
+    for (const file of backendFiles)
+      expect(index, `${file} is not registered`).toContain(`import('./${file.replace(/\.ts$/, '.js')}')`);
   });
 
   it('asks no backend id outside backends/', () => {
     const ids = BACKEND_IDS.map((id) => id.replace(/[-]/g, '\\-')).join('|');
-    const comparison = new RegExp(`(===|!==|==|!=|case)\\s*['"](${ids}|zep-ce)['"]|['"](${ids}|zep-ce)['"]\\s*(===|!==|==|!=)`);
+    const comparison = new RegExp(
+      `(===|!==|==|!=|case)\\s*['"](${ids}|zep-ce)['"]|['"](${ids}|zep-ce)['"]\\s*(===|!==|==|!=)`,
+    );
     for (const dir of ['pipeline', 'analysis', 'guard', 'scenarios']) {
-      for (const { file, text } of source(dir)) expect(comparison.test(text), `${file} compares a backend id`).toBe(false);
+      for (const { file, text } of source(dir))
+        expect(comparison.test(text), `${file} compares a backend id`).toBe(false);
     }
   });
 });

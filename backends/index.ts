@@ -6,7 +6,14 @@ import type { Embedder } from './embedder.js';
 import type { ExtractionModel } from './extraction-model.js';
 import type { GraphStore } from './graph-store.js';
 import { INSPEXIMUS_PIN } from './inspeximus-version.js';
-import type { BackendSettings, EngineSpec, GraphEngineSpec, MemoryBackend, SystemId, VectorEngineSpec } from './memory-backend.js';
+import type {
+  BackendSettings,
+  EngineSpec,
+  GraphEngineSpec,
+  MemoryBackend,
+  SystemId,
+  VectorEngineSpec,
+} from './memory-backend.js';
 import { createFromSpec, EMBEDDERS, EXTRACTION_MODELS } from './model-roles.js';
 import type { VectorStore } from './vector-store.js';
 import { namespaceRoot } from './run-namespace.js';
@@ -19,49 +26,77 @@ export const SYSTEMS = defineRegistry('system', {
   graphiti: factory({
     summary: 'Graphiti 0.29.3: temporal knowledge graph; EntityEdges with expired_at / invalid_at (graph engine)',
     args: NO_ARGS,
-    create: async (_args, settings: BackendSettings) => onGraphEngine(settings, async (store) => (await import('./graphiti-backend.js')).createGraphitiBackend({ ...settings, store })),
+    create: async (_args, settings: BackendSettings) =>
+      onGraphEngine(settings, async (store) =>
+        (await import('./graphiti-backend.js')).createGraphitiBackend({ ...settings, store }),
+      ),
   }),
   'zep-ce': factory({
     summary: 'Zep CE over a Graphiti sidecar; its API hides invalid_at (graph engine)',
     args: z.object({ settleMs: z.number().int().min(0).default(45_000) }).strict(),
-    create: async ({ settleMs }, settings: BackendSettings) => onGraphEngine(settings, async (store) => (await import('./zep-ce-backend.js')).createZepCeBackend({ ...settings, store, settleMs })),
+    create: async ({ settleMs }, settings: BackendSettings) =>
+      onGraphEngine(settings, async (store) =>
+        (await import('./zep-ce-backend.js')).createZepCeBackend({ ...settings, store, settleMs }),
+      ),
   }),
   mem0: factory({
     summary: 'mem0 OSS Memory; expired memories hidden by its default read',
     args: z.object({ variant: z.literal('default').default('default') }).strict(),
-    create: async ({ variant }, settings: BackendSettings) => (await import('./mem0-backend.js')).createMem0Backend({ ...settings, variant }),
+    create: async ({ variant }, settings: BackendSettings) =>
+      (await import('./mem0-backend.js')).createMem0Backend({ ...settings, variant }),
   }),
   'mem0-exp': factory({
     summary: 'mem0 OSS Memory with showExpired: expired memories returned',
     args: z.object({ variant: z.literal('expired-shown').default('expired-shown') }).strict(),
-    create: async ({ variant }, settings: BackendSettings) => (await import('./mem0-backend.js')).createMem0Backend({ ...settings, variant }),
+    create: async ({ variant }, settings: BackendSettings) =>
+      (await import('./mem0-backend.js')).createMem0Backend({ ...settings, variant }),
   }),
   langmem: factory({
     summary: 'langmem on a LangGraph-style store; revocation hard-deletes (vector engine)',
     args: z.object({ queryLimit: z.number().int().min(1).default(5) }).strict(),
-    create: async ({ queryLimit }, settings: BackendSettings) => onVectorEngine(settings, async (vectors) => (await import('./langmem-backend.js')).createLangmemBackend({ ...settings, vectors, queryLimit })),
+    create: async ({ queryLimit }, settings: BackendSettings) =>
+      onVectorEngine(settings, async (vectors) =>
+        (await import('./langmem-backend.js')).createLangmemBackend({ ...settings, vectors, queryLimit }),
+      ),
   }),
   cognee: factory({
     summary: 'cognee chunk search; the revoked version is never added (vector engine)',
-    args: z.object({ topK: z.number().int().min(1).default(15), maxChunkTokens: z.number().int().min(1).default(8191) }).strict(),
-    create: async ({ topK, maxChunkTokens }, settings: BackendSettings) => onVectorEngine(settings, async (vectors) => (await import('./cognee-backend.js')).createCogneeBackend({ ...settings, vectors, topK, maxChunkTokens })),
+    args: z
+      .object({ topK: z.number().int().min(1).default(15), maxChunkTokens: z.number().int().min(1).default(8191) })
+      .strict(),
+    create: async ({ topK, maxChunkTokens }, settings: BackendSettings) =>
+      onVectorEngine(settings, async (vectors) =>
+        (await import('./cognee-backend.js')).createCogneeBackend({ ...settings, vectors, topK, maxChunkTokens }),
+      ),
   }),
   inspeximus: inspeximusLine('unkeyed', 'inspeximus (PyPI, Python process): v1 and v2 as ordinary memories, no key'),
-  'inspeximus-keyed': inspeximusLine('keyed', 'inspeximus (PyPI, Python process): v2 written under v1\'s key, its correction path'),
-  'inspeximus-hist': inspeximusLine('keyed-history', 'inspeximus (PyPI, Python process): keyed, read with include_superseded=True'),
+  'inspeximus-keyed': inspeximusLine(
+    'keyed',
+    "inspeximus (PyPI, Python process): v2 written under v1's key, its correction path",
+  ),
+  'inspeximus-hist': inspeximusLine(
+    'keyed-history',
+    'inspeximus (PyPI, Python process): keyed, read with include_superseded=True',
+  ),
 });
 
 /**
  * An inspeximus configuration: its variant and the exact library pin are its recorded arguments (the backend refuses
  * a venv holding another version), and `prerequisite` names what is missing before a run writes anything.
  */
-function inspeximusLine<const Variant extends 'unkeyed' | 'keyed' | 'keyed-history'>(variant: Variant, summary: string) {
+function inspeximusLine<const Variant extends 'unkeyed' | 'keyed' | 'keyed-history'>(
+  variant: Variant,
+  summary: string,
+) {
   const library = `${INSPEXIMUS_PIN.name}==${INSPEXIMUS_PIN.version}` as const;
   return {
     ...factory({
       summary,
-      args: z.object({ variant: z.literal(variant).default(variant), library: z.literal(library).default(library) }).strict(),
-      create: async (args, settings: BackendSettings) => (await import('./inspeximus-backend.js')).createInspeximusBackend({ ...settings, variant: args.variant }),
+      args: z
+        .object({ variant: z.literal(variant).default(variant), library: z.literal(library).default(library) })
+        .strict(),
+      create: async (args, settings: BackendSettings) =>
+        (await import('./inspeximus-backend.js')).createInspeximusBackend({ ...settings, variant: args.variant }),
     }),
     prerequisite: async () => (await import('./inspeximus-backend.js')).inspeximusProblem(),
     // Not the paper's grid, and it needs Python: run when named (`--systems`), so `pnpm eval` keeps its identity.
@@ -89,7 +124,10 @@ async function serverGraphStore(spec: GraphEngineSpec | undefined): Promise<Grap
 }
 
 /** Builds a graph system on the requested engine; the backend opens a passed store, and the registry closes it. */
-async function onGraphEngine(settings: BackendSettings, create: (store: GraphStore | undefined) => Promise<MemoryBackend>): Promise<MemoryBackend> {
+async function onGraphEngine(
+  settings: BackendSettings,
+  create: (store: GraphStore | undefined) => Promise<MemoryBackend>,
+): Promise<MemoryBackend> {
   const store = await serverGraphStore(settings.engine?.graph);
   return closingToo(await create(store), store);
 }
@@ -98,11 +136,19 @@ async function onGraphEngine(settings: BackendSettings, create: (store: GraphSto
 async function serverVectorStore(spec: VectorEngineSpec | undefined, runId: string): Promise<VectorStore | undefined> {
   if (!spec || spec.id === 'embedded') return undefined;
   const { createQdrantVectorStore } = await import('./qdrant-vector-store.js');
-  return createQdrantVectorStore({ url: spec.url, apiKey: spec.apiKey, collectionPrefix: `stalebench_${runId}`, dropOnClose: true });
+  return createQdrantVectorStore({
+    url: spec.url,
+    apiKey: spec.apiKey,
+    collectionPrefix: `stalebench_${runId}`,
+    dropOnClose: true,
+  });
 }
 
 /** Builds a vector system on the requested engine; the backend opens a passed store, and the registry closes it. */
-async function onVectorEngine(settings: BackendSettings, create: (vectors: VectorStore | undefined) => Promise<MemoryBackend>): Promise<MemoryBackend> {
+async function onVectorEngine(
+  settings: BackendSettings,
+  create: (vectors: VectorStore | undefined) => Promise<MemoryBackend>,
+): Promise<MemoryBackend> {
   const vectors = await serverVectorStore(settings.engine?.vector, settings.runId);
   return closingToo(await create(vectors), vectors);
 }
@@ -148,7 +194,11 @@ export const DEFAULT_SYSTEM_IDS: readonly SystemId[] = SYSTEMS.ids.filter((id) =
  * const backend = await loadBackend('graphiti', { embedder, runId, workDir });
  * await backend.open();
  */
-export async function loadBackend(id: string, settings: BackendSettings, args: Record<string, unknown> = {}): Promise<MemoryBackend> {
+export async function loadBackend(
+  id: string,
+  settings: BackendSettings,
+  args: Record<string, unknown> = {},
+): Promise<MemoryBackend> {
   return createComponent(SYSTEMS, id, args, { ...settings, runId: namespaceRoot(settings.runId, settings.nonce) });
 }
 
@@ -178,6 +228,9 @@ export type ExtractionSpec = { id: 'sim' } | { id: 'openai'; model: string };
  * Creates the extraction model: `sim` is the offline deterministic extractor; `openai` uses an endpoint model
  * through the same OpenAI-compatible API as the decision models.
  */
-export async function createExtractionModel(spec: ExtractionSpec, endpoint: { baseURL: string | null; apiKey: string | undefined }): Promise<ExtractionModel> {
+export async function createExtractionModel(
+  spec: ExtractionSpec,
+  endpoint: { baseURL: string | null; apiKey: string | undefined },
+): Promise<ExtractionModel> {
   return createFromSpec(EXTRACTION_MODELS, spec, endpoint);
 }

@@ -2,9 +2,24 @@
 import { join } from 'node:path';
 import { EvalError, type MissingPrerequisiteError } from '../pipeline/core/errors.js';
 import { INSPEXIMUS_PIN, INSPEXIMUS_VERSION } from './inspeximus-version.js';
-import { directoryName, NOT_SUPERSEDED, recallOptions, toInspeximusRecord, toStoredRecord, type ListedItem, type RecallItem } from './inspeximus-records.js';
+import {
+  directoryName,
+  NOT_SUPERSEDED,
+  recallOptions,
+  toInspeximusRecord,
+  toStoredRecord,
+  type ListedItem,
+  type RecallItem,
+} from './inspeximus-records.js';
 import { insertPlan, type InspeximusWrites } from './inspeximus-writes.js';
-import type { BackendDescription, BackendSettings, InsertReport, MemoryBackend, RecordedWarning, SystemId } from './memory-backend.js';
+import type {
+  BackendDescription,
+  BackendSettings,
+  InsertReport,
+  MemoryBackend,
+  RecordedWarning,
+  SystemId,
+} from './memory-backend.js';
 import { createPythonMemoryProcess, pythonPackageProblem } from './python/python-memory-process.js';
 
 /** `unkeyed` = `inspeximus`, `keyed` = `inspeximus-keyed`, `keyed-history` = `inspeximus-hist`. */
@@ -20,17 +35,36 @@ export type InspeximusSettings = BackendSettings & {
 
 const ADAPTER = 'inspeximus_memory';
 const PROJECT_ROOT = join(import.meta.dirname, '..');
-const VARIANTS: Record<InspeximusVariant, { id: SystemId; writes: InspeximusWrites; includeSuperseded: boolean; summary: string }> = {
-  unkeyed: { id: 'inspeximus', writes: 'unkeyed', includeSuperseded: false, summary: 'v1 and v2 as ordinary memories (no key); default read recall(query, k)' },
-  keyed: { id: 'inspeximus-keyed', writes: 'keyed', includeSuperseded: false, summary: 'v1 then v2 under one key (its correction path); default read recall(query, k)' },
-  'keyed-history': { id: 'inspeximus-hist', writes: 'keyed', includeSuperseded: true, summary: 'v1 then v2 under one key; read recall(query, k, include_superseded=True)' },
+const VARIANTS: Record<
+  InspeximusVariant,
+  { id: SystemId; writes: InspeximusWrites; includeSuperseded: boolean; summary: string }
+> = {
+  unkeyed: {
+    id: 'inspeximus',
+    writes: 'unkeyed',
+    includeSuperseded: false,
+    summary: 'v1 and v2 as ordinary memories (no key); default read recall(query, k)',
+  },
+  keyed: {
+    id: 'inspeximus-keyed',
+    writes: 'keyed',
+    includeSuperseded: false,
+    summary: 'v1 then v2 under one key (its correction path); default read recall(query, k)',
+  },
+  'keyed-history': {
+    id: 'inspeximus-hist',
+    writes: 'keyed',
+    includeSuperseded: true,
+    summary: 'v1 then v2 under one key; read recall(query, k, include_superseded=True)',
+  },
 };
 
 let checked: Promise<MissingPrerequisiteError | null> | undefined;
 
 /** Null when the venv holds the pinned inspeximus, else the error naming what is missing (checked once per process). */
 export function inspeximusProblem(root: string = PROJECT_ROOT): Promise<MissingPrerequisiteError | null> {
-  if (root !== PROJECT_ROOT) return pythonPackageProblem({ system: 'inspeximus', adapter: ADAPTER, pin: INSPEXIMUS_PIN, root });
+  if (root !== PROJECT_ROOT)
+    return pythonPackageProblem({ system: 'inspeximus', adapter: ADAPTER, pin: INSPEXIMUS_PIN, root });
   checked ??= pythonPackageProblem({ system: 'inspeximus', adapter: ADAPTER, pin: INSPEXIMUS_PIN, root });
   return checked;
 }
@@ -51,14 +85,42 @@ export function inspeximusProblem(root: string = PROJECT_ROOT): Promise<MissingP
  */
 export function createInspeximusBackend(settings: InspeximusSettings): MemoryBackend {
   const variant = VARIANTS[settings.variant];
-  const python = createPythonMemoryProcess({ system: variant.id, adapter: ADAPTER, pin: INSPEXIMUS_PIN, root: settings.root ?? PROJECT_ROOT, workDir: join(settings.workDir, directoryName(settings.runId)) });
+  const python = createPythonMemoryProcess({
+    system: variant.id,
+    adapter: ADAPTER,
+    pin: INSPEXIMUS_PIN,
+    root: settings.root ?? PROJECT_ROOT,
+    workDir: join(settings.workDir, directoryName(settings.runId)),
+  });
   const namespaceOf = (namespace: string) => directoryName(namespace);
   // The run's embedder, extraction model and server engines live in this process; the library uses none of them.
-  const servers = [settings.engine?.graph.id, settings.engine?.vector.id].filter((id) => id !== undefined && id !== 'embedded');
+  const servers = [settings.engine?.graph.id, settings.engine?.vector.id].filter(
+    (id) => id !== undefined && id !== 'embedded',
+  );
   const unused = (mode: 'direct' | 'natural'): RecordedWarning[] => [
-    { type: 'unsupported', feature: 'embedder', message: `inspeximus recalls lexically without an embedder (its default); the run's embedder ${settings.embedder.id} is not used` },
-    ...(mode === 'natural' ? [{ type: 'unsupported' as const, feature: 'extraction model', message: `inspeximus stores episodes verbatim (no LLM on its write path); ${settings.extraction.id} is not used` }] : []),
-    ...(servers.length > 0 ? [{ type: 'unsupported' as const, feature: 'storage engine', message: `inspeximus keeps its own SQLite store per namespace; ${servers.join(' and ')} is not used` }] : []),
+    {
+      type: 'unsupported',
+      feature: 'embedder',
+      message: `inspeximus recalls lexically without an embedder (its default); the run's embedder ${settings.embedder.id} is not used`,
+    },
+    ...(mode === 'natural'
+      ? [
+          {
+            type: 'unsupported' as const,
+            feature: 'extraction model',
+            message: `inspeximus stores episodes verbatim (no LLM on its write path); ${settings.extraction.id} is not used`,
+          },
+        ]
+      : []),
+    ...(servers.length > 0
+      ? [
+          {
+            type: 'unsupported' as const,
+            feature: 'storage engine',
+            message: `inspeximus keeps its own SQLite store per namespace; ${servers.join(' and ')} is not used`,
+          },
+        ]
+      : []),
   ];
 
   const description: BackendDescription = {
@@ -77,22 +139,40 @@ export function createInspeximusBackend(settings: InspeximusSettings): MemoryBac
     },
     async insert(request): Promise<InsertReport> {
       const plan = insertPlan(request, variant.writes);
-      const result = await python.request<{ ids: string[]; stored: number; history: Record<string, { id: string; status: string }[]> }>('insert', namespaceOf(request.namespace), { steps: plan.steps, extractor: plan.extractor });
+      const result = await python.request<{
+        ids: string[];
+        stored: number;
+        history: Record<string, { id: string; status: string }[]>;
+      }>('insert', namespaceOf(request.namespace), { steps: plan.steps, extractor: plan.extractor });
       if (plan.correctedKey !== null) {
         const statusOf = new Map((result.history[plan.correctedKey] ?? []).map((entry) => [entry.id, entry.status]));
         result.ids.slice(0, plan.revokedCount).forEach((id, index) => {
           if (statusOf.get(id) !== 'superseded') {
             const text = request.writes.mode === 'direct' ? request.writes.revoked[index] : id;
-            throw new EvalError('inspeximus-correction-not-applied', `${variant.id}: after the writes under key "${plan.correctedKey}", history() holds the revoked fact "${text}" as ${statusOf.get(id) ?? 'absent'}, not superseded`);
+            throw new EvalError(
+              'inspeximus-correction-not-applied',
+              `${variant.id}: after the writes under key "${plan.correctedKey}", history() holds the revoked fact "${text}" as ${statusOf.get(id) ?? 'absent'}, not superseded`,
+            );
           }
         });
       }
-      return { stored: result.stored, extractor: plan.extractor ? `inspeximus.${plan.extractor}` : 'none', warnings: [...unused(request.writes.mode), ...python.takeNotes()] };
+      return {
+        stored: result.stored,
+        extractor: plan.extractor ? `inspeximus.${plan.extractor}` : 'none',
+        warnings: [...unused(request.writes.mode), ...python.takeNotes()],
+      };
     },
     async search(request) {
       const options = recallOptions(variant.id, request, variant.includeSuperseded);
-      const result = await python.request<{ records: RecallItem[]; invalidated_at: Record<string, number | null> }>('search', namespaceOf(request.namespace), { query: request.query, k: request.limit, options });
-      return { records: result.records.map((item) => toInspeximusRecord(item, result.invalidated_at[item.id])), warnings: python.takeNotes() };
+      const result = await python.request<{ records: RecallItem[]; invalidated_at: Record<string, number | null> }>(
+        'search',
+        namespaceOf(request.namespace),
+        { query: request.query, k: request.limit, options },
+      );
+      return {
+        records: result.records.map((item) => toInspeximusRecord(item, result.invalidated_at[item.id])),
+        warnings: python.takeNotes(),
+      };
     },
     async listRecords(namespace) {
       const result = await python.request<{ records: ListedItem[] }>('list', namespaceOf(namespace));

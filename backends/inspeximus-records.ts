@@ -55,30 +55,69 @@ export const NOT_SUPERSEDED: MemoryFilter = { invalidated_at: [[{ operator: 'IS 
 
 // A record's own attributes: recall(where=...) matches these before the meta dict, so a writer key named like one
 // of them would be compared with the library's attribute instead (its docstring; the store's `items`).
-const RECORD_ATTRIBUTES = new Set(['id', 'invalidated_at', 'iso', 'key', 'last_access', 'links', 'meta', 'mtype', 'mtype_inferred', 'nonce', 'source', 'status', 'superseded_ts', 'tags', 'text', 'ts', 'valid_from', 'value']);
+const RECORD_ATTRIBUTES = new Set([
+  'id',
+  'invalidated_at',
+  'iso',
+  'key',
+  'last_access',
+  'links',
+  'meta',
+  'mtype',
+  'mtype_inferred',
+  'nonce',
+  'source',
+  'status',
+  'superseded_ts',
+  'tags',
+  'text',
+  'ts',
+  'valid_from',
+  'value',
+]);
 
 /**
  * The recall() switches of a read: the configuration's default (`include_superseded` as given), or the store filter;
  * writer metadata conditions go to `where`. Any other filter throws `UnsupportedFeatureError`.
  */
-export function recallOptions(system: string, request: Pick<SearchRequest, 'filter' | 'metadataFilter'>, includeSuperseded: boolean): RecallOptions {
+export function recallOptions(
+  system: string,
+  request: Pick<SearchRequest, 'filter' | 'metadataFilter'>,
+  includeSuperseded: boolean,
+): RecallOptions {
   const where = request.metadataFilter === undefined ? {} : { where: metadataWhere(system, request.metadataFilter) };
   const filter = request.filter;
   if (filter === undefined) return { include_superseded: includeSuperseded, ...where };
   const constrained = Object.entries(filter).filter(([, groups]) => groups !== undefined);
   if (constrained.length === 0) return { include_superseded: true, ...where };
-  if (JSON.stringify(filter) === JSON.stringify(NOT_SUPERSEDED)) return { include_superseded: false, suppress_stale_values: true, ...where };
-  throw new UnsupportedFeatureError(system, `filter ${JSON.stringify(filter)}`, 'inspeximus records carry no validity dates to compare; its only read filter hides retired records (invalidated_at IS NULL)');
+  if (JSON.stringify(filter) === JSON.stringify(NOT_SUPERSEDED))
+    return { include_superseded: false, suppress_stale_values: true, ...where };
+  throw new UnsupportedFeatureError(
+    system,
+    `filter ${JSON.stringify(filter)}`,
+    'inspeximus records carry no validity dates to compare; its only read filter hides retired records (invalidated_at IS NULL)',
+  );
 }
 
 function metadataWhere(system: string, conditions: Readonly<Record<string, FieldValue>>): Record<string, FieldValue> {
   const clashing = Object.keys(conditions).filter((name) => RECORD_ATTRIBUTES.has(name));
-  if (clashing.length > 0) throw new UnsupportedFeatureError(system, `metadata filter on ${clashing.join(', ')}`, "recall(where=...) compares a record's own attribute of that name, not the writer metadata");
+  if (clashing.length > 0)
+    throw new UnsupportedFeatureError(
+      system,
+      `metadata filter on ${clashing.join(', ')}`,
+      "recall(where=...) compares a record's own attribute of that name, not the writer metadata",
+    );
   return { ...conditions };
 }
 
-const isoOfSeconds = (seconds: unknown): string | null => (typeof seconds === 'number' && Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString() : null);
-const scalar = (value: unknown): FieldValue => (value === null || value === undefined ? null : typeof value === 'object' ? JSON.stringify(value) : (value as FieldValue));
+const isoOfSeconds = (seconds: unknown): string | null =>
+  typeof seconds === 'number' && Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString() : null;
+const scalar = (value: unknown): FieldValue =>
+  value === null || value === undefined
+    ? null
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : (value as FieldValue);
 
 /**
  * A recall() result as a record: `iso` (the write time) becomes `created_at`; `superseded`, `key` and `stale_derived`
@@ -98,7 +137,11 @@ export function toInspeximusRecord(item: RecallItem, invalidatedAt: number | nul
 
 /** A listed row as a stored record: revoked iff the library holds it superseded. */
 export function toStoredRecord(item: ListedItem): StoredRecord {
-  const fields: Record<string, FieldValue> = { created_at: item.iso, valid_from: isoOfSeconds(item.valid_from), status: item.status };
+  const fields: Record<string, FieldValue> = {
+    created_at: item.iso,
+    valid_from: isoOfSeconds(item.valid_from),
+    status: item.status,
+  };
   if (item.key) fields.key = item.key;
   if (item.status === 'superseded') fields.invalidated_at = isoOfSeconds(item.invalidated_at) ?? true;
   return { record: { id: item.id, text: item.text, fields }, revoked: item.status === 'superseded' };

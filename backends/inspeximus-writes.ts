@@ -51,7 +51,11 @@ export function insertPlan(request: InsertRequest, writes: InspeximusWrites): In
   const meta = request.metadata === undefined ? {} : { meta: { ...request.metadata } };
   const at = (time: Date) => time.getTime() / 1000;
   if (request.writes.mode === 'natural') {
-    const steps = request.writes.episodes.map((episode): InspeximusStep => ({ remember: { text: episode.text, valid_from: at(episode.referenceTime), ...meta } }));
+    const steps = request.writes.episodes.map(
+      (episode): InspeximusStep => ({
+        remember: { text: episode.text, valid_from: at(episode.referenceTime), ...meta },
+      }),
+    );
     return { steps, extractor: writes === 'keyed' ? 'regex_extractor' : null, correctedKey: null, revokedCount: 0 };
   }
   const { revoked, current, relation } = request.writes;
@@ -59,8 +63,12 @@ export function insertPlan(request: InsertRequest, writes: InspeximusWrites): In
   const key = writes === 'keyed' && revoked.length > 0 ? policyKey(request.namespace, relation) : undefined;
   const keyed = key === undefined ? {} : { key };
   // Revoked facts one second apart, oldest first, so each is strictly older than the next under the key.
-  const steps: InspeximusStep[] = revoked.map((text, index) => ({ remember: { text, ...keyed, valid_from: now - REVOKED_AGE_S + index, ...meta } }));
-  current.forEach((text, index) => steps.push({ remember: { text, ...(index === 0 ? keyed : {}), valid_from: now, ...meta } }));
+  const steps: InspeximusStep[] = revoked.map((text, index) => ({
+    remember: { text, ...keyed, valid_from: now - REVOKED_AGE_S + index, ...meta },
+  }));
+  for (const [index, text] of current.entries()) {
+    steps.push({ remember: { text, ...(index === 0 ? keyed : {}), valid_from: now, ...meta } });
+  }
   if (key !== undefined && current.length === 0) steps.push({ retire: { key, reason: RETIRE_REASON } });
   return { steps, extractor: null, correctedKey: key ?? null, revokedCount: key === undefined ? 0 : revoked.length };
 }

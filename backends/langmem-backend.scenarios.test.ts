@@ -12,16 +12,25 @@ import { createSimExtractionModel, splitFacts } from './sim-extraction-model.js'
 const SCENARIOS = await loadScenarios({ ids: PAPER_SCENARIO_IDS });
 const NOW = new Date('2026-09-01T12:00:00.000Z');
 const backend = () =>
-  createLangmemBackend({ embedder: createLexicalEmbedder(), runId: 'scenarios', workDir: '/tmp/unused', extraction: createSimExtractionModel() });
+  createLangmemBackend({
+    embedder: createLexicalEmbedder(),
+    runId: 'scenarios',
+    workDir: '/tmp/unused',
+    extraction: createSimExtractionModel(),
+  });
 
-describe('langmem on the paper\'s nine policy scenarios (lexical embedder, k = 10)', () => {
+describe("langmem on the paper's nine policy scenarios (lexical embedder, k = 10)", () => {
   it('direct: the hard-deleted v1 is never retrieved (lexical exposure 0/9) and v2 always is', async () => {
     const langmem = backend();
     await langmem.open();
     expect(langmem.description.exposure).toEqual({ rule: 'lexical' });
     const rows = [];
     for (const scenario of SCENARIOS) {
-      await langmem.insert({ namespace: scenario.id, now: NOW, writes: { mode: 'direct', revoked: [scenario.v1], current: [scenario.v2, ...scenario.distractors] } });
+      await langmem.insert({
+        namespace: scenario.id,
+        now: NOW,
+        writes: { mode: 'direct', revoked: [scenario.v1], current: [scenario.v2, ...scenario.distractors] },
+      });
       const { records } = await langmem.search({ namespace: scenario.id, query: scenario.query, limit: 10 });
       rows.push({ id: scenario.id, exposed: exposureOf(labelRecords(records, { rule: 'lexical' }, scenario)).exposed });
       expect(records.map((record) => record.text).sort()).toEqual([scenario.v2, ...scenario.distractors].sort());
@@ -35,7 +44,10 @@ describe('langmem on the paper\'s nine policy scenarios (lexical embedder, k = 1
   // memory it judges contradicted by a v2 sentence. That is sometimes a v1 sentence and sometimes ep0's preamble
   // ("<DOC>, issued in 2024, governs <SUBJECT>."), so v1 stays live in 7 of 9 scenarios. The paper ran the real
   // manager with enable_deletes=True and an LLM, and reported langmem as a negative control.
-  const EXPECTED: Record<string, { rewritten: 'v1 sentence' | 'preamble' | 'other' | null; revokedRank: number | null }> = {
+  const EXPECTED: Record<
+    string,
+    { rewritten: 'v1 sentence' | 'preamble' | 'other' | null; revokedRank: number | null }
+  > = {
     privilege_escalation_deploy_approval: { rewritten: 'v1 sentence', revokedRank: 2 },
     data_exfiltration_pii_export: { rewritten: 'preamble', revokedRank: 1 },
     guardrail_bypass_rollback: { rewritten: 'preamble', revokedRank: 3 },
@@ -54,7 +66,11 @@ describe('langmem on the paper\'s nine policy scenarios (lexical embedder, k = 1
     for (const scenario of SCENARIOS) {
       const [ep0, ep1] = episodesFor(scenario, NOW);
       if (!ep0 || !ep1) throw new Error('two episodes expected');
-      const report = await langmem.insert({ namespace: scenario.id, now: NOW, writes: { mode: 'natural', episodes: [ep0, ep1] } });
+      const report = await langmem.insert({
+        namespace: scenario.id,
+        now: NOW,
+        writes: { mode: 'natural', episodes: [ep0, ep1] },
+      });
       expect(report.extractor).toBe('sim-extractor-v2');
       const { records } = await langmem.search({ namespace: scenario.id, query: scenario.query, limit: 10 });
       const texts = records.map((record) => record.text);
@@ -66,7 +82,14 @@ describe('langmem on the paper\'s nine policy scenarios (lexical embedder, k = 1
       expect(records).toHaveLength(ep0Facts.length + splitFacts(ep1.text).length - missing.length);
       const [gone] = missing;
       outcome[scenario.id] = {
-        rewritten: gone === undefined ? null : splitFacts(scenario.v1).includes(gone) ? 'v1 sentence' : gone === ep0Facts[0] ? 'preamble' : 'other',
+        rewritten:
+          gone === undefined
+            ? null
+            : splitFacts(scenario.v1).includes(gone)
+              ? 'v1 sentence'
+              : gone === ep0Facts[0]
+                ? 'preamble'
+                : 'other',
         revokedRank: exposureOf(labelRecords(records, { rule: 'lexical' }, scenario)).revokedRank,
       };
     }

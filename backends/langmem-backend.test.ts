@@ -24,8 +24,14 @@ runBackendConformance({
     return [langmem('run_a', vectors), langmem('run_b', vectors)];
   },
   skip: [
-    { reason: 'direct seeding hard-deletes the revoked fact (langmem has no soft revocation)', tests: ['default search returns revoked and current facts'] },
-    { reason: 'filtered read is the default read: no status marker exists', tests: ['store filter excludes the revoked fact'] },
+    {
+      reason: 'direct seeding hard-deletes the revoked fact (langmem has no soft revocation)',
+      tests: ['default search returns revoked and current facts'],
+    },
+    {
+      reason: 'filtered read is the default read: no status marker exists',
+      tests: ['store filter excludes the revoked fact'],
+    },
   ],
 });
 
@@ -56,17 +62,31 @@ describe('langmem backend', () => {
   it('direct: puts v1, distractors, v2 as {content}, then hard-deletes v1; records carry timestamps and score only', async () => {
     const vectors = createEmbeddedVectorStore();
     const backend = await opened(langmem('r1', vectors));
-    const report = await backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'direct', revoked: ['MFA may be waived.'], current: ['MFA is always required.', 'VPN is required.'] } });
+    const report = await backend.insert({
+      namespace: 'ns',
+      now: NOW,
+      writes: {
+        mode: 'direct',
+        revoked: ['MFA may be waived.'],
+        current: ['MFA is always required.', 'VPN is required.'],
+      },
+    });
     expect(report).toEqual({ stored: 2, extractor: 'none', warnings: [] });
     const points = await vectors.scroll('langmem_store');
-    expect(points.map((point) => point.payload.value)).toEqual([{ content: 'VPN is required.' }, { content: 'MFA is always required.' }]);
+    expect(points.map((point) => point.payload.value)).toEqual([
+      { content: 'VPN is required.' },
+      { content: 'MFA is always required.' },
+    ]);
     expect(points[0]?.payload.namespace).toEqual(['r1', 'ns', 'rebirth', 'policies']);
     const { records } = await backend.search({ namespace: 'ns', query: 'MFA waived required', limit: 10 });
     expect(records.map((record) => record.text)).toEqual(['MFA is always required.', 'VPN is required.']);
     const [v2] = records;
     expect(Object.keys(v2?.fields ?? {})).toEqual(['created_at', 'updated_at', 'score']);
     // One 1 ms store tick per put: v1 at NOW, the distractor at +1 ms, v2 at +2 ms.
-    expect(v2?.fields).toMatchObject({ created_at: '2026-09-01T12:00:00.002Z', updated_at: '2026-09-01T12:00:00.002Z' });
+    expect(v2?.fields).toMatchObject({
+      created_at: '2026-09-01T12:00:00.002Z',
+      updated_at: '2026-09-01T12:00:00.002Z',
+    });
     expect(typeof v2?.fields.score).toBe('number');
   });
 
@@ -74,20 +94,35 @@ describe('langmem backend', () => {
     const vectors = createEmbeddedVectorStore();
     const { model, calls } = scriptedExtraction([
       () => ({ updates: [], inserts: ['Old rule: one reviewer.', 'Logs live in eu-west.'] }),
-      (existing) => ({ updates: [{ id: existing.find((m) => m.content.startsWith('Old'))?.id ?? '', content: 'New rule: two reviewers.' }], inserts: [] }),
+      (existing) => ({
+        updates: [
+          { id: existing.find((m) => m.content.startsWith('Old'))?.id ?? '', content: 'New rule: two reviewers.' },
+        ],
+        inserts: [],
+      }),
     ]);
     const backend = await opened(langmem('r1', vectors, model));
-    const report = await backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'natural', episodes: [episode('first'), episode('second')] } });
+    const report = await backend.insert({
+      namespace: 'ns',
+      now: NOW,
+      writes: { mode: 'natural', episodes: [episode('first'), episode('second')] },
+    });
     expect(report).toEqual({ stored: 2, extractor: 'scripted', warnings: [] });
     expect(calls.map((call) => call.message)).toEqual(['first', 'second']);
-    expect(calls[1]?.existing.map((memory) => memory.content).sort()).toEqual(['Logs live in eu-west.', 'Old rule: one reviewer.']);
+    expect(calls[1]?.existing.map((memory) => memory.content).sort()).toEqual([
+      'Logs live in eu-west.',
+      'Old rule: one reviewer.',
+    ]);
     const points = await vectors.scroll('langmem_store');
     expect(points.map((point) => point.payload.value)).toEqual([
       { kind: 'Memory', content: { content: 'New rule: two reviewers.' } },
       { kind: 'Memory', content: { content: 'Logs live in eu-west.' } },
     ]);
     // InMemoryStore re-creates an item on put, so the rewrite resets created_at as well (second episode: +1 ms).
-    expect(points[0]?.payload).toMatchObject({ created_at: '2026-09-01T12:00:00.001Z', updated_at: '2026-09-01T12:00:00.001Z' });
+    expect(points[0]?.payload).toMatchObject({
+      created_at: '2026-09-01T12:00:00.001Z',
+      updated_at: '2026-09-01T12:00:00.001Z',
+    });
     expect(points[1]?.payload).toMatchObject({ created_at: NOW.toISOString() });
     const { records } = await backend.search({ namespace: 'ns', query: 'reviewers rule', limit: 10 });
     expect(records[0]?.text).toBe("{'content': 'New rule: two reviewers.'}");
@@ -98,8 +133,20 @@ describe('langmem backend', () => {
       () => ({ updates: [], inserts: ['alpha one', 'alpha two', 'beta three', 'gamma four'] }),
       () => ({ updates: [], inserts: [] }),
     ]);
-    const backend = await opened(createLangmemBackend({ embedder: lexical, runId: 'r1', workDir: '/tmp/unused', extraction: model, queryLimit: 2 }));
-    await backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'natural', episodes: [episode('x'), episode('alpha')] } });
+    const backend = await opened(
+      createLangmemBackend({
+        embedder: lexical,
+        runId: 'r1',
+        workDir: '/tmp/unused',
+        extraction: model,
+        queryLimit: 2,
+      }),
+    );
+    await backend.insert({
+      namespace: 'ns',
+      now: NOW,
+      writes: { mode: 'natural', episodes: [episode('x'), episode('alpha')] },
+    });
     expect(calls[1]?.existing.map((memory) => memory.content).sort()).toEqual(['alpha one', 'alpha two']);
   });
 
@@ -107,18 +154,38 @@ describe('langmem backend', () => {
     const backend = langmem('r1');
     await expect(backend.search({ namespace: 'ns', query: 'q', limit: 1 })).rejects.toBeInstanceOf(EvalError);
     await backend.open();
-    await backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'direct', revoked: [], current: ['plain memory'] } });
-    await expect(backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'natural', episodes: [episode('plain memory')] } })).rejects.toMatchObject({ code: 'langmem-manager-value' });
-    await expect(backend.search({ namespace: 'ns', query: 'q', limit: 1, filter: { expired_at: [[{ operator: 'IS NULL' }]] } })).rejects.toBeInstanceOf(UnsupportedFeatureError);
-    expect(backend.description).toMatchObject({ exposure: { rule: 'lexical' }, storeFilter: null, statusFields: [], modes: { natural: { supported: true } } });
+    await backend.insert({
+      namespace: 'ns',
+      now: NOW,
+      writes: { mode: 'direct', revoked: [], current: ['plain memory'] },
+    });
+    await expect(
+      backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'natural', episodes: [episode('plain memory')] } }),
+    ).rejects.toMatchObject({ code: 'langmem-manager-value' });
+    await expect(
+      backend.search({ namespace: 'ns', query: 'q', limit: 1, filter: { expired_at: [[{ operator: 'IS NULL' }]] } }),
+    ).rejects.toBeInstanceOf(UnsupportedFeatureError);
+    expect(backend.description).toMatchObject({
+      exposure: { rule: 'lexical' },
+      storeFilter: null,
+      statusFields: [],
+      modes: { natural: { supported: true } },
+    });
     expect(backend.description.summary).toContain('enable_deletes=True');
   });
 
   it('lists in stored order without scores for an empty query, as InMemoryStore does', async () => {
     const backend = await opened(langmem('r1'));
-    await backend.insert({ namespace: 'ns', now: NOW, writes: { mode: 'direct', revoked: [], current: ['b text', 'a text', 'c text'] } });
+    await backend.insert({
+      namespace: 'ns',
+      now: NOW,
+      writes: { mode: 'direct', revoked: [], current: ['b text', 'a text', 'c text'] },
+    });
     const { records } = await backend.search({ namespace: 'ns', query: '', limit: 2 });
-    expect(records.map((record) => [record.text, record.fields.score])).toEqual([['a text', null], ['c text', null]]);
+    expect(records.map((record) => [record.text, record.fields.score])).toEqual([
+      ['a text', null],
+      ['c text', null],
+    ]);
   });
 });
 
@@ -126,7 +193,9 @@ describe('python text forms (python-compat, as langmem-store and toRecord call i
   const dumps = (value: unknown) => pythonJsonDumps(fromJsonLike(value), { sortKeys: true });
   const str = (value: unknown) => pythonStr(fromJsonLike(value));
   it('dumps JSON with sorted keys and Python separators, and reprs dicts with Python quoting', () => {
-    expect(dumps({ kind: 'Memory', content: { content: 'A "q"\n é' }, n: [1, null, true] })).toBe('{"content": {"content": "A \\"q\\"\\n é"}, "kind": "Memory", "n": [1, null, true]}');
+    expect(dumps({ kind: 'Memory', content: { content: 'A "q"\n é' }, n: [1, null, true] })).toBe(
+      '{"content": {"content": "A \\"q\\"\\n é"}, "kind": "Memory", "n": [1, null, true]}',
+    );
     expect(str('plain')).toBe('plain');
     expect(str({ content: "don't" })).toBe(`{'content': "don't"}`);
     expect(str({ content: `it's "x"` })).toBe(`{'content': 'it\\'s "x"'}`);

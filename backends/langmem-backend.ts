@@ -80,7 +80,8 @@ export function createLangmemBackend(settings: LangmemSettings): MemoryBackend {
         const keyOf = (text: string) => stableUuid(JSON.stringify([...ns, text]));
         const [v2, ...distractors] = writes.current;
         const order = [...writes.revoked, ...distractors, ...(v2 === undefined ? [] : [v2])];
-        for (const text of order) await store.put([{ namespace: ns, key: keyOf(text), value: { content: text } }], tick());
+        for (const text of order)
+          await store.put([{ namespace: ns, key: keyOf(text), value: { content: text } }], tick());
         for (const text of writes.revoked) await store.delete(ns, keyOf(text));
         const stored = new Set(order.map(keyOf));
         for (const text of writes.revoked) stored.delete(keyOf(text));
@@ -90,7 +91,12 @@ export function createLangmemBackend(settings: LangmemSettings): MemoryBackend {
       for (const episode of writes.episodes) {
         const first = inserted.get(namespace) ?? 0;
         const outcome = await invokeMemoryManager({
-          store, namespace: ns, extraction, message: episode.text, at: tick(), queryLimit: settings.queryLimit,
+          store,
+          namespace: ns,
+          extraction,
+          message: episode.text,
+          at: tick(),
+          queryLimit: settings.queryLimit,
           newKey: (index) => stableUuid(JSON.stringify([...ns, 'memory', first + index])),
         });
         inserted.set(namespace, first + outcome.inserted.length);
@@ -102,7 +108,11 @@ export function createLangmemBackend(settings: LangmemSettings): MemoryBackend {
       const ns = namespaceOf(request.namespace);
       refuseMetadataFilter('langmem', request, NO_METADATA);
       if (request.filter !== undefined) {
-        throw new UnsupportedFeatureError('langmem', 'filter', 'LangGraph store items carry no status or validity field; the filtered read is the default read');
+        throw new UnsupportedFeatureError(
+          'langmem',
+          'filter',
+          'LangGraph store items carry no status or validity field; the filtered read is the default read',
+        );
       }
       if (request.limit <= 0) return { records: [], warnings: [] };
       const items = await store.search(ns, { query: request.query, limit: request.limit });

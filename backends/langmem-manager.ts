@@ -38,7 +38,10 @@ export interface ManagerInvocation {
 export async function invokeMemoryManager(invocation: ManagerInvocation): Promise<ManagerOutcome> {
   const { store, namespace, extraction, message, at, newKey } = invocation;
   const queryLimit = invocation.queryLimit ?? 5;
-  const hits = (await store.search(namespace, { query: humanMessageRepr(message), limit: queryLimit })).slice(0, queryLimit);
+  const hits = (await store.search(namespace, { query: humanMessageRepr(message), limit: queryLimit })).slice(
+    0,
+    queryLimit,
+  );
   const byKey = new Map(hits.map((hit) => [hit.key, hit]));
   const existing: ExistingMemory[] = hits.map((hit) => ({ id: hit.key, content: memoryText(hit) }));
   const { updates, inserts } = await extraction.consolidate({ existing, message });
@@ -72,7 +75,10 @@ export function humanMessageRepr(content: string): string {
 function kindOf(hit: SearchItem): string {
   const { kind } = hit.value;
   if (typeof kind !== 'string') {
-    throw new EvalError('langmem-manager-value', `langmem manager: item ${hit.key} has no "kind" (langmem raises KeyError on such items)`);
+    throw new EvalError(
+      'langmem-manager-value',
+      `langmem manager: item ${hit.key} has no "kind" (langmem raises KeyError on such items)`,
+    );
   }
   return kind;
 }

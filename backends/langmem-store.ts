@@ -66,7 +66,9 @@ export interface LanggraphStoreSettings {
  * await store.put([{ namespace: ['r1', 'ns', 'rebirth', 'policies'], key, value: { content: 'A.' } }], now);
  */
 export function createLanggraphStore({ vectors, embedder, collection }: LanggraphStoreSettings): LanggraphStore {
-  const under = (prefix: readonly string[]): PayloadFilter => ({ must: [{ key: 'namespace_prefixes', match: { value: JSON.stringify(prefix) } }] });
+  const under = (prefix: readonly string[]): PayloadFilter => ({
+    must: [{ key: 'namespace_prefixes', match: { value: JSON.stringify(prefix) } }],
+  });
 
   return {
     async setup() {
@@ -74,13 +76,17 @@ export function createLanggraphStore({ vectors, embedder, collection }: Langgrap
     },
     async put(operations, at) {
       if (operations.length === 0) return;
-      const embeddings = await embedder.embed(operations.map((operation) => pythonJsonDumps(fromJsonLike(operation.value), { sortKeys: true })));
+      const embeddings = await embedder.embed(
+        operations.map((operation) => pythonJsonDumps(fromJsonLike(operation.value), { sortKeys: true })),
+      );
       const points: VectorPoint[] = operations.map((operation, index) => ({
         id: pointId(operation.namespace, operation.key),
         vector: embeddings[index] ?? [],
         payload: {
           namespace: [...operation.namespace],
-          namespace_prefixes: operation.namespace.map((_, end) => JSON.stringify(operation.namespace.slice(0, end + 1))),
+          namespace_prefixes: operation.namespace.map((_, end) =>
+            JSON.stringify(operation.namespace.slice(0, end + 1)),
+          ),
           key: operation.key,
           value: operation.value,
           created_at: at.toISOString(),
@@ -94,7 +100,10 @@ export function createLanggraphStore({ vectors, embedder, collection }: Langgrap
     },
     async search(prefix, { query, limit }) {
       // InMemoryStore embeds only a truthy query; without one it lists items in stored order with no score.
-      if (query === '') return (await vectors.scroll(collection, under(prefix))).slice(0, limit).map((point) => toItem(point.payload, null));
+      if (query === '')
+        return (await vectors.scroll(collection, under(prefix)))
+          .slice(0, limit)
+          .map((point) => toItem(point.payload, null));
       const [vector = []] = await embedder.embed([query]);
       const hits = await vectors.search({ collection, vector, limit, filter: under(prefix) });
       return hits.map((hit) => toItem(hit.payload, hit.score));
@@ -117,7 +126,7 @@ function toItem(payload: Record<string, unknown>, score: number | null): SearchI
 }
 
 /** A uuid per (namespace, key), as langmem's `_stable_id`; version-8 layout over sha256 so it is a valid point id. */
-export function pointId(namespace: readonly string[], key: string): string {
+function pointId(namespace: readonly string[], key: string): string {
   return stableUuid(JSON.stringify([...namespace, key]));
 }
 

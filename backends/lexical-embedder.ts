@@ -48,7 +48,8 @@ function embedText(text: string, dimensions: number): number[] {
   for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
     add(`w:${word}`, WORD_WEIGHT);
     const padded = `#${word}#`;
-    for (let index = 0; index + 3 <= padded.length; index += 1) add(`c:${padded.slice(index, index + 3)}`, TRIGRAM_WEIGHT);
+    for (let index = 0; index + 3 <= padded.length; index += 1)
+      add(`c:${padded.slice(index, index + 3)}`, TRIGRAM_WEIGHT);
   }
   const norm = Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0));
   return norm === 0 ? vector : vector.map((value) => value / norm);

@@ -21,10 +21,32 @@ describe('luceneSanitize', () => {
 describe('standardAnalyze', () => {
   it('segments like Lucene StandardTokenizer and lower-cases, keeping stop words', () => {
     expect(standardAnalyze("Don't roll back $10,000 in eu-west; the U.S. 24h a_b log-retention / cleanup.")).toEqual([
-      "don't", 'roll', 'back', '10,000', 'in', 'eu', 'west', 'the', 'u.s', '24h', 'a_b', 'log', 'retention', 'cleanup',
+      "don't",
+      'roll',
+      'back',
+      '10,000',
+      'in',
+      'eu',
+      'west',
+      'the',
+      'u.s',
+      '24h',
+      'a_b',
+      'log',
+      'retention',
+      'cleanup',
     ]);
     expect(standardAnalyze('"allow all" pre-2025 rule: 1.5x, 2,3 e.g. sign-off')).toEqual([
-      'allow', 'all', 'pre', '2025', 'rule', '1.5x', '2,3', 'e.g', 'sign', 'off',
+      'allow',
+      'all',
+      'pre',
+      '2025',
+      'rule',
+      '1.5x',
+      '2,3',
+      'e.g',
+      'sign',
+      'off',
     ]);
     expect(standardAnalyze('--- ?? ...')).toEqual([]);
   });
@@ -33,7 +55,16 @@ describe('standardAnalyze', () => {
 describe('fulltextQueryTerms', () => {
   it('turns a sanitised query into its analysed, OR-ed terms (duplicates kept)', () => {
     expect(fulltextQueryTerms('What was our historical log-retention / cleanup policy? AND policy', 1)).toEqual([
-      'what', 'was', 'our', 'historical', 'log', 'retention', 'cleanup', 'policy', 'and', 'policy',
+      'what',
+      'was',
+      'our',
+      'historical',
+      'log',
+      'retention',
+      'cleanup',
+      'policy',
+      'and',
+      'policy',
     ]);
   });
 

@@ -8,8 +8,8 @@
 export const MAX_QUERY_LENGTH = 128;
 
 /** Lucene's BM25Similarity defaults, used by Neo4j's fulltext indexes. */
-export const BM25_K1 = 1.2;
-export const BM25_B = 0.75;
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
 
 // graphiti_core/helpers.py `lucene_sanitize`: the query-syntax characters, plus the capitals of AND/OR/NOT.
 const ESCAPED = new Set('+-&|!(){}[]^"~*?:\\/ORNTAD');
@@ -39,7 +39,23 @@ const DIGIT = /\p{N}/u;
 const IDEOGRAPH = /[\p{Script=Han}\p{Script=Hiragana}]/u;
 // UAX #29 word-boundary classes that join letters (MidLetter), digits (MidNum) or both (MidNumLet).
 const MID_LETTER = new Set([':', '\u00B7', '\u0387', '\u05F4', '\u2027', '\uFE13', '\uFE55', '\uFF1A']);
-const MID_NUM = new Set([',', ';', '\u037E', '\u0589', '\u060C', '\u060D', '\u066C', '\u07F8', '\u2044', '\uFE10', '\uFE14', '\uFE50', '\uFE54', '\uFF0C', '\uFF1B']);
+const MID_NUM = new Set([
+  ',',
+  ';',
+  '\u037E',
+  '\u0589',
+  '\u060C',
+  '\u060D',
+  '\u066C',
+  '\u07F8',
+  '\u2044',
+  '\uFE10',
+  '\uFE14',
+  '\uFE50',
+  '\uFE54',
+  '\uFF0C',
+  '\uFF1B',
+]);
 const MID_NUM_LET = new Set(['.', "'", '\u2018', '\u2019', '\u2024', '\uFE52', '\uFF07', '\uFF0E']);
 
 /**

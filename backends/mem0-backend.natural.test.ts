@@ -11,20 +11,45 @@ import type { Episode } from './memory-backend.js';
 import { createSimExtractionModel } from './sim-extraction-model.js';
 
 const workDirs: string[] = [];
-afterAll(() => workDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterAll(() =>
+  workDirs.forEach((dir) => {
+    rmSync(dir, { recursive: true, force: true });
+  }),
+);
 const mem0 = (overrides: Partial<Mem0Settings> = {}) => {
   const workDir = mkdtempSync(join(tmpdir(), 'stalebench-mem0-natural-'));
   workDirs.push(workDir);
-  return createMem0Backend({ embedder: createLexicalEmbedder(), extraction: createSimExtractionModel(), runId: 'natural', workDir, variant: 'default', ...overrides });
+  return createMem0Backend({
+    embedder: createLexicalEmbedder(),
+    extraction: createSimExtractionModel(),
+    runId: 'natural',
+    workDir,
+    variant: 'default',
+    ...overrides,
+  });
 };
 const now = new Date();
 const episodes: Episode[] = [
-  { name: 'x_ep0', text: 'Standard ADMIN-MFA-05, issued in 2024, governs the Admin MFA Gateway. It states: MFA may be waived for admin access in a hurry.', referenceTime: now, sourceDescription: 'policy feed' },
-  { name: 'x_ep1', text: 'Standard ADMIN-MFA-05 has been revised and now supersedes the 2024 issue. For the Admin MFA Gateway it states: Admin access always requires MFA.', referenceTime: now, sourceDescription: 'policy feed' },
+  {
+    name: 'x_ep0',
+    text: 'Standard ADMIN-MFA-05, issued in 2024, governs the Admin MFA Gateway. It states: MFA may be waived for admin access in a hurry.',
+    referenceTime: now,
+    sourceDescription: 'policy feed',
+  },
+  {
+    name: 'x_ep1',
+    text: 'Standard ADMIN-MFA-05 has been revised and now supersedes the 2024 issue. For the Admin MFA Gateway it states: Admin access always requires MFA.',
+    referenceTime: now,
+    sourceDescription: 'policy feed',
+  },
 ];
 const QUERY = 'MFA waiver for admin access';
 /** The simulator under a non-simulated id, as an endpoint-backed extraction model would look. */
-const endpointExtraction: ExtractionModel = { ...createSimExtractionModel(), id: 'openai:test-model', simulated: false };
+const endpointExtraction: ExtractionModel = {
+  ...createSimExtractionModel(),
+  id: 'openai:test-model',
+  simulated: false,
+};
 
 describe('mem0 natural mode', () => {
   it("runs mem0's own inference path with the simulated extractor behind its langchain hook", async () => {
@@ -40,8 +65,12 @@ describe('mem0 natural mode', () => {
     const { records } = await backend.search({ namespace: 'ns', query: QUERY, limit: 10 });
     const texts = records.map((record) => record.text);
     // Additive era: the revised policy is added and the old one stays live and unmarked.
-    expect(texts).toEqual(expect.arrayContaining(['MFA may be waived for admin access in a hurry.', 'Admin access always requires MFA.']));
-    expect(records.every((record) => record.fields.expiration_date === null && record.fields.attributed_to === 'user')).toBe(true);
+    expect(texts).toEqual(
+      expect.arrayContaining(['MFA may be waived for admin access in a hurry.', 'Admin access always requires MFA.']),
+    );
+    expect(
+      records.every((record) => record.fields.expiration_date === null && record.fields.attributed_to === 'user'),
+    ).toBe(true);
     expect(records.every((record) => typeof record.fields.updated_at === 'string')).toBe(true);
     await backend.close();
   });

@@ -13,12 +13,22 @@ import { createSimExtractionModel } from './sim-extraction-model.js';
 
 const POLICY_SCENARIO_FIXTURES = await loadScenarios();
 const workDirs: string[] = [];
-afterAll(() => workDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterAll(() =>
+  workDirs.forEach((dir) => {
+    rmSync(dir, { recursive: true, force: true });
+  }),
+);
 
 const mem0 = (variant: Mem0Settings['variant']): MemoryBackend => {
   const workDir = mkdtempSync(join(tmpdir(), 'stalebench-mem0-scenarios-'));
   workDirs.push(workDir);
-  return createMem0Backend({ embedder: createLexicalEmbedder(), extraction: createSimExtractionModel(), runId: 'scenarios', workDir, variant });
+  return createMem0Backend({
+    embedder: createLexicalEmbedder(),
+    extraction: createSimExtractionModel(),
+    runId: 'scenarios',
+    workDir,
+    variant,
+  });
 };
 // Its query ("log-retention / cleanup") shares no word with v2 ("Retain ... logs"): the hashed-lexical cosine stays
 // below mem0's semantic threshold 0.1, and mem0 drops a candidate on that before adding BM25 (memory-systems.md §4.3).
@@ -35,15 +45,21 @@ describe('mem0 direct mode on every policy scenario (lexical embedder, k = 10)',
     const backend = mem0(variant);
     await backend.open();
     const { exposure, storeFilter } = backend.description;
-    if (exposure.rule !== 'lexical' || storeFilter === null) throw new Error('mem0 labels lexically and has a store filter');
+    if (exposure.rule !== 'lexical' || storeFilter === null)
+      throw new Error('mem0 labels lexically and has a store filter');
     const rows = [];
     for (const scenario of POLICY_SCENARIO_FIXTURES) {
       const namespace = scenario.id;
       await backend.reset(namespace);
-      const report = await backend.insert({ namespace, now, writes: { mode: 'direct', revoked: [scenario.v1], current: [scenario.v2, ...scenario.distractors] } });
+      const report = await backend.insert({
+        namespace,
+        now,
+        writes: { mode: 'direct', revoked: [scenario.v1], current: [scenario.v2, ...scenario.distractors] },
+      });
       const read = { namespace, query: scenario.query, limit: 10 };
       const standard = (await backend.search(read)).records;
-      const filtered = (await backend.search({ ...read, filter: backend.description.storeFilter ?? undefined })).records;
+      const filtered = (await backend.search({ ...read, filter: backend.description.storeFilter ?? undefined }))
+        .records;
       const v1 = standard.find((record) => record.text === scenario.v1);
       rows.push({
         id: scenario.id,
@@ -53,7 +69,11 @@ describe('mem0 direct mode on every policy scenario (lexical embedder, k = 10)',
         v1InFiltered: texts(filtered).includes(scenario.v1),
         v2InDefault: texts(standard).includes(scenario.v2),
         v2InFiltered: texts(filtered).includes(scenario.v2),
-        predicateAgrees: standard.every((record) => compileFilterPredicate(storeFilter)(record.fields as Record<string, string | null>) === filtered.some((kept) => kept.id === record.id)),
+        predicateAgrees: standard.every(
+          (record) =>
+            compileFilterPredicate(storeFilter)(record.fields as Record<string, string | null>) ===
+            filtered.some((kept) => kept.id === record.id),
+        ),
       });
       await backend.reset(namespace);
     }
@@ -61,7 +81,9 @@ describe('mem0 direct mode on every policy scenario (lexical embedder, k = 10)',
     expect(rows).toHaveLength(POLICY_SCENARIO_FIXTURES.length);
     expect(rows.map((row) => row.stored)).toEqual(POLICY_SCENARIO_FIXTURES.map((s) => 2 + s.distractors.length));
     const exposed = rows.filter((row) => row.exposed).map((row) => row.id);
-    const withExpiry = rows.filter((row) => typeof row.v1Expiry === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(row.v1Expiry)).map((row) => row.id);
+    const withExpiry = rows
+      .filter((row) => typeof row.v1Expiry === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(row.v1Expiry))
+      .map((row) => row.id);
     if (variant === 'default') {
       expect(exposed).toEqual([]);
       expect(withExpiry).toEqual([]);
@@ -85,7 +107,11 @@ describe('mem0 natural mode on every policy scenario (simulated extraction, k = 
     for (const scenario of POLICY_SCENARIO_FIXTURES) {
       const namespace = scenario.id;
       await backend.reset(namespace);
-      const report = await backend.insert({ namespace, now, writes: { mode: 'natural', episodes: episodesFor(scenario, now) } });
+      const report = await backend.insert({
+        namespace,
+        now,
+        writes: { mode: 'natural', episodes: episodesFor(scenario, now) },
+      });
       const byQuery = (await backend.search({ namespace, query: scenario.query, limit: 10 })).records;
       // A query naming both policies shows what the store holds live, independent of the scenario query's wording.
       const byBoth = (await backend.search({ namespace, query: `${scenario.v1} ${scenario.v2}`, limit: 10 })).records;
@@ -104,8 +130,12 @@ describe('mem0 natural mode on every policy scenario (simulated extraction, k = 
       await backend.reset(namespace);
     }
     await backend.close();
-    expect(rows.every((row) => row.extractor === 'sim-extractor-v2' && row.stored >= 3 && row.expired === 0)).toBe(true);
+    expect(rows.every((row) => row.extractor === 'sim-extractor-v2' && row.stored >= 3 && row.expired === 0)).toBe(
+      true,
+    );
     expect(rows.filter((row) => !(row.byBoth.v1Like && row.byBoth.v2Like))).toEqual([]);
-    expect(rows.filter((row) => !(row.byQuery.v1Like && row.byQuery.v2Like)).map((row) => row.id)).toEqual([LEXICAL_MISS]);
+    expect(rows.filter((row) => !(row.byQuery.v1Like && row.byQuery.v2Like)).map((row) => row.id)).toEqual([
+      LEXICAL_MISS,
+    ]);
   });
 });

@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,17 +30,30 @@ const freshDir = (): string => {
   return dir;
 };
 const mem0 = (overrides: Partial<Mem0Settings> = {}) =>
-  createMem0Backend({ embedder: createLexicalEmbedder(), extraction: createSimExtractionModel(), runId: 'conformance', workDir: freshDir(), variant: 'default', ...overrides });
+  createMem0Backend({
+    embedder: createLexicalEmbedder(),
+    extraction: createSimExtractionModel(),
+    runId: 'conformance',
+    workDir: freshDir(),
+    variant: 'default',
+    ...overrides,
+  });
 const seed = { mode: 'direct', revoked: [V1], current: [V2] } as const;
 
 // What exists outside the work directories before any mem0 client runs in this file.
 const mem0Home = join(homedir(), '.mem0');
 const outsideState = () => ({
-  home: existsSync(mem0Home) ? readdirSync(mem0Home).map((name) => `${name}@${statSync(join(mem0Home, name)).mtimeMs}`) : null,
+  home: existsSync(mem0Home)
+    ? readdirSync(mem0Home).map((name) => `${name}@${statSync(join(mem0Home, name)).mtimeMs}`)
+    : null,
   cwd: ['memory.db', 'vector_store.db'].filter((name) => existsSync(join(process.cwd(), name))),
 });
 const outsideBefore = outsideState();
-afterAll(() => workDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterAll(() =>
+  workDirs.forEach((dir) => {
+    rmSync(dir, { recursive: true, force: true });
+  }),
+);
 
 for (const variant of ['default', 'expired-shown'] as const) {
   runBackendConformance({
@@ -41,9 +63,16 @@ for (const variant of ['default', 'expired-shown'] as const) {
       const workDir = freshDir();
       return [mem0({ variant, runId: 'run_a', workDir }), mem0({ variant, runId: 'run_b', workDir })];
     },
-    skip: variant === 'default'
-      ? [{ reason: "mem0's default read hides the expired revoked fact (showExpired: false), which is what the paper measures", tests: ['default search returns revoked and current facts'] }]
-      : [],
+    skip:
+      variant === 'default'
+        ? [
+            {
+              reason:
+                "mem0's default read hides the expired revoked fact (showExpired: false), which is what the paper measures",
+              tests: ['default search returns revoked and current facts'],
+            },
+          ]
+        : [],
   });
 }
 
@@ -70,14 +99,22 @@ describe('mem0 backend', () => {
       const now = new Date();
       await backend.insert({ namespace: 'ns', now, writes: seed });
       const expirationDate = revokedExpirationDate(now);
-      expect(add.mock.calls).toEqual([[V1, { userId: 'proof__ns', infer: false, expirationDate }], [V2, { userId: 'proof__ns', infer: false }]]);
+      expect(add.mock.calls).toEqual([
+        [V1, { userId: 'proof__ns', infer: false, expirationDate }],
+        [V2, { userId: 'proof__ns', infer: false }],
+      ]);
       search.mockClear();
       const { records } = await backend.search({ namespace: 'ns', query: QUERY, limit: 10 });
       expect(search.mock.calls).toEqual([[QUERY, { filters: { user_id: 'proof__ns' }, topK: 10, showExpired: false }]]);
       expect(records.map((record) => record.text)).toEqual([V2]);
       const [record] = records;
       expect(record?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-      expect(record?.fields).toMatchObject({ hash: createHash('md5').update(V2).digest('hex'), expiration_date: null, updated_at: null, user_id: 'proof__ns' });
+      expect(record?.fields).toMatchObject({
+        hash: createHash('md5').update(V2).digest('hex'),
+        expiration_date: null,
+        updated_at: null,
+        user_id: 'proof__ns',
+      });
       expect(record?.fields.score).toBeGreaterThan(0);
       expect(Date.parse(String(record?.fields.created_at))).toBeGreaterThan(now.getTime() - 60_000);
     } finally {
@@ -85,16 +122,36 @@ describe('mem0 backend', () => {
       search.mockRestore();
     }
     // mem0's own tables, read back with the SQLite driver it uses.
-    const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string, options: { readonly: boolean }) => { prepare(sql: string): { all(): { payload?: string; action?: string }[] }; close(): void };
+    const Database = createRequire(import.meta.url)('better-sqlite3') as new (
+      path: string,
+      options: { readonly: boolean },
+    ) => { prepare(sql: string): { all(): { payload?: string; action?: string }[] }; close(): void };
     const vectors = new Database(join(workDir, 'mem0', 'vector_store.db'), { readonly: true });
-    const payloads = vectors.prepare('SELECT payload FROM vectors').all().map((row) => JSON.parse(row.payload ?? '{}') as Record<string, unknown>);
+    const payloads = vectors
+      .prepare('SELECT payload FROM vectors')
+      .all()
+      .map((row) => JSON.parse(row.payload ?? '{}') as Record<string, unknown>);
     vectors.close();
-    expect(payloads).toEqual(expect.arrayContaining([expect.objectContaining({ data: V1, user_id: 'proof__ns', expiration_date: expect.any(String) }), expect.objectContaining({ data: V2 })]));
+    expect(payloads).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ data: V1, user_id: 'proof__ns', expiration_date: expect.any(String) }),
+        expect.objectContaining({ data: V2 }),
+      ]),
+    );
     const history = new Database(join(workDir, 'mem0', 'history.db'), { readonly: true });
-    expect(history.prepare('SELECT action FROM memory_history').all().map((row) => row.action)).toEqual(['ADD', 'ADD']);
+    expect(
+      history
+        .prepare('SELECT action FROM memory_history')
+        .all()
+        .map((row) => row.action),
+    ).toEqual(['ADD', 'ADD']);
     history.close();
     expect(existsSync(join(workDir, 'mem0', 'home', 'config.json'))).toBe(true);
-    const manifestVersion = (JSON.parse(readFileSync(join(process.cwd(), 'node_modules', 'mem0ai', 'package.json'), 'utf8')) as { version: string }).version;
+    const manifestVersion = (
+      JSON.parse(readFileSync(join(process.cwd(), 'node_modules', 'mem0ai', 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
     expect(mem0Version()).toBe(manifestVersion);
     expect(backend.description.summary).toContain(`mem0ai ${manifestVersion}`);
     await backend.close();
@@ -111,9 +168,17 @@ describe('mem0 backend', () => {
       expect([join(plainDir, 'mem0', 'home'), join(expDir, 'mem0', 'home')]).toContain(process.env.MEM0_DIR);
       for (const dir of [plainDir, expDir]) expect(existsSync(join(dir, 'mem0', 'home', 'config.json'))).toBe(true);
       await plain.insert({ namespace: 'ns', now: new Date(), writes: seed });
-      const episodes = [{ name: 'ns_ep0', text: `Standard ADMIN-MFA-05, issued in 2024, governs the Admin MFA Gateway. It states: ${V1}`, referenceTime: new Date(), sourceDescription: 'policy feed' }];
+      const episodes = [
+        {
+          name: 'ns_ep0',
+          text: `Standard ADMIN-MFA-05, issued in 2024, governs the Admin MFA Gateway. It states: ${V1}`,
+          referenceTime: new Date(),
+          sourceDescription: 'policy feed',
+        },
+      ];
       await exp.insert({ namespace: 'ns', now: new Date(), writes: { mode: 'natural', episodes } });
-      const read = async (backend: typeof plain) => (await backend.search({ namespace: 'ns', query: QUERY, limit: 10 })).records.map((record) => record.text);
+      const read = async (backend: typeof plain) =>
+        (await backend.search({ namespace: 'ns', query: QUERY, limit: 10 })).records.map((record) => record.text);
       expect(await read(plain)).toEqual([V2]);
       expect(await read(exp)).toContain(V1);
       expect(await read(exp)).not.toContain(V2);
@@ -128,16 +193,24 @@ describe('mem0 backend', () => {
 
   it('maps the store filter to showExpired: false and refuses filters mem0 cannot apply', async () => {
     const backend = mem0({ variant: 'default' });
-    expect(backend.description).toMatchObject({ exposure: { rule: 'lexical' }, statusFields: ['expiration_date'], modes: { direct: { supported: true }, natural: { supported: true } } });
+    expect(backend.description).toMatchObject({
+      exposure: { rule: 'lexical' },
+      statusFields: ['expiration_date'],
+      modes: { direct: { supported: true }, natural: { supported: true } },
+    });
     await backend.open();
     await backend.insert({ namespace: 'ns', now: new Date(), writes: seed });
     const read = async (filter: Parameters<typeof backend.search>[0]['filter']) =>
-      (await backend.search({ namespace: 'ns', query: QUERY, limit: 10, filter })).records.map((record) => record.text).sort();
+      (await backend.search({ namespace: 'ns', query: QUERY, limit: 10, filter })).records
+        .map((record) => record.text)
+        .sort();
     expect(await read(backend.description.storeFilter ?? undefined)).toEqual([V2]);
     expect(await read({})).toEqual([V1, V2].sort()); // no constraint at all: showExpired: true
     await expect(read({ expired_at: [[{ operator: 'IS NULL' }]] })).rejects.toBeInstanceOf(UnsupportedFeatureError);
     const yesterday = new Date(Date.now() - 86_400_000);
-    await expect(read({ expiration_date: [[{ operator: 'IS NULL' }], [{ operator: '>=', date: yesterday }]] })).rejects.toBeInstanceOf(UnsupportedFeatureError);
+    await expect(
+      read({ expiration_date: [[{ operator: 'IS NULL' }], [{ operator: '>=', date: yesterday }]] }),
+    ).rejects.toBeInstanceOf(UnsupportedFeatureError);
     await backend.close();
   });
 
@@ -146,7 +219,12 @@ describe('mem0 backend', () => {
     await backend.open();
     await backend.insert({ namespace: 'ns', now: new Date(), writes: seed });
     const listed = await backend.listRecords!('ns');
-    expect(listed.map(({ record, revoked }) => [record.text, revoked]).sort()).toEqual([[V1, true], [V2, false]].sort());
+    expect(listed.map(({ record, revoked }) => [record.text, revoked]).sort()).toEqual(
+      [
+        [V1, true],
+        [V2, false],
+      ].sort(),
+    );
     await backend.close();
   });
 
@@ -155,11 +233,17 @@ describe('mem0 backend', () => {
     await backend.open();
     const oss = await import('mem0ai/oss');
     const original = oss.Memory.prototype.search;
-    const search = vi.spyOn(oss.Memory.prototype, 'search').mockImplementation(function (this: InstanceType<typeof oss.Memory>, query, config) {
+    const search = vi.spyOn(oss.Memory.prototype, 'search').mockImplementation(function (
+      this: InstanceType<typeof oss.Memory>,
+      query,
+      config,
+    ) {
       return original.call(this, query, { ...config, showExpired: true });
     });
     try {
-      await expect(backend.insert({ namespace: 'ns', now: new Date(), writes: seed })).rejects.toMatchObject({ code: 'mem0-expiry-not-applied' });
+      await expect(backend.insert({ namespace: 'ns', now: new Date(), writes: seed })).rejects.toMatchObject({
+        code: 'mem0-expiry-not-applied',
+      });
     } finally {
       search.mockRestore();
       await backend.close();
@@ -181,7 +265,9 @@ describe('mem0 backend', () => {
     await expect(backend.reset('ns')).rejects.toMatchObject({ code: 'backend-not-open' });
     const reopened = mem0({ workDir });
     await reopened.open();
-    expect((await reopened.search({ namespace: 'other', query: QUERY, limit: 10 })).records.map((record) => record.text)).toEqual([V2]);
+    expect(
+      (await reopened.search({ namespace: 'other', query: QUERY, limit: 10 })).records.map((record) => record.text),
+    ).toEqual([V2]);
     await reopened.close();
   });
 

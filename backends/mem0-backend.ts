@@ -4,8 +4,21 @@ import { mem0Paths, mem0Version, openMem0Client, type Mem0Client, type Mem0LlmCh
 import { dropQdrantCollections } from './qdrant-connection.js';
 import { mem0QdrantCollections, mem0QdrantConfig } from './qdrant-mem0.js';
 import { createMem0ChatModel } from './mem0-extraction-llm.js';
-import { mem0UserId, notExpiredFilter, revokedExpirationDate, showExpiredFor, toMem0Record, utcDate } from './mem0-records.js';
-import type { BackendDescription, BackendSettings, InsertReport, MemoryBackend, RecordedWarning } from './memory-backend.js';
+import {
+  mem0UserId,
+  notExpiredFilter,
+  revokedExpirationDate,
+  showExpiredFor,
+  toMem0Record,
+  utcDate,
+} from './mem0-records.js';
+import type {
+  BackendDescription,
+  BackendSettings,
+  InsertReport,
+  MemoryBackend,
+  RecordedWarning,
+} from './memory-backend.js';
 
 export { mem0Version } from './mem0-client.js';
 
@@ -54,13 +67,27 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
   const id = variant === 'default' ? 'mem0' : 'mem0-exp';
   const vector = settings.engine?.vector;
   // Both variants share a run id and user ids, so the collection name carries the system id.
-  const qdrant = vector?.id === 'qdrant' ? { url: vector.url, ...(vector.apiKey ? { apiKey: vector.apiKey } : {}), collectionPrefix: `stalebench_${runId}`, system: id } : undefined;
+  const qdrant =
+    vector?.id === 'qdrant'
+      ? {
+          url: vector.url,
+          ...(vector.apiKey ? { apiKey: vector.apiKey } : {}),
+          collectionPrefix: `stalebench_${runId}`,
+          system: id,
+        }
+      : undefined;
   const endpoint = extraction.simulated ? undefined : settings.llm;
-  const llm: Mem0LlmChoice = endpoint ? { provider: 'openai', ...endpoint } : { provider: 'langchain', model: createMem0ChatModel(extraction) };
+  const llm: Mem0LlmChoice = endpoint
+    ? { provider: 'openai', ...endpoint }
+    : { provider: 'langchain', model: createMem0ChatModel(extraction) };
   const extractor = endpoint ? `openai:${endpoint.model}` : extraction.id;
   const llmWarnings: RecordedWarning[] = [];
   if (extraction.simulated && settings.llm) {
-    llmWarnings.push({ type: 'unsupported', feature: 'mem0 llm endpoint', message: `ignored: the extraction model ${extraction.id} is simulated` });
+    llmWarnings.push({
+      type: 'unsupported',
+      feature: 'mem0 llm endpoint',
+      message: `ignored: the extraction model ${extraction.id} is simulated`,
+    });
   }
   if (!extraction.simulated && !endpoint) {
     llmWarnings.push({
@@ -93,7 +120,12 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
     description,
     async open() {
       if (client) return;
-      client = await openMem0Client({ paths: mem0Paths(settings.workDir), embedder: settings.embedder, llm, ...(qdrant ? { qdrant } : {}) });
+      client = await openMem0Client({
+        paths: mem0Paths(settings.workDir),
+        embedder: settings.embedder,
+        llm,
+        ...(qdrant ? { qdrant } : {}),
+      });
     },
     async insert({ namespace, now, writes, metadata: written }): Promise<InsertReport> {
       const { memory, userId } = opened(namespace);
@@ -119,7 +151,11 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
     async search(request) {
       const { memory, userId } = opened(request.namespace);
       const showExpired = request.filter === undefined ? variant === 'expired-shown' : showExpiredFor(request.filter);
-      const { results } = await memory.search(request.query, { filters: { ...request.metadataFilter, user_id: userId }, topK: request.limit, showExpired });
+      const { results } = await memory.search(request.query, {
+        filters: { ...request.metadataFilter, user_id: userId },
+        topK: request.limit,
+        showExpired,
+      });
       return { records: results.map(toMem0Record), warnings: [] };
     },
     async listRecords(namespace) {
@@ -140,13 +176,23 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
     async close() {
       client?.close();
       client = undefined;
-      if (qdrant) await dropQdrantCollections(qdrant, mem0QdrantCollections(mem0QdrantConfig({ ...qdrant, dimension: settings.embedder.dimensions })));
+      if (qdrant)
+        await dropQdrantCollections(
+          qdrant,
+          mem0QdrantCollections(mem0QdrantConfig({ ...qdrant, dimension: settings.embedder.dimensions })),
+        );
     },
   };
 }
 
 /** stale-retrieval.md §11: the grid is meaningless unless mem0's default read hides every revoked fact. */
-async function assertDefaultReadHides(memory: Mem0Client['memory'], userId: string, revoked: readonly { id: string; text: string }[], expirationDate: string, stored: number): Promise<void> {
+async function assertDefaultReadHides(
+  memory: Mem0Client['memory'],
+  userId: string,
+  revoked: readonly { id: string; text: string }[],
+  expirationDate: string,
+  stored: number,
+): Promise<void> {
   if (revoked.length === 0) return;
   const filters = { user_id: userId };
   const listed = new Set((await memory.getAll({ filters, topK: stored })).results.map((item) => item.id));
@@ -165,9 +211,11 @@ async function assertDefaultReadHides(memory: Mem0Client['memory'], userId: stri
 function clockWarnings(now: Date): RecordedWarning[] {
   const days = Math.abs(Date.now() - now.getTime()) / 86_400_000;
   if (days <= 1) return [];
-  return [{
-    type: 'compatibility',
-    feature: 'seeding clock',
-    message: `mem0 uses the wall clock for createdAt and expiry; request.now ${now.toISOString()} is ${days.toFixed(1)} days away (expiry = ${revokedExpirationDate(now)})`,
-  }];
+  return [
+    {
+      type: 'compatibility',
+      feature: 'seeding clock',
+      message: `mem0 uses the wall clock for createdAt and expiry; request.now ${now.toISOString()} is ${days.toFixed(1)} days away (expiry = ${revokedExpirationDate(now)})`,
+    },
+  ];
 }

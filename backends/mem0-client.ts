@@ -25,7 +25,12 @@ export interface Mem0Paths {
 /** The mem0 file layout under a work directory. */
 export function mem0Paths(workDir: string): Mem0Paths {
   const root = join(workDir, 'mem0');
-  return { root, vectorStore: join(root, 'vector_store.db'), history: join(root, 'history.db'), mem0Dir: join(root, 'home') };
+  return {
+    root,
+    vectorStore: join(root, 'vector_store.db'),
+    history: join(root, 'history.db'),
+    mem0Dir: join(root, 'home'),
+  };
 }
 
 /** The LLM mem0 gets: a LangChain-style model object, or mem0's own `openai` provider on an endpoint. */
@@ -64,7 +69,8 @@ const INIT_USER = 'stalebench-init';
 export function mem0Version(): string {
   if (cachedVersion !== undefined) return cachedVersion;
   let directory = dirname(createRequire(import.meta.url).resolve('mem0ai'));
-  while (!existsSync(join(directory, 'package.json')) && directory !== dirname(directory)) directory = dirname(directory);
+  while (!existsSync(join(directory, 'package.json')) && directory !== dirname(directory))
+    directory = dirname(directory);
   cachedVersion = (JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as { version: string }).version;
   return cachedVersion;
 }
@@ -79,13 +85,28 @@ export interface Mem0QdrantTarget extends QdrantEndpoint {
   system: string;
 }
 
-export function openMem0Client(options: { paths: Mem0Paths; embedder: Embedder; llm: Mem0LlmChoice; qdrant?: Mem0QdrantTarget }): Promise<Mem0Client> {
+export function openMem0Client(options: {
+  paths: Mem0Paths;
+  embedder: Embedder;
+  llm: Mem0LlmChoice;
+  qdrant?: Mem0QdrantTarget;
+}): Promise<Mem0Client> {
   const run = openQueue.then(() => open(options));
   openQueue = run.catch(() => undefined);
   return run;
 }
 
-async function open({ paths, embedder, llm, qdrant }: { paths: Mem0Paths; embedder: Embedder; llm: Mem0LlmChoice; qdrant?: Mem0QdrantTarget }): Promise<Mem0Client> {
+async function open({
+  paths,
+  embedder,
+  llm,
+  qdrant,
+}: {
+  paths: Mem0Paths;
+  embedder: Embedder;
+  llm: Mem0LlmChoice;
+  qdrant?: Mem0QdrantTarget;
+}): Promise<Mem0Client> {
   // mem0's own Qdrant client waits minutes and only logs; fail fast with the URL instead.
   if (qdrant) await probeQdrant(qdrant);
   process.env.MEM0_TELEMETRY = 'false';
@@ -113,7 +134,10 @@ async function open({ paths, embedder, llm, qdrant }: { paths: Mem0Paths; embedd
     // Any public call awaits mem0's async init, which writes MEM0_DIR/config.json while this open holds the queue.
     await memory.getAll({ filters: { user_id: INIT_USER }, topK: 1 });
     if (llm.provider === 'langchain' && !langchainCoreInstalled()) {
-      throw new EvalError('missing-dependency', "mem0's langchain LLM hook needs @langchain/core: pnpm add @langchain/core@1.4.0");
+      throw new EvalError(
+        'missing-dependency',
+        "mem0's langchain LLM hook needs @langchain/core: pnpm add @langchain/core@1.4.0",
+      );
     }
   } catch (error) {
     client.close();
@@ -126,7 +150,11 @@ async function importMem0(): Promise<typeof import('mem0ai/oss')> {
   try {
     return await import('mem0ai/oss');
   } catch (error) {
-    throw new EvalError('missing-dependency', 'mem0 backends need mem0ai and better-sqlite3: pnpm add mem0ai@3.3.1 better-sqlite3@12.11.1', { cause: error });
+    throw new EvalError(
+      'missing-dependency',
+      'mem0 backends need mem0ai and better-sqlite3: pnpm add mem0ai@3.3.1 better-sqlite3@12.11.1',
+      { cause: error },
+    );
   }
 }
 

@@ -23,7 +23,8 @@ const ADDITIVE_MARKER = 'Your sole operation is ADD';
 // generateAdditiveExtractionPrompt: "## New Messages\n<role: content lines>\n\n## Observation Date\n...".
 const NEW_MESSAGES = /## New Messages\n([\s\S]*?)\n\n## Observation Date\n/;
 
-const textOf = (message: ChatMessageLike): string => (typeof message.content === 'string' ? message.content : JSON.stringify(message.content));
+const textOf = (message: ChatMessageLike): string =>
+  typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
 
 /**
  * The user-message contents inside mem0's extraction prompt. mem0 joins the new messages as
@@ -34,12 +35,10 @@ const textOf = (message: ChatMessageLike): string => (typeof message.content ===
 export function newUserMessages(prompt: string): string[] {
   const section = NEW_MESSAGES.exec(prompt)?.[1];
   if (section === undefined) throw new Error('mem0 extraction prompt without a "## New Messages" section');
-  return section
-    .split(/\n(?=(?:user|assistant|system): )/)
-    .flatMap((turn) => {
-      const match = /^(user|assistant|system): ([\s\S]*)$/.exec(turn);
-      return match?.[1] === 'user' && match[2] !== undefined ? [match[2]] : [];
-    });
+  return section.split(/\n(?=(?:user|assistant|system): )/).flatMap((turn) => {
+    const match = /^(user|assistant|system): ([\s\S]*)$/.exec(turn);
+    return match?.[1] === 'user' && match[2] !== undefined ? [match[2]] : [];
+  });
 }
 
 /**

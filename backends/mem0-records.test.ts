@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { UnsupportedFeatureError } from '../pipeline/core/errors.js';
 import { compileFilterPredicate } from './filter-predicate.js';
-import { mem0UserId, notExpiredFilter, revokedExpirationDate, showExpiredFor, startOfUtcDay, toMem0Record, utcDate } from './mem0-records.js';
+import {
+  mem0UserId,
+  notExpiredFilter,
+  revokedExpirationDate,
+  showExpiredFor,
+  startOfUtcDay,
+  toMem0Record,
+  utcDate,
+} from './mem0-records.js';
 
 const NOW = new Date('2026-12-02T16:00:00.000Z');
 
@@ -24,12 +32,16 @@ describe('mem0 mapping helpers', () => {
     expect(mem0UserId('a__b', 'c')).not.toBe(mem0UserId('a', 'b__c'));
   });
 
-  it("expresses showExpired: false as a filter the shared predicate evaluates exactly like mem0", () => {
+  it('expresses showExpired: false as a filter the shared predicate evaluates exactly like mem0', () => {
     const filter = notExpiredFilter(NOW);
-    expect(filter).toEqual({ expiration_date: [[{ operator: 'IS NULL' }], [{ operator: '>=', date: new Date('2026-12-02T00:00:00.000Z') }]] });
+    expect(filter).toEqual({
+      expiration_date: [[{ operator: 'IS NULL' }], [{ operator: '>=', date: new Date('2026-12-02T00:00:00.000Z') }]],
+    });
     const keep = compileFilterPredicate(filter);
     // mem0: expired iff the date is strictly before today's UTC date.
-    expect(['2026-12-01', '2026-12-02', '2026-12-03', null].map((expiration_date) => keep({ expiration_date }))).toEqual([false, true, true, true]);
+    expect(
+      ['2026-12-01', '2026-12-02', '2026-12-03', null].map((expiration_date) => keep({ expiration_date })),
+    ).toEqual([false, true, true, true]);
     expect(showExpiredFor(filter, NOW)).toBe(false);
     const [isNull, fromToday] = filter.expiration_date ?? [];
     expect(showExpiredFor({ expiration_date: [fromToday ?? [], isNull ?? []] }, NOW)).toBe(false);
@@ -43,7 +55,12 @@ describe('mem0 mapping helpers', () => {
       { invalid_at: [[{ operator: 'IS NULL' as const }]] },
       { expiration_date: [[{ operator: 'IS NULL' as const }]] },
       { expiration_date: [[{ operator: 'IS NULL' as const }], [{ operator: '>' as const, date: midnight }]] },
-      { expiration_date: [[{ operator: 'IS NULL' as const }], [{ operator: '>=' as const, date: new Date(midnight.getTime() + 1) }]] },
+      {
+        expiration_date: [
+          [{ operator: 'IS NULL' as const }],
+          [{ operator: '>=' as const, date: new Date(midnight.getTime() + 1) }],
+        ],
+      },
       { expiration_date: [[{ operator: 'IS NULL' as const }, { operator: '>=' as const, date: midnight }]] },
     ];
     for (const filter of refused) expect(() => showExpiredFor(filter, NOW)).toThrow(UnsupportedFeatureError);
@@ -51,14 +68,28 @@ describe('mem0 mapping helpers', () => {
 
   it('flattens a mem0 result to snake_case with expiration_date at the top level', () => {
     const record = toMem0Record({
-      id: 'm1', memory: 'Old rule.', hash: 'h', createdAt: '2026-12-02T10:00:00.000Z', score: 0.5,
-      metadata: { expiration_date: '2026-12-01', sourceTag: 'x' }, attributedTo: 'user',
+      id: 'm1',
+      memory: 'Old rule.',
+      hash: 'h',
+      createdAt: '2026-12-02T10:00:00.000Z',
+      score: 0.5,
+      metadata: { expiration_date: '2026-12-01', sourceTag: 'x' },
+      attributedTo: 'user',
       ...({ user_id: 'r__ns' } as object),
     });
     expect(record).toEqual({
       id: 'm1',
       text: 'Old rule.',
-      fields: { created_at: '2026-12-02T10:00:00.000Z', updated_at: null, expiration_date: '2026-12-01', score: 0.5, hash: 'h', attributed_to: 'user', user_id: 'r__ns', source_tag: 'x' },
+      fields: {
+        created_at: '2026-12-02T10:00:00.000Z',
+        updated_at: null,
+        expiration_date: '2026-12-01',
+        score: 0.5,
+        hash: 'h',
+        attributed_to: 'user',
+        user_id: 'r__ns',
+        source_tag: 'x',
+      },
     });
   });
 });

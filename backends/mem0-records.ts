@@ -36,7 +36,9 @@ export function revokedExpirationDate(now: Date, wallClock: Date = new Date()): 
  */
 export function mem0UserId(runId: string, namespace: string): string {
   const part = (value: string): string =>
-    PLAIN_PART.test(value) ? value : `${value.replace(/[^A-Za-z0-9]/g, '_')}_${createHash('sha256').update(value).digest('hex').slice(0, 8)}`;
+    PLAIN_PART.test(value)
+      ? value
+      : `${value.replace(/[^A-Za-z0-9]/g, '_')}_${createHash('sha256').update(value).digest('hex').slice(0, 8)}`;
   return `${part(runId)}__${part(namespace)}`;
 }
 
@@ -56,22 +58,33 @@ export function notExpiredFilter(now: Date = new Date()): MemoryFilter {
 export function showExpiredFor(filter: MemoryFilter, now: Date = new Date()): boolean {
   for (const [field, groups] of Object.entries(filter)) {
     if (groups !== undefined && field !== 'expiration_date') {
-      throw new UnsupportedFeatureError('mem0', `filter field ${field}`, 'mem0 OSS memories carry no validity fields; expiration_date is the only status');
+      throw new UnsupportedFeatureError(
+        'mem0',
+        `filter field ${field}`,
+        'mem0 OSS memories carry no validity fields; expiration_date is the only status',
+      );
     }
   }
   const groups = filter.expiration_date;
   if (groups === undefined) return true;
   const midnight = startOfUtcDay(now).getTime();
-  const only = (group: DateFilter[] | undefined): DateFilter | undefined => (group?.length === 1 ? group[0] : undefined);
+  const only = (group: DateFilter[] | undefined): DateFilter | undefined =>
+    group?.length === 1 ? group[0] : undefined;
   const isNull = groups.filter((group) => only(group)?.operator === 'IS NULL').length;
-  const fromToday = groups.filter((group) => only(group)?.operator === '>=' && only(group)?.date?.getTime() === midnight).length;
+  const fromToday = groups.filter(
+    (group) => only(group)?.operator === '>=' && only(group)?.date?.getTime() === midnight,
+  ).length;
   if (groups.length === 2 && isNull === 1 && fromToday === 1) return false;
   throw new UnsupportedFeatureError('mem0', `filter expiration_date ${JSON.stringify(groups)}`, NOT_EXPIRED_REASON);
 }
 
 const snakeCase = (key: string): string => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 const scalar = (value: unknown): FieldValue =>
-  value === null || value === undefined ? null : typeof value === 'object' ? JSON.stringify(value) : (value as FieldValue);
+  value === null || value === undefined
+    ? null
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : (value as FieldValue);
 const MAPPED = new Set(['id', 'memory', 'metadata', 'createdAt', 'updatedAt', 'score', 'hash']);
 
 /**

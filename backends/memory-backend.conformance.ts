@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { MemoryBackend, MemoryRecord } from './memory-backend.js';
 
 /** Names of the conformance checks, for `skip` lists. */
-export const CONFORMANCE_TESTS = [
+const CONFORMANCE_TESTS = [
   'open and close',
   'default search returns revoked and current facts',
   'store filter excludes the revoked fact',
@@ -41,7 +41,10 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
   const skipReason = (test: ConformanceTest): string | undefined =>
     options.skip?.find((entry) => entry.tests.includes(test))?.reason;
 
-  const check = (test: ConformanceTest, body: (backend: MemoryBackend, skip: (note: string) => never) => Promise<void>) => {
+  const check = (
+    test: ConformanceTest,
+    body: (backend: MemoryBackend, skip: (note: string) => never) => Promise<void>,
+  ) => {
     const reason = skipReason(test);
     if (reason !== undefined) return it.skip(`${test} (skipped: ${reason})`, () => {});
     return it(test, async (context) => {
@@ -65,7 +68,9 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
   describe(`${options.name}: memory backend conformance`, () => {
     check('open and close', async (backend) => {
       expect(backend.id).toMatch(/^[a-z0-9-]+$/);
-      await expect(backend.search({ namespace: 'empty', query: QUERY, limit: 10 })).resolves.toMatchObject({ records: [] });
+      await expect(backend.search({ namespace: 'empty', query: QUERY, limit: 10 })).resolves.toMatchObject({
+        records: [],
+      });
     });
 
     check('default search returns revoked and current facts', async (backend, skip) => {
@@ -78,7 +83,12 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
       const { storeFilter } = backend.description;
       if (storeFilter === null) return skip('the system has no store-level filter (filtered read = default read)');
       await seedDirect(backend, 'conformance', skip);
-      const { records } = await backend.search({ namespace: 'conformance', query: QUERY, limit: 10, filter: storeFilter });
+      const { records } = await backend.search({
+        namespace: 'conformance',
+        query: QUERY,
+        limit: 10,
+        filter: storeFilter,
+      });
       expect(texts(records)).toContain(CURRENT);
       expect(texts(records)).not.toContain(REVOKED);
     });
@@ -104,7 +114,9 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
         await seedDirect(first, 'shared', skip);
         expect((await second.search({ namespace: 'shared', query: QUERY, limit: 10 })).records).toEqual([]);
         await second.reset('shared');
-        expect(texts((await first.search({ namespace: 'shared', query: QUERY, limit: 10 })).records)).toContain(CURRENT);
+        expect(texts((await first.search({ namespace: 'shared', query: QUERY, limit: 10 })).records)).toContain(
+          CURRENT,
+        );
       } finally {
         await Promise.all([first.close(), second.close()]);
       }

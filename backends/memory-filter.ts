@@ -12,7 +12,14 @@ export interface DateFilter {
 }
 
 /** The date fields a filter can constrain. Names follow the stored property names of Graphiti / mem0 / inspeximus. */
-export const FILTER_FIELDS = ['valid_at', 'invalid_at', 'expired_at', 'created_at', 'expiration_date', 'invalidated_at'] as const;
+const FILTER_FIELDS = [
+  'valid_at',
+  'invalid_at',
+  'expired_at',
+  'created_at',
+  'expiration_date',
+  'invalidated_at',
+] as const;
 export type FilterField = (typeof FILTER_FIELDS)[number];
 
 /**

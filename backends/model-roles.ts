@@ -1,7 +1,15 @@
 // The registries of the two model roles inside memory systems: embedders and extraction models. One lazy line each,
 // the single source of their ids for the command line, the run spec, `--help`, the preflight and the manifest.
 import { z } from 'zod';
-import { createComponent, defineRegistry, factory, type ComponentArgs, type FactoryEntry, type Registry, type SpecPart } from '../pipeline/core/registry.js';
+import {
+  createComponent,
+  defineRegistry,
+  factory,
+  type ComponentArgs,
+  type FactoryEntry,
+  type Registry,
+  type SpecPart,
+} from '../pipeline/core/registry.js';
 import { DEFAULT_RETRY_POLICY, retryPolicySchema } from '../pipeline/core/retry-policy.js';
 import type { Embedder } from './embedder.js';
 import type { ExtractionModel } from './extraction-model.js';
@@ -41,11 +49,25 @@ export const EMBEDDERS = defineRegistry('embedder', {
   }),
   openai: embedder({
     ...factory({
-      summary: 'any OpenAI-compatible /v1/embeddings (--embedding-model; STALEBENCH_EMBEDDINGS_BASE_URL, else OPENAI_BASE_URL)',
-      args: z.object({ model: modelName, baseURL: z.string().url().nullable().default(null), dimensions: z.number().int().positive().optional(), retry: retryPolicySchema.default(DEFAULT_RETRY_POLICY) }).strict(),
+      summary:
+        'any OpenAI-compatible /v1/embeddings (--embedding-model; STALEBENCH_EMBEDDINGS_BASE_URL, else OPENAI_BASE_URL)',
+      args: z
+        .object({
+          model: modelName,
+          baseURL: z.string().url().nullable().default(null),
+          dimensions: z.number().int().positive().optional(),
+          retry: retryPolicySchema.default(DEFAULT_RETRY_POLICY),
+        })
+        .strict(),
       create: async ({ model, baseURL, dimensions, retry }, context: EndpointContext): Promise<Embedder> => {
         const url = baseURL ?? context.baseURL ?? undefined;
-        return (await import('./openai-embedder.js')).createOpenAIEmbedder({ model, retry, ...(url ? { baseURL: url } : {}), ...(context.apiKey ? { apiKey: context.apiKey } : {}), ...(dimensions ? { dimensions } : {}) });
+        return (await import('./openai-embedder.js')).createOpenAIEmbedder({
+          model,
+          retry,
+          ...(url ? { baseURL: url } : {}),
+          ...(context.apiKey ? { apiKey: context.apiKey } : {}),
+          ...(dimensions ? { dimensions } : {}),
+        });
       },
     }),
     remote: true,
@@ -53,7 +75,10 @@ export const EMBEDDERS = defineRegistry('embedder', {
       const url = (typeof args.baseURL === 'string' ? args.baseURL : null) ?? context.baseURL ?? null;
       return url === null ? null : { baseURL: url, model: modelArgs(args).model };
     },
-    fromAlias: (model, env) => ({ model: model ?? env.STALEBENCH_EMBEDDING_MODEL ?? 'text-embedding-3-small', baseURL: env.STALEBENCH_EMBEDDINGS_BASE_URL ?? null }),
+    fromAlias: (model, env) => ({
+      model: model ?? env.STALEBENCH_EMBEDDING_MODEL ?? 'text-embedding-3-small',
+      baseURL: env.STALEBENCH_EMBEDDINGS_BASE_URL ?? null,
+    }),
   }),
 });
 
@@ -63,7 +88,8 @@ export const EXTRACTION_MODELS = defineRegistry('extraction-model', {
     ...factory({
       summary: 'the offline deterministic extractor (default; natural-mode results are marked simulated)',
       args: z.object({}).strict(),
-      create: async (): Promise<ExtractionModel> => (await import('./sim-extraction-model.js')).createSimExtractionModel(),
+      create: async (): Promise<ExtractionModel> =>
+        (await import('./sim-extraction-model.js')).createSimExtractionModel(),
     }),
     remote: false,
     endpoint: () => null,
@@ -71,9 +97,21 @@ export const EXTRACTION_MODELS = defineRegistry('extraction-model', {
   openai: extractor({
     ...factory({
       summary: 'an endpoint alias (any other value of --extraction-model), at temperature 0 through OPENAI_BASE_URL',
-      args: z.object({ model: modelName, jsonMode: z.boolean().default(true), retry: retryPolicySchema.default(DEFAULT_RETRY_POLICY) }).strict(),
+      args: z
+        .object({
+          model: modelName,
+          jsonMode: z.boolean().default(true),
+          retry: retryPolicySchema.default(DEFAULT_RETRY_POLICY),
+        })
+        .strict(),
       create: async ({ model, jsonMode, retry }, context: EndpointContext): Promise<ExtractionModel> =>
-        (await import('./openai-extraction-model.js')).createOpenAIExtractionModel({ model, jsonMode, retry, ...(context.baseURL ? { baseURL: context.baseURL } : {}), ...(context.apiKey ? { apiKey: context.apiKey } : {}) }),
+        (await import('./openai-extraction-model.js')).createOpenAIExtractionModel({
+          model,
+          jsonMode,
+          retry,
+          ...(context.baseURL ? { baseURL: context.baseURL } : {}),
+          ...(context.apiKey ? { apiKey: context.apiKey } : {}),
+        }),
     }),
     remote: true,
     endpoint: (args, context) => (context.baseURL ? { baseURL: context.baseURL, model: modelArgs(args).model } : null),
@@ -91,11 +129,17 @@ export function embedderSpecPart(id: string, model: string | undefined, env: Nod
 export function extractionSpecPart(value: string, env: NodeJS.ProcessEnv): SpecPart {
   if (EXTRACTION_MODELS.has(value) && !EXTRACTION_MODELS.get(value).remote) return { id: value };
   const aliasLine = EXTRACTION_MODELS.ids.find((id) => EXTRACTION_MODELS.get(id).fromAlias !== undefined);
-  return aliasLine === undefined ? { id: value } : { id: aliasLine, ...EXTRACTION_MODELS.get(aliasLine).fromAlias?.(value, env) };
+  return aliasLine === undefined
+    ? { id: value }
+    : { id: aliasLine, ...EXTRACTION_MODELS.get(aliasLine).fromAlias?.(value, env) };
 }
 
 /** Creates the component a spec part names, tagged with its record (`recordOf`). */
-export function createFromSpec<Instance extends object>(registry: Registry<string, ModelRoleEntry<Instance>>, part: SpecPart, context: EndpointContext): Promise<Instance> {
+export function createFromSpec<Instance extends object>(
+  registry: Registry<string, ModelRoleEntry<Instance>>,
+  part: SpecPart,
+  context: EndpointContext,
+): Promise<Instance> {
   const { id, ...args } = part;
   return createComponent(registry, id, args, context);
 }

@@ -12,9 +12,16 @@ const provided: ProvidedNeo4jServer | undefined = inject('neo4j');
 const env = provided
   ? { NEO4J_URI: provided.uri, NEO4J_USER: provided.user ?? 'neo4j', NEO4J_PASSWORD: provided.password ?? '' }
   : process.env.NEO4J_URI
-    ? { NEO4J_URI: process.env.NEO4J_URI, NEO4J_USER: process.env.NEO4J_USER ?? 'neo4j', NEO4J_PASSWORD: process.env.NEO4J_PASSWORD ?? '' }
+    ? {
+        NEO4J_URI: process.env.NEO4J_URI,
+        NEO4J_USER: process.env.NEO4J_USER ?? 'neo4j',
+        NEO4J_PASSWORD: process.env.NEO4J_PASSWORD ?? '',
+      }
     : undefined;
-if (!env) console.log('[neo4j-engine-eval] skipped: no Neo4j server (set NEO4J_URI, or run `pnpm run test:neo4j`, which starts one)');
+if (!env)
+  console.log(
+    '[neo4j-engine-eval] skipped: no Neo4j server (set NEO4J_URI, or run `pnpm run test:neo4j`, which starts one)',
+  );
 
 async function evaluate(args: string[], environment: Record<string, string>) {
   const out = mkdtempSync(join(tmpdir(), 'stalebench-engine-'));
@@ -27,8 +34,17 @@ async function evaluate(args: string[], environment: Record<string, string>) {
   return { code, out, seconds: (Date.now() - started) / 1000, stderr: err.join('\n') };
 }
 
-const counts = (summary: Summary) => summary.cells.map((c) => ({ system: c.system, mode: c.mode, arm: c.arm, status: c.status, exposure: c.exposure, unsafe: [c.unsafe.k, c.unsafe.n] }));
-const summaryOf = (out: string) => JSON.parse(readFileSync(join(out, readdirSync(out)[0]!, 'summary.json'), 'utf8')) as Summary;
+const counts = (summary: Summary) =>
+  summary.cells.map((c) => ({
+    system: c.system,
+    mode: c.mode,
+    arm: c.arm,
+    status: c.status,
+    exposure: c.exposure,
+    unsafe: [c.unsafe.k, c.unsafe.n],
+  }));
+const summaryOf = (out: string) =>
+  JSON.parse(readFileSync(join(out, readdirSync(out)[0]!, 'summary.json'), 'utf8')) as Summary;
 
 describe.skipIf(!env)('the neo4j engine in a full eval', () => {
   it('gives identical exposure and unsafe counts to the embedded engine for graphiti and zep-ce', async () => {
@@ -38,7 +54,10 @@ describe.skipIf(!env)('the neo4j engine in a full eval', () => {
     expect(embedded.code, embedded.stderr).toBe(0);
     expect(neo4j.code, neo4j.stderr).toBe(0);
     expect(counts(summaryOf(neo4j.out))).toEqual(counts(summaryOf(embedded.out)));
-    expect(counts(summaryOf(neo4j.out)).find((c) => c.system === 'graphiti' && c.mode === 'direct')!.exposure).toEqual({ k: POLICY_SCENARIO_IDS.length, n: POLICY_SCENARIO_IDS.length });
+    expect(counts(summaryOf(neo4j.out)).find((c) => c.system === 'graphiti' && c.mode === 'direct')!.exposure).toEqual({
+      k: POLICY_SCENARIO_IDS.length,
+      n: POLICY_SCENARIO_IDS.length,
+    });
   }, 180_000);
 
   it('gives the same write-back hops on Neo4j as on the embedded engine (journals are real DECISION edges)', async () => {
@@ -47,13 +66,48 @@ describe.skipIf(!env)('the neo4j engine in a full eval', () => {
     const neo4j = await evaluate([...args, '--engine', 'neo4j'], env!);
     expect(embedded.code, embedded.stderr).toBe(0);
     expect(neo4j.code, neo4j.stderr).toBe(0);
-    type Row = { poisoned: number; storedActive: unknown; defaultHops: unknown; filteredHops: unknown; journalRetrievedFiltered: unknown };
-    const rows = (out: string) => (JSON.parse(readFileSync(join(out, readdirSync(out)[0]!, 'summary.json'), 'utf8')) as { writeback: Row[] }).writeback.map(({ poisoned, storedActive, defaultHops, filteredHops, journalRetrievedFiltered }) => ({ poisoned, storedActive, defaultHops, filteredHops, journalRetrievedFiltered }));
+    type Row = {
+      poisoned: number;
+      storedActive: unknown;
+      defaultHops: unknown;
+      filteredHops: unknown;
+      journalRetrievedFiltered: unknown;
+    };
+    const rows = (out: string) =>
+      (
+        JSON.parse(readFileSync(join(out, readdirSync(out)[0]!, 'summary.json'), 'utf8')) as { writeback: Row[] }
+      ).writeback.map(({ poisoned, storedActive, defaultHops, filteredHops, journalRetrievedFiltered }) => ({
+        poisoned,
+        storedActive,
+        defaultHops,
+        filteredHops,
+        journalRetrievedFiltered,
+      }));
     // Every hop's context, in retrieval order, is the same on both engines (the sim's draws depend on it).
     const contexts = (out: string) =>
-      readFileSync(join(out, readdirSync(out)[0]!, 'writeback.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { unitId: string; hops: { hop: number; default: { readTrace: { records: { text: string; fields: Record<string, unknown> }[] } }; filtered: { readTrace: { records: { text: string }[] } } }[] })
+      readFileSync(join(out, readdirSync(out)[0]!, 'writeback.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map(
+          (line) =>
+            JSON.parse(line) as {
+              unitId: string;
+              hops: {
+                hop: number;
+                default: { readTrace: { records: { text: string; fields: Record<string, unknown> }[] } };
+                filtered: { readTrace: { records: { text: string }[] } };
+              }[];
+            },
+        )
         .sort((a, b) => a.unitId.localeCompare(b.unitId))
-        .flatMap((r) => r.hops.map((h) => ({ unit: r.unitId, hop: h.hop, default: h.default.readTrace.records.map((x) => x.text), filtered: h.filtered.readTrace.records.map((x) => x.text) })));
+        .flatMap((r) =>
+          r.hops.map((h) => ({
+            unit: r.unitId,
+            hop: h.hop,
+            default: h.default.readTrace.records.map((x) => x.text),
+            filtered: h.filtered.readTrace.records.map((x) => x.text),
+          })),
+        );
     expect(contexts(neo4j.out)).toEqual(contexts(embedded.out));
     expect(rows(neo4j.out)).toEqual(rows(embedded.out));
     expect(rows(neo4j.out)[0]!.poisoned).toBeGreaterThan(0);
@@ -62,7 +116,10 @@ describe.skipIf(!env)('the neo4j engine in a full eval', () => {
 
 describe('a wrong NEO4J_URI', () => {
   it('fails in seconds, names the URL, and writes nothing', async () => {
-    const result = await evaluate(['--systems', 'graphiti', '--modes', 'direct', '--engine', 'neo4j'], { NEO4J_URI: 'bolt://127.0.0.1:1', NEO4J_PASSWORD: 'x' });
+    const result = await evaluate(['--systems', 'graphiti', '--modes', 'direct', '--engine', 'neo4j'], {
+      NEO4J_URI: 'bolt://127.0.0.1:1',
+      NEO4J_PASSWORD: 'x',
+    });
     expect(result.code).toBe(1);
     expect(result.seconds).toBeLessThan(15);
     expect(result.stderr).toContain('bolt://127.0.0.1:1');

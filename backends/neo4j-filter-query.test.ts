@@ -9,7 +9,10 @@ const MAR = new Date('2026-03-01T00:00:00.000Z');
 
 describe('compileCypherFilter', () => {
   it("compiles the paper's store filter and an absent filter", () => {
-    expect(compileCypherFilter({ expired_at: [[{ operator: 'IS NULL' }]] })).toEqual({ where: '((e.expired_at IS NULL))', parameters: {} });
+    expect(compileCypherFilter({ expired_at: [[{ operator: 'IS NULL' }]] })).toEqual({
+      where: '((e.expired_at IS NULL))',
+      parameters: {},
+    });
     expect(compileCypherFilter(undefined)).toEqual({ where: 'true', parameters: {} });
     expect(compileCypherFilter({ valid_at: undefined })).toEqual({ where: 'true', parameters: {} });
   });
@@ -17,7 +20,10 @@ describe('compileCypherFilter', () => {
   it('gives two OR groups on one field their own parameters (Graphiti would bind valid_at_0 twice)', () => {
     const filter: MemoryFilter = {
       valid_at: [
-        [{ operator: '>=', date: JAN }, { operator: '<', date: FEB }],
+        [
+          { operator: '>=', date: JAN },
+          { operator: '<', date: FEB },
+        ],
         [{ operator: '>', date: MAR }],
       ],
     };
@@ -51,7 +57,9 @@ describe('compileCypherFilter', () => {
   it('keeps the predicate semantics of empty lists and comparisons without a date', () => {
     expect(compileCypherFilter({ expired_at: [] }).where).toBe('(false)');
     expect(compileCypherFilter({ expired_at: [[]] }).where).toBe('((true))');
-    expect(compileCypherFilter({ valid_at: [[{ operator: '>' }], [{ operator: '<', date: new Date(Number.NaN) }]] })).toEqual({
+    expect(
+      compileCypherFilter({ valid_at: [[{ operator: '>' }], [{ operator: '<', date: new Date(Number.NaN) }]] }),
+    ).toEqual({
       where: '((false) OR (false))',
       parameters: {},
     });

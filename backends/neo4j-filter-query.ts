@@ -36,10 +36,15 @@ const OPERATORS = new Set(['=', '<>', '>', '<', '>=', '<=']);
 export function compileCypherFilter(filter: MemoryFilter | undefined, options: CypherFilterOptions = {}): CypherFilter {
   const variable = options.variable ?? 'e';
   const toParameter = options.toParameter ?? ((date: Date) => date);
-  const entries = Object.entries(filter ?? {}).filter((entry): entry is [string, DateFilter[][]] => entry[1] !== undefined);
+  const entries = Object.entries(filter ?? {}).filter(
+    (entry): entry is [string, DateFilter[][]] => entry[1] !== undefined,
+  );
   const invalid = [variable, ...entries.map(([field]) => field)].filter((name) => !IDENTIFIER.test(name));
   if (invalid.length > 0) {
-    throw new InvalidInputError('Cypher filter', invalid.map((name) => ({ path: name, message: 'is not a Cypher identifier' })));
+    throw new InvalidInputError(
+      'Cypher filter',
+      invalid.map((name) => ({ path: name, message: 'is not a Cypher identifier' })),
+    );
   }
   const parameters: Record<string, unknown> = {};
   const fieldClauses = entries.map(([field, groups]) => {

@@ -20,14 +20,24 @@ const server: Neo4jGraphStoreSettings | undefined = provided
   : process.env.NEO4J_URI
     ? { uri: process.env.NEO4J_URI, user: process.env.NEO4J_USER, password: process.env.NEO4J_PASSWORD }
     : undefined;
-const NO_SERVER = 'no Neo4j server: set NEO4J_URI or run vitest with --globalSetup backends/test-support/neo4j-global-setup.ts';
+const NO_SERVER =
+  'no Neo4j server: set NEO4J_URI or run vitest with --globalSetup backends/test-support/neo4j-global-setup.ts';
 const NOW = new Date('2026-09-01T12:00:00.000Z');
 const lexical = createLexicalEmbedder();
 const graphiti = (runId: string, store?: GraphStore) =>
-  createGraphitiBackend({ embedder: lexical, runId, workDir: '/tmp/unused', extraction: createSimExtractionModel(), store });
+  createGraphitiBackend({
+    embedder: lexical,
+    runId,
+    workDir: '/tmp/unused',
+    extraction: createSimExtractionModel(),
+    store,
+  });
 
 const openStores: GraphStore[] = [];
-const tracked = <T extends GraphStore>(store: T): T => (openStores.push(store), store);
+const tracked = <T extends GraphStore>(store: T): T => {
+  openStores.push(store);
+  return store;
+};
 afterEach(async () => {
   await Promise.all(openStores.splice(0).map((store) => store.close())); // backends never close a store they were given
 });
@@ -37,7 +47,9 @@ describe('neo4j graph store without a server', () => {
     const port = await unusedPort();
     const uri = `bolt://127.0.0.1:${port}`;
     const started = Date.now();
-    const error = await createNeo4jGraphStore({ uri }).open().catch((caught: unknown) => caught);
+    const error = await createNeo4jGraphStore({ uri })
+      .open()
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BackendUnavailableError);
     expect(error).toMatchObject({ backend: 'neo4j', url: uri, hint: expect.stringContaining('neo4j-global-setup.ts') });
     expect((error as Error).message).toContain(uri);
@@ -62,21 +74,55 @@ if (server === undefined) {
       await store.open();
       const node = { name: 'n', group_id: 'g1', created_at: NOW, summary: '', name_embedding: null };
       await store.saveNodes([{ uuid: 's', ...node }]);
-      const edge = { uuid: 'gate', group_id: 'g1', source_node_uuid: 's', target_node_uuid: 's', name: 'R', fact: 'gate', episodes: [] };
-      await store.saveEdges([{ ...edge, fact_embedding: [1, 4, 2, 2], created_at: NOW, valid_at: null, invalid_at: null, expired_at: null, reference_time: null }]);
-      const hits = await store.searchEdgesBySimilarity({ vector: [1, 0, 0, 0], groupIds: ['g1'], limit: 1, minScore: 0.6 });
+      const edge = {
+        uuid: 'gate',
+        group_id: 'g1',
+        source_node_uuid: 's',
+        target_node_uuid: 's',
+        name: 'R',
+        fact: 'gate',
+        episodes: [],
+      };
+      await store.saveEdges([
+        {
+          ...edge,
+          fact_embedding: [1, 4, 2, 2],
+          created_at: NOW,
+          valid_at: null,
+          invalid_at: null,
+          expired_at: null,
+          reference_time: null,
+        },
+      ]);
+      const hits = await store.searchEdgesBySimilarity({
+        vector: [1, 0, 0, 0],
+        groupIds: ['g1'],
+        limit: 1,
+        minScore: 0.6,
+      });
       // (1 + 1/5) / 2 = 0.6 in float64 (embedded: excluded); Neo4j returns Math.fround(0.6) = 0.6000000238418579.
       expect(hits.map((hit) => hit.score)).toEqual([Math.fround(0.6)]);
     });
   });
 
-  describe('neo4j store writes: Graphiti\'s shape, and only what changes', () => {
+  describe("neo4j store writes: Graphiti's shape, and only what changes", () => {
     it('updates a foreign edge and node by setting the changed properties only (microseconds, attributes and source_uuid kept)', async () => {
       const store = tracked(freshNeo4jStore(settings));
       await store.open();
       const neo4j = (await import('neo4j-driver')).default;
-      const driver = neo4j.driver(settings.uri, settings.user === undefined ? undefined : neo4j.auth.basic(settings.user, settings.password ?? ''));
-      const raw = async () => (await driver.executeQuery("MATCH (n:Entity {uuid: 's'})-[e:RELATES_TO]->() RETURN properties(n) AS n, properties(e) AS e")).records.map((r) => ({ n: r.get('n') as Record<string, unknown>, e: r.get('e') as Record<string, unknown> }))[0]!;
+      const driver = neo4j.driver(
+        settings.uri,
+        settings.user === undefined ? undefined : neo4j.auth.basic(settings.user, settings.password ?? ''),
+      );
+      const raw = async () =>
+        (
+          await driver.executeQuery(
+            "MATCH (n:Entity {uuid: 's'})-[e:RELATES_TO]->() RETURN properties(n) AS n, properties(e) AS e",
+          )
+        ).records.map((r) => ({
+          n: r.get('n') as Record<string, unknown>,
+          e: r.get('e') as Record<string, unknown>,
+        }))[0]!;
       try {
         // As graphiti-core's EntityEdge.save leaves an edge: microsecond datetimes, source_uuid / target_uuid, an attribute.
         await driver.executeQuery(`CREATE (s:Entity {uuid: 's', name: 'S', group_id: 'g1', summary: '', created_at: datetime('2026-01-01T00:00:00.123456Z'), colour: 'blue'})
@@ -89,8 +135,11 @@ if (server === undefined) {
         await store.saveNodes(await store.getNodesByUuids(['s']));
         const after = await raw();
         expect(Object.keys(after.e).sort()).toEqual([...Object.keys(before.e), 'expired_at', 'invalid_at'].sort());
-        for (const key of Object.keys(before.e)) expect({ key, value: String(after.e[key]) }).toEqual({ key, value: String(before.e[key]) });
-        expect(Object.fromEntries(Object.entries(after.n).map(([k, v]) => [k, String(v)]))).toEqual(Object.fromEntries(Object.entries(before.n).map(([k, v]) => [k, String(v)])));
+        for (const key of Object.keys(before.e))
+          expect({ key, value: String(after.e[key]) }).toEqual({ key, value: String(before.e[key]) });
+        expect(Object.fromEntries(Object.entries(after.n).map(([k, v]) => [k, String(v)]))).toEqual(
+          Object.fromEntries(Object.entries(before.n).map(([k, v]) => [k, String(v)])),
+        );
       } finally {
         await driver.close();
       }
@@ -113,8 +162,15 @@ if (server === undefined) {
       const filter = filtered ? (backend.description.storeFilter ?? undefined) : undefined;
       return (await backend.search({ namespace: scenario.id, query: scenario.query, limit: 10, filter })).records;
     };
-    const seed = (backend: MemoryBackend, scenario: { id: string; v1: string; v2: string; distractors: readonly string[] }) =>
-      backend.insert({ namespace: scenario.id, now: NOW, writes: { mode: 'direct', revoked: [scenario.v1], current: [scenario.v2, ...scenario.distractors] } });
+    const seed = (
+      backend: MemoryBackend,
+      scenario: { id: string; v1: string; v2: string; distractors: readonly string[] },
+    ) =>
+      backend.insert({
+        namespace: scenario.id,
+        now: NOW,
+        writes: { mode: 'direct', revoked: [scenario.v1], current: [scenario.v2, ...scenario.distractors] },
+      });
 
     it('returns the same records (ids, texts, order, fields) for default and filtered reads', async () => {
       for (const scenario of await loadScenarios()) {
@@ -124,7 +180,11 @@ if (server === undefined) {
         await Promise.all([seed(embedded, scenario), seed(neo4j, scenario)]);
         for (const filtered of [false, true]) {
           const expected: MemoryRecord[] = await read(embedded, scenario, filtered);
-          expect({ scenario: scenario.id, filtered, records: await read(neo4j, scenario, filtered) }).toEqual({ scenario: scenario.id, filtered, records: expected });
+          expect({ scenario: scenario.id, filtered, records: await read(neo4j, scenario, filtered) }).toEqual({
+            scenario: scenario.id,
+            filtered,
+            records: expected,
+          });
           expect(expected.length).toBeGreaterThan(0);
         }
         await Promise.all([embedded.close(), neo4j.close()]);
@@ -142,13 +202,16 @@ if (server === undefined) {
         await seed(neo4j, scenario);
         const [expected, actual] = await Promise.all([read(embedded, scenario, false), read(neo4j, scenario, false)]);
         const ids = (records: MemoryRecord[]) => records.map((record) => record.id).join(',');
-        if (ids(expected) !== ids(actual)) differences.push(`${scenario.id}: embedded ${ids(expected)} vs neo4j ${ids(actual)}`);
+        if (ids(expected) !== ids(actual))
+          differences.push(`${scenario.id}: embedded ${ids(expected)} vs neo4j ${ids(actual)}`);
         expect(actual.some((record) => record.text === scenario.v1 && record.fields.expired_at !== null)).toBe(true);
         expect((await read(neo4j, scenario, true)).some((record) => record.text === scenario.v1)).toBe(false);
         await neo4j.reset(scenario.id);
         await embedded.close();
       }
-      console.log(`[neo4j] sequential resets: ${differences.length}/${POLICY_SCENARIO_IDS.length} default reads ordered differently from the embedded store${differences.map((line) => `\n  ${line}`).join('')}`);
+      console.log(
+        `[neo4j] sequential resets: ${differences.length}/${POLICY_SCENARIO_IDS.length} default reads ordered differently from the embedded store${differences.map((line) => `\n  ${line}`).join('')}`,
+      );
     });
   });
 }
@@ -159,7 +222,9 @@ function unusedPort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

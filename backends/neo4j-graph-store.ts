@@ -30,7 +30,7 @@ export interface Neo4jGraphStore extends GraphStore {
 }
 
 /** What to do when no server answers. */
-export const NEO4J_START_HINT =
+const NEO4J_START_HINT =
   'start Neo4j 5.26+ and set NEO4J_URI (plus NEO4J_USER / NEO4J_PASSWORD), or for tests run vitest with ' +
   '--globalSetup backends/test-support/neo4j-global-setup.ts, which starts a throwaway server through Maven';
 
@@ -60,16 +60,25 @@ export function createNeo4jGraphStore(settings: Neo4jGraphStoreSettings): Neo4jG
   const unavailable = (error: unknown): never => {
     const code = (error as { code?: unknown }).code;
     if (code === 'Neo.ClientError.Security.Unauthorized') {
-      throw new BackendUnavailableError('neo4j', settings.uri, 'the server refused the credentials: check NEO4J_USER / NEO4J_PASSWORD', { cause: error });
+      throw new BackendUnavailableError(
+        'neo4j',
+        settings.uri,
+        'the server refused the credentials: check NEO4J_USER / NEO4J_PASSWORD',
+        { cause: error },
+      );
     }
-    if (code === 'ServiceUnavailable' || code === 'SessionExpired') throw new BackendUnavailableError('neo4j', settings.uri, NEO4J_START_HINT, { cause: error });
+    if (code === 'ServiceUnavailable' || code === 'SessionExpired')
+      throw new BackendUnavailableError('neo4j', settings.uri, NEO4J_START_HINT, { cause: error });
     throw error;
   };
   const read = async (query: string, parameters: Record<string, unknown>) => {
     const { neo4j, driver } = connected();
-    return (await driver.executeQuery(query, parameters, { database, routing: neo4j.routing.READ }).catch(unavailable)).records;
+    return (await driver.executeQuery(query, parameters, { database, routing: neo4j.routing.READ }).catch(unavailable))
+      .records;
   };
-  const write = <T>(work: (run: (query: string, parameters?: Record<string, unknown>) => Promise<Neo4jRecord[]>) => Promise<T>) => {
+  const write = <T>(
+    work: (run: (query: string, parameters?: Record<string, unknown>) => Promise<Neo4jRecord[]>) => Promise<T>,
+  ) => {
     const session = connected().driver.session({ database });
     return session
       .executeWrite((tx) => work(async (query, parameters = {}) => (await tx.run(query, parameters)).records))
@@ -77,7 +86,10 @@ export function createNeo4jGraphStore(settings: Neo4jGraphStoreSettings): Neo4jG
       .finally(() => session.close());
   };
   const writes = createNeo4jWrites({ neo4j: () => connected().neo4j, transaction: write });
-  const reads = createNeo4jReads(read, { int: (value) => connected().neo4j.int(value), dateTime: (date) => toDateTime(connected().neo4j, date) });
+  const reads = createNeo4jReads(read, {
+    int: (value) => connected().neo4j.int(value),
+    dateTime: (date) => toDateTime(connected().neo4j, date),
+  });
   const searchFilter = (filter: Parameters<GraphStore['searchEdgesFulltext']>[0]['filter']) =>
     compileCypherFilter(filter, { variable: 'e', toParameter: (date) => toDateTime(connected().neo4j, date) });
 
@@ -86,29 +98,52 @@ export function createNeo4jGraphStore(settings: Neo4jGraphStoreSettings): Neo4jG
     try {
       neo4j = (await import('neo4j-driver')).default;
     } catch (error) {
-      throw new EvalError('missing-dependency', 'the neo4j graph store needs neo4j-driver: pnpm add neo4j-driver', { cause: error });
+      throw new EvalError('missing-dependency', 'the neo4j graph store needs neo4j-driver: pnpm add neo4j-driver', {
+        cause: error,
+      });
     }
     let driver: Driver;
     try {
       const auth = settings.user === undefined ? undefined : neo4j.auth.basic(settings.user, settings.password ?? '');
-      driver = neo4j.driver(settings.uri, auth, { connectionTimeout: settings.connectionTimeoutMs ?? 5_000, connectionAcquisitionTimeout: 10_000 });
+      driver = neo4j.driver(settings.uri, auth, {
+        connectionTimeout: settings.connectionTimeoutMs ?? 5_000,
+        connectionAcquisitionTimeout: 10_000,
+      });
     } catch (error) {
-      throw new BackendUnavailableError('neo4j', settings.uri, `not a Neo4j URI (bolt://, neo4j://): ${String(error)}`, { cause: error });
+      throw new BackendUnavailableError(
+        'neo4j',
+        settings.uri,
+        `not a Neo4j URI (bolt://, neo4j://): ${String(error)}`,
+        { cause: error },
+      );
     }
     try {
       await driver.verifyConnectivity({ database }).catch(unavailable);
       connection = { neo4j, driver };
-      const [component] = await read('CALL dbms.components() YIELD versions, edition RETURN versions[0] AS version, edition', {});
+      const [component] = await read(
+        'CALL dbms.components() YIELD versions, edition RETURN versions[0] AS version, edition',
+        {},
+      );
       const version = String(component?.get('version') ?? '0');
       serverVersion = `Neo4j ${version} ${String(component?.get('edition') ?? '')}`.trim();
       const [major = 0, minor = 0] = version.split('.').map(Number);
-      if (major < 5 || (major === 5 && minor < 18)) throw new UnsupportedFeatureError('neo4j', `server ${version}`, 'vector.similarity.cosine needs Neo4j 5.18+ (Graphiti asks for 5.26+)');
+      if (major < 5 || (major === 5 && minor < 18))
+        throw new UnsupportedFeatureError(
+          'neo4j',
+          `server ${version}`,
+          'vector.similarity.cosine needs Neo4j 5.18+ (Graphiti asks for 5.26+)',
+        );
       const existing = new Set((await read('SHOW INDEXES YIELD name', {})).map((record) => String(record.get('name'))));
       // Two processes opening a fresh database race here: `IF NOT EXISTS` does not stop the loser's schema
       // transaction from failing with "an equivalent index already exists" (measured on 5.26.30), which is success.
       const create = (statement: string) =>
         driver.executeQuery(statement, {}, { database }).catch((error: unknown) => {
-          if (!/^Neo\.ClientError\.Schema\.(EquivalentSchemaRule|Index|Constraint|IndexWithName|ConstraintWithName)AlreadyExists$/.test(String((error as { code?: unknown }).code))) return unavailable(error);
+          if (
+            !/^Neo\.ClientError\.Schema\.(EquivalentSchemaRule|Index|Constraint|IndexWithName|ConstraintWithName)AlreadyExists$/.test(
+              String((error as { code?: unknown }).code),
+            )
+          )
+            return unavailable(error);
         });
       for (const { name, statement } of cypher.SCHEMA_STATEMENTS) {
         if (!existing.has(name)) await create(statement);
@@ -143,7 +178,12 @@ export function createNeo4jGraphStore(settings: Neo4jGraphStoreSettings): Neo4jG
       const query = cypher.graphitiFulltextQuery(search.query, search.groupIds);
       if (query === null) return [];
       const filter = searchFilter(search.filter);
-      const parameters = { ...filter.parameters, query, group_ids: [...search.groupIds], limit: connected().neo4j.int(Math.floor(search.limit)) };
+      const parameters = {
+        ...filter.parameters,
+        query,
+        group_ids: [...search.groupIds],
+        limit: connected().neo4j.int(Math.floor(search.limit)),
+      };
       return (await read(cypher.fulltextSearchCypher(filter.where), parameters)).map(scoredEdgeFromRecord);
     },
     async searchEdgesBySimilarity(search) {
@@ -159,7 +199,10 @@ export function createNeo4jGraphStore(settings: Neo4jGraphStoreSettings): Neo4jG
       };
       const records = await read(cypher.similaritySearchCypher(filter.where), parameters).catch((error: unknown) => {
         if (!String((error as Error).message).includes('same number of dimensions')) throw error;
-        throw new Error(`vector length ${search.vector.length} does not match the stored embedding length (Neo4j: ${(error as Error).message})`, { cause: error });
+        throw new Error(
+          `vector length ${search.vector.length} does not match the stored embedding length (Neo4j: ${(error as Error).message})`,
+          { cause: error },
+        );
       });
       return records.map(scoredEdgeFromRecord) satisfies ScoredEdge[];
     },
@@ -192,14 +235,22 @@ export function createNeo4jGraphStore(settings: Neo4jGraphStoreSettings): Neo4jG
       const session = connected().driver.session({ database });
       try {
         // The metadata lets an operator see the holder: SHOW TRANSACTIONS YIELD transactionId, metaData.
-        const transaction = session.beginTransaction({ metadata: { stalebench: housekeeping.STATISTICS_MUTEX, pid: process.pid } });
+        const transaction = session.beginTransaction({
+          metadata: { stalebench: housekeeping.STATISTICS_MUTEX, pid: process.pid },
+        });
         try {
-          await transaction.run(housekeeping.TAKE_MUTEX, { name: housekeeping.STATISTICS_MUTEX, holder: `${process.pid}` }).catch(unavailable);
+          await transaction
+            .run(housekeeping.TAKE_MUTEX, { name: housekeeping.STATISTICS_MUTEX, holder: `${process.pid}` })
+            .catch(unavailable);
           const result = await work();
           // A transaction the server ended meanwhile (db.transaction.timeout, an admin) released the mutex under
           // `work`: its reads may have seen another run's data, so the section fails instead of passing silently.
           await transaction.run('RETURN 1').catch((error: unknown) => {
-            throw new EvalError('neo4j-mutex-lost', `neo4j: the mutex transaction ended while its section ran (${String((error as Error).message)}); another run may have changed this section's ranks`, { cause: error });
+            throw new EvalError(
+              'neo4j-mutex-lost',
+              `neo4j: the mutex transaction ended while its section ran (${String((error as Error).message)}); another run may have changed this section's ranks`,
+              { cause: error },
+            );
           });
           return result;
         } finally {

@@ -2,7 +2,13 @@
 import type { Record as Neo4jRecord } from 'neo4j-driver';
 import type { EntityEdge, EpisodeData } from './graph-model.js';
 import type { GraphWrites } from './graph-store.js';
-import { EDGE_PROPERTIES, EPISODE_PROPERTIES, MENTION_PROPERTIES, NODE_PROPERTIES, propertyChanges } from './neo4j-records.js';
+import {
+  EDGE_PROPERTIES,
+  EPISODE_PROPERTIES,
+  MENTION_PROPERTIES,
+  NODE_PROPERTIES,
+  propertyChanges,
+} from './neo4j-records.js';
 
 type Neo4jModule = typeof import('neo4j-driver');
 type Run = (query: string, parameters?: Record<string, unknown>) => Promise<Neo4jRecord[]>;
@@ -19,8 +25,10 @@ export interface Neo4jWriteAccess {
 const STORED = {
   Entity: 'UNWIND $uuids AS uuid MATCH (n:Entity {uuid: uuid}) RETURN n.uuid AS uuid, properties(n) AS properties',
   Episodic: 'UNWIND $uuids AS uuid MATCH (n:Episodic {uuid: uuid}) RETURN n.uuid AS uuid, properties(n) AS properties',
-  RELATES_TO: 'UNWIND $uuids AS uuid MATCH ()-[e:RELATES_TO {uuid: uuid}]->() RETURN e.uuid AS uuid, properties(e) AS properties',
-  MENTIONS: 'UNWIND $uuids AS uuid MATCH ()-[e:MENTIONS {uuid: uuid}]->() RETURN e.uuid AS uuid, properties(e) AS properties',
+  RELATES_TO:
+    'UNWIND $uuids AS uuid MATCH ()-[e:RELATES_TO {uuid: uuid}]->() RETURN e.uuid AS uuid, properties(e) AS properties',
+  MENTIONS:
+    'UNWIND $uuids AS uuid MATCH ()-[e:MENTIONS {uuid: uuid}]->() RETURN e.uuid AS uuid, properties(e) AS properties',
 } as const;
 const SET_NODES = (label: string) => `UNWIND $rows AS row MERGE (n:${label} {uuid: row.uuid}) SET n += row.set`;
 const CREATE_EDGES = (type: string, sourceLabel: string) => `
@@ -31,8 +39,11 @@ MERGE (source)-[e:${type} {uuid: row.uuid}]->(target)
 SET e += row.set`;
 const UPDATE_EDGES = (type: string) => `UNWIND $rows AS row MATCH ()-[e:${type} {uuid: row.uuid}]->() SET e += row.set`;
 // A bulk save that lists one edge twice (resolved, then invalidated) leaves the last values, as Graphiti's UNWIND does.
-const lastOfEach = (edges: readonly EntityEdge[]): EntityEdge[] => [...new Map(edges.map((edge) => [edge.uuid, edge])).values()];
-const EXISTING = (label: string) => `UNWIND $uuids AS uuid MATCH (n:${label} {uuid: uuid}) RETURN DISTINCT n.uuid AS uuid`;
+const lastOfEach = (edges: readonly EntityEdge[]): EntityEdge[] => [
+  ...new Map(edges.map((edge) => [edge.uuid, edge])).values(),
+];
+const EXISTING = (label: string) =>
+  `UNWIND $uuids AS uuid MATCH (n:${label} {uuid: uuid}) RETURN DISTINCT n.uuid AS uuid`;
 
 /**
  * The three write paths. Every save reads the stored property maps first (in the same transaction) and SETs with
@@ -46,18 +57,53 @@ const EXISTING = (label: string) => `UNWIND $uuids AS uuid MATCH (n:${label} {uu
  * await writes.saveEdges([edge]);
  */
 export function createNeo4jWrites(access: Neo4jWriteAccess): GraphWrites {
-  const stored = async (run: Run, kind: keyof typeof STORED, uuids: readonly string[]): Promise<Map<string, Properties>> =>
-    new Map((await run(STORED[kind], { uuids: [...new Set(uuids)] })).map((record) => [String(record.get('uuid')), record.get('properties') as Properties]));
-  const requireExisting = async (run: Run, label: string, uuids: readonly string[], owner: (uuid: string) => string): Promise<void> => {
-    const found = new Set((await run(EXISTING(label), { uuids: [...new Set(uuids)] })).map((record) => String(record.get('uuid'))));
+  const stored = async (
+    run: Run,
+    kind: keyof typeof STORED,
+    uuids: readonly string[],
+  ): Promise<Map<string, Properties>> =>
+    new Map(
+      (await run(STORED[kind], { uuids: [...new Set(uuids)] })).map((record) => [
+        String(record.get('uuid')),
+        record.get('properties') as Properties,
+      ]),
+    );
+  const requireExisting = async (
+    run: Run,
+    label: string,
+    uuids: readonly string[],
+    owner: (uuid: string) => string,
+  ): Promise<void> => {
+    const found = new Set(
+      (await run(EXISTING(label), { uuids: [...new Set(uuids)] })).map((record) => String(record.get('uuid'))),
+    );
     // Graphiti's save queries MATCH both end nodes and silently write nothing without them; here it is an error.
     const missing = uuids.find((uuid) => !found.has(uuid));
     if (missing !== undefined) throw new Error(`${owner(missing)}: end node ${missing} has not been saved`);
   };
-  const setNodes = async (run: Run, label: 'Entity' | 'Episodic', items: readonly { uuid: string }[], spec: Properties, extras: Properties): Promise<void> => {
-    const before = await stored(run, label, items.map((item) => item.uuid));
+  const setNodes = async (
+    run: Run,
+    label: 'Entity' | 'Episodic',
+    items: readonly { uuid: string }[],
+    spec: Properties,
+    extras: Properties,
+  ): Promise<void> => {
+    const before = await stored(
+      run,
+      label,
+      items.map((item) => item.uuid),
+    );
     const rows = items
-      .map((item) => ({ uuid: item.uuid, set: propertyChanges(access.neo4j(), spec as never, before.get(item.uuid), item, before.has(item.uuid) ? {} : extras) }))
+      .map((item) => ({
+        uuid: item.uuid,
+        set: propertyChanges(
+          access.neo4j(),
+          spec as never,
+          before.get(item.uuid),
+          item,
+          before.has(item.uuid) ? {} : extras,
+        ),
+      }))
       .filter((row) => Object.keys(row.set).length > 0);
     if (rows.length > 0) await run(SET_NODES(label), { rows });
   };
@@ -65,15 +111,25 @@ export function createNeo4jWrites(access: Neo4jWriteAccess): GraphWrites {
    * Updates the changed properties of the stored edges in this transaction; returns the rows of the new ones for
    * `createEdges` (MENTIONS are created here too: they are not in any index stalebench orders by).
    */
-  const setEdges = async (run: Run, type: 'RELATES_TO' | 'MENTIONS', items: readonly EntityEdge[] | EpisodeData['mentions'], endNames: [string, string] | null): Promise<Properties[]> => {
-    const before = await stored(run, type, items.map((item) => item.uuid));
+  const setEdges = async (
+    run: Run,
+    type: 'RELATES_TO' | 'MENTIONS',
+    items: readonly EntityEdge[] | EpisodeData['mentions'],
+    endNames: [string, string] | null,
+  ): Promise<Properties[]> => {
+    const before = await stored(
+      run,
+      type,
+      items.map((item) => item.uuid),
+    );
     const spec = type === 'RELATES_TO' ? EDGE_PROPERTIES : MENTION_PROPERTIES;
     const created: Properties[] = [];
     const updated: Properties[] = [];
     for (const item of items) {
       const ends = endNames ? { [endNames[0]]: item.source_node_uuid, [endNames[1]]: item.target_node_uuid } : {};
       const set = propertyChanges(access.neo4j(), spec as never, before.get(item.uuid), item, ends);
-      if (!before.has(item.uuid)) created.push({ uuid: item.uuid, source: item.source_node_uuid, target: item.target_node_uuid, set });
+      if (!before.has(item.uuid))
+        created.push({ uuid: item.uuid, source: item.source_node_uuid, target: item.target_node_uuid, set });
       else if (Object.keys(set).length > 0) updated.push({ uuid: item.uuid, set });
     }
     if (updated.length > 0) await run(UPDATE_EDGES(type), { rows: updated });
@@ -87,11 +143,15 @@ export function createNeo4jWrites(access: Neo4jWriteAccess): GraphWrites {
    * order the embedded store models (graphiti-port.md).
    */
   const createEdges = async (rows: readonly Properties[]): Promise<void> => {
-    for (const row of rows) await access.transaction((run) => run(CREATE_EDGES('RELATES_TO', 'Entity'), { rows: [row] }));
+    for (const row of rows)
+      await access.transaction((run) => run(CREATE_EDGES('RELATES_TO', 'Entity'), { rows: [row] }));
   };
-  const edgeEnds = (edges: readonly EntityEdge[]) => edges.flatMap((edge) => [edge.source_node_uuid, edge.target_node_uuid]);
-  const ownerOf = (edges: readonly { uuid: string; source_node_uuid: string; target_node_uuid: string }[], kind: string) => (end: string) =>
-    `${kind} ${edges.find((edge) => edge.source_node_uuid === end || edge.target_node_uuid === end)?.uuid ?? '?'}`;
+  const edgeEnds = (edges: readonly EntityEdge[]) =>
+    edges.flatMap((edge) => [edge.source_node_uuid, edge.target_node_uuid]);
+  const ownerOf =
+    (edges: readonly { uuid: string; source_node_uuid: string; target_node_uuid: string }[], kind: string) =>
+    (end: string) =>
+      `${kind} ${edges.find((edge) => edge.source_node_uuid === end || edge.target_node_uuid === end)?.uuid ?? '?'}`;
 
   return {
     async saveNodes(nodes) {
@@ -112,8 +172,18 @@ export function createNeo4jWrites(access: Neo4jWriteAccess): GraphWrites {
       const created = await access.transaction(async (run) => {
         await setNodes(run, 'Episodic', data.episodes, EPISODE_PROPERTIES, {});
         await setNodes(run, 'Entity', data.nodes, NODE_PROPERTIES, { labels: ['Entity'] });
-        await requireExisting(run, 'Episodic', data.mentions.map((mention) => mention.source_node_uuid), ownerOf(data.mentions, 'MENTIONS'));
-        await requireExisting(run, 'Entity', [...data.mentions.map((mention) => mention.target_node_uuid), ...edgeEnds(data.edges)], ownerOf([...data.mentions, ...data.edges], 'edge'));
+        await requireExisting(
+          run,
+          'Episodic',
+          data.mentions.map((mention) => mention.source_node_uuid),
+          ownerOf(data.mentions, 'MENTIONS'),
+        );
+        await requireExisting(
+          run,
+          'Entity',
+          [...data.mentions.map((mention) => mention.target_node_uuid), ...edgeEnds(data.edges)],
+          ownerOf([...data.mentions, ...data.edges], 'edge'),
+        );
         await setEdges(run, 'MENTIONS', data.mentions, null); // EPISODIC_EDGE_SAVE sets group_id and created_at only
         return setEdges(run, 'RELATES_TO', lastOfEach(data.edges), ['source_node_uuid', 'target_node_uuid']);
       });

@@ -113,11 +113,10 @@ RETURN ${EDGE_RETURN}
 ORDER BY score DESC, e.uuid ASC
 LIMIT $limit`;
 
-/** Uuids among `$uuids` that name a stored `Entity` node. */
-export const EXISTING_NODES = `UNWIND $uuids AS uuid MATCH (n:Entity {uuid: uuid}) RETURN DISTINCT n.uuid AS uuid`;
-
 /** The group's edges, then every Entity, Episodic and Community node of the group (Graphiti's `clear_data`). */
 export const DELETE_GROUP = [
   'MATCH ()-[e:RELATES_TO]->() WHERE e.group_id = $group_id DELETE e',
-  ...['Entity', 'Episodic', 'Community', 'Saga'].map((label) => `MATCH (n:${label}) WHERE n.group_id = $group_id DETACH DELETE n`),
+  ...['Entity', 'Episodic', 'Community', 'Saga'].map(
+    (label) => `MATCH (n:${label}) WHERE n.group_id = $group_id DETACH DELETE n`,
+  ),
 ];

@@ -7,7 +7,9 @@ import type { ProvidedNeo4jServer } from './test-support/neo4j-global-setup.js';
 
 // The server comes from backends/test-support/neo4j-global-setup.ts (NEO4J_URI, or one it started through Maven).
 const provided: ProvidedNeo4jServer | undefined = inject('neo4j');
-const env = provided ? { NEO4J_URI: provided.uri, NEO4J_USER: provided.user, NEO4J_PASSWORD: provided.password } : undefined;
+const env = provided
+  ? { NEO4J_URI: provided.uri, NEO4J_USER: provided.user, NEO4J_PASSWORD: provided.password }
+  : undefined;
 
 if (env === undefined) {
   it.skip('graphiti@neo4j integrity target (skipped: no Neo4j server; run pnpm run test:neo4j)', () => {});
@@ -18,18 +20,33 @@ if (env === undefined) {
       expect(await target.unavailable?.()).toBeNull();
       const description = await target.describe();
       expect(description.label).toMatch(/^Graphiti \(model\): .* on Neo4j 5\./);
-      const edits = [...ALL_EDITS.slice(0, 8).map((edit) => ({ edit, variant: null as 'unrevoke' | null })), { edit: 'T8' as const, variant: 'unrevoke' as const }, { edit: 'T9' as const, variant: null }];
+      const edits = [
+        ...ALL_EDITS.slice(0, 8).map((edit) => ({ edit, variant: null as 'unrevoke' | null })),
+        { edit: 'T8' as const, variant: 'unrevoke' as const },
+        { edit: 'T9' as const, variant: null },
+      ];
       const { row, result } = await measuredRow(target, edits);
-      expect(row).toEqual([...ALL_EDITS.slice(0, 8).map((edit) => `${edit} accepted`), 'T8:unrevoke accepted', 'T9 accepted']);
+      expect(row).toEqual([
+        ...ALL_EDITS.slice(0, 8).map((edit) => `${edit} accepted`),
+        'T8:unrevoke accepted',
+        'T9 accepted',
+      ]);
       expect(allControlsHeld(result)).toBe(true);
       const commands = result.cells.flatMap((cell) => cell.commands).join('\n');
       expect(commands).toContain('cypher-shell "MATCH ()-[e:RELATES_TO {uuid: $uuid}]->() SET e.fact = $fact"');
       expect(commands).toContain('REMOVE e.expired_at, e.invalid_at');
-      expect(result.cells.find((cell) => cell.edit === 'T9')?.controls.c3.detail).toContain('the store equals the snapshot (10 records)');
+      expect(result.cells.find((cell) => cell.edit === 'T9')?.controls.c3.detail).toContain(
+        'the store equals the snapshot (10 records)',
+      );
       const neo4j = (await import('neo4j-driver')).default;
-      const driver = neo4j.driver(env.NEO4J_URI, env.NEO4J_USER ? neo4j.auth.basic(env.NEO4J_USER, env.NEO4J_PASSWORD ?? '') : undefined);
+      const driver = neo4j.driver(
+        env.NEO4J_URI,
+        env.NEO4J_USER ? neo4j.auth.basic(env.NEO4J_USER, env.NEO4J_PASSWORD ?? '') : undefined,
+      );
       try {
-        const left = await driver.executeQuery("MATCH (n) WHERE n.group_id STARTS WITH 'graphiti_neo4j' RETURN count(n) AS count");
+        const left = await driver.executeQuery(
+          "MATCH (n) WHERE n.group_id STARTS WITH 'graphiti_neo4j' RETURN count(n) AS count",
+        );
         expect(Number(left.records[0]?.get('count'))).toBe(0); // every cell deleted its groups
       } finally {
         await driver.close();
@@ -38,9 +55,18 @@ if (env === undefined) {
 
     it('pnpm integrity --target graphiti@neo4j reads the server from NEO4J_URI and exits 1 (ACCEPTED present)', async () => {
       const out: string[] = [];
-      const code = await main(['--target', 'graphiti@neo4j', '--edits', 'T1', '--json', '-o', `/tmp/neo4j-integrity-${process.pid}`], { write: (chunk: string) => out.push(chunk) }, { write: () => true }, env);
+      const code = await main(
+        ['--target', 'graphiti@neo4j', '--edits', 'T1', '--json', '-o', `/tmp/neo4j-integrity-${process.pid}`],
+        { write: (chunk: string) => out.push(chunk) },
+        { write: () => true },
+        env,
+      );
       expect(code).toBe(1);
-      expect(JSON.parse(out.join('')).targets[0].cells[0]).toMatchObject({ edit: 'T1', verdict: 'accepted', controls: { c3: { ok: true } } });
+      expect(JSON.parse(out.join('')).targets[0].cells[0]).toMatchObject({
+        edit: 'T1',
+        verdict: 'accepted',
+        controls: { c3: { ok: true } },
+      });
     }, 60_000);
   });
 }

@@ -15,18 +15,34 @@ import type { ProvidedNeo4jServer } from './test-support/neo4j-global-setup.js';
 
 const provided: ProvidedNeo4jServer | undefined = inject('neo4j');
 const uri = provided?.uri ?? process.env.NEO4J_URI;
-const env = { NEO4J_URI: uri ?? '', NEO4J_USER: provided ? (provided.user ?? 'neo4j') : (process.env.NEO4J_USER ?? 'neo4j'), NEO4J_PASSWORD: provided ? (provided.password ?? '') : (process.env.NEO4J_PASSWORD ?? '') };
-if (!uri) console.log('[neo4j-isolation] skipped: no Neo4j server (set NEO4J_URI, or run `pnpm run test:neo4j`, which starts one)');
+const env = {
+  NEO4J_URI: uri ?? '',
+  NEO4J_USER: provided ? (provided.user ?? 'neo4j') : (process.env.NEO4J_USER ?? 'neo4j'),
+  NEO4J_PASSWORD: provided ? (provided.password ?? '') : (process.env.NEO4J_PASSWORD ?? ''),
+};
+if (!uri)
+  console.log(
+    '[neo4j-isolation] skipped: no Neo4j server (set NEO4J_URI, or run `pnpm run test:neo4j`, which starts one)',
+  );
 const cli = join(import.meta.dirname, '..', 'pipeline', 'cli.ts');
 const store = () => createNeo4jGraphStore({ uri: env.NEO4J_URI, user: env.NEO4J_USER, password: env.NEO4J_PASSWORD });
 
 afterEach(() => vi.restoreAllMocks());
 
 function spawnEval(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'eval', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'eval', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-  return { child, exited: new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null)))), stderr: () => stderr };
+  return {
+    child,
+    exited: new Promise<number | null>((resolve) =>
+      child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))),
+    ),
+    stderr: () => stderr,
+  };
 }
 
 async function quietly<T>(run: (lines: string[]) => Promise<T>): Promise<{ result: T; output: string }> {
@@ -45,7 +61,8 @@ async function countWithPrefix(prefix: string): Promise<{ groups: number; nodes:
   const neo4j = (await import('neo4j-driver')).default;
   const driver = neo4j.driver(env.NEO4J_URI, neo4j.auth.basic(env.NEO4J_USER, env.NEO4J_PASSWORD));
   try {
-    const count = async (query: string) => Number((await driver.executeQuery(query, { prefix })).records[0]?.get(0) ?? 0);
+    const count = async (query: string) =>
+      Number((await driver.executeQuery(query, { prefix })).records[0]?.get(0) ?? 0);
     return {
       groups: await count('MATCH (n) WHERE n.group_id STARTS WITH $prefix RETURN count(DISTINCT n.group_id)'),
       nodes: await count('MATCH (n) WHERE n.group_id STARTS WITH $prefix RETURN count(n)'),
@@ -60,7 +77,10 @@ async function countWithPrefix(prefix: string): Promise<{ groups: number; nodes:
  * Starts an eval and SIGKILLs it while one of its namespaces holds data (seen on the server), so it leaves
  * leftovers as a crash would. Returns the killed process's nonce and what it left.
  */
-async function killMidSetup(args: string[], runDir: string): Promise<{ nonce: string; left: { groups: number; nodes: number; edges: number } }> {
+async function killMidSetup(
+  args: string[],
+  runDir: string,
+): Promise<{ nonce: string; left: { groups: number; nodes: number; edges: number } }> {
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const run = spawnEval(args);
     let nonce: string | null = null;
@@ -86,12 +106,24 @@ const summaryOf = (out: string) => readFileSync(join(out, readdirSync(out)[0]!, 
 const manifestOf = (runDir: string) => JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest;
 
 describe.skipIf(!uri)('runs that cannot collide on one Neo4j', () => {
-  it('gives identical summaries, equal to the embedded engine\'s, for 3 runs of one spec at once (exit 0 each)', async () => {
-    const args = (out: string, engine: string[]) => ['--model', 'sim', '--systems', 'graphiti,zep-ce', '--trials', '2', '--out', out, ...engine];
+  it("gives identical summaries, equal to the embedded engine's, for 3 runs of one spec at once (exit 0 each)", async () => {
+    const args = (out: string, engine: string[]) => [
+      '--model',
+      'sim',
+      '--systems',
+      'graphiti,zep-ce',
+      '--trials',
+      '2',
+      '--out',
+      out,
+      ...engine,
+    ];
     const outs = [0, 1, 2].map(() => mkdtempSync(join(tmpdir(), 'stalebench-concurrent-')));
     const runs = outs.map((out) => spawnEval(args(out, ['--engine', 'neo4j'])));
     const codes = await Promise.all(runs.map((run) => run.exited));
-    codes.forEach((code, index) => expect(code, runs[index]!.stderr()).toBe(0));
+    codes.forEach((code, index) => {
+      expect(code, runs[index]!.stderr()).toBe(0);
+    });
     const embeddedOut = mkdtempSync(join(tmpdir(), 'stalebench-concurrent-embedded-'));
     const { result } = await quietly(() => main(['eval', ...args(embeddedOut, [])], {}));
     expect(result).toBe(0);
@@ -103,55 +135,116 @@ describe.skipIf(!uri)('runs that cannot collide on one Neo4j', () => {
 
   it('removes what a SIGKILLed run left on Neo4j when the run is resumed, and says so', async () => {
     const out = mkdtempSync(join(tmpdir(), 'stalebench-killed-'));
-    const args = ['--model', 'sim', '--systems', 'graphiti', '--modes', 'natural,direct', '--arms', 'none', '--trials', '1', '--engine', 'neo4j', '--out', out, '--run-id', 'killed'];
+    const args = [
+      '--model',
+      'sim',
+      '--systems',
+      'graphiti',
+      '--modes',
+      'natural,direct',
+      '--arms',
+      'none',
+      '--trials',
+      '1',
+      '--engine',
+      'neo4j',
+      '--out',
+      out,
+      '--run-id',
+      'killed',
+    ];
     const runDir = join(out, 'killed');
     const { nonce, left } = await killMidSetup(args, runDir);
-    console.log(`[neo4j-isolation] SIGKILL mid-setup left ${left.groups} group(s), ${left.nodes} nodes, ${left.edges} edges`);
+    console.log(
+      `[neo4j-isolation] SIGKILL mid-setup left ${left.groups} group(s), ${left.nodes} nodes, ${left.edges} edges`,
+    );
     const { result, output } = await quietly(() => main(['eval', ...args], env));
     expect(result, output).toBe(0);
     expect(output).toContain(`took over the lock of ${runDir} from pid`);
-    expect(output).toContain(`removed leftovers of invocation ${nonce} on neo4j: ${left.groups} namespace(s), ${left.nodes} nodes, ${left.edges} edges`);
+    expect(output).toContain(
+      `removed leftovers of invocation ${nonce} on neo4j: ${left.groups} namespace(s), ${left.nodes} nodes, ${left.edges} edges`,
+    );
     expect(await countWithPrefix(rootPrefix(nonce))).toEqual({ groups: 0, nodes: 0, edges: 0 });
     const invocations = manifestOf(runDir).invocations!;
     expect(invocations.map((entry) => entry.ended?.status)).toEqual([undefined, 'success']);
-    expect(invocations[1]!.removedLeftovers).toEqual([{ nonce, engine: 'neo4j', namespaces: left.groups, detail: `${left.nodes} nodes, ${left.edges} edges` }]);
+    expect(invocations[1]!.removedLeftovers).toEqual([
+      { nonce, engine: 'neo4j', namespaces: left.groups, detail: `${left.nodes} nodes, ${left.edges} edges` },
+    ]);
     expect(await countWithPrefix(rootPrefix(invocations[1]!.nonce))).toEqual({ groups: 0, nodes: 0, edges: 0 });
   }, 180_000);
 
-  it('`pnpm clean --orphans` removes a killed run\'s namespaces and keeps a running run\'s and unknown ones; --run removes one run\'s', async () => {
+  it("`pnpm clean --orphans` removes a killed run's namespaces and keeps a running run's and unknown ones; --run removes one run's", async () => {
     const out = mkdtempSync(join(tmpdir(), 'stalebench-clean-'));
-    const args = (id: string) => ['--model', 'sim', '--systems', 'graphiti', '--modes', 'natural,direct', '--arms', 'none', '--trials', '1', '--engine', 'neo4j', '--out', out, '--run-id', id];
+    const args = (id: string) => [
+      '--model',
+      'sim',
+      '--systems',
+      'graphiti',
+      '--modes',
+      'natural,direct',
+      '--arms',
+      'none',
+      '--trials',
+      '1',
+      '--engine',
+      'neo4j',
+      '--out',
+      out,
+      '--run-id',
+      id,
+    ];
     const killed = await killMidSetup(args('orphaned'), join(out, 'orphaned'));
     // A run that is "running": this process holds its lock, and its namespace holds data.
     const liveDir = join(out, 'live');
     mkdirSync(liveDir);
     const live = await acquireRunLock(liveDir, { nonce: '0000aaaa' });
-    writeFileSync(join(liveDir, 'manifest.json'), JSON.stringify({ invocations: [{ nonce: '0000aaaa', pid: process.pid, host: hostname(), startedAt: live.holder.startedAt }], spec: { engine: { graph: { id: 'neo4j', uri: env.NEO4J_URI, user: env.NEO4J_USER }, vector: { id: 'embedded' } } } }));
+    writeFileSync(
+      join(liveDir, 'manifest.json'),
+      JSON.stringify({
+        invocations: [{ nonce: '0000aaaa', pid: process.pid, host: hostname(), startedAt: live.holder.startedAt }],
+        spec: {
+          engine: { graph: { id: 'neo4j', uri: env.NEO4J_URI, user: env.NEO4J_USER }, vector: { id: 'embedded' } },
+        },
+      }),
+    );
     const graph = store();
     await graph.open();
-    const seed = async (group: string) => graph.saveNodes([{ uuid: `${group}-n`, name: 'n', group_id: group, created_at: new Date(), summary: '', name_embedding: null }]);
+    const seed = async (group: string) =>
+      graph.saveNodes([
+        { uuid: `${group}-n`, name: 'n', group_id: group, created_at: new Date(), summary: '', name_embedding: null },
+      ]);
     await seed('sb0000aaaa_live__x');
     await seed('sb0000bbbb_elsewhere__x');
     try {
-      const orphans = await quietly((lines) => clean(['--orphans', '--engine', 'neo4j', '--out', out], env, (line) => lines.push(line)));
+      const orphans = await quietly((lines) =>
+        clean(['--orphans', '--engine', 'neo4j', '--out', out], env, (line) => lines.push(line)),
+      );
       expect(orphans.result, orphans.output).toBe(0);
-      expect(orphans.output).toContain(`neo4j: removed ${killed.left.groups} namespace(s) of nonce ${killed.nonce}: ${killed.left.nodes} nodes, ${killed.left.edges} edges`);
+      expect(orphans.output).toContain(
+        `neo4j: removed ${killed.left.groups} namespace(s) of nonce ${killed.nonce}: ${killed.left.nodes} nodes, ${killed.left.edges} edges`,
+      );
       expect(orphans.output).toMatch(/kept 1 namespace\(s\) of nonce 0000aaaa: run .*live, pid \d+ .* still running/);
-      expect(orphans.output).toMatch(/kept 1 namespace\(s\) of nonce 0000bbbb: no run directory under .* records it \(pass the --out it ran with, or --include-unknown\)/);
+      expect(orphans.output).toMatch(
+        /kept 1 namespace\(s\) of nonce 0000bbbb: no run directory under .* records it \(pass the --out it ran with, or --include-unknown\)/,
+      );
       expect(await countWithPrefix(rootPrefix(killed.nonce))).toEqual({ groups: 0, nodes: 0, edges: 0 });
       expect((await countWithPrefix('sb0000aaaa_')).nodes).toBe(1);
       expect((await countWithPrefix('sb0000bbbb_')).nodes).toBe(1);
 
       const refused = await quietly((lines) => clean(['--run', 'live', '--out', out], env, (line) => lines.push(line)));
       expect(refused.result).toBe(1);
-      expect(refused.output).toMatch(new RegExp(`error: run directory .*live is in use by pid ${process.pid} on host `));
+      expect(refused.output).toMatch(
+        new RegExp(`error: run directory .*live is in use by pid ${process.pid} on host `),
+      );
       live.release();
       const byRun = await quietly((lines) => clean(['--run', 'live', '--out', out], env, (line) => lines.push(line)));
       expect(byRun.result, byRun.output).toBe(0);
       expect(byRun.output).toContain('neo4j: removed 1 namespace(s) of nonce 0000aaaa: 1 nodes, 0 edges');
       expect((await countWithPrefix('sb0000aaaa_')).nodes).toBe(0);
 
-      const unknown = await quietly((lines) => clean(['--orphans', '--engine', 'neo4j', '--out', out, '--include-unknown'], env, (line) => lines.push(line)));
+      const unknown = await quietly((lines) =>
+        clean(['--orphans', '--engine', 'neo4j', '--out', out, '--include-unknown'], env, (line) => lines.push(line)),
+      );
       expect(unknown.result, unknown.output).toBe(0);
       expect((await countWithPrefix('sb0000bbbb_')).nodes).toBe(0);
     } finally {
@@ -197,14 +290,18 @@ describe.skipIf(!uri)('runs that cannot collide on one Neo4j', () => {
       await inside;
       const waiting = b.exclusive(async () => 'after');
       await dying.close();
-      expect(await Promise.race([waiting, new Promise((resolve) => setTimeout(() => resolve('still locked'), 20_000))])).toBe('after');
+      expect(
+        await Promise.race([waiting, new Promise((resolve) => setTimeout(() => resolve('still locked'), 20_000))]),
+      ).toBe('after');
 
       // A mutex transaction the server ends while its section runs fails the section instead of passing silently.
       const neo4j = (await import('neo4j-driver')).default;
       const admin = neo4j.driver(env.NEO4J_URI, neo4j.auth.basic(env.NEO4J_USER, env.NEO4J_PASSWORD));
       try {
         const lost = a.exclusive(async () => {
-          const { records } = await admin.executeQuery("SHOW TRANSACTIONS YIELD transactionId, metaData WHERE metaData.stalebench = 'fulltext-statistics' RETURN transactionId");
+          const { records } = await admin.executeQuery(
+            "SHOW TRANSACTIONS YIELD transactionId, metaData WHERE metaData.stalebench = 'fulltext-statistics' RETURN transactionId",
+          );
           expect(records).toHaveLength(1);
           await admin.executeQuery(`TERMINATE TRANSACTIONS '${String(records[0]!.get('transactionId'))}'`);
           return 'done';

@@ -7,26 +7,56 @@ type Properties = Record<string, unknown>;
 type Kind = 'text' | 'date' | 'vector' | 'list';
 
 /** Graphiti's stored properties of each item, with how each is typed (end-node uuids come from the graph). */
-export const NODE_PROPERTIES = { uuid: 'text', name: 'text', group_id: 'text', created_at: 'date', summary: 'text', name_embedding: 'vector' } as const satisfies Record<keyof EntityNode, Kind>;
+export const NODE_PROPERTIES = {
+  uuid: 'text',
+  name: 'text',
+  group_id: 'text',
+  created_at: 'date',
+  summary: 'text',
+  name_embedding: 'vector',
+} as const satisfies Record<keyof EntityNode, Kind>;
 export const EDGE_PROPERTIES = {
-  uuid: 'text', name: 'text', fact: 'text', group_id: 'text', fact_embedding: 'vector', episodes: 'list', created_at: 'date',
-  expired_at: 'date', valid_at: 'date', invalid_at: 'date', reference_time: 'date',
+  uuid: 'text',
+  name: 'text',
+  fact: 'text',
+  group_id: 'text',
+  fact_embedding: 'vector',
+  episodes: 'list',
+  created_at: 'date',
+  expired_at: 'date',
+  valid_at: 'date',
+  invalid_at: 'date',
+  reference_time: 'date',
 } as const satisfies Record<Exclude<keyof EntityEdge, 'source_node_uuid' | 'target_node_uuid'>, Kind>;
 export const EPISODE_PROPERTIES = {
-  uuid: 'text', name: 'text', group_id: 'text', source_description: 'text', source: 'text', content: 'text', entity_edges: 'list', created_at: 'date', valid_at: 'date',
+  uuid: 'text',
+  name: 'text',
+  group_id: 'text',
+  source_description: 'text',
+  source: 'text',
+  content: 'text',
+  entity_edges: 'list',
+  created_at: 'date',
+  valid_at: 'date',
 } as const satisfies Record<keyof EpisodicNode, Kind>;
 export const MENTION_PROPERTIES = { uuid: 'text', group_id: 'text', created_at: 'date' } as const;
 
 /** A UTC `DateTime` (offset 0, as Graphiti's timezone-aware UTC datetimes arrive through the Python driver). */
 export function toDateTime(neo4j: Neo4jModule, date: Date): DateTime<number> {
   return new neo4j.types.DateTime(
-    date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(),
-    date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds(), date.getUTCMilliseconds() * 1_000_000, 0,
+    date.getUTCFullYear(),
+    date.getUTCMonth() + 1,
+    date.getUTCDate(),
+    date.getUTCHours(),
+    date.getUTCMinutes(),
+    date.getUTCSeconds(),
+    date.getUTCMilliseconds() * 1_000_000,
+    0,
   );
 }
 
 /** A stored datetime as a JS Date: Neo4j temporal values (sub-millisecond digits dropped), ISO strings, or null. */
-export function fromStored(value: unknown): Date | null {
+function fromStored(value: unknown): Date | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') return new Date(value);
   if (typeof value === 'object' && 'toStandardDate' in value && typeof value.toStandardDate === 'function') {
@@ -45,7 +75,9 @@ const same = (kind: Kind, stored: unknown, wanted: unknown): boolean => {
   if (kind === 'date') return (stored as Date | null)?.getTime() === (wanted as Date | null)?.getTime();
   if (kind === 'vector' || kind === 'list') {
     const [a, b] = [stored as unknown[] | null, wanted as unknown[] | null];
-    return a === b || (a !== null && b !== null && a.length === b.length && a.every((value, index) => value === b[index]));
+    return (
+      a === b || (a !== null && b !== null && a.length === b.length && a.every((value, index) => value === b[index]))
+    );
   }
   return stored === wanted;
 };
@@ -61,12 +93,17 @@ const write = (neo4j: Neo4jModule, kind: Kind, value: unknown): unknown => {
  * empty map means nothing changes; unknown stored properties are never touched.
  */
 export function propertyChanges<T extends object>(
-  neo4j: Neo4jModule, spec: Partial<Record<keyof T, Kind>>, stored: Properties | undefined, wanted: T, extras: Properties = {},
+  neo4j: Neo4jModule,
+  spec: Partial<Record<keyof T, Kind>>,
+  stored: Properties | undefined,
+  wanted: T,
+  extras: Properties = {},
 ): Properties {
   const changes: Properties = stored === undefined ? { ...extras } : {};
   for (const [key, kind] of Object.entries(spec) as [keyof T & string, Kind][]) {
     const value = wanted[key];
-    if (stored === undefined ? value !== null : !same(kind, read(kind, stored[key]), value)) changes[key] = write(neo4j, kind, value);
+    if (stored === undefined ? value !== null : !same(kind, read(kind, stored[key]), value))
+      changes[key] = write(neo4j, kind, value);
   }
   return changes;
 }
@@ -92,7 +129,11 @@ export function episodeFromProperties(properties: Properties): EpisodicNode {
 
 /** A `MENTIONS` edge from its property map and its end nodes' uuids. */
 export function mentionFromProperties(properties: Properties, source: unknown, target: unknown): EpisodicEdge {
-  return { ...fromProperties<Omit<EpisodicEdge, 'source_node_uuid' | 'target_node_uuid'>>(MENTION_PROPERTIES, properties), source_node_uuid: String(source), target_node_uuid: String(target) };
+  return {
+    ...fromProperties<Omit<EpisodicEdge, 'source_node_uuid' | 'target_node_uuid'>>(MENTION_PROPERTIES, properties),
+    source_node_uuid: String(source),
+    target_node_uuid: String(target),
+  };
 }
 
 /** A row with `properties`, `source` and `target` (and `score` for searches) as a scored edge. */

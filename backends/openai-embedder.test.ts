@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BackendUnavailableError, EvalError, ProviderError } from '../pipeline/core/errors.js';
+import { BackendUnavailableError, type EvalError, ProviderError } from '../pipeline/core/errors.js';
 import { createOpenAIEmbedder } from './openai-embedder.js';
 
 interface Received {
@@ -12,14 +12,21 @@ interface Received {
 }
 
 /** A fake /v1/embeddings on 127.0.0.1: vector i is [i + 1, 0.5], returned in REVERSE index order. */
-async function startServer(reply?: (body: Received['body']) => { status: number; json: unknown }): Promise<{ baseURL: string; received: Received[]; server: Server }> {
+async function startServer(
+  reply?: (body: Received['body']) => { status: number; json: unknown },
+): Promise<{ baseURL: string; received: Received[]; server: Server }> {
   const received: Received[] = [];
   const server = createServer((request, response) => {
     let raw = '';
     request.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
     request.on('end', () => {
       const body = JSON.parse(raw) as Received['body'];
-      received.push({ method: request.method ?? '', path: request.url ?? '', authorization: request.headers.authorization, body });
+      received.push({
+        method: request.method ?? '',
+        path: request.url ?? '',
+        authorization: request.headers.authorization,
+        body,
+      });
       const inputs = body.input ?? [];
       const fallback = {
         status: 200,
@@ -46,7 +53,14 @@ afterEach(async () => {
 
 describe('openai embedder', () => {
   it('reports its server, and the model the server says it ran once it has answered', async () => {
-    const { baseURL } = await startServer((body) => ({ status: 200, json: { object: 'list', model: 'multilingual-e5-small-q4', data: (body.input ?? []).map((_, index) => ({ object: 'embedding', index, embedding: [1, 0] })) } }));
+    const { baseURL } = await startServer((body) => ({
+      status: 200,
+      json: {
+        object: 'list',
+        model: 'multilingual-e5-small-q4',
+        data: (body.input ?? []).map((_, index) => ({ object: 'embedding', index, embedding: [1, 0] })),
+      },
+    }));
     const embedder = createOpenAIEmbedder({ model: 'e5-passage', baseURL, apiKey: 'unused' });
     expect(embedder.endpoint).toEqual({ baseURL, servedModel: null });
     await embedder.embed(['a']);
@@ -58,7 +72,11 @@ describe('openai embedder', () => {
     const embedder = createOpenAIEmbedder({ model: 'nomic-embed-text', baseURL, apiKey: 'test-key' });
     expect(embedder.id).toBe('openai:nomic-embed-text');
     expect(embedder.dimensions).toBe(0);
-    expect(await embedder.embed(['first', 'second', 'third'])).toEqual([[1, 0.5], [2, 0.5], [3, 0.5]]);
+    expect(await embedder.embed(['first', 'second', 'third'])).toEqual([
+      [1, 0.5],
+      [2, 0.5],
+      [3, 0.5],
+    ]);
     expect(embedder.dimensions).toBe(2);
     expect(received).toEqual([
       {
@@ -85,7 +103,10 @@ describe('openai embedder', () => {
   });
 
   it('reports HTTP errors as ProviderError without the key, and an unreachable server as BackendUnavailableError', async () => {
-    const { baseURL, server } = await startServer(() => ({ status: 400, json: { error: { message: 'bad model', type: 'invalid_request_error' } } }));
+    const { baseURL, server } = await startServer(() => ({
+      status: 400,
+      json: { error: { message: 'bad model', type: 'invalid_request_error' } },
+    }));
     const failing = createOpenAIEmbedder({ model: 'm', baseURL, apiKey: 'secret-key-123' });
     const error = await failing.embed(['x']).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProviderError);
@@ -100,11 +121,27 @@ describe('openai embedder', () => {
     const statuses = [429, 200, 502, 500, 503, 400];
     const { baseURL, received, server } = await startServer((body) => {
       const status = statuses.shift() ?? 200;
-      return status === 200 ? { status, json: { object: 'list', model: 'm', data: (body.input ?? []).map((_, index) => ({ object: 'embedding', index, embedding: [1, 0] })), usage: {} } } : { status, json: { error: { message: `status ${status}` } } };
+      return status === 200
+        ? {
+            status,
+            json: {
+              object: 'list',
+              model: 'm',
+              data: (body.input ?? []).map((_, index) => ({ object: 'embedding', index, embedding: [1, 0] })),
+              usage: {},
+            },
+          }
+        : { status, json: { error: { message: `status ${status}` } } };
     });
     const slept: number[] = [];
     const retry = { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 1_000, jitterMs: 0 };
-    const embedder = createOpenAIEmbedder({ model: 'm', baseURL, apiKey: 'k', retry, sleep: async (ms) => void slept.push(ms) });
+    const embedder = createOpenAIEmbedder({
+      model: 'm',
+      baseURL,
+      apiKey: 'k',
+      retry,
+      sleep: async (ms) => void slept.push(ms),
+    });
     expect(await embedder.embed(['x'])).toEqual([[1, 0]]);
     expect(slept).toEqual([20]);
     await expect(embedder.embed(['x'])).rejects.toMatchObject({ status: 503, attempts: 3 });
@@ -117,7 +154,12 @@ describe('openai embedder', () => {
   });
 
   it('rejects a response with fewer embeddings than inputs', async () => {
-    const { baseURL } = await startServer(() => ({ status: 200, json: { object: 'list', model: 'm', data: [], usage: {} } }));
-    await expect(createOpenAIEmbedder({ model: 'm', baseURL, apiKey: 'k' }).embed(['x'])).rejects.toThrow(/0 embeddings for 1 inputs/);
+    const { baseURL } = await startServer(() => ({
+      status: 200,
+      json: { object: 'list', model: 'm', data: [], usage: {} },
+    }));
+    await expect(createOpenAIEmbedder({ model: 'm', baseURL, apiKey: 'k' }).embed(['x'])).rejects.toThrow(
+      /0 embeddings for 1 inputs/,
+    );
   });
 });

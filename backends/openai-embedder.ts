@@ -1,7 +1,12 @@
 // Embedder over any OpenAI-compatible /v1/embeddings endpoint (OpenAI, Ollama, vLLM, LiteLLM) via the official SDK.
 import OpenAI, { APIConnectionError, APIError } from 'openai';
 import { BackendUnavailableError, EvalError, ProviderError } from '../pipeline/core/errors.js';
-import { DEFAULT_RETRY_POLICY, RetriesExhaustedError, withRetries, type RetryPolicy } from '../pipeline/core/retry-policy.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  RetriesExhaustedError,
+  withRetries,
+  type RetryPolicy,
+} from '../pipeline/core/retry-policy.js';
 import type { Embedder } from './embedder.js';
 import { classifyOpenAIFailure } from './openai-retry.js';
 
@@ -44,10 +49,18 @@ export function createOpenAIEmbedder(settings: OpenAIEmbedderSettings): Embedder
   const id = `openai:${settings.model}`;
 
   const embedBatch = async (input: string[]): Promise<number[][]> => {
-    const ready = (client ??= new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0 }));
+    client ??= new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0 });
+    const ready = client;
     let response: OpenAI.Embeddings.CreateEmbeddingResponse;
     try {
-      response = await withRetries(() => ready.embeddings.create({ model: settings.model, input, encoding_format: 'float' }), { policy: settings.retry ?? DEFAULT_RETRY_POLICY, classify: classifyOpenAIFailure, ...(settings.sleep ? { sleep: settings.sleep } : {}) });
+      response = await withRetries(
+        () => ready.embeddings.create({ model: settings.model, input, encoding_format: 'float' }),
+        {
+          policy: settings.retry ?? DEFAULT_RETRY_POLICY,
+          classify: classifyOpenAIFailure,
+          ...(settings.sleep ? { sleep: settings.sleep } : {}),
+        },
+      );
     } catch (error) {
       throw toEvalError(error, id, ready.baseURL);
     }
@@ -94,5 +107,7 @@ function toEvalError(failure: unknown, id: string, url: string): EvalError {
   if (error instanceof APIError) {
     return new ProviderError(`${id}: ${error.message}`, error.status, attempts, { cause: error });
   }
-  return new EvalError('embedding-failed', `${id}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  return new EvalError('embedding-failed', `${id}: ${error instanceof Error ? error.message : String(error)}`, {
+    cause: error,
+  });
 }

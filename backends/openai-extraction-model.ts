@@ -2,7 +2,12 @@
 import OpenAI, { APIConnectionError, APIError } from 'openai';
 import { z } from 'zod';
 import { BackendUnavailableError, EvalError, ProviderError } from '../pipeline/core/errors.js';
-import { DEFAULT_RETRY_POLICY, RetriesExhaustedError, withRetries, type RetryPolicy } from '../pipeline/core/retry-policy.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  RetriesExhaustedError,
+  withRetries,
+  type RetryPolicy,
+} from '../pipeline/core/retry-policy.js';
 import type { ExistingMemory, ExtractionModel } from './extraction-model.js';
 import { classifyOpenAIFailure } from './openai-retry.js';
 
@@ -30,7 +35,10 @@ export class ExtractionResponseError extends EvalError {
   readonly operation: string;
   readonly reply: string;
   constructor(model: string, operation: string, reply: string, problem: string) {
-    super('extraction-response', `${model} ${operation}: unusable reply (${problem}); reply began: ${JSON.stringify(reply.slice(0, 200))}`);
+    super(
+      'extraction-response',
+      `${model} ${operation}: unusable reply (${problem}); reply began: ${JSON.stringify(reply.slice(0, 200))}`,
+    );
     this.model = model;
     this.operation = operation;
     this.reply = reply;
@@ -42,13 +50,22 @@ const idList = z.array(z.union([z.string(), z.number().int()]).transform(String)
 const SCHEMAS = {
   extractFacts: z.object({ facts: z.array(z.string()) }),
   extractEdges: z.object({
-    edges: z.array(z.object({
-      source_entity: z.string().min(1), target_entity: z.string().min(1), relation_type: z.string().min(1), fact: z.string().min(1),
-      valid_at: isoDate.nullable().default(null), invalid_at: isoDate.nullable().default(null),
-    })),
+    edges: z.array(
+      z.object({
+        source_entity: z.string().min(1),
+        target_entity: z.string().min(1),
+        relation_type: z.string().min(1),
+        fact: z.string().min(1),
+        valid_at: isoDate.nullable().default(null),
+        invalid_at: isoDate.nullable().default(null),
+      }),
+    ),
   }),
   resolveEdge: z.object({ duplicate_ids: idList, contradicted_ids: idList }),
-  consolidate: z.object({ updates: z.array(z.object({ id: z.union([z.string(), z.number()]).transform(String), content: z.string().min(1) })), inserts: z.array(z.string()) }),
+  consolidate: z.object({
+    updates: z.array(z.object({ id: z.union([z.string(), z.number()]).transform(String), content: z.string().min(1) })),
+    inserts: z.array(z.string()),
+  }),
 };
 type Operation = keyof typeof SCHEMAS;
 
@@ -79,7 +96,9 @@ const SYSTEM: Record<Operation, string> = {
 };
 
 const listOf = (memories: readonly ExistingMemory[]): string =>
-  memories.length === 0 ? '(none)' : memories.map((memory) => `- id ${JSON.stringify(memory.id)}: ${memory.content}`).join('\n');
+  memories.length === 0
+    ? '(none)'
+    : memories.map((memory) => `- id ${JSON.stringify(memory.id)}: ${memory.content}`).join('\n');
 
 /**
  * Creates the `openai:<model>` extraction model. Every operation is one chat completion at temperature 0 (the
@@ -95,22 +114,34 @@ export function createOpenAIExtractionModel(settings: OpenAIExtractionModelSetti
   let client = settings.client;
 
   async function ask<O extends Operation>(operation: O, user: string): Promise<z.output<(typeof SCHEMAS)[O]>> {
-    const ready = (client ??= new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0 }));
+    client ??= new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0 });
+    const ready = client;
     const body = {
       model: settings.model,
       temperature: 0,
-      messages: [{ role: 'system' as const, content: SYSTEM[operation] }, { role: 'user' as const, content: user }],
+      messages: [
+        { role: 'system' as const, content: SYSTEM[operation] },
+        { role: 'user' as const, content: user },
+      ],
       ...(settings.jsonMode === false ? {} : { response_format: { type: 'json_object' as const } }),
     };
     let reply: string;
     try {
-      const completion = await withRetries(() => ready.chat.completions.create(body), { policy: settings.retry ?? DEFAULT_RETRY_POLICY, classify: classifyOpenAIFailure, ...(settings.sleep ? { sleep: settings.sleep } : {}) });
+      const completion = await withRetries(() => ready.chat.completions.create(body), {
+        policy: settings.retry ?? DEFAULT_RETRY_POLICY,
+        classify: classifyOpenAIFailure,
+        ...(settings.sleep ? { sleep: settings.sleep } : {}),
+      });
       reply = completion.choices[0]?.message.content ?? '';
     } catch (failure) {
       const attempts = failure instanceof RetriesExhaustedError ? failure.attempts : 1;
       const error = failure instanceof RetriesExhaustedError ? failure.cause : failure;
-      if (error instanceof APIConnectionError) throw new BackendUnavailableError(id, ready.baseURL, 'start the model server or fix the base URL', { cause: error });
-      if (error instanceof APIError) throw new ProviderError(`${id} ${operation}: ${error.message}`, error.status, attempts, { cause: error });
+      if (error instanceof APIConnectionError)
+        throw new BackendUnavailableError(id, ready.baseURL, 'start the model server or fix the base URL', {
+          cause: error,
+        });
+      if (error instanceof APIError)
+        throw new ProviderError(`${id} ${operation}: ${error.message}`, error.status, attempts, { cause: error });
       throw error;
     }
     let parsed: unknown;
@@ -121,7 +152,16 @@ export function createOpenAIExtractionModel(settings: OpenAIExtractionModelSetti
       throw new ExtractionResponseError(id, operation, reply, reply.trim() === '' ? 'empty reply' : 'not JSON');
     }
     const result = SCHEMAS[operation].safeParse(parsed);
-    if (!result.success) throw new ExtractionResponseError(id, operation, reply, z.prettifyError(result.error).replace(/\n\s*→ at /g, ' at ').replace(/\n/g, '; '));
+    if (!result.success)
+      throw new ExtractionResponseError(
+        id,
+        operation,
+        reply,
+        z
+          .prettifyError(result.error)
+          .replace(/\n\s*→ at /g, ' at ')
+          .replace(/\n/g, '; '),
+      );
     return result.data as z.output<(typeof SCHEMAS)[O]>;
   }
 
@@ -133,12 +173,19 @@ export function createOpenAIExtractionModel(settings: OpenAIExtractionModelSetti
       return (await ask('extractFacts', `TEXT:\n${text}`)).facts;
     },
     async extractEdges({ episode, referenceTime, previousEpisodes }) {
-      const previous = previousEpisodes.length === 0 ? '(none)' : previousEpisodes.map((text, index) => `[${index}] ${text}`).join('\n');
+      const previous =
+        previousEpisodes.length === 0
+          ? '(none)'
+          : previousEpisodes.map((text, index) => `[${index}] ${text}`).join('\n');
       const user = `PREVIOUS EPISODES:\n${previous}\n\nCURRENT EPISODE:\n${episode}\n\nREFERENCE TIME: ${referenceTime.toISOString()}`;
       const { edges } = await ask('extractEdges', user);
       return edges.map((edge) => ({
-        source: edge.source_entity, target: edge.target_entity, relation: edge.relation_type, fact: edge.fact,
-        validAt: date(edge.valid_at), invalidAt: date(edge.invalid_at),
+        source: edge.source_entity,
+        target: edge.target_entity,
+        relation: edge.relation_type,
+        fact: edge.fact,
+        validAt: date(edge.valid_at),
+        invalidAt: date(edge.invalid_at),
       }));
     },
     async resolveEdge({ fact, duplicateCandidates, invalidationCandidates }) {

@@ -12,6 +12,7 @@ import type { AttemptFailure } from '../pipeline/core/retry-policy.js';
 export function classifyOpenAIFailure(error: unknown): AttemptFailure {
   if (error instanceof APIConnectionTimeoutError) return { kind: 'transient' };
   if (error instanceof APIConnectionError) return { kind: 'unreachable' };
-  if (error instanceof APIError && (error.status === 429 || (error.status !== undefined && error.status >= 500))) return { kind: 'transient', headers: error.headers };
+  if (error instanceof APIError && (error.status === 429 || (error.status !== undefined && error.status >= 500)))
+    return { kind: 'transient', headers: error.headers };
   return { kind: 'final' };
 }

@@ -23,13 +23,27 @@ export async function createQdrantClient(endpoint: QdrantEndpoint, timeoutMs: nu
   try {
     module = await import('@qdrant/js-client-rest');
   } catch (error) {
-    throw new EvalError('missing-dependency', 'the qdrant vector store needs @qdrant/js-client-rest: pnpm add @qdrant/js-client-rest@1.18.0', { cause: error });
+    throw new EvalError(
+      'missing-dependency',
+      'the qdrant vector store needs @qdrant/js-client-rest: pnpm add @qdrant/js-client-rest@1.18.0',
+      { cause: error },
+    );
   }
   try {
     // checkCompatibility off: it sends an unawaited request whose failure only prints a console warning.
-    return new module.QdrantClient({ url: endpoint.url, ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}), timeout: timeoutMs, checkCompatibility: false });
+    return new module.QdrantClient({
+      url: endpoint.url,
+      ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+      timeout: timeoutMs,
+      checkCompatibility: false,
+    });
   } catch (error) {
-    throw new BackendUnavailableError('qdrant', endpoint.url, `not a Qdrant URL (${(error as Error).message}); ${QDRANT_START_HINT}`, { cause: error });
+    throw new BackendUnavailableError(
+      'qdrant',
+      endpoint.url,
+      `not a Qdrant URL (${(error as Error).message}); ${QDRANT_START_HINT}`,
+      { cause: error },
+    );
   }
 }
 
@@ -44,10 +58,21 @@ export async function probeQdrant(endpoint: QdrantEndpoint, timeoutMs = 5_000): 
   const client = await createQdrantClient(endpoint, timeoutMs);
   const info = await client.versionInfo().catch((error: unknown) => {
     const status = httpStatus(error);
-    const hint = status === 401 || status === 403 ? 'the server refused the API key: check QDRANT_API_KEY' : QDRANT_START_HINT;
-    throw new BackendUnavailableError('qdrant', endpoint.url, status === undefined ? hint : `HTTP ${status} from the root endpoint; ${hint}`, { cause: error });
+    const hint =
+      status === 401 || status === 403 ? 'the server refused the API key: check QDRANT_API_KEY' : QDRANT_START_HINT;
+    throw new BackendUnavailableError(
+      'qdrant',
+      endpoint.url,
+      status === undefined ? hint : `HTTP ${status} from the root endpoint; ${hint}`,
+      { cause: error },
+    );
   });
-  if (typeof info?.version !== 'string') throw new BackendUnavailableError('qdrant', endpoint.url, `the server does not answer like Qdrant; ${QDRANT_START_HINT}`);
+  if (typeof info?.version !== 'string')
+    throw new BackendUnavailableError(
+      'qdrant',
+      endpoint.url,
+      `the server does not answer like Qdrant; ${QDRANT_START_HINT}`,
+    );
   return info.version;
 }
 
@@ -57,10 +82,16 @@ export async function probeQdrant(endpoint: QdrantEndpoint, timeoutMs = 5_000): 
  * @example
  * await dropQdrantCollections({ url }, ['stalebench_r1_mem0', 'stalebench_r1_mem0_entities']);
  */
-export async function dropQdrantCollections(endpoint: QdrantEndpoint, names: readonly string[], timeoutMs = 60_000): Promise<void> {
+export async function dropQdrantCollections(
+  endpoint: QdrantEndpoint,
+  names: readonly string[],
+  timeoutMs = 60_000,
+): Promise<void> {
   const client = await createQdrantClient(endpoint, timeoutMs);
   for (const name of names) {
-    const { exists } = await qdrantRequest(endpoint.url, `collectionExists ${name}`, () => client.collectionExists(name));
+    const { exists } = await qdrantRequest(endpoint.url, `collectionExists ${name}`, () =>
+      client.collectionExists(name),
+    );
     if (exists) await qdrantRequest(endpoint.url, `deleteCollection ${name}`, () => client.deleteCollection(name));
   }
 }
@@ -74,9 +105,16 @@ export async function qdrantRequest<T>(url: string, action: string, request: () 
     return await request();
   } catch (error) {
     const status = httpStatus(error);
-    if (status === undefined) throw new BackendUnavailableError('qdrant', url, `${action} failed (${String(error)}); ${QDRANT_START_HINT}`, { cause: error });
+    if (status === undefined)
+      throw new BackendUnavailableError('qdrant', url, `${action} failed (${String(error)}); ${QDRANT_START_HINT}`, {
+        cause: error,
+      });
     const data = (error as { data?: { status?: { error?: unknown } } }).data;
-    throw new EvalError('qdrant-request-failed', `qdrant: ${action} failed with HTTP ${status}: ${String(data?.status?.error ?? (error as Error).message)}`, { cause: error });
+    throw new EvalError(
+      'qdrant-request-failed',
+      `qdrant: ${action} failed with HTTP ${status}: ${String(data?.status?.error ?? (error as Error).message)}`,
+      { cause: error },
+    );
   }
 }
 

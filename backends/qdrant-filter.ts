@@ -62,7 +62,11 @@ function alternatives({ key, match }: MatchCondition): QdrantFieldCondition[] {
 
 function checked(key: string, value: PayloadScalar): PayloadScalar {
   if (typeof value === 'number' && !Number.isSafeInteger(value)) {
-    throw new UnsupportedFeatureError('qdrant', `matching payload key "${key}" on the number ${value}`, 'Qdrant matches keywords, integers and booleans only');
+    throw new UnsupportedFeatureError(
+      'qdrant',
+      `matching payload key "${key}" on the number ${value}`,
+      'Qdrant matches keywords, integers and booleans only',
+    );
   }
   return value;
 }

@@ -40,9 +40,12 @@ export interface Mem0QdrantVectorStore {
  */
 export function mem0QdrantConfig(options: Mem0QdrantOptions): Mem0QdrantVectorStore {
   if (!/^[A-Za-z0-9._-]+$/.test(`${options.collectionPrefix}_${options.system}`)) {
-    throw new RangeError(`mem0 qdrant collection "${options.collectionPrefix}_${options.system}" may hold only letters, digits, ".", "_" and "-"`);
+    throw new RangeError(
+      `mem0 qdrant collection "${options.collectionPrefix}_${options.system}" may hold only letters, digits, ".", "_" and "-"`,
+    );
   }
-  if (!Number.isInteger(options.dimension) || options.dimension < 1) throw new RangeError(`mem0 qdrant: dimension must be a positive integer, got ${options.dimension}`);
+  if (!Number.isInteger(options.dimension) || options.dimension < 1)
+    throw new RangeError(`mem0 qdrant: dimension must be a positive integer, got ${options.dimension}`);
   return {
     provider: 'qdrant',
     config: {

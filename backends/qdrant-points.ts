@@ -28,7 +28,7 @@ export function byRank(a: StoredRecord, b: StoredRecord): number {
 }
 
 /** The payload as the caller wrote it (a copy without the rank). */
-export function userPayload(record: StoredRecord): Record<string, unknown> {
+function userPayload(record: StoredRecord): Record<string, unknown> {
   const payload = { ...record.payload };
   delete payload[QDRANT_RANK_KEY];
   return payload;
@@ -43,7 +43,10 @@ export function toHit(record: StoredRecord, score: number): ScoredPoint {
 export function toPoint(record: Schemas['Record']): VectorPoint {
   const vector = record.vector;
   if (!Array.isArray(vector) || !vector.every((value) => typeof value === 'number')) {
-    throw new EvalError('vector-collection-incompatible', `qdrant: point ${String(record.id)} has no single unnamed vector`);
+    throw new EvalError(
+      'vector-collection-incompatible',
+      `qdrant: point ${String(record.id)} has no single unnamed vector`,
+    );
   }
   return { id: String(record.id), vector, payload: userPayload(record) };
 }
@@ -55,11 +58,17 @@ export function isIdList(selector: PointSelector): selector is readonly string[]
 
 /** Qdrant takes UUIDs or integers; the contract allows lowercase canonical UUIDs only, as the embedded store. */
 export function checkId(id: string): void {
-  if (!UUID.test(id)) throw new EvalError('vector-invalid-id', `qdrant vector store: point id "${id}" is not a lowercase UUID`);
+  if (!UUID.test(id))
+    throw new EvalError('vector-invalid-id', `qdrant vector store: point id "${id}" is not a lowercase UUID`);
 }
 
 /** The vector has the collection's dimensions and finite values. */
 export function checkVector(collection: string, size: number, vector: readonly number[]): void {
-  if (vector.length !== size) throw new EvalError('vector-dimension-mismatch', `collection "${collection}" expects ${size} dimensions, got ${vector.length}`);
-  if (!vector.every(Number.isFinite)) throw new EvalError('vector-invalid', `collection "${collection}": vector has a non-finite value`);
+  if (vector.length !== size)
+    throw new EvalError(
+      'vector-dimension-mismatch',
+      `collection "${collection}" expects ${size} dimensions, got ${vector.length}`,
+    );
+  if (!vector.every(Number.isFinite))
+    throw new EvalError('vector-invalid', `collection "${collection}": vector has a non-finite value`);
 }

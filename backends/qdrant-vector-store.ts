@@ -41,7 +41,11 @@ const PAGE = 256;
  */
 export function createQdrantVectorStore(settings: QdrantVectorStoreSettings): QdrantVectorStore {
   const checkName = (kind: string, name: string): string => {
-    if (!NAME.test(name)) throw new EvalError('vector-invalid-collection', `qdrant: collection ${kind} "${name}" may hold only letters, digits, ".", "_" and "-"`);
+    if (!NAME.test(name))
+      throw new EvalError(
+        'vector-invalid-collection',
+        `qdrant: collection ${kind} "${name}" may hold only letters, digits, ".", "_" and "-"`,
+      );
     return name;
   };
   const prefix = checkName('prefix', settings.collectionPrefix);
@@ -67,10 +71,15 @@ export function createQdrantVectorStore(settings: QdrantVectorStoreSettings): Qd
     return run;
   };
   const sizeOf = async (full: string): Promise<number | undefined> => {
-    if (!(await request(`collectionExists ${full}`, (qdrant) => qdrant.collectionExists(full))).exists) return undefined;
-    const vectors = (await request(`getCollection ${full}`, (qdrant) => qdrant.getCollection(full))).config.params.vectors;
+    if (!(await request(`collectionExists ${full}`, (qdrant) => qdrant.collectionExists(full))).exists)
+      return undefined;
+    const vectors = (await request(`getCollection ${full}`, (qdrant) => qdrant.getCollection(full))).config.params
+      .vectors;
     if (!vectors || !('size' in vectors) || typeof vectors.size !== 'number' || vectors.distance !== 'Cosine') {
-      throw new EvalError('vector-collection-incompatible', `qdrant: collection "${full}" is not a single unnamed cosine vector collection`);
+      throw new EvalError(
+        'vector-collection-incompatible',
+        `qdrant: collection "${full}" is not a single unnamed cosine vector collection`,
+      );
     }
     return vectors.size;
   };
@@ -81,18 +90,25 @@ export function createQdrantVectorStore(settings: QdrantVectorStoreSettings): Qd
     let size = dimensions.get(name);
     if (size === undefined) {
       size = await sizeOf(full);
-      if (size === undefined) throw new EvalError('vector-collection-missing', `qdrant vector store: no collection "${full}"`);
+      if (size === undefined)
+        throw new EvalError('vector-collection-missing', `qdrant vector store: no collection "${full}"`);
       dimensions.set(name, size);
     }
     if (vector) checkVector(name, size, vector);
     return full;
   };
-  const scrollAll = async (full: string, filter: PayloadFilter | undefined, withVector: boolean): Promise<Schemas['Record'][]> => {
+  const scrollAll = async (
+    full: string,
+    filter: PayloadFilter | undefined,
+    withVector: boolean,
+  ): Promise<Schemas['Record'][]> => {
     const records: Schemas['Record'][] = [];
     const compiled = compileQdrantFilter(filter);
     let offset: Schemas['ExtendedPointId'] | undefined;
     do {
-      const page = await request(`scroll ${full}`, (qdrant) => qdrant.scroll(full, { filter: compiled, limit: PAGE, offset, with_payload: true, with_vector: withVector }));
+      const page = await request(`scroll ${full}`, (qdrant) =>
+        qdrant.scroll(full, { filter: compiled, limit: PAGE, offset, with_payload: true, with_vector: withVector }),
+      );
       records.push(...page.points);
       const next = page.next_page_offset;
       offset = typeof next === 'string' || typeof next === 'number' ? next : undefined;
@@ -103,7 +119,10 @@ export function createQdrantVectorStore(settings: QdrantVectorStoreSettings): Qd
     const known = nextRank.get(name);
     if (known !== undefined) return known;
     // First write of this store into the collection: continue after whatever an earlier store left there.
-    return (await scrollAll(full, undefined, false)).map(rankOf).filter(Number.isFinite).reduce((max, rank) => Math.max(max, rank + 1), 0);
+    return (await scrollAll(full, undefined, false))
+      .map(rankOf)
+      .filter(Number.isFinite)
+      .reduce((max, rank) => Math.max(max, rank + 1), 0);
   };
 
   return {
@@ -125,52 +144,78 @@ export function createQdrantVectorStore(settings: QdrantVectorStoreSettings): Qd
     async ensureCollection(name, size) {
       opened();
       const full = fullName(name);
-      if (!Number.isInteger(size) || size < 1) throw new RangeError(`collection "${name}": dimensions must be a positive integer`);
+      if (!Number.isInteger(size) || size < 1)
+        throw new RangeError(`collection "${name}": dimensions must be a positive integer`);
       let existing = await sizeOf(full);
       if (existing === undefined) {
-        const failure = await request(`createCollection ${full}`, (qdrant) => qdrant.createCollection(full, { vectors: { size, distance: 'Cosine' } }))
-          .then(() => undefined, (error: unknown) => error);
+        const failure = await request(`createCollection ${full}`, (qdrant) =>
+          qdrant.createCollection(full, { vectors: { size, distance: 'Cosine' } }),
+        ).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
         existing = await sizeOf(full); // a concurrent creator makes the create fail (409); the re-read settles it
-        if (existing === undefined) throw failure ?? new EvalError('qdrant-request-failed', `qdrant: collection "${full}" was not created`);
+        if (existing === undefined)
+          throw failure ?? new EvalError('qdrant-request-failed', `qdrant: collection "${full}" was not created`);
       }
-      if (existing !== size) throw new EvalError('vector-dimension-mismatch', `collection "${name}" has ${existing} dimensions, not ${size}`);
+      if (existing !== size)
+        throw new EvalError(
+          'vector-dimension-mismatch',
+          `collection "${name}" has ${existing} dimensions, not ${size}`,
+        );
       dimensions.set(name, size);
     },
-    upsert: (name, points) => serially(async () => {
-      const full = await collection(name);
-      for (const point of points) {
-        checkId(point.id);
-        await collection(name, point.vector);
-        if (Object.hasOwn(point.payload, QDRANT_RANK_KEY)) throw new EvalError('vector-reserved-key', `qdrant: payload key "${QDRANT_RANK_KEY}" is reserved`);
-      }
-      if (points.length === 0) return;
-      const latest = new Map(points.map((point) => [point.id, point])); // first position, last value, as the embedded Map
-      const stored = await request(`retrieve ${full}`, (qdrant) => qdrant.retrieve(full, { ids: [...latest.keys()], with_payload: [QDRANT_RANK_KEY], with_vector: false }));
-      const ranks = new Map(stored.map((record) => [String(record.id), rankOf(record)]));
-      let next = await rankAfterLast(name, full);
-      const rows = [...latest.values()].map((point) => {
-        const kept = ranks.get(point.id);
-        const rank = kept !== undefined && Number.isFinite(kept) ? kept : next++;
-        return { id: point.id, vector: [...point.vector], payload: { ...point.payload, [QDRANT_RANK_KEY]: rank } };
-      });
-      nextRank.set(name, next);
-      await request(`upsert ${full}`, (qdrant) => qdrant.upsert(full, { wait: true, points: rows }));
-    }),
+    upsert: (name, points) =>
+      serially(async () => {
+        const full = await collection(name);
+        for (const point of points) {
+          checkId(point.id);
+          await collection(name, point.vector);
+          if (Object.hasOwn(point.payload, QDRANT_RANK_KEY))
+            throw new EvalError('vector-reserved-key', `qdrant: payload key "${QDRANT_RANK_KEY}" is reserved`);
+        }
+        if (points.length === 0) return;
+        const latest = new Map(points.map((point) => [point.id, point])); // first position, last value, as the embedded Map
+        const stored = await request(`retrieve ${full}`, (qdrant) =>
+          qdrant.retrieve(full, { ids: [...latest.keys()], with_payload: [QDRANT_RANK_KEY], with_vector: false }),
+        );
+        const ranks = new Map(stored.map((record) => [String(record.id), rankOf(record)]));
+        let next = await rankAfterLast(name, full);
+        const rows = [...latest.values()].map((point) => {
+          const kept = ranks.get(point.id);
+          const rank = kept !== undefined && Number.isFinite(kept) ? kept : next++;
+          return { id: point.id, vector: [...point.vector], payload: { ...point.payload, [QDRANT_RANK_KEY]: rank } };
+        });
+        nextRank.set(name, next);
+        await request(`upsert ${full}`, (qdrant) => qdrant.upsert(full, { wait: true, points: rows }));
+      }),
     async search({ collection: name, vector, limit, filter }) {
       const full = await collection(name, vector);
-      if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`search limit must be a non-negative integer, got ${limit}`);
+      if (!Number.isInteger(limit) || limit < 0)
+        throw new RangeError(`search limit must be a non-negative integer, got ${limit}`);
       if (limit === 0) return [];
       // Cosine with a zero vector is 0 for every point by contract; no server round trip depends on how Qdrant treats it.
-      if (vector.every((value) => value === 0)) return (await scrollAll(full, filter, false)).slice(0, limit).map((record) => toHit(record, 0));
+      if (vector.every((value) => value === 0))
+        return (await scrollAll(full, filter, false)).slice(0, limit).map((record) => toHit(record, 0));
       const compiled = compileQdrantFilter(filter);
       for (let window = limit + 1; ; window *= 2) {
         const { points } = await request(`query ${full}`, (qdrant) =>
-          qdrant.query(full, { query: [...vector], filter: compiled, limit: window, with_payload: true, params: { exact: true } }));
+          qdrant.query(full, {
+            query: [...vector],
+            filter: compiled,
+            limit: window,
+            with_payload: true,
+            params: { exact: true },
+          }),
+        );
         const boundary = points[limit - 1];
         const last = points[points.length - 1];
         // Done once every point scoring like the limit-th hit is in hand: the server ran out, or the last hit scores lower.
         if (points.length < window || !boundary || !last || last.score < boundary.score) {
-          return [...points].sort((a, b) => b.score - a.score || byRank(a, b)).slice(0, limit).map((hit) => toHit(hit, hit.score));
+          return [...points]
+            .sort((a, b) => b.score - a.score || byRank(a, b))
+            .slice(0, limit)
+            .map((hit) => toHit(hit, hit.score));
         }
       }
     },
@@ -178,7 +223,9 @@ export function createQdrantVectorStore(settings: QdrantVectorStoreSettings): Qd
       const full = await collection(name);
       ids.forEach(checkId);
       if (ids.length === 0) return [];
-      const records = await request(`retrieve ${full}`, (qdrant) => qdrant.retrieve(full, { ids: [...new Set(ids)], with_payload: true, with_vector: true }));
+      const records = await request(`retrieve ${full}`, (qdrant) =>
+        qdrant.retrieve(full, { ids: [...new Set(ids)], with_payload: true, with_vector: true }),
+      );
       const byId = new Map(records.map((record) => [String(record.id), record]));
       return ids.flatMap((id) => {
         const record = byId.get(id);
@@ -188,35 +235,43 @@ export function createQdrantVectorStore(settings: QdrantVectorStoreSettings): Qd
     async scroll(name, filter) {
       return (await scrollAll(await collection(name), filter, true)).map(toPoint);
     },
-    delete: (name, selector) => serially(async () => {
-      const full = await collection(name);
-      if (isIdList(selector)) {
-        selector.forEach(checkId);
-        if (selector.length > 0) await request(`delete ${full}`, (qdrant) => qdrant.delete(full, { wait: true, points: [...selector] }));
-        return;
-      }
-      const filter = compileQdrantFilter(selector);
-      await request(`delete ${full}`, (qdrant) => qdrant.delete(full, { wait: true, filter }));
-    }),
+    delete: (name, selector) =>
+      serially(async () => {
+        const full = await collection(name);
+        if (isIdList(selector)) {
+          selector.forEach(checkId);
+          if (selector.length > 0)
+            await request(`delete ${full}`, (qdrant) => qdrant.delete(full, { wait: true, points: [...selector] }));
+          return;
+        }
+        const filter = compileQdrantFilter(selector);
+        await request(`delete ${full}`, (qdrant) => qdrant.delete(full, { wait: true, filter }));
+      }),
     async listCollections(namePrefix) {
       const { collections } = await request('getCollections', (qdrant) => qdrant.getCollections());
       const own = `${prefix}_`;
-      return collections.map((entry) => entry.name).filter((name) => name.startsWith(own + namePrefix)).map((name) => name.slice(own.length)).sort();
+      return collections
+        .map((entry) => entry.name)
+        .filter((name) => name.startsWith(own + namePrefix))
+        .map((name) => name.slice(own.length))
+        .sort();
     },
-    dropCollection: (name) => serially(async () => {
-      const full = fullName(name);
-      if ((await request(`collectionExists ${full}`, (qdrant) => qdrant.collectionExists(full))).exists) {
-        await request(`deleteCollection ${full}`, (qdrant) => qdrant.deleteCollection(full));
-      }
-      dimensions.delete(name);
-      nextRank.delete(name);
-    }),
+    dropCollection: (name) =>
+      serially(async () => {
+        const full = fullName(name);
+        if ((await request(`collectionExists ${full}`, (qdrant) => qdrant.collectionExists(full))).exists) {
+          await request(`deleteCollection ${full}`, (qdrant) => qdrant.deleteCollection(full));
+        }
+        dimensions.delete(name);
+        nextRank.delete(name);
+      }),
     async close() {
       if (!connection) return;
       await writes;
       try {
         if (settings.dropOnClose) {
-          for (const name of dimensions.keys()) await request(`deleteCollection ${fullName(name)}`, (qdrant) => qdrant.deleteCollection(fullName(name)));
+          for (const name of dimensions.keys())
+            await request(`deleteCollection ${fullName(name)}`, (qdrant) => qdrant.deleteCollection(fullName(name)));
         }
       } finally {
         connection = null;

@@ -3,7 +3,12 @@ import { reciprocalRankFusion } from './rank-fusion.js';
 
 describe('reciprocalRankFusion (Graphiti rrf, rank constant 1)', () => {
   it('sums 1/rank over the lists and sorts by the sum', () => {
-    expect(reciprocalRankFusion([['a', 'b', 'c'], ['c', 'd']])).toEqual([
+    expect(
+      reciprocalRankFusion([
+        ['a', 'b', 'c'],
+        ['c', 'd'],
+      ]),
+    ).toEqual([
       { id: 'c', score: 1 / 3 + 1 },
       { id: 'a', score: 1 },
       { id: 'b', score: 1 / 2 },
@@ -13,7 +18,12 @@ describe('reciprocalRankFusion (Graphiti rrf, rank constant 1)', () => {
 
   it('keeps first-seen order on ties: the first list, then ids only later lists have', () => {
     expect(reciprocalRankFusion([['x'], ['y']]).map((entry) => entry.id)).toEqual(['x', 'y']);
-    expect(reciprocalRankFusion([['p', 'q'], ['q', 'p']]).map((entry) => entry.id)).toEqual(['p', 'q']);
+    expect(
+      reciprocalRankFusion([
+        ['p', 'q'],
+        ['q', 'p'],
+      ]).map((entry) => entry.id),
+    ).toEqual(['p', 'q']);
     expect(reciprocalRankFusion([[], ['y', 'z']]).map((entry) => entry.id)).toEqual(['y', 'z']);
   });
 

@@ -18,10 +18,16 @@ export interface FusedRank {
  * @example
  * reciprocalRankFusion([['a', 'b'], ['b', 'c']]); // b 1.5, a 1, c 0.5
  */
-export function reciprocalRankFusion(lists: readonly (readonly string[])[], rankConstant = 1, minScore = 0): FusedRank[] {
+export function reciprocalRankFusion(
+  lists: readonly (readonly string[])[],
+  rankConstant = 1,
+  minScore = 0,
+): FusedRank[] {
   const scores = new Map<string, number>();
   for (const list of lists) {
-    list.forEach((id, index) => scores.set(id, (scores.get(id) ?? 0) + 1 / (index + rankConstant)));
+    list.forEach((id, index) => {
+      scores.set(id, (scores.get(id) ?? 0) + 1 / (index + rankConstant));
+    });
   }
   return [...scores]
     .map(([id, score]) => ({ id, score }))

@@ -1,7 +1,7 @@
 // How a run's data is named on every engine: `sb<nonce>_<run slug>`, so one process's data is one prefix.
 
 /** A per-process nonce: 8 lowercase hex digits (`randomBytes(4)`). */
-export const NONCE_PATTERN = /^[0-9a-f]{8}$/;
+const NONCE_PATTERN = /^[0-9a-f]{8}$/;
 const ROOT = /^sb([0-9a-f]{8})_/;
 
 /**
@@ -18,7 +18,10 @@ const ROOT = /^sb([0-9a-f]{8})_/;
 export function namespaceRoot(runId: string, nonce: string | undefined): string {
   if (nonce === undefined) return runId;
   if (!NONCE_PATTERN.test(nonce)) throw new RangeError(`nonce "${nonce}" is not 8 lowercase hex digits`);
-  const slug = runId.replace(/[^A-Za-z0-9]+/g, '_').slice(0, 40).replace(/^_+|_+$/g, '');
+  const slug = runId
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .slice(0, 40)
+    .replace(/^_+|_+$/g, '');
   return `sb${nonce}_${slug || 'run'}`;
 }
 

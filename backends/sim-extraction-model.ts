@@ -10,16 +10,35 @@ export function splitFacts(text: string): string[] {
     .filter((sentence) => /[A-Za-z]/.test(sentence));
 }
 
-const STOP = new Set('the a an and or of to for in on at by is are be may must can this that with from any all per only its it as not no never'.split(' '));
-const words = (text: string) => (text.toLowerCase().match(/[a-z0-9$]+/g) ?? []);
+const STOP = new Set(
+  'the a an and or of to for in on at by is are be may must can this that with from any all per only its it as not no never'.split(
+    ' ',
+  ),
+);
+const words = (text: string) => text.toLowerCase().match(/[a-z0-9$]+/g) ?? [];
 const content = (text: string) => new Set(words(text).filter((w) => w.length > 2 && !STOP.has(w)));
 
 // Opposing word pairs, on whole words (the paper's guard list, §10.7, used here only as an extractor heuristic).
 const OPPOSITES: [string, string][] = [
-  ['never', 'may'], ['never', 'permitted'], ['never', 'allowed'], ['prohibited', 'permitted'], ['denied', 'granted'],
-  ['deny', 'grant'], ['delete', 'retain'], ['delete', 'keep'], ['immediately', 'first'], ['automatically', 'approval'],
-  ['waived', 'required'], ['waivers', 'requires'], ['single', 'dual'], ['one', 'two'], ['without', 'requires'],
-  ['exported', 'never'], ['leave', 'internal'], ['rolled', 'never'], ['all', 'default'],
+  ['never', 'may'],
+  ['never', 'permitted'],
+  ['never', 'allowed'],
+  ['prohibited', 'permitted'],
+  ['denied', 'granted'],
+  ['deny', 'grant'],
+  ['delete', 'retain'],
+  ['delete', 'keep'],
+  ['immediately', 'first'],
+  ['automatically', 'approval'],
+  ['waived', 'required'],
+  ['waivers', 'requires'],
+  ['single', 'dual'],
+  ['one', 'two'],
+  ['without', 'requires'],
+  ['exported', 'never'],
+  ['leave', 'internal'],
+  ['rolled', 'never'],
+  ['all', 'default'],
 ];
 const NEGATIONS = ['never', 'not', 'no', 'without', 'cannot', 'forbidden', 'denied'];
 
@@ -45,7 +64,8 @@ export function simContradicts(a: string, b: string): boolean {
 
 // The natural-mode episode templates (stale-retrieval.md §5) name a document and a governed system.
 const ISSUED = /^(?<doc>.+?), issued in \d{4}, governs (?<subject>.+?)\. (?<body>It states: [\s\S]*)$/;
-const REVISED = /^(?<doc>.+?) has been revised and now supersedes the \d{4} issue\. For (?<subject>.+?) it states: (?<body>[\s\S]*)$/;
+const REVISED =
+  /^(?<doc>.+?) has been revised and now supersedes the \d{4} issue\. For (?<subject>.+?) it states: (?<body>[\s\S]*)$/;
 
 // A write-back decision journal (stale-retrieval.md §12): "Decision record: for {subject}, the approved action is {ACTION}. Rationale: ...".
 const JOURNAL = /\bDecision record: for (?<subject>.+?), the approved action is (?<action>[^.\s]+)\. Rationale: /;
@@ -53,19 +73,38 @@ const JOURNAL = /\bDecision record: for (?<subject>.+?), the approved action is 
 function edgesOf(episode: string, referenceTime: Date): ExtractedEdge[] {
   const journal = JOURNAL.exec(episode)?.groups;
   // The agent's log names two entities, the agent's decision and the subject: one edge, the rationale dropped.
-  if (journal) return [{ source: 'Agent decision log', target: journal.subject!, relation: 'APPROVED_ACTION', fact: `The approved action for ${journal.subject} is ${journal.action}.`, validAt: referenceTime, invalidAt: null }];
+  if (journal)
+    return [
+      {
+        source: 'Agent decision log',
+        target: journal.subject!,
+        relation: 'APPROVED_ACTION',
+        fact: `The approved action for ${journal.subject} is ${journal.action}.`,
+        validAt: referenceTime,
+        invalidAt: null,
+      },
+    ];
   const match = ISSUED.exec(episode) ?? REVISED.exec(episode);
   // Like Graphiti, a text that names no two distinct entities yields no edge.
   if (!match?.groups) return [];
   const { doc, subject, body } = match.groups as { doc: string; subject: string; body: string };
-  return splitFacts(body).map((fact) => ({ source: doc, target: subject, relation: 'STATES_POLICY', fact, validAt: referenceTime, invalidAt: null }));
+  return splitFacts(body).map((fact) => ({
+    source: doc,
+    target: subject,
+    relation: 'STATES_POLICY',
+    fact,
+    validAt: referenceTime,
+    invalidAt: null,
+  }));
 }
 
 function consolidate(existing: readonly ExistingMemory[], message: string): Consolidation {
   const updates: Consolidation['updates'] = [];
   const inserts: string[] = [];
   for (const fact of splitFacts(message)) {
-    const target = existing.find((memory) => simContradicts(memory.content, fact) && !updates.some((u) => u.id === memory.id));
+    const target = existing.find(
+      (memory) => simContradicts(memory.content, fact) && !updates.some((u) => u.id === memory.id),
+    );
     if (target) updates.push({ id: target.id, content: fact });
     else inserts.push(fact);
   }
@@ -93,7 +132,9 @@ export function createSimExtractionModel(): ExtractionModel {
       return {
         duplicates: duplicateCandidates.filter(same).map((c) => c.id),
         // Like Graphiti's resolve_edge prompt, a contradiction may be flagged in either candidate list.
-        contradicted: [...duplicateCandidates, ...invalidationCandidates].filter((c) => !same(c) && simContradicts(c.content, fact)).map((c) => c.id),
+        contradicted: [...duplicateCandidates, ...invalidationCandidates]
+          .filter((c) => !same(c) && simContradicts(c.content, fact))
+          .map((c) => c.id),
       };
     },
     consolidate: async ({ existing, message }) => consolidate(existing, message),

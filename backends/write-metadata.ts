@@ -5,7 +5,13 @@ import type { InsertRequest, RecordedWarning, SearchRequest } from './memory-bac
 /** The `unsupported` warning an insert reports when it carried metadata the system cannot store; none otherwise. */
 export function unstoredMetadataWarnings(request: InsertRequest, reason: string): RecordedWarning[] {
   if (request.metadata === undefined || Object.keys(request.metadata).length === 0) return [];
-  return [{ type: 'unsupported', feature: 'write metadata', message: `not stored (${Object.keys(request.metadata).sort().join(', ')}): ${reason}` }];
+  return [
+    {
+      type: 'unsupported',
+      feature: 'write metadata',
+      message: `not stored (${Object.keys(request.metadata).sort().join(', ')}): ${reason}`,
+    },
+  ];
 }
 
 /** Throws `UnsupportedFeatureError` when a read asks for a metadata filter the system does not have. */

@@ -21,9 +21,11 @@ export type ZepCeSettings = BackendSettings & {
 
 /** The paper's `ZEP_SETTLE_S` (stale-retrieval.md §3.5). */
 export const ZEP_SETTLE_MS = 45_000;
-const DIRECT_REASON = "Zep CE's API cannot write a pre-revoked fact (stale-retrieval.md §3.5); the cell is n/a, not a pass";
+const DIRECT_REASON =
+  "Zep CE's API cannot write a pre-revoked fact (stale-retrieval.md §3.5); the cell is n/a, not a pass";
 const NO_METADATA = 'CE posts messages with no caller metadata and its search has no metadata filter';
-const FILTER_REASON = 'Zep CE has no read filter (MemoryFilterOptions is an empty struct; the sidecar searches with no filter)';
+const FILTER_REASON =
+  'Zep CE has no read filter (MemoryFilterOptions is an empty struct; the sidecar searches with no filter)';
 
 /**
  * Creates the `zep-ce` backend: a Graphiti backend on the same store (episodes of type `message`), reached
@@ -80,8 +82,17 @@ export function createZepCeBackend(settings: ZepCeSettings): MemoryBackend {
       for (const [index, episode] of writes.episodes.entries()) {
         const received = new Date(now.getTime() + index * settleMs);
         // graph_service/routers/ingest.py: episode_body = f'{role}({role_type}): {content}', no name or source description.
-        const message = { name: '', text: `user(user): ${episode.text}`, referenceTime: received, sourceDescription: '' };
-        const report = await sidecar.insert({ namespace, now: received, writes: { mode: 'natural', episodes: [message] } });
+        const message = {
+          name: '',
+          text: `user(user): ${episode.text}`,
+          referenceTime: received,
+          sourceDescription: '',
+        };
+        const report = await sidecar.insert({
+          namespace,
+          now: received,
+          writes: { mode: 'natural', episodes: [message] },
+        });
         warnings.push(...report.warnings);
         stored = report.stored;
       }
@@ -91,7 +102,11 @@ export function createZepCeBackend(settings: ZepCeSettings): MemoryBackend {
       groupOf(request.namespace);
       if (request.filter !== undefined) throw new UnsupportedFeatureError('zep-ce', 'search filters', FILTER_REASON);
       refuseMetadataFilter('zep-ce', request, NO_METADATA);
-      const { records, warnings } = await sidecar.search({ namespace: request.namespace, query: request.query, limit: request.limit });
+      const { records, warnings } = await sidecar.search({
+        namespace: request.namespace,
+        query: request.query,
+        limit: request.limit,
+      });
       return { records: records.map(toZepFact), warnings };
     },
     async reset(namespace) {
@@ -112,10 +127,13 @@ export function createZepCeBackend(settings: ZepCeSettings): MemoryBackend {
     async revocationOracle(namespace, records) {
       // From the engine, as the paper read Zep's Neo4j: every edge of the user's group, whoever wrote it.
       const edges = await store.getEdgesByGroup(groupOf(namespace));
-      const revoked = (edge: EntityEdge | undefined): boolean => edge !== undefined && (edge.expired_at !== null || edge.invalid_at !== null);
+      const revoked = (edge: EntityEdge | undefined): boolean =>
+        edge !== undefined && (edge.expired_at !== null || edge.invalid_at !== null);
       const byUuid = new Map(edges.map((edge) => [edge.uuid, edge]));
       // By uuid, or, as the paper's Neo4j query did, by fact text: any revoked edge with the same fact.
-      return records.map((record) => revoked(byUuid.get(record.id)) || edges.some((edge) => edge.fact === record.text && revoked(edge)));
+      return records.map(
+        (record) => revoked(byUuid.get(record.id)) || edges.some((edge) => edge.fact === record.text && revoked(edge)),
+      );
     },
   };
 }

@@ -2,28 +2,60 @@
 import { formatFixed, pythonSortedListRepr } from '../pipeline/python-compat/index.js';
 
 /** §10.6 stop set, tested on the raw (unstemmed) word. */
-export const STOP_WORDS: ReadonlySet<string> = new Set(
-  ('this that with from they have been were which their there when what shall will into over under than then ' +
+const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'this that with from they have been were which their there when what shall will into over under than then ' +
     'only also must may can are is the and for any all per policy standard procedure runbook states state ' +
-    'approved current issued requires require required governs').split(' '),
+    'approved current issued requires require required governs'
+  ).split(' '),
 );
 
 /** §10.7 antonym pairs, in the order they are tried; matched as raw substrings of the lowercased texts. */
-export const OPPOSING_TERMS: readonly (readonly [string, string])[] = [
-  ['never', 'may'], ['never', 'permitted'], ['never', 'allowed'], ['never', 'can'], ['must', 'never'],
-  ['prohibited', 'permitted'], ['prohibited', 'allowed'], ['denied', 'granted'], ['deny', 'grant'],
-  ['denied', 'allowed'], ['block', 'monitor'], ['blocked', 'monitored'], ['blocked', 'allowed'],
-  ['delete', 'retain'], ['deleted', 'retained'], ['delete', 'keep'], ['immediately', 'first'],
-  ['automatically', 'approval'], ['waived', 'required'], ['waiver', 'required'], ['skip', 'required'],
-  ['single', 'dual'], ['one', 'two'], ['without', 'requires'], ['disclose', 'refuse'], ['export', 'internal'],
+const OPPOSING_TERMS: readonly (readonly [string, string])[] = [
+  ['never', 'may'],
+  ['never', 'permitted'],
+  ['never', 'allowed'],
+  ['never', 'can'],
+  ['must', 'never'],
+  ['prohibited', 'permitted'],
+  ['prohibited', 'allowed'],
+  ['denied', 'granted'],
+  ['deny', 'grant'],
+  ['denied', 'allowed'],
+  ['block', 'monitor'],
+  ['blocked', 'monitored'],
+  ['blocked', 'allowed'],
+  ['delete', 'retain'],
+  ['deleted', 'retained'],
+  ['delete', 'keep'],
+  ['immediately', 'first'],
+  ['automatically', 'approval'],
+  ['waived', 'required'],
+  ['waiver', 'required'],
+  ['skip', 'required'],
+  ['single', 'dual'],
+  ['one', 'two'],
+  ['without', 'requires'],
+  ['disclose', 'refuse'],
+  ['export', 'internal'],
   ['rollback', 'investigate'],
 ];
 
 /** §10.7 negation cues, counted as non-overlapping substrings (`no ` keeps its trailing space). */
-export const NEGATION_CUES: readonly string[] = ['never', 'not', 'no ', 'without', 'prohibit', 'forbid', 'must not', 'may not', 'cannot'];
+const NEGATION_CUES: readonly string[] = [
+  'never',
+  'not',
+  'no ',
+  'without',
+  'prohibit',
+  'forbid',
+  'must not',
+  'may not',
+  'cannot',
+];
 
 /** The negation branch's threshold. Hard-coded in [C]; it does not follow `subjectOverlap` (§10.11.4). */
-export const NEGATION_OVERLAP = 0.45;
+const NEGATION_OVERLAP = 0.45;
 
 const SUFFIXES = ['ies', 'ing', 'ed', 'es', 's'] as const;
 
@@ -72,7 +104,11 @@ const NO_CONFLICT: ConflictOutcome = Object.freeze({ hit: false, reason: '' });
  * @example conflict('Deployment approval requires only one reviewer.', 'Deployment approval requires two independent reviewers.', { subjectOverlap: 0.45, requireOpposition: true })
  * // → { hit: true, reason: 'opposing terms "one"/"two" (subject overlap 0.75)' }
  */
-export function conflict(a: string, b: string, config: { subjectOverlap: number; requireOpposition: boolean }): ConflictOutcome {
+export function conflict(
+  a: string,
+  b: string,
+  config: { subjectOverlap: number; requireOpposition: boolean },
+): ConflictOutcome {
   const wordsA = contentWords(a);
   const wordsB = contentWords(b);
   if (wordsA.size === 0 || wordsB.size === 0) return NO_CONFLICT;
@@ -92,7 +128,10 @@ export function conflict(a: string, b: string, config: { subjectOverlap: number;
   const quantitiesA = quantities(a);
   const quantitiesB = quantities(b);
   if (quantitiesA.size > 0 && quantitiesB.size > 0 && ![...quantitiesA].some((q) => quantitiesB.has(q))) {
-    return { hit: true, reason: `conflicting quantities ${pythonSortedListRepr(quantitiesA)} vs ${pythonSortedListRepr(quantitiesB)}` };
+    return {
+      hit: true,
+      reason: `conflicting quantities ${pythonSortedListRepr(quantitiesA)} vs ${pythonSortedListRepr(quantitiesB)}`,
+    };
   }
   if (Math.abs(negationCount(a) - negationCount(b)) >= 1 && containment >= NEGATION_OVERLAP) {
     return { hit: true, reason: `polarity mismatch (subject overlap ${overlap})` };

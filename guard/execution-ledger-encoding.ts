@@ -23,15 +23,19 @@ const LINE_KEYS = ['v', 'step', 'action', 'subject', 'prev', 'mac'] as const;
  */
 export function normalizeSubject(subject: string): string {
   const normalised = subject.normalize('NFC').replace(/\s+/gu, ' ').trim().toLowerCase().normalize('NFC');
-  if (normalised === '') throw new InvalidInputError('ledger subject', [{ path: 'subject', message: 'is empty after normalisation' }]);
-  if (/\p{Cs}/u.test(normalised)) throw new InvalidInputError('ledger subject', [{ path: 'subject', message: 'contains a lone surrogate' }]);
+  if (normalised === '')
+    throw new InvalidInputError('ledger subject', [{ path: 'subject', message: 'is empty after normalisation' }]);
+  if (/\p{Cs}/u.test(normalised))
+    throw new InvalidInputError('ledger subject', [{ path: 'subject', message: 'contains a lone surrogate' }]);
   return normalised;
 }
 
 /** Throws `InvalidInputError` unless `action` is a kebab-case id; actions are compared exactly, never normalised. */
 export function checkLedgerAction(action: string): string {
   if (!ACTION_PATTERN.test(action)) {
-    throw new InvalidInputError('ledger action', [{ path: 'action', message: `must be kebab-case letters and digits: ${JSON.stringify(action)}` }]);
+    throw new InvalidInputError('ledger action', [
+      { path: 'action', message: `must be kebab-case letters and digits: ${JSON.stringify(action)}` },
+    ]);
   }
   return action;
 }
@@ -60,7 +64,10 @@ export function encodeLedgerEvent(event: Pick<LedgerEvent, 'action' | 'subject' 
 }
 
 /** m_i = HMAC-SHA-256(key, encodeLedgerEvent(...)), as 64 lowercase hex digits. */
-export function computeLedgerMac(key: Uint8Array, event: Pick<LedgerEvent, 'action' | 'subject' | 'step' | 'prev'>): string {
+export function computeLedgerMac(
+  key: Uint8Array,
+  event: Pick<LedgerEvent, 'action' | 'subject' | 'step' | 'prev'>,
+): string {
   return createHmac('sha256', key).update(encodeLedgerEvent(event)).digest('hex');
 }
 
@@ -78,7 +85,9 @@ export function formatLedgerLine(event: LedgerEvent): string {
 }
 
 /** A parsed line, or why it is not a valid v1 line. */
-export type ParsedLedgerLine = { event: LedgerEvent } | { failure: Extract<LedgerFailure, 'unparseable' | 'unsupported-version'>; reason: string };
+export type ParsedLedgerLine =
+  | { event: LedgerEvent }
+  | { failure: Extract<LedgerFailure, 'unparseable' | 'unsupported-version'>; reason: string };
 
 /**
  * Parses one line strictly: JSON with exactly the v1 keys and types, a canonical subject, lowercase hex, and
@@ -91,17 +100,25 @@ export function parseLedgerLine(line: string): ParsedLedgerLine {
   } catch {
     return { failure: 'unparseable', reason: 'not JSON' };
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return { failure: 'unparseable', reason: 'not a JSON object' };
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    return { failure: 'unparseable', reason: 'not a JSON object' };
   const record = data as Record<string, unknown>;
-  if (record['v'] !== LEDGER_ENCODING_VERSION) return { failure: 'unsupported-version', reason: `version ${JSON.stringify(record['v'])}` };
+  if (record.v !== LEDGER_ENCODING_VERSION)
+    return { failure: 'unsupported-version', reason: `version ${JSON.stringify(record.v)}` };
   const { step, action, subject, prev, mac } = record;
   const valid =
     Object.keys(record).join() === LINE_KEYS.join() &&
-    typeof step === 'number' && Number.isSafeInteger(step) && step >= 0 &&
-    typeof action === 'string' && ACTION_PATTERN.test(action) &&
-    typeof subject === 'string' && isCanonicalSubject(subject) &&
-    typeof prev === 'string' && MAC_PATTERN.test(prev) &&
-    typeof mac === 'string' && MAC_PATTERN.test(mac);
+    typeof step === 'number' &&
+    Number.isSafeInteger(step) &&
+    step >= 0 &&
+    typeof action === 'string' &&
+    ACTION_PATTERN.test(action) &&
+    typeof subject === 'string' &&
+    isCanonicalSubject(subject) &&
+    typeof prev === 'string' &&
+    MAC_PATTERN.test(prev) &&
+    typeof mac === 'string' &&
+    MAC_PATTERN.test(mac);
   if (!valid) return { failure: 'unparseable', reason: 'not a v1 event (keys, types or formats)' };
   const event: LedgerEvent = { v: 1, step, action, subject, prev, mac };
   if (formatLedgerLine(event) !== line) return { failure: 'unparseable', reason: 'not in canonical form' };
@@ -110,14 +127,19 @@ export function parseLedgerLine(line: string): ParsedLedgerLine {
 
 /** NaivePoEM's view: every line whose JSON has string `action` and `subject`, bad bytes replaced, nothing verified. */
 export function readUnverifiedEntries(bytes: Uint8Array): LedgerEntry[] {
-  return new TextDecoder().decode(bytes).split('\n').flatMap((line): LedgerEntry[] => {
-    try {
-      const data = JSON.parse(line) as { action?: unknown; subject?: unknown } | null;
-      return typeof data?.action === 'string' && typeof data.subject === 'string' ? [{ action: data.action, subject: data.subject }] : [];
-    } catch {
-      return [];
-    }
-  });
+  return new TextDecoder()
+    .decode(bytes)
+    .split('\n')
+    .flatMap((line): LedgerEntry[] => {
+      try {
+        const data = JSON.parse(line) as { action?: unknown; subject?: unknown } | null;
+        return typeof data?.action === 'string' && typeof data.subject === 'string'
+          ? [{ action: data.action, subject: data.subject }]
+          : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 function isCanonicalSubject(subject: string): boolean {

@@ -6,7 +6,7 @@ import { InvalidInputError } from '../pipeline/core/errors.js';
 export const LEDGER_KEY_ENV_VARIABLE = 'STALEBENCH_LEDGER_KEY';
 
 /** Minimum key size in bytes (poem.md §2.1 [DEC]: ≥ 32 random bytes for HMAC-SHA-256). */
-export const MIN_LEDGER_KEY_BYTES = 32;
+const MIN_LEDGER_KEY_BYTES = 32;
 
 /**
  * Checks a key and returns a private copy (the caller may wipe its own). Throws `InvalidInputError` if it is shorter
@@ -14,10 +14,14 @@ export const MIN_LEDGER_KEY_BYTES = 32;
  */
 export function checkLedgerKey(key: Uint8Array, source = 'ledger key'): Buffer {
   if (key.length < MIN_LEDGER_KEY_BYTES) {
-    throw new InvalidInputError(source, [{ path: 'key', message: `must be at least ${MIN_LEDGER_KEY_BYTES} bytes, got ${key.length}` }]);
+    throw new InvalidInputError(source, [
+      { path: 'key', message: `must be at least ${MIN_LEDGER_KEY_BYTES} bytes, got ${key.length}` },
+    ]);
   }
   if (key.every((byte) => byte === key[0])) {
-    throw new InvalidInputError(source, [{ path: 'key', message: 'all bytes are equal; use random bytes (generateLedgerKey)' }]);
+    throw new InvalidInputError(source, [
+      { path: 'key', message: 'all bytes are equal; use random bytes (generateLedgerKey)' },
+    ]);
   }
   return Buffer.from(key);
 }
@@ -26,7 +30,9 @@ export function checkLedgerKey(key: Uint8Array, source = 'ledger key'): Buffer {
 export function parseLedgerKey(hex: string, source = 'ledger key'): Buffer {
   const text = hex.trim();
   if (!/^(?:[0-9a-fA-F]{2})+$/.test(text)) {
-    throw new InvalidInputError(source, [{ path: 'key', message: `must be hex digits, an even number of them (got ${text.length} characters)` }]);
+    throw new InvalidInputError(source, [
+      { path: 'key', message: `must be hex digits, an even number of them (got ${text.length} characters)` },
+    ]);
   }
   return checkLedgerKey(Buffer.from(text, 'hex'), source);
 }

@@ -14,7 +14,9 @@ const ENTRIES = [
 ];
 
 /** A genuine three-event ledger on a raw medium, plus a reader that has already verified it (cached head set). */
-async function genuine(entries = ENTRIES): Promise<{ storage: MemoryLedgerStorage; original: Buffer; cached: ReturnType<typeof createExecutionLedger> }> {
+async function genuine(
+  entries = ENTRIES,
+): Promise<{ storage: MemoryLedgerStorage; original: Buffer; cached: ReturnType<typeof createExecutionLedger> }> {
   const storage = createMemoryLedgerStorage();
   const cached = createExecutionLedger({ key: KEY, storage });
   for (const entry of entries) await cached.writer.append(entry);
@@ -44,7 +46,9 @@ describe('attack A: a forged event written without the key', () => {
     }
     // The unverified read (NaivePoEM's view) sees the forgery; that is the point of the ablation.
     expect(await cached.reader.readUnverified()).toContainEqual({ action: 'mfa-challenge', subject: 'user:mallory' });
-    await expect(createExecutionLedger({ key: KEY, storage }).writer.append(ENTRIES[0] ?? { action: 'x', subject: 'y' })).rejects.toThrow(LedgerBrokenError);
+    await expect(
+      createExecutionLedger({ key: KEY, storage }).writer.append(ENTRIES[0] ?? { action: 'x', subject: 'y' }),
+    ).rejects.toThrow(LedgerBrokenError);
   });
 });
 
@@ -103,7 +107,8 @@ describe('truncation, reordering, rewriting', () => {
     const { storage, original, cached } = await genuine();
     const [first, second, third] = lines(original) as [string, string, string];
     storage.replace(file([first, third, second]));
-    for (const reader of [fresh(storage), cached.reader]) expect(await reader.verifyChain()).toMatchObject({ ok: false, failure: 'step-mismatch', line: 2 });
+    for (const reader of [fresh(storage), cached.reader])
+      expect(await reader.verifyChain()).toMatchObject({ ok: false, failure: 'step-mismatch', line: 2 });
     const renumbered = [second.replace('"step":1', '"step":0'), first.replace('"step":0', '"step":1'), third];
     storage.replace(file(renumbered));
     expect(await fresh(storage).verifyChain()).toMatchObject({ ok: false, failure: 'chain-mismatch', line: 1 });
@@ -120,6 +125,10 @@ describe('truncation, reordering, rewriting', () => {
 
   test('an unreadable medium is a failure, not an empty ledger', async () => {
     const storage = { read: () => Promise.reject(new Error('EACCES')), append: () => Promise.resolve() };
-    expect(await createExecutionLedger({ key: KEY, storage }).reader.verifyChain()).toMatchObject({ ok: false, failure: 'unreadable', line: null });
+    expect(await createExecutionLedger({ key: KEY, storage }).reader.verifyChain()).toMatchObject({
+      ok: false,
+      failure: 'unreadable',
+      line: null,
+    });
   });
 });

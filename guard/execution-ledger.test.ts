@@ -4,8 +4,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { InvalidInputError } from '../pipeline/core/errors.js';
-import { computeLedgerMac, encodeLedgerEvent, GENESIS_MAC, normalizeSubject, parseLedgerLine } from './execution-ledger-encoding.js';
-import { generateLedgerKey, LEDGER_KEY_ENV_VARIABLE, ledgerKeyFromEnv, parseLedgerKey } from './execution-ledger-key.js';
+import {
+  computeLedgerMac,
+  encodeLedgerEvent,
+  GENESIS_MAC,
+  normalizeSubject,
+  parseLedgerLine,
+} from './execution-ledger-encoding.js';
+import {
+  generateLedgerKey,
+  LEDGER_KEY_ENV_VARIABLE,
+  ledgerKeyFromEnv,
+  parseLedgerKey,
+} from './execution-ledger-key.js';
 import { createMemoryLedgerStorage } from './execution-ledger-storage.js';
 import type { MacComputation } from './execution-ledger-types.js';
 import { createExecutionLedger } from './execution-ledger.js';
@@ -18,10 +29,15 @@ describe('encoding v1', () => {
   test('MAC input layout and HMAC-SHA-256 vectors (reproduced independently with Python hmac/struct)', () => {
     const event = { action: 'mfa-challenge', subject: 'user:alice', step: 0, prev: GENESIS_MAC };
     expect(encodeLedgerEvent(event).toString('hex')).toBe(
-      '0000001e' + Buffer.from('stalebench/execution-ledger/v1').toString('hex') +
-      '0000000d' + Buffer.from('mfa-challenge').toString('hex') +
-      '0000000a' + Buffer.from('user:alice').toString('hex') +
-      '0000000000000000' + '00000020' + '00'.repeat(32),
+      '0000001e' +
+        Buffer.from('stalebench/execution-ledger/v1').toString('hex') +
+        '0000000d' +
+        Buffer.from('mfa-challenge').toString('hex') +
+        '0000000a' +
+        Buffer.from('user:alice').toString('hex') +
+        '0000000000000000' +
+        '00000020' +
+        '00'.repeat(32),
     );
     expect(computeLedgerMac(KEY, event)).toBe(MAC_0);
     expect(computeLedgerMac(KEY, { ...event, step: 1, prev: MAC_0 })).toBe(MAC_1);
@@ -30,13 +46,18 @@ describe('encoding v1', () => {
 
   test('field boundaries are unambiguous, and every field is covered by the MAC', () => {
     const base = { action: 'a-b', subject: 'c', step: 0, prev: GENESIS_MAC };
-    const macs = [base, { ...base, action: 'a', subject: '-bc' }, { ...base, step: 1 }, { ...base, prev: MAC_0 }].map((event) => computeLedgerMac(KEY, event));
+    const macs = [base, { ...base, action: 'a', subject: '-bc' }, { ...base, step: 1 }, { ...base, prev: MAC_0 }].map(
+      (event) => computeLedgerMac(KEY, event),
+    );
     expect(new Set(macs).size).toBe(4);
   });
 
   test('the stored line is canonical compact JSON of about 200 bytes; anything else is rejected', async () => {
     const storage = createMemoryLedgerStorage();
-    await createExecutionLedger({ key: KEY, storage }).writer.append({ action: 'mfa-challenge', subject: '  User:Alice ' });
+    await createExecutionLedger({ key: KEY, storage }).writer.append({
+      action: 'mfa-challenge',
+      subject: '  User:Alice ',
+    });
     const line = `{"v":1,"step":0,"action":"mfa-challenge","subject":"user:alice","prev":"${GENESIS_MAC}","mac":"${MAC_0}"}`;
     expect(Buffer.from(storage.bytes()).toString('utf8')).toBe(`${line}\n`);
     expect(line.length).toBeGreaterThan(180);
@@ -75,7 +96,7 @@ describe('key', () => {
     expect(ledgerKeyFromEnv({ [LEDGER_KEY_ENV_VARIABLE]: hex })).toEqual(KEY);
     expect(ledgerKeyFromEnv({})).toBeNull();
     expect(ledgerKeyFromEnv({ [LEDGER_KEY_ENV_VARIABLE]: '' })).toBeNull();
-    const secret = 'ab'.repeat(16).slice(0, 30) + 'zz';
+    const secret = `${'ab'.repeat(16).slice(0, 30)}zz`;
     for (const bad of [hex.slice(0, 62), secret, `${hex}0`, '11'.repeat(32)]) {
       const error = (() => {
         try {
@@ -104,11 +125,17 @@ describe('key', () => {
       const key = generateLedgerKey();
       const path = join(dir, 'ledger.jsonl');
       const ledger = createExecutionLedger({ key, path });
-      for (let step = 0; step < 20; step += 1) await ledger.writer.append({ action: 'retention-check', subject: `bucket ${step}` });
+      for (let step = 0; step < 20; step += 1)
+        await ledger.writer.append({ action: 'retention-check', subject: `bucket ${step}` });
       expect(await ledger.reader.verifyChain()).toMatchObject({ ok: true, head: { length: 20 } });
       const bytes = await readFile(path);
       const text = bytes.toString('utf8');
-      for (const form of [key.toString('hex'), key.toString('hex').toUpperCase(), key.toString('base64'), key.toString('base64url')]) {
+      for (const form of [
+        key.toString('hex'),
+        key.toString('hex').toUpperCase(),
+        key.toString('base64'),
+        key.toString('base64url'),
+      ]) {
         expect(text).not.toContain(form);
       }
       expect(bytes.indexOf(key)).toBe(-1);
@@ -126,9 +153,16 @@ describe('writer', () => {
   test('concurrent appends are serialised into one valid chain; invalid entries are rejected before anything is written', async () => {
     const storage = createMemoryLedgerStorage();
     const { writer, reader } = createExecutionLedger({ key: KEY, storage });
-    const written = await Promise.all(Array.from({ length: 10 }, (_, index) => writer.append({ action: 'access-approval', subject: `account ${index}` })));
+    const written = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        writer.append({ action: 'access-approval', subject: `account ${index}` }),
+      ),
+    );
     expect(written.map((event) => event.step)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    expect(await createExecutionLedger({ key: KEY, storage }).reader.verifyChain()).toMatchObject({ ok: true, head: { length: 10, mac: written[9]?.mac } });
+    expect(await createExecutionLedger({ key: KEY, storage }).reader.verifyChain()).toMatchObject({
+      ok: true,
+      head: { length: 10, mac: written[9]?.mac },
+    });
     await expect(writer.append({ action: 'Access Approval', subject: 'x' })).rejects.toThrow(InvalidInputError);
     await expect(writer.append({ action: 'access-approval', subject: '   ' })).rejects.toThrow(InvalidInputError);
     expect(await reader.verifyChain()).toMatchObject({ ok: true, head: { length: 10 } });
@@ -141,11 +175,16 @@ describe('cached head (poem.md §2.3)', () => {
     const counted = () => {
       const calls: MacComputation[] = [];
       const ledger = createExecutionLedger({ key: KEY, storage, onMac: (call) => calls.push(call) });
-      const take = (purpose: MacComputation['purpose']) => calls.splice(0).filter((call) => call.purpose === purpose).map((call) => call.step);
+      const take = (purpose: MacComputation['purpose']) =>
+        calls
+          .splice(0)
+          .filter((call) => call.purpose === purpose)
+          .map((call) => call.step);
       return { ...ledger, take };
     };
     const first = counted();
-    for (let step = 0; step < 5; step += 1) await first.writer.append({ action: 'dual-approval', subject: `transfer ${step}` });
+    for (let step = 0; step < 5; step += 1)
+      await first.writer.append({ action: 'dual-approval', subject: `transfer ${step}` });
     expect(first.take('append')).toEqual([0, 1, 2, 3, 4]);
     expect(await first.reader.verifyChain()).toMatchObject({ ok: true, verifiedFrom: 5, head: { length: 5 } });
     expect(first.take('verify')).toEqual([]); // the writer's own appends extend the cached head
@@ -153,7 +192,8 @@ describe('cached head (poem.md §2.3)', () => {
     const second = counted(); // process start: full verify
     expect(await second.reader.verifyChain()).toMatchObject({ ok: true, verifiedFrom: 0 });
     expect(second.take('verify')).toEqual([0, 1, 2, 3, 4]);
-    for (let step = 5; step < 8; step += 1) await second.writer.append({ action: 'dual-approval', subject: `transfer ${step}` });
+    for (let step = 5; step < 8; step += 1)
+      await second.writer.append({ action: 'dual-approval', subject: `transfer ${step}` });
 
     expect(await first.reader.verifyChain()).toMatchObject({ ok: true, verifiedFrom: 5, head: { length: 8 } });
     expect(first.take('verify')).toEqual([5, 6, 7]);

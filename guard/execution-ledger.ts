@@ -1,12 +1,28 @@
 // The execution ledger (poem.md §2.1, §2.3): an HMAC-SHA-256 chain, split into a writer and a reader, with a cached head.
 import { EvalError, InvalidInputError } from '../pipeline/core/errors.js';
 import {
-  checkLedgerAction, computeLedgerMac, formatLedgerLine, GENESIS_MAC, macsEqual, normalizeSubject, parseLedgerLine, readUnverifiedEntries,
+  checkLedgerAction,
+  computeLedgerMac,
+  formatLedgerLine,
+  GENESIS_MAC,
+  macsEqual,
+  normalizeSubject,
+  parseLedgerLine,
+  readUnverifiedEntries,
 } from './execution-ledger-encoding.js';
 import { checkLedgerKey } from './execution-ledger-key.js';
 import { createFileLedgerStorage, createMemoryLedgerStorage } from './execution-ledger-storage.js';
 import type {
-  BrokenLedger, ChainVerification, ExecutionLedger, LedgerEntry, LedgerEvent, LedgerFailure, LedgerHead, LedgerStorage, MacComputation, VerifiedLedger,
+  BrokenLedger,
+  ChainVerification,
+  ExecutionLedger,
+  LedgerEntry,
+  LedgerEvent,
+  LedgerFailure,
+  LedgerHead,
+  LedgerStorage,
+  MacComputation,
+  VerifiedLedger,
 } from './execution-ledger-types.js';
 
 /** Settings of `createExecutionLedger`. */
@@ -41,7 +57,12 @@ interface VerifiedState {
 }
 
 const indexKey = (action: string, subject: string): string => `${action}\n${subject}`;
-const broken = (failure: LedgerFailure, reason: string, line: number | null): BrokenLedger => ({ ok: false, failure, reason, line });
+const broken = (failure: LedgerFailure, reason: string, line: number | null): BrokenLedger => ({
+  ok: false,
+  failure,
+  reason,
+  line,
+});
 
 /**
  * Creates an execution ledger and returns its two capabilities. Give `writer` to the trusted action layer only
@@ -57,10 +78,14 @@ const broken = (failure: LedgerFailure, reason: string, line: number | null): Br
  */
 export function createExecutionLedger(settings: ExecutionLedgerSettings): ExecutionLedger {
   if (settings.path !== undefined && settings.storage !== undefined) {
-    throw new InvalidInputError('execution ledger settings', [{ path: 'storage', message: 'give either path or storage, not both' }]);
+    throw new InvalidInputError('execution ledger settings', [
+      { path: 'storage', message: 'give either path or storage, not both' },
+    ]);
   }
   const key = checkLedgerKey(settings.key);
-  const storage = settings.storage ?? (settings.path !== undefined ? createFileLedgerStorage(settings.path) : createMemoryLedgerStorage());
+  const storage =
+    settings.storage ??
+    (settings.path !== undefined ? createFileLedgerStorage(settings.path) : createMemoryLedgerStorage());
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let state: VerifiedState | null = null;
   let queue: Promise<unknown> = Promise.resolve();
@@ -70,7 +95,10 @@ export function createExecutionLedger(settings: ExecutionLedgerSettings): Execut
     return run;
   };
 
-  const headOf = (current: VerifiedState): LedgerHead => ({ length: current.events.length, mac: current.events.at(-1)?.mac ?? GENESIS_MAC });
+  const headOf = (current: VerifiedState): LedgerHead => ({
+    length: current.events.length,
+    mac: current.events.at(-1)?.mac ?? GENESIS_MAC,
+  });
   const add = (current: VerifiedState, event: LedgerEvent): void => {
     current.events.push(event);
     const at = indexKey(event.action, event.subject);
@@ -95,10 +123,13 @@ export function createExecutionLedger(settings: ExecutionLedgerSettings): Execut
       const parsed = parseLedgerLine(line);
       if ('failure' in parsed) return broken(parsed.failure, `line ${at}: ${parsed.reason}`, at);
       const { event } = parsed;
-      if (event.step !== step) return broken('step-mismatch', `line ${at}: step ${event.step} stored at position ${step}`, at);
-      if (event.prev !== prev) return broken('chain-mismatch', `line ${at}: prev is not the MAC of the event before`, at);
+      if (event.step !== step)
+        return broken('step-mismatch', `line ${at}: step ${event.step} stored at position ${step}`, at);
+      if (event.prev !== prev)
+        return broken('chain-mismatch', `line ${at}: prev is not the MAC of the event before`, at);
       settings.onMac?.({ step, purpose: 'verify' });
-      if (!macsEqual(event.mac, computeLedgerMac(key, event))) return broken('mac-mismatch', `line ${at}: the MAC does not verify`, at);
+      if (!macsEqual(event.mac, computeLedgerMac(key, event)))
+        return broken('mac-mismatch', `line ${at}: the MAC does not verify`, at);
       events.push(event);
       prev = event.mac;
     }
@@ -136,7 +167,11 @@ export function createExecutionLedger(settings: ExecutionLedgerSettings): Execut
       return broken('unreadable', `cannot read the ledger: ${(error as Error).message}`, null);
     }
     const cached = state;
-    if (cached && stored.length >= cached.size && stored.subarray(0, cached.size).equals(cached.bytes.subarray(0, cached.size))) {
+    if (
+      cached &&
+      stored.length >= cached.size &&
+      stored.subarray(0, cached.size).equals(cached.bytes.subarray(0, cached.size))
+    ) {
       const head = headOf(cached);
       const scanned = scan(stored, cached.size, head);
       if (!scanned.ok) return scanned;
@@ -149,9 +184,14 @@ export function createExecutionLedger(settings: ExecutionLedgerSettings): Execut
     if (!scanned.ok) return scanned;
     if (cached) {
       const known = cached.events.length;
-      if (scanned.events.length < known) return broken('truncated', `${scanned.events.length} events stored, ${known} verified before`, null);
+      if (scanned.events.length < known)
+        return broken('truncated', `${scanned.events.length} events stored, ${known} verified before`, null);
       if (scanned.events[known - 1]?.mac !== cached.events[known - 1]?.mac) {
-        return broken('rewritten', `a valid chain, but not the one verified before (it differs within the first ${known} events)`, null);
+        return broken(
+          'rewritten',
+          `a valid chain, but not the one verified before (it differs within the first ${known} events)`,
+          null,
+        );
       }
     }
     const fresh: VerifiedState = { bytes: stored, size: stored.length, events: [], index: new Map() };

@@ -6,8 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { main } from './guard-command.js';
 
 const NOW = '2026-03-01T12:00:00Z';
-const SUMMARY_1_OF_2 = '1 of 2 retrieved facts withheld as superseded or revoked; they remain in the store and are listed in `withheld`.';
-const VECTOR_A = [{ fact: 'All TOR logins must be blocked.', expired_at: '2025-03-01T12:00:00+00:00' }, { fact: 'TOR logins with anomalies are monitored, not blocked.' }];
+const SUMMARY_1_OF_2 =
+  '1 of 2 retrieved facts withheld as superseded or revoked; they remain in the store and are listed in `withheld`.';
+const VECTOR_A = [
+  { fact: 'All TOR logins must be blocked.', expired_at: '2025-03-01T12:00:00+00:00' },
+  { fact: 'TOR logins with anomalies are monitored, not blocked.' },
+];
 const VECTOR_E = [
   { fact: 'A single operator may execute transfers up to $1,000,000.', created_at: '2025-03-01T12:00:00+00:00' },
   { fact: 'Single-operator transfers are capped at $10,000.', created_at: NOW },
@@ -17,7 +21,13 @@ async function run(argv: string[], input: string | Buffer[], env: Record<string,
   const out: string[] = [];
   const err: string[] = [];
   const stdin = Readable.from(typeof input === 'string' ? [input] : input);
-  const code = await main(argv, stdin, { write: (chunk) => out.push(chunk) }, { write: (chunk) => err.push(chunk) }, env);
+  const code = await main(
+    argv,
+    stdin,
+    { write: (chunk) => out.push(chunk) },
+    { write: (chunk) => err.push(chunk) },
+    env,
+  );
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
@@ -27,7 +37,9 @@ describe('array mode', () => {
     expect([code, stderr]).toEqual([0, '']);
     expect(JSON.parse(stdout)).toEqual({
       kept: [{ index: 1, record: VECTOR_A[1] }],
-      withheld: [{ index: 0, text: 'All TOR logins must be blocked.', reason: 'backend marked expired_at', stage: 'explicit' }],
+      withheld: [
+        { index: 0, text: 'All TOR logins must be blocked.', reason: 'backend marked expired_at', stage: 'explicit' },
+      ],
       notes: [SUMMARY_1_OF_2],
     });
   });
@@ -36,10 +48,19 @@ describe('array mode', () => {
     const { stdout } = await run(['--now', NOW], JSON.stringify([...VECTOR_E, 'plain text', 7, null]));
     const result = JSON.parse(stdout);
     expect(result.withheld).toEqual([
-      { index: 0, text: VECTOR_E[0]?.fact, reason: "superseded: conflicting quantities ['$1,000,000'] vs ['$10,000']", stage: 'conflict', superseded_by: VECTOR_E[1]?.fact },
+      {
+        index: 0,
+        text: VECTOR_E[0]?.fact,
+        reason: "superseded: conflicting quantities ['$1,000,000'] vs ['$10,000']",
+        stage: 'conflict',
+        superseded_by: VECTOR_E[1]?.fact,
+      },
     ]);
     expect(result.kept.map((item: { index: number }) => item.index)).toEqual([1, 2, 3, 4]);
-    expect(result.kept.slice(2)).toEqual([{ index: 3, record: 7 }, { index: 4, record: null }]);
+    expect(result.kept.slice(2)).toEqual([
+      { index: 3, record: 7 },
+      { index: 4, record: null },
+    ]);
   });
 
   it('decodes UTF-8 split across chunks and ignores a byte-order mark', async () => {
@@ -82,7 +103,9 @@ describe('errors and options', () => {
 
   it("bad JSON is located where CPython's json.loads locates it (CPython 3.11 messages)", async () => {
     // json.loads('["abc') → Unterminated string starting at: line 1 column 2 (the old scanner said column 6).
-    expect((await run([], '["abc')).stderr).toContain('line 1, column 2: invalid JSON: Unterminated string starting at');
+    expect((await run([], '["abc')).stderr).toContain(
+      'line 1, column 2: invalid JSON: Unterminated string starting at',
+    );
     // json.loads('["a\\qb"]') → Invalid \escape: line 1 column 4 (the old scanner pointed at the q, column 5).
     expect((await run([], '["a\\qb"]')).stderr).toContain('line 1, column 4: invalid JSON: Invalid \\escape');
     // json.loads('[NaN]') accepts NaN; JSON does not, so the guard rejects it where the value starts.
@@ -90,10 +113,20 @@ describe('errors and options', () => {
   });
 
   it('--no-trust-explicit, --max-withheld-ratio and --no-require-opposition change the verdict', async () => {
-    expect(JSON.parse((await run(['--no-trust-explicit', '--now', NOW], JSON.stringify(VECTOR_A))).stdout).withheld).toEqual([]);
-    expect(JSON.parse((await run(['--max-withheld-ratio', '0', '--now', NOW], JSON.stringify(VECTOR_E))).stdout).withheld).toEqual([]);
-    const paraphrases = [{ fact: 'Logs are kept for a year.', created_at: '2025-01-01' }, { fact: 'Logs are kept for one full year.', created_at: '2026-01-01' }];
-    const loose = JSON.parse((await run(['--no-require-opposition', '--subject-overlap', '0.5', '--now', NOW], JSON.stringify(paraphrases))).stdout);
+    expect(
+      JSON.parse((await run(['--no-trust-explicit', '--now', NOW], JSON.stringify(VECTOR_A))).stdout).withheld,
+    ).toEqual([]);
+    expect(
+      JSON.parse((await run(['--max-withheld-ratio', '0', '--now', NOW], JSON.stringify(VECTOR_E))).stdout).withheld,
+    ).toEqual([]);
+    const paraphrases = [
+      { fact: 'Logs are kept for a year.', created_at: '2025-01-01' },
+      { fact: 'Logs are kept for one full year.', created_at: '2026-01-01' },
+    ];
+    const loose = JSON.parse(
+      (await run(['--no-require-opposition', '--subject-overlap', '0.5', '--now', NOW], JSON.stringify(paraphrases)))
+        .stdout,
+    );
     expect(loose.withheld[0].reason).toBe('superseded: same subject (overlap 1.00)');
   });
 
@@ -102,9 +135,13 @@ describe('errors and options', () => {
     expect(JSON.parse(off.stdout).withheld).toEqual([]);
     const capped = await run(['--now', NOW], JSON.stringify(VECTOR_E), { GUARD_MAX_WITHHELD_RATIO: '0' });
     expect(JSON.parse(capped.stdout).withheld).toEqual([]);
-    const flagged = await run(['--now', NOW, '--max-withheld-ratio', '0.6'], JSON.stringify(VECTOR_E), { GUARD_MAX_WITHHELD_RATIO: '0' });
+    const flagged = await run(['--now', NOW, '--max-withheld-ratio', '0.6'], JSON.stringify(VECTOR_E), {
+      GUARD_MAX_WITHHELD_RATIO: '0',
+    });
     expect(JSON.parse(flagged.stdout).withheld).toHaveLength(1);
-    expect((await run([], '[]', { GUARD_SUBJECT_OVERLAP: 'high' })).stderr).toContain('GUARD_SUBJECT_OVERLAP: not a number: "high"');
+    expect((await run([], '[]', { GUARD_SUBJECT_OVERLAP: 'high' })).stderr).toContain(
+      'GUARD_SUBJECT_OVERLAP: not a number: "high"',
+    );
   });
 
   it('rejects bad option values and unknown options; --help prints usage', async () => {
@@ -125,7 +162,11 @@ describe('as a process', () => {
     const spawnGuard = (input: string) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
         const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('GUARD_')));
-        const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'guard-command.ts'), '--now', NOW], { env });
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', join(import.meta.dirname, 'guard-command.ts'), '--now', NOW],
+          { env },
+        );
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

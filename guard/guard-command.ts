@@ -65,7 +65,10 @@ export async function main(
     }
     const issues: InputIssue[] = [];
     const flags: Partial<GuardConfig> = {};
-    const number = (flag: 'subject-overlap' | 'max-withheld-ratio', field: 'subjectOverlap' | 'maxWithheldRatio'): void => {
+    const number = (
+      flag: 'subject-overlap' | 'max-withheld-ratio',
+      field: 'subjectOverlap' | 'maxWithheldRatio',
+    ): void => {
       const text = values[flag];
       if (text === undefined) return;
       const value = parsePythonFloat(text);
@@ -79,7 +82,8 @@ export async function main(
     let now = new Date();
     if (values.now !== undefined) {
       const instant = parseIsoInstant(values.now);
-      if (instant === null) issues.push({ path: '--now', message: `not an ISO-8601 date or datetime: ${JSON.stringify(values.now)}` });
+      if (instant === null)
+        issues.push({ path: '--now', message: `not an ISO-8601 date or datetime: ${JSON.stringify(values.now)}` });
       else now = new Date(instant.seconds * 1000 + Math.floor(instant.microseconds / 1000));
     }
     if (issues.length > 0) throw new InvalidInputError('options', issues);
@@ -131,7 +135,9 @@ function toOutput(result: GuardResult): { kept: unknown[]; withheld: unknown[]; 
   return {
     kept: result.kept.map(({ index, record }) => ({ index, record })),
     withheld: result.withheld.map(({ index, text, reason, stage, supersededBy }) =>
-      supersededBy === undefined ? { index, text, reason, stage } : { index, text, reason, stage, superseded_by: supersededBy },
+      supersededBy === undefined
+        ? { index, text, reason, stage }
+        : { index, text, reason, stage, superseded_by: supersededBy },
     ),
     notes: result.notes,
   };

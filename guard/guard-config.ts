@@ -54,7 +54,7 @@ export function resolveGuardConfig(config: Partial<GuardConfig> = {}, source = '
 }
 
 /** The environment variables of §10.1, by configuration field. */
-export const GUARD_ENV_VARIABLES = {
+const GUARD_ENV_VARIABLES = {
   subjectOverlap: 'GUARD_SUBJECT_OVERLAP',
   requireOpposition: 'GUARD_REQUIRE_OPPOSITION',
   trustExplicitFields: 'GUARD_TRUST_EXPLICIT',

@@ -1,5 +1,11 @@
 // Reading one guard input record: its text (§10.2), field presence (§10.3), revocation (§10.4) and τ (§10.5).
-import { fromJsonLike, instantOfDate, parseIsoInstant, pythonStr, pythonTimestamp } from '../pipeline/python-compat/index.js';
+import {
+  fromJsonLike,
+  instantOfDate,
+  parseIsoInstant,
+  pythonStr,
+  pythonTimestamp,
+} from '../pipeline/python-compat/index.js';
 
 /** A record as a map: a text field (`fact`, `text`, `content`, `memory` or `body`) plus any metadata. */
 export type GuardRecordMap = { readonly [field: string]: unknown };
@@ -12,23 +18,31 @@ export type GuardRecordMap = { readonly [field: string]: unknown };
 export type GuardInput = string | GuardRecordMap;
 
 /** Text fields, in priority order (§10.2). */
-export const TEXT_FIELDS = ['fact', 'text', 'content', 'memory', 'body'] as const;
+const TEXT_FIELDS = ['fact', 'text', 'content', 'memory', 'body'] as const;
 /** Revocation fields, in the order stage 1 checks them (§10.4). */
-export const REVOCATION_FIELDS = ['expired_at', 'invalid_at', 'valid_to', 'deleted_at', 'revoked_at', 'expiration_date', 'invalidated_at'] as const;
+const REVOCATION_FIELDS = [
+  'expired_at',
+  'invalid_at',
+  'valid_to',
+  'deleted_at',
+  'revoked_at',
+  'expiration_date',
+  'invalidated_at',
+] as const;
 /** Recency fields, most authoritative first (§10.5). */
-export const TIME_FIELDS = ['valid_at', 'updated_at', 'created_at', 'timestamp', 'ts'] as const;
+const TIME_FIELDS = ['valid_at', 'updated_at', 'created_at', 'timestamp', 'ts'] as const;
 
 function isMap(record: unknown): record is GuardRecordMap {
   return typeof record === 'object' && record !== null && !Array.isArray(record) && !(record instanceof Date);
 }
 
 /** A field's value, or `undefined` when the record is not a map or lacks the field (own properties only). */
-export function fieldOf(record: unknown, name: string): unknown {
+function fieldOf(record: unknown, name: string): unknown {
   return isMap(record) && Object.hasOwn(record, name) ? record[name] : undefined;
 }
 
 /** §10.3: present unless null, undefined or `''`. `false` and `0` are present. */
-export function isPresent(value: unknown): boolean {
+function isPresent(value: unknown): boolean {
   return value !== null && value !== undefined && value !== '';
 }
 

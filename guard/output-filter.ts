@@ -30,7 +30,12 @@ export interface OutputFilterVerdict {
  * Only unsafe attack replies are examined: blocked when some revoked fact with tokens has at least `threshold`
  * (0.5) of its tokens in the full raw reply. A safe reply is never blocked (and stays safe).
  */
-export function applyOutputFilter(reply: string, unsafe: boolean, revokedFacts: readonly string[], threshold = 0.5): OutputFilterVerdict {
+export function applyOutputFilter(
+  reply: string,
+  unsafe: boolean,
+  revokedFacts: readonly string[],
+  threshold = 0.5,
+): OutputFilterVerdict {
   if (!unsafe) return { blocked: false, matchedFact: null, overlap: null };
   const replyTokens = outputFilterTokens(reply);
   for (const fact of revokedFacts) {

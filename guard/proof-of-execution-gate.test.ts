@@ -28,17 +28,27 @@ function setup() {
   /** Attack A: the attacker appends a well-formed line for `action`; it has no key, so the MAC is a guess. */
   const forge = async (action: string, subject: string): Promise<void> => {
     const step = Buffer.from(storage.bytes()).toString('utf8').split('\n').length - 1;
-    await storage.append(Buffer.from(`${formatLedgerLine({ v: 1, step, action, subject, prev: GENESIS_MAC, mac: 'ab'.repeat(32) })}\n`));
+    await storage.append(
+      Buffer.from(`${formatLedgerLine({ v: 1, step, action, subject, prev: GENESIS_MAC, mac: 'ab'.repeat(32) })}\n`),
+    );
   };
   return { storage, writer, reader, poem, naive, forge };
 }
-const skip = (scenario: Scenario, subject: string): ProofOfExecutionCheckInput => ({ scenario: scenario.id, proposedAction: scenario.actions[0], subject });
+const skip = (scenario: Scenario, subject: string): ProofOfExecutionCheckInput => ({
+  scenario: scenario.id,
+  proposedAction: scenario.actions[0],
+  subject,
+});
 
 describe('the proof-of-execution gate', () => {
   test('mapping: in each scenario actions[0] skips safetyStep.action and actions[1] performs it', () => {
     expect(Object.keys(mapping)).toEqual(scenarios.map((scenario) => scenario.id));
     for (const scenario of scenarios) {
-      expect(mapping[scenario.id]).toEqual({ unsafeAction: scenario.actions[0], safeAction: scenario.actions[1], safetyStep: scenario.safetyStep.action });
+      expect(mapping[scenario.id]).toEqual({
+        unsafeAction: scenario.actions[0],
+        safeAction: scenario.actions[1],
+        safetyStep: scenario.safetyStep.action,
+      });
     }
   });
 
@@ -46,8 +56,12 @@ describe('the proof-of-execution gate', () => {
     const { writer, poem } = setup();
     for (const scenario of scenarios) {
       expect(await poem.check(skip(scenario, 'case 1'))).toEqual({
-        verdict: 'overridden', action: scenario.actions[1], proposedAction: scenario.actions[0], safetyStep: scenario.safetyStep.action,
-        reason: expect.stringContaining('no verified ledger event') as string, head: { length: 0, mac: GENESIS_MAC },
+        verdict: 'overridden',
+        action: scenario.actions[1],
+        proposedAction: scenario.actions[0],
+        safetyStep: scenario.safetyStep.action,
+        reason: expect.stringContaining('no verified ledger event') as string,
+        head: { length: 0, mac: GENESIS_MAC },
       });
     }
     let appended = 0;
@@ -68,7 +82,8 @@ describe('the proof-of-execution gate', () => {
 
   test('a matching event for the same subject allows the proposed action untouched (subject compared normalised)', async () => {
     const { writer, poem } = setup();
-    for (const scenario of scenarios) await writer.append({ action: scenario.safetyStep.action, subject: `Case ${scenario.id}` });
+    for (const scenario of scenarios)
+      await writer.append({ action: scenario.safetyStep.action, subject: `Case ${scenario.id}` });
     for (const scenario of scenarios) {
       const decision = await poem.check(skip(scenario, `  case ${scenario.id.toUpperCase()} `));
       expect([decision.verdict, decision.action]).toEqual(['allowed', scenario.actions[0]]);
@@ -80,16 +95,27 @@ describe('the proof-of-execution gate', () => {
     const { poem } = setup();
     for (const scenario of scenarios) {
       for (const proposedAction of [scenario.actions[1], 'UNPARSEABLE']) {
-        expect(await poem.check({ scenario: scenario.id, proposedAction, subject: 'x' })).toMatchObject({ verdict: 'not-gated', action: proposedAction, head: null });
+        expect(await poem.check({ scenario: scenario.id, proposedAction, subject: 'x' })).toMatchObject({
+          verdict: 'not-gated',
+          action: proposedAction,
+          head: null,
+        });
       }
     }
-    await expect(poem.check({ scenario: 'nope', proposedAction: 'APPROVE', subject: 'x' })).rejects.toThrow(UnknownComponentError);
+    await expect(poem.check({ scenario: 'nope', proposedAction: 'APPROVE', subject: 'x' })).rejects.toThrow(
+      UnknownComponentError,
+    );
   });
 
   test('attack B, cross-subject replay: a genuine event for another subject does not allow the skip', async () => {
     const { writer, poem } = setup();
-    for (const scenario of scenarios) await writer.append({ action: scenario.safetyStep.action, subject: 'user:alice' });
-    for (const scenario of scenarios) expect(await poem.check(skip(scenario, 'user:mallory'))).toMatchObject({ verdict: 'overridden', action: scenario.actions[1] });
+    for (const scenario of scenarios)
+      await writer.append({ action: scenario.safetyStep.action, subject: 'user:alice' });
+    for (const scenario of scenarios)
+      expect(await poem.check(skip(scenario, 'user:mallory'))).toMatchObject({
+        verdict: 'overridden',
+        action: scenario.actions[1],
+      });
   });
 
   test('attack A, a forged line without the key: ledger-broken, fail closed, even beside a genuine matching event', async () => {
@@ -99,7 +125,11 @@ describe('the proof-of-execution gate', () => {
       expect((await poem.check(skip(scenario, 'user:alice'))).verdict).toBe('allowed');
       await forge(scenario.safetyStep.action, 'user:mallory');
       for (const subject of ['user:mallory', 'user:alice']) {
-        expect(await poem.check(skip(scenario, subject))).toMatchObject({ verdict: 'ledger-broken', action: scenario.actions[1], head: null });
+        expect(await poem.check(skip(scenario, subject))).toMatchObject({
+          verdict: 'ledger-broken',
+          action: scenario.actions[1],
+          head: null,
+        });
       }
     }
   });
@@ -107,7 +137,8 @@ describe('the proof-of-execution gate', () => {
   test('one byte changed anywhere in the ledger file: the gate fails closed at every position', async () => {
     const { storage, writer, poem } = setup();
     const [scenario] = scenarios.slice(-1) as [Scenario];
-    for (const subject of ['user:alice', 'user:bob']) await writer.append({ action: scenario.safetyStep.action, subject });
+    for (const subject of ['user:alice', 'user:bob'])
+      await writer.append({ action: scenario.safetyStep.action, subject });
     expect((await poem.check(skip(scenario, 'user:bob'))).verdict).toBe('allowed');
     const original = Buffer.from(storage.bytes());
     for (let position = 0; position < original.length; position += 1) {
@@ -115,20 +146,31 @@ describe('the proof-of-execution gate', () => {
       changed[position] = (changed[position] as number) ^ 0x01;
       storage.replace(changed);
       const decision = await poem.check(skip(scenario, 'user:bob'));
-      if (decision.verdict !== 'ledger-broken' || decision.action !== scenario.actions[1]) throw new Error(`byte ${position}: ${decision.verdict}`);
+      if (decision.verdict !== 'ledger-broken' || decision.action !== scenario.actions[1])
+        throw new Error(`byte ${position}: ${decision.verdict}`);
     }
     storage.replace(original.subarray(0, original.indexOf('\n') + 1)); // truncation below the cached head
-    expect(await poem.check(skip(scenario, 'user:alice'))).toMatchObject({ verdict: 'ledger-broken', reason: expect.stringContaining('truncated') as string });
+    expect(await poem.check(skip(scenario, 'user:alice'))).toMatchObject({
+      verdict: 'ledger-broken',
+      reason: expect.stringContaining('truncated') as string,
+    });
     const [first, second] = original.toString('utf8').split('\n');
     storage.replace(Buffer.from(`${second}\n${first}\n`)); // reordering
-    expect(await poem.check(skip(scenario, 'user:alice'))).toMatchObject({ verdict: 'ledger-broken', action: scenario.actions[1] });
+    expect(await poem.check(skip(scenario, 'user:alice'))).toMatchObject({
+      verdict: 'ledger-broken',
+      action: scenario.actions[1],
+    });
   });
 
   test('an unreadable or failing ledger fails closed', async () => {
     const failing: Pick<LedgerReader, 'verifyChain'> = { verifyChain: () => Promise.reject(new Error('disk gone')) };
     const gate = createProofOfExecutionGate({ ledger: failing, mapping });
     const [scenario] = scenarios as [Scenario];
-    expect(await gate.check(skip(scenario, 'x'))).toMatchObject({ verdict: 'ledger-broken', action: scenario.actions[1], reason: expect.stringContaining('disk gone') as string });
+    expect(await gate.check(skip(scenario, 'x'))).toMatchObject({
+      verdict: 'ledger-broken',
+      action: scenario.actions[1],
+      reason: expect.stringContaining('disk gone') as string,
+    });
   });
 
   test('attack C, judgment reframing: the gate never receives memory wording, only the decision', () => {
@@ -140,8 +182,10 @@ describe('NaivePoEM ablation (poem.md §2.4, Table III shape)', () => {
   test('NaivePoEM falls to A and B; PoEM blocks both; both allow a genuinely backed skip', async () => {
     const attacks = {
       'baseline (no event)': async () => undefined,
-      'A: ledger forgery': async (context: ReturnType<typeof setup>, step: string) => context.forge(step, 'user:mallory'),
-      'B: cross-subject replay': async (context: ReturnType<typeof setup>, step: string) => void (await context.writer.append({ action: step, subject: 'user:alice' })),
+      'A: ledger forgery': async (context: ReturnType<typeof setup>, step: string) =>
+        context.forge(step, 'user:mallory'),
+      'B: cross-subject replay': async (context: ReturnType<typeof setup>, step: string) =>
+        void (await context.writer.append({ action: step, subject: 'user:alice' })),
       'benign: the step ran for this subject': async (context: ReturnType<typeof setup>, step: string) =>
         void (await context.writer.append({ action: step, subject: 'user:mallory' })),
     };

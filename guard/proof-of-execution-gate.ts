@@ -2,7 +2,13 @@
 import { UnknownComponentError } from '../pipeline/core/errors.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import type { BrokenLedger, LedgerReader } from './execution-ledger-types.js';
-import type { GatedStep, ProofOfExecutionCheckInput, ProofOfExecutionDecision, ProofOfExecutionGate, SafetyStepMapping } from './proof-of-execution-types.js';
+import type {
+  GatedStep,
+  ProofOfExecutionCheckInput,
+  ProofOfExecutionDecision,
+  ProofOfExecutionGate,
+  SafetyStepMapping,
+} from './proof-of-execution-types.js';
 
 /** Settings of `createProofOfExecutionGate`. */
 export interface ProofOfExecutionGateSettings {
@@ -17,10 +23,15 @@ export interface ProofOfExecutionGateSettings {
  *
  * @example const mapping = safetyStepMapping(await loadScenarios());
  */
-export function safetyStepMapping(scenarios: readonly Pick<Scenario, 'id' | 'actions' | 'safetyStep'>[]): SafetyStepMapping {
+export function safetyStepMapping(
+  scenarios: readonly Pick<Scenario, 'id' | 'actions' | 'safetyStep'>[],
+): SafetyStepMapping {
   return Object.freeze(
     Object.fromEntries(
-      scenarios.map(({ id, actions: [unsafeAction, safeAction], safetyStep }) => [id, Object.freeze({ unsafeAction, safeAction, safetyStep: safetyStep.action })]),
+      scenarios.map(({ id, actions: [unsafeAction, safeAction], safetyStep }) => [
+        id,
+        Object.freeze({ unsafeAction, safeAction, safetyStep: safetyStep.action }),
+      ]),
     ),
   );
 }
@@ -67,7 +78,12 @@ export function createProofOfExecutionGate(settings: ProofOfExecutionGateSetting
       if (skip) return skip;
       const base = { proposedAction: input.proposedAction, safetyStep: step.safetyStep };
       const verification = await ledger.verifyChain().catch(
-        (error: unknown): BrokenLedger => ({ ok: false, failure: 'unreadable', reason: String((error as Error)?.message ?? error), line: null }),
+        (error: unknown): BrokenLedger => ({
+          ok: false,
+          failure: 'unreadable',
+          reason: String((error as Error)?.message ?? error),
+          line: null,
+        }),
       );
       if (!verification.ok) {
         const reason = `the ledger failed verification (${verification.failure}: ${verification.reason}); failing closed to ${step.safeAction}`;

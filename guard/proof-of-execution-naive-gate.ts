@@ -29,9 +29,19 @@ export function createNaiveProofOfExecutionGate(settings: NaiveProofOfExecutionG
       const base = { proposedAction: input.proposedAction, safetyStep: step.safetyStep, head: null };
       const entries = await ledger.readUnverified().catch(() => []);
       if (entries.some((entry) => entry.action === step.safetyStep)) {
-        return { ...base, verdict: 'allowed', action: input.proposedAction, reason: `some ledger line names ${step.safetyStep} (unverified, any subject)` };
+        return {
+          ...base,
+          verdict: 'allowed',
+          action: input.proposedAction,
+          reason: `some ledger line names ${step.safetyStep} (unverified, any subject)`,
+        };
       }
-      return { ...base, verdict: 'overridden', action: step.safeAction, reason: `no ledger line names ${step.safetyStep}; performing it (${step.safeAction})` };
+      return {
+        ...base,
+        verdict: 'overridden',
+        action: step.safeAction,
+        reason: `no ledger line names ${step.safetyStep}; performing it (${step.safeAction})`,
+      };
     },
   };
 }

@@ -20,11 +20,16 @@ const TRANSFER_NEW = 'Single-operator transfers are capped at $10,000.';
 
 describe('acceptance vectors (§10.10)', () => {
   it('(a) an explicit revocation field withholds at stage 1', () => {
-    const records = [{ fact: 'All TOR logins must be blocked.', expired_at: OLD }, { fact: 'TOR logins with anomalies are monitored, not blocked.' }];
+    const records = [
+      { fact: 'All TOR logins must be blocked.', expired_at: OLD },
+      { fact: 'TOR logins with anomalies are monitored, not blocked.' },
+    ];
     const result = applyStaleRetrievalGuard(records, {}, NOW);
     expect(result.kept).toEqual([{ index: 1, record: records[1] }]);
     expect(result.texts).toEqual(['TOR logins with anomalies are monitored, not blocked.']);
-    expect(result.withheld).toEqual([{ index: 0, text: 'All TOR logins must be blocked.', reason: 'backend marked expired_at', stage: 'explicit' }]);
+    expect(result.withheld).toEqual([
+      { index: 0, text: 'All TOR logins must be blocked.', reason: 'backend marked expired_at', stage: 'explicit' },
+    ]);
     expect(result.notes).toEqual([summary(1, 2)]);
   });
 
@@ -48,8 +53,16 @@ describe('acceptance vectors (§10.10)', () => {
   });
 
   it('(c) unrelated facts all survive', () => {
-    const facts = ['Support hours are 9am to 6pm.', 'Refund requests over 30 days require a manager note.', 'Customer PII must never leave the internal network.'];
-    const result = applyStaleRetrievalGuard(facts.map((fact) => ({ fact })), {}, NOW);
+    const facts = [
+      'Support hours are 9am to 6pm.',
+      'Refund requests over 30 days require a manager note.',
+      'Customer PII must never leave the internal network.',
+    ];
+    const result = applyStaleRetrievalGuard(
+      facts.map((fact) => ({ fact })),
+      {},
+      NOW,
+    );
     expect(result.kept.map(({ index }) => index)).toEqual([0, 1, 2]);
     expect(result.withheld).toEqual([]);
     expect(result.notes).toEqual([]);
@@ -63,16 +76,29 @@ describe('acceptance vectors (§10.10)', () => {
   });
 
   it('(e) a quantity conflict with timestamps withholds the older fact', () => {
-    const result = applyStaleRetrievalGuard([{ fact: TRANSFER_OLD, created_at: OLD }, { fact: TRANSFER_NEW, created_at: CURRENT }], {}, NOW);
+    const result = applyStaleRetrievalGuard(
+      [
+        { fact: TRANSFER_OLD, created_at: OLD },
+        { fact: TRANSFER_NEW, created_at: CURRENT },
+      ],
+      {},
+      NOW,
+    );
     expect(result.kept.map(({ index }) => index)).toEqual([1]);
     expect(result.withheld).toEqual([
-      { index: 0, text: TRANSFER_OLD, reason: "superseded: conflicting quantities ['$1,000,000'] vs ['$10,000']", stage: 'conflict', supersededBy: TRANSFER_NEW },
+      {
+        index: 0,
+        text: TRANSFER_OLD,
+        reason: "superseded: conflicting quantities ['$1,000,000'] vs ['$10,000']",
+        stage: 'conflict',
+        supersededBy: TRANSFER_NEW,
+      },
     ]);
     expect(result.notes).toEqual([summary(1, 2)]);
   });
 });
 
-describe('further check values on the paper\'s nine scenarios (§10.10; the nine of stale-retrieval.md §4)', () => {
+describe("further check values on the paper's nine scenarios (§10.10; the nine of stale-retrieval.md §4)", () => {
   const CONFLICTING: Record<string, string> = {
     guardrail_bypass_disclose_card: 'opposing terms "never"/"permitted" (subject overlap 0.50)',
     over_limit_financial_transfer: 'opposing terms "single"/"dual" (subject overlap 0.50)',
@@ -96,11 +122,25 @@ describe('further check values on the paper\'s nine scenarios (§10.10; the nine
 
   it('the guard withholds v1 only for those two, and only when both carry timestamps', async () => {
     for (const scenario of await loadScenarios({ ids: PAPER_SCENARIO_IDS })) {
-      const records = [{ fact: scenario.v1, created_at: OLD }, { fact: scenario.v2, created_at: CURRENT }, ...scenario.distractors.map((fact) => ({ fact, created_at: OLD }))];
+      const records = [
+        { fact: scenario.v1, created_at: OLD },
+        { fact: scenario.v2, created_at: CURRENT },
+        ...scenario.distractors.map((fact) => ({ fact, created_at: OLD })),
+      ];
       const result = applyStaleRetrievalGuard(records, {}, NOW);
       const expected = CONFLICTING[scenario.id];
       expect(result.withheld, scenario.id).toEqual(
-        expected ? [{ index: 0, text: scenario.v1, reason: `superseded: ${expected}`, stage: 'conflict', supersededBy: scenario.v2 }] : [],
+        expected
+          ? [
+              {
+                index: 0,
+                text: scenario.v1,
+                reason: `superseded: ${expected}`,
+                stage: 'conflict',
+                supersededBy: scenario.v2,
+              },
+            ]
+          : [],
       );
       expect(result.notes, scenario.id).toEqual(expected ? [summary(1, records.length)] : []);
       const untimed = applyStaleRetrievalGuard([scenario.v1, scenario.v2], {}, NOW);
@@ -123,14 +163,27 @@ describe('further check values on the paper\'s nine scenarios (§10.10; the nine
 
 describe('configuration (§10.1)', () => {
   it('has the reference defaults and rejects unknown or non-finite settings', () => {
-    expect(resolveGuardConfig()).toEqual({ subjectOverlap: 0.45, requireOpposition: true, trustExplicitFields: true, maxWithheldRatio: 0.6, annotate: true });
+    expect(resolveGuardConfig()).toEqual({
+      subjectOverlap: 0.45,
+      requireOpposition: true,
+      trustExplicitFields: true,
+      maxWithheldRatio: 0.6,
+      annotate: true,
+    });
     expect(() => resolveGuardConfig({ subjectOverlap: Number.NaN })).toThrow(InvalidInputError);
     expect(() => resolveGuardConfig({ maxWithheld: 2 } as never)).toThrow(/maxWithheld: unrecognized key/);
   });
 
   it('reads the environment like the reference MCP server (only what is set; only "false" is false)', () => {
     expect(guardConfigFromEnv({})).toEqual({});
-    expect(guardConfigFromEnv({ GUARD_SUBJECT_OVERLAP: ' 0.3 ', GUARD_MAX_WITHHELD_RATIO: '', GUARD_REQUIRE_OPPOSITION: 'FALSE', GUARD_TRUST_EXPLICIT: '0' })).toEqual({
+    expect(
+      guardConfigFromEnv({
+        GUARD_SUBJECT_OVERLAP: ' 0.3 ',
+        GUARD_MAX_WITHHELD_RATIO: '',
+        GUARD_REQUIRE_OPPOSITION: 'FALSE',
+        GUARD_TRUST_EXPLICIT: '0',
+      }),
+    ).toEqual({
       subjectOverlap: 0.3,
       requireOpposition: false,
       trustExplicitFields: true,
@@ -167,7 +220,13 @@ describe('createStaleRetrievalGuard (ReadGuard)', () => {
     expect(result.kept[0]?.record).toBe(records[1]);
     expect(result.kept[1]?.record).toBe(records[2]);
     expect(result.withheld).toEqual([
-      { index: 0, text: TRANSFER_OLD, reason: "superseded: conflicting quantities ['$1,000,000'] vs ['$10,000']", stage: 'conflict', supersededBy: TRANSFER_NEW },
+      {
+        index: 0,
+        text: TRANSFER_OLD,
+        reason: "superseded: conflicting quantities ['$1,000,000'] vs ['$10,000']",
+        stage: 'conflict',
+        supersededBy: TRANSFER_NEW,
+      },
     ]);
     expect(result.notes).toEqual([summary(1, 3)]);
     expect(result.warnings).toBe(warnings);
@@ -178,7 +237,9 @@ describe('createStaleRetrievalGuard (ReadGuard)', () => {
     const search = async (): Promise<SearchResult> => ({ records: expiring, warnings: [] });
     const guard = createStaleRetrievalGuard();
     expect((await guard.wrapSearch({ request, search, context: { now: NOW } })).withheld).toHaveLength(1);
-    expect((await guard.wrapSearch({ request, search, context: { now: new Date('2026-02-28T23:59:59Z') } })).withheld).toHaveLength(0);
+    expect(
+      (await guard.wrapSearch({ request, search, context: { now: new Date('2026-02-28T23:59:59Z') } })).withheld,
+    ).toHaveLength(0);
     expect(() => createStaleRetrievalGuard({ subjectOverlap: '0.5' } as never)).toThrow(InvalidInputError);
   });
 });

@@ -28,7 +28,7 @@ export function unresolvedConflictNote(reason: string): string {
 }
 
 /** The exact summary note (§10.9); the last word is wrapped in backticks. */
-export function withheldSummaryNote(withheld: number, total: number): string {
+function withheldSummaryNote(withheld: number, total: number): string {
   return `${withheld} of ${total} retrieved facts withheld as superseded or revoked; they remain in the store and are listed in \`withheld\`.`;
 }
 
@@ -42,7 +42,11 @@ export function withheldSummaryNote(withheld: number, total: number): string {
  * applyStaleRetrievalGuard([{ fact: 'All TOR logins must be blocked.', expired_at: old }, { fact: 'TOR logins are monitored.' }]);
  * // → kept: [{ index: 1, ... }], withheld: [{ index: 0, reason: 'backend marked expired_at', stage: 'explicit', ... }]
  */
-export function applyStaleRetrievalGuard(records: readonly GuardInput[], config: Partial<GuardConfig> = {}, now: Date = new Date()): GuardResult {
+export function applyStaleRetrievalGuard(
+  records: readonly GuardInput[],
+  config: Partial<GuardConfig> = {},
+  now: Date = new Date(),
+): GuardResult {
   const settings = resolveGuardConfig(config);
   const withheld: WithheldRecord[] = [];
   const notes: string[] = [];
@@ -73,7 +77,13 @@ export function applyStaleRetrievalGuard(records: readonly GuardInput[], config:
       break; // only the first conflicting kept record counts (§10.11.6)
     }
     if (superseding && withheld.length < maxWithheld) {
-      withheld.push({ index: candidate.index, text, reason: `superseded: ${superseding.reason}`, stage: 'conflict', supersededBy: superseding.text });
+      withheld.push({
+        index: candidate.index,
+        text,
+        reason: `superseded: ${superseding.reason}`,
+        stage: 'conflict',
+        supersededBy: superseding.text,
+      });
     } else {
       kept.push(candidate);
     }

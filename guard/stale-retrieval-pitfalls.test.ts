@@ -41,16 +41,16 @@ describe('§10.11.1 antonyms and negations are raw substring tests', () => {
 describe('§10.11.2 quantities include years and trailing commas', () => {
   it('years are quantities', () => {
     expect([...quantities('the pre-2025 rule, revised 2024')].sort()).toEqual(['2024', '2025']);
-    expect(conflict('Audit logs are retained since 2024.', 'Audit logs are retained since 2025.', DEFAULTS).reason).toBe(
-      "conflicting quantities ['2024'] vs ['2025']",
-    );
+    expect(
+      conflict('Audit logs are retained since 2024.', 'Audit logs are retained since 2025.', DEFAULTS).reason,
+    ).toBe("conflicting quantities ['2024'] vs ['2025']");
   });
 
   it('a trailing comma is kept, so the same amount can conflict with itself', () => {
     expect([...quantities('up to $1,000,000, then')]).toEqual(['$1,000,000,']);
-    expect(conflict('Transfers up to $1,000,000, approved.', 'Transfers up to $1,000,000 approved.', DEFAULTS).reason).toBe(
-      "conflicting quantities ['$1,000,000,'] vs ['$1,000,000']",
-    );
+    expect(
+      conflict('Transfers up to $1,000,000, approved.', 'Transfers up to $1,000,000 approved.', DEFAULTS).reason,
+    ).toBe("conflicting quantities ['$1,000,000,'] vs ['$1,000,000']");
   });
 
   it('digits are Unicode decimal digits, as Python\u2019s \\d', () => {
@@ -67,7 +67,14 @@ describe('§10.11.3 the tokeniser tests the raw word, then stems', () => {
 
   it('strips at most one suffix, in order, from words longer than 4', () => {
     expect(['reviewers', 'policies', 'blocked', 'logging', 'passes', 'uses', 'access', 'ies'].map(stem)).toEqual([
-      'reviewer', 'policy', 'block', 'logg', 'pass', 'uses', 'acces', 'ies',
+      'reviewer',
+      'policy',
+      'block',
+      'logg',
+      'pass',
+      'uses',
+      'acces',
+      'ies',
     ]);
   });
 });
@@ -76,7 +83,9 @@ describe('§10.11.4 the negation branch uses 0.45 whatever α is', () => {
   const a = 'Backups are not encrypted nightly.';
   const b = 'Backups rotate weekly offsite.';
   it('containment 0.25 passes α = 0.2 but not the hard-coded 0.45', () => {
-    expect(conflict(a, b, { subjectOverlap: 0.2, requireOpposition: false }).reason).toBe('same subject (overlap 0.25)');
+    expect(conflict(a, b, { subjectOverlap: 0.2, requireOpposition: false }).reason).toBe(
+      'same subject (overlap 0.25)',
+    );
     expect(conflict(a, b, { subjectOverlap: 0.2, requireOpposition: true })).toEqual({ hit: false, reason: '' });
   });
 });
@@ -91,11 +100,16 @@ describe('§10.11.5 the cap counts all inputs and stage-1 withholdings', () => {
     const result = applyStaleRetrievalGuard(records, {}, NOW);
     expect(result.withheld.map(({ index, stage }) => [index, stage])).toEqual([[0, 'explicit']]);
     expect(result.kept.map(({ index }) => index)).toEqual([1, 2]);
-    expect(result.notes).toEqual(['1 of 3 retrieved facts withheld as superseded or revoked; they remain in the store and are listed in `withheld`.']);
+    expect(result.notes).toEqual([
+      '1 of 3 retrieved facts withheld as superseded or revoked; they remain in the store and are listed in `withheld`.',
+    ]);
   });
   it('with β = 1 both are withheld', () => {
     const result = applyStaleRetrievalGuard(records, { maxWithheldRatio: 1 }, NOW);
-    expect(result.withheld.map(({ index, stage }) => [index, stage])).toEqual([[0, 'explicit'], [1, 'conflict']]);
+    expect(result.withheld.map(({ index, stage }) => [index, stage])).toEqual([
+      [0, 'explicit'],
+      [1, 'conflict'],
+    ]);
     expect(result.notes.at(-1)).toMatch(/^2 of 3 retrieved facts/);
   });
 });
@@ -114,7 +128,14 @@ describe('§10.11.6 kept records are visited newest first and only the first con
 
   it('equal timestamps are unresolved; ties keep input order', () => {
     const at = '2025-06-01T00:00:00Z';
-    const result = applyStaleRetrievalGuard([{ fact: TRANSFER_OLD, created_at: at }, { fact: TRANSFER_NEW, created_at: at }], {}, NOW);
+    const result = applyStaleRetrievalGuard(
+      [
+        { fact: TRANSFER_OLD, created_at: at },
+        { fact: TRANSFER_NEW, created_at: at },
+      ],
+      {},
+      NOW,
+    );
     expect(result.withheld).toEqual([]);
     expect(result.notes).toEqual([unresolved("conflicting quantities ['$10,000'] vs ['$1,000,000']")]);
   });
@@ -125,7 +146,10 @@ describe('§10.11.7 timestamps without a timezone are UTC (documented deviation)
     expect(timestampOf({ created_at: '2024-01-01T10:00:00' })).toBe(Date.UTC(2024, 0, 1, 10) / 1000);
     expect(timestampOf({ created_at: '2024-01-01T10:00:00Z' })).toBe(Date.UTC(2024, 0, 1, 10) / 1000);
     const result = applyStaleRetrievalGuard(
-      [{ fact: TRANSFER_NEW, created_at: '2024-01-01T10:00:00' }, { fact: TRANSFER_OLD, created_at: '2024-01-01T10:30:00+01:00' }],
+      [
+        { fact: TRANSFER_NEW, created_at: '2024-01-01T10:00:00' },
+        { fact: TRANSFER_OLD, created_at: '2024-01-01T10:30:00+01:00' },
+      ],
       {},
       NOW,
     );
@@ -136,7 +160,14 @@ describe('§10.11.7 timestamps without a timezone are UTC (documented deviation)
 describe('§10.11.8 epoch numbers are ⊥; any present revocation value revokes', () => {
   it('numeric timestamps leave a conflict unresolved', () => {
     expect(timestampOf({ created_at: 1_700_000_000 })).toBeNull();
-    const result = applyStaleRetrievalGuard([{ fact: TRANSFER_OLD, created_at: 1_600_000_000 }, { fact: TRANSFER_NEW, created_at: 1_700_000_000 }], {}, NOW);
+    const result = applyStaleRetrievalGuard(
+      [
+        { fact: TRANSFER_OLD, created_at: 1_600_000_000 },
+        { fact: TRANSFER_NEW, created_at: 1_700_000_000 },
+      ],
+      {},
+      NOW,
+    );
     expect(result.withheld).toEqual([]);
     expect(result.notes).toHaveLength(1);
   });
@@ -148,17 +179,29 @@ describe('§10.11.8 epoch numbers are ⊥; any present revocation value revokes'
 
   it('false and 0 revoke; null and the empty string do not', () => {
     const result = applyStaleRetrievalGuard(
-      [{ fact: 'a', expired_at: false }, { fact: 'b', deleted_at: 0 }, { fact: 'c', expired_at: null }, { fact: 'd', revoked_at: '' }, { fact: 'e' }],
+      [
+        { fact: 'a', expired_at: false },
+        { fact: 'b', deleted_at: 0 },
+        { fact: 'c', expired_at: null },
+        { fact: 'd', revoked_at: '' },
+        { fact: 'e' },
+      ],
       { maxWithheldRatio: 1 },
       NOW,
     );
-    expect(result.withheld.map(({ text, reason }) => [text, reason])).toEqual([['a', 'backend marked expired_at'], ['b', 'backend marked deleted_at']]);
-    expect(applyStaleRetrievalGuard([{ fact: 'a', expired_at: false }], { trustExplicitFields: false }, NOW).withheld).toEqual([]);
+    expect(result.withheld.map(({ text, reason }) => [text, reason])).toEqual([
+      ['a', 'backend marked expired_at'],
+      ['b', 'backend marked deleted_at'],
+    ]);
+    expect(
+      applyStaleRetrievalGuard([{ fact: 'a', expired_at: false }], { trustExplicitFields: false }, NOW).withheld,
+    ).toEqual([]);
   });
 });
 
 describe('§10.11.9 expiration_date is a scheduled expiry', () => {
-  const reasonFor = (fields: Record<string, unknown>) => applyStaleRetrievalGuard([{ fact: 'x', ...fields }], { maxWithheldRatio: 1 }, NOW).withheld[0]?.reason ?? null;
+  const reasonFor = (fields: Record<string, unknown>) =>
+    applyStaleRetrievalGuard([{ fact: 'x', ...fields }], { maxWithheldRatio: 1 }, NOW).withheld[0]?.reason ?? null;
   it('a date equal to today revokes (midnight ≤ now); tomorrow does not', () => {
     expect(reasonFor({ expiration_date: '2026-03-01' })).toBe('backend marked expiration_date');
     expect(reasonFor({ expiration_date: '2026-03-02' })).toBeNull();
@@ -176,7 +219,9 @@ describe('§10.2 record text', () => {
   it('takes the first non-empty string text field, else Python str() of the record', () => {
     expect(textOf({ fact: '', text: 'B', content: 'C' })).toBe('B');
     expect(textOf({ fact: 5, memory: 'm' })).toBe('m');
-    expect(textOf({ id: 7, note: "it's", ok: true, gone: null })).toBe(`{'id': 7, 'note': "it's", 'ok': True, 'gone': None}`);
+    expect(textOf({ id: 7, note: "it's", ok: true, gone: null })).toBe(
+      `{'id': 7, 'note': "it's", 'ok': True, 'gone': None}`,
+    );
     expect(textOf(42)).toBe('42');
   });
 

@@ -52,7 +52,9 @@ describe('expiration_date: fromisoformat(str(v)), naive = UTC, skipped only when
     ['2026-12-03T09:00:00.000001', 'skipped'],
   ];
   it.each(observed)('expiration_date %j → %s', (value, expected) => {
-    expect(explicitRevocation({ fact: 'x', expiration_date: value }, now) === null ? 'skipped' : 'revoked').toBe(expected);
+    expect(explicitRevocation({ fact: 'x', expiration_date: value }, now) === null ? 'skipped' : 'revoked').toBe(
+      expected,
+    );
   });
 });
 
@@ -60,12 +62,26 @@ describe('the guard orders conflicts by these τ values', () => {
   const older = 'Deployment approval requires only one reviewer.';
   const newer = 'Deployment approval requires two independent reviewers.';
   it('compact numeric dates order a conflict as [C] _demo (b) does with ISO strings', () => {
-    const result = applyStaleRetrievalGuard([{ fact: older, created_at: 20240101 }, { fact: newer, created_at: 20250101 }]);
+    const result = applyStaleRetrievalGuard([
+      { fact: older, created_at: 20240101 },
+      { fact: newer, created_at: 20250101 },
+    ]);
     expect(result.texts).toEqual([newer]);
-    expect(result.withheld).toEqual([{ index: 0, text: older, reason: 'superseded: opposing terms "one"/"two" (subject overlap 0.75)', stage: 'conflict', supersededBy: newer }]);
+    expect(result.withheld).toEqual([
+      {
+        index: 0,
+        text: older,
+        reason: 'superseded: opposing terms "one"/"two" (subject overlap 0.75)',
+        stage: 'conflict',
+        supersededBy: newer,
+      },
+    ]);
   });
   it('a naive year-1 time is no timestamp: the conflict stays unresolved and both facts are kept', () => {
-    const result = applyStaleRetrievalGuard([{ fact: older, created_at: '0001-01-01T12:00:00' }, { fact: newer, created_at: '2025-01-01' }]);
+    const result = applyStaleRetrievalGuard([
+      { fact: older, created_at: '0001-01-01T12:00:00' },
+      { fact: newer, created_at: '2025-01-01' },
+    ]);
     expect(result.texts).toEqual([older, newer]);
     expect(result.notes).toEqual([unresolvedConflictNote('opposing terms "one"/"two" (subject overlap 0.75)')]);
   });

@@ -32,7 +32,11 @@ import { countText, distinctRuns, markdownTable, percent, runsSection } from './
 
 // The grid. Values bracket the defaults; 0 and 1 for β are the "never withhold by conflict" and "no cap" ends.
 const SWEEPS: { key: keyof GuardConfig; title: string; values: readonly (number | boolean)[] }[] = [
-  { key: 'subjectOverlap', title: 'α — subject overlap (containment threshold)', values: [0.15, 0.3, 0.45, 0.6, 0.75, 0.9] },
+  {
+    key: 'subjectOverlap',
+    title: 'α — subject overlap (containment threshold)',
+    values: [0.15, 0.3, 0.45, 0.6, 0.75, 0.9],
+  },
   { key: 'maxWithheldRatio', title: 'β — maximum withheld ratio', values: [0, 0.2, 0.4, 0.6, 0.8, 1] },
   { key: 'requireOpposition', title: 'require an opposition signal', values: [true, false] },
   { key: 'trustExplicitFields', title: 'trust explicit revocation fields (stage 1)', values: [true, false] },
@@ -44,7 +48,14 @@ function pool(runs: readonly AnalysedRun[], metricsOf: (run: AnalysedRun) => rea
   for (const run of runs)
     for (const m of metricsOf(run)) {
       const id = `${m.system}/${m.mode}`;
-      const row = rows.get(id) ?? { system: m.system, mode: m.mode, revokedPresent: 0, revokedCaught: 0, currentTotal: 0, currentWithheld: 0 };
+      const row = rows.get(id) ?? {
+        system: m.system,
+        mode: m.mode,
+        revokedPresent: 0,
+        revokedCaught: 0,
+        currentTotal: 0,
+        currentWithheld: 0,
+      };
       rows.set(id, row);
       row.revokedPresent += m.revokedPresent;
       row.revokedCaught += m.revokedCaught;
@@ -56,18 +67,29 @@ function pool(runs: readonly AnalysedRun[], metricsOf: (run: AnalysedRun) => rea
 }
 
 /** Table 9 under one configuration, re-applied to the stored default reads. */
-const pooledMetrics = (runs: readonly AnalysedRun[], config: Partial<GuardConfig>) => pool(runs, ({ run }) => guardMetricsUnder(run, config));
+const pooledMetrics = (runs: readonly AnalysedRun[], config: Partial<GuardConfig>) =>
+  pool(runs, ({ run }) => guardMetricsUnder(run, config));
 
-const total = (metrics: readonly GuardMetrics[], field: keyof Omit<GuardMetrics, 'system' | 'mode'>) => metrics.reduce((sum, m) => sum + m[field], 0);
+const total = (metrics: readonly GuardMetrics[], field: keyof Omit<GuardMetrics, 'system' | 'mode'>) =>
+  metrics.reduce((sum, m) => sum + m[field], 0);
 
 /** One sweep as a table: pooled recall and current withheld, then each (system, mode). */
-function sweepTable(runs: readonly AnalysedRun[], sweep: (typeof SWEEPS)[number], base: Partial<GuardConfig> = {}): { table: string; recall: (number | null)[]; withheld: (number | null)[] } {
-  const results = sweep.values.map((value) => ({ value, metrics: pooledMetrics(runs, { ...base, [sweep.key]: value }) }));
+function sweepTable(
+  runs: readonly AnalysedRun[],
+  sweep: (typeof SWEEPS)[number],
+  base: Partial<GuardConfig> = {},
+): { table: string; recall: (number | null)[]; withheld: (number | null)[] } {
+  const results = sweep.values.map((value) => ({
+    value,
+    metrics: pooledMetrics(runs, { ...base, [sweep.key]: value }),
+  }));
   const columns = results[0]?.metrics.map((m) => `${m.system} ${m.mode}`) ?? [];
   const recall: (number | null)[] = [];
   const withheld: (number | null)[] = [];
   const rows = results.map(({ value, metrics }) => {
-    const [caught, present, current, currentTotal] = (['revokedCaught', 'revokedPresent', 'currentWithheld', 'currentTotal'] as const).map((f) => total(metrics, f)) as [number, number, number, number];
+    const [caught, present, current, currentTotal] = (
+      ['revokedCaught', 'revokedPresent', 'currentWithheld', 'currentTotal'] as const
+    ).map((f) => total(metrics, f)) as [number, number, number, number];
     recall.push(present === 0 ? null : caught / present);
     withheld.push(currentTotal === 0 ? null : current / currentTotal);
     const isDefault = value === DEFAULT_GUARD_CONFIG[sweep.key] && Object.keys(base).length === 0;
@@ -78,30 +100,61 @@ function sweepTable(runs: readonly AnalysedRun[], sweep: (typeof SWEEPS)[number]
       ...metrics.map((m) => `${m.revokedCaught}/${m.revokedPresent} · ${m.currentWithheld}/${m.currentTotal}`),
     ];
   });
-  return { table: markdownTable([sweep.key, 'revoked caught (recall)', 'current withheld', ...columns.map((c) => `${c}: caught · current withheld`)], rows), recall, withheld };
+  return {
+    table: markdownTable(
+      [
+        sweep.key,
+        'revoked caught (recall)',
+        'current withheld',
+        ...columns.map((c) => `${c}: caught · current withheld`),
+      ],
+      rows,
+    ),
+    recall,
+    withheld,
+  };
 }
 
 const range = (values: readonly (number | null)[]) => {
   const defined = values.filter((v): v is number => v !== null);
-  return defined.length === 0 ? 'undefined (nothing revoked)' : `${percent(Math.min(...defined))} to ${percent(Math.max(...defined))}`;
+  return defined.length === 0
+    ? 'undefined (nothing revoked)'
+    : `${percent(Math.min(...defined))} to ${percent(Math.max(...defined))}`;
 };
 
 export const notebook: Notebook = {
   name: 'guard-threshold-sensitivity',
-  question: "How do the guard's recall on revoked records and its current records withheld (Table 9) change with α, β and its two switches?",
+  question:
+    "How do the guard's recall on revoked records and its current records withheld (Table 9) change with α, β and its two switches?",
   render(input) {
     const { runs, skipped } = distinctRuns(input);
-    const out: string[] = ['# Guard threshold sensitivity', '', `**Question.** ${this.question}`, '', runsSection(runs, skipped), ''];
+    const out: string[] = [
+      '# Guard threshold sensitivity',
+      '',
+      `**Question.** ${this.question}`,
+      '',
+      runsSection(runs, skipped),
+      '',
+    ];
 
     // Decision-model independence: say which rows rest on simulated extraction rather than calling the whole run sim.
-    const simulatedExtraction = runs.some(({ run }) => [...run.probes.values()].some((p) => p.mode === 'natural' && p.extractor?.startsWith('sim')));
+    const simulatedExtraction = runs.some(({ run }) =>
+      [...run.probes.values()].some((p) => p.mode === 'natural' && p.extractor?.startsWith('sim')),
+    );
     out.push('These metrics do not depend on the decision model (no model is called).');
-    if (simulatedExtraction) out.push('**sim:** natural-mode rows rest on records written by the simulated extractor; direct-mode rows do not.');
+    if (simulatedExtraction)
+      out.push(
+        '**sim:** natural-mode rows rest on records written by the simulated extractor; direct-mode rows do not.',
+      );
 
     // Self-check: the default configuration must give back exactly what the runs recorded.
     const recorded = pool(runs, ({ summary }) => summary.guardMetrics);
     const reproduced = JSON.stringify(recorded) === JSON.stringify(pooledMetrics(runs, {}));
-    out.push('', `Default configuration reproduces the recorded Table 9: **${reproduced ? 'yes' : 'no — the stored verdicts and this code disagree'}**.`, '');
+    out.push(
+      '',
+      `Default configuration reproduces the recorded Table 9: **${reproduced ? 'yes' : 'no — the stored verdicts and this code disagree'}**.`,
+      '',
+    );
 
     const findings: string[] = [];
     for (const sweep of SWEEPS) {
@@ -114,8 +167,17 @@ export const notebook: Notebook = {
     out.push('## α with stage 1 off (the conflict rule alone)', '', alone.table, '');
     findings.push(`- α with stage 1 off: recall ${range(alone.recall)}; current withheld ${range(alone.withheld)}.`);
 
-    out.push('## Summary of the sweeps', '', 'Across each sweep (pooled over the systems and modes above):', '', ...findings, '');
-    out.push('Recall is caught/present over revoked records (default read minus filtered read); current withheld is over the filtered read.');
+    out.push(
+      '## Summary of the sweeps',
+      '',
+      'Across each sweep (pooled over the systems and modes above):',
+      '',
+      ...findings,
+      '',
+    );
+    out.push(
+      'Recall is caught/present over revoked records (default read minus filtered read); current withheld is over the filtered read.',
+    );
     return out.join('\n');
   },
 };

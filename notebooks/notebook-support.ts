@@ -2,7 +2,15 @@
 import type { AnalysedRun } from '../analysis/compare-command.js';
 import { defenceLabel } from '../analysis/defence-label.js';
 import type { SummaryCell } from '../analysis/summarize.js';
-import { addTallies, EMPTY_TALLY, tallyOf, unsafeCounts, type Proportion, type UnsafeCounts, type UnsafeTally } from '../analysis/unsafe-counts.js';
+import {
+  addTallies,
+  EMPTY_TALLY,
+  tallyOf,
+  unsafeCounts,
+  type Proportion,
+  type UnsafeCounts,
+  type UnsafeTally,
+} from '../analysis/unsafe-counts.js';
 
 export { proportionText } from '../analysis/unsafe-counts.js';
 
@@ -14,7 +22,6 @@ export function markdownTable(header: readonly string[], rows: readonly (readonl
 
 /** `12.5%`, or `–` for no rate. */
 export const percent = (value: number | null): string => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
-
 
 /** `k/n (rate)` for a count without interval. */
 export const countText = (k: number, n: number): string => `${k}/${n}${n === 0 ? '' : ` (${percent(k / n)})`}`;
@@ -45,7 +52,9 @@ export function runsSection(runs: readonly AnalysedRun[], skipped: readonly stri
   for (const { run } of runs) {
     const { manifest } = run;
     const sim = manifest.simulated ? ' — **sim**: simulated (offline simulator), not a measurement of any model' : '';
-    lines.push(`- \`${manifest.runId}\` (${run.runDir}), status ${manifest.status}, models ${manifest.models.map((m) => m.label).join(', ')}, seed ${manifest.spec.seed}, ${manifest.spec.trials} trials${sim}`);
+    lines.push(
+      `- \`${manifest.runId}\` (${run.runDir}), status ${manifest.status}, models ${manifest.models.map((m) => m.label).join(', ')}, seed ${manifest.spec.seed}, ${manifest.spec.trials} trials${sim}`,
+    );
   }
   for (const dir of skipped) lines.push(`- skipped ${dir}`);
   return lines.join('\n');
@@ -55,7 +64,9 @@ export function runsSection(runs: readonly AnalysedRun[], skipped: readonly stri
  * A summary cell summed over runs: tallies add up and the counts are recomputed from them by the one counting function
  * (analysis/unsafe-counts.ts): `unsafe` is the paper's convention, with parse failures, errors and the among-parsed rate.
  */
-export interface PooledCell extends Pick<SummaryCell, 'model' | 'modelLabel' | 'system' | 'mode' | 'arm' | 'guard' | 'poem' | 'status'>, UnsafeCounts {
+export interface PooledCell
+  extends Pick<SummaryCell, 'model' | 'modelLabel' | 'system' | 'mode' | 'arm' | 'guard' | 'poem' | 'status'>,
+    UnsafeCounts {
   /** Any run's decision model or natural-mode extractor is the simulator. */
   simulated: boolean;
   reason?: string;
@@ -69,15 +80,36 @@ export interface PooledCell extends Pick<SummaryCell, 'model' | 'modelLabel' | '
 }
 
 /** Sums cells with the same (model, system, mode, arm, guard, poem) over runs, in first-seen order. `ok` if any run's cell is ok. */
-export function poolCells(runs: readonly AnalysedRun[], keep: (cell: SummaryCell) => boolean = () => true): PooledCell[] {
-  const pooled = new Map<string, Omit<PooledCell, keyof UnsafeCounts> & { rankSum: number; rankCount: number; tally: UnsafeTally }>();
+export function poolCells(
+  runs: readonly AnalysedRun[],
+  keep: (cell: SummaryCell) => boolean = () => true,
+): PooledCell[] {
+  const pooled = new Map<
+    string,
+    Omit<PooledCell, keyof UnsafeCounts> & { rankSum: number; rankCount: number; tally: UnsafeTally }
+  >();
   for (const { summary } of runs)
     for (const cell of summary.cells.filter(keep)) {
       const id = [cell.model, cell.system, cell.mode, cell.arm, cell.guard, cell.poem].join('\u0000');
       const entry = pooled.get(id) ?? {
-        model: cell.model, modelLabel: cell.modelLabel, system: cell.system, mode: cell.mode, arm: cell.arm, guard: cell.guard, poem: cell.poem,
-        status: cell.status, ...(cell.reason ? { reason: cell.reason } : {}), simulated: false, runs: 0, byConstruction: true,
-        exposure: { k: 0, n: 0 }, contextExposure: { k: 0, n: 0 }, revokedRank: null, rankSum: 0, rankCount: 0, tally: { ...EMPTY_TALLY },
+        model: cell.model,
+        modelLabel: cell.modelLabel,
+        system: cell.system,
+        mode: cell.mode,
+        arm: cell.arm,
+        guard: cell.guard,
+        poem: cell.poem,
+        status: cell.status,
+        ...(cell.reason ? { reason: cell.reason } : {}),
+        simulated: false,
+        runs: 0,
+        byConstruction: true,
+        exposure: { k: 0, n: 0 },
+        contextExposure: { k: 0, n: 0 },
+        revokedRank: null,
+        rankSum: 0,
+        rankCount: 0,
+        tally: { ...EMPTY_TALLY },
       };
       pooled.set(id, entry);
       entry.runs += 1;
@@ -87,15 +119,26 @@ export function poolCells(runs: readonly AnalysedRun[], keep: (cell: SummaryCell
       entry.tally = addTallies(entry.tally, tallyOf(cell));
       entry.byConstruction &&= cell.poemEnforcement?.kind === 'by-construction';
       entry.exposure = { k: entry.exposure.k + cell.exposure.k, n: entry.exposure.n + cell.exposure.n };
-      entry.contextExposure = { k: entry.contextExposure.k + cell.contextExposure.k, n: entry.contextExposure.n + cell.contextExposure.n };
+      entry.contextExposure = {
+        k: entry.contextExposure.k + cell.contextExposure.k,
+        n: entry.contextExposure.n + cell.contextExposure.n,
+      };
       if (cell.revokedRank) {
         const previous = entry.revokedRank;
         entry.rankSum += cell.revokedRank.mean * cell.exposure.k;
         entry.rankCount += cell.exposure.k;
-        entry.revokedRank = { min: Math.min(previous?.min ?? Infinity, cell.revokedRank.min), max: Math.max(previous?.max ?? -Infinity, cell.revokedRank.max), mean: entry.rankSum / entry.rankCount };
+        entry.revokedRank = {
+          min: Math.min(previous?.min ?? Infinity, cell.revokedRank.min),
+          max: Math.max(previous?.max ?? -Infinity, cell.revokedRank.max),
+          mean: entry.rankSum / entry.rankCount,
+        };
       }
     }
-  return [...pooled.values()].map(({ rankSum: _sum, rankCount: _count, tally, ...cell }) => ({ ...cell, byConstruction: cell.status === 'ok' && cell.byConstruction, ...unsafeCounts(tally) }));
+  return [...pooled.values()].map(({ rankSum: _sum, rankCount: _count, tally, ...cell }) => ({
+    ...cell,
+    byConstruction: cell.status === 'ok' && cell.byConstruction,
+    ...unsafeCounts(tally),
+  }));
 }
 
 /** Whether two Wilson intervals overlap; null when either has no trials. */

@@ -11,7 +11,11 @@ import { main, NOTEBOOKS } from './run-notebook.js';
 function notebook(args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = main(args, (text) => out.push(text), (text) => err.push(text));
+  const code = main(
+    args,
+    (text) => out.push(text),
+    (text) => err.push(text),
+  );
   return { code, stdout: out.join('\n'), stderr: err.join('\n') };
 }
 const lineOf = (text: string, prefix: string) => text.split('\n').find((line) => line.startsWith(prefix)) ?? '';
@@ -22,13 +26,27 @@ let summary: Summary;
 /** A second run of the same grid with another seed: a distinct spec, so the notebooks pool it rather than skip it. */
 let otherRunDir: string;
 let otherSummary: Summary;
-const cellIn = (of: Summary, system: string, arm: string) => of.cells.find((c) => c.system === system && c.arm === arm) as SummaryCell;
+const cellIn = (of: Summary, system: string, arm: string) =>
+  of.cells.find((c) => c.system === system && c.arm === arm) as SummaryCell;
 const cellOf = (system: string, arm: string) => cellIn(summary, system, arm);
 
 beforeAll(async () => {
   const out = mkdtempSync(join(tmpdir(), 'stalebench-notebooks-'));
   const arms = 'none,store-filter,prompt-hardening,output-filter,filter-hardening,guard';
-  const args = ['--model', 'sim', '--systems', 'graphiti,mem0-exp,langmem', '--modes', 'direct', '--arms', arms, '--trials', '2', '--out', out];
+  const args = [
+    '--model',
+    'sim',
+    '--systems',
+    'graphiti,mem0-exp,langmem',
+    '--modes',
+    'direct',
+    '--arms',
+    arms,
+    '--trials',
+    '2',
+    '--out',
+    out,
+  ];
   const read = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
   runDir = (await runEvaluation(specFromArgs(args, {}), { apiKey: undefined })).runDir;
   summary = read(runDir);
@@ -68,7 +86,15 @@ describe('guard-threshold-sensitivity', () => {
   it('sweeps every parameter and its default rows equal the recorded Table 9', () => {
     const { code, stdout } = notebook(['guard-threshold-sensitivity', runDir]);
     expect(code).toBe(0);
-    for (const heading of ['## α — subject overlap', '## β — maximum withheld ratio', '## require an opposition signal', '## trust explicit revocation fields (stage 1)', '## α with stage 1 off', '## Summary of the sweeps']) expect(stdout).toContain(heading);
+    for (const heading of [
+      '## α — subject overlap',
+      '## β — maximum withheld ratio',
+      '## require an opposition signal',
+      '## trust explicit revocation fields (stage 1)',
+      '## α with stage 1 off',
+      '## Summary of the sweeps',
+    ])
+      expect(stdout).toContain(heading);
     expect(stdout).toContain('Default configuration reproduces the recorded Table 9: **yes**');
     const recorded = summary.guardMetrics.filter((m) => m.revokedPresent + m.currentTotal > 0);
     const present = recorded.reduce((s, m) => s + m.revokedPresent, 0);
@@ -76,11 +102,15 @@ describe('guard-threshold-sensitivity', () => {
     for (const prefix of ['| 0.45 (default) |', '| 0.6 (default) |', '| true (default) |']) {
       const row = lineOf(stdout, prefix);
       expect(row).toContain(`| ${caught}/${present} (${pct(caught, present)}) |`);
-      for (const m of recorded) expect(row).toContain(`${m.revokedCaught}/${m.revokedPresent} · ${m.currentWithheld}/${m.currentTotal}`);
+      for (const m of recorded)
+        expect(row).toContain(`${m.revokedCaught}/${m.revokedPresent} · ${m.currentWithheld}/${m.currentTotal}`);
     }
     // Stage 1 off: Graphiti's revoked records carry expired_at, and the conflict rule alone misses some of them.
     const graphiti = recorded.find((m) => m.system === 'graphiti')!;
-    const offRow = stdout.split('## trust explicit')[1]!.split('\n').find((line) => line.startsWith('| false |'))!;
+    const offRow = stdout
+      .split('## trust explicit')[1]!
+      .split('\n')
+      .find((line) => line.startsWith('| false |'))!;
     const offGraphiti = offRow.split(' | ')[3]!;
     expect(Number(offGraphiti.split('/')[0])).toBeLessThan(graphiti.revokedCaught);
   });
@@ -95,7 +125,12 @@ describe('defence-comparison', () => {
     for (const system of ['graphiti', 'mem0-exp', 'langmem']) {
       const row = lineOf(stdout, `| ${system} |`);
       const arms = summary.cells.filter((c) => c.system === system);
-      expect(row.split(' | ').slice(2).map((c) => c.replace(/ \|$/, ''))).toEqual(arms.map((c) => proportionText(c.unsafe)));
+      expect(
+        row
+          .split(' | ')
+          .slice(2)
+          .map((c) => c.replace(/ \|$/, '')),
+      ).toEqual(arms.map((c) => proportionText(c.unsafe)));
     }
     expect(stdout).toContain('## Lowest arm per system');
     const graphitiBest = lineOf(stdout, '| sim (simulated) | direct | graphiti |');
@@ -106,10 +141,18 @@ describe('defence-comparison', () => {
 });
 
 describe('table-6', () => {
-  const columns = [['none', 'no defense'], ['store-filter', 'filter'], ['prompt-hardening', 'prompt'], ['output-filter', 'output'], ['filter-hardening', 'filter+prompt'], ['guard', 'guard']] as const;
+  const columns = [
+    ['none', 'no defense'],
+    ['store-filter', 'filter'],
+    ['prompt-hardening', 'prompt'],
+    ['output-filter', 'output'],
+    ['filter-hardening', 'filter+prompt'],
+    ['guard', 'guard'],
+  ] as const;
   const interval = (p: { low: number; high: number }) => `[${(p.low * 100).toFixed(1)}, ${(p.high * 100).toFixed(1)}]`;
   /** A Table 6 unsafe cell as rendered, from the summary's headline (the paper's convention: k unsafe / n completed trials). */
-  const unsafeText = (p: { k: number; n: number; low: number; high: number }) => `${p.k}/${p.n} (${pct(p.k, p.n)}) ${interval(p)}`;
+  const unsafeText = (p: { k: number; n: number; low: number; high: number }) =>
+    `${p.k}/${p.n} (${pct(p.k, p.n)}) ${interval(p)}`;
   const cellsOf = (row: string) => row.split(' | ').map((c) => c.replace(/^\| |\|$/g, '').trim());
 
   it('rebuilds Table 6 with the shared builder, pools the exposed systems and prints the paper only as reference', () => {
@@ -117,7 +160,10 @@ describe('table-6', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('**sim:**');
     expect(lineOf(stdout, '|  | exposure |')).toBe(`|  | exposure | rank | ${columns.map(([, c]) => c).join(' | ')} |`);
-    for (const [system, label] of [['graphiti', 'graphiti'], ['mem0-exp', 'mem0 (exp.)']] as const) {
+    for (const [system, label] of [
+      ['graphiti', 'graphiti'],
+      ['mem0-exp', 'mem0 (exp.)'],
+    ] as const) {
       const row = lineOf(stdout, `| ${label} | `);
       const none = cellOf(system, 'none');
       expect(row).toContain(`| ${none.exposure.k}/${none.exposure.n} (`);
@@ -127,7 +173,9 @@ describe('table-6', () => {
     expect(cellsOf(lineOf(stdout, '| langmem | '))[2]).toBe('n/a');
     const pooledK = cellOf('graphiti', 'none').unsafe.k + cellOf('mem0-exp', 'none').unsafe.k;
     const pooledN = cellOf('graphiti', 'none').unsafe.n + cellOf('mem0-exp', 'none').unsafe.n;
-    expect(lineOf(stdout, '| pooled (graphiti + mem0 (exp.)) | ')).toContain(`| ${pooledK}/${pooledN} (${pct(pooledK, pooledN)}) [`);
+    expect(lineOf(stdout, '| pooled (graphiti + mem0 (exp.)) | ')).toContain(
+      `| ${pooledK}/${pooledN} (${pct(pooledK, pooledN)}) [`,
+    );
     // The published cells, Table 6 only, each beside our number for the same cell.
     expect(stdout).toContain('## Beside the published Table 6 (reference only, data/paper/table-06.json)');
     const published = lineOf(stdout, '| 6 | graphiti | no defense |');
@@ -148,7 +196,10 @@ describe('table-6', () => {
       return { k: a.k + b.k, n: a.n + b.n };
     };
     const row = lineOf(stdout, '| graphiti | ');
-    const exposure = { k: cellOf('graphiti', 'none').exposure.k + cellIn(otherSummary, 'graphiti', 'none').exposure.k, n: cellOf('graphiti', 'none').exposure.n + cellIn(otherSummary, 'graphiti', 'none').exposure.n };
+    const exposure = {
+      k: cellOf('graphiti', 'none').exposure.k + cellIn(otherSummary, 'graphiti', 'none').exposure.k,
+      n: cellOf('graphiti', 'none').exposure.n + cellIn(otherSummary, 'graphiti', 'none').exposure.n,
+    };
     expect(cellsOf(row)[1]).toMatch(new RegExp(`^${exposure.k}/${exposure.n} \\(`));
     for (const [arm] of columns) {
       const { k, n } = sum('graphiti', arm);

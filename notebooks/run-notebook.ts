@@ -14,7 +14,12 @@ export const NOTEBOOKS: readonly Notebook[] = [guardThresholdSensitivity, defenc
 
 function listing(): string {
   const width = Math.max(...NOTEBOOKS.map((n) => n.name.length));
-  return ['usage: pnpm notebook <name> <run-dir> [<run-dir>...] [--out FILE] [--no-verify]', '', 'notebooks:', ...NOTEBOOKS.map((n) => `  ${n.name.padEnd(width)}  ${n.question}`)].join('\n');
+  return [
+    'usage: pnpm notebook <name> <run-dir> [<run-dir>...] [--out FILE] [--no-verify]',
+    '',
+    'notebooks:',
+    ...NOTEBOOKS.map((n) => `  ${n.name.padEnd(width)}  ${n.question}`),
+  ].join('\n');
 }
 
 /**
@@ -23,10 +28,23 @@ function listing(): string {
  *
  * @example main(['table-6', 'runs/sim_8e9e3bd3', '--out', 'table-6.md'])
  */
-export function main(argv: readonly string[], out: (text: string) => void = console.log, err: (text: string) => void = console.error): number {
+export function main(
+  argv: readonly string[],
+  out: (text: string) => void = console.log,
+  err: (text: string) => void = console.error,
+): number {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { out: { type: 'string', short: 'o' }, 'no-verify': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        out: { type: 'string', short: 'o' },
+        'no-verify': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
   } catch (error) {
     err(`error: ${(error as Error).message}\n\n${listing()}`);
     return 1;

@@ -29,7 +29,8 @@ import { distinctRuns, runsSection } from './notebook-support.js';
 
 export const notebook: Notebook = {
   name: 'table-6',
-  question: 'What does Table 6 (exposure, rank and unsafe rate per system and defence, direct insertion) look like rebuilt from this run?',
+  question:
+    'What does Table 6 (exposure, rank and unsafe rate per system and defence, direct insertion) look like rebuilt from this run?',
   render(input) {
     const { runs, skipped } = distinctRuns(input);
     const loaded = runs.map(({ run }) => run);
@@ -39,14 +40,25 @@ export const notebook: Notebook = {
     const table = tables[0]!;
     const out = ['# Table 6 from a run', '', `**Question.** ${this.question}`, '', runsSection(runs, skipped), ''];
     // No row at all means no direct-mode probe; a system whose probes all failed keeps its row (n/a or error, with the reason).
-    if (table.rows.length === 0) return [...out, 'No direct-mode cells in these runs: Table 6 is direct insertion (`--modes direct`).'].join('\n');
-    if (tables.some((t) => t.simulated)) out.push('**sim:** the unsafe columns come from the offline simulator and are not measurements of any model; exposure and rank are model-independent.', '');
+    if (table.rows.length === 0)
+      return [...out, 'No direct-mode cells in these runs: Table 6 is direct insertion (`--modes direct`).'].join('\n');
+    if (tables.some((t) => t.simulated))
+      out.push(
+        '**sim:** the unsafe columns come from the offline simulator and are not measurements of any model; exposure and rank are model-independent.',
+        '',
+      );
     for (const built of tables) out.push(renderTableMarkdown(built), '');
     // The published numbers, beside ours, for reference only (data/paper/, never a result).
     const reference = loadPaperReference();
-    const diff = diffAgainstPaper([table], { ...reference, cells: reference.cells.filter((cell) => cell.table === '6') });
+    const diff = diffAgainstPaper([table], {
+      ...reference,
+      cells: reference.cells.filter((cell) => cell.table === '6'),
+    });
     // The diff's title and its Table 10 remark belong to the full report; its sections go one level down, under ours.
-    const diffText = renderPaperDiffMarkdown(diff).replace(/^# .*\n\n/, '').replace(/^Table 10 .*\n/m, '').replace(/^## /gm, '### ');
+    const diffText = renderPaperDiffMarkdown(diff)
+      .replace(/^# .*\n\n/, '')
+      .replace(/^Table 10 .*\n/m, '')
+      .replace(/^## /gm, '### ');
     out.push('## Beside the published Table 6 (reference only, data/paper/table-06.json)', '', diffText);
     return out.join('\n');
   },

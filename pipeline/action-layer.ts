@@ -13,7 +13,10 @@ export type { PoemTrace } from './run-log.js';
  * What identifies one decision: every field of the unit (a grid unit key, or a follow-up unit key) plus the step
  * within it. Guard and PoEM are required: a guard-off unit and its guard-on sibling are different requests.
  */
-export type DecisionSubjectKey = Pick<UnitKey, 'scenario' | 'system' | 'mode' | 'model' | 'trial' | 'guard' | 'poem'> & {
+export type DecisionSubjectKey = Pick<
+  UnitKey,
+  'scenario' | 'system' | 'mode' | 'model' | 'trial' | 'guard' | 'poem'
+> & {
   arm: string;
   /** `grid` (default) or the follow-up experiment id. */
   experiment?: string;
@@ -28,7 +31,18 @@ export type DecisionSubjectKey = Pick<UnitKey, 'scenario' | 'system' | 'mode' | 
  * suffix hashes the exact fields and keeps every subject distinct.
  */
 export function subjectOf(key: DecisionSubjectKey): string {
-  const fields = [key.experiment ?? 'grid', key.scenario, key.system, key.mode, key.arm, key.model, key.trial, key.guard, key.poem, key.step ?? 'decision'];
+  const fields = [
+    key.experiment ?? 'grid',
+    key.scenario,
+    key.system,
+    key.mode,
+    key.arm,
+    key.model,
+    key.trial,
+    key.guard,
+    key.poem,
+    key.step ?? 'decision',
+  ];
   const readable = `${fields.slice(0, 6).join('/')}/trial-${key.trial}/guard-${key.guard ? 'on' : 'off'}/poem-${key.poem ? 'on' : 'off'}/${key.step ?? 'decision'}`;
   return `request ${readable} #${sha256(JSON.stringify(fields)).slice(0, 32)}`;
 }
@@ -37,7 +51,11 @@ export function subjectOf(key: DecisionSubjectKey): string {
  * Creates the run's action layer. The ledger lives in memory for the run; its HMAC key is the caller's
  * (`STALEBENCH_LEDGER_KEY`) or generated per process, and is never written anywhere.
  */
-export function createActionLayer(settings: { scenarios: readonly Scenario[]; exploitScenarios?: readonly ExploitScenario[]; key?: Uint8Array | null }) {
+export function createActionLayer(settings: {
+  scenarios: readonly Scenario[];
+  exploitScenarios?: readonly ExploitScenario[];
+  key?: Uint8Array | null;
+}) {
   const { writer, reader } = createExecutionLedger({ key: settings.key ?? generateLedgerKey() });
   const mapping = safetyStepMapping(settings.scenarios);
   const gate = createProofOfExecutionGate({ ledger: reader, mapping });
@@ -45,7 +63,12 @@ export function createActionLayer(settings: { scenarios: readonly Scenario[]; ex
   const exploits = new Map((settings.exploitScenarios ?? []).map((scenario) => [scenario.id as string, scenario]));
   const toolGate = createProofOfExecutionGate({
     ledger: reader,
-    mapping: Object.fromEntries([...exploits.values()].map((s) => [s.id, { unsafeAction: TOOL_SKIP, safeAction: TOOL_REFUSED, safetyStep: s.safetyStep.action }])),
+    mapping: Object.fromEntries(
+      [...exploits.values()].map((s) => [
+        s.id,
+        { unsafeAction: TOOL_SKIP, safeAction: TOOL_REFUSED, safetyStep: s.safetyStep.action },
+      ]),
+    ),
   });
   return {
     /**
@@ -94,6 +117,6 @@ export function createActionLayer(settings: { scenarios: readonly Scenario[]; ex
 export type ActionLayer = ReturnType<typeof createActionLayer>;
 
 /** The gated "action" of a tool episode: a call that would fire the unsafe signal, skipping the safety step. */
-export const TOOL_SKIP = 'tool-call-skipping-safety-step';
+const TOOL_SKIP = 'tool-call-skipping-safety-step';
 /** What the gate executes instead: nothing (the call is refused). */
 export const TOOL_REFUSED = 'refused';

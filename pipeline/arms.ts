@@ -16,7 +16,14 @@ export interface ArmDefinition {
 }
 
 const entries = DEFENCES.flatMap((defence): [ArmId, ArmDefinition][] =>
-  defence.arm === null ? [] : [[defence.id, { id: defence.id, referenceName: defence.arm.referenceName, label: defence.label, uses: defence.uses }]],
+  defence.arm === null
+    ? []
+    : [
+        [
+          defence.id,
+          { id: defence.id, referenceName: defence.arm.referenceName, label: defence.label, uses: defence.uses },
+        ],
+      ],
 );
 
 /** Every arm, by id: the registry's arm entries as data (not `Partial`: the entries are exactly the `ArmId`s). */

@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { BudgetExhaustedError, createBudget, UnpricedModelError } from './budget.js';
 
-const prices = { 'gpt-5-nano': { input: 0.05, output: 0.4, source: 'test' } } as Record<string, { input: number; output: number; source: string }>;
+const prices = { 'gpt-5-nano': { input: 0.05, output: 0.4, source: 'test' } } as Record<
+  string,
+  { input: number; output: number; source: string }
+>;
 const priceOf = (model: string) => prices[model] ?? null;
 
 describe('budget', () => {

@@ -8,7 +8,10 @@ export class BudgetExhaustedError extends EvalError {
   readonly committedUsd: number;
   readonly neededUsd: number;
   constructor(limitUsd: number, committedUsd: number, neededUsd: number) {
-    super('budget-exhausted', `budget reached: $${committedUsd.toFixed(4)} spent or reserved of --budget-usd ${limitUsd}; the next call could cost up to $${neededUsd.toFixed(4)}`);
+    super(
+      'budget-exhausted',
+      `budget reached: $${committedUsd.toFixed(4)} spent or reserved of --budget-usd ${limitUsd}; the next call could cost up to $${neededUsd.toFixed(4)}`,
+    );
     this.limitUsd = limitUsd;
     this.committedUsd = committedUsd;
     this.neededUsd = neededUsd;
@@ -19,7 +22,10 @@ export class BudgetExhaustedError extends EvalError {
 export class UnpricedModelError extends EvalError {
   readonly model: string;
   constructor(model: string) {
-    super('unpriced-model', `model "${model}" has no known price, so --budget-usd cannot bound it; give one with --prices <file> or pass --allow-unpriced (its spend then counts only what the proxy reports)`);
+    super(
+      'unpriced-model',
+      `model "${model}" has no known price, so --budget-usd cannot bound it; give one with --prices <file> or pass --allow-unpriced (its spend then counts only what the proxy reports)`,
+    );
     this.model = model;
   }
 }
@@ -66,8 +72,15 @@ export function createBudget(settings: BudgetSettings) {
     reserve(model: string, inputTokens: number, maxOutputTokens: number): Reservation {
       const price = settings.priceOf(model);
       if (price === null && !settings.allowUnpriced) throw new UnpricedModelError(model);
-      const upperUsd = price === null ? 0 : costOf(price, { input: Math.ceil(inputTokens * INPUT_MARGIN) + INPUT_SLACK_TOKENS, output: maxOutputTokens });
-      if (spentUsd + reservedUsd + upperUsd > settings.limitUsd) throw new BudgetExhaustedError(settings.limitUsd, spentUsd + reservedUsd, upperUsd);
+      const upperUsd =
+        price === null
+          ? 0
+          : costOf(price, {
+              input: Math.ceil(inputTokens * INPUT_MARGIN) + INPUT_SLACK_TOKENS,
+              output: maxOutputTokens,
+            });
+      if (spentUsd + reservedUsd + upperUsd > settings.limitUsd)
+        throw new BudgetExhaustedError(settings.limitUsd, spentUsd + reservedUsd, upperUsd);
       reservedUsd += upperUsd;
       return { model, upperUsd };
     },
@@ -79,7 +92,8 @@ export function createBudget(settings: BudgetSettings) {
         unknownCalls += 1;
         return;
       }
-      if (actualUsd > reservation.upperUsd && reservation.upperUsd > 0) overruns.push(`${reservation.model}: $${actualUsd.toFixed(6)} > reserved $${reservation.upperUsd.toFixed(6)}`);
+      if (actualUsd > reservation.upperUsd && reservation.upperUsd > 0)
+        overruns.push(`${reservation.model}: $${actualUsd.toFixed(6)} > reserved $${reservation.upperUsd.toFixed(6)}`);
       spentUsd += actualUsd;
     },
     /** A reservation whose call was never sent (cancelled before sending, cache hit). */
@@ -87,7 +101,13 @@ export function createBudget(settings: BudgetSettings) {
       reservedUsd = Math.max(0, reservedUsd - reservation.upperUsd);
     },
     totals() {
-      return { limitUsd: settings.limitUsd, spentUsd, reservedUsd, callsWithUnknownCost: unknownCalls, overruns: [...overruns] };
+      return {
+        limitUsd: settings.limitUsd,
+        spentUsd,
+        reservedUsd,
+        callsWithUnknownCost: unknownCalls,
+        overruns: [...overruns],
+      };
     },
   };
 }
@@ -95,7 +115,10 @@ export function createBudget(settings: BudgetSettings) {
 export type Budget = ReturnType<typeof createBudget>;
 
 /** How one attempt ended, for the gate: billed with a known cost, not billed (no answer was produced), or unknown. */
-export type AttemptOutcome = { billed: true; usage: { promptTokens: number; completionTokens: number } | null; headers: Record<string, string> } | { billed: false } | { billed: 'unknown' };
+export type AttemptOutcome =
+  | { billed: true; usage: { promptTokens: number; completionTokens: number } | null; headers: Record<string, string> }
+  | { billed: false }
+  | { billed: 'unknown' };
 
 /**
  * The budget as a decision model sees it: `before` each attempt (throws `BudgetExhaustedError` when the attempt
@@ -108,16 +131,27 @@ export interface SpendGate {
 }
 
 /** A gate over a budget, counting prompts with `countTokens` (the model family's tokenizer) and pricing with `priceOf`. */
-export function createSpendGate(budget: Budget, settings: { countTokens: (model: string, messages: readonly { role: string; content: string }[]) => number; priceOf: (model: string) => Price | null }): SpendGate {
+export function createSpendGate(
+  budget: Budget,
+  settings: {
+    countTokens: (model: string, messages: readonly { role: string; content: string }[]) => number;
+    priceOf: (model: string) => Price | null;
+  },
+): SpendGate {
   return {
-    before: (model, messages, maxOutputTokens) => budget.reserve(model, settings.countTokens(model, messages), maxOutputTokens),
+    before: (model, messages, maxOutputTokens) =>
+      budget.reserve(model, settings.countTokens(model, messages), maxOutputTokens),
     after(reservation, outcome) {
       if (outcome.billed === false) return budget.release(reservation);
       if (outcome.billed === 'unknown') return budget.settle(reservation, null);
       const proxy = outcome.headers['x-litellm-response-cost'];
       if (proxy !== undefined && Number.isFinite(Number(proxy))) return budget.settle(reservation, Number(proxy));
       const price = settings.priceOf(reservation.model);
-      if (price && outcome.usage) return budget.settle(reservation, costOf(price, { input: outcome.usage.promptTokens, output: outcome.usage.completionTokens }));
+      if (price && outcome.usage)
+        return budget.settle(
+          reservation,
+          costOf(price, { input: outcome.usage.promptTokens, output: outcome.usage.completionTokens }),
+        );
       budget.settle(reservation, null);
     },
   };

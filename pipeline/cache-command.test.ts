@@ -17,16 +17,31 @@ afterEach(async () => {
 function run(argv: string[], now?: Date) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = main(argv, (line) => void out.push(line), (line) => void err.push(line), now);
+  const code = main(
+    argv,
+    (line) => void out.push(line),
+    (line) => void err.push(line),
+    now,
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
 /** A cache with two replies (two samples of one prompt) and the model's key for each. */
 async function filledCache() {
   const dir = mkdtempSync(join(tmpdir(), 'stalebench-cache-'));
-  server = await startOpenAICompatibleServer((_, index) => ({ content: `{"action": "REJECT", "reason": "draw ${index}"}` }));
-  const model = createOpenAIDecisionModel({ model: 'gpt-5-nano', baseURL: server.baseURL, apiKey: 'sk-test-cache-command', cache: createResponseCache({ dir, enabled: true }) });
-  const messages = [{ role: 'system' as const, content: 'S' }, { role: 'user' as const, content: 'U' }];
+  server = await startOpenAICompatibleServer((_, index) => ({
+    content: `{"action": "REJECT", "reason": "draw ${index}"}`,
+  }));
+  const model = createOpenAIDecisionModel({
+    model: 'gpt-5-nano',
+    baseURL: server.baseURL,
+    apiKey: 'sk-test-cache-command',
+    cache: createResponseCache({ dir, enabled: true }),
+  });
+  const messages = [
+    { role: 'system' as const, content: 'S' },
+    { role: 'user' as const, content: 'U' },
+  ];
   const a = await model.decide({ messages, trial: 1, sample: 'grid/s/graphiti/direct/none/gpt-5-nano/1' });
   const b = await model.decide({ messages, trial: 1, sample: 'grid/s/mem0-exp/direct/none/gpt-5-nano/1' });
   return { dir, keys: [a.cacheKey!, b.cacheKey!] };
@@ -84,7 +99,9 @@ describe('pnpm cache', () => {
     writeFileSync(join(dir, 'keep-me.txt'), 'not an entry');
     const some = run(['clear', '--older-than', '7d', '--cache-dir', dir], now);
     expect(some.code).toBe(0);
-    expect(some.out).toContain(`removed ${keys[0]}  2026-02-20T00:00:00.000Z  gpt-5-nano  grid/s/graphiti/direct/none/gpt-5-nano/1`);
+    expect(some.out).toContain(
+      `removed ${keys[0]}  2026-02-20T00:00:00.000Z  gpt-5-nano  grid/s/graphiti/direct/none/gpt-5-nano/1`,
+    );
     expect(some.out).toContain('removed 1 file(s)');
     expect(existsSync(cacheEntryPath(dir, keys[0]!))).toBe(false);
     expect(existsSync(cacheEntryPath(dir, keys[1]!))).toBe(true);
@@ -106,8 +123,17 @@ describe('pnpm cache', () => {
     expect(run(['stats', '--bogus']).code).toBe(1);
     const notADirectory = join(mkdtempSync(join(tmpdir(), 'stalebench-cache-')), 'file');
     writeFileSync(notADirectory, 'x');
-    expect(run(['clear', '--cache-dir', notADirectory])).toMatchObject({ code: 1, err: `error: --cache-dir ${notADirectory}: not a directory` });
+    expect(run(['clear', '--cache-dir', notADirectory])).toMatchObject({
+      code: 1,
+      err: `error: --cache-dir ${notADirectory}: not a directory`,
+    });
     expect(existsSync(notADirectory)).toBe(true);
-    expect([parseDuration('12h'), parseDuration('30m'), parseDuration('1w'), parseDuration('7'), parseDuration('-1d')]).toEqual([43_200_000, 1_800_000, 604_800_000, null, null]);
+    expect([
+      parseDuration('12h'),
+      parseDuration('30m'),
+      parseDuration('1w'),
+      parseDuration('7'),
+      parseDuration('-1d'),
+    ]).toEqual([43_200_000, 1_800_000, 604_800_000, null, null]);
   });
 });

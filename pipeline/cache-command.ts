@@ -30,17 +30,27 @@ const storedTime = (file: CacheFile): number | null => {
   return Number.isNaN(time) ? null : time;
 };
 const summaryOf = (file: CacheFile): string =>
-  file.entry ? `${file.key}  ${file.entry.storedAt}  ${file.entry.components.model ?? '?'}  ${file.entry.components.sample ?? '(no sample: schema 1)'}` : `${file.key}  (${file.kind === 'temporary' ? 'unfinished write' : file.problem})`;
+  file.entry
+    ? `${file.key}  ${file.entry.storedAt}  ${file.entry.components.model ?? '?'}  ${file.entry.components.sample ?? '(no sample: schema 1)'}`
+    : `${file.key}  (${file.kind === 'temporary' ? 'unfinished write' : file.problem})`;
 const count = (values: readonly string[]): string =>
-  [...values.reduce((map, value) => map.set(value, (map.get(value) ?? 0) + 1), new Map<string, number>())].sort(([a], [b]) => a.localeCompare(b)).map(([value, n]) => `${value}: ${n}`).join(' · ') || '–';
+  [...values.reduce((map, value) => map.set(value, (map.get(value) ?? 0) + 1), new Map<string, number>())]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([value, n]) => `${value}: ${n}`)
+    .join(' · ') || '–';
 
 function stats(dir: string, out: (line: string) => void): number {
   const files = listCacheFiles(dir);
   const entries = files.filter((file) => file.entry);
-  const dated = entries.map((file) => ({ file, time: storedTime(file) })).filter((item) => item.time !== null).sort((a, b) => a.time! - b.time!);
+  const dated = entries
+    .map((file) => ({ file, time: storedTime(file) }))
+    .filter((item) => item.time !== null)
+    .sort((a, b) => a.time! - b.time!);
   out(`cache: ${dir}`);
   out(`entries: ${entries.length} (${files.reduce((sum, file) => sum + file.bytes, 0)} bytes on disk, all files)`);
-  out(`by key schema: ${count(entries.map((file) => `${file.entry!.components.schema}${file.entry!.components.schema === CACHE_KEY_SCHEMA ? ' (current)' : ' (older: never read)'}`))}`);
+  out(
+    `by key schema: ${count(entries.map((file) => `${file.entry!.components.schema}${file.entry!.components.schema === CACHE_KEY_SCHEMA ? ' (current)' : ' (older: never read)'}`))}`,
+  );
   out(`by model: ${count(entries.map((file) => String(file.entry!.components.model)))}`);
   out(`oldest: ${dated[0] ? `${dated[0].file.entry!.storedAt} (${dated[0].file.key})` : '–'}`);
   out(`newest: ${dated.at(-1) ? `${dated.at(-1)!.file.entry!.storedAt} (${dated.at(-1)!.file.key})` : '–'}`);
@@ -79,7 +89,10 @@ function explain(dir: string, key: string, out: (line: string) => void, err: (li
   out(`sample:    ${components.sample ?? '(none: schema 1 keys had no sample identity)'}`);
   out(`trial:     ${components.trial}`);
   out(`storedAt:  ${file.entry.storedAt}`);
-  if (current) out(`verified:  ${cacheKeyOf(components as CacheKeyComponents) === key ? 'the components hash to this key' : 'NO: the components do not hash to this key (edited or corrupt; never served)'}`);
+  if (current)
+    out(
+      `verified:  ${cacheKeyOf(components as CacheKeyComponents) === key ? 'the components hash to this key' : 'NO: the components do not hash to this key (edited or corrupt; never served)'}`,
+    );
   out('body:');
   out(body);
   out('value:');
@@ -87,7 +100,13 @@ function explain(dir: string, key: string, out: (line: string) => void, err: (li
   return 0;
 }
 
-function clear(dir: string, olderThan: string | undefined, now: Date, out: (line: string) => void, err: (line: string) => void): number {
+function clear(
+  dir: string,
+  olderThan: string | undefined,
+  now: Date,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): number {
   const age = olderThan === undefined ? 0 : parseDuration(olderThan);
   if (age === null) {
     err(`error: --older-than "${olderThan}": expected a whole number and a unit s, m, h, d or w (e.g. 7d, 12h)`);
@@ -95,21 +114,43 @@ function clear(dir: string, olderThan: string | undefined, now: Date, out: (line
   }
   const files = listCacheFiles(dir);
   const cutoff = now.getTime() - age;
-  const doomed = olderThan === undefined ? files : files.filter((file) => (file.kind === 'temporary' ? file.modifiedAt.getTime() : (storedTime(file) ?? Infinity)) < cutoff);
+  const doomed =
+    olderThan === undefined
+      ? files
+      : files.filter(
+          (file) => (file.kind === 'temporary' ? file.modifiedAt.getTime() : (storedTime(file) ?? Infinity)) < cutoff,
+        );
   for (const file of doomed) out(`removed ${summaryOf(file)}`);
   removeCacheFiles(dir, doomed);
   const bytes = doomed.reduce((sum, file) => sum + file.bytes, 0);
-  out(`removed ${doomed.length} file(s), ${bytes} bytes, from ${dir}${olderThan === undefined ? '' : ` (stored before ${new Date(cutoff).toISOString()})`}`);
+  out(
+    `removed ${doomed.length} file(s), ${bytes} bytes, from ${dir}${olderThan === undefined ? '' : ` (stored before ${new Date(cutoff).toISOString()})`}`,
+  );
   const undated = files.filter((file) => file.kind === 'entry' && storedTime(file) === null);
-  if (olderThan !== undefined && undated.length > 0) out(`kept ${undated.length} file(s) with no readable storedAt; pnpm cache clear without --older-than removes them`);
+  if (olderThan !== undefined && undated.length > 0)
+    out(`kept ${undated.length} file(s) with no readable storedAt; pnpm cache clear without --older-than removes them`);
   return 0;
 }
 
 /** Runs the command; returns the exit code. `now` is injectable for tests. */
-export function main(argv: readonly string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error, now: Date = new Date()): number {
+export function main(
+  argv: readonly string[],
+  out: (line: string) => void = console.log,
+  err: (line: string) => void = console.error,
+  now: Date = new Date(),
+): number {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { 'cache-dir': { type: 'string' }, 'older-than': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        'cache-dir': { type: 'string' },
+        'older-than': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
   } catch (error) {
     err(`error: ${(error as Error).message}\n${USAGE}`);
     return 1;
@@ -122,11 +163,17 @@ export function main(argv: readonly string[], out: (line: string) => void = cons
   }
   const dir = resolve(values['cache-dir'] ?? '.stalebench-cache');
   const problem =
-    command === undefined ? 'no command'
-    : !['stats', 'explain', 'clear'].includes(command) ? `unknown command "${command}"`
-    : rest.length !== (command === 'explain' ? 1 : 0) ? (command === 'explain' ? 'explain takes exactly one key' : `${command} takes no arguments (got ${rest.join(' ')})`)
-    : values['older-than'] !== undefined && command !== 'clear' ? '--older-than applies to clear only'
-    : null;
+    command === undefined
+      ? 'no command'
+      : !['stats', 'explain', 'clear'].includes(command)
+        ? `unknown command "${command}"`
+        : rest.length !== (command === 'explain' ? 1 : 0)
+          ? command === 'explain'
+            ? 'explain takes exactly one key'
+            : `${command} takes no arguments (got ${rest.join(' ')})`
+          : values['older-than'] !== undefined && command !== 'clear'
+            ? '--older-than applies to clear only'
+            : null;
   if (problem !== null) {
     err(`error: ${problem}\n${USAGE}`);
     return 1;

@@ -11,7 +11,9 @@ describe('circuit breaker', () => {
     expect(breaker.record({ failed: true, error: 'c' })).toBeNull();
     expect(breaker.record({ failed: true, error: 'd' })).toBeNull();
     const trip = breaker.record({ failed: true, error: 'connection refused' });
-    expect(trip?.reason).toBe('3 consecutive units failed (--max-consecutive-errors 3); last error: connection refused');
+    expect(trip?.reason).toBe(
+      '3 consecutive units failed (--max-consecutive-errors 3); last error: connection refused',
+    );
     expect(breaker.record({ failed: true })).toBeNull();
     expect(breaker.tripped).toEqual(trip);
   });
@@ -20,7 +22,9 @@ describe('circuit breaker', () => {
     const breaker = createCircuitBreaker({ maxConsecutive: 0, maxErrorRate: 0.1, minSample: 10 });
     const outcomes = [true, false, true, false, false, false, false, false, false];
     for (const failed of outcomes) expect(breaker.record({ failed, error: 'x' })).toBeNull();
-    expect(breaker.record({ failed: false })?.reason).toMatch(/^2\/10 units failed \(20\.0% > --max-error-rate 0\.1, judged after 10 units\)/);
+    expect(breaker.record({ failed: false })?.reason).toMatch(
+      /^2\/10 units failed \(20\.0% > --max-error-rate 0\.1, judged after 10 units\)/,
+    );
   });
 
   it('a tolerated share of 1 never trips on the share; parse failures are not failures', () => {

@@ -48,7 +48,12 @@ export function createCircuitBreaker(settings: CircuitBreakerSettings) {
       let reason: string | null = null;
       if (settings.maxConsecutive > 0 && consecutive >= settings.maxConsecutive) {
         reason = `${consecutive} consecutive units failed (--max-consecutive-errors ${settings.maxConsecutive}); last error: ${lastError}`;
-      } else if (finished >= minSample && failed / finished > settings.maxErrorRate && failed > 0 && settings.maxErrorRate < 1) {
+      } else if (
+        finished >= minSample &&
+        failed / finished > settings.maxErrorRate &&
+        failed > 0 &&
+        settings.maxErrorRate < 1
+      ) {
         reason = `${failed}/${finished} units failed (${((100 * failed) / finished).toFixed(1)}% > --max-error-rate ${settings.maxErrorRate}, judged after ${minSample} units); last error: ${lastError}`;
       }
       if (reason === null) return null;
@@ -60,5 +65,3 @@ export function createCircuitBreaker(settings: CircuitBreakerSettings) {
     },
   };
 }
-
-export type CircuitBreaker = ReturnType<typeof createCircuitBreaker>;

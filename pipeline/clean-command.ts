@@ -4,7 +4,13 @@ import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { listEngineNamespaces, removeEngineNamespaces, type RemovedNamespaces } from '../backends/engine-namespaces.js';
-import { connectEngines, engineChoice, engineCredentialsFromEnv, engineHelp, usesServerEngine } from '../backends/engines.js';
+import {
+  connectEngines,
+  engineChoice,
+  engineCredentialsFromEnv,
+  engineHelp,
+  usesServerEngine,
+} from '../backends/engines.js';
 import type { EngineSpec } from '../backends/memory-backend.js';
 import { EvalError, InvalidInputError } from './core/errors.js';
 import { readJsonIfExists } from './json-files.js';
@@ -40,18 +46,31 @@ function enginesOfRun(manifest: RunManifest, env: NodeJS.ProcessEnv): EngineSpec
 }
 
 const serverSide = (engine: EngineSpec) => usesServerEngine(engine);
-const removedLine = (entry: RemovedNamespaces) => `${entry.engine}: removed ${entry.namespaces.length} namespace(s) of nonce ${entry.nonce}: ${entry.detail}`;
+const removedLine = (entry: RemovedNamespaces) =>
+  `${entry.engine}: removed ${entry.namespaces.length} namespace(s) of nonce ${entry.nonce}: ${entry.detail}`;
 
-async function cleanRun(runDir: string, engines: string[] | null, env: NodeJS.ProcessEnv, dryRun: boolean, print: (line: string) => void): Promise<void> {
+async function cleanRun(
+  runDir: string,
+  engines: string[] | null,
+  env: NodeJS.ProcessEnv,
+  dryRun: boolean,
+  print: (line: string) => void,
+): Promise<void> {
   const manifest = readJsonIfExists<RunManifest>(join(runDir, 'manifest.json'));
-  if (!manifest) throw new InvalidInputError('--run', [{ path: runDir, message: 'no manifest.json: not a run directory' }]);
+  if (!manifest)
+    throw new InvalidInputError('--run', [{ path: runDir, message: 'no manifest.json: not a run directory' }]);
   // Holding the run's lock keeps an eval from starting on it while its namespaces go (a running one: exit 1).
   const lock = await acquireRunLock(runDir, { nonce: randomBytes(4).toString('hex'), log: print });
   try {
     const engine = engines ? enginesFromEnv(engines, env) : enginesOfRun(manifest, env);
-    const nonces = [...(manifest.invocations ?? []).map((entry) => entry.nonce), ...(lock.takenOver ? [lock.takenOver.nonce] : [])];
-    if (!manifest.invocations) print(`${runDir}: its manifest predates nonces (no invocations list); nothing can be attributed to it`);
-    if (!serverSide(engine)) print('embedded engines keep nothing outside the eval process: nothing to remove on an engine');
+    const nonces = [
+      ...(manifest.invocations ?? []).map((entry) => entry.nonce),
+      ...(lock.takenOver ? [lock.takenOver.nonce] : []),
+    ];
+    if (!manifest.invocations)
+      print(`${runDir}: its manifest predates nonces (no invocations list); nothing can be attributed to it`);
+    if (!serverSide(engine))
+      print('embedded engines keep nothing outside the eval process: nothing to remove on an engine');
     if (dryRun) {
       const found = (await listEngineNamespaces(engine)).filter((namespace) => nonces.includes(namespace.nonce));
       for (const namespace of found) print(`${namespace.engine}: would remove ${namespace.name}`);
@@ -65,28 +84,52 @@ async function cleanRun(runDir: string, engines: string[] | null, env: NodeJS.Pr
   }
 }
 
-async function cleanOrphans(engine: EngineSpec, roots: string[], includeUnknown: boolean, dryRun: boolean, print: (line: string) => void): Promise<void> {
+async function cleanOrphans(
+  engine: EngineSpec,
+  roots: string[],
+  includeUnknown: boolean,
+  dryRun: boolean,
+  print: (line: string) => void,
+): Promise<void> {
   if (!serverSide(engine)) {
     print('embedded engines keep nothing outside the eval process: nothing to remove');
     return;
   }
   const plan = planOrphans(await listEngineNamespaces(engine), nonceOwners(runDirectoriesUnder(roots)));
-  for (const entry of plan.running) print(`kept ${entry.namespaces.length} namespace(s) of nonce ${entry.nonce}: ${entry.reason}`);
+  for (const entry of plan.running)
+    print(`kept ${entry.namespaces.length} namespace(s) of nonce ${entry.nonce}: ${entry.reason}`);
   for (const entry of plan.unknown) {
     const verb = includeUnknown ? (dryRun ? 'would remove' : 'removing') : 'kept';
-    print(`${verb} ${entry.namespaces.length} namespace(s) of nonce ${entry.nonce}: no run directory under ${roots.join(', ')} records it${includeUnknown ? '' : ' (pass the --out it ran with, or --include-unknown)'}`);
+    print(
+      `${verb} ${entry.namespaces.length} namespace(s) of nonce ${entry.nonce}: no run directory under ${roots.join(', ')} records it${includeUnknown ? '' : ' (pass the --out it ran with, or --include-unknown)'}`,
+    );
   }
-  const targets = [...plan.remove, ...(includeUnknown ? plan.unknown.map((entry) => ({ ...entry, reason: 'owner unknown' })) : [])];
+  const targets = [
+    ...plan.remove,
+    ...(includeUnknown ? plan.unknown.map((entry) => ({ ...entry, reason: 'owner unknown' })) : []),
+  ];
   for (const entry of targets) {
-    if (dryRun) print(`would remove ${entry.namespaces.map((namespace) => `${namespace.engine}:${namespace.name}`).join(', ')} (${entry.reason})`);
+    if (dryRun)
+      print(
+        `would remove ${entry.namespaces.map((namespace) => `${namespace.engine}:${namespace.name}`).join(', ')} (${entry.reason})`,
+      );
     else print(`orphans of nonce ${entry.nonce}: ${entry.reason}`);
   }
-  if (!dryRun) for (const entry of await removeEngineNamespaces(engine, targets.map((target) => target.nonce))) print(removedLine(entry));
+  if (!dryRun)
+    for (const entry of await removeEngineNamespaces(
+      engine,
+      targets.map((target) => target.nonce),
+    ))
+      print(removedLine(entry));
   if (targets.length === 0) print('no orphaned namespaces');
 }
 
 /** Entry point. Returns the exit code. */
-export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, print: (line: string) => void = (line) => console.log(line)): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  print: (line: string) => void = (line) => console.log(line),
+): Promise<number> {
   try {
     const { values } = parseArgs({
       args: [...argv],
@@ -106,16 +149,29 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       print(USAGE);
       return 0;
     }
-    if ((values.run === undefined) === !values.orphans) throw new EvalError('usage', `give exactly one of --run <id> and --orphans\n\n${USAGE}`);
+    if ((values.run === undefined) === !values.orphans)
+      throw new EvalError('usage', `give exactly one of --run <id> and --orphans\n\n${USAGE}`);
     const roots = values.out ?? ['runs'];
-    const engines = values.engine === undefined ? null : values.engine.split(',').map((name) => name.trim()).filter(Boolean);
+    const engines =
+      values.engine === undefined
+        ? null
+        : values.engine
+            .split(',')
+            .map((name) => name.trim())
+            .filter(Boolean);
     if (values.run !== undefined) {
       if (roots.length !== 1) throw new EvalError('usage', '--run takes one --out');
       await cleanRun(resolve(roots[0]!, values.run), engines, env, values['dry-run'] ?? false, print);
       return 0;
     }
     if (!engines) throw new EvalError('usage', `--orphans needs --engine\n\n${USAGE}`);
-    await cleanOrphans(enginesFromEnv(engines, env), roots, values['include-unknown'] ?? false, values['dry-run'] ?? false, print);
+    await cleanOrphans(
+      enginesFromEnv(engines, env),
+      roots,
+      values['include-unknown'] ?? false,
+      values['dry-run'] ?? false,
+      print,
+    );
     return 0;
   } catch (error) {
     console.error(`error: ${error instanceof Error ? error.message : String(error)}`);

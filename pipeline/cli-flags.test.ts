@@ -25,12 +25,18 @@ describe('bad flags', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('a fractional or non-numeric count names the flag and the value (not "expected number, received string")', () => {
-    expect(issuesOf(['--model', 'sim', '--trials', '2.5'])).toEqual([{ path: '--trials', message: 'must be a whole number (got "2.5")' }]);
-    expect(issuesOf(['--model', 'sim', '-j', 'many'])).toEqual([{ path: '--concurrency', message: 'must be a whole number (got "many")' }]);
+    expect(issuesOf(['--model', 'sim', '--trials', '2.5'])).toEqual([
+      { path: '--trials', message: 'must be a whole number (got "2.5")' },
+    ]);
+    expect(issuesOf(['--model', 'sim', '-j', 'many'])).toEqual([
+      { path: '--concurrency', message: 'must be a whole number (got "many")' },
+    ]);
   });
 
   it('a negative count is a range error on the flag, not "argument is ambiguous"', () => {
-    expect(issuesOf(['--model', 'sim', '--trials', '-3'])).toEqual([{ path: '--trials', message: expect.stringMatching(/>=1/) }]);
+    expect(issuesOf(['--model', 'sim', '--trials', '-3'])).toEqual([
+      { path: '--trials', message: expect.stringMatching(/>=1/) },
+    ]);
   });
 
   it('a missing --model says what to give, together with every other problem', () => {
@@ -40,18 +46,28 @@ describe('bad flags', () => {
   });
 
   it('a misspelled flag suggests the nearest one; a stray word and a flag without value are named', () => {
-    expect(issuesOf(['--model', 'sim', '--trails', '3'])).toEqual([{ path: '--trails', message: expect.stringContaining('did you mean --trials?') }]);
+    expect(issuesOf(['--model', 'sim', '--trails', '3'])).toEqual([
+      { path: '--trails', message: expect.stringContaining('did you mean --trials?') },
+    ]);
     expect(issuesOf(['--model', 'sim', '--sytems', 'graphiti'])[0]!.message).toContain('did you mean --systems?');
     expect(issuesOf(['--model', 'sim', '--zzzzzz'])[0]!.message).not.toContain('did you mean');
-    expect(issuesOf(['--model', 'sim', 'stray'])).toEqual([{ path: 'stray', message: expect.stringContaining('unexpected argument') }]);
-    expect(issuesOf(['--model', '--systems', 'graphiti'])).toEqual([{ path: '--model', message: expect.stringContaining('needs a value') }]);
+    expect(issuesOf(['--model', 'sim', 'stray'])).toEqual([
+      { path: 'stray', message: expect.stringContaining('unexpected argument') },
+    ]);
+    expect(issuesOf(['--model', '--systems', 'graphiti'])).toEqual([
+      { path: '--model', message: expect.stringContaining('needs a value') },
+    ]);
   });
 
   it('--out under a file is refused before anything is written', () => {
     const file = join(dir, 'runs.txt');
     writeFileSync(file, 'not a directory');
-    expect(issuesOf(['--model', 'sim', '--out', join(file, 'x')])).toEqual([{ path: '--out', message: `cannot create ${join(file, 'x')}: ${file} is a file, not a directory` }]);
-    expect(issuesOf(['--model', 'sim', '--out', file])).toEqual([{ path: '--out', message: `${file} is a file, not a directory` }]);
+    expect(issuesOf(['--model', 'sim', '--out', join(file, 'x')])).toEqual([
+      { path: '--out', message: `cannot create ${join(file, 'x')}: ${file} is a file, not a directory` },
+    ]);
+    expect(issuesOf(['--model', 'sim', '--out', file])).toEqual([
+      { path: '--out', message: `${file} is a file, not a directory` },
+    ]);
     expect(readdirSync(dir)).toEqual(['runs.txt']);
   });
 

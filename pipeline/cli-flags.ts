@@ -19,7 +19,13 @@ export function parseFlags<O extends Options>(argv: readonly string[], options: 
     const token = argv[index]!;
     const next = argv[index + 1];
     const name = token.startsWith('--') ? token.slice(2) : null;
-    if (name !== null && !name.includes('=') && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+    if (
+      name !== null &&
+      !name.includes('=') &&
+      options[name]?.type === 'string' &&
+      next !== undefined &&
+      /^-\d/.test(next)
+    ) {
       args.push(`${token}=${next}`);
       index += 1;
     } else args.push(token);
@@ -35,13 +41,31 @@ function flagError(error: Error & { code?: string }, options: Options): Error {
   const unknown = /^Unknown option '([^']+)'/.exec(error.message)?.[1];
   if (unknown !== undefined) {
     const nearest = nearestFlag(unknown.replace(/^-+/, ''), Object.keys(options));
-    return new InvalidInputError('command line', [{ path: unknown, message: `unknown option${nearest ? `; did you mean --${nearest}?` : ''} (--help lists them all)` }]);
+    return new InvalidInputError('command line', [
+      {
+        path: unknown,
+        message: `unknown option${nearest ? `; did you mean --${nearest}?` : ''} (--help lists them all)`,
+      },
+    ]);
   }
   const positional = /^Unexpected argument '([^']+)'/.exec(error.message)?.[1];
-  if (positional !== undefined) return new InvalidInputError('command line', [{ path: positional, message: 'unexpected argument: every value belongs to a flag (e.g. --model sim)' }]);
+  if (positional !== undefined)
+    return new InvalidInputError('command line', [
+      { path: positional, message: 'unexpected argument: every value belongs to a flag (e.g. --model sim)' },
+    ]);
   const missing = /^Option '(?:-\w, )?(--[\w-]+)[^']*' argument (missing|is ambiguous)/.exec(error.message);
-  if (missing) return new InvalidInputError('command line', [{ path: missing[1]!, message: missing[2] === 'missing' ? 'needs a value' : 'needs a value (the next word is a flag); use --flag=value for a value that starts with a dash' }]);
-  if (error.code?.startsWith('ERR_PARSE_ARGS')) return new InvalidInputError('command line', [{ path: '', message: error.message.split('\n')[0]! }]);
+  if (missing)
+    return new InvalidInputError('command line', [
+      {
+        path: missing[1]!,
+        message:
+          missing[2] === 'missing'
+            ? 'needs a value'
+            : 'needs a value (the next word is a flag); use --flag=value for a value that starts with a dash',
+      },
+    ]);
+  if (error.code?.startsWith('ERR_PARSE_ARGS'))
+    return new InvalidInputError('command line', [{ path: '', message: error.message.split('\n')[0]! }]);
   return error;
 }
 
@@ -57,12 +81,15 @@ export function nearestFlag(given: string, known: readonly string[]): string | n
 
 /** Optimal-string-alignment distance: insertions, deletions, substitutions and swaps of neighbours (`trails` → `trials`) cost 1. */
 function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i += 1)
     for (let j = 1; j <= b.length; j += 1) {
       const row = d[i]!;
       row[j] = Math.min(d[i - 1]![j]! + 1, row[j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j]!, d[i - 2]![j - 2]! + 1);
     }
   return d[a.length]![b.length]!;
 }
@@ -115,6 +142,8 @@ export function unusableDirectory(path: string): string | null {
       continue;
     }
     if (stats.isDirectory()) return null;
-    return current === resolve(path) ? `${current} is a file, not a directory` : `cannot create ${resolve(path)}: ${current} is a file, not a directory`;
+    return current === resolve(path)
+      ? `${current} is a file, not a directory`
+      : `cannot create ${resolve(path)}: ${current} is a file, not a directory`;
   }
 }

@@ -17,7 +17,10 @@ function experimentLines(): string {
   return EXPERIMENTS.ids
     .map((id) => {
       const experiment = EXPERIMENTS.get(id);
-      const arms = experiment.phase === 'follow-up' ? Object.entries(experiment.arms).map(([arm, text]) => `${INDENT}    arm ${arm}: ${text}`) : [];
+      const arms =
+        experiment.phase === 'follow-up'
+          ? Object.entries(experiment.arms).map(([arm, text]) => `${INDENT}    arm ${arm}: ${text}`)
+          : [];
       return [`${INDENT}${id.padEnd(13)}${experiment.summary}`, ...arms].join('\n');
     })
     .join('\n');

@@ -15,7 +15,12 @@ import { parseRunSpec, type RunSpec } from './run-spec.js';
 import { createRedactor } from './redact.js';
 
 const list = (value: string | undefined, fallback: readonly string[]) =>
-  value === undefined ? [...fallback] : value.split(',').map((item) => item.trim()).filter(Boolean);
+  value === undefined
+    ? [...fallback]
+    : value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
 
 /** Problems found while reading flags, reported together with the spec's own (paths are flag names). */
 type FlagIssues = { path: string; message: string }[];
@@ -37,58 +42,75 @@ function integer(issues: FlagIssues, name: string, value: string | undefined, fa
 /** Turns argv and the environment into a RunSpec (validated; every problem reported at once). */
 export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): RunSpec {
   const { values } = parseFlags(argv, {
-      experiment: { type: 'string' },
-      hops: { type: 'string' },
-      'tool-steps': { type: 'string' },
-      model: { type: 'string', short: 'm', multiple: true },
-      systems: { type: 'string' },
-      modes: { type: 'string' },
-      arms: { type: 'string' },
-      guard: { type: 'string' },
-      poem: { type: 'string' },
-      engine: { type: 'string' },
-      'graph-engine': { type: 'string' },
-      'vector-engine': { type: 'string' },
-      scenarios: { type: 'string' },
-      'scenario-dir': { type: 'string' },
-      trials: { type: 'string' },
-      repeat: { type: 'string' },
-      epochs: { type: 'string' },
-      k: { type: 'string' },
-      concurrency: { type: 'string', short: 'j' },
-      seed: { type: 'string' },
-      out: { type: 'string', short: 'o' },
-      'run-id': { type: 'string' },
-      'retry-errors': { type: 'boolean' },
-      'resume-anyway': { type: 'boolean' },
-      'max-error-rate': { type: 'string' },
-      'no-cache': { type: 'boolean' },
-      'cache-dir': { type: 'string' },
-      'dry-run': { type: 'boolean' },
-      'budget-usd': { type: 'string' },
-      'allow-unpriced': { type: 'boolean' },
-      prices: { type: 'string' },
-      'confirm-above-usd': { type: 'string' },
-      yes: { type: 'boolean', short: 'y' },
-      'no-preflight': { type: 'boolean' },
-      'request-timeout': { type: 'string' },
-      'max-consecutive-errors': { type: 'string' },
-      quiet: { type: 'boolean', short: 'q' },
-      embedder: { type: 'string' },
-      'embedding-model': { type: 'string' },
-      'extraction-model': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
+    experiment: { type: 'string' },
+    hops: { type: 'string' },
+    'tool-steps': { type: 'string' },
+    model: { type: 'string', short: 'm', multiple: true },
+    systems: { type: 'string' },
+    modes: { type: 'string' },
+    arms: { type: 'string' },
+    guard: { type: 'string' },
+    poem: { type: 'string' },
+    engine: { type: 'string' },
+    'graph-engine': { type: 'string' },
+    'vector-engine': { type: 'string' },
+    scenarios: { type: 'string' },
+    'scenario-dir': { type: 'string' },
+    trials: { type: 'string' },
+    repeat: { type: 'string' },
+    epochs: { type: 'string' },
+    k: { type: 'string' },
+    concurrency: { type: 'string', short: 'j' },
+    seed: { type: 'string' },
+    out: { type: 'string', short: 'o' },
+    'run-id': { type: 'string' },
+    'retry-errors': { type: 'boolean' },
+    'resume-anyway': { type: 'boolean' },
+    'max-error-rate': { type: 'string' },
+    'no-cache': { type: 'boolean' },
+    'cache-dir': { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    'budget-usd': { type: 'string' },
+    'allow-unpriced': { type: 'boolean' },
+    prices: { type: 'string' },
+    'confirm-above-usd': { type: 'string' },
+    yes: { type: 'boolean', short: 'y' },
+    'no-preflight': { type: 'boolean' },
+    'request-timeout': { type: 'string' },
+    'max-consecutive-errors': { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
+    embedder: { type: 'string' },
+    'embedding-model': { type: 'string' },
+    'extraction-model': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
   });
   if (values.help) throw new EvalError('help', evalUsage());
   const issues: FlagIssues = [];
   const models = (values.model ?? []).flatMap((m) => list(m, []));
-  if (models.length === 0) issues.push({ path: '--model', message: 'required: one or more decision models (sim for the offline simulator, or aliases your OpenAI-compatible endpoint serves)' });
+  if (models.length === 0)
+    issues.push({
+      path: '--model',
+      message:
+        'required: one or more decision models (sim for the offline simulator, or aliases your OpenAI-compatible endpoint serves)',
+    });
   // Every id and default below comes from a registry line (backends/engines.ts, backends/model-roles.ts, decision-models.ts, experiments.ts).
-  const embedder = embedderSpecPart(values.embedder ?? env.STALEBENCH_EMBEDDER ?? EMBEDDERS.ids[0], values['embedding-model'], env);
-  const extraction = extractionSpecPart(values['extraction-model'] ?? env.STALEBENCH_EXTRACTION_MODEL ?? EXTRACTION_MODELS.ids[0], env);
-  const remoteRole = (registry: typeof EMBEDDERS | typeof EXTRACTION_MODELS, id: string) => registry.has(id) && registry.get(id).remote;
-  const usesEndpoint = models.some(isRemoteModel) || remoteRole(EMBEDDERS, embedder.id) || remoteRole(EXTRACTION_MODELS, extraction.id);
-  const engine = engineChoice({ engines: list(values.engine, []), graph: values['graph-engine'], vector: values['vector-engine'] }, env);
+  const embedder = embedderSpecPart(
+    values.embedder ?? env.STALEBENCH_EMBEDDER ?? EMBEDDERS.ids[0],
+    values['embedding-model'],
+    env,
+  );
+  const extraction = extractionSpecPart(
+    values['extraction-model'] ?? env.STALEBENCH_EXTRACTION_MODEL ?? EXTRACTION_MODELS.ids[0],
+    env,
+  );
+  const remoteRole = (registry: typeof EMBEDDERS | typeof EXTRACTION_MODELS, id: string) =>
+    registry.has(id) && registry.get(id).remote;
+  const usesEndpoint =
+    models.some(isRemoteModel) || remoteRole(EMBEDDERS, embedder.id) || remoteRole(EXTRACTION_MODELS, extraction.id);
+  const engine = engineChoice(
+    { engines: list(values.engine, []), graph: values['graph-engine'], vector: values['vector-engine'] },
+    env,
+  );
   const experiment = values.experiment ?? EXPERIMENTS.ids[0];
   const declared = EXPERIMENTS.get(experiment);
   const input = {
@@ -167,7 +189,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const onSignal = (signal: NodeJS.Signals) => {
     received.push(signal);
     if (received.length > 1) process.exit(signal === 'SIGTERM' ? 143 : 130);
-    console.error(`\n${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}: aborting calls in flight and stopping (again to quit now). Re-run the same command to resume.`);
+    console.error(
+      `\n${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}: aborting calls in flight and stopping (again to quit now). Re-run the same command to resume.`,
+    );
     controller.abort({ kind: 'interrupted', signal });
   };
   process.on('SIGINT', onSignal);
@@ -176,19 +200,30 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   try {
     const spec = specFromArgs(rest, env);
     const dryRun = rest.includes('--dry-run');
-    const outcome = await runEvaluation(spec, { apiKey: env.OPENAI_API_KEY, neo4jPassword: env.NEO4J_PASSWORD, qdrantApiKey: env.QDRANT_API_KEY, ledgerKey: ledgerKeyFromEnv(env) }, {
-      signal: controller.signal,
-      log: (line) => console.error(line),
-      resumeAnyway: rest.includes('--resume-anyway'),
-      dryRun,
-      ...(process.stdin.isTTY && process.stderr.isTTY ? { confirm: askOnTerminal } : {}),
-    });
+    const outcome = await runEvaluation(
+      spec,
+      {
+        apiKey: env.OPENAI_API_KEY,
+        neo4jPassword: env.NEO4J_PASSWORD,
+        qdrantApiKey: env.QDRANT_API_KEY,
+        ledgerKey: ledgerKeyFromEnv(env),
+      },
+      {
+        signal: controller.signal,
+        log: (line) => console.error(line),
+        resumeAnyway: rest.includes('--resume-anyway'),
+        dryRun,
+        ...(process.stdin.isTTY && process.stderr.isTTY ? { confirm: askOnTerminal } : {}),
+      },
+    );
     console.log(outcome.table);
     if (dryRun) return 0;
     console.log(`\nrun directory: ${outcome.runDir}`);
-    if (outcome.status === 'cancelled' || outcome.status === 'aborted' || outcome.status === 'budget') console.log(`resume with: ${resume}`);
+    if (outcome.status === 'cancelled' || outcome.status === 'aborted' || outcome.status === 'budget')
+      console.log(`resume with: ${resume}`);
     // A non-zero exit ends with one line saying why.
-    if (outcome.exitCode !== 0 && outcome.why) console.error(`${outcome.status === 'cancelled' ? 'stopped' : 'error'}: ${outcome.why}`);
+    if (outcome.exitCode !== 0 && outcome.why)
+      console.error(`${outcome.status === 'cancelled' ? 'stopped' : 'error'}: ${outcome.why}`);
     return outcome.exitCode;
   } catch (error) {
     if (error instanceof EvalError && error.code === 'help') {
@@ -198,7 +233,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const message = error instanceof Error ? error.message : String(error);
     const redact = createRedactor([env.OPENAI_API_KEY, env.NEO4J_PASSWORD, env.QDRANT_API_KEY]);
     // One clear line (or an InvalidInputError's list) for every error we raise on purpose; a stack only for a bug.
-    if (!(error instanceof EvalError) && !(error instanceof TypeError && 'code' in error)) console.error(redact((error as Error).stack ?? ''));
+    if (!(error instanceof EvalError) && !(error instanceof TypeError && 'code' in error))
+      console.error(redact((error as Error).stack ?? ''));
     console.error(`error: ${redact(message)}`);
     return 1;
   } finally {

@@ -2,7 +2,15 @@
 // alias becomes a model, what it records in the manifest, and the capabilities only some implementations have.
 import { z } from 'zod';
 import { InvalidInputError, UnsupportedFeatureError } from './core/errors.js';
-import { createComponent, defineRegistry, factory, type ComponentArgs, type ComponentRecord, type FactoryEntry, type Registry } from './core/registry.js';
+import {
+  createComponent,
+  defineRegistry,
+  factory,
+  type ComponentArgs,
+  type ComponentRecord,
+  type FactoryEntry,
+  type Registry,
+} from './core/registry.js';
 import { DEFAULT_RETRY_POLICY, retryPolicySchema } from './core/retry-policy.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import type { Scenario } from '../scenarios/scenario.js';
@@ -61,11 +69,31 @@ export const DECISION_MODELS = defineRegistry('decision-model', {
   sim: line({
     ...factory({
       summary: 'the offline simulator (--model sim): deterministic, every output that used it says sim (simulated)',
-      args: z.object({
-        seed: z.number().int().min(0),
-        parameters: z.object({ followRevoked: probability, guardrailFactor: probability, hardenFactor: probability, unparseableRate: probability, quoteRate: probability, followJournal: probability }).strict().default(DEFAULT_SIM_PARAMETERS),
-      }).strict(),
-      create: async ({ seed, parameters }, context: DecisionModelContext) => ({ model: createSimDecisionModel({ scenarios: context.scenarios, exploitScenarios: context.exploitScenarios, seed, parameters }), capabilities: {} }),
+      args: z
+        .object({
+          seed: z.number().int().min(0),
+          parameters: z
+            .object({
+              followRevoked: probability,
+              guardrailFactor: probability,
+              hardenFactor: probability,
+              unparseableRate: probability,
+              quoteRate: probability,
+              followJournal: probability,
+            })
+            .strict()
+            .default(DEFAULT_SIM_PARAMETERS),
+        })
+        .strict(),
+      create: async ({ seed, parameters }, context: DecisionModelContext) => ({
+        model: createSimDecisionModel({
+          scenarios: context.scenarios,
+          exploitScenarios: context.exploitScenarios,
+          seed,
+          parameters,
+        }),
+        capabilities: {},
+      }),
     }),
     remote: false,
     servesAliases: false,
@@ -73,29 +101,54 @@ export const DECISION_MODELS = defineRegistry('decision-model', {
   }),
   'openai-compatible': line({
     ...factory({
-      summary: 'any other alias, served by your OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY; a LiteLLM proxy works)',
-      args: z.object({
-        model: z.string().min(1),
-        baseURL: z.string().url(),
-        temperature: z.number().min(0).max(2).default(OPENAI_DECISION_DEFAULTS.temperature),
-        maxTokens: z.number().int().min(1).default(OPENAI_DECISION_DEFAULTS.maxTokens),
-        timeoutMs: z.number().int().min(100).default(OPENAI_DECISION_DEFAULTS.timeoutMs),
-        retry: retryPolicySchema.default(DEFAULT_RETRY_POLICY),
-      }).strict(),
+      summary:
+        'any other alias, served by your OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY; a LiteLLM proxy works)',
+      args: z
+        .object({
+          model: z.string().min(1),
+          baseURL: z.string().url(),
+          temperature: z.number().min(0).max(2).default(OPENAI_DECISION_DEFAULTS.temperature),
+          maxTokens: z.number().int().min(1).default(OPENAI_DECISION_DEFAULTS.maxTokens),
+          timeoutMs: z.number().int().min(100).default(OPENAI_DECISION_DEFAULTS.timeoutMs),
+          retry: retryPolicySchema.default(DEFAULT_RETRY_POLICY),
+        })
+        .strict(),
       create: async (args, context: DecisionModelContext) => {
-        if (!context.apiKey) throw new InvalidInputError('environment', [{ path: 'OPENAI_API_KEY', message: `model "${args.model}" needs an endpoint key; set OPENAI_API_KEY (any placeholder works for a local proxy without auth), or use --model sim` }]);
-        const model = createOpenAIDecisionModel({ ...args, apiKey: context.apiKey, ...(context.cache ? { cache: context.cache } : {}), ...(context.spend ? { spend: context.spend } : {}), ...(context.redact ? { redact: context.redact } : {}) });
-        return { model, capabilities: { cacheLookup: model.wouldHitCache, temperatureFallbacks: model.providerDefaultTemperature } };
+        if (!context.apiKey)
+          throw new InvalidInputError('environment', [
+            {
+              path: 'OPENAI_API_KEY',
+              message: `model "${args.model}" needs an endpoint key; set OPENAI_API_KEY (any placeholder works for a local proxy without auth), or use --model sim`,
+            },
+          ]);
+        const model = createOpenAIDecisionModel({
+          ...args,
+          apiKey: context.apiKey,
+          ...(context.cache ? { cache: context.cache } : {}),
+          ...(context.spend ? { spend: context.spend } : {}),
+          ...(context.redact ? { redact: context.redact } : {}),
+        });
+        return {
+          model,
+          capabilities: { cacheLookup: model.wouldHitCache, temperatureFallbacks: model.providerDefaultTemperature },
+        };
       },
     }),
     remote: true,
     servesAliases: true,
-    argsFor: (alias, run) => ({ model: alias, ...(run.baseURL === null ? {} : { baseURL: run.baseURL }), timeoutMs: run.timeoutMs }),
+    argsFor: (alias, run) => ({
+      model: alias,
+      ...(run.baseURL === null ? {} : { baseURL: run.baseURL }),
+      timeoutMs: run.timeoutMs,
+    }),
   }),
 });
 
 /** The line that serves a `--model` alias: an offline line named after it, else the line that serves every alias. */
-export function decisionModelLineOf(alias: string, registry: Registry<string, DecisionModelEntry> = DECISION_MODELS): string {
+export function decisionModelLineOf(
+  alias: string,
+  registry: Registry<string, DecisionModelEntry> = DECISION_MODELS,
+): string {
   if (registry.has(alias) && !registry.get(alias).remote) return alias;
   return registry.ids.find((id) => registry.get(id).servesAliases) ?? alias;
 }
@@ -115,10 +168,20 @@ export function decisionModelRecord(alias: string, run: DecisionModelRunSettings
  * Creates the model a `--model` alias names, tagged with its record. A model following another version of the
  * spec is refused with `UnsupportedFeatureError`, never half-used.
  */
-export async function createDecisionModel(alias: string, run: DecisionModelRunSettings, context: DecisionModelContext, registry: Registry<string, DecisionModelEntry> = DECISION_MODELS): Promise<DecisionModelComponent> {
+export async function createDecisionModel(
+  alias: string,
+  run: DecisionModelRunSettings,
+  context: DecisionModelContext,
+  registry: Registry<string, DecisionModelEntry> = DECISION_MODELS,
+): Promise<DecisionModelComponent> {
   const id = decisionModelLineOf(alias, registry);
   const component = await createComponent(registry, id, registry.get(id).argsFor(alias, run), context);
   const version: string = component.model.specificationVersion;
-  if (version !== 'v1') throw new UnsupportedFeatureError(`decision-model "${id}"`, `specification ${version}`, 'this pipeline speaks the v1 decision-model spec (pipeline/decision-model.ts)');
+  if (version !== 'v1')
+    throw new UnsupportedFeatureError(
+      `decision-model "${id}"`,
+      `specification ${version}`,
+      'this pipeline speaks the v1 decision-model spec (pipeline/decision-model.ts)',
+    );
   return component;
 }

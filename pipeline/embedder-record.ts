@@ -10,5 +10,9 @@ import type { RunManifest } from './run-log.js';
  */
 export function embedderRecord(embedder: Embedder): RunManifest['embedder'] {
   const { endpoint } = embedder;
-  return { id: embedder.id, dimensions: embedder.dimensions, ...(endpoint ? { server: endpoint.baseURL, servedModel: endpoint.servedModel } : {}) };
+  return {
+    id: embedder.id,
+    dimensions: embedder.dimensions,
+    ...(endpoint ? { server: endpoint.baseURL, servedModel: endpoint.servedModel } : {}),
+  };
 }

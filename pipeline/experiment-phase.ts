@@ -73,16 +73,43 @@ export function unitContext(key: UnitKey, scenario: Scenario, probe: ProbeRecord
   return gridUnitContext(scenario, probe, gridDefences(key), () => now);
 }
 
-async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, model: DecisionModel, reusable: UnitRecord | undefined, actions: ActionLayer, stop: UnitStop): Promise<UnitRecord> {
+async function runUnit(
+  key: UnitKey,
+  scenario: Scenario,
+  probe: ProbeRecord,
+  model: DecisionModel,
+  reusable: UnitRecord | undefined,
+  actions: ActionLayer,
+  stop: UnitStop,
+): Promise<UnitRecord> {
   const defences = gridDefences(key);
   const startedAt = new Date().toISOString();
   const now = new Date();
   const { context, messages } = gridUnitContext(scenario, probe, defences, () => now);
-  const base = { version: RUN_LOG_VERSION, type: 'decision-end' as const, unitId: unitIdOf(key), key, startedAt, context, promptSha256: sha256(JSON.stringify(messages)) };
+  const base = {
+    version: RUN_LOG_VERSION,
+    type: 'decision-end' as const,
+    unitId: unitIdOf(key),
+    key,
+    startedAt,
+    context,
+    promptSha256: sha256(JSON.stringify(messages)),
+  };
   try {
     // A reusing arm (the output filter) makes no call of its own: it takes the reply of the same trial under the arm it reuses.
-    const reused = defences.reuseReplyOf && reusable?.status === 'ok' && reusable.promptSha256 === base.promptSha256 ? reusable : undefined;
-    const reply = reused?.reply ?? (await model.decide({ messages, trial: key.trial, sample: gridSample(key), metadata: { scenario: scenario.id }, ...(stop.signal ? { signal: stop.signal } : {}) }));
+    const reused =
+      defences.reuseReplyOf && reusable?.status === 'ok' && reusable.promptSha256 === base.promptSha256
+        ? reusable
+        : undefined;
+    const reply =
+      reused?.reply ??
+      (await model.decide({
+        messages,
+        trial: key.trial,
+        sample: gridSample(key),
+        metadata: { scenario: scenario.id },
+        ...(stop.signal ? { signal: stop.signal } : {}),
+      }));
     const parsedAction = reply.text.trim() === '' ? null : parseAction(reply.text, scenario.actions);
     // With the PoEM gate on, what counts is the action the trusted layer executes, not the one the agent proposed.
     const decision = await reviewDecision(defences.reviews, {
@@ -94,11 +121,20 @@ async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, mod
     });
     // A reply that yields no action is a parse failure: counted apart, never scored as safe.
     const scores = { unsafe: decision.unsafe, parseFailure: parsedAction === null };
-    return { ...base, status: 'ok', finishedAt: new Date().toISOString(), reply: reused ? { ...reply, attempts: 0 } : reply, parsedAction, scores, ...reviewTraceFields(decision.traces) };
+    return {
+      ...base,
+      status: 'ok',
+      finishedAt: new Date().toISOString(),
+      reply: reused ? { ...reply, attempts: 0 } : reply,
+      parsedAction,
+      scores,
+      ...reviewTraceFields(decision.traces),
+    };
   } catch (error) {
     // A unit cut short by a stop (Ctrl+C, the breaker, the budget) is not recorded: a resume runs it again.
     if (error instanceof BudgetExhaustedError) stop.onBudget?.(error);
-    if (error instanceof BudgetExhaustedError || stop.signal?.aborted) throw new UnitCancelledError(error instanceof Error ? error.message : String(error));
+    if (error instanceof BudgetExhaustedError || stop.signal?.aborted)
+      throw new UnitCancelledError(error instanceof Error ? error.message : String(error));
     const failure = error as Error & { status?: number; attempts?: number };
     return {
       ...base,
@@ -113,7 +149,12 @@ async function runUnit(key: UnitKey, scenario: Scenario, probe: ProbeRecord, mod
 }
 
 /** Enumerates units in the reference loop order: mode → system → scenario → model → trial → arm. */
-export function enumerateUnits(input: Pick<ExperimentPhaseInput, 'modes' | 'systems' | 'scenarios' | 'models' | 'trials' | 'arms' | 'probes' | 'guardAxis' | 'poemAxis'>): UnitKey[] {
+export function enumerateUnits(
+  input: Pick<
+    ExperimentPhaseInput,
+    'modes' | 'systems' | 'scenarios' | 'models' | 'trials' | 'arms' | 'probes' | 'guardAxis' | 'poemAxis'
+  >,
+): UnitKey[] {
   const keys: UnitKey[] = [];
   for (const mode of input.modes)
     for (const system of input.systems)
@@ -123,7 +164,17 @@ export function enumerateUnits(input: Pick<ExperimentPhaseInput, 'modes' | 'syst
           for (let trial = 0; trial < input.trials; trial += 1)
             for (const guard of input.guardAxis)
               for (const poem of input.poemAxis)
-                for (const arm of input.arms) keys.push({ scenario: scenario.id, system, mode, arm, model: model.description.id, trial, guard, poem });
+                for (const arm of input.arms)
+                  keys.push({
+                    scenario: scenario.id,
+                    system,
+                    mode,
+                    arm,
+                    model: model.description.id,
+                    trial,
+                    guard,
+                    poem,
+                  });
       }
   return keys;
 }
@@ -153,10 +204,22 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
           if (input.signal?.aborted) return;
           const probe = input.probes.get(probeIdOf(key.system, key.mode, key.scenario))!;
           const reuses = gridDefences(key).reuseReplyOf;
-          const reusable = reuses !== null && isArmId(reuses) ? finished.get(unitIdOf({ ...key, arm: reuses })) : undefined;
+          const reusable =
+            reuses !== null && isArmId(reuses) ? finished.get(unitIdOf({ ...key, arm: reuses })) : undefined;
           let record: UnitRecord;
           try {
-            record = await runUnit(key, scenarios.get(key.scenario)!, probe, models.get(key.model)!, reusable, actions, { ...(input.signal ? { signal: input.signal } : {}), ...(input.onBudget ? { onBudget: input.onBudget } : {}) });
+            record = await runUnit(
+              key,
+              scenarios.get(key.scenario)!,
+              probe,
+              models.get(key.model)!,
+              reusable,
+              actions,
+              {
+                ...(input.signal ? { signal: input.signal } : {}),
+                ...(input.onBudget ? { onBudget: input.onBudget } : {}),
+              },
+            );
           } catch (error) {
             if (error instanceof UnitCancelledError) return;
             throw error;
@@ -173,5 +236,11 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
   // Reusing arms (the output filter) run after the replies they reuse.
   await run(pending.filter((key) => gridDefences(key).reuseReplyOf === null));
   await run(pending.filter((key) => gridDefences(key).reuseReplyOf !== null));
-  return { total: keys.length, ran, skippedAsDone: keys.length - pending.length, errors, cancelled: input.signal?.aborted ?? false };
+  return {
+    total: keys.length,
+    ran,
+    skippedAsDone: keys.length - pending.length,
+    errors,
+    cancelled: input.signal?.aborted ?? false,
+  };
 }

@@ -3,7 +3,14 @@
 // spec, `--help` and the manifest. A follow-up's steps live in pipeline/follow-up/<id>.ts, bound in follow-up/index.ts.
 import { z } from 'zod';
 import type { SeedMode } from '../backends/memory-backend.js';
-import { defineRegistry, NO_ARGS, type ComponentArgs, type ComponentRecord, type Registry, type RegistryEntry } from './core/registry.js';
+import {
+  defineRegistry,
+  NO_ARGS,
+  type ComponentArgs,
+  type ComponentRecord,
+  type Registry,
+  type RegistryEntry,
+} from './core/registry.js';
 import { ARMS, RUNNABLE_ARM_IDS } from './arms.js';
 
 /** The run-spec fields experiments take as arguments (`--hops`, `--tool-steps`). */
@@ -27,7 +34,8 @@ export interface ExperimentEntry extends RegistryEntry {
   ingestingArms: readonly string[];
 }
 
-const gridArms = () => Object.fromEntries(RUNNABLE_ARM_IDS.map((id) => [id, `reference arm ${ARMS[id].referenceName}`]));
+const gridArms = () =>
+  Object.fromEntries(RUNNABLE_ARM_IDS.map((id) => [id, `reference arm ${ARMS[id].referenceName}`]));
 
 const entries = {
   grid: {
@@ -48,8 +56,10 @@ const entries = {
     args: z.object({ hops: z.number().int().min(1).max(20) }).strict(),
     phase: 'follow-up',
     arms: {
-      direct: 'the journal is written as a DECISION record with no expiry (Graphiti: an EntityEdge between the two policy nodes)',
-      natural: 'the journal is an episode the system ingests itself (source "agent decision log"); it may extract, merge or invalidate it',
+      direct:
+        'the journal is written as a DECISION record with no expiry (Graphiti: an EntityEdge between the two policy nodes)',
+      natural:
+        'the journal is an episode the system ingests itself (source "agent decision log"); it may extract, merge or invalidate it',
     },
     defaultArms: ['direct', 'natural'],
     defaultModes: ['direct'],
@@ -62,7 +72,8 @@ const entries = {
     args: NO_ARGS,
     phase: 'follow-up',
     arms: {
-      'shared-default': 'all roles read the default path; the executor journals its decision (reference shared_default)',
+      'shared-default':
+        'all roles read the default path; the executor journals its decision (reference shared_default)',
       'shared-filtered': "all roles read the system's filtered path; the executor journals (reference shared_filtered)",
       'no-journal': 'default path, no journal (reference no_writeback)',
     },
@@ -99,7 +110,9 @@ export type ToolsArmId = keyof (typeof entries)['tools']['arms'];
 export const EXPERIMENTS: Registry<ExperimentId, ExperimentEntry> = defineRegistry('experiment', entries);
 
 /** The ids of the follow-up experiments (their records are `<id>.jsonl`). */
-export type FollowUpExperimentId = { [K in ExperimentId]: (typeof entries)[K]['phase'] extends 'follow-up' ? K : never }[ExperimentId];
+export type FollowUpExperimentId = {
+  [K in ExperimentId]: (typeof entries)[K]['phase'] extends 'follow-up' ? K : never;
+}[ExperimentId];
 
 /** The arguments of an experiment: its spec fields, picked from the spec. */
 export function experimentArgs(id: string, spec: Readonly<Record<ExperimentSpecField, number>>): ComponentArgs {
@@ -107,6 +120,8 @@ export function experimentArgs(id: string, spec: Readonly<Record<ExperimentSpecF
 }
 
 /** The manifest record of a spec's experiment. */
-export function experimentRecord(spec: { experiment: string } & Readonly<Record<ExperimentSpecField, number>>): ComponentRecord {
+export function experimentRecord(
+  spec: { experiment: string } & Readonly<Record<ExperimentSpecField, number>>,
+): ComponentRecord {
   return EXPERIMENTS.record(spec.experiment, experimentArgs(spec.experiment, spec));
 }

@@ -63,7 +63,17 @@ export interface FollowUpKey {
 
 /** `experiment/scenario/system/mode/arm/model/trial`, with `/guard` and `/poem` when those axes are on. */
 export function followUpUnitIdOf(key: FollowUpKey): string {
-  return [key.experiment, key.scenario, key.system, key.mode, key.arm, key.model, String(key.trial), ...(key.guard ? ['guard'] : []), ...(key.poem ? ['poem'] : [])].join('/');
+  return [
+    key.experiment,
+    key.scenario,
+    key.system,
+    key.mode,
+    key.arm,
+    key.model,
+    String(key.trial),
+    ...(key.guard ? ['guard'] : []),
+    ...(key.poem ? ['poem'] : []),
+  ].join('/');
 }
 
 /** One read of memory as the unit made it, and what reached the model. */
@@ -219,14 +229,3 @@ export type FollowUpRecord = (WritebackRecord | PropagationRecord | ToolsRecord)
   /** Every model call of the unit in order, tool-agent steps included (absent in records written before issue #12). */
   calls?: RecordedCall[];
 };
-
-/** Every decision reply of a follow-up record (hops, roles; tool episodes have none), for cache accounting. */
-export function decisionReplies(record: FollowUpRecord): DecisionResponse[] {
-  const traces: (DecisionTrace | null | undefined)[] =
-    record.type === 'writeback-end'
-      ? [record.hop0, record.hop0Filtered, ...record.hops.flatMap((h) => [h.default, h.filtered])]
-      : record.type === 'propagation-end'
-        ? Object.values(record.roles)
-        : [];
-  return traces.flatMap((trace) => (trace?.reply ? [trace.reply] : []));
-}

@@ -37,19 +37,50 @@ describe('writeJournal (natural): the episode is named and referenced at the uni
   it('names the episode from the seeding instant and gives it that reference time, whenever it is written', async () => {
     const scenario = scenarios.find((s) => s.id === 'destructive_op_delete_backups')!;
     const store = createEmbeddedGraphStore();
-    const backend = createGraphitiBackend({ embedder: createLexicalEmbedder(), runId: 'journal', workDir: '/tmp/unused', extraction: createSimExtractionModel(), store });
+    const backend = createGraphitiBackend({
+      embedder: createLexicalEmbedder(),
+      runId: 'journal',
+      workDir: '/tmp/unused',
+      extraction: createSimExtractionModel(),
+      store,
+    });
     await backend.open();
-    const key = { experiment: 'writeback' as const, scenario: scenario.id, system: 'graphiti', mode: 'direct' as const, arm: 'natural', model: 'sim', trial: 0, guard: false, poem: false };
-    const context: UnitContext = { key, backend, namespace: 'ns', model: createSimDecisionModel({ scenarios, seed: 0 }), actions: createActionLayer({ scenarios }), k: 10, defences: followUpDefences(key), journals: new Set() };
+    const key = {
+      experiment: 'writeback' as const,
+      scenario: scenario.id,
+      system: 'graphiti',
+      mode: 'direct' as const,
+      arm: 'natural',
+      model: 'sim',
+      trial: 0,
+      guard: false,
+      poem: false,
+    };
+    const context: UnitContext = {
+      key,
+      backend,
+      namespace: 'ns',
+      model: createSimDecisionModel({ scenarios, seed: 0 }),
+      actions: createActionLayer({ scenarios }),
+      k: 10,
+      defences: followUpDefences(key),
+      journals: new Set(),
+    };
     const seededAt = new Date('2026-09-01T12:00:00.123Z');
     await seedScenario(context, policyWrites(scenario, 'direct', seededAt), seededAt);
     const text = decisionJournal(scenario.id, scenario.actions[0], '{"action": "DELETE"}');
     await writeJournal(context, { text, mode: 'natural', afterHop: 0 });
-    const episodes = await store.retrieveEpisodes({ groupIds: [groupId('journal', 'ns')], referenceTime: new Date('2100-01-01'), lastN: 10 });
+    const episodes = await store.retrieveEpisodes({
+      groupIds: [groupId('journal', 'ns')],
+      referenceTime: new Date('2100-01-01'),
+      lastN: 10,
+    });
     expect(episodes.map(({ name, valid_at, source_description }) => ({ name, valid_at, source_description }))).toEqual([
       { name: `${scenario.id}_decision_1788264000.123`, valid_at: seededAt, source_description: 'agent decision log' },
     ]);
-    await expect(writeJournal({ ...context, seededAt: undefined }, { text, mode: 'natural', afterHop: 1 })).rejects.toThrow(/seeded/);
+    await expect(
+      writeJournal({ ...context, seededAt: undefined }, { text, mode: 'natural', afterHop: 1 }),
+    ).rejects.toThrow(/seeded/);
     await backend.close();
   });
 });

@@ -62,15 +62,24 @@ export function isJournalRecord(context: Pick<UnitContext, 'journals'>, record: 
   if (context.journals.has(record.text)) return true;
   if (context.journals.size === 0) return false;
   const text = record.text.toLowerCase();
-  return text.includes(JOURNAL_MARKERS.direct) || text.includes(JOURNAL_MARKERS.natural) || text.includes('the permissive action is authorised');
+  return (
+    text.includes(JOURNAL_MARKERS.direct) ||
+    text.includes(JOURNAL_MARKERS.natural) ||
+    text.includes('the permissive action is authorised')
+  );
 }
 
 /** Labels records revoked by the system's exposure rule; this unit's own journals are never the seeded v1. */
-async function labelsOf(context: UnitContext, records: readonly MemoryRecord[], scenario: LabelScenario): Promise<boolean[]> {
+async function labelsOf(
+  context: UnitContext,
+  records: readonly MemoryRecord[],
+  scenario: LabelScenario,
+): Promise<boolean[]> {
   const rule = context.backend.description.exposure;
   const labels =
     rule.rule === 'oracle'
-      ? await (context.backend.revocationOracle?.(context.namespace, records) ?? Promise.reject(new Error(`${context.backend.id} labels exposure by oracle but has no revocationOracle`)))
+      ? await (context.backend.revocationOracle?.(context.namespace, records) ??
+          Promise.reject(new Error(`${context.backend.id} labels exposure by oracle but has no revocationOracle`)))
       : labelRecords(records, rule, scenario);
   return labels.map((label, index) => label && !isJournalRecord(context, records[index]!));
 }
@@ -82,7 +91,10 @@ async function labelsOf(context: UnitContext, records: readonly MemoryRecord[], 
 export function followUpDefences(key: Pick<FollowUpKey, 'guard' | 'poem'>, uses: readonly string[] = []): UnitDefences {
   const defences = unitDefences({ uses, guard: key.guard, poem: key.poem });
   if (defences.systemPrefix !== '' || defences.reuseReplyOf !== null) {
-    throw new UnsupportedFeatureError(`follow-up defences (${defences.ids.join(', ')})`, defences.systemPrefix !== '' ? 'a system-message prefix' : 'a reused reply');
+    throw new UnsupportedFeatureError(
+      `follow-up defences (${defences.ids.join(', ')})`,
+      defences.systemPrefix !== '' ? 'a system-message prefix' : 'a reused reply',
+    );
   }
   return defences;
 }
@@ -91,9 +103,22 @@ export function followUpDefences(key: Pick<FollowUpKey, 'guard' | 'poem'>, uses:
  * One read: the default read, or the system's own filtered read (the default read when it has none), then the
  * screens of `defences` (the stale-retrieval guard with `--guard on`). What reaches the model is `records`.
  */
-export async function readMemory(context: UnitContext, input: { query: string; read: 'default' | 'filtered'; defences: Pick<UnitDefences, 'screens'>; scenario: LabelScenario }): Promise<ReadTrace> {
+export async function readMemory(
+  context: UnitContext,
+  input: {
+    query: string;
+    read: 'default' | 'filtered';
+    defences: Pick<UnitDefences, 'screens'>;
+    scenario: LabelScenario;
+  },
+): Promise<ReadTrace> {
   const filter = input.read === 'filtered' ? context.backend.description.storeFilter : null;
-  const result = await context.backend.search({ namespace: context.namespace, query: input.query, limit: context.k, ...(filter ? { filter } : {}) });
+  const result = await context.backend.search({
+    namespace: context.namespace,
+    query: input.query,
+    limit: context.k,
+    ...(filter ? { filter } : {}),
+  });
   const returned = result.records;
   const labels = await labelsOf(context, returned, input.scenario);
   const now = new Date();
@@ -118,16 +143,36 @@ export async function readMemory(context: UnitContext, input: { query: string; r
  * `--poem on`, the trusted action layer executes it through the gate; `step` keeps the PoEM subject unique per
  * decision). A provider failure is recorded on the trace and rethrown: the unit is an error, never scored safe.
  */
-export async function decideOnRead(context: UnitContext, input: { readTrace: ReadTrace; messages: ChatMessage[]; scenario: Scenario; step: string }): Promise<DecisionTrace> {
+export async function decideOnRead(
+  context: UnitContext,
+  input: { readTrace: ReadTrace; messages: ChatMessage[]; scenario: Scenario; step: string },
+): Promise<DecisionTrace> {
   const { key, model } = context;
   const base = { readTrace: input.readTrace, messages: input.messages };
   let reply;
   try {
     // As in the grid, Ctrl+C stops scheduling units; a call in flight finishes and is recorded.
-    reply = await model.decide({ messages: input.messages, trial: key.trial, sample: followUpSample(key, input.step), metadata: { scenario: input.scenario.id }, ...(context.signal ? { signal: context.signal } : {}) });
+    reply = await model.decide({
+      messages: input.messages,
+      trial: key.trial,
+      sample: followUpSample(key, input.step),
+      metadata: { scenario: input.scenario.id },
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
   } catch (error) {
     const failure = error as Error & { status?: number; attempts?: number };
-    const trace: DecisionTrace = { ...base, reply: null, parsedAction: null, unsafe: null, parseFailure: false, error: { message: failure.message, ...(failure.status ? { status: failure.status } : {}), ...(failure.attempts ? { attempts: failure.attempts } : {}) } };
+    const trace: DecisionTrace = {
+      ...base,
+      reply: null,
+      parsedAction: null,
+      unsafe: null,
+      parseFailure: false,
+      error: {
+        message: failure.message,
+        ...(failure.status ? { status: failure.status } : {}),
+        ...(failure.attempts ? { attempts: failure.attempts } : {}),
+      },
+    };
     throw Object.assign(new Error(failure.message), { trace, cause: error });
   }
   const parsedAction = reply.text.trim() === '' ? null : parseAction(reply.text, input.scenario.actions);
@@ -139,7 +184,14 @@ export async function decideOnRead(context: UnitContext, input: { readTrace: Rea
     reads: null,
     execute: (proposed) => context.actions.execute({ ...key, step: input.step }, proposed),
   });
-  return { ...base, reply, parsedAction, unsafe: decision.unsafe, parseFailure: false, ...reviewTraceFields(decision.traces) };
+  return {
+    ...base,
+    reply,
+    parsedAction,
+    unsafe: decision.unsafe,
+    parseFailure: false,
+    ...reviewTraceFields(decision.traces),
+  };
 }
 
 /**
@@ -148,24 +200,53 @@ export async function decideOnRead(context: UnitContext, input: { readTrace: Rea
  * journal time as Python prints `NOW.timestamp()`, and referenced at the journal time, which is the unit's
  * seeding instant (the reference's module-level `NOW`, also the seeded current policy's time); `time` overrides it.
  */
-export async function writeJournal(context: UnitContext, input: { text: string; mode: 'direct' | 'natural'; afterHop: number; time?: Date }): Promise<JournalWrite> {
+export async function writeJournal(
+  context: UnitContext,
+  input: { text: string; mode: 'direct' | 'natural'; afterHop: number; time?: Date },
+): Promise<JournalWrite> {
   const now = new Date();
   let writes: MemoryWrites;
   if (input.mode === 'direct') writes = { mode: 'direct', revoked: [], current: [input.text], relation: 'DECISION' };
   else {
     const time = input.time ?? context.seededAt;
-    if (!time) throw new Error('writeJournal: a natural journal needs the unit seeded first (seedScenario sets the journal time)');
-    writes = { mode: 'natural', episodes: [{ name: journalEpisodeName(context.key.scenario, time), text: input.text, referenceTime: time, sourceDescription: JOURNAL_SOURCE_DESCRIPTION }] };
+    if (!time)
+      throw new Error(
+        'writeJournal: a natural journal needs the unit seeded first (seedScenario sets the journal time)',
+      );
+    writes = {
+      mode: 'natural',
+      episodes: [
+        {
+          name: journalEpisodeName(context.key.scenario, time),
+          text: input.text,
+          referenceTime: time,
+          sourceDescription: JOURNAL_SOURCE_DESCRIPTION,
+        },
+      ],
+    };
   }
   const report = await context.backend.insert({ namespace: context.namespace, now, writes });
   context.journals.add(input.text);
-  return { afterHop: input.afterHop, text: input.text, mode: input.mode, stored: report.stored, extractor: report.extractor, warnings: [...report.warnings] };
+  return {
+    afterHop: input.afterHop,
+    text: input.text,
+    mode: input.mode,
+    stored: report.stored,
+    extractor: report.extractor,
+    warnings: [...report.warnings],
+  };
 }
 
 /** §12 step 4: records carrying the journal marker, and how many of them the store holds as not revoked. */
-export async function journalCensus(context: UnitContext, mode: 'direct' | 'natural', written: number): Promise<JournalCensus> {
+export async function journalCensus(
+  context: UnitContext,
+  mode: 'direct' | 'natural',
+  written: number,
+): Promise<JournalCensus> {
   if (!context.backend.listRecords) return { written, stored: null, active: null };
   const marker = JOURNAL_MARKERS[mode];
-  const stored = (await context.backend.listRecords(context.namespace)).filter((item) => item.record.text.toLowerCase().includes(marker));
+  const stored = (await context.backend.listRecords(context.namespace)).filter((item) =>
+    item.record.text.toLowerCase().includes(marker),
+  );
   return { written, stored: stored.length, active: stored.filter((item) => !item.revoked).length };
 }

@@ -4,9 +4,25 @@
 
 // The run log: manifest, records, ids, readers and the integrity check (pipeline/run-log*.ts, follow-up-log.ts).
 export { probeIdOf, RUN_LOG_VERSION, unitIdOf } from './run-log.js';
-export type { GuardTrace, OutputFilterTrace, PoemTrace, ProbeRecord, RunManifest, UnitKey, UnitRecord } from './run-log.js';
+export type {
+  PoemTrace,
+  ProbeRecord,
+  RunManifest,
+  UnitKey,
+  UnitRecord,
+} from './run-log.js';
 export { followUpUnitIdOf } from './follow-up-log.js';
-export type { AgentTrace, DecisionTrace, FollowUpKey, FollowUpRecord, PropagationRecord, ReadTrace, RoleId, ToolsRecord, WritebackRecord } from './follow-up-log.js';
+export type {
+  AgentTrace,
+  DecisionTrace,
+  FollowUpKey,
+  FollowUpRecord,
+  PropagationRecord,
+  ReadTrace,
+  RoleId,
+  ToolsRecord,
+  WritebackRecord,
+} from './follow-up-log.js';
 export { checkRunLog, problemText, type RunLogCheck } from './run-log-verify.js';
 export { readJsonLines, sha256, writeJsonAtomic } from './json-files.js';
 export type { ModelUsage } from './usage-totals.js';
@@ -16,9 +32,17 @@ export type { CellResult, IntegrityMetric, IntegrityReport, TargetResult } from 
 
 // The decision protocol, replayed by rescore on stored records: prompts, parsers, arms, the action layer, the tool agent.
 export { buildDecisionMessages } from './prompts.js';
-export { HOP_TASK, ROLE_ORDER, buildRoleMessages, relapseJournal, relapseQuery, roleQuery, roleTask } from './follow-up-prompts.js';
+export {
+  HOP_TASK,
+  ROLE_ORDER,
+  buildRoleMessages,
+  relapseJournal,
+  relapseQuery,
+  roleQuery,
+  roleTask,
+} from './follow-up-prompts.js';
 export { ACTION_PARSERS, parseReply, type ActionParserId } from './parse-action.js';
-export { ARMS, isArmId } from './arms.js';
+export { isArmId } from './arms.js';
 export { createActionLayer, subjectOf, type ActionLayer } from './action-layer.js';
 export { followUpDefences, isJournalRecord, type LabelScenario } from './follow-up-steps.js';
 export { poemHooks, toolArmOf } from './follow-up/tools.js';
@@ -27,9 +51,16 @@ export { followUpSample } from './sample-identity.js';
 
 // The defences (pipeline/defences), re-applied by rescore through the same registry the run used: the registry, a
 // unit's composed defences, the screens and post-decision steps with their traces, the grid unit's context, Table 9.
-export { DEFENCES, defenceOf, defenceStages, screenOf, type DefenceId, type DefenceV1 } from './defences/index.js';
-export { AXIS_DEFENCES, flattenDefences, unitDefences, type UnitDefences } from './defences/compose.js';
-export { applyScreens, pick, screenTraceFields, screenTracePath, storedScreenTrace, type ScreenTraceFields } from './defences/screens.js';
+export { defenceOf, defenceStages, screenOf, type DefenceId } from './defences/index.js';
+export { AXIS_DEFENCES, flattenDefences, type UnitDefences } from './defences/compose.js';
+export {
+  applyScreens,
+  pick,
+  screenTraceFields,
+  screenTracePath,
+  storedScreenTrace,
+  type ScreenTraceFields,
+} from './defences/screens.js';
 export { reviewDecision, reviewTraceFields } from './defences/reviews.js';
 export { gridDefences, gridUnitContext, probeReads } from './defences/grid-context.js';
 export { tableNineWithheld } from './setup-phase.js';

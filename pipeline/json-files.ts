@@ -51,7 +51,8 @@ export function readJsonLines<T>(path: string): { rows: T[]; torn: boolean } {
     } catch (error) {
       throw new Error(`${path}:${index + 1}: not valid JSON (${(error as Error).message})`);
     }
-    if (row !== null && typeof row === 'object' && typeof (row as Record<string, unknown>)[CHAIN_FIELD] === 'string') delete (row as Record<string, unknown>)[CHAIN_FIELD];
+    if (row !== null && typeof row === 'object' && typeof (row as Record<string, unknown>)[CHAIN_FIELD] === 'string')
+      delete (row as Record<string, unknown>)[CHAIN_FIELD];
     rows.push(row as T);
   });
   return { rows, torn: last.trim() !== '' };

@@ -10,8 +10,31 @@ import { runEvaluation } from './run.js';
 describe('manifest components', () => {
   it('records the experiment, engines, embedder, extraction model, decision models and systems with their arguments', async () => {
     const out = mkdtempSync(join(tmpdir(), 'stalebench-components-'));
-    const spec = specFromArgs(['--model', 'sim', '--systems', 'mem0-exp,cognee', '--modes', 'direct', '--arms', 'none', '--trials', '1', '--scenarios', 'mfa_waiver_access', '--out', out, '-q'], {});
-    const outcome = await runEvaluation(spec, { apiKey: 'sk-never-recorded', neo4jPassword: 'pw-never-recorded' }, { log: () => undefined });
+    const spec = specFromArgs(
+      [
+        '--model',
+        'sim',
+        '--systems',
+        'mem0-exp,cognee',
+        '--modes',
+        'direct',
+        '--arms',
+        'none',
+        '--trials',
+        '1',
+        '--scenarios',
+        'mfa_waiver_access',
+        '--out',
+        out,
+        '-q',
+      ],
+      {},
+    );
+    const outcome = await runEvaluation(
+      spec,
+      { apiKey: 'sk-never-recorded', neo4jPassword: 'pw-never-recorded' },
+      { log: () => undefined },
+    );
     expect(outcome.exitCode).toBe(0);
     const text = readFileSync(join(out, readdirSync(out)[0]!, 'manifest.json'), 'utf8');
     const manifest = JSON.parse(text) as RunManifest;
@@ -21,7 +44,21 @@ describe('manifest components', () => {
       { kind: 'vector-engine', id: 'embedded', args: {} },
       { kind: 'embedder', id: 'lexical', args: {} },
       { kind: 'extraction-model', id: 'sim', args: {} },
-      { kind: 'decision-model', id: 'sim', args: { seed: 0, parameters: { followRevoked: 0.5, guardrailFactor: 0.5, hardenFactor: 0.8, unparseableRate: 0, quoteRate: 0.5, followJournal: 0.8 } } },
+      {
+        kind: 'decision-model',
+        id: 'sim',
+        args: {
+          seed: 0,
+          parameters: {
+            followRevoked: 0.5,
+            guardrailFactor: 0.5,
+            hardenFactor: 0.8,
+            unparseableRate: 0,
+            quoteRate: 0.5,
+            followJournal: 0.8,
+          },
+        },
+      },
       { kind: 'system', id: 'mem0-exp', args: { variant: 'expired-shown' } },
       { kind: 'system', id: 'cognee', args: { topK: 15, maxChunkTokens: 8191 } },
     ]);

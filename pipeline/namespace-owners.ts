@@ -49,12 +49,21 @@ export function nonceOwners(runDirs: readonly string[]): Map<string, NonceOwner>
     const holder: LockHolder | null = lock === null || lock === 'unreadable' ? null : lock;
     const holderRuns = holder !== null && holderState(holder) !== 'dead';
     const manifest = readJsonIfExists<RunManifest>(join(runDir, 'manifest.json'));
-    const recorded = (manifest?.invocations ?? []).map((entry) => ({ nonce: entry.nonce, who: `pid ${entry.pid} on host ${entry.host} (started ${entry.startedAt})`, ended: entry.ended?.status }));
-    if (holder && !recorded.some((entry) => entry.nonce === holder.nonce)) recorded.push({ nonce: holder.nonce, who: describeHolder(holder), ended: undefined });
+    const recorded = (manifest?.invocations ?? []).map((entry) => ({
+      nonce: entry.nonce,
+      who: `pid ${entry.pid} on host ${entry.host} (started ${entry.startedAt})`,
+      ended: entry.ended?.status,
+    }));
+    if (holder && !recorded.some((entry) => entry.nonce === holder.nonce))
+      recorded.push({ nonce: holder.nonce, who: describeHolder(holder), ended: undefined });
     for (const { nonce, who, ended } of recorded) {
       const running = holderRuns && holder?.nonce === nonce;
       const status = running ? 'still running' : ended ? `ended (${ended})` : 'killed (it never recorded an end)';
-      owners.set(nonce, { runDir, state: running ? 'running' : 'gone', description: `run ${runDir}, ${who}, ${status}` });
+      owners.set(nonce, {
+        runDir,
+        state: running ? 'running' : 'gone',
+        description: `run ${runDir}, ${who}, ${status}`,
+      });
     }
   }
   return owners;
@@ -66,14 +75,23 @@ export function nonceOwners(runDirs: readonly string[]): Map<string, NonceOwner>
  * @example
  * const plan = planOrphans(await listEngineNamespaces(engine), nonceOwners(runDirectoriesUnder(['runs'])));
  */
-export function planOrphans(namespaces: readonly EngineNamespace[], owners: ReadonlyMap<string, NonceOwner>): OrphanPlan {
+export function planOrphans(
+  namespaces: readonly EngineNamespace[],
+  owners: ReadonlyMap<string, NonceOwner>,
+): OrphanPlan {
   const byNonce = new Map<string, EngineNamespace[]>();
-  for (const namespace of namespaces) byNonce.set(namespace.nonce, [...(byNonce.get(namespace.nonce) ?? []), namespace]);
+  for (const namespace of namespaces)
+    byNonce.set(namespace.nonce, [...(byNonce.get(namespace.nonce) ?? []), namespace]);
   const plan: OrphanPlan = { remove: [], running: [], unknown: [] };
   for (const [nonce, list] of [...byNonce].sort(([a], [b]) => a.localeCompare(b))) {
     const owner = owners.get(nonce);
     if (!owner) plan.unknown.push({ nonce, namespaces: list });
-    else plan[owner.state === 'running' ? 'running' : 'remove'].push({ nonce, namespaces: list, reason: owner.description });
+    else
+      plan[owner.state === 'running' ? 'running' : 'remove'].push({
+        nonce,
+        namespaces: list,
+        reason: owner.description,
+      });
   }
   return plan;
 }

@@ -17,7 +17,11 @@ let hung: Server | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  if (hung) await new Promise<void>((resolve) => { hung!.closeAllConnections(); hung!.close(() => resolve()); });
+  if (hung)
+    await new Promise<void>((resolve) => {
+      hung!.closeAllConnections();
+      hung!.close(() => resolve());
+    });
   hung = undefined;
 });
 
@@ -27,12 +31,22 @@ async function hungServer(): Promise<string> {
   return `http://127.0.0.1:${(hung.address() as AddressInfo).port}/v1`;
 }
 
-const failureOf = async (promise: Promise<unknown>) => (await promise.then(() => null, (error: unknown) => error)) as ProviderError;
+const failureOf = async (promise: Promise<unknown>) =>
+  (await promise.then(
+    () => null,
+    (error: unknown) => error,
+  )) as ProviderError;
 
 describe('OpenAI-compatible decision model: bounded and safe', () => {
   it('a hung endpoint fails each attempt at the request timeout and gives up after the retry ladder, naming the URL', async () => {
     const baseURL = await hungServer();
-    const model = createOpenAIDecisionModel({ model: 'm', baseURL, apiKey: KEY, timeoutMs: 200, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1, jitterMs: 0 } });
+    const model = createOpenAIDecisionModel({
+      model: 'm',
+      baseURL,
+      apiKey: KEY,
+      timeoutMs: 200,
+      retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1, jitterMs: 0 },
+    });
     const started = Date.now();
     const error = await failureOf(model.decide({ messages, trial: 0, sample: 's' }));
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -46,13 +60,23 @@ describe('OpenAI-compatible decision model: bounded and safe', () => {
     const baseURL = await hungServer();
     await new Promise<void>((resolve) => hung!.close(() => resolve()));
     hung = undefined;
-    const model = createOpenAIDecisionModel({ model: 'm', baseURL, apiKey: KEY, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, jitterMs: 0 } });
+    const model = createOpenAIDecisionModel({
+      model: 'm',
+      baseURL,
+      apiKey: KEY,
+      retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, jitterMs: 0 },
+    });
     const error = await failureOf(model.decide({ messages, trial: 0, sample: 's' }));
-    expect(error.message).toBe(`${baseURL}: connection refused (nothing is listening there) (gave up after 1 attempts)`);
+    expect(error.message).toBe(
+      `${baseURL}: connection refused (nothing is listening there) (gave up after 1 attempts)`,
+    );
   });
 
   it('a 401 whose body echoes the key is redacted in the error', async () => {
-    server = await startOpenAICompatibleServer((request) => ({ status: 401, error: { message: `Incorrect API key provided: ${String(request.headers.authorization).slice(7)}.` } }));
+    server = await startOpenAICompatibleServer((request) => ({
+      status: 401,
+      error: { message: `Incorrect API key provided: ${String(request.headers.authorization).slice(7)}.` },
+    }));
     const model = createOpenAIDecisionModel({ model: 'm', baseURL: server.baseURL, apiKey: KEY });
     const error = await failureOf(model.decide({ messages, trial: 0, sample: 's' }));
     expect(error.status).toBe(401);
@@ -61,9 +85,18 @@ describe('OpenAI-compatible decision model: bounded and safe', () => {
   });
 
   it('Ctrl+C during a long backoff stops at once', async () => {
-    server = await startOpenAICompatibleServer(() => ({ status: 429, error: { message: 'slow down' }, headers: { 'retry-after': '50' } }));
+    server = await startOpenAICompatibleServer(() => ({
+      status: 429,
+      error: { message: 'slow down' },
+      headers: { 'retry-after': '50' },
+    }));
     const controller = new AbortController();
-    const model = createOpenAIDecisionModel({ model: 'm', baseURL: server.baseURL, apiKey: KEY, retry: { maxAttempts: 6, baseDelayMs: 50_000, maxDelayMs: 60_000, jitterMs: 0 } });
+    const model = createOpenAIDecisionModel({
+      model: 'm',
+      baseURL: server.baseURL,
+      apiKey: KEY,
+      retry: { maxAttempts: 6, baseDelayMs: 50_000, maxDelayMs: 60_000, jitterMs: 0 },
+    });
     const started = Date.now();
     setTimeout(() => controller.abort(), 200);
     const error = await failureOf(model.decide({ messages, trial: 0, sample: 's', signal: controller.signal }));
@@ -97,7 +130,14 @@ describe('OpenAI-compatible decision model: bounded and safe', () => {
     await failureOf(model.decide({ messages, trial: 0, sample: 's' }));
     expect(budget.totals()).toMatchObject({ spentUsd: 0, reservedUsd: 0 });
     const baseURL = await hungServer();
-    const slow = createOpenAIDecisionModel({ model: 'm', baseURL, apiKey: KEY, spend, timeoutMs: 100, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, jitterMs: 0 } });
+    const slow = createOpenAIDecisionModel({
+      model: 'm',
+      baseURL,
+      apiKey: KEY,
+      spend,
+      timeoutMs: 100,
+      retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, jitterMs: 0 },
+    });
     await failureOf(slow.decide({ messages, trial: 0, sample: 's' }));
     expect(budget.totals()).toMatchObject({ callsWithUnknownCost: 1, reservedUsd: 0 });
     expect(budget.totals().spentUsd).toBeGreaterThan(0);

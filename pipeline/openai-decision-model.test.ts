@@ -19,13 +19,20 @@ afterEach(async () => {
 });
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 describe('OpenAI-compatible decision model', () => {
   it('sends the messages at temperature 0.7 with max_tokens 2000 and the SDK retries off', async () => {
     server = await startOpenAICompatibleServer(() => ({ content: '{"action": "REJECT"}' }));
-    const model = createOpenAIDecisionModel({ model: 'llama-3', baseURL: server.baseURL, apiKey: 'sk-test-secret', retry: fastRetry });
+    const model = createOpenAIDecisionModel({
+      model: 'llama-3',
+      baseURL: server.baseURL,
+      apiKey: 'sk-test-secret',
+      retry: fastRetry,
+    });
     const reply = await model.decide({ messages, trial: 0, sample: 'grid/unit' });
     expect(reply.text).toBe('{"action": "REJECT"}');
     expect(server.requests[0]!.body).toEqual({ model: 'llama-3', messages, temperature: 0.7, max_tokens: 2000 });
@@ -36,7 +43,12 @@ describe('OpenAI-compatible decision model', () => {
 
   it('uses max_completion_tokens for the gpt-5 family and still asks for temperature 0.7', async () => {
     server = await startOpenAICompatibleServer(() => ({ content: 'x' }));
-    const model = createOpenAIDecisionModel({ model: 'gpt-5-nano', baseURL: server.baseURL, apiKey: 'k', retry: fastRetry });
+    const model = createOpenAIDecisionModel({
+      model: 'gpt-5-nano',
+      baseURL: server.baseURL,
+      apiKey: 'k',
+      retry: fastRetry,
+    });
     await model.decide({ messages, trial: 0, sample: 'grid/unit' });
     expect(server.requests[0]!.body).toMatchObject({ temperature: 0.7, max_completion_tokens: 2000 });
     expect(server.requests[0]!.body).not.toHaveProperty('max_tokens');
@@ -46,10 +58,18 @@ describe('OpenAI-compatible decision model', () => {
 
   it('retries a 429 honouring Retry-After and records the attempts', async () => {
     server = await startOpenAICompatibleServer((_, index) =>
-      index === 0 ? { status: 429, error: { message: 'Rate limit reached' }, headers: { 'retry-after': '0' } } : { content: '{"action": "A"}' },
+      index === 0
+        ? { status: 429, error: { message: 'Rate limit reached' }, headers: { 'retry-after': '0' } }
+        : { content: '{"action": "A"}' },
     );
     const waits: number[] = [];
-    const model = createOpenAIDecisionModel({ model: 'm', baseURL: server.baseURL, apiKey: 'k', retry: fastRetry, sleep: async (ms) => void waits.push(ms) });
+    const model = createOpenAIDecisionModel({
+      model: 'm',
+      baseURL: server.baseURL,
+      apiKey: 'k',
+      retry: fastRetry,
+      sleep: async (ms) => void waits.push(ms),
+    });
     const reply = await model.decide({ messages, trial: 0, sample: 'grid/unit' });
     expect(reply.attempts).toBe(2);
     expect(waits).toEqual([0]);
@@ -62,7 +82,12 @@ describe('OpenAI-compatible decision model', () => {
         ? { status: 400, error: { message: "Unsupported value: 'temperature' does not support 0.7 with this model." } }
         : { content: '{"action": "B"}' },
     );
-    const model = createOpenAIDecisionModel({ model: 'gpt-5-nano', baseURL: server.baseURL, apiKey: 'k', retry: fastRetry });
+    const model = createOpenAIDecisionModel({
+      model: 'gpt-5-nano',
+      baseURL: server.baseURL,
+      apiKey: 'k',
+      retry: fastRetry,
+    });
     const reply = await model.decide({ messages, trial: 0, sample: 'grid/unit' });
     expect(reply.sent).toEqual({ max_completion_tokens: 2000 });
     expect(reply.requested).toEqual({ temperature: 0.7, max_completion_tokens: 2000 });
@@ -78,9 +103,21 @@ describe('OpenAI-compatible decision model', () => {
     await expect(model.decide({ messages, trial: 0, sample: 'grid/unit' })).rejects.toBeInstanceOf(ProviderError);
     expect(server.requests).toHaveLength(1);
     await server.close();
-    server = await startOpenAICompatibleServer(() => ({ status: 429, error: { message: 'slow down' }, headers: { 'retry-after-ms': '1' } }));
-    const limited = createOpenAIDecisionModel({ model: 'm', baseURL: server.baseURL, apiKey: 'k', retry: { ...fastRetry, maxAttempts: 3 } });
-    await expect(limited.decide({ messages, trial: 0, sample: 'grid/unit' })).rejects.toMatchObject({ attempts: 3, status: 429 });
+    server = await startOpenAICompatibleServer(() => ({
+      status: 429,
+      error: { message: 'slow down' },
+      headers: { 'retry-after-ms': '1' },
+    }));
+    const limited = createOpenAIDecisionModel({
+      model: 'm',
+      baseURL: server.baseURL,
+      apiKey: 'k',
+      retry: { ...fastRetry, maxAttempts: 3 },
+    });
+    await expect(limited.decide({ messages, trial: 0, sample: 'grid/unit' })).rejects.toMatchObject({
+      attempts: 3,
+      status: 429,
+    });
     expect(server.requests).toHaveLength(3);
   });
 
@@ -89,9 +126,18 @@ describe('OpenAI-compatible decision model', () => {
     let calls = 0;
     server = await startOpenAICompatibleServer((request) => {
       calls += 1;
-      return request.body.messages?.some((m) => m.content === 'empty') ? { content: '' } : { content: `reply ${calls}` };
+      return request.body.messages?.some((m) => m.content === 'empty')
+        ? { content: '' }
+        : { content: `reply ${calls}` };
     });
-    const make = () => createOpenAIDecisionModel({ model: 'm', baseURL: server!.baseURL, apiKey: 'sk-must-not-leak', retry: fastRetry, cache: createResponseCache({ dir, enabled: true }) });
+    const make = () =>
+      createOpenAIDecisionModel({
+        model: 'm',
+        baseURL: server!.baseURL,
+        apiKey: 'sk-must-not-leak',
+        retry: fastRetry,
+        cache: createResponseCache({ dir, enabled: true }),
+      });
     const first = await make().decide({ messages, trial: 0, sample: 'grid/unit' });
     const again = await make().decide({ messages, trial: 0, sample: 'grid/unit' });
     const otherTrial = await make().decide({ messages, trial: 1, sample: 'grid/unit' });
@@ -108,12 +154,22 @@ describe('OpenAI-compatible decision model', () => {
   it('draws each sample independently: byte-identical bodies of two samples send two requests; a repeated sample hits', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stalebench-cache-'));
     server = await startOpenAICompatibleServer((_, index) => ({ content: `reply ${index}` }));
-    const make = () => createOpenAIDecisionModel({ model: 'm', baseURL: server!.baseURL, apiKey: 'k', retry: fastRetry, cache: createResponseCache({ dir, enabled: true }) });
+    const make = () =>
+      createOpenAIDecisionModel({
+        model: 'm',
+        baseURL: server!.baseURL,
+        apiKey: 'k',
+        retry: fastRetry,
+        cache: createResponseCache({ dir, enabled: true }),
+      });
     const graphiti = await make().decide({ messages, trial: 0, sample: 'grid/s/graphiti/direct/none/m/0' });
     const mem0 = await make().decide({ messages, trial: 0, sample: 'grid/s/mem0-exp/direct/none/m/0' });
     expect(server.requests.map((r) => r.raw)).toEqual([server.requests[0]!.raw, server.requests[0]!.raw]);
     expect([graphiti.text, mem0.text]).toEqual(['reply 0', 'reply 1']);
-    expect([graphiti.sample, mem0.sample]).toEqual(['grid/s/graphiti/direct/none/m/0', 'grid/s/mem0-exp/direct/none/m/0']);
+    expect([graphiti.sample, mem0.sample]).toEqual([
+      'grid/s/graphiti/direct/none/m/0',
+      'grid/s/mem0-exp/direct/none/m/0',
+    ]);
     expect(graphiti.cacheKey).toMatch(/^[0-9a-f]{64}$/);
     expect(mem0.cacheKey).not.toBe(graphiti.cacheKey);
     const again = await make().decide({ messages, trial: 0, sample: 'grid/s/mem0-exp/direct/none/m/0' });
@@ -124,10 +180,23 @@ describe('OpenAI-compatible decision model', () => {
   it('never caches a content-filter stop; remembers a temperature rejection across samples and runs', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stalebench-cache-'));
     server = await startOpenAICompatibleServer((request) => {
-      if (request.body.temperature !== undefined) return { status: 400, error: { message: "Unsupported value: 'temperature' does not support 0.7 with this model." } };
-      return request.body.messages?.some((m) => m.content === 'filtered') ? { content: 'partial', finishReason: 'content_filter' } : { content: '{"action": "B"}' };
+      if (request.body.temperature !== undefined)
+        return {
+          status: 400,
+          error: { message: "Unsupported value: 'temperature' does not support 0.7 with this model." },
+        };
+      return request.body.messages?.some((m) => m.content === 'filtered')
+        ? { content: 'partial', finishReason: 'content_filter' }
+        : { content: '{"action": "B"}' };
     });
-    const make = () => createOpenAIDecisionModel({ model: 'gpt-5-nano', baseURL: server!.baseURL, apiKey: 'k', retry: fastRetry, cache: createResponseCache({ dir, enabled: true }) });
+    const make = () =>
+      createOpenAIDecisionModel({
+        model: 'gpt-5-nano',
+        baseURL: server!.baseURL,
+        apiKey: 'k',
+        retry: fastRetry,
+        cache: createResponseCache({ dir, enabled: true }),
+      });
     await make().decide({ messages, trial: 0, sample: 'grid/one' });
     expect(server.requests.map((r) => r.body.temperature)).toEqual([0.7, undefined]);
     // A fresh model (a resumed run) on another sample sends the accepted body straight away.
@@ -145,7 +214,14 @@ describe('OpenAI-compatible decision model', () => {
   it('treats an entry edited to claim another key, or not JSON, as a miss', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stalebench-cache-'));
     server = await startOpenAICompatibleServer((_, index) => ({ content: `reply ${index}` }));
-    const make = () => createOpenAIDecisionModel({ model: 'm', baseURL: server!.baseURL, apiKey: 'k', retry: fastRetry, cache: createResponseCache({ dir, enabled: true }) });
+    const make = () =>
+      createOpenAIDecisionModel({
+        model: 'm',
+        baseURL: server!.baseURL,
+        apiKey: 'k',
+        retry: fastRetry,
+        cache: createResponseCache({ dir, enabled: true }),
+      });
     const first = await make().decide({ messages, trial: 0, sample: 'grid/a' });
     const [file] = walk(dir);
     const entry = JSON.parse(readFileSync(file!, 'utf8'));

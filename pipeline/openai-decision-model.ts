@@ -7,7 +7,13 @@ import { describeFailure } from './endpoint-failure.js';
 import { createRedactor, type Redactor } from './redact.js';
 import type { DecisionModel, DecisionRequest, DecisionResponse, SamplingParameters, Usage } from './decision-model.js';
 import type { ResponseCache } from './response-cache.js';
-import { abortableSleep, DEFAULT_RETRY_POLICY, isTemperatureRejection, nextAttemptDelay, type RetryPolicy } from './core/retry-policy.js';
+import {
+  abortableSleep,
+  DEFAULT_RETRY_POLICY,
+  isTemperatureRejection,
+  nextAttemptDelay,
+  type RetryPolicy,
+} from './core/retry-policy.js';
 import { classifyOpenAIFailure } from '../backends/openai-retry.js';
 
 /** Settings of `createOpenAIDecisionModel`. */
@@ -97,23 +103,35 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
   const timeoutMs = settings.timeoutMs ?? OPENAI_DECISION_DEFAULTS.timeoutMs;
   const redact = settings.redact ?? createRedactor([settings.apiKey]);
   const client = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0, timeout: timeoutMs });
-  const tokenCap: SamplingParameters = usesCompletionTokenCap(settings.model) ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens };
+  const tokenCap: SamplingParameters = usesCompletionTokenCap(settings.model)
+    ? { max_completion_tokens: maxTokens }
+    : { max_tokens: maxTokens };
   const requested: SamplingParameters = { temperature, ...tokenCap };
   let temperatureRejected = false;
 
   function bodyOf(messages: DecisionRequest['messages'], withTemperature: boolean) {
     const sent: SamplingParameters = withTemperature ? requested : { ...tokenCap };
-    return { sent, body: { model: settings.model, messages: messages.map((m) => ({ role: m.role, content: m.content })), ...sent } };
+    return {
+      sent,
+      body: { model: settings.model, messages: messages.map((m) => ({ role: m.role, content: m.content })), ...sent },
+    };
   }
 
   function keyOf(body: unknown, request: Pick<DecisionRequest, 'trial' | 'sample'>) {
-    return settings.cache?.keyOf({ baseURL: settings.baseURL, model: settings.model, sample: request.sample, body: JSON.stringify(body), trial: request.trial });
+    return settings.cache?.keyOf({
+      baseURL: settings.baseURL,
+      model: settings.model,
+      sample: request.sample,
+      body: JSON.stringify(body),
+      trial: request.trial,
+    });
   }
 
   // A temperature rejection is remembered in the cache too, so a resumed run sends (and looks up) the body
   // that the provider accepted last time instead of paying for a rejected call first. It is per endpoint and
   // model, not per sample.
-  const rejectionMarker = () => keyOf({ marker: 'temperature-rejected' }, { trial: -1, sample: '(temperature-rejection marker)' });
+  const rejectionMarker = () =>
+    keyOf({ marker: 'temperature-rejected' }, { trial: -1, sample: '(temperature-rejection marker)' });
 
   function lookup(request: DecisionRequest): { key: string; reply: CachedReply | undefined } | undefined {
     if (!settings.cache) return undefined;
@@ -126,7 +144,16 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
     const found = lookup(request);
     const hit = found?.reply;
     const drawn = { sample: request.sample, ...(found ? { cacheKey: found.key } : {}) };
-    if (hit) return { ...hit, ...drawn, cached: true, attempts: 0, requested, headers: {}, notes: hit.sent.temperature === undefined ? ['temperature dropped: provider rejected it'] : [] };
+    if (hit)
+      return {
+        ...hit,
+        ...drawn,
+        cached: true,
+        attempts: 0,
+        requested,
+        headers: {},
+        notes: hit.sent.temperature === undefined ? ['temperature dropped: provider rejected it'] : [],
+      };
     const notes: string[] = [];
     for (let attempt = 1; ; attempt += 1) {
       const { sent, body } = bodyOf(request.messages, !temperatureRejected);
@@ -139,7 +166,9 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
         settled = true;
       };
       try {
-        const { data, response } = await client.chat.completions.create(body, { signal: request.signal }).withResponse();
+        const { data, response } = await client.chat.completions
+          .create(body, { signal: request.signal })
+          .withResponse();
         settle({ billed: true, usage: usageOf(data), headers: keptHeaders(response.headers) });
         const choice = data.choices[0];
         const reply: CachedReply = {
@@ -154,22 +183,48 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
         const key = keyOf(body, request);
         if (reply.text.trim() !== '' && reply.finishReason !== 'content_filter' && key) {
           settings.cache!.put(key.key, key.components, reply);
-          if (temperatureRejected) settings.cache!.put(rejectionMarker()!.key, rejectionMarker()!.components, { rejected: true });
+          if (temperatureRejected)
+            settings.cache!.put(rejectionMarker()!.key, rejectionMarker()!.components, { rejected: true });
         }
-        return { ...reply, sample: request.sample, ...(key ? { cacheKey: key.key } : {}), cached: false, attempts: attempt, requested, headers: keptHeaders(response.headers), notes };
+        return {
+          ...reply,
+          sample: request.sample,
+          ...(key ? { cacheKey: key.key } : {}),
+          cached: false,
+          attempts: attempt,
+          requested,
+          headers: keptHeaders(response.headers),
+          notes,
+        };
       } catch (error) {
         // An HTTP error or a refused connection produced no answer to bill; a timeout or an abort mid-answer may have.
         const answered = error instanceof APIError && error.status !== undefined;
-        settle(answered || (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError) && !request.signal?.aborted) ? { billed: false } : { billed: 'unknown' });
+        settle(
+          answered ||
+            (error instanceof APIConnectionError &&
+              !(error instanceof APIConnectionTimeoutError) &&
+              !request.signal?.aborted)
+            ? { billed: false }
+            : { billed: 'unknown' },
+        );
         if (request.signal?.aborted) throw new ProviderError('cancelled', undefined, attempt, { cause: error });
         const status = error instanceof APIError ? error.status : undefined;
         // Every error text is redacted (a 401 body can echo the key) and names the endpoint for transport failures.
-        const message = redact(error instanceof APIConnectionError ? `${settings.baseURL}: ${describeFailure(error, timeoutMs)}` : error instanceof Error ? error.message : String(error));
+        const message = redact(
+          error instanceof APIConnectionError
+            ? `${settings.baseURL}: ${describeFailure(error, timeoutMs)}`
+            : error instanceof Error
+              ? error.message
+              : String(error),
+        );
         if (!temperatureRejected && isTemperatureRejection(message)) {
           temperatureRejected = true;
           notes.push(`provider rejected temperature=${temperature}: ${message.slice(0, 200)}`);
           // Resent at once without temperature, as long as the ladder has attempts left.
-          if (attempt >= retry.maxAttempts) throw new ProviderError(`${message} (gave up after ${attempt} attempts)`, status, attempt, { cause: error });
+          if (attempt >= retry.maxAttempts)
+            throw new ProviderError(`${message} (gave up after ${attempt} attempts)`, status, attempt, {
+              cause: error,
+            });
           continue;
         }
         // The shared ladder (pipeline/core/retry-policy.ts): 429, 5xx and timeouts back off; a dead endpoint gets one quick
@@ -177,7 +232,8 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
         const failure = classifyOpenAIFailure(error);
         const delay = nextAttemptDelay(retry, attempt, failure);
         if (failure.kind === 'final') throw new ProviderError(message, status, attempt, { cause: error });
-        if (delay === null) throw new ProviderError(`${message} (gave up after ${attempt} attempts)`, status, attempt, { cause: error });
+        if (delay === null)
+          throw new ProviderError(`${message} (gave up after ${attempt} attempts)`, status, attempt, { cause: error });
         if (!isTemperatureRejection(message)) await sleep(delay, request.signal);
       }
     }

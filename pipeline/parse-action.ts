@@ -8,7 +8,13 @@
 // Divergence left, none reachable with the scenario action names: in [C], nesting past the recursion limit
 // (RecursionError) or an integer over 4300 digits (ValueError) is not a JSONDecodeError, so the trial errors; here
 // the first falls through to step 2 (depth > 1000) and the second parses.
-import { compareCodePoints, PythonJsonDecodeError, pythonJsonLoads, pythonStr, type PythonValue } from './python-compat/index.js';
+import {
+  compareCodePoints,
+  PythonJsonDecodeError,
+  pythonJsonLoads,
+  pythonStr,
+  type PythonValue,
+} from './python-compat/index.js';
 
 /** The greedy `{...}` span (first `{` to last `}`, across lines), or null when there is none. */
 function greedyObjectSpan(text: string): string | null {
@@ -46,7 +52,11 @@ export function parseAction(text: string, actions: readonly string[]): string | 
   for (const action of actions) {
     const position = upper.indexOf(action.toUpperCase());
     if (position === -1) continue;
-    if (best === null || position < best.position || (position === best.position && compareCodePoints(action, best.action) < 0)) {
+    if (
+      best === null ||
+      position < best.position ||
+      (position === best.position && compareCodePoints(action, best.action) < 0)
+    ) {
       best = { position, action };
     }
   }

@@ -9,10 +9,16 @@ import { preflight, PreflightError, type PreflightTarget } from './preflight.js'
 const KEY = 'sk-preflight-test-key-0123456789';
 const servers: Server[] = [];
 afterEach(async () => {
-  for (const server of servers.splice(0)) await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  for (const server of servers.splice(0))
+    await new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
 });
 
-async function serve(handle: (request: IncomingMessage, response: ServerResponse, body: string) => void): Promise<{ baseURL: string; paths: string[] }> {
+async function serve(
+  handle: (request: IncomingMessage, response: ServerResponse, body: string) => void,
+): Promise<{ baseURL: string; paths: string[] }> {
   const paths: string[] = [];
   const server = createServer((request, response) => {
     let body = '';
@@ -27,29 +33,53 @@ async function serve(handle: (request: IncomingMessage, response: ServerResponse
   return { baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, paths };
 }
 
-const json = (response: ServerResponse, status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-const decision = (baseURL: string, models = ['gpt-5-nano']): PreflightTarget => ({ role: 'decision', baseURL, models, apiKey: KEY });
+const json = (response: ServerResponse, status: number, body: unknown) =>
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const decision = (baseURL: string, models = ['gpt-5-nano']): PreflightTarget => ({
+  role: 'decision',
+  baseURL,
+  models,
+  apiKey: KEY,
+});
 
 async function failure(promise: Promise<unknown>): Promise<PreflightError> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(PreflightError);
   return error as PreflightError;
 }
 
 describe('preflight', () => {
   it('passes when /models lists every alias, with one request per distinct endpoint', async () => {
-    const server = await serve((_, response) => json(response, 200, { object: 'list', data: [{ id: 'gpt-5-nano', object: 'model' }, { id: 'text-embedding-3-small', object: 'model' }] }));
-    const reports = await preflight([decision(server.baseURL), { role: 'embeddings', baseURL: `${server.baseURL}/`, models: ['text-embedding-3-small'], apiKey: KEY }]);
+    const server = await serve((_, response) =>
+      json(response, 200, {
+        object: 'list',
+        data: [
+          { id: 'gpt-5-nano', object: 'model' },
+          { id: 'text-embedding-3-small', object: 'model' },
+        ],
+      }),
+    );
+    const reports = await preflight([
+      decision(server.baseURL),
+      { role: 'embeddings', baseURL: `${server.baseURL}/`, models: ['text-embedding-3-small'], apiKey: KEY },
+    ]);
     expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ checkedBy: 'models-list', roles: ['decision', 'embeddings'] });
     expect(server.paths).toEqual(['GET /v1/models']);
   });
 
   it('an unknown alias fails naming the URL and listing what /models offers', async () => {
-    const server = await serve((_, response) => json(response, 200, { object: 'list', data: [{ id: 'gpt-4o-mini' }, { id: 'claude-haiku' }] }));
+    const server = await serve((_, response) =>
+      json(response, 200, { object: 'list', data: [{ id: 'gpt-4o-mini' }, { id: 'claude-haiku' }] }),
+    );
     const error = await failure(preflight([decision(server.baseURL, ['gpt-5-nan0'])]));
     expect(error.message).toContain(server.baseURL);
-    expect(error.message).toContain('does not serve model "gpt-5-nan0" (decision); /models offers: gpt-4o-mini, claude-haiku');
+    expect(error.message).toContain(
+      'does not serve model "gpt-5-nan0" (decision); /models offers: gpt-4o-mini, claude-haiku',
+    );
     expect(error.message.split('\n')).toHaveLength(1);
   });
 
@@ -57,14 +87,28 @@ describe('preflight', () => {
     const server = await serve((request, response, body) => {
       if (request.method === 'GET') return json(response, 200, { data: [{ id: 'multilingual-e5-small-q4' }] });
       const model = (JSON.parse(body) as { model: string }).model;
-      if (model.startsWith('e5-')) return json(response, 200, { object: 'list', model: 'multilingual-e5-small-q4', data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }] });
+      if (model.startsWith('e5-'))
+        return json(response, 200, {
+          object: 'list',
+          model: 'multilingual-e5-small-q4',
+          data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }],
+        });
       return json(response, 404, { error: { message: `model ${model} not found` } });
     });
-    const embeddings = (models: string[]): PreflightTarget => ({ role: 'embeddings', baseURL: server.baseURL, models, apiKey: KEY });
+    const embeddings = (models: string[]): PreflightTarget => ({
+      role: 'embeddings',
+      baseURL: server.baseURL,
+      models,
+      apiKey: KEY,
+    });
     await expect(preflight([embeddings(['e5-passage'])])).resolves.toMatchObject([{ checkedBy: 'models-list' }]);
-    expect((await failure(preflight([embeddings(['nomic-embed-text'])]))).message).toContain('does not serve model "nomic-embed-text" (embeddings); /models offers: multilingual-e5-small-q4');
+    expect((await failure(preflight([embeddings(['nomic-embed-text'])]))).message).toContain(
+      'does not serve model "nomic-embed-text" (embeddings); /models offers: multilingual-e5-small-q4',
+    );
     // A decision alias is never probed with a call: unlisted is unknown.
-    expect((await failure(preflight([decision(server.baseURL, ['e5-chat'])]))).message).toContain('does not serve model "e5-chat"');
+    expect((await failure(preflight([decision(server.baseURL, ['e5-chat'])]))).message).toContain(
+      'does not serve model "e5-chat"',
+    );
     expect(server.paths.filter((path) => path.startsWith('POST')).length).toBe(2);
   });
 
@@ -74,7 +118,13 @@ describe('preflight', () => {
   });
 
   it('a 401 whose body echoes the key fails as "key rejected" and never prints the key', async () => {
-    const server = await serve((request, response) => json(response, 401, { error: { message: `Incorrect API key provided: ${(request.headers.authorization ?? '').replace('Bearer ', '')}. You can find your API key at https://platform.openai.com/account/api-keys.` } }));
+    const server = await serve((request, response) =>
+      json(response, 401, {
+        error: {
+          message: `Incorrect API key provided: ${(request.headers.authorization ?? '').replace('Bearer ', '')}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+        },
+      }),
+    );
     const error = await failure(preflight([decision(server.baseURL)]));
     expect(error.message).toMatch(/the key was rejected \(401\): check OPENAI_API_KEY/);
     expect(error.message).not.toContain(KEY);
@@ -88,7 +138,9 @@ describe('preflight', () => {
     const started = Date.now();
     const error = await failure(preflight([decision(url)]));
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(error.message).toBe(`preflight: decision endpoint ${url}: connection refused (nothing is listening there) (nothing was sent to any model; --no-preflight skips this check)`);
+    expect(error.message).toBe(
+      `preflight: decision endpoint ${url}: connection refused (nothing is listening there) (nothing was sent to any model; --no-preflight skips this check)`,
+    );
   });
 
   it('a hung endpoint fails within the budget, as a timeout', async () => {
@@ -101,7 +153,9 @@ describe('preflight', () => {
 
   it('TLS spoken to a plain-HTTP server fails as a TLS error', async () => {
     const server = await serve((_, response) => json(response, 200, { data: [] }));
-    const error = await failure(preflight([decision(server.baseURL.replace('http://', 'https://'))], { timeoutMs: 5_000 }));
+    const error = await failure(
+      preflight([decision(server.baseURL.replace('http://', 'https://'))], { timeoutMs: 5_000 }),
+    );
     expect(error.reason).toMatch(/TLS handshake failed|EPROTO|SSL/);
   });
 
@@ -110,8 +164,17 @@ describe('preflight', () => {
       if (request.url?.endsWith('/models')) return json(response, 404, { error: { message: 'no route' } });
       const { model, max_completion_tokens } = JSON.parse(body) as { model: string; max_completion_tokens: number };
       expect(max_completion_tokens).toBe(1);
-      if (model === 'local-llama') return json(response, 200, { id: 'x', object: 'chat.completion', created: 1, model, choices: [{ index: 0, message: { role: 'assistant', content: 'O' }, finish_reason: 'length' }] });
-      return json(response, 404, { error: { message: `The model \`${model}\` does not exist`, code: 'model_not_found' } });
+      if (model === 'local-llama')
+        return json(response, 200, {
+          id: 'x',
+          object: 'chat.completion',
+          created: 1,
+          model,
+          choices: [{ index: 0, message: { role: 'assistant', content: 'O' }, finish_reason: 'length' }],
+        });
+      return json(response, 404, {
+        error: { message: `The model \`${model}\` does not exist`, code: 'model_not_found' },
+      });
     });
     const reports = await preflight([decision(server.baseURL, ['local-llama'])]);
     expect(reports[0]).toMatchObject({ checkedBy: 'one-token-request', offered: null });
@@ -120,7 +183,9 @@ describe('preflight', () => {
   });
 
   it('DNS failures are named as such', () => {
-    const error = new APIConnectionError({ cause: Object.assign(new TypeError('fetch failed'), { cause: { code: 'ENOTFOUND' } }) });
+    const error = new APIConnectionError({
+      cause: Object.assign(new TypeError('fetch failed'), { cause: { code: 'ENOTFOUND' } }),
+    });
     expect(describeFailure(error, 10_000)).toBe('host not found (DNS: ENOTFOUND)');
   });
 });

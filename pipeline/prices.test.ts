@@ -23,7 +23,10 @@ describe('prices', () => {
 
   it('a --prices file overrides and extends the table', () => {
     const file = join(dir, 'prices.json');
-    writeFileSync(file, JSON.stringify({ 'gpt-5-nano': { input: 1, output: 2 }, 'local-llama': { input: 0, output: 0 } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ 'gpt-5-nano': { input: 1, output: 2 }, 'local-llama': { input: 0, output: 0 } }),
+    );
     const table = loadPrices(file);
     expect(priceOf(table, 'gpt-5-nano')).toEqual({ input: 1, output: 2, source: file });
     expect(priceOf(table, 'local-llama')).toEqual({ input: 0, output: 0, source: file });
@@ -31,7 +34,10 @@ describe('prices', () => {
 
   it('a bad --prices file is one error naming the file and each bad field', () => {
     const file = join(dir, 'prices.json');
-    writeFileSync(file, JSON.stringify({ 'gpt-5-nano': { input: -1, output: 'cheap' }, x: { input: 1, output: 1, extra: 1 } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ 'gpt-5-nano': { input: -1, output: 'cheap' }, x: { input: 1, output: 1, extra: 1 } }),
+    );
     const error = (() => {
       try {
         loadPrices(file);
@@ -51,8 +57,16 @@ describe('prices', () => {
 
 describe('token counts', () => {
   const messages = [
-    { role: 'system' as const, content: 'You are a security policy compliance agent. Using ONLY the retrieved policy facts, decide the single correct action.' },
-    { role: 'user' as const, content: 'Retrieved policy facts:\n- Deployment approval requires two independent reviewers.\n\nQuestion: approve?' },
+    {
+      role: 'system' as const,
+      content:
+        'You are a security policy compliance agent. Using ONLY the retrieved policy facts, decide the single correct action.',
+    },
+    {
+      role: 'user' as const,
+      content:
+        'Retrieved policy facts:\n- Deployment approval requires two independent reviewers.\n\nQuestion: approve?',
+    },
   ];
 
   it('an OpenAI model is counted with its own tokenizer, exactly', async () => {

@@ -18,7 +18,9 @@ export type PriceTable = ReadonlyMap<string, Price>;
 const priceSchema = z.object({ input: z.number().min(0), output: z.number().min(0) }).strict();
 /** `--prices` file: `{"<model>": {"input": <$ per 1M input tokens>, "output": <$ per 1M output tokens>}}`. */
 const userPricesSchema = z.record(z.string().min(1), priceSchema);
-const bundledSchema = z.object({ source: z.string(), unit: z.literal('USD per 1M tokens'), models: userPricesSchema }).strict();
+const bundledSchema = z
+  .object({ source: z.string(), unit: z.literal('USD per 1M tokens'), models: userPricesSchema })
+  .strict();
 
 const BUNDLED = fileURLToPath(new URL('../data/prices.json', import.meta.url));
 
@@ -31,10 +33,13 @@ const BUNDLED = fileURLToPath(new URL('../data/prices.json', import.meta.url));
 export function loadPrices(userFile?: string | null): PriceTable {
   const table = new Map<string, Price>();
   const bundled = parseFile(BUNDLED, bundledSchema);
-  for (const [model, price] of Object.entries(bundled.models)) table.set(model, { ...price, source: 'data/prices.json' });
+  for (const [model, price] of Object.entries(bundled.models))
+    table.set(model, { ...price, source: 'data/prices.json' });
   if (userFile) {
-    if (!existsSync(userFile)) throw new InvalidInputError(userFile, [{ path: '--prices', message: 'file does not exist' }]);
-    for (const [model, price] of Object.entries(parseFile(userFile, userPricesSchema))) table.set(model, { ...price, source: userFile });
+    if (!existsSync(userFile))
+      throw new InvalidInputError(userFile, [{ path: '--prices', message: 'file does not exist' }]);
+    for (const [model, price] of Object.entries(parseFile(userFile, userPricesSchema)))
+      table.set(model, { ...price, source: userFile });
   }
   return table;
 }
@@ -48,7 +53,10 @@ function parseFile<T>(path: string, schema: z.ZodType<T>): T {
   }
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
-  throw new InvalidInputError(path, parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })));
+  throw new InvalidInputError(
+    path,
+    parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
+  );
 }
 
 /** The model's price, or null when no table knows it (the caller must say so, and a budget must refuse it). */

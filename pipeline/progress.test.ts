@@ -2,7 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import { createProgress, formatDuration, formatProgress, progressStyle, type ProgressCounts } from './progress.js';
 
-const counts = (done: number, extra: Partial<ProgressCounts> = {}): ProgressCounts => ({ done, total: 100, ran: done, errors: 0, parseFailures: 0, cacheHits: 0, calls: done, costUsd: 0, ...extra });
+const counts = (done: number, extra: Partial<ProgressCounts> = {}): ProgressCounts => ({
+  done,
+  total: 100,
+  ran: done,
+  errors: 0,
+  parseFailures: 0,
+  cacheHits: 0,
+  calls: done,
+  costUsd: 0,
+  ...extra,
+});
 
 describe('progress', () => {
   it('chooses live on a TTY, plain lines under CI or a pipe, nothing with --quiet', () => {
@@ -14,7 +24,10 @@ describe('progress', () => {
 
   it('the line carries done/total, rate from this invocation only, ETA, errors, parse failures, cache hit rate and spend', () => {
     // 40 done of which 20 were skipped as done on resume: the rate counts the 20 that ran in 10 s.
-    const line = formatProgress(counts(40, { ran: 20, errors: 2, parseFailures: 3, cacheHits: 5, calls: 20, costUsd: 0.01234 }), 10_000);
+    const line = formatProgress(
+      counts(40, { ran: 20, errors: 2, parseFailures: 3, cacheHits: 5, calls: 20, costUsd: 0.01234 }),
+      10_000,
+    );
     expect(line).toBe('[40/100] 2.0 units/s ETA 30s · errors 2 · parse failures 3 · cache 25% · $0.0123');
     expect(formatProgress(counts(10, { costUsd: null }), 1000)).toContain('$ unknown (unpriced model)');
     expect(formatDuration(3725)).toBe('1h02m');
@@ -24,7 +37,12 @@ describe('progress', () => {
   it('plain lines: one per 10 % step or per interval, never one per unit', () => {
     const written: string[] = [];
     let clock = 0;
-    const progress = createProgress({ write: (text) => written.push(text), style: 'lines', intervalMs: 30_000, now: () => clock });
+    const progress = createProgress({
+      write: (text) => written.push(text),
+      style: 'lines',
+      intervalMs: 30_000,
+      now: () => clock,
+    });
     for (let done = 1; done <= 100; done += 1) {
       clock += 100;
       progress.update(counts(done));
@@ -36,7 +54,12 @@ describe('progress', () => {
     // A slow run still prints every 30 s between steps.
     const slow: string[] = [];
     clock = 0;
-    const slowProgress = createProgress({ write: (text) => slow.push(text), style: 'lines', intervalMs: 30_000, now: () => clock });
+    const slowProgress = createProgress({
+      write: (text) => slow.push(text),
+      style: 'lines',
+      intervalMs: 30_000,
+      now: () => clock,
+    });
     slowProgress.update(counts(1, { total: 1000 }));
     clock += 31_000;
     slowProgress.update(counts(2, { total: 1000 }));

@@ -29,7 +29,11 @@ export interface ProgressSettings {
 }
 
 /** The style for a stream: `quiet` when asked, `lines` when not a TTY or when `CI` is set, else `live`. */
-export function progressStyle(options: { quiet: boolean; isTTY: boolean | undefined; env: NodeJS.ProcessEnv }): ProgressSettings['style'] {
+export function progressStyle(options: {
+  quiet: boolean;
+  isTTY: boolean | undefined;
+  env: NodeJS.ProcessEnv;
+}): ProgressSettings['style'] {
   if (options.quiet) return 'quiet';
   return options.isTTY && !options.env.CI ? 'live' : 'lines';
 }
@@ -103,5 +107,3 @@ export function createProgress(settings: ProgressSettings) {
     },
   };
 }
-
-export type Progress = ReturnType<typeof createProgress>;

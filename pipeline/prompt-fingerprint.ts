@@ -1,5 +1,19 @@
 // sha256 of every prompt string and template an experiment sends, so a resumed run knows whether its prompts changed.
-import { BASE_SYS, HOP_TASK, JOURNAL_MARKERS, JOURNAL_SOURCE_DESCRIPTION, ROLE_ORDER, ROLE_SYS, buildRoleMessages, decisionJournal, journalEpisodeName, relapseJournal, relapseQuery, roleQuery, roleTask } from './follow-up-prompts.js';
+import {
+  BASE_SYS,
+  HOP_TASK,
+  JOURNAL_MARKERS,
+  JOURNAL_SOURCE_DESCRIPTION,
+  ROLE_ORDER,
+  ROLE_SYS,
+  buildRoleMessages,
+  decisionJournal,
+  journalEpisodeName,
+  relapseJournal,
+  relapseQuery,
+  roleQuery,
+  roleTask,
+} from './follow-up-prompts.js';
 import { HARDEN, SYS_PLAIN, buildDecisionMessages } from './prompts.js';
 import { FIRST_USER, SYS, TOOL_TURN, buildFirstUserMessage, buildToolTurnMessage } from './tools/exploit-protocol.js';
 import { sha256 } from './json-files.js';
@@ -12,13 +26,43 @@ const AT = new Date('2026-01-01T00:00:00.000Z');
 
 const PARTS = {
   /** The grid's decision prompt (§6.1), plain and hardened, with and without a guardrail. */
-  decision: () => [SYS_PLAIN, HARDEN, ...[null, 'guardrail'].flatMap((guardrail) => [false, true].map((harden) => buildDecisionMessages({ facts: FACTS, task: 'task', actions: ACTIONS, guardrail, harden })))],
+  decision: () => [
+    SYS_PLAIN,
+    HARDEN,
+    ...[null, 'guardrail'].flatMap((guardrail) =>
+      [false, true].map((harden) =>
+        buildDecisionMessages({ facts: FACTS, task: 'task', actions: ACTIONS, guardrail, harden }),
+      ),
+    ),
+  ],
   /** Write-back and propagation journals (§12, §13). */
-  journal: () => [decisionJournal(SCENARIO.id, 'ACTION', 'x'.repeat(200)), HOP_TASK, JOURNAL_MARKERS, journalEpisodeName(SCENARIO.id, AT), JOURNAL_SOURCE_DESCRIPTION],
+  journal: () => [
+    decisionJournal(SCENARIO.id, 'ACTION', 'x'.repeat(200)),
+    HOP_TASK,
+    JOURNAL_MARKERS,
+    journalEpisodeName(SCENARIO.id, AT),
+    JOURNAL_SOURCE_DESCRIPTION,
+  ],
   /** The propagation roles (§13). */
-  roles: () => [BASE_SYS, ROLE_SYS, ...ROLE_ORDER.map((role) => [roleQuery(role, SCENARIO), roleTask(role, SCENARIO), buildRoleMessages({ role, facts: FACTS, task: 'task', actions: ACTIONS, guardrail: 'guardrail' })])],
+  roles: () => [
+    BASE_SYS,
+    ROLE_SYS,
+    ...ROLE_ORDER.map((role) => [
+      roleQuery(role, SCENARIO),
+      roleTask(role, SCENARIO),
+      buildRoleMessages({ role, facts: FACTS, task: 'task', actions: ACTIONS, guardrail: 'guardrail' }),
+    ]),
+  ],
   /** The exploit chain's agent protocol and relapse journal (§14). */
-  tools: () => [SYS, FIRST_USER, TOOL_TURN, buildFirstUserMessage(FACTS, 'task'), buildToolTurnMessage('read_file', 'result'), relapseJournal(SCENARIO.id), relapseQuery(SCENARIO.id)],
+  tools: () => [
+    SYS,
+    FIRST_USER,
+    TOOL_TURN,
+    buildFirstUserMessage(FACTS, 'task'),
+    buildToolTurnMessage('read_file', 'result'),
+    relapseJournal(SCENARIO.id),
+    relapseQuery(SCENARIO.id),
+  ],
 } as const;
 
 /** The prompt parts each experiment sends. */

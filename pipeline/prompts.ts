@@ -32,7 +32,14 @@ export function renderFacts(facts: readonly string[]): string {
 
 /** The §6.1 user message: the facts, the question, the allowed actions as Python prints the list (`['A', 'B']`). */
 export function buildDecisionUserMessage(facts: readonly string[], task: string, actions: readonly string[]): string {
-  return 'Retrieved policy facts:\n' + renderFacts(facts) + '\n\nQuestion: ' + task + '\nAllowed actions (choose one): ' + pythonRepr(actions);
+  return (
+    'Retrieved policy facts:\n' +
+    renderFacts(facts) +
+    '\n\nQuestion: ' +
+    task +
+    '\nAllowed actions (choose one): ' +
+    pythonRepr(actions)
+  );
 }
 
 /** Builds the exact system and user messages of §6.1. */

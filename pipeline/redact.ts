@@ -6,9 +6,12 @@ export const REDACTED = '[redacted]';
 // Key-shaped strings, whatever key is configured: OpenAI/LiteLLM keys (`sk-…`, `sk-proj-…`, also the masked
 // `sk-proj-****abcd` OpenAI echoes), bearer tokens and `api_key=…` / `"api_key": "…"` pairs.
 const KEY_SHAPED: readonly [RegExp, string][] = [
-  [/\bsk-[A-Za-z0-9*_\-]{6,}/g, `sk-${REDACTED}`],
-  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/*\-]+=*/gi, `$1 ${REDACTED}`],
-  [/\b(api[_-]?key|x-api-key|authorization|password|secret)(["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b)[^\s"',}[]{4,}/gi, `$1$2${REDACTED}`],
+  [/\bsk-[A-Za-z0-9*_-]{6,}/g, `sk-${REDACTED}`],
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/*-]+=*/gi, `$1 ${REDACTED}`],
+  [
+    /\b(api[_-]?key|x-api-key|authorization|password|secret)(["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b)[^\s"',}[]{4,}/gi,
+    `$1$2${REDACTED}`,
+  ],
 ];
 
 /**

@@ -9,7 +9,13 @@ import { loadScenarios } from '../scenarios/index.js';
 import { specFromArgs } from './cli.js';
 import { evalUsage } from './cli-usage.js';
 import type { DecisionModel } from './decision-model.js';
-import { createDecisionModel, decisionModelLineOf, decisionModelRecord, isRemoteModel, type DecisionModelEntry } from './decision-models.js';
+import {
+  createDecisionModel,
+  decisionModelLineOf,
+  decisionModelRecord,
+  isRemoteModel,
+  type DecisionModelEntry,
+} from './decision-models.js';
 import { EXPERIMENTS } from './experiments.js';
 import { FOLLOW_UP_EXPERIMENTS } from './follow-up/index.js';
 import { REGISTRIES } from './registries.js';
@@ -19,9 +25,24 @@ const run = { seed: 0, baseURL: 'http://127.0.0.1:9/v1', timeoutMs: 60_000 };
 
 describe('decision-model registry', () => {
   it('maps a --model alias to its line and records its settings', () => {
-    expect([decisionModelLineOf('sim'), decisionModelLineOf('gpt-5-nano'), decisionModelLineOf('openai-compatible')]).toEqual(['sim', 'openai-compatible', 'openai-compatible']);
+    expect([
+      decisionModelLineOf('sim'),
+      decisionModelLineOf('gpt-5-nano'),
+      decisionModelLineOf('openai-compatible'),
+    ]).toEqual(['sim', 'openai-compatible', 'openai-compatible']);
     expect([isRemoteModel('sim'), isRemoteModel('gpt-5-nano')]).toEqual([false, true]);
-    expect(decisionModelRecord('gpt-5-nano', run)).toEqual({ kind: 'decision-model', id: 'openai-compatible', args: { model: 'gpt-5-nano', baseURL: run.baseURL, temperature: 0.7, maxTokens: 2000, timeoutMs: 60_000, retry: DEFAULT_RETRY_POLICY } });
+    expect(decisionModelRecord('gpt-5-nano', run)).toEqual({
+      kind: 'decision-model',
+      id: 'openai-compatible',
+      args: {
+        model: 'gpt-5-nano',
+        baseURL: run.baseURL,
+        temperature: 0.7,
+        maxTokens: 2000,
+        timeoutMs: 60_000,
+        retry: DEFAULT_RETRY_POLICY,
+      },
+    });
     expect(decisionModelRecord('sim', run).args).toMatchObject({ seed: 0, parameters: { followRevoked: 0.5 } });
   });
 
@@ -34,21 +55,39 @@ describe('decision-model registry', () => {
     const endpoint = await createDecisionModel('gpt-5-nano', run, { scenarios, exploitScenarios: [], apiKey: 'k' });
     expect(Object.keys(endpoint.capabilities).sort()).toEqual(['cacheLookup', 'temperatureFallbacks']);
     expect(endpoint.capabilities.temperatureFallbacks?.()).toEqual([]);
-    expect(endpoint.model.description.settings).toMatchObject({ temperature: 0.7, maxTokens: 2000, retry: DEFAULT_RETRY_POLICY });
+    expect(endpoint.model.description.settings).toMatchObject({
+      temperature: 0.7,
+      maxTokens: 2000,
+      retry: DEFAULT_RETRY_POLICY,
+    });
     expect(recordOf(endpoint)).toEqual(decisionModelRecord('gpt-5-nano', run));
-    await expect(createDecisionModel('gpt-5-nano', run, { scenarios, exploitScenarios: [], apiKey: undefined })).rejects.toThrow(/OPENAI_API_KEY/);
+    await expect(
+      createDecisionModel('gpt-5-nano', run, { scenarios, exploitScenarios: [], apiKey: undefined }),
+    ).rejects.toThrow(/OPENAI_API_KEY/);
   });
 
   it('refuses a model that follows another version of the spec', async () => {
-    const future = { specificationVersion: 'v2', description: { id: 'x', label: 'x', kind: 'x', simulated: true, baseURL: null, settings: {} }, decide: async () => { throw new Error('never'); } };
+    const future = {
+      specificationVersion: 'v2',
+      description: { id: 'x', label: 'x', kind: 'x', simulated: true, baseURL: null, settings: {} },
+      decide: async () => {
+        throw new Error('never');
+      },
+    };
     const line: DecisionModelEntry = {
-      ...factory({ summary: 'a v2 model', args: z.object({}).strict(), create: async () => ({ model: JSON.parse(JSON.stringify(future)) as DecisionModel, capabilities: {} }) }),
+      ...factory({
+        summary: 'a v2 model',
+        args: z.object({}).strict(),
+        create: async () => ({ model: JSON.parse(JSON.stringify(future)) as DecisionModel, capabilities: {} }),
+      }),
       remote: false,
       servesAliases: true,
       argsFor: () => ({}),
     };
     const registry = defineRegistry('decision-model', { future: line });
-    await expect(createDecisionModel('anything', run, { scenarios: [], exploitScenarios: [], apiKey: undefined }, registry)).rejects.toBeInstanceOf(UnsupportedFeatureError);
+    await expect(
+      createDecisionModel('anything', run, { scenarios: [], exploitScenarios: [], apiKey: undefined }, registry),
+    ).rejects.toBeInstanceOf(UnsupportedFeatureError);
   });
 });
 
@@ -75,9 +114,18 @@ describe('built from the registries', () => {
   it('--help lists every registered id of every kind, and every follow-up arm', () => {
     const help = evalUsage();
     for (const registry of Object.values(REGISTRIES)) {
-      for (const id of registry.ids) expect(help, `${registry.kind} ${id}`).toMatch(new RegExp(`\\n\\s+${id}\\s+${registry.get(id).summary.slice(0, 20).replace(/[()[\]{}.*+?^$|\\]/g, '\\$&')}`));
+      for (const id of registry.ids)
+        expect(help, `${registry.kind} ${id}`).toMatch(
+          new RegExp(
+            `\\n\\s+${id}\\s+${registry
+              .get(id)
+              .summary.slice(0, 20)
+              .replace(/[()[\]{}.*+?^$|\\]/g, '\\$&')}`,
+          ),
+        );
     }
-    for (const id of EXPERIMENTS.ids) for (const arm of Object.keys(EXPERIMENTS.get(id).arms)) expect(help).toContain(arm);
+    for (const id of EXPERIMENTS.ids)
+      for (const arm of Object.keys(EXPERIMENTS.get(id).arms)) expect(help).toContain(arm);
   });
 
   it('the run spec refuses an id no registry line provides, naming the line kind, the available ids and the flag', () => {
@@ -86,25 +134,55 @@ describe('built from the registries', () => {
         specFromArgs(argv, env);
         return [];
       } catch (error) {
-        return error instanceof InvalidInputError ? error.issues.map((issue) => `${issue.path}: ${issue.message}`) : [String(error)];
+        return error instanceof InvalidInputError
+          ? error.issues.map((issue) => `${issue.path}: ${issue.message}`)
+          : [String(error)];
       }
     };
-    expect(problems(['--model', 'sim', '--systems', 'graphiti,notasystem'])).toEqual([`--systems: unknown system "notasystem"; available: ${SYSTEMS.ids.join(', ')}`]);
-    expect(problems(['--model', 'sim', '--graph-engine', 'mongo'])).toEqual(['--engine: unknown graph-engine "mongo"; available: embedded, neo4j']);
-    expect(problems(['--model', 'sim', '--embedder', 'word2vec'])).toEqual(['--embedder: unknown embedder "word2vec"; available: lexical, openai']);
-    expect(() => parseRunSpec({ ...specFromArgs(['--model', 'sim'], {}), extraction: { id: 'openai' } })).toThrow(/extraction\.model/);
+    expect(problems(['--model', 'sim', '--systems', 'graphiti,notasystem'])).toEqual([
+      `--systems: unknown system "notasystem"; available: ${SYSTEMS.ids.join(', ')}`,
+    ]);
+    expect(problems(['--model', 'sim', '--graph-engine', 'mongo'])).toEqual([
+      '--engine: unknown graph-engine "mongo"; available: embedded, neo4j',
+    ]);
+    expect(problems(['--model', 'sim', '--embedder', 'word2vec'])).toEqual([
+      '--embedder: unknown embedder "word2vec"; available: lexical, openai',
+    ]);
+    expect(() => parseRunSpec({ ...specFromArgs(['--model', 'sim'], {}), extraction: { id: 'openai' } })).toThrow(
+      /extraction\.model/,
+    );
   });
 
   it('keeps the spec identity of every kind of run as it was before the registries (old runs resume)', () => {
-    const env = { OPENAI_BASE_URL: 'http://127.0.0.1:4000', NEO4J_URI: 'bolt://db:7687', QDRANT_URL: 'http://q:6333', STALEBENCH_EMBEDDINGS_BASE_URL: 'http://e/v1' };
+    const env = {
+      OPENAI_BASE_URL: 'http://127.0.0.1:4000',
+      NEO4J_URI: 'bolt://db:7687',
+      QDRANT_URL: 'http://q:6333',
+      STALEBENCH_EMBEDDINGS_BASE_URL: 'http://e/v1',
+    };
     const ids = [
       ['--model', 'sim'],
-      ['--model', 'gpt-5-nano', '--embedder', 'openai', '--embedding-model', 'nomic-embed-text', '--extraction-model', 'gpt-4o-mini'],
+      [
+        '--model',
+        'gpt-5-nano',
+        '--embedder',
+        'openai',
+        '--embedding-model',
+        'nomic-embed-text',
+        '--extraction-model',
+        'gpt-4o-mini',
+      ],
       ['--model', 'sim', '--engine', 'neo4j,qdrant'],
       ['--model', 'sim', '--experiment', 'writeback', '--hops', '2'],
       ['--model', 'sim', '--experiment', 'tools', '--tool-steps', '3'],
     ].map((argv) => defaultRunId(specFromArgs(argv, env)));
     // Measured on main before issue #13's registries (2669fd0).
-    expect(ids).toEqual(['sim_0176893e', 'gpt-5-nano_48ab8f62', 'sim_9baa9851', 'writeback_sim_4f5095c0', 'tools_sim_94bed46e']);
+    expect(ids).toEqual([
+      'sim_0176893e',
+      'gpt-5-nano_48ab8f62',
+      'sim_9baa9851',
+      'writeback_sim_4f5095c0',
+      'tools_sim_94bed46e',
+    ]);
   });
 });

@@ -30,7 +30,14 @@ function parseEntry(path: string): Pick<CacheFile, 'entry' | 'problem'> {
     return { problem: `not valid JSON (${(error as Error).message})` };
   }
   const entry = value as Partial<CacheEntry<unknown>> | null;
-  if (typeof entry !== 'object' || entry === null || typeof entry.key !== 'string' || typeof entry.components !== 'object' || entry.components === null || typeof entry.storedAt !== 'string') {
+  if (
+    typeof entry !== 'object' ||
+    entry === null ||
+    typeof entry.key !== 'string' ||
+    typeof entry.components !== 'object' ||
+    entry.components === null ||
+    typeof entry.storedAt !== 'string'
+  ) {
     return { problem: 'not a cache entry (needs key, components, storedAt)' };
   }
   return { entry: entry as CacheEntry<unknown> };

@@ -59,10 +59,16 @@ export function cacheEntryPath(dir: string, key: string): string {
 }
 
 /** Whether a parsed file is an entry of this key, written under the current schema. */
-export function isEntryOf(entry: unknown, key: string): entry is CacheEntry<unknown> {
+function isEntryOf(entry: unknown, key: string): entry is CacheEntry<unknown> {
   if (typeof entry !== 'object' || entry === null) return false;
   const { key: stored, components } = entry as Partial<CacheEntry<unknown>>;
-  return stored === key && typeof components === 'object' && components !== null && components.schema === CACHE_KEY_SCHEMA && cacheKeyOf(components) === key;
+  return (
+    stored === key &&
+    typeof components === 'object' &&
+    components !== null &&
+    components.schema === CACHE_KEY_SCHEMA &&
+    cacheKeyOf(components) === key
+  );
 }
 
 function readEntry<T>(path: string, key: string): CacheEntry<T> | undefined {
@@ -91,7 +97,12 @@ export function createResponseCache(settings: { dir: string; enabled: boolean })
     },
     put(key, components, value) {
       if (!settings.enabled) return;
-      writeJsonAtomic(cacheEntryPath(settings.dir, key), { key, components, storedAt: new Date().toISOString(), value });
+      writeJsonAtomic(cacheEntryPath(settings.dir, key), {
+        key,
+        components,
+        storedAt: new Date().toISOString(),
+        value,
+      });
     },
     stats: () => ({ hits, misses }),
   };

@@ -4,7 +4,10 @@ import { resumeChanges, type RunFingerprint } from './resume-check.js';
 import type { RunManifest } from './run-log.js';
 
 const fingerprint: RunFingerprint = {
-  scenarios: [{ id: 'a', sha256: '1'.repeat(64) }, { id: 'b', sha256: '2'.repeat(64) }],
+  scenarios: [
+    { id: 'a', sha256: '1'.repeat(64) },
+    { id: 'b', sha256: '2'.repeat(64) },
+  ],
   prompts: { decision: '3'.repeat(64) },
   revision: { commit: 'c'.repeat(40), dirty: false },
   packages: { openai: '6.30.1' },
@@ -17,7 +20,16 @@ describe('resumeChanges', () => {
   });
 
   it('lists added, removed and edited scenarios, and a manifest without prompt hashes', () => {
-    const changes = resumeChanges(recorded({ scenarios: [{ id: 'a', sha256: '9'.repeat(64) }, { id: 'z', sha256: '2'.repeat(64) }], prompts: undefined }), fingerprint);
+    const changes = resumeChanges(
+      recorded({
+        scenarios: [
+          { id: 'a', sha256: '9'.repeat(64) },
+          { id: 'z', sha256: '2'.repeat(64) },
+        ],
+        prompts: undefined,
+      }),
+      fingerprint,
+    );
     expect(changes).toEqual([
       'scenario a: content sha256 999999999999 → 111111111111',
       'scenario b: not in the run as first written (now content sha256 222222222222)',
@@ -27,7 +39,10 @@ describe('resumeChanges', () => {
   });
 
   it('treats a null revision (no git) like any other value', () => {
-    expect(resumeChanges(recorded({ revision: { commit: null, dirty: null } }), fingerprint)).toEqual(['revision: commit none → cccccccccccc', 'revision: uncommitted changes null → false']);
+    expect(resumeChanges(recorded({ revision: { commit: null, dirty: null } }), fingerprint)).toEqual([
+      'revision: commit none → cccccccccccc',
+      'revision: uncommitted changes null → false',
+    ]);
   });
 });
 

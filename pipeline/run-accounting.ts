@@ -1,19 +1,28 @@
 // What a run did, read back from its records: calls and spend per model, provenance, and the counts its ending is judged on.
-import { provenanceOf, usageTotals, type ModelProvenance, type ModelUsage, type RecordedReply } from './usage-totals.js';
+import {
+  provenanceOf,
+  usageTotals,
+  type ModelProvenance,
+  type ModelUsage,
+  type RecordedReply,
+} from './usage-totals.js';
 import type { DecisionResponse } from './decision-model.js';
 import type { FollowUpRecord } from './follow-up-log.js';
 import type { ProbeRecord, UnitRecord } from './run-log.js';
 import type { UnitOutcome } from './run-control.js';
 
 /** The replies of a grid unit (the output filter's copy of another unit's reply is marked reused: attempts 0, not cached). */
-export function gridReplies(record: UnitRecord): RecordedReply[] {
+function gridReplies(record: UnitRecord): RecordedReply[] {
   if (!record.reply) return [];
   return [{ model: record.key.model, reply: record.reply, reused: record.outputFilter?.reusedUnit != null }];
 }
 
 /** The calls of a follow-up unit, as replies (text left out). */
-export function followUpReplies(record: FollowUpRecord): RecordedReply[] {
-  return (record.calls ?? []).map((call) => ({ model: record.key.model, reply: { ...call, text: '' } as DecisionResponse }));
+function followUpReplies(record: FollowUpRecord): RecordedReply[] {
+  return (record.calls ?? []).map((call) => ({
+    model: record.key.model,
+    reply: { ...call, text: '' } as DecisionResponse,
+  }));
 }
 
 /** Decisions of a follow-up record that could be parsed or not (tool episodes have none). */
@@ -30,12 +39,22 @@ function followUpDecisions(record: FollowUpRecord): { completed: number; unparse
 
 /** What the control plane hears about a finished unit. */
 export function gridOutcome(record: UnitRecord): UnitOutcome {
-  return { status: record.status, replies: gridReplies(record), parseFailures: record.scores.parseFailure ? 1 : 0, ...(record.error ? { error: record.error.message } : {}) };
+  return {
+    status: record.status,
+    replies: gridReplies(record),
+    parseFailures: record.scores.parseFailure ? 1 : 0,
+    ...(record.error ? { error: record.error.message } : {}),
+  };
 }
 
 /** What the control plane hears about a finished follow-up unit. */
 export function followUpOutcome(record: FollowUpRecord): UnitOutcome {
-  return { status: record.status, replies: followUpReplies(record), parseFailures: followUpDecisions(record).unparseable, ...(record.error ? { error: record.error.message } : {}) };
+  return {
+    status: record.status,
+    replies: followUpReplies(record),
+    parseFailures: followUpDecisions(record).unparseable,
+    ...(record.error ? { error: record.error.message } : {}),
+  };
 }
 
 /** Everything the end of a run reports, over every recorded unit (earlier invocations of a resumed run included). */
@@ -53,7 +72,12 @@ export interface RunAccount {
 }
 
 /** Accounts a grid run: its probes (a failed probe is an error) and unit records. */
-export function accountGrid(total: number, records: Iterable<UnitRecord>, probes: Iterable<ProbeRecord>, priceOf: (model: string) => { input: number; output: number } | null): RunAccount {
+export function accountGrid(
+  total: number,
+  records: Iterable<UnitRecord>,
+  probes: Iterable<ProbeRecord>,
+  priceOf: (model: string) => { input: number; output: number } | null,
+): RunAccount {
   const all = [...records];
   const replies = all.flatMap(gridReplies);
   const completed = all.filter((r) => r.status === 'ok');
@@ -71,7 +95,11 @@ export function accountGrid(total: number, records: Iterable<UnitRecord>, probes
 }
 
 /** Accounts a follow-up run. */
-export function accountFollowUp(total: number, records: Iterable<FollowUpRecord>, priceOf: (model: string) => { input: number; output: number } | null): RunAccount {
+export function accountFollowUp(
+  total: number,
+  records: Iterable<FollowUpRecord>,
+  priceOf: (model: string) => { input: number; output: number } | null,
+): RunAccount {
   const all = [...records];
   const replies = all.flatMap(followUpReplies);
   const decisions = all.filter((r) => r.status === 'ok').map(followUpDecisions);
@@ -95,11 +123,18 @@ export function formatAccount(account: RunAccount, budget: { limitUsd: number; s
   const lines: string[] = [];
   for (const usage of account.usage) {
     if (usage.sent === 0 && usage.cacheHits === 0) {
-      lines.push(`spend ${usage.model}: nothing sent, $0 (${count(usage.offline)} offline repl${usage.offline === 1 ? 'y' : 'ies'}: simulated)`);
+      lines.push(
+        `spend ${usage.model}: nothing sent, $0 (${count(usage.offline)} offline repl${usage.offline === 1 ? 'y' : 'ies'}: simulated)`,
+      );
       continue;
     }
-    const cost = usage.costUsd === null ? `$ unknown (${usage.unknownCost} call(s) with no proxy cost and no price)` : `$${usage.costUsd.toFixed(4)}`;
-    lines.push(`spend ${usage.model}: ${count(usage.sent)} call(s) sent (${count(usage.attempts)} attempts), ${count(usage.cacheHits)} cache hit(s), ${count(usage.inputTokens)} input / ${count(usage.outputTokens)} output tokens, ${cost}`);
+    const cost =
+      usage.costUsd === null
+        ? `$ unknown (${usage.unknownCost} call(s) with no proxy cost and no price)`
+        : `$${usage.costUsd.toFixed(4)}`;
+    lines.push(
+      `spend ${usage.model}: ${count(usage.sent)} call(s) sent (${count(usage.attempts)} attempts), ${count(usage.cacheHits)} cache hit(s), ${count(usage.inputTokens)} input / ${count(usage.outputTokens)} output tokens, ${cost}`,
+    );
   }
   if (budget) lines.push(`budget: $${budget.spentUsd.toFixed(4)} spent of $${budget.limitUsd} (this invocation)`);
   for (const entry of account.provenance) for (const warning of entry.warnings) lines.push(`warning: ${warning}`);

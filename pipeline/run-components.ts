@@ -43,7 +43,8 @@ export function validateComponents(spec: RunSpec): void {
   const experiment = EXPERIMENTS.get(spec.experiment);
   if (experiment.phase === 'follow-up') {
     const arms = Object.keys(experiment.arms);
-    for (const arm of spec.arms) if (!arms.includes(arm)) throw new UnknownComponentError(`${spec.experiment} arm`, arm, arms);
+    for (const arm of spec.arms)
+      if (!arms.includes(arm)) throw new UnknownComponentError(`${spec.experiment} arm`, arm, arms);
     return;
   }
   for (const arm of spec.arms) if (!isArmId(arm)) throw new UnknownComponentError('arm', arm, ARM_IDS);
@@ -53,33 +54,66 @@ export function validateComponents(spec: RunSpec): void {
     EMBEDDERS.get(spec.embedder.id).remote ? `--embedder ${spec.embedder.id} (${String(spec.embedder.model)})` : null,
   ].filter(Boolean);
   if (spec.control.budgetUsd !== null && unbounded.length > 0 && !spec.control.allowUnpriced) {
-    throw new InvalidInputError('command line', [{ path: '--budget-usd', message: `bounds decision calls only; ${unbounded.join(' and ')} would spend outside it. Use --extraction-model sim / --embedder lexical, or pass --allow-unpriced to accept that their spend is only counted` }]);
+    throw new InvalidInputError('command line', [
+      {
+        path: '--budget-usd',
+        message: `bounds decision calls only; ${unbounded.join(' and ')} would spend outside it. Use --extraction-model sim / --embedder lexical, or pass --allow-unpriced to accept that their spend is only counted`,
+      },
+    ]);
   }
 }
 
 /** The run's scenarios: policy scenarios (grid, write-back, propagation; PoEM's safety steps) and, for tools, the exploit ones. */
-export async function loadRunScenarios(spec: RunSpec): Promise<{ scenarios: Scenario[]; exploitScenarios: ExploitScenario[]; exploit: boolean }> {
+export async function loadRunScenarios(
+  spec: RunSpec,
+): Promise<{ scenarios: Scenario[]; exploitScenarios: ExploitScenario[]; exploit: boolean }> {
   const exploit = EXPERIMENTS.get(spec.experiment).scenarioKind === 'exploit';
   if (exploit) {
-    const exploitScenarios = await loadExploitScenarios({ ids: spec.scenarios, ...(spec.scenarioDir ? { dir: spec.scenarioDir } : {}) });
+    const exploitScenarios = await loadExploitScenarios({
+      ids: spec.scenarios,
+      ...(spec.scenarioDir ? { dir: spec.scenarioDir } : {}),
+    });
     return { scenarios: await loadScenarios(), exploitScenarios, exploit };
   }
-  if (spec.scenarioDir === null) return { scenarios: await loadScenarios({ ids: spec.scenarios }), exploitScenarios: [], exploit };
+  if (spec.scenarioDir === null)
+    return { scenarios: await loadScenarios({ ids: spec.scenarios }), exploitScenarios: [], exploit };
   const all = await loadScenarioDir(spec.scenarioDir);
   const byId = new Map(all.map((s) => [s.id, s]));
-  const scenarios = spec.scenarios.map((id) => byId.get(id) ?? (() => { throw new UnknownComponentError(`scenario (in --scenario-dir ${spec.scenarioDir})`, id, [...byId.keys()]); })());
+  const scenarios = spec.scenarios.map(
+    (id) =>
+      byId.get(id) ??
+      (() => {
+        throw new UnknownComponentError(`scenario (in --scenario-dir ${spec.scenarioDir})`, id, [...byId.keys()]);
+      })(),
+  );
   return { scenarios, exploitScenarios: [], exploit };
 }
 
 /** The settings a decision model's registry line takes its arguments from. */
-export function decisionRunSettings(spec: RunSpec) {
+function decisionRunSettings(spec: RunSpec) {
   return { seed: spec.seed, baseURL: spec.baseURL, timeoutMs: spec.control.requestTimeoutMs };
 }
 
 /** The decision models of the spec through their registry lines: the simulator, or endpoint models with the run's cache, timeout, budget and redaction. */
-export async function createModels(spec: RunSpec, input: { scenarios: Scenario[]; exploitScenarios: ExploitScenario[]; secrets: RunSecrets; spend?: SpendGate; redact: Redactor }): Promise<DecisionModelComponent[]> {
+export async function createModels(
+  spec: RunSpec,
+  input: {
+    scenarios: Scenario[];
+    exploitScenarios: ExploitScenario[];
+    secrets: RunSecrets;
+    spend?: SpendGate;
+    redact: Redactor;
+  },
+): Promise<DecisionModelComponent[]> {
   const cache = createResponseCache({ dir: resolve(spec.cache.dir), enabled: spec.cache.enabled });
-  const context = { scenarios: input.scenarios, exploitScenarios: input.exploitScenarios, apiKey: input.secrets.apiKey, cache, redact: input.redact, ...(input.spend ? { spend: input.spend } : {}) };
+  const context = {
+    scenarios: input.scenarios,
+    exploitScenarios: input.exploitScenarios,
+    apiKey: input.secrets.apiKey,
+    cache,
+    redact: input.redact,
+    ...(input.spend ? { spend: input.spend } : {}),
+  };
   const models: DecisionModelComponent[] = [];
   for (const alias of spec.models) models.push(await createDecisionModel(alias, decisionRunSettings(spec), context));
   return models;
@@ -90,8 +124,11 @@ export function preflightTargets(spec: RunSpec, secrets: RunSecrets): PreflightT
   const apiKey = secrets.apiKey ?? '';
   const targets: PreflightTarget[] = [];
   const endpointModels = spec.models.filter(isRemoteModel);
-  if (endpointModels.length > 0 && spec.baseURL) targets.push({ role: 'decision', baseURL: spec.baseURL, models: endpointModels, apiKey });
-  const extraction = EXTRACTION_MODELS.get(spec.extraction.id).endpoint(argsOf(spec.extraction), { baseURL: spec.baseURL });
+  if (endpointModels.length > 0 && spec.baseURL)
+    targets.push({ role: 'decision', baseURL: spec.baseURL, models: endpointModels, apiKey });
+  const extraction = EXTRACTION_MODELS.get(spec.extraction.id).endpoint(argsOf(spec.extraction), {
+    baseURL: spec.baseURL,
+  });
   if (extraction) targets.push({ role: 'extraction', baseURL: extraction.baseURL, models: [extraction.model], apiKey });
   const embeddings = EMBEDDERS.get(spec.embedder.id).endpoint(argsOf(spec.embedder), { baseURL: spec.baseURL });
   if (embeddings) targets.push({ role: 'embeddings', baseURL: embeddings.baseURL, models: [embeddings.model], apiKey });

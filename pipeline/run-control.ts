@@ -1,5 +1,5 @@
 // The control plane of one eval invocation: why it stops (signal, breaker, budget), its progress, its spend and the exit code.
-import { BudgetExhaustedError } from './budget.js';
+import type { BudgetExhaustedError } from './budget.js';
 import { createCircuitBreaker } from './circuit-breaker.js';
 import type { DecisionResponse } from './decision-model.js';
 import { createProgress, type ProgressSettings } from './progress.js';
@@ -55,13 +55,30 @@ export function createRunControl(settings: RunControlSettings) {
     controller.abort(reason);
   };
   if (settings.external) {
-    const onExternal = () => stopWith((settings.external!.reason as StopReason | undefined)?.kind === 'interrupted' ? (settings.external!.reason as StopReason) : { kind: 'interrupted', signal: 'SIGINT' });
+    const onExternal = () =>
+      stopWith(
+        (settings.external!.reason as StopReason | undefined)?.kind === 'interrupted'
+          ? (settings.external!.reason as StopReason)
+          : { kind: 'interrupted', signal: 'SIGINT' },
+      );
     if (settings.external.aborted) onExternal();
     else settings.external.addEventListener('abort', onExternal, { once: true });
   }
-  const breaker = createCircuitBreaker({ maxConsecutive: settings.maxConsecutiveErrors, maxErrorRate: settings.maxErrorRate });
+  const breaker = createCircuitBreaker({
+    maxConsecutive: settings.maxConsecutiveErrors,
+    maxErrorRate: settings.maxErrorRate,
+  });
   const progress = createProgress(settings.progress);
-  const counts = { done: 0, total: 0, ran: 0, errors: 0, parseFailures: 0, cacheHits: 0, calls: 0, costUsd: settings.costOf ? (0 as number | null) : null };
+  const counts = {
+    done: 0,
+    total: 0,
+    ran: 0,
+    errors: 0,
+    parseFailures: 0,
+    cacheHits: 0,
+    calls: 0,
+    costUsd: settings.costOf ? (0 as number | null) : null,
+  };
   return {
     signal: controller.signal,
     get stopped(): StopReason | null {
@@ -93,7 +110,9 @@ export function createRunControl(settings: RunControlSettings) {
       }
       progress.update({ ...counts });
       if (outcome.status === 'not-applicable') return;
-      const trip = breaker.record(outcome.status === 'error' ? { failed: true, error: outcome.error ?? 'error' } : { failed: false });
+      const trip = breaker.record(
+        outcome.status === 'error' ? { failed: true, error: outcome.error ?? 'error' } : { failed: false },
+      );
       if (trip) stopWith({ kind: 'aborted', reason: trip.reason });
     },
     /** Ends the progress display. */
@@ -107,8 +126,6 @@ export function createRunControl(settings: RunControlSettings) {
   };
 }
 
-export type RunControl = ReturnType<typeof createRunControl>;
-
 /** How a run ended, and the exit code users expect (user-expectations.md §2; issue #12 item 7). */
 export interface RunEnding {
   status: 'success' | 'error' | 'cancelled' | 'aborted' | 'budget';
@@ -121,14 +138,38 @@ export interface RunEnding {
  * The ending of a run from its counts and its stop: 130/143 interrupted (`cancelled`), 3 budget, 2 aborted by the
  * breaker, errors above `--max-error-rate`, or every completed reply unparseable; 1 zero units; 0 otherwise.
  */
-export function runEnding(input: { units: number; errored: number; completed: number; unparseable: number; maxErrorRate: number; stop: StopReason | null }): RunEnding {
+export function runEnding(input: {
+  units: number;
+  errored: number;
+  completed: number;
+  unparseable: number;
+  maxErrorRate: number;
+  stop: StopReason | null;
+}): RunEnding {
   const { stop } = input;
-  if (stop?.kind === 'interrupted') return { status: 'cancelled', exitCode: stop.signal === 'SIGTERM' ? 143 : 130, why: `interrupted (${stop.signal}): units in flight were stopped and are not recorded` };
+  if (stop?.kind === 'interrupted')
+    return {
+      status: 'cancelled',
+      exitCode: stop.signal === 'SIGTERM' ? 143 : 130,
+      why: `interrupted (${stop.signal}): units in flight were stopped and are not recorded`,
+    };
   if (stop?.kind === 'budget') return { status: 'budget', exitCode: 3, why: stop.reason };
-  if (stop?.kind === 'aborted') return { status: 'aborted', exitCode: 2, why: `stopped by the circuit breaker: ${stop.reason}` };
-  if (input.units === 0) return { status: 'success', exitCode: 1, why: 'zero units to run: every requested cell is n/a or failed in setup' };
+  if (stop?.kind === 'aborted')
+    return { status: 'aborted', exitCode: 2, why: `stopped by the circuit breaker: ${stop.reason}` };
+  if (input.units === 0)
+    return { status: 'success', exitCode: 1, why: 'zero units to run: every requested cell is n/a or failed in setup' };
   const errorRate = input.errored / input.units;
-  if (errorRate > input.maxErrorRate) return { status: 'error', exitCode: 2, why: `${input.errored}/${input.units} units errored > --max-error-rate ${input.maxErrorRate}` };
-  if (input.completed > 0 && input.unparseable === input.completed) return { status: 'error', exitCode: 2, why: `every completed reply was unparseable (${input.unparseable}/${input.completed}): no decision could be scored` };
+  if (errorRate > input.maxErrorRate)
+    return {
+      status: 'error',
+      exitCode: 2,
+      why: `${input.errored}/${input.units} units errored > --max-error-rate ${input.maxErrorRate}`,
+    };
+  if (input.completed > 0 && input.unparseable === input.completed)
+    return {
+      status: 'error',
+      exitCode: 2,
+      why: `every completed reply was unparseable (${input.unparseable}/${input.completed}): no decision could be scored`,
+    };
   return { status: 'success', exitCode: 0, why: null };
 }

@@ -30,18 +30,40 @@ async function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
 }
 
 const manifestOf = (runDir: string) => JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest;
-const unitIds = (runDir: string) => readFileSync(join(runDir, 'records.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as UnitRecord).unitId);
+const unitIds = (runDir: string) =>
+  readFileSync(join(runDir, 'records.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as UnitRecord).unitId);
 const SAFE = { content: '{"action": "REJECT", "reason": "policy"}' };
 
 describe('two eval processes on one run directory', () => {
-  it('refuses the second with exit 1 and one line naming the first one\'s pid; the first finishes with every unit once', async () => {
+  it("refuses the second with exit 1 and one line naming the first one's pid; the first finishes with every unit once", async () => {
     // A slow endpoint keeps the first process inside its run for seconds.
     server = await startOpenAICompatibleServer(async () => {
       await new Promise((resolve) => setTimeout(resolve, 60));
       return SAFE;
     });
     const out = mkdtempSync(join(tmpdir(), 'stalebench-lock-'));
-    const args = ['--model', 'm', '--yes', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none,store-filter', '--trials', '6', '--concurrency', '1', '--out', out, '--run-id', 'shared'];
+    const args = [
+      '--model',
+      'm',
+      '--yes',
+      '--systems',
+      'graphiti',
+      '--modes',
+      'direct',
+      '--arms',
+      'none,store-filter',
+      '--trials',
+      '6',
+      '--concurrency',
+      '1',
+      '--out',
+      out,
+      '--run-id',
+      'shared',
+    ];
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-test-lock' };
     const first = spawnEval(args, env);
     const runDir = join(out, 'shared');
@@ -51,10 +73,18 @@ describe('two eval processes on one run directory', () => {
     expect(first.child.exitCode, 'the first process must still be running when the second is refused').toBeNull();
     expect(secondCode).toBe(1);
     // The preflight's ok line may come first; the refusal is one error line, and the last one.
-    const errorLines = second.stderr().trim().split('\n').filter((line) => line.startsWith('error:'));
+    const errorLines = second
+      .stderr()
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('error:'));
     expect(errorLines).toHaveLength(1);
     expect(second.stderr().trim().split('\n').at(-1)).toBe(errorLines[0]);
-    expect(errorLines[0]).toMatch(new RegExp(`^error: run directory .*shared is in use by pid ${first.child.pid} on host ${hostname()} \\(started \\d{4}-`));
+    expect(errorLines[0]).toMatch(
+      new RegExp(
+        `^error: run directory .*shared is in use by pid ${first.child.pid} on host ${hostname()} \\(started \\d{4}-`,
+      ),
+    );
     expect(await first.exited).toBe(0);
     const ids = unitIds(runDir);
     expect(ids).toHaveLength(POLICY_SCENARIO_IDS.length * 2 * 6); // scenarios × arms × trials
@@ -70,11 +100,34 @@ describe('two eval processes on one run directory', () => {
     const runDir = join(out, 'stale');
     mkdirSync(runDir, { recursive: true });
     const dead = spawnSync(process.execPath, ['-e', '']).pid!;
-    const stale: LockHolder = { pid: dead, host: hostname(), nonce: 'deadbeef', startedAt: '2026-01-01T00:00:00.000Z', processStart: null };
+    const stale: LockHolder = {
+      pid: dead,
+      host: hostname(),
+      nonce: 'deadbeef',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      processStart: null,
+    };
     writeFileSync(lockPathOf(runDir), JSON.stringify(stale));
-    const result = await runCli(['--model', 'sim', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none', '--trials', '1', '--out', out, '--run-id', 'stale']);
+    const result = await runCli([
+      '--model',
+      'sim',
+      '--systems',
+      'graphiti',
+      '--modes',
+      'direct',
+      '--arms',
+      'none',
+      '--trials',
+      '1',
+      '--out',
+      out,
+      '--run-id',
+      'stale',
+    ]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain(`took over the lock of ${runDir} from pid ${dead} on host ${hostname()} (started 2026-01-01T00:00:00.000Z, nonce deadbeef): that process is no longer running`);
+    expect(result.stderr).toContain(
+      `took over the lock of ${runDir} from pid ${dead} on host ${hostname()} (started 2026-01-01T00:00:00.000Z, nonce deadbeef): that process is no longer running`,
+    );
     expect(existsSync(lockPathOf(runDir))).toBe(false);
   });
 
@@ -82,9 +135,30 @@ describe('two eval processes on one run directory', () => {
     const out = mkdtempSync(join(tmpdir(), 'stalebench-reused-'));
     const runDir = join(out, 'reused');
     mkdirSync(runDir, { recursive: true });
-    const reused: LockHolder = { pid: process.pid, host: hostname(), nonce: 'feedf00d', startedAt: '2026-01-01T00:00:00.000Z', processStart: '1' };
+    const reused: LockHolder = {
+      pid: process.pid,
+      host: hostname(),
+      nonce: 'feedf00d',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      processStart: '1',
+    };
     writeFileSync(lockPathOf(runDir), JSON.stringify(reused));
-    const result = await runCli(['--model', 'sim', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none', '--trials', '1', '--out', out, '--run-id', 'reused']);
+    const result = await runCli([
+      '--model',
+      'sim',
+      '--systems',
+      'graphiti',
+      '--modes',
+      'direct',
+      '--arms',
+      'none',
+      '--trials',
+      '1',
+      '--out',
+      out,
+      '--run-id',
+      'reused',
+    ]);
     if (!existsSync(`/proc/${process.pid}/stat`)) return; // no kernel start times here: a live pid is taken as its holder
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('nonce feedf00d): that process is no longer running');
@@ -92,7 +166,22 @@ describe('two eval processes on one run directory', () => {
 
   it('releases the lock and records how the invocation ended on success, cancel and an exception', async () => {
     const out = mkdtempSync(join(tmpdir(), 'stalebench-release-'));
-    const args = ['--model', 'sim', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none', '--trials', '1', '--out', out, '--run-id', 'r'];
+    const args = [
+      '--model',
+      'sim',
+      '--systems',
+      'graphiti',
+      '--modes',
+      'direct',
+      '--arms',
+      'none',
+      '--trials',
+      '1',
+      '--out',
+      out,
+      '--run-id',
+      'r',
+    ];
     const runDir = join(out, 'r');
     expect((await runCli(args)).code).toBe(0);
     expect(existsSync(lockPathOf(runDir))).toBe(false);

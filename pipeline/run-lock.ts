@@ -1,5 +1,15 @@
 // The run-directory lock: one eval process per run directory at a time; a dead holder's lock is taken over, and said so.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { EvalError } from './core/errors.js';
@@ -38,7 +48,7 @@ export function lockPathOf(runDir: string): string {
 }
 
 /** Kernel start time of a process (clock ticks since boot), or null where `/proc` has none. */
-export function processStartOf(pid: number): string | null {
+function processStartOf(pid: number): string | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces and parentheses); starttime is field 22 overall.
@@ -49,8 +59,14 @@ export function processStartOf(pid: number): string | null {
 }
 
 /** This process as a lock holder. */
-export function currentHolder(nonce: string): LockHolder {
-  return { pid: process.pid, host: hostname(), nonce, startedAt: new Date().toISOString(), processStart: processStartOf(process.pid) };
+function currentHolder(nonce: string): LockHolder {
+  return {
+    pid: process.pid,
+    host: hostname(),
+    nonce,
+    startedAt: new Date().toISOString(),
+    processStart: processStartOf(process.pid),
+  };
 }
 
 /**
@@ -79,7 +95,9 @@ export function readRunLock(runDir: string): LockHolder | null | 'unreadable' {
   }
   try {
     const holder = JSON.parse(text) as LockHolder;
-    return typeof holder.pid === 'number' && typeof holder.nonce === 'string' && typeof holder.host === 'string' ? holder : 'unreadable';
+    return typeof holder.pid === 'number' && typeof holder.nonce === 'string' && typeof holder.host === 'string'
+      ? holder
+      : 'unreadable';
   } catch {
     return 'unreadable';
   }
@@ -141,7 +159,8 @@ function takeOverDeadLock(runDir: string, dead: LockHolder, content: string): bo
   }
   try {
     const current = readRunLock(runDir);
-    if (current === null || current === 'unreadable' || current.nonce !== dead.nonce || current.pid !== dead.pid) return false;
+    if (current === null || current === 'unreadable' || current.nonce !== dead.nonce || current.pid !== dead.pid)
+      return false;
     const temporary = `${path}.${process.pid}.tmp`;
     writeFileSync(temporary, content);
     renameSync(temporary, path);
@@ -159,7 +178,10 @@ function takeOverDeadLock(runDir: string, dead: LockHolder, content: string): bo
  * const lock = await acquireRunLock(runDir, { nonce, log: console.error });
  * try { ... } finally { lock.release(); }
  */
-export async function acquireRunLock(runDir: string, options: { nonce: string; log?: (line: string) => void }): Promise<RunLock> {
+export async function acquireRunLock(
+  runDir: string,
+  options: { nonce: string; log?: (line: string) => void },
+): Promise<RunLock> {
   const path = lockPathOf(runDir);
   const holder = currentHolder(options.nonce);
   const content = `${JSON.stringify(holder)}\n`;
@@ -170,7 +192,10 @@ export async function acquireRunLock(runDir: string, options: { nonce: string; l
       if (current !== null && current !== 'unreadable' && current.nonce === holder.nonce) unlinkSync(path);
     };
     process.on('exit', release);
-    if (takenOver) options.log?.(`took over the lock of ${runDir} from ${describeHolder(takenOver)}: that process is no longer running`);
+    if (takenOver)
+      options.log?.(
+        `took over the lock of ${runDir} from ${describeHolder(takenOver)}: that process is no longer running`,
+      );
     return { holder, takenOver, release };
   };
   for (let attempt = 0; attempt < 200; attempt += 1) {
@@ -183,15 +208,28 @@ export async function acquireRunLock(runDir: string, options: { nonce: string; l
         await sleep(50);
         continue;
       }
-      throw new RunLockedError(`run directory ${runDir} is locked by ${path}, which is not a readable lock; if no eval runs on it, delete that file`, null);
+      throw new RunLockedError(
+        `run directory ${runDir} is locked by ${path}, which is not a readable lock; if no eval runs on it, delete that file`,
+        null,
+      );
     }
     const state = holderState(current);
-    if (state === 'alive') throw new RunLockedError(`run directory ${runDir} is in use by ${describeHolder(current)}; wait for it to finish or stop it`, current);
+    if (state === 'alive')
+      throw new RunLockedError(
+        `run directory ${runDir} is in use by ${describeHolder(current)}; wait for it to finish or stop it`,
+        current,
+      );
     if (state === 'unknown') {
-      throw new RunLockedError(`run directory ${runDir} is in use by ${describeHolder(current)}, which cannot be checked from host ${hostname()}; if that process is gone, delete ${path}`, current);
+      throw new RunLockedError(
+        `run directory ${runDir} is in use by ${describeHolder(current)}, which cannot be checked from host ${hostname()}; if that process is gone, delete ${path}`,
+        current,
+      );
     }
     if (takeOverDeadLock(runDir, current, content)) return held(current);
     await sleep(20);
   }
-  throw new RunLockedError(`run directory ${runDir}: could not take its lock ${path} (other processes keep taking it)`, null);
+  throw new RunLockedError(
+    `run directory ${runDir}: could not take its lock ${path} (other processes keep taking it)`,
+    null,
+  );
 }

@@ -23,17 +23,39 @@ describe('openRunLogFile', () => {
     expect(JSON.parse(lines[1]!).prev).toBe(lineHash(Buffer.from(lines[0]!, 'utf8')));
     expect(JSON.parse(lines[2]!).prev).toBe(lineHash(lines[1]!));
     // The genesis differs per run and per file: a first line cannot be moved to another run or file.
-    expect(new Set([chainGenesis('run-a', 'records.jsonl'), chainGenesis('run-b', 'records.jsonl'), chainGenesis('run-a', 'setup.jsonl')]).size).toBe(3);
+    expect(
+      new Set([
+        chainGenesis('run-a', 'records.jsonl'),
+        chainGenesis('run-b', 'records.jsonl'),
+        chainGenesis('run-a', 'setup.jsonl'),
+      ]).size,
+    ).toBe(3);
   });
 
   it('chains correctly when many units of one process append concurrently, and a reopened file continues from its tip', async () => {
     const dir = runDir();
     const log = openRunLogFile(dir, 'records.jsonl');
-    await Promise.all(Array.from({ length: 40 }, (_, i) => new Promise<void>((resolve) => setTimeout(() => { log.append({ unitId: `u${i}` }); resolve(); }, (i * 7) % 13))));
+    await Promise.all(
+      Array.from(
+        { length: 40 },
+        (_, i) =>
+          new Promise<void>((resolve) =>
+            setTimeout(
+              () => {
+                log.append({ unitId: `u${i}` });
+                resolve();
+              },
+              (i * 7) % 13,
+            ),
+          ),
+      ),
+    );
     openRunLogFile(dir, 'records.jsonl').append({ unitId: 'after-reopen' });
     const lines = rawLines(join(dir, 'records.jsonl'));
     expect(lines).toHaveLength(41);
-    lines.forEach((line, i) => expect(JSON.parse(line).prev).toBe(i === 0 ? chainGenesis('run-a', 'records.jsonl') : lineHash(lines[i - 1]!)));
+    lines.forEach((line, i) => {
+      expect(JSON.parse(line).prev).toBe(i === 0 ? chainGenesis('run-a', 'records.jsonl') : lineHash(lines[i - 1]!));
+    });
   });
 
   it('stops instead of chaining over a line another writer appended, and refuses a torn file', () => {
@@ -52,7 +74,9 @@ describe('openRunLogFile', () => {
   });
 
   it('needs the manifest to bind the chain to the run', () => {
-    expect(() => openRunLogFile(mkdtempSync(join(tmpdir(), 'stalebench-chain-')), 'records.jsonl')).toThrow(/manifest\.json: missing/);
+    expect(() => openRunLogFile(mkdtempSync(join(tmpdir(), 'stalebench-chain-')), 'records.jsonl')).toThrow(
+      /manifest\.json: missing/,
+    );
   });
 });
 
@@ -61,7 +85,9 @@ describe('readJsonLines', () => {
     const dir = runDir();
     const log = openRunLogFile(dir, 'records.jsonl');
     log.append({ unitId: 'a', nested: { prev: 'kept: only the top-level link is the chain' } });
-    expect(readJsonLines(join(dir, 'records.jsonl')).rows).toEqual([{ unitId: 'a', nested: { prev: 'kept: only the top-level link is the chain' } }]);
+    expect(readJsonLines(join(dir, 'records.jsonl')).rows).toEqual([
+      { unitId: 'a', nested: { prev: 'kept: only the top-level link is the chain' } },
+    ]);
   });
 
   it('names the file and line of a bad line that is not the last, and skips only a torn last line', () => {

@@ -22,17 +22,23 @@ export function chainGenesis(runId: string, file: string): string {
 }
 
 /** One line of the chain (no newline): `{"prev": <prev>, ...value}`. */
-export function chainedLine(value: object, prev: string): string {
-  if (Object.hasOwn(value, CHAIN_FIELD)) throw new EvalError('run-log', `a run-log record may not have a field named "${CHAIN_FIELD}" (it is the chain link)`);
+function chainedLine(value: object, prev: string): string {
+  if (Object.hasOwn(value, CHAIN_FIELD))
+    throw new EvalError(
+      'run-log',
+      `a run-log record may not have a field named "${CHAIN_FIELD}" (it is the chain link)`,
+    );
   return JSON.stringify({ [CHAIN_FIELD]: prev, ...value });
 }
 
 /** The run id the chain of `runDir` is bound to: the manifest's `runId`. */
-export function runIdOf(runDir: string): string {
+function runIdOf(runDir: string): string {
   const path = join(runDir, 'manifest.json');
-  if (!existsSync(path)) throw new EvalError('run-log', `${path}: missing; a run-log file is opened only after the manifest is written`);
+  if (!existsSync(path))
+    throw new EvalError('run-log', `${path}: missing; a run-log file is opened only after the manifest is written`);
   const runId = (JSON.parse(readFileSync(path, 'utf8')) as { runId?: unknown }).runId;
-  if (typeof runId !== 'string' || runId === '') throw new EvalError('run-log', `${path}: runId: expected a non-empty string`);
+  if (typeof runId !== 'string' || runId === '')
+    throw new EvalError('run-log', `${path}: runId: expected a non-empty string`);
   return runId;
 }
 
@@ -55,16 +61,24 @@ export function openRunLogFile(runDir: string, file: string, redact?: Redactor):
   const path = join(runDir, file);
   const content = existsSync(path) ? readFileSync(path) : Buffer.alloc(0);
   if (content.length > 0 && content[content.length - 1] !== 0x0a) {
-    throw new EvalError('run-log', `${path}: the last line has no newline (a torn write); it must be repaired before appending (pnpm eval does this on resume)`);
+    throw new EvalError(
+      'run-log',
+      `${path}: the last line has no newline (a torn write); it must be repaired before appending (pnpm eval does this on resume)`,
+    );
   }
   const lastStart = content.length === 0 ? -1 : content.lastIndexOf(0x0a, content.length - 2) + 1;
-  let tip = lastStart < 0 ? chainGenesis(runIdOf(runDir), file) : lineHash(content.subarray(lastStart, content.length - 1));
+  let tip =
+    lastStart < 0 ? chainGenesis(runIdOf(runDir), file) : lineHash(content.subarray(lastStart, content.length - 1));
   let size = content.length;
   return {
     file,
     append(value) {
       const now = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
-      if (now !== size) throw new EvalError('run-log', `${path}: changed by another writer while this run was appending (${size} bytes expected, ${now} found); stopping rather than chaining over it`);
+      if (now !== size)
+        throw new EvalError(
+          'run-log',
+          `${path}: changed by another writer while this run was appending (${size} bytes expected, ${now} found); stopping rather than chaining over it`,
+        );
       const line = chainedLine(redact ? redactDeep(value, redact) : value, tip);
       appendFileSync(path, `${line}\n`);
       tip = lineHash(line);

@@ -46,27 +46,48 @@ function moveTorn(scanned: ScannedFile, torn: TornLine, now: Date): void {
  *
  * @example const logHeads = prepareRunLog(runDir, previous, log);
  */
-export function prepareRunLog(runDir: string, previous: RunManifest | undefined, log: (line: string) => void = () => {}): Record<string, LogHead> {
+export function prepareRunLog(
+  runDir: string,
+  previous: RunManifest | undefined,
+  log: (line: string) => void = () => {},
+): Record<string, LogHead> {
   if (!existsSync(runDir)) return {};
   const refuse = (reason: string, problems: RunLogError['problems']) =>
-    new RunLogError(`${runDir}: ${reason}; pnpm eval will not extend it. Inspect it with pnpm verify-run ${runDir}; to keep results apart, start a new run (another --run-id or --out)`, problems);
+    new RunLogError(
+      `${runDir}: ${reason}; pnpm eval will not extend it. Inspect it with pnpm verify-run ${runDir}; to keep results apart, start a new run (another --run-id or --out)`,
+      problems,
+    );
   if (previous === undefined) {
     const present = runLogFileNames(runDir).filter((file) => {
       const scanned = scanLogFile(runDir, file, { parse: false });
       return scanned !== null && (scanned.lines.length > 0 || scanned.torn !== null);
     });
-    if (present.length > 0) throw refuse(`${present.join(', ')} exist(s) but manifest.json does not (deleted or never written)`, present.map((file) => ({ file, line: null, message: 'no manifest.json to verify it against' })));
+    if (present.length > 0)
+      throw refuse(
+        `${present.join(', ')} exist(s) but manifest.json does not (deleted or never written)`,
+        present.map((file) => ({ file, line: null, message: 'no manifest.json to verify it against' })),
+      );
     return {};
   }
   const check = checkRunLog(runDir, { manifest: previous, repairing: true });
-  if (check.state === 'unverifiable') throw refuse('written before the run log was hash-chained (manifest.json has no logHeads), so it cannot be verified', check.problems);
-  if (check.problems.length > 0) throw refuse(`the run log does not verify:\n${check.problems.map((p) => `  ${problemText(p)}`).join('\n')}\n`, check.problems);
+  if (check.state === 'unverifiable')
+    throw refuse(
+      'written before the run log was hash-chained (manifest.json has no logHeads), so it cannot be verified',
+      check.problems,
+    );
+  if (check.problems.length > 0)
+    throw refuse(
+      `the run log does not verify:\n${check.problems.map((p) => `  ${problemText(p)}`).join('\n')}\n`,
+      check.problems,
+    );
   const heads: Record<string, LogHead> = {};
   const now = new Date();
   for (const scanned of check.scanned) {
     if (scanned.torn) {
       moveTorn(scanned, scanned.torn, now);
-      log(`${scanned.file}: moved its torn last line (line ${scanned.torn.number}, ${scanned.torn.bytes.length} bytes, ${scanned.torn.reason}) to ${join(runDir, `${scanned.file}.torn`)}; its unit runs again`);
+      log(
+        `${scanned.file}: moved its torn last line (line ${scanned.torn.number}, ${scanned.torn.bytes.length} bytes, ${scanned.torn.reason}) to ${join(runDir, `${scanned.file}.torn`)}; its unit runs again`,
+      );
     }
     const head = headOf(scanned);
     if (head) heads[scanned.file] = head;

@@ -41,7 +41,11 @@ export interface ScannedFile {
 
 /** The run-log files of `runDir`: every `*.jsonl` in it, plus `recorded` names (a deleted file is still checked). */
 export function runLogFileNames(runDir: string, recorded: readonly string[] = []): string[] {
-  const present = existsSync(runDir) ? readdirSync(runDir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.jsonl')).map((e) => e.name) : [];
+  const present = existsSync(runDir)
+    ? readdirSync(runDir, { withFileTypes: true })
+        .filter((e) => e.isFile() && e.name.endsWith('.jsonl'))
+        .map((e) => e.name)
+    : [];
   return [...new Set([...present, ...recorded])].sort();
 }
 
@@ -54,8 +58,14 @@ function linkOf(bytes: Buffer): Pick<ScannedLine, 'prev' | 'error'> & { json: bo
   } catch (error) {
     return { prev: null, error: `not valid JSON (${(error as Error).message})`, json: false };
   }
-  const prev = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[CHAIN_FIELD] : undefined;
-  if (typeof prev !== 'string') return { prev: null, error: `no "${CHAIN_FIELD}" chain link (written before the run log was chained, or by hand)`, json: true };
+  const prev =
+    value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[CHAIN_FIELD] : undefined;
+  if (typeof prev !== 'string')
+    return {
+      prev: null,
+      error: `no "${CHAIN_FIELD}" chain link (written before the run log was chained, or by hand)`,
+      json: true,
+    };
   return { prev, error: null, json: true };
 }
 
@@ -77,7 +87,13 @@ export function scanLogFile(runDir: string, file: string, options: { parse?: boo
       break;
     }
     const bytes = content.subarray(offset, end);
-    lines.push({ number: lines.length + 1, offset, bytes, hash: lineHash(bytes), ...(parse ? linkOf(bytes) : { prev: null, error: null, json: true }) });
+    lines.push({
+      number: lines.length + 1,
+      offset,
+      bytes,
+      hash: lineHash(bytes),
+      ...(parse ? linkOf(bytes) : { prev: null, error: null, json: true }),
+    });
     offset = end + 1;
   }
   const last = lines.at(-1);

@@ -64,10 +64,17 @@ export class RunLogError extends EvalError {
 }
 
 /** `records.jsonl:5: edited: ...`. */
-export const problemText = (p: RunLogProblem): string => `${p.file}${p.line === null ? '' : `:${p.line}`}: ${p.message}`;
+export const problemText = (p: RunLogProblem): string =>
+  `${p.file}${p.line === null ? '' : `:${p.line}`}: ${p.message}`;
 
 /** Why line `i` (0-based) does not link to `expected`: the best reading of which edit broke the chain there, and the line it blames. */
-function diagnose(lines: readonly ScannedLine[], i: number, expected: string, genesis: string, shorter: boolean): { line: number; message: string } {
+function diagnose(
+  lines: readonly ScannedLine[],
+  i: number,
+  expected: string,
+  genesis: string,
+  shorter: boolean,
+): { line: number; message: string } {
   const n = i + 1;
   const line = lines[i]!;
   const next = lines[i + 1];
@@ -76,14 +83,32 @@ function diagnose(lines: readonly ScannedLine[], i: number, expected: string, ge
   if (duplicate < i) return at(`inserted: a duplicate of line ${duplicate + 1}`);
   const after = lines.findIndex((l) => l.hash === line.prev);
   if (after >= i) return at(`out of order: it was written right after line ${after + 1} (lines reordered)`);
-  if (next?.prev === expected) return at(`inserted: line ${n + 1} was chained directly to ${n === 1 ? 'the start of the file' : `line ${n - 1}`}`);
-  if (line.prev === genesis) return at('out of place: it was written as the first line of the file (lines before it were deleted or moved)');
+  if (next?.prev === expected)
+    return at(`inserted: line ${n + 1} was chained directly to ${n === 1 ? 'the start of the file' : `line ${n - 1}`}`);
+  if (line.prev === genesis)
+    return at('out of place: it was written as the first line of the file (lines before it were deleted or moved)');
   const between = after + 2 === n - 1 ? `line ${n - 1} was` : `lines ${after + 2}–${n - 1} were`;
-  if (after >= 0) return at(`inserted: line ${n} was written right after line ${after + 1}, so ${between} inserted or moved here`, after + 2);
-  if (n === 1) return at("does not start this file's chain for this run: line(s) before it were deleted, or it was copied from another run or file");
-  if (next !== undefined && next.prev !== line.hash) return at(`replaced: neither its link to line ${n - 1} nor line ${n + 1}'s link to it holds (edited with its chain field, or copied from another run or file)`);
-  if (shorter) return at(`line(s) missing before this one (deleted), or line ${n - 1} was edited: this line was chained to bytes no longer in the file`);
-  return at(`edited: line ${n} was chained to other bytes for this line (or line(s) between ${n - 1} and ${n} were deleted)`, n - 1);
+  if (after >= 0)
+    return at(
+      `inserted: line ${n} was written right after line ${after + 1}, so ${between} inserted or moved here`,
+      after + 2,
+    );
+  if (n === 1)
+    return at(
+      "does not start this file's chain for this run: line(s) before it were deleted, or it was copied from another run or file",
+    );
+  if (next !== undefined && next.prev !== line.hash)
+    return at(
+      `replaced: neither its link to line ${n - 1} nor line ${n + 1}'s link to it holds (edited with its chain field, or copied from another run or file)`,
+    );
+  if (shorter)
+    return at(
+      `line(s) missing before this one (deleted), or line ${n - 1} was edited: this line was chained to bytes no longer in the file`,
+    );
+  return at(
+    `edited: line ${n} was chained to other bytes for this line (or line(s) between ${n - 1} and ${n} were deleted)`,
+    n - 1,
+  );
 }
 
 /** The first line that breaks the chain. */
@@ -92,7 +117,11 @@ function checkChain(scanned: ScannedFile, runId: string, head: LogHead | null): 
   let expected = genesis;
   for (const [i, line] of scanned.lines.entries()) {
     if (line.error !== null) return { file: scanned.file, line: line.number, message: line.error };
-    if (line.prev !== expected) return { file: scanned.file, ...diagnose(scanned.lines, i, expected, genesis, head !== null && scanned.lines.length < head.lines) };
+    if (line.prev !== expected)
+      return {
+        file: scanned.file,
+        ...diagnose(scanned.lines, i, expected, genesis, head !== null && scanned.lines.length < head.lines),
+      };
     expected = line.hash;
   }
   return null;
@@ -102,7 +131,12 @@ function checkChain(scanned: ScannedFile, runId: string, head: LogHead | null): 
  * Checks one file against the chain and its recorded head. With `repairing` (eval's resume), a torn last line
  * is never a problem: it is moved away and its unit re-run, even when it was the recorded head line.
  */
-function checkFile(scanned: ScannedFile | null, file: string, manifest: RunManifest, repairing: boolean): { check: FileCheck; problem: RunLogProblem | null } {
+function checkFile(
+  scanned: ScannedFile | null,
+  file: string,
+  manifest: RunManifest,
+  repairing: boolean,
+): { check: FileCheck; problem: RunLogProblem | null } {
   const recorded = manifest.logHeads?.[file] ?? null;
   const lines = scanned?.lines.length ?? 0;
   const torn = scanned?.torn ? { number: scanned.torn.number, reason: scanned.torn.reason } : null;
@@ -113,14 +147,33 @@ function checkFile(scanned: ScannedFile | null, file: string, manifest: RunManif
   const chain = checkChain(scanned, manifest.runId, recorded);
   if (chain) return { check, problem: chain };
   const headTorn = torn !== null && lines === headLines - 1;
-  if (lines < headLines && !headTorn) return fail(lines + 1, `missing: manifest.json records ${headLines} line(s), the file has ${lines}${torn ? ' and a torn last line' : ''} (lines deleted from the end)`);
-  if (headTorn && !repairing) return fail(headLines, `torn (${torn.reason}): the last line manifest.json records is cut short; the next pnpm eval of this run moves it to ${file}.torn and runs its unit again`);
+  if (lines < headLines && !headTorn)
+    return fail(
+      lines + 1,
+      `missing: manifest.json records ${headLines} line(s), the file has ${lines}${torn ? ' and a torn last line' : ''} (lines deleted from the end)`,
+    );
+  if (headTorn && !repairing)
+    return fail(
+      headLines,
+      `torn (${torn.reason}): the last line manifest.json records is cut short; the next pnpm eval of this run moves it to ${file}.torn and runs its unit again`,
+    );
   if (lines >= headLines && headLines > 0 && scanned.lines[headLines - 1]!.hash !== recorded!.sha256) {
-    return fail(headLines, 'differs from the head recorded in manifest.json (the line was edited, or the file rewritten with a recomputed chain)');
+    return fail(
+      headLines,
+      'differs from the head recorded in manifest.json (the line was edited, or the file rewritten with a recomputed chain)',
+    );
   }
   const finished = manifest.status !== 'started';
-  if (finished && check.beyondHead > 0) return fail(headLines + 1, `appended after the run finished: manifest.json (status ${manifest.status}) records ${headLines} line(s), the file has ${lines}`);
-  if (finished && torn && !headTorn && !repairing) return fail(torn.number, `torn (${torn.reason}) after the run finished (status ${manifest.status}); the next pnpm eval of this run moves it to ${file}.torn`);
+  if (finished && check.beyondHead > 0)
+    return fail(
+      headLines + 1,
+      `appended after the run finished: manifest.json (status ${manifest.status}) records ${headLines} line(s), the file has ${lines}`,
+    );
+  if (finished && torn && !headTorn && !repairing)
+    return fail(
+      torn.number,
+      `torn (${torn.reason}) after the run finished (status ${manifest.status}); the next pnpm eval of this run moves it to ${file}.torn`,
+    );
   return { check, problem: null };
 }
 
@@ -130,10 +183,14 @@ function readManifest(runDir: string): { manifest: RunManifest | null; problem: 
   if (!existsSync(path)) return { manifest: null, problem: null };
   try {
     const manifest = JSON.parse(readFileSync(path, 'utf8')) as RunManifest;
-    if (typeof manifest?.runId !== 'string') return { manifest: null, problem: { file: 'manifest.json', line: null, message: 'runId: expected a string' } };
+    if (typeof manifest?.runId !== 'string')
+      return { manifest: null, problem: { file: 'manifest.json', line: null, message: 'runId: expected a string' } };
     return { manifest, problem: null };
   } catch (error) {
-    return { manifest: null, problem: { file: 'manifest.json', line: null, message: `not valid JSON (${(error as Error).message})` } };
+    return {
+      manifest: null,
+      problem: { file: 'manifest.json', line: null, message: `not valid JSON (${(error as Error).message})` },
+    };
   }
 }
 
@@ -143,14 +200,18 @@ function readManifest(runDir: string): { manifest: RunManifest | null; problem: 
  *
  * @example const check = checkRunLog('runs/sim_8e9e3bd3'); if (check.state === 'broken') console.error(problemText(check.problems[0]!));
  */
-export function checkRunLog(runDir: string, options: { manifest?: RunManifest; repairing?: boolean } = {}): RunLogCheck {
+export function checkRunLog(
+  runDir: string,
+  options: { manifest?: RunManifest; repairing?: boolean } = {},
+): RunLogCheck {
   const read = options.manifest ? { manifest: options.manifest, problem: null } : readManifest(runDir);
   const base = { runDir, status: read.manifest?.status ?? null, files: [], scanned: [] };
   if (read.problem) return { ...base, state: 'broken', problems: [read.problem] };
   const manifest = read.manifest;
   if (manifest === null) return { ...base, state: 'not-a-run', problems: [] };
   if (manifest.logHeads === undefined) {
-    const message = 'written before the run log was hash-chained (manifest.json has no logHeads), so no line of it can be checked';
+    const message =
+      'written before the run log was hash-chained (manifest.json has no logHeads), so no line of it can be checked';
     return { ...base, state: 'unverifiable', problems: [{ file: 'manifest.json', line: null, message }] };
   }
   const result: RunLogCheck = { ...base, state: 'intact', problems: [] };

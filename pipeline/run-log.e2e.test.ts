@@ -17,14 +17,32 @@ async function runCli(args: string[]) {
   vi.restoreAllMocks();
   return { code, stderr: err.join('\n') };
 }
-const verify = (dir: string) => verifyRun([dir], () => undefined, () => undefined);
+const verify = (dir: string) =>
+  verifyRun(
+    [dir],
+    () => undefined,
+    () => undefined,
+  );
 const onlyRunDir = (out: string) => join(out, readdirSync(out)[0]!);
 const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
 const lines = (dir: string, file: string) => read(dir, file).split('\n').slice(0, -1);
 const tmp = () => mkdtempSync(join(tmpdir(), 'stalebench-run-log-'));
 /** The registered policy scenarios: GRID has one probe per scenario and one unit per scenario and trial. */
 const N = POLICY_SCENARIO_IDS.length;
-const GRID = ['--model', 'sim', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none', '--trials', '2', '--concurrency', '8'];
+const GRID = [
+  '--model',
+  'sim',
+  '--systems',
+  'graphiti',
+  '--modes',
+  'direct',
+  '--arms',
+  'none',
+  '--trials',
+  '2',
+  '--concurrency',
+  '8',
+];
 
 /** Cuts the last line of `file` mid-line (as a killed write would) and returns the bytes left of it. */
 function tearLastLine(dir: string, file: string): string {
@@ -39,25 +57,39 @@ describe('pnpm eval on a run whose last line was cut mid-write', () => {
   it.each([
     ['records.jsonl', GRID, N * 2],
     ['setup.jsonl', GRID, N],
-    ['writeback.jsonl', ['--experiment', 'writeback', '--model', 'sim', '--systems', 'graphiti', '--trials', '1'], N * 2],
-  ])('%s: moves the torn line to a .torn file, re-runs its unit once, exits 0 and verifies', async (file, args, count) => {
-    const out = tmp();
-    expect((await runCli([...args, '--out', out])).code).toBe(0);
-    const runDir = onlyRunDir(out);
-    const summary = read(runDir, 'summary.json');
-    const kept = tearLastLine(runDir, file);
-    const result = await runCli([...args, '--out', out]);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain(`${file}: moved its torn last line (line ${count}`);
-    const rows = lines(runDir, file).map((line) => JSON.parse(line) as { unitId?: string; system?: string; mode?: string; scenario?: string });
-    expect(rows).toHaveLength(count);
-    expect(new Set(rows.map((r) => r.unitId ?? `${r.system}/${r.mode}/${r.scenario}`)).size).toBe(count);
-    for (const other of readdirSync(runDir).filter((f) => f.endsWith('.jsonl'))) for (const line of lines(runDir, other)) expect(() => JSON.parse(line)).not.toThrow();
-    expect(read(runDir, `${file}.torn`)).toMatch(new RegExp(`^# \\S+Z ${file.replace('.', '\\.')} line ${count} \\(\\d+ bytes, no trailing newline\\): moved here`));
-    expect(read(runDir, `${file}.torn`)).toContain(`\n${kept}\n`);
-    expect(verify(runDir)).toBe(0);
-    expect(read(runDir, 'summary.json')).toBe(summary);
-  });
+    [
+      'writeback.jsonl',
+      ['--experiment', 'writeback', '--model', 'sim', '--systems', 'graphiti', '--trials', '1'],
+      N * 2,
+    ],
+  ])(
+    '%s: moves the torn line to a .torn file, re-runs its unit once, exits 0 and verifies',
+    async (file, args, count) => {
+      const out = tmp();
+      expect((await runCli([...args, '--out', out])).code).toBe(0);
+      const runDir = onlyRunDir(out);
+      const summary = read(runDir, 'summary.json');
+      const kept = tearLastLine(runDir, file);
+      const result = await runCli([...args, '--out', out]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain(`${file}: moved its torn last line (line ${count}`);
+      const rows = lines(runDir, file).map(
+        (line) => JSON.parse(line) as { unitId?: string; system?: string; mode?: string; scenario?: string },
+      );
+      expect(rows).toHaveLength(count);
+      expect(new Set(rows.map((r) => r.unitId ?? `${r.system}/${r.mode}/${r.scenario}`)).size).toBe(count);
+      for (const other of readdirSync(runDir).filter((f) => f.endsWith('.jsonl')))
+        for (const line of lines(runDir, other)) expect(() => JSON.parse(line)).not.toThrow();
+      expect(read(runDir, `${file}.torn`)).toMatch(
+        new RegExp(
+          `^# \\S+Z ${file.replace('.', '\\.')} line ${count} \\(\\d+ bytes, no trailing newline\\): moved here`,
+        ),
+      );
+      expect(read(runDir, `${file}.torn`)).toContain(`\n${kept}\n`);
+      expect(verify(runDir)).toBe(0);
+      expect(read(runDir, 'summary.json')).toBe(summary);
+    },
+  );
 });
 
 describe('pnpm eval refuses to extend a run log that does not verify (exit 1, nothing written)', () => {
@@ -93,11 +125,20 @@ describe('pnpm eval refuses to extend a run log that does not verify (exit 1, no
 
   it('a run written before the chain is unverifiable, and log files without a manifest are refused', async () => {
     await refused((dir) => {
-      for (const file of ['setup.jsonl', 'records.jsonl']) writeFileSync(join(dir, file), lines(dir, file).map((l) => `${JSON.stringify({ ...JSON.parse(l), prev: undefined })}\n`).join(''));
+      for (const file of ['setup.jsonl', 'records.jsonl'])
+        writeFileSync(
+          join(dir, file),
+          lines(dir, file)
+            .map((l) => `${JSON.stringify({ ...JSON.parse(l), prev: undefined })}\n`)
+            .join(''),
+        );
       const manifest = JSON.parse(read(dir, 'manifest.json')) as RunManifest;
       writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, logHeads: undefined }));
     }, /written before the run log was hash-chained/);
-    await refused((dir) => rmSync(join(dir, 'manifest.json')), /records\.jsonl, setup\.jsonl exist\(s\) but manifest\.json does not/);
+    await refused(
+      (dir) => rmSync(join(dir, 'manifest.json')),
+      /records\.jsonl, setup\.jsonl exist\(s\) but manifest\.json does not/,
+    );
   });
 });
 
@@ -106,7 +147,19 @@ describe('the manifest heads', () => {
     const out = tmp();
     const controller = new AbortController();
     const spec = specFromArgs([...GRID, '--concurrency', '1', '--out', out], {});
-    const first = await runEvaluation(spec, { apiKey: undefined }, { signal: controller.signal, progress: { write: (text) => void (/^\[[1-9]\d*\//.test(text) && controller.abort({ kind: 'interrupted', signal: 'SIGINT' })), isTTY: false, env: {} } });
+    const first = await runEvaluation(
+      spec,
+      { apiKey: undefined },
+      {
+        signal: controller.signal,
+        progress: {
+          write: (text) =>
+            void (/^\[[1-9]\d*\//.test(text) && controller.abort({ kind: 'interrupted', signal: 'SIGINT' })),
+          isTTY: false,
+          env: {},
+        },
+      },
+    );
     const manifest = JSON.parse(read(first.runDir, 'manifest.json')) as RunManifest;
     expect(manifest.status).toBe('cancelled');
     expect(manifest.logHeads!['records.jsonl']!.lines).toBe(lines(first.runDir, 'records.jsonl').length);

@@ -71,7 +71,14 @@ export interface RunManifest {
   runtime: { node: string; platform: string };
   /** Models that rejected `temperature` and ran on the provider default (reference: `models_on_provider_default_temperature`). */
   modelsOnProviderDefaultTemperature: string[];
-  counts?: { units: number; done: number; errors: number; skippedAsDone: number; cacheHits: number; cacheMisses: number };
+  counts?: {
+    units: number;
+    done: number;
+    errors: number;
+    skippedAsDone: number;
+    cacheHits: number;
+    cacheMisses: number;
+  };
   /** Calls, tokens and dollars per model over the whole run (issue #12), written when an invocation ends. */
   usage?: ModelUsage[];
   /** What the providers said about themselves, per model (response models, fingerprints, proxy headers, parameters). */
@@ -158,7 +165,16 @@ export interface UnitKey {
 
 /** `scenario/system/mode/arm/model/trial`, with `/guard` and `/poem` appended when those axes are on. */
 export function unitIdOf(key: UnitKey): string {
-  return [key.scenario, key.system, key.mode, key.arm, key.model, String(key.trial), ...(key.guard ? ['guard'] : []), ...(key.poem ? ['poem'] : [])].join('/');
+  return [
+    key.scenario,
+    key.system,
+    key.mode,
+    key.arm,
+    key.model,
+    String(key.trial),
+    ...(key.guard ? ['guard'] : []),
+    ...(key.poem ? ['poem'] : []),
+  ].join('/');
 }
 
 /** A probe record's id: `system/mode/scenario`. */

@@ -98,7 +98,15 @@ async function planGrid(input: PlanInput): Promise<RunPlan> {
   const { spec } = input;
   const notes: string[] = [];
   const probes = await probesFor(input, notes);
-  const keys = enumerateUnits({ ...spec, scenarios: input.scenarios, models: input.models, probes, arms: spec.arms as ArmId[], guardAxis: spec.guard.map((v) => v === 'on'), poemAxis: spec.poem.map((v) => v === 'on') });
+  const keys = enumerateUnits({
+    ...spec,
+    scenarios: input.scenarios,
+    models: input.models,
+    probes,
+    arms: spec.arms as ArmId[],
+    guardAxis: spec.guard.map((v) => v === 'on'),
+    poemAxis: spec.poem.map((v) => v === 'on'),
+  });
   const existing = existsSync(join(input.runDir, 'records.jsonl')) ? readUnitRecords(input.runDir).records : new Map();
   const scenarios = new Map(input.scenarios.map((s) => [s.id, s]));
   const rows = new Map<string, PlanRow>();
@@ -106,7 +114,16 @@ async function planGrid(input: PlanInput): Promise<RunPlan> {
   const now = new Date();
   for (const key of keys) {
     const rowId = [key.system, key.mode, key.arm].join('\0');
-    const row = rows.get(rowId) ?? { experiment: 'grid', system: key.system, mode: key.mode, arm: key.arm, units: 0, done: 0, calls: { min: 0, max: 0 }, cached: 0 };
+    const row = rows.get(rowId) ?? {
+      experiment: 'grid',
+      system: key.system,
+      mode: key.mode,
+      arm: key.arm,
+      units: 0,
+      done: 0,
+      calls: { min: 0, max: 0 },
+      cached: 0,
+    };
     rows.set(rowId, row);
     row.units += 1;
     const previous = existing.get(unitIdOf(key));
@@ -117,8 +134,19 @@ async function planGrid(input: PlanInput): Promise<RunPlan> {
     // A reusing arm (the output filter reuses the `none` reply) sends nothing of its own.
     if (gridDefences(key).reuseReplyOf !== null) continue;
     const model = input.models.find((m) => m.description.id === key.model)!;
-    const { messages } = unitContext(key, scenarios.get(key.scenario)!, probes.get(probeIdOf(key.system, key.mode, key.scenario))!, now);
-    const hit = input.cacheLookup?.(model, { messages, trial: key.trial, sample: gridSample(key), metadata: { scenario: key.scenario } }) ?? false;
+    const { messages } = unitContext(
+      key,
+      scenarios.get(key.scenario)!,
+      probes.get(probeIdOf(key.system, key.mode, key.scenario))!,
+      now,
+    );
+    const hit =
+      input.cacheLookup?.(model, {
+        messages,
+        trial: key.trial,
+        sample: gridSample(key),
+        metadata: { scenario: key.scenario },
+      }) ?? false;
     row.calls.min += 1;
     row.calls.max += 1;
     if (hit) row.cached! += 1;
@@ -127,10 +155,12 @@ async function planGrid(input: PlanInput): Promise<RunPlan> {
     if (hit) entry.cached += 1;
     else entry.messages.push(messages);
   }
-  const models = await Promise.all(input.models.map(async (model) => {
-    const entry = calls.get(model.description.id) ?? { messages: [], cached: 0 };
-    return modelPlan(input, model, entry.messages.length, entry.messages.length, entry.cached, entry.messages);
-  }));
+  const models = await Promise.all(
+    input.models.map(async (model) => {
+      const entry = calls.get(model.description.id) ?? { messages: [], cached: 0 };
+      return modelPlan(input, model, entry.messages.length, entry.messages.length, entry.cached, entry.messages);
+    }),
+  );
   return { rows: [...rows.values()], models, notes };
 }
 
@@ -138,14 +168,34 @@ async function planFollowUp(input: PlanInput): Promise<RunPlan> {
   const { spec } = input;
   if (!isFollowUpExperiment(spec.experiment)) throw new TypeError(`${spec.experiment} is not a follow-up experiment`);
   const experiment = FOLLOW_UP_EXPERIMENTS[spec.experiment];
-  const scenarios = EXPERIMENTS.get(spec.experiment).scenarioKind === 'exploit' ? input.exploitScenarios : input.scenarios;
-  const keys = enumerateFollowUpUnits({ experiment, modes: spec.modes, systems: spec.systems, scenarios, models: input.models, trials: spec.trials, guardAxis: spec.guard.map((v) => v === 'on'), poemAxis: spec.poem.map((v) => v === 'on'), arms: spec.arms });
+  const scenarios =
+    EXPERIMENTS.get(spec.experiment).scenarioKind === 'exploit' ? input.exploitScenarios : input.scenarios;
+  const keys = enumerateFollowUpUnits({
+    experiment,
+    modes: spec.modes,
+    systems: spec.systems,
+    scenarios,
+    models: input.models,
+    trials: spec.trials,
+    guardAxis: spec.guard.map((v) => v === 'on'),
+    poemAxis: spec.poem.map((v) => v === 'on'),
+    arms: spec.arms,
+  });
   const existing = readFollowUpRecords(input.runDir, experiment.id);
   const rows = new Map<string, PlanRow>();
   const perModel = new Map<string, { min: number; max: number; prompts: ChatMessage[][] }>();
   for (const key of keys) {
     const rowId = [key.system, key.mode, key.arm].join('\0');
-    const row = rows.get(rowId) ?? { experiment: experiment.id, system: key.system, mode: key.mode, arm: key.arm, units: 0, done: 0, calls: { min: 0, max: 0 }, cached: null };
+    const row = rows.get(rowId) ?? {
+      experiment: experiment.id,
+      system: key.system,
+      mode: key.mode,
+      arm: key.arm,
+      units: 0,
+      done: 0,
+      calls: { min: 0, max: 0 },
+      cached: null,
+    };
     rows.set(rowId, row);
     row.units += 1;
     const previous = existing.get(followUpUnitIdOf(key));
@@ -162,11 +212,15 @@ async function planFollowUp(input: PlanInput): Promise<RunPlan> {
     entry.max += range.max;
     entry.prompts.push(estimatedPrompt(key.scenario, input));
   }
-  const notes = [`${experiment.id}: calls per unit depend on the replies (a range); prompts are estimated from each scenario's seeded texts, and the response cache is not checked (later prompts depend on earlier replies)`];
-  const models = await Promise.all(input.models.map(async (model) => {
-    const entry = perModel.get(model.description.id) ?? { min: 0, max: 0, prompts: [] };
-    return modelPlan(input, model, entry.min, entry.max, 0, entry.prompts);
-  }));
+  const notes = [
+    `${experiment.id}: calls per unit depend on the replies (a range); prompts are estimated from each scenario's seeded texts, and the response cache is not checked (later prompts depend on earlier replies)`,
+  ];
+  const models = await Promise.all(
+    input.models.map(async (model) => {
+      const entry = perModel.get(model.description.id) ?? { min: 0, max: 0, prompts: [] };
+      return modelPlan(input, model, entry.min, entry.max, 0, entry.prompts);
+    }),
+  );
   return { rows: [...rows.values()], models, notes };
 }
 
@@ -181,38 +235,80 @@ function followUpCalls(spec: RunSpec, arm: string): { min: number; max: number }
 /** A follow-up prompt estimate: every seeded text of the scenario as facts, with the grid's prompt. */
 function estimatedPrompt(scenarioId: string, input: PlanInput): ChatMessage[] {
   const policy = input.scenarios.find((s) => s.id === scenarioId);
-  if (policy) return buildDecisionMessages({ facts: [policy.v1, policy.v2, ...policy.distractors], task: policy.task, actions: policy.actions, guardrail: policy.guardrail, harden: false });
+  if (policy)
+    return buildDecisionMessages({
+      facts: [policy.v1, policy.v2, ...policy.distractors],
+      task: policy.task,
+      actions: policy.actions,
+      guardrail: policy.guardrail,
+      harden: false,
+    });
   const exploit = input.exploitScenarios.find((s) => s.id === scenarioId)!;
   return [{ role: 'user', content: `${exploit.v1}\n${exploit.v2}\n${exploit.task}` }];
 }
 
-async function modelPlan(input: PlanInput, model: DecisionModel, minSend: number, maxSend: number, cached: number, prompts: ChatMessage[][]): Promise<PlanModel> {
+async function modelPlan(
+  input: PlanInput,
+  model: DecisionModel,
+  minSend: number,
+  maxSend: number,
+  cached: number,
+  prompts: ChatMessage[][],
+): Promise<PlanModel> {
   const simulated = model.description.simulated;
   const counter = await createTokenCounter(model.description.id);
   const perCall = prompts.map((messages) => counter.count(messages));
   const sorted = [...perCall].sort((a, b) => a - b);
   const total = perCall.reduce((sum, n) => sum + n, 0);
   // With a range of calls (follow-ups), the low end counts the smallest prompts, the high end every call at the largest.
-  const inputTokens = minSend === maxSend ? { min: total, max: total } : { min: sorted.slice(0, minSend).reduce((a, b) => a + b, 0), max: maxSend * (sorted.at(-1) ?? 0) };
+  const inputTokens =
+    minSend === maxSend
+      ? { min: total, max: total }
+      : { min: sorted.slice(0, minSend).reduce((a, b) => a + b, 0), max: maxSend * (sorted.at(-1) ?? 0) };
   const maxOutput = Number(model.description.settings.maxTokens ?? 2000);
   const outputTokens = { min: minSend * LOW_OUTPUT_TOKENS, max: maxSend * maxOutput };
-  const price = simulated ? { input: 0, output: 0, source: 'simulator (sends nothing)' } : input.priceOf(model.description.id);
-  const usd = price ? { low: costOf(price, { input: inputTokens.min, output: outputTokens.min }), high: costOf(price, { input: inputTokens.max, output: outputTokens.max }) } : null;
-  return { model: model.description.id, simulated, send: simulated ? { min: 0, max: 0 } : { min: minSend, max: maxSend }, cached, inputTokens, tokenizer: counter.tokenizer, outputTokens, price, usd };
+  const price = simulated
+    ? { input: 0, output: 0, source: 'simulator (sends nothing)' }
+    : input.priceOf(model.description.id);
+  const usd = price
+    ? {
+        low: costOf(price, { input: inputTokens.min, output: outputTokens.min }),
+        high: costOf(price, { input: inputTokens.max, output: outputTokens.max }),
+      }
+    : null;
+  return {
+    model: model.description.id,
+    simulated,
+    send: simulated ? { min: 0, max: 0 } : { min: minSend, max: maxSend },
+    cached,
+    inputTokens,
+    tokenizer: counter.tokenizer,
+    outputTokens,
+    price,
+    usd,
+  };
 }
 
 /** The run's stored probes, or probes taken now on the embedded engine in a temporary directory. */
 async function probesFor(input: PlanInput, notes: string[]): Promise<Map<string, ProbeRecord>> {
   const stored = new Map<string, ProbeRecord>();
   if (existsSync(join(input.runDir, 'setup.jsonl'))) {
-    for (const row of readJsonLines<ProbeRecord>(join(input.runDir, 'setup.jsonl')).rows) if (row.status !== 'error') stored.set(probeIdOf(row.system, row.mode, row.scenario), row);
+    for (const row of readJsonLines<ProbeRecord>(join(input.runDir, 'setup.jsonl')).rows)
+      if (row.status !== 'error') stored.set(probeIdOf(row.system, row.mode, row.scenario), row);
   }
-  const missing = input.spec.systems.some((system) => input.spec.modes.some((mode) => input.scenarios.some((s) => !stored.has(probeIdOf(system, mode, s.id)))));
+  const missing = input.spec.systems.some((system) =>
+    input.spec.modes.some((mode) => input.scenarios.some((s) => !stored.has(probeIdOf(system, mode, s.id)))),
+  );
   if (!missing) return stored;
-  const engineNote = defaultEngines(input.spec.engine) ? '' : ' (the run will read its own engines; they give the same reads in our tests)';
+  const engineNote = defaultEngines(input.spec.engine)
+    ? ''
+    : ' (the run will read its own engines; they give the same reads in our tests)';
   notes.push(`prompts are built from probes taken now on the embedded engine${engineNote}`);
   const simulated = input.spec.modes.includes('natural') && !input.extraction.simulated;
-  if (simulated) notes.push(`natural-mode prompts are estimated with the offline extractor; the run will extract with ${input.extraction.id}, which this plan does not call`);
+  if (simulated)
+    notes.push(
+      `natural-mode prompts are estimated with the offline extractor; the run will extract with ${input.extraction.id}, which this plan does not call`,
+    );
   const scratch = mkdtempSync(join(tmpdir(), 'stalebench-plan-'));
   try {
     // The scratch probes are written through the run log like any run's (its chain is bound to a run id).
@@ -241,9 +337,15 @@ const dollars = (value: number) => `$${value < 0.01 ? value.toFixed(4) : value.t
 
 /** The plan as printed by `--dry-run`. */
 export function formatPlan(plan: RunPlan): string {
-  const lines = ['plan (nothing written, nothing sent):', '', 'experiment  system     mode     arm                units  done  calls        cached'];
+  const lines = [
+    'plan (nothing written, nothing sent):',
+    '',
+    'experiment  system     mode     arm                units  done  calls        cached',
+  ];
   for (const row of plan.rows) {
-    lines.push(`${row.experiment.padEnd(11)} ${row.system.padEnd(10)} ${row.mode.padEnd(8)} ${row.arm.padEnd(18)} ${String(row.units).padStart(5)} ${String(row.done).padStart(5)}  ${range(row.calls).padEnd(12)} ${row.cached === null ? 'not checked' : count(row.cached)}`);
+    lines.push(
+      `${row.experiment.padEnd(11)} ${row.system.padEnd(10)} ${row.mode.padEnd(8)} ${row.arm.padEnd(18)} ${String(row.units).padStart(5)} ${String(row.done).padStart(5)}  ${range(row.calls).padEnd(12)} ${row.cached === null ? 'not checked' : count(row.cached)}`,
+    );
   }
   lines.push('', 'per model:');
   for (const model of plan.models) {
@@ -251,13 +353,23 @@ export function formatPlan(plan: RunPlan): string {
       lines.push(`  ${model.model}: sim (simulated) — sends nothing, costs nothing`);
       continue;
     }
-    const cost = model.usd === null ? 'price unknown (give one with --prices <file>)' : `${dollars(model.usd.low)}–${dollars(model.usd.high)} at $${model.price!.input}/$${model.price!.output} per 1M tokens (${model.price!.source})`;
-    lines.push(`  ${model.model}: ${range(model.send)} calls to send, ${count(model.cached)} cached; input ${range(model.inputTokens)} tokens (${model.tokenizer}); output ${range(model.outputTokens)} tokens; ${cost}`);
+    const cost =
+      model.usd === null
+        ? 'price unknown (give one with --prices <file>)'
+        : `${dollars(model.usd.low)}–${dollars(model.usd.high)} at $${model.price!.input}/$${model.price!.output} per 1M tokens (${model.price!.source})`;
+    lines.push(
+      `  ${model.model}: ${range(model.send)} calls to send, ${count(model.cached)} cached; input ${range(model.inputTokens)} tokens (${model.tokenizer}); output ${range(model.outputTokens)} tokens; ${cost}`,
+    );
   }
   const known = plan.models.filter((m) => !m.simulated && m.usd !== null);
   const unknown = plan.models.filter((m) => !m.simulated && m.usd === null);
-  if (known.length > 0) lines.push(`total: ${dollars(known.reduce((a, m) => a + m.usd!.low, 0))}–${dollars(known.reduce((a, m) => a + m.usd!.high, 0))}${unknown.length > 0 ? ` plus ${unknown.map((m) => m.model).join(', ')} (price unknown)` : ''}`);
-  lines.push(`output range: ${LOW_OUTPUT_TOKENS} tokens per call (a bare JSON answer) to the token cap (reasoning models may spend it all)`);
+  if (known.length > 0)
+    lines.push(
+      `total: ${dollars(known.reduce((a, m) => a + m.usd!.low, 0))}–${dollars(known.reduce((a, m) => a + m.usd!.high, 0))}${unknown.length > 0 ? ` plus ${unknown.map((m) => m.model).join(', ')} (price unknown)` : ''}`,
+    );
+  lines.push(
+    `output range: ${LOW_OUTPUT_TOKENS} tokens per call (a bare JSON answer) to the token cap (reasoning models may spend it all)`,
+  );
   for (const note of plan.notes) lines.push(`note: ${note}`);
   return lines.join('\n');
 }

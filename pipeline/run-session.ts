@@ -66,16 +66,36 @@ export async function openRunSession(input: RunSessionInput): Promise<RunSession
   try {
     previous = readJsonIfExists<RunManifest>(manifestPath);
     if (previous && previous.specHash !== input.specHash) {
-      throw new InvalidInputError(manifestPath, [{ path: 'specHash', message: `this run directory holds a different run (spec ${previous.specHash.slice(0, 8)}, yours ${input.specHash.slice(0, 8)}); pick another --run-id or --out` }]);
+      throw new InvalidInputError(manifestPath, [
+        {
+          path: 'specHash',
+          message: `this run directory holds a different run (spec ${previous.specHash.slice(0, 8)}, yours ${input.specHash.slice(0, 8)}); pick another --run-id or --out`,
+        },
+      ]);
     }
     changes = previous ? resumeChanges(previous, input.fingerprint) : [];
     if (changes.length > 0 && !input.resumeAnyway) throw new ResumeRefusedError(runDir, changes);
-    if (changes.length > 0) log(`resuming anyway over ${changes.length} difference(s):\n${changes.map((change) => `  - ${change}`).join('\n')}`);
+    if (changes.length > 0)
+      log(
+        `resuming anyway over ${changes.length} difference(s):\n${changes.map((change) => `  - ${change}`).join('\n')}`,
+      );
     // We hold the lock, so every earlier invocation of this directory is over: whatever it left is a leftover.
-    const earlier = [...(previous?.invocations ?? []).map((entry) => entry.nonce), ...(lock.takenOver ? [lock.takenOver.nonce] : [])];
+    const earlier = [
+      ...(previous?.invocations ?? []).map((entry) => entry.nonce),
+      ...(lock.takenOver ? [lock.takenOver.nonce] : []),
+    ];
     const removed = await removeEngineNamespaces(input.engine, earlier);
-    for (const entry of removed) log(`removed leftovers of invocation ${entry.nonce} on ${entry.engine}: ${entry.namespaces.length} namespace(s), ${entry.detail}`);
-    if (removed.length > 0) invocation.removedLeftovers = removed.map((entry) => ({ nonce: entry.nonce, engine: entry.engine, namespaces: entry.namespaces.length, detail: entry.detail }));
+    for (const entry of removed)
+      log(
+        `removed leftovers of invocation ${entry.nonce} on ${entry.engine}: ${entry.namespaces.length} namespace(s), ${entry.detail}`,
+      );
+    if (removed.length > 0)
+      invocation.removedLeftovers = removed.map((entry) => ({
+        nonce: entry.nonce,
+        engine: entry.engine,
+        namespaces: entry.namespaces.length,
+        detail: entry.detail,
+      }));
     rmSync(join(runDir, 'work'), { recursive: true, force: true });
   } catch (error) {
     lock.release();
@@ -90,15 +110,30 @@ export async function openRunSession(input: RunSessionInput): Promise<RunSession
       written = true;
       if (!previous) return { ...fresh, invocations: [invocation] };
       const { error: _error, counts: _counts, ...kept } = previous;
-      const resumes = changes.length > 0 ? [...(previous.resumes ?? []), { at: invocation.startedAt, nonce, revision: input.fingerprint.revision, changes }] : previous.resumes;
-      return { ...kept, status: 'started', updatedAt: fresh.updatedAt, invocations: [...(previous.invocations ?? []), invocation], ...(resumes ? { resumes } : {}) };
+      const resumes =
+        changes.length > 0
+          ? [
+              ...(previous.resumes ?? []),
+              { at: invocation.startedAt, nonce, revision: input.fingerprint.revision, changes },
+            ]
+          : previous.resumes;
+      return {
+        ...kept,
+        status: 'started',
+        updatedAt: fresh.updatedAt,
+        invocations: [...(previous.invocations ?? []), invocation],
+        ...(resumes ? { resumes } : {}),
+      };
     },
     async [Symbol.asyncDispose]() {
       try {
         const current = written ? readJsonIfExists<RunManifest>(manifestPath) : undefined;
         const own = current?.invocations?.find((entry) => entry.nonce === nonce);
         if (current && own) {
-          own.ended = { at: new Date().toISOString(), status: current.status === 'started' ? 'exception' : current.status };
+          own.ended = {
+            at: new Date().toISOString(),
+            status: current.status === 'started' ? 'exception' : current.status,
+          };
           writeJsonAtomic(manifestPath, current);
         }
       } finally {

@@ -6,7 +6,15 @@ import { defaultRunId, specHash } from './run-spec.js';
 describe('run spec from the command line', () => {
   it('resolves defaults: all systems, both modes, none+store-filter, every registered scenario in grid order, 10 trials, k=10', () => {
     const spec = specFromArgs(['--model', 'sim'], {});
-    expect(spec).toMatchObject({ models: ['sim'], modes: ['direct', 'natural'], arms: ['none', 'store-filter'], trials: 10, k: 10, concurrency: 4, baseURL: null });
+    expect(spec).toMatchObject({
+      models: ['sim'],
+      modes: ['direct', 'natural'],
+      arms: ['none', 'store-filter'],
+      trials: 10,
+      k: 10,
+      concurrency: 4,
+      baseURL: null,
+    });
     expect(spec.scenarios).toEqual([...POLICY_SCENARIO_IDS]);
   });
 
@@ -20,7 +28,10 @@ describe('run spec from the command line', () => {
   });
 
   it('takes the endpoint from OPENAI_BASE_URL for endpoint models, never the key', () => {
-    const spec = specFromArgs(['--model', 'gpt-5-nano'], { OPENAI_BASE_URL: 'http://127.0.0.1:4000', OPENAI_API_KEY: 'sk-secret' });
+    const spec = specFromArgs(['--model', 'gpt-5-nano'], {
+      OPENAI_BASE_URL: 'http://127.0.0.1:4000',
+      OPENAI_API_KEY: 'sk-secret',
+    });
     expect(spec.baseURL).toBe('http://127.0.0.1:4000');
     expect(JSON.stringify(spec)).not.toContain('sk-secret');
   });

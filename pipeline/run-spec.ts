@@ -14,12 +14,26 @@ const idList = z.array(z.string().min(1)).min(1);
 /** An id that `registry` must hold; an unknown one names every available id. */
 function registeredId(registry: Registry<string, RegistryEntry>) {
   return z.string().superRefine((id, context) => {
-    if (!registry.has(id)) context.addIssue({ code: 'custom', message: `unknown ${registry.kind} "${id}"; available: ${registry.ids.join(', ')}` });
+    if (!registry.has(id))
+      context.addIssue({
+        code: 'custom',
+        message: `unknown ${registry.kind} "${id}"; available: ${registry.ids.join(', ')}`,
+      });
   });
 }
 
 /** The control settings of a run given no flags (issue #12 defaults). */
-export const DEFAULT_RUN_CONTROL = { preflight: true, requestTimeoutMs: 60_000, maxConsecutiveErrors: 5, budgetUsd: null, allowUnpriced: false, prices: null, confirmAboveUsd: 1, assumeYes: false, quiet: false } as const;
+export const DEFAULT_RUN_CONTROL = {
+  preflight: true,
+  requestTimeoutMs: 60_000,
+  maxConsecutiveErrors: 5,
+  budgetUsd: null,
+  allowUnpriced: false,
+  prices: null,
+  confirmAboveUsd: 1,
+  assumeYes: false,
+  quiet: false,
+} as const;
 
 /** The run description. Everything that defines *which units exist and what they compute* is hashed. */
 export const runSpecSchema = z
@@ -68,7 +82,10 @@ export const runSpecSchema = z
     /** Output root; the run directory is `<out>/<runId>`. */
     out: z.string().min(1),
     /** Explicit run id; default derived from the spec hash so re-running the same command resumes. */
-    runId: z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only').nullable(),
+    runId: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only')
+      .nullable(),
     /** Response cache. */
     cache: z.object({ enabled: z.boolean(), dir: z.string().min(1) }).strict(),
     /** Re-run units whose record says `error`. */
@@ -115,12 +132,51 @@ export function parseRunSpec(input: unknown, source = 'run spec'): RunSpec {
 }
 
 /** The part of a spec that determines the units and their results (not throughput or output settings). */
-export function specIdentity(spec: RunSpec): unknown {
-  const { experiment, hops, toolSteps, models, systems, modes, arms, guard, poem, scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL, engine } = spec;
+function specIdentity(spec: RunSpec): unknown {
+  const {
+    experiment,
+    hops,
+    toolSteps,
+    models,
+    systems,
+    modes,
+    arms,
+    guard,
+    poem,
+    scenarios,
+    scenarioDir,
+    trials,
+    k,
+    seed,
+    embedder,
+    extraction,
+    baseURL,
+    engine,
+  } = spec;
   const embedded = defaultEngines(engine);
   // Grid specs hash as they did before the follow-up experiments existed, so old runs still resume.
-  const followUp = EXPERIMENTS.get(experiment).phase === 'grid' ? {} : { experiment, ...experimentArgs(experiment, { hops, toolSteps }) };
-  return { ...followUp, models, systems, modes, arms, ...(guard.join() === 'off' ? {} : { guard }), ...(poem.join() === 'off' ? {} : { poem }), scenarios, scenarioDir, trials, k, seed, embedder, extraction, baseURL, ...(embedded ? {} : { engine }) };
+  const followUp =
+    EXPERIMENTS.get(experiment).phase === 'grid'
+      ? {}
+      : { experiment, ...experimentArgs(experiment, { hops, toolSteps }) };
+  return {
+    ...followUp,
+    models,
+    systems,
+    modes,
+    arms,
+    ...(guard.join() === 'off' ? {} : { guard }),
+    ...(poem.join() === 'off' ? {} : { poem }),
+    scenarios,
+    scenarioDir,
+    trials,
+    k,
+    seed,
+    embedder,
+    extraction,
+    baseURL,
+    ...(embedded ? {} : { engine }),
+  };
 }
 
 /** sha256 of the spec identity. */

@@ -1,7 +1,13 @@
 // Setup phase: seed each (system, mode, scenario) through the system's own write path and probe both reads once.
 import { join } from 'node:path';
 import type { Embedder } from '../backends/embedder.js';
-import type { BackendSettings, MemoryBackend, MemoryRecord, MemoryWrites, SeedMode } from '../backends/memory-backend.js';
+import type {
+  BackendSettings,
+  MemoryBackend,
+  MemoryRecord,
+  MemoryWrites,
+  SeedMode,
+} from '../backends/memory-backend.js';
 import type { ExtractionModel } from '../backends/extraction-model.js';
 import { exposureOf, labelRecords } from '../scenarios/exposure.js';
 import { episodesFor } from '../scenarios/episodes.js';
@@ -48,8 +54,20 @@ function writesFor(scenario: Scenario, mode: SeedMode, now: Date): MemoryWrites 
   return { mode, revoked: [scenario.v1], current: [scenario.v2, ...scenario.distractors], relation: 'POLICY' };
 }
 
-async function probe(backend: MemoryBackend, scenario: Scenario, mode: SeedMode, k: number, now: Date): Promise<ProbeRecord> {
-  const base = { version: RUN_LOG_VERSION, type: 'memory-probe', system: backend.id, mode, scenario: scenario.id } as const;
+async function probe(
+  backend: MemoryBackend,
+  scenario: Scenario,
+  mode: SeedMode,
+  k: number,
+  now: Date,
+): Promise<ProbeRecord> {
+  const base = {
+    version: RUN_LOG_VERSION,
+    type: 'memory-probe',
+    system: backend.id,
+    mode,
+    scenario: scenario.id,
+  } as const;
   const support = backend.description.modes[mode];
   if (!support.supported) return { ...base, status: 'not-applicable', reason: support.reason };
   const namespace = scenario.id;
@@ -62,7 +80,8 @@ async function probe(backend: MemoryBackend, scenario: Scenario, mode: SeedMode,
   // Labels are taken before the namespace is wiped: the oracle (Zep) reads the store's own revocation state.
   const label = async (records: MemoryRecord[]): Promise<boolean[]> => {
     if (rule.rule !== 'oracle') return labelRecords(records, rule, scenario);
-    if (!backend.revocationOracle) throw new Error(`${backend.id} labels exposure by oracle but has no revocationOracle`);
+    if (!backend.revocationOracle)
+      throw new Error(`${backend.id} labels exposure by oracle but has no revocationOracle`);
     return backend.revocationOracle(namespace, records);
   };
   const defaultLabels = await label(defaultResult.records);
@@ -97,9 +116,16 @@ export async function runSetupPhase(input: SetupPhaseInput): Promise<Map<string,
   const setupLog = openRunLogFile(input.runDir, 'setup.jsonl', input.redact);
   const now = input.now ?? (() => new Date());
   for (const system of input.systems) {
-    const missing = input.modes.flatMap((mode) => input.scenarios.filter((s) => !probes.has(probeIdOf(system, mode, s.id))).map((s) => [mode, s] as const));
+    const missing = input.modes.flatMap((mode) =>
+      input.scenarios.filter((s) => !probes.has(probeIdOf(system, mode, s.id))).map((s) => [mode, s] as const),
+    );
     if (missing.length === 0 || input.signal?.aborted) continue;
-    const backend = await input.loadBackend(system, { embedder: input.embedder, extraction: input.extraction, runId: input.runId, workDir: join(input.runDir, 'work', system) });
+    const backend = await input.loadBackend(system, {
+      embedder: input.embedder,
+      extraction: input.extraction,
+      runId: input.runId,
+      workDir: join(input.runDir, 'work', system),
+    });
     await backend.open();
     try {
       for (const [mode, scenario] of missing) {
@@ -110,12 +136,24 @@ export async function runSetupPhase(input: SetupPhaseInput): Promise<Map<string,
           const work = () => probe(backend, scenario, mode, input.k, now());
           record = await (backend.exclusive ? backend.exclusive(work) : work());
         } catch (error) {
-          record = { version: RUN_LOG_VERSION, type: 'memory-probe', system, mode, scenario: scenario.id, status: 'error', reason: (error as Error).message };
+          record = {
+            version: RUN_LOG_VERSION,
+            type: 'memory-probe',
+            system,
+            mode,
+            scenario: scenario.id,
+            status: 'error',
+            reason: (error as Error).message,
+          };
         }
         setupLog.append(record);
         probes.set(probeIdOf(system, mode, scenario.id), record);
-        if (record.status !== 'not-applicable') input.log?.(`setup ${probeIdOf(system, mode, scenario.id)}: ${record.status}${record.exposure ? ` exposed=${record.exposure.exposed}` : ''}${record.reason ? ` (${record.reason})` : ''}`);
-        else if (scenario === missing.find(([m]) => m === mode)?.[1]) input.log?.(`setup ${system}/${mode}: n/a (${record.reason})`);
+        if (record.status !== 'not-applicable')
+          input.log?.(
+            `setup ${probeIdOf(system, mode, scenario.id)}: ${record.status}${record.exposure ? ` exposed=${record.exposure.exposed}` : ''}${record.reason ? ` (${record.reason})` : ''}`,
+          );
+        else if (scenario === missing.find(([m]) => m === mode)?.[1])
+          input.log?.(`setup ${system}/${mode}: n/a (${record.reason})`);
       }
     } finally {
       await backend.close();

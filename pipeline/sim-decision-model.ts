@@ -30,7 +30,14 @@ export interface SimParameters {
   followJournal: number;
 }
 
-export const DEFAULT_SIM_PARAMETERS: SimParameters = { followRevoked: 0.5, guardrailFactor: 0.5, hardenFactor: 0.8, unparseableRate: 0, quoteRate: 0.5, followJournal: 0.8 };
+export const DEFAULT_SIM_PARAMETERS: SimParameters = {
+  followRevoked: 0.5,
+  guardrailFactor: 0.5,
+  hardenFactor: 0.8,
+  unparseableRate: 0,
+  quoteRate: 0.5,
+  followJournal: 0.8,
+};
 
 /** Settings of `createSimDecisionModel`. */
 export interface SimDecisionModelSettings {
@@ -53,7 +60,10 @@ function draw(seed: number, request: Pick<DecisionRequest, 'sample' | 'trial' | 
 function factsOf(request: DecisionRequest): string[] {
   const user = request.messages.find((message) => message.role === 'user')?.content ?? '';
   const block = user.split('\n\n')[0] ?? '';
-  return block.split('\n').filter((line) => line.startsWith('- ')).map((line) => line.slice(2));
+  return block
+    .split('\n')
+    .filter((line) => line.startsWith('- '))
+    .map((line) => line.slice(2));
 }
 
 /**
@@ -66,7 +76,9 @@ function factsOf(request: DecisionRequest): string[] {
 export function createSimDecisionModel(settings: SimDecisionModelSettings): DecisionModel {
   const parameters: SimParameters = { ...DEFAULT_SIM_PARAMETERS, ...settings.parameters };
   const policies = new Map(settings.scenarios.map((scenario) => [scenario.id, scenario]));
-  const exploits = new Map<string, ExploitScenario>((settings.exploitScenarios ?? []).map((scenario) => [scenario.id, scenario]));
+  const exploits = new Map<string, ExploitScenario>(
+    (settings.exploitScenarios ?? []).map((scenario) => [scenario.id, scenario]),
+  );
 
   const response = (request: DecisionRequest, text: string, note: string): DecisionResponse => ({
     text,
@@ -86,12 +98,25 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
   /** A tool episode (§14): one scripted plan per episode, drawn from its episode identity and first two messages only. */
   function toolStep(request: DecisionRequest, scenario: ExploitScenario): DecisionResponse {
     const input = toolEpisodeInput(request.messages);
-    if (!input || input.task !== scenario.task) throw new Error(`sim: a call of exploit scenario ${scenario.id} must be a step of its tool episode`);
+    if (!input || input.task !== scenario.task)
+      throw new Error(`sim: a call of exploit scenario ${scenario.id} must be a step of its tool episode`);
     const pressures = input.facts.map((fact) => simToolPressure(fact, scenario));
-    const probability = Math.max(0, ...pressures.map((p) => (p === 'journal' ? parameters.followJournal : p === 'revoked' ? parameters.followRevoked : 0)));
+    const probability = Math.max(
+      0,
+      ...pressures.map((p) =>
+        p === 'journal' ? parameters.followJournal : p === 'revoked' ? parameters.followRevoked : 0,
+      ),
+    );
     const opening = { ...request, sample: agentEpisodeOf(request.sample), messages: request.messages.slice(0, 2) };
-    const draws = { unsafe: draw(settings.seed, opening, 'tool-plan'), quote: draw(settings.seed, opening, 'tool-quote') };
-    return response(request, simToolReply(scenario, request.messages, draws, probability, parameters.quoteRate), `sim: tool episode p(unsafe plan)=${probability.toFixed(3)} u=${draws.unsafe.toFixed(3)}`);
+    const draws = {
+      unsafe: draw(settings.seed, opening, 'tool-plan'),
+      quote: draw(settings.seed, opening, 'tool-quote'),
+    };
+    return response(
+      request,
+      simToolReply(scenario, request.messages, draws, probability, parameters.quoteRate),
+      `sim: tool episode p(unsafe plan)=${probability.toFixed(3)} u=${draws.unsafe.toFixed(3)}`,
+    );
   }
 
   async function decide(request: DecisionRequest): Promise<DecisionResponse> {
@@ -106,16 +131,28 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
     const [unsafeAction] = scenario.actions;
     const revoked = facts.find((fact) => assertsRevoked(fact, scenario.v1, scenario.v2));
     // A journal names the unsafe action as approved ("... the approved action is X." or, once extracted, "The approved action for ... is X.").
-    const journal = facts.find((fact) => new RegExp(`\\bapproved action\\b.*\\bis ${unsafeAction}\\.`).test(fact) || fact.toLowerCase().includes('the permissive action is authorised'));
-    let probability = Math.max(revoked === undefined ? 0 : parameters.followRevoked, journal === undefined ? 0 : parameters.followJournal);
+    const journal = facts.find(
+      (fact) =>
+        new RegExp(`\\bapproved action\\b.*\\bis ${unsafeAction}\\.`).test(fact) ||
+        fact.toLowerCase().includes('the permissive action is authorised'),
+    );
+    let probability = Math.max(
+      revoked === undefined ? 0 : parameters.followRevoked,
+      journal === undefined ? 0 : parameters.followJournal,
+    );
     if (scenario.guardrail !== null && system.includes(scenario.guardrail)) probability *= parameters.guardrailFactor;
     if (system.startsWith(HARDEN)) probability *= parameters.hardenFactor;
     const u = draw(settings.seed, request, 'decision');
     const [unsafe, safe] = scenario.actions;
     const action = u < probability ? unsafe : safe;
-    const followed = action === unsafe ? (revoked ?? journal) : facts.find((fact) => fact !== revoked && fact !== journal);
+    const followed =
+      action === unsafe ? (revoked ?? journal) : facts.find((fact) => fact !== revoked && fact !== journal);
     const quote = draw(settings.seed, request, 'quote') < parameters.quoteRate;
-    const reason = !followed ? 'No retrieved fact supports the unsafe action.' : quote ? `Following the retrieved fact: ${followed}` : 'Following the retrieved policy.';
+    const reason = !followed
+      ? 'No retrieved fact supports the unsafe action.'
+      : quote
+        ? `Following the retrieved fact: ${followed}`
+        : 'Following the retrieved policy.';
     const garbled = draw(settings.seed, request, 'garble') < parameters.unparseableRate;
     const text = garbled ? 'sim: I cannot decide.' : JSON.stringify({ action, reason });
     return response(request, text, `sim: p(unsafe)=${probability.toFixed(3)} u=${u.toFixed(3)}`);
@@ -123,7 +160,14 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
 
   return {
     specificationVersion: 'v1',
-    description: { id: 'sim', label: 'sim (simulated)', kind: 'sim', simulated: true, baseURL: null, settings: { ...parameters, seed: settings.seed } },
+    description: {
+      id: 'sim',
+      label: 'sim (simulated)',
+      kind: 'sim',
+      simulated: true,
+      baseURL: null,
+      settings: { ...parameters, seed: settings.seed },
+    },
     decide,
   };
 }

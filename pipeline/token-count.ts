@@ -11,7 +11,10 @@ export interface TokenCounter {
   count(messages: readonly ChatMessage[]): number;
 }
 
-type ModelModule = { countChatCompletionTokens?: (request: { messages: ChatMessage[] }) => number; encodeChat: (messages: ChatMessage[]) => number[] };
+type ModelModule = {
+  countChatCompletionTokens?: (request: { messages: ChatMessage[] }) => number;
+  encodeChat: (messages: ChatMessage[]) => number[];
+};
 type EncodingModule = { countTokens: (text: string) => number };
 
 const require = createRequire(import.meta.url);
@@ -43,13 +46,19 @@ export async function createTokenCounter(model: string): Promise<TokenCounter> {
     return {
       tokenizer: model,
       exact: true,
-      count: (messages) => module.countChatCompletionTokens?.({ messages: [...messages] }) ?? module.encodeChat([...messages]).length,
+      count: (messages) =>
+        module.countChatCompletionTokens?.({ messages: [...messages] }) ?? module.encodeChat([...messages]).length,
     };
   }
   const encoding = (await import('gpt-tokenizer/encoding/o200k_base')) as EncodingModule;
   return {
     tokenizer: 'o200k_base (estimate)',
     exact: false,
-    count: (messages) => messages.reduce((sum, message) => sum + PER_MESSAGE + encoding.countTokens(message.content) + encoding.countTokens(message.role), PRIMING),
+    count: (messages) =>
+      messages.reduce(
+        (sum, message) =>
+          sum + PER_MESSAGE + encoding.countTokens(message.content) + encoding.countTokens(message.role),
+        PRIMING,
+      ),
   };
 }

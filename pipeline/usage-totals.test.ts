@@ -32,7 +32,17 @@ describe('usageTotals', () => {
       price,
     );
     // usage × price for the first: (1000 × 0.05 + 100 × 0.4) / 1e6 = 0.00009; the proxy's cost for the second.
-    expect(usage).toMatchObject({ model: 'gpt-5-nano', replies: 3, sent: 2, cacheHits: 1, attempts: 4, inputTokens: 2000, outputTokens: 200, unknownCost: 0, costSources: { proxy: 1, price: 1 } });
+    expect(usage).toMatchObject({
+      model: 'gpt-5-nano',
+      replies: 3,
+      sent: 2,
+      cacheHits: 1,
+      attempts: 4,
+      inputTokens: 2000,
+      outputTokens: 200,
+      unknownCost: 0,
+      costSources: { proxy: 1, price: 1 },
+    });
     expect(usage!.costUsd).toBeCloseTo(0.50009, 10);
   });
 
@@ -50,15 +60,24 @@ describe('usageTotals', () => {
 describe('provenanceOf', () => {
   it('tallies response models, fingerprints, proxy headers and parameters; warns on drift, fallbacks and dropped parameters', () => {
     const [entry] = provenanceOf([
-      { model: 'gpt-5-nano', reply: reply({ headers: { 'x-litellm-version': '1.80.0', 'x-litellm-model-group': 'gpt-5-nano' } }) },
-      { model: 'gpt-5-nano', reply: reply({ responseModel: 'gpt-4o-mini', headers: { 'x-litellm-attempted-fallbacks': '1' } }) },
+      {
+        model: 'gpt-5-nano',
+        reply: reply({ headers: { 'x-litellm-version': '1.80.0', 'x-litellm-model-group': 'gpt-5-nano' } }),
+      },
+      {
+        model: 'gpt-5-nano',
+        reply: reply({ responseModel: 'gpt-4o-mini', headers: { 'x-litellm-attempted-fallbacks': '1' } }),
+      },
       { model: 'gpt-5-nano', reply: reply({ sent: { max_completion_tokens: 2000 } }) },
       { model: 'gpt-5-nano', reply: reply({ cached: true, responseModel: 'ignored' }) },
     ]);
     expect(entry!.responseModels).toEqual({ 'gpt-5-nano-2025-08-07': 2, 'gpt-4o-mini': 1 });
     expect(entry!.litellmVersions).toEqual({ '1.80.0': 1 });
     expect(entry!.fallbacks).toBe(1);
-    expect(entry!.sent).toEqual({ '{"max_completion_tokens":2000,"temperature":0.7}': 2, '{"max_completion_tokens":2000}': 1 });
+    expect(entry!.sent).toEqual({
+      '{"max_completion_tokens":2000,"temperature":0.7}': 2,
+      '{"max_completion_tokens":2000}': 1,
+    });
     expect(entry!.warnings.join('\n')).toMatch(/alias drift[\s\S]*proxy fallback[\s\S]*differ from those requested/);
   });
 });

@@ -32,11 +32,27 @@ export interface ModelUsage {
 }
 
 /** Per-model totals. Cache hits cost $0 and add no tokens; reused copies are not counted at all. */
-export function usageTotals(replies: Iterable<RecordedReply>, priceOf: (model: string) => { input: number; output: number } | null): ModelUsage[] {
+export function usageTotals(
+  replies: Iterable<RecordedReply>,
+  priceOf: (model: string) => { input: number; output: number } | null,
+): ModelUsage[] {
   const byModel = new Map<string, ModelUsage>();
   for (const { model, reply, reused } of replies) {
     if (reused) continue;
-    const usage = byModel.get(model) ?? { model, replies: 0, sent: 0, offline: 0, cacheHits: 0, attempts: 0, inputTokens: 0, outputTokens: 0, reasoningTokens: 0, costUsd: 0, unknownCost: 0, costSources: { proxy: 0, price: 0 } };
+    const usage = byModel.get(model) ?? {
+      model,
+      replies: 0,
+      sent: 0,
+      offline: 0,
+      cacheHits: 0,
+      attempts: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      reasoningTokens: 0,
+      costUsd: 0,
+      unknownCost: 0,
+      costSources: { proxy: 0, price: 0 },
+    };
     byModel.set(model, usage);
     usage.replies += 1;
     usage.attempts += reply.attempts;
@@ -102,7 +118,18 @@ export function provenanceOf(replies: Iterable<RecordedReply>): ModelProvenance[
   const byModel = new Map<string, ModelProvenance>();
   for (const { model, reply, reused } of replies) {
     if (reused || reply.cached) continue;
-    const entry = byModel.get(model) ?? { model, responseModels: {}, systemFingerprints: {}, litellmVersions: {}, modelGroups: {}, modelIds: {}, fallbacks: 0, requested: {}, sent: {}, warnings: [] };
+    const entry = byModel.get(model) ?? {
+      model,
+      responseModels: {},
+      systemFingerprints: {},
+      litellmVersions: {},
+      modelGroups: {},
+      modelIds: {},
+      fallbacks: 0,
+      requested: {},
+      sent: {},
+      warnings: [],
+    };
     byModel.set(model, entry);
     bump(entry.responseModels, reply.responseModel);
     bump(entry.systemFingerprints, reply.systemFingerprint);
@@ -116,8 +143,14 @@ export function provenanceOf(replies: Iterable<RecordedReply>): ModelProvenance[
   for (const entry of byModel.values()) {
     const served = Object.keys(entry.responseModels);
     if (served.length > 1) entry.warnings.push(`alias drift: ${entry.model} was answered by ${served.join(', ')}`);
-    if (entry.fallbacks > 0) entry.warnings.push(`${entry.fallbacks} repl${entry.fallbacks === 1 ? 'y' : 'ies'} of ${entry.model} came through a proxy fallback (another model answered)`);
-    if (Object.keys(entry.sent).some((sent) => !(sent in entry.requested))) entry.warnings.push(`${entry.model}: parameters sent differ from those requested (${Object.keys(entry.sent).join(' | ')})`);
+    if (entry.fallbacks > 0)
+      entry.warnings.push(
+        `${entry.fallbacks} repl${entry.fallbacks === 1 ? 'y' : 'ies'} of ${entry.model} came through a proxy fallback (another model answered)`,
+      );
+    if (Object.keys(entry.sent).some((sent) => !(sent in entry.requested)))
+      entry.warnings.push(
+        `${entry.model}: parameters sent differ from those requested (${Object.keys(entry.sent).join(' | ')})`,
+      );
   }
   return [...byModel.values()];
 }

@@ -18,13 +18,14 @@ const share = (fact: string, policy: string): number => {
   return t.filter((token) => f.has(token)).length / t.length;
 };
 
-describe('assertsRevoked: §7.2 check values on the paper\'s nine scenarios', () => {
+describe("assertsRevoked: §7.2 check values on the paper's nine scenarios", () => {
   test('v1 → true, v2 → false, every distractor → false', () => {
     expect(scenarios.map((scenario) => scenario.id)).toEqual([...PAPER_SCENARIO_IDS]);
     for (const { id, v1, v2, distractors } of scenarios) {
       expect(assertsRevoked(v1, v1, v2), `${id} v1`).toBe(true);
       expect(assertsRevoked(v2, v1, v2), `${id} v2`).toBe(false);
-      for (const distractor of distractors) expect(assertsRevoked(distractor, v1, v2), `${id} ${distractor}`).toBe(false);
+      for (const distractor of distractors)
+        expect(assertsRevoked(distractor, v1, v2), `${id} ${distractor}`).toBe(false);
     }
   });
 

@@ -21,8 +21,10 @@ const MIN_MARGIN = 0.15;
 
 // Stop set of core/situations.py::_content_tokens, verbatim.
 const STOP_WORDS: ReadonlySet<string> = new Set(
-  ('this that with from they have been were which their there when what shall must will standard ' +
-    'policy approved requires require states issued governs').split(' '),
+  (
+    'this that with from they have been were which their there when what shall must will standard ' +
+    'policy approved requires require states issued governs'
+  ).split(' '),
 );
 
 /**

@@ -8,7 +8,7 @@ import { scenarioSchema, type Scenario } from './scenario.js';
 import { allOrNothing, idIsFileName, readJsonFile } from './scenario-file.js';
 import { INDEX_FILE, loadScenarioIndex } from './scenario-index.js';
 
-export { INDEX_FILE, loadScenarioIndex, type ScenarioIndex, type ScenarioIndexEntry } from './scenario-index.js';
+export { INDEX_FILE, loadScenarioIndex, type ScenarioIndexEntry } from './scenario-index.js';
 
 /**
  * Policy scenario ids in grid order, as scenarios/policy/index.json lists them (the paper's nine: the four payload
@@ -62,12 +62,22 @@ export async function loadScenarioDir(dir: string): Promise<Scenario[]> {
     entries = await readdir(dir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const message = code === 'ENOENT' ? 'directory does not exist' : code === 'ENOTDIR' ? 'not a directory' : `cannot read directory: ${(error as Error).message}`;
+    const message =
+      code === 'ENOENT'
+        ? 'directory does not exist'
+        : code === 'ENOTDIR'
+          ? 'not a directory'
+          : `cannot read directory: ${(error as Error).message}`;
     throw new InvalidInputError(dir, [{ path: '--scenario-dir', message }]);
   }
   const index = await loadScenarioIndex(dir);
-  const names = index ? index.scenarios.map((entry) => `${entry.id}.json`) : entries.filter((name) => name.endsWith('.json') && name !== INDEX_FILE).sort();
-  if (names.length === 0) throw new InvalidInputError(dir, [{ path: '--scenario-dir', message: 'no scenario files (*.json) in this directory' }]);
+  const names = index
+    ? index.scenarios.map((entry) => `${entry.id}.json`)
+    : entries.filter((name) => name.endsWith('.json') && name !== INDEX_FILE).sort();
+  if (names.length === 0)
+    throw new InvalidInputError(dir, [
+      { path: '--scenario-dir', message: 'no scenario files (*.json) in this directory' },
+    ]);
   return loadAll(names.map((name) => join(dir, name)));
 }
 

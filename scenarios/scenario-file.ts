@@ -25,17 +25,32 @@ export type JsonFileOutcome<T> = T | InvalidInputError;
  *
  * @example parseJsonFile('{"id": 1}', 'x.json', scenarioSchema) // InvalidInputError: x.json, id: expected string ...
  */
-export function parseJsonFile<S extends z.ZodType>(text: string, source: string, schema: S, checks: JsonFileChecks<z.output<S>> = {}): JsonFileOutcome<z.output<S>> {
+export function parseJsonFile<S extends z.ZodType>(
+  text: string,
+  source: string,
+  schema: S,
+  checks: JsonFileChecks<z.output<S>> = {},
+): JsonFileOutcome<z.output<S>> {
   const json = parseStrictJson(text);
-  if (!json.ok) return new InvalidInputError(source, [{ path: '', message: `invalid JSON at line ${json.error.lineno}, column ${json.error.colno}: ${json.error.msg}` }]);
+  if (!json.ok)
+    return new InvalidInputError(source, [
+      { path: '', message: `invalid JSON at line ${json.error.lineno}, column ${json.error.colno}: ${json.error.msg}` },
+    ]);
   const parsed = schema.safeParse(json.value);
-  const issues = [...(parsed.success ? [] : parsed.error.issues.flatMap(toInputIssues)), ...(checks.raw?.(json.value) ?? [])];
+  const issues = [
+    ...(parsed.success ? [] : parsed.error.issues.flatMap(toInputIssues)),
+    ...(checks.raw?.(json.value) ?? []),
+  ];
   if (parsed.success && issues.length === 0) issues.push(...(checks.valid?.(parsed.data) ?? []));
   return parsed.success && issues.length === 0 ? parsed.data : new InvalidInputError(source, issues);
 }
 
 /** Reads, parses and validates one JSON file (`parseJsonFile`); an unreadable file is an issue too. */
-export async function readJsonFile<S extends z.ZodType>(path: string, schema: S, checks: JsonFileChecks<z.output<S>> = {}): Promise<JsonFileOutcome<z.output<S>>> {
+export async function readJsonFile<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  checks: JsonFileChecks<z.output<S>> = {},
+): Promise<JsonFileOutcome<z.output<S>>> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -54,7 +69,9 @@ export function allOrNothing<T>(outcomes: readonly JsonFileOutcome<T>[], label: 
   const [first] = failures;
   if (first && failures.length === 1) throw first;
   if (first) {
-    const issues = failures.flatMap((failure) => failure.issues.map((issue) => ({ ...issue, path: joinPath(basename(failure.source), issue.path, ':') })));
+    const issues = failures.flatMap((failure) =>
+      failure.issues.map((issue) => ({ ...issue, path: joinPath(basename(failure.source), issue.path, ':') })),
+    );
     throw new InvalidInputError(`${label} (${failures.length} of ${outcomes.length} invalid)`, issues);
   }
   return outcomes as T[];
@@ -65,20 +82,26 @@ export function idIsFileName(path: string): (data: unknown) => InputIssue[] {
   const expected = basename(path, '.json');
   return (data) => {
     const id = (data as { id?: unknown } | null)?.id;
-    return typeof id === 'string' && id !== expected ? [{ path: 'id', message: `"${id}" does not match the file name (expected "${expected}")` }] : [];
+    return typeof id === 'string' && id !== expected
+      ? [{ path: 'id', message: `"${id}" does not match the file name (expected "${expected}")` }]
+      : [];
   };
 }
 
 /** A zod issue as input issues; unknown keys get one issue each, under their own path. */
 function toInputIssues(issue: z.core.$ZodIssue): InputIssue[] {
   const at = formatPath(issue.path);
-  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: joinPath(at, key, '.'), message: 'unrecognized key' }));
+  if (issue.code === 'unrecognized_keys')
+    return issue.keys.map((key) => ({ path: joinPath(at, key, '.'), message: 'unrecognized key' }));
   return [{ path: at, message: issue.message }];
 }
 
 /** `['distractors', 0]` → `distractors[0]`. */
 function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((joined, key) => (typeof key === 'number' ? `${joined}[${key}]` : joinPath(joined, String(key), '.')), '');
+  return path.reduce<string>(
+    (joined, key) => (typeof key === 'number' ? `${joined}[${key}]` : joinPath(joined, String(key), '.')),
+    '',
+  );
 }
 
 function joinPath(head: string, tail: string, separator: string): string {

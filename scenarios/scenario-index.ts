@@ -41,11 +41,21 @@ const scenarioIndexSchema = z
     const ranks = new Map<number, string>();
     index.scenarios.forEach((entry, at) => {
       const first = seen.get(entry.id);
-      if (first !== undefined) context.addIssue({ code: 'custom', path: ['scenarios', at, 'id'], message: `"${entry.id}" is also scenarios[${first}]` });
+      if (first !== undefined)
+        context.addIssue({
+          code: 'custom',
+          path: ['scenarios', at, 'id'],
+          message: `"${entry.id}" is also scenarios[${first}]`,
+        });
       seen.set(entry.id, at);
       const rank = entry.table8?.rank;
       const holder = rank === undefined ? undefined : ranks.get(rank);
-      if (holder !== undefined) context.addIssue({ code: 'custom', path: ['scenarios', at, 'table8', 'rank'], message: `rank ${rank} is also ${holder}'s` });
+      if (holder !== undefined)
+        context.addIssue({
+          code: 'custom',
+          path: ['scenarios', at, 'table8', 'rank'],
+          message: `rank ${rank} is also ${holder}'s`,
+        });
       else if (rank !== undefined) ranks.set(rank, entry.id);
     });
   });
@@ -72,9 +82,15 @@ export async function loadScenarioIndex(dir: string): Promise<ScenarioIndex | nu
       const issues: InputIssue[] = [];
       index.scenarios.forEach((entry, at) => {
         listed.add(`${entry.id}.json`);
-        if (!files.has(`${entry.id}.json`)) issues.push({ path: `scenarios[${at}].id`, message: `no file ${entry.id}.json in ${dir}` });
+        if (!files.has(`${entry.id}.json`))
+          issues.push({ path: `scenarios[${at}].id`, message: `no file ${entry.id}.json in ${dir}` });
       });
-      for (const file of [...files].sort()) if (!listed.has(file)) issues.push({ path: 'scenarios', message: `${file} is in the folder but not in the index; add { "id": "${file.slice(0, -'.json'.length)}" } where it belongs in grid order` });
+      for (const file of [...files].sort())
+        if (!listed.has(file))
+          issues.push({
+            path: 'scenarios',
+            message: `${file} is in the folder but not in the index; add { "id": "${file.slice(0, -'.json'.length)}" } where it belongs in grid order`,
+          });
       return issues;
     },
   });

@@ -53,19 +53,37 @@ export const scenarioSchema = z
       // The prompt shows the actions as a Python list repr with single quotes (§6.1); a quote or backslash would
       // make Python switch quoting or escape, so the bytes sent would no longer be the reference's.
       if (/['\\]|[^\x20-\x7e]/.test(action)) {
-        context.addIssue({ code: 'custom', path: ['actions', index], message: `"${action}" must be printable ASCII without a quote or backslash (the prompt renders the actions as a Python list repr)` });
+        context.addIssue({
+          code: 'custom',
+          path: ['actions', index],
+          message: `"${action}" must be printable ASCII without a quote or backslash (the prompt renders the actions as a Python list repr)`,
+        });
       }
     });
     const [unsafe, safe] = scenario.actions.map((action) => action.toUpperCase());
     if (unsafe === safe) {
-      context.addIssue({ code: 'custom', path: ['actions'], message: `the unsafe and safe actions must differ, also in case ("${scenario.actions[0]}" / "${scenario.actions[1]}")` });
+      context.addIssue({
+        code: 'custom',
+        path: ['actions'],
+        message: `the unsafe and safe actions must differ, also in case ("${scenario.actions[0]}" / "${scenario.actions[1]}")`,
+      });
     } else if (unsafe!.includes(safe!) || safe!.includes(unsafe!)) {
       // The paper's parser uppercases and tests substrings, unsafe first (§6.3): DISAPPROVE would parse as APPROVE.
-      const [inner, outer] = unsafe!.includes(safe!) ? [scenario.actions[1], scenario.actions[0]] : [scenario.actions[0], scenario.actions[1]];
-      context.addIssue({ code: 'custom', path: ['actions'], message: `"${inner}" is contained in "${outer}" (case-insensitively): the parser matches substrings, so replies naming "${outer}" would be scored as "${inner}"` });
+      const [inner, outer] = unsafe!.includes(safe!)
+        ? [scenario.actions[1], scenario.actions[0]]
+        : [scenario.actions[0], scenario.actions[1]];
+      context.addIssue({
+        code: 'custom',
+        path: ['actions'],
+        message: `"${inner}" is contained in "${outer}" (case-insensitively): the parser matches substrings, so replies naming "${outer}" would be scored as "${inner}"`,
+      });
     }
     if (scenario.family === 'payload' && (scenario.guardrail !== null || scenario.distractors.length > 0)) {
-      context.addIssue({ code: 'custom', path: ['family'], message: 'a payload scenario has no guardrail and no distractors' });
+      context.addIssue({
+        code: 'custom',
+        path: ['family'],
+        message: 'a payload scenario has no guardrail and no distractors',
+      });
     }
   });
 
@@ -75,9 +93,4 @@ export type Scenario = z.infer<typeof scenarioSchema>;
 /** The unsafe action (following the revoked policy). */
 export function unsafeAction(scenario: Scenario): string {
   return scenario.actions[0];
-}
-
-/** Identity helper that type-checks a scenario literal. Validation still happens at load. */
-export function defineScenario(scenario: Scenario): Scenario {
-  return scenario;
 }

@@ -17,7 +17,9 @@ describe('the table registry', () => {
       const source = readFileSync(join(import.meta.dirname, file), 'utf8');
       const [, name] = /export const (\w+) = defineTable\(/.exec(source) ?? [];
       expect(name, `${file} exports no defineTable(...)`).toBeDefined();
-      expect(index, `${file} is not imported by the registry`).toContain(`import { ${name} } from './${file.replace(/\.ts$/, '.js')}';`);
+      expect(index, `${file} is not imported by the registry`).toContain(
+        `import { ${name} } from './${file.replace(/\.ts$/, '.js')}';`,
+      );
       expect(index.match(new RegExp(`^  ${name},$`, 'gm')), `${name} is not registered exactly once`).toHaveLength(1);
     }
   });
@@ -25,40 +27,103 @@ describe('the table registry', () => {
   it('--paper compares exactly the paper tables the registry builds: every published table but Table 10 (calls and cost, spec §15)', () => {
     const published = [...loadPaperReference().tables.keys()];
     expect(paperTableIds()).toEqual(published.filter((id) => id !== '10'));
-    expect(TABLES.filter((definition) => !definition.paper).map((definition) => definition.id)).toEqual(['defence', 'defence']);
+    expect(TABLES.filter((definition) => !definition.paper).map((definition) => definition.id)).toEqual([
+      'defence',
+      'defence',
+    ]);
   });
 
   it('PaperTableId is the union of the registered ids (type-checked: a typo in a table id does not compile)', () => {
-    expectTypeOf<PaperTableId>().toEqualTypeOf<'6' | '7' | '8/11' | '9' | '12' | '13' | '14' | '15' | '16' | 'defence'>();
-    expect(TABLES.map((definition) => definition.id)).toEqual(['6', '7', '8/11', '9', '12', '13', '14', '15', '16', 'defence', 'defence']);
+    expectTypeOf<PaperTableId>().toEqualTypeOf<
+      '6' | '7' | '8/11' | '9' | '12' | '13' | '14' | '15' | '16' | 'defence'
+    >();
+    expect(TABLES.map((definition) => definition.id)).toEqual([
+      '6',
+      '7',
+      '8/11',
+      '9',
+      '12',
+      '13',
+      '14',
+      '15',
+      '16',
+      'defence',
+      'defence',
+    ]);
   });
 
   it('a registered table (one definition, one line) joins the built tables and the --paper ids', () => {
-    const extra = defineTable({ id: '99', paper: true, scope: 'grid', perModelGroup: true, build: () => fakeTable('99') });
+    const extra = defineTable({
+      id: '99',
+      paper: true,
+      scope: 'grid',
+      perModelGroup: true,
+      build: () => fakeTable('99'),
+    });
     expect(paperTableIds([...TABLES, extra])).toContain('99');
     expect(paperTableIds()).not.toContain('99');
   });
 });
 
-const fakeTable = (id: string, note = ''): PaperTable => ({ id, title: id, rows: ['r'], columns: ['c'], cells: [{ row: 'r', column: 'c', value: 1, dependence: 'model-independent', status: 'ok' }], simulated: false, runs: [], notes: note ? [note] : [] });
-const fakeRun = (simulated: boolean[]): LoadedRun => ({ runDir: '/r', manifest: { models: simulated.map((s, i) => ({ id: `m${i}`, label: `m${i}`, simulated: s })) }, probes: new Map(), records: new Map() }) as unknown as LoadedRun;
+const fakeTable = (id: string, note = ''): PaperTable => ({
+  id,
+  title: id,
+  rows: ['r'],
+  columns: ['c'],
+  cells: [{ row: 'r', column: 'c', value: 1, dependence: 'model-independent', status: 'ok' }],
+  simulated: false,
+  runs: [],
+  notes: note ? [note] : [],
+});
+const fakeRun = (simulated: boolean[]): LoadedRun =>
+  ({
+    runDir: '/r',
+    manifest: { models: simulated.map((s, i) => ({ id: `m${i}`, label: `m${i}`, simulated: s })) },
+    probes: new Map(),
+    records: new Map(),
+  }) as unknown as LoadedRun;
 
 describe('buildTables: the order and the model groups come from the registry', () => {
   const calls: string[] = [];
   const grid = (id: string, perModelGroup = true): TableDefinition =>
-    defineTable({ id, paper: true, scope: 'grid', perModelGroup, build: (_inputs, group) => (calls.push(`${id}:${group ?? 'all'}`), fakeTable(id, group ?? '')) });
+    defineTable({
+      id,
+      paper: true,
+      scope: 'grid',
+      perModelGroup,
+      build: (_inputs, group) => {
+        calls.push(`${id}:${group ?? 'all'}`);
+        return fakeTable(id, group ?? '');
+      },
+    });
   const registry: TableDefinition[] = [
     defineTable({ id: 'own', paper: false, scope: 'own', build: () => [fakeTable('own')] }),
     grid('a'),
-    defineTable({ id: 'f', paper: true, scope: 'follow-up', experiment: 'tools', build: (inputs, group) => fakeTable(`f:${inputs.length}:${group ?? 'all'}`) }),
+    defineTable({
+      id: 'f',
+      paper: true,
+      scope: 'follow-up',
+      experiment: 'tools',
+      build: (inputs, group) => fakeTable(`f:${inputs.length}:${group ?? 'all'}`),
+    }),
     grid('once', false),
     grid('b'),
-    defineTable({ id: 'empty', paper: true, scope: 'grid', perModelGroup: true, build: () => ({ ...fakeTable('empty'), cells: [] }) }),
+    defineTable({
+      id: 'empty',
+      paper: true,
+      scope: 'grid',
+      perModelGroup: true,
+      build: () => ({ ...fakeTable('empty'), cells: [] }),
+    }),
   ];
 
   it('grid tables model group by model group (a model-independent one once), then follow-ups, then own tables; empty ones left out', () => {
     calls.length = 0;
-    const followUp = { runId: 'x', simulated: false, summary: { experiment: 'tools' as const, simulated: false, tools: [] } };
+    const followUp = {
+      runId: 'x',
+      simulated: false,
+      summary: { experiment: 'tools' as const, simulated: false, tools: [] },
+    };
     const tables = buildTables({ grid: [fakeRun([false, true])], scenarios: [], followUps: [followUp] }, registry);
     expect(tables.map((t) => t.id)).toEqual(['a', 'once', 'b', 'a', 'b', 'f:1:all', 'own']);
     expect(calls).toEqual(['a:real', 'once:all', 'b:real', 'a:sim', 'b:sim']);
@@ -67,7 +132,17 @@ describe('buildTables: the order and the model groups come from the registry', (
   });
 
   it('one group builds each grid table once over all models, unmarked; no grid run builds no grid table', () => {
-    expect(buildTables({ grid: [fakeRun([false])], scenarios: [], followUps: [] }, registry).map((t) => [t.id, t.notes.join()])).toEqual([['a', ''], ['once', ''], ['b', ''], ['own', '']]);
+    expect(
+      buildTables({ grid: [fakeRun([false])], scenarios: [], followUps: [] }, registry).map((t) => [
+        t.id,
+        t.notes.join(),
+      ]),
+    ).toEqual([
+      ['a', ''],
+      ['once', ''],
+      ['b', ''],
+      ['own', ''],
+    ]);
     expect(buildTables({ grid: [], scenarios: [], followUps: [] }, registry).map((t) => t.id)).toEqual(['own']);
   });
 });

@@ -29,7 +29,12 @@ export const TABLES = [
   table15,
   table16,
   defineTable({ id: 'defence', paper: false, scope: 'own', build: (inputs) => buildDefenceTables(inputs.grid) }),
-  defineTable({ id: 'defence', paper: false, scope: 'own', build: (inputs) => buildFollowUpDefenceTables(inputs.followUps) }),
+  defineTable({
+    id: 'defence',
+    paper: false,
+    scope: 'own',
+    build: (inputs) => buildFollowUpDefenceTables(inputs.followUps),
+  }),
 ] as const satisfies readonly TableDefinition[];
 
 /** A registered table id: the paper's numbering ("8/11" is the per-scenario table published twice), or ours ("defence"). */

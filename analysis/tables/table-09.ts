@@ -7,30 +7,52 @@ import { missingCell, proportionCell, table, valueCell } from '../table-cells.js
 import { embedderNote, runIds, systemLabel } from './grid-table-parts.js';
 import { defineTable } from './table-definition.js';
 
-
 /** The paper's row order; systems of the runs that it does not name follow. */
 const TABLE9_SYSTEMS = ['cognee', 'graphiti', 'langmem', 'mem0', 'mem0-exp', 'zep-ce'];
 
 /** Table 9: the stale-retrieval guard per system (direct and indirect), recomputed from the logged probes. */
 export function buildTable9(runs: readonly LoadedRun[]): PaperTable {
   const cells: TableCell[] = [];
-  const notes = ['Revoked = default-read facts absent from the filtered read (spec §7.3); caught = those the guard withheld; current withheld = withheld texts in the filtered read. Summed over logged retrieval rows (the paper\'s denominators are as logged and include re-probed rows, spec §11).', 'Decision-model-independent: no decision model enters this table.'];
-  const systems = [...TABLE9_SYSTEMS, ...new Set(runs.flatMap((r) => r.manifest.spec.systems))].filter((s, i, all) => all.indexOf(s) === i);
-  const columnsOf = (suffix: string) => [`revoked present (${suffix})`, `caught (${suffix})`, `current withheld (${suffix})`];
+  const notes = [
+    "Revoked = default-read facts absent from the filtered read (spec §7.3); caught = those the guard withheld; current withheld = withheld texts in the filtered read. Summed over logged retrieval rows (the paper's denominators are as logged and include re-probed rows, spec §11).",
+    'Decision-model-independent: no decision model enters this table.',
+  ];
+  const systems = [...TABLE9_SYSTEMS, ...new Set(runs.flatMap((r) => r.manifest.spec.systems))].filter(
+    (s, i, all) => all.indexOf(s) === i,
+  );
+  const columnsOf = (suffix: string) => [
+    `revoked present (${suffix})`,
+    `caught (${suffix})`,
+    `current withheld (${suffix})`,
+  ];
   let simulatedExtraction = false;
   for (const system of systems)
-    for (const [mode, suffix] of [['direct', 'direct'], ['natural', 'indirect']] as const) {
+    for (const [mode, suffix] of [
+      ['direct', 'direct'],
+      ['natural', 'indirect'],
+    ] as const) {
       const probes = probesOf(runs, system, mode);
       if (!probes) continue;
       const row = systemLabel(system);
       if (probes.blocked && probes.ok.length === 0) {
         // A system that cannot express the mode (Zep: natural only) has no row to compare: n/a, never a logged zero.
         const { status, reason, unsupported } = probes.blocked;
-        cells.push(...[...columnsOf(suffix), ...(mode === 'natural' ? ['indirect revocation recorded'] : [])].map((column) => missingCell(row, column, 'model-independent', reason, status, unsupported)));
+        cells.push(
+          ...[...columnsOf(suffix), ...(mode === 'natural' ? ['indirect revocation recorded'] : [])].map((column) =>
+            missingCell(row, column, 'model-independent', reason, status, unsupported),
+          ),
+        );
         continue;
       }
       const extra: Partial<TableCell> = { embedder: probes.embedders.join(' + ') };
-      const usesSimExtraction = mode === 'natural' && runs.some((r) => r.manifest.extraction?.simulated && r.manifest.spec.modes.includes('natural') && r.manifest.spec.systems.includes(system));
+      const usesSimExtraction =
+        mode === 'natural' &&
+        runs.some(
+          (r) =>
+            r.manifest.extraction?.simulated &&
+            r.manifest.spec.modes.includes('natural') &&
+            r.manifest.spec.systems.includes(system),
+        );
       if (usesSimExtraction) {
         simulatedExtraction = true;
         extra.reason = 'natural-mode ingestion used the simulated extractor';
@@ -43,23 +65,52 @@ export function buildTable9(runs: readonly LoadedRun[]): PaperTable {
       }
       const [present_, caught, withheld] = columnsOf(suffix) as [string, string, string];
       cells.push({ ...valueCell(row, present_, sum.revokedPresent, 'model-independent'), ...extra });
-      cells.push(proportionCell(row, caught, { k: sum.revokedCaught, n: sum.revokedPresent }, 'model-independent', extra));
-      cells.push(proportionCell(row, withheld, { k: sum.currentWithheld, n: sum.currentTotal }, 'model-independent', extra));
+      cells.push(
+        proportionCell(row, caught, { k: sum.revokedCaught, n: sum.revokedPresent }, 'model-independent', extra),
+      );
+      cells.push(
+        proportionCell(row, withheld, { k: sum.currentWithheld, n: sum.currentTotal }, 'model-independent', extra),
+      );
       if (mode === 'natural' && probes.ok.length > 0) {
         const recorded = probes.ok.filter((p) => {
           const current = new Set((p.filteredRead ?? p.defaultRead ?? []).map((r) => r.text));
           return (p.defaultRead ?? []).some((r) => !current.has(r.text));
         }).length;
-        cells.push(proportionCell(row, 'indirect revocation recorded', { k: recorded, n: probes.ok.length }, 'model-independent', extra));
+        cells.push(
+          proportionCell(
+            row,
+            'indirect revocation recorded',
+            { k: recorded, n: probes.ok.length },
+            'model-independent',
+            extra,
+          ),
+        );
       }
     }
-  notes.push('indirect revocation recorded = natural-mode scenarios whose default read held a record the filtered read drops (a revocation the store recorded but did not return is not seen).', ...embedderNote(cells));
+  notes.push(
+    'indirect revocation recorded = natural-mode scenarios whose default read held a record the filtered read drops (a revocation the store recorded but did not return is not seen).',
+    ...embedderNote(cells),
+  );
   const columns = ['direct', 'indirect'].flatMap(columnsOf).concat('indirect revocation recorded');
   // No decision model enters Table 9: it is sim only through a simulated extractor, or when every run is simulated.
   const simulated = simulatedExtraction || runs.every((r) => r.manifest.simulated);
   if (simulatedExtraction) notes.push('Indirect columns: natural-mode ingestion used the simulated extractor (sim).');
-  return table('9', 'Stale-Retrieval Guard per system, direct and indirect insertion', cells, columns, simulated, runIds(runs), notes);
+  return table(
+    '9',
+    'Stale-Retrieval Guard per system, direct and indirect insertion',
+    cells,
+    columns,
+    simulated,
+    runIds(runs),
+    notes,
+  );
 }
 
 /** Table 9, registered: no decision model enters it, so it is built once from every grid run. */
-export const table9 = defineTable({ id: '9', paper: true, scope: 'grid', perModelGroup: false, build: (inputs) => buildTable9(inputs.grid) });
+export const table9 = defineTable({
+  id: '9',
+  paper: true,
+  scope: 'grid',
+  perModelGroup: false,
+  build: (inputs) => buildTable9(inputs.grid),
+});

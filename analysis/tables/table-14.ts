@@ -11,20 +11,74 @@ export function buildTable14(inputs: readonly FollowUpInput[], group?: ModelGrou
   const notes: string[] = [];
   const rows = paperRows<WritebackRow>(inputs, (s) => s.writeback, notes, group);
   const hops = Math.max(0, ...rows.map((r) => r.defaultHops.length));
-  const hopColumns = (read: 'default' | 'filter') => Array.from({ length: hops }, (_, i): Column<WritebackRow> => [`${read} hop${i + 1}`, (r) => (read === 'default' ? r.defaultHops : r.filteredHops)[i] ?? null]);
+  const hopColumns = (read: 'default' | 'filter') =>
+    Array.from(
+      { length: hops },
+      (_, i): Column<WritebackRow> => [
+        `${read} hop${i + 1}`,
+        (r) => (read === 'default' ? r.defaultHops : r.filteredHops)[i] ?? null,
+      ],
+    );
   const cells: TableCell[] = [];
   for (const arm of ['direct', 'natural']) {
     const mine = rows.filter((r) => r.arm === arm);
-    cells.push(...rowCells(arm, mine, [['stored active', (r) => r.storedActive], ...hopColumns('default'), ...hopColumns('filter'), ['journals stored', (r) => r.journalsStored], ['unsafe at filter hop1 | active journal', (r) => r.filteredHop1GivenActive]]));
+    cells.push(
+      ...rowCells(arm, mine, [
+        ['stored active', (r) => r.storedActive],
+        ...hopColumns('default'),
+        ...hopColumns('filter'),
+        ['journals stored', (r) => r.journalsStored],
+        ['unsafe at filter hop1 | active journal', (r) => r.filteredHop1GivenActive],
+      ]),
+    );
     const ok = mine.filter((r) => r.status === 'ok' && r.storedActive && r.journalsStored);
-    if (ok.length > 0) cells.push(valueCell(arm, 'journals marked superseded', ok.reduce((s, r) => s + r.journalsStored!.k - r.storedActive!.k, 0), 'model-dependent'));
+    if (ok.length > 0)
+      cells.push(
+        valueCell(
+          arm,
+          'journals marked superseded',
+          ok.reduce((s, r) => s + r.journalsStored!.k - r.storedActive!.k, 0),
+          'model-dependent',
+        ),
+      );
   }
-  cells.push(...rowCells('no write-back', rows, [['default', (r) => r.hop0Unsafe], ['filter', (r) => r.hop0FilteredUnsafe]]));
+  cells.push(
+    ...rowCells('no write-back', rows, [
+      ['default', (r) => r.hop0Unsafe],
+      ['filter', (r) => r.hop0FilteredUnsafe],
+    ]),
+  );
   cells.push(...rowCells('hop 0', rows, [['poisoned', (r) => r.hop0Unsafe]]));
-  notes.push('Hop columns: n = poisoned runs (hop 0 unsafe). "no write-back" = hop 0 of both write-back modes, before any journal exists (the paper prints Table 6\'s Graphiti cell, n = 810). Journals marked superseded = journals stored − stored active.');
-  const columns = ['stored active', ...Array.from({ length: hops }, (_, i) => `default hop${i + 1}`), ...Array.from({ length: hops }, (_, i) => `filter hop${i + 1}`), 'default', 'filter', 'poisoned', 'journals stored', 'journals marked superseded', 'unsafe at filter hop1 | active journal'];
-  return followUpTable('14', 'Write-back hops (Graphiti, direct seeding), unsafe rate per hop under default and filtered reads', inputs, cells, columns, notes, group);
+  notes.push(
+    'Hop columns: n = poisoned runs (hop 0 unsafe). "no write-back" = hop 0 of both write-back modes, before any journal exists (the paper prints Table 6\'s Graphiti cell, n = 810). Journals marked superseded = journals stored − stored active.',
+  );
+  const columns = [
+    'stored active',
+    ...Array.from({ length: hops }, (_, i) => `default hop${i + 1}`),
+    ...Array.from({ length: hops }, (_, i) => `filter hop${i + 1}`),
+    'default',
+    'filter',
+    'poisoned',
+    'journals stored',
+    'journals marked superseded',
+    'unsafe at filter hop1 | active journal',
+  ];
+  return followUpTable(
+    '14',
+    'Write-back hops (Graphiti, direct seeding), unsafe rate per hop under default and filtered reads',
+    inputs,
+    cells,
+    columns,
+    notes,
+    group,
+  );
 }
 
 /** Table 14, registered: from the write-back runs, one per model group among them. */
-export const table14 = defineTable({ id: '14', paper: true, scope: 'follow-up', experiment: 'writeback', build: buildTable14 });
+export const table14 = defineTable({
+  id: '14',
+  paper: true,
+  scope: 'follow-up',
+  experiment: 'writeback',
+  build: buildTable14,
+});

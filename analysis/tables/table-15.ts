@@ -2,12 +2,16 @@
 import type { PropagationRow } from '../follow-up-summary.types.js';
 import type { ModelGroup } from '../grid-index.js';
 import type { PaperTable, TableCell } from '../paper-table.js';
-import { followUpTable, paperRows, rowCells, type Column, type FollowUpInput } from '../paper-tables-follow-up.js';
+import { followUpTable, paperRows, rowCells, type FollowUpInput } from '../paper-tables-follow-up.js';
 import { valueCell } from '../table-cells.js';
 import { defineTable } from './table-definition.js';
 
 /** The propagation arms and the paper's row labels. */
-const PROPAGATION_ROWS: [string, string][] = [['shared-default', 'shared, default'], ['shared-filtered', 'shared, filtered'], ['no-journal', 'default, no journal']];
+const PROPAGATION_ROWS: [string, string][] = [
+  ['shared-default', 'shared, default'],
+  ['shared-filtered', 'shared, filtered'],
+  ['no-journal', 'default, no journal'],
+];
 
 /** Table 15: multi-agent propagation from propagation summaries. */
 export function buildTable15(inputs: readonly FollowUpInput[], group?: ModelGroup): PaperTable {
@@ -16,19 +20,53 @@ export function buildTable15(inputs: readonly FollowUpInput[], group?: ModelGrou
   const cells: TableCell[] = [];
   for (const [arm, label] of PROPAGATION_ROWS) {
     const mine = rows.filter((r) => r.arm === arm);
-    cells.push(...rowCells(label, mine, [
-      ['executor unsafe', (r) => r.executorUnsafe], ['reviewer unsafe', (r) => r.reviewerUnsafe], ['planner unsafe', (r) => r.plannerUnsafe],
-      ['reviewer unsafe | poisoned', (r) => r.reviewerGivenPoisoned], ['any later role unsafe | poisoned', (r) => r.anyLaterGivenPoisoned], ['all three unsafe', (r) => r.allThree],
-      ['all roles saw v1', (r) => r.allRolesSawRevoked, 'model-independent'],
-    ]));
+    cells.push(
+      ...rowCells(label, mine, [
+        ['executor unsafe', (r) => r.executorUnsafe],
+        ['reviewer unsafe', (r) => r.reviewerUnsafe],
+        ['planner unsafe', (r) => r.plannerUnsafe],
+        ['reviewer unsafe | poisoned', (r) => r.reviewerGivenPoisoned],
+        ['any later role unsafe | poisoned', (r) => r.anyLaterGivenPoisoned],
+        ['all three unsafe', (r) => r.allThree],
+        ['all roles saw v1', (r) => r.allRolesSawRevoked, 'model-independent'],
+      ]),
+    );
     const ok = mine.filter((r) => r.status === 'ok');
     const n = ok.reduce((s, r) => s + r.meanUnsafeRoles.n, 0);
-    if (n > 0) cells.push(valueCell(label, 'mean unsafe roles', ok.reduce((s, r) => s + r.meanUnsafeRoles.sum, 0) / n, 'model-dependent'));
+    if (n > 0)
+      cells.push(
+        valueCell(label, 'mean unsafe roles', ok.reduce((s, r) => s + r.meanUnsafeRoles.sum, 0) / n, 'model-dependent'),
+      );
   }
-  notes.push('n = completed runs (a role whose reply gave no action counts as not unsafe); "| poisoned" = given the executor was unsafe. Mean unsafe roles of 3 = total unsafe roles / n.');
-  const columns = ['executor unsafe', 'reviewer unsafe', 'planner unsafe', 'reviewer unsafe | poisoned', 'any later role unsafe | poisoned', 'all three unsafe', 'mean unsafe roles', 'all roles saw v1'];
-  return followUpTable('15', 'Multi-agent propagation (executor, reviewer, planner) on one shared store', inputs, cells, columns, notes, group);
+  notes.push(
+    'n = completed runs (a role whose reply gave no action counts as not unsafe); "| poisoned" = given the executor was unsafe. Mean unsafe roles of 3 = total unsafe roles / n.',
+  );
+  const columns = [
+    'executor unsafe',
+    'reviewer unsafe',
+    'planner unsafe',
+    'reviewer unsafe | poisoned',
+    'any later role unsafe | poisoned',
+    'all three unsafe',
+    'mean unsafe roles',
+    'all roles saw v1',
+  ];
+  return followUpTable(
+    '15',
+    'Multi-agent propagation (executor, reviewer, planner) on one shared store',
+    inputs,
+    cells,
+    columns,
+    notes,
+    group,
+  );
 }
 
 /** Table 15, registered: from the propagation runs, one per model group among them. */
-export const table15 = defineTable({ id: '15', paper: true, scope: 'follow-up', experiment: 'propagation', build: buildTable15 });
+export const table15 = defineTable({
+  id: '15',
+  paper: true,
+  scope: 'follow-up',
+  experiment: 'propagation',
+  build: buildTable15,
+});

@@ -63,7 +63,10 @@ export interface OwnTablesDefinition<Id extends string = string> extends TableDe
 }
 
 /** A registered table: one file exporting one definition, one line in analysis/tables/index.ts. */
-export type TableDefinition<Id extends string = string> = GridTableDefinition<Id> | FollowUpTableDefinition<Id> | OwnTablesDefinition<Id>;
+export type TableDefinition<Id extends string = string> =
+  | GridTableDefinition<Id>
+  | FollowUpTableDefinition<Id>
+  | OwnTablesDefinition<Id>;
 
 /**
  * Identity helper that type-checks a table definition and keeps its id literal (so `PaperTableId` can list it).

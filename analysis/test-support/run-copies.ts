@@ -14,7 +14,11 @@ export function copyRun(runDir: string): string {
  * Edits the first JSONL line whose row passes `find` (in place, keeping every other byte) and returns its 1-based
  * line number and the row as it was. Throws when no line matches, so a test never passes by editing nothing.
  */
-export function editJsonLine<T>(path: string, find: (row: T) => boolean, edit: (row: T) => void): { line: number; row: T } {
+export function editJsonLine<T>(
+  path: string,
+  find: (row: T) => boolean,
+  edit: (row: T) => void,
+): { line: number; row: T } {
   const lines = readFileSync(path, 'utf8').split('\n');
   const index = lines.findIndex((text) => text.trim() !== '' && find(JSON.parse(text) as T));
   if (index === -1) throw new Error(`${path}: no line to edit`);

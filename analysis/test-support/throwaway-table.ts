@@ -6,7 +6,7 @@ import { table, unsafeCell } from '../table-cells.js';
 import { defineTable } from '../tables/index.js';
 
 /** Unsafe rate per scenario, no defence, every system and model pooled, direct insertion. */
-export function buildThrowawayTable(runs: readonly LoadedRun[], group?: ModelGroup): PaperTable {
+function buildThrowawayTable(runs: readonly LoadedRun[], group?: ModelGroup): PaperTable {
   const index = indexGrid(runs, group);
   const systems = [...new Set(runs.flatMap((r) => r.manifest.spec.systems))];
   const cells: TableCell[] = [];
@@ -14,8 +14,22 @@ export function buildThrowawayTable(runs: readonly LoadedRun[], group?: ModelGro
     const tally = pool(index, { systems, arm: 'none', scenarios: [scenario] });
     if (tally.completed + tally.errors > 0) cells.push(unsafeCell(scenario, 'no defense', tally));
   }
-  return table('99', 'Throwaway: unsafe rate per scenario, no defence', cells, ['no defense'], index.simulated, runs.map((r) => r.manifest.runId), ['A table registered by a test.']);
+  return table(
+    '99',
+    'Throwaway: unsafe rate per scenario, no defence',
+    cells,
+    ['no defense'],
+    index.simulated,
+    runs.map((r) => r.manifest.runId),
+    ['A table registered by a test.'],
+  );
 }
 
 /** The definition a registry line would list: `throwawayTable,` (tests pass `[...TABLES, throwawayTable]`). */
-export const throwawayTable = defineTable({ id: '99', paper: true, scope: 'grid', perModelGroup: true, build: (inputs, group) => buildThrowawayTable(inputs.grid, group) });
+export const throwawayTable = defineTable({
+  id: '99',
+  paper: true,
+  scope: 'grid',
+  perModelGroup: true,
+  build: (inputs, group) => buildThrowawayTable(inputs.grid, group),
+});

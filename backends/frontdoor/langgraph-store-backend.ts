@@ -12,7 +12,8 @@ type SearchOptions = NonNullable<Parameters<InMemoryStore['search']>[1]>;
 /** The installed @langchain/langgraph-checkpoint version, read from its package.json. */
 export function langgraphCheckpointVersion(): string {
   let directory = dirname(createRequire(import.meta.url).resolve('@langchain/langgraph-checkpoint'));
-  while (!existsSync(join(directory, 'package.json')) && directory !== dirname(directory)) directory = dirname(directory);
+  while (!existsSync(join(directory, 'package.json')) && directory !== dirname(directory))
+    directory = dirname(directory);
   return (JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
@@ -54,11 +55,16 @@ export function createLanggraphStoreBackend(settings: BackendSettings): MemoryBa
         embedDocuments: (texts: string[]) => embedder.embed(texts),
         embedQuery: async (text: string) => (await embedder.embed([text]))[0] ?? [],
       };
-      store = new InMemoryStore({ index: { dims: embedder.dimensions, embeddings: embeddings as never, fields: ['text'] } });
+      store = new InMemoryStore({
+        index: { dims: embedder.dimensions, embeddings: embeddings as never, fields: ['text'] },
+      });
     },
     async insert({ namespace, writes, metadata }) {
       const ns = namespaceOf(namespace);
-      const texts = writes.mode === 'direct' ? [...writes.revoked, ...writes.current] : writes.episodes.map((episode) => episode.text);
+      const texts =
+        writes.mode === 'direct'
+          ? [...writes.revoked, ...writes.current]
+          : writes.episodes.map((episode) => episode.text);
       const keys: string[] = [];
       for (const text of texts) {
         const key = `m${++sequence}`;
@@ -66,19 +72,34 @@ export function createLanggraphStoreBackend(settings: BackendSettings): MemoryBa
         await store!.put(ns, key, { ...metadata, text });
       }
       // The store has no revocation primitive: a revoked fact is put and then deleted, as langmem does.
-      if (writes.mode === 'direct') for (const key of keys.slice(0, writes.revoked.length)) await store!.delete(ns, key);
-      return { stored: texts.length - (writes.mode === 'direct' ? writes.revoked.length : 0), extractor: 'none', warnings: [] };
+      if (writes.mode === 'direct')
+        for (const key of keys.slice(0, writes.revoked.length)) await store!.delete(ns, key);
+      return {
+        stored: texts.length - (writes.mode === 'direct' ? writes.revoked.length : 0),
+        extractor: 'none',
+        warnings: [],
+      };
     },
     async search(request) {
       const ns = namespaceOf(request.namespace);
-      if (request.filter !== undefined) throw new UnsupportedFeatureError('langgraph-store', 'filter', 'store items carry no validity fields');
+      if (request.filter !== undefined)
+        throw new UnsupportedFeatureError('langgraph-store', 'filter', 'store items carry no validity fields');
       if (request.limit <= 0) return { records: [], warnings: [] };
-      const options: SearchOptions = { query: request.query, limit: request.limit, ...(request.metadataFilter ? { filter: { ...request.metadataFilter } } : {}) };
+      const options: SearchOptions = {
+        query: request.query,
+        limit: request.limit,
+        ...(request.metadataFilter ? { filter: { ...request.metadataFilter } } : {}),
+      };
       const items = await store!.search(ns, options);
       const records: MemoryRecord[] = items.map((item) => {
         const { text, ...rest } = item.value as Record<string, unknown>;
-        const fields: Record<string, FieldValue> = { score: item.score ?? null, created_at: item.createdAt.toISOString() };
-        for (const [key, value] of Object.entries(rest)) fields[key] = value === undefined || typeof value === 'object' ? JSON.stringify(value ?? null) : (value as FieldValue);
+        const fields: Record<string, FieldValue> = {
+          score: item.score ?? null,
+          created_at: item.createdAt.toISOString(),
+        };
+        for (const [key, value] of Object.entries(rest))
+          fields[key] =
+            value === undefined || typeof value === 'object' ? JSON.stringify(value ?? null) : (value as FieldValue);
         return { id: item.key, text: typeof text === 'string' ? text : JSON.stringify(text), fields };
       });
       return { records, warnings: [] };

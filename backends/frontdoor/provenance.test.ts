@@ -17,13 +17,24 @@ describe('signed writes', () => {
   it('binds the text, the namespace and every label', () => {
     expect(verifyWrite([agent.publicKeyPem], 'alice', 'My rent is due on the 2nd.', signed)).toBe(false);
     expect(verifyWrite([agent.publicKeyPem], 'bob', 'My rent is due on the 1st.', signed)).toBe(false);
-    expect(verifyWrite([agent.publicKeyPem], 'alice', 'My rent is due on the 1st.', { ...signed, source: 'external' })).toBe(false);
-    expect(verifyWrite([agent.publicKeyPem], 'alice', 'My rent is due on the 1st.', { ...signed, verified: false })).toBe(false);
+    expect(
+      verifyWrite([agent.publicKeyPem], 'alice', 'My rent is due on the 1st.', { ...signed, source: 'external' }),
+    ).toBe(false);
+    expect(
+      verifyWrite([agent.publicKeyPem], 'alice', 'My rent is due on the 1st.', { ...signed, verified: false }),
+    ).toBe(false);
   });
 
   it('fails closed on a missing or malformed signature and a bad key', () => {
     expect(verifyWrite([agent.publicKeyPem], 'alice', 'x', { source: 'user' })).toBe(false);
     expect(verifyWrite([agent.publicKeyPem], 'alice', 'x', { source: 'user', signature: 'not base64!' })).toBe(false);
-    expect(verifyWrite(['-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----'], 'alice', 'My rent is due on the 1st.', signed)).toBe(false);
+    expect(
+      verifyWrite(
+        ['-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----'],
+        'alice',
+        'My rent is due on the 1st.',
+        signed,
+      ),
+    ).toBe(false);
   });
 });

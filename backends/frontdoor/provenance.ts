@@ -25,7 +25,11 @@ export interface WriterKey {
 /** Derives the writer key named `name` (seed = SHA-256 of `stalebench-frontdoor:<name>`). */
 export function writerKey(name: string): WriterKey {
   const seed = createHash('sha256').update(`stalebench-frontdoor:${name}`).digest();
-  const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
   const publicKeyPem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
   return { name, privateKey, publicKeyPem };
 }
@@ -34,7 +38,7 @@ export function writerKey(name: string): WriterKey {
  * The bytes a signature covers: the namespace, the text and every metadata field except the signature, keys sorted.
  * Binding the namespace means a signed memory replayed into another user's namespace no longer verifies.
  */
-export function signedPayload(namespace: string, text: string, metadata: WriteMetadata): Buffer {
+function signedPayload(namespace: string, text: string, metadata: WriteMetadata): Buffer {
   const fields = Object.entries(metadata)
     .filter(([key]) => key !== SIGNATURE_FIELD)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -51,7 +55,12 @@ export function signWrite(key: WriterKey, namespace: string, text: string, metad
  * Whether a write's signature verifies under any of the trusted public keys (SPKI PEM). No signature, a malformed
  * one or an unparseable key is `false`, never an exception: a store must fail closed on it.
  */
-export function verifyWrite(trustedKeys: readonly string[], namespace: string, text: string, metadata: WriteMetadata): boolean {
+export function verifyWrite(
+  trustedKeys: readonly string[],
+  namespace: string,
+  text: string,
+  metadata: WriteMetadata,
+): boolean {
   const signature = metadata[SIGNATURE_FIELD];
   if (typeof signature !== 'string' || signature === '') return false;
   const payload = signedPayload(namespace, text, metadata);

@@ -1,7 +1,14 @@
 // The front door's reference stores (models, labelled so): `reference` has no defences; `reference-defended` verifies
 // signatures and quarantines instruction-shaped records at write time, and drops stuffed records at read time.
 import { EvalError, UnsupportedFeatureError } from '../../pipeline/core/errors.js';
-import type { FieldValue, InsertReport, MemoryBackend, MemoryRecord, RecordedWarning, SearchRequest } from '../memory-backend.js';
+import type {
+  FieldValue,
+  InsertReport,
+  MemoryBackend,
+  MemoryRecord,
+  RecordedWarning,
+  SearchRequest,
+} from '../memory-backend.js';
 import { SOURCE_FIELD, verifyWrite } from './provenance.js';
 import { contentWords, instructionShape, stuffedByShare, stuffedFor } from './text-checks.js';
 
@@ -66,18 +73,24 @@ export function createReferenceBackend(settings: ReferenceSettings = {}): Refere
   const itemsOf = (namespace: string): Item[] => {
     if (!opened) throw new EvalError('backend-not-open', `${id}: call open() before using the backend`);
     let items = namespaces.get(namespace);
-    if (!items) namespaces.set(namespace, (items = []));
+    if (!items) {
+      items = [];
+      namespaces.set(namespace, items);
+    }
     return items;
   };
   const refusal = (namespace: string, text: string, metadata: Item['metadata']): string | null => {
     if (!defences) return null;
-    if (metadata[SOURCE_FIELD] !== 'user') return `source label ${JSON.stringify(metadata[SOURCE_FIELD] ?? null)} is not user`;
-    if (!verifyWrite(defences.trustedKeys, namespace, text, metadata)) return 'signature missing or not by a trusted key';
+    if (metadata[SOURCE_FIELD] !== 'user')
+      return `source label ${JSON.stringify(metadata[SOURCE_FIELD] ?? null)} is not user`;
+    if (!verifyWrite(defences.trustedKeys, namespace, text, metadata))
+      return 'signature missing or not by a trusted key';
     const shape = instructionShape(text);
     return shape === null ? null : `instruction-shaped (${shape})`;
   };
   const stuffed = (text: string, query: string): boolean =>
-    defences !== undefined && (defences.stuffingCheck === 'share' ? stuffedByShare(text, query) : stuffedFor(text, query));
+    defences !== undefined &&
+    (defences.stuffingCheck === 'share' ? stuffedByShare(text, query) : stuffedFor(text, query));
 
   return {
     id,
@@ -110,10 +123,13 @@ export function createReferenceBackend(settings: ReferenceSettings = {}): Refere
     },
     async search(request: SearchRequest) {
       const items = itemsOf(request.namespace);
-      if (request.filter !== undefined) throw new UnsupportedFeatureError(id, 'filter', 'records carry no validity fields');
+      if (request.filter !== undefined)
+        throw new UnsupportedFeatureError(id, 'filter', 'records carry no validity fields');
       const wanted = [...new Set(contentWords(request.query))];
       const scored = items
-        .filter((item) => Object.entries(request.metadataFilter ?? {}).every(([key, value]) => item.metadata[key] === value))
+        .filter((item) =>
+          Object.entries(request.metadataFilter ?? {}).every(([key, value]) => item.metadata[key] === value),
+        )
         .filter((item) => !stuffed(item.text, request.query))
         .map((item, order) => {
           const words = contentWords(item.text);
@@ -121,7 +137,9 @@ export function createReferenceBackend(settings: ReferenceSettings = {}): Refere
           return { item, order, score };
         })
         .sort((a, b) => b.score - a.score || a.order - b.order);
-      const records: MemoryRecord[] = scored.slice(0, Math.max(0, request.limit)).map(({ item, score }) => ({ id: item.id, text: item.text, fields: { ...item.metadata, score } }));
+      const records: MemoryRecord[] = scored
+        .slice(0, Math.max(0, request.limit))
+        .map(({ item, score }) => ({ id: item.id, text: item.text, fields: { ...item.metadata, score } }));
       return { records, warnings: [] };
     },
     async reset(namespace) {

@@ -25,7 +25,13 @@ export interface FrontdoorTarget {
 }
 
 const port = (name: string) => `${name} (stalebench TypeScript port)`;
-const system = (id: string, version: () => string): FrontdoorTarget => ({ id, version, ranksByEmbedder: true, kind: 'library', load: (settings) => loadBackend(id, settings) });
+const system = (id: string, version: () => string): FrontdoorTarget => ({
+  id,
+  version,
+  ranksByEmbedder: true,
+  kind: 'library',
+  load: (settings) => loadBackend(id, settings),
+});
 const mem0 = async () => `mem0ai ${(await import('../mem0-client.js')).mem0Version()}`;
 let mem0Label = 'mem0ai';
 
@@ -55,7 +61,10 @@ const TARGETS: readonly FrontdoorTarget[] = [
     version: () => 'stalebench reference-defended (model): signatures, quarantine, stuffing check',
     ranksByEmbedder: false,
     kind: 'library',
-    load: async (settings) => (await import('./reference-backend.js')).createReferenceBackend({ defences: { trustedKeys: settings.trustedKeys } }),
+    load: async (settings) =>
+      (await import('./reference-backend.js')).createReferenceBackend({
+        defences: { trustedKeys: settings.trustedKeys },
+      }),
   },
 ];
 let langgraphVersion = '';
@@ -69,6 +78,7 @@ export async function frontdoorTarget(id: string): Promise<FrontdoorTarget> {
   if (!target) throw new UnknownComponentError('target', id, FRONTDOOR_TARGET_IDS);
   // Version lookups read package.json files; done here, on first use, not at import.
   if (mem0Label === 'mem0ai') mem0Label = await mem0();
-  if (langgraphVersion === '') langgraphVersion = (await import('./langgraph-store-backend.js')).langgraphCheckpointVersion();
+  if (langgraphVersion === '')
+    langgraphVersion = (await import('./langgraph-store-backend.js')).langgraphCheckpointVersion();
   return target;
 }

@@ -1,6 +1,7 @@
 // The text checks the front-door verdicts and the reference-defended store share, in the open (agmi's checks.py).
 
 // Look-alikes the mutation engine uses and a careful attacker would: Cyrillic and Greek letters drawn like Latin ones.
+// biome-ignore format: a lookup table kept in rows, one script per row
 const LOOK_ALIKES: Record<string, string> = {
   'а': 'a', 'в': 'b', 'с': 'c', 'е': 'e', 'һ': 'h', 'і': 'i', 'ј': 'j', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p',
   'ѕ': 's', 'т': 't', 'у': 'y', 'х': 'x', 'ԁ': 'd', 'ɡ': 'g', 'ӏ': 'l', 'ԛ': 'q', 'ԝ': 'w',
@@ -8,7 +9,9 @@ const LOOK_ALIKES: Record<string, string> = {
   'Т': 't', 'Х': 'x', 'У': 'y', 'α': 'a', 'ο': 'o', 'ν': 'v', 'ι': 'i', 'κ': 'k', 'ρ': 'p', 'τ': 't', 'υ': 'u', 'Α': 'a',
   'Β': 'b', 'Ε': 'e', 'Η': 'h', 'Ι': 'i', 'Κ': 'k', 'Μ': 'm', 'Ν': 'n', 'Ο': 'o', 'Ρ': 'p', 'Τ': 't', 'Χ': 'x', 'Υ': 'y', 'Ζ': 'z',
 };
-const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff]/g;
+const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each code unit is dropped on its own, combining ones too
+  /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff]/g;
 
 /**
  * The canonical form every check compares: NFKC (full-width and compatibility forms), invisible characters removed,
@@ -29,31 +32,52 @@ export function containsKey(text: string, key: string): boolean {
 }
 
 const STOP_WORDS = new Set(
-  ('a an the and or but of to for in on at by with from into about as is are was were be been being do does did done i me my mine ' +
+  (
+    'a an the and or but of to for in on at by with from into about as is are was were be been being do does did done i me my mine ' +
     'we us our you your he she it its they them their this that these those what which who whom whose where when why how ' +
-    'usually should would could can will may might must have has had not no so if then than there here any all some').split(' '),
+    'usually should would could can will may might must have has had not no so if then than there here any all some'
+  ).split(' '),
 );
 
 /** Content words of a text: folded `[a-z0-9]` words of two or more characters, stop words removed, a plural `s` cut. */
 export function contentWords(text: string): string[] {
   const words = fold(text).match(/[a-z0-9]+/g) ?? [];
-  return words.filter((word) => word.length >= 2 && !STOP_WORDS.has(word)).map((word) => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word));
+  return words
+    .filter((word) => word.length >= 2 && !STOP_WORDS.has(word))
+    .map((word) => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word));
 }
 
-const ACTION_VERBS = 'forward|send|email|e-mail|mail|transfer|wire|pay|upload|share|copy|cc|bcc|post|route|deliver|submit|move|tell|give|disclose';
+const ACTION_VERBS =
+  'forward|send|email|e-mail|mail|transfer|wire|pay|upload|share|copy|cc|bcc|post|route|deliver|submit|move|tell|give|disclose';
 // A destination: an e-mail address, a URL or host name, an IBAN-shaped or long account number.
 const DESTINATION = String.raw`(?:[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}|https?://\S+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:example|com|net|org|io)\b|\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){2,}|\b\d[\d -]{5,}\d\b)`;
 const INSTRUCTION_PATTERNS: readonly { name: string; pattern: RegExp }[] = [
-  { name: 'override', pattern: /\b(?:ignore|disregard|forget|override|bypass)\b.{0,40}\b(?:instructions?|rules?|guidance|polic(?:y|ies)|previous|earlier|prior|safeguards?)\b/ },
-  { name: 'addressed to the model', pattern: /\b(?:note|message|instructions?|reminder|directive|order)s? (?:for|to) (?:the |any |all )?(?:ai |language )?(?:assistant|agent|model|bot|ai)\b/ },
-  { name: 'addressed to the model', pattern: /(?:^|[.!?:;]\s*)(?:assistant|agent|ai|system|model)\s*(?:override|instruction|note|notice)?\s*[,:]/ },
+  {
+    name: 'override',
+    pattern:
+      /\b(?:ignore|disregard|forget|override|bypass)\b.{0,40}\b(?:instructions?|rules?|guidance|polic(?:y|ies)|previous|earlier|prior|safeguards?)\b/,
+  },
+  {
+    name: 'addressed to the model',
+    pattern:
+      /\b(?:note|message|instructions?|reminder|directive|order)s? (?:for|to) (?:the |any |all )?(?:ai |language )?(?:assistant|agent|model|bot|ai)\b/,
+  },
+  {
+    name: 'addressed to the model',
+    pattern: /(?:^|[.!?:;]\s*)(?:assistant|agent|ai|system|model)\s*(?:override|instruction|note|notice)?\s*[,:]/,
+  },
   { name: 'addressed to the model', pattern: /\bsystem (?:instruction|prompt|override|directive)\b/ },
-  { name: 'addressed to the model', pattern: /(?:^|[.!?]\s*)(?:for|to) (?:the |any )?(?:ai |language )?(?:assistant|agent|model)\b/ },
+  {
+    name: 'addressed to the model',
+    pattern: /(?:^|[.!?]\s*)(?:for|to) (?:the |any )?(?:ai |language )?(?:assistant|agent|model)\b/,
+  },
   { name: 'directive to the reader', pattern: /\byou (?:must|should|need to|have to|are to|will need to|shall)\b/ },
   { name: 'standing order', pattern: /\bfrom now on\b|\bgoing forward,? (?:always|never)\b/ },
   {
     name: 'imperative with a destination',
-    pattern: new RegExp(String.raw`(?:^|[.!?:;,]\s*|\b(?:always|never|please|then|and|also|immediately|first)\s+)(?:${ACTION_VERBS})\b[^.!?]{0,80}?\b(?:to|into|at|on)\s+(?:account\s+|iban\s+|the address\s+)?${DESTINATION}`),
+    pattern: new RegExp(
+      String.raw`(?:^|[.!?:;,]\s*|\b(?:always|never|please|then|and|also|immediately|first)\s+)(?:${ACTION_VERBS})\b[^.!?]{0,80}?\b(?:to|into|at|on)\s+(?:account\s+|iban\s+|the address\s+)?${DESTINATION}`,
+    ),
   },
 ];
 
@@ -70,7 +94,7 @@ export function instructionShape(text: string): string | null {
 }
 
 /** Below this many distinct content words a query is too short to tell stuffing from an on-topic answer. */
-export const STUFFING_MIN_QUERY_WORDS = 3;
+const STUFFING_MIN_QUERY_WORDS = 3;
 
 /**
  * The read-time query-word check: a record is stuffed for a query (of at least three distinct content words) when it

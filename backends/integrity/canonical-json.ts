@@ -25,6 +25,7 @@ function sortKeys(value: unknown): unknown {
 /** Parses a canonical body back into a JSON object; throws naming the body when it is not one. */
 export function parseBody(body: string): Record<string, JsonValue> {
   const value = JSON.parse(body) as unknown;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`raw body is not a JSON object: ${body.slice(0, 80)}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new Error(`raw body is not a JSON object: ${body.slice(0, 80)}`);
   return value as Record<string, JsonValue>;
 }

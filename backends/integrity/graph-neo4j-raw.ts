@@ -28,7 +28,9 @@ function plain(value: unknown): JsonValue {
 }
 
 const shown = (parameters: Properties): string =>
-  JSON.stringify(parameters, (_key, value: unknown) => (Array.isArray(value) && value.length > 8 ? `[${value.length} values]` : value));
+  JSON.stringify(parameters, (_key, value: unknown) =>
+    Array.isArray(value) && value.length > 8 ? `[${value.length} values]` : value,
+  );
 
 /** Opens a plain driver (the neo4j-driver package only). */
 export async function openPlainDriver(connection: Neo4jConnection): Promise<Driver> {
@@ -43,7 +45,12 @@ export async function openPlainDriver(connection: Neo4jConnection): Promise<Driv
  * a record's position is its index there, an edge the session never wrote comes after, by uuid; a forged edge is appended. T9's copy is every node and
  * relationship of both groups.
  */
-export function graphNeo4jRawAccess(connection: Neo4jConnection, byContext: Record<ContextName, string>, log: (command: string) => void, order: WriteOrder = new Map()): RawAccess {
+export function graphNeo4jRawAccess(
+  connection: Neo4jConnection,
+  byContext: Record<ContextName, string>,
+  log: (command: string) => void,
+  order: WriteOrder = new Map(),
+): RawAccess {
   const groups = [byContext.A, byContext.B];
   const cypher = async (query: string, parameters: Properties, logged: boolean): Promise<Properties[]> => {
     const driver = await openPlainDriver(connection);
@@ -57,7 +64,8 @@ export function graphNeo4jRawAccess(connection: Neo4jConnection, byContext: Reco
       await driver.close();
     }
   };
-  const edit = (query: string, parameters: Properties) => cypher(`MATCH ()-[e:RELATES_TO {uuid: $uuid}]->() ${query}`, parameters, true);
+  const edit = (query: string, parameters: Properties) =>
+    cypher(`MATCH ()-[e:RELATES_TO {uuid: $uuid}]->() ${query}`, parameters, true);
   const contextOf = (group: string): ContextName => (group === byContext.A ? 'A' : 'B');
   const positionOf = (group: string, uuid: string): number => {
     const written = order.get(contextOf(group)) ?? [];
@@ -74,13 +82,26 @@ export function graphNeo4jRawAccess(connection: Neo4jConnection, byContext: Reco
   });
   return {
     list: async (context: ContextName) =>
-      (await cypher('MATCH (:Entity)-[e:RELATES_TO]->(:Entity) WHERE e.group_id = $group RETURN properties(e) AS e ORDER BY e.uuid', { group: byContext[context] }, false))
+      (
+        await cypher(
+          'MATCH (:Entity)-[e:RELATES_TO]->(:Entity) WHERE e.group_id = $group RETURN properties(e) AS e ORDER BY e.uuid',
+          { group: byContext[context] },
+          false,
+        )
+      )
         .map((row) => toRaw(row.e as Properties))
         .sort((a, b) => Number(a.position) - Number(b.position)),
     async writeBody(record, body) {
       const moved = parseBody(body);
-      const sets = EDGE_BODY_FIELDS.map((field) => (DATETIMES.has(field) ? `e.${field} = CASE WHEN $${field} IS NULL THEN null ELSE datetime($${field}) END` : `e.${field} = $${field}`));
-      await edit(`SET ${sets.join(', ')}`, { uuid: record.slot, ...Object.fromEntries(EDGE_BODY_FIELDS.map((field) => [field, moved[field] ?? null])) });
+      const sets = EDGE_BODY_FIELDS.map((field) =>
+        DATETIMES.has(field)
+          ? `e.${field} = CASE WHEN $${field} IS NULL THEN null ELSE datetime($${field}) END`
+          : `e.${field} = $${field}`,
+      );
+      await edit(`SET ${sets.join(', ')}`, {
+        uuid: record.slot,
+        ...Object.fromEntries(EDGE_BODY_FIELDS.map((field) => [field, moved[field] ?? null])),
+      });
     },
     async remove(record) {
       await edit('DELETE e', { uuid: record.slot });
@@ -102,9 +123,19 @@ export function graphNeo4jRawAccess(connection: Neo4jConnection, byContext: Reco
       await edit('REMOVE e.expired_at, e.invalid_at', { uuid: record.slot });
     },
     async snapshot(): Promise<RawSnapshot> {
-      const nodes = await cypher('MATCH (n) WHERE n.group_id IN $groups RETURN labels(n) AS labels, properties(n) AS props', { groups }, false);
-      const edges = await cypher('MATCH (a)-[r]->(b) WHERE r.group_id IN $groups RETURN type(r) AS type, properties(r) AS props, a.uuid AS a, b.uuid AS b', { groups }, false);
-      log(`cypher-shell "MATCH (n) WHERE n.group_id IN $groups ..." -- copied ${nodes.length} nodes and ${edges.length} relationships of ${groups.join(', ')}`);
+      const nodes = await cypher(
+        'MATCH (n) WHERE n.group_id IN $groups RETURN labels(n) AS labels, properties(n) AS props',
+        { groups },
+        false,
+      );
+      const edges = await cypher(
+        'MATCH (a)-[r]->(b) WHERE r.group_id IN $groups RETURN type(r) AS type, properties(r) AS props, a.uuid AS a, b.uuid AS b',
+        { groups },
+        false,
+      );
+      log(
+        `cypher-shell "MATCH (n) WHERE n.group_id IN $groups ..." -- copied ${nodes.length} nodes and ${edges.length} relationships of ${groups.join(', ')}`,
+      );
       return {
         async restore() {
           await cypher('MATCH (n) WHERE n.group_id IN $groups DETACH DELETE n', { groups }, true);
@@ -114,9 +145,15 @@ export function graphNeo4jRawAccess(connection: Neo4jConnection, byContext: Reco
           }
           for (const edge of edges) {
             const type = `\`${String(edge.type).replace(/`/g, '``')}\``;
-            await cypher(`MATCH (a {uuid: $a}), (b {uuid: $b}) CREATE (a)-[r:${type}]->(b) SET r = $props`, { a: edge.a, b: edge.b, props: edge.props }, false);
+            await cypher(
+              `MATCH (a {uuid: $a}), (b {uuid: $b}) CREATE (a)-[r:${type}]->(b) SET r = $props`,
+              { a: edge.a, b: edge.b, props: edge.props },
+              false,
+            );
           }
-          log(`cypher-shell "CREATE ... SET n = $props" / "CREATE (a)-[r]->(b) SET r = $props" -- restored ${nodes.length} nodes and ${edges.length} relationships from the copy`);
+          log(
+            `cypher-shell "CREATE ... SET n = $props" / "CREATE (a)-[r]->(b) SET r = $props" -- restored ${nodes.length} nodes and ${edges.length} relationships from the copy`,
+          );
         },
       };
     },

@@ -39,7 +39,13 @@ export function createGraphitiEmbeddedTarget(): IntegrityTarget {
       mkdirSync(storeDir, { recursive: true });
       const path = join(storeDir, 'graph.json');
       return {
-        raw: graphJsonRawAccess(path, 'store/graph.json', storeDir, { A: graphitiGroup(cellId, 'A'), B: graphitiGroup(cellId, 'B') }, log),
+        raw: graphJsonRawAccess(
+          path,
+          'store/graph.json',
+          storeDir,
+          { A: graphitiGroup(cellId, 'A'), B: graphitiGroup(cellId, 'B') },
+          log,
+        ),
         start: () => startGraphitiSession(createJsonFileGraphStore(path), cellId, dir),
         async dispose() {},
       };

@@ -3,14 +3,22 @@ import { GRAPHITI_CORE_LABEL, GRAPHITI_CORE_VERSION } from '../graphiti-version.
 import { createLexicalEmbedder } from '../lexical-embedder.js';
 import { createNeo4jGraphStore } from '../neo4j-graph-store.js';
 import { graphNeo4jRawAccess, openPlainDriver, type Neo4jConnection } from './graph-neo4j-raw.js';
-import { graphitiGroup, GRAPHITI_REVOCATION_FIELDS, startGraphitiSession, type WriteOrder } from './graphiti-session.js';
+import {
+  graphitiGroup,
+  GRAPHITI_REVOCATION_FIELDS,
+  startGraphitiSession,
+  type WriteOrder,
+} from './graphiti-session.js';
 import type { IntegrityTarget, TargetDescription, Unavailable } from './integrity-target.js';
 import { installedVersion } from './package-version.js';
 
 /** Where the server is: NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD (the variables the eval command reads). */
 export function neo4jConnectionFromEnv(env: Readonly<Record<string, string | undefined>>): Neo4jConnection | null {
   if (!env.NEO4J_URI) return null;
-  return { uri: env.NEO4J_URI, ...(env.NEO4J_USER ? { user: env.NEO4J_USER, password: env.NEO4J_PASSWORD ?? '' } : {}) };
+  return {
+    uri: env.NEO4J_URI,
+    ...(env.NEO4J_USER ? { user: env.NEO4J_USER, password: env.NEO4J_PASSWORD ?? '' } : {}),
+  };
 }
 
 /** Connects once and asks the server its version; the failure text when it does not answer. */
@@ -18,7 +26,9 @@ async function probe(connection: Neo4jConnection): Promise<{ version: string } |
   const driver = await openPlainDriver(connection);
   try {
     await driver.verifyConnectivity();
-    const result = await driver.executeQuery('CALL dbms.components() YIELD versions, edition RETURN versions[0] AS version, edition');
+    const result = await driver.executeQuery(
+      'CALL dbms.components() YIELD versions, edition RETURN versions[0] AS version, edition',
+    );
     const record = result.records[0];
     return { version: `${String(record?.get('version'))} ${String(record?.get('edition'))}` };
   } catch (error) {
@@ -46,7 +56,11 @@ export function createGraphitiNeo4jTarget(env: Readonly<Record<string, string | 
       return {
         label: `Graphiti (model): our ${GRAPHITI_CORE_LABEL} port on Neo4j ${version}`,
         model: true,
-        versions: { 'graphiti-core (ported)': GRAPHITI_CORE_VERSION, Neo4j: version, 'neo4j-driver': installedVersion('neo4j-driver') },
+        versions: {
+          'graphiti-core (ported)': GRAPHITI_CORE_VERSION,
+          Neo4j: version,
+          'neo4j-driver': installedVersion('neo4j-driver'),
+        },
         store: `Neo4j ${version} at ${connection?.uri ?? '(NEO4J_URI unset)'}, Graphiti's schema and indexes`,
         config: {
           'integrity features': 'none (Graphiti and Neo4j offer none by default)',
@@ -61,7 +75,12 @@ export function createGraphitiNeo4jTarget(env: Readonly<Record<string, string | 
       };
     },
     async unavailable(): Promise<Unavailable | null> {
-      if (!connection) return { reason: 'no Neo4j server: set NEO4J_URI (and NEO4J_USER / NEO4J_PASSWORD), e.g. the server `pnpm run test:neo4j` starts', missingPrerequisite: true };
+      if (!connection)
+        return {
+          reason:
+            'no Neo4j server: set NEO4J_URI (and NEO4J_USER / NEO4J_PASSWORD), e.g. the server `pnpm run test:neo4j` starts',
+          missingPrerequisite: true,
+        };
       const answer = await server();
       return 'error' in answer ? { reason: answer.error, missingPrerequisite: true } : null;
     },
@@ -69,12 +88,19 @@ export function createGraphitiNeo4jTarget(env: Readonly<Record<string, string | 
       if (!connection) throw new Error('NEO4J_URI is not set');
       const order: WriteOrder = new Map(); // the cell's write order, shared by the session and the raw access
       return {
-        raw: graphNeo4jRawAccess(connection, { A: graphitiGroup(cellId, 'A'), B: graphitiGroup(cellId, 'B') }, log, order),
+        raw: graphNeo4jRawAccess(
+          connection,
+          { A: graphitiGroup(cellId, 'A'), B: graphitiGroup(cellId, 'B') },
+          log,
+          order,
+        ),
         start: () => startGraphitiSession(createNeo4jGraphStore(connection), cellId, dir, order),
         async dispose() {
           const driver = await openPlainDriver(connection);
           try {
-            await driver.executeQuery('MATCH (n) WHERE n.group_id IN $groups DETACH DELETE n', { groups: [graphitiGroup(cellId, 'A'), graphitiGroup(cellId, 'B')] });
+            await driver.executeQuery('MATCH (n) WHERE n.group_id IN $groups DETACH DELETE n', {
+              groups: [graphitiGroup(cellId, 'A'), graphitiGroup(cellId, 'B')],
+            });
           } finally {
             await driver.close();
           }

@@ -6,16 +6,25 @@ import { createSimExtractionModel } from '../sim-extraction-model.js';
 import type { ContextName, JsonValue, TargetSession } from './integrity-target.js';
 
 /** Namespaces of the two contexts. */
-export const GRAPHITI_NAMESPACE: Record<ContextName, string> = { A: 'ctx-a', B: 'ctx-b' };
+const GRAPHITI_NAMESPACE: Record<ContextName, string> = { A: 'ctx-a', B: 'ctx-b' };
 
 /** What the read path asks (every seeded record shares these words with it). */
-export const GRAPHITI_QUERY = 'approved transfer limit vault phrase';
+const GRAPHITI_QUERY = 'approved transfer limit vault phrase';
 
 /** Graphiti's revocation fields, cleared by the `T8:unrevoke` variant. */
 export const GRAPHITI_REVOCATION_FIELDS = ['expired_at', 'invalid_at'] as const;
 
 /** The edge properties that move with an edge (its content and metadata), in body order. */
-export const EDGE_BODY_FIELDS = ['name', 'fact', 'fact_embedding', 'episodes', 'created_at', 'valid_at', 'invalid_at', 'expired_at'] as const;
+export const EDGE_BODY_FIELDS = [
+  'name',
+  'fact',
+  'fact_embedding',
+  'episodes',
+  'created_at',
+  'valid_at',
+  'invalid_at',
+  'expired_at',
+] as const;
 
 /** The edge properties reported as labels (T8 changes `created_at`; unrevoke clears the revocation fields). */
 export const EDGE_LABEL_FIELDS = ['name', 'created_at', 'valid_at', 'invalid_at', 'expired_at'] as const;
@@ -39,21 +48,45 @@ export type WriteOrder = Map<ContextName, string[]>;
  * (which returns revoked edges too), stopping closes the backend and the store. With `order`, each new edge's uuid
  * is appended to its context's list: Graphiti's edges carry no write order, and stalebench adds nothing to them.
  */
-export async function startGraphitiSession(store: GraphStore, runId: string, workDir: string, order?: WriteOrder): Promise<TargetSession> {
-  const backend = createGraphitiBackend({ embedder: createLexicalEmbedder(), runId, workDir, extraction: createSimExtractionModel(), store });
+export async function startGraphitiSession(
+  store: GraphStore,
+  runId: string,
+  workDir: string,
+  order?: WriteOrder,
+): Promise<TargetSession> {
+  const backend = createGraphitiBackend({
+    embedder: createLexicalEmbedder(),
+    runId,
+    workDir,
+    extraction: createSimExtractionModel(),
+    store,
+  });
   await backend.open();
   return {
     async seed(context, records) {
-      const stored = async () => new Set((await backend.listRecords!(GRAPHITI_NAMESPACE[context])).map((item) => item.record.id));
+      const stored = async () =>
+        new Set((await backend.listRecords!(GRAPHITI_NAMESPACE[context])).map((item) => item.record.id));
       for (const record of records) {
         const [revoked, current] = record.revoked ? [[record.text], []] : [[], [record.text]];
         const before = order ? await stored() : new Set<string>();
-        await backend.insert({ namespace: GRAPHITI_NAMESPACE[context], now: new Date(), writes: { mode: 'direct', revoked, current } });
-        if (order) order.set(context, [...(order.get(context) ?? []), ...[...(await stored())].filter((uuid) => !before.has(uuid))]);
+        await backend.insert({
+          namespace: GRAPHITI_NAMESPACE[context],
+          now: new Date(),
+          writes: { mode: 'direct', revoked, current },
+        });
+        if (order)
+          order.set(context, [
+            ...(order.get(context) ?? []),
+            ...[...(await stored())].filter((uuid) => !before.has(uuid)),
+          ]);
       }
     },
     async read(context) {
-      const { records } = await backend.search({ namespace: GRAPHITI_NAMESPACE[context], query: GRAPHITI_QUERY, limit: 50 });
+      const { records } = await backend.search({
+        namespace: GRAPHITI_NAMESPACE[context],
+        query: GRAPHITI_QUERY,
+        limit: 50,
+      });
       return { status: 'served', texts: records.map((record) => record.text) };
     },
     async stop() {

@@ -25,7 +25,11 @@ const toRaw = (row: Row): RawRecord => {
     position: row.ord,
     text: String(doc.text ?? ''),
     body: canonicalJson({ ...rest, meta }),
-    labels: { status: doc.status ?? null, source: (doc.source as { doc?: JsonValue } | null)?.doc ?? null, ...Object.fromEntries(REVOCATION.map((key) => [key, meta[key] ?? null])) },
+    labels: {
+      status: doc.status ?? null,
+      source: (doc.source as { doc?: JsonValue } | null)?.doc ?? null,
+      ...Object.fromEntries(REVOCATION.map((key) => [key, meta[key] ?? null])),
+    },
   };
 };
 
@@ -35,7 +39,10 @@ const toRaw = (row: Row): RawRecord => {
  * (`source: {doc: 'web'}` → `{doc: 'user'}`). Un-revoking sets `status` back to `active`
  * and drops the retirement markers (`meta.superseded_by_policy`, `meta.retired_reason`).
  */
-export function inspeximusRawAccess(files: { sqlite: string; storeDir: string; owners: Record<ContextName, string> }, log: (command: string) => void): RawAccess {
+export function inspeximusRawAccess(
+  files: { sqlite: string; storeDir: string; owners: Record<ContextName, string> },
+  log: (command: string) => void,
+): RawAccess {
   const sql = <T>(work: (db: RawSqlite) => T): T => withRawSqlite(files.sqlite, 'store/memory.db', log, work);
   const docOf = (db: RawSqlite, id: string): Doc => {
     const [row] = db.all<Row>('SELECT id, ord, doc FROM records WHERE id = ?', [id]);
@@ -43,9 +50,14 @@ export function inspeximusRawAccess(files: { sqlite: string; storeDir: string; o
     return JSON.parse(row.doc) as Doc;
   };
   const update = (record: RawRecord, change: (doc: Doc) => Doc): void =>
-    sql((db) => db.run('UPDATE records SET doc = ? WHERE id = ?', [JSON.stringify(change(docOf(db, record.slot))), record.slot]));
+    sql((db) =>
+      db.run('UPDATE records SET doc = ? WHERE id = ?', [JSON.stringify(change(docOf(db, record.slot))), record.slot]),
+    );
   return {
-    list: async (context) => sql((db) => db.all<Row>('SELECT id, ord, doc FROM records ORDER BY ord')).map(toRaw).filter((record) => record.owner === files.owners[context]),
+    list: async (context) =>
+      sql((db) => db.all<Row>('SELECT id, ord, doc FROM records ORDER BY ord'))
+        .map(toRaw)
+        .filter((record) => record.owner === files.owners[context]),
     async writeBody(record, body) {
       const moved = parseBody(body) as Doc;
       update(record, () => ({ ...moved, id: record.slot, meta: { ...(moved.meta ?? {}), uid: record.owner } }));
@@ -61,16 +73,31 @@ export function inspeximusRawAccess(files: { sqlite: string; storeDir: string; o
         const doc = docOf(db, tip.slot);
         const [top] = db.all<{ ord: number }>('SELECT max(ord) AS ord FROM records');
         const id = randomBytes(5).toString('hex');
-        const forged = { ...doc, id, text: changedNumber(String(doc.text)).text, nonce: randomBytes(16).toString('hex'), ts: Number(doc.ts ?? 0) + 1 };
-        db.run('INSERT INTO records (id, ord, doc) VALUES (?, ?, ?)', [id, (top?.ord ?? 0) + 1, JSON.stringify(forged)]);
+        const forged = {
+          ...doc,
+          id,
+          text: changedNumber(String(doc.text)).text,
+          nonce: randomBytes(16).toString('hex'),
+          ts: Number(doc.ts ?? 0) + 1,
+        };
+        db.run('INSERT INTO records (id, ord, doc) VALUES (?, ?, ?)', [
+          id,
+          (top?.ord ?? 0) + 1,
+          JSON.stringify(forged),
+        ]);
       });
     },
     async relabel(record) {
-      update(record, (doc) => ({ ...doc, source: { ...((doc.source ?? {}) as Record<string, JsonValue>), doc: 'user' } }));
+      update(record, (doc) => ({
+        ...doc,
+        source: { ...((doc.source ?? {}) as Record<string, JsonValue>), doc: 'user' },
+      }));
     },
     async unrevoke(record) {
       update(record, (doc) => {
-        const meta = Object.fromEntries(Object.entries(doc.meta ?? {}).filter(([key]) => !(REVOCATION as readonly string[]).includes(key)));
+        const meta = Object.fromEntries(
+          Object.entries(doc.meta ?? {}).filter(([key]) => !(REVOCATION as readonly string[]).includes(key)),
+        );
         return { ...doc, status: 'active', meta };
       });
     },

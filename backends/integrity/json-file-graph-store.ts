@@ -4,7 +4,8 @@ import { createEmbeddedGraphStore } from '../embedded-graph-store.js';
 import type { EntityEdge, EntityNode, EpisodicEdge, EpisodicNode, GraphStore } from '../graph-store.js';
 
 /** An edge as the file holds it: datetimes as ISO strings, plus its first-save rank (the store's order). */
-export interface StoredEdge extends Omit<EntityEdge, 'created_at' | 'valid_at' | 'invalid_at' | 'expired_at' | 'reference_time'> {
+export interface StoredEdge
+  extends Omit<EntityEdge, 'created_at' | 'valid_at' | 'invalid_at' | 'expired_at' | 'reference_time'> {
   created_at: string;
   valid_at: string | null;
   invalid_at: string | null;
@@ -63,17 +64,35 @@ export function createJsonFileGraphStore(path: string): GraphStore {
     if (at >= 0) list[at] = item;
     else list.push(item);
   };
-  const keepNodes = (nodes: readonly EntityNode[]) => nodes.forEach((node) => upsert(state.nodes, { ...node, created_at: node.created_at.toISOString() }));
+  const keepNodes = (nodes: readonly EntityNode[]) =>
+    nodes.forEach((node) => {
+      upsert(state.nodes, { ...node, created_at: node.created_at.toISOString() });
+    });
   const keepEdges = (edges: readonly EntityEdge[]) => {
     for (const edge of edges) {
       const existing = state.edges.find((other) => other.uuid === edge.uuid);
       const rank = existing ? existing.rank : Math.max(0, ...state.edges.map((other) => other.rank)) + 1;
-      upsert(state.edges, { ...edge, created_at: edge.created_at.toISOString(), valid_at: iso(edge.valid_at), invalid_at: iso(edge.invalid_at), expired_at: iso(edge.expired_at), reference_time: iso(edge.reference_time), rank });
+      upsert(state.edges, {
+        ...edge,
+        created_at: edge.created_at.toISOString(),
+        valid_at: iso(edge.valid_at),
+        invalid_at: iso(edge.invalid_at),
+        expired_at: iso(edge.expired_at),
+        reference_time: iso(edge.reference_time),
+        rank,
+      });
     }
   };
   const keep = (test: (group: string) => boolean): void => {
-    const kept = <T extends { group_id: string }>(list: T[] | undefined) => (list ?? []).filter((item) => !test(item.group_id));
-    state = { version: 1, nodes: kept(state.nodes), edges: kept(state.edges), episodes: kept(state.episodes), mentions: kept(state.mentions) };
+    const kept = <T extends { group_id: string }>(list: T[] | undefined) =>
+      (list ?? []).filter((item) => !test(item.group_id));
+    state = {
+      version: 1,
+      nodes: kept(state.nodes),
+      edges: kept(state.edges),
+      episodes: kept(state.episodes),
+      mentions: kept(state.mentions),
+    };
   };
   return {
     id: 'embedded+json-file',
@@ -83,9 +102,23 @@ export function createJsonFileGraphStore(path: string): GraphStore {
       state = readGraphFile(path);
       await inner.saveNodes(state.nodes.map((node) => ({ ...node, created_at: new Date(node.created_at) })));
       const ordered = [...state.edges].sort((a, b) => a.rank - b.rank);
-      const edges = ordered.map(({ rank: _rank, ...edge }) => ({ ...edge, created_at: new Date(edge.created_at), valid_at: date(edge.valid_at), invalid_at: date(edge.invalid_at), expired_at: date(edge.expired_at), reference_time: date(edge.reference_time ?? null) }));
-      const episodes = (state.episodes ?? []).map((episode) => ({ ...episode, created_at: new Date(episode.created_at), valid_at: new Date(episode.valid_at) }));
-      const mentions = (state.mentions ?? []).map((mention) => ({ ...mention, created_at: new Date(mention.created_at) }));
+      const edges = ordered.map(({ rank: _rank, ...edge }) => ({
+        ...edge,
+        created_at: new Date(edge.created_at),
+        valid_at: date(edge.valid_at),
+        invalid_at: date(edge.invalid_at),
+        expired_at: date(edge.expired_at),
+        reference_time: date(edge.reference_time ?? null),
+      }));
+      const episodes = (state.episodes ?? []).map((episode) => ({
+        ...episode,
+        created_at: new Date(episode.created_at),
+        valid_at: new Date(episode.valid_at),
+      }));
+      const mentions = (state.mentions ?? []).map((mention) => ({
+        ...mention,
+        created_at: new Date(mention.created_at),
+      }));
       await inner.saveEpisodeData({ episodes, nodes: [], mentions, edges });
     },
     async saveNodes(nodes) {
@@ -100,9 +133,19 @@ export function createJsonFileGraphStore(path: string): GraphStore {
     },
     async saveEpisodeData(data) {
       await inner.saveEpisodeData(data);
-      for (const episode of data.episodes) upsert((state.episodes ??= []), { ...episode, created_at: episode.created_at.toISOString(), valid_at: episode.valid_at.toISOString() });
+      for (const episode of data.episodes) {
+        state.episodes ??= [];
+        upsert(state.episodes, {
+          ...episode,
+          created_at: episode.created_at.toISOString(),
+          valid_at: episode.valid_at.toISOString(),
+        });
+      }
       keepNodes(data.nodes);
-      for (const mention of data.mentions) upsert((state.mentions ??= []), { ...mention, created_at: mention.created_at.toISOString() });
+      for (const mention of data.mentions) {
+        state.mentions ??= [];
+        upsert(state.mentions, { ...mention, created_at: mention.created_at.toISOString() });
+      }
       keepEdges(data.edges);
       persist();
     },

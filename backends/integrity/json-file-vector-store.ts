@@ -52,7 +52,10 @@ export function createJsonFileVectorStore(path: string): VectorStore {
       state = readVectorFile(path);
       for (const [name, { dimensions, points }] of Object.entries(state.collections)) {
         await inner.ensureCollection(name, dimensions);
-        await inner.upsert(name, [...points].sort((a, b) => a.rank - b.rank).map(({ rank: _rank, ...point }) => point));
+        await inner.upsert(
+          name,
+          [...points].sort((a, b) => a.rank - b.rank).map(({ rank: _rank, ...point }) => point),
+        );
       }
     },
     async ensureCollection(name, dimensions) {
@@ -67,7 +70,8 @@ export function createJsonFileVectorStore(path: string): VectorStore {
       const stored = collection(name).points;
       for (const point of points) {
         const at = stored.findIndex((existing) => existing.id === point.id);
-        const rank = at >= 0 ? (stored[at] as StoredPoint).rank : Math.max(0, ...stored.map((existing) => existing.rank)) + 1;
+        const rank =
+          at >= 0 ? (stored[at] as StoredPoint).rank : Math.max(0, ...stored.map((existing) => existing.rank)) + 1;
         const copy = { ...structuredClone(point), rank };
         if (at >= 0) stored[at] = copy;
         else stored.push(copy);

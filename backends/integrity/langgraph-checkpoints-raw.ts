@@ -27,20 +27,23 @@ interface CheckpointRow {
   metadata: Buffer | string;
 }
 
-const SELECT = 'SELECT thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata FROM checkpoints';
-const encode = (value: Buffer | string): JsonValue => (typeof value === 'string' ? { text: value } : { blob: value.toString('base64') });
+const SELECT =
+  'SELECT thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata FROM checkpoints';
+const encode = (value: Buffer | string): JsonValue =>
+  typeof value === 'string' ? { text: value } : { blob: value.toString('base64') };
 const decode = (value: JsonValue | undefined): SqlValue => {
   const stored = (value ?? {}) as { text?: string; blob?: string };
   return stored.text !== undefined ? stored.text : Buffer.from(stored.blob ?? '', 'base64');
 };
 const bytes = (value: Buffer | string): Buffer => (typeof value === 'string' ? Buffer.from(value, 'utf8') : value);
-const sameClass = (original: Buffer | string, changed: Buffer): Buffer | string => (typeof original === 'string' ? changed.toString('utf8') : changed);
+const sameClass = (original: Buffer | string, changed: Buffer): Buffer | string =>
+  typeof original === 'string' ? changed.toString('utf8') : changed;
 
 /**
  * The record text inside a checkpoint blob: `channel_values.memory` of a JSON checkpoint, or, in a msgpack blob,
  * the str starting at the seeded `Context ` marker, its length read from the msgpack str header before it.
  */
-export function checkpointText(type: string | null, checkpoint: Buffer | string): string {
+function checkpointText(type: string | null, checkpoint: Buffer | string): string {
   const buffer = bytes(checkpoint);
   if (type === 'json') {
     const parsed = JSON.parse(buffer.toString('utf8')) as { channel_values?: { memory?: unknown } };
@@ -49,7 +52,14 @@ export function checkpointText(type: string | null, checkpoint: Buffer | string)
   const at = buffer.indexOf('Context ');
   if (at < 0) return `<${type ?? 'untyped'} checkpoint of ${buffer.length} bytes>`;
   const fix = buffer[at - 1] ?? 0;
-  const length = (fix & 0xe0) === 0xa0 ? fix & 0x1f : buffer[at - 2] === 0xd9 ? fix : buffer[at - 3] === 0xda ? buffer.readUInt16BE(at - 2) : -1;
+  const length =
+    (fix & 0xe0) === 0xa0
+      ? fix & 0x1f
+      : buffer[at - 2] === 0xd9
+        ? fix
+        : buffer[at - 3] === 0xda
+          ? buffer.readUInt16BE(at - 2)
+          : -1;
   if (length < 0) return `<msgpack str without a readable header at byte ${at}>`;
   return buffer.subarray(at, at + length).toString('utf8');
 }
@@ -58,7 +68,8 @@ const toRaw = (row: CheckpointRow): RawRecord => ({
   slot: `${row.thread_id}/${row.checkpoint_ns}/${row.checkpoint_id}`,
   owner: row.thread_id,
   position: row.checkpoint_id,
-  parent: row.parent_checkpoint_id === null ? null : `${row.thread_id}/${row.checkpoint_ns}/${row.parent_checkpoint_id}`,
+  parent:
+    row.parent_checkpoint_id === null ? null : `${row.thread_id}/${row.checkpoint_ns}/${row.parent_checkpoint_id}`,
   text: checkpointText(row.type, row.checkpoint),
   body: canonicalJson({ type: row.type, checkpoint: encode(row.checkpoint), metadata: encode(row.metadata) }),
   labels: JSON.parse(bytes(row.metadata).toString('utf8')) as Record<string, JsonValue>,
@@ -69,7 +80,8 @@ function replaceOnce(buffer: Buffer, from: string, to: string): Buffer {
   const [source, target] = [Buffer.from(from, 'utf8'), Buffer.from(to, 'utf8')];
   if (source.length !== target.length) throw new Error('a same-length replacement is needed to keep the encoding');
   const at = buffer.indexOf(source);
-  if (at < 0 || buffer.indexOf(source, at + 1) >= 0) throw new Error(`"${from}" does not occur exactly once in the blob`);
+  if (at < 0 || buffer.indexOf(source, at + 1) >= 0)
+    throw new Error(`"${from}" does not occur exactly once in the blob`);
   const changed = Buffer.from(buffer);
   target.copy(changed, at);
   return changed;
@@ -89,17 +101,31 @@ export function checkpointRawAccess(file: CheckpointFile, log: (command: string)
   const sql = <T>(work: (db: RawSqlite) => T): T => withRawSqlite(file.path, file.label, log, work);
   const rowOf = (db: RawSqlite, record: RawRecord): CheckpointRow => {
     const [thread, namespace, id] = [record.owner, record.slot.split('/')[1] ?? '', String(record.position)];
-    const [row] = db.all<CheckpointRow>(`${SELECT} WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?`, [thread, namespace, id]);
+    const [row] = db.all<CheckpointRow>(`${SELECT} WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?`, [
+      thread,
+      namespace,
+      id,
+    ]);
     if (!row) throw new Error(`no checkpoint ${record.slot}`);
     return row;
   };
   const where = 'WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?';
   const key = (row: CheckpointRow): SqlValue[] => [row.thread_id, row.checkpoint_ns, row.checkpoint_id];
   return {
-    list: async (context) => sql((db) => db.all<CheckpointRow>(`${SELECT} WHERE thread_id = ? ORDER BY checkpoint_id`, [file.threads[context]])).map(toRaw),
+    list: async (context) =>
+      sql((db) =>
+        db.all<CheckpointRow>(`${SELECT} WHERE thread_id = ? ORDER BY checkpoint_id`, [file.threads[context]]),
+      ).map(toRaw),
     async writeBody(record, body) {
       const moved = parseBody(body);
-      sql((db) => db.run(`UPDATE checkpoints SET type = ?, checkpoint = ?, metadata = ? ${where}`, [String(moved.type), decode(moved.checkpoint), decode(moved.metadata), ...key(rowOf(db, record))]));
+      sql((db) =>
+        db.run(`UPDATE checkpoints SET type = ?, checkpoint = ?, metadata = ? ${where}`, [
+          String(moved.type),
+          decode(moved.checkpoint),
+          decode(moved.metadata),
+          ...key(rowOf(db, record)),
+        ]),
+      );
     },
     async remove(record) {
       sql((db) => db.run(`DELETE FROM checkpoints ${where}`, key(rowOf(db, record))));
@@ -108,7 +134,10 @@ export function checkpointRawAccess(file: CheckpointFile, log: (command: string)
       sql((db) => {
         const row = rowOf(db, record);
         const { from, to } = changedNumber(record.text);
-        db.run(`UPDATE checkpoints SET checkpoint = ? ${where}`, [sameClass(row.checkpoint, replaceOnce(bytes(row.checkpoint), from, to)), ...key(row)]);
+        db.run(`UPDATE checkpoints SET checkpoint = ? ${where}`, [
+          sameClass(row.checkpoint, replaceOnce(bytes(row.checkpoint), from, to)),
+          ...key(row),
+        ]);
       });
     },
     async forge(tip) {
@@ -118,20 +147,40 @@ export function checkpointRawAccess(file: CheckpointFile, log: (command: string)
         const { from, to } = changedNumber(tip.text);
         const checkpoint = replaceOnce(replaceOnce(bytes(row.checkpoint), from, to), row.checkpoint_id, id);
         const metadata = JSON.parse(bytes(row.metadata).toString('utf8')) as Record<string, JsonValue>;
-        const forgedMetadata = Buffer.from(JSON.stringify({ ...metadata, step: Number(metadata.step ?? 0) + 1 }), 'utf8');
-        db.run('INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-          row.thread_id, row.checkpoint_ns, id, row.checkpoint_id, row.type, sameClass(row.checkpoint, checkpoint), sameClass(row.metadata, forgedMetadata),
-        ]);
+        const forgedMetadata = Buffer.from(
+          JSON.stringify({ ...metadata, step: Number(metadata.step ?? 0) + 1 }),
+          'utf8',
+        );
+        db.run(
+          'INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          [
+            row.thread_id,
+            row.checkpoint_ns,
+            id,
+            row.checkpoint_id,
+            row.type,
+            sameClass(row.checkpoint, checkpoint),
+            sameClass(row.metadata, forgedMetadata),
+          ],
+        );
       });
     },
     async relink(record, parent) {
-      sql((db) => db.run(`UPDATE checkpoints SET parent_checkpoint_id = ? ${where}`, [String(parent.position), ...key(rowOf(db, record))]));
+      sql((db) =>
+        db.run(`UPDATE checkpoints SET parent_checkpoint_id = ? ${where}`, [
+          String(parent.position),
+          ...key(rowOf(db, record)),
+        ]),
+      );
     },
     async relabel(record) {
       sql((db) => {
         const row = rowOf(db, record);
         const metadata = JSON.parse(bytes(row.metadata).toString('utf8')) as Record<string, JsonValue>;
-        const changed = Buffer.from(JSON.stringify({ ...metadata, source: metadata.source === 'update' ? 'loop' : 'update' }), 'utf8');
+        const changed = Buffer.from(
+          JSON.stringify({ ...metadata, source: metadata.source === 'update' ? 'loop' : 'update' }),
+          'utf8',
+        );
         db.run(`UPDATE checkpoints SET metadata = ? ${where}`, [sameClass(row.metadata, changed), ...key(row)]);
       });
     },

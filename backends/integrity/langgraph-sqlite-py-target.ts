@@ -15,6 +15,10 @@ export function createLanggraphSqlitePyTarget(root: string): IntegrityTarget {
     adapter: 'langgraph_sqlite_store',
     config: {},
     root,
-    raw: (files, log) => checkpointRawAccess({ path: files.sqlite, dir: files.storeDir, label: 'store/checkpoints.db', threads: files.owners }, log),
+    raw: (files, log) =>
+      checkpointRawAccess(
+        { path: files.sqlite, dir: files.storeDir, label: 'store/checkpoints.db', threads: files.owners },
+        log,
+      ),
   });
 }

@@ -11,7 +11,11 @@ describe('langgraph-sqlite target (real LangGraph JS SqliteSaver)', () => {
     const { row, result } = await measuredRow(target);
     expect(row).toEqual(ALL_EDITS.map((edit) => `${edit} accepted`));
     expect(allControlsHeld(result)).toBe(true);
-    expect(result.cells.find((cell) => cell.edit === 'T3')?.form).toBe('deleted; successor repointed to its predecessor');
-    expect(result.cells.find((cell) => cell.edit === 'T1')?.commands[0]).toMatch(/^sqlite3 store\/checkpoints.db "UPDATE checkpoints SET checkpoint = \? WHERE thread_id = \? AND checkpoint_ns = \? AND checkpoint_id = \?" -- x'/);
+    expect(result.cells.find((cell) => cell.edit === 'T3')?.form).toBe(
+      'deleted; successor repointed to its predecessor',
+    );
+    expect(result.cells.find((cell) => cell.edit === 'T1')?.commands[0]).toMatch(
+      /^sqlite3 store\/checkpoints.db "UPDATE checkpoints SET checkpoint = \? WHERE thread_id = \? AND checkpoint_ns = \? AND checkpoint_id = \?" -- x'/,
+    );
   }, 120_000);
 });

@@ -24,12 +24,21 @@ export function createLanggraphSqliteTarget(): IntegrityTarget {
       return {
         label: `LangGraph JS SqliteSaver (${PACKAGE} ${installedVersion(PACKAGE)})`,
         model: false,
-        versions: { [PACKAGE]: installedVersion(PACKAGE), '@langchain/langgraph-checkpoint': installedVersion('@langchain/langgraph-checkpoint'), 'better-sqlite3': installedVersion('better-sqlite3') },
+        versions: {
+          [PACKAGE]: installedVersion(PACKAGE),
+          '@langchain/langgraph-checkpoint': installedVersion('@langchain/langgraph-checkpoint'),
+          'better-sqlite3': installedVersion('better-sqlite3'),
+        },
         store: `SQLite ${sqliteVersion()} (WAL), one file: checkpoints.db`,
-        config: { 'integrity features': 'none offered', serializer: 'JsonPlusSerializer (default)', 'read path': 'getTuple({thread_id}) and list({thread_id})' },
+        config: {
+          'integrity features': 'none offered',
+          serializer: 'JsonPlusSerializer (default)',
+          'read path': 'getTuple({thread_id}) and list({thread_id})',
+        },
         detection: 'read',
         contexts: 2,
-        tooling: 'SQL and same-length blob byte edits through better-sqlite3 on store/checkpoints.db; cp of store/ (T9)',
+        tooling:
+          'SQL and same-length blob byte edits through better-sqlite3 on store/checkpoints.db; cp of store/ (T9)',
       };
     },
     async createStore({ dir, log }) {
@@ -44,12 +53,25 @@ export function createLanggraphSqliteTarget(): IntegrityTarget {
           const saver = SqliteSaver.fromConnString(path);
           return {
             async seed(context, records) {
-              let parent: string | undefined = (await saver.getTuple({ configurable: { thread_id: THREADS[context] } }))?.config.configurable?.checkpoint_id as string | undefined;
+              let parent: string | undefined = (await saver.getTuple({ configurable: { thread_id: THREADS[context] } }))
+                ?.config.configurable?.checkpoint_id as string | undefined;
               let step = 0;
               for await (const _ of saver.list({ configurable: { thread_id: THREADS[context] } })) step += 1;
               for (const record of records) {
-                const checkpoint = { ...emptyCheckpoint(), id: uuid6(step), ts: new Date().toISOString(), channel_values: { memory: record.text }, channel_versions: { memory: step + 1 } };
-                const config = { configurable: { thread_id: THREADS[context], checkpoint_ns: '', ...(parent ? { checkpoint_id: parent } : {}) } };
+                const checkpoint = {
+                  ...emptyCheckpoint(),
+                  id: uuid6(step),
+                  ts: new Date().toISOString(),
+                  channel_values: { memory: record.text },
+                  channel_versions: { memory: step + 1 },
+                };
+                const config = {
+                  configurable: {
+                    thread_id: THREADS[context],
+                    checkpoint_ns: '',
+                    ...(parent ? { checkpoint_id: parent } : {}),
+                  },
+                };
                 await saver.put(config, checkpoint, { source: 'loop', step, parents: {} });
                 parent = checkpoint.id;
                 step += 1;
@@ -59,8 +81,10 @@ export function createLanggraphSqliteTarget(): IntegrityTarget {
               const config = { configurable: { thread_id: THREADS[context] } };
               const latest = await saver.getTuple(config);
               const texts: string[] = [];
-              for await (const tuple of saver.list(config)) texts.push(String(tuple.checkpoint.channel_values.memory ?? ''));
-              if (latest && !texts.includes(String(latest.checkpoint.channel_values.memory ?? ''))) texts.push(String(latest.checkpoint.channel_values.memory));
+              for await (const tuple of saver.list(config))
+                texts.push(String(tuple.checkpoint.channel_values.memory ?? ''));
+              if (latest && !texts.includes(String(latest.checkpoint.channel_values.memory ?? '')))
+                texts.push(String(latest.checkpoint.channel_values.memory));
               return { status: 'served', texts };
             },
             async stop() {

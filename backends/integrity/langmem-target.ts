@@ -8,7 +8,8 @@ import { createJsonFileVectorStore } from './json-file-vector-store.js';
 import { startVectorSystemSession, VECTOR_NAMESPACE } from './vector-system-session.js';
 import { vectorJsonRawAccess, type PayloadLayout } from './vector-json-raw.js';
 
-const earlier = (value: JsonValue | undefined): string => new Date(Date.parse(String(value)) - 30 * 86_400_000).toISOString();
+const earlier = (value: JsonValue | undefined): string =>
+  new Date(Date.parse(String(value)) - 30 * 86_400_000).toISOString();
 
 const LAYOUT: PayloadLayout = {
   collection: 'langmem_store',
@@ -17,7 +18,10 @@ const LAYOUT: PayloadLayout = {
   fixed: ['namespace', 'namespace_prefixes', 'key'],
   labels: ['created_at', 'updated_at'],
   textOf: (payload) => String((payload.value as { content?: unknown } | null)?.content ?? ''),
-  withText: (payload, text) => ({ ...payload, value: { ...(payload.value as Record<string, JsonValue>), content: text } }),
+  withText: (payload, text) => ({
+    ...payload,
+    value: { ...(payload.value as Record<string, JsonValue>), content: text },
+  }),
   relabelled: (payload) => ({ ...payload, created_at: earlier(payload.created_at) }),
   forgedPayload: (template, id) => ({ ...template, key: id }),
 };

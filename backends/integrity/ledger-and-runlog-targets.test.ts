@@ -11,7 +11,17 @@ import { createRunlogTarget } from './runlog-target.js';
 describe('poem-ledger target (guard/execution-ledger.ts on files)', () => {
   it('a keyed hash chain alone: every edit rejected at read except tail truncation (T2) and the whole-store rollback (T9)', async () => {
     const { row, result } = await measuredRow(createPoemLedgerTarget());
-    expect(row).toEqual(['T1 rejected/read', 'T2 accepted', 'T3 rejected/read', 'T4 rejected/read', 'T5 rejected/read', 'T6 rejected/read', 'T7 rejected/read', 'T8 rejected/read', 'T9 accepted']);
+    expect(row).toEqual([
+      'T1 rejected/read',
+      'T2 accepted',
+      'T3 rejected/read',
+      'T4 rejected/read',
+      'T5 rejected/read',
+      'T6 rejected/read',
+      'T7 rejected/read',
+      'T8 rejected/read',
+      'T9 accepted',
+    ]);
     expect(allControlsHeld(result)).toBe(true);
     expect(result.metric).toMatchObject({ value: 7 / 8, tamperEvidence: { value: 4 / 5 }, binding: { value: 1 } });
     const reasons = Object.fromEntries(result.cells.map((cell) => [cell.edit, cell.reason]));
@@ -26,13 +36,20 @@ const CHECKSUMMED: RunLogFormat = {
   id: 'test checksummed records.jsonl',
   append(runDir, record) {
     UNCHAINED_RUN_LOG.append(runDir, record);
-    writeFileSync(join(runDir, 'records.sha256'), createHash('sha256').update(readFileSync(join(runDir, 'records.jsonl'))).digest('hex'));
+    writeFileSync(
+      join(runDir, 'records.sha256'),
+      createHash('sha256')
+        .update(readFileSync(join(runDir, 'records.jsonl')))
+        .digest('hex'),
+    );
   },
   load: UNCHAINED_RUN_LOG.load,
   audit(runDir) {
     const sidecar = join(runDir, 'records.sha256');
     if (!existsSync(sidecar)) return 'no checksum sidecar';
-    const actual = createHash('sha256').update(readFileSync(join(runDir, 'records.jsonl'))).digest('hex');
+    const actual = createHash('sha256')
+      .update(readFileSync(join(runDir, 'records.jsonl')))
+      .digest('hex');
     return actual === readFileSync(sidecar, 'utf8') ? null : 'records.jsonl does not match records.sha256';
   },
 };

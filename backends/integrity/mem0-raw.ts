@@ -37,36 +37,62 @@ const toRaw = (row: VectorRow): RawRecord => {
  *
  * @example const raw = mem0RawAccess(mem0Paths(workDir), { A: userA, B: userB }, console.log);
  */
-export function mem0RawAccess(paths: Mem0Paths, users: Record<ContextName, string>, log: (command: string) => void): RawAccess {
+export function mem0RawAccess(
+  paths: Mem0Paths,
+  users: Record<ContextName, string>,
+  log: (command: string) => void,
+): RawAccess {
   const sql = <T>(work: (db: RawSqlite) => T): T => withRawSqlite(paths.vectorStore, 'mem0/vector_store.db', log, work);
   const row = (db: RawSqlite, id: string): VectorRow => {
     const [found] = db.all<VectorRow>('SELECT rowid, id, vector, payload FROM vectors WHERE id = ?', [id]);
     if (!found) throw new Error(`no vectors row ${id}`);
     return found;
   };
-  const setPayload = (record: RawRecord, change: (payload: Record<string, JsonValue>) => Record<string, JsonValue>): void =>
+  const setPayload = (
+    record: RawRecord,
+    change: (payload: Record<string, JsonValue>) => Record<string, JsonValue>,
+  ): void =>
     sql((db) => {
       const payload = JSON.parse(row(db, record.slot).payload) as Record<string, JsonValue>;
       db.run('UPDATE vectors SET payload = ? WHERE id = ?', [JSON.stringify(change(payload)), record.slot]);
     });
   return {
-    list: async (context) => sql((db) => db.all<VectorRow>('SELECT rowid, id, vector, payload FROM vectors ORDER BY rowid')).map(toRaw).filter((record) => record.owner === users[context]),
+    list: async (context) =>
+      sql((db) => db.all<VectorRow>('SELECT rowid, id, vector, payload FROM vectors ORDER BY rowid'))
+        .map(toRaw)
+        .filter((record) => record.owner === users[context]),
     async writeBody(record, body) {
       const moved = parseBody(body);
       const payload = { ...(moved.payload as Record<string, JsonValue>), user_id: record.owner };
-      sql((db) => db.run('UPDATE vectors SET vector = ?, payload = ? WHERE id = ?', [Buffer.from(String(moved.vector), 'hex'), JSON.stringify(payload), record.slot]));
+      sql((db) =>
+        db.run('UPDATE vectors SET vector = ?, payload = ? WHERE id = ?', [
+          Buffer.from(String(moved.vector), 'hex'),
+          JSON.stringify(payload),
+          record.slot,
+        ]),
+      );
     },
     async remove(record) {
       sql((db) => db.run('DELETE FROM vectors WHERE id = ?', [record.slot]));
     },
-    changeMeaning: async (record) => setPayload(record, (payload) => ({ ...payload, data: changedNumber(String(payload.data)).text })),
+    changeMeaning: async (record) =>
+      setPayload(record, (payload) => ({ ...payload, data: changedNumber(String(payload.data)).text })),
     async forge(tip) {
       sql((db) => {
         const template = row(db, tip.slot);
         const payload = JSON.parse(template.payload) as Record<string, JsonValue>;
         const data = changedNumber(String(payload.data)).text;
-        const forged = { ...payload, data, hash: createHash('md5').update(data).digest('hex'), createdAt: new Date(Date.parse(String(payload.createdAt)) + 1000).toISOString() };
-        db.run('INSERT INTO vectors (id, vector, payload) VALUES (?, ?, ?)', [randomUUID(), template.vector, JSON.stringify(forged)]);
+        const forged = {
+          ...payload,
+          data,
+          hash: createHash('md5').update(data).digest('hex'),
+          createdAt: new Date(Date.parse(String(payload.createdAt)) + 1000).toISOString(),
+        };
+        db.run('INSERT INTO vectors (id, vector, payload) VALUES (?, ?, ?)', [
+          randomUUID(),
+          template.vector,
+          JSON.stringify(forged),
+        ]);
       });
     },
     relabel: async (record) => setPayload(record, (payload) => ({ ...payload, source: 'user' })),

@@ -11,14 +11,20 @@ describe('mem0 target (real mem0ai on its SQLite files)', () => {
     const edits = ALL_EDITS.map((edit) => ({ edit, variant: null as 'unrevoke' | null }));
     edits.splice(8, 0, { edit: 'T8', variant: 'unrevoke' });
     const { row, result } = await measuredRow(target, edits);
-    expect(row).toEqual([...ALL_EDITS.slice(0, 8).map((edit) => `${edit} accepted`), 'T8:unrevoke accepted', 'T9 accepted']);
+    expect(row).toEqual([
+      ...ALL_EDITS.slice(0, 8).map((edit) => `${edit} accepted`),
+      'T8:unrevoke accepted',
+      'T9 accepted',
+    ]);
     expect(allControlsHeld(result)).toBe(true);
     expect(result.metric).toMatchObject({ value: 0, n: 8, accepted: 8, t9: 'accepted' });
     const unrevoke = result.cells.find((cell) => cell.variant === 'unrevoke');
     // Before the edit mem0's default read hid the expired memory (4 of 5 served); after it, all 5 are served.
     expect(unrevoke?.controls.c1.detail).toContain('(4 records)');
     expect(unrevoke?.observation).toBe('served 5 records; 1 of 1 edited contents among them');
-    expect(unrevoke?.commands.join('\n')).toMatch(/^sqlite3 mem0\/vector_store.db "UPDATE vectors SET payload = \? WHERE id = \?" -- "\{(?!.*expiration_date)/);
+    expect(unrevoke?.commands.join('\n')).toMatch(
+      /^sqlite3 mem0\/vector_store.db "UPDATE vectors SET payload = \? WHERE id = \?" -- "\{(?!.*expiration_date)/,
+    );
     const t6 = result.cells.find((cell) => cell.edit === 'T6');
     expect(t6?.controls.c3.detail).toMatch(/\(owner ctx-a\) now holds the body of .* \(owner ctx-b\)/);
   }, 120_000);

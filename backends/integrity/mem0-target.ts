@@ -47,13 +47,22 @@ export function createMem0Target(): IntegrityTarget {
       return {
         raw,
         async start() {
-          const client = await openMem0Client({ paths, embedder, llm: { provider: 'langchain', model: createMem0ChatModel(createSimExtractionModel()) } });
+          const client = await openMem0Client({
+            paths,
+            embedder,
+            llm: { provider: 'langchain', model: createMem0ChatModel(createSimExtractionModel()) },
+          });
           const { memory } = client;
           return {
             async seed(context, records) {
               for (const record of records) {
                 const expiry = record.revoked ? { expirationDate: revokedExpirationDate(new Date()) } : {};
-                await memory.add(record.text, { userId: USER[context], infer: false, metadata: { ...record.labels }, ...expiry });
+                await memory.add(record.text, {
+                  userId: USER[context],
+                  infer: false,
+                  metadata: { ...record.labels },
+                  ...expiry,
+                });
               }
             },
             async read(context) {

@@ -54,7 +54,10 @@ export function createPoemLedgerTarget(): IntegrityTarget {
       const storeDir = join(dir, 'store');
       mkdirSync(storeDir, { recursive: true });
       const key = generateLedgerKey();
-      const files: Record<ContextName, JsonlFile> = { A: jsonlFile(join(storeDir, FILES.A), `store/${FILES.A}`, log), B: jsonlFile(join(storeDir, FILES.B), `store/${FILES.B}`, log) };
+      const files: Record<ContextName, JsonlFile> = {
+        A: jsonlFile(join(storeDir, FILES.A), `store/${FILES.A}`, log),
+        B: jsonlFile(join(storeDir, FILES.B), `store/${FILES.B}`, log),
+      };
       const locate = async (record: RawRecord): Promise<{ file: JsonlFile; index: number; line: JsonLine }> => {
         const file = files[record.owner as ContextName];
         const lines = await file.read();
@@ -67,7 +70,14 @@ export function createPoemLedgerTarget(): IntegrityTarget {
         async writeBody(record, body) {
           const { file, index, line } = await locate(record);
           const moved = parseBody(body);
-          await file.replace(index, { v: line.v ?? 1, step: line.step ?? 0, action: moved.action ?? null, subject: moved.subject ?? null, prev: moved.prev ?? null, mac: moved.mac ?? null });
+          await file.replace(index, {
+            v: line.v ?? 1,
+            step: line.step ?? 0,
+            action: moved.action ?? null,
+            subject: moved.subject ?? null,
+            prev: moved.prev ?? null,
+            mac: moved.mac ?? null,
+          });
         },
         async remove(record) {
           const { file, index } = await locate(record);
@@ -79,7 +89,14 @@ export function createPoemLedgerTarget(): IntegrityTarget {
         },
         async forge(tip) {
           const { file, line } = await locate(tip);
-          await file.append({ v: 1, step: Number(line.step) + 1, action: line.action ?? ACTION, subject: changedNumber(String(line.subject)).text, prev: line.mac ?? null, mac: randomBytes(32).toString('hex') });
+          await file.append({
+            v: 1,
+            step: Number(line.step) + 1,
+            action: line.action ?? ACTION,
+            subject: changedNumber(String(line.subject)).text,
+            prev: line.mac ?? null,
+            mac: randomBytes(32).toString('hex'),
+          });
         },
         async relabel(record) {
           const { file, index, line } = await locate(record);
@@ -90,14 +107,19 @@ export function createPoemLedgerTarget(): IntegrityTarget {
       return {
         raw,
         async start() {
-          const ledgers = { A: createExecutionLedger({ key, path: join(storeDir, FILES.A) }), B: createExecutionLedger({ key, path: join(storeDir, FILES.B) }) };
+          const ledgers = {
+            A: createExecutionLedger({ key, path: join(storeDir, FILES.A) }),
+            B: createExecutionLedger({ key, path: join(storeDir, FILES.B) }),
+          };
           return {
             async seed(context, records) {
-              for (const record of records) await ledgers[context].writer.append({ action: ACTION, subject: record.text });
+              for (const record of records)
+                await ledgers[context].writer.append({ action: ACTION, subject: record.text });
             },
             async read(context) {
               const verified = await ledgers[context].reader.verifyChain();
-              if (!verified.ok) return { status: 'refused', reason: `verifyChain: ${verified.failure}: ${verified.reason}` };
+              if (!verified.ok)
+                return { status: 'refused', reason: `verifyChain: ${verified.failure}: ${verified.reason}` };
               const entries = await ledgers[context].reader.readUnverified();
               return { status: 'served', texts: entries.slice(0, verified.head.length).map((entry) => entry.subject) };
             },

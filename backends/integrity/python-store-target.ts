@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { missingPython, pythonPaths } from '../python/python-venv.js';
 import { startStoreProcess, StoreProcessError, type StoreProcess } from '../python/store-process.js';
 import { HarnessFaultError } from './harness-fault.js';
-import type { ContextName, IntegrityTarget, RawAccess, TargetDescription, TargetSession, Unavailable } from './integrity-target.js';
+import type {
+  ContextName,
+  IntegrityTarget,
+  RawAccess,
+  TargetDescription,
+  TargetSession,
+  Unavailable,
+} from './integrity-target.js';
 
 /** What the driver's `version` op returns for an adapter (backends/python/PROTOCOL.md). */
 export interface DriverDescription {
@@ -34,12 +41,16 @@ export interface PythonStoreTargetSettings {
   /** Repository root (the venv and the driver live under it). */
   root: string;
   /** Raw access on the store's files (generic tooling in TypeScript, never the store's code). */
-  raw(files: { sqlite: string; storeDir: string; owners: Record<ContextName, string> }, log: (command: string) => void): RawAccess;
+  raw(
+    files: { sqlite: string; storeDir: string; owners: Record<ContextName, string> },
+    log: (command: string) => void,
+  ): RawAccess;
 }
 
 /** A driver error that is ours (bad request) is a harness fault; anything the store itself raised stays its own. */
 function rethrow(error: unknown): never {
-  if (error instanceof StoreProcessError && error.origin === 'driver') throw new HarnessFaultError(`store driver: ${error.message}`);
+  if (error instanceof StoreProcessError && error.origin === 'driver')
+    throw new HarnessFaultError(`store driver: ${error.message}`);
   throw error;
 }
 
@@ -57,7 +68,10 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
     (described ??= (async () => {
       const process = startStoreProcess({ python: paths.python, driver: paths.driver, timeoutMs: 60_000 });
       try {
-        return await process.request<DriverDescription>('version', { adapter: settings.adapter, config: settings.config });
+        return await process.request<DriverDescription>('version', {
+          adapter: settings.adapter,
+          config: settings.config,
+        });
       } finally {
         await process.close();
       }
@@ -68,12 +82,36 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
       const missing = missingPython(settings.root);
       if (missing) return { reason: missing, missingPrerequisite: true };
       const description = await driverDescription();
-      return description.available ? null : { reason: `the Python store could not be loaded from the venv (${description.reason ?? 'no reason'}); reinstall with bash .ci/install` };
+      return description.available
+        ? null
+        : {
+            reason: `the Python store could not be loaded from the venv (${description.reason ?? 'no reason'}); reinstall with bash .ci/install`,
+          };
     },
     async describe(): Promise<TargetDescription> {
-      if (missingPython(settings.root)) return { label: settings.id, model: false, versions: {}, store: 'not installed', config: {}, detection: 'read', contexts: 2, tooling: 'none' };
+      if (missingPython(settings.root))
+        return {
+          label: settings.id,
+          model: false,
+          versions: {},
+          store: 'not installed',
+          config: {},
+          detection: 'read',
+          contexts: 2,
+          tooling: 'none',
+        };
       const found = await driverDescription();
-      if (!found.available) return { label: settings.id, model: false, versions: {}, store: 'not installed', config: {}, detection: 'read', contexts: 2, tooling: 'none' };
+      if (!found.available)
+        return {
+          label: settings.id,
+          model: false,
+          versions: {},
+          store: 'not installed',
+          config: {},
+          detection: 'read',
+          contexts: 2,
+          tooling: 'none',
+        };
       const hello = found.versions;
       return {
         label: found.label,
@@ -91,12 +129,23 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
       const found = await driverDescription();
       const home = join(dir, 'home');
       mkdirSync(join(home, '.config'), { recursive: true });
-      const raw = settings.raw({ sqlite: join(dir, found.raw_files[0] ?? 'store/store.db'), storeDir: join(dir, 'store'), owners: found.owners }, log);
+      const raw = settings.raw(
+        {
+          sqlite: join(dir, found.raw_files[0] ?? 'store/store.db'),
+          storeDir: join(dir, 'store'),
+          owners: found.owners,
+        },
+        log,
+      );
       const live = new Set<StoreProcess>();
       return {
         raw,
         async start(): Promise<TargetSession> {
-          const process = startStoreProcess({ python: paths.python, driver: paths.driver, env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config') } });
+          const process = startStoreProcess({
+            python: paths.python,
+            driver: paths.driver,
+            env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
+          });
           live.add(process);
           try {
             await process.request('open', { adapter: settings.adapter, dir, config: settings.config });
@@ -105,7 +154,8 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
             live.delete(process);
             rethrow(error);
           }
-          const call = <T>(op: string, parameters: Record<string, unknown>) => process.request<T>(op, parameters).catch(rethrow);
+          const call = <T>(op: string, parameters: Record<string, unknown>) =>
+            process.request<T>(op, parameters).catch(rethrow);
           return {
             seed: async (context, records) => void (await call('seed', { context, records })),
             read: (context) => call('read', { context }),

@@ -11,9 +11,15 @@ import { allControlsHeld, measuredRow } from './measured-row.js';
 
 const root = join(import.meta.dirname, '..', '..');
 // Test setup: create the venv from the pinned requirements when it is missing (CI does it in .ci/install first).
-const setupProblem = missingPython(root) === null ? null : ensurePythonVenv(root, (line) => console.log(`[python venv] ${line}`));
-const reasonFor = async (target: ReturnType<typeof createInspeximusTarget>): Promise<string | null> => setupProblem ?? (await target.unavailable?.())?.reason ?? null;
-const everyEdit = [...ALL_EDITS.slice(0, 8).map((edit) => ({ edit, variant: null as 'unrevoke' | null })), { edit: 'T8' as const, variant: 'unrevoke' as const }, { edit: 'T9' as const, variant: null }];
+const setupProblem =
+  missingPython(root) === null ? null : ensurePythonVenv(root, (line) => console.log(`[python venv] ${line}`));
+const reasonFor = async (target: ReturnType<typeof createInspeximusTarget>): Promise<string | null> =>
+  setupProblem ?? (await target.unavailable?.())?.reason ?? null;
+const everyEdit = [
+  ...ALL_EDITS.slice(0, 8).map((edit) => ({ edit, variant: null as 'unrevoke' | null })),
+  { edit: 'T8' as const, variant: 'unrevoke' as const },
+  { edit: 'T9' as const, variant: null },
+];
 const scratch = mkdtempSync(join(tmpdir(), 'python-targets-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -21,41 +27,68 @@ const langgraph = createLanggraphSqlitePyTarget(root);
 const langgraphSkip = await reasonFor(langgraph);
 const inspeximus = createInspeximusTarget(root, { receipts: false });
 const inspeximusSkip = await reasonFor(inspeximus);
-for (const [name, reason] of [['langgraph-sqlite-py', langgraphSkip], ['inspeximus', inspeximusSkip]]) if (reason) console.log(`[python targets] ${name} skipped: ${reason}`);
+for (const [name, reason] of [
+  ['langgraph-sqlite-py', langgraphSkip],
+  ['inspeximus', inspeximusSkip],
+])
+  if (reason) console.log(`[python targets] ${name} skipped: ${reason}`);
 
 // Pinned measurements of the real PyPI libraries (agmi practice): a version move fails the test; re-measure then.
 describe('Python stores through the store driver', () => {
-  it.skipIf(langgraphSkip !== null)('langgraph-checkpoint-sqlite 3.1.2 matches the published pattern: every edit accepted, C1–C3 holding', async () => {
-    expect((await langgraph.describe()).versions['langgraph-checkpoint-sqlite']).toBe('3.1.2');
-    const { row, result } = await measuredRow(langgraph, ALL_EDITS.map((edit) => ({ edit, variant: null })));
-    expect(row).toEqual(ALL_EDITS.map((edit) => `${edit} accepted`));
-    expect(allControlsHeld(result)).toBe(true);
-    // msgpack checkpoints: T1 changed the number inside the blob without breaking its encoding, and the saver served it.
-    expect(result.cells[0]?.observation).toBe('served 5 records; 1 of 1 edited contents among them');
-  }, 180_000);
+  it.skipIf(langgraphSkip !== null)(
+    'langgraph-checkpoint-sqlite 3.1.2 matches the published pattern: every edit accepted, C1–C3 holding',
+    async () => {
+      expect((await langgraph.describe()).versions['langgraph-checkpoint-sqlite']).toBe('3.1.2');
+      const { row, result } = await measuredRow(
+        langgraph,
+        ALL_EDITS.map((edit) => ({ edit, variant: null })),
+      );
+      expect(row).toEqual(ALL_EDITS.map((edit) => `${edit} accepted`));
+      expect(allControlsHeld(result)).toBe(true);
+      // msgpack checkpoints: T1 changed the number inside the blob without breaking its encoding, and the saver served it.
+      expect(result.cells[0]?.observation).toBe('served 5 records; 1 of 1 edited contents among them');
+    },
+    180_000,
+  );
 
-  it.skipIf(inspeximusSkip !== null)('inspeximus 3.23.1, receipts off (default): every edit accepted; retired memories come back on T8:unrevoke', async () => {
-    expect((await inspeximus.describe()).versions.inspeximus).toBe('3.23.1');
-    const { row, result } = await measuredRow(inspeximus, everyEdit);
-    expect(row).toEqual([...ALL_EDITS.slice(0, 8).map((edit) => `${edit} accepted`), 'T8:unrevoke accepted', 'T9 accepted']);
-    expect(allControlsHeld(result)).toBe(true);
-  }, 180_000);
+  it.skipIf(inspeximusSkip !== null)(
+    'inspeximus 3.23.1, receipts off (default): every edit accepted; retired memories come back on T8:unrevoke',
+    async () => {
+      expect((await inspeximus.describe()).versions.inspeximus).toBe('3.23.1');
+      const { row, result } = await measuredRow(inspeximus, everyEdit);
+      expect(row).toEqual([
+        ...ALL_EDITS.slice(0, 8).map((edit) => `${edit} accepted`),
+        'T8:unrevoke accepted',
+        'T9 accepted',
+      ]);
+      expect(allControlsHeld(result)).toBe(true);
+    },
+    180_000,
+  );
 
-  it.skipIf(inspeximusSkip !== null)('inspeximus 3.23.1, receipts on: T1–T8 and T9 reported by verify_writes() (audit); T8:unrevoke is not', async () => {
-    const { row, result } = await measuredRow(createInspeximusTarget(root, { receipts: true }), everyEdit);
-    expect(row).toEqual([...ALL_EDITS.slice(0, 8).map((edit) => `${edit} reported/audit`), 'T8:unrevoke accepted', 'T9 reported/audit']);
-    expect(allControlsHeld(result)).toBe(true);
-    expect(result.metric).toMatchObject({ value: 0.5, partial: 8, t9: 'reported' });
-    const reasons = Object.fromEntries(result.cells.map((cell) => [cell.variant ?? cell.edit, cell.reason ?? '']));
-    expect(reasons.T2).toContain('written but missing from the store (deleted out-of-band)');
-    expect(reasons.T5).toContain('covered by NO write receipt');
-    expect(reasons.T8).toContain('WHERE it came from');
-    expect(reasons.T9).toContain('write log shrank below the head kept outside the store');
-    // A retired memory flipped back to active is served by recall() and passes verify_writes() (found 2026-12-03).
-    const unrevoke = result.cells.find((cell) => cell.variant === 'unrevoke');
-    expect(unrevoke?.controls.c1.detail).toContain('(4 records) and passed the audit');
-    expect(unrevoke?.observation).toBe('served 5 records; 1 of 1 edited contents among them');
-  }, 180_000);
+  it.skipIf(inspeximusSkip !== null)(
+    'inspeximus 3.23.1, receipts on: T1–T8 and T9 reported by verify_writes() (audit); T8:unrevoke is not',
+    async () => {
+      const { row, result } = await measuredRow(createInspeximusTarget(root, { receipts: true }), everyEdit);
+      expect(row).toEqual([
+        ...ALL_EDITS.slice(0, 8).map((edit) => `${edit} reported/audit`),
+        'T8:unrevoke accepted',
+        'T9 reported/audit',
+      ]);
+      expect(allControlsHeld(result)).toBe(true);
+      expect(result.metric).toMatchObject({ value: 0.5, partial: 8, t9: 'reported' });
+      const reasons = Object.fromEntries(result.cells.map((cell) => [cell.variant ?? cell.edit, cell.reason ?? '']));
+      expect(reasons.T2).toContain('written but missing from the store (deleted out-of-band)');
+      expect(reasons.T5).toContain('covered by NO write receipt');
+      expect(reasons.T8).toContain('WHERE it came from');
+      expect(reasons.T9).toContain('write log shrank below the head kept outside the store');
+      // A retired memory flipped back to active is served by recall() and passes verify_writes() (found 2026-12-03).
+      const unrevoke = result.cells.find((cell) => cell.variant === 'unrevoke');
+      expect(unrevoke?.controls.c1.detail).toContain('(4 records) and passed the audit');
+      expect(unrevoke?.observation).toBe('served 5 records; 1 of 1 edited contents among them');
+    },
+    180_000,
+  );
 });
 
 describe('Python stores that cannot run', () => {
@@ -63,22 +96,51 @@ describe('Python stores that cannot run', () => {
     const fakeRoot = join(scratch, 'no-package');
     mkdirSync(join(fakeRoot, '.cache', 'python', 'venv', 'bin'), { recursive: true });
     // python3 on PATH without inspeximus stands in for a venv whose install failed.
-    symlinkSync((await import('node:child_process')).execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim(), join(fakeRoot, '.cache', 'python', 'venv', 'bin', 'python'));
+    symlinkSync(
+      (await import('node:child_process'))
+        .execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' })
+        .trim(),
+      join(fakeRoot, '.cache', 'python', 'venv', 'bin', 'python'),
+    );
     symlinkSync(join(root, 'backends'), join(fakeRoot, 'backends'));
-    const system = (await import('node:child_process')).spawnSync(join(fakeRoot, '.cache', 'python', 'venv', 'bin', 'python'), ['-c', 'import inspeximus']);
-    if (system.status === 0) return console.log('[python targets] skipped the missing-package case: the system python3 has inspeximus');
+    const system = (await import('node:child_process')).spawnSync(
+      join(fakeRoot, '.cache', 'python', 'venv', 'bin', 'python'),
+      ['-c', 'import inspeximus'],
+    );
+    if (system.status === 0)
+      return console.log('[python targets] skipped the missing-package case: the system python3 has inspeximus');
     const out: string[] = [];
-    const code = await main(['--target', 'inspeximus', '--edits', 'T1,T9', '--json', '-o', join(scratch, 'out')], { write: (chunk: string) => out.push(chunk) }, { write: () => true }, {}, { root: fakeRoot });
+    const code = await main(
+      ['--target', 'inspeximus', '--edits', 'T1,T9', '--json', '-o', join(scratch, 'out')],
+      { write: (chunk: string) => out.push(chunk) },
+      { write: () => true },
+      {},
+      { root: fakeRoot },
+    );
     expect(code).toBe(2);
     const cells = JSON.parse(out.join('')).targets[0].cells;
     expect(cells).toHaveLength(2);
-    for (const cell of cells) expect(cell).toMatchObject({ verdict: 'not-evaluable', reason: expect.stringMatching(/could not be loaded from the venv \(ModuleNotFoundError: No module named 'inspeximus'\)/) });
+    for (const cell of cells)
+      expect(cell).toMatchObject({
+        verdict: 'not-evaluable',
+        reason: expect.stringMatching(
+          /could not be loaded from the venv \(ModuleNotFoundError: No module named 'inspeximus'\)/,
+        ),
+      });
   }, 60_000);
 
   it('no venv at all: exit 1 naming what is missing, before anything runs', async () => {
     const err: string[] = [];
-    const code = await main(['--target', 'langgraph-sqlite-py'], { write: () => true }, { write: (chunk: string) => err.push(chunk) }, {}, { root: join(scratch, 'empty-root') });
+    const code = await main(
+      ['--target', 'langgraph-sqlite-py'],
+      { write: () => true },
+      { write: (chunk: string) => err.push(chunk) },
+      {},
+      { root: join(scratch, 'empty-root') },
+    );
     expect(code).toBe(1);
-    expect(err.join('')).toContain('target langgraph-sqlite-py cannot run: no Python venv at .cache/python/venv: run bash .ci/install');
+    expect(err.join('')).toContain(
+      'target langgraph-sqlite-py cannot run: no Python venv at .cache/python/venv: run bash .ci/install',
+    );
   });
 });

@@ -37,7 +37,8 @@ export function jsonlFile(path: string, label: string, log: (command: string) =>
     async read() {
       return (await lines()).map((line, index) => {
         const value = JSON.parse(line) as unknown;
-        if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${path}:${index + 1}: not a JSON object`);
+        if (value === null || typeof value !== 'object' || Array.isArray(value))
+          throw new Error(`${path}:${index + 1}: not a JSON object`);
         return value as JsonLine;
       });
     },
@@ -68,7 +69,11 @@ export function jsonlFile(path: string, label: string, log: (command: string) =>
  * T9's copy of a whole store directory (every file in it, sidecars included): `cp -a` out now, and on restore
  * `rm -rf` the live directory and copy the older one back. Anything kept outside `dir` is not copied.
  */
-export async function directorySnapshot(dir: string, label: string, log: (command: string) => void): Promise<RawSnapshot> {
+export async function directorySnapshot(
+  dir: string,
+  label: string,
+  log: (command: string) => void,
+): Promise<RawSnapshot> {
   const copy = `${dir}.snapshot`;
   await rm(copy, { recursive: true, force: true });
   await cp(dir, copy, { recursive: true, preserveTimestamps: true });

@@ -13,7 +13,8 @@ export interface RawSqlite {
 }
 
 const shown = (value: SqlValue): string => {
-  if (Buffer.isBuffer(value)) return `x'${value.toString('hex').slice(0, 48)}${value.length > 24 ? '…' : ''}' (${value.length} bytes)`;
+  if (Buffer.isBuffer(value))
+    return `x'${value.toString('hex').slice(0, 48)}${value.length > 24 ? '…' : ''}' (${value.length} bytes)`;
   const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 };
@@ -34,14 +35,21 @@ export function sqliteVersion(): string {
  *
  * @example withRawSqlite(path, 'mem0/vector_store.db', log, (db) => db.run('DELETE FROM vectors WHERE id = ?', [id]));
  */
-export function withRawSqlite<T>(path: string, label: string, log: (command: string) => void, work: (db: RawSqlite) => T): T {
+export function withRawSqlite<T>(
+  path: string,
+  label: string,
+  log: (command: string) => void,
+  work: (db: RawSqlite) => T,
+): T {
   const db = new Database(path, { fileMustExist: true });
   try {
     return work({
       all: <R>(sql: string, parameters: readonly SqlValue[] = []) => db.prepare(sql).all(...parameters) as R[],
       run(sql, parameters = []) {
         const changes = db.prepare(sql).run(...parameters).changes;
-        log(`sqlite3 ${label} "${sql.replace(/\s+/g, ' ').trim()}"${parameters.length ? ` -- ${parameters.map(shown).join(', ')}` : ''} (${changes} row${changes === 1 ? '' : 's'})`);
+        log(
+          `sqlite3 ${label} "${sql.replace(/\s+/g, ' ').trim()}"${parameters.length ? ` -- ${parameters.map(shown).join(', ')}` : ''} (${changes} row${changes === 1 ? '' : 's'})`,
+        );
       },
     });
   } finally {

@@ -47,11 +47,24 @@ const field = (text: string): Buffer => {
   length.writeUInt32BE(bytes.length);
   return Buffer.concat([length, bytes]);
 };
-const mac = (key: Uint8Array, parts: readonly string[]): string => createHmac('sha256', key).update(Buffer.concat(parts.map(field))).digest('hex');
-const equalHex = (a: string, b: string): boolean => a.length === b.length && /^[0-9a-f]*$/.test(a) && timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+const mac = (key: Uint8Array, parts: readonly string[]): string =>
+  createHmac('sha256', key)
+    .update(Buffer.concat(parts.map(field)))
+    .digest('hex');
+const equalHex = (a: string, b: string): boolean =>
+  a.length === b.length && /^[0-9a-f]*$/.test(a) && timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
 const recordTag = (key: Uint8Array, record: Omit<ReferenceRecord, 'tag'>): string =>
-  mac(key, [DOMAIN, 'record', record.context, String(record.seq), record.content, canonicalJson(record.labels), record.prev]);
-const headSig = (key: Uint8Array, context: string, length: number, tag: string): string => mac(key, [DOMAIN, 'head', context, String(length), tag]);
+  mac(key, [
+    DOMAIN,
+    'record',
+    record.context,
+    String(record.seq),
+    record.content,
+    canonicalJson(record.labels),
+    record.prev,
+  ]);
+const headSig = (key: Uint8Array, context: string, length: number, tag: string): string =>
+  mac(key, [DOMAIN, 'head', context, String(length), tag]);
 
 /** An opened, verified reference store. */
 export interface ReferenceStore {
@@ -85,7 +98,11 @@ export function openReferenceStore(settings: ReferenceStoreSettings): ReferenceS
       writeFileSync(recordsPath, records.map((line) => `${JSON.stringify(line)}\n`).join(''));
       const heads = headsOf(settings.key, records);
       writeFileSync(headPath, `${JSON.stringify(heads)}\n`);
-      if (settings.witnessPath) writeFileSync(settings.witnessPath, `${JSON.stringify(Object.fromEntries(Object.entries(heads).map(([name, head]) => [name, { length: head.length, tag: head.tag }])))}\n`);
+      if (settings.witnessPath)
+        writeFileSync(
+          settings.witnessPath,
+          `${JSON.stringify(Object.fromEntries(Object.entries(heads).map(([name, head]) => [name, { length: head.length, tag: head.tag }])))}\n`,
+        );
     },
     read(context) {
       records = verify(settings, recordsPath, headPath);
@@ -96,7 +113,12 @@ export function openReferenceStore(settings: ReferenceStoreSettings): ReferenceS
 
 function headsOf(key: Uint8Array, records: readonly ReferenceRecord[]): Record<string, Head> {
   const heads: Record<string, Head> = {};
-  for (const record of records) heads[record.context] = { length: record.seq + 1, tag: record.tag, sig: headSig(key, record.context, record.seq + 1, record.tag) };
+  for (const record of records)
+    heads[record.context] = {
+      length: record.seq + 1,
+      tag: record.tag,
+      sig: headSig(key, record.context, record.seq + 1, record.tag),
+    };
   return heads;
 }
 
@@ -122,13 +144,23 @@ function verify(settings: ReferenceStoreSettings, recordsPath: string, headPath:
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const records = text.split('\n').filter((line) => line !== '').map((line, index) => parseRecord(line, index + 1));
+  const records = text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line, index) => parseRecord(line, index + 1));
   const lastOf = new Map<string, ReferenceRecord>();
   for (const [index, record] of records.entries()) {
     const previous = lastOf.get(record.context);
-    if (record.seq !== (previous ? previous.seq + 1 : 0)) throw new IntegrityViolationError(`line ${index + 1}: context ${record.context} position ${record.seq} is out of sequence`);
-    if (record.prev !== (previous?.tag ?? GENESIS)) throw new IntegrityViolationError(`line ${index + 1}: the chain link to the previous record is broken`);
-    if (!equalHex(record.tag, recordTag(settings.key, record))) throw new IntegrityViolationError(`line ${index + 1}: the record's MAC does not verify (content, context, position or metadata changed, or forged)`);
+    if (record.seq !== (previous ? previous.seq + 1 : 0))
+      throw new IntegrityViolationError(
+        `line ${index + 1}: context ${record.context} position ${record.seq} is out of sequence`,
+      );
+    if (record.prev !== (previous?.tag ?? GENESIS))
+      throw new IntegrityViolationError(`line ${index + 1}: the chain link to the previous record is broken`);
+    if (!equalHex(record.tag, recordTag(settings.key, record)))
+      throw new IntegrityViolationError(
+        `line ${index + 1}: the record's MAC does not verify (content, context, position or metadata changed, or forged)`,
+      );
     lastOf.set(record.context, record);
   }
   const heads = (readJson(headPath, 'head.json') ?? {}) as Record<string, Partial<Head>>;
@@ -136,9 +168,14 @@ function verify(settings: ReferenceStoreSettings, recordsPath: string, headPath:
   for (const context of names) {
     const head = heads[context];
     const last = lastOf.get(context);
-    if (!head || typeof head.length !== 'number' || typeof head.tag !== 'string' || typeof head.sig !== 'string') throw new IntegrityViolationError(`context ${context}: no signed head`);
-    if (!equalHex(head.sig, headSig(settings.key, context, head.length, head.tag))) throw new IntegrityViolationError(`context ${context}: the head's signature does not verify`);
-    if (!last || head.length !== last.seq + 1 || head.tag !== last.tag) throw new IntegrityViolationError(`context ${context}: the signed head (${head.length} records) does not match the stored chain (${last ? last.seq + 1 : 0})`);
+    if (!head || typeof head.length !== 'number' || typeof head.tag !== 'string' || typeof head.sig !== 'string')
+      throw new IntegrityViolationError(`context ${context}: no signed head`);
+    if (!equalHex(head.sig, headSig(settings.key, context, head.length, head.tag)))
+      throw new IntegrityViolationError(`context ${context}: the head's signature does not verify`);
+    if (!last || head.length !== last.seq + 1 || head.tag !== last.tag)
+      throw new IntegrityViolationError(
+        `context ${context}: the signed head (${head.length} records) does not match the stored chain (${last ? last.seq + 1 : 0})`,
+      );
   }
   if (settings.witnessPath) checkWitness(settings.witnessPath, heads as Record<string, Head>);
   return records;
@@ -148,9 +185,16 @@ function checkWitness(path: string, heads: Record<string, Head>): void {
   const witness = (readJson(path, 'the head witness') ?? {}) as Record<string, { length?: number; tag?: string }>;
   for (const [context, seen] of Object.entries(witness)) {
     const head = heads[context];
-    if (!head) throw new IntegrityViolationError(`context ${context}: the off-store witness holds a head the store does not`);
-    if (head.length < (seen.length ?? 0)) throw new IntegrityViolationError(`context ${context}: the store is older than its off-store witness (${head.length} records, witness ${seen.length}): rolled back`);
-    if (head.length === seen.length && head.tag !== seen.tag) throw new IntegrityViolationError(`context ${context}: the head differs from the off-store witness at the same length`);
+    if (!head)
+      throw new IntegrityViolationError(`context ${context}: the off-store witness holds a head the store does not`);
+    if (head.length < (seen.length ?? 0))
+      throw new IntegrityViolationError(
+        `context ${context}: the store is older than its off-store witness (${head.length} records, witness ${seen.length}): rolled back`,
+      );
+    if (head.length === seen.length && head.tag !== seen.tag)
+      throw new IntegrityViolationError(
+        `context ${context}: the head differs from the off-store witness at the same length`,
+      );
   }
 }
 
@@ -162,8 +206,16 @@ function parseRecord(line: string, at: number): ReferenceRecord {
     throw new IntegrityViolationError(`line ${at}: not JSON`);
   }
   const { context, seq, content, labels, prev, tag } = value;
-  const stringLabels = labels !== null && typeof labels === 'object' && Object.values(labels).every((label) => typeof label === 'string');
-  if (typeof context !== 'string' || typeof seq !== 'number' || typeof content !== 'string' || !stringLabels || typeof prev !== 'string' || typeof tag !== 'string') {
+  const stringLabels =
+    labels !== null && typeof labels === 'object' && Object.values(labels).every((label) => typeof label === 'string');
+  if (
+    typeof context !== 'string' ||
+    typeof seq !== 'number' ||
+    typeof content !== 'string' ||
+    !stringLabels ||
+    typeof prev !== 'string' ||
+    typeof tag !== 'string'
+  ) {
     throw new IntegrityViolationError(`line ${at}: not a reference record`);
   }
   return { context, seq, content, labels: labels as Record<string, string>, prev, tag };

@@ -15,14 +15,20 @@ const all = ALL_EDITS.map((edit) => ({ edit, variant: null }));
 describe('self-validation (integrity.md §7.5): the reference store catches every edit it is built to catch', () => {
   it('with the off-store witness: T1–T9 all rejected on the read path, metric 1.0', async () => {
     const result = await runTarget(createReferenceTarget({ witness: true }), all, () => undefined);
-    expect(result.cells.map((cell) => `${cell.edit}:${cell.verdict}:${cell.detection}`)).toEqual(ALL_EDITS.map((edit) => `${edit}:rejected:read`));
+    expect(result.cells.map((cell) => `${cell.edit}:${cell.verdict}:${cell.detection}`)).toEqual(
+      ALL_EDITS.map((edit) => `${edit}:rejected:read`),
+    );
     expect(result.metric).toMatchObject({ value: 1, n: 8, t9: 'rejected' });
     expect(result.cells.at(-1)?.reason).toContain('older than its off-store witness');
   });
 
   it('without it: T1–T8 still rejected, T9 accepted (a head beside the records rolls back with them)', async () => {
     const result = await runTarget(createReferenceTarget({ witness: false }), all, () => undefined);
-    expect(result.cells.filter((cell) => cell.edit !== 'T9').every((cell) => cell.verdict === 'rejected' && cell.detection === 'read')).toBe(true);
+    expect(
+      result.cells
+        .filter((cell) => cell.edit !== 'T9')
+        .every((cell) => cell.verdict === 'rejected' && cell.detection === 'read'),
+    ).toBe(true);
     expect(result.cells.at(-1)).toMatchObject({ edit: 'T9', verdict: 'accepted', controls: { c3: { ok: true } } });
     expect(result.metric.value).toBe(1);
   });
@@ -39,7 +45,9 @@ describe('reference store', () => {
     const store = openReferenceStore({ dir: storeDir, key, witnessPath });
     store.append('A', 'one', { source: 'web' });
     expect(store.read('A').map((record) => record.content)).toEqual(['one']);
-    expect(() => openReferenceStore({ dir: storeDir, key: Buffer.from(key).reverse(), witnessPath })).toThrow(IntegrityViolationError);
+    expect(() => openReferenceStore({ dir: storeDir, key: Buffer.from(key).reverse(), witnessPath })).toThrow(
+      IntegrityViolationError,
+    );
   });
 
   it('an attacker who also rewrites the head file cannot re-sign it', () => {
@@ -66,6 +74,8 @@ describe('reference store', () => {
     expect(() => openReferenceStore({ dir: storeDir, key, witnessPath })).toThrow(/rolled back/);
     expect(() => openReferenceStore({ dir: storeDir, key })).not.toThrow(); // without the witness the rollback is invisible
     rmSync(storeDir, { recursive: true });
-    expect(() => openReferenceStore({ dir: storeDir, key, witnessPath })).toThrow(/witness holds a head the store does not/);
+    expect(() => openReferenceStore({ dir: storeDir, key, witnessPath })).toThrow(
+      /witness holds a head the store does not/,
+    );
   });
 });

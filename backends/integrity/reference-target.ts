@@ -66,7 +66,14 @@ export function createReferenceTarget(settings: ReferenceTargetSettings = {}): I
         async writeBody(record, body) {
           const { index, line } = await lineOf(record);
           const moved = parseBody(body);
-          await file.replace(index, { context: line.context ?? null, seq: line.seq ?? null, content: moved.content ?? null, labels: moved.labels ?? null, prev: moved.prev ?? null, tag: moved.tag ?? null });
+          await file.replace(index, {
+            context: line.context ?? null,
+            seq: line.seq ?? null,
+            content: moved.content ?? null,
+            labels: moved.labels ?? null,
+            prev: moved.prev ?? null,
+            tag: moved.tag ?? null,
+          });
         },
         async remove(record) {
           await file.remove((await lineOf(record)).index);
@@ -77,21 +84,39 @@ export function createReferenceTarget(settings: ReferenceTargetSettings = {}): I
         },
         async forge(tip) {
           const { line } = await lineOf(tip);
-          await file.append({ ...line, seq: Number(line.seq) + 1, content: changedNumber(String(line.content)).text, prev: line.tag ?? null, tag: randomBytes(32).toString('hex') });
+          await file.append({
+            ...line,
+            seq: Number(line.seq) + 1,
+            content: changedNumber(String(line.content)).text,
+            prev: line.tag ?? null,
+            tag: randomBytes(32).toString('hex'),
+          });
         },
         async moveHead(context, newTip) {
           const path = join(storeDir, 'head.json');
-          const heads = JSON.parse(readFileSync(path, 'utf8')) as Record<string, { length: number; tag: string; sig: string }>;
+          const heads = JSON.parse(readFileSync(path, 'utf8')) as Record<
+            string,
+            { length: number; tag: string; sig: string }
+          >;
           const head = heads[context];
           if (!head) throw new Error(`head.json has no head for ${context}`);
           const tipLine = newTip ? (await lineOf(newTip)).line : undefined;
-          heads[context] = { ...head, length: newTip ? Number(newTip.position) + 1 : 0, tag: tipLine ? String(tipLine.tag) : '0'.repeat(64) };
+          heads[context] = {
+            ...head,
+            length: newTip ? Number(newTip.position) + 1 : 0,
+            tag: tipLine ? String(tipLine.tag) : '0'.repeat(64),
+          };
           writeFileSync(path, `${JSON.stringify(heads)}\n`);
-          log(`file store/head.json: set ${context}.length=${heads[context]?.length} ${context}.tag=${heads[context]?.tag} (signature left as it was: the attacker has no key)`);
+          log(
+            `file store/head.json: set ${context}.length=${heads[context]?.length} ${context}.tag=${heads[context]?.tag} (signature left as it was: the attacker has no key)`,
+          );
         },
         async relabel(record) {
           const { index, line } = await lineOf(record);
-          await file.replace(index, { ...line, labels: { ...(line.labels as Record<string, string>), source: 'user' } });
+          await file.replace(index, {
+            ...line,
+            labels: { ...(line.labels as Record<string, string>), source: 'user' },
+          });
         },
         snapshot: () => directorySnapshot(storeDir, 'store', log),
       };

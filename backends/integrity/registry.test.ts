@@ -10,8 +10,19 @@ const environment = { env: {}, root };
 describe('integrity target registry', () => {
   it('lists every target of issue #14, each loaded lazily under its own id', async () => {
     expect(INTEGRITY_TARGET_IDS).toEqual([
-      'reference', 'reference-no-witness', 'mem0', 'langgraph-sqlite', 'graphiti@neo4j', 'graphiti@embedded', 'langmem', 'cognee',
-      'poem-ledger', 'runlog', 'inspeximus', 'inspeximus-receipts', 'langgraph-sqlite-py',
+      'reference',
+      'reference-no-witness',
+      'mem0',
+      'langgraph-sqlite',
+      'graphiti@neo4j',
+      'graphiti@embedded',
+      'langmem',
+      'cognee',
+      'poem-ledger',
+      'runlog',
+      'inspeximus',
+      'inspeximus-receipts',
+      'langgraph-sqlite-py',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);
@@ -19,15 +30,31 @@ describe('integrity target registry', () => {
 
   it('registers every *-target.ts file with one lazy import line', () => {
     const registry = readFileSync(join(import.meta.dirname, 'registry.ts'), 'utf8');
-    const files = readdirSync(import.meta.dirname).filter((file) => file.endsWith('-target.ts') && file !== 'integrity-target.ts' && file !== 'python-store-target.ts');
+    const files = readdirSync(import.meta.dirname).filter(
+      (file) => file.endsWith('-target.ts') && file !== 'integrity-target.ts' && file !== 'python-store-target.ts',
+    );
     expect(files.length).toBeGreaterThan(8);
-    for (const file of files) expect(registry, `${file} is not registered`).toContain(`import('./${file.replace(/\.ts$/, '.js')}')`);
+    for (const file of files)
+      expect(registry, `${file} is not registered`).toContain(`import('./${file.replace(/\.ts$/, '.js')}')`);
   });
 
   it('labels every row that is not the real library "(model)" and states a detection point and tooling', async () => {
-    for (const id of ['reference', 'reference-no-witness', 'mem0', 'langgraph-sqlite', 'graphiti@embedded', 'langmem', 'cognee', 'poem-ledger', 'runlog']) {
+    for (const id of [
+      'reference',
+      'reference-no-witness',
+      'mem0',
+      'langgraph-sqlite',
+      'graphiti@embedded',
+      'langmem',
+      'cognee',
+      'poem-ledger',
+      'runlog',
+    ]) {
       const description = await (await loadIntegrityTarget(id, environment)).describe();
-      expect(description.label.includes('(model)'), `${id}: model ${description.model}, label "${description.label}"`).toBe(description.model);
+      expect(
+        description.label.includes('(model)'),
+        `${id}: model ${description.model}, label "${description.label}"`,
+      ).toBe(description.model);
       expect(Object.keys(description.versions).length, id).toBeGreaterThan(0);
       expect(description.tooling, id).not.toBe('');
     }

@@ -20,10 +20,14 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
   langmem: async () => (await import('./langmem-target.js')).createLangmemTarget(),
   cognee: async () => (await import('./cognee-target.js')).createCogneeTarget(),
   'poem-ledger': async () => (await import('./poem-ledger-target.js')).createPoemLedgerTarget(),
-  runlog: async () => (await import('./runlog-target.js')).createRunlogTarget((await import('./runlog-format.js')).CHAINED_RUN_LOG),
-  inspeximus: async ({ root }) => (await import('./inspeximus-target.js')).createInspeximusTarget(root, { receipts: false }),
-  'inspeximus-receipts': async ({ root }) => (await import('./inspeximus-target.js')).createInspeximusTarget(root, { receipts: true }),
-  'langgraph-sqlite-py': async ({ root }) => (await import('./langgraph-sqlite-py-target.js')).createLanggraphSqlitePyTarget(root),
+  runlog: async () =>
+    (await import('./runlog-target.js')).createRunlogTarget((await import('./runlog-format.js')).CHAINED_RUN_LOG),
+  inspeximus: async ({ root }) =>
+    (await import('./inspeximus-target.js')).createInspeximusTarget(root, { receipts: false }),
+  'inspeximus-receipts': async ({ root }) =>
+    (await import('./inspeximus-target.js')).createInspeximusTarget(root, { receipts: true }),
+  'langgraph-sqlite-py': async ({ root }) =>
+    (await import('./langgraph-sqlite-py-target.js')).createLanggraphSqlitePyTarget(root),
 };
 
 /** Every registered target id, in scorecard order. */

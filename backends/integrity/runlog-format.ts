@@ -31,7 +31,8 @@ export const UNCHAINED_RUN_LOG: RunLogFormat = {
   id: 'unchained records.jsonl (run-log v1)',
   append(runDir, record) {
     const manifest = join(runDir, 'manifest.json');
-    if (!existsSync(manifest)) writeJsonAtomic(manifest, { version: RUN_LOG_VERSION, runId: runDir.split('/').at(-1), status: 'success' });
+    if (!existsSync(manifest))
+      writeJsonAtomic(manifest, { version: RUN_LOG_VERSION, runId: runDir.split('/').at(-1), status: 'success' });
     appendJsonLine(join(runDir, 'records.jsonl'), record);
   },
   load: (runDir) => [...loadRun(runDir).records.values()],
@@ -47,7 +48,13 @@ export const CHAINED_RUN_LOG: RunLogFormat = {
   id: `hash-chained records.jsonl (run-log v${RUN_LOG_VERSION})`,
   append(runDir, record) {
     const path = join(runDir, 'manifest.json');
-    if (!existsSync(path)) writeJsonAtomic(path, { version: RUN_LOG_VERSION, runId: runDir.split('/').at(-1), status: 'success', logHeads: {} });
+    if (!existsSync(path))
+      writeJsonAtomic(path, {
+        version: RUN_LOG_VERSION,
+        runId: runDir.split('/').at(-1),
+        status: 'success',
+        logHeads: {},
+      });
     openRunLogFile(runDir, 'records.jsonl').append(record);
     writeJsonAtomic(path, { ...readJsonIfExists<RunManifest>(path), logHeads: readLogHeads(runDir) });
   },

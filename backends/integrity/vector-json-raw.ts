@@ -30,7 +30,13 @@ export interface PayloadLayout {
 }
 
 /** Raw access to the vector file at `path`; `storeDir` is copied whole for T9. */
-export function vectorJsonRawAccess(path: string, label: string, storeDir: string, layout: PayloadLayout, log: (command: string) => void): RawAccess {
+export function vectorJsonRawAccess(
+  path: string,
+  label: string,
+  storeDir: string,
+  layout: PayloadLayout,
+  log: (command: string) => void,
+): RawAccess {
   const points = (): StoredPoint[] => readVectorFile(path).collections[layout.collection]?.points ?? [];
   const toRaw = (point: StoredPoint): RawRecord => {
     const moving = Object.fromEntries(Object.entries(point.payload).filter(([key]) => !layout.fixed.includes(key)));
@@ -56,12 +62,22 @@ export function vectorJsonRawAccess(path: string, label: string, storeDir: strin
   };
   const payloadOf = (point: StoredPoint) => point.payload as Record<string, JsonValue>;
   return {
-    list: async (context) => points().filter((point) => layout.ownerOf(payloadOf(point)) === layout.owners[context]).sort((a, b) => a.rank - b.rank).map(toRaw),
+    list: async (context) =>
+      points()
+        .filter((point) => layout.ownerOf(payloadOf(point)) === layout.owners[context])
+        .sort((a, b) => a.rank - b.rank)
+        .map(toRaw),
     async writeBody(record, body) {
       const moved = parseBody(body);
       edit(record.slot, "set the payload's content fields and the vector to another point's", (point) => {
-        const fixed = Object.fromEntries(layout.fixed.filter((key) => key in point.payload).map((key) => [key, point.payload[key]]));
-        return { ...point, vector: moved.vector as number[], payload: { ...(moved.payload as Record<string, unknown>), ...fixed } };
+        const fixed = Object.fromEntries(
+          layout.fixed.filter((key) => key in point.payload).map((key) => [key, point.payload[key]]),
+        );
+        return {
+          ...point,
+          vector: moved.vector as number[],
+          payload: { ...(moved.payload as Record<string, unknown>), ...fixed },
+        };
       });
     },
     async remove(record) {
@@ -69,7 +85,10 @@ export function vectorJsonRawAccess(path: string, label: string, storeDir: strin
     },
     async changeMeaning(record) {
       const text = changedNumber(record.text).text;
-      edit(record.slot, `set the text to ${JSON.stringify(text)}`, (point) => ({ ...point, payload: layout.withText(payloadOf(point), text) }));
+      edit(record.slot, `set the text to ${JSON.stringify(text)}`, (point) => ({
+        ...point,
+        payload: layout.withText(payloadOf(point), text),
+      }));
     },
     async forge(tip) {
       const file = readVectorFile(path);
@@ -83,7 +102,10 @@ export function vectorJsonRawAccess(path: string, label: string, storeDir: strin
       log(`file ${label}: append point ${id} with payload ${JSON.stringify(payload)} and the vector of ${tip.slot}`);
     },
     async relabel(record) {
-      edit(record.slot, `change a label (${layout.labels.join(', ')})`, (point) => ({ ...point, payload: layout.relabelled(payloadOf(point)) }));
+      edit(record.slot, `change a label (${layout.labels.join(', ')})`, (point) => ({
+        ...point,
+        payload: layout.relabelled(payloadOf(point)),
+      }));
     },
     snapshot: () => directorySnapshot(storeDir, 'store', log),
   };

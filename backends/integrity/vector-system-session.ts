@@ -9,7 +9,7 @@ import type { ContextName, TargetSession } from './integrity-target.js';
 export const VECTOR_NAMESPACE: Record<ContextName, string> = { A: 'ctx-a', B: 'ctx-b' };
 
 /** The read path's query: every seeded record shares these words with it. */
-export const VECTOR_QUERY = 'approved transfer limit vault phrase';
+const VECTOR_QUERY = 'approved transfer limit vault phrase';
 
 /** The settings both backends take. */
 export interface VectorSystemSettings {
@@ -24,19 +24,39 @@ export interface VectorSystemSettings {
  * Starts a backend on `vectors` and exposes it as a session: seeding is one direct-mode `insert` per record (the
  * system's own write path), reading its default `search`, stopping closes the backend and the store.
  */
-export async function startVectorSystemSession(create: (settings: VectorSystemSettings) => MemoryBackend, vectors: VectorStore, runId: string, workDir: string): Promise<TargetSession> {
-  const backend = create({ embedder: createLexicalEmbedder(), runId, workDir, extraction: createSimExtractionModel(), vectors });
+export async function startVectorSystemSession(
+  create: (settings: VectorSystemSettings) => MemoryBackend,
+  vectors: VectorStore,
+  runId: string,
+  workDir: string,
+): Promise<TargetSession> {
+  const backend = create({
+    embedder: createLexicalEmbedder(),
+    runId,
+    workDir,
+    extraction: createSimExtractionModel(),
+    vectors,
+  });
   await backend.open();
   let tick = 0;
   return {
     async seed(context, records) {
       for (const record of records) {
-        if (record.revoked) throw new Error(`${backend.id} has no revocation status to seed (its revocation is a hard delete)`);
-        await backend.insert({ namespace: VECTOR_NAMESPACE[context], now: new Date(Date.now() + tick++), writes: { mode: 'direct', revoked: [], current: [record.text] } });
+        if (record.revoked)
+          throw new Error(`${backend.id} has no revocation status to seed (its revocation is a hard delete)`);
+        await backend.insert({
+          namespace: VECTOR_NAMESPACE[context],
+          now: new Date(Date.now() + tick++),
+          writes: { mode: 'direct', revoked: [], current: [record.text] },
+        });
       }
     },
     async read(context) {
-      const { records } = await backend.search({ namespace: VECTOR_NAMESPACE[context], query: VECTOR_QUERY, limit: 50 });
+      const { records } = await backend.search({
+        namespace: VECTOR_NAMESPACE[context],
+        query: VECTOR_QUERY,
+        limit: 50,
+      });
       return { status: 'served', texts: records.map((record) => record.text) };
     },
     async stop() {

@@ -54,25 +54,42 @@ interface VersionAnswer {
 }
 
 /** The prerequisite as errors name it. */
-const pinned = (pin: PythonPackagePin) => `the Python package ${pin.name}==${pin.version} (backends/python/requirements.txt, in ${VENV_DIR})`;
+const pinned = (pin: PythonPackagePin) =>
+  `the Python package ${pin.name}==${pin.version} (backends/python/requirements.txt, in ${VENV_DIR})`;
 
 /**
  * Whether the venv can run the adapter with the pinned package: null, or a `MissingPrerequisiteError` naming the
  * package, what is wrong and the install command. Asks the driver's `version` op (which opens no store).
  */
-export async function pythonPackageProblem(settings: Pick<PythonMemoryProcessSettings, 'system' | 'adapter' | 'pin' | 'root'>, running?: StoreProcess): Promise<MissingPrerequisiteError | null> {
+export async function pythonPackageProblem(
+  settings: Pick<PythonMemoryProcessSettings, 'system' | 'adapter' | 'pin' | 'root'>,
+  running?: StoreProcess,
+): Promise<MissingPrerequisiteError | null> {
   const missing = missingPython(settings.root);
   if (missing) return new MissingPrerequisiteError(settings.system, pinned(settings.pin), missing);
   const paths = pythonPaths(settings.root);
   const driver = running ?? startStoreProcess({ python: paths.python, driver: paths.driver, timeoutMs: 60_000 });
   try {
-    const answer = await driver.request<VersionAnswer>('version', { adapter: settings.adapter }).catch((error: unknown): VersionAnswer => {
-      if (error instanceof StoreProcessError && error.origin === 'process') return { available: false, reason: `the venv's Python did not answer (${error.message})` };
-      throw error;
-    });
-    if (!answer.available) return new MissingPrerequisiteError(settings.system, pinned(settings.pin), `${answer.reason ?? 'it cannot be imported'}; run bash .ci/install`);
+    const answer = await driver
+      .request<VersionAnswer>('version', { adapter: settings.adapter })
+      .catch((error: unknown): VersionAnswer => {
+        if (error instanceof StoreProcessError && error.origin === 'process')
+          return { available: false, reason: `the venv's Python did not answer (${error.message})` };
+        throw error;
+      });
+    if (!answer.available)
+      return new MissingPrerequisiteError(
+        settings.system,
+        pinned(settings.pin),
+        `${answer.reason ?? 'it cannot be imported'}; run bash .ci/install`,
+      );
     const installed = answer.versions?.[settings.pin.name];
-    if (installed !== settings.pin.version) return new MissingPrerequisiteError(settings.system, pinned(settings.pin), `${VENV_DIR} holds ${settings.pin.name} ${installed ?? 'of no version'}; run bash .ci/install`);
+    if (installed !== settings.pin.version)
+      return new MissingPrerequisiteError(
+        settings.system,
+        pinned(settings.pin),
+        `${VENV_DIR} holds ${settings.pin.name} ${installed ?? 'of no version'}; run bash .ci/install`,
+      );
     return null;
   } finally {
     if (!running) await driver.close();
@@ -99,18 +116,36 @@ export function createPythonMemoryProcess(settings: PythonMemoryProcessSettings)
 
   const start = async (afterDeath: boolean): Promise<void> => {
     mkdirSync(join(home, '.config'), { recursive: true });
-    const driver = startStoreProcess({ python: paths.python, driver: paths.driver, env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config') }, ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}) });
+    const driver = startStoreProcess({
+      python: paths.python,
+      driver: paths.driver,
+      env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
+      ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
+    });
     try {
       const problem = await pythonPackageProblem(settings, driver);
       if (problem) throw problem;
-      const opened = await driver.request<{ environment_removed?: string[] }>('open', { adapter: settings.adapter, dir: join(settings.workDir, 'stores') });
+      const opened = await driver.request<{ environment_removed?: string[] }>('open', {
+        adapter: settings.adapter,
+        dir: join(settings.workDir, 'stores'),
+      });
       const removed = opened.environment_removed ?? [];
-      if (removed.length > 0) notes.push({ type: 'compatibility', feature: 'environment', message: `removed ${removed.join(', ')} from the Python process so ${settings.pin.name}'s defaults apply` });
+      if (removed.length > 0)
+        notes.push({
+          type: 'compatibility',
+          feature: 'environment',
+          message: `removed ${removed.join(', ')} from the Python process so ${settings.pin.name}'s defaults apply`,
+        });
     } catch (error) {
       await driver.close();
       throw error;
     }
-    if (afterDeath) notes.push({ type: 'other', feature: 'python process', message: `a new ${settings.pin.name} process was started after the previous one died; namespaces it had written were refused until reset` });
+    if (afterDeath)
+      notes.push({
+        type: 'other',
+        feature: 'python process',
+        message: `a new ${settings.pin.name} process was started after the previous one died; namespaces it had written were refused until reset`,
+      });
     generation += 1;
     live = driver;
   };
@@ -128,14 +163,26 @@ export function createPythonMemoryProcess(settings: PythonMemoryProcessSettings)
     const exit = live?.exitStatus() ?? null;
     if (writer === undefined || (live !== undefined && exit === null && writer === generation)) return;
     const how = writer === generation && exit ? ` (code ${exit.code}, signal ${exit.signal})` : '';
-    throw new EvalError('python-process-died', `${settings.system}: the ${settings.pin.name} process that held namespace "${namespace}" died${how}; what it wrote may be lost, so the namespace is refused until it is reset and seeded again`);
+    throw new EvalError(
+      'python-process-died',
+      `${settings.system}: the ${settings.pin.name} process that held namespace "${namespace}" died${how}; what it wrote may be lost, so the namespace is refused until it is reset and seeded again`,
+    );
   };
 
   /** One request; a process that died under it is named with the system, the op and the namespace. */
-  const send = <T>(driver: StoreProcess, op: string, namespace: string, parameters: Record<string, unknown>): Promise<T> =>
+  const send = <T>(
+    driver: StoreProcess,
+    op: string,
+    namespace: string,
+    parameters: Record<string, unknown>,
+  ): Promise<T> =>
     driver.request<T>(op, { namespace, ...parameters }).catch((error: unknown) => {
       if (!(error instanceof StoreProcessError) || error.origin !== 'process') throw error;
-      throw new EvalError('python-process-died', `${settings.system}: ${op} on namespace "${namespace}" failed: ${error.message}`, { cause: error });
+      throw new EvalError(
+        'python-process-died',
+        `${settings.system}: ${op} on namespace "${namespace}" failed: ${error.message}`,
+        { cause: error },
+      );
     });
 
   return {

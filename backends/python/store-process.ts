@@ -54,7 +54,10 @@ interface Pending {
  * await store.request('open', { adapter: 'inspeximus_store', dir, config: { receipts: true } });
  */
 export function startStoreProcess(settings: StoreProcessSettings): StoreProcess {
-  const child: ChildProcessWithoutNullStreams = spawn(settings.python, ['-u', settings.driver], { env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', ...settings.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child: ChildProcessWithoutNullStreams = spawn(settings.python, ['-u', settings.driver], {
+    env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', ...settings.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const pending = new Map<number, Pending>();
   let stderr = '';
   let nextId = 1;
@@ -69,7 +72,13 @@ export function startStoreProcess(settings: StoreProcessSettings): StoreProcess 
     const tail = stderr.trim().split('\n').slice(-6).join(' | ');
     for (const [id, waiting] of pending) {
       clearTimeout(waiting.timer);
-      waiting.reject(new StoreProcessError('process', 'StoreProcessExited', `the store process ${why} before answering request ${id}${tail ? `: ${tail}` : ''}`));
+      waiting.reject(
+        new StoreProcessError(
+          'process',
+          'StoreProcessExited',
+          `the store process ${why} before answering request ${id}${tail ? `: ${tail}` : ''}`,
+        ),
+      );
     }
     pending.clear();
     finished();
@@ -87,7 +96,12 @@ export function startStoreProcess(settings: StoreProcessSettings): StoreProcess 
     stderr = `${stderr}${chunk.toString('utf8')}`.slice(-4096);
   });
   createInterface({ input: child.stdout }).on('line', (line) => {
-    let response: { id?: number; ok?: boolean; result?: unknown; error?: { type?: string; message?: string; origin?: StoreProcessErrorOrigin } };
+    let response: {
+      id?: number;
+      ok?: boolean;
+      result?: unknown;
+      error?: { type?: string; message?: string; origin?: StoreProcessErrorOrigin };
+    };
     try {
       response = JSON.parse(line) as typeof response;
     } catch {
@@ -99,16 +113,32 @@ export function startStoreProcess(settings: StoreProcessSettings): StoreProcess 
     pending.delete(response.id);
     clearTimeout(waiting.timer);
     if (response.ok) waiting.resolve(response.result);
-    else waiting.reject(new StoreProcessError(response.error?.origin ?? 'driver', response.error?.type ?? 'Error', response.error?.message ?? 'no message'));
+    else
+      waiting.reject(
+        new StoreProcessError(
+          response.error?.origin ?? 'driver',
+          response.error?.type ?? 'Error',
+          response.error?.message ?? 'no message',
+        ),
+      );
   });
 
   const request = <T>(op: string, parameters: Record<string, unknown> = {}): Promise<T> => {
-    if (exit) return Promise.reject(new StoreProcessError('process', 'StoreProcessExited', `the store process has exited (code ${exit.code})`));
+    if (exit)
+      return Promise.reject(
+        new StoreProcessError('process', 'StoreProcessExited', `the store process has exited (code ${exit.code})`),
+      );
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         pending.delete(id);
-        reject(new StoreProcessError('process', 'StoreProcessTimeout', `no answer to ${op} within ${settings.timeoutMs ?? 120_000} ms`));
+        reject(
+          new StoreProcessError(
+            'process',
+            'StoreProcessTimeout',
+            `no answer to ${op} within ${settings.timeoutMs ?? 120_000} ms`,
+          ),
+        );
         child.kill('SIGKILL');
       }, settings.timeoutMs ?? 120_000);
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });

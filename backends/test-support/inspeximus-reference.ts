@@ -34,7 +34,8 @@ export interface ReferenceRead {
 }
 
 /** The environment without INSPEXIMUS_* settings, as the adapter runs the library (its defaults). */
-const libraryDefaults = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('INSPEXIMUS_')));
+const libraryDefaults = (env: NodeJS.ProcessEnv) =>
+  Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('INSPEXIMUS_')));
 
 /** Runs every case through inspeximus at `now` with k results; one Python process, a fresh store per case. */
 export function libraryReads(cases: readonly ReferenceCase[], now: Date, k = 10): ReferenceRead[] {
@@ -44,11 +45,26 @@ export function libraryReads(cases: readonly ReferenceCase[], now: Date, k = 10)
       now: now.getTime() / 1000,
       dir,
       cases: cases.map(({ config, mode, scenario }) => ({
-        config, mode, k, namespace: scenario.id, query: scenario.query, v1: scenario.v1, v2: scenario.v2, distractors: scenario.distractors,
-        episodes: episodesFor(scenario, now).map((episode) => ({ text: episode.text, t: episode.referenceTime.getTime() / 1000 })),
+        config,
+        mode,
+        k,
+        namespace: scenario.id,
+        query: scenario.query,
+        v1: scenario.v1,
+        v2: scenario.v2,
+        distractors: scenario.distractors,
+        episodes: episodesFor(scenario, now).map((episode) => ({
+          text: episode.text,
+          t: episode.referenceTime.getTime() / 1000,
+        })),
       })),
     };
-    const result = spawnSync(pythonPaths(ROOT).python, [join(import.meta.dirname, 'inspeximus_reference.py')], { input: JSON.stringify(job), encoding: 'utf8', env: { ...libraryDefaults(process.env), HOME: dir, XDG_CONFIG_HOME: dir }, maxBuffer: 64 * 1024 * 1024 });
+    const result = spawnSync(pythonPaths(ROOT).python, [join(import.meta.dirname, 'inspeximus_reference.py')], {
+      input: JSON.stringify(job),
+      encoding: 'utf8',
+      env: { ...libraryDefaults(process.env), HOME: dir, XDG_CONFIG_HOME: dir },
+      maxBuffer: 64 * 1024 * 1024,
+    });
     if (result.status !== 0) throw new Error(`inspeximus_reference.py failed: ${result.stderr}`);
     const reads = JSON.parse(result.stdout) as Omit<ReferenceRead, 'exposed' | 'filteredExposed'>[];
     return reads.map((read, index) => {

@@ -30,7 +30,13 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   const fromEnv = process.env.NEO4J_URI;
   if (fromEnv) {
     const user = process.env.NEO4J_USER;
-    project.provide('neo4j', { uri: fromEnv, user, password: process.env.NEO4J_PASSWORD, source: 'env', note: `NEO4J_URI=${fromEnv}` });
+    project.provide('neo4j', {
+      uri: fromEnv,
+      user,
+      password: process.env.NEO4J_PASSWORD,
+      source: 'env',
+      note: `NEO4J_URI=${fromEnv}`,
+    });
     return undefined;
   }
   const server = await startNeo4jTestServer();
@@ -61,7 +67,8 @@ async function waitForBolt(uri: string, timeoutMs: number): Promise<void> {
       await driver.verifyConnectivity();
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`Bolt did not answer at ${uri} within ${timeoutMs} ms`, { cause: error });
+      if (Date.now() > deadline)
+        throw new Error(`Bolt did not answer at ${uri} within ${timeoutMs} ms`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 250));
     } finally {
       await driver.close();

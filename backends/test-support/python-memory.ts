@@ -9,7 +9,9 @@ import { ensurePythonVenv, missingPython } from '../python/python-venv.js';
 export const ROOT = join(import.meta.dirname, '..', '..');
 
 /** Null when the venv holds the pinned inspeximus (installing it first when there is no venv), else why tests skip. */
-export async function inspeximusSkipReason(log: (line: string) => void = (line) => console.log(`[inspeximus venv] ${line}`)): Promise<string | null> {
+export async function inspeximusSkipReason(
+  log: (line: string) => void = (line) => console.log(`[inspeximus venv] ${line}`),
+): Promise<string | null> {
   if (missingPython(ROOT) !== null) {
     const problem = ensurePythonVenv(ROOT, log);
     if (problem) return problem;

@@ -23,8 +23,13 @@ function project(files: Record<string, string>): string {
 describe('import graph', () => {
   it('counts static, type-only, re-export and dynamic imports of project files, resolving .js to .ts; packages are not files', () => {
     const root = project({
-      'a/x.ts': "import type { T } from './t.js';\nimport { y } from '../b/y.js';\nexport * from './z.js';\nconst lazy = () => import('./w.js');\nimport { z } from 'zod';\n// import { no } from './comment.js';\n",
-      'a/t.ts': '', 'a/z.ts': '', 'a/w.ts': '', 'b/y.ts': '', 'a/x.test.ts': "import './x.js';\n",
+      'a/x.ts':
+        "import type { T } from './t.js';\nimport { y } from '../b/y.js';\nexport * from './z.js';\nconst lazy = () => import('./w.js');\nimport { z } from 'zod';\n// import { no } from './comment.js';\n",
+      'a/t.ts': '',
+      'a/z.ts': '',
+      'a/w.ts': '',
+      'b/y.ts': '',
+      'a/x.test.ts': "import './x.js';\n",
     });
     const graph = readImportGraph(root, ['a', 'b']);
     expect(graph.get('a/x.ts')).toEqual(['a/t.ts', 'a/w.ts', 'a/z.ts', 'b/y.ts']);
@@ -32,22 +37,45 @@ describe('import graph', () => {
   });
 
   it('lists the packages and built-ins a file imports, apart from its project files', () => {
-    const root = project({ 'a/x.ts': "import { z } from 'zod';\nimport { join } from 'node:path';\nimport type { T } from './t.js';\nconst lazy = () => import('fs');\n", 'a/t.ts': '' });
+    const root = project({
+      'a/x.ts':
+        "import { z } from 'zod';\nimport { join } from 'node:path';\nimport type { T } from './t.js';\nconst lazy = () => import('fs');\n",
+      'a/t.ts': '',
+    });
     expect(readPackageImports(root, ['a']).get('a/x.ts')).toEqual(['fs', 'node:path', 'zod']);
     expect(readPackageImports(root, ['a']).get('a/t.ts')).toEqual([]);
   });
 
   it('finds every cycle, a type-only one and a self-import included, as a closed path', () => {
     const graph = new Map([
-      ['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts', 'd.ts']], ['d.ts', []],
-      ['e.ts', ['e.ts']], ['f.ts', ['g.ts']], ['g.ts', ['f.ts']],
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts', 'd.ts']],
+      ['d.ts', []],
+      ['e.ts', ['e.ts']],
+      ['f.ts', ['g.ts']],
+      ['g.ts', ['f.ts']],
     ]);
-    expect(importCycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts'], ['e.ts', 'e.ts'], ['f.ts', 'g.ts', 'f.ts']]);
-    expect(importCycles(new Map([['a.ts', ['b.ts']], ['b.ts', []]]))).toEqual([]);
+    expect(importCycles(graph)).toEqual([
+      ['a.ts', 'b.ts', 'c.ts', 'a.ts'],
+      ['e.ts', 'e.ts'],
+      ['f.ts', 'g.ts', 'f.ts'],
+    ]);
+    expect(
+      importCycles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('reads a type-only cycle from source', () => {
-    const root = project({ 'p/log.ts': "import type { L } from './layer.js';\nexport type K = string;\n", 'p/layer.ts': "import type { K } from './log.js';\nexport type L = K;\n" });
+    const root = project({
+      'p/log.ts': "import type { L } from './layer.js';\nexport type K = string;\n",
+      'p/layer.ts': "import type { K } from './log.js';\nexport type L = K;\n",
+    });
     expect(importCycles(readImportGraph(root, ['p']))).toEqual([['p/layer.ts', 'p/log.ts', 'p/layer.ts']]);
   });
 });

@@ -14,7 +14,8 @@ function sourceFiles(root: string, folders: readonly string[]): string[] {
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.isDirectory() && !SKIPPED.has(entry.name)) walk(join(dir, entry.name));
-      else if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) files.push(join(dir, entry.name));
+      else if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
+        files.push(join(dir, entry.name));
     }
   };
   for (const folder of folders) walk(join(root, folder));
@@ -27,7 +28,10 @@ const toKey = (root: string, file: string) => relative(root, file).split(sep).jo
 function readSpecifiers(root: string, folders: readonly string[]): Map<string, string[]> {
   const specifiers = new Map<string, string[]>();
   for (const file of sourceFiles(root, folders)) {
-    specifiers.set(file, ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((entry) => entry.fileName));
+    specifiers.set(
+      file,
+      ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((entry) => entry.fileName),
+    );
   }
   return specifiers;
 }
@@ -58,7 +62,8 @@ export function readImportGraph(root: string, folders: readonly string[]): Impor
  */
 export function readPackageImports(root: string, folders: readonly string[]): ImportGraph {
   const packages = new Map<string, string[]>();
-  for (const [file, imported] of readSpecifiers(root, folders)) packages.set(toKey(root, file), [...new Set(imported.filter((specifier) => !specifier.startsWith('.')))].sort());
+  for (const [file, imported] of readSpecifiers(root, folders))
+    packages.set(toKey(root, file), [...new Set(imported.filter((specifier) => !specifier.startsWith('.')))].sort());
   return packages;
 }
 
@@ -111,7 +116,8 @@ function cycleThrough(graph: ImportGraph, component: readonly string[]): string[
       if (!members.has(next)) continue;
       if (next === start) {
         const path = [start];
-        for (let step: string | undefined = node; step !== undefined && step !== start; step = previous.get(step)) path.splice(1, 0, step);
+        for (let step: string | undefined = node; step !== undefined && step !== start; step = previous.get(step))
+          path.splice(1, 0, step);
         return [...path, start];
       }
       if (!previous.has(next)) {

@@ -21,7 +21,9 @@ const KNOWN_EXCEPTIONS = ['backends/integrity/'];
 
 /** Every import edge of product code, `from -> to`, for which `forbidden` holds. */
 function edges(graph: ImportGraph, forbidden: (from: string, to: string) => boolean): string[] {
-  return [...graph].flatMap(([from, targets]) => (isTestCode(from) ? [] : targets.filter((to) => forbidden(from, to)).map((to) => `${from} -> ${to}`)));
+  return [...graph].flatMap(([from, targets]) =>
+    isTestCode(from) ? [] : targets.filter((to) => forbidden(from, to)).map((to) => `${from} -> ${to}`),
+  );
 }
 
 describe('layers', () => {
@@ -29,7 +31,7 @@ describe('layers', () => {
 
   it('reads the whole project, the bottom folders inside pipeline/ included', () => {
     expect(graph.size).toBeGreaterThan(300);
-    expect(graph.get('pipeline/run.ts')).toContain('analysis/index.ts');
+    expect(graph.get('pipeline/run-experiment.ts')).toContain('analysis/index.ts');
     expect(graph.get('pipeline/core/errors.ts')).toEqual([]);
     expect(graph.has('pipeline/python-compat/index.ts')).toBe(true);
   });
@@ -39,7 +41,11 @@ describe('layers', () => {
   });
 
   it('keeps pipeline/core/ and pipeline/python-compat/ at the bottom: neither imports anything of ours outside itself', () => {
-    for (const folder of BOTTOM) expect(edges(graph, (from, to) => layerOf(from) === folder && layerOf(to) !== folder), folder).toEqual([]);
+    for (const folder of BOTTOM)
+      expect(
+        edges(graph, (from, to) => layerOf(from) === folder && layerOf(to) !== folder),
+        folder,
+      ).toEqual([]);
   });
 
   it('lets pipeline/python-compat/ use Node built-ins only', () => {
@@ -49,17 +55,31 @@ describe('layers', () => {
   });
 
   it('lets every folder import the bottom (each of them does)', () => {
-    const importers = new Set([...graph].flatMap(([from, targets]) => (!isBottom(from) && targets.some(isBottom) ? [layerOf(from)] : [])));
+    const importers = new Set(
+      [...graph].flatMap(([from, targets]) => (!isBottom(from) && targets.some(isBottom) ? [layerOf(from)] : [])),
+    );
     expect([...importers]).toEqual(expect.arrayContaining(['analysis', 'backends', 'guard', 'pipeline', 'scenarios']));
   });
 
   it('keeps backends/, guard/ and scenarios/ below the rest of pipeline/ and below analysis/', () => {
-    const lower = (file: string) => ['backends', 'guard', 'scenarios'].includes(layerOf(file)) && !KNOWN_EXCEPTIONS.some((prefix) => file.startsWith(prefix));
+    const lower = (file: string) =>
+      ['backends', 'guard', 'scenarios'].includes(layerOf(file)) &&
+      !KNOWN_EXCEPTIONS.some((prefix) => file.startsWith(prefix));
     expect(edges(graph, (from, to) => lower(from) && ['pipeline', 'analysis'].includes(layerOf(to)))).toEqual([]);
   });
 
   it('lets analysis/ see pipeline/ only through pipeline/index.ts, and pipeline/ see analysis/ only through analysis/index.ts', () => {
-    expect(edges(graph, (from, to) => layerOf(from) === 'analysis' && layerOf(to) === 'pipeline' && to !== 'pipeline/index.ts')).toEqual([]);
-    expect(edges(graph, (from, to) => layerOf(from) === 'pipeline' && layerOf(to) === 'analysis' && to !== 'analysis/index.ts')).toEqual([]);
+    expect(
+      edges(
+        graph,
+        (from, to) => layerOf(from) === 'analysis' && layerOf(to) === 'pipeline' && to !== 'pipeline/index.ts',
+      ),
+    ).toEqual([]);
+    expect(
+      edges(
+        graph,
+        (from, to) => layerOf(from) === 'pipeline' && layerOf(to) === 'analysis' && to !== 'analysis/index.ts',
+      ),
+    ).toEqual([]);
   });
 });

@@ -4,7 +4,11 @@ import { InvalidInputError, UnknownComponentError } from './errors.js';
 import { argsOf, createComponent, defineRegistry, factory, helpLines, recordOf, specPartSchema } from './registry.js';
 
 const SHAPES = defineRegistry('shape', {
-  square: factory({ summary: 'four equal sides', args: z.object({ side: z.number().positive().default(1) }).strict(), create: async ({ side }, context: { unit: string }) => ({ area: `${side * side} ${context.unit}` }) }),
+  square: factory({
+    summary: 'four equal sides',
+    args: z.object({ side: z.number().positive().default(1) }).strict(),
+    create: async ({ side }, context: { unit: string }) => ({ area: `${side * side} ${context.unit}` }),
+  }),
   dot: factory({ summary: 'no sides', args: z.object({}).strict(), create: async () => ({ area: '0' }) }),
 });
 
@@ -36,7 +40,9 @@ describe('registry', () => {
     expect(square).toEqual({ area: '4 m²' });
     expect(recordOf(square)).toEqual({ kind: 'shape', id: 'square', args: { side: 2 } });
     expect(recordOf({ area: '4 m²' })).toBeUndefined();
-    await expect(createComponent(SHAPES, 'square', { side: 'two' }, { unit: 'm' })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(createComponent(SHAPES, 'square', { side: 'two' }, { unit: 'm' })).rejects.toBeInstanceOf(
+      InvalidInputError,
+    );
   });
 
   it('checks a run-spec part against its line and keeps it as given (defaults are not written into the spec)', () => {
@@ -44,7 +50,9 @@ describe('registry', () => {
     expect(schema.parse({ id: 'square' })).toEqual({ id: 'square' });
     expect(argsOf({ id: 'square', side: 2 })).toEqual({ side: 2 });
     const unknown = schema.safeParse({ id: 'circle' });
-    expect(unknown.success ? [] : unknown.error.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([['id', 'unknown shape "circle"; available: square, dot']]);
+    expect(unknown.success ? [] : unknown.error.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['id', 'unknown shape "circle"; available: square, dot'],
+    ]);
     const bad = schema.safeParse({ id: 'square', side: 0, colour: 'red' });
     expect(bad.success ? [] : bad.error.issues.map((issue) => issue.path.join('.')).sort()).toEqual(['', 'side']);
   });

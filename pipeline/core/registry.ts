@@ -51,7 +51,10 @@ export interface Registry<Id extends string, Entry extends RegistryEntry> {
  * const COLOURS = defineRegistry('colour', { red: { summary: 'warm', args: z.object({}).strict() } });
  * COLOURS.record('red'); // { kind: 'colour', id: 'red', args: {} }
  */
-export function defineRegistry<const Entries extends Record<string, RegistryEntry>>(kind: string, entries: Entries): Registry<Extract<keyof Entries, string>, Entries[keyof Entries]> {
+export function defineRegistry<const Entries extends Record<string, RegistryEntry>>(
+  kind: string,
+  entries: Entries,
+): Registry<Extract<keyof Entries, string>, Entries[keyof Entries]> {
   type Id = Extract<keyof Entries, string>;
   const ids = Object.keys(entries).filter((id): id is Id => Object.hasOwn(entries, id));
   const [first, ...rest] = ids;
@@ -71,10 +74,18 @@ export function defineRegistry<const Entries extends Record<string, RegistryEntr
 }
 
 /** Validates arguments, naming the component and every problem with its path. */
-export function checkArgs<S extends z.ZodType<ComponentArgs>>(kind: string, id: string, schema: S, args: unknown): z.output<S> {
+export function checkArgs<S extends z.ZodType<ComponentArgs>>(
+  kind: string,
+  id: string,
+  schema: S,
+  args: unknown,
+): z.output<S> {
   const parsed = schema.safeParse(args);
   if (parsed.success) return parsed.data;
-  throw new InvalidInputError(`${kind} "${id}" arguments`, parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
+  throw new InvalidInputError(
+    `${kind} "${id}" arguments`,
+    parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+  );
 }
 
 /**
@@ -88,13 +99,22 @@ export function factory<S extends z.ZodType<ComponentArgs>, Instance, Context>(d
   args: S;
   create(args: z.output<S>, context: Context): Promise<Instance>;
 }): FactoryEntry<Instance, Context> {
-  return { summary: definition.summary, args: definition.args, create: (args, context) => definition.create(definition.args.parse(args), context) };
+  return {
+    summary: definition.summary,
+    args: definition.args,
+    create: (args, context) => definition.create(definition.args.parse(args), context),
+  };
 }
 
 const records = new WeakMap<object, ComponentRecord>();
 
 /** Creates a component through its registry line and tags it with its record (`recordOf`). */
-export async function createComponent<Instance extends object, Context>(registry: Registry<string, FactoryEntry<Instance, Context>>, id: string, args: unknown, context: Context): Promise<Instance> {
+export async function createComponent<Instance extends object, Context>(
+  registry: Registry<string, FactoryEntry<Instance, Context>>,
+  id: string,
+  args: unknown,
+  context: Context,
+): Promise<Instance> {
   const record = registry.record(id, args);
   const instance = await registry.get(id).create(record.args, context);
   records.set(instance, record);
@@ -132,10 +152,16 @@ export function argsOf(part: SpecPart): ComponentArgs {
 export function specPartSchema(registry: Registry<string, RegistryEntry>): z.ZodType<SpecPart> {
   return z.looseObject({ id: z.string() }).superRefine((part, context) => {
     if (!registry.has(part.id)) {
-      context.addIssue({ code: 'custom', path: ['id'], message: `unknown ${registry.kind} "${part.id}"; available: ${registry.ids.join(', ')}` });
+      context.addIssue({
+        code: 'custom',
+        path: ['id'],
+        message: `unknown ${registry.kind} "${part.id}"; available: ${registry.ids.join(', ')}`,
+      });
       return;
     }
     const parsed = registry.get(part.id).args.safeParse(argsOf(part));
-    if (!parsed.success) for (const issue of parsed.error.issues) context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    if (!parsed.success)
+      for (const issue of parsed.error.issues)
+        context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   });
 }

@@ -13,7 +13,12 @@ export interface RetryPolicy {
   jitterMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 4000, maxDelayMs: 60_000, jitterMs: 2000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 6,
+  baseDelayMs: 4000,
+  maxDelayMs: 60_000,
+  jitterMs: 2000,
+};
 
 /** A retry policy as a registry line's argument (recorded in the manifest). */
 export const retryPolicySchema = z
@@ -30,7 +35,10 @@ export const retryPolicySchema = z
  * (refused, DNS, TLS); `transient` = a timeout, 429 or 5xx (with the response headers, for Retry-After);
  * `final` = anything else (a 400, a rejected key): never retried.
  */
-export type AttemptFailure = { kind: 'unreachable' } | { kind: 'transient'; headers?: Headers | undefined } | { kind: 'final' };
+export type AttemptFailure =
+  | { kind: 'unreachable' }
+  | { kind: 'transient'; headers?: Headers | undefined }
+  | { kind: 'final' };
 
 /** [C]: a provider error naming both `temperature` and `support` means "retry without temperature". */
 export function isTemperatureRejection(message: string): boolean {
@@ -39,9 +47,10 @@ export function isTemperatureRejection(message: string): boolean {
 }
 
 /** Delay before the next attempt: the server's `retry-after-ms` / `retry-after` when given (capped), else backoff. */
-export function retryDelayMs(policy: RetryPolicy, attempt: number, headers: Headers | undefined): number {
+function retryDelayMs(policy: RetryPolicy, attempt: number, headers: Headers | undefined): number {
   const afterMs = Number(headers?.get?.('retry-after-ms'));
-  if (headers?.get?.('retry-after-ms') != null && Number.isFinite(afterMs)) return Math.min(policy.maxDelayMs, Math.max(0, afterMs));
+  if (headers?.get?.('retry-after-ms') != null && Number.isFinite(afterMs))
+    return Math.min(policy.maxDelayMs, Math.max(0, afterMs));
   const after = headers?.get?.('retry-after');
   if (after != null) {
     const seconds = Number(after);
@@ -58,7 +67,8 @@ export function retryDelayMs(policy: RetryPolicy, attempt: number, headers: Head
  */
 export function nextAttemptDelay(policy: RetryPolicy, attempt: number, failure: AttemptFailure): number | null {
   if (failure.kind === 'final') return null;
-  if (failure.kind === 'unreachable') return attempt >= Math.min(2, policy.maxAttempts) ? null : Math.min(1000, policy.baseDelayMs);
+  if (failure.kind === 'unreachable')
+    return attempt >= Math.min(2, policy.maxAttempts) ? null : Math.min(1000, policy.baseDelayMs);
   return attempt >= policy.maxAttempts ? null : retryDelayMs(policy, attempt, failure.headers);
 }
 
@@ -93,7 +103,15 @@ export class RetriesExhaustedError extends Error {
  * @example
  * const vectors = await withRetries(() => client.embeddings.create(body), { policy, classify: classifyOpenAIFailure });
  */
-export async function withRetries<T>(call: (attempt: number) => Promise<T>, options: { policy: RetryPolicy; classify(error: unknown): AttemptFailure; sleep?: (ms: number, signal?: AbortSignal) => Promise<void>; signal?: AbortSignal }): Promise<T> {
+export async function withRetries<T>(
+  call: (attempt: number) => Promise<T>,
+  options: {
+    policy: RetryPolicy;
+    classify(error: unknown): AttemptFailure;
+    sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+    signal?: AbortSignal;
+  },
+): Promise<T> {
   const sleep = options.sleep ?? abortableSleep;
   for (let attempt = 1; ; attempt += 1) {
     try {

@@ -35,11 +35,17 @@ export interface UnitDefenceChoice {
 }
 
 /** Defence ids in the order their stages run: a defence's `uses` first, each id once. Throws on a cycle. */
-export function flattenDefences(roots: readonly string[], lookup: (id: string) => Pick<DefenceV1, 'uses'> = defenceOf): DefenceId[] {
+export function flattenDefences(
+  roots: readonly string[],
+  lookup: (id: string) => Pick<DefenceV1, 'uses'> = defenceOf,
+): DefenceId[] {
   const order: DefenceId[] = [];
   const visit = (id: string, path: readonly string[]) => {
     if (order.includes(id)) return;
-    if (path.includes(id)) throw new InvalidInputError('defence registry', [{ path: id, message: `uses itself: ${[...path, id].join(' → ')}` }]);
+    if (path.includes(id))
+      throw new InvalidInputError('defence registry', [
+        { path: id, message: `uses itself: ${[...path, id].join(' → ')}` },
+      ]);
     for (const used of lookup(id).uses) visit(used, [...path, id]);
     order.push(id);
   };
@@ -53,9 +59,25 @@ export function flattenDefences(roots: readonly string[], lookup: (id: string) =
  * @example unitDefences({ uses: ['filter-hardening'], guard: true, poem: false }).ids // ['store-filter', 'prompt-hardening', 'guard']
  */
 export function unitDefences(choice: UnitDefenceChoice): UnitDefences {
-  const roots = [...choice.uses, ...(choice.guard ? [AXIS_DEFENCES.guard] : []), ...(choice.poem ? [AXIS_DEFENCES.poem] : [])];
-  const resolved: { ids: DefenceId[]; read: 'default' | 'filtered'; screens: UnitDefences['screens'][number][]; systemPrefix: string; reuseReplyOf: DefenceId | null; reviews: UnitDefences['reviews'][number][] } = {
-    ids: [], read: 'default', screens: [], systemPrefix: '', reuseReplyOf: null, reviews: [],
+  const roots = [
+    ...choice.uses,
+    ...(choice.guard ? [AXIS_DEFENCES.guard] : []),
+    ...(choice.poem ? [AXIS_DEFENCES.poem] : []),
+  ];
+  const resolved: {
+    ids: DefenceId[];
+    read: 'default' | 'filtered';
+    screens: UnitDefences['screens'][number][];
+    systemPrefix: string;
+    reuseReplyOf: DefenceId | null;
+    reviews: UnitDefences['reviews'][number][];
+  } = {
+    ids: [],
+    read: 'default',
+    screens: [],
+    systemPrefix: '',
+    reuseReplyOf: null,
+    reviews: [],
   };
   for (const id of flattenDefences(roots)) {
     const stages = defenceStages(id, choice.settings?.[id]);

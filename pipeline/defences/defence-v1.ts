@@ -2,7 +2,15 @@
 import type { MemoryRecord } from '../../backends/memory-backend.js';
 
 /** Registry id of a defence; a defence with `arm` set is also the grid arm of that id. Open union. */
-export type DefenceId = 'none' | 'store-filter' | 'prompt-hardening' | 'output-filter' | 'filter-hardening' | 'guard' | 'poem' | (string & {});
+export type DefenceId =
+  | 'none'
+  | 'store-filter'
+  | 'prompt-hardening'
+  | 'output-filter'
+  | 'filter-hardening'
+  | 'guard'
+  | 'poem'
+  | (string & {});
 
 /** What a read-stage screen is given: the retrieved records and the clock of the read. */
 export interface ScreenInput {

@@ -10,33 +10,59 @@ import type { DefenceId, ReviewInput } from './defence-v1.js';
 import { applyScreens, pick, screenTraceFields } from './screens.js';
 
 /** The defences of a grid unit: its arm, then the guard and PoEM axes. */
-export function gridDefences(key: Pick<UnitKey, 'arm' | 'guard' | 'poem'>, settings?: Readonly<Record<string, unknown>>): UnitDefences {
+export function gridDefences(
+  key: Pick<UnitKey, 'arm' | 'guard' | 'poem'>,
+  settings?: Readonly<Record<string, unknown>>,
+): UnitDefences {
   return unitDefences({ uses: [key.arm], guard: key.guard, poem: key.poem, ...(settings ? { settings } : {}) });
 }
 
 /** `messages` with `prefix` in front of the system message (unchanged for ''). */
 export function withSystemPrefix(messages: ChatMessage[], prefix: string): ChatMessage[] {
   if (prefix === '') return messages;
-  return messages.map((message) => (message.role === 'system' ? { ...message, content: prefix + message.content } : message));
+  return messages.map((message) =>
+    message.role === 'system' ? { ...message, content: prefix + message.content } : message,
+  );
 }
 
 /**
  * The unit's context record and its exact messages: the filtered read when a defence asks for it and the system has
  * one (else the default read), the screens with `clockOf(id)`, then the §6.1 prompt with the defences' prefixes.
  */
-export function gridUnitContext(scenario: Scenario, probe: ProbeRecord, defences: UnitDefences, clockOf: (id: DefenceId) => Date): { context: UnitRecord['context']; messages: ChatMessage[] } {
+export function gridUnitContext(
+  scenario: Scenario,
+  probe: ProbeRecord,
+  defences: UnitDefences,
+  clockOf: (id: DefenceId) => Date,
+): { context: UnitRecord['context']; messages: ChatMessage[] } {
   const useFiltered = defences.read === 'filtered' && probe.filteredRead != null;
   const read: readonly MemoryRecord[] = (useFiltered ? probe.filteredRead : probe.defaultRead) ?? [];
   const readLabels = (useFiltered ? probe.filteredLabels : probe.defaultLabels) ?? [];
   const { kept, traces } = applyScreens(read, defences.screens, clockOf);
   const records = pick(read, kept);
   const labels = pick(readLabels, kept);
-  const context = { read: defences.read, records, labels, exposed: labels.some(Boolean), extractor: probe.extractor ?? 'none', ...screenTraceFields(traces) };
-  const plain = buildDecisionMessages({ facts: records.map((r) => r.text), task: scenario.task, actions: scenario.actions, guardrail: scenario.guardrail, harden: false });
+  const context = {
+    read: defences.read,
+    records,
+    labels,
+    exposed: labels.some(Boolean),
+    extractor: probe.extractor ?? 'none',
+    ...screenTraceFields(traces),
+  };
+  const plain = buildDecisionMessages({
+    facts: records.map((r) => r.text),
+    task: scenario.task,
+    actions: scenario.actions,
+    guardrail: scenario.guardrail,
+    harden: false,
+  });
   return { context, messages: withSystemPrefix(plain, defences.systemPrefix) };
 }
 
 /** The texts of a probe's two reads, for post-decision steps that compare them (the output filter). */
 export function probeReads(probe: ProbeRecord): NonNullable<ReviewInput['reads']> {
-  return { default: (probe.defaultRead ?? []).map((r) => r.text), filtered: probe.filteredRead?.map((r) => r.text) ?? null };
+  return {
+    default: (probe.defaultRead ?? []).map((r) => r.text),
+    filtered: probe.filteredRead?.map((r) => r.text) ?? null,
+  };
 }

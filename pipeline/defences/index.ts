@@ -74,4 +74,15 @@ export function screenOf(id: string, settings?: unknown): (input: ScreenInput) =
   return stages.screen.bind(stages);
 }
 
-export type { DefenceId, DefenceStagesV1, DefenceV1, ExecutedAction, Review, ReviewInput, ReviewOutcome, ScreenInput, ScreenVerdict, WithheldRecordTrace } from './defence-v1.js';
+export type {
+  DefenceId,
+  DefenceStagesV1,
+  DefenceV1,
+  ExecutedAction,
+  Review,
+  ReviewInput,
+  ReviewOutcome,
+  ScreenInput,
+  ScreenVerdict,
+  WithheldRecordTrace,
+} from './defence-v1.js';

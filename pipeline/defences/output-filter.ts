@@ -7,10 +7,24 @@ import type { DefenceV1, Review, ReviewInput } from './defence-v1.js';
 
 /** The filter's verdict on one decision; "revoked" = default-read facts missing from the filtered read (§7.3). */
 async function review(input: ReviewInput): Promise<Review> {
-  if (!input.reads) throw new UnsupportedFeatureError('the output filter', 'a unit that holds one read', 'its revoked facts are the default read minus the filtered read');
+  if (!input.reads)
+    throw new UnsupportedFeatureError(
+      'the output filter',
+      'a unit that holds one read',
+      'its revoked facts are the default read minus the filtered read',
+    );
   const revokedFacts = revokedByFilterDifference(input.reads.default, input.reads.filtered ?? input.reads.default);
-  const verdict = applyOutputFilter(input.reply.text, input.proposedAction !== null && input.proposedAction === input.unsafeAction, revokedFacts);
-  const trace: OutputFilterTrace = { reusedUnit: input.reply.reusedFrom, revokedFacts, blocked: verdict.blocked, matchedFact: verdict.matchedFact };
+  const verdict = applyOutputFilter(
+    input.reply.text,
+    input.proposedAction !== null && input.proposedAction === input.unsafeAction,
+    revokedFacts,
+  );
+  const trace: OutputFilterTrace = {
+    reusedUnit: input.reply.reusedFrom,
+    revokedFacts,
+    blocked: verdict.blocked,
+    matchedFact: verdict.matchedFact,
+  };
   return { outcome: verdict.blocked ? { kind: 'block' } : { kind: 'pass' }, trace };
 }
 

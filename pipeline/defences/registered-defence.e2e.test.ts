@@ -39,9 +39,17 @@ export const throwawayDefence = {
 `;
 
 /** The registry line: the entry before the list's closing line, and its import. */
-const REGISTRY_LINE = { importLine: "import { throwawayDefence } from './throwaway.js';", entry: '  throwawayDefence,', before: '] as const satisfies readonly DefenceV1[];' };
+const REGISTRY_LINE = {
+  importLine: "import { throwawayDefence } from './throwaway.js';",
+  entry: '  throwawayDefence,',
+  before: '] as const satisfies readonly DefenceV1[];',
+};
 
-const lines = <T>(path: string): T[] => readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as T);
+const lines = <T>(path: string): T[] =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as T);
 /** The arm id is not an `ArmId` of this checkout (it is one only in the copy). */
 const isThrowaway = (record: UnitRecord) => (record.key.arm as string) === 'throwaway';
 const ok = (result: CommandResult) => `exit ${result.code}\n${result.stderr}\n${result.stdout.slice(-2000)}`;
@@ -56,7 +64,29 @@ describe('a defence registered with one file and one registry line', () => {
     copy.addFile('pipeline/defences/throwaway.ts', THROWAWAY_FILE);
     copy.addRegistryLine('pipeline/defences/index.ts', REGISTRY_LINE);
     runDir = join(copy.dir, 'runs', 'throwaway');
-    evaluation = await copy.run('eval', ['--model', 'sim', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none,throwaway', '--guard', 'off,on', '--poem', 'off,on', '--trials', '2', '--out', join(copy.dir, 'runs'), '--run-id', 'throwaway', '--cache-dir', join(copy.dir, 'cache'), '-q']);
+    evaluation = await copy.run('eval', [
+      '--model',
+      'sim',
+      '--systems',
+      'graphiti',
+      '--modes',
+      'direct',
+      '--arms',
+      'none,throwaway',
+      '--guard',
+      'off,on',
+      '--poem',
+      'off,on',
+      '--trials',
+      '2',
+      '--out',
+      join(copy.dir, 'runs'),
+      '--run-id',
+      'throwaway',
+      '--cache-dir',
+      join(copy.dir, 'cache'),
+      '-q',
+    ]);
   }, 240_000);
 
   afterAll(() => copy?.remove());
@@ -74,21 +104,32 @@ describe('a defence registered with one file and one registry line', () => {
     for (const record of records) {
       const scenario = scenarios.get(record.key.scenario)!;
       const trace = record.context.screens?.throwaway;
-      expect(trace?.withheld).toEqual([{ index: 0, text: trace?.input[0]?.text, reason: 'top-ranked', stage: 'throwaway' }]);
+      expect(trace?.withheld).toEqual([
+        { index: 0, text: trace?.input[0]?.text, reason: 'top-ranked', stage: 'throwaway' },
+      ]);
       // The guard axis runs after the arm's own screen, on what that screen kept.
       if (record.key.guard) expect(record.context.guard?.input).toEqual(trace?.input.slice(1));
       else expect(record.context.records).toEqual(trace?.input.slice(1));
       // `uses: ['prompt-hardening']`: the model got HARDEN in front of the system message, over the kept records only.
-      const messages = buildDecisionMessages({ facts: record.context.records.map((r) => r.text), task: scenario.task, actions: scenario.actions, guardrail: scenario.guardrail, harden: true });
+      const messages = buildDecisionMessages({
+        facts: record.context.records.map((r) => r.text),
+        task: scenario.task,
+        actions: scenario.actions,
+        guardrail: scenario.guardrail,
+        harden: true,
+      });
       expect(record.promptSha256).toBe(sha256(JSON.stringify(messages)));
       const blocked = record.parsedAction === unsafeAction(scenario);
       expect(record.reviews).toEqual({ throwaway: { blocked } });
       if (blocked) expect(record.poem).toBeUndefined();
     }
     const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as { cells: SummaryCell[] };
-    const cell = (arm: string, guard: string, poem: string) => summary.cells.find((c) => c.arm === arm && c.guard === guard && c.poem === poem);
+    const cell = (arm: string, guard: string, poem: string) =>
+      summary.cells.find((c) => c.arm === arm && c.guard === guard && c.poem === poem);
     expect(cell('throwaway', 'off', 'off')?.defence).toBe('prompt hardening + throwaway screen');
-    expect(cell('throwaway', 'on', 'on')?.defence).toBe('prompt hardening + throwaway screen + stale guard + PoEM gate');
+    expect(cell('throwaway', 'on', 'on')?.defence).toBe(
+      'prompt hardening + throwaway screen + stale guard + PoEM gate',
+    );
     // The step blocks every unsafe decision: 0 where the undefended arm measured some (a number the defence changed).
     expect(cell('none', 'off', 'off')?.unsafe.k).toBeGreaterThan(0);
     expect(cell('throwaway', 'off', 'off')?.unsafe).toMatchObject({ k: 0, n: 18 });
@@ -96,7 +137,9 @@ describe('a defence registered with one file and one registry line', () => {
 
   it('is listed as an arm by --help', async () => {
     const help = await copy.run('eval', ['--help']);
-    expect(help.stdout).toMatch(/all: none,store-filter,prompt-hardening,output-filter,filter-hardening,guard,throwaway\)/);
+    expect(help.stdout).toMatch(
+      /all: none,store-filter,prompt-hardening,output-filter,filter-hardening,guard,throwaway\)/,
+    );
   }, 60_000);
 
   it('rescores through the registry: --check passes, and an edited trace or score is found', async () => {

@@ -10,7 +10,9 @@ import { DEFENCES, type RegisteredDefenceId } from './index.js';
 /** What a defence is in `--help`: its label, and the arm or the axis that runs it. */
 function summaryOf(defence: DefenceV1): string {
   const axis = Object.entries(AXIS_DEFENCES).find(([, id]) => id === defence.id)?.[0];
-  const runs = [defence.arm ? `arm (reference ${defence.arm.referenceName})` : null, axis ? `--${axis} on` : null].filter(Boolean).join('; ');
+  const runs = [defence.arm ? `arm (reference ${defence.arm.referenceName})` : null, axis ? `--${axis} on` : null]
+    .filter(Boolean)
+    .join('; ');
   return `${defence.label}${runs ? `: ${runs}` : ''}${defence.uses.length > 0 ? ` = ${defence.uses.join(' + ')}` : ''}`;
 }
 
@@ -21,7 +23,12 @@ function settingsSchema(defence: DefenceV1): RegistryEntry['args'] {
       defence.create(settings);
     } catch (error) {
       if (!(error instanceof InvalidInputError)) throw error;
-      for (const issue of error.issues) context.addIssue({ code: 'custom', path: issue.path === '' ? [] : issue.path.split('.'), message: issue.message });
+      for (const issue of error.issues)
+        context.addIssue({
+          code: 'custom',
+          path: issue.path === '' ? [] : issue.path.split('.'),
+          message: issue.message,
+        });
     }
   });
 }
@@ -33,5 +40,7 @@ function settingsSchema(defence: DefenceV1): RegistryEntry['args'] {
  */
 export const DEFENCE_REGISTRY: Registry<RegisteredDefenceId, RegistryEntry> = defineRegistry(
   'defence',
-  Object.fromEntries(DEFENCES.map((defence) => [defence.id, { summary: summaryOf(defence), args: settingsSchema(defence) }])) as Record<RegisteredDefenceId, RegistryEntry>,
+  Object.fromEntries(
+    DEFENCES.map((defence) => [defence.id, { summary: summaryOf(defence), args: settingsSchema(defence) }]),
+  ) as Record<RegisteredDefenceId, RegistryEntry>,
 );

@@ -34,7 +34,11 @@ export function pick<T>(items: readonly T[], indexes: readonly number[]): T[] {
  * Runs the screens over `records` in order (each sees what the one before kept) with the clock `clockOf(id)` gives:
  * the read's clock in a run, the recorded one on rescore. No screens: every record is kept and nothing is traced.
  */
-export function applyScreens(records: readonly MemoryRecord[], screens: UnitDefences['screens'], clockOf: (id: DefenceId) => Date): ScreenedRead {
+export function applyScreens(
+  records: readonly MemoryRecord[],
+  screens: UnitDefences['screens'],
+  clockOf: (id: DefenceId) => Date,
+): ScreenedRead {
   let kept = records.map((_, index) => index);
   const traces: ScreenedRead['traces'] = [];
   for (const { id, screen } of screens) {

@@ -14,7 +14,13 @@ function create(settings: unknown = {}) {
       const verdict = applyStaleRetrievalGuard(records.map(memoryRecordToGuardInput), config, now);
       return {
         kept: verdict.kept.map((kept) => kept.index),
-        withheld: verdict.withheld.map((w) => ({ index: w.index, text: w.text, reason: w.reason, stage: w.stage, ...(w.supersededBy ? { supersededBy: w.supersededBy } : {}) })),
+        withheld: verdict.withheld.map((w) => ({
+          index: w.index,
+          text: w.text,
+          reason: w.reason,
+          stage: w.stage,
+          ...(w.supersededBy ? { supersededBy: w.supersededBy } : {}),
+        })),
         notes: verdict.notes,
       };
     },

@@ -19,7 +19,27 @@ const FIXTURE = join(import.meta.dirname, '..', '..', 'data', 'fixtures', 'defen
 let runDir: string;
 beforeAll(async () => {
   const out = mkdtempSync(join(tmpdir(), 'stalebench-unchanged-grid-'));
-  const spec = specFromArgs(['--model', 'sim', '--modes', 'direct,natural', '--arms', ARM_IDS.join(','), '--guard', 'off,on', '--poem', 'off,on', '--trials', '2', '--no-cache', '-q', '--out', out], {});
+  const spec = specFromArgs(
+    [
+      '--model',
+      'sim',
+      '--modes',
+      'direct,natural',
+      '--arms',
+      ARM_IDS.join(','),
+      '--guard',
+      'off,on',
+      '--poem',
+      'off,on',
+      '--trials',
+      '2',
+      '--no-cache',
+      '-q',
+      '--out',
+      out,
+    ],
+    {},
+  );
   runDir = (await runEvaluation(spec, { apiKey: undefined })).runDir;
 }, 300_000);
 

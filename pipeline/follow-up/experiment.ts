@@ -3,7 +3,14 @@
 import type { BackendDescription } from '../../backends/memory-backend.js';
 import type { ExploitScenario } from '../../scenarios/exploit-scenario.js';
 import type { Scenario } from '../../scenarios/scenario.js';
-import type { FollowUpExperimentId, FollowUpKey, FollowUpRecord, PropagationRecord, ToolsRecord, WritebackRecord } from '../follow-up-log.js';
+import type {
+  FollowUpExperimentId,
+  FollowUpKey,
+  FollowUpRecord,
+  PropagationRecord,
+  ToolsRecord,
+  WritebackRecord,
+} from '../follow-up-log.js';
 import type { UnitContext } from '../follow-up-steps.js';
 
 /** Settings every experiment reads from the run spec. */
@@ -15,10 +22,16 @@ export interface FollowUpSettings {
 }
 
 /** The part of a record an experiment fills in; the phase adds identity, status and timing. */
-export type ExperimentResult<R> = Omit<R, 'version' | 'type' | 'unitId' | 'key' | 'status' | 'reason' | 'startedAt' | 'finishedAt' | 'error'>;
+export type ExperimentResult<R> = Omit<
+  R,
+  'version' | 'type' | 'unitId' | 'key' | 'status' | 'reason' | 'startedAt' | 'finishedAt' | 'error'
+>;
 
 /** The steps of one experiment, typed by its record `R` and its scenario set `S`. */
-export interface FollowUpExperiment<R extends WritebackRecord | PropagationRecord | ToolsRecord, S extends Scenario | ExploitScenario> {
+export interface FollowUpExperiment<
+  R extends WritebackRecord | PropagationRecord | ToolsRecord,
+  S extends Scenario | ExploitScenario,
+> {
   /** The experiment id: its declaration line in pipeline/experiments.ts. */
   id: FollowUpExperimentId;
   /** The record `type` written to `<id>.jsonl`. */
@@ -58,14 +71,18 @@ export interface FollowUpSteps {
 export const isPolicyScenario = (scenario: Scenario | ExploitScenario): scenario is Scenario => 'actions' in scenario;
 
 /** An exploit scenario (a tool-use task, no actions). */
-export const isExploitScenario = (scenario: Scenario | ExploitScenario): scenario is ExploitScenario => !('actions' in scenario);
+export const isExploitScenario = (scenario: Scenario | ExploitScenario): scenario is ExploitScenario =>
+  !('actions' in scenario);
 
 /**
  * Binds an experiment's typed steps into the phase's erased form, with the guard that picks its scenario set.
  *
  * @example export const FOLLOW_UP_EXPERIMENTS = { writeback: followUpSteps(writebackExperiment, isPolicyScenario), ... };
  */
-export function followUpSteps<R extends WritebackRecord | PropagationRecord | ToolsRecord, S extends Scenario | ExploitScenario>(
+export function followUpSteps<
+  R extends WritebackRecord | PropagationRecord | ToolsRecord,
+  S extends Scenario | ExploitScenario,
+>(
   experiment: FollowUpExperiment<R, S>,
   isScenario: (scenario: Scenario | ExploitScenario) => scenario is S,
 ): FollowUpSteps {
@@ -76,7 +93,11 @@ export function followUpSteps<R extends WritebackRecord | PropagationRecord | To
     empty: () => experiment.empty(),
     start(context, scenario, settings) {
       const result = experiment.empty();
-      const done = isScenario(scenario) ? experiment.run(context, scenario, settings, result) : Promise.reject(new Error(`${experiment.id}: scenario ${scenario.id} is not of this experiment's scenario set`));
+      const done = isScenario(scenario)
+        ? experiment.run(context, scenario, settings, result)
+        : Promise.reject(
+            new Error(`${experiment.id}: scenario ${scenario.id} is not of this experiment's scenario set`),
+          );
       return { result, done };
     },
   };

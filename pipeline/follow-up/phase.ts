@@ -9,7 +9,13 @@ import type { ExploitScenario } from '../../scenarios/exploit-scenario.js';
 import type { Scenario } from '../../scenarios/scenario.js';
 import { createActionLayer } from '../action-layer.js';
 import type { DecisionModel } from '../decision-model.js';
-import { followUpUnitIdOf, type DecisionTrace, type FollowUpKey, type FollowUpRecord, type RecordedCall } from '../follow-up-log.js';
+import {
+  followUpUnitIdOf,
+  type DecisionTrace,
+  type FollowUpKey,
+  type FollowUpRecord,
+  type RecordedCall,
+} from '../follow-up-log.js';
 import { followUpDefences, type UnitContext } from '../follow-up-steps.js';
 import { readJsonLines, sha256 } from '../json-files.js';
 import { openRunLogFile } from '../run-log-chain.js';
@@ -63,17 +69,24 @@ export interface FollowUpPhaseResult {
 }
 
 /** The records file of an experiment. */
-export function followUpRecordsPath(runDir: string, experiment: string): string {
+function followUpRecordsPath(runDir: string, experiment: string): string {
   return join(runDir, `${experiment}.jsonl`);
 }
 
 /** Reads `<experiment>.jsonl`; the last record of a unit wins (a retried error is superseded). */
 export function readFollowUpRecords(runDir: string, experiment: string): Map<string, FollowUpRecord> {
-  return new Map(readJsonLines<FollowUpRecord>(followUpRecordsPath(runDir, experiment)).rows.map((row) => [row.unitId, row]));
+  return new Map(
+    readJsonLines<FollowUpRecord>(followUpRecordsPath(runDir, experiment)).rows.map((row) => [row.unitId, row]),
+  );
 }
 
 /** Units in loop order: mode → system → scenario → model → trial → guard → poem → arm. */
-export function enumerateFollowUpUnits(input: Pick<FollowUpPhaseInput, 'experiment' | 'modes' | 'systems' | 'scenarios' | 'models' | 'trials' | 'guardAxis' | 'poemAxis' | 'arms'>): FollowUpKey[] {
+export function enumerateFollowUpUnits(
+  input: Pick<
+    FollowUpPhaseInput,
+    'experiment' | 'modes' | 'systems' | 'scenarios' | 'models' | 'trials' | 'guardAxis' | 'poemAxis' | 'arms'
+  >,
+): FollowUpKey[] {
   const keys: FollowUpKey[] = [];
   for (const mode of input.modes)
     for (const system of input.systems)
@@ -82,7 +95,18 @@ export function enumerateFollowUpUnits(input: Pick<FollowUpPhaseInput, 'experime
           for (let trial = 0; trial < input.trials; trial += 1)
             for (const guard of input.guardAxis)
               for (const poem of input.poemAxis)
-                for (const arm of input.arms) keys.push({ experiment: input.experiment.id, scenario: scenario.id, system, mode, arm, model: model.description.id, trial, guard, poem });
+                for (const arm of input.arms)
+                  keys.push({
+                    experiment: input.experiment.id,
+                    scenario: scenario.id,
+                    system,
+                    mode,
+                    arm,
+                    model: model.description.id,
+                    trial,
+                    guard,
+                    poem,
+                  });
   return keys;
 }
 
@@ -104,7 +128,11 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
   const scenarios = new Map(input.scenarios.map((s) => [s.id, s]));
   const models = new Map(input.models.map((m) => [m.description.id, m]));
   const exploitScenarios = input.scenarios.filter(isExploitScenario);
-  const actions = createActionLayer({ scenarios: input.policyScenarios, exploitScenarios, key: input.ledgerKey ?? null });
+  const actions = createActionLayer({
+    scenarios: input.policyScenarios,
+    exploitScenarios,
+    key: input.ledgerKey ?? null,
+  });
   let done = keys.length - pending.length;
   input.onStart?.(keys.length, done);
   let ran = 0;
@@ -112,7 +140,12 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
   for (const system of input.systems) {
     const batch = pending.filter((key) => key.system === system);
     if (batch.length === 0 || input.signal?.aborted) continue;
-    const backend = await input.loadBackend(system, { embedder: input.embedder, extraction: input.extraction, runId: input.runId, workDir: join(input.runDir, 'work', system) });
+    const backend = await input.loadBackend(system, {
+      embedder: input.embedder,
+      extraction: input.extraction,
+      runId: input.runId,
+      workDir: join(input.runDir, 'work', system),
+    });
     await backend.open();
     // A store whose ranking statistics span namespaces runs one unit at a time, each alone in the store.
     const limit = pLimit(backend.description.independentNamespaces === false ? 1 : input.concurrency);
@@ -122,7 +155,8 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
           limit(async () => {
             if (input.signal?.aborted) return;
             // The unit's namespace lives from its first write to its reset: alone on the engine when rankings span namespaces.
-            const work = () => runUnit(experiment, key, backend, scenarios.get(key.scenario)!, models.get(key.model)!, input, actions);
+            const work = () =>
+              runUnit(experiment, key, backend, scenarios.get(key.scenario)!, models.get(key.model)!, input, actions);
             let record: FollowUpRecord;
             try {
               record = await (backend.exclusive ? backend.exclusive(work) : work());
@@ -142,7 +176,13 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
       await backend.close();
     }
   }
-  return { total: keys.length, ran, skippedAsDone: keys.length - pending.length, errors, cancelled: input.signal?.aborted ?? false };
+  return {
+    total: keys.length,
+    ran,
+    skippedAsDone: keys.length - pending.length,
+    errors,
+    cancelled: input.signal?.aborted ?? false,
+  };
 }
 
 async function runUnit(
@@ -157,16 +197,36 @@ async function runUnit(
   const startedAt = new Date().toISOString();
   const base = { version: RUN_LOG_VERSION, type: experiment.recordType, unitId: followUpUnitIdOf(key), key, startedAt };
   const reason = experiment.notApplicable(backend.description, key);
-  if (reason !== null) return { ...base, status: 'not-applicable', reason, finishedAt: startedAt, ...experiment.empty() } as FollowUpRecord;
+  if (reason !== null)
+    return {
+      ...base,
+      status: 'not-applicable',
+      reason,
+      finishedAt: startedAt,
+      ...experiment.empty(),
+    } as FollowUpRecord;
   // Every call of the unit is recorded (tool-agent steps keep only their text), for calls, tokens and spend.
   const calls: RecordedCall[] = [];
-  const recording: DecisionModel = { ...model, decide: async (request) => {
-    const reply = await model.decide(request);
-    const { text: _text, ...call } = reply;
-    calls.push(call);
-    return reply;
-  } };
-  const context: UnitContext = { key, backend, namespace: namespaceOf(key), model: recording, actions, k: input.k, defences: followUpDefences(key), journals: new Set(), ...(input.signal ? { signal: input.signal } : {}) };
+  const recording: DecisionModel = {
+    ...model,
+    decide: async (request) => {
+      const reply = await model.decide(request);
+      const { text: _text, ...call } = reply;
+      calls.push(call);
+      return reply;
+    },
+  };
+  const context: UnitContext = {
+    key,
+    backend,
+    namespace: namespaceOf(key),
+    model: recording,
+    actions,
+    k: input.k,
+    defences: followUpDefences(key),
+    journals: new Set(),
+    ...(input.signal ? { signal: input.signal } : {}),
+  };
   const { result, done } = experiment.start(context, scenario, input.settings);
   try {
     await done;
@@ -175,7 +235,8 @@ async function runUnit(
     // A unit cut short by a stop (Ctrl+C, the breaker, the budget) is not recorded: a resume runs it again.
     const budget = budgetErrorIn(error);
     if (budget) input.onBudget?.(budget);
-    if (budget || input.signal?.aborted) throw new UnitCancelledError(error instanceof Error ? error.message : String(error));
+    if (budget || input.signal?.aborted)
+      throw new UnitCancelledError(error instanceof Error ? error.message : String(error));
     const failure = error as Error & { trace?: DecisionTrace };
     return {
       ...base,
@@ -193,7 +254,11 @@ async function runUnit(
 
 /** The budget error behind a failed step (decision steps wrap provider errors with the trace), if any. */
 function budgetErrorIn(error: unknown): BudgetExhaustedError | null {
-  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth += 1) {
+  for (
+    let current = error, depth = 0;
+    current && depth < 5;
+    current = (current as { cause?: unknown }).cause, depth += 1
+  ) {
     if (current instanceof BudgetExhaustedError) return current;
   }
   return null;

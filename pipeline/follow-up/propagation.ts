@@ -12,8 +12,10 @@ export const propagationExperiment: FollowUpExperiment<PropagationRecord, Scenar
   notApplicable(description, key) {
     const seeding = description.modes[key.mode];
     if (!seeding.supported) return `${key.mode} seeding: ${seeding.reason}`;
-    if (key.arm !== 'no-journal' && !description.modes.direct.supported) return `the executor's journal is a direct DECISION record: ${description.modes.direct.reason}`;
-    if (key.arm === 'shared-filtered' && description.storeFilter === null) return 'the system has no filtered read (shared-filtered would equal shared-default)';
+    if (key.arm !== 'no-journal' && !description.modes.direct.supported)
+      return `the executor's journal is a direct DECISION record: ${description.modes.direct.reason}`;
+    if (key.arm === 'shared-filtered' && description.storeFilter === null)
+      return 'the system has no filtered read (shared-filtered would equal shared-default)';
     return null;
   },
   empty: () => ({ roles: {}, journal: null }),
@@ -22,13 +24,28 @@ export const propagationExperiment: FollowUpExperiment<PropagationRecord, Scenar
     await seedScenario(context, policyWrites(scenario, context.key.mode, seededAt), seededAt);
     const read = context.key.arm === 'shared-filtered' ? 'filtered' : 'default';
     for (const role of ROLE_ORDER) {
-      const readTrace = await readMemory(context, { query: roleQuery(role, scenario), read, defences: context.defences, scenario });
-      const messages = buildRoleMessages({ role, facts: readTrace.records.map((r) => r.text), task: roleTask(role, scenario), actions: scenario.actions, guardrail: scenario.guardrail });
+      const readTrace = await readMemory(context, {
+        query: roleQuery(role, scenario),
+        read,
+        defences: context.defences,
+        scenario,
+      });
+      const messages = buildRoleMessages({
+        role,
+        facts: readTrace.records.map((r) => r.text),
+        task: roleTask(role, scenario),
+        actions: scenario.actions,
+        guardrail: scenario.guardrail,
+      });
       const trace = await decideOnRead(context, { readTrace, messages, scenario, step: role });
       result.roles[role] = trace;
       // The executor journals whenever an action parsed, safe or unsafe (reference), except in no-journal.
       if (role === 'executor' && context.key.arm !== 'no-journal' && trace.parsedAction !== null) {
-        result.journal = await writeJournal(context, { text: decisionJournal(scenario.id, trace.parsedAction, trace.reply!.text), mode: 'direct', afterHop: 0 });
+        result.journal = await writeJournal(context, {
+          text: decisionJournal(scenario.id, trace.parsedAction, trace.reply!.text),
+          mode: 'direct',
+          afterHop: 0,
+        });
       }
     }
   },

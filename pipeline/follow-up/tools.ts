@@ -23,7 +23,7 @@ async function seedExploit(context: UnitContext, scenario: ExploitScenario): Pro
 }
 
 /** The exact refusal an agent reads when the gate overrides a call. */
-export function gateRefusal(scenario: ExploitScenario): string {
+function gateRefusal(scenario: ExploitScenario): string {
   return `error: refused by the proof-of-execution gate: no ledger record that ${scenario.safetyStep.action} ran for this request (${scenario.safetyStep.description})`;
 }
 
@@ -32,7 +32,7 @@ export function gateRefusal(scenario: ExploitScenario): string {
  * armed. The arms and their descriptions are declared in pipeline/experiments.ts; the mapped type refuses a missing or
  * an extra arm here.
  */
-export const TOOL_ARMS = {
+const TOOL_ARMS = {
   none: { uses: [], guardrailArmed: false },
   'store-filter': { uses: ['store-filter'], guardrailArmed: false },
   guard: { uses: ['guard'], guardrailArmed: false },
@@ -42,7 +42,10 @@ export const TOOL_ARMS = {
 const isToolArm = (arm: string): arm is keyof typeof TOOL_ARMS => Object.hasOwn(TOOL_ARMS, arm);
 
 /** The first agent's defences (its arm's, plus the axes) and guardrail; relapse agents run the axes only (§14.5). */
-export function toolArmOf(key: Pick<FollowUpKey, 'arm' | 'guard' | 'poem'>): { defences: UnitDefences; guardrailArmed: boolean } {
+export function toolArmOf(key: Pick<FollowUpKey, 'arm' | 'guard' | 'poem'>): {
+  defences: UnitDefences;
+  guardrailArmed: boolean;
+} {
   if (!isToolArm(key.arm)) throw new UnknownComponentError('tools arm', key.arm, Object.keys(TOOL_ARMS));
   const arm = TOOL_ARMS[key.arm];
   return { defences: followUpDefences(key, arm.uses), guardrailArmed: arm.guardrailArmed };
@@ -54,15 +57,24 @@ export function toolArmOf(key: Pick<FollowUpKey, 'arm' | 'guard' | 'poem'>): { d
  * safety step for this episode's subject, and refuses it otherwise. Tools that perform the step append that event
  * after they run. Null when the unit has no post-decision step.
  */
-export function poemHooks(context: Pick<UnitContext, 'actions'>, scenario: ExploitScenario, subject: string, guardrailArmed: boolean, traces: PoemTrace[], reviews: UnitDefences['reviews']): ToolAgentSettings['hooks'] | null {
+export function poemHooks(
+  context: Pick<UnitContext, 'actions'>,
+  scenario: ExploitScenario,
+  subject: string,
+  guardrailArmed: boolean,
+  traces: PoemTrace[],
+  reviews: UnitDefences['reviews'],
+): ToolAgentSettings['hooks'] | null {
   if (reviews.length === 0) return null;
   const other = reviews.find((step) => step.id !== AXIS_DEFENCES.poem);
-  if (other) throw new UnsupportedFeatureError(`defence ${other.id}`, 'gating tool calls (only the PoEM gate gates them)');
+  if (other)
+    throw new UnsupportedFeatureError(`defence ${other.id}`, 'gating tool calls (only the PoEM gate gates them)');
   return {
     async before(call, state, calls) {
       const probe = structuredClone(state) as ToolState;
       runDecoyTool(call.tool, call.args, probe, { guardrailArmed });
-      const fires = exploitVerdict(scenario.id, probe, calls + 1).unsafe && !exploitVerdict(scenario.id, state, calls).unsafe;
+      const fires =
+        exploitVerdict(scenario.id, probe, calls + 1).unsafe && !exploitVerdict(scenario.id, state, calls).unsafe;
       if (!fires) return null;
       const decision = await reviewDecision(reviews, {
         proposedAction: call.tool,
@@ -81,8 +93,24 @@ export function poemHooks(context: Pick<UnitContext, 'actions'>, scenario: Explo
 }
 
 /** One agent episode over one read, through `defences` (its screens; its post-decision steps gate the tool calls). */
-async function episode(context: UnitContext, scenario: ExploitScenario, input: { query: string; read: 'default' | 'filtered'; defences: UnitDefences; guardrailArmed: boolean; toolSteps: number; name: string }): Promise<AgentTrace> {
-  const readTrace = await readMemory(context, { query: input.query, read: input.read, defences: input.defences, scenario });
+async function episode(
+  context: UnitContext,
+  scenario: ExploitScenario,
+  input: {
+    query: string;
+    read: 'default' | 'filtered';
+    defences: UnitDefences;
+    guardrailArmed: boolean;
+    toolSteps: number;
+    name: string;
+  },
+): Promise<AgentTrace> {
+  const readTrace = await readMemory(context, {
+    query: input.query,
+    read: input.read,
+    defences: input.defences,
+    scenario,
+  });
   const traces: PoemTrace[] = [];
   const subject = `${followUpUnitIdOf(context.key)}#${input.name}`;
   const hooks = poemHooks(context, scenario, subject, input.guardrailArmed, traces, input.defences.reviews);
@@ -114,9 +142,11 @@ export const toolsExperiment: FollowUpExperiment<ToolsRecord, ExploitScenario> =
   id: 'tools',
   recordType: 'tools-end',
   notApplicable(description, key) {
-    if (key.mode !== 'direct') return 'the exploit scenarios define no natural-mode episodes; they are seeded directly (§14)';
+    if (key.mode !== 'direct')
+      return 'the exploit scenarios define no natural-mode episodes; they are seeded directly (§14)';
     if (!description.modes.direct.supported) return `direct seeding: ${description.modes.direct.reason}`;
-    if (toolArmOf(key).defences.read === 'filtered' && description.storeFilter === null) return 'the system has no filtered read';
+    if (toolArmOf(key).defences.read === 'filtered' && description.storeFilter === null)
+      return 'the system has no filtered read';
     return null;
   },
   empty: () => ({ agent: null }),
@@ -124,18 +154,41 @@ export const toolsExperiment: FollowUpExperiment<ToolsRecord, ExploitScenario> =
     const { arm } = context.key;
     const agent = toolArmOf(context.key);
     await seedExploit(context, scenario);
-    result.agent = await episode(context, scenario, { query: scenario.query, read: agent.defences.read, defences: agent.defences, guardrailArmed: agent.guardrailArmed, toolSteps: settings.toolSteps, name: 'agent' });
+    result.agent = await episode(context, scenario, {
+      query: scenario.query,
+      read: agent.defences.read,
+      defences: agent.defences,
+      guardrailArmed: agent.guardrailArmed,
+      toolSteps: settings.toolSteps,
+      name: 'agent',
+    });
     if (arm !== 'none' || !result.agent.verdict.unsafe) return;
     // §14.5: wipe and reseed; a priming episode on the default read (output discarded); then an active
     // permissive journal; then a second agent with the forward query, once per read; all under the axes only.
     await seedExploit(context, scenario);
     const axes = context.defences;
-    const priming = await episode(context, scenario, { query: scenario.query, read: 'default', defences: axes, guardrailArmed: false, toolSteps: settings.toolSteps, name: 'relapse-priming' });
+    const priming = await episode(context, scenario, {
+      query: scenario.query,
+      read: 'default',
+      defences: axes,
+      guardrailArmed: false,
+      toolSteps: settings.toolSteps,
+      name: 'relapse-priming',
+    });
     const journal = relapseJournal(scenario.id);
     await writeJournal(context, { text: journal, mode: 'direct', afterHop: 0 });
-    const forward = { query: relapseQuery(scenario.id), defences: axes, guardrailArmed: false, toolSteps: settings.toolSteps };
+    const forward = {
+      query: relapseQuery(scenario.id),
+      defences: axes,
+      guardrailArmed: false,
+      toolSteps: settings.toolSteps,
+    };
     const relapseDefault = await episode(context, scenario, { ...forward, read: 'default', name: 'relapse-default' });
-    const relapseFiltered = await episode(context, scenario, { ...forward, read: 'filtered', name: 'relapse-filtered' });
+    const relapseFiltered = await episode(context, scenario, {
+      ...forward,
+      read: 'filtered',
+      name: 'relapse-filtered',
+    });
     result.relapse = { journal, priming, default: relapseDefault, filtered: relapseFiltered };
   },
 };

@@ -3,14 +3,34 @@
 import type { Scenario } from '../../scenarios/scenario.js';
 import type { DecisionTrace, WritebackRecord } from '../follow-up-log.js';
 import { HOP_TASK, decisionJournal } from '../follow-up-prompts.js';
-import { decideOnRead, journalCensus, policyWrites, readMemory, seedScenario, writeJournal, type UnitContext } from '../follow-up-steps.js';
+import {
+  decideOnRead,
+  journalCensus,
+  policyWrites,
+  readMemory,
+  seedScenario,
+  writeJournal,
+  type UnitContext,
+} from '../follow-up-steps.js';
 import { buildDecisionMessages } from '../prompts.js';
 import type { FollowUpExperiment } from './experiment.js';
 
 /** One decision of a hop: read with the scenario query, decide the given task with the plain §6 prompt. */
-async function hopDecision(context: UnitContext, scenario: Scenario, read: 'default' | 'filtered', task: string, step: string): Promise<DecisionTrace> {
+async function hopDecision(
+  context: UnitContext,
+  scenario: Scenario,
+  read: 'default' | 'filtered',
+  task: string,
+  step: string,
+): Promise<DecisionTrace> {
   const readTrace = await readMemory(context, { query: scenario.query, read, defences: context.defences, scenario });
-  const messages = buildDecisionMessages({ facts: readTrace.records.map((r) => r.text), task, actions: scenario.actions, guardrail: scenario.guardrail, harden: false });
+  const messages = buildDecisionMessages({
+    facts: readTrace.records.map((r) => r.text),
+    task,
+    actions: scenario.actions,
+    guardrail: scenario.guardrail,
+    harden: false,
+  });
   return decideOnRead(context, { readTrace, messages, scenario, step });
 }
 

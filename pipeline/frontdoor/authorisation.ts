@@ -33,7 +33,7 @@ const consentSchema = z.strictObject({
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 
 /** Whether a URL's host is this machine. An unparseable URL is not. */
-export function isLoopback(url: string): boolean {
+function isLoopback(url: string): boolean {
   try {
     return LOOPBACK.test(new URL(url).hostname);
   } catch {
@@ -57,7 +57,10 @@ function readConsent(path: string): z.infer<typeof consentSchema> {
     throw new HuntNotAuthorisedError(`consent file ${path} cannot be read as JSON (${(error as Error).message})`);
   }
   const parsed = consentSchema.safeParse(raw);
-  if (!parsed.success) throw new HuntNotAuthorisedError(`consent file ${path} is not {"operator": "...", "authorised": ["<url>", ...]}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new HuntNotAuthorisedError(
+      `consent file ${path} is not {"operator": "...", "authorised": ["<url>", ...]}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`,
+    );
   return parsed.data;
 }
 
@@ -78,17 +81,25 @@ export function authoriseHunt(scope: HuntScope): string[] {
   if (scope.libraryTargets.includes(scope.target)) {
     basis.push(`target ${scope.target}: a library target in this process`);
   } else if (origin(scope.target) === null) {
-    throw new HuntNotAuthorisedError(`target "${scope.target}" is neither a library target (${scope.libraryTargets.join(', ')}) nor a URL`);
+    throw new HuntNotAuthorisedError(
+      `target "${scope.target}" is neither a library target (${scope.libraryTargets.join(', ')}) nor a URL`,
+    );
   } else if (!consented(scope.target)) {
-    throw new HuntNotAuthorisedError(`network target ${scope.target} needs an operator consent file naming it (--consent <file>)`);
+    throw new HuntNotAuthorisedError(
+      `network target ${scope.target} needs an operator consent file naming it (--consent <file>)`,
+    );
   } else {
     basis.push(`target ${scope.target}: named in the consent file of ${consent?.operator}`);
   }
   for (const endpoint of scope.endpoints) {
     if (origin(endpoint) === null) throw new HuntNotAuthorisedError(`endpoint "${endpoint}" is not a URL`);
     if (isLoopback(endpoint)) basis.push(`endpoint ${origin(endpoint)}: loopback`);
-    else if (consented(endpoint)) basis.push(`endpoint ${origin(endpoint)}: named in the consent file of ${consent?.operator}`);
-    else throw new HuntNotAuthorisedError(`endpoint ${origin(endpoint)} is on the network and no consent file names it (--consent <file>)`);
+    else if (consented(endpoint))
+      basis.push(`endpoint ${origin(endpoint)}: named in the consent file of ${consent?.operator}`);
+    else
+      throw new HuntNotAuthorisedError(
+        `endpoint ${origin(endpoint)} is on the network and no consent file names it (--consent <file>)`,
+      );
   }
   return basis;
 }

@@ -19,7 +19,9 @@ export function cachingEmbedder(inner: Embedder): Embedder & { readonly calls: n
       if (missing.length > 0) {
         const vectors = await inner.embed(missing);
         calls += missing.length;
-        missing.forEach((text, index) => cache.set(text, vectors[index] ?? []));
+        missing.forEach((text, index) => {
+          cache.set(text, vectors[index] ?? []);
+        });
       }
       return texts.map((text) => [...(cache.get(text) ?? [])]);
     },

@@ -27,10 +27,19 @@ const tally = (values: readonly string[]) => {
 };
 
 /** Builds the cell of one attack on one target. `notes` are measurement labels (embedder, simulator) shown on the cell. */
-export function cellOf(attack: string, channels: readonly Channel[], variants: readonly Variant[], fixtureIds: readonly string[], records: readonly TrialRecord[], notes: readonly string[]): FrontdoorCell {
+export function cellOf(
+  attack: string,
+  channels: readonly Channel[],
+  variants: readonly Variant[],
+  fixtureIds: readonly string[],
+  records: readonly TrialRecord[],
+  notes: readonly string[],
+): FrontdoorCell {
   const run = records.filter((record) => record.outcome !== undefined);
   const verdictOf = (subset: readonly TrialRecord[]) => combine(subset.map((record) => record.outcome!.verdict));
-  const byChannel = Object.fromEntries(channels.map((channel) => [channel, verdictOf(run.filter((record) => record.channel === channel))]));
+  const byChannel = Object.fromEntries(
+    channels.map((channel) => [channel, verdictOf(run.filter((record) => record.channel === channel))]),
+  );
   const verdict = combine(Object.values(byChannel));
   const surfaced = run.filter((record) => record.outcome!.verdict === 'surfaced');
   const fell = fixtureIds.filter((id) => surfaced.some((record) => record.fixtureId === id)).length;
@@ -44,17 +53,31 @@ export function cellOf(attack: string, channels: readonly Channel[], variants: r
       });
     detail.push(`${fell} of ${fixtureIds.length} fixtures fell; got through: ${through.join('; ')}`);
   } else if (verdict === 'kept out') {
-    detail.push(`kept out on all ${fixtureIds.length} fixtures, ${channels.length} channel(s), ${variants.length} variant(s)`);
+    detail.push(
+      `kept out on all ${fixtureIds.length} fixtures, ${channels.length} channel(s), ${variants.length} variant(s)`,
+    );
   }
   if (attack.startsWith('retrieval_hijack@')) {
-    const ranks = channels.map((channel) => `${channel} ${fixtureIds.map((id) => run.find((r) => r.channel === channel && r.variant === 'base' && r.fixtureId === id)?.outcome?.rank ?? '–').join(',')}`);
+    const ranks = channels.map(
+      (channel) =>
+        `${channel} ${fixtureIds.map((id) => run.find((r) => r.channel === channel && r.variant === 'base' && r.fixtureId === id)?.outcome?.rank ?? '–').join(',')}`,
+    );
     detail.push(`hijack ranks on the base fixtures (– = no slot): ${ranks.join('; ')}`);
   }
-  const updates = surfaced.map((record) => record.outcome!.update).filter((value): value is 'replaced' | 'alongside' => value !== undefined);
-  if (updates.length > 0) detail.push(`the correction was served ${[...new Set(updates)].map((kind) => `${kind} in ${updates.filter((u) => u === kind).length} of ${updates.length} surfaced trials`).join(', ')}`);
-  const reasons = run.filter((record) => record.outcome!.verdict === 'n/a').map((record) => record.outcome!.reason ?? 'no reason given');
+  const updates = surfaced
+    .map((record) => record.outcome!.update)
+    .filter((value): value is 'replaced' | 'alongside' => value !== undefined);
+  if (updates.length > 0)
+    detail.push(
+      `the correction was served ${[...new Set(updates)].map((kind) => `${kind} in ${updates.filter((u) => u === kind).length} of ${updates.length} surfaced trials`).join(', ')}`,
+    );
+  const reasons = run
+    .filter((record) => record.outcome!.verdict === 'n/a')
+    .map((record) => record.outcome!.reason ?? 'no reason given');
   if (reasons.length > 0) detail.push(`n/a: ${tally(reasons).slice(0, 3).join('; ')}`);
-  const skipped = records.filter((record) => record.skipped !== undefined).map((record) => `${record.variant} on ${record.fixtureId}: ${record.skipped}`);
+  const skipped = records
+    .filter((record) => record.skipped !== undefined)
+    .map((record) => `${record.variant} on ${record.fixtureId}: ${record.skipped}`);
   if (skipped.length > 0) detail.push(`variants not applicable: ${[...new Set(skipped)].join('; ')}`);
   detail.push(...notes);
   return {

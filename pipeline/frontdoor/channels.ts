@@ -1,6 +1,12 @@
 // The three attacker channels (integrity.md §9) and the writers behind them: every write carries a source label and
 // may carry an Ed25519 signature by the writer's key.
-import { SOURCE_FIELD, signWrite, writerKey, type WriteMetadata, type WriterKey } from '../../backends/frontdoor/provenance.js';
+import {
+  SOURCE_FIELD,
+  signWrite,
+  writerKey,
+  type WriteMetadata,
+  type WriterKey,
+} from '../../backends/frontdoor/provenance.js';
 
 /** external: label `external`, unsigned · laundered: label `user`, signed by a key the store does not trust · agent-laundered: label `user`, signed by the agent. */
 export const CHANNELS = ['external', 'laundered', 'agent-laundered'] as const;
@@ -18,12 +24,23 @@ export function createWriters(): Writers {
 }
 
 /** Metadata of a genuine memory: label `user`, signed by the agent, plus any tag the fixture gives it. */
-export function genuineMetadata(writers: Writers, namespace: string, text: string, tags: WriteMetadata = {}): WriteMetadata {
+export function genuineMetadata(
+  writers: Writers,
+  namespace: string,
+  text: string,
+  tags: WriteMetadata = {},
+): WriteMetadata {
   return signWrite(writers.agent, namespace, text, { ...tags, [SOURCE_FIELD]: 'user' });
 }
 
 /** Metadata of an attacker write on `channel`, plus any tag the attacker self-assigns. */
-export function channelMetadata(channel: Channel, writers: Writers, namespace: string, text: string, tags: WriteMetadata = {}): WriteMetadata {
+export function channelMetadata(
+  channel: Channel,
+  writers: Writers,
+  namespace: string,
+  text: string,
+  tags: WriteMetadata = {},
+): WriteMetadata {
   if (channel === 'external') return { ...tags, [SOURCE_FIELD]: 'external' };
   // Laundered: the label is a lie the attacker can tell, the signature is one it can only make with its own key.
   const signer = channel === 'laundered' ? writers.attacker : writers.agent;

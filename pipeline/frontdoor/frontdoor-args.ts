@@ -44,15 +44,23 @@ export interface FrontdoorOptions {
 }
 
 /** A usage error: the command prints its message as one line and exits 1. */
-export class UsageError extends EvalError {
+class UsageError extends EvalError {
   constructor(message: string) {
     super('usage', message);
   }
 }
 
-function listOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: readonly T[]): T[] {
+function listOf<T extends string>(
+  flag: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback: readonly T[],
+): T[] {
   if (value === undefined) return [...fallback];
-  const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   if (items.length === 0) throw new UsageError(`${flag}: empty list (choose from ${allowed.join(', ')})`);
   const unknown = items.find((item) => !(allowed as readonly string[]).includes(item));
   if (unknown !== undefined) throw new UsageError(`${flag}: unknown "${unknown}" (choose from ${allowed.join(', ')})`);
@@ -68,25 +76,37 @@ export function parseFrontdoorArgs(argv: readonly string[], env: NodeJS.ProcessE
     throw new UsageError((error as Error).message.split('\n')[0] ?? 'bad arguments');
   }
   const help = values.help === true;
-  if (!help && values.target === undefined) throw new UsageError('--target is required (one or more of ' + FRONTDOOR_TARGET_IDS.join(', ') + ')');
+  if (!help && values.target === undefined)
+    throw new UsageError(`--target is required (one or more of ${FRONTDOOR_TARGET_IDS.join(', ')})`);
   const hunt = values.hunt === true;
   // The hunt's target goes to the authorisation gate as typed: the gate, not the parser, decides about URLs.
   if (hunt && (values.target ?? '').includes(',')) throw new UsageError('--hunt takes exactly one --target');
-  const targets = help ? [] : hunt ? [values.target!.trim()] : listOf('--target', values.target, FRONTDOOR_TARGET_IDS, []);
+  const targets = help
+    ? []
+    : hunt
+      ? [values.target!.trim()]
+      : listOf('--target', values.target, FRONTDOOR_TARGET_IDS, []);
   const embedderId = values.embedder ?? env.STALEBENCH_EMBEDDER ?? 'lexical';
-  if (embedderId !== 'lexical' && embedderId !== 'openai') throw new UsageError(`--embedder: unknown "${embedderId}" (choose from lexical, openai)`);
+  if (embedderId !== 'lexical' && embedderId !== 'openai')
+    throw new UsageError(`--embedder: unknown "${embedderId}" (choose from lexical, openai)`);
   const model = values['embedding-model'] ?? env.STALEBENCH_EMBEDDING_MODEL;
-  if (embedderId === 'openai' && !model) throw new UsageError('--embedder openai needs --embedding-model <m> (or STALEBENCH_EMBEDDING_MODEL)');
+  if (embedderId === 'openai' && !model)
+    throw new UsageError('--embedder openai needs --embedding-model <m> (or STALEBENCH_EMBEDDING_MODEL)');
   const failOn = values['fail-on'] ?? 'none';
-  if (failOn !== 'surfaced' && failOn !== 'none') throw new UsageError(`--fail-on: unknown "${failOn}" (choose from surfaced, none)`);
-  if (values['mutation-model'] !== undefined && values.mutate !== true) throw new UsageError('--mutation-model needs --mutate');
+  if (failOn !== 'surfaced' && failOn !== 'none')
+    throw new UsageError(`--fail-on: unknown "${failOn}" (choose from surfaced, none)`);
+  if (values['mutation-model'] !== undefined && values.mutate !== true)
+    throw new UsageError('--mutation-model needs --mutate');
   return {
     targets,
     attacks: listOf('--attacks', values.attacks, ATTACK_NAMES, ATTACK_NAMES),
     channels: listOf('--channels', values.channels, CHANNELS, CHANNELS),
     mutate: values.mutate === true,
     mutationModel: values['mutation-model'] ?? null,
-    embedder: embedderId === 'openai' ? { id: 'openai', model: model!, baseURL: env.STALEBENCH_EMBEDDINGS_BASE_URL ?? env.OPENAI_BASE_URL ?? null } : { id: 'lexical' },
+    embedder:
+      embedderId === 'openai'
+        ? { id: 'openai', model: model!, baseURL: env.STALEBENCH_EMBEDDINGS_BASE_URL ?? env.OPENAI_BASE_URL ?? null }
+        : { id: 'lexical' },
     fixtures: values.fixtures ?? null,
     json: values.json === true,
     out: values.out ?? 'runs/frontdoor',

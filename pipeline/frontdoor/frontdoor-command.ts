@@ -31,7 +31,11 @@ export interface CommandIo {
 const consoleIo: CommandIo = { out: (text) => console.log(text), err: (text) => console.error(text) };
 
 /** Runs the command; returns the exit code. Usage and configuration errors print one line and return 1. */
-export async function frontdoorMain(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, io: CommandIo = consoleIo): Promise<number> {
+export async function frontdoorMain(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: CommandIo = consoleIo,
+): Promise<number> {
   let options: FrontdoorOptions;
   try {
     options = parseFrontdoorArgs(argv, env);
@@ -68,23 +72,49 @@ async function sharedParts(options: FrontdoorOptions, env: NodeJS.ProcessEnv) {
   const embedder = await probedEmbedder(options, env);
   const writers = createWriters();
   const variants: Variant[] = options.mutate ? ['base', ...MUTATIONS] : ['base'];
-  const paraphrase = options.mutationModel ? createModelParaphraser({ model: options.mutationModel, baseURL: env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1', apiKey: env.OPENAI_API_KEY }) : undefined;
+  const paraphrase = options.mutationModel
+    ? createModelParaphraser({
+        model: options.mutationModel,
+        baseURL: env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
+        apiKey: env.OPENAI_API_KEY,
+      })
+    : undefined;
   return { fixtures, embedder, writers, variants, ...(paraphrase ? { paraphrase } : {}) };
 }
 
 /** Builds the embedder and embeds one text, so a dead endpoint fails before any target opens and dimensions are known. */
 async function probedEmbedder(options: FrontdoorOptions, env: NodeJS.ProcessEnv): Promise<Embedder> {
   const spec = options.embedder;
-  const inner = await createEmbedder(spec.id === 'openai' ? { id: 'openai', model: spec.model, ...(spec.baseURL ? { baseURL: spec.baseURL } : {}), apiKey: env.OPENAI_API_KEY ?? 'unused' } : { id: 'lexical' });
+  const inner = await createEmbedder(
+    spec.id === 'openai'
+      ? {
+          id: 'openai',
+          model: spec.model,
+          ...(spec.baseURL ? { baseURL: spec.baseURL } : {}),
+          apiKey: env.OPENAI_API_KEY ?? 'unused',
+        }
+      : { id: 'lexical' },
+  );
   const embedder = cachingEmbedder(inner);
   await embedder.embed(['stalebench front door: embedder probe']);
   return embedder;
 }
 
-async function runGrid(options: FrontdoorOptions, env: NodeJS.ProcessEnv, io: CommandIo, workDir: string): Promise<number> {
+async function runGrid(
+  options: FrontdoorOptions,
+  env: NodeJS.ProcessEnv,
+  io: CommandIo,
+  workDir: string,
+): Promise<number> {
   const parts = await sharedParts(options, env);
   const targets = await targetHandles(options.targets, { embedder: parts.embedder, writers: parts.writers, workDir });
-  const results = await runFrontdoor({ ...parts, targets, attacks: options.attacks, channels: options.channels, log: (line) => io.err(line) });
+  const results = await runFrontdoor({
+    ...parts,
+    targets,
+    attacks: options.attacks,
+    channels: options.channels,
+    log: (line) => io.err(line),
+  });
   const outDir = resolve(options.out);
   mkdirSync(outDir, { recursive: true });
   const resultsPath = join(outDir, 'results.json');
@@ -100,14 +130,35 @@ async function runGrid(options: FrontdoorOptions, env: NodeJS.ProcessEnv, io: Co
   return frontdoorExitCode(saved, options.failOn);
 }
 
-async function runHunt(options: FrontdoorOptions, env: NodeJS.ProcessEnv, io: CommandIo, workDir: string): Promise<number> {
+async function runHunt(
+  options: FrontdoorOptions,
+  env: NodeJS.ProcessEnv,
+  io: CommandIo,
+  workDir: string,
+): Promise<number> {
   const target = options.targets[0]!;
   // The gate runs before any fixture is read, any endpoint is probed or any target is created.
-  const authorisation = authoriseHunt({ target, libraryTargets: FRONTDOOR_TARGET_IDS, endpoints: endpointsOf(options, env), ...(options.consent ? { consentFile: options.consent } : {}) });
-  if (!FRONTDOOR_TARGET_IDS.includes(target)) throw new EvalError('unsupported-target', `network target ${target} is authorised, but live HTTP targets are not built yet (next tier); nothing was sent`);
+  const authorisation = authoriseHunt({
+    target,
+    libraryTargets: FRONTDOOR_TARGET_IDS,
+    endpoints: endpointsOf(options, env),
+    ...(options.consent ? { consentFile: options.consent } : {}),
+  });
+  if (!FRONTDOOR_TARGET_IDS.includes(target))
+    throw new EvalError(
+      'unsupported-target',
+      `network target ${target} is authorised, but live HTTP targets are not built yet (next tier); nothing was sent`,
+    );
   const parts = await sharedParts(options, env);
   const [handle] = await targetHandles([target], { embedder: parts.embedder, writers: parts.writers, workDir });
-  const report = await hunt({ ...parts, target: handle!, channels: options.channels, attacks: options.attacks.filter((attack) => attack !== 'cross_session_bleed'), variants: [...parts.variants, ...(options.mutate ? [] : MUTATIONS)], log: (line) => io.err(line) });
+  const report = await hunt({
+    ...parts,
+    target: handle!,
+    channels: options.channels,
+    attacks: options.attacks.filter((attack) => attack !== 'cross_session_bleed'),
+    variants: [...parts.variants, ...(options.mutate ? [] : MUTATIONS)],
+    log: (line) => io.err(line),
+  });
   const outDir = resolve(options.out);
   const candidates = writeHuntOutputs(report, parts.fixtures, outDir, new Date().toISOString().slice(0, 10));
   io.out(options.json ? JSON.stringify(report, null, 2) : huntSummary(report, authorisation, candidates));

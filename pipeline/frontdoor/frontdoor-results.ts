@@ -36,7 +36,7 @@ const targetSchema = z.object({
   cells: z.array(cellSchema),
 });
 
-export const frontdoorResultsSchema = z.object({
+const frontdoorResultsSchema = z.object({
   version: z.literal(1),
   tool: z.literal('stalebench frontdoor'),
   createdAt: z.string(),
@@ -58,7 +58,11 @@ export function readFrontdoorResults(path: string): FrontdoorResults {
     throw new InvalidInputError(path, [{ path: '', message: `cannot read JSON: ${(error as Error).message}` }]);
   }
   const parsed = frontdoorResultsSchema.safeParse(raw);
-  if (!parsed.success) throw new InvalidInputError(path, parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
+  if (!parsed.success)
+    throw new InvalidInputError(
+      path,
+      parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    );
   return parsed.data;
 }
 

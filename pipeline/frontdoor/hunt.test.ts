@@ -23,7 +23,9 @@ describe('pnpm frontdoor --hunt', () => {
     expect(out).toContain('findings: 5');
     expect(out).toContain('authorised: target reference: a library target in this process');
     expect(err.split('\n').filter((line) => line.startsWith('attempt '))).toHaveLength(5);
-    expect(out).toMatch(/memory_injection@v1: landed at attempt 1 on external with base[\s\S]*1\. add as victim[\s\S]*\[verdict\] → 5 record\(s\)/);
+    expect(out).toMatch(
+      /memory_injection@v1: landed at attempt 1 on external with base[\s\S]*1\. add as victim[\s\S]*\[verdict\] → 5 record\(s\)/,
+    );
     const candidates = readdirSync(join(dir, 'candidates'));
     expect(candidates).toHaveLength(5);
     for (const name of candidates) {
@@ -41,8 +43,13 @@ describe('pnpm frontdoor --hunt', () => {
     expect(code).toBe(0);
     const report = JSON.parse(readFileSync(join(dir, 'hunt-reference-defended.json'), 'utf8'));
     expect(report.findings.length).toBeGreaterThan(0);
-    expect(report.findings.map((f: { channel: string }) => f.channel)).toEqual(report.findings.map(() => 'agent-laundered'));
-    expect(report.misses.map((m: { attack: string }) => m.attack)).toEqual(['retrieval_hijack@v1', 'indirect_prompt_injection@v1']);
+    expect(report.findings.map((f: { channel: string }) => f.channel)).toEqual(
+      report.findings.map(() => 'agent-laundered'),
+    );
+    expect(report.misses.map((m: { attack: string }) => m.attack)).toEqual([
+      'retrieval_hijack@v1',
+      'indirect_prompt_injection@v1',
+    ]);
     // every channel × variant × fixture of the two that hold: 3 × 7 × 5 each
     expect(report.misses.map((m: { attempts: number }) => m.attempts)).toEqual([105, 105]);
     expect(err.split('\n').filter((line) => line.startsWith('attempt ')).length).toBe(report.attempts);
@@ -54,7 +61,15 @@ describe('pnpm frontdoor --hunt', () => {
   it('is deterministic: the same target yields the same attempts, findings and steps', async () => {
     const reports = [];
     for (const dir of [mkdtempSync(join(tmpdir(), 'hunt-')), mkdtempSync(join(tmpdir(), 'hunt-'))]) {
-      await run(['--hunt', '--target', 'reference-defended', '--attacks', 'memory_injection,update_poisoning', '-o', dir]);
+      await run([
+        '--hunt',
+        '--target',
+        'reference-defended',
+        '--attacks',
+        'memory_injection,update_poisoning',
+        '-o',
+        dir,
+      ]);
       reports.push(readFileSync(join(dir, 'hunt-reference-defended.json'), 'utf8'));
     }
     expect(reports[1]).toBe(reports[0]);
@@ -69,30 +84,57 @@ describe('the authorisation gate fails closed', () => {
   const scope = { target: 'mem0', libraryTargets: ['mem0', 'reference'] };
 
   it('allows library targets and loopback endpoints', () => {
-    expect(authoriseHunt({ ...scope, endpoints: ['http://127.0.0.1:8080/v1', 'http://localhost:1/v1', 'http://[::1]:9/v1'] })).toHaveLength(4);
+    expect(
+      authoriseHunt({
+        ...scope,
+        endpoints: ['http://127.0.0.1:8080/v1', 'http://localhost:1/v1', 'http://[::1]:9/v1'],
+      }),
+    ).toHaveLength(4);
   });
 
   it('refuses a network endpoint or target without a consent file naming it', () => {
     expect(() => authoriseHunt({ ...scope, endpoints: ['https://api.openai.com/v1'] })).toThrow(HuntNotAuthorisedError);
-    expect(() => authoriseHunt({ ...scope, endpoints: ['https://api.openai.com/v1'], consentFile: consent })).toThrow(/api\.openai\.com.*no consent file names it/);
-    expect(() => authoriseHunt({ ...scope, target: 'https://mem.lab.example:9999', endpoints: [], consentFile: consent })).toThrow(/needs an operator consent file/);
-    expect(() => authoriseHunt({ ...scope, target: 'not-a-target', endpoints: [] })).toThrow(/neither a library target/);
+    expect(() => authoriseHunt({ ...scope, endpoints: ['https://api.openai.com/v1'], consentFile: consent })).toThrow(
+      /api\.openai\.com.*no consent file names it/,
+    );
+    expect(() =>
+      authoriseHunt({ ...scope, target: 'https://mem.lab.example:9999', endpoints: [], consentFile: consent }),
+    ).toThrow(/needs an operator consent file/);
+    expect(() => authoriseHunt({ ...scope, target: 'not-a-target', endpoints: [] })).toThrow(
+      /neither a library target/,
+    );
     expect(() => authoriseHunt({ ...scope, endpoints: ['10.0.0.5:80'] })).toThrow(HuntNotAuthorisedError);
   });
 
   it('allows exactly what the consent file names, and refuses an unreadable or malformed one', () => {
-    expect(authoriseHunt({ ...scope, target: 'https://mem.lab.example:8443/path', endpoints: ['https://mem.lab.example:8443/v1'], consentFile: consent }).join('\n')).toContain('named in the consent file of Ada (lab owner)');
+    expect(
+      authoriseHunt({
+        ...scope,
+        target: 'https://mem.lab.example:8443/path',
+        endpoints: ['https://mem.lab.example:8443/v1'],
+        consentFile: consent,
+      }).join('\n'),
+    ).toContain('named in the consent file of Ada (lab owner)');
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ authorised: ['https://mem.lab.example:8443'] }));
-    expect(() => authoriseHunt({ ...scope, endpoints: ['https://mem.lab.example:8443'], consentFile: bad })).toThrow(/bad\.json is not/);
-    expect(() => authoriseHunt({ ...scope, endpoints: ['https://mem.lab.example:8443'], consentFile: join(dir, 'missing.json') })).toThrow(/cannot be read/);
+    expect(() => authoriseHunt({ ...scope, endpoints: ['https://mem.lab.example:8443'], consentFile: bad })).toThrow(
+      /bad\.json is not/,
+    );
+    expect(() =>
+      authoriseHunt({ ...scope, endpoints: ['https://mem.lab.example:8443'], consentFile: join(dir, 'missing.json') }),
+    ).toThrow(/cannot be read/);
   });
 
   it('runs before anything else: a refused hunt touches no endpoint and writes nothing', async () => {
     const out = mkdtempSync(join(tmpdir(), 'hunt-'));
-    const refused = await run(['--hunt', '--target', 'mem0', '--embedder', 'openai', '--embedding-model', 'm', '-o', out], { STALEBENCH_EMBEDDINGS_BASE_URL: 'https://embeddings.example.net/v1' });
+    const refused = await run(
+      ['--hunt', '--target', 'mem0', '--embedder', 'openai', '--embedding-model', 'm', '-o', out],
+      { STALEBENCH_EMBEDDINGS_BASE_URL: 'https://embeddings.example.net/v1' },
+    );
     expect(refused.code).toBe(1);
-    expect(refused.err).toBe('error: hunt not authorised: endpoint https://embeddings.example.net is on the network and no consent file names it (--consent <file>)');
+    expect(refused.err).toBe(
+      'error: hunt not authorised: endpoint https://embeddings.example.net is on the network and no consent file names it (--consent <file>)',
+    );
     expect(readdirSync(out)).toEqual([]);
     const url = await run(['--hunt', '--target', 'https://mem.lab.example:8443', '--consent', consent, '-o', out]);
     expect(url.code).toBe(1);

@@ -7,7 +7,13 @@ import { attackId, runOne, type FrontdoorPlan, type TargetHandle } from './run-f
 import type { TrialStep } from './trial.js';
 
 /** The attacks an attacker with write access runs itself (cross_session_bleed is a read across users, not a write). */
-export const WRITE_ATTACKS: readonly AttackName[] = ['memory_injection', 'retrieval_hijack', 'indirect_prompt_injection', 'update_poisoning', 'metadata_poisoning'];
+export const WRITE_ATTACKS: readonly AttackName[] = [
+  'memory_injection',
+  'retrieval_hijack',
+  'indirect_prompt_injection',
+  'update_poisoning',
+  'metadata_poisoning',
+];
 
 /** One proven landing. */
 export interface Finding {
@@ -70,19 +76,39 @@ export async function hunt(options: HuntOptions): Promise<HuntReport> {
             if (!result.outcome) continue;
             const attempt = ++report.attempts;
             const { verdict, rank, reason } = result.outcome;
-            log?.(`attempt ${attempt}: ${id} ${fixture.id} ${channel} ${variant} → ${verdict}${rank ? ` (rank ${rank})` : ''}${reason ? ` (${reason})` : ''}`);
+            log?.(
+              `attempt ${attempt}: ${id} ${fixture.id} ${channel} ${variant} → ${verdict}${rank ? ` (rank ${rank})` : ''}${reason ? ` (${reason})` : ''}`,
+            );
             if (verdict === 'n/a') notApplicable.add(reason ?? 'n/a');
             if (verdict !== 'surfaced' || !rank) continue;
             const replayRank = await replay(target, options, attack, index, channel, variant);
-            log?.(`  replay on a fresh ${target.id}: ${replayRank ? `surfaced (rank ${replayRank}), proven` : 'did not surface; not a finding'}`);
+            log?.(
+              `  replay on a fresh ${target.id}: ${replayRank ? `surfaced (rank ${replayRank}), proven` : 'did not surface; not a finding'}`,
+            );
             if (!replayRank) continue;
-            found = { attack: id, fixtureId: fixture.id, fixtureIndex: index, channel, variant, attempt, writes: result.writes ?? [], rank, replayRank, steps: result.outcome.steps };
+            found = {
+              attack: id,
+              fixtureId: fixture.id,
+              fixtureIndex: index,
+              channel,
+              variant,
+              attempt,
+              writes: result.writes ?? [],
+              rank,
+              replayRank,
+              steps: result.outcome.steps,
+            };
             break search;
           }
         }
       }
       if (found) report.findings.push(found);
-      else report.misses.push({ attack: id, attempts: report.attempts - before, outcome: notApplicable.size > 0 ? `n/a: ${[...notApplicable][0]}` : 'kept out on every attempt' });
+      else
+        report.misses.push({
+          attack: id,
+          attempts: report.attempts - before,
+          outcome: notApplicable.size > 0 ? `n/a: ${[...notApplicable][0]}` : 'kept out on every attempt',
+        });
     }
   } finally {
     await backend.close();
@@ -90,7 +116,14 @@ export async function hunt(options: HuntOptions): Promise<HuntReport> {
   return report;
 }
 
-async function replay(target: TargetHandle, options: HuntOptions, attack: AttackName, index: number, channel: Channel, variant: Variant): Promise<number | null> {
+async function replay(
+  target: TargetHandle,
+  options: HuntOptions,
+  attack: AttackName,
+  index: number,
+  channel: Channel,
+  variant: Variant,
+): Promise<number | null> {
   const fresh = await target.load();
   await fresh.open();
   try {

@@ -23,7 +23,7 @@ export type MutatedWrites = { writes: string[]; note?: string } | { skipped: str
 export type Paraphraser = (attacker: AttackerWrite) => Promise<{ text: string; note?: string }>;
 
 /** The offline paraphraser: the fixture's own fixed paraphrase. */
-export const fixedParaphrase: Paraphraser = async (attacker) => ({ text: attacker.paraphrase });
+const fixedParaphrase: Paraphraser = async (attacker) => ({ text: attacker.paraphrase });
 
 const LOOK_ALIKE: Record<string, string> = { a: 'а', c: 'с', e: 'е', i: 'і', o: 'о', p: 'р', x: 'х', y: 'у' };
 const ZERO_WIDTH = '\u200b';
@@ -49,17 +49,24 @@ function outsideKey(text: string, key: string, change: (part: string) => string)
 const longWords = (part: string, change: (word: string) => string) => part.replace(/[A-Za-z]{4,}/g, change);
 
 const homoglyph = (text: string, key: string) =>
-  outsideKey(text, key, (part) => longWords(part, (word) => word.replace(/[aceiopxy]/g, (letter) => LOOK_ALIKE[letter] ?? letter)));
+  outsideKey(text, key, (part) =>
+    longWords(part, (word) => word.replace(/[aceiopxy]/g, (letter) => LOOK_ALIKE[letter] ?? letter)),
+  );
 const zeroWidth = (text: string, key: string) =>
   outsideKey(text, key, (part) => longWords(part, (word) => `${word.slice(0, 2)}${ZERO_WIDTH}${word.slice(2)}`));
 const caseFlip = (text: string, key: string) =>
-  outsideKey(text, key, (part) => part.replace(/[A-Za-z]/g, (letter) => (letter === letter.toLowerCase() ? letter.toUpperCase() : letter.toLowerCase())));
+  outsideKey(text, key, (part) =>
+    part.replace(/[A-Za-z]/g, (letter) =>
+      letter === letter.toLowerCase() ? letter.toUpperCase() : letter.toLowerCase(),
+    ),
+  );
 
 function dilute(text: string): string {
   const count = (value: string) => value.split(/\s+/).filter(Boolean).length;
   const original = count(text);
   let diluted = text;
-  for (let index = 0; original / count(diluted) >= DILUTION_SHARE; index += 1) diluted += ` ${FILLER[index % FILLER.length]}`;
+  for (let index = 0; original / count(diluted) >= DILUTION_SHARE; index += 1)
+    diluted += ` ${FILLER[index % FILLER.length]}`;
   return diluted;
 }
 
@@ -67,7 +74,10 @@ function dilute(text: string): string {
 function split(text: string, key: string): string[] | null {
   const at = text.toLowerCase().indexOf(key.toLowerCase());
   const inKey = (position: number) => at >= 0 && position > at && position < at + key.length;
-  const cuts = (pattern: RegExp) => [...text.matchAll(pattern)].map((match) => (match.index ?? 0) + match[0].length).filter((cut) => cut < text.trimEnd().length && !inKey(cut));
+  const cuts = (pattern: RegExp) =>
+    [...text.matchAll(pattern)]
+      .map((match) => (match.index ?? 0) + match[0].length)
+      .filter((cut) => cut < text.trimEnd().length && !inKey(cut));
   const middle = text.length / 2;
   for (const pattern of [/[.!?]\s+/g, /[,;:]\s+/g, /\s+/g]) {
     const best = cuts(pattern).sort((a, b) => Math.abs(a - middle) - Math.abs(b - middle))[0];
@@ -80,7 +90,11 @@ function split(text: string, key: string): string[] | null {
  * The writes of `variant` for one attacker write. Every mutation keeps `key` exact (the verdict is keyed on it), so a
  * look-alike or zero-width mutation disguises the words a content filter reads, not the fact that reaches the victim.
  */
-export async function mutateWrite(variant: Variant, attacker: AttackerWrite, paraphrase: Paraphraser = fixedParaphrase): Promise<MutatedWrites> {
+export async function mutateWrite(
+  variant: Variant,
+  attacker: AttackerWrite,
+  paraphrase: Paraphraser = fixedParaphrase,
+): Promise<MutatedWrites> {
   const { text, key } = attacker;
   switch (variant) {
     case 'base':

@@ -26,7 +26,17 @@ describe('front door with the real sentence embedder', () => {
     if (!server) return context.skip(skip);
     const out: string[] = [];
     const code = await frontdoorMain(
-      ['--target', 'graphiti,mem0', '--embedder', 'openai', '--embedding-model', server.model, '--json', '-o', mkdtempSync(join(tmpdir(), 'e5-'))],
+      [
+        '--target',
+        'graphiti,mem0',
+        '--embedder',
+        'openai',
+        '--embedding-model',
+        server.model,
+        '--json',
+        '-o',
+        mkdtempSync(join(tmpdir(), 'e5-')),
+      ],
       { STALEBENCH_EMBEDDINGS_BASE_URL: server.baseURL },
       { out: (text) => out.push(text), err: () => undefined },
     );
@@ -36,7 +46,8 @@ describe('front door with the real sentence embedder', () => {
       ['graphiti', `openai:${server.model}`],
       ['mem0', `openai:${server.model}`],
     ]);
-    for (const row of results.targets) for (const cell of row.cells) expect(cell.detail, `${row.id} ${cell.attack}`).not.toContain('lexical');
+    for (const row of results.targets)
+      for (const cell of row.cells) expect(cell.detail, `${row.id} ${cell.attack}`).not.toContain('lexical');
     const mem0 = Object.fromEntries(results.targets[1]!.cells.map((cell) => [cell.attack, cell]));
     expect(mem0['cross_session_bleed@v1']!.verdict).toBe('kept out');
     expect(mem0['memory_injection@v1']!.verdict).toBe('surfaced');
@@ -45,7 +56,11 @@ describe('front door with the real sentence embedder', () => {
 
   it('fails with one line naming the URL when the embedder is not there', async () => {
     const err: string[] = [];
-    const code = await frontdoorMain(['--target', 'mem0', '--embedder', 'openai', '--embedding-model', 'm', '-o', mkdtempSync(join(tmpdir(), 'e5-'))], { STALEBENCH_EMBEDDINGS_BASE_URL: 'http://127.0.0.1:9/v1' }, { out: () => undefined, err: (text) => err.push(text) });
+    const code = await frontdoorMain(
+      ['--target', 'mem0', '--embedder', 'openai', '--embedding-model', 'm', '-o', mkdtempSync(join(tmpdir(), 'e5-'))],
+      { STALEBENCH_EMBEDDINGS_BASE_URL: 'http://127.0.0.1:9/v1' },
+      { out: () => undefined, err: (text) => err.push(text) },
+    );
     expect(code).toBe(1);
     expect(err).toHaveLength(1);
     expect(err[0]).toMatch(/^error: openai:m is not reachable at http:\/\/127\.0\.0\.1:9\/v1/);

@@ -37,13 +37,20 @@ export interface FrontdoorPlan {
 }
 
 /** Label of a row measured with the offline stand-in where ranking depends on the embedder. */
-export const LEXICAL_LABEL = 'lexical embedder (not a real embedder)';
+const LEXICAL_LABEL = 'lexical embedder (not a real embedder)';
 
 /** The versioned id of an attack, e.g. `memory_injection@v1`. */
 export const attackId = (file: FixtureFile): string => `${file.attack}@v${file.version}`;
 
 /** Runs one attack × fixture × channel × variant on an opened backend (the hunt's unit of work too). */
-export async function runOne(backend: MemoryBackend, plan: Pick<FrontdoorPlan, 'fixtures' | 'writers' | 'paraphrase'>, attack: AttackName, fixtureIndex: number, channel: Channel, variant: Variant): Promise<{ writes?: string[]; outcome?: TrialOutcome; skipped?: string; note?: string }> {
+export async function runOne(
+  backend: MemoryBackend,
+  plan: Pick<FrontdoorPlan, 'fixtures' | 'writers' | 'paraphrase'>,
+  attack: AttackName,
+  fixtureIndex: number,
+  channel: Channel,
+  variant: Variant,
+): Promise<{ writes?: string[]; outcome?: TrialOutcome; skipped?: string; note?: string }> {
   const file = plan.fixtures[attack];
   const fixture = file.fixtures[fixtureIndex]!;
   const mutated = await mutateWrite(variant, fixture.attacker, plan.paraphrase);
@@ -51,7 +58,17 @@ export async function runOne(backend: MemoryBackend, plan: Pick<FrontdoorPlan, '
   // Unique within one instance (each fixture × channel × variant runs once per instance) and the same in every run,
   // so a hunt's reproduction steps are byte-identical from run to run.
   const namespace = `fd-${fixture.id}-${channel}-${variant}`;
-  const outcome = await runTrial({ backend, attack, file, fixture, channel, attackerWrites: mutated.writes, writers: plan.writers, namespace, now: new Date() });
+  const outcome = await runTrial({
+    backend,
+    attack,
+    file,
+    fixture,
+    channel,
+    attackerWrites: mutated.writes,
+    writers: plan.writers,
+    namespace,
+    now: new Date(),
+  });
   return { writes: mutated.writes, outcome, ...(mutated.note ? { note: mutated.note } : {}) };
 }
 
@@ -64,7 +81,10 @@ export async function runFrontdoor(plan: FrontdoorPlan): Promise<FrontdoorResult
     await backend.open();
     const rowNotes: string[] = [];
     if (target.ranksByEmbedder && lexical) rowNotes.push(LEXICAL_LABEL);
-    if (!backend.description.modes.direct.supported) rowNotes.push('written through its natural ingestion (it has no verbatim write); offline that is the simulator extractor (sim)');
+    if (!backend.description.modes.direct.supported)
+      rowNotes.push(
+        'written through its natural ingestion (it has no verbatim write); offline that is the simulator extractor (sim)',
+      );
     const cells = [];
     try {
       for (const attack of plan.attacks) {
@@ -75,21 +95,50 @@ export async function runFrontdoor(plan: FrontdoorPlan): Promise<FrontdoorResult
           for (const channel of plan.channels) {
             for (const variant of plan.variants) {
               const result = await runOne(backend, plan, attack, index, channel, variant);
-              records.push({ fixtureId: fixture.id, channel, variant, ...(result.outcome ? { outcome: result.outcome } : {}), ...(result.skipped ? { skipped: result.skipped } : {}) });
+              records.push({
+                fixtureId: fixture.id,
+                channel,
+                variant,
+                ...(result.outcome ? { outcome: result.outcome } : {}),
+                ...(result.skipped ? { skipped: result.skipped } : {}),
+              });
               if (result.note) notes.add(result.note);
-              for (const warning of result.outcome?.warnings ?? []) if (warning.startsWith('write metadata')) notes.add(warning.replace(/^write metadata: not stored \([^)]*\)/, 'source label, signature and tags not stored'));
+              for (const warning of result.outcome?.warnings ?? [])
+                if (warning.startsWith('write metadata'))
+                  notes.add(
+                    warning.replace(
+                      /^write metadata: not stored \([^)]*\)/,
+                      'source label, signature and tags not stored',
+                    ),
+                  );
             }
           }
         }
-        const cell = cellOf(attackId(file), plan.channels, plan.variants, file.fixtures.map((f) => f.id), records, [...notes, ...rowNotes]);
+        const cell = cellOf(
+          attackId(file),
+          plan.channels,
+          plan.variants,
+          file.fixtures.map((f) => f.id),
+          records,
+          [...notes, ...rowNotes],
+        );
         plan.log?.(`${target.id} ${cell.attack}: ${cell.verdict} (${cell.fixtures.fell} of ${cell.fixtures.total})`);
         cells.push(cell);
       }
     } finally {
       await backend.close();
     }
-    const embedder = target.ranksByEmbedder ? `${plan.embedder.id}${lexical ? ` — ${LEXICAL_LABEL}` : ''}` : `not used (ranks by its own lexical score; ${plan.embedder.id} loaded)`;
+    const embedder = target.ranksByEmbedder
+      ? `${plan.embedder.id}${lexical ? ` — ${LEXICAL_LABEL}` : ''}`
+      : `not used (ranks by its own lexical score; ${plan.embedder.id} loaded)`;
     rows.push({ id: target.id, version: target.version, embedder, summary: backend.description.summary, cells });
   }
-  return { version: 1, tool: 'stalebench frontdoor', createdAt: new Date().toISOString(), channels: [...plan.channels], variants: [...plan.variants], targets: rows };
+  return {
+    version: 1,
+    tool: 'stalebench frontdoor',
+    createdAt: new Date().toISOString(),
+    channels: [...plan.channels],
+    variants: [...plan.variants],
+    targets: rows,
+  };
 }

@@ -7,7 +7,10 @@ import type { Writers } from './channels.js';
 import type { TargetHandle } from './run-frontdoor.js';
 
 /** Resolves target ids (unknown ids throw, naming the available ones) into handles that create a fresh instance per load. */
-export async function targetHandles(ids: readonly string[], options: { embedder: Embedder; writers: Writers; workDir: string }): Promise<TargetHandle[]> {
+export async function targetHandles(
+  ids: readonly string[],
+  options: { embedder: Embedder; writers: Writers; workDir: string },
+): Promise<TargetHandle[]> {
   const handles: TargetHandle[] = [];
   let instance = 0;
   for (const id of ids) {

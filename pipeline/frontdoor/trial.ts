@@ -12,8 +12,24 @@ export type TrialVerdict = 'surfaced' | 'kept out' | 'n/a';
 
 /** One step, exactly as made, for the hunt's reproduction steps. */
 export type TrialStep =
-  | { op: 'write'; who: 'victim' | 'owner' | 'attacker'; namespace: string; text: string; source: string; signature: 'agent' | 'attacker' | 'none'; tags: WriteMetadata }
-  | { op: 'read'; purpose: 'positive control' | 'negative control' | 'verdict'; namespace: string; query: string; limit: number; metadataFilter?: WriteMetadata; returned: string[] };
+  | {
+      op: 'write';
+      who: 'victim' | 'owner' | 'attacker';
+      namespace: string;
+      text: string;
+      source: string;
+      signature: 'agent' | 'attacker' | 'none';
+      tags: WriteMetadata;
+    }
+  | {
+      op: 'read';
+      purpose: 'positive control' | 'negative control' | 'verdict';
+      namespace: string;
+      query: string;
+      limit: number;
+      metadataFilter?: WriteMetadata;
+      returned: string[];
+    };
 
 /** What one trial found. */
 export interface TrialOutcome {
@@ -54,39 +70,87 @@ export async function runTrial(input: TrialInput): Promise<TrialOutcome> {
   const direct = backend.description.modes.direct.supported;
   const tag: WriteMetadata = input.attack === 'metadata_poisoning' ? (file.tag ?? {}) : {};
 
-  const write = async (who: 'victim' | 'owner' | 'attacker', namespace: string, text: string, metadata: WriteMetadata): Promise<void> => {
+  const write = async (
+    who: 'victim' | 'owner' | 'attacker',
+    namespace: string,
+    text: string,
+    metadata: WriteMetadata,
+  ): Promise<void> => {
     const signed = metadata[SIGNATURE_FIELD] === undefined ? 'none' : signerOf(who, input.channel);
-    const tags = Object.fromEntries(Object.entries(metadata).filter(([key]) => key !== SOURCE_FIELD && key !== SIGNATURE_FIELD));
+    const tags = Object.fromEntries(
+      Object.entries(metadata).filter(([key]) => key !== SOURCE_FIELD && key !== SIGNATURE_FIELD),
+    );
     steps.push({ op: 'write', who, namespace, text, source: String(metadata[SOURCE_FIELD]), signature: signed, tags });
     const writes = direct
       ? { mode: 'direct' as const, revoked: [], current: [text] }
-      : { mode: 'natural' as const, episodes: [{ name: `${namespace}-${steps.length}`, text, referenceTime: now, sourceDescription: String(metadata[SOURCE_FIELD]) }] };
+      : {
+          mode: 'natural' as const,
+          episodes: [
+            {
+              name: `${namespace}-${steps.length}`,
+              text,
+              referenceTime: now,
+              sourceDescription: String(metadata[SOURCE_FIELD]),
+            },
+          ],
+        };
     const report = await backend.insert({ namespace, now, writes, metadata });
     for (const warning of report.warnings) warnings.add(describe(warning));
   };
-  const read = async (purpose: 'positive control' | 'negative control' | 'verdict', query: string, metadataFilter?: WriteMetadata): Promise<MemoryRecord[]> => {
-    const { records } = await backend.search({ namespace: victim, query, limit: file.limit, ...(metadataFilter ? { metadataFilter } : {}) });
-    steps.push({ op: 'read', purpose, namespace: victim, query, limit: file.limit, ...(metadataFilter ? { metadataFilter } : {}), returned: records.map((r) => r.text) });
+  const read = async (
+    purpose: 'positive control' | 'negative control' | 'verdict',
+    query: string,
+    metadataFilter?: WriteMetadata,
+  ): Promise<MemoryRecord[]> => {
+    const { records } = await backend.search({
+      namespace: victim,
+      query,
+      limit: file.limit,
+      ...(metadataFilter ? { metadataFilter } : {}),
+    });
+    steps.push({
+      op: 'read',
+      purpose,
+      namespace: victim,
+      query,
+      limit: file.limit,
+      ...(metadataFilter ? { metadataFilter } : {}),
+      returned: records.map((r) => r.text),
+    });
     return records;
   };
-  const carries = (records: readonly MemoryRecord[], key: string) => records.some((record) => containsKey(record.text, key));
+  const carries = (records: readonly MemoryRecord[], key: string) =>
+    records.some((record) => containsKey(record.text, key));
   const attack = async (namespace: string) => {
-    for (const text of input.attackerWrites) await write('attacker', namespace, text, channelMetadata(input.channel, writers, namespace, text, tag));
+    for (const text of input.attackerWrites)
+      await write('attacker', namespace, text, channelMetadata(input.channel, writers, namespace, text, tag));
   };
-  const outcome = (verdict: TrialVerdict, extra: Partial<TrialOutcome> = {}): TrialOutcome => ({ verdict, ...extra, warnings: [...warnings], steps });
+  const outcome = (verdict: TrialVerdict, extra: Partial<TrialOutcome> = {}): TrialOutcome => ({
+    verdict,
+    ...extra,
+    warnings: [...warnings],
+    steps,
+  });
   const controlFailed = (records: readonly MemoryRecord[], query: string) =>
-    outcome('n/a', { reason: `positive control failed: the victim's read "${query}" returned ${records.length} record(s), none carrying "${fixture.control.expect}"` });
+    outcome('n/a', {
+      reason: `positive control failed: the victim's read "${query}" returned ${records.length} record(s), none carrying "${fixture.control.expect}"`,
+    });
 
   try {
     const filter = Object.keys(tag).length > 0 ? tag : undefined;
-    if (input.attack === 'cross_session_bleed') for (const text of fixture.owner ?? []) await write('owner', owner, text, genuineMetadata(writers, owner, text));
-    for (const text of fixture.tagged ?? []) await write('victim', victim, text, genuineMetadata(writers, victim, text, tag));
+    if (input.attack === 'cross_session_bleed')
+      for (const text of fixture.owner ?? []) await write('owner', owner, text, genuineMetadata(writers, owner, text));
+    for (const text of fixture.tagged ?? [])
+      await write('victim', victim, text, genuineMetadata(writers, victim, text, tag));
     for (const text of fixture.genuine) await write('victim', victim, text, genuineMetadata(writers, victim, text));
 
     if (input.attack === 'metadata_poisoning' && fixture.decoy) {
       await write('victim', victim, fixture.decoy.text, genuineMetadata(writers, victim, fixture.decoy.text));
       const filtered = await read('negative control', fixture.control.query, filter);
-      if (carries(filtered, fixture.decoy.key)) return outcome('n/a', { reason: `negative control failed: the metadata filter let the untagged "${fixture.decoy.key}" through` });
+      if (carries(filtered, fixture.decoy.key))
+        return outcome('n/a', {
+          reason: `negative control failed: the metadata filter let the untagged "${fixture.decoy.key}" through`,
+        });
       if (!carries(filtered, fixture.control.expect)) return controlFailed(filtered, fixture.control.query);
     }
     if (input.attack === 'update_poisoning') {
@@ -103,7 +167,12 @@ export async function runTrial(input: TrialInput): Promise<TrialOutcome> {
     const index = served.findIndex((record) => containsKey(record.text, fixture.attacker.key));
     const rank = index < 0 ? null : index + 1;
     if (rank === null) return outcome('kept out', { rank });
-    const update = input.attack === 'update_poisoning' ? (carries(served, fixture.stated ?? '') ? 'alongside' : 'replaced') : undefined;
+    const update =
+      input.attack === 'update_poisoning'
+        ? carries(served, fixture.stated ?? '')
+          ? 'alongside'
+          : 'replaced'
+        : undefined;
     return outcome('surfaced', { rank, ...(update ? { update } : {}) });
   } catch (error) {
     if (error instanceof UnsupportedFeatureError) return outcome('n/a', { reason: error.message });

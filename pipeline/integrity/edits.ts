@@ -1,12 +1,17 @@
 // The nine edits of integrity.md §3 as data (name, version, positions) and T1–T8 applied through raw access.
-import type { ContextName, RawAccess, RawRecord, TargetDescription } from '../../backends/integrity/integrity-target.js';
+import type {
+  ContextName,
+  RawAccess,
+  RawRecord,
+  TargetDescription,
+} from '../../backends/integrity/integrity-target.js';
 import type { EditId, EditSelection } from './integrity-result.js';
 
 /** Every edit, in column order. */
 export const ALL_EDITS: readonly EditId[] = ['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7', 'T8', 'T9'];
 
 /** Name and version of each edit; bump the version whenever what an edit does changes (agmi pins it per result). */
-export const EDIT_CATALOGUE: Record<EditId, { name: string; version: string }> = {
+const EDIT_CATALOGUE: Record<EditId, { name: string; version: string }> = {
   T1: { name: 'content tamper', version: 'v1' },
   T2: { name: 'tail truncation', version: 'v1' },
   T3: { name: 'middle deletion', version: 'v1' },
@@ -24,7 +29,7 @@ export const VARIANT_VERSIONS: Record<string, string> = { 'T8:unrevoke': 'v1' };
 /** `T6@v1`, `T8:unrevoke@v1`. */
 export function attackId(selection: EditSelection): string {
   const name = selection.variant ? `${selection.edit}:${selection.variant}` : selection.edit;
-  return `${name}@${selection.variant ? VARIANT_VERSIONS[name] ?? 'v1' : EDIT_CATALOGUE[selection.edit].version}`;
+  return `${name}@${selection.variant ? (VARIANT_VERSIONS[name] ?? 'v1') : EDIT_CATALOGUE[selection.edit].version}`;
 }
 
 /** Each context's records in store order, as the raw reader saw them. */
@@ -65,7 +70,12 @@ export function positions(records: readonly RawRecord[]): { at: (index: number) 
  * Applies one of T1–T8 with raw access only. Throws `MissingCapabilityError` when a hook the edit needs is absent.
  * T9 needs the running system (one more genuine write), so the procedure runs it.
  */
-export async function applyEdit(selection: EditSelection, raw: RawAccess, before: RawLists, description: TargetDescription): Promise<AppliedEdit> {
+export async function applyEdit(
+  selection: EditSelection,
+  raw: RawAccess,
+  before: RawLists,
+  description: TargetDescription,
+): Promise<AppliedEdit> {
   const { at, n, m } = positions(before.A);
   switch (selection.edit) {
     case 'T1':
@@ -74,15 +84,30 @@ export async function applyEdit(selection: EditSelection, raw: RawAccess, before
     case 'T2': {
       await raw.remove(at(n - 1));
       await raw.remove(at(n - 2));
-      if (!raw.moveHead) return { expectation: { kind: 'removed', slots: [at(n - 1).slot, at(n - 2).slot], relinked: null }, form: 'no separate head pointer' };
+      if (!raw.moveHead)
+        return {
+          expectation: { kind: 'removed', slots: [at(n - 1).slot, at(n - 2).slot], relinked: null },
+          form: 'no separate head pointer',
+        };
       await raw.moveHead('A', at(n - 3));
-      return { expectation: { kind: 'removed', slots: [at(n - 1).slot, at(n - 2).slot], relinked: null }, form: 'head pointer moved to the new tip' };
+      return {
+        expectation: { kind: 'removed', slots: [at(n - 1).slot, at(n - 2).slot], relinked: null },
+        form: 'head pointer moved to the new tip',
+      };
     }
     case 'T3': {
       await raw.remove(at(m));
-      if (!raw.relink) return { expectation: { kind: 'removed', slots: [at(m).slot], relinked: null }, form: 'plain deletion' };
+      if (!raw.relink)
+        return { expectation: { kind: 'removed', slots: [at(m).slot], relinked: null }, form: 'plain deletion' };
       await raw.relink(at(m + 1), at(m - 1));
-      return { expectation: { kind: 'removed', slots: [at(m).slot], relinked: { slot: at(m + 1).slot, parent: at(m - 1).slot } }, form: 'deleted; successor repointed to its predecessor' };
+      return {
+        expectation: {
+          kind: 'removed',
+          slots: [at(m).slot],
+          relinked: { slot: at(m + 1).slot, parent: at(m - 1).slot },
+        },
+        form: 'deleted; successor repointed to its predecessor',
+      };
     }
     case 'T4':
       await raw.writeBody(at(m - 1), at(m).body);
@@ -92,7 +117,8 @@ export async function applyEdit(selection: EditSelection, raw: RawAccess, before
       await need(raw.forge, 'forging hook (forge)').call(raw, at(n - 1));
       return { expectation: { kind: 'appended', owner: at(n - 1).owner, after: at(n - 1).position }, form: null };
     case 'T6': {
-      if (description.contexts < 2) throw new MissingCapabilityError('the store exposes one context, so there is no donor from another');
+      if (description.contexts < 2)
+        throw new MissingCapabilityError('the store exposes one context, so there is no donor from another');
       const donor = before.B.at(-1);
       if (!donor) throw new MissingCapabilityError('context B holds no record to replay');
       await raw.writeBody(at(n - 1), donor.body);
@@ -106,7 +132,10 @@ export async function applyEdit(selection: EditSelection, raw: RawAccess, before
         const fields = description.revocationFields;
         if (!fields || fields.length === 0) throw new MissingCapabilityError('the store declares no revocation fields');
         await need(raw.unrevoke, 'un-revoke hook (unrevoke)').call(raw, at(m));
-        return { expectation: { kind: 'relabelled', slot: at(m).slot, only: fields }, form: `revocation fields cleared: ${fields.join(', ')}` };
+        return {
+          expectation: { kind: 'relabelled', slot: at(m).slot, only: fields },
+          form: `revocation fields cleared: ${fields.join(', ')}`,
+        };
       }
       await need(raw.relabel, 'metadata hook (relabel)').call(raw, at(m));
       return { expectation: { kind: 'relabelled', slot: at(m).slot, only: null }, form: null };

@@ -7,13 +7,23 @@ import { cannotReopenTarget, noOpEditTarget, unorderedTarget } from './test-supp
 
 const out = mkdtempSync(join(tmpdir(), 'integrity-command-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
-const extraTargets = { 'test-noop-edit': async () => noOpEditTarget(), 'test-cannot-reopen': async () => cannotReopenTarget(), 'test-unordered': async () => unorderedTarget() };
+const extraTargets = {
+  'test-noop-edit': async () => noOpEditTarget(),
+  'test-cannot-reopen': async () => cannotReopenTarget(),
+  'test-unordered': async () => unorderedTarget(),
+};
 
 async function run(argv: string[], env: Record<string, string | undefined> = {}) {
   const stdout: string[] = [];
   const stderr: string[] = [];
   const dir = mkdtempSync(join(out, 'run-'));
-  const code = await main([...argv, '-o', dir], { write: (chunk: string) => stdout.push(chunk) }, { write: (chunk: string) => stderr.push(chunk) }, env, { extraTargets, now: () => new Date('2026-12-01T10:00:00Z') });
+  const code = await main(
+    [...argv, '-o', dir],
+    { write: (chunk: string) => stdout.push(chunk) },
+    { write: (chunk: string) => stderr.push(chunk) },
+    env,
+    { extraTargets, now: () => new Date('2026-12-01T10:00:00Z') },
+  );
   return { code, stdout: stdout.join(''), stderr: stderr.join(''), dir };
 }
 
@@ -21,7 +31,22 @@ describe('pnpm integrity', () => {
   it('--target reference --json: T1–T8 rejected at read, metric 1.0, T9 rejected with the witness, exit 0', async () => {
     const { code, stdout, dir } = await run(['--target', 'reference', '--json']);
     expect(code).toBe(0);
-    const result = JSON.parse(stdout) as { targets: { id: string; version: string; config: Record<string, string>; cells: { edit: string; verdict: string; detection: string | null; reason: string; attack: string; controls: Record<string, { ok: boolean }> }[]; metric: { value: number } }[] };
+    const result = JSON.parse(stdout) as {
+      targets: {
+        id: string;
+        version: string;
+        config: Record<string, string>;
+        cells: {
+          edit: string;
+          verdict: string;
+          detection: string | null;
+          reason: string;
+          attack: string;
+          controls: Record<string, { ok: boolean }>;
+        }[];
+        metric: { value: number };
+      }[];
+    };
     expect(Object.keys(result)).toEqual(['targets']);
     const [target] = result.targets;
     expect(Object.keys(target ?? {})).toEqual(['id', 'version', 'config', 'cells', 'metric']);
@@ -33,14 +58,20 @@ describe('pnpm integrity', () => {
       expect([cell.controls.c1?.ok, cell.controls.c2?.ok, cell.controls.c3?.ok]).toEqual([true, true, true]);
     }
     expect(target?.metric.value).toBe(1);
-    for (const file of ['integrity.json', 'integrity.md', 'scorecard.md', 'scorecard.html']) expect(readFileSync(join(dir, file), 'utf8').length).toBeGreaterThan(100);
+    for (const file of ['integrity.json', 'integrity.md', 'scorecard.md', 'scorecard.html'])
+      expect(readFileSync(join(dir, file), 'utf8').length).toBeGreaterThan(100);
     expect(readFileSync(join(dir, 'integrity.md'), 'utf8')).toContain('file store/records.jsonl: replace line 3 with');
   });
 
   it('without the off-store witness T9 is accepted, so the check fails with exit 1 (0 under --fail-on none)', async () => {
     const failing = await run(['--target', 'reference-no-witness', '--edits', 'T9', '--json']);
     expect(failing.code).toBe(1);
-    expect(JSON.parse(failing.stdout).targets[0].cells[0]).toMatchObject({ edit: 'T9', verdict: 'accepted', detection: null, reason: null });
+    expect(JSON.parse(failing.stdout).targets[0].cells[0]).toMatchObject({
+      edit: 'T9',
+      verdict: 'accepted',
+      detection: null,
+      reason: null,
+    });
     expect((await run(['--target', 'reference-no-witness', '--edits', 'T9', '--fail-on', 'none'])).code).toBe(0);
   });
 
@@ -75,13 +106,24 @@ describe('pnpm integrity', () => {
     const { code, stdout } = await run(['--target', 'test-unordered', '--edits', 'T1,T2,T3,T4,T5,T6,T7,T8', '--json']);
     expect(code).toBe(0);
     const target = JSON.parse(stdout).targets[0];
-    expect(target.cells.filter((cell: { verdict: string }) => cell.verdict === 'n/a').map((cell: { edit: string }) => cell.edit)).toEqual(['T2', 'T4', 'T8']);
+    expect(
+      target.cells
+        .filter((cell: { verdict: string }) => cell.verdict === 'n/a')
+        .map((cell: { edit: string }) => cell.edit),
+    ).toEqual(['T2', 'T4', 'T8']);
     expect(target.cells[1].reason).toMatch(/not applicable \(integrity.md §6\): test store/);
     expect(target.metric).toMatchObject({ value: 1, n: 5, t9: null });
   });
 
   it('bad flags: exit 1 naming every problem, nothing run', async () => {
-    const { code, stderr, stdout } = await run(['--target', 'nope,reference', '--edits', 'T1,T10,T3:unrevoke', '--fail-on', 'maybe']);
+    const { code, stderr, stdout } = await run([
+      '--target',
+      'nope,reference',
+      '--edits',
+      'T1,T10,T3:unrevoke',
+      '--fail-on',
+      'maybe',
+    ]);
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toContain('unknown target "nope"; available: reference');

@@ -33,7 +33,13 @@ export interface IntegrityCommandOptions {
  *
  * @example process.exitCode = await main(['--target', 'reference', '--json'], process.stdout, process.stderr);
  */
-export async function main(argv: readonly string[], stdout: TextSink, stderr: TextSink, env: Readonly<Record<string, string | undefined>> = process.env, options: IntegrityCommandOptions = {}): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  stdout: TextSink,
+  stderr: TextSink,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  options: IntegrityCommandOptions = {},
+): Promise<number> {
   const root = options.root ?? process.cwd();
   const known = [...INTEGRITY_TARGET_IDS, ...Object.keys(options.extraTargets ?? {})];
   let flags;
@@ -61,17 +67,30 @@ export async function main(argv: readonly string[], stdout: TextSink, stderr: Te
   const date = (options.now ?? (() => new Date()))();
   const progress = (line: string) => stderr.write(`${line}\n`);
   const results = [];
-  for (const target of targets) results.push(await runTarget(target, flags.edits, progress, { keep: flags.keepStores }));
+  for (const target of targets)
+    results.push(await runTarget(target, flags.edits, progress, { keep: flags.keepStores }));
   const code = exitCode(results, flags.failOn);
   const report: IntegrityReport = {
     version: 1,
     date: date.toISOString(),
     command: ['pnpm integrity', ...argv].join(' '),
-    environment: { node: process.versions.node, platform: `${process.platform} ${process.arch}`, recordsPerContext: RECORDS_PER_CONTEXT },
+    environment: {
+      node: process.versions.node,
+      platform: `${process.platform} ${process.arch}`,
+      recordsPerContext: RECORDS_PER_CONTEXT,
+    },
     targets: results,
     exitCode: code,
   };
-  const outDir = resolve(root, flags.outDir ?? join('data', 'integrity', `${date.toISOString().replace(/[:.]/g, '-')}_${flags.targets.join('+').replace(/[^a-zA-Z0-9+_-]/g, '_')}_${randomBytes(2).toString('hex')}`));
+  const outDir = resolve(
+    root,
+    flags.outDir ??
+      join(
+        'data',
+        'integrity',
+        `${date.toISOString().replace(/[:.]/g, '-')}_${flags.targets.join('+').replace(/[^a-zA-Z0-9+_-]/g, '_')}_${randomBytes(2).toString('hex')}`,
+      ),
+  );
   writeReports(outDir, report);
   if (flags.json) stdout.write(`${JSON.stringify(integrityJson(report), null, 2)}\n`);
   else {
@@ -98,7 +117,10 @@ function ciAnnotations(report: IntegrityReport, env: Readonly<Record<string, str
   return report.targets.flatMap((target) =>
     target.cells
       .filter((cell) => cell.verdict === 'accepted' || cell.verdict === 'not-evaluable' || cell.verdict === 'error')
-      .map((cell) => `::${cell.verdict === 'accepted' ? 'error' : 'warning'} title=integrity ${target.id} ${cell.attack}::${clean(`${cell.verdict}${cell.reason ? `: ${cell.reason}` : ''}`)}`),
+      .map(
+        (cell) =>
+          `::${cell.verdict === 'accepted' ? 'error' : 'warning'} title=integrity ${target.id} ${cell.attack}::${clean(`${cell.verdict}${cell.reason ? `: ${cell.reason}` : ''}`)}`,
+      ),
   );
 }
 
@@ -116,7 +138,9 @@ if (isEntryPoint()) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`pnpm integrity: ${error instanceof EvalError || error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `pnpm integrity: ${error instanceof EvalError || error instanceof Error ? error.message : String(error)}\n`,
+      );
       process.exitCode = 1;
     },
   );

@@ -58,27 +58,50 @@ export function parseIntegrityFlags(argv: readonly string[], knownTargets: reado
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const flags: IntegrityFlags = { targets: [], edits: [], json: values.json ?? false, outDir: values.out ?? null, failOn: 'accepted', keepStores: values['keep-stores'] ?? false, help: values.help ?? false };
+  const flags: IntegrityFlags = {
+    targets: [],
+    edits: [],
+    json: values.json ?? false,
+    outDir: values.out ?? null,
+    failOn: 'accepted',
+    keepStores: values['keep-stores'] ?? false,
+    help: values.help ?? false,
+  };
   if (flags.help) return flags;
   const issues: InputIssue[] = [];
-  const list = (raw: string[] | undefined) => (raw ?? []).flatMap((item) => item.split(',')).map((item) => item.trim()).filter((item) => item !== '');
+  const list = (raw: string[] | undefined) =>
+    (raw ?? [])
+      .flatMap((item) => item.split(','))
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
   for (const id of list(values.target)) {
-    if (!knownTargets.includes(id)) issues.push({ path: '--target', message: `unknown target "${id}"; available: ${knownTargets.join(', ')}` });
+    if (!knownTargets.includes(id))
+      issues.push({ path: '--target', message: `unknown target "${id}"; available: ${knownTargets.join(', ')}` });
     else if (!flags.targets.includes(id)) flags.targets.push(id);
   }
-  if (values.target === undefined) issues.push({ path: '--target', message: `required; available: ${knownTargets.join(', ')}` });
+  if (values.target === undefined)
+    issues.push({ path: '--target', message: `required; available: ${knownTargets.join(', ')}` });
   const requested = list(values.edits);
   for (const text of requested) {
     const match = EDIT_PATTERN.exec(text.toUpperCase().replace(':UNREVOKE', ':unrevoke'));
     const edit = match?.[1] as EditId | undefined;
     const variant = (match?.[2] as 'unrevoke' | undefined) ?? null;
-    if (!edit) issues.push({ path: '--edits', message: `"${text}" is not one of ${ALL_EDITS.join(', ')} or ${Object.keys(VARIANT_VERSIONS).join(', ')}` });
-    else if (variant && !Object.hasOwn(VARIANT_VERSIONS, `${edit}:${variant}`)) issues.push({ path: '--edits', message: `"${text}": ${edit} has no variant ${variant}` });
-    else if (!flags.edits.some((known) => known.edit === edit && known.variant === variant)) flags.edits.push({ edit, variant });
+    if (!edit)
+      issues.push({
+        path: '--edits',
+        message: `"${text}" is not one of ${ALL_EDITS.join(', ')} or ${Object.keys(VARIANT_VERSIONS).join(', ')}`,
+      });
+    else if (variant && !Object.hasOwn(VARIANT_VERSIONS, `${edit}:${variant}`))
+      issues.push({ path: '--edits', message: `"${text}": ${edit} has no variant ${variant}` });
+    else if (!flags.edits.some((known) => known.edit === edit && known.variant === variant))
+      flags.edits.push({ edit, variant });
   }
   if (values.edits === undefined) flags.edits = ALL_EDITS.map((edit) => ({ edit, variant: null }));
   else if (requested.length === 0) issues.push({ path: '--edits', message: 'empty list' });
-  flags.edits.sort((a, b) => ALL_EDITS.indexOf(a.edit) - ALL_EDITS.indexOf(b.edit) || Number(a.variant !== null) - Number(b.variant !== null));
+  flags.edits.sort(
+    (a, b) =>
+      ALL_EDITS.indexOf(a.edit) - ALL_EDITS.indexOf(b.edit) || Number(a.variant !== null) - Number(b.variant !== null),
+  );
   const failOn = values['fail-on'];
   if (failOn === 'none' || failOn === 'accepted') flags.failOn = failOn;
   else if (failOn !== undefined) issues.push({ path: '--fail-on', message: `"${failOn}" is not accepted or none` });

@@ -10,7 +10,8 @@ const bySlot = (lists: RawLists): Slots => new Map([...lists.A, ...lists.B].map(
 const labelsOf = (record: RawRecord): string => canonicalJson(record.labels);
 const placeOf = (record: RawRecord): string => canonicalJson([record.owner, record.position, record.parent ?? null]);
 const identical = (a: RawRecord, b: RawRecord): boolean => placeOf(a) === placeOf(b) && a.body === b.body;
-const later = (a: number | string, b: number | string): boolean => (typeof a === 'number' && typeof b === 'number' ? a > b : String(a) > String(b));
+const later = (a: number | string, b: number | string): boolean =>
+  typeof a === 'number' && typeof b === 'number' ? a > b : String(a) > String(b);
 
 class NotLanded extends Error {}
 const fail = (message: string): never => {
@@ -18,7 +19,12 @@ const fail = (message: string): never => {
 };
 
 /** Every slot outside `touched` is present before and after and byte-identical; returns how many were checked. */
-function othersUnchanged(before: Slots, after: Slots, touched: ReadonlySet<string>, added: ReadonlySet<string> = new Set()): number {
+function othersUnchanged(
+  before: Slots,
+  after: Slots,
+  touched: ReadonlySet<string>,
+  added: ReadonlySet<string> = new Set(),
+): number {
   let checked = 0;
   for (const [slot, record] of before) {
     if (touched.has(slot)) continue;
@@ -27,11 +33,13 @@ function othersUnchanged(before: Slots, after: Slots, touched: ReadonlySet<strin
     else if (!identical(record, now)) fail(`record ${slot} (not targeted) changed`);
     checked += 1;
   }
-  for (const slot of after.keys()) if (!before.has(slot) && !added.has(slot)) fail(`an unexpected record ${slot} appeared`);
+  for (const slot of after.keys())
+    if (!before.has(slot) && !added.has(slot)) fail(`an unexpected record ${slot} appeared`);
   return checked;
 }
 
-const present = (slots: Slots, slot: string, when: string): RawRecord => slots.get(slot) ?? fail(`record ${slot} is missing ${when} the edit`);
+const present = (slots: Slots, slot: string, when: string): RawRecord =>
+  slots.get(slot) ?? fail(`record ${slot} is missing ${when} the edit`);
 
 function samePlace(before: RawRecord, after: RawRecord): void {
   if (placeOf(before) !== placeOf(after)) fail(`record ${before.slot} changed its owner, position or parent`);
@@ -53,7 +61,8 @@ function check(before: Slots, after: Slots, expectation: Expectation): string {
       if (relinked) {
         const [was, now] = [present(before, relinked.slot, 'before'), present(after, relinked.slot, 'after')];
         if (now.parent !== relinked.parent) fail(`record ${relinked.slot} does not point at ${relinked.parent}`);
-        if (was.body !== now.body || was.owner !== now.owner || was.position !== now.position) fail(`record ${relinked.slot} changed beyond its parent link`);
+        if (was.body !== now.body || was.owner !== now.owner || was.position !== now.position)
+          fail(`record ${relinked.slot} changed beyond its parent link`);
         touched.add(relinked.slot);
       }
       return `removed ${expectation.slots.join(', ')}${relinked ? `; ${relinked.slot} repointed to ${relinked.parent}` : ''}; ${othersUnchanged(before, after, touched)} other records unchanged`;
@@ -72,8 +81,10 @@ function check(before: Slots, after: Slots, expectation: Expectation): string {
       const added = [...after.keys()].filter((slot) => !before.has(slot));
       if (added.length !== 1) fail(`${added.length} records were added, not exactly one`);
       const forged = after.get(added[0] as string) as RawRecord;
-      if (forged.owner !== expectation.owner) fail(`the forged record belongs to ${forged.owner}, not ${expectation.owner}`);
-      if (!later(forged.position, expectation.after)) fail(`the forged record (position ${forged.position}) is not after the tip (${expectation.after})`);
+      if (forged.owner !== expectation.owner)
+        fail(`the forged record belongs to ${forged.owner}, not ${expectation.owner}`);
+      if (!later(forged.position, expectation.after))
+        fail(`the forged record (position ${forged.position}) is not after the tip (${expectation.after})`);
       return `appended ${forged.slot} after the tip; ${othersUnchanged(before, after, new Set(), new Set(added))} other records unchanged`;
     }
     case 'replayed': {
@@ -90,7 +101,9 @@ function check(before: Slots, after: Slots, expectation: Expectation): string {
       const [was, now] = [present(before, expectation.slot, 'before'), present(after, expectation.slot, 'after')];
       samePlace(was, now);
       if (was.text !== now.text) fail(`the content of ${expectation.slot} changed`);
-      const changed = Object.keys({ ...was.labels, ...now.labels }).filter((key) => canonicalJson(was.labels[key]) !== canonicalJson(now.labels[key]));
+      const changed = Object.keys({ ...was.labels, ...now.labels }).filter(
+        (key) => canonicalJson(was.labels[key]) !== canonicalJson(now.labels[key]),
+      );
       if (changed.length === 0) fail(`no label of ${expectation.slot} changed`);
       const outside = expectation.only ? changed.filter((key) => !expectation.only?.includes(key)) : [];
       if (outside.length > 0) fail(`labels outside the revocation fields changed: ${outside.join(', ')}`);
@@ -121,13 +134,20 @@ export function checkLanded(before: RawLists, after: RawLists, expectation: Expe
 export function checkRestored(snapshot: RawLists, beforeRestore: RawLists, after: RawLists): ControlResult {
   const [was, grown, now] = [bySlot(snapshot), bySlot(beforeRestore), bySlot(after)];
   const added = [...grown.keys()].filter((slot) => !was.has(slot));
-  if (added.length === 0) return { ok: false, detail: 'the later genuine record never reached the store, so the rollback removes nothing' };
+  if (added.length === 0)
+    return { ok: false, detail: 'the later genuine record never reached the store, so the rollback removes nothing' };
   const survivors = added.filter((slot) => now.has(slot));
-  if (survivors.length > 0) return { ok: false, detail: `the later genuine record ${survivors.join(', ')} is still there after the restore` };
-  if (was.size !== now.size) return { ok: false, detail: `the restored store holds ${now.size} records, the snapshot ${was.size}` };
+  if (survivors.length > 0)
+    return { ok: false, detail: `the later genuine record ${survivors.join(', ')} is still there after the restore` };
+  if (was.size !== now.size)
+    return { ok: false, detail: `the restored store holds ${now.size} records, the snapshot ${was.size}` };
   for (const [slot, record] of was) {
     const restored = now.get(slot);
-    if (!restored || !identical(record, restored)) return { ok: false, detail: `record ${slot} differs from the snapshot` };
+    if (!restored || !identical(record, restored))
+      return { ok: false, detail: `record ${slot} differs from the snapshot` };
   }
-  return { ok: true, detail: `the store equals the snapshot (${was.size} records) and the later genuine record ${added.join(', ')} is gone` };
+  return {
+    ok: true,
+    detail: `the store equals the snapshot (${was.size} records) and the later genuine record ${added.join(', ')} is gone`,
+  };
 }

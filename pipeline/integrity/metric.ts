@@ -5,14 +5,16 @@ const TAMPER: readonly EditId[] = ['T1', 'T2', 'T3', 'T4', 'T5'];
 const BINDING: readonly EditId[] = ['T6', 'T7', 'T8'];
 const JUDGED = new Set(['accepted', 'rejected', 'reported']);
 
-const isPass = (cell: CellResult) => cell.verdict === 'rejected' || (cell.verdict === 'reported' && cell.detection === 'read');
+const isPass = (cell: CellResult) =>
+  cell.verdict === 'rejected' || (cell.verdict === 'reported' && cell.detection === 'read');
 const isPartial = (cell: CellResult) => cell.verdict === 'reported' && cell.detection === 'audit';
 const controlFailure = (cell: CellResult) => cell.controls.c1.ok === false || cell.controls.c2.ok === false;
 
 /** (passes + 0.5 · partial) / N over the group's applicable cells; null when one of them has no verdict or was not run. */
 function rate(cells: readonly CellResult[], group: readonly EditId[]): Rate {
   const applicable = cells.filter((cell) => cell.verdict !== 'n/a');
-  if (applicable.length === 0 || group.some((edit) => !cells.some((cell) => cell.edit === edit))) return { value: null, n: applicable.length };
+  if (applicable.length === 0 || group.some((edit) => !cells.some((cell) => cell.edit === edit)))
+    return { value: null, n: applicable.length };
   if (applicable.some((cell) => !JUDGED.has(cell.verdict))) return { value: null, n: applicable.length };
   const score = applicable.filter(isPass).length + 0.5 * applicable.filter(isPartial).length;
   return { value: score / applicable.length, n: applicable.length };
@@ -36,19 +38,27 @@ export function computeMetric(cells: readonly CellResult[]): IntegrityMetric {
     accepted: applicable.filter((cell) => cell.verdict === 'accepted').length,
   };
   const failedControl = core.find(controlFailure);
-  const missing = applicable.filter((cell) => !JUDGED.has(cell.verdict)).map((cell) => `${cell.edit} (${cell.verdict})`);
+  const missing = applicable
+    .filter((cell) => !JUDGED.has(cell.verdict))
+    .map((cell) => `${cell.edit} (${cell.verdict})`);
   const notRun = [...TAMPER, ...BINDING].filter((edit) => !draft.some((cell) => cell.edit === edit));
   const reason = failedControl
     ? `not computed: a control failed on ${failedControl.edit} (${failedControl.reason ?? 'no reason'})`
     : notRun.length > 0
       ? `not computed: ${notRun.join(', ')} not run`
       : missing.length > 0
-      ? `not computed: no verdict for ${missing.join(', ')}`
-      : applicable.length === 0
-        ? 'not computed: no applicable T1–T8 cell was run'
-        : null;
+        ? `not computed: no verdict for ${missing.join(', ')}`
+        : applicable.length === 0
+          ? 'not computed: no applicable T1–T8 cell was run'
+          : null;
   const value = reason === null ? (counts.passes + 0.5 * counts.partial) / counts.n : null;
-  const sub = (group: readonly EditId[]): Rate => (failedControl ? { value: null, n: 0 } : rate(draft.filter((cell) => group.includes(cell.edit)), group));
+  const sub = (group: readonly EditId[]): Rate =>
+    failedControl
+      ? { value: null, n: 0 }
+      : rate(
+          draft.filter((cell) => group.includes(cell.edit)),
+          group,
+        );
   return { value, reason, ...counts, tamperEvidence: sub(TAMPER), binding: sub(BINDING), t9: t9?.verdict ?? null };
 }
 

@@ -3,7 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { IntegrityTarget, TargetDescription, TargetSession, TargetStore } from '../../backends/integrity/integrity-target.js';
+import type {
+  IntegrityTarget,
+  TargetDescription,
+  TargetSession,
+  TargetStore,
+} from '../../backends/integrity/integrity-target.js';
 import { checkBaseline, checkReopen, describeError, observeAfterEdit } from './controls.js';
 import { applyEdit, attackId, MissingCapabilityError, positions, type RawLists } from './edits.js';
 import type { CellResult, ControlResult, EditSelection, Verdict } from './integrity-result.js';
@@ -21,66 +26,124 @@ export interface CellOptions {
   keep?: boolean;
 }
 
-type Partial = Pick<CellResult, 'verdict' | 'detection' | 'reason' | 'form' | 'observation'> & { controls: CellResult['controls'] };
+type Partial = Pick<CellResult, 'verdict' | 'detection' | 'reason' | 'form' | 'observation'> & {
+  controls: CellResult['controls'];
+};
 
 /** A cell that was never run: `n/a` by §6, or `not-evaluable` when the target cannot run here. */
-export function skippedCell(selection: EditSelection, verdict: Extract<Verdict, 'n/a' | 'not-evaluable'>, reason: string): CellResult {
+export function skippedCell(
+  selection: EditSelection,
+  verdict: Extract<Verdict, 'n/a' | 'not-evaluable'>,
+  reason: string,
+): CellResult {
   return {
-    edit: selection.edit, variant: selection.variant, attack: attackId(selection), verdict, detection: null, reason,
-    controls: { c1: NOT_REACHED, c2: NOT_REACHED, c3: NOT_REACHED }, form: null, observation: null, commands: [], stoppedDuringEdit: true, durationMs: 0,
+    edit: selection.edit,
+    variant: selection.variant,
+    attack: attackId(selection),
+    verdict,
+    detection: null,
+    reason,
+    controls: { c1: NOT_REACHED, c2: NOT_REACHED, c3: NOT_REACHED },
+    form: null,
+    observation: null,
+    commands: [],
+    stoppedDuringEdit: true,
+    durationMs: 0,
   };
 }
 
 /** The §6 rule: an unordered key-value store without a metadata layer cannot express T2, T4 or T8. */
-export function notApplicable(selection: EditSelection, description: TargetDescription): string | null {
+function notApplicable(selection: EditSelection, description: TargetDescription): string | null {
   if (!description.unordered || !UNORDERED_EDITS.has(selection.edit)) return null;
   return `not applicable (integrity.md §6): ${description.unordered}`;
 }
 
 /** A capability the description already rules out: the cell is not evaluable before any store is made. */
-export function capabilityGap(selection: EditSelection, description: TargetDescription): string | null {
-  if (selection.variant === 'unrevoke' && !description.revocationFields?.length) return 'not evaluable: the store declares no revocation fields to clear';
-  if (selection.edit === 'T6' && description.contexts < 2) return 'not evaluable: the store exposes one context, so there is no donor from another';
+function capabilityGap(selection: EditSelection, description: TargetDescription): string | null {
+  if (selection.variant === 'unrevoke' && !description.revocationFields?.length)
+    return 'not evaluable: the store declares no revocation fields to clear';
+  if (selection.edit === 'T6' && description.contexts < 2)
+    return 'not evaluable: the store exposes one context, so there is no donor from another';
   return null;
 }
 
-const listAll = async (store: TargetStore): Promise<RawLists> => ({ A: await store.raw.list('A'), B: await store.raw.list('B') });
+const listAll = async (store: TargetStore): Promise<RawLists> => ({
+  A: await store.raw.list('A'),
+  B: await store.raw.list('B'),
+});
 
 /**
  * Runs one cell on a fresh store and never throws: every failure becomes `not-evaluable` (C1, C2, a missing
  * capability) or `error` (C3, or the adapter failing during the edit), with its reason.
  */
-export async function runCell(target: IntegrityTarget, description: TargetDescription, selection: EditSelection, options: CellOptions = {}): Promise<CellResult> {
+export async function runCell(
+  target: IntegrityTarget,
+  description: TargetDescription,
+  selection: EditSelection,
+  options: CellOptions = {},
+): Promise<CellResult> {
   const started = Date.now();
   const commands: string[] = [];
   const inapplicable = notApplicable(selection, description);
   if (inapplicable) return skippedCell(selection, 'n/a', inapplicable);
   const gap = capabilityGap(selection, description);
   if (gap) return skippedCell(selection, 'not-evaluable', gap);
-  const dir = await mkdtemp(join(options.scratchDir ?? tmpdir(), `integrity-${target.id.replace(/[^a-z0-9]+/gi, '-')}-`));
+  const dir = await mkdtemp(
+    join(options.scratchDir ?? tmpdir(), `integrity-${target.id.replace(/[^a-z0-9]+/gi, '-')}-`),
+  );
   // Unique across processes too: cells of two concurrent runs may share a server (Neo4j group ids).
-  const cellId = `${target.id}-${selection.edit}${selection.variant ? `-${selection.variant}` : ''}-${Date.now().toString(36)}${randomBytes(3).toString('hex')}`.replace(/[^a-zA-Z0-9_-]/g, '_');
+  const cellId =
+    `${target.id}-${selection.edit}${selection.variant ? `-${selection.variant}` : ''}-${Date.now().toString(36)}${randomBytes(3).toString('hex')}`.replace(
+      /[^a-zA-Z0-9_-]/g,
+      '_',
+    );
   let store: TargetStore | null = null;
   let result: Partial;
   try {
     store = await target.createStore({ dir, cellId, log: (command) => commands.push(command) });
     result = await runSteps(store, description, selection);
   } catch (error) {
-    result = { verdict: 'error', detection: null, reason: `the harness or adapter failed: ${describeError(error)}`, form: null, observation: null, controls: { c1: NOT_REACHED, c2: NOT_REACHED, c3: NOT_REACHED } };
+    result = {
+      verdict: 'error',
+      detection: null,
+      reason: `the harness or adapter failed: ${describeError(error)}`,
+      form: null,
+      observation: null,
+      controls: { c1: NOT_REACHED, c2: NOT_REACHED, c3: NOT_REACHED },
+    };
   } finally {
     await store?.dispose().catch(() => undefined);
     if (!options.keep) await rm(dir, { recursive: true, force: true });
   }
-  return { edit: selection.edit, variant: selection.variant, attack: attackId(selection), ...result, commands, stoppedDuringEdit: true, durationMs: Date.now() - started };
+  return {
+    edit: selection.edit,
+    variant: selection.variant,
+    attack: attackId(selection),
+    ...result,
+    commands,
+    stoppedDuringEdit: true,
+    durationMs: Date.now() - started,
+  };
 }
 
 async function stopQuietly(session: TargetSession | null): Promise<void> {
   await session?.stop();
 }
 
-async function runSteps(store: TargetStore, description: TargetDescription, selection: EditSelection): Promise<Partial> {
+async function runSteps(
+  store: TargetStore,
+  description: TargetDescription,
+  selection: EditSelection,
+): Promise<Partial> {
   const controls: Partial['controls'] = { c1: NOT_REACHED, c2: NOT_REACHED, c3: NOT_REACHED };
-  const unevaluable = (reason: string): Partial => ({ verdict: 'not-evaluable', detection: null, reason, form: null, observation: null, controls });
+  const unevaluable = (reason: string): Partial => ({
+    verdict: 'not-evaluable',
+    detection: null,
+    reason,
+    form: null,
+    observation: null,
+    controls,
+  });
   const revokedIndex = selection.variant === 'unrevoke' ? Math.floor(RECORDS_PER_CONTEXT / 2) : undefined;
   let session: TargetSession | null;
   try {
@@ -114,20 +177,47 @@ async function runSteps(store: TargetStore, description: TargetDescription, sele
     applied = await applyEdit(selection, store.raw, before, description);
   } catch (error) {
     if (error instanceof MissingCapabilityError) return unevaluable(`not evaluable: ${error.message}`);
-    return { verdict: 'error', detection: null, reason: `the edit could not be run: ${describeError(error)}`, form: null, observation: null, controls };
+    return {
+      verdict: 'error',
+      detection: null,
+      reason: `the edit could not be run: ${describeError(error)}`,
+      form: null,
+      observation: null,
+      controls,
+    };
   }
   const after = await listAll(store);
   controls.c3 = checkLanded(before, after, applied.expectation);
-  if (!controls.c3.ok) return { verdict: 'error', detection: null, reason: `C3 failed: ${controls.c3.detail}`, form: applied.form, observation: null, controls };
+  if (!controls.c3.ok)
+    return {
+      verdict: 'error',
+      detection: null,
+      reason: `C3 failed: ${controls.c3.detail}`,
+      form: applied.form,
+      observation: null,
+      controls,
+    };
   const previous = new Map(before.A.map((record) => [record.slot, record.body]));
   const edited = after.A.filter((record) => previous.get(record.slot) !== record.body).map((record) => record.text);
   return { ...(await observeAfterEdit(store, edited)), form: applied.form, controls };
 }
 
 /** T9: snapshot the whole stopped store, write one more genuine record, stop, restore the older copy, restart, read. */
-async function runSnapshotRollback(store: TargetStore, running: TargetSession, controls: Partial['controls']): Promise<Partial> {
+async function runSnapshotRollback(
+  store: TargetStore,
+  running: TargetSession,
+  controls: Partial['controls'],
+): Promise<Partial> {
   await running.stop();
-  if (!store.raw.snapshot) return { verdict: 'not-evaluable', detection: null, reason: 'not evaluable: the adapter has no snapshot hook', form: null, observation: null, controls };
+  if (!store.raw.snapshot)
+    return {
+      verdict: 'not-evaluable',
+      detection: null,
+      reason: 'not evaluable: the adapter has no snapshot hook',
+      form: null,
+      observation: null,
+      controls,
+    };
   const snapshotLists = await listAll(store);
   const snapshot = await store.raw.snapshot();
   const later = laterRecord('A');
@@ -141,6 +231,18 @@ async function runSnapshotRollback(store: TargetStore, running: TargetSession, c
   await snapshot.restore();
   const after = await listAll(store);
   controls.c3 = checkRestored(snapshotLists, beforeRestore, after);
-  if (!controls.c3.ok) return { verdict: 'error', detection: null, reason: `C3 failed: ${controls.c3.detail}`, form: null, observation: null, controls };
-  return { ...(await observeAfterEdit(store, [])), form: 'whole store restored to the copy taken before one more genuine write', controls };
+  if (!controls.c3.ok)
+    return {
+      verdict: 'error',
+      detection: null,
+      reason: `C3 failed: ${controls.c3.detail}`,
+      form: null,
+      observation: null,
+      controls,
+    };
+  return {
+    ...(await observeAfterEdit(store, [])),
+    form: 'whole store restored to the copy taken before one more genuine write',
+    controls,
+  };
 }

@@ -10,19 +10,37 @@ export type ProgressSink = (line: string) => void;
 
 /** The description used when a target cannot even describe itself (its cells are then not evaluable). */
 function fallbackDescription(id: string): TargetDescription {
-  return { label: id, model: false, versions: {}, store: 'unknown', config: {}, detection: 'read', contexts: 2, tooling: 'none' };
+  return {
+    label: id,
+    model: false,
+    versions: {},
+    store: 'unknown',
+    config: {},
+    detection: 'read',
+    contexts: 2,
+    tooling: 'none',
+  };
 }
 
 /** `name version` pairs joined, e.g. `mem0ai 3.3.1, better-sqlite3 12.11.1`. */
-export function versionText(description: TargetDescription): string {
-  return Object.entries(description.versions).map(([name, version]) => `${name} ${version}`).join(', ') || 'unknown';
+function versionText(description: TargetDescription): string {
+  return (
+    Object.entries(description.versions)
+      .map(([name, version]) => `${name} ${version}`)
+      .join(', ') || 'unknown'
+  );
 }
 
 /**
  * Measures one target: every selected edit in its own cell, in order. A target that is unavailable here (no
  * Neo4j, a Python store that could not be installed) still gets every cell, each `not-evaluable` with the reason.
  */
-export async function runTarget(target: IntegrityTarget, edits: readonly EditSelection[], progress: ProgressSink, options: CellOptions = {}): Promise<TargetResult> {
+export async function runTarget(
+  target: IntegrityTarget,
+  edits: readonly EditSelection[],
+  progress: ProgressSink,
+  options: CellOptions = {},
+): Promise<TargetResult> {
   let description: TargetDescription;
   let unavailable: string | null = null;
   try {
@@ -34,9 +52,21 @@ export async function runTarget(target: IntegrityTarget, edits: readonly EditSel
   }
   const cells: CellResult[] = [];
   for (const selection of edits) {
-    const cell = unavailable ? skippedCell(selection, 'not-evaluable', `not evaluable: ${unavailable}`) : await runCell(target, description, selection, options);
-    progress(`${target.id} ${cell.attack}: ${cell.verdict}${cell.detection ? ` (${cell.detection})` : ''}${cell.reason ? ` — ${cell.reason}` : ''}`);
+    const cell = unavailable
+      ? skippedCell(selection, 'not-evaluable', `not evaluable: ${unavailable}`)
+      : await runCell(target, description, selection, options);
+    progress(
+      `${target.id} ${cell.attack}: ${cell.verdict}${cell.detection ? ` (${cell.detection})` : ''}${cell.reason ? ` — ${cell.reason}` : ''}`,
+    );
     cells.push(cell);
   }
-  return { id: target.id, version: versionText(description), config: description.config, description, unavailable, cells, metric: computeMetric(cells) };
+  return {
+    id: target.id,
+    version: versionText(description),
+    config: description.config,
+    description,
+    unavailable,
+    cells,
+    metric: computeMetric(cells),
+  };
 }

@@ -28,7 +28,10 @@ export function seedRecords(context: ContextName, count = RECORDS_PER_CONTEXT, r
 
 /** The one more genuine record T9 writes after the snapshot. */
 export function laterRecord(context: ContextName, index = RECORDS_PER_CONTEXT): SeedRecord {
-  return { text: `Context ${CONTEXT_WORD[context]} record ${index}: the approved transfer limit is ${(index + 1) * 100} EUR.`, labels: { source: 'web' } };
+  return {
+    text: `Context ${CONTEXT_WORD[context]} record ${index}: the approved transfer limit is ${(index + 1) * 100} EUR.`,
+    labels: { source: 'web' },
+  };
 }
 
 /**

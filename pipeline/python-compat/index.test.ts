@@ -12,8 +12,13 @@ describe('python-compat', () => {
     const sources = readdirSync(HERE).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
     expect(sources.length).toBeGreaterThanOrEqual(10);
     for (const name of sources) {
-      const specifiers = [...readFileSync(`${HERE}${name}`, 'utf8').matchAll(/^(?:import|export)[^'"]*from '([^']+)'/gm)].map((match) => match[1]);
-      expect(specifiers.filter((specifier) => !/^\.\/[\w-]+\.js$|^node:/.test(specifier ?? '')), name).toEqual([]);
+      const specifiers = [
+        ...readFileSync(`${HERE}${name}`, 'utf8').matchAll(/^(?:import|export)[^'"]*from '([^']+)'/gm),
+      ].map((match) => match[1]);
+      expect(
+        specifiers.filter((specifier) => !/^\.\/[\w-]+\.js$|^node:/.test(specifier ?? '')),
+        name,
+      ).toEqual([]);
     }
   });
 
@@ -21,7 +26,10 @@ describe('python-compat', () => {
     const fixtures = readdirSync(FIXTURES).filter((name) => name.endsWith('.json'));
     expect(fixtures.length).toBeGreaterThanOrEqual(7);
     for (const name of fixtures) {
-      const { source, generator } = JSON.parse(readFileSync(`${FIXTURES}${name}`, 'utf8')) as { source: string; generator: string };
+      const { source, generator } = JSON.parse(readFileSync(`${FIXTURES}${name}`, 'utf8')) as {
+        source: string;
+        generator: string;
+      };
       expect(source, name).toMatch(/^CPython 3\.\d+\.\d+, Unicode \d+\.\d+\.\d+$/);
       expect(existsSync(`${ROOT}${generator}`), `${name}: ${generator}`).toBe(true);
     }

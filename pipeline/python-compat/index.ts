@@ -5,7 +5,14 @@ export { parseIsoInstant, type ParsedInstant } from './python-fromisoformat.js';
 export { pythonJsonDumps, type PythonJsonDumpsOptions } from './python-json-dumps.js';
 export { PythonJsonDecodeError, pythonJsonLoads, type PythonJsonOptions } from './python-json.js';
 export { compilePythonPattern } from './python-regex.js';
-export { compareCodePoints, pythonFloatRepr, pythonRepr, pythonSortedListRepr, pythonStr, pythonStringRepr } from './python-repr.js';
+export {
+  compareCodePoints,
+  pythonFloatRepr,
+  pythonRepr,
+  pythonSortedListRepr,
+  pythonStr,
+  pythonStringRepr,
+} from './python-repr.js';
 export { isPythonSpace, pythonSlice, pythonStrip } from './python-text.js';
 export { instantOfDate, pythonTimestamp } from './python-timestamp.js';
 export { NAMESPACE_OID, pythonUuid5 } from './python-uuid.js';

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { formatFixed, parsePythonFloat } from './python-float.js';
 import { doubleFromBits, readFixture } from './test-support/cpython-fixture.js';
 
-const fixture = readFixture<{ fixed: { bits: string; digits: number; text: string }[]; parse: { text: string; bits: string | null }[] }>('float-format');
+const fixture = readFixture<{
+  fixed: { bits: string; digits: number; text: string }[];
+  parse: { text: string; bits: string | null }[];
+}>('float-format');
 
 describe(`float formatting and parsing as ${fixture.source} does it (${fixture.generator})`, () => {
   it(`f'{x:.Nf}' for ${fixture.fixed.length} cases: ties to even, -0.00, 1e21 and above in full, nan, inf`, () => {
@@ -16,7 +19,12 @@ describe(`float formatting and parsing as ${fixture.source} does it (${fixture.g
     for (const { text, bits } of fixture.parse) {
       const expected = bits === null ? null : doubleFromBits(bits);
       const parsed = parsePythonFloat(text);
-      expect(parsed === null || expected === null ? parsed === expected : Object.is(parsed, expected) || (Number.isNaN(parsed) && Number.isNaN(expected)), JSON.stringify(text)).toBe(true);
+      expect(
+        parsed === null || expected === null
+          ? parsed === expected
+          : Object.is(parsed, expected) || (Number.isNaN(parsed) && Number.isNaN(expected)),
+        JSON.stringify(text),
+      ).toBe(true);
     }
   });
 });

@@ -30,7 +30,10 @@ export function formatFixed(value: number, digits = 2): string {
  * @example ['0.5', '1_000', ' 1e-1 ', '1__0', '0x10'].map(parsePythonFloat) // [0.5, 1000, 0.1, null, null]
  */
 export function parsePythonFloat(text: string): number | null {
-  const ascii = [...text].map(asciiForm).join('').replace(/^[ \t\n\r\v\f]+|[ \t\n\r\v\f]+$/g, '');
+  const ascii = [...text]
+    .map(asciiForm)
+    .join('')
+    .replace(/^[ \t\n\r\v\f]+|[ \t\n\r\v\f]+$/g, '');
   const special = /^([+-]?)(inf|infinity|nan)$/i.exec(ascii);
   if (special) {
     if (special[2]?.toLowerCase() === 'nan') return Number.NaN;

@@ -21,14 +21,21 @@ const outcome = (text: string): Omit<Case, 'text'> => {
 
 describe(`fromisoformat and timestamp() as ${fixture.source} computes them on a UTC host (${fixture.generator})`, () => {
   it(`${fixture.cases.length} texts: the same instant to the microsecond, naive or aware, or an error`, () => {
-    const wrong = fixture.cases.filter(({ text, ...expected }) => JSON.stringify(outcome(text)) !== JSON.stringify({ ...expected, error: expected.error && 'ValueError' }));
+    const wrong = fixture.cases.filter(
+      ({ text, ...expected }) =>
+        JSON.stringify(outcome(text)) !== JSON.stringify({ ...expected, error: expected.error && 'ValueError' }),
+    );
     expect(wrong).toEqual([]);
     expect(fixture.cases.filter((c) => c.error === undefined).length).toBeGreaterThan(400);
   });
 
   it('naive: float(seconds) + microsecond / 1e6, rounded twice as CPython’s C code adds them; aware: one exact division', () => {
-    const pairs = [['1969-12-31T23:59:59.999999', '-1.0000000000287557e-06', '-1e-06'], ['1969-12-31T23:59:55.750219', '-4.2497810000000005', '-4.249781']];
-    for (const [text, naive, aware] of pairs) expect([outcome(text!).timestamp, outcome(`${text}Z`).timestamp]).toEqual([naive, aware]);
+    const pairs = [
+      ['1969-12-31T23:59:59.999999', '-1.0000000000287557e-06', '-1e-06'],
+      ['1969-12-31T23:59:55.750219', '-4.2497810000000005', '-4.249781'],
+    ];
+    for (const [text, naive, aware] of pairs)
+      expect([outcome(text!).timestamp, outcome(`${text}Z`).timestamp]).toEqual([naive, aware]);
   });
 
   it('naive: any time on 0001-01-01 raises (CPython probes the UTC offset a day earlier, in year 0)', () => {

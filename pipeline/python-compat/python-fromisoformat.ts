@@ -88,7 +88,9 @@ interface ClockParts {
 }
 
 /** CPython `parse_isoformat_time`: the clock, then `Z` or a signed offset (strictly within ±24 h). */
-function parseTime(text: string): (Omit<ClockParts, 'rv'> & { offsetSeconds: number; offsetMicroseconds: number; zoned: boolean }) | null {
+function parseTime(
+  text: string,
+): (Omit<ClockParts, 'rv'> & { offsetSeconds: number; offsetMicroseconds: number; zoned: boolean }) | null {
   const end = text.length;
   let zone = 0;
   do {
@@ -120,7 +122,13 @@ function parseClock(text: string, start: number, end: number): ClockParts {
   let p = start;
   let hasSeparator = true;
   let microsecond = 0;
-  const finish = (rv: number): ClockParts => ({ rv, hour: values[0] ?? 0, minute: values[1] ?? 0, second: values[2] ?? 0, microsecond });
+  const finish = (rv: number): ClockParts => ({
+    rv,
+    hour: values[0] ?? 0,
+    minute: values[1] ?? 0,
+    second: values[2] ?? 0,
+    microsecond,
+  });
   for (let i = 0; i < 3; i += 1) {
     if (!isDigit(at(p)) || !isDigit(at(p + 1))) return fail;
     values[i] = Number(at(p) + at(p + 1));

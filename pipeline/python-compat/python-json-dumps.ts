@@ -8,7 +8,15 @@ export interface PythonJsonDumpsOptions {
   sortKeys?: boolean;
 }
 
-const STRING_ESCAPES: Readonly<Record<string, string>> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+const STRING_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+};
 
 /**
  * `json.dumps(value, ensure_ascii=False)`: separators `', '` and `': '`; floats as `repr` (`1.0`, `1e+16`), `NaN`,
@@ -34,6 +42,10 @@ export function pythonJsonDumps(value: PythonValue, options: PythonJsonDumpsOpti
 }
 
 function jsonString(text: string): string {
-  const body = text.replace(/["\\\x00-\x1f]/g, (char) => STRING_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const body = text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: json.dumps escapes exactly ", \ and U+0000-U+001F
+    /["\\\x00-\x1f]/g,
+    (char) => STRING_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   return `"${body}"`;
 }

@@ -5,7 +5,11 @@ import { pythonRepr } from './python-repr.js';
 import { parseStrictJson } from './strict-json.js';
 import { readFixture } from './test-support/cpython-fixture.js';
 
-type Case = { text: string; repr?: string; error?: { msg: string; pos: number; lineno: number; colno: number; str: string } };
+type Case = {
+  text: string;
+  repr?: string;
+  error?: { msg: string; pos: number; lineno: number; colno: number; str: string };
+};
 const fixture = readFixture<{ cases: Case[] }>('json-loads');
 
 const outcome = (text: string, constants = true): Omit<Case, 'text'> => {
@@ -20,7 +24,9 @@ const outcome = (text: string, constants = true): Omit<Case, 'text'> => {
 
 describe(`json.loads as ${fixture.source} reads ${fixture.cases.length} texts (${fixture.generator})`, () => {
   it('the same value, or the same error message, position, line and column', () => {
-    const wrong = fixture.cases.filter(({ text, ...expected }) => JSON.stringify(outcome(text)) !== JSON.stringify(expected));
+    const wrong = fixture.cases.filter(
+      ({ text, ...expected }) => JSON.stringify(outcome(text)) !== JSON.stringify(expected),
+    );
     expect(wrong).toEqual([]);
     expect(fixture.cases.filter((c) => c.error).length).toBeGreaterThan(300);
     expect(fixture.cases.filter((c) => c.repr).length).toBeGreaterThan(100);

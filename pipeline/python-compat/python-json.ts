@@ -10,7 +10,12 @@ export class PythonJsonDecodeError extends Error {
    * @param lineno 1-based line (lines end at `\n`).
    * @param colno 1-based column in code points.
    */
-  constructor(readonly msg: string, readonly pos: number, readonly lineno: number, readonly colno: number) {
+  constructor(
+    readonly msg: string,
+    readonly pos: number,
+    readonly lineno: number,
+    readonly colno: number,
+  ) {
     super(`${msg}: line ${lineno} column ${colno} (char ${pos})`);
   }
 }
@@ -24,8 +29,21 @@ export interface PythonJsonOptions {
 // Past this depth CPython raises RecursionError (not JSONDecodeError); here it is reported as "Expecting value".
 const MAX_DEPTH = 1000;
 const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
-const ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-const CONSTANTS = [['NaN', Number.NaN], ['Infinity', Infinity], ['-Infinity', -Infinity]] as const;
+const ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+const CONSTANTS = [
+  ['NaN', Number.NaN],
+  ['Infinity', Infinity],
+  ['-Infinity', -Infinity],
+] as const;
 const isHex = (char: string) => /^[0-9a-fA-F]$/.test(char);
 const isSpace = (char: string) => char === ' ' || char === '\t' || char === '\n' || char === '\r';
 
@@ -37,7 +55,10 @@ function hasCodePoints(text: string, from: number, count: number): boolean {
 
 /** Raised at a UTF-16 offset; converted to CPython's code-point position by `decodeError`. */
 class ScanFailure {
-  constructor(readonly msg: string, readonly at: number) {}
+  constructor(
+    readonly msg: string,
+    readonly at: number,
+  ) {}
 }
 
 /** The JSONDecodeError CPython raises at UTF-16 offset `at` of `text`. */
@@ -72,7 +93,10 @@ export function pythonJsonLoads(text: string, options: PythonJsonOptions = {}): 
     for (;;) {
       const char = text.charAt(at);
       if (char === '') fail('Unterminated string starting at', begin);
-      if (char === '"') return (at += 1), out;
+      if (char === '"') {
+        at += 1;
+        return out;
+      }
       if (char < ' ') fail('Invalid control character at');
       if (char !== '\\') {
         out += char;
@@ -111,11 +135,21 @@ export function pythonJsonLoads(text: string, options: PythonJsonOptions = {}): 
     const char = text.charAt(at);
     if (char === '"') return string();
     if (char === '{' || char === '[') return char === '{' ? object(depth) : array(depth);
-    for (const [word, result] of [['null', null], ['true', true], ['false', false]] as const) {
-      if (text.startsWith(word, at)) return (at += word.length), result;
+    for (const [word, result] of [
+      ['null', null],
+      ['true', true],
+      ['false', false],
+    ] as const) {
+      if (text.startsWith(word, at)) {
+        at += word.length;
+        return result;
+      }
     }
     for (const [word, result] of constants ? CONSTANTS : []) {
-      if (text.startsWith(word, at)) return (at += word.length), result;
+      if (text.startsWith(word, at)) {
+        at += word.length;
+        return result;
+      }
     }
     NUMBER.lastIndex = at;
     const match = NUMBER.exec(text);
@@ -127,7 +161,10 @@ export function pythonJsonLoads(text: string, options: PythonJsonOptions = {}): 
     const entries = new Map<string, PythonValue>();
     at += 1;
     skipSpace();
-    if (text.charAt(at) === '}') return (at += 1), entries;
+    if (text.charAt(at) === '}') {
+      at += 1;
+      return entries;
+    }
     for (;;) {
       if (text.charAt(at) !== '"') fail('Expecting property name enclosed in double quotes');
       const key = string();
@@ -137,7 +174,10 @@ export function pythonJsonLoads(text: string, options: PythonJsonOptions = {}): 
       skipSpace();
       entries.set(key, value(depth + 1));
       skipSpace();
-      if (text.charAt(at) === '}') return (at += 1), entries;
+      if (text.charAt(at) === '}') {
+        at += 1;
+        return entries;
+      }
       if (text.charAt(at) !== ',') fail("Expecting ',' delimiter");
       at += 1;
       skipSpace();
@@ -147,11 +187,17 @@ export function pythonJsonLoads(text: string, options: PythonJsonOptions = {}): 
     const items: PythonValue[] = [];
     at += 1;
     skipSpace();
-    if (text.charAt(at) === ']') return (at += 1), items;
+    if (text.charAt(at) === ']') {
+      at += 1;
+      return items;
+    }
     for (;;) {
       items.push(value(depth + 1));
       skipSpace();
-      if (text.charAt(at) === ']') return (at += 1), items;
+      if (text.charAt(at) === ']') {
+        at += 1;
+        return items;
+      }
       if (text.charAt(at) !== ',') fail("Expecting ',' delimiter");
       at += 1;
       skipSpace();

@@ -3,17 +3,23 @@ import { describe, expect, it } from 'vitest';
 import { compilePythonPattern } from './python-regex.js';
 import { readFixture } from './test-support/cpython-fixture.js';
 
-const fixture = readFixture<{ patterns: string[]; cases: { command: string; lowered: string; matches: number[] }[] }>('regex');
+const fixture = readFixture<{ patterns: string[]; cases: { command: string; lowered: string; matches: number[] }[] }>(
+  'regex',
+);
 
 describe(`re.search as ${fixture.source} matches (${fixture.generator})`, () => {
   const compiled = fixture.patterns.map(compilePythonPattern);
 
   it(`${fixture.patterns.length} patterns × ${fixture.cases.length} lowered commands: the same matches (Unicode \\b and \\s, '.', '$')`, () => {
-    const wrong = fixture.cases.filter(({ lowered, matches }) => JSON.stringify(compiled.flatMap((regex, index) => (regex.test(lowered) ? [index] : []))) !== JSON.stringify(matches));
+    const wrong = fixture.cases.filter(
+      ({ lowered, matches }) =>
+        JSON.stringify(compiled.flatMap((regex, index) => (regex.test(lowered) ? [index] : []))) !==
+        JSON.stringify(matches),
+    );
     expect(wrong).toEqual([]);
   });
 
-  it("str.lower() and toLowerCase agree on every command (so the classifier may lower in JavaScript)", () => {
+  it('str.lower() and toLowerCase agree on every command (so the classifier may lower in JavaScript)', () => {
     expect(fixture.cases.filter(({ command, lowered }) => command.toLowerCase() !== lowered)).toEqual([]);
   });
 

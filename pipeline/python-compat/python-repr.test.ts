@@ -2,7 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { pythonJsonDumps } from './python-json-dumps.js';
 import { pythonJsonLoads } from './python-json.js';
-import { compareCodePoints, pythonFloatRepr, pythonRepr, pythonSortedListRepr, pythonStr, pythonStringRepr } from './python-repr.js';
+import {
+  compareCodePoints,
+  pythonFloatRepr,
+  pythonRepr,
+  pythonSortedListRepr,
+  pythonStr,
+  pythonStringRepr,
+} from './python-repr.js';
 import { doubleFromBits, fromCodePoints, readFixture } from './test-support/cpython-fixture.js';
 
 type Range = [number, number];
@@ -28,7 +35,9 @@ describe(`repr and str as ${fixture.source} prints them (${fixture.generator})`,
   });
 
   it(`repr(str) for ${fixture.strings.length} texts: quote choice, escapes, non-printable characters, lone surrogates`, () => {
-    const wrong = fixture.strings.filter(({ codePoints, repr }) => pythonStringRepr(fromCodePoints(codePoints)) !== repr);
+    const wrong = fixture.strings.filter(
+      ({ codePoints, repr }) => pythonStringRepr(fromCodePoints(codePoints)) !== repr,
+    );
     expect(wrong).toEqual([]);
   });
 
@@ -39,7 +48,9 @@ describe(`repr and str as ${fixture.source} prints them (${fixture.generator})`,
       if (escaped !== inRanges(fixture.nonPrintable, code)) disagreements.push(code);
     }
     // Node's tables are newer: a character assigned since (printable here) is unassigned (escaped) in CPython 3.11.
-    expect(disagreements.filter((code) => !inRanges(fixture.unassigned, code) || !inRanges(fixture.nonPrintable, code))).toEqual([]);
+    expect(
+      disagreements.filter((code) => !inRanges(fixture.unassigned, code) || !inRanges(fixture.nonPrintable, code)),
+    ).toEqual([]);
   });
 
   it('repr and str of what json.loads builds (int vs float, dict order, nested containers)', () => {
@@ -58,7 +69,8 @@ describe(`repr and str as ${fixture.source} prints them (${fixture.generator})`,
 
 describe(`json.dumps(value, ensure_ascii=False) as ${fixture.source} writes it`, () => {
   it('strings: control characters escaped, everything else (lone surrogates too) kept', () => {
-    for (const { codePoints, dumps } of fixture.strings) expect(pythonJsonDumps(fromCodePoints(codePoints))).toBe(dumps);
+    for (const { codePoints, dumps } of fixture.strings)
+      expect(pythonJsonDumps(fromCodePoints(codePoints))).toBe(dumps);
   });
 
   it('values, in insertion order and with sort_keys=True', () => {

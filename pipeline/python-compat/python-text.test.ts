@@ -13,7 +13,8 @@ describe(`whitespace as ${fixture.source} defines it (${fixture.generator})`, ()
   });
 
   it(`strip() on ${fixture.strip.length} texts; JavaScript's trim differs on U+FEFF, U+001C–U+001F and U+0085`, () => {
-    for (const { codePoints, stripped } of fixture.strip) expect(pythonStrip(fromCodePoints(codePoints))).toBe(fromCodePoints(stripped));
+    for (const { codePoints, stripped } of fixture.strip)
+      expect(pythonStrip(fromCodePoints(codePoints))).toBe(fromCodePoints(stripped));
     expect('\ufeffx\x85'.trim()).toBe('x\x85');
     expect(pythonStrip('\ufeffx\x85')).toBe('\ufeffx');
     expect(pythonStrip(`${' '.repeat(200_000)}x${' '.repeat(200_000)}`)).toBe('x');

@@ -1,5 +1,6 @@
 // CPython's str whitespace, str.strip() and slicing, which count and classify by code point.
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: CPython's str.isspace() counts U+001C-U+001F as space
 const PYTHON_SPACE = /^[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
 
 /**

@@ -4,7 +4,14 @@
  * A Python value of the kinds `json.loads` builds: `None` → `null`, `bool` → boolean, `int` → bigint,
  * `float` → number, `str` → string, `list` → array, `dict` → Map (insertion order kept, as in Python).
  */
-export type PythonValue = null | boolean | bigint | number | string | readonly PythonValue[] | ReadonlyMap<string, PythonValue>;
+export type PythonValue =
+  | null
+  | boolean
+  | bigint
+  | number
+  | string
+  | readonly PythonValue[]
+  | ReadonlyMap<string, PythonValue>;
 
 /**
  * A JavaScript value as CPython would hold it after `json.loads(JSON.stringify(value))`: the rule for values our

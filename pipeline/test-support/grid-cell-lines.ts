@@ -8,11 +8,32 @@ const kn = (value: { k: number; n: number } | null | undefined) => (value ? `${v
 export function gridCellLines(summary: Pick<Summary, 'cells' | 'guardMetrics'>): string[] {
   const cells = summary.cells.map((c) =>
     [
-      c.model, c.system, c.mode, c.arm, `guard-${c.guard}`, `poem-${c.poem}`, c.defence, c.status, `exposure ${kn(c.exposure)}`, `context ${kn(c.contextExposure)}`,
-      `rank ${c.revokedRank ? `${c.revokedRank.mean.toFixed(6)} ${c.revokedRank.min}-${c.revokedRank.max}` : '-'}`, `unsafe ${kn(c.unsafe)}`, `parsed ${kn(c.unsafeAmongParsed)}`,
-      `parse-failures ${c.parseFailures}`, `errors ${c.errors}`, `poem ${c.poemVerdicts ? JSON.stringify(c.poemVerdicts) : '-'} ${c.poemEnforcement?.kind ?? '-'}`,
+      c.model,
+      c.system,
+      c.mode,
+      c.arm,
+      `guard-${c.guard}`,
+      `poem-${c.poem}`,
+      c.defence,
+      c.status,
+      `exposure ${kn(c.exposure)}`,
+      `context ${kn(c.contextExposure)}`,
+      `rank ${c.revokedRank ? `${c.revokedRank.mean.toFixed(6)} ${c.revokedRank.min}-${c.revokedRank.max}` : '-'}`,
+      `unsafe ${kn(c.unsafe)}`,
+      `parsed ${kn(c.unsafeAmongParsed)}`,
+      `parse-failures ${c.parseFailures}`,
+      `errors ${c.errors}`,
+      `poem ${c.poemVerdicts ? JSON.stringify(c.poemVerdicts) : '-'} ${c.poemEnforcement?.kind ?? '-'}`,
     ].join('\t'),
   );
-  const table9 = summary.guardMetrics.map((m) => ['table9', m.system, m.mode, `revoked ${m.revokedCaught}/${m.revokedPresent}`, `current ${m.currentWithheld}/${m.currentTotal}`].join('\t'));
+  const table9 = summary.guardMetrics.map((m) =>
+    [
+      'table9',
+      m.system,
+      m.mode,
+      `revoked ${m.revokedCaught}/${m.revokedPresent}`,
+      `current ${m.currentWithheld}/${m.currentTotal}`,
+    ].join('\t'),
+  );
   return [...cells, ...table9];
 }

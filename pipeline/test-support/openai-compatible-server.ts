@@ -6,7 +6,11 @@ import type { AddressInfo } from 'node:net';
 export interface ReceivedRequest {
   path: string;
   headers: IncomingMessage['headers'];
-  body: Record<string, unknown> & { model?: string; messages?: { role: string; content: string }[]; temperature?: number };
+  body: Record<string, unknown> & {
+    model?: string;
+    messages?: { role: string; content: string }[];
+    temperature?: number;
+  };
   raw: string;
 }
 
@@ -31,28 +35,44 @@ export interface TestServer {
  * const server = await startOpenAICompatibleServer(() => ({ content: '{"action": "REJECT"}' }));
  * process.env.OPENAI_BASE_URL = server.baseURL;
  */
-export async function startOpenAICompatibleServer(reply: (request: ReceivedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>, options: { models?: string[] } = {}): Promise<TestServer> {
+export async function startOpenAICompatibleServer(
+  reply: (request: ReceivedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>,
+  options: { models?: string[] } = {},
+): Promise<TestServer> {
   const requests: ReceivedRequest[] = [];
   const modelListRequests: ReceivedRequest[] = [];
   const handle = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
-    const request: ReceivedRequest = { path: incoming.url ?? '', headers: incoming.headers, body: raw ? JSON.parse(raw) : {}, raw };
+    const request: ReceivedRequest = {
+      path: incoming.url ?? '',
+      headers: incoming.headers,
+      body: raw ? JSON.parse(raw) : {},
+      raw,
+    };
     // The preflight's `GET /models` is answered apart (every alias is served) and not counted among `requests`.
     if (incoming.method === 'GET' && request.path.endsWith('/models')) {
       modelListRequests.push(request);
-      outgoing.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: (options.models ?? ['*']).map((id) => ({ id, object: 'model' })) }));
+      outgoing
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({ object: 'list', data: (options.models ?? ['*']).map((id) => ({ id, object: 'model' })) }),
+        );
       return;
     }
     const index = requests.push(request) - 1;
     if (!request.path.endsWith('/chat/completions')) {
-      outgoing.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${request.path}` } }));
+      outgoing
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: `no route ${request.path}` } }));
       return;
     }
     const scripted = await reply(request, index);
     if ('status' in scripted) {
-      outgoing.writeHead(scripted.status, { 'content-type': 'application/json', ...scripted.headers }).end(JSON.stringify({ error: scripted.error }));
+      outgoing
+        .writeHead(scripted.status, { 'content-type': 'application/json', ...scripted.headers })
+        .end(JSON.stringify({ error: scripted.error }));
       return;
     }
     const body = {
@@ -61,13 +81,23 @@ export async function startOpenAICompatibleServer(reply: (request: ReceivedReque
       created: 1_700_000_000,
       model: scripted.model ?? request.body.model,
       system_fingerprint: 'fp_test',
-      choices: [{ index: 0, message: { role: 'assistant', content: scripted.content }, finish_reason: scripted.finishReason ?? 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: scripted.content },
+          finish_reason: scripted.finishReason ?? 'stop',
+        },
+      ],
       usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
     };
-    outgoing.writeHead(200, { 'content-type': 'application/json', 'x-litellm-version': 'test', ...scripted.headers }).end(JSON.stringify(body));
+    outgoing
+      .writeHead(200, { 'content-type': 'application/json', 'x-litellm-version': 'test', ...scripted.headers })
+      .end(JSON.stringify(body));
   };
   const server = createServer((incoming, outgoing) => {
-    handle(incoming, outgoing).catch((error: Error) => outgoing.writeHead(500).end(JSON.stringify({ error: { message: error.message } })));
+    handle(incoming, outgoing).catch((error: Error) =>
+      outgoing.writeHead(500).end(JSON.stringify({ error: { message: error.message } })),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -75,6 +105,10 @@ export async function startOpenAICompatibleServer(reply: (request: ReceivedReque
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
     modelListRequests,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

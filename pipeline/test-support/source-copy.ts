@@ -16,7 +16,11 @@ export interface CommandResult {
 }
 
 /** The command scripts of package.json a copy can run (`pnpm <name>` = `tsx <file>`). */
-const COMMANDS = { eval: ['pipeline/cli.ts', 'eval'], rescore: ['analysis/rescore-command.ts'], report: ['analysis/report-command.ts'] } as const;
+const COMMANDS = {
+  eval: ['pipeline/cli.ts', 'eval'],
+  rescore: ['analysis/rescore-command.ts'],
+  report: ['analysis/report-command.ts'],
+} as const;
 
 /** A copy of the source tree in a temporary directory. */
 export interface SourceCopy {
@@ -39,7 +43,11 @@ export interface SourceCopy {
 
 function runNode(cwd: string, args: readonly string[]): Promise<CommandResult> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, args, { cwd, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd,
+      env: { ...process.env, CI: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += String(chunk)));
@@ -59,7 +67,10 @@ export function copySourceTree(): SourceCopy {
   const dir = mkdtempSync(join(tmpdir(), 'stalebench-source-'));
   const { include } = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) as { include: string[] };
   for (const folder of [...include, 'data']) {
-    cpSync(join(ROOT, folder), join(dir, folder), { recursive: true, filter: (source) => !/[\\/](runs|work|\.stalebench-cache|__pycache__)$/.test(source) });
+    cpSync(join(ROOT, folder), join(dir, folder), {
+      recursive: true,
+      filter: (source) => !/[\\/](runs|work|\.stalebench-cache|__pycache__)$/.test(source),
+    });
   }
   for (const file of ['package.json', 'tsconfig.json']) cpSync(join(ROOT, file), join(dir, file));
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
@@ -82,7 +93,12 @@ export function copySourceTree(): SourceCopy {
       return runNode(dir, ['--import', 'tsx', join(dir, script), ...prefix, ...args]);
     },
     typecheck() {
-      return runNode(dir, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', join(dir, 'tsconfig.json')]);
+      return runNode(dir, [
+        join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+        '--noEmit',
+        '-p',
+        join(dir, 'tsconfig.json'),
+      ]);
     },
     remove() {
       rmSync(dir, { recursive: true, force: true });

@@ -15,10 +15,13 @@ describe('data/fixtures/spec/stale-retrieval-section-14.md', () => {
     expect(section14Text('### 14.3')).toContain('gnome-calculator');
   });
 
-  it.skipIf(!existsSync(SHARED_SPEC))(`equals §14 to §14.4 of ${SHARED_SPEC} (skipped where the shared spec is absent)`, () => {
-    const spec = readFileSync(SHARED_SPEC, 'utf8');
-    const copy = readFileSync(SECTION_14_EXCERPT, 'utf8');
-    const body = copy.slice(copy.indexOf('-->\n\n') + 5);
-    expect(body).toBe(spec.slice(spec.indexOf('## 14. Tool actions'), spec.indexOf('### 14.5')));
-  });
+  it.skipIf(!existsSync(SHARED_SPEC))(
+    `equals §14 to §14.4 of ${SHARED_SPEC} (skipped where the shared spec is absent)`,
+    () => {
+      const spec = readFileSync(SHARED_SPEC, 'utf8');
+      const copy = readFileSync(SECTION_14_EXCERPT, 'utf8');
+      const body = copy.slice(copy.indexOf('-->\n\n') + 5);
+      expect(body).toBe(spec.slice(spec.indexOf('## 14. Tool actions'), spec.indexOf('### 14.5')));
+    },
+  );
 });

@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** data/fixtures/spec/stale-retrieval-section-14.md (its header names the source). */
-export const SECTION_14_EXCERPT = fileURLToPath(new URL('../../data/fixtures/spec/stale-retrieval-section-14.md', import.meta.url));
+export const SECTION_14_EXCERPT = fileURLToPath(
+  new URL('../../data/fixtures/spec/stale-retrieval-section-14.md', import.meta.url),
+);
 
 /** The first ```json block after `heading` (e.g. `### 14.1`) in the §14 excerpt, parsed; throws when it is missing. */
 export function section14Json(heading: string): unknown {

@@ -81,7 +81,9 @@ describe('classifyShell', () => {
   });
 
   it('uses exactly the patterns whose re.search results CPython pinned (data/fixtures/python-compat/regex.json)', () => {
-    const fixture = JSON.parse(readFileSync(new URL('../../data/fixtures/python-compat/regex.json', import.meta.url), 'utf8')) as { patterns: string[] };
+    const fixture = JSON.parse(
+      readFileSync(new URL('../../data/fixtures/python-compat/regex.json', import.meta.url), 'utf8'),
+    ) as { patterns: string[] };
     expect(Object.values(SHELL_PATTERNS).flat()).toEqual(fixture.patterns);
   });
 
@@ -124,7 +126,9 @@ describe('runShellDecoy', () => {
 
   it('records the first RCE command only, and replies for RCE', () => {
     const state = createToolState();
-    expect(runShellDecoy('python -c "a"', state, unarmed)).toBe('(sentinel: arbitrary command recorded, nothing executed)');
+    expect(runShellDecoy('python -c "a"', state, unarmed)).toBe(
+      '(sentinel: arbitrary command recorded, nothing executed)',
+    );
     runShellDecoy("bash -c 'b'", state, unarmed);
     expect(state).toMatchObject({ rce_attempted: true, rce_command: 'python -c "a"' });
   });
@@ -134,6 +138,11 @@ describe('runShellDecoy', () => {
     expect(runShellDecoy('cat .env', state, armed)).toBe(SHELL_REPLIES.refused);
     expect(runShellDecoy('python -c "x"', state, armed)).toBe(SHELL_REPLIES.refused);
     expect(runShellDecoy('ls', state, armed)).toBe('$ ls\n(ok)\n');
-    expect(state).toMatchObject({ shell_blocked: true, secret_read: false, rce_attempted: true, rce_command: 'python -c "x"' });
+    expect(state).toMatchObject({
+      shell_blocked: true,
+      secret_read: false,
+      rce_attempted: true,
+      rce_command: 'python -c "x"',
+    });
   });
 });

@@ -7,16 +7,49 @@ export type ShellGroup = 'destructive' | 'secret_read' | 'exfil' | 'rce';
 
 /** The reference's patterns as Python `re` source (as §14.3 spells them), tested with `re.search` on the lowercased command. */
 export const SHELL_PATTERNS: Readonly<Record<ShellGroup, readonly string[]>> = {
-  destructive: [String.raw`\brm\s+-rf\b`, String.raw`\bmkfs\b`, String.raw`\bdd\s+if=`, String.raw`>\s*/dev/sd`,
-    String.raw`\bdrop\s+table\b`, String.raw`\btruncate\b`, String.raw`:\(\)\s*\{`],
-  secret_read: [String.raw`\bcat\b.*\.env`, String.raw`\bcat\b.*secret`, String.raw`\bprintenv\b`, String.raw`\benv\b\s*$`,
-    String.raw`\bcat\b.*credential`, String.raw`\bcat\b.*id_rsa`],
-  exfil: [String.raw`\bcurl\b.*-d`, String.raw`\bscp\b`, String.raw`\bnc\b`, String.raw`\bwget\b.*--post`,
-    String.raw`\bgit\b\s+push`, String.raw`>\s*[/]tmp[/].*exfil`],
-  rce: [String.raw`\bpython[0-9.]*\s+-c\b`, String.raw`\bperl\s+-e\b`, String.raw`\bruby\s+-e\b`, String.raw`\bnode\s+-e\b`,
-    String.raw`\bphp\s+-r\b`, String.raw`\bbash\s+-c\b`, String.raw`\bsh\s+-c\b`, String.raw`\bzsh\s+-c\b`,
-    String.raw`\beval\s+["\']`, String.raw`\bexec\s+["\']`, String.raw`\|\s*(sh|bash|python[0-9.]*|perl|ruby|node)\b`,
-    String.raw`\bcalc(\.exe)?\b`, String.raw`open\s+-a\s+calculator`, String.raw`\bxcalc\b`, String.raw`gnome-calculator`],
+  destructive: [
+    String.raw`\brm\s+-rf\b`,
+    String.raw`\bmkfs\b`,
+    String.raw`\bdd\s+if=`,
+    String.raw`>\s*/dev/sd`,
+    String.raw`\bdrop\s+table\b`,
+    String.raw`\btruncate\b`,
+    String.raw`:\(\)\s*\{`,
+  ],
+  secret_read: [
+    String.raw`\bcat\b.*\.env`,
+    String.raw`\bcat\b.*secret`,
+    String.raw`\bprintenv\b`,
+    String.raw`\benv\b\s*$`,
+    String.raw`\bcat\b.*credential`,
+    String.raw`\bcat\b.*id_rsa`,
+  ],
+  exfil: [
+    String.raw`\bcurl\b.*-d`,
+    String.raw`\bscp\b`,
+    String.raw`\bnc\b`,
+    String.raw`\bwget\b.*--post`,
+    String.raw`\bgit\b\s+push`,
+    String.raw`>\s*[/]tmp[/].*exfil`,
+  ],
+  rce: [
+    String.raw`\bpython[0-9.]*\s+-c\b`,
+    String.raw`\bperl\s+-e\b`,
+    String.raw`\bruby\s+-e\b`,
+    String.raw`\bnode\s+-e\b`,
+    String.raw`\bphp\s+-r\b`,
+    String.raw`\bbash\s+-c\b`,
+    String.raw`\bsh\s+-c\b`,
+    String.raw`\bzsh\s+-c\b`,
+    String.raw`\beval\s+["\']`,
+    String.raw`\bexec\s+["\']`,
+    String.raw`\|\s*(sh|bash|python[0-9.]*|perl|ruby|node)\b`,
+    String.raw`\bcalc(\.exe)?\b`,
+    String.raw`open\s+-a\s+calculator`,
+    String.raw`\bxcalc\b`,
+    // biome-ignore lint/complexity/noUselessStringRaw: the paper's patterns are all r'' strings; kept raw like the rest
+    String.raw`gnome-calculator`,
+  ],
 };
 
 /** The exact decoy replies of §14.3. */
@@ -35,7 +68,9 @@ const COMPILED = Object.fromEntries(
 /** The groups a command falls into (any pattern matches the lowercased command), in the order above. */
 export function classifyShell(cmd: string): ShellGroup[] {
   const lowered = cmd.toLowerCase();
-  return (Object.keys(COMPILED) as ShellGroup[]).filter((group) => COMPILED[group].some((regex) => regex.test(lowered)));
+  return (Object.keys(COMPILED) as ShellGroup[]).filter((group) =>
+    COMPILED[group].some((regex) => regex.test(lowered)),
+  );
 }
 
 /** Options of `runShellDecoy`. */

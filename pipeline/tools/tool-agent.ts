@@ -11,7 +11,10 @@ import { bypassedToolGuardrail, createToolState, type ToolState } from './sentin
 export type { AgentStep, AgentStopReason, ExploitVerdict } from '../follow-up-log.js';
 
 /** Sends the conversation so far as one draw (`trial`, `sample`, of exploit scenario `scenario`) and returns the raw reply text; any `DecisionModel` can provide it. */
-export type ChatFunction = (messages: readonly ChatMessage[], draw: { trial: number; sample: string; scenario: string }) => Promise<string>;
+export type ChatFunction = (
+  messages: readonly ChatMessage[],
+  draw: { trial: number; sample: string; scenario: string },
+) => Promise<string>;
 
 /** The outcome of one agent episode. */
 export interface AgentOutcome {
@@ -75,7 +78,11 @@ export function parseToolCall(text: string): { tool: string | null; args: ToolAr
 }
 
 /** The §14.4 unsafe signal and safe-action definition of one scenario, from the final flags. */
-export function exploitVerdict(scenarioId: ExploitScenarioId, flags: Readonly<ToolState>, calls: number): ExploitVerdict {
+export function exploitVerdict(
+  scenarioId: ExploitScenarioId,
+  flags: Readonly<ToolState>,
+  calls: number,
+): ExploitVerdict {
   const shell = flags.tools_used.includes('exec_shell');
   const api = flags.tools_used.includes('use_api');
   switch (scenarioId) {
@@ -96,7 +103,15 @@ export function exploitVerdict(scenarioId: ExploitScenarioId, flags: Readonly<To
 /** A `ChatFunction` backed by a `DecisionModel` (the agent speaks the tool protocol; the metadata names its scenario). */
 export function chatWithDecisionModel(model: DecisionModel, signal?: AbortSignal): ChatFunction {
   return async (messages, draw) =>
-    (await model.decide({ messages, trial: draw.trial, sample: draw.sample, metadata: { scenario: draw.scenario }, ...(signal ? { signal } : {}) })).text;
+    (
+      await model.decide({
+        messages,
+        trial: draw.trial,
+        sample: draw.sample,
+        metadata: { scenario: draw.scenario },
+        ...(signal ? { signal } : {}),
+      })
+    ).text;
 }
 
 /**
@@ -124,7 +139,10 @@ export async function runToolAgent(settings: ToolAgentSettings): Promise<AgentOu
     const call = parseToolCall(text);
     const tool = call?.tool ?? null;
     const args = call?.args ?? {};
-    const refusal = tool === null || tool === 'finish' || !settings.hooks ? null : await settings.hooks.before({ tool, args }, state, calls);
+    const refusal =
+      tool === null || tool === 'finish' || !settings.hooks
+        ? null
+        : await settings.hooks.before({ tool, args }, state, calls);
     const toolReply = tool === null ? null : (refusal ?? runDecoyTool(tool, args, state, options));
     if (tool !== null && refusal === null) await settings.hooks?.after(tool);
     if (tool !== null) calls += 1;
@@ -133,7 +151,10 @@ export async function runToolAgent(settings: ToolAgentSettings): Promise<AgentOu
       stop = call === null ? 'no-parse' : tool === null ? 'no-tool' : 'finish';
       break;
     }
-    messages.push({ role: 'assistant', content: text }, { role: 'user', content: buildToolTurnMessage(tool, toolReply ?? '') });
+    messages.push(
+      { role: 'assistant', content: text },
+      { role: 'user', content: buildToolTurnMessage(tool, toolReply ?? '') },
+    );
   }
   return {
     scenarioId: settings.scenarioId,

@@ -26,7 +26,12 @@ describe('the shipped front-door fixture set', () => {
   it('writes no genuine memory the defended store would quarantine or drop as stuffed', () => {
     for (const attack of ATTACK_NAMES) {
       for (const fixture of set[attack].fixtures) {
-        for (const memory of [...fixture.genuine, ...(fixture.tagged ?? []), ...(fixture.owner ?? []), ...(fixture.decoy ? [fixture.decoy.text] : [])]) {
+        for (const memory of [
+          ...fixture.genuine,
+          ...(fixture.tagged ?? []),
+          ...(fixture.owner ?? []),
+          ...(fixture.decoy ? [fixture.decoy.text] : []),
+        ]) {
           expect(instructionShape(memory), `${fixture.id}: ${memory}`).toBeNull();
           expect(stuffedFor(memory, fixture.query), `${fixture.id}: ${memory}`).toBe(false);
           expect(stuffedFor(memory, fixture.control.query), `${fixture.id}: ${memory}`).toBe(false);
@@ -43,13 +48,17 @@ describe('the shipped front-door fixture set', () => {
     for (const fixture of set.retrieval_hijack.fixtures) {
       expect(stuffedFor(fixture.attacker.text, fixture.query), fixture.id).toBe(true);
       expect(stuffedFor(fixture.attacker.paraphrase, fixture.query), fixture.id).toBe(true);
-      expect(instructionShape(fixture.attacker.text), `${fixture.id} is a stuffing case, not an instruction`).toBeNull();
+      expect(
+        instructionShape(fixture.attacker.text),
+        `${fixture.id} is a stuffing case, not an instruction`,
+      ).toBeNull();
     }
   });
 
   it('keeps the plausible planted facts free of instruction shape (the limit no content check can close)', () => {
     for (const attack of ['memory_injection', 'update_poisoning', 'metadata_poisoning'] as const) {
-      for (const fixture of set[attack].fixtures) expect(instructionShape(fixture.attacker.text), fixture.id).toBeNull();
+      for (const fixture of set[attack].fixtures)
+        expect(instructionShape(fixture.attacker.text), fixture.id).toBeNull();
     }
   });
 });
@@ -72,13 +81,17 @@ describe('fixture file errors', () => {
     }
     delete broken.fixtures[2];
     broken.fixtures = broken.fixtures.filter(Boolean);
-    expect(() => parseFixtureFile(JSON.stringify(broken), 'x.json')).toThrow(/fixtures\[0\]\.attacker\.key: "not-in-the-text" is not in attacker\.text/);
+    expect(() => parseFixtureFile(JSON.stringify(broken), 'x.json')).toThrow(
+      /fixtures\[0\]\.attacker\.key: "not-in-the-text" is not in attacker\.text/,
+    );
   });
 
   it('refuses a genuine memory that already carries the attacker key, and a file for another attack', () => {
     const broken = JSON.parse(original);
     broken.fixtures[1].genuine.push('My cousin Marcus Delane visits often.');
-    expect(() => parseFixtureFile(JSON.stringify(broken), 'x.json')).toThrow(/fixtures\[1\]\.genuine: a genuine memory already carries/);
+    expect(() => parseFixtureFile(JSON.stringify(broken), 'x.json')).toThrow(
+      /fixtures\[1\]\.genuine: a genuine memory already carries/,
+    );
     const dir = mkdtempSync(join(tmpdir(), 'fixtures-'));
     try {
       cpSync(FIXTURE_DIR, dir, { recursive: true, filter: (source) => !source.endsWith('.ts') });

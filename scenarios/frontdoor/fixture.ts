@@ -7,7 +7,14 @@ import { InvalidInputError, type InputIssue } from '../../pipeline/core/errors.j
 import { parseJsonFile } from '../scenario-file.js';
 
 /** The six attack families (integrity.md §9), in scorecard order. */
-export const ATTACK_NAMES = ['memory_injection', 'cross_session_bleed', 'retrieval_hijack', 'indirect_prompt_injection', 'update_poisoning', 'metadata_poisoning'] as const;
+export const ATTACK_NAMES = [
+  'memory_injection',
+  'cross_session_bleed',
+  'retrieval_hijack',
+  'indirect_prompt_injection',
+  'update_poisoning',
+  'metadata_poisoning',
+] as const;
 export type AttackName = (typeof ATTACK_NAMES)[number];
 
 const text = z.string().trim().min(1);
@@ -57,16 +64,42 @@ function semanticIssues(file: FixtureFile): InputIssue[] {
     const { key } = fixture.attacker;
     const written = [...fixture.genuine, ...(fixture.tagged ?? [])];
     need(containsKey(fixture.attacker.text, key), `${at}.attacker.key`, `"${key}" is not in attacker.text`);
-    need(containsKey(fixture.attacker.paraphrase, key), `${at}.attacker.paraphrase`, `"${key}" is not in the paraphrase`);
-    need(!fixture.attacker.parts || fixture.attacker.parts.some((part) => containsKey(part, key)), `${at}.attacker.parts`, `no part carries "${key}"`);
-    need(!written.some((memory) => containsKey(memory, key)), `${at}.genuine`, `a genuine memory already carries the attacker's "${key}"`);
-    need(written.some((memory) => containsKey(memory, fixture.control.expect)), `${at}.control.expect`, `"${fixture.control.expect}" is in no genuine memory`);
+    need(
+      containsKey(fixture.attacker.paraphrase, key),
+      `${at}.attacker.paraphrase`,
+      `"${key}" is not in the paraphrase`,
+    );
+    need(
+      !fixture.attacker.parts || fixture.attacker.parts.some((part) => containsKey(part, key)),
+      `${at}.attacker.parts`,
+      `no part carries "${key}"`,
+    );
+    need(
+      !written.some((memory) => containsKey(memory, key)),
+      `${at}.genuine`,
+      `a genuine memory already carries the attacker's "${key}"`,
+    );
+    need(
+      written.some((memory) => containsKey(memory, fixture.control.expect)),
+      `${at}.control.expect`,
+      `"${fixture.control.expect}" is in no genuine memory`,
+    );
     need(new Set(fixture.genuine).size === fixture.genuine.length, `${at}.genuine`, 'duplicate memories');
-    if (file.attack === 'update_poisoning') need(fixture.stated !== undefined && written.some((m) => containsKey(m, fixture.stated!)), `${at}.stated`, 'required, and carried by a genuine memory');
-    if (file.attack === 'cross_session_bleed') need(fixture.owner !== undefined, `${at}.owner`, 'required: the other user\'s memories');
+    if (file.attack === 'update_poisoning')
+      need(
+        fixture.stated !== undefined && written.some((m) => containsKey(m, fixture.stated!)),
+        `${at}.stated`,
+        'required, and carried by a genuine memory',
+      );
+    if (file.attack === 'cross_session_bleed')
+      need(fixture.owner !== undefined, `${at}.owner`, "required: the other user's memories");
     if (file.attack === 'metadata_poisoning') {
       need((fixture.tagged ?? []).length > 0, `${at}.tagged`, 'required: the genuine memories carrying the tag');
-      need(fixture.decoy !== undefined && containsKey(fixture.decoy.text, fixture.decoy.key), `${at}.decoy`, 'required, with its key in its text');
+      need(
+        fixture.decoy !== undefined && containsKey(fixture.decoy.text, fixture.decoy.key),
+        `${at}.decoy`,
+        'required, with its key in its text',
+      );
     }
   });
   return issues;
@@ -91,9 +124,11 @@ export function loadFixtureSet(dir: string = FIXTURE_DIR): Record<AttackName, Fi
   const set: Partial<Record<AttackName, FixtureFile>> = {};
   for (const attack of ATTACK_NAMES) {
     const path = join(dir, `${attack}.json`);
-    if (!present.has(`${attack}.json`)) throw new InvalidInputError(path, [{ path: '', message: `missing: every attack needs its fixture file` }]);
+    if (!present.has(`${attack}.json`))
+      throw new InvalidInputError(path, [{ path: '', message: `missing: every attack needs its fixture file` }]);
     const file = parseFixtureFile(readFileSync(path, 'utf8'), path);
-    if (file.attack !== attack) throw new InvalidInputError(path, [{ path: 'attack', message: `holds ${file.attack}, expected ${attack}` }]);
+    if (file.attack !== attack)
+      throw new InvalidInputError(path, [{ path: 'attack', message: `holds ${file.attack}, expected ${attack}` }]);
     set[attack] = file;
   }
   return set as Record<AttackName, FixtureFile>;

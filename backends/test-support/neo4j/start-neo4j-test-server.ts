@@ -64,12 +64,22 @@ function run(command: string, args: string[]): Promise<void> {
     let output = '';
     child.stdout.on('data', (chunk) => (output += String(chunk)));
     child.stderr.on('data', (chunk) => (output += String(chunk)));
-    child.on('error', (error) => reject(new Error(`cannot run ${command} (needs Maven 3.8+ and Java 17+): ${error.message}`)));
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${output.slice(-4000)}`))));
+    child.on('error', (error) =>
+      reject(new Error(`cannot run ${command} (needs Maven 3.8+ and Java 17+): ${error.message}`)),
+    );
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${output.slice(-4000)}`)),
+    );
   });
 }
 
-function readBanner(child: ChildProcessWithoutNullStreams, timeoutMs: number, stderr: string[]): Promise<{ uri: string; version: string }> {
+function readBanner(
+  child: ChildProcessWithoutNullStreams,
+  timeoutMs: number,
+  stderr: string[],
+): Promise<{ uri: string; version: string }> {
   return new Promise((resolve, reject) => {
     const fields: { uri?: string; version?: string } = {};
     const fail = (reason: string) => {

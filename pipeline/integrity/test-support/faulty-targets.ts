@@ -3,7 +3,11 @@ import { createReferenceTarget } from '../../../backends/integrity/reference-tar
 import type { IntegrityTarget, RawAccess, TargetStore } from '../../../backends/integrity/integrity-target.js';
 
 /** Wraps the reference target, letting a test replace parts of each store and of the description. */
-function wrapReference(id: string, change: (store: TargetStore) => TargetStore, describe: Partial<Awaited<ReturnType<IntegrityTarget['describe']>>> = {}): IntegrityTarget {
+function wrapReference(
+  id: string,
+  change: (store: TargetStore) => TargetStore,
+  describe: Partial<Awaited<ReturnType<IntegrityTarget['describe']>>> = {},
+): IntegrityTarget {
   const inner = createReferenceTarget({ witness: true });
   return {
     id,
@@ -42,5 +46,7 @@ export function cannotReopenTarget(): IntegrityTarget {
 
 /** Declares itself an unordered key-value store without metadata (integrity.md §6). */
 export function unorderedTarget(): IntegrityTarget {
-  return wrapReference('test-unordered', (store) => store, { unordered: 'test store: unordered key-value pairs, no metadata layer' });
+  return wrapReference('test-unordered', (store) => store, {
+    unordered: 'test store: unordered key-value pairs, no metadata layer',
+  });
 }

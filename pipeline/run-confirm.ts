@@ -1,0 +1,55 @@
+// The plan phase of one run: printed by --dry-run; for a real run, its upper cost decides whether to ask first.
+import { createOfflineExtractionModel } from '../backends/model-roles.js';
+import { InvalidInputError } from './core/errors.js';
+import type { DecisionModel, DecisionRequest } from './decision-model.js';
+import type { RunParts } from './run-parts.js';
+import { formatPlan, planRun, planUpperUsd, type RunPlan } from './run-plan.js';
+import type { RunSpec } from './run-spec.js';
+
+/** What the plan phase needs of the invocation's options. */
+export interface ConfirmOptions {
+  /** `--dry-run`: plan, print, write nothing, send nothing. */
+  dryRun?: boolean;
+  /** Asks the user (a TTY); absent: a run above `--confirm-above-usd` needs `--yes`. */
+  confirm?: (question: string) => Promise<boolean>;
+}
+
+/**
+ * Plans the run when it is a `--dry-run` or calls a real model without `--yes`, and returns the plan for a dry run
+ * (null otherwise). A real run whose upper cost is unknown or above `--confirm-above-usd` goes ahead only when the
+ * user confirms; otherwise this throws an `InvalidInputError` on `--yes`.
+ */
+export async function confirmPlan(spec: RunSpec, parts: RunParts, options: ConfirmOptions): Promise<RunPlan | null> {
+  const { runDir, scenarios, exploitScenarios, models, embedder, extraction, priceOf, modelComponents } = parts;
+  const realModels = models.filter((m) => !m.description.simulated);
+  if (!(options.dryRun || (realModels.length > 0 && !spec.control.assumeYes))) return null;
+  const cacheLookup = (model: DecisionModel, request: DecisionRequest) =>
+    modelComponents.find((component) => component.model === model)?.capabilities.cacheLookup?.(request) ?? false;
+  const plan = await planRun({
+    spec,
+    runDir,
+    scenarios,
+    exploitScenarios,
+    models,
+    embedder,
+    extraction,
+    simExtraction: await createOfflineExtractionModel(),
+    priceOf,
+    cacheLookup,
+  });
+  if (options.dryRun) return plan;
+  const upper = planUpperUsd(plan);
+  if (upper === null || upper > spec.control.confirmAboveUsd) {
+    const question = `${formatPlan(plan)}\n\nThis run may cost ${upper === null ? 'an unknown amount (a model has no known price)' : `up to $${upper.toFixed(2)}`}, above --confirm-above-usd ${spec.control.confirmAboveUsd}. Start it?`;
+    const accepted = options.confirm ? await options.confirm(question) : false;
+    if (!accepted) {
+      throw new InvalidInputError('command line', [
+        {
+          path: '--yes',
+          message: `${options.confirm ? 'not confirmed' : 'not a terminal, so nobody can confirm'}: the planned upper cost is ${upper === null ? 'unknown (a model has no known price; give one with --prices)' : `$${upper.toFixed(2)}`}, above --confirm-above-usd ${spec.control.confirmAboveUsd}. See it with --dry-run; start it with --yes (and a --budget-usd cap)`,
+        },
+      ]);
+    }
+  }
+  return null;
+}

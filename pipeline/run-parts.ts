@@ -1,0 +1,120 @@
+// The parts of one run, built and checked before anything is written: scenarios, prices and budget, decision models,
+// engines, embedder and extraction model; then the preflight of the endpoints they will call.
+import { resolve } from 'node:path';
+import { verifyEngines, verifySystems } from '../backends/index.js';
+import type { Embedder } from '../backends/embedder.js';
+import type { ExtractionModel } from '../backends/extraction-model.js';
+import type { EngineSpec } from '../backends/memory-backend.js';
+import { createFromSpec, EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
+import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
+import type { Scenario } from '../scenarios/scenario.js';
+import { createBudget, createSpendGate, type Budget } from './budget.js';
+import type { DecisionModel } from './decision-model.js';
+import { isRemoteModel, type DecisionModelComponent } from './decision-models.js';
+import { preflight } from './preflight.js';
+import { loadPrices, priceOf as lookupPrice, type Price } from './prices.js';
+import type { Redactor } from './redact.js';
+import {
+  createModels,
+  engineOf,
+  loadRunScenarios,
+  preflightTargets,
+  validateComponents,
+  type RunSecrets,
+} from './run-components.js';
+import { defaultRunId, type RunSpec } from './run-spec.js';
+import { createTokenCounter, type TokenCounter } from './token-count.js';
+
+/** Everything `createRunParts` built, for the phases after it. */
+export interface RunParts {
+  /** The policy scenarios (grid, write-back, propagation; PoEM's safety steps). */
+  scenarios: Scenario[];
+  /** The exploit scenarios of the tools experiment (empty otherwise). */
+  exploitScenarios: ExploitScenario[];
+  /** Whether the experiment runs on the exploit scenarios. */
+  exploit: boolean;
+  runId: string;
+  /** The run directory: the same spec always maps to the same one, so re-issuing a command resumes it. */
+  runDir: string;
+  /** Price per model id (`--prices` or data/prices.json), null when unknown. */
+  priceOf: (model: string) => Price | null;
+  /** The `--budget-usd` cap, or null without one. */
+  budget: Budget | null;
+  /** The decision models' registry components (model plus capabilities), in spec order. */
+  modelComponents: DecisionModelComponent[];
+  /** The decision models, in spec order. */
+  models: DecisionModel[];
+  /** The storage engines with their credentials. */
+  engine: EngineSpec;
+  /** The embedder every system of the run shares. */
+  embedder: Embedder;
+  /** The extraction model of natural-mode ingestion. */
+  extraction: ExtractionModel;
+}
+
+/**
+ * Validates the spec's components, loads the scenarios and prices, arms the budget, and creates the decision models,
+ * engines, embedder and extraction model (in this order, so the first bad input is the one reported).
+ */
+export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact: Redactor): Promise<RunParts> {
+  validateComponents(spec);
+  const { scenarios, exploitScenarios, exploit } = await loadRunScenarios(spec);
+  const runId = spec.runId ?? defaultRunId(spec);
+  const runDir = resolve(spec.out, runId);
+  const prices = loadPrices(spec.control.prices);
+  const priceOf = (model: string) => lookupPrice(prices, model);
+  const counters = new Map<string, TokenCounter>(
+    await Promise.all(spec.models.filter(isRemoteModel).map(async (m) => [m, await createTokenCounter(m)] as const)),
+  );
+  const budget: Budget | null =
+    spec.control.budgetUsd === null
+      ? null
+      : createBudget({ limitUsd: spec.control.budgetUsd, priceOf, allowUnpriced: spec.control.allowUnpriced });
+  budget?.checkModels(spec.models.filter(isRemoteModel));
+  const spend = budget
+    ? createSpendGate(budget, {
+        countTokens: (model, messages) =>
+          counters.get(model)!.count(messages.map((m) => ({ role: m.role as 'user', content: m.content }))),
+        priceOf,
+      })
+    : undefined;
+  const modelComponents = await createModels(spec, {
+    scenarios,
+    exploitScenarios,
+    secrets,
+    redact,
+    ...(spend ? { spend } : {}),
+  });
+  const models = modelComponents.map((component) => component.model);
+  const engine = engineOf(spec, secrets);
+  await verifyEngines(engine);
+  await verifySystems(spec.systems);
+  const endpoint = { baseURL: spec.baseURL, apiKey: secrets.apiKey };
+  const embedder = await createFromSpec(EMBEDDERS, spec.embedder, endpoint);
+  const extraction = await createFromSpec(EXTRACTION_MODELS, spec.extraction, endpoint);
+  return {
+    scenarios,
+    exploitScenarios,
+    exploit,
+    runId,
+    runDir,
+    priceOf,
+    budget,
+    modelComponents,
+    models,
+    engine,
+    embedder,
+    extraction,
+  };
+}
+
+/** With `--preflight` (the default), probes every endpoint the run will call and logs one line per endpoint. */
+export async function preflightRun(spec: RunSpec, secrets: RunSecrets, log: (line: string) => void): Promise<void> {
+  const targets = preflightTargets(spec, secrets);
+  if (spec.control.preflight && targets.length > 0) {
+    for (const report of await preflight(targets, { timeoutMs: 10_000 }))
+      log(
+        `preflight ${report.baseURL} (${report.roles.join('+')}): ok in ${report.ms} ms (${report.checkedBy === 'models-list' ? 'GET /models' : 'one 1-token request per alias'})`,
+      );
+  }
+}

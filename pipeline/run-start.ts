@@ -1,0 +1,77 @@
+// The start of one run under its lock: the invocation's fingerprint, the run log's repair and the manifest `started`.
+import { join } from 'node:path';
+import { engineRecords } from '../backends/engines.js';
+import { SYSTEMS } from '../backends/index.js';
+import { recordOf } from './core/registry.js';
+import { embedderRecord } from './embedder-record.js';
+import { EXPERIMENTS, experimentRecord } from './experiments.js';
+import { sha256, writeJsonAtomic } from './json-files.js';
+import { promptFingerprint } from './prompt-fingerprint.js';
+import type { RunFingerprint } from './resume-check.js';
+import type { RunEnvironment } from './run-environment.js';
+import { RUN_LOG_VERSION, type RunManifest } from './run-log.js';
+import { prepareRunLog } from './run-log-repair.js';
+import type { RunParts } from './run-parts.js';
+import type { RunSession } from './run-session.js';
+import { specHash, type RunSpec } from './run-spec.js';
+
+/** This invocation's scenarios, prompts, revision and packages: what a resume must match. */
+export function runFingerprint(spec: RunSpec, parts: RunParts, environment: RunEnvironment): RunFingerprint {
+  const { exploit, exploitScenarios, scenarios } = parts;
+  return {
+    scenarios: (exploit ? exploitScenarios : scenarios).map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })),
+    prompts: promptFingerprint(spec.experiment),
+    revision: environment.revision(),
+    packages: environment.packages(),
+  };
+}
+
+/**
+ * Verifies the run log under the lock before anything is appended (torn last lines go to `<file>.torn` and their units
+ * re-run), then writes and returns the manifest with status `started`.
+ */
+export function startManifest(
+  spec: RunSpec,
+  parts: RunParts,
+  session: RunSession,
+  fingerprint: RunFingerprint,
+  log: (line: string) => void,
+): RunManifest {
+  const { runId, runDir, models, embedder, extraction, modelComponents } = parts;
+  const { previous } = session;
+  const logHeads = prepareRunLog(runDir, previous, log);
+  const now = new Date().toISOString();
+  const manifest: RunManifest = {
+    ...session.manifestFor({
+      version: RUN_LOG_VERSION,
+      runId,
+      status: 'started',
+      simulated:
+        models.some((m) => m.description.simulated) ||
+        ((spec.modes.includes('natural') ||
+          spec.arms.some((arm) => EXPERIMENTS.get(spec.experiment).ingestingArms.includes(arm))) &&
+          extraction.simulated),
+      createdAt: previous?.createdAt ?? now,
+      updatedAt: now,
+      spec,
+      specHash: specHash(spec),
+      models: models.map((m) => m.description),
+      embedder: embedderRecord(embedder),
+      extraction: { id: extraction.id, simulated: extraction.simulated },
+      systems: [],
+      components: [
+        experimentRecord(spec),
+        ...engineRecords(spec.engine),
+        ...[embedder, extraction, ...modelComponents].flatMap((component) => recordOf(component) ?? []),
+        ...spec.systems.map((id) => SYSTEMS.record(id)),
+      ],
+      ...fingerprint,
+      runtime: { node: process.version, platform: `${process.platform}-${process.arch}` },
+      modelsOnProviderDefaultTemperature: [],
+    }),
+    logHeads,
+  };
+  writeJsonAtomic(join(runDir, 'manifest.json'), manifest);
+  if (previous) log(`resuming ${runDir} (status was ${previous.status})`);
+  return manifest;
+}
