@@ -312,16 +312,19 @@ export function loadFollowUpRecords(runDir: string, experiment: string): FollowU
   return [...byUnit.values()];
 }
 
-/** The follow-up summary of a run, or null for a grid run. */
+/** The follow-up summary of a run, or null for a grid run or a standalone one (forged-reasoning). */
 export function summarizeFollowUpRun(run: LoadedRun): FollowUpSummary | null {
   const experiment = run.manifest.spec.experiment ?? 'grid';
-  if (experiment === 'grid') return null;
+  if (experiment === 'grid' || experiment === 'forged-reasoning') return null;
   return summarizeFollowUpRecords(run, loadFollowUpRecords(run.runDir, experiment));
 }
 
 /** The follow-up summary of a follow-up run from the given records (`pnpm rescore` passes recomputed ones). */
 export function summarizeFollowUpRecords(run: LoadedRun, records: readonly FollowUpRecord[]): FollowUpSummary {
-  const experiment = run.manifest.spec.experiment as Exclude<typeof run.manifest.spec.experiment, 'grid'>;
+  const experiment = run.manifest.spec.experiment as Exclude<
+    typeof run.manifest.spec.experiment,
+    'grid' | 'forged-reasoning'
+  >;
   const simulated = run.manifest.simulated;
   const usage = run.manifest.usage ? { usage: run.manifest.usage } : {};
   if (experiment === 'writeback')

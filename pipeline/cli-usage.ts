@@ -18,10 +18,13 @@ function experimentLines(): string {
     .map((id) => {
       const experiment = EXPERIMENTS.get(id);
       const arms =
-        experiment.phase === 'follow-up'
+        experiment.phase !== 'grid'
           ? Object.entries(experiment.arms).map(([arm, text]) => `${INDENT}    arm ${arm}: ${text}`)
           : [];
-      return [`${INDENT}${id.padEnd(13)}${experiment.summary}`, ...arms].join('\n');
+      return [
+        `${INDENT}${id.padEnd(13)}${id.length >= 13 ? `\n${INDENT}${' '.repeat(13)}` : ''}${experiment.summary}`,
+        ...arms,
+      ].join('\n');
     })
     .join('\n');
 }
@@ -35,6 +38,11 @@ export function evalUsage(): string {
 ${experimentLines()}
   --hops <n>              writeback: hops after hop 0 (default: 3)
   --tool-steps <n>        tools: model calls per agent episode at most (default: 4)
+  --defences <ids>        forged-reasoning: its arms (the same list as --arms; wording-guard = sentinel-style)
+  --forgeries <kinds>     forged-reasoning: basic,adaptive,judgment (default: all; attacks A and B ride on basic)
+  --attacker-model <m>    forged-reasoning: the adaptive attacker: mutation-engine (default; offline,
+                          deterministic, not a language model), an endpoint model alias, or off
+  --attacker-queries <n>  forged-reasoning: attacker queries per scenario and model at most (default: 30)
   --model, -m <ids>       decision models, each served by one of:
 ${helpLines(DECISION_MODELS, INDENT)}
   --systems <ids>         memory systems (default: ${DEFAULT_SYSTEM_IDS.join(',')}; grid order as listed):
@@ -51,7 +59,7 @@ ${helpLines(DEFENCE_REGISTRY, INDENT)}
                           tools: the ${EXPLOIT_SCENARIO_IDS.length} exploit scenarios)
   --scenario-dir <dir>    load scenarios from this directory of JSON files instead (in the order of its
                           index.json when it has one, else by file name)
-  --trials, --repeat, --epochs <n>   trials per cell (default: 10, as the paper)
+  --trials, --repeat, --epochs <n>   trials per cell (default: 10, as the paper; forged-reasoning: 20, as PoEM)
   --k <n>                 retrieval depth (default: 10)
   --concurrency, -j <n>   units in flight (default: 4)
   --seed <n>              seed (default: 0)

@@ -196,7 +196,7 @@ export async function decideOnRead(
     unsafeAction: unsafeAction(input.scenario),
     reply: { text: reply.text, reusedFrom: null },
     reads: null,
-    execute: (proposed) => context.actions.execute({ ...key, step: input.step }, proposed),
+    execute: (proposed, gate) => context.actions.execute({ ...key, step: input.step }, proposed, gate),
   });
   return {
     ...base,

@@ -18,9 +18,10 @@ import { specHash, type RunSpec } from './run-spec.js';
 
 /** This invocation's scenarios, prompts, revision and packages: what a resume must match. */
 export function runFingerprint(spec: RunSpec, parts: RunParts, environment: RunEnvironment): RunFingerprint {
-  const { exploit, exploitScenarios, scenarios } = parts;
+  const { exploit, exploitScenarios, scenarios, reasoningScenarios } = parts;
+  const own = reasoningScenarios.length > 0 ? reasoningScenarios : exploit ? exploitScenarios : scenarios;
   return {
-    scenarios: (exploit ? exploitScenarios : scenarios).map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })),
+    scenarios: own.map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })),
     prompts: promptFingerprint(spec.experiment),
     revision: environment.revision(),
     packages: environment.packages(),

@@ -2,10 +2,12 @@
 import { UnknownComponentError, UnsupportedFeatureError } from '../core/errors.js';
 import type { DefenceStagesV1, DefenceV1, ScreenInput, ScreenVerdict } from './defence-v1.js';
 import { filterHardeningDefence } from './filter-hardening.js';
+import { naivePoemDefence } from './naive-poem.js';
 import { noneDefence } from './none.js';
 import { outputFilterDefence } from './output-filter.js';
 import { poemDefence } from './poem.js';
 import { promptHardeningDefence } from './prompt-hardening.js';
+import { sentinelStyleDefence } from './sentinel-style.js';
 import { staleGuardDefence } from './stale-guard.js';
 import { storeFilterDefence } from './store-filter.js';
 
@@ -18,6 +20,8 @@ export const DEFENCES = [
   filterHardeningDefence,
   staleGuardDefence,
   poemDefence,
+  sentinelStyleDefence,
+  naivePoemDefence,
 ] as const satisfies readonly DefenceV1[];
 
 type RegisteredDefence = (typeof DEFENCES)[number];
@@ -79,6 +83,7 @@ export type {
   DefenceStagesV1,
   DefenceV1,
   ExecutedAction,
+  ExecutionGate,
   Review,
   ReviewInput,
   ReviewOutcome,
