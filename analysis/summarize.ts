@@ -1,7 +1,8 @@
 // Aggregates unit records and retrieval probes into summary cells, one per (model, system, mode, arm).
 import type { ProbeRecord, UnitRecord, ModelUsage } from '../pipeline/index.js';
 import { defenceLabel } from './defence-label.js';
-import { gridPoemEnforcement, type PoemEnforcement } from './poem-enforcement.js';
+import type { PoemEnforcement } from './poem-enforcement.js';
+import { poemCellFields, type PoemSkipCounts } from './poem-skip-counts.js';
 import { tallyDecisions, unsafeCounts, type UnsafeCounts } from './unsafe-counts.js';
 
 export { proportion } from './unsafe-counts.js';
@@ -43,6 +44,8 @@ export interface SummaryCell extends UnsafeCounts {
   poemVerdicts?: Record<string, number>;
   /** With `--poem on`: whether `unsafe` is a measurement or 0 by construction (analysis/poem-enforcement.ts). */
   poemEnforcement?: PoemEnforcement;
+  /** With `--poem on`: unsafe skips blocked, legitimate skips wrongly blocked (analysis/poem-skip-counts.ts). */
+  poemSkips?: PoemSkipCounts;
 }
 
 /**
@@ -124,7 +127,6 @@ export function summarize(input: {
                   })),
                 ),
               );
-              const verdicts = poem ? countVerdicts(completed) : undefined;
               const contextByScenario = new Map(completed.map((r) => [r.key.scenario, r.context.exposed]));
               cells.push({
                 model: model.id,
@@ -136,9 +138,7 @@ export function summarize(input: {
                 guard: guard ? 'on' : 'off',
                 poem: poem ? 'on' : 'off',
                 defence: defenceLabel({ arm, guard, poem }),
-                ...(verdicts
-                  ? { poemVerdicts: verdicts, poemEnforcement: gridPoemEnforcement(verdicts, counts.unsafe.k) }
-                  : {}),
+                ...(poem ? poemCellFields(completed, counts.unsafe.k) : {}),
                 status: failed ? 'error' : notApplicable ? 'n/a' : 'ok',
                 ...((failed ?? notApplicable)?.reason ? { reason: (failed ?? notApplicable)!.reason } : {}),
                 extractor: ok[0]?.extractor ?? 'none',
@@ -204,10 +204,4 @@ export function guardMetricsOf(
       metrics.push(row);
     }
   return metrics;
-}
-
-function countVerdicts(records: readonly UnitRecord[]): Record<string, number> {
-  const counts: Record<string, number> = { allowed: 0, overridden: 0, 'ledger-broken': 0, 'not-gated': 0 };
-  for (const record of records) if (record.poem) counts[record.poem.verdict] = (counts[record.poem.verdict] ?? 0) + 1;
-  return counts;
 }
