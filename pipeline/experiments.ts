@@ -32,6 +32,8 @@ export interface ExperimentEntry extends RegistryEntry {
   specFields: readonly ExperimentSpecField[];
   /** Arms that write through the system's own ingestion (its extraction model), whatever `--modes` says. */
   ingestingArms: readonly string[];
+  /** Whether it journals decisions back into memory, so the `taint` defence (`--taint on`) applies. */
+  writesJournals: boolean;
 }
 
 const gridArms = () =>
@@ -50,6 +52,7 @@ const entries = {
     scenarioKind: 'policy',
     specFields: [],
     ingestingArms: [],
+    writesJournals: false,
   },
   writeback: {
     summary: 'hops after an unsafe decision is journalled into memory (§12)',
@@ -66,6 +69,7 @@ const entries = {
     scenarioKind: 'policy',
     specFields: ['hops'],
     ingestingArms: ['natural'],
+    writesJournals: true,
   },
   propagation: {
     summary: 'executor, reviewer and planner share one memory (§13)',
@@ -82,6 +86,7 @@ const entries = {
     scenarioKind: 'policy',
     specFields: [],
     ingestingArms: [],
+    writesJournals: true,
   },
   tools: {
     summary: 'the exploit chain with inert decoy tools, on the four exploit scenarios (§14)',
@@ -98,6 +103,8 @@ const entries = {
     scenarioKind: 'exploit',
     specFields: ['toolSteps'],
     ingestingArms: [],
+    // Its relapse priming journal is a fixed text, not derived from a read (§14.5).
+    writesJournals: false,
   },
 } satisfies Record<string, ExperimentEntry>;
 

@@ -8,6 +8,7 @@ import { poemDefence } from './poem.js';
 import { promptHardeningDefence } from './prompt-hardening.js';
 import { staleGuardDefence } from './stale-guard.js';
 import { storeFilterDefence } from './store-filter.js';
+import { taintDefence } from './taint.js';
 
 /** Every defence, one line each, in the order `--help`, the default arm list and reports show them. */
 export const DEFENCES = [
@@ -18,6 +19,7 @@ export const DEFENCES = [
   filterHardeningDefence,
   staleGuardDefence,
   poemDefence,
+  taintDefence,
 ] as const satisfies readonly DefenceV1[];
 
 type RegisteredDefence = (typeof DEFENCES)[number];
