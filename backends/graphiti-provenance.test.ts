@@ -152,10 +152,16 @@ describe('graphiti: taint-carrying write-back', () => {
       backend.insert({
         namespace: NS,
         now: NOW,
-        writes: { mode: 'natural', episodes: [{ name: 'j', text: journal(2), referenceTime: NOW, sourceDescription: 'x' }] },
+        writes: {
+          mode: 'natural',
+          episodes: [{ name: 'j', text: journal(2), referenceTime: NOW, sourceDescription: 'x' }],
+        },
         derivedFrom: [ids[V2]!],
       }),
     ).rejects.toThrow(UnsupportedFeatureError);
-    expect(backend.description.provenance).toMatchObject({ direct: { supported: true }, natural: { supported: false } });
+    expect(backend.description.provenance).toMatchObject({
+      direct: { supported: true },
+      natural: { supported: false },
+    });
   });
 });

@@ -47,7 +47,8 @@ export type Mem0Settings = BackendSettings & {
 
 const COUNT_LIMIT = 100_000;
 // Not implemented yet (issue #19 item 1 covers graphiti): mem0 could keep the list in its metadata payload.
-const NO_PROVENANCE = 'taint-carrying write-back is implemented for graphiti only; mem0 journals carry no provenance here';
+const NO_PROVENANCE =
+  'taint-carrying write-back is implemented for graphiti only; mem0 journals carry no provenance here';
 const READ_SUMMARY = { default: 'showExpired: false (mem0 default)', 'expired-shown': 'showExpired: true' } as const;
 
 /**

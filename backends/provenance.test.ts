@@ -13,7 +13,16 @@ describe('createProvenanceResolver', () => {
   it('resolves direct, transitive, unknown and looping provenance', () => {
     const status = graph(
       { v1: true, v2: false, j1: false, j2: false, j3: false, j4: false, j5: false, j6: false, a: false, b: false },
-      { j1: ['v1', 'v2'], j2: ['j1'], j3: ['v2'], j4: null, j5: ['v2', 'gone'], j6: ['gone', 'v1'], a: ['b'], b: ['a'] },
+      {
+        j1: ['v1', 'v2'],
+        j2: ['j1'],
+        j3: ['v2'],
+        j4: null,
+        j5: ['v2', 'gone'],
+        j6: ['gone', 'v1'],
+        a: ['b'],
+        b: ['a'],
+      },
     );
     expect(status('v2')).toBeNull();
     expect(status('j1')).toBe('revoked');

@@ -47,7 +47,8 @@ export function createProvenanceResolver(graph: ProvenanceGraph): (id: string) =
 }
 
 /** Whether a read with `taint` and a filter leaves the record out: `revoked` and `unknown` read as revoked. */
-export const taintFiltersOut = (status: ProvenanceStatus | null): boolean => status === 'revoked' || status === 'unknown';
+export const taintFiltersOut = (status: ProvenanceStatus | null): boolean =>
+  status === 'revoked' || status === 'unknown';
 
 /** The fields a taint read adds to a derived record (`derived_from` is the id list as JSON, null when missing). */
 export function provenanceFields(

@@ -28,7 +28,11 @@ describe('guard stage 1: records derived from revoked ones', () => {
   it("keeps the reference's reason when the record is itself revoked, and skips the rule with trustExplicitFields off", () => {
     const both = { fact: journal, expired_at: '2026-08-31T00:00:00Z', derived_from_status: 'revoked' };
     expect(applyStaleRetrievalGuard([both, v2], {}, NOW).withheld[0]!.reason).toBe('backend marked expired_at');
-    const off = applyStaleRetrievalGuard([{ fact: journal, derived_from_status: 'revoked' }, v2], { trustExplicitFields: false }, NOW);
+    const off = applyStaleRetrievalGuard(
+      [{ fact: journal, derived_from_status: 'revoked' }, v2],
+      { trustExplicitFields: false },
+      NOW,
+    );
     expect(off.withheld).toEqual([]);
   });
 

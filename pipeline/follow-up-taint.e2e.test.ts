@@ -52,7 +52,13 @@ const readLines = <T>(path: string): T[] =>
 
 async function markdownReport(runDir: string): Promise<string> {
   const lines: string[] = [];
-  expect(await report([runDir], (line) => lines.push(line), () => undefined)).toBe(0);
+  expect(
+    await report(
+      [runDir],
+      (line) => lines.push(line),
+      () => undefined,
+    ),
+  ).toBe(0);
   return lines.join('\n');
 }
 

@@ -63,7 +63,10 @@ export const runSpecSchema = z
      * The taint axis (issue #19): journals without and/or with provenance (`--taint off,on`); journal experiments
      * only. Absent (specs written before it existed) = off.
      */
-    taint: z.array(z.enum(['off', 'on'])).min(1).optional(),
+    taint: z
+      .array(z.enum(['off', 'on']))
+      .min(1)
+      .optional(),
     /** Scenario ids, in grid order. */
     scenarios: idList,
     /** Directory of scenario JSON files; null = the built-in `scenarios/policy/`. */

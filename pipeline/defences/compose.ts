@@ -4,7 +4,11 @@ import type { DefenceId, DefenceV1, Review, ReviewInput, ScreenInput, ScreenVerd
 import { defenceOf, defenceStages } from './index.js';
 
 /** The defence each on/off axis of a unit key adds on top of its arm. */
-export const AXIS_DEFENCES = { guard: 'guard', poem: 'poem', taint: 'taint' } as const satisfies Record<string, DefenceId>;
+export const AXIS_DEFENCES = {
+  guard: 'guard',
+  poem: 'poem',
+  taint: 'taint',
+} as const satisfies Record<string, DefenceId>;
 
 /** A unit's defences, resolved into stages in the order they run. */
 export interface UnitDefences {
