@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main as report } from '../analysis/report-command.js';
-import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { unsafeAction } from '../scenarios/scenario.js';
 import { main } from './cli.js';
+import { screenOf } from './defences/index.js';
 import type { PropagationRecord, ReadTrace, WritebackRecord } from './follow-up-log.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
 
@@ -105,7 +105,7 @@ describe('--taint off,on (issue #19 item 1)', () => {
       const journals = hop3.records.filter((r) => r.text.startsWith('Decision record:'));
       expect(journals.length).toBeGreaterThan(0);
       expect(journals.every((r) => r.fields.derived_from_status === 'revoked')).toBe(true);
-      const withheld = applyStaleRetrievalGuard(hop3.records.map(memoryRecordToGuardInput)).withheld;
+      const { withheld } = screenOf('guard')({ records: hop3.records, now: new Date() });
       expect(withheld.filter((w) => w.reason === 'derived_from_revoked')).toHaveLength(journals.length);
     }
     // Both rows, side by side, in the run's summary and in the report's Table 14.
