@@ -13,7 +13,10 @@ const FACT = 'Decision record: for deploy, the approved action is skip.';
 
 describe('provenance on systems without it', () => {
   for (const id of SYSTEMS.ids) {
-    it(`${id}: refuses derivedFrom and taint with UnsupportedFeatureError unless it declares provenance`, async () => {
+    it(`${id}: refuses derivedFrom and taint with UnsupportedFeatureError unless it declares provenance`, async (test) => {
+      const line = SYSTEMS.get(id) as { prerequisite?: () => Promise<unknown> };
+      const problem = await line.prerequisite?.();
+      if (problem) test.skip(`${id} needs what this machine lacks: ${String(problem)}`);
       const workDir = mkdtempSync(join(tmpdir(), 'stalebench-provenance-'));
       const backend = await loadBackend(id, {
         embedder: createLexicalEmbedder(),
