@@ -21,6 +21,10 @@ import type {
   SystemId,
 } from './memory-backend.js';
 import { createPythonMemoryProcess, pythonPackageProblem } from './python/python-memory-process.js';
+import { refuseProvenance } from './provenance.js';
+
+// Issue #19 item 1 covers graphiti; inspeximus's own derivation tracking (stale_derived) is not wired to derivedFrom.
+const NO_PROVENANCE = "a journal's derivedFrom is not mapped onto inspeximus derivations here";
 
 /** `unkeyed` = `inspeximus`, `keyed` = `inspeximus-keyed`, `keyed-history` = `inspeximus-hist`. */
 export type InspeximusVariant = 'unkeyed' | 'keyed' | 'keyed-history';
@@ -138,6 +142,7 @@ export function createInspeximusBackend(settings: InspeximusSettings): MemoryBac
       await python.open();
     },
     async insert(request): Promise<InsertReport> {
+      refuseProvenance(variant.id, request, NO_PROVENANCE);
       const plan = insertPlan(request, variant.writes);
       const result = await python.request<{
         ids: string[];
@@ -163,6 +168,7 @@ export function createInspeximusBackend(settings: InspeximusSettings): MemoryBac
       };
     },
     async search(request) {
+      refuseProvenance(variant.id, request, NO_PROVENANCE);
       const options = recallOptions(variant.id, request, variant.includeSuperseded);
       const result = await python.request<{ records: RecallItem[]; invalidated_at: Record<string, number | null> }>(
         'search',

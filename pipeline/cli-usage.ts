@@ -55,6 +55,7 @@ ${helpLines(DEFENCE_REGISTRY, INDENT)}
   --guard <off,on>        run every arm without and/or with the stale-retrieval guard on its context
   --poem <off,on>         run every arm without and/or with the proof-of-execution gate on its decisions
                           (ledger key: STALEBENCH_LEDGER_KEY, hex; default a fresh key per process)
+  --taint <off,on>        writeback, propagation: journals without and/or with provenance (the taint defence)
   --scenarios <ids>       scenario ids (default: all ${POLICY_SCENARIO_IDS.length} of scenarios/policy/index.json, grid order;
                           tools: the ${EXPLOIT_SCENARIO_IDS.length} exploit scenarios)
   --scenario-dir <dir>    load scenarios from this directory of JSON files instead (in the order of its

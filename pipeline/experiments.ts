@@ -39,6 +39,8 @@ export interface ExperimentEntry extends RegistryEntry {
   ingestingArms: readonly string[];
   /** Trials per cell when `--trials` is not given (default 10, the stale-retrieval paper's). */
   defaultTrials?: number;
+  /** Whether it journals decisions back into memory, so the `taint` defence (`--taint on`) applies. */
+  writesJournals: boolean;
 }
 
 const gridArms = () =>
@@ -57,6 +59,7 @@ const entries = {
     scenarioKind: 'policy',
     specFields: [],
     ingestingArms: [],
+    writesJournals: false,
   },
   writeback: {
     summary: 'hops after an unsafe decision is journalled into memory (§12)',
@@ -73,6 +76,7 @@ const entries = {
     scenarioKind: 'policy',
     specFields: ['hops'],
     ingestingArms: ['natural'],
+    writesJournals: true,
   },
   propagation: {
     summary: 'executor, reviewer and planner share one memory (§13)',
@@ -89,6 +93,7 @@ const entries = {
     scenarioKind: 'policy',
     specFields: [],
     ingestingArms: [],
+    writesJournals: true,
   },
   tools: {
     summary: 'the exploit chain with inert decoy tools, on the four exploit scenarios (§14)',
@@ -105,6 +110,8 @@ const entries = {
     scenarioKind: 'exploit',
     specFields: ['toolSteps'],
     ingestingArms: [],
+    // Its relapse priming journal is a fixed text, not derived from a read (§14.5).
+    writesJournals: false,
   },
   'forged-reasoning': {
     summary:
@@ -130,6 +137,8 @@ const entries = {
     scenarioKind: 'forged-reasoning',
     specFields: ['forgeries', 'attackerModel', 'attackerQueries'],
     ingestingArms: [],
+    // Its forged notes live in an in-process reasoning memory, not journals a store keeps (§6).
+    writesJournals: false,
     defaultTrials: 20,
   },
 } satisfies Record<string, ExperimentEntry>;

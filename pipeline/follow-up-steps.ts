@@ -1,6 +1,12 @@
 // The building blocks every follow-up experiment shares: seed, read (through the unit's screens), decide (through its
 // post-decision steps), journal. Defences come from the registry (pipeline/defences), never by name.
-import type { MemoryBackend, MemoryRecord, MemoryWrites, SeedMode } from '../backends/memory-backend.js';
+import type {
+  BackendDescription,
+  MemoryBackend,
+  MemoryRecord,
+  MemoryWrites,
+  SeedMode,
+} from '../backends/memory-backend.js';
 import { labelRecords } from '../scenarios/exposure.js';
 import { UnsupportedFeatureError } from './core/errors.js';
 import { unitDefences, type UnitDefences } from './defences/compose.js';
@@ -102,8 +108,11 @@ async function labelsOf(
  * A follow-up unit's defences: `uses` (what its arm composes, if anything) plus its guard and PoEM axes. Follow-ups
  * build their own prompts and make every call themselves, so a prompt prefix or a reused reply cannot apply there.
  */
-export function followUpDefences(key: Pick<FollowUpKey, 'guard' | 'poem'>, uses: readonly string[] = []): UnitDefences {
-  const defences = unitDefences({ uses, guard: key.guard, poem: key.poem });
+export function followUpDefences(
+  key: Pick<FollowUpKey, 'guard' | 'poem' | 'taint'>,
+  uses: readonly string[] = [],
+): UnitDefences {
+  const defences = unitDefences({ uses, guard: key.guard, poem: key.poem, taint: key.taint ?? false });
   if (defences.systemPrefix !== '' || defences.reuseReplyOf !== null) {
     throw new UnsupportedFeatureError(
       `follow-up defences (${defences.ids.join(', ')})`,
@@ -122,7 +131,7 @@ export async function readMemory(
   input: {
     query: string;
     read: 'default' | 'filtered';
-    defences: Pick<UnitDefences, 'screens'>;
+    defences: Pick<UnitDefences, 'screens'> & { taint?: boolean };
     scenario: LabelScenario;
   },
 ): Promise<ReadTrace> {
@@ -132,6 +141,7 @@ export async function readMemory(
     query: input.query,
     limit: context.k,
     ...(filter ? { filter } : {}),
+    ...(input.defences.taint ? { taint: true } : {}),
   });
   const returned = result.records;
   const labels = await labelsOf(context, returned, input.scenario);
@@ -216,8 +226,10 @@ export async function decideOnRead(
  */
 export async function writeJournal(
   context: UnitContext,
-  input: { text: string; mode: 'direct' | 'natural'; afterHop: number; time?: Date },
+  input: { text: string; mode: 'direct' | 'natural'; afterHop: number; time?: Date; derivedFrom?: readonly string[] },
 ): Promise<JournalWrite> {
+  // The taint defence: the journal carries the ids of what its decision read (none given: an empty context).
+  const derivedFrom = context.defences.taint ? [...(input.derivedFrom ?? [])] : undefined;
   const now = nextWriteTime(context);
   let writes: MemoryWrites;
   if (input.mode === 'direct') writes = { mode: 'direct', revoked: [], current: [input.text], relation: 'DECISION' };
@@ -239,7 +251,12 @@ export async function writeJournal(
       ],
     };
   }
-  const report = await context.backend.insert({ namespace: context.namespace, now, writes });
+  const report = await context.backend.insert({
+    namespace: context.namespace,
+    now,
+    writes,
+    ...(derivedFrom ? { derivedFrom } : {}),
+  });
   context.lastWriteAt = now;
   context.journals.add(input.text);
   return {
@@ -249,7 +266,20 @@ export async function writeJournal(
     stored: report.stored,
     extractor: report.extractor,
     warnings: [...report.warnings],
+    ...(derivedFrom ? { derivedFrom } : {}),
   };
+}
+
+/** Why a `--taint on` unit cannot run on this system (its journals, written in `mode`, could carry no provenance), or null. */
+export function taintNotApplicable(
+  description: BackendDescription,
+  key: Pick<FollowUpKey, 'taint'>,
+  mode: SeedMode,
+): string | null {
+  if (!key.taint) return null;
+  const support = description.provenance?.[mode];
+  if (support === undefined) return 'taint: the system keeps no provenance for journals';
+  return support.supported ? null : `taint: ${mode} journals carry no provenance: ${support.reason}`;
 }
 
 /** §12 step 4: records carrying the journal marker, and how many of them the store holds as not revoked. */

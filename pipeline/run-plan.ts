@@ -226,6 +226,7 @@ async function planFollowUp(input: PlanInput): Promise<RunPlan> {
     trials: spec.trials,
     guardAxis: spec.guard.map((v) => v === 'on'),
     poemAxis: spec.poem.map((v) => v === 'on'),
+    taintAxis: (spec.taint ?? ['off']).map((v) => v === 'on'),
     arms: spec.arms,
   });
   const existing = readFollowUpRecords(input.runDir, experiment.id);

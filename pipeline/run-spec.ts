@@ -69,6 +69,14 @@ export const runSpecSchema = z
     guard: z.array(z.enum(['off', 'on'])).min(1),
     /** The PoEM axis: the proof-of-execution gate off and/or on for every decision (`--poem off,on`). */
     poem: z.array(z.enum(['off', 'on'])).min(1),
+    /**
+     * The taint axis (issue #19): journals without and/or with provenance (`--taint off,on`); journal experiments
+     * only. Absent (specs written before it existed) = off.
+     */
+    taint: z
+      .array(z.enum(['off', 'on']))
+      .min(1)
+      .optional(),
     /** Scenario ids, in grid order. */
     scenarios: idList,
     /** Directory of scenario JSON files; null = the built-in `scenarios/policy/`. */
@@ -141,6 +149,12 @@ export const runSpecSchema = z
       if (!standalone && spec[field].length === 0)
         context.addIssue({ code: 'custom', path: [field], message: 'needs at least one' });
     }
+    if (spec.taint?.includes('on') && !EXPERIMENTS.get(spec.experiment).writesJournals)
+      context.addIssue({
+        code: 'custom',
+        path: ['taint'],
+        message: `--taint on needs an experiment that writes journals (${EXPERIMENTS.ids.filter((id) => EXPERIMENTS.get(id).writesJournals).join(', ')}); ${spec.experiment} writes none`,
+      });
   });
 
 export type RunSpec = z.infer<typeof runSpecSchema>;
@@ -170,6 +184,7 @@ function specIdentity(spec: RunSpec): unknown {
     arms,
     guard,
     poem,
+    taint,
     scenarios,
     scenarioDir,
     trials,
@@ -194,6 +209,7 @@ function specIdentity(spec: RunSpec): unknown {
     arms,
     ...(guard.join() === 'off' ? {} : { guard }),
     ...(poem.join() === 'off' ? {} : { poem }),
+    ...(taint === undefined || taint.join() === 'off' ? {} : { taint }),
     scenarios,
     scenarioDir,
     trials,

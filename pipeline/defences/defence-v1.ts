@@ -12,6 +12,7 @@ export type DefenceId =
   | 'poem'
   | 'sentinel-style'
   | 'naive-poem'
+  | 'taint'
   | (string & {});
 
 /** What a read-stage screen is given: the retrieved records and the clock of the read. */
@@ -101,6 +102,13 @@ export interface DefenceStagesV1 {
   reuseReplyOf?: DefenceId;
   /** After the decision: may block it or change what is executed. Resolves to null when it has nothing to say. */
   review?(input: ReviewInput): Promise<Review | null>;
+  /**
+   * Taint-carrying write-back (issue #19): a journal records the ids of the records its decision read
+   * (`InsertRequest.derivedFrom`) and every read asks the system to resolve them (`SearchRequest.taint`), so the
+   * filtered read drops, and the guard's stage 1 withholds, a journal derived from a revoked record. Only experiments
+   * that write journals can apply it.
+   */
+  taint?: true;
 }
 
 /**

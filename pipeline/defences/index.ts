@@ -10,6 +10,7 @@ import { promptHardeningDefence } from './prompt-hardening.js';
 import { sentinelStyleDefence } from './sentinel-style.js';
 import { staleGuardDefence } from './stale-guard.js';
 import { storeFilterDefence } from './store-filter.js';
+import { taintDefence } from './taint.js';
 
 /** Every defence, one line each, in the order `--help`, the default arm list and reports show them. */
 export const DEFENCES = [
@@ -22,6 +23,7 @@ export const DEFENCES = [
   poemDefence,
   sentinelStyleDefence,
   naivePoemDefence,
+  taintDefence,
 ] as const satisfies readonly DefenceV1[];
 
 type RegisteredDefence = (typeof DEFENCES)[number];
