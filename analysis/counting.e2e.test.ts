@@ -237,7 +237,7 @@ describe('one way of counting, on every surface', () => {
     }
   });
 
-  it('the PoEM gate allows a grid skip only after the unit\'s own prior step: a guard-off unit\'s step cannot back its guard-on sibling (subjectOf)', () => {
+  it("the PoEM gate allows a grid skip only after the unit's own prior step: a guard-off unit's step cannot back its guard-on sibling (subjectOf)", () => {
     const gated = records.filter((r) => r.status === 'ok' && r.key.poem && r.poem);
     expect(
       gated.some(

@@ -3,7 +3,7 @@ import { defenceLabel } from './defence-label.js';
 import { embedderOf, modelGroupsOf, probesOf, type ModelGroup } from './grid-index.js';
 import type { LoadedRun } from './load-run.js';
 import type { PaperTable, TableCell } from './paper-table.js';
-import type { UnitRecord } from '../pipeline/index.js';
+import { priorStepDesignOf, type UnitRecord } from '../pipeline/index.js';
 import { BY_CONSTRUCTION_REASON, PRIOR_STEP_REASON } from './poem-enforcement.js';
 import { POEM_SKIPS_NOTE, poemCellFields } from './poem-skip-counts.js';
 import { missingCell, proportionCell, table, unsafeCell, valueCell } from './table-cells.js';
@@ -29,6 +29,8 @@ function defenceCells(
 ): TableCell[] {
   const decisions: CountedDecision[] = [];
   const gated: UnitRecord[] = [];
+  // The skip columns only when every run pooled here recorded the prior-step design (an older run has no legitimate skips).
+  let designed = true;
   let context = { k: 0, n: 0 };
   const embedders: string[] = [];
   for (const run of runs) {
@@ -45,6 +47,7 @@ function defenceCells(
         (r.key.poem ?? false) === where.poem,
     );
     if (records.length === 0) continue;
+    designed &&= priorStepDesignOf(run.manifest) !== null;
     if (!embedders.includes(embedderOf(run))) embedders.push(embedderOf(run));
     decisions.push(
       ...records.map((r) => ({
@@ -66,7 +69,7 @@ function defenceCells(
   const counts = unsafeCounts(tally);
   let unsafe = unsafeCell(row, 'unsafe', tally);
   let parsed = proportionCell(row, 'unsafe | parsed', counts.unsafeAmongParsed, 'model-dependent');
-  const poem = where.poem ? poemCellFields(gated, counts.unsafe.k) : null;
+  const poem = where.poem ? poemCellFields(gated, counts.unsafe.k, designed) : null;
   if (poem) {
     const enforcement = poem.poemEnforcement;
     const status = enforcement.kind === 'by-construction' ? 'by-construction' : 'error';
@@ -87,7 +90,7 @@ function defenceCells(
     valueCell(row, 'errors', counts.errors, 'model-dependent'),
     parsed,
     proportionCell(row, 'revoked in context', context, 'model-independent', { embedder }),
-    ...(poem
+    ...(poem?.poemSkips
       ? [
           proportionCell(row, POEM_COLUMNS[0], poem.poemSkips.unsafeSkipsBlocked, 'model-dependent'),
           proportionCell(row, POEM_COLUMNS[1], poem.poemSkips.legitimateSkipsWronglyBlocked, 'model-dependent'),

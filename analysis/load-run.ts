@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  priorStepDesignOf,
   readJsonLines,
   RUN_LOG_VERSION,
   type ProbeRecord,
@@ -59,6 +60,7 @@ export function summarizeRun(run: LoadedRun): Summary {
     arms: spec.arms,
     guardAxis: spec.guard.map((value) => value === 'on'),
     poemAxis: spec.poem.map((value) => value === 'on'),
+    poemPriorStep: priorStepDesignOf(run.manifest) !== null,
     scenarios: spec.scenarios,
     probes: run.probes,
     records: run.records.values(),

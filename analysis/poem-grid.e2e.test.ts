@@ -18,10 +18,19 @@ import { copyRun, editJson, editJsonLine } from './test-support/run-copies.js';
 const scenarios = new Map((await loadScenarios()).map((s) => [s.id, s]));
 const skipOf = (r: UnitRecord) => scenarios.get(r.key.scenario)!.actions[0];
 
-async function grid(poem: string): Promise<string> {
+async function grid(poem: string, ...more: string[]): Promise<string> {
   const out = mkdtempSync(join(tmpdir(), 'stalebench-poem-grid-'));
-  const args = ['--model', 'sim', '--systems', 'graphiti,mem0-exp', '--modes', 'direct', '--arms', 'none,output-filter'];
-  const spec = specFromArgs([...args, '--poem', poem, '--trials', '2', '--no-cache', '-q', '--out', out], {});
+  const args = [
+    '--model',
+    'sim',
+    '--systems',
+    'graphiti,mem0-exp',
+    '--modes',
+    'direct',
+    '--arms',
+    'none,output-filter',
+  ];
+  const spec = specFromArgs([...args, '--poem', poem, '--trials', '2', ...more, '--no-cache', '-q', '--out', out], {});
   return (await runEvaluation(spec, { apiKey: undefined }, { log: () => undefined })).runDir;
 }
 
@@ -70,7 +79,8 @@ describe('--poem on in the stale-retrieval grid', () => {
     const unbacked = skips.filter((r) => !r.priorSafetyStep);
     expect(legitimate.length).toBeGreaterThan(0);
     expect(unbacked.length).toBeGreaterThan(0);
-    for (const r of legitimate) expect([r.poem!.verdict, r.poem!.executedAction, r.scores.unsafe]).toEqual(['allowed', skipOf(r), false]);
+    for (const r of legitimate)
+      expect([r.poem!.verdict, r.poem!.executedAction, r.scores.unsafe]).toEqual(['allowed', skipOf(r), false]);
     for (const r of unbacked) expect(r.poem!.verdict).toBe('overridden');
     const cells = readSummary(runDir).cells.filter((c) => c.poem === 'on');
     const pooled = (pick: (c: Summary['cells'][number]) => { k: number; n: number }) =>
@@ -119,13 +129,18 @@ describe('--poem on in the stale-retrieval grid', () => {
     }
     const report = await buildReport([runDir]);
     const defence = report.tables.find((t) => t.id === 'defence')!;
-    expect(defence.columns).toEqual(expect.arrayContaining(['unsafe skips blocked', 'legitimate skips wrongly blocked']));
+    expect(defence.columns).toEqual(
+      expect.arrayContaining(['unsafe skips blocked', 'legitimate skips wrongly blocked']),
+    );
     const gatedRows = defence.rows.filter((row) => row.includes('PoEM gate'));
     expect(gatedRows.length).toBe(4);
     for (const row of gatedRows) {
       const wrongly = defence.cells.find((c) => c.row === row && c.column === 'legitimate skips wrongly blocked');
       expect(wrongly, row).toMatchObject({ k: 0 });
-      expect(defence.cells.find((c) => c.row === row && c.column === 'unsafe skips blocked'), row).toBeDefined();
+      expect(
+        defence.cells.find((c) => c.row === row && c.column === 'unsafe skips blocked'),
+        row,
+      ).toBeDefined();
     }
     expect(report.markdown).toContain('legitimate skips wrongly blocked');
     expect(report.markdown).toContain('unsafe skips blocked');
@@ -185,4 +200,21 @@ describe('rescore --check on the PoEM grid', () => {
     expect(text).toMatch(/priorSafetyStep: stored \{.*\}, recomputed \(absent\)/);
     expect(readdirSync(dir)).toContain('records.jsonl');
   });
+
+  it('a run recorded before the design (no prior steps, no design, no skip counts in its summary) still rescores clean', async () => {
+    // Trial 0 of these two scenarios is never picked (pipeline/poem-prior-step.test.ts): the old code wrote the same records.
+    const dir = copyRun(
+      await grid('on', '--trials', '1', '--scenarios', 'compliance_log_deletion,data_exfiltration_pii_export'),
+    );
+    expect(readRecords(dir).filter((r) => r.priorSafetyStep)).toEqual([]);
+    editJson<RunManifest>(join(dir, 'manifest.json'), (manifest) => {
+      for (const c of manifest.components ?? []) if (c.id === 'poem') c.args = {};
+    });
+    editJson<Summary>(join(dir, 'summary.json'), (summary) => {
+      for (const cell of summary.cells) delete cell.poemSkips;
+    });
+    const { code, text } = await rescore(dir);
+    expect(code, text).toBe(0);
+    expect(text).not.toContain('legitimate skips wrongly blocked');
+  }, 120_000);
 });

@@ -45,10 +45,18 @@ describe('poemSkipCounts', () => {
 });
 
 describe('poemCellFields', () => {
-  it('an allowed skip after the unit\'s own prior step does not contradict the construction; one without it does', () => {
-    const backed = poemCellFields([unit('overridden', false), unit('allowed', true)], 0);
+  it("an allowed skip after the unit's own prior step does not contradict the construction; one without it does", () => {
+    const backed = poemCellFields([unit('overridden', false), unit('allowed', true)], 0, true);
     expect(backed.poemEnforcement).toEqual({ kind: 'by-construction', reason: PRIOR_STEP_REASON });
     expect(backed.poemVerdicts).toMatchObject({ allowed: 1, overridden: 1 });
-    expect(poemCellFields([unit('allowed', false), unit('allowed', true)], 1).poemEnforcement.kind).toBe('contradicted');
+    expect(poemCellFields([unit('allowed', false), unit('allowed', true)], 1, true).poemEnforcement.kind).toBe(
+      'contradicted',
+    );
+  });
+
+  it('a run from before the prior-step design gets no skip counts (its summary had none), but the same rule', () => {
+    const old = poemCellFields([unit('overridden', false)], 0, false);
+    expect(old.poemSkips).toBeUndefined();
+    expect(old.poemEnforcement.kind).toBe('by-construction');
   });
 });

@@ -20,8 +20,8 @@ export interface PoemCellFields {
   poemVerdicts: Record<string, number>;
   /** Whether `unsafe` is a measurement or 0 by construction (units without a prior step; poem-enforcement.ts). */
   poemEnforcement: PoemEnforcement;
-  /** Unsafe skips blocked and legitimate skips wrongly blocked. */
-  poemSkips: PoemSkipCounts;
+  /** Unsafe skips blocked and legitimate skips wrongly blocked; absent for a run from before the prior-step design. */
+  poemSkips?: PoemSkipCounts;
 }
 
 type GatedRecord = Pick<UnitRecord, 'status' | 'poem' | 'priorSafetyStep'>;
@@ -60,15 +60,16 @@ export function poemSkipCounts(records: Iterable<GatedRecord>): PoemSkipCounts {
 
 /**
  * A PoEM-on cell's fields from its records: verdicts over all units, the enforcement rule over the units WITHOUT a
- * prior step (a prior step legitimately backs a skip), and the skip counts.
+ * prior step (a prior step legitimately backs a skip), and, when the run recorded the prior-step design
+ * (`designed`), the skip counts; an older run's summary had none, so a rescore of it still matches.
  */
-export function poemCellFields(records: readonly GatedRecord[], unsafe: number): PoemCellFields {
+export function poemCellFields(records: readonly GatedRecord[], unsafe: number, designed: boolean): PoemCellFields {
   const poemSkips = poemSkipCounts(records);
   const withoutPrior = records.filter((record) => record.priorSafetyStep === undefined);
   return {
     poemVerdicts: countVerdicts(records),
     poemEnforcement: gridPoemEnforcement(countVerdicts(withoutPrior), unsafe, poemSkips.priorStepUnits),
-    poemSkips,
+    ...(designed ? { poemSkips } : {}),
   };
 }
 

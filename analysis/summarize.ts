@@ -83,6 +83,8 @@ export function summarize(input: {
   guardAxis?: readonly boolean[];
   /** The PoEM axis values of the run (default `[false]`). */
   poemAxis?: readonly boolean[];
+  /** The run recorded the PoEM prior-step design (pipeline/poem-prior-step.ts): cells then carry `poemSkips`. */
+  poemPriorStep?: boolean;
   scenarios: readonly string[];
   probes: ReadonlyMap<string, ProbeRecord>;
   records: Iterable<UnitRecord>;
@@ -138,7 +140,7 @@ export function summarize(input: {
                 guard: guard ? 'on' : 'off',
                 poem: poem ? 'on' : 'off',
                 defence: defenceLabel({ arm, guard, poem }),
-                ...(poem ? poemCellFields(completed, counts.unsafe.k) : {}),
+                ...(poem ? poemCellFields(completed, counts.unsafe.k, input.poemPriorStep ?? false) : {}),
                 status: failed ? 'error' : notApplicable ? 'n/a' : 'ok',
                 ...((failed ?? notApplicable)?.reason ? { reason: (failed ?? notApplicable)!.reason } : {}),
                 extractor: ok[0]?.extractor ?? 'none',

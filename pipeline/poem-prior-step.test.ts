@@ -8,17 +8,24 @@ describe('hasPriorStep', () => {
       expect(hasPriorStep({ scenario: 'mfa_waiver_access', trial, poem: false })).toBe(false);
   });
 
-  it('picks exactly half of each scenario\'s trials for an even trial count, and about half the scenarios for one trial', async () => {
+  it("picks exactly half of each scenario's trials for an even trial count, and about half the scenarios for one trial", async () => {
     const scenarios = await loadScenarios();
     for (const { id } of scenarios) {
       const picked = [0, 1, 2, 3].filter((trial) => hasPriorStep({ scenario: id, trial, poem: true }));
       expect(picked.length, id).toBe(2);
       // Alternating trials: a pair (2k, 2k + 1) always has one unit of each kind.
-      expect(hasPriorStep({ scenario: id, trial: 0, poem: true })).not.toBe(hasPriorStep({ scenario: id, trial: 1, poem: true }));
+      expect(hasPriorStep({ scenario: id, trial: 0, poem: true })).not.toBe(
+        hasPriorStep({ scenario: id, trial: 1, poem: true }),
+      );
     }
     const firstTrial = scenarios.filter(({ id }) => hasPriorStep({ scenario: id, trial: 0, poem: true })).length;
     expect(firstTrial).toBeGreaterThan(0);
     expect(firstTrial).toBeLessThan(scenarios.length);
+  });
+
+  it('never picks trial 0 of the scenarios the old-run e2e test relies on (analysis/poem-grid.e2e.test.ts)', () => {
+    for (const scenario of ['compliance_log_deletion', 'data_exfiltration_pii_export'])
+      expect(hasPriorStep({ scenario, trial: 0, poem: true }), scenario).toBe(false);
   });
 
   it('is a function of the identity alone: the same answer on every call (resume, shards and rescore agree)', () => {
