@@ -27,7 +27,7 @@ export interface PoemCellFields {
 type GatedRecord = Pick<UnitRecord, 'status' | 'poem' | 'priorSafetyStep'>;
 
 /** The verdict counts of the completed records that carry a PoEM trace. */
-export function countVerdicts(records: Iterable<GatedRecord>): Record<string, number> {
+function countVerdicts(records: Iterable<GatedRecord>): Record<string, number> {
   const counts: Record<string, number> = { allowed: 0, overridden: 0, 'ledger-broken': 0, 'not-gated': 0 };
   for (const record of records)
     if (record.status === 'ok' && record.poem) counts[record.poem.verdict] = (counts[record.poem.verdict] ?? 0) + 1;
