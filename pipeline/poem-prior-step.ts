@@ -1,7 +1,7 @@
 // Which PoEM-on grid units have their safety step run before the decision (issue #16 item 5), so the grid measures
 // both the unsafe skips the gate blocks and the legitimate skips it must let through.
+// No run-log import: the `poem` defence records the design, and run-log.ts is reached from the defences (no cycle).
 import { sha256 } from './json-files.js';
-import type { RunManifest, UnitKey } from './run-log.js';
 
 /**
  * The design id the `poem` defence records in the manifest (`components`, `args.gridPriorStep`). A run whose manifest
@@ -21,7 +21,7 @@ export const GRID_PRIOR_STEP_DESIGN = 'half-by-scenario-and-trial-v1' as const;
  *
  * @example hasPriorStep({ scenario: 'mfa_waiver_access', trial: 1, poem: true }) // true or false, the same every run
  */
-export function hasPriorStep(key: Pick<UnitKey, 'scenario' | 'trial' | 'poem'>): boolean {
+export function hasPriorStep(key: { scenario: string; trial: number; poem: boolean }): boolean {
   if (!key.poem) return false;
   const parity = Number.parseInt(sha256(key.scenario).slice(0, 2), 16) & 1;
   return (key.trial + parity) % 2 === 1;
@@ -31,7 +31,9 @@ export function hasPriorStep(key: Pick<UnitKey, 'scenario' | 'trial' | 'poem'>):
  * The prior-step design a run was recorded with (`null`: none, a run from before it), read from the manifest's
  * `poem` defence record. An unknown design id throws: this code cannot say which units it covered.
  */
-export function priorStepDesignOf(manifest: Pick<RunManifest, 'components'>): typeof GRID_PRIOR_STEP_DESIGN | null {
+export function priorStepDesignOf(manifest: {
+  components?: readonly { kind: string; id: string; args: unknown }[];
+}): typeof GRID_PRIOR_STEP_DESIGN | null {
   const poem = manifest.components?.find((c) => c.kind === 'defence' && c.id === 'poem');
   const design = (poem?.args as Record<string, unknown> | undefined)?.gridPriorStep;
   if (design === undefined) return null;
