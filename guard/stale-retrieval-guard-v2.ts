@@ -106,7 +106,7 @@ function cosine(a: readonly number[], b: readonly number[]): number | null {
 }
 
 /** Embeds the texts once and returns their pairwise cosine similarity. */
-async function embeddingSimilarity(embedder: Embedder, texts: readonly string[]): Promise<SubjectSimilarity> {
+export async function embeddingSimilarity(embedder: Embedder, texts: readonly string[]): Promise<SubjectSimilarity> {
   const vectors = texts.length === 0 ? [] : await embedder.embed(texts);
   if (vectors.length !== texts.length)
     throw new RangeError(`embedder ${embedder.id} returned ${vectors.length} vectors for ${texts.length} texts`);
