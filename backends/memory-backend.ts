@@ -1,5 +1,5 @@
-// The memory-system interface (types only). Every system (graphiti, zep-ce, mem0, mem0-exp, langmem,
-// cognee) implements it; nothing outside backends/ asks which system it is talking to.
+// The memory-system interface (types only). Every system (graphiti, zep-ce, mem0, mem0-exp, langmem, cognee,
+// inspeximus and its -keyed / -hist configurations) implements it; nothing outside backends/ asks which system it is.
 import type { Embedder } from './embedder.js';
 import type { ExtractionModel } from './extraction-model.js';
 import type { MemoryFilter } from './memory-filter.js';

@@ -1,7 +1,7 @@
 // The `pnpm eval --help` text. Every id it lists comes from a registry (systems, engines, embedders, extraction and
 // decision models, experiments, arms and defences), so a new registry line shows up here without an edit.
 import { engineHelp } from '../backends/engines.js';
-import { SYSTEMS } from '../backends/index.js';
+import { DEFAULT_SYSTEM_IDS, SYSTEMS } from '../backends/index.js';
 import { EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
 import { helpLines } from './core/registry.js';
 import { EXPLOIT_SCENARIO_IDS } from '../scenarios/exploit-scenario.js';
@@ -37,7 +37,7 @@ ${experimentLines()}
   --tool-steps <n>        tools: model calls per agent episode at most (default: 4)
   --model, -m <ids>       decision models, each served by one of:
 ${helpLines(DECISION_MODELS, INDENT)}
-  --systems <ids>         memory systems (default: all of them, in this order):
+  --systems <ids>         memory systems (default: ${DEFAULT_SYSTEM_IDS.join(',')}; grid order as listed):
 ${helpLines(SYSTEMS, INDENT)}
   --modes <m>             direct,natural (default: ${grid.defaultModes.join(',')}; follow-up experiments: direct)
   --arms <ids>            defence arms (default: ${grid.defaultArms.join(',')}; all: ${Object.keys(grid.arms).join(',')});

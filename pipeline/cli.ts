@@ -1,7 +1,7 @@
 // Command line: `pnpm eval --model <id> [...]` → RunSpec → runEvaluation → table and exit code.
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { engineChoice } from '../backends/engines.js';
-import { BACKEND_IDS } from '../backends/index.js';
+import { DEFAULT_SYSTEM_IDS } from '../backends/index.js';
 import { embedderSpecPart, EMBEDDERS, EXTRACTION_MODELS, extractionSpecPart } from '../backends/model-roles.js';
 import { EvalError, InvalidInputError } from './core/errors.js';
 import { flagOfSpecPath, parseFlags, unusableDirectory } from './cli-flags.js';
@@ -118,7 +118,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     hops: integer(issues, 'hops', values.hops, 3),
     toolSteps: integer(issues, 'tool-steps', values['tool-steps'], 4),
     models,
-    systems: list(values.systems, BACKEND_IDS),
+    systems: list(values.systems, DEFAULT_SYSTEM_IDS),
     modes: list(values.modes, declared.defaultModes),
     arms: list(values.arms, declared.defaultArms),
     guard: list(values.guard, ['off']),

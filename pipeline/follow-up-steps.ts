@@ -34,7 +34,20 @@ export interface UnitContext {
    * the seeded current policy and every natural-mode journal episode written afterwards.
    */
   seededAt?: Date;
+  /**
+   * When this unit last wrote (seeding or a journal). Every later write is dated strictly after it: the reference
+   * seeds at its module-level `NOW` and journals at `datetime.now()` (microseconds, after model calls), so a journal
+   * is always newer than the policies and than the journal before it. With millisecond clocks and a fast model the
+   * two can share an instant, and the guard's supersession then depends on the wall clock.
+   */
+  lastWriteAt?: Date;
   signal?: AbortSignal;
+}
+
+/** The time of this unit's next write: now, or 1 ms after its last write when the clock has not moved past it. */
+export function nextWriteTime(context: Pick<UnitContext, 'lastWriteAt'>, now = new Date()): Date {
+  const last = context.lastWriteAt?.getTime();
+  return last === undefined || now.getTime() > last ? now : new Date(last + 1);
 }
 
 /** The policy texts a read is labelled against (v1 revoked, v2 current). */
@@ -45,6 +58,7 @@ export async function seedScenario(context: UnitContext, writes: MemoryWrites, n
   await context.backend.reset(context.namespace);
   await context.backend.insert({ namespace: context.namespace, now, writes });
   context.seededAt = now;
+  context.lastWriteAt = now;
 }
 
 /** The grid's writes for a policy scenario in a seeding mode (stale-retrieval.md §3, §5). */
@@ -204,7 +218,7 @@ export async function writeJournal(
   context: UnitContext,
   input: { text: string; mode: 'direct' | 'natural'; afterHop: number; time?: Date },
 ): Promise<JournalWrite> {
-  const now = new Date();
+  const now = nextWriteTime(context);
   let writes: MemoryWrites;
   if (input.mode === 'direct') writes = { mode: 'direct', revoked: [], current: [input.text], relation: 'DECISION' };
   else {
@@ -226,6 +240,7 @@ export async function writeJournal(
     };
   }
   const report = await context.backend.insert({ namespace: context.namespace, now, writes });
+  context.lastWriteAt = now;
   context.journals.add(input.text);
   return {
     afterHop: input.afterHop,

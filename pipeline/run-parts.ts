@@ -1,7 +1,7 @@
 // The parts of one run, built and checked before anything is written: scenarios, prices and budget, decision models,
 // engines, embedder and extraction model; then the preflight of the endpoints they will call.
 import { resolve } from 'node:path';
-import { verifyEngines } from '../backends/index.js';
+import { verifyEngines, verifySystems } from '../backends/index.js';
 import type { Embedder } from '../backends/embedder.js';
 import type { ExtractionModel } from '../backends/extraction-model.js';
 import type { EngineSpec } from '../backends/memory-backend.js';
@@ -88,6 +88,7 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
   const models = modelComponents.map((component) => component.model);
   const engine = engineOf(spec, secrets);
   await verifyEngines(engine);
+  await verifySystems(spec.systems);
   const endpoint = { baseURL: spec.baseURL, apiKey: secrets.apiKey };
   const embedder = await createFromSpec(EMBEDDERS, spec.embedder, endpoint);
   const extraction = await createFromSpec(EXTRACTION_MODELS, spec.extraction, endpoint);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { engineRecords } from '../backends/engines.js';
 import { SYSTEMS } from '../backends/index.js';
 import { recordOf } from './core/registry.js';
+import { defenceRecords } from './defences/registry.js';
 import { embedderRecord } from './embedder-record.js';
 import { EXPERIMENTS, experimentRecord } from './experiments.js';
 import { sha256, writeJsonAtomic } from './json-files.js';
@@ -64,6 +65,7 @@ export function startManifest(
         ...engineRecords(spec.engine),
         ...[embedder, extraction, ...modelComponents].flatMap((component) => recordOf(component) ?? []),
         ...spec.systems.map((id) => SYSTEMS.record(id)),
+        ...defenceRecords(spec.arms, { guard: spec.guard.includes('on'), poem: spec.poem.includes('on') }),
       ],
       ...fingerprint,
       runtime: { node: process.version, platform: `${process.platform}-${process.arch}` },

@@ -119,4 +119,9 @@ export interface DefenceV1 {
   readonly uses: readonly DefenceId[];
   /** Creates the stages; `settings` is validated (an `InvalidInputError` names the field); none gives the run's defaults. */
   create(settings?: unknown): DefenceStagesV1;
+  /**
+   * The settings `create(settings)` runs with, defaults filled in, as the manifest records them (`{}` when absent:
+   * a defence with no settings). Validates like `create`.
+   */
+  settingsOf?(settings?: unknown): Record<string, unknown>;
 }
