@@ -2,6 +2,7 @@
 import { UnknownComponentError, UnsupportedFeatureError } from '../core/errors.js';
 import type { DefenceStagesV1, DefenceV1, ScreenInput, ScreenVerdict } from './defence-v1.js';
 import { filterHardeningDefence } from './filter-hardening.js';
+import { guardV2Defence } from './guard-v2.js';
 import { naivePoemDefence } from './naive-poem.js';
 import { noneDefence } from './none.js';
 import { outputFilterDefence } from './output-filter.js';
@@ -20,6 +21,7 @@ export const DEFENCES = [
   outputFilterDefence,
   filterHardeningDefence,
   staleGuardDefence,
+  guardV2Defence,
   poemDefence,
   sentinelStyleDefence,
   naivePoemDefence,
