@@ -58,7 +58,7 @@ interface LedgerIndex {
 function indexOf(lines: readonly ChainLine[]): LedgerIndex {
   const index: LedgerIndex = { bound: new Map(), boundContent: new Set(), revoked: new Map(), sentences: [] };
   for (const line of lines) {
-    const { kind, owner, id, content } = line.payload as Record<string, string>;
+    const { kind, owner, id, content } = line.payload as Record<string, string | undefined>;
     if (kind === 'bind') {
       if (id) index.bound.set(`${owner}\u0000id\u0000${id}`, line);
       index.boundContent.add(`${owner}\u0000${content}`);
@@ -68,7 +68,7 @@ function indexOf(lines: readonly ChainLine[]): LedgerIndex {
     index.revoked.set(`${owner}\u0000${content}`, line);
     for (const sentence of (line.payload.sentences as readonly string[] | undefined) ?? []) {
       const [hash, words] = sentence.split(':');
-      index.sentences.push({ owner, hash: hash ?? '', words: Number(words), line });
+      index.sentences.push({ owner: owner ?? '', hash: hash ?? '', words: Number(words), line });
     }
   }
   return index;

@@ -42,6 +42,8 @@ export function validateComponents(spec: RunSpec): void {
   for (const system of spec.systems) SYSTEMS.get(system);
   const experiment = EXPERIMENTS.get(spec.experiment);
   if (experiment.phase === 'follow-up') {
+    if (spec.tamper === 'unrevoke')
+      throw new InvalidInputError('command line', [{ path: '--tamper', message: 'applies to the grid only' }]);
     const arms = Object.keys(experiment.arms);
     for (const arm of spec.arms)
       if (!arms.includes(arm)) throw new UnknownComponentError(`${spec.experiment} arm`, arm, arms);

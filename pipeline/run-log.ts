@@ -1,5 +1,6 @@
 // The run directory's data model (versioned): manifest.json, setup.jsonl, records.jsonl, summary.json.
-import type { MemoryRecord, SeedMode, RecordedWarning } from '../backends/memory-backend.js';
+import type { MemoryRecord, SeedMode, RecordedWarning, TamperReport } from '../backends/memory-backend.js';
+import type { LedgerVerdict } from '../guard/revocation-ledger.js';
 import type { ArmId } from './arms.js';
 import type { GuardTrace, OutputFilterTrace } from './defences/traces.js';
 import type { DecisionResponse, ModelDescription } from './decision-model.js';
@@ -146,6 +147,10 @@ export interface ProbeRecord {
   exposure?: { rule: string; exposed: boolean; revokedRank: number | null };
   /** The stale-retrieval guard (default config) on the default read, for the guard metrics of Table 9. */
   guard?: { now: string; withheldTexts: string[] };
+  /** `--tamper unrevoke`: what the at-rest edit between seeding and reading did. */
+  tamper?: TamperReport;
+  /** With a defence that consults the revocation ledger: its verdict on each record of each read, aligned with it. */
+  ledger?: { default: LedgerVerdict[]; filtered: LedgerVerdict[] | null };
   warnings?: RecordedWarning[];
 }
 

@@ -59,6 +59,8 @@ export const runSpecSchema = z
     guard: z.array(z.enum(['off', 'on'])).min(1),
     /** The PoEM axis: the proof-of-execution gate off and/or on for every decision (`--poem off,on`). */
     poem: z.array(z.enum(['off', 'on'])).min(1),
+    /** `--tamper unrevoke`: the at-rest edit of the integrity method (`T8:unrevoke`) between seeding and reading. Absent: none. */
+    tamper: z.enum(['none', 'unrevoke']).optional(),
     /** Scenario ids, in grid order. */
     scenarios: idList,
     /** Directory of scenario JSON files; null = the built-in `scenarios/policy/`. */
@@ -143,6 +145,7 @@ function specIdentity(spec: RunSpec): unknown {
     arms,
     guard,
     poem,
+    tamper,
     scenarios,
     scenarioDir,
     trials,
@@ -167,6 +170,7 @@ function specIdentity(spec: RunSpec): unknown {
     arms,
     ...(guard.join() === 'off' ? {} : { guard }),
     ...(poem.join() === 'off' ? {} : { poem }),
+    ...(tamper === undefined || tamper === 'none' ? {} : { tamper }),
     scenarios,
     scenarioDir,
     trials,

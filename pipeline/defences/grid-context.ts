@@ -38,7 +38,8 @@ export function gridUnitContext(
   const useFiltered = defences.read === 'filtered' && probe.filteredRead != null;
   const read: readonly MemoryRecord[] = (useFiltered ? probe.filteredRead : probe.defaultRead) ?? [];
   const readLabels = (useFiltered ? probe.filteredLabels : probe.defaultLabels) ?? [];
-  const { kept, traces } = applyScreens(read, defences.screens, clockOf);
+  const ledger = useFiltered ? probe.ledger?.filtered : probe.ledger?.default;
+  const { kept, traces } = applyScreens(read, defences.screens, clockOf, ledger ?? undefined);
   const records = pick(read, kept);
   const labels = pick(readLabels, kept);
   const context = {

@@ -2,10 +2,13 @@
 import { UnknownComponentError, UnsupportedFeatureError } from '../core/errors.js';
 import type { DefenceStagesV1, DefenceV1, ScreenInput, ScreenVerdict } from './defence-v1.js';
 import { filterHardeningDefence } from './filter-hardening.js';
+import { ledgerFilterDefence } from './ledger-filter.js';
+import { ledgerGuardDefence } from './ledger-guard.js';
 import { noneDefence } from './none.js';
 import { outputFilterDefence } from './output-filter.js';
 import { poemDefence } from './poem.js';
 import { promptHardeningDefence } from './prompt-hardening.js';
+import { revocationLedgerDefence } from './revocation-ledger.js';
 import { staleGuardDefence } from './stale-guard.js';
 import { storeFilterDefence } from './store-filter.js';
 
@@ -18,6 +21,9 @@ export const DEFENCES = [
   filterHardeningDefence,
   staleGuardDefence,
   poemDefence,
+  revocationLedgerDefence,
+  ledgerFilterDefence,
+  ledgerGuardDefence,
 ] as const satisfies readonly DefenceV1[];
 
 type RegisteredDefence = (typeof DEFENCES)[number];
