@@ -34,7 +34,7 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 const tokensOf = (text: string): string[] => text.normalize('NFC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 /** The content hash: sha256 of the text's words, lower-cased, one space apart (wrappers and spacing do not count). */
 export const contentHash = (text: string): string => sha256(tokensOf(text).join(' '));
-/** Each sentence of a revoked text as `<hash>:<words>`, so a record that carries it (a chunk, a fact) is found. */
+/** Each sentence of a bound or revoked text as `<hash>:<words>`, so a record that carries it (a chunk, a fact) is found. */
 const sentencesOf = (text: string): string[] =>
   text
     .split(/(?<=[.!?])\s+|\n+/)
@@ -48,27 +48,33 @@ function carries(tokens: readonly string[], hash: string, words: number): boolea
   return false;
 }
 
+type Sentence = { owner: string; hash: string; words: number; line: ChainLine };
+
 interface LedgerIndex {
   bound: Map<string, ChainLine>;
   boundContent: Set<string>;
+  boundSentences: Sentence[];
   revoked: Map<string, ChainLine>;
-  sentences: { owner: string; hash: string; words: number; line: ChainLine }[];
+  revokedSentences: Sentence[];
 }
 
 function indexOf(lines: readonly ChainLine[]): LedgerIndex {
-  const index: LedgerIndex = { bound: new Map(), boundContent: new Set(), revoked: new Map(), sentences: [] };
+  const index: LedgerIndex = {
+    bound: new Map(),
+    boundContent: new Set(),
+    boundSentences: [],
+    revoked: new Map(),
+    revokedSentences: [],
+  };
   for (const line of lines) {
-    const { kind, owner, id, content } = line.payload as Record<string, string | undefined>;
-    if (kind === 'bind') {
-      if (id) index.bound.set(`${owner}\u0000id\u0000${id}`, line);
-      index.boundContent.add(`${owner}\u0000${content}`);
-      continue;
-    }
-    if (id) index.revoked.set(`${owner}\u0000id\u0000${id}`, line);
-    index.revoked.set(`${owner}\u0000${content}`, line);
+    const { kind, owner = '', id, content } = line.payload as Record<string, string | undefined>;
+    const bind = kind === 'bind';
+    if (id) (bind ? index.bound : index.revoked).set(`${owner}\u0000id\u0000${id}`, line);
+    if (bind) index.boundContent.add(`${owner}\u0000${content}`);
+    else index.revoked.set(`${owner}\u0000${content}`, line);
     for (const sentence of (line.payload.sentences as readonly string[] | undefined) ?? []) {
-      const [hash, words] = sentence.split(':');
-      index.sentences.push({ owner: owner ?? '', hash: hash ?? '', words: Number(words), line });
+      const [hash = '', words] = sentence.split(':');
+      (bind ? index.boundSentences : index.revokedSentences).push({ owner, hash, words: Number(words), line });
     }
   }
   return index;
@@ -106,6 +112,7 @@ export function openRevocationLedger(settings: ChainSettings) {
         id: record.id,
         owner: record.owner,
         content: contentHash(record.text),
+        sentences: sentencesOf(record.text),
         position,
         at: at.toISOString(),
       });
@@ -138,10 +145,10 @@ export function openRevocationLedger(settings: ChainSettings) {
         const tokens = tokensOf(record.text);
         const content = sha256(tokens.join(' '));
         const byId = `${owner}\u0000id\u0000${record.id}`;
+        const carried = (sentences: readonly Sentence[]) =>
+          sentences.find((s) => s.owner === owner && carries(tokens, s.hash, s.words))?.line;
         const revoked =
-          index.revoked.get(byId) ??
-          index.revoked.get(`${owner}\u0000${content}`) ??
-          index.sentences.find((s) => s.owner === owner && carries(tokens, s.hash, s.words))?.line;
+          index.revoked.get(byId) ?? index.revoked.get(`${owner}\u0000${content}`) ?? carried(index.revokedSentences);
         if (revoked) return { status: 'revoked', reason: revokedReason(revoked, record.storeRevoked) };
         const bound = index.bound.get(byId);
         if (bound && bound.payload.content !== content)
@@ -149,7 +156,7 @@ export function openRevocationLedger(settings: ChainSettings) {
             status: 'altered',
             reason: `revocation ledger: content not bound: the ledger binds other content for ${record.id} (entry ${bound.seq})`,
           };
-        if (bound || index.boundContent.has(`${owner}\u0000${content}`))
+        if (bound || index.boundContent.has(`${owner}\u0000${content}`) || carried(index.boundSentences))
           return { status: 'current', reason: 'revocation ledger: bound as written, never revoked' };
         return { status: 'unknown', reason: 'revocation ledger: never bound (not written through the ledger client)' };
       });

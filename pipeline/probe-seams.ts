@@ -6,7 +6,11 @@ import type { MemoryBackend, MemoryRecord, SeedMode, TamperReport } from '../bac
 import { UnsupportedFeatureError } from './core/errors.js';
 import { openRevocationLedger, type LedgerVerdict } from '../guard/revocation-ledger.js';
 import { withRevocationLedger, type LedgeredBackend } from '../guard/revocation-ledger-client.js';
+import { carriesRevokedStatement } from '../scenarios/app-revocation.js';
 import type { Scenario } from '../scenarios/scenario.js';
+import { applyScreens } from './defences/screens.js';
+import { unitDefences } from './defences/compose.js';
+import type { ProbeRecord } from './run-log.js';
 
 /** The at-rest edits `pnpm eval --tamper` can apply. */
 export type TamperEdit = 'unrevoke';
@@ -48,6 +52,32 @@ export function openProbeLedger(backend: MemoryBackend, namespace: string, setti
       if (mode === 'natural') await client.supersede(namespace, scenario.v1, scenario.v2, now);
     },
     verdicts: (records, now) => client.verdicts(namespace, records, now),
+  };
+}
+
+/** The arm whose screens the ledger's side-by-side row applies: the ledger, then the stale guard. */
+const LEDGER_GUARD_ARM = 'ledger-guard';
+
+/**
+ * The probe's `ledger` field: the verdicts on both reads; which default-read records carry a statement the
+ * application revoked (v1: its direct-mode revocation, its natural-mode supersession); and what the ledger with the
+ * stale guard withholds from the default read at `guardNow`, beside Table 9's guard alone.
+ */
+export function ledgerProbeFields(
+  ledger: ProbeLedger,
+  scenario: Pick<Scenario, 'v1'>,
+  reads: { default: readonly MemoryRecord[]; filtered: readonly MemoryRecord[] | null },
+  now: Date,
+  guardNow: Date,
+): NonNullable<ProbeRecord['ledger']> {
+  const verdicts = ledger.verdicts(reads.default, now);
+  const { screens } = unitDefences({ uses: [LEDGER_GUARD_ARM], guard: false, poem: false });
+  const { kept } = applyScreens(reads.default, screens, () => guardNow, verdicts);
+  return {
+    default: verdicts,
+    filtered: reads.filtered ? ledger.verdicts(reads.filtered, now) : null,
+    revokedByApplication: reads.default.map((record) => carriesRevokedStatement(record.text, scenario.v1)),
+    guardWithheldTexts: reads.default.filter((_, index) => !kept.includes(index)).map((record) => record.text),
   };
 }
 

@@ -149,8 +149,17 @@ export interface ProbeRecord {
   guard?: { now: string; withheldTexts: string[] };
   /** `--tamper unrevoke`: what the at-rest edit between seeding and reading did. */
   tamper?: TamperReport;
-  /** With a defence that consults the revocation ledger: its verdict on each record of each read, aligned with it. */
-  ledger?: { default: LedgerVerdict[]; filtered: LedgerVerdict[] | null };
+  /** With a defence that consults the revocation ledger (pipeline/probe-seams.ts `ledgerProbeFields`). */
+  ledger?: {
+    /** The ledger's verdict on each default-read record, aligned with it. */
+    default: LedgerVerdict[];
+    /** The same on the filtered read; null when the system has no filter. */
+    filtered: LedgerVerdict[] | null;
+    /** Per default-read record: it carries a statement the application revoked (scenarios/app-revocation.ts). */
+    revokedByApplication: boolean[];
+    /** What the ledger then the stale guard (default config, clock `guard.now`) withhold from the default read. */
+    guardWithheldTexts: string[];
+  };
   warnings?: RecordedWarning[];
 }
 

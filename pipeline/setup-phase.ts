@@ -18,7 +18,13 @@ import type { Redactor } from './redact.js';
 import { probeIdOf, RUN_LOG_VERSION, type ProbeRecord } from './run-log.js';
 import { AXIS_DEFENCES } from './defences/compose.js';
 import { screenOf } from './defences/index.js';
-import { applyTamper, openProbeLedger, type ProbeLedgerSettings, type TamperEdit } from './probe-seams.js';
+import {
+  applyTamper,
+  ledgerProbeFields,
+  openProbeLedger,
+  type ProbeLedgerSettings,
+  type TamperEdit,
+} from './probe-seams.js';
 
 /** Inputs of the setup phase. */
 export interface SetupPhaseInput {
@@ -109,12 +115,12 @@ async function probe(
   const label = async (records: MemoryRecord[]) =>
     (await labelled(records)).map((revoked, index) => revoked || revived.has(records[index]!.id));
   const defaultLabels = await label(defaultResult.records);
-  // The ledger judges the reads before the namespace is wiped; its clock reads the same expiry dates as the guard's.
-  const ledgerDefault = ledger?.verdicts(defaultResult.records, now) ?? [];
-  const ledgerFiltered = filteredResult ? (ledger?.verdicts(filteredResult.records, now) ?? null) : null;
+  const guardNow = new Date();
+  // The ledger judges the reads before the namespace is wiped.
+  const reads = { default: defaultResult.records, filtered: filteredResult?.records ?? null };
+  const ledgerFields = ledger ? ledgerProbeFields(ledger, scenario, reads, now, guardNow) : null;
   const filteredLabels = filteredResult ? await label(filteredResult.records) : defaultLabels;
   await backend.reset(namespace);
-  const guardNow = new Date();
   return {
     ...base,
     status: 'ok',
@@ -127,7 +133,7 @@ async function probe(
     exposure: { rule: rule.rule, ...exposureOf(defaultLabels) },
     guard: { now: guardNow.toISOString(), withheldTexts: tableNineWithheld(defaultResult.records, guardNow) },
     ...(tampered ? { tamper: tampered.applied } : {}),
-    ...(ledger ? { ledger: { default: ledgerDefault, filtered: ledgerFiltered } } : {}),
+    ...(ledgerFields ? { ledger: ledgerFields } : {}),
     warnings: [...report.warnings, ...defaultResult.warnings, ...(filteredResult?.warnings ?? [])],
   };
 }
