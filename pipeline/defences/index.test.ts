@@ -59,10 +59,13 @@ describe('the defence registry', () => {
   });
 
   it("holds the paper's six arms in Table 5 order, and the PoEM gate as an axis only", () => {
-    expect(ARM_IDS).toEqual(['none', 'store-filter', 'prompt-hardening', 'output-filter', 'filter-hardening', 'guard']);
+    expect(ARM_IDS).toEqual([
+      ...['none', 'store-filter', 'prompt-hardening', 'output-filter', 'filter-hardening', 'guard'],
+      ...['revocation-ledger', 'ledger-filter', 'ledger-guard'], // issues #14 item 4 and #19 item 2, after the paper's
+    ]);
     expect(RUNNABLE_ARM_IDS).toEqual(ARM_IDS);
     expect(Object.keys(ARMS)).toEqual(ARM_IDS);
-    expect(ARM_IDS.map((id) => ARMS[id].referenceName)).toEqual([
+    expect(ARM_IDS.slice(0, 6).map((id) => ARMS[id].referenceName)).toEqual([
       'attack',
       'retrieval_filter',
       'prompt_harden',
