@@ -135,6 +135,16 @@ export function openRevocationLedger(settings: ChainSettings) {
       const state = chain.read();
       return state.ok ? { ok: true as const, entries: state.lines.length, repaired: state.repaired } : state;
     },
+    /** Ids the ledger binds in `owner` as written and never revoked: what a complete read of it must serve. */
+    expectedIds(owner: string): string[] {
+      const state = chain.read();
+      if (!state.ok) return [];
+      const index = indexOf(state.lines);
+      const prefix = `${owner}\u0000id\u0000`;
+      return [...index.bound.entries()]
+        .filter(([key, line]) => key.startsWith(prefix) && !index.revoked.has(key) && !index.revoked.has(`${owner}\u0000${line.payload.content}`))
+        .map(([key]) => key.slice(prefix.length));
+    },
     /** One verdict per record of `owner`, in order. */
     verdicts(owner: string, records: readonly JudgedRecord[]): LedgerVerdict[] {
       const state = chain.read();
