@@ -83,7 +83,10 @@ export function formatSummaryTable(summary: Summary): string {
       );
   }
   if (summary.ledgerMetrics?.length) {
-    lines.push('', 'stale guard without and with the revocation ledger (revoked = records carrying a statement the application revoked):');
+    lines.push(
+      '',
+      'stale guard without and with the revocation ledger (revoked = records carrying a statement the application revoked):',
+    );
     for (const m of summary.ledgerMetrics)
       lines.push(
         `  ${m.system.padEnd(9)} ${m.mode.padEnd(8)} ${m.defence.padEnd(25)} revoked present ${m.revokedPresent}, caught ${m.revokedCaught}/${m.revokedPresent}, current withheld ${m.currentWithheld}/${m.currentTotal}`,

@@ -222,7 +222,7 @@ export function guardMetricsOf(
 }
 
 /** The side-by-side rows of the stale guard without and with the revocation ledger, from the logged probes. */
-export function ledgerMetricsOf(
+function ledgerMetricsOf(
   systems: readonly string[],
   modes: readonly string[],
   scenarios: readonly string[],
@@ -238,7 +238,15 @@ export function ledgerMetricsOf(
         );
       if (judged.length === 0) continue;
       for (const defence of ['guard', 'guard + revocation ledger'] as const) {
-        const row: LedgerMetrics = { system, mode, defence, revokedPresent: 0, revokedCaught: 0, currentTotal: 0, currentWithheld: 0 };
+        const row: LedgerMetrics = {
+          system,
+          mode,
+          defence,
+          revokedPresent: 0,
+          revokedCaught: 0,
+          currentTotal: 0,
+          currentWithheld: 0,
+        };
         for (const probe of judged) {
           const withheld = new Set(defence === 'guard' ? probe.guard.withheldTexts : probe.ledger.guardWithheldTexts);
           (probe.defaultRead ?? []).forEach((record, index) => {

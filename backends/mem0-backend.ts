@@ -178,7 +178,8 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
     },
     async unrevoke(namespace) {
       const { userId } = opened(namespace);
-      if (qdrant) throw new UnsupportedFeatureError(id, 'the un-revoke tamper', 'implemented for the SQLite memory store only');
+      if (qdrant)
+        throw new UnsupportedFeatureError(id, 'the un-revoke tamper', 'implemented for the SQLite memory store only');
       // Stop, edit the file, restart: as an attacker editing a stopped store (integrity.md §2.3).
       client?.close();
       client = undefined;

@@ -10,16 +10,25 @@ import type { TamperReport } from './memory-backend.js';
  */
 export function unrevokeMem0Store(paths: Mem0Paths, userId: string): TamperReport {
   const commands: string[] = [];
-  const records = withRawSqlite(paths.vectorStore, 'mem0/vector_store.db', (command) => commands.push(command), (db) => {
-    const rows = db
-      .all<{ id: string; payload: string }>('SELECT id, payload FROM vectors')
-      .map((row) => ({ id: row.id, payload: JSON.parse(row.payload) as Record<string, unknown> }))
-      .filter(({ payload }) => payload.user_id === userId && Object.hasOwn(payload, 'expiration_date'));
-    for (const { id, payload } of rows) {
-      const { expiration_date: _cleared, ...kept } = payload;
-      db.run('UPDATE vectors SET payload = ? WHERE id = ?', [JSON.stringify(kept), id]);
-    }
-    return rows.length;
-  });
-  return { edit: 'unrevoke', records, how: 'expiration_date removed from the payload by SQL on vector_store.db, nothing else' };
+  const records = withRawSqlite(
+    paths.vectorStore,
+    'mem0/vector_store.db',
+    (command) => commands.push(command),
+    (db) => {
+      const rows = db
+        .all<{ id: string; payload: string }>('SELECT id, payload FROM vectors')
+        .map((row) => ({ id: row.id, payload: JSON.parse(row.payload) as Record<string, unknown> }))
+        .filter(({ payload }) => payload.user_id === userId && Object.hasOwn(payload, 'expiration_date'));
+      for (const { id, payload } of rows) {
+        const { expiration_date: _cleared, ...kept } = payload;
+        db.run('UPDATE vectors SET payload = ? WHERE id = ?', [JSON.stringify(kept), id]);
+      }
+      return rows.length;
+    },
+  );
+  return {
+    edit: 'unrevoke',
+    records,
+    how: 'expiration_date removed from the payload by SQL on vector_store.db, nothing else',
+  };
 }

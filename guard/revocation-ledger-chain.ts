@@ -22,9 +22,7 @@ export interface ChainLine {
 }
 
 /** The chain as read and verified, or why it cannot be trusted. */
-export type ChainState =
-  | { ok: true; lines: ChainLine[]; repaired: string | null }
-  | { ok: false; reason: string };
+export type ChainState = { ok: true; lines: ChainLine[]; repaired: string | null } | { ok: false; reason: string };
 
 /** Where the chain and its witness live, and the key (held in memory only, never written). */
 export interface ChainSettings {
@@ -123,7 +121,10 @@ export function openRevocationChain(settings: ChainSettings) {
       repaired = 'a torn last line (a crash mid-append) was cut off';
     }
     if (lines.length === witnessed.length + 1) {
-      writeAtomic(settings.witnessPath, JSON.stringify({ length: lines.length, head: prev, mac: witnessMac(key, lines.length, prev) }));
+      writeAtomic(
+        settings.witnessPath,
+        JSON.stringify({ length: lines.length, head: prev, mac: witnessMac(key, lines.length, prev) }),
+      );
       repaired = 'one complete line past the witness (a crash before the witness was written) was witnessed';
     } else if (lines.length !== witnessed.length || (lines.length > 0 && lines.at(-1)?.mac !== witnessed.head))
       return {
@@ -148,11 +149,11 @@ export function openRevocationChain(settings: ChainSettings) {
       } finally {
         closeSync(fd);
       }
-      writeAtomic(settings.witnessPath, JSON.stringify({ length: seq + 1, head: mac, mac: witnessMac(key, seq + 1, mac) }));
+      writeAtomic(
+        settings.witnessPath,
+        JSON.stringify({ length: seq + 1, head: mac, mac: witnessMac(key, seq + 1, mac) }),
+      );
       return { seq, payload, mac };
     },
   };
 }
-
-/** An open chain (`openRevocationChain`). */
-export type RevocationChain = ReturnType<typeof openRevocationChain>;

@@ -42,11 +42,13 @@ export function withRevocationLedger(backend: MemoryBackend, ledger: RevocationL
     const report = await backend.insert(request);
     const after = await listed(namespace);
     if (after === null) {
-      const texts = writes.mode === 'natural' ? writes.episodes.map((e) => e.text) : [...writes.revoked, ...writes.current];
+      const texts =
+        writes.mode === 'natural' ? writes.episodes.map((e) => e.text) : [...writes.revoked, ...writes.current];
       for (const text of texts) ledger.bind({ id: null, owner: namespace, text }, now);
     } else
       for (const record of after)
-        if (before.get(record.id) !== record.text) ledger.bind({ id: record.id, owner: namespace, text: record.text }, now);
+        if (before.get(record.id) !== record.text)
+          ledger.bind({ id: record.id, owner: namespace, text: record.text }, now);
     if (writes.mode === 'direct') {
       const successor = writes.current[0];
       for (const fact of writes.revoked)

@@ -31,13 +31,20 @@ export interface JudgedRecord {
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-const tokensOf = (text: string): string[] => text.normalize('NFC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-/** The content hash: sha256 of the text's words, lower-cased, one space apart (wrappers and spacing do not count). */
-export const contentHash = (text: string): string => sha256(tokensOf(text).join(' '));
-/** Each sentence of a bound or revoked text as `<hash>:<words>`, so a record that carries it (a chunk, a fact) is found. */
-const sentencesOf = (text: string): string[] =>
+const tokensOf = (text: string): string[] =>
   text
-    .split(/(?<=[.!?])\s+|\n+/)
+    .normalize('NFC')
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu) ?? [];
+/** The content hash: sha256 of the text's words, lower-cased, one space apart (wrappers and spacing do not count). */
+const contentHash = (text: string): string => sha256(tokensOf(text).join(' '));
+/**
+ * Each sentence of a text as `<hash>:<words>`, so a record that carries one (a chunk, an extracted fact) is found.
+ * A bound text is cut finer, at `;` and `:` too: a store may keep a clause of what was written as its own record.
+ */
+const sentencesOf = (text: string, clauses = false): string[] =>
+  text
+    .split(clauses ? /(?<=[.!?;:])\s+|\n+/ : /(?<=[.!?])\s+|\n+/)
     .map(tokensOf)
     .filter((tokens) => tokens.length > 0)
     .map((tokens) => `${sha256(tokens.join(' '))}:${tokens.length}`);
@@ -112,7 +119,7 @@ export function openRevocationLedger(settings: ChainSettings) {
         id: record.id,
         owner: record.owner,
         content: contentHash(record.text),
-        sentences: sentencesOf(record.text),
+        sentences: sentencesOf(record.text, true),
         position,
         at: at.toISOString(),
       });
@@ -142,14 +149,22 @@ export function openRevocationLedger(settings: ChainSettings) {
       const index = indexOf(state.lines);
       const prefix = `${owner}\u0000id\u0000`;
       return [...index.bound.entries()]
-        .filter(([key, line]) => key.startsWith(prefix) && !index.revoked.has(key) && !index.revoked.has(`${owner}\u0000${line.payload.content}`))
+        .filter(
+          ([key, line]) =>
+            key.startsWith(prefix) &&
+            !index.revoked.has(key) &&
+            !index.revoked.has(`${owner}\u0000${line.payload.content}`),
+        )
         .map(([key]) => key.slice(prefix.length));
     },
     /** One verdict per record of `owner`, in order. */
     verdicts(owner: string, records: readonly JudgedRecord[]): LedgerVerdict[] {
       const state = chain.read();
       if (!state.ok)
-        return records.map(() => ({ status: 'broken', reason: `revocation ledger failed verification: ${state.reason}` }));
+        return records.map(() => ({
+          status: 'broken',
+          reason: `revocation ledger failed verification: ${state.reason}`,
+        }));
       const index = indexOf(state.lines);
       return records.map((record): LedgerVerdict => {
         const tokens = tokensOf(record.text);

@@ -82,9 +82,7 @@ export function ledgerProbeFields(
 }
 
 /** The tamper's outcome: what it did and which records were revoked before it, or why the system cannot take it. */
-export type TamperOutcome =
-  | { applied: TamperReport; revokedBefore: ReadonlySet<string> }
-  | { notApplicable: string };
+export type TamperOutcome = { applied: TamperReport; revokedBefore: ReadonlySet<string> } | { notApplicable: string };
 
 /**
  * Applies `edit` to `namespace` through the backend's own `unrevoke`. A system without one, or one that throws

@@ -27,7 +27,9 @@ import type { RunSpec } from './run-spec.js';
 
 /** True when any unit of the grid runs a defence that consults the revocation ledger. */
 const consultsLedger = (spec: RunSpec): boolean =>
-  spec.arms.some((arm) => spec.guard.some((guard) => gridDefences({ arm: arm as ArmId, guard: guard === 'on', poem: false }).ledger));
+  spec.arms.some((arm) =>
+    spec.guard.some((guard) => gridDefences({ arm: arm as ArmId, guard: guard === 'on', poem: false }).ledger),
+  );
 
 /** How an experiment phase ended: the ending plus its summary and printed result. */
 export interface ExperimentOutcome extends RunEnding {

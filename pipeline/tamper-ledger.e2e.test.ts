@@ -26,7 +26,16 @@ async function run(args: string[]) {
 describe('pnpm eval --tamper unrevoke', () => {
   it('revives the revoked policy in context under store-filter and guard; the ledger arms refuse it', async () => {
     const arms = 'store-filter,guard,ledger-filter,ledger-guard';
-    const tampered = await run(['--systems', 'graphiti,mem0-exp', '--modes', 'direct', '--arms', arms, '--tamper', 'unrevoke']);
+    const tampered = await run([
+      '--systems',
+      'graphiti,mem0-exp',
+      '--modes',
+      'direct',
+      '--arms',
+      arms,
+      '--tamper',
+      'unrevoke',
+    ]);
     const untouched = await run(['--systems', 'graphiti,mem0-exp', '--modes', 'direct', '--arms', arms]);
     for (const system of ['graphiti', 'mem0-exp']) {
       // Without the edit the store filter keeps v1 out; after it, every scenario's filtered read serves it again.
@@ -34,7 +43,8 @@ describe('pnpm eval --tamper unrevoke', () => {
       expect(tampered.inContext(system, 'store-filter')).toEqual({ k: 9, n: 9 });
       expect(untouched.inContext(system, 'guard')).toEqual({ k: 0, n: 9 });
       expect(tampered.inContext(system, 'guard')?.k).toBeGreaterThan(0);
-      for (const arm of ['ledger-filter', 'ledger-guard']) expect(tampered.inContext(system, arm)).toEqual({ k: 0, n: 9 });
+      for (const arm of ['ledger-filter', 'ledger-guard'])
+        expect(tampered.inContext(system, arm)).toEqual({ k: 0, n: 9 });
     }
     expect(tampered.probes.map((probe) => probe.tamper?.records)).toEqual(Array(18).fill(1));
     const refused = tampered.records.find((r) => r.key.system === 'graphiti' && r.key.arm === 'ledger-filter');
@@ -44,20 +54,42 @@ describe('pnpm eval --tamper unrevoke', () => {
   }, 120_000);
 
   it('refuses by name a system that keeps no status, and a follow-up experiment', async () => {
-    const { probes } = await run(['--systems', 'langmem', '--modes', 'direct', '--arms', 'none', '--tamper', 'unrevoke']);
+    const { probes } = await run([
+      '--systems',
+      'langmem',
+      '--modes',
+      'direct',
+      '--arms',
+      'none',
+      '--tamper',
+      'unrevoke',
+    ]);
     expect(new Set(probes.map((probe) => [probe.status, probe.reason].join(': ')))).toEqual(
-      new Set(['not-applicable: langmem cannot take --tamper unrevoke: it keeps no revocation status to clear (status fields: none)']),
+      new Set([
+        'not-applicable: langmem cannot take --tamper unrevoke: it keeps no revocation status to clear (status fields: none)',
+      ]),
     );
-    await expect(run(['--experiment', 'writeback', '--tamper', 'unrevoke'])).rejects.toThrow('--tamper: applies to the grid only');
+    await expect(run(['--experiment', 'writeback', '--tamper', 'unrevoke'])).rejects.toThrow(
+      '--tamper: applies to the grid only',
+    );
     expect(() => specFromArgs(['--model', 'sim', '--tamper', 'revive'], {})).toThrow('tamper');
   }, 60_000);
 });
 
 describe('the revocation ledger on stores that return no status (natural mode)', () => {
   it('guard recall 100 % and current withheld 0 with it; the guard alone beside it, from one run', async () => {
-    const { summary, inContext } = await run(['--systems', 'zep-ce,langmem,cognee', '--modes', 'natural', '--arms', 'guard,ledger-guard']);
+    const { summary, inContext } = await run([
+      '--systems',
+      'zep-ce,langmem,cognee',
+      '--modes',
+      'natural',
+      '--arms',
+      'guard,ledger-guard',
+    ]);
     const rows = (summary.ledgerMetrics ?? []).map((m) =>
-      [m.system, m.defence, `${m.revokedCaught}/${m.revokedPresent}`, `${m.currentWithheld}/${m.currentTotal}`].join(' '),
+      [m.system, m.defence, `${m.revokedCaught}/${m.revokedPresent}`, `${m.currentWithheld}/${m.currentTotal}`].join(
+        ' ',
+      ),
     );
     expect(rows).toEqual([
       'zep-ce guard 5/15 0/13',
@@ -67,7 +99,8 @@ describe('the revocation ledger on stores that return no status (natural mode)',
       'cognee guard 0/9 0/9',
       'cognee guard + revocation ledger 9/9 0/9',
     ]);
-    for (const system of ['zep-ce', 'langmem', 'cognee']) expect(inContext(system, 'ledger-guard')).toEqual({ k: 0, n: 9 });
+    for (const system of ['zep-ce', 'langmem', 'cognee'])
+      expect(inContext(system, 'ledger-guard')).toEqual({ k: 0, n: 9 });
   }, 120_000);
 
   it('records no ledger when no defence of the run consults it (the grid stays as it was)', async () => {

@@ -2,7 +2,13 @@
 // measurement (issue #19 item 2), from the scenario's own text, independent of the ledger that is measured.
 
 /** Lower-cased words of a text, one space apart (punctuation, quoting and spacing do not count). */
-const words = (text: string): string => (text.normalize('NFC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
+const words = (text: string): string =>
+  (
+    text
+      .normalize('NFC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).join(' ');
 
 /**
  * True when `text` contains, word for word, one sentence of `revoked` (a fact extracted from it, a chunk holding it,

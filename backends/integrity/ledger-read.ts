@@ -37,7 +37,11 @@ export function judgedRecords(records: readonly MemoryRecord[], now: Date): Judg
 }
 
 /** Serves `records` of `owner` only if the ledger binds every one as it is, and every record it binds is there. */
-export function ledgerCheckedRead(ledger: RevocationLedger, owner: string, records: readonly JudgedRecord[]): ReadOutcome {
+export function ledgerCheckedRead(
+  ledger: RevocationLedger,
+  owner: string,
+  records: readonly JudgedRecord[],
+): ReadOutcome {
   const verdicts = ledger.verdicts(owner, records);
   const problems = verdicts.flatMap((verdict, index) => {
     const record = records[index]!;

@@ -30,7 +30,9 @@ describe.each([
     expect(allControlsHeld(result)).toBe(true);
     const reason = (edit: string, variant: string | null = null) =>
       result.cells.find((cell) => cell.edit === edit && cell.variant === variant)?.reason;
-    expect(reason('T8', 'unrevoke')).toMatch(/: revocation ledger: status not bound: the store serves it as current, the ledger binds its revocation at /);
+    expect(reason('T8', 'unrevoke')).toMatch(
+      /: revocation ledger: status not bound: the store serves it as current, the ledger binds its revocation at /,
+    );
     expect(reason('T2')).toContain('revocation ledger: bound as written but missing from the read');
     expect(reason('T5')).toContain('revocation ledger: never bound');
     expect(reason('T6')).toContain('revocation ledger: content not bound');

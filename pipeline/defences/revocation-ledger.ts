@@ -21,7 +21,8 @@ function screen({ records, ledger }: ScreenInput): ScreenVerdict {
     else verdict.kept.push(index);
   });
   const unknown = ledger.filter((judged) => judged.status === 'unknown').length;
-  if (unknown > 0) verdict.notes.push(`${unknown} of ${records.length} records were never bound by the revocation ledger; kept`);
+  if (unknown > 0)
+    verdict.notes.push(`${unknown} of ${records.length} records were never bound by the revocation ledger; kept`);
   return verdict;
 }
 
