@@ -53,18 +53,26 @@ describe('pnpm eval --tamper unrevoke', () => {
     );
   }, 120_000);
 
-  it('refuses by name a system that keeps no status, and a follow-up experiment', async () => {
+  it('un-revokes Zep CE in its sidecar graph, and refuses by name a system that keeps no status', async () => {
     const { probes } = await run([
       '--systems',
-      'langmem',
+      'zep-ce,langmem',
       '--modes',
-      'direct',
+      'natural',
       '--arms',
       'none',
       '--tamper',
       'unrevoke',
     ]);
-    expect(new Set(probes.map((probe) => [probe.status, probe.reason].join(': ')))).toEqual(
+    const zep = probes.filter((probe) => probe.system === 'zep-ce');
+    expect(zep.every((probe) => probe.status === 'ok' && probe.tamper?.edit === 'unrevoke')).toBe(true);
+    expect(zep.reduce((sum, probe) => sum + (probe.tamper?.records ?? 0), 0)).toBeGreaterThan(0);
+    // Exposure still counts a revived edge as the revoked policy (its status fields are gone from the graph).
+    expect(zep.filter((probe) => probe.exposure?.exposed).length).toBe(6);
+    const langmem = new Set(
+      probes.filter((probe) => probe.system === 'langmem').map((p) => `${p.status}: ${p.reason}`),
+    );
+    expect(langmem).toEqual(
       new Set([
         'not-applicable: langmem cannot take --tamper unrevoke: it keeps no revocation status to clear (status fields: none)',
       ]),
