@@ -55,6 +55,23 @@ describe('revocation ledger', () => {
     expect(ledger.verdicts('other', [{ id: 'e1', text: v1, storeRevoked: false }])[0]?.status).toBe('unknown');
   });
 
+  it('judges by content where the store gave no ids; where it did, an unbound id is unknown whatever its content', () => {
+    const { ledger } = fresh();
+    ledger.bind({ id: null, owner: 'chunks', text: `Policy DOC-00 states: ${v2}` }, at);
+    ledger.bind({ id: null, owner: 'chunks', text: 'VPN is required for remote access.' }, at);
+    const statuses = (owner: string, texts: string[]) =>
+      ledger
+        .verdicts(
+          owner,
+          texts.map((text, index) => ({ id: `r${index}`, text, storeRevoked: null })),
+        )
+        .map((v) => v.status);
+    expect(
+      statuses('chunks', [`Policy DOC-00 states: ${v2}`, `{'content': '${v2}'}`, 'VPN is required for remote access.']),
+    ).toEqual(['current', 'current', 'current']);
+    expect(statuses('ns', [v2, `{'content': '${v2}'}`])).toEqual(['unknown', 'unknown']); // ns binds e1, e2 by id
+  });
+
   it('binds id, owner, content hash, position and the transition in each entry, no text', () => {
     const { settings } = fresh();
     const entries = lines(settings.path).map(

@@ -61,6 +61,8 @@ interface LedgerIndex {
   bound: Map<string, ChainLine>;
   boundContent: Set<string>;
   boundSentences: Sentence[];
+  /** Owners whose records the ledger binds by id: there, an id it never bound is unknown, whatever its content. */
+  ownersWithIds: Set<string>;
   revoked: Map<string, ChainLine>;
   revokedSentences: Sentence[];
 }
@@ -70,6 +72,7 @@ function indexOf(lines: readonly ChainLine[]): LedgerIndex {
     bound: new Map(),
     boundContent: new Set(),
     boundSentences: [],
+    ownersWithIds: new Set(),
     revoked: new Map(),
     revokedSentences: [],
   };
@@ -79,6 +82,7 @@ function indexOf(lines: readonly ChainLine[]): LedgerIndex {
     if (id) (bind ? index.bound : index.revoked).set(`${owner}\u0000id\u0000${id}`, line);
     if (bind) index.boundContent.add(`${owner}\u0000${content}`);
     else index.revoked.set(`${owner}\u0000${content}`, line);
+    if (bind && id) index.ownersWithIds.add(owner);
     for (const sentence of (line.payload.sentences as readonly string[] | undefined) ?? []) {
       const [hash = '', words] = sentence.split(':');
       (bind ? index.boundSentences : index.revokedSentences).push({ owner, hash, words: Number(words), line });
@@ -181,7 +185,11 @@ export function openRevocationLedger(settings: ChainSettings) {
             status: 'altered',
             reason: `revocation ledger: content not bound: the ledger binds other content for ${record.id} (entry ${bound.seq})`,
           };
-        if (bound || index.boundContent.has(`${owner}\u0000${content}`) || carried(index.boundSentences))
+        const byContent = !index.ownersWithIds.has(owner);
+        if (
+          bound ||
+          (byContent && (index.boundContent.has(`${owner}\u0000${content}`) || carried(index.boundSentences)))
+        )
           return { status: 'current', reason: 'revocation ledger: bound as written, never revoked' };
         return { status: 'unknown', reason: 'revocation ledger: never bound (not written through the ledger client)' };
       });
