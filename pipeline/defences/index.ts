@@ -2,15 +2,18 @@
 import { UnknownComponentError, UnsupportedFeatureError } from '../core/errors.js';
 import type { DefenceStagesV1, DefenceV1, ScreenInput, ScreenVerdict } from './defence-v1.js';
 import { filterHardeningDefence } from './filter-hardening.js';
+import { naivePoemDefence } from './naive-poem.js';
 import { ledgerFilterDefence } from './ledger-filter.js';
 import { ledgerGuardDefence } from './ledger-guard.js';
 import { noneDefence } from './none.js';
 import { outputFilterDefence } from './output-filter.js';
 import { poemDefence } from './poem.js';
 import { promptHardeningDefence } from './prompt-hardening.js';
+import { sentinelStyleDefence } from './sentinel-style.js';
 import { revocationLedgerDefence } from './revocation-ledger.js';
 import { staleGuardDefence } from './stale-guard.js';
 import { storeFilterDefence } from './store-filter.js';
+import { taintDefence } from './taint.js';
 
 /** Every defence, one line each, in the order `--help`, the default arm list and reports show them. */
 export const DEFENCES = [
@@ -21,6 +24,9 @@ export const DEFENCES = [
   filterHardeningDefence,
   staleGuardDefence,
   poemDefence,
+  sentinelStyleDefence,
+  naivePoemDefence,
+  taintDefence,
   revocationLedgerDefence,
   ledgerFilterDefence,
   ledgerGuardDefence,
@@ -85,6 +91,7 @@ export type {
   DefenceStagesV1,
   DefenceV1,
   ExecutedAction,
+  ExecutionGate,
   Review,
   ReviewInput,
   ReviewOutcome,
