@@ -59,12 +59,26 @@ export interface GuardMetrics {
   currentWithheld: number;
 }
 
+/**
+ * The stale guard without and with the revocation ledger on the same probes (issue #19 item 2), per (system, mode):
+ * revoked = default-read records carrying a statement the application revoked (`revokedByApplication`); caught =
+ * those withheld; current withheld = every other record withheld. Only probes that recorded the ledger count.
+ */
+export interface LedgerMetrics extends Omit<GuardMetrics, 'system' | 'mode'> {
+  system: string;
+  mode: string;
+  /** `guard` (Table 9's guard alone) or `guard + revocation ledger`. */
+  defence: 'guard' | 'guard + revocation ledger';
+}
+
 /** `summary.json`. */
 export interface Summary {
   version: typeof SUMMARY_VERSION;
   simulated: boolean;
   cells: SummaryCell[];
   guardMetrics: GuardMetrics[];
+  /** Present when a defence of the run consulted the revocation ledger. */
+  ledgerMetrics?: LedgerMetrics[];
   cache: { hits: number; misses: number; hitRate: number | null };
   /** Calls, tokens and dollars per model, as the run's manifest recorded them (issue #12). */
   usage?: ModelUsage[];
@@ -167,6 +181,7 @@ export function summarize(input: {
     simulated: input.models.some((m) => m.simulated),
     cells,
     guardMetrics: guardMetricsOf(input.systems, input.modes, input.scenarios, input.probes),
+    ...ledgerPart(input.systems, input.modes, input.scenarios, input.probes),
     cache: { hits, misses, hitRate: hits + misses === 0 ? null : hits / (hits + misses) },
   };
 }
@@ -205,6 +220,57 @@ export function guardMetricsOf(
     }
   return metrics;
 }
+
+/** The side-by-side rows of the stale guard without and with the revocation ledger, from the logged probes. */
+function ledgerMetricsOf(
+  systems: readonly string[],
+  modes: readonly string[],
+  scenarios: readonly string[],
+  probes: ReadonlyMap<string, ProbeRecord>,
+): LedgerMetrics[] {
+  const rows: LedgerMetrics[] = [];
+  for (const system of systems)
+    for (const mode of modes) {
+      const judged = scenarios
+        .map((scenario) => probes.get(`${system}/${mode}/${scenario}`))
+        .filter((probe): probe is ProbeRecord & Required<Pick<ProbeRecord, 'ledger' | 'guard'>> =>
+          Boolean(probe?.status === 'ok' && probe.ledger && probe.guard),
+        );
+      if (judged.length === 0) continue;
+      for (const defence of ['guard', 'guard + revocation ledger'] as const) {
+        const row: LedgerMetrics = {
+          system,
+          mode,
+          defence,
+          revokedPresent: 0,
+          revokedCaught: 0,
+          currentTotal: 0,
+          currentWithheld: 0,
+        };
+        for (const probe of judged) {
+          const withheld = new Set(defence === 'guard' ? probe.guard.withheldTexts : probe.ledger.guardWithheldTexts);
+          (probe.defaultRead ?? []).forEach((record, index) => {
+            const revoked = probe.ledger.revokedByApplication[index] === true;
+            const caught = withheld.has(record.text);
+            if (revoked) {
+              row.revokedPresent += 1;
+              row.revokedCaught += caught ? 1 : 0;
+            } else {
+              row.currentTotal += 1;
+              row.currentWithheld += caught ? 1 : 0;
+            }
+          });
+        }
+        rows.push(row);
+      }
+    }
+  return rows;
+}
+
+const ledgerPart = (...args: Parameters<typeof ledgerMetricsOf>): { ledgerMetrics?: LedgerMetrics[] } => {
+  const rows = ledgerMetricsOf(...args);
+  return rows.length > 0 ? { ledgerMetrics: rows } : {};
+};
 
 function countVerdicts(records: readonly UnitRecord[]): Record<string, number> {
   const counts: Record<string, number> = { allowed: 0, overridden: 0, 'ledger-broken': 0, 'not-gated': 0 };

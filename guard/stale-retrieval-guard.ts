@@ -36,7 +36,8 @@ function withheldSummaryNote(withheld: number, total: number): string {
 /**
  * Runs the guard on one retrieval result (§10.4–10.9): stage 1 withholds records the backend marked revoked;
  * stage 2 withholds a survivor that conflicts with a kept, strictly newer record, newest first, capped at
- * floor(N·β) withholdings in total. Records are never modified; `kept` is in the input order.
+ * floor(N·β) withholdings in total. Records are never modified; `kept` is in the input order. `ledgerBound[i]`: the
+ * application's revocation ledger binds record i as written and never revoked, so stage 2 keeps it (issue #19 item 2).
  *
  * @example
  * const old = new Date(Date.now() - 365 * 86_400_000).toISOString();
@@ -47,6 +48,7 @@ export function applyStaleRetrievalGuard(
   records: readonly GuardInput[],
   config: Partial<GuardConfig> = {},
   now: Date = new Date(),
+  ledgerBound: readonly boolean[] = [],
 ): GuardResult {
   const settings = resolveGuardConfig(config);
   const withheld: WithheldRecord[] = [];
@@ -79,7 +81,7 @@ export function applyStaleRetrievalGuard(
       }
       break; // only the first conflicting kept record counts (§10.11.6)
     }
-    if (superseding && withheld.length < maxWithheld) {
+    if (superseding && withheld.length < maxWithheld && ledgerBound[candidate.index] !== true) {
       withheld.push({
         index: candidate.index,
         text,

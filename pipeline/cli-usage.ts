@@ -56,6 +56,8 @@ ${helpLines(DEFENCE_REGISTRY, INDENT)}
   --poem <off,on>         run every arm without and/or with the proof-of-execution gate on its decisions
                           (ledger key: STALEBENCH_LEDGER_KEY, hex; default a fresh key per process)
   --taint <off,on>        writeback, propagation: journals without and/or with provenance (the taint defence)
+  --tamper unrevoke       after seeding, before reading: clear the revocation fields of every revoked record at rest
+                          (the integrity method's T8:unrevoke; a system that keeps no status is n/a, by name)
   --scenarios <ids>       scenario ids (default: all ${POLICY_SCENARIO_IDS.length} of scenarios/policy/index.json, grid order;
                           tools: the ${EXPLOIT_SCENARIO_IDS.length} exploit scenarios)
   --scenario-dir <dir>    load scenarios from this directory of JSON files instead (in the order of its

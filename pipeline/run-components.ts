@@ -52,6 +52,8 @@ export function validateComponents(spec: RunSpec): void {
     ]);
   }
   if (experiment.phase !== 'grid') {
+    if (spec.tamper === 'unrevoke')
+      throw new InvalidInputError('command line', [{ path: '--tamper', message: 'applies to the grid only' }]);
     const arms = Object.keys(experiment.arms);
     for (const arm of spec.arms)
       if (!arms.includes(arm)) throw new UnknownComponentError(`${spec.experiment} arm`, arm, arms);

@@ -21,6 +21,15 @@ import { accountFollowUp, accountGrid, followUpOutcome, gridOutcome } from './ru
 import type { RunContext } from './run-context.js';
 import type { RunEnding } from './run-control.js';
 import { runSetupPhase } from './setup-phase.js';
+import { gridDefences } from './defences/grid-context.js';
+import { generateLedgerKey } from '../guard/execution-ledger-key.js';
+import type { RunSpec } from './run-spec.js';
+
+/** True when any unit of the grid runs a defence that consults the revocation ledger. */
+const consultsLedger = (spec: RunSpec): boolean =>
+  spec.arms.some((arm) =>
+    spec.guard.some((guard) => gridDefences({ arm: arm as ArmId, guard: guard === 'on', poem: false }).ledger),
+  );
 
 /** How an experiment phase ended: the ending plus its summary and printed result. */
 export interface ExperimentOutcome extends RunEnding {
@@ -105,6 +114,9 @@ export async function runGridExperiment(run: RunContext): Promise<ExperimentOutc
     loadBackend: run.loadSystem,
     log: run.log,
     ...run.stops,
+    tamper: spec.tamper === 'unrevoke' ? spec.tamper : null,
+    // The revocation ledger's verdicts are recorded only when a defence of the run consults it.
+    ledgerKey: consultsLedger(spec) ? (secrets.ledgerKey ?? generateLedgerKey()) : null,
   });
   rmSync(join(runDir, 'work'), { recursive: true, force: true });
   const result = await runExperimentPhase({

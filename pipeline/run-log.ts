@@ -1,5 +1,6 @@
 // The run directory's data model (versioned): manifest.json, setup.jsonl, records.jsonl, summary.json.
-import type { MemoryRecord, SeedMode, RecordedWarning } from '../backends/memory-backend.js';
+import type { MemoryRecord, SeedMode, RecordedWarning, TamperReport } from '../backends/memory-backend.js';
+import type { LedgerVerdict } from '../guard/revocation-ledger.js';
 import type { ArmId } from './arms.js';
 import type { GuardTrace, OutputFilterTrace } from './defences/traces.js';
 import type { DecisionResponse, ModelDescription } from './decision-model.js';
@@ -146,6 +147,19 @@ export interface ProbeRecord {
   exposure?: { rule: string; exposed: boolean; revokedRank: number | null };
   /** The stale-retrieval guard (default config) on the default read, for the guard metrics of Table 9. */
   guard?: { now: string; withheldTexts: string[] };
+  /** `--tamper unrevoke`: what the at-rest edit between seeding and reading did. */
+  tamper?: TamperReport;
+  /** With a defence that consults the revocation ledger (pipeline/probe-seams.ts `ledgerProbeFields`). */
+  ledger?: {
+    /** The ledger's verdict on each default-read record, aligned with it. */
+    default: LedgerVerdict[];
+    /** The same on the filtered read; null when the system has no filter. */
+    filtered: LedgerVerdict[] | null;
+    /** Per default-read record: it carries a statement the application revoked (scenarios/app-revocation.ts). */
+    revokedByApplication: boolean[];
+    /** What the ledger then the stale guard (default config, clock `guard.now`) withhold from the default read. */
+    guardWithheldTexts: string[];
+  };
   warnings?: RecordedWarning[];
 }
 

@@ -77,6 +77,8 @@ export const runSpecSchema = z
       .array(z.enum(['off', 'on']))
       .min(1)
       .optional(),
+    /** `--tamper unrevoke`: the at-rest edit of the integrity method (`T8:unrevoke`) between seeding and reading. Absent: none. */
+    tamper: z.enum(['none', 'unrevoke']).optional(),
     /** Scenario ids, in grid order. */
     scenarios: idList,
     /** Directory of scenario JSON files; null = the built-in `scenarios/policy/`. */
@@ -185,6 +187,7 @@ function specIdentity(spec: RunSpec): unknown {
     guard,
     poem,
     taint,
+    tamper,
     scenarios,
     scenarioDir,
     trials,
@@ -210,6 +213,7 @@ function specIdentity(spec: RunSpec): unknown {
     ...(guard.join() === 'off' ? {} : { guard }),
     ...(poem.join() === 'off' ? {} : { poem }),
     ...(taint === undefined || taint.join() === 'off' ? {} : { taint }),
+    ...(tamper === undefined || tamper === 'none' ? {} : { tamper }),
     scenarios,
     scenarioDir,
     trials,
