@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  forEachJsonLine,
   readJsonLines,
   RUN_LOG_VERSION,
   type ProbeRecord,
@@ -38,8 +39,7 @@ export function loadRun(runDir: string): LoadedRun {
   for (const probe of readJsonLines<ProbeRecord>(join(runDir, 'setup.jsonl')).rows)
     probes.set(`${probe.system}/${probe.mode}/${probe.scenario}`, probe);
   const records = new Map<string, UnitRecord>();
-  for (const record of readJsonLines<UnitRecord>(join(runDir, 'records.jsonl')).rows)
-    records.set(record.unitId, record);
+  forEachJsonLine<UnitRecord>(join(runDir, 'records.jsonl'), (record) => records.set(record.unitId, record));
   return { runDir, manifest, probes, records };
 }
 

@@ -86,7 +86,9 @@ export function summarize(input: {
   cache?: { hits: number; misses: number };
 }): Summary {
   const byCell = new Map<string, UnitRecord[]>();
+  const inScenarios = new Set(input.scenarios);
   for (const record of input.records) {
+    if (!inScenarios.has(record.key.scenario)) continue; // O(1) per record: one push, no copy of the cell
     const id = [
       record.key.model,
       record.key.system,
@@ -95,7 +97,9 @@ export function summarize(input: {
       String(record.key.guard ?? false),
       String(record.key.poem ?? false),
     ].join('\u0000');
-    byCell.set(id, [...(byCell.get(id) ?? []), record]);
+    const cell = byCell.get(id);
+    if (cell) cell.push(record);
+    else byCell.set(id, [record]);
   }
   const cells: SummaryCell[] = [];
   for (const model of input.models)
@@ -111,9 +115,8 @@ export function summarize(input: {
         for (const guard of input.guardAxis ?? [false])
           for (const poem of input.poemAxis ?? [false])
             for (const arm of input.arms) {
-              const records = (
-                byCell.get([model.id, system, mode, arm, String(guard), String(poem)].join('\u0000')) ?? []
-              ).filter((r) => input.scenarios.includes(r.key.scenario));
+              const records =
+                byCell.get([model.id, system, mode, arm, String(guard), String(poem)].join('\u0000')) ?? [];
               const completed = records.filter((r) => r.status === 'ok');
               const counts = unsafeCounts(
                 tallyDecisions(

@@ -24,7 +24,7 @@ export type {
   WritebackRecord,
 } from './follow-up-log.js';
 export { checkRunLog, problemText, type RunLogCheck } from './run-log-verify.js';
-export { readJsonLines, sha256, writeJsonAtomic } from './json-files.js';
+export { forEachJsonLine, readJsonLines, sha256, writeJsonAtomic } from './json-files.js';
 export type { ModelUsage } from './usage-totals.js';
 export type { ChatMessage } from './decision-model.js';
 export { readFrontdoorResults, type FrontdoorCell, type FrontdoorResults } from './frontdoor/frontdoor-results.js';

@@ -13,7 +13,7 @@ import {
   type Summary,
 } from '../analysis/index.js';
 import type { ArmId } from './arms.js';
-import { readUnitRecords, runExperimentPhase } from './experiment-phase.js';
+import { runExperimentPhase } from './experiment-phase.js';
 import type { FollowUpSteps } from './follow-up/experiment.js';
 import { readFollowUpRecords, runFollowUpPhase } from './follow-up/phase.js';
 import { writeJsonAtomic } from './json-files.js';
@@ -127,10 +127,12 @@ export async function runGridExperiment(run: RunContext): Promise<ExperimentOutc
       run.logError(record.unitId, record.status, record.error?.message);
     },
   });
-  const account = accountGrid(result.total, readUnitRecords(runDir).records.values(), probes.values(), priceOf);
+  // One read of the stored run log serves the account and the summary (issue #18: not a copy of it for each).
+  const stored = loadRun(runDir);
+  const account = accountGrid(result.total, stored.records.values(), probes.values(), priceOf);
   // The summary is computed from the stored run log only, exactly as `pnpm rescore` recomputes it (its usage is the
   // one the final manifest holds); it is written before the manifest's ending, so a failure here leaves `started`.
-  const summary = { ...summarizeRun(loadRun(runDir)), usage: account.usage };
+  const summary = { ...summarizeRun(stored), usage: account.usage };
   writeJsonAtomic(join(runDir, 'summary.json'), summary);
   const ending = run.finish(account);
   return {
