@@ -60,7 +60,8 @@ describe('verifyAppended: O(new events) per grounding check', () => {
     // Another writer (a second process on the same medium) appends three events: the check MACs exactly those.
     const before = inner.bytes().length;
     const other = createExecutionLedger({ key: KEY, storage: inner });
-    for (let step = 50; step < 53; step += 1) await other.writer.append({ action: 'dual-approval', subject: `t ${step}` });
+    for (let step = 50; step < 53; step += 1)
+      await other.writer.append({ action: 'dual-approval', subject: `t ${step}` });
     expect(await reader.verifyAppended()).toMatchObject({ ok: true, verifiedFrom: 50, head: { length: 53 } });
     expect(macs.filter((call) => call.purpose === 'verify').map((call) => call.step)).toEqual([50, 51, 52]);
     expect(counts.fullReads).toBe(1);
@@ -73,7 +74,14 @@ describe('verifyAppended: O(new events) per grounding check', () => {
     await writer.append({ action: 'mfa-challenge', subject: 'user:alice' });
     expect(await reader.contains('mfa-challenge', 'user:alice')).toBe(true);
     const last = JSON.parse(Buffer.from(storage.bytes()).toString('utf8').trim()) as { mac: string };
-    const forged = { v: 1, step: 1, action: 'mfa-challenge', subject: 'user:mallory', prev: last.mac, mac: 'ab'.repeat(32) };
+    const forged = {
+      v: 1,
+      step: 1,
+      action: 'mfa-challenge',
+      subject: 'user:mallory',
+      prev: last.mac,
+      mac: 'ab'.repeat(32),
+    };
     await storage.append(Buffer.from(`${JSON.stringify(forged)}\n`));
     expect(await reader.verifyAppended()).toMatchObject({ ok: false, failure: 'mac-mismatch', line: 2 });
     expect(await reader.contains('mfa-challenge', 'user:alice')).toBe(false);
@@ -94,7 +102,10 @@ describe('an edit to an already-verified prefix', () => {
     expect(await reader.verifyAppended()).toMatchObject({ ok: false, failure: 'unparseable', line: 3 });
     expect(await reader.contains('ciso-approval', 'host web-0')).toBe(false);
     expect(await reader.verifyChain()).toMatchObject({ ok: false, line: 3 });
-    expect(await createExecutionLedger({ key: KEY, storage }).reader.verifyAppended()).toMatchObject({ ok: false, line: 3 });
+    expect(await createExecutionLedger({ key: KEY, storage }).reader.verifyAppended()).toMatchObject({
+      ok: false,
+      line: 3,
+    });
   });
 
   test('on a medium blind to in-place edits: verifyChain finds it, and so does the next check after a reopen', async () => {

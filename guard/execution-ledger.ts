@@ -113,8 +113,7 @@ export function createExecutionLedger(settings: ExecutionLedgerSettings): Execut
     current.bytes.set(bytes, current.size);
     current.size += bytes.length;
   };
-  const generationOf = (): number | null =>
-    storage.generation && storage.readFrom ? storage.generation() : null;
+  const generationOf = (): number | null => (storage.generation && storage.readFrom ? storage.generation() : null);
   const add = (current: VerifiedState, event: LedgerEvent): void => {
     current.events.push(event);
     const at = indexKey(event.action, event.subject);

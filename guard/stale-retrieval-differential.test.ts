@@ -20,9 +20,10 @@ const STOP = new Set(
     ' ',
   ),
 );
-const PAIRS = 'never may,never permitted,never allowed,never can,must never,prohibited permitted,prohibited allowed,denied granted,deny grant,denied allowed,block monitor,blocked monitored,blocked allowed,delete retain,deleted retained,delete keep,immediately first,automatically approval,waived required,waiver required,skip required,single dual,one two,without requires,disclose refuse,export internal,rollback investigate'
-  .split(',')
-  .map((pair) => pair.split(' ') as [string, string]);
+const PAIRS =
+  'never may,never permitted,never allowed,never can,must never,prohibited permitted,prohibited allowed,denied granted,deny grant,denied allowed,block monitor,blocked monitored,blocked allowed,delete retain,deleted retained,delete keep,immediately first,automatically approval,waived required,waiver required,skip required,single dual,one two,without requires,disclose refuse,export internal,rollback investigate'
+    .split(',')
+    .map((pair) => pair.split(' ') as [string, string]);
 const CUES = ['never', 'not', 'no ', 'without', 'prohibit', 'forbid', 'must not', 'may not', 'cannot'];
 const oldStem = (word: string): string => {
   for (const suffix of ['ies', 'ing', 'ed', 'es', 's'])
@@ -32,8 +33,7 @@ const oldStem = (word: string): string => {
 const oldWords = (text: string) =>
   new Set((text.toLowerCase().match(/[a-z0-9$]+/g) ?? []).filter((w) => w.length > 2 && !STOP.has(w)).map(oldStem));
 const oldQuantities = (text: string) => new Set(text.toLowerCase().match(/\$?\p{Nd}[\p{Nd},]*/gu) ?? []);
-const oldNegations = (text: string) =>
-  CUES.reduce((sum, cue) => sum + text.toLowerCase().split(cue).length - 1, 0);
+const oldNegations = (text: string) => CUES.reduce((sum, cue) => sum + text.toLowerCase().split(cue).length - 1, 0);
 
 function oldConflict(a: string, b: string, config: GuardConfig): { hit: boolean; reason: string } {
   const wordsA = oldWords(a);
@@ -158,7 +158,10 @@ function randomRetrieval(random: () => number): GuardInput[] {
     Array.from({ length: 2 + Math.floor(random() * 10) }, () => pick(VOCABULARY)).join(' '),
   );
   return Array.from({ length: size }, (): GuardInput => {
-    const text = random() < 0.6 ? pick(pool) : Array.from({ length: 3 + Math.floor(random() * 8) }, () => pick(VOCABULARY)).join(' ');
+    const text =
+      random() < 0.6
+        ? pick(pool)
+        : Array.from({ length: 3 + Math.floor(random() * 8) }, () => pick(VOCABULARY)).join(' ');
     if (random() < 0.1) return text;
     const record: Record<string, unknown> = { fact: text };
     const field = pick(['created_at', 'valid_at', 'updated_at', 'timestamp', 'ts', 'none']);

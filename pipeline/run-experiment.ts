@@ -6,6 +6,8 @@ import {
   formatFollowUpSummary,
   formatSummaryTable,
   loadRun,
+  readRunHead,
+  readRunRecords,
   SUMMARY_VERSION,
   summarizeFollowUpRun,
   summarizeRun,
@@ -20,6 +22,7 @@ import { writeJsonAtomic } from './json-files.js';
 import { accountFollowUp, accountGrid, followUpOutcome, gridOutcome } from './run-accounting.js';
 import type { RunContext } from './run-context.js';
 import type { RunEnding } from './run-control.js';
+import type { UnitRecord } from './run-log.js';
 import { runSetupPhase } from './setup-phase.js';
 
 /** How an experiment phase ended: the ending plus its summary and printed result. */
@@ -88,6 +91,18 @@ export async function runFollowUpExperiment(run: RunContext, followUp: FollowUpS
   };
 }
 
+/** A unit record without what neither the account nor the summary reads: the context's records and traces, reply text. */
+function accountedRecordOf(record: UnitRecord): UnitRecord {
+  const { records: _records, labels: _labels, guard: _guard, screens: _screens, ...context } = record.context;
+  const { reviews: _reviews, error, ...rest } = record;
+  return {
+    ...rest,
+    context: { ...context, records: [], labels: [] },
+    reply: record.reply ? { ...record.reply, text: '' } : null,
+    ...(error ? { error: { message: error.message } } : {}),
+  };
+}
+
 /** Runs the grid: the setup phase (inserts, probes), then the experiment phase, then the summary and final manifest. */
 export async function runGridExperiment(run: RunContext): Promise<ExperimentOutcome> {
   const { spec, secrets, parts, control } = run;
@@ -127,8 +142,9 @@ export async function runGridExperiment(run: RunContext): Promise<ExperimentOutc
       run.logError(record.unitId, record.status, record.error?.message);
     },
   });
-  // One read of the stored run log serves the account and the summary (issue #18: not a copy of it for each).
-  const stored = loadRun(runDir);
+  // One streamed read of the stored run log serves the account and the summary, each record reduced to what they
+  // read as it is parsed (issue #18: no full copies of records.jsonl at the end of a run).
+  const stored = { ...readRunHead(runDir), records: readRunRecords(runDir, accountedRecordOf) };
   const account = accountGrid(result.total, stored.records.values(), probes.values(), priceOf);
   // The summary is computed from the stored run log only, exactly as `pnpm rescore` recomputes it (its usage is the
   // one the final manifest holds); it is written before the manifest's ending, so a failure here leaves `started`.

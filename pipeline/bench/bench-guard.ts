@@ -1,0 +1,71 @@
+// Bench rows for the stale-retrieval guard: µs per k=10 retrieval on the fixed corpus, and one 10k-record array.
+import { resolveGuardConfig } from '../../guard/guard-config.js';
+import type { GuardInput } from '../../guard/guard-record.js';
+import { applyStaleRetrievalGuard } from '../../guard/stale-retrieval-guard.js';
+import { GUARD_CORPUS_NOW } from './guard-corpus.js';
+
+/** Milliseconds since `start` (a `process.hrtime.bigint()` value). */
+export const msSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
+
+/** The guard rows. */
+export interface GuardBench {
+  /** Retrievals in the corpus and records in each. */
+  retrievals: number;
+  k: number;
+  /** µs per retrieval on the first pass over the corpus (every text and time string new to the process). */
+  firstPassMicrosPerRetrieval: number;
+  /** µs per retrieval, minimum over 3 repeats of `passes` passes (texts and time strings seen before, as in a grid). */
+  microsPerRetrieval: number;
+  passes: number;
+  /** Records in the one large array, distinct texts among them, and the guard's wall time on it. */
+  array: { records: number; distinctTexts: number; ms: number; withheld: number };
+}
+
+/**
+ * The large array: the corpus's records repeated until `size`, each copy's text made distinct by a code word
+ * (`ref` plus letters: a content word, no digit, so no new quantity), so the guard really compares `size` texts.
+ */
+export function largeGuardArray(corpus: readonly GuardInput[][], size: number): GuardInput[] {
+  const records = corpus.flat();
+  const word = (n: number): string => {
+    let text = '';
+    for (let rest = n; text.length < 4; rest = Math.floor(rest / 26)) text += String.fromCharCode(97 + (rest % 26));
+    return text;
+  };
+  return Array.from({ length: size }, (_, index) => {
+    const record = records[index % records.length]!;
+    const suffix = ` (ref ${word(index)})`;
+    return typeof record === 'string' ? record + suffix : { ...record, fact: `${String(record.fact)}${suffix}` };
+  });
+}
+
+/** Runs the guard rows (the array has 10,000 records, or 2,000 with `quick`). */
+export function benchGuard(corpus: readonly GuardInput[][], quick: boolean): GuardBench {
+  const config = Object.freeze(resolveGuardConfig({}));
+  const now = new Date(GUARD_CORPUS_NOW);
+  const k = corpus[0]?.length ?? 0;
+  const first = process.hrtime.bigint();
+  for (const records of corpus) applyStaleRetrievalGuard(records, config, now);
+  const firstPassMicrosPerRetrieval = (msSince(first) * 1000) / corpus.length;
+  const passes = quick ? 2 : 20;
+  let best = Number.POSITIVE_INFINITY;
+  for (let repeat = 0; repeat < 3; repeat += 1) {
+    const start = process.hrtime.bigint();
+    for (let pass = 0; pass < passes; pass += 1)
+      for (const records of corpus) applyStaleRetrievalGuard(records, config, now);
+    best = Math.min(best, (msSince(start) * 1000) / (passes * corpus.length));
+  }
+  const array = largeGuardArray(corpus, quick ? 2_000 : 10_000);
+  const start = process.hrtime.bigint();
+  const verdict = applyStaleRetrievalGuard(array, config, now);
+  const ms = msSince(start);
+  const distinctTexts = new Set(array.map((r) => (typeof r === 'string' ? r : String(r.fact)))).size;
+  return {
+    retrievals: corpus.length,
+    k,
+    firstPassMicrosPerRetrieval,
+    microsPerRetrieval: best,
+    passes,
+    array: { records: array.length, distinctTexts, ms, withheld: verdict.withheld.length },
+  };
+}
