@@ -1,7 +1,7 @@
 // The kept records of stage 2 (stale-retrieval.md §10.8), indexed by content word so that a candidate is tested only
 // against kept records it could conflict with, in the same order as a scan of every kept record.
 import { conflictBetween, type ConflictOutcome, type ConflictSettings } from './conflict.js';
-import type { ConflictFeatures } from './conflict-features.js';
+import { oppositionOf, type ConflictFeatures } from './conflict-features.js';
 
 /** Up to this many kept records, `firstConflict` tests them all rather than merging posting lists. */
 const SCAN_ALL_BELOW = 32;
@@ -16,17 +16,21 @@ export interface FirstConflict<T> {
 
 /**
  * Kept records in the order they were kept, with their features. `firstConflict` returns exactly what testing the
- * candidate against every kept record in that order and stopping at the first hit returns. With α > 0 a pair that
- * shares no content word has containment 0 < α and cannot conflict, so only kept records sharing a word (found
- * through a word → positions index) are tested, in ascending position. With α ≤ 0 (or NaN) every kept record is.
+ * candidate against every kept record in that order and stopping at the first hit returns, with two shortcuts that
+ * cannot change it: (1) kept records whose conflict-relevant features are equal (same W(x), antonym terms, Q(x) and
+ * N(x)) give the same outcome against any candidate, so only the first of each such class is tested; (2) with α > 0
+ * a pair that shares no content word has containment 0 < α and cannot conflict, so only classes sharing a word
+ * (found through a word → classes index) are tested, in ascending order. With α ≤ 0 (or NaN) every class is.
  */
 export function createConflictIndex<T>(settings: ConflictSettings) {
-  const keepers: { keeper: T; features: ConflictFeatures }[] = [];
+  /** One class per distinct signature, in the order of its first kept record (which represents it). */
+  const classes: { keeper: T; features: ConflictFeatures }[] = [];
+  const bySignature = new Set<string>();
   const postings = new Map<string, number[]>();
   const everyPair = !(settings.subjectOverlap > 0);
 
-  /** Positions that share a word with the candidate, ascending, without repeats (a merge of the posting lists). */
-  function* sharingPositions(features: ConflictFeatures): Generator<number> {
+  /** Classes that share a word with the candidate, ascending, without repeats (a merge of the posting lists). */
+  function* sharingClasses(features: ConflictFeatures): Generator<number> {
     const lists: number[][] = [];
     for (const word of features.words) {
       const list = postings.get(word);
@@ -54,27 +58,36 @@ export function createConflictIndex<T>(settings: ConflictSettings) {
   }
 
   return {
-    /** Adds a kept record at the end of the order. */
+    /** Adds a kept record at the end of the order (a new class only if no earlier kept record has its signature). */
     add(keeper: T, features: ConflictFeatures): void {
-      const position = keepers.length;
-      keepers.push({ keeper, features });
+      const signature = signatureOf(features);
+      if (bySignature.has(signature)) return;
+      bySignature.add(signature);
+      const id = classes.length;
+      classes.push({ keeper, features });
       for (const word of features.words) {
         const list = postings.get(word);
-        if (list) list.push(position);
-        else postings.set(word, [position]);
+        if (list) list.push(id);
+        else postings.set(word, [id]);
       }
     },
     /** The first kept record (in kept order) that conflicts with the candidate, or null. */
     firstConflict(candidate: ConflictFeatures): FirstConflict<T> | null {
       if (candidate.words.size === 0) return null;
       // A short list is cheaper to scan whole; a pair without a shared word fails its containment test either way.
-      const positions = everyPair || keepers.length <= SCAN_ALL_BELOW ? keepers.keys() : sharingPositions(candidate);
-      for (const position of positions) {
-        const { keeper, features } = keepers[position]!;
+      const ids = everyPair || classes.length <= SCAN_ALL_BELOW ? classes.keys() : sharingClasses(candidate);
+      for (const id of ids) {
+        const { keeper, features } = classes[id]!;
         const outcome = conflictBetween(candidate, features, settings);
         if (outcome.hit) return { keeper, outcome };
       }
       return null;
     },
   };
+}
+
+/** Everything the conflict test reads of a text, as one string: equal signatures, equal outcomes. */
+function signatureOf(features: ConflictFeatures): string {
+  const { terms, quantities, negations } = oppositionOf(features);
+  return [[...features.words].sort().join(' '), terms.join(''), [...quantities].sort().join(' '), negations].join('\n');
 }

@@ -191,6 +191,35 @@ describe('the guard after issue #18 returns what the guard before it returned', 
     }
   });
 
+  it('kept records with the same words but other quantities or negations are each tested (not merged)', () => {
+    const at = (day: number) => `2025-01-${String(day).padStart(2, '0')}T00:00:00Z`;
+    // newest and middle: same words, same time, other quantities / negations (an unresolved conflict, both kept);
+    // oldest conflicts with middle only, so it is withheld only if middle is tested on its own.
+    const cases = [
+      ['Backups kept for 30 days offsite.', 'Backups kept for 90 days offsite.', 'Backups kept for 30 days offsite.'],
+      ['Backups kept offsite daily.', 'Backups kept offsite daily, no ok.', 'Backups kept offsite daily.'],
+    ];
+    for (const [newest, middle, oldest] of cases) {
+      for (const padding of [0, 40]) {
+        const filler = Array.from({ length: padding }, (_, i) => ({
+          fact: `Unrelated note ${i} zeta${i}`,
+          created_at: at(20),
+        }));
+        const records = [
+          { fact: newest!, created_at: at(9) },
+          { fact: middle!, created_at: at(9) },
+          { fact: oldest!, created_at: at(1) },
+          ...filler,
+        ];
+        for (const config of [{}, { maxWithheldRatio: 1 }]) {
+          const before = oldGuard(records, config, now);
+          expect(before.withheld.map((w) => (w as { index: number }).index)).toEqual([2]);
+          expect(applyStaleRetrievalGuard(records, config, now)).toEqual(before);
+        }
+      }
+    }
+  });
+
   it('the verdict: identical kept, withheld and notes on 1,500 random retrievals (short and long, index path too)', () => {
     const random = seeded(1812);
     let conflicts = 0;

@@ -22,8 +22,9 @@ export interface GuardBench {
 }
 
 /**
- * The large array: the corpus's records repeated until `size`, each copy's text made distinct by a code word
- * (`ref` plus letters: a content word, no digit, so no new quantity), so the guard really compares `size` texts.
+ * The large array: the corpus's records repeated until `size`, as a store returns the same facts again under new
+ * ids: each copy's text is made distinct by a tag of two-letter words (`[qx-ab]`: no content word, digit or cue, so
+ * the conflict test reads it as the original), so the guard tokenises `size` distinct texts.
  */
 export function largeGuardArray(corpus: readonly GuardInput[][], size: number): GuardInput[] {
   const records = corpus.flat();
@@ -34,7 +35,8 @@ export function largeGuardArray(corpus: readonly GuardInput[][], size: number): 
   };
   return Array.from({ length: size }, (_, index) => {
     const record = records[index % records.length]!;
-    const suffix = ` (ref ${word(index)})`;
+    const tag = word(index);
+    const suffix = ` [${tag.slice(0, 2)}-${tag.slice(2)}]`;
     return typeof record === 'string' ? record + suffix : { ...record, fact: `${String(record.fact)}${suffix}` };
   });
 }
