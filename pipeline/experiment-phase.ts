@@ -74,12 +74,21 @@ export function unitContext(key: UnitKey, scenario: Scenario, probe: ProbeRecord
   return gridUnitContext(scenario, probe, gridDefences(key), () => now);
 }
 
+/** What a reusing arm reads of the unit whose reply it takes (kept in memory for the run instead of the record). */
+type ReusableReply = Pick<UnitRecord, 'unitId' | 'status' | 'promptSha256' | 'reply'>;
+const reusableOf = ({ unitId, status, promptSha256, reply }: UnitRecord): ReusableReply => ({
+  unitId,
+  status,
+  promptSha256,
+  reply,
+});
+
 async function runUnit(
   key: UnitKey,
   scenario: Scenario,
   probe: ProbeRecord,
   model: DecisionModel,
-  reusable: UnitRecord | undefined,
+  reusable: ReusableReply | undefined,
   actions: ActionLayer,
   stop: UnitStop,
 ): Promise<UnitRecord> {
@@ -196,7 +205,9 @@ function resumeState(runDir: string, keys: readonly UnitKey[], retryErrors: bool
       return reuses !== null && isArmId(reuses) ? [unitIdOf({ ...key, arm: reuses })] : [];
     }),
   );
-  const finished = new Map([...existing].filter(([unitId]) => reused.has(unitId)));
+  const finished = new Map(
+    [...existing].flatMap(([unitId, record]) => (reused.has(unitId) ? [[unitId, reusableOf(record)] as const] : [])),
+  );
   return { pending, finished, isReused: (unitId: string) => reused.has(unitId) };
 }
 
@@ -241,7 +252,7 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
             throw error;
           }
           recordsLog.append(record);
-          if (isReused(record.unitId)) finished.set(record.unitId, record);
+          if (isReused(record.unitId)) finished.set(record.unitId, reusableOf(record));
           ran += 1;
           done += 1;
           if (record.status === 'error') errors += 1;

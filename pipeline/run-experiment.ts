@@ -9,17 +9,19 @@ import {
   readRunHead,
   readRunRecords,
   SUMMARY_VERSION,
+  summaryRecordOf,
   summarizeFollowUpRun,
   summarizeRun,
   type FollowUpSummary,
   type Summary,
+  type SummaryRecord,
 } from '../analysis/index.js';
 import type { ArmId } from './arms.js';
 import { runExperimentPhase } from './experiment-phase.js';
 import type { FollowUpSteps } from './follow-up/experiment.js';
 import { readFollowUpRecords, runFollowUpPhase } from './follow-up/phase.js';
 import { writeJsonAtomic } from './json-files.js';
-import { accountFollowUp, accountGrid, followUpOutcome, gridOutcome } from './run-accounting.js';
+import { accountFollowUp, accountGrid, followUpOutcome, gridOutcome, type AccountedUnit } from './run-accounting.js';
 import type { RunContext } from './run-context.js';
 import type { RunEnding } from './run-control.js';
 import type { UnitRecord } from './run-log.js';
@@ -91,15 +93,12 @@ export async function runFollowUpExperiment(run: RunContext, followUp: FollowUpS
   };
 }
 
-/** A unit record without what neither the account nor the summary reads: the context's records and traces, reply text. */
-function accountedRecordOf(record: UnitRecord): UnitRecord {
-  const { records: _records, labels: _labels, guard: _guard, screens: _screens, ...context } = record.context;
-  const { reviews: _reviews, error, ...rest } = record;
+/** Only what the account and the summary read of a unit record (no context records, traces or reply text). */
+function accountedRecordOf(record: UnitRecord): AccountedUnit & SummaryRecord {
   return {
-    ...rest,
-    context: { ...context, records: [], labels: [] },
+    ...summaryRecordOf(record),
     reply: record.reply ? { ...record.reply, text: '' } : null,
-    ...(error ? { error: { message: error.message } } : {}),
+    ...(record.outputFilter ? { outputFilter: { reusedUnit: record.outputFilter.reusedUnit } } : {}),
   };
 }
 
