@@ -129,6 +129,8 @@ export interface ConflictFeatures {
   readonly words: ReadonlySet<string>;
   /** Opposition signals, filled on first use by `oppositionOf`. */
   opposition: Opposition | null;
+  /** Everything the conflict test reads, as one string, filled on first use by `signatureOf`. */
+  signature: string | null;
 }
 
 /** The opposition signals of one text. */
@@ -151,7 +153,7 @@ export function conflictFeatures(text: string): ConflictFeatures {
   const known = FEATURES.get(text);
   if (known) return known;
   const lower = text.toLowerCase();
-  const features: ConflictFeatures = { text, lower, words: wordsOfLower(lower), opposition: null };
+  const features: ConflictFeatures = { text, lower, words: wordsOfLower(lower), opposition: null, signature: null };
   if (FEATURES.size >= FEATURES_MAX) FEATURES.clear();
   FEATURES.set(text, features);
   return features;
@@ -167,4 +169,13 @@ export function oppositionOf(features: ConflictFeatures): Opposition {
   for (const cue of NEGATION_CUES) negations += countOf(lower, cue);
   features.opposition = { terms, quantities: new Set(lower.match(QUANTITY) ?? []), negations };
   return features.opposition;
+}
+
+/** Everything the conflict test reads of a text, as one string: equal signatures, equal outcomes against any text. */
+export function signatureOf(features: ConflictFeatures): string {
+  if (features.signature !== null) return features.signature;
+  const { terms, quantities, negations } = oppositionOf(features);
+  const parts = [[...features.words].sort().join(' '), terms.join(''), [...quantities].sort().join(' '), negations];
+  features.signature = parts.join('\n');
+  return features.signature;
 }

@@ -1,7 +1,7 @@
 // The kept records of stage 2 (stale-retrieval.md §10.8), indexed by content word so that a candidate is tested only
 // against kept records it could conflict with, in the same order as a scan of every kept record.
 import { conflictBetween, type ConflictOutcome, type ConflictSettings } from './conflict.js';
-import { oppositionOf, type ConflictFeatures } from './conflict-features.js';
+import { signatureOf, type ConflictFeatures } from './conflict-features.js';
 
 /** Up to this many kept records, `firstConflict` tests them all rather than merging posting lists. */
 const SCAN_ALL_BELOW = 32;
@@ -28,6 +28,18 @@ export function createConflictIndex<T>(settings: ConflictSettings) {
   const bySignature = new Set<string>();
   const postings = new Map<string, number[]>();
   const everyPair = !(settings.subjectOverlap > 0);
+
+  let indexed = 0;
+  /** Adds the classes not yet in the word index. */
+  function indexUpTo(count: number): void {
+    for (; indexed < count; indexed += 1) {
+      for (const word of classes[indexed]!.features.words) {
+        const list = postings.get(word);
+        if (list) list.push(indexed);
+        else postings.set(word, [indexed]);
+      }
+    }
+  }
 
   /** Classes that share a word with the candidate, ascending, without repeats (a merge of the posting lists). */
   function* sharingClasses(features: ConflictFeatures): Generator<number> {
@@ -63,13 +75,8 @@ export function createConflictIndex<T>(settings: ConflictSettings) {
       const signature = signatureOf(features);
       if (bySignature.has(signature)) return;
       bySignature.add(signature);
-      const id = classes.length;
       classes.push({ keeper, features });
-      for (const word of features.words) {
-        const list = postings.get(word);
-        if (list) list.push(id);
-        else postings.set(word, [id]);
-      }
+      if (classes.length > SCAN_ALL_BELOW) indexUpTo(classes.length); // short lists are scanned, not indexed
     },
     /** The first kept record (in kept order) that conflicts with the candidate, or null. */
     firstConflict(candidate: ConflictFeatures): FirstConflict<T> | null {
@@ -84,10 +91,4 @@ export function createConflictIndex<T>(settings: ConflictSettings) {
       return null;
     },
   };
-}
-
-/** Everything the conflict test reads of a text, as one string: equal signatures, equal outcomes. */
-function signatureOf(features: ConflictFeatures): string {
-  const { terms, quantities, negations } = oppositionOf(features);
-  return [[...features.words].sort().join(' '), terms.join(''), [...quantities].sort().join(' '), negations].join('\n');
 }
