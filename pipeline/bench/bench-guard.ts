@@ -1,7 +1,8 @@
-// Bench rows for the stale-retrieval guard: µs per k=10 retrieval on the fixed corpus, and one 10k-record array.
-import { resolveGuardConfig } from '../../guard/guard-config.js';
+// Bench rows for the stale-retrieval guard, run as the pipeline runs it (the registry's `guard` screen on the records
+// a read returned): µs per k=10 retrieval on the fixed corpus, and one 10k-record array.
+import type { MemoryRecord } from '../../backends/memory-backend.js';
 import type { GuardInput } from '../../guard/guard-record.js';
-import { applyStaleRetrievalGuard } from '../../guard/stale-retrieval-guard.js';
+import { screenOf } from '../defences/index.js';
 import { GUARD_CORPUS_NOW } from './guard-corpus.js';
 
 /** Milliseconds since `start` (a `process.hrtime.bigint()` value). */
@@ -41,33 +42,46 @@ export function largeGuardArray(corpus: readonly GuardInput[][], size: number): 
   });
 }
 
+/** Corpus records as a store's read returns them: `{fact, ...fields}` → text `fact` plus the fields; a string → text. */
+function asMemoryRecords(records: readonly GuardInput[]): MemoryRecord[] {
+  return records.map((record, index) => {
+    if (typeof record === 'string') return { id: `r${index}`, text: record, fields: {} };
+    const { fact, ...fields } = record;
+    return { id: `r${index}`, text: String(fact), fields: fields as MemoryRecord['fields'] };
+  });
+}
+
 /** Runs the guard rows (the array has 10,000 records, or 2,000 with `quick`). */
-export function benchGuard(corpus: readonly GuardInput[][], quick: boolean): GuardBench {
-  const config = Object.freeze(resolveGuardConfig({}));
+export function benchGuard(inputs: readonly GuardInput[][], quick: boolean): GuardBench {
+  const screen = screenOf('guard');
   const now = new Date(GUARD_CORPUS_NOW);
+  const corpus = inputs.map(asMemoryRecords);
   const k = corpus[0]?.length ?? 0;
   const first = process.hrtime.bigint();
-  for (const records of corpus) applyStaleRetrievalGuard(records, config, now);
+  for (const records of corpus) screen({ records, now });
   const firstPassMicrosPerRetrieval = (msSince(first) * 1000) / corpus.length;
   const passes = quick ? 2 : 20;
   let best = Number.POSITIVE_INFINITY;
   for (let repeat = 0; repeat < 3; repeat += 1) {
     const start = process.hrtime.bigint();
-    for (let pass = 0; pass < passes; pass += 1)
-      for (const records of corpus) applyStaleRetrievalGuard(records, config, now);
+    for (let pass = 0; pass < passes; pass += 1) for (const records of corpus) screen({ records, now });
     best = Math.min(best, (msSince(start) * 1000) / (passes * corpus.length));
   }
-  const array = largeGuardArray(corpus, quick ? 2_000 : 10_000);
+  const array = asMemoryRecords(largeGuardArray(inputs, quick ? 2_000 : 10_000));
   const start = process.hrtime.bigint();
-  const verdict = applyStaleRetrievalGuard(array, config, now);
+  const verdict = screen({ records: array, now });
   const ms = msSince(start);
-  const distinctTexts = new Set(array.map((r) => (typeof r === 'string' ? r : String(r.fact)))).size;
   return {
     retrievals: corpus.length,
     k,
     firstPassMicrosPerRetrieval,
     microsPerRetrieval: best,
     passes,
-    array: { records: array.length, distinctTexts, ms, withheld: verdict.withheld.length },
+    array: {
+      records: array.length,
+      distinctTexts: new Set(array.map((r) => r.text)).size,
+      ms,
+      withheld: verdict.withheld.length,
+    },
   };
 }
