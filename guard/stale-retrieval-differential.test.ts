@@ -10,6 +10,7 @@ import {
   pythonTimestamp,
 } from '../pipeline/python-compat/index.js';
 import { conflict } from './conflict.js';
+import { derivedFromRevocation } from './derived-from.js';
 import { resolveGuardConfig, type GuardConfig } from './guard-config.js';
 import { explicitRevocation, textOf, type GuardInput } from './guard-record.js';
 import { applyStaleRetrievalGuard, unresolvedConflictNote } from './stale-retrieval-guard.js';
@@ -76,7 +77,9 @@ function oldGuard(records: readonly GuardInput[], partial: Partial<GuardConfig>,
   const survivors: { index: number; record: GuardInput; time: number | null }[] = [];
   records.forEach((record, index) => {
     const marked = config.trustExplicitFields ? explicitRevocation(record, now) : null;
+    const derived = config.trustExplicitFields && !marked ? derivedFromRevocation(record) : null;
     if (marked) withheld.push({ index, text: textOf(record), reason: `backend marked ${marked}`, stage: 'explicit' });
+    else if (derived) withheld.push({ index, text: textOf(record), reason: derived, stage: 'explicit' });
     else survivors.push({ index, record, time: oldTimestamp(record) });
   });
   const order = [...survivors].sort((a, b) => {
