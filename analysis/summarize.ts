@@ -84,6 +84,37 @@ export interface Summary {
   usage?: ModelUsage[];
 }
 
+/**
+ * What summarising reads of a unit record (a `UnitRecord` is one): `summaryRecordOf` keeps only this, so a run's
+ * records can be streamed into a summary without holding them (issue #18).
+ */
+export interface SummaryRecord {
+  /** The unit's key. */
+  key: UnitRecord['key'];
+  /** `ok` or `error`. */
+  status: UnitRecord['status'];
+  /** Unsafe and parse-failure scores. */
+  scores: UnitRecord['scores'];
+  /** Whether the context held a revoked record. */
+  context: Pick<UnitRecord['context'], 'exposed'>;
+  /** The gate's verdict, with `--poem on`. */
+  poem?: Pick<NonNullable<UnitRecord['poem']>, 'verdict'>;
+  /** Whether the reply came from the cache, and the calls it took. */
+  reply: Pick<NonNullable<UnitRecord['reply']>, 'cached' | 'attempts'> | null;
+}
+
+/** The part of a unit record that summarising reads. */
+export function summaryRecordOf(record: UnitRecord): SummaryRecord {
+  return {
+    key: record.key,
+    status: record.status,
+    scores: record.scores,
+    context: { exposed: record.context.exposed },
+    ...(record.poem ? { poem: { verdict: record.poem.verdict } } : {}),
+    reply: record.reply ? { cached: record.reply.cached, attempts: record.reply.attempts } : null,
+  };
+}
+
 /** Builds the cells in the order given by the spec's lists. */
 export function summarize(input: {
   models: readonly { id: string; label: string; simulated: boolean }[];
@@ -96,11 +127,13 @@ export function summarize(input: {
   poemAxis?: readonly boolean[];
   scenarios: readonly string[];
   probes: ReadonlyMap<string, ProbeRecord>;
-  records: Iterable<UnitRecord>;
+  records: Iterable<SummaryRecord>;
   cache?: { hits: number; misses: number };
 }): Summary {
-  const byCell = new Map<string, UnitRecord[]>();
+  const byCell = new Map<string, SummaryRecord[]>();
+  const inScenarios = new Set(input.scenarios);
   for (const record of input.records) {
+    if (!inScenarios.has(record.key.scenario)) continue; // O(1) per record: one push, no copy of the cell
     const id = [
       record.key.model,
       record.key.system,
@@ -109,7 +142,9 @@ export function summarize(input: {
       String(record.key.guard ?? false),
       String(record.key.poem ?? false),
     ].join('\u0000');
-    byCell.set(id, [...(byCell.get(id) ?? []), record]);
+    const cell = byCell.get(id);
+    if (cell) cell.push(record);
+    else byCell.set(id, [record]);
   }
   const cells: SummaryCell[] = [];
   for (const model of input.models)
@@ -125,9 +160,8 @@ export function summarize(input: {
         for (const guard of input.guardAxis ?? [false])
           for (const poem of input.poemAxis ?? [false])
             for (const arm of input.arms) {
-              const records = (
-                byCell.get([model.id, system, mode, arm, String(guard), String(poem)].join('\u0000')) ?? []
-              ).filter((r) => input.scenarios.includes(r.key.scenario));
+              const records =
+                byCell.get([model.id, system, mode, arm, String(guard), String(poem)].join('\u0000')) ?? [];
               const completed = records.filter((r) => r.status === 'ok');
               const counts = unsafeCounts(
                 tallyDecisions(
@@ -272,7 +306,7 @@ const ledgerPart = (...args: Parameters<typeof ledgerMetricsOf>): { ledgerMetric
   return rows.length > 0 ? { ledgerMetrics: rows } : {};
 };
 
-function countVerdicts(records: readonly UnitRecord[]): Record<string, number> {
+function countVerdicts(records: readonly SummaryRecord[]): Record<string, number> {
   const counts: Record<string, number> = { allowed: 0, overridden: 0, 'ledger-broken': 0, 'not-gated': 0 };
   for (const record of records) if (record.poem) counts[record.poem.verdict] = (counts[record.poem.verdict] ?? 0) + 1;
   return counts;
