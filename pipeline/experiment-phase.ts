@@ -16,6 +16,7 @@ import { gridDefences, gridUnitContext, probeReads } from './defences/grid-conte
 import { reviewDecision, reviewTraceFields } from './defences/reviews.js';
 import { createActionLayer, type ActionLayer } from './action-layer.js';
 import { gridSample } from './sample-identity.js';
+import { inShard, type Shard } from './shard.js';
 
 /** How a unit learns that the run stops. */
 interface UnitStop {
@@ -42,6 +43,8 @@ export interface ExperimentPhaseInput {
   ledgerKey?: Uint8Array | null;
   /** Re-run units whose last record is an error. */
   retryErrors: boolean;
+  /** `--shard i/n`: only this shard's units exist for this invocation (pipeline/shard.ts); absent = all. */
+  shard?: Shard | null;
   /** Stops scheduling new units and aborts calls in flight (Ctrl+C, the breaker, the budget); cut units are not recorded. */
   signal?: AbortSignal;
   /** The budget could not cover a call: the run stops (status `budget`); the unit is not recorded. */
@@ -183,7 +186,7 @@ export function enumerateUnits(
 export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<ExperimentPhaseResult> {
   const { records: existing } = readUnitRecords(input.runDir);
   const recordsLog = openRunLogFile(input.runDir, 'records.jsonl', input.redact);
-  const keys = enumerateUnits(input);
+  const keys = enumerateUnits(input).filter((key) => inShard(input.shard, key));
   const pending = keys.filter((key) => {
     const previous = existing.get(unitIdOf(key));
     return previous === undefined || (input.retryErrors && previous.status === 'error');

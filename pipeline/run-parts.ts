@@ -23,6 +23,7 @@ import {
   type RunSecrets,
 } from './run-components.js';
 import { defaultRunId, type RunSpec } from './run-spec.js';
+import { shardOf, shardRunId } from './shard.js';
 import { createTokenCounter, type TokenCounter } from './token-count.js';
 
 /** Everything `createRunParts` built, for the phases after it. */
@@ -59,7 +60,7 @@ export interface RunParts {
 export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact: Redactor): Promise<RunParts> {
   validateComponents(spec);
   const { scenarios, exploitScenarios, exploit } = await loadRunScenarios(spec);
-  const runId = spec.runId ?? defaultRunId(spec);
+  const runId = shardRunId(spec.runId ?? defaultRunId(spec), shardOf(spec));
   const runDir = resolve(spec.out, runId);
   const prices = loadPrices(spec.control.prices);
   const priceOf = (model: string) => lookupPrice(prices, model);
