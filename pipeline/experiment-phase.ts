@@ -153,10 +153,11 @@ async function runUnit(
 
 /** Enumerates units in the reference loop order: mode → system → scenario → model → trial → arm. */
 export function enumerateUnits(
-  input: Pick<
-    ExperimentPhaseInput,
-    'modes' | 'systems' | 'scenarios' | 'models' | 'trials' | 'arms' | 'probes' | 'guardAxis' | 'poemAxis'
-  >,
+  input: Pick<ExperimentPhaseInput, 'modes' | 'systems' | 'trials' | 'arms' | 'probes' | 'guardAxis' | 'poemAxis'> & {
+    /** Only the ids are read (`pnpm merge` enumerates from a manifest). */
+    scenarios: readonly Pick<Scenario, 'id'>[];
+    models: readonly { description: Pick<DecisionModel['description'], 'id'> }[];
+  },
 ): UnitKey[] {
   const keys: UnitKey[] = [];
   for (const mode of input.modes)

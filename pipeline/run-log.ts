@@ -184,6 +184,8 @@ export interface ProbeRecord {
   /** The stale-retrieval guard (default config) on the default read, for the guard metrics of Table 9. */
   guard?: { now: string; withheldTexts: string[] };
   warnings?: RecordedWarning[];
+  /** In a merged run (`pnpm merge`): the shard whose setup phase wrote this probe; its units' contexts came from it. */
+  shard?: number;
 }
 
 /** Identity of one unit: content-derived, stable across runs. */

@@ -24,7 +24,8 @@ function grid(models: string[], trials: number): UnitKey[] {
       for (const system of ['graphiti', 'mem0', 'zep-ce'])
         for (const mode of ['direct', 'natural'] as const)
           for (const arm of ['none', 'store-filter', 'guard', 'output-filter'] as const)
-            for (let trial = 0; trial < trials; trial += 1) keys.push(key({ model, scenario, system, mode, arm, trial }));
+            for (let trial = 0; trial < trials; trial += 1)
+              keys.push(key({ model, scenario, system, mode, arm, trial }));
   return keys;
 }
 

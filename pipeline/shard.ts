@@ -77,7 +77,11 @@ export function shardOf(spec: Pick<RunSpec, 'experiment' | 'control'>): Shard | 
  * A resume must continue the same shard: a run directory started as shard 1/3 (or unsplit) is never extended by
  * another split, whose units differ. The manifest's `shard` is what the first invocation wrote.
  */
-export function checkSameShard(runDir: string, previous: Pick<RunManifest, 'shard'> | undefined, shard: Shard | null): void {
+export function checkSameShard(
+  runDir: string,
+  previous: Pick<RunManifest, 'shard'> | undefined,
+  shard: Shard | null,
+): void {
   if (!previous) return;
   const before = previous.shard ?? null;
   if ((before === null) === (shard === null) && (before === null || shardLabel(before) === shardLabel(shard!))) return;
