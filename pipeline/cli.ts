@@ -14,6 +14,7 @@ import { ledgerKeyFromEnv } from '../guard/execution-ledger-key.js';
 import { parseRunSpec, type RunSpec } from './run-spec.js';
 import { createRedactor } from './redact.js';
 import { parseShard, type Shard } from './shard.js';
+import { loadEndpointsFile, poolIdentity } from './endpoints/endpoints-file.js';
 
 const list = (value: string | undefined, fallback: readonly string[]) =>
   value === undefined
@@ -146,7 +147,10 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     embedder,
     engine,
     extraction,
-    baseURL: usesEndpoint ? (env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1') : null,
+    baseURL: usesEndpoint
+      ? (env.OPENAI_BASE_URL ??
+        (values.endpoints ? poolIdentity(loadEndpointsFile(values.endpoints, env)) : 'https://api.openai.com/v1'))
+      : null,
     concurrency: integer(issues, 'concurrency', values.concurrency, 4),
     out: values.out ?? 'runs',
     runId: values['run-id'] ?? null,
@@ -224,6 +228,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         neo4jPassword: env.NEO4J_PASSWORD,
         qdrantApiKey: env.QDRANT_API_KEY,
         ledgerKey: ledgerKeyFromEnv(env),
+        ...(spec.control.endpoints ? { endpoints: loadEndpointsFile(spec.control.endpoints, env) } : {}),
       },
       {
         signal: controller.signal,

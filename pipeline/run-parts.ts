@@ -24,6 +24,8 @@ import {
 } from './run-components.js';
 import { defaultRunId, type RunSpec } from './run-spec.js';
 import { shardOf, shardRunId } from './shard.js';
+import type { EndpointPool } from './endpoints/endpoint-pool.js';
+import { endpointPoolOf } from './endpoints/run-endpoint-pool.js';
 import { createTokenCounter, type TokenCounter } from './token-count.js';
 
 /** Everything `createRunParts` built, for the phases after it. */
@@ -51,6 +53,8 @@ export interface RunParts {
   embedder: Embedder;
   /** The extraction model of natural-mode ingestion. */
   extraction: ExtractionModel;
+  /** `--endpoints`: the decision models' endpoint pool (its counts go into the manifest), else null. */
+  pool: EndpointPool | null;
 }
 
 /**
@@ -79,7 +83,9 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
         priceOf,
       })
     : undefined;
+  const pool = endpointPoolOf(spec, secrets);
   const modelComponents = await createModels(spec, {
+    pool,
     scenarios,
     exploitScenarios,
     secrets,
@@ -105,6 +111,7 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
     engine,
     embedder,
     extraction,
+    pool,
   };
 }
 

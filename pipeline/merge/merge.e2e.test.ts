@@ -7,6 +7,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { main as compare } from '../../analysis/compare-command.js';
 import { main as rescore } from '../../analysis/rescore-command.js';
 import { main as verifyRun } from '../../analysis/verify-run-command.js';
+import { loadScenarios } from '../../scenarios/index.js';
+import { startOpenAICompatibleServer } from '../test-support/openai-compatible-server.js';
 import { evalInProcess, merge, runShardProcesses, summaryOf } from '../test-support/shard-runs.js';
 import type { RunManifest } from '../run-log.js';
 import { MergeRefusedError, planMerge } from './merge-shards.js';
@@ -70,6 +72,53 @@ describe('pnpm merge', () => {
     expect(compare([single, out])).toBe(0);
     vi.restoreAllMocks();
   });
+
+  it('lets a shard draw the cached reply of the same unit run as one process: same cache key, nothing sent', async () => {
+    let sent = 0;
+    const scenarios = await loadScenarios();
+    const server = await startOpenAICompatibleServer((request) => {
+      sent += 1;
+      const user = request.body.messages?.find((m) => m.role === 'user')?.content ?? '';
+      const scenario = scenarios.find((s) => user.includes(`Question: ${s.task}\n`))!;
+      return { content: JSON.stringify({ action: scenario.actions[sent % 2], reason: `draw ${sent}` }) };
+    });
+    try {
+      const grid = [
+        '--model',
+        'gpt-5-nano',
+        '--systems',
+        'graphiti',
+        '--modes',
+        'direct',
+        '--arms',
+        'none,output-filter',
+      ];
+      const common = [...grid, '--trials', '2', '--cache-dir', join(root, 'cache'), '--quiet', '--yes'];
+      const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-test-cache' };
+      const one = await evalInProcess([...common, '--out', join(root, 'cached-one')], env);
+      expect(one.code, one.stderr).toBe(0);
+      const before = sent;
+      expect(before).toBeGreaterThan(0);
+      for (const shard of ['1/2', '2/2']) {
+        const part = await evalInProcess([...common, '--out', join(root, 'cached-shards'), '--shard', shard], env);
+        expect(part.code, part.stderr).toBe(0);
+      }
+      expect(sent).toBe(before);
+      const replies = (dir: string) =>
+        readdirSync(dir)
+          .flatMap((run) =>
+            readFileSync(join(dir, run, 'records.jsonl'), 'utf8')
+              .trim()
+              .split('\n'),
+          )
+          .map((line) => JSON.parse(line) as { unitId: string; reply: { text: string; cached: boolean } })
+          .map((r) => [r.unitId, r.reply.text] as const)
+          .sort(([x], [y]) => x.localeCompare(y));
+      expect(replies(join(root, 'cached-shards'))).toEqual(replies(join(root, 'cached-one')));
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 
   it('refuses a missing shard and lists the units nobody recorded', () => {
     const out = join(root, 'merged', 'missing');
