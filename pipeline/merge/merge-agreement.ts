@@ -2,7 +2,7 @@
 // prompts, the code and packages, and what their setup phases read from the memory systems.
 import { EXPERIMENTS } from '../experiments.js';
 import { probeIdOf, type ProbeRecord } from '../run-log.js';
-import type { ShardRun } from './merge-shards.js';
+import type { ShardRun } from './shard-run.js';
 
 /** The last row of each probe in a shard's `setup.jsonl` (a retried probe's error is superseded). */
 export function lastProbes(shard: Pick<ShardRun, 'probes'>): Map<string, ProbeRecord> {

@@ -7,20 +7,9 @@ import { enumerateUnits } from '../experiment-phase.js';
 import { readJsonIfExists, readJsonLines } from '../json-files.js';
 import { RUN_LOG_VERSION, unitIdOf, type ProbeRecord, type RunManifest, type UnitRecord } from '../run-log.js';
 import { checkRunLog, problemText } from '../run-log-verify.js';
-import { shardKeyOf, shardLabel, shardOfKey, type Shard } from '../shard.js';
+import { shardKeyOf, shardLabel, shardOfKey } from '../shard.js';
 import { agreementProblems, lastProbes, probeProblems } from './merge-agreement.js';
-
-/** One shard as read from its run directory. */
-export interface ShardRun {
-  /** The directory as given on the command line (problems name it so). */
-  dir: string;
-  runDir: string;
-  manifest: RunManifest & { shard: Shard };
-  /** `setup.jsonl` rows in file order (the chain field dropped). */
-  probes: ProbeRecord[];
-  /** `records.jsonl` rows in file order (the chain field dropped); a unit's last row is its result. */
-  records: UnitRecord[];
-}
+import type { ShardRun } from './shard-run.js';
 
 /** What passed every check: the shards in shard order and the number of units of the whole grid. */
 export interface MergePlan {

@@ -12,7 +12,8 @@ import { openRunLogFile } from '../run-log-chain.js';
 import { readLogHeads } from '../run-log-repair.js';
 import type { ModelUsage } from '../usage-totals.js';
 import { lastProbes } from './merge-agreement.js';
-import type { MergePlan, ShardRun } from './merge-shards.js';
+import type { MergePlan } from './merge-shards.js';
+import type { ShardRun } from './shard-run.js';
 
 /** Per-model usage of the shards added up (their replies are disjoint), in the spec's model order. */
 function summedUsage(shards: readonly ShardRun[], models: readonly string[]): ModelUsage[] {
