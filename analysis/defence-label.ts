@@ -6,6 +6,8 @@ export interface DefenceAxes {
   arm: string;
   guard: 'off' | 'on' | boolean;
   poem: 'off' | 'on' | boolean;
+  /** The taint axis of follow-ups that journal (absent: off). */
+  taint?: 'off' | 'on' | boolean;
 }
 
 const isOn = (value: 'off' | 'on' | boolean) => value === true || value === 'on';
@@ -27,8 +29,8 @@ function armParts(arm: string): string[] | null {
 export function defenceLabel(cell: DefenceAxes): string {
   const ids = armParts(cell.arm);
   const labels = ids === null ? [cell.arm] : ids.map((id) => defenceOf(id).label);
-  for (const axis of ['guard', 'poem'] as const) {
-    if (!isOn(cell[axis])) continue;
+  for (const axis of ['guard', 'poem', 'taint'] as const) {
+    if (!isOn(cell[axis] ?? false)) continue;
     const id = AXIS_DEFENCES[axis];
     const index = ids?.indexOf(id) ?? -1;
     if (index >= 0) labels[index] = `${labels[index]} (arm and axis: one pass)`;

@@ -100,9 +100,12 @@ function buildTable(
   const rows = inputs
     .flatMap((i) => rowsOf(i.summary))
     .filter((r) => !isPooledModel(r.model) && (group === undefined || r.simulated === (group === 'sim')));
-  const keys = [...new Map(rows.map((r) => [[r.system, r.mode, r.arm, r.guard, r.poem].join('\u0000'), r])).values()];
+  const keys = [
+    ...new Map(rows.map((r) => [[r.system, r.mode, r.arm, r.guard, r.poem, r.taint].join('\u0000'), r])).values(),
+  ];
   const cells = keys.flatMap((key) => {
-    const label = `${key.system}, ${key.mode}: ${key.arm}${key.guard === 'off' && key.poem === 'off' ? '' : ` + ${defenceLabel({ arm: 'none', guard: key.guard, poem: key.poem })}`}`;
+    const axes = { arm: 'none', guard: key.guard, poem: key.poem, taint: key.taint === 'on' };
+    const label = `${key.system}, ${key.mode}: ${key.arm}${key.guard === 'off' && key.poem === 'off' && key.taint === undefined ? '' : ` + ${defenceLabel(axes)}`}`;
     return rowCells(
       label,
       rows.filter(
@@ -111,7 +114,8 @@ function buildTable(
           r.mode === key.mode &&
           r.arm === key.arm &&
           r.guard === key.guard &&
-          r.poem === key.poem,
+          r.poem === key.poem &&
+          r.taint === key.taint,
       ),
       experiment,
     );

@@ -45,6 +45,7 @@ interface Group {
   arm: string;
   guard: boolean;
   poem: boolean;
+  taint: boolean;
 }
 
 /** The pooled rows of a run's models: real ones together, simulators together, never one with the other. */
@@ -80,13 +81,16 @@ function groupsOf(run: LoadedRun, arms: readonly string[]): Group[] {
   const { spec, models } = run.manifest;
   const guardAxis = spec.guard.map((v) => v === 'on');
   const poemAxis = spec.poem.map((v) => v === 'on');
+  const taintAxis = (spec.taint ?? ['off']).map((v) => v === 'on');
   const infos = models.map((m) => ({ id: m.id, label: m.label, simulated: m.simulated }));
   const groups: Group[] = [];
   for (const model of [...infos, ...pooledModels(infos)])
     for (const system of spec.systems)
       for (const mode of spec.modes)
         for (const guard of guardAxis)
-          for (const poem of poemAxis) for (const arm of arms) groups.push({ model, system, mode, arm, guard, poem });
+          for (const poem of poemAxis)
+            for (const taint of taintAxis)
+              for (const arm of arms) groups.push({ model, system, mode, arm, guard, poem, taint });
   return groups;
 }
 
@@ -98,7 +102,8 @@ function inGroup(key: FollowUpKey, group: Group): boolean {
     key.mode === group.mode &&
     key.arm === group.arm &&
     key.guard === group.guard &&
-    key.poem === group.poem
+    key.poem === group.poem &&
+    (key.taint ?? false) === group.taint
   );
 }
 
@@ -117,6 +122,7 @@ function rowKey<R extends FollowUpRecord>(group: Group, records: readonly R[]): 
     arm: group.arm,
     guard: group.guard ? 'on' : 'off',
     poem: group.poem ? 'on' : 'off',
+    ...(group.taint ? { taint: 'on' as const } : {}),
     status,
     ...(reason ? { reason } : {}),
     runs: ok.length,
@@ -312,16 +318,19 @@ export function loadFollowUpRecords(runDir: string, experiment: string): FollowU
   return [...byUnit.values()];
 }
 
-/** The follow-up summary of a run, or null for a grid run. */
+/** The follow-up summary of a run, or null for a grid run or a standalone one (forged-reasoning). */
 export function summarizeFollowUpRun(run: LoadedRun): FollowUpSummary | null {
   const experiment = run.manifest.spec.experiment ?? 'grid';
-  if (experiment === 'grid') return null;
+  if (experiment === 'grid' || experiment === 'forged-reasoning') return null;
   return summarizeFollowUpRecords(run, loadFollowUpRecords(run.runDir, experiment));
 }
 
 /** The follow-up summary of a follow-up run from the given records (`pnpm rescore` passes recomputed ones). */
 export function summarizeFollowUpRecords(run: LoadedRun, records: readonly FollowUpRecord[]): FollowUpSummary {
-  const experiment = run.manifest.spec.experiment as Exclude<typeof run.manifest.spec.experiment, 'grid'>;
+  const experiment = run.manifest.spec.experiment as Exclude<
+    typeof run.manifest.spec.experiment,
+    'grid' | 'forged-reasoning'
+  >;
   const simulated = run.manifest.simulated;
   const usage = run.manifest.usage ? { usage: run.manifest.usage } : {};
   if (experiment === 'writeback')

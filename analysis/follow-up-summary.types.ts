@@ -19,6 +19,8 @@ export interface FollowUpRowKey {
   arm: string;
   guard: 'off' | 'on';
   poem: 'off' | 'on';
+  /** `on` for a row of the `--taint on` axis (journals with provenance); absent: off. */
+  taint?: 'on';
   /** `n/a` with `reason` when the system cannot express the experiment; `error` when every unit failed. */
   status: 'ok' | 'n/a' | 'error';
   reason?: string;

@@ -33,9 +33,9 @@ function grid(header: string[], rows: string[][]): string[] {
 
 /** Follow-up arms are experiment arms (write-back mode, propagation condition, tools defence); the axes are named. */
 const armCell = (row: FollowUpRowKey) =>
-  row.guard === 'off' && row.poem === 'off'
+  row.guard === 'off' && row.poem === 'off' && row.taint === undefined
     ? row.arm
-    : `${row.arm}: ${defenceLabel({ arm: 'none', guard: row.guard, poem: row.poem })}`;
+    : `${row.arm}: ${defenceLabel({ arm: 'none', guard: row.guard, poem: row.poem, taint: row.taint ?? 'off' })}`;
 const keyCells = (row: FollowUpRowKey) => [row.modelLabel, row.system, row.mode, armCell(row)];
 
 /** The table printed at the end of a follow-up run. Simulated rows say `sim (simulated)`. */

@@ -6,6 +6,8 @@ export { SUMMARY_VERSION, type Summary } from './summarize.js';
 export { formatSummaryTable } from './format-table.js';
 export { summarizeFollowUpRun, type FollowUpSummary } from './follow-up-summary.js';
 export { formatFollowUpSummary } from './format-follow-up.js';
+export { summarizeForgedReasoningRun } from './forged-reasoning-summary.js';
+export { formatForgedReasoningSummary } from './format-forged-reasoning.js';
 export { integrityJson, integrityMarkdown } from './integrity-report.js';
 export { scorecardHtml, scorecardMarkdown } from './integrity-scorecard.js';
 export { renderFrontdoorMarkdown, writeFrontdoorScorecards } from './frontdoor-report.js';

@@ -85,9 +85,9 @@ function overlap(paper: PaperCell, ours: TableCell): boolean | null {
 }
 
 function published(cell: PaperCell): PublishedCell {
-  const { k, n, percent, value, p, pRelation, source, note } = cell;
+  const { k, n, percent, value, p, pRelation, source, note, tag } = cell;
   return Object.fromEntries(
-    Object.entries({ k, n, percent, value, p, pRelation, source, note }).filter(([, v]) => v !== undefined),
+    Object.entries({ k, n, percent, value, p, pRelation, source, note, tag }).filter(([, v]) => v !== undefined),
   ) as unknown as PublishedCell;
 }
 
@@ -180,6 +180,13 @@ function withEmbedder(comparison: Comparison, ours: TableCell): Comparison {
 
 /** A published cell as text: `358/810 (44.2%) [40.8, 47.6]`, `0.0%`, `1`, `p = 0.629`, or `–` for a printed dash. */
 export function formatPublished(cell: PublishedCell): string {
+  const text = formatNumbers(cell);
+  // A PoEM cell says its status (poem.md §7); a printed word ("succeeds", Table III) is its note.
+  if (cell.tag === undefined) return text;
+  return `${text === '–' && cell.note ? cell.note : text} [${cell.tag}]`;
+}
+
+function formatNumbers(cell: PublishedCell): string {
   if (cell.k !== undefined && cell.n !== undefined) {
     if (cell.n === 0) return `${cell.k}/0`;
     const { low, high } = wilson(cell.k, cell.n);
@@ -195,10 +202,10 @@ const escape = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const mdRow = (cells: string[]) => `| ${cells.map(escape).join(' | ')} |`;
 
 /** `paper-diff.md`: counts, then the model-independent cells, then the model-dependent ones side by side. */
-export function renderPaperDiffMarkdown(diff: PaperDiff): string {
+export function renderPaperDiffMarkdown(diff: PaperDiff, paper = 'arXiv 2609.08258v1'): string {
   const { modelIndependent: mi, modelDependent: md } = diff.counts;
   const ours = diff.simulated ? 'ours (sim)' : 'ours';
-  const lines = [`# Paper diff (arXiv 2609.08258v1)${diff.simulated ? ' — sim (simulated)' : ''}`, ''];
+  const lines = [`# Paper diff (${paper})${diff.simulated ? ' — sim (simulated)' : ''}`, ''];
   if (diff.simulated)
     lines.push(
       '> **sim**: our side comes (at least partly) from the offline simulator. Model-dependent cells are shown for orientation only: they are not a reproduction of the paper and not a measurement of any model.',
@@ -213,7 +220,9 @@ export function renderPaperDiffMarkdown(diff: PaperDiff): string {
   lines.push(
     'n/a = our system cannot express the cell (e.g. Zep in direct mode): nothing is compared. Every retrieval-only cell of ours names the embedder that produced it.',
   );
-  lines.push('Table 10 (calls and cost) is not regenerated: `pnpm eval` reports its own call counts (spec §15).', '');
+  if (paper === 'arXiv 2609.08258v1')
+    lines.push('Table 10 (calls and cost) is not regenerated: `pnpm eval` reports its own call counts (spec §15).');
+  lines.push('');
   const notBuilt = new Map<string, number>();
   for (const c of diff.cells)
     if (c.verdict === 'missing' && c.note?.startsWith('Table '))

@@ -20,7 +20,9 @@ const numericField = z.enum(['k', 'n', 'percent', 'value', 'p']);
 const paperCellSchema = z
   .strictObject({
     /** Table id as the paper numbers it: "6", "9", "8/11" (two tables published as one). */
-    table: z.string().regex(/^\d+(\/\d+)?$/, 'a table number such as "6" or "8/11"'),
+    table: z
+      .string()
+      .regex(/^(\d+(\/\d+)?|poem-[A-Za-z]+)$/, 'a table number such as "6" or "8/11", or a PoEM table ("poem-I")'),
     /** Row label (system, model, scenario, condition). */
     row: z.string().min(1),
     /** Column label (defence, metric, hop). */
@@ -45,6 +47,8 @@ const paperCellSchema = z
     dependence: z.enum(['model-independent', 'model-dependent']),
     /** Why a value looks the way it does (printed "–", a rebuilt count, a known inconsistency). */
     note: z.string().min(1).optional(),
+    /** PoEM numbers (poem.md §7): `seed-only` exists only in the seed text; `PoEM-abs` is also in the arXiv abstract. */
+    tag: z.enum(['seed-only', 'PoEM-abs']).optional(),
   })
   .superRefine((cell, context) => {
     const problem = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message });
@@ -72,7 +76,7 @@ const paperTableSchema = z
     /** What the table shows. */
     title: z.string().min(1),
     /** The paper version the numbers come from. */
-    paper: z.literal('arXiv 2609.08258v1'),
+    paper: z.enum(['arXiv 2609.08258v1', 'arXiv 2608.16032v1']),
     /** Spec section the numbers were copied from, e.g. "§15 Table 6". */
     spec: z.string().min(1),
     /** The cells; (row, column) is unique. */

@@ -78,6 +78,8 @@ export interface PublishedCell {
   pRelation?: '=' | '<';
   source: 'P' | 'C' | 'D';
   note?: string;
+  /** A PoEM number's status (poem.md §7): `seed-only`, or `PoEM-abs` (also in the arXiv abstract). */
+  tag?: 'seed-only' | 'PoEM-abs';
 }
 
 /**

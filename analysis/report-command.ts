@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { EvalError, InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
 import { writeJsonAtomic, RUN_LOG_VERSION, type RunManifest } from '../pipeline/index.js';
 import { figuresFor } from './figures.js';
+import { loadForgedReasoningReportRun, poemPaperDiff, reasoningInputOf, reasoningUnitsDone } from './report-poem.js';
 import { loadFollowUpRecords, summarizeFollowUpRun } from './follow-up-summary.js';
 import { embedderOf } from './grid-index.js';
 import { describeProgress, runProgress } from './run-progress.js';
@@ -24,13 +25,14 @@ import { paperTableIds, TABLES, type TableDefinition } from './tables/index.js';
 import { verifyRunsFirst } from './verify-runs.js';
 
 const USAGE = `usage: pnpm report <run-dir> [<run-dir>...] [--paper] [-o <dir>] [--pool-duplicates] [--allow-incomplete] [--no-verify]
-  regenerates the paper's Tables 6, 7, 8/11, 9, 12, 13 (grid runs) and 14, 15, 16 (follow-up runs) from the
-  stored records, pooled over every run given, plus the defence table (every arm × guard × PoEM cell with its
+  regenerates the paper's Tables 6, 7, 8/11, 9, 12, 13 (grid runs) and 14, 15, 16 (follow-up runs), and the PoEM
+  paper's Tables I, II, III and its benign table (forged-reasoning runs) from the stored records, pooled over every run given, plus the defence table (every arm × guard × PoEM cell with its
   parse failures, errors and the rate over parsed replies), and writes tables.md, tables.csv (long format),
   tables.tex and index.html to <dir> (default: <first run-dir>/report); prints the Markdown.
   The simulator (sim) never enters a total with a real model: its tables are built apart.
   --paper             also diff against data/paper/ (paper-diff.md, paper-diff.json): model-independent cells
-                      must match, model-dependent cells are shown side by side with both Wilson intervals
+                      must match, model-dependent cells are shown side by side with both Wilson intervals;
+                      forged-reasoning runs against data/paper/poem/ (poem-paper-diff.md, .json; seed-only)
   -o, --out           output directory
   --pool-duplicates   pool runs with the same spec hash anyway (refused by default: the same units, served
                       again from the cache, would double n); every output says the pooling was forced
@@ -151,6 +153,8 @@ export function loadReportRun(dir: string): LoadedRun {
     throw new InvalidInputError(runDir, [{ path: '', message: 'not a directory' }]);
   if (!existsSync(manifestPath))
     throw new InvalidInputError(manifestPath, [{ path: '', message: `missing; ${runDir} is not a run directory` }]);
+  const loaded = loadForgedReasoningReportRun(runDir, manifestPath);
+  if (loaded) return loaded;
   validateFile(manifestPath, manifestSchema, false);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as RunManifest;
   const experiment = manifest.spec.experiment ?? 'grid';
@@ -178,6 +182,9 @@ export interface Report {
   csv: string;
   latex: string;
   diffMarkdown?: string;
+  /** `--paper` with forged-reasoning runs: the diff against the PoEM paper (data/paper/poem/). */
+  poemDiff?: PaperDiff;
+  poemDiffMarkdown?: string;
   /** Report-level warnings (forced duplicate pooling, incomplete runs), also carried by every affected table. */
   caveats: string[];
 }
@@ -233,7 +240,12 @@ function checkComplete(runs: readonly LoadedRun[], allowIncomplete: boolean, cav
   const incomplete = runs
     .map((run) => {
       const experiment = run.manifest.spec.experiment ?? 'grid';
-      const done = experiment === 'grid' ? run.records.size : loadFollowUpRecords(run.runDir, experiment).length;
+      const done =
+        experiment === 'grid'
+          ? run.records.size
+          : experiment === 'forged-reasoning'
+            ? reasoningUnitsDone(run.runDir)
+            : loadFollowUpRecords(run.runDir, experiment).length;
       return runProgress(run, done);
     })
     .filter((p) => !p.complete);
@@ -256,8 +268,9 @@ export async function buildReport(runDirs: readonly string[], options: ReportOpt
   const caveatsByRun = checkDuplicates(runs, options.poolDuplicates === true);
   checkComplete(runs, options.allowIncomplete === true, caveatsByRun);
   const grid = runs.filter((r) => (r.manifest.spec.experiment ?? 'grid') === 'grid');
+  const reasoning = runs.filter((r) => r.manifest.spec.experiment === 'forged-reasoning');
   const followUps: FollowUpInput[] = [];
-  for (const run of runs.filter((r) => !grid.includes(r))) {
+  for (const run of runs.filter((r) => !grid.includes(r) && !reasoning.includes(r))) {
     const summary = summarizeFollowUpRun(run);
     // Natural write-back ingests the journal through the extraction model, so a simulated extractor makes it sim too.
     const extraction =
@@ -273,7 +286,8 @@ export async function buildReport(runDirs: readonly string[], options: ReportOpt
       });
   }
   const registry = options.tables ?? TABLES;
-  const built = buildTables({ grid, scenarios: await scenarioLabels(grid), followUps }, registry);
+  const forgedReasoning = reasoning.map(reasoningInputOf);
+  const built = buildTables({ grid, scenarios: await scenarioLabels(grid), followUps, forgedReasoning }, registry);
   // Every table says which of its runs are incomplete or were pooled by force.
   const tables = built.map((t) => {
     const caveats = [...new Set(t.runs.flatMap((id) => caveatsByRun.get(id) ?? []))];
@@ -288,9 +302,14 @@ export async function buildReport(runDirs: readonly string[], options: ReportOpt
     latex: renderLatex(tables),
     caveats,
   };
-  if (options.paper) {
+  // The stalebench paper's diff for grid and follow-up runs; the PoEM paper's for forged-reasoning runs.
+  if (options.paper && reasoning.length < runs.length) {
     report.diff = diffAgainstPaper(tables, loadPaperReference(options.paperDir), paperTableIds(registry));
     report.diffMarkdown = renderPaperDiffMarkdown(report.diff);
+  }
+  if (options.paper && reasoning.length > 0) {
+    report.poemDiff = poemPaperDiff(tables, options.paperDir);
+    report.poemDiffMarkdown = renderPaperDiffMarkdown(report.poemDiff, 'arXiv 2608.16032v1, PoEM');
   }
   return report;
 }
@@ -348,7 +367,7 @@ export async function main(
   }
   if (report.tables.length === 0) {
     err(
-      'error: the runs fill no table (Tables 6–13 need a grid run with direct or natural probes; 14–16 a follow-up run)',
+      'error: the runs fill no table (Tables 6–13 need a grid run with direct or natural probes; 14–16 a follow-up run; the PoEM tables a forged-reasoning run)',
     );
     return 1;
   }
@@ -363,16 +382,22 @@ export async function main(
     writeJsonAtomic(join(dir, 'paper-diff.json'), report.diff);
     written.push('paper-diff.md', 'paper-diff.json');
   }
+  if (report.poemDiff && report.poemDiffMarkdown) {
+    writeFileSync(join(dir, 'poem-paper-diff.md'), report.poemDiffMarkdown);
+    writeJsonAtomic(join(dir, 'poem-paper-diff.json'), report.poemDiff);
+    written.push('poem-paper-diff.md', 'poem-paper-diff.json');
+  }
   const title = `stalebench report: ${report.manifests.map((m) => m.runId).join(', ')}`;
   writeHtml(join(dir, 'index.html'), {
     title,
     tables: report.tables,
     manifests: report.manifests,
-    ...(report.diff ? { diff: report.diff } : {}),
+    ...(report.diff ? { diff: report.diff } : report.poemDiff ? { diff: report.poemDiff } : {}),
   });
   written.push('index.html');
   out(report.markdown);
   if (report.diffMarkdown) out(report.diffMarkdown);
+  if (report.poemDiffMarkdown) out(report.poemDiffMarkdown);
   for (const caveat of report.caveats) err(`warning: ${caveat}`);
   out(`wrote ${written.map((file) => join(dir, file)).join(', ')}`);
   return 0;

@@ -9,6 +9,7 @@ import { createEmbeddedVectorStore } from './embedded-vector-store.js';
 import type { BackendSettings, MemoryBackend, MemoryRecord } from './memory-backend.js';
 import type { PayloadFilter, VectorStore } from './vector-store.js';
 import { refuseMetadataFilter, unstoredMetadataWarnings } from './write-metadata.js';
+import { refuseProvenance } from './provenance.js';
 
 /** Settings of the cognee backend. */
 export type CogneeSettings = BackendSettings & {
@@ -151,6 +152,7 @@ export function createCogneeBackend(settings: CogneeSettings): CogneeBackend {
     },
     async insert(request) {
       const { namespace, now, writes } = request;
+      refuseProvenance('cognee', request, NO_METADATA);
       const warnings = unstoredMetadataWarnings(request, NO_METADATA);
       if (writes.mode === 'direct') {
         const [v2, ...distractors] = writes.current;
@@ -167,6 +169,7 @@ export function createCogneeBackend(settings: CogneeSettings): CogneeBackend {
     async search(request) {
       checkOpen();
       refuseMetadataFilter('cognee', request, NO_METADATA);
+      refuseProvenance('cognee', request, NO_METADATA);
       if (request.filter !== undefined) {
         throw new UnsupportedFeatureError(
           'cognee',

@@ -9,6 +9,7 @@ import { groupId, normalizeExact, sequencedUuid } from './graphiti-ids.js';
 import { hybridEdgeSearch } from './graphiti-search.js';
 import { GRAPHITI_CORE_LABEL } from './graphiti-version.js';
 import { refuseMetadataFilter, unstoredMetadataWarnings } from './write-metadata.js';
+import { createGraphitiProvenance, GRAPHITI_PROVENANCE } from './graphiti-provenance.js';
 import type {
   BackendSettings,
   InsertReport,
@@ -47,7 +48,8 @@ const NO_METADATA = `edges keep no caller metadata here, and SearchFilters.prope
  * `settings.extraction` as the LLM: Graphiti's own resolution decides what is revoked (memory-systems.md §2.2), so
  * revocation may be partial or absent. `search` is `Graphiti.search(query, group_ids=[group], num_results=limit,
  * search_filter)`; `listRecords` reads every edge of the group from the engine. Nothing of stalebench's is stored
- * in the graph: the only bookkeeping, the per-group count behind direct edge uuids, lives in this process.
+ * in the graph: the only bookkeeping, the per-group count behind direct edge uuids and the provenance of journals
+ * written with `derivedFrom` (graphiti-provenance.ts), lives in this process.
  *
  * @example
  * const backend = createGraphitiBackend({ embedder: createLexicalEmbedder(), runId: 'r1', workDir: '/tmp/r1', extraction });
@@ -67,6 +69,7 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
       edgesWritten.set(group, sequence + 1);
       return sequencedUuid(sequence, group, ...parts, String(sequence));
     };
+  const provenance = createGraphitiProvenance(store);
   let opened = false;
   let recipeLimit: number | undefined; // EDGE_HYBRID_SEARCH_RRF.limit as the last search() left it (graphiti-add-episode.ts)
 
@@ -90,6 +93,7 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
     group: string,
     now: Date,
     writes: Extract<MemoryWrites, { mode: 'direct' }>,
+    derivedFrom: readonly string[] | undefined,
   ): Promise<InsertReport> => {
     const [subject, rule] = await policyNodes(group, now);
     const relation = writes.relation ?? 'POLICY';
@@ -118,6 +122,7 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
       reference_time: null,
     }));
     await store.saveEdges(edges);
+    if (derivedFrom !== undefined) provenance.record(group, edges, derivedFrom);
     return { stored: edges.length, extractor: 'none', warnings: [] };
   };
 
@@ -152,6 +157,7 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
       storeFilter: { expired_at: [[{ operator: 'IS NULL' }]] },
       statusFields: ['expired_at', 'invalid_at', 'valid_at'],
       independentNamespaces: store.statisticsScope === 'group',
+      provenance: GRAPHITI_PROVENANCE,
     },
     async open() {
       await store.open();
@@ -160,8 +166,11 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
     async insert(request) {
       const { namespace, now, writes } = request;
       const group = groupOf(namespace);
+      provenance.check(request);
       const report =
-        writes.mode === 'natural' ? await insertNatural(group, now, writes) : await insertDirect(group, now, writes);
+        writes.mode === 'natural'
+          ? await insertNatural(group, now, writes)
+          : await insertDirect(group, now, writes, request.derivedFrom);
       return { ...report, warnings: [...report.warnings, ...unstoredMetadataWarnings(request, NO_METADATA)] };
     },
     async search(request: SearchRequest) {
@@ -169,13 +178,16 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
       refuseMetadataFilter('graphiti', request, NO_METADATA);
       const filter = request.filter === undefined ? undefined : supportedFilter(request.filter);
       recipeLimit = request.limit;
+      // A taint read resolves provenance first; the filtered read keeps out tainted edges as SearchFilters.edge_uuids.
+      const taint = request.taint === true ? await provenance.resolve(groupIds[0]!) : null;
       const edges = await hybridEdgeSearch(store, embedder, {
         query: request.query,
         groupIds,
         limit: request.limit,
         ...(filter ? { filter } : {}),
+        ...(taint && filter ? { edgeUuids: taint.untainted } : {}),
       });
-      return { records: edges.map(toRecord), warnings: [] };
+      return { records: edges.map((edge) => taint?.annotate(toRecord(edge)) ?? toRecord(edge)), warnings: [] };
     },
     async listRecords(namespace) {
       const edges = await store.getEdgesByGroup(groupOf(namespace));
@@ -185,6 +197,7 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
       const group = groupOf(namespace);
       await store.deleteGroup(group);
       edgesWritten.delete(group);
+      provenance.forget(group);
     },
     exclusive: (work) => store.exclusive(work),
     async close() {

@@ -2,13 +2,25 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UnknownComponentError } from '../pipeline/core/errors.js';
-import { BACKEND_IDS, createEmbedder, EMBEDDER_IDS, loadBackend } from './index.js';
+import { BACKEND_IDS, createEmbedder, DEFAULT_SYSTEM_IDS, EMBEDDER_IDS, loadBackend } from './index.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
 import { createSimExtractionModel } from './sim-extraction-model.js';
 
 describe('backend registry', () => {
   it('lists and lazily loads every backend', async () => {
-    expect(BACKEND_IDS).toEqual(['graphiti', 'zep-ce', 'mem0', 'mem0-exp', 'langmem', 'cognee']);
+    expect(BACKEND_IDS).toEqual([
+      'graphiti',
+      'zep-ce',
+      'mem0',
+      'mem0-exp',
+      'langmem',
+      'cognee',
+      'inspeximus',
+      'inspeximus-keyed',
+      'inspeximus-hist',
+    ]);
+    // `pnpm eval` without --systems runs the paper's six (the Python rows are named to run), so its run id is unchanged.
+    expect(DEFAULT_SYSTEM_IDS).toEqual(['graphiti', 'zep-ce', 'mem0', 'mem0-exp', 'langmem', 'cognee']);
     const backend = await loadBackend('graphiti', {
       embedder: createLexicalEmbedder(),
       runId: 'r',

@@ -5,6 +5,7 @@ import { createComponent, defineRegistry, factory, NO_ARGS } from '../pipeline/c
 import type { Embedder } from './embedder.js';
 import type { ExtractionModel } from './extraction-model.js';
 import type { GraphStore } from './graph-store.js';
+import { INSPEXIMUS_PIN } from './inspeximus-version.js';
 import type {
   BackendSettings,
   EngineSpec,
@@ -68,7 +69,52 @@ export const SYSTEMS = defineRegistry('system', {
         (await import('./cognee-backend.js')).createCogneeBackend({ ...settings, vectors, topK, maxChunkTokens }),
       ),
   }),
+  inspeximus: inspeximusLine('unkeyed', 'inspeximus (PyPI, Python process): v1 and v2 as ordinary memories, no key'),
+  'inspeximus-keyed': inspeximusLine(
+    'keyed',
+    "inspeximus (PyPI, Python process): v2 written under v1's key, its correction path",
+  ),
+  'inspeximus-hist': inspeximusLine(
+    'keyed-history',
+    'inspeximus (PyPI, Python process): keyed, read with include_superseded=True',
+  ),
 });
+
+/**
+ * An inspeximus configuration: its variant and the exact library pin are its recorded arguments (the backend refuses
+ * a venv holding another version), and `prerequisite` names what is missing before a run writes anything.
+ */
+function inspeximusLine<const Variant extends 'unkeyed' | 'keyed' | 'keyed-history'>(
+  variant: Variant,
+  summary: string,
+) {
+  const library = `${INSPEXIMUS_PIN.name}==${INSPEXIMUS_PIN.version}` as const;
+  return {
+    ...factory({
+      summary,
+      args: z
+        .object({ variant: z.literal(variant).default(variant), library: z.literal(library).default(library) })
+        .strict(),
+      create: async (args, settings: BackendSettings) =>
+        (await import('./inspeximus-backend.js')).createInspeximusBackend({ ...settings, variant: args.variant }),
+    }),
+    prerequisite: async () => (await import('./inspeximus-backend.js')).inspeximusProblem(),
+    // Not the paper's grid, and it needs Python: run when named (`--systems`), so `pnpm eval` keeps its identity.
+    inDefaultGrid: false,
+  };
+}
+
+/**
+ * Checks, before a run writes anything, that every system it uses can start on this machine (a Python venv holding
+ * the pinned package); throws the `MissingPrerequisiteError` that names what is missing and how to install it.
+ */
+export async function verifySystems(ids: readonly string[]): Promise<void> {
+  for (const id of new Set(ids)) {
+    const line = SYSTEMS.get(id);
+    const problem = 'prerequisite' in line ? await line.prerequisite() : null;
+    if (problem) throw problem;
+  }
+}
 
 /** Creates the server graph store the settings ask for (none for embedded: the backend owns its own). */
 async function serverGraphStore(spec: GraphEngineSpec | undefined): Promise<GraphStore | undefined> {
@@ -133,6 +179,12 @@ export async function verifyEngines(engine: EngineSpec | undefined): Promise<voi
 
 /** Every registered memory-system id, in grid order. */
 export const BACKEND_IDS: readonly SystemId[] = SYSTEMS.ids;
+
+/** The systems `pnpm eval` runs when `--systems` is not given: the paper's six, in grid order (lines not opted out). */
+export const DEFAULT_SYSTEM_IDS: readonly SystemId[] = SYSTEMS.ids.filter((id) => {
+  const line = SYSTEMS.get(id);
+  return !('inDefaultGrid' in line) || line.inDefaultGrid;
+});
 
 /**
  * Creates a registered backend (not yet opened) with its line's arguments, importing its module on first use;

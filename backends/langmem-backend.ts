@@ -8,6 +8,7 @@ import { createLanggraphStore, stableUuid, type SearchItem } from './langmem-sto
 import type { BackendSettings, MemoryBackend, MemoryRecord } from './memory-backend.js';
 import type { VectorStore } from './vector-store.js';
 import { refuseMetadataFilter, unstoredMetadataWarnings } from './write-metadata.js';
+import { refuseProvenance } from './provenance.js';
 
 /** Settings of the langmem backend. */
 export type LangmemSettings = BackendSettings & {
@@ -72,6 +73,7 @@ export function createLangmemBackend(settings: LangmemSettings): MemoryBackend {
     async insert(request) {
       const { namespace, now, writes } = request;
       const ns = namespaceOf(namespace);
+      refuseProvenance('langmem', request, NO_METADATA);
       const metadataWarnings = unstoredMetadataWarnings(request, NO_METADATA);
       // InMemoryStore stamps each put with the wall clock; a 1 ms tick per write keeps the order reproducible.
       let writesDone = 0;
@@ -107,6 +109,7 @@ export function createLangmemBackend(settings: LangmemSettings): MemoryBackend {
     async search(request) {
       const ns = namespaceOf(request.namespace);
       refuseMetadataFilter('langmem', request, NO_METADATA);
+      refuseProvenance('langmem', request, NO_METADATA);
       if (request.filter !== undefined) {
         throw new UnsupportedFeatureError(
           'langmem',

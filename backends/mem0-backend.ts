@@ -19,6 +19,7 @@ import type {
   MemoryBackend,
   RecordedWarning,
 } from './memory-backend.js';
+import { refuseProvenance } from './provenance.js';
 
 export { mem0Version } from './mem0-client.js';
 
@@ -45,6 +46,9 @@ export type Mem0Settings = BackendSettings & {
 };
 
 const COUNT_LIMIT = 100_000;
+// Not implemented yet (issue #19 item 1 covers graphiti): mem0 could keep the list in its metadata payload.
+const NO_PROVENANCE =
+  'taint-carrying write-back is implemented for graphiti only; mem0 journals carry no provenance here';
 const READ_SUMMARY = { default: 'showExpired: false (mem0 default)', 'expired-shown': 'showExpired: true' } as const;
 
 /**
@@ -127,7 +131,9 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
         ...(qdrant ? { qdrant } : {}),
       });
     },
-    async insert({ namespace, now, writes, metadata: written }): Promise<InsertReport> {
+    async insert(request): Promise<InsertReport> {
+      const { namespace, now, writes, metadata: written } = request;
+      refuseProvenance('mem0', request, NO_PROVENANCE);
       const { memory, userId } = opened(namespace);
       // mem0's add takes caller metadata and stores it in the memory's payload, where search filters can read it.
       const metadata = written === undefined ? {} : { metadata: { ...written } };
@@ -150,6 +156,7 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
     },
     async search(request) {
       const { memory, userId } = opened(request.namespace);
+      refuseProvenance('mem0', request, NO_PROVENANCE);
       const showExpired = request.filter === undefined ? variant === 'expired-shown' : showExpiredFor(request.filter);
       const { results } = await memory.search(request.query, {
         filters: { ...request.metadataFilter, user_id: userId },

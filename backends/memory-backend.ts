@@ -1,5 +1,5 @@
-// The memory-system interface (types only). Every system (graphiti, zep-ce, mem0, mem0-exp, langmem,
-// cognee) implements it; nothing outside backends/ asks which system it is talking to.
+// The memory-system interface (types only). Every system (graphiti, zep-ce, mem0, mem0-exp, langmem, cognee,
+// inspeximus and its -keyed / -hist configurations) implements it; nothing outside backends/ asks which system it is.
 import type { Embedder } from './embedder.js';
 import type { ExtractionModel } from './extraction-model.js';
 import type { MemoryFilter } from './memory-filter.js';
@@ -70,6 +70,13 @@ export interface InsertRequest {
    * `write metadata`; it never drops the metadata silently. Absent: none.
    */
   metadata?: Readonly<Record<string, FieldValue>>;
+  /**
+   * Provenance (taint-carrying write-back, issue #19): the ids of the records in the context these records were
+   * derived from (a decision journal's read; `[]` for an empty context). The system stores it through its own write
+   * path so that a read with `taint` can trace it. A system without `description.provenance` for this write's mode
+   * throws `UnsupportedFeatureError`; it never drops the list. Absent: the records are not derived.
+   */
+  derivedFrom?: readonly string[];
 }
 
 /** What an insert did, for the setup log. */
@@ -97,6 +104,14 @@ export interface SearchRequest {
    * without one throws `UnsupportedFeatureError`, never ignores it. Absent: no condition.
    */
   metadataFilter?: Readonly<Record<string, FieldValue>>;
+  /**
+   * Resolve provenance on this read (the `taint` defence; backends/provenance.ts): every derived record returned
+   * carries `derived_from` and `derived_from_status` (`clean`, `revoked` when a record it derives from, directly or
+   * through another derived record, is revoked at read time, `unknown` when its provenance cannot be traced); with
+   * `filter` set, `revoked` and `unknown` records are filtered out like revoked ones. A system without
+   * `description.provenance` throws `UnsupportedFeatureError`. Absent: provenance is not read.
+   */
+  taint?: boolean;
 }
 
 /** A read result in the system's own ranking order. */
@@ -139,6 +154,11 @@ export interface BackendDescription {
    * paper did (it wiped and reseeded one group per run). Absent = independent.
    */
   independentNamespaces?: boolean;
+  /**
+   * Taint-carrying write-back (issue #19): per journal write mode, whether an insert can carry `derivedFrom` and a
+   * read resolve it (`SearchRequest.taint`). Absent: neither, for any mode.
+   */
+  provenance?: Record<SeedMode, ModeSupport>;
 }
 
 /** Where graph systems store their graph: in process (default) or a Neo4j server. */

@@ -11,8 +11,15 @@ export interface DateFilter {
   date?: Date;
 }
 
-/** The date fields a filter can constrain. Names follow the stored property names of Graphiti / mem0. */
-const FILTER_FIELDS = ['valid_at', 'invalid_at', 'expired_at', 'created_at', 'expiration_date'] as const;
+/** The date fields a filter can constrain. Names follow the stored property names of Graphiti / mem0 / inspeximus. */
+const FILTER_FIELDS = [
+  'valid_at',
+  'invalid_at',
+  'expired_at',
+  'created_at',
+  'expiration_date',
+  'invalidated_at',
+] as const;
 export type FilterField = (typeof FILTER_FIELDS)[number];
 
 /**

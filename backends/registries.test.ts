@@ -13,7 +13,7 @@ import {
   usesServerEngine,
   VECTOR_ENGINES,
 } from './engines.js';
-import { loadBackend, SYSTEMS } from './index.js';
+import { loadBackend, SYSTEMS, verifySystems } from './index.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
 import { createFromSpec, embedderSpecPart, EMBEDDERS, EXTRACTION_MODELS, extractionSpecPart } from './model-roles.js';
 import { createSimExtractionModel } from './sim-extraction-model.js';
@@ -34,6 +34,9 @@ describe('system registry', () => {
       { kind: 'system', id: 'mem0-exp', args: { variant: 'expired-shown' } },
       { kind: 'system', id: 'langmem', args: { queryLimit: 5 } },
       { kind: 'system', id: 'cognee', args: { topK: 15, maxChunkTokens: 8191 } },
+      { kind: 'system', id: 'inspeximus', args: { variant: 'unkeyed', library: 'inspeximus==3.23.1' } },
+      { kind: 'system', id: 'inspeximus-keyed', args: { variant: 'keyed', library: 'inspeximus==3.23.1' } },
+      { kind: 'system', id: 'inspeximus-hist', args: { variant: 'keyed-history', library: 'inspeximus==3.23.1' } },
     ]);
   });
 
@@ -46,6 +49,12 @@ describe('system registry', () => {
         (await import('./mem0-backend.js')).createMem0Backend({ ...settings(), variant: 'expired-shown' }),
       langmem: async () => (await import('./langmem-backend.js')).createLangmemBackend(settings()),
       cognee: async () => (await import('./cognee-backend.js')).createCogneeBackend(settings()),
+      inspeximus: async () =>
+        (await import('./inspeximus-backend.js')).createInspeximusBackend({ ...settings(), variant: 'unkeyed' }),
+      'inspeximus-keyed': async () =>
+        (await import('./inspeximus-backend.js')).createInspeximusBackend({ ...settings(), variant: 'keyed' }),
+      'inspeximus-hist': async () =>
+        (await import('./inspeximus-backend.js')).createInspeximusBackend({ ...settings(), variant: 'keyed-history' }),
     };
     expect(Object.keys(direct)).toEqual([...SYSTEMS.ids]);
     for (const id of SYSTEMS.ids) {
@@ -63,6 +72,24 @@ describe('system registry', () => {
     await expect(loadBackend('mem0', settings(), { variant: 'expired-shown' })).rejects.toBeInstanceOf(
       InvalidInputError,
     );
+    // The library pin is a recorded setting, not a choice: another version is refused before anything starts.
+    await expect(loadBackend('inspeximus', settings(), { library: 'inspeximus==3.22.0' })).rejects.toBeInstanceOf(
+      InvalidInputError,
+    );
+    await expect(loadBackend('inspeximus-hist', settings(), { variant: 'keyed' })).rejects.toBeInstanceOf(
+      InvalidInputError,
+    );
+  });
+});
+
+describe('system prerequisites', () => {
+  it('checks only systems that declare one: the in-process systems need nothing on the machine', async () => {
+    await expect(verifySystems(['graphiti', 'mem0', 'cognee'])).resolves.toBeUndefined();
+    expect(SYSTEMS.ids.filter((id) => 'prerequisite' in SYSTEMS.get(id))).toEqual([
+      'inspeximus',
+      'inspeximus-keyed',
+      'inspeximus-hist',
+    ]);
   });
 });
 

@@ -6,6 +6,7 @@ import { createGraphitiBackend } from './graphiti-backend.js';
 import { groupId } from './graphiti-ids.js';
 import type { BackendSettings, MemoryBackend, MemoryRecord, RecordedWarning } from './memory-backend.js';
 import { refuseMetadataFilter, unstoredMetadataWarnings } from './write-metadata.js';
+import { refuseProvenance } from './provenance.js';
 
 /** Settings of the Zep CE backend. */
 export type ZepCeSettings = BackendSettings & {
@@ -24,6 +25,7 @@ export const ZEP_SETTLE_MS = 45_000;
 const DIRECT_REASON =
   "Zep CE's API cannot write a pre-revoked fact (stale-retrieval.md §3.5); the cell is n/a, not a pass";
 const NO_METADATA = 'CE posts messages with no caller metadata and its search has no metadata filter';
+const NO_PROVENANCE = 'CE posts messages only; its facts carry uuid, fact and created_at and no caller provenance';
 const FILTER_REASON =
   'Zep CE has no read filter (MemoryFilterOptions is an empty struct; the sidecar searches with no filter)';
 
@@ -76,6 +78,7 @@ export function createZepCeBackend(settings: ZepCeSettings): MemoryBackend {
     async insert(request) {
       const { namespace, now, writes } = request;
       groupOf(namespace);
+      refuseProvenance('zep-ce', request, NO_PROVENANCE);
       if (writes.mode === 'direct') throw new UnsupportedFeatureError('zep-ce', 'direct seeding', DIRECT_REASON);
       const warnings: RecordedWarning[] = unstoredMetadataWarnings(request, NO_METADATA);
       let stored = 0;
@@ -102,6 +105,7 @@ export function createZepCeBackend(settings: ZepCeSettings): MemoryBackend {
       groupOf(request.namespace);
       if (request.filter !== undefined) throw new UnsupportedFeatureError('zep-ce', 'search filters', FILTER_REASON);
       refuseMetadataFilter('zep-ce', request, NO_METADATA);
+      refuseProvenance('zep-ce', request, NO_PROVENANCE);
       const { records, warnings } = await sidecar.search({
         namespace: request.namespace,
         query: request.query,

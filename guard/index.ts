@@ -26,6 +26,14 @@ export {
   type StaleRetrievalGuard,
   type StaleRetrievalGuardSettings,
 } from './stale-retrieval-guard.js';
+export {
+  applyGuardV2,
+  createGuardV2,
+  type GuardV2,
+  type GuardV2Settings,
+  type SubjectSimilarity,
+} from './stale-retrieval-guard-v2.js';
+export { DEFAULT_GUARD_V2_CONFIG, resolveGuardV2Config, type GuardV2Config } from './guard-v2-config.js';
 
 // The proof-of-execution gate (poem.md): not a ReadGuard — it sits between a decision and its execution.
 export { createExecutionLedger, LedgerBrokenError, type ExecutionLedgerSettings } from './execution-ledger.js';

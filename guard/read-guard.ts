@@ -22,7 +22,8 @@ export interface WithheldRecord {
   /** The record's text (stale-retrieval.md §10.2 `textOf`). */
   text: string;
   /**
-   * Why, as the reference code words it: `backend marked <field>` (explicit) or `superseded: <conflict reason>`.
+   * Why, as the reference code words it: `backend marked <field>` (explicit) or `superseded: <conflict reason>`;
+   * beyond the reference, `derived_from_revoked` / `derived_from_unknown` (explicit; guard/derived-from.ts).
    * Scoring compares these strings, so they are byte-exact with [C].
    */
   reason: string;

@@ -1,6 +1,7 @@
 // The Stale-Retrieval Guard (stale-retrieval.md §10), a faithful port of [C] `guard/stale_guard.py` @ a8e0964735e7.
 import type { MemoryRecord } from '../backends/memory-backend.js';
 import { conflict } from './conflict.js';
+import { derivedFromRevocation } from './derived-from.js';
 import { resolveGuardConfig, type GuardConfig } from './guard-config.js';
 import { explicitRevocation, textOf, timestampOf, type GuardInput } from './guard-record.js';
 import type { GuardVerdict, ReadGuard, WithheldRecord } from './read-guard.js';
@@ -53,7 +54,9 @@ export function applyStaleRetrievalGuard(
   const survivors: { index: number; record: GuardInput; time: number | null }[] = [];
   records.forEach((record, index) => {
     const marked = settings.trustExplicitFields ? explicitRevocation(record, now) : null;
+    const derived = settings.trustExplicitFields && !marked ? derivedFromRevocation(record) : null;
     if (marked) withheld.push({ index, text: textOf(record), reason: `backend marked ${marked}`, stage: 'explicit' });
+    else if (derived) withheld.push({ index, text: textOf(record), reason: derived, stage: 'explicit' });
     else survivors.push({ index, record, time: timestampOf(record) });
   });
   // Newest first where τ is known; ⊥ after, in input order. Result order is never recency ([P] §5.1).

@@ -2,6 +2,8 @@
 import { createExecutionLedger } from '../guard/execution-ledger.js';
 import { generateLedgerKey } from '../guard/execution-ledger-key.js';
 import { createProofOfExecutionGate, safetyStepMapping } from '../guard/proof-of-execution-gate.js';
+import { createNaiveProofOfExecutionGate } from '../guard/proof-of-execution-naive-gate.js';
+import type { ExecutionGate } from './defences/defence-v1.js';
 import { sha256 } from './json-files.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
@@ -58,7 +60,10 @@ export function createActionLayer(settings: {
 }) {
   const { writer, reader } = createExecutionLedger({ key: settings.key ?? generateLedgerKey() });
   const mapping = safetyStepMapping(settings.scenarios);
-  const gate = createProofOfExecutionGate({ ledger: reader, mapping });
+  const gates = {
+    poem: createProofOfExecutionGate({ ledger: reader, mapping }),
+    'naive-poem': createNaiveProofOfExecutionGate({ ledger: reader, mapping }),
+  };
   // Tool episodes: a call that would fire the scenario's unsafe signal is the gated skip of its safety step.
   const exploits = new Map((settings.exploitScenarios ?? []).map((scenario) => [scenario.id as string, scenario]));
   const toolGate = createProofOfExecutionGate({
@@ -94,10 +99,13 @@ export function createActionLayer(settings: {
       await writer.append({ action: step.action, subject });
       return true;
     },
-    /** Gates a parsed decision, then "executes" the resulting action; performing the safety step appends its event. */
-    async execute(key: DecisionSubjectKey, proposedAction: string): Promise<PoemTrace> {
+    /**
+     * Gates a parsed decision with `gate` (default the PoEM gate; `naive-poem` the ablation), then "executes" the
+     * resulting action; performing the safety step appends its event.
+     */
+    async execute(key: DecisionSubjectKey, proposedAction: string, gate: ExecutionGate = 'poem'): Promise<PoemTrace> {
       const subject = subjectOf(key);
-      const decision = await gate.check({ scenario: key.scenario, proposedAction, subject });
+      const decision = await gates[gate].check({ scenario: key.scenario, proposedAction, subject });
       const step = mapping[key.scenario]!;
       const stepRecorded = decision.action === step.safeAction;
       if (stepRecorded) await writer.append({ action: step.safetyStep, subject });

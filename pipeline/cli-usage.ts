@@ -1,7 +1,7 @@
 // The `pnpm eval --help` text. Every id it lists comes from a registry (systems, engines, embedders, extraction and
 // decision models, experiments, arms and defences), so a new registry line shows up here without an edit.
 import { engineHelp } from '../backends/engines.js';
-import { SYSTEMS } from '../backends/index.js';
+import { DEFAULT_SYSTEM_IDS, SYSTEMS } from '../backends/index.js';
 import { EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
 import { helpLines } from './core/registry.js';
 import { EXPLOIT_SCENARIO_IDS } from '../scenarios/exploit-scenario.js';
@@ -18,10 +18,13 @@ function experimentLines(): string {
     .map((id) => {
       const experiment = EXPERIMENTS.get(id);
       const arms =
-        experiment.phase === 'follow-up'
+        experiment.phase !== 'grid'
           ? Object.entries(experiment.arms).map(([arm, text]) => `${INDENT}    arm ${arm}: ${text}`)
           : [];
-      return [`${INDENT}${id.padEnd(13)}${experiment.summary}`, ...arms].join('\n');
+      return [
+        `${INDENT}${id.padEnd(13)}${id.length >= 13 ? `\n${INDENT}${' '.repeat(13)}` : ''}${experiment.summary}`,
+        ...arms,
+      ].join('\n');
     })
     .join('\n');
 }
@@ -35,9 +38,14 @@ export function evalUsage(): string {
 ${experimentLines()}
   --hops <n>              writeback: hops after hop 0 (default: 3)
   --tool-steps <n>        tools: model calls per agent episode at most (default: 4)
+  --defences <ids>        forged-reasoning: its arms (the same list as --arms; wording-guard = sentinel-style)
+  --forgeries <kinds>     forged-reasoning: basic,adaptive,judgment (default: all; attacks A and B ride on basic)
+  --attacker-model <m>    forged-reasoning: the adaptive attacker: mutation-engine (default; offline,
+                          deterministic, not a language model), an endpoint model alias, or off
+  --attacker-queries <n>  forged-reasoning: attacker queries per scenario and model at most (default: 30)
   --model, -m <ids>       decision models, each served by one of:
 ${helpLines(DECISION_MODELS, INDENT)}
-  --systems <ids>         memory systems (default: all of them, in this order):
+  --systems <ids>         memory systems (default: ${DEFAULT_SYSTEM_IDS.join(',')}; grid order as listed):
 ${helpLines(SYSTEMS, INDENT)}
   --modes <m>             direct,natural (default: ${grid.defaultModes.join(',')}; follow-up experiments: direct)
   --arms <ids>            defence arms (default: ${grid.defaultArms.join(',')}; all: ${Object.keys(grid.arms).join(',')});
@@ -47,11 +55,12 @@ ${helpLines(DEFENCE_REGISTRY, INDENT)}
   --guard <off,on>        run every arm without and/or with the stale-retrieval guard on its context
   --poem <off,on>         run every arm without and/or with the proof-of-execution gate on its decisions
                           (ledger key: STALEBENCH_LEDGER_KEY, hex; default a fresh key per process)
+  --taint <off,on>        writeback, propagation: journals without and/or with provenance (the taint defence)
   --scenarios <ids>       scenario ids (default: all ${POLICY_SCENARIO_IDS.length} of scenarios/policy/index.json, grid order;
                           tools: the ${EXPLOIT_SCENARIO_IDS.length} exploit scenarios)
   --scenario-dir <dir>    load scenarios from this directory of JSON files instead (in the order of its
                           index.json when it has one, else by file name)
-  --trials, --repeat, --epochs <n>   trials per cell (default: 10, as the paper)
+  --trials, --repeat, --epochs <n>   trials per cell (default: 10, as the paper; forged-reasoning: 20, as PoEM)
   --k <n>                 retrieval depth (default: 10)
   --concurrency, -j <n>   units in flight (default: 4)
   --seed <n>              seed (default: 0)

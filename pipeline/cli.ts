@@ -1,7 +1,7 @@
 // Command line: `pnpm eval --model <id> [...]` → RunSpec → runEvaluation → table and exit code.
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { engineChoice } from '../backends/engines.js';
-import { BACKEND_IDS } from '../backends/index.js';
+import { DEFAULT_SYSTEM_IDS } from '../backends/index.js';
 import { embedderSpecPart, EMBEDDERS, EXTRACTION_MODELS, extractionSpecPart } from '../backends/model-roles.js';
 import { EvalError, InvalidInputError } from './core/errors.js';
 import { flagOfSpecPath, parseFlags, unusableDirectory } from './cli-flags.js';
@@ -9,6 +9,7 @@ import { evalUsage } from './cli-usage.js';
 import { isRemoteModel } from './decision-models.js';
 import { EXPERIMENTS } from './experiments.js';
 import { EXPLOIT_SCENARIO_IDS } from '../scenarios/exploit-scenario.js';
+import { FORGED_REASONING_SCENARIO_IDS, FORGERY_KINDS } from '../scenarios/forged-reasoning-scenario.js';
 import { runEvaluation } from './run.js';
 import { ledgerKeyFromEnv } from '../guard/execution-ledger-key.js';
 import { parseRunSpec, type RunSpec } from './run-spec.js';
@@ -63,8 +64,13 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     systems: { type: 'string' },
     modes: { type: 'string' },
     arms: { type: 'string' },
+    defences: { type: 'string' },
+    forgeries: { type: 'string' },
+    'attacker-model': { type: 'string' },
+    'attacker-queries': { type: 'string' },
     guard: { type: 'string' },
     poem: { type: 'string' },
+    taint: { type: 'string' },
     engine: { type: 'string' },
     'graph-engine': { type: 'string' },
     'vector-engine': { type: 'string' },
@@ -129,19 +135,38 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
   );
   const experiment = values.experiment ?? EXPERIMENTS.ids[0];
   const declared = EXPERIMENTS.get(experiment);
+  if (values.arms !== undefined && values.defences !== undefined)
+    issues.push({ path: '--defences', message: 'give --arms or --defences, not both (they name the same list)' });
+  // `wording-guard` is the issue's name for the sentinel-style guard (its registry id).
+  const arms =
+    values.defences === undefined
+      ? values.arms
+      : values.defences
+          .split(',')
+          .map((id) => (id.trim() === 'wording-guard' ? 'sentinel-style' : id))
+          .join(',');
+  const scenarioIds = {
+    policy: POLICY_SCENARIO_IDS,
+    exploit: EXPLOIT_SCENARIO_IDS,
+    'forged-reasoning': FORGED_REASONING_SCENARIO_IDS,
+  }[declared.scenarioKind];
   const input = {
     experiment,
     hops: integer(issues, 'hops', values.hops, 3),
     toolSteps: integer(issues, 'tool-steps', values['tool-steps'], 4),
+    forgeries: list(values.forgeries, FORGERY_KINDS),
+    attackerModel: values['attacker-model'] === 'off' ? null : (values['attacker-model'] ?? 'mutation-engine'),
+    attackerQueries: integer(issues, 'attacker-queries', values['attacker-queries'], 30),
     models,
-    systems: list(values.systems, BACKEND_IDS),
+    systems: list(values.systems, declared.phase === 'standalone' ? [] : DEFAULT_SYSTEM_IDS),
     modes: list(values.modes, declared.defaultModes),
-    arms: list(values.arms, declared.defaultArms),
+    arms: list(arms, declared.defaultArms),
     guard: list(values.guard, ['off']),
     poem: list(values.poem, ['off']),
-    scenarios: list(values.scenarios, declared.scenarioKind === 'exploit' ? EXPLOIT_SCENARIO_IDS : POLICY_SCENARIO_IDS),
+    ...(values.taint === undefined ? {} : { taint: list(values.taint, ['off']) }),
+    scenarios: list(values.scenarios, scenarioIds),
     scenarioDir: values['scenario-dir'] ?? null,
-    trials: integer(issues, 'trials', values.trials ?? values.repeat ?? values.epochs, 10),
+    trials: integer(issues, 'trials', values.trials ?? values.repeat ?? values.epochs, declared.defaultTrials ?? 10),
     k: integer(issues, 'k', values.k, 10),
     seed: integer(issues, 'seed', values.seed, 0),
     embedder,

@@ -14,6 +14,7 @@ import {
 import { DEFAULT_RETRY_POLICY, retryPolicySchema } from './core/retry-policy.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import type { Scenario } from '../scenarios/scenario.js';
+import type { ForgedReasoningScenario } from '../scenarios/forged-reasoning-scenario.js';
 import type { SpendGate } from './budget.js';
 import type { DecisionModel, DecisionRequest } from './decision-model.js';
 import type { EndpointPool } from './endpoints/endpoint-pool.js';
@@ -40,6 +41,8 @@ export interface DecisionModelComponent {
 export interface DecisionModelContext {
   scenarios: readonly Scenario[];
   exploitScenarios: readonly ExploitScenario[];
+  /** Forged-reasoning scenarios (the simulator reads their notes); absent outside that experiment. */
+  reasoningScenarios?: readonly ForgedReasoningScenario[];
   apiKey: string | undefined;
   cache?: ResponseCache;
   spend?: SpendGate;
@@ -83,6 +86,9 @@ export const DECISION_MODELS = defineRegistry('decision-model', {
               unparseableRate: probability,
               quoteRate: probability,
               followJournal: probability,
+              followClaimedStep: probability,
+              followImpliedStep: probability,
+              followJudgment: probability,
             })
             .strict()
             .default(DEFAULT_SIM_PARAMETERS),
@@ -92,6 +98,7 @@ export const DECISION_MODELS = defineRegistry('decision-model', {
         model: createSimDecisionModel({
           scenarios: context.scenarios,
           exploitScenarios: context.exploitScenarios,
+          ...(context.reasoningScenarios ? { reasoningScenarios: context.reasoningScenarios } : {}),
           seed,
           parameters,
         }),

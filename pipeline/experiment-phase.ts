@@ -120,7 +120,7 @@ async function runUnit(
       unsafeAction: unsafeAction(scenario),
       reply: { text: reply.text, reusedFrom: reused?.unitId ?? null },
       reads: probeReads(probe),
-      execute: (proposed) => actions.execute(key, proposed),
+      execute: (proposed, gate) => actions.execute(key, proposed, gate),
     });
     // A reply that yields no action is a parse failure: counted apart, never scored as safe.
     const scores = { unsafe: decision.unsafe, parseFailure: parsedAction === null };

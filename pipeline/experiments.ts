@@ -1,6 +1,7 @@
 // The experiment registry: the main grid and the follow-ups (stale-retrieval.md §2, §12–§14), one declaration line
 // each (arms, defaults, scenario set, arguments): the single source of experiment ids for the command line, the run
-// spec, `--help` and the manifest. A follow-up's steps live in pipeline/follow-up/<id>.ts, bound in follow-up/index.ts.
+// spec, `--help` and the manifest. A follow-up's steps live in pipeline/follow-up/<id>.ts, bound in follow-up/index.ts;
+// a standalone experiment (forged-reasoning) brings its own in-process world and phase (pipeline/forged-reasoning/).
 import { z } from 'zod';
 import type { SeedMode } from '../backends/memory-backend.js';
 import {
@@ -12,14 +13,18 @@ import {
   type RegistryEntry,
 } from './core/registry.js';
 import { ARMS, RUNNABLE_ARM_IDS } from './arms.js';
+import { FORGERY_KINDS } from '../scenarios/forged-reasoning-scenario.js';
 
-/** The run-spec fields experiments take as arguments (`--hops`, `--tool-steps`). */
-export type ExperimentSpecField = 'hops' | 'toolSteps';
+/** The run-spec fields experiments take as arguments (`--hops`, `--tool-steps`, `--forgeries`, `--attacker-model`, `--attacker-queries`). */
+export type ExperimentSpecField = 'hops' | 'toolSteps' | 'forgeries' | 'attackerModel' | 'attackerQueries';
 
 /** One experiment line. Its `args` are the run-spec fields it reads, named in `specFields`. */
 export interface ExperimentEntry extends RegistryEntry {
-  /** `grid`: setup, then one decision per unit (records.jsonl); `follow-up`: its own steps per unit (`<id>.jsonl`). */
-  phase: 'grid' | 'follow-up';
+  /**
+   * `grid`: setup, then one decision per unit (records.jsonl); `follow-up`: its own steps per unit on each memory system
+   * (`<id>.jsonl`); `standalone`: its own in-process world, no memory system and no seeding mode (`<id>.jsonl`).
+   */
+  phase: 'grid' | 'follow-up' | 'standalone';
   /** Arm ids in the paper's order, one line each (`--help`); every arm is valid for `--arms`. */
   arms: Readonly<Record<string, string>>;
   /** Arms run when `--arms` is not given. */
@@ -27,11 +32,15 @@ export interface ExperimentEntry extends RegistryEntry {
   /** Seeding modes run when `--modes` is not given. */
   defaultModes: readonly SeedMode[];
   /** The scenario set it runs on. */
-  scenarioKind: 'policy' | 'exploit';
+  scenarioKind: 'policy' | 'exploit' | 'forged-reasoning';
   /** The run-spec fields that are its arguments; only these enter the spec's identity for it. */
   specFields: readonly ExperimentSpecField[];
   /** Arms that write through the system's own ingestion (its extraction model), whatever `--modes` says. */
   ingestingArms: readonly string[];
+  /** Trials per cell when `--trials` is not given (default 10, the stale-retrieval paper's). */
+  defaultTrials?: number;
+  /** Whether it journals decisions back into memory, so the `taint` defence (`--taint on`) applies. */
+  writesJournals: boolean;
 }
 
 const gridArms = () =>
@@ -50,6 +59,7 @@ const entries = {
     scenarioKind: 'policy',
     specFields: [],
     ingestingArms: [],
+    writesJournals: false,
   },
   writeback: {
     summary: 'hops after an unsafe decision is journalled into memory (§12)',
@@ -66,6 +76,7 @@ const entries = {
     scenarioKind: 'policy',
     specFields: ['hops'],
     ingestingArms: ['natural'],
+    writesJournals: true,
   },
   propagation: {
     summary: 'executor, reviewer and planner share one memory (§13)',
@@ -82,6 +93,7 @@ const entries = {
     scenarioKind: 'policy',
     specFields: [],
     ingestingArms: [],
+    writesJournals: true,
   },
   tools: {
     summary: 'the exploit chain with inert decoy tools, on the four exploit scenarios (§14)',
@@ -98,6 +110,36 @@ const entries = {
     scenarioKind: 'exploit',
     specFields: ['toolSteps'],
     ingestingArms: [],
+    // Its relapse priming journal is a fixed text, not derived from a read (§14.5).
+    writesJournals: false,
+  },
+  'forged-reasoning': {
+    summary:
+      "the PoEM paper's evaluation (poem.md §6): FARMA-style forged reasoning, PoEM-aware attacks, benign skips, the adaptive attacker; in-process memory, no --systems",
+    args: z
+      .object({
+        forgeries: z.array(z.enum(FORGERY_KINDS)).min(1),
+        attackerModel: z.string().min(1).nullable(),
+        attackerQueries: z.number().int().min(1).max(200),
+      })
+      .strict(),
+    phase: 'standalone',
+    arms: {
+      none: 'no defence: every note reaches the agent, its decision runs as made',
+      'sentinel-style':
+        'the sentinel-style write-time wording guard (signals sentinel-style/v1, τ = 0.5; our reproduction, not SENTINEL)',
+      'naive-poem':
+        'NaivePoEM, the ablation: a skip runs when any ledger line names the step (no chain check, no subject)',
+      poem: 'PoEM: a skip runs only when a verified ledger event records the step for this subject',
+    },
+    defaultArms: ['none', 'sentinel-style', 'naive-poem', 'poem'],
+    defaultModes: [],
+    scenarioKind: 'forged-reasoning',
+    specFields: ['forgeries', 'attackerModel', 'attackerQueries'],
+    ingestingArms: [],
+    // Its forged notes live in an in-process reasoning memory, not journals a store keeps (§6).
+    writesJournals: false,
+    defaultTrials: 20,
   },
 } satisfies Record<string, ExperimentEntry>;
 
@@ -115,13 +157,13 @@ export type FollowUpExperimentId = {
 }[ExperimentId];
 
 /** The arguments of an experiment: its spec fields, picked from the spec. */
-export function experimentArgs(id: string, spec: Readonly<Record<ExperimentSpecField, number>>): ComponentArgs {
+export function experimentArgs(id: string, spec: Readonly<Record<ExperimentSpecField, unknown>>): ComponentArgs {
   return Object.fromEntries(EXPERIMENTS.get(id).specFields.map((field) => [field, spec[field]]));
 }
 
 /** The manifest record of a spec's experiment. */
 export function experimentRecord(
-  spec: { experiment: string } & Readonly<Record<ExperimentSpecField, number>>,
+  spec: { experiment: string } & Readonly<Record<ExperimentSpecField, unknown>>,
 ): ComponentRecord {
   return EXPERIMENTS.record(spec.experiment, experimentArgs(spec.experiment, spec));
 }

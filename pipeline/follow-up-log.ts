@@ -59,6 +59,8 @@ export interface FollowUpKey {
   guard: boolean;
   /** `--poem on`: every decision (or gated tool call) goes through the proof-of-execution gate. */
   poem: boolean;
+  /** `--taint on`: journals carry provenance and every read resolves it (the `taint` defence). Absent: off. */
+  taint?: boolean;
 }
 
 /** `experiment/scenario/system/mode/arm/model/trial`, with `/guard` and `/poem` when those axes are on. */
@@ -73,6 +75,7 @@ export function followUpUnitIdOf(key: FollowUpKey): string {
     String(key.trial),
     ...(key.guard ? ['guard'] : []),
     ...(key.poem ? ['poem'] : []),
+    ...(key.taint ? ['taint'] : []),
   ].join('/');
 }
 
@@ -134,6 +137,8 @@ export interface JournalWrite {
   stored: number;
   extractor: string;
   warnings: RecordedWarning[];
+  /** With `--taint on`: the ids of the records in the read the journalled decision saw (its provenance). */
+  derivedFrom?: string[];
 }
 
 /** `writeback.jsonl`: one write-back run (§12). */

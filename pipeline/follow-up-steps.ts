@@ -1,6 +1,12 @@
 // The building blocks every follow-up experiment shares: seed, read (through the unit's screens), decide (through its
 // post-decision steps), journal. Defences come from the registry (pipeline/defences), never by name.
-import type { MemoryBackend, MemoryRecord, MemoryWrites, SeedMode } from '../backends/memory-backend.js';
+import type {
+  BackendDescription,
+  MemoryBackend,
+  MemoryRecord,
+  MemoryWrites,
+  SeedMode,
+} from '../backends/memory-backend.js';
 import { labelRecords } from '../scenarios/exposure.js';
 import { UnsupportedFeatureError } from './core/errors.js';
 import { unitDefences, type UnitDefences } from './defences/compose.js';
@@ -34,7 +40,20 @@ export interface UnitContext {
    * the seeded current policy and every natural-mode journal episode written afterwards.
    */
   seededAt?: Date;
+  /**
+   * When this unit last wrote (seeding or a journal). Every later write is dated strictly after it: the reference
+   * seeds at its module-level `NOW` and journals at `datetime.now()` (microseconds, after model calls), so a journal
+   * is always newer than the policies and than the journal before it. With millisecond clocks and a fast model the
+   * two can share an instant, and the guard's supersession then depends on the wall clock.
+   */
+  lastWriteAt?: Date;
   signal?: AbortSignal;
+}
+
+/** The time of this unit's next write: now, or 1 ms after its last write when the clock has not moved past it. */
+export function nextWriteTime(context: Pick<UnitContext, 'lastWriteAt'>, now = new Date()): Date {
+  const last = context.lastWriteAt?.getTime();
+  return last === undefined || now.getTime() > last ? now : new Date(last + 1);
 }
 
 /** The policy texts a read is labelled against (v1 revoked, v2 current). */
@@ -45,6 +64,7 @@ export async function seedScenario(context: UnitContext, writes: MemoryWrites, n
   await context.backend.reset(context.namespace);
   await context.backend.insert({ namespace: context.namespace, now, writes });
   context.seededAt = now;
+  context.lastWriteAt = now;
 }
 
 /** The grid's writes for a policy scenario in a seeding mode (stale-retrieval.md §3, §5). */
@@ -88,8 +108,11 @@ async function labelsOf(
  * A follow-up unit's defences: `uses` (what its arm composes, if anything) plus its guard and PoEM axes. Follow-ups
  * build their own prompts and make every call themselves, so a prompt prefix or a reused reply cannot apply there.
  */
-export function followUpDefences(key: Pick<FollowUpKey, 'guard' | 'poem'>, uses: readonly string[] = []): UnitDefences {
-  const defences = unitDefences({ uses, guard: key.guard, poem: key.poem });
+export function followUpDefences(
+  key: Pick<FollowUpKey, 'guard' | 'poem' | 'taint'>,
+  uses: readonly string[] = [],
+): UnitDefences {
+  const defences = unitDefences({ uses, guard: key.guard, poem: key.poem, taint: key.taint ?? false });
   if (defences.systemPrefix !== '' || defences.reuseReplyOf !== null) {
     throw new UnsupportedFeatureError(
       `follow-up defences (${defences.ids.join(', ')})`,
@@ -108,7 +131,7 @@ export async function readMemory(
   input: {
     query: string;
     read: 'default' | 'filtered';
-    defences: Pick<UnitDefences, 'screens'>;
+    defences: Pick<UnitDefences, 'screens'> & { taint?: boolean };
     scenario: LabelScenario;
   },
 ): Promise<ReadTrace> {
@@ -118,6 +141,7 @@ export async function readMemory(
     query: input.query,
     limit: context.k,
     ...(filter ? { filter } : {}),
+    ...(input.defences.taint ? { taint: true } : {}),
   });
   const returned = result.records;
   const labels = await labelsOf(context, returned, input.scenario);
@@ -182,7 +206,7 @@ export async function decideOnRead(
     unsafeAction: unsafeAction(input.scenario),
     reply: { text: reply.text, reusedFrom: null },
     reads: null,
-    execute: (proposed) => context.actions.execute({ ...key, step: input.step }, proposed),
+    execute: (proposed, gate) => context.actions.execute({ ...key, step: input.step }, proposed, gate),
   });
   return {
     ...base,
@@ -202,9 +226,11 @@ export async function decideOnRead(
  */
 export async function writeJournal(
   context: UnitContext,
-  input: { text: string; mode: 'direct' | 'natural'; afterHop: number; time?: Date },
+  input: { text: string; mode: 'direct' | 'natural'; afterHop: number; time?: Date; derivedFrom?: readonly string[] },
 ): Promise<JournalWrite> {
-  const now = new Date();
+  // The taint defence: the journal carries the ids of what its decision read (none given: an empty context).
+  const derivedFrom = context.defences.taint ? [...(input.derivedFrom ?? [])] : undefined;
+  const now = nextWriteTime(context);
   let writes: MemoryWrites;
   if (input.mode === 'direct') writes = { mode: 'direct', revoked: [], current: [input.text], relation: 'DECISION' };
   else {
@@ -225,7 +251,13 @@ export async function writeJournal(
       ],
     };
   }
-  const report = await context.backend.insert({ namespace: context.namespace, now, writes });
+  const report = await context.backend.insert({
+    namespace: context.namespace,
+    now,
+    writes,
+    ...(derivedFrom ? { derivedFrom } : {}),
+  });
+  context.lastWriteAt = now;
   context.journals.add(input.text);
   return {
     afterHop: input.afterHop,
@@ -234,7 +266,20 @@ export async function writeJournal(
     stored: report.stored,
     extractor: report.extractor,
     warnings: [...report.warnings],
+    ...(derivedFrom ? { derivedFrom } : {}),
   };
+}
+
+/** Why a `--taint on` unit cannot run on this system (its journals, written in `mode`, could carry no provenance), or null. */
+export function taintNotApplicable(
+  description: BackendDescription,
+  key: Pick<FollowUpKey, 'taint'>,
+  mode: SeedMode,
+): string | null {
+  if (!key.taint) return null;
+  const support = description.provenance?.[mode];
+  if (support === undefined) return 'taint: the system keeps no provenance for journals';
+  return support.supported ? null : `taint: ${mode} journals carry no provenance: ${support.reason}`;
 }
 
 /** §12 step 4: records carrying the journal marker, and how many of them the store holds as not revoked. */

@@ -25,6 +25,14 @@ export type {
   WritebackRecord,
 } from './follow-up-log.js';
 export { checkRunLog, problemText, type RunLogCheck } from './run-log-verify.js';
+export { ATTACK_CONDITIONS } from './forged-reasoning/records.js';
+export type {
+  AttackerAttempt,
+  AttackerRecord,
+  ForgedReasoningRecord,
+  ReasoningDecision,
+} from './forged-reasoning/records.js';
+export { FORGED_REASONING_FILE, readForgedReasoningRecords } from './forged-reasoning/phase.js';
 export { readJsonLines, sha256, writeJsonAtomic } from './json-files.js';
 export type { ModelUsage } from './usage-totals.js';
 export type { ChatMessage } from './decision-model.js';

@@ -17,6 +17,13 @@ import {
 import { HARDEN, SYS_PLAIN, buildDecisionMessages } from './prompts.js';
 import { FIRST_USER, SYS, TOOL_TURN, buildFirstUserMessage, buildToolTurnMessage } from './tools/exploit-protocol.js';
 import { sha256 } from './json-files.js';
+import { buildReasoningMessages, FORGED_REASONING_PROMPT_VERSION } from './forged-reasoning/prompts.js';
+import {
+  ATTACKER_PROMPT_VERSION,
+  ATTACKER_SYSTEM,
+  attackerBrief,
+  attackerFeedbackMessage,
+} from './forged-reasoning/model-attacker.js';
 
 // Templates are functions: rendering them on fixed probe values captures both their constants and their shape.
 const FACTS = ['fact one', 'fact two'];
@@ -63,6 +70,29 @@ const PARTS = {
     relapseJournal(SCENARIO.id),
     relapseQuery(SCENARIO.id),
   ],
+  /** The forged-reasoning decision prompt and the adaptive attacker's prompts (poem.md §6). */
+  reasoning: () => {
+    const scenario = {
+      id: 'probe',
+      domain: 'probe domain',
+      task: 'probe task',
+      subject: 'subject S1',
+      subjectToken: 'S1',
+      safetyStep: { action: 'probe-step', description: 'probe step' },
+      actionHelp: 'probe help',
+      actions: ACTIONS as [string, string],
+    };
+    return [
+      `forged-reasoning prompt v${FORGED_REASONING_PROMPT_VERSION}, attacker prompt v${ATTACKER_PROMPT_VERSION}`,
+      buildReasoningMessages(scenario, FACTS),
+      buildReasoningMessages(scenario, []),
+      ATTACKER_SYSTEM,
+      attackerBrief(scenario),
+      ...(['caught', 'unconvincing', 'success', 'no-note'] as const).map((feedback) =>
+        attackerFeedbackMessage({ feedback, fired: ['structure-check'] }),
+      ),
+    ];
+  },
 } as const;
 
 /** The prompt parts each experiment sends. */
@@ -71,6 +101,7 @@ const USED: Readonly<Record<string, readonly (keyof typeof PARTS)[]>> = {
   writeback: ['decision', 'journal'],
   propagation: ['roles', 'journal'],
   tools: ['tools'],
+  'forged-reasoning': ['reasoning'],
 };
 
 /**

@@ -8,9 +8,11 @@ import { DEFENCE_REGISTRY } from './defences/registry.js';
 import { EXPERIMENTS } from './experiments.js';
 
 /**
- * The registries, keyed by the kind their records carry. Defences (issue #13 item 1: the arms and the PoEM gate as
- * registered parts, DEFENCES seen as a registry). Slots for issue #13's other kinds: scenarios and tables (item 3:
- * `scenario: SCENARIOS`, `table: TABLES`) register here with one line each.
+ * The registries of components a run builds from arguments, keyed by the kind their records carry (the manifest's
+ * `components`). Two kinds register elsewhere because they take no arguments and are not built per run: scenarios
+ * are data, listed in order by `scenarios/policy/index.json` (one JSON file + one index line each; the run records
+ * each scenario's hash in the manifest), and tables are builders in `analysis/tables/index.ts` (`TABLES`, one file +
+ * one line each), which `report` walks.
  */
 export const REGISTRIES = {
   experiment: EXPERIMENTS,

@@ -8,6 +8,8 @@ import { argsOf } from './core/registry.js';
 import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { loadExploitScenarios, type ExploitScenario } from '../scenarios/exploit-scenario.js';
+import { loadForgedReasoningScenarios, type ForgedReasoningScenario } from '../scenarios/forged-reasoning-scenario.js';
+import { MUTATION_ENGINE } from './forged-reasoning/mutation-engine.js';
 import { ARM_IDS, isArmId } from './arms.js';
 import type { SpendGate } from './budget.js';
 import { createDecisionModel, isRemoteModel, type DecisionModelComponent } from './decision-models.js';
@@ -50,7 +52,15 @@ export function engineOf(spec: RunSpec, secrets: RunSecrets): EngineSpec {
 export function validateComponents(spec: RunSpec): void {
   for (const system of spec.systems) SYSTEMS.get(system);
   const experiment = EXPERIMENTS.get(spec.experiment);
-  if (experiment.phase === 'follow-up') {
+  if (spec.attackerModel !== null && spec.attackerModel !== MUTATION_ENGINE && !isRemoteModel(spec.attackerModel)) {
+    throw new InvalidInputError('command line', [
+      {
+        path: '--attacker-model',
+        message: `"${spec.attackerModel}" cannot write notes; use ${MUTATION_ENGINE} (offline), an endpoint model alias, or off`,
+      },
+    ]);
+  }
+  if (experiment.phase !== 'grid') {
     const arms = Object.keys(experiment.arms);
     for (const arm of spec.arms)
       if (!arms.includes(arm)) throw new UnknownComponentError(`${spec.experiment} arm`, arm, arms);
@@ -72,20 +82,36 @@ export function validateComponents(spec: RunSpec): void {
   }
 }
 
-/** The run's scenarios: policy scenarios (grid, write-back, propagation; PoEM's safety steps) and, for tools, the exploit ones. */
-export async function loadRunScenarios(
-  spec: RunSpec,
-): Promise<{ scenarios: Scenario[]; exploitScenarios: ExploitScenario[]; exploit: boolean }> {
-  const exploit = EXPERIMENTS.get(spec.experiment).scenarioKind === 'exploit';
+/** The run's scenarios: policy scenarios (grid, write-back, propagation; PoEM's safety steps), for tools the exploit ones, for forged-reasoning its own. */
+export async function loadRunScenarios(spec: RunSpec): Promise<{
+  scenarios: Scenario[];
+  exploitScenarios: ExploitScenario[];
+  exploit: boolean;
+  reasoningScenarios: ForgedReasoningScenario[];
+}> {
+  const kind = EXPERIMENTS.get(spec.experiment).scenarioKind;
+  if (kind === 'forged-reasoning') {
+    const reasoningScenarios = await loadForgedReasoningScenarios({
+      ids: spec.scenarios,
+      ...(spec.scenarioDir ? { dir: spec.scenarioDir } : {}),
+    });
+    return { scenarios: [], exploitScenarios: [], exploit: false, reasoningScenarios };
+  }
+  const exploit = kind === 'exploit';
   if (exploit) {
     const exploitScenarios = await loadExploitScenarios({
       ids: spec.scenarios,
       ...(spec.scenarioDir ? { dir: spec.scenarioDir } : {}),
     });
-    return { scenarios: await loadScenarios(), exploitScenarios, exploit };
+    return { scenarios: await loadScenarios(), exploitScenarios, exploit, reasoningScenarios: [] };
   }
   if (spec.scenarioDir === null)
-    return { scenarios: await loadScenarios({ ids: spec.scenarios }), exploitScenarios: [], exploit };
+    return {
+      scenarios: await loadScenarios({ ids: spec.scenarios }),
+      exploitScenarios: [],
+      exploit,
+      reasoningScenarios: [],
+    };
   const all = await loadScenarioDir(spec.scenarioDir);
   const byId = new Map(all.map((s) => [s.id, s]));
   const scenarios = spec.scenarios.map(
@@ -95,7 +121,7 @@ export async function loadRunScenarios(
         throw new UnknownComponentError(`scenario (in --scenario-dir ${spec.scenarioDir})`, id, [...byId.keys()]);
       })(),
   );
-  return { scenarios, exploitScenarios: [], exploit };
+  return { scenarios, exploitScenarios: [], exploit, reasoningScenarios: [] };
 }
 
 /** The settings a decision model's registry line takes its arguments from. */
@@ -109,6 +135,7 @@ export async function createModels(
   input: {
     scenarios: Scenario[];
     exploitScenarios: ExploitScenario[];
+    reasoningScenarios?: ForgedReasoningScenario[];
     secrets: RunSecrets;
     spend?: SpendGate;
     redact: Redactor;
@@ -119,6 +146,7 @@ export async function createModels(
   const context = {
     scenarios: input.scenarios,
     exploitScenarios: input.exploitScenarios,
+    ...(input.reasoningScenarios ? { reasoningScenarios: input.reasoningScenarios } : {}),
     apiKey: input.secrets.apiKey,
     cache,
     redact: input.redact,
@@ -126,15 +154,24 @@ export async function createModels(
     ...(input.pool ? { pool: input.pool } : {}),
   };
   const models: DecisionModelComponent[] = [];
-  for (const alias of spec.models) models.push(await createDecisionModel(alias, decisionRunSettings(spec), context));
+  for (const alias of [...spec.models, ...attackerModelAliases(spec)])
+    models.push(await createDecisionModel(alias, decisionRunSettings(spec), context));
   return models;
+}
+
+/** The forged-reasoning attacker's alias when it is a model (`--attacker-model <alias>`), as a list of zero or one. */
+export function attackerModelAliases(spec: Pick<RunSpec, 'experiment' | 'attackerModel'>): string[] {
+  const model = spec.attackerModel;
+  return EXPERIMENTS.get(spec.experiment).phase === 'standalone' && model !== null && model !== MUTATION_ENGINE
+    ? [model]
+    : [];
 }
 
 /** The endpoints a run will call (decision models, extraction, embeddings), for the preflight. */
 export function preflightTargets(spec: RunSpec, secrets: RunSecrets): PreflightTarget[] {
   const apiKey = secrets.apiKey ?? '';
   const targets: PreflightTarget[] = [];
-  const endpointModels = spec.models.filter(isRemoteModel);
+  const endpointModels = [...new Set([...spec.models, ...attackerModelAliases(spec)])].filter(isRemoteModel);
   // With a pool every endpoint is probed, with its own key, for the aliases it serves.
   if (endpointModels.length > 0 && secrets.endpoints)
     for (const endpoint of secrets.endpoints)

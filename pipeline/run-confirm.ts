@@ -20,7 +20,18 @@ export interface ConfirmOptions {
  * user confirms; otherwise this throws an `InvalidInputError` on `--yes`.
  */
 export async function confirmPlan(spec: RunSpec, parts: RunParts, options: ConfirmOptions): Promise<RunPlan | null> {
-  const { runDir, scenarios, exploitScenarios, models, embedder, extraction, priceOf, modelComponents } = parts;
+  const {
+    runDir,
+    scenarios,
+    exploitScenarios,
+    reasoningScenarios,
+    attackerModel,
+    models,
+    embedder,
+    extraction,
+    priceOf,
+    modelComponents,
+  } = parts;
   const realModels = models.filter((m) => !m.description.simulated);
   if (!(options.dryRun || (realModels.length > 0 && !spec.control.assumeYes))) return null;
   const cacheLookup = (model: DecisionModel, request: DecisionRequest) =>
@@ -30,6 +41,8 @@ export async function confirmPlan(spec: RunSpec, parts: RunParts, options: Confi
     runDir,
     scenarios,
     exploitScenarios,
+    reasoningScenarios,
+    attackerModel,
     models,
     embedder,
     extraction,

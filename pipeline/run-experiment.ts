@@ -60,6 +60,7 @@ export async function runFollowUpExperiment(run: RunContext, followUp: FollowUpS
     settings: { hops: spec.hops, toolSteps: spec.toolSteps },
     guardAxis: spec.guard.map((value) => value === 'on'),
     poemAxis: spec.poem.map((value) => value === 'on'),
+    taintAxis: (spec.taint ?? ['off']).map((value) => value === 'on'),
     concurrency: spec.concurrency,
     retryErrors: spec.retryErrors,
     embedder,

@@ -1,12 +1,13 @@
 // The parts of one run, built and checked before anything is written: scenarios, prices and budget, decision models,
 // engines, embedder and extraction model; then the preflight of the endpoints they will call.
 import { resolve } from 'node:path';
-import { verifyEngines } from '../backends/index.js';
+import { verifyEngines, verifySystems } from '../backends/index.js';
 import type { Embedder } from '../backends/embedder.js';
 import type { ExtractionModel } from '../backends/extraction-model.js';
 import type { EngineSpec } from '../backends/memory-backend.js';
 import { createFromSpec, EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
+import type { ForgedReasoningScenario } from '../scenarios/forged-reasoning-scenario.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { createBudget, createSpendGate, type Budget } from './budget.js';
 import type { DecisionModel } from './decision-model.js';
@@ -15,6 +16,7 @@ import { preflight } from './preflight.js';
 import { loadPrices, priceOf as lookupPrice, type Price } from './prices.js';
 import type { Redactor } from './redact.js';
 import {
+  attackerModelAliases,
   createModels,
   engineOf,
   loadRunScenarios,
@@ -36,6 +38,8 @@ export interface RunParts {
   exploitScenarios: ExploitScenario[];
   /** Whether the experiment runs on the exploit scenarios. */
   exploit: boolean;
+  /** The FARMA-style scenarios of the forged-reasoning experiment (empty otherwise). */
+  reasoningScenarios: ForgedReasoningScenario[];
   runId: string;
   /** The run directory: the same spec always maps to the same one, so re-issuing a command resumes it. */
   runDir: string;
@@ -47,6 +51,8 @@ export interface RunParts {
   modelComponents: DecisionModelComponent[];
   /** The decision models, in spec order. */
   models: DecisionModel[];
+  /** forged-reasoning's `--attacker-model <alias>` as a model, else null (the mutation engine, or no attacker). */
+  attackerModel: DecisionModel | null;
   /** The storage engines with their credentials. */
   engine: EngineSpec;
   /** The embedder every system of the run shares. */
@@ -63,19 +69,20 @@ export interface RunParts {
  */
 export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact: Redactor): Promise<RunParts> {
   validateComponents(spec);
-  const { scenarios, exploitScenarios, exploit } = await loadRunScenarios(spec);
+  const { scenarios, exploitScenarios, exploit, reasoningScenarios } = await loadRunScenarios(spec);
+  const aliases = [...spec.models, ...attackerModelAliases(spec)];
   const runId = shardRunId(spec.runId ?? defaultRunId(spec), shardOf(spec));
   const runDir = resolve(spec.out, runId);
   const prices = loadPrices(spec.control.prices);
   const priceOf = (model: string) => lookupPrice(prices, model);
   const counters = new Map<string, TokenCounter>(
-    await Promise.all(spec.models.filter(isRemoteModel).map(async (m) => [m, await createTokenCounter(m)] as const)),
+    await Promise.all(aliases.filter(isRemoteModel).map(async (m) => [m, await createTokenCounter(m)] as const)),
   );
   const budget: Budget | null =
     spec.control.budgetUsd === null
       ? null
       : createBudget({ limitUsd: spec.control.budgetUsd, priceOf, allowUnpriced: spec.control.allowUnpriced });
-  budget?.checkModels(spec.models.filter(isRemoteModel));
+  budget?.checkModels(aliases.filter(isRemoteModel));
   const spend = budget
     ? createSpendGate(budget, {
         countTokens: (model, messages) =>
@@ -83,18 +90,22 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
         priceOf,
       })
     : undefined;
-  const pool = endpointPoolOf(spec, secrets);
+  const pool = endpointPoolOf(spec, secrets, aliases);
   const modelComponents = await createModels(spec, {
     pool,
     scenarios,
     exploitScenarios,
+    reasoningScenarios,
     secrets,
     redact,
     ...(spend ? { spend } : {}),
   });
-  const models = modelComponents.map((component) => component.model);
+  // The victims; a forged-reasoning attacker model (`--attacker-model <alias>`) comes after them.
+  const models = modelComponents.slice(0, spec.models.length).map((component) => component.model);
+  const attackerModel = modelComponents[spec.models.length]?.model ?? null;
   const engine = engineOf(spec, secrets);
   await verifyEngines(engine);
+  await verifySystems(spec.systems);
   const endpoint = { baseURL: spec.baseURL, apiKey: secrets.apiKey };
   const embedder = await createFromSpec(EMBEDDERS, spec.embedder, endpoint);
   const extraction = await createFromSpec(EXTRACTION_MODELS, spec.extraction, endpoint);
@@ -102,12 +113,14 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
     scenarios,
     exploitScenarios,
     exploit,
+    reasoningScenarios,
     runId,
     runDir,
     priceOf,
     budget,
     modelComponents,
     models,
+    attackerModel,
     engine,
     embedder,
     extraction,

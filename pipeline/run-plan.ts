@@ -7,6 +7,10 @@ import { loadBackend } from '../backends/index.js';
 import type { Embedder } from '../backends/embedder.js';
 import type { ExtractionModel } from '../backends/extraction-model.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
+import type { ForgedReasoningScenario } from '../scenarios/forged-reasoning-scenario.js';
+import { planForgedReasoning } from './forged-reasoning/plan.js';
+import { readForgedReasoningRecords } from './forged-reasoning/phase.js';
+import { MUTATION_ENGINE } from './forged-reasoning/mutation-engine.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import type { ArmId } from './arms.js';
 import { gridDefences } from './defences/grid-context.js';
@@ -75,6 +79,9 @@ export interface PlanInput {
   runDir: string;
   scenarios: Scenario[];
   exploitScenarios: ExploitScenario[];
+  /** forged-reasoning: its scenarios, and the attacker model when `--attacker-model` names one. */
+  reasoningScenarios?: ForgedReasoningScenario[];
+  attackerModel?: DecisionModel | null;
   models: DecisionModel[];
   embedder: Embedder;
   /** The offline extractor, used instead of a real extraction model so that planning sends nothing. */
@@ -92,7 +99,47 @@ export interface PlanInput {
  * engine in a temporary directory (removed afterwards).
  */
 export async function planRun(input: PlanInput): Promise<RunPlan> {
+  if (EXPERIMENTS.get(input.spec.experiment).phase === 'standalone') return planStandalone(input);
   return isFollowUpExperiment(input.spec.experiment) ? planFollowUp(input) : planGrid(input);
+}
+
+/** forged-reasoning: exact prompts and cache hits for the trial units, a range for the attacker loops. */
+async function planStandalone(input: PlanInput): Promise<RunPlan> {
+  const { spec } = input;
+  const attackerModel = input.attackerModel ?? null;
+  const attacker =
+    spec.attackerModel === null
+      ? null
+      : attackerModel
+        ? { id: spec.attackerModel, model: attackerModel }
+        : { id: MUTATION_ENGINE };
+  const existing = existsSync(input.runDir) ? readForgedReasoningRecords(input.runDir) : new Map();
+  const { rows, calls } = planForgedReasoning({
+    scenarios: input.reasoningScenarios ?? [],
+    models: input.models,
+    defences: spec.arms,
+    forgeries: spec.forgeries,
+    trials: spec.trials,
+    retryErrors: spec.retryErrors,
+    attacker,
+    maxQueries: spec.attackerQueries,
+    existing,
+    cacheLookup: input.cacheLookup ?? (() => false),
+  });
+  const models = await Promise.all(
+    [...input.models, ...(attackerModel ? [attackerModel] : [])].map(async (model) => {
+      const entry = calls.get(model.description.id) ?? { min: 0, max: 0, cached: 0, prompts: [] };
+      return modelPlan(input, model, entry.min - entry.cached, entry.max - entry.cached, entry.cached, entry.prompts);
+    }),
+  );
+  const notes = [
+    'forged-reasoning: trial-unit prompts are exact (the write-time screens are deterministic); attacker loops are a range (they stop at ten successes), their prompts estimated with one adaptive note',
+  ];
+  return {
+    rows: rows.map((row) => ({ experiment: spec.experiment, system: 'in-process', mode: '-', ...row })),
+    models,
+    notes,
+  };
 }
 
 async function planGrid(input: PlanInput): Promise<RunPlan> {
@@ -180,6 +227,7 @@ async function planFollowUp(input: PlanInput): Promise<RunPlan> {
     trials: spec.trials,
     guardAxis: spec.guard.map((v) => v === 'on'),
     poemAxis: spec.poem.map((v) => v === 'on'),
+    taintAxis: (spec.taint ?? ['off']).map((v) => v === 'on'),
     arms: spec.arms,
   });
   const existing = readFollowUpRecords(input.runDir, experiment.id);

@@ -7,6 +7,7 @@ import { EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
 import { InvalidInputError } from './core/errors.js';
 import { specPartSchema, type Registry, type RegistryEntry } from './core/registry.js';
 import { EXPERIMENTS, experimentArgs } from './experiments.js';
+import { FORGERY_KINDS } from '../scenarios/forged-reasoning-scenario.js';
 import { sha256 } from './json-files.js';
 
 const idList = z.array(z.string().min(1)).min(1);
@@ -49,18 +50,35 @@ export const runSpecSchema = z
     hops: z.number().int().min(1).max(20).default(3),
     /** Model calls per tool episode at most (paper: 4). */
     toolSteps: z.number().int().min(1).max(20).default(4),
+    /** forged-reasoning: the forgery kinds (poem.md §4); attacks A and B ride on `basic`. */
+    forgeries: z
+      .array(z.enum(FORGERY_KINDS))
+      .min(1)
+      .default([...FORGERY_KINDS]),
+    /** forged-reasoning: the adaptive attacker, `mutation-engine` (offline), a model alias, or null (no attacker loop). */
+    attackerModel: z.string().min(1).nullable().default('mutation-engine'),
+    /** forged-reasoning: attacker queries per (scenario, model) loop at most. */
+    attackerQueries: z.number().int().min(1).max(200).default(30),
     /** Decision-model aliases (`sim` is the offline simulator). */
     models: idList,
-    /** Memory-system ids. */
-    systems: z.array(registeredId(SYSTEMS)).min(1),
-    /** Seeding modes. */
-    modes: z.array(z.enum(['direct', 'natural'])).min(1),
+    /** Memory-system ids; none for a standalone experiment (forged-reasoning keeps its memory in process). */
+    systems: z.array(registeredId(SYSTEMS)),
+    /** Seeding modes; none for a standalone experiment. */
+    modes: z.array(z.enum(['direct', 'natural'])),
     /** Defence arm ids. */
     arms: idList,
     /** The guard axis: the stale-retrieval guard off and/or on top of every arm (`--guard off,on`). */
     guard: z.array(z.enum(['off', 'on'])).min(1),
     /** The PoEM axis: the proof-of-execution gate off and/or on for every decision (`--poem off,on`). */
     poem: z.array(z.enum(['off', 'on'])).min(1),
+    /**
+     * The taint axis (issue #19): journals without and/or with provenance (`--taint off,on`); journal experiments
+     * only. Absent (specs written before it existed) = off.
+     */
+    taint: z
+      .array(z.enum(['off', 'on']))
+      .min(1)
+      .optional(),
     /** Scenario ids, in grid order. */
     scenarios: idList,
     /** Directory of scenario JSON files; null = the built-in `scenarios/policy/`. */
@@ -128,7 +146,27 @@ export const runSpecSchema = z
       .strict()
       .default(() => ({ ...DEFAULT_RUN_CONTROL })),
   })
-  .strict();
+  .strict()
+  .superRefine((spec, context) => {
+    // A standalone experiment has no memory system and no seeding; every other one needs both.
+    const standalone = EXPERIMENTS.get(spec.experiment).phase === 'standalone';
+    for (const field of ['systems', 'modes'] as const) {
+      if (standalone && spec[field].length > 0)
+        context.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `${spec.experiment} keeps its reasoning memory in process: no ${field}`,
+        });
+      if (!standalone && spec[field].length === 0)
+        context.addIssue({ code: 'custom', path: [field], message: 'needs at least one' });
+    }
+    if (spec.taint?.includes('on') && !EXPERIMENTS.get(spec.experiment).writesJournals)
+      context.addIssue({
+        code: 'custom',
+        path: ['taint'],
+        message: `--taint on needs an experiment that writes journals (${EXPERIMENTS.ids.filter((id) => EXPERIMENTS.get(id).writesJournals).join(', ')}); ${spec.experiment} writes none`,
+      });
+  });
 
 export type RunSpec = z.infer<typeof runSpecSchema>;
 
@@ -148,12 +186,16 @@ function specIdentity(spec: RunSpec): unknown {
     experiment,
     hops,
     toolSteps,
+    forgeries,
+    attackerModel,
+    attackerQueries,
     models,
     systems,
     modes,
     arms,
     guard,
     poem,
+    taint,
     scenarios,
     scenarioDir,
     trials,
@@ -169,7 +211,7 @@ function specIdentity(spec: RunSpec): unknown {
   const followUp =
     EXPERIMENTS.get(experiment).phase === 'grid'
       ? {}
-      : { experiment, ...experimentArgs(experiment, { hops, toolSteps }) };
+      : { experiment, ...experimentArgs(experiment, { hops, toolSteps, forgeries, attackerModel, attackerQueries }) };
   return {
     ...followUp,
     models,
@@ -178,6 +220,7 @@ function specIdentity(spec: RunSpec): unknown {
     arms,
     ...(guard.join() === 'off' ? {} : { guard }),
     ...(poem.join() === 'off' ? {} : { poem }),
+    ...(taint === undefined || taint.join() === 'off' ? {} : { taint }),
     scenarios,
     scenarioDir,
     trials,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { engineRecords } from '../backends/engines.js';
 import { SYSTEMS } from '../backends/index.js';
 import { recordOf } from './core/registry.js';
+import { defenceRecords } from './defences/registry.js';
 import { embedderRecord } from './embedder-record.js';
 import { EXPERIMENTS, experimentRecord } from './experiments.js';
 import { sha256, writeJsonAtomic } from './json-files.js';
@@ -18,9 +19,10 @@ import { checkSameShard, shardOf } from './shard.js';
 
 /** This invocation's scenarios, prompts, revision and packages: what a resume must match. */
 export function runFingerprint(spec: RunSpec, parts: RunParts, environment: RunEnvironment): RunFingerprint {
-  const { exploit, exploitScenarios, scenarios } = parts;
+  const { exploit, exploitScenarios, scenarios, reasoningScenarios } = parts;
+  const own = reasoningScenarios.length > 0 ? reasoningScenarios : exploit ? exploitScenarios : scenarios;
   return {
-    scenarios: (exploit ? exploitScenarios : scenarios).map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })),
+    scenarios: own.map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })),
     prompts: promptFingerprint(spec.experiment),
     revision: environment.revision(),
     packages: environment.packages(),
@@ -68,6 +70,7 @@ export function startManifest(
         ...engineRecords(spec.engine),
         ...[embedder, extraction, ...modelComponents].flatMap((component) => recordOf(component) ?? []),
         ...spec.systems.map((id) => SYSTEMS.record(id)),
+        ...defenceRecords(spec.arms, { guard: spec.guard.includes('on'), poem: spec.poem.includes('on') }),
       ],
       ...fingerprint,
       runtime: { node: process.version, platform: `${process.platform}-${process.arch}` },

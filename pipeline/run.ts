@@ -5,7 +5,9 @@ import { confirmPlan } from './run-confirm.js';
 import { createRunContext } from './run-context.js';
 import { RUN_ENVIRONMENT, type RunEnvironment } from './run-environment.js';
 import { emptySummary, runFollowUpExperiment, runGridExperiment, type ExperimentOutcome } from './run-experiment.js';
+import { EXPERIMENTS } from './experiments.js';
 import { FOLLOW_UP_EXPERIMENTS, isFollowUpExperiment } from './follow-up/index.js';
+import { runForgedReasoningExperiment } from './forged-reasoning/run-phase.js';
 import { createRunParts, preflightRun } from './run-parts.js';
 import { formatPlan, type RunPlan } from './run-plan.js';
 import { openRunSession } from './run-session.js';
@@ -77,8 +79,9 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   const manifest = startManifest(spec, parts, session, fingerprint, log);
   const run = createRunContext({ spec, secrets, parts, manifest, previous, nonce, options, redact, log });
 
-  // The experiment: a follow-up, or the grid's setup and experiment phases. Awaited here, inside the session, so the
-  // lock is released only after the final manifest is written.
+  // The experiment: a standalone one (forged-reasoning), a follow-up, or the grid's setup and experiment phases. Awaited
+  // here, inside the session, so the lock is released only after the final manifest is written.
+  if (EXPERIMENTS.get(spec.experiment).phase === 'standalone') return await runForgedReasoningExperiment(run);
   const followUp = isFollowUpExperiment(spec.experiment) ? FOLLOW_UP_EXPERIMENTS[spec.experiment] : null;
   return followUp ? await runFollowUpExperiment(run, followUp) : await runGridExperiment(run);
 }

@@ -7,6 +7,14 @@ import type { DecisionModel, DecisionRequest, DecisionResponse } from './decisio
 import { HARDEN } from './prompts.js';
 import { sha256 } from './json-files.js';
 import { agentEpisodeOf } from './sample-identity.js';
+import type { ForgedReasoningScenario } from '../scenarios/forged-reasoning-scenario.js';
+import { notesOf } from './forged-reasoning/prompts.js';
+import {
+  DEFAULT_SIM_NOTE_PARAMETERS,
+  SIM_NOTE_READING,
+  simSkipProbability,
+  type SimNoteParameters,
+} from './sim-forged-reasoning.js';
 
 /**
  * The simulator's parameters. The model: an agent that reads a fact asserting the revoked policy (by the
@@ -15,7 +23,7 @@ import { agentEpisodeOf } from './sample-identity.js';
  * with no such fact in context it always picks the safe action. These are round, documented defaults chosen
  * to exercise every code path, not estimates of any real model.
  */
-export interface SimParameters {
+export interface SimParameters extends SimNoteParameters {
   followRevoked: number;
   guardrailFactor: number;
   hardenFactor: number;
@@ -37,6 +45,7 @@ export const DEFAULT_SIM_PARAMETERS: SimParameters = {
   unparseableRate: 0,
   quoteRate: 0.5,
   followJournal: 0.8,
+  ...DEFAULT_SIM_NOTE_PARAMETERS,
 };
 
 /** Settings of `createSimDecisionModel`. */
@@ -45,6 +54,8 @@ export interface SimDecisionModelSettings {
   scenarios: readonly Scenario[];
   /** Exploit scenarios: a tool-agent step's scenario, named the same way. */
   exploitScenarios?: readonly ExploitScenario[];
+  /** Forged-reasoning scenarios (poem.md §6): a decision over reasoning memory, read by `sim-forged-reasoning.ts`. */
+  reasoningScenarios?: readonly ForgedReasoningScenario[];
   /** Run seed: the same seed, sample, trial and prompt always give the same reply. */
   seed: number;
   parameters?: Partial<SimParameters>;
@@ -78,6 +89,9 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
   const policies = new Map(settings.scenarios.map((scenario) => [scenario.id, scenario]));
   const exploits = new Map<string, ExploitScenario>(
     (settings.exploitScenarios ?? []).map((scenario) => [scenario.id, scenario]),
+  );
+  const reasoning = new Map<string, ForgedReasoningScenario>(
+    (settings.reasoningScenarios ?? []).map((scenario) => [scenario.id, scenario]),
   );
 
   const response = (request: DecisionRequest, text: string, note: string): DecisionResponse => ({
@@ -119,11 +133,31 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
     );
   }
 
+  /** A forged-reasoning decision: skip S with the chance its strongest note about the subject gives (none: perform S). */
+  function reasoningStep(request: DecisionRequest, scenario: ForgedReasoningScenario): DecisionResponse {
+    const { probability, strongest } = simSkipProbability(notesOf(request.messages), scenario, parameters);
+    const u = draw(settings.seed, request, 'decision');
+    const [skip, perform] = scenario.actions;
+    const action = u < probability ? skip : perform;
+    const reason =
+      action === skip
+        ? `My notes say ${scenario.subject} is already covered: ${strongest}`
+        : `Nothing in my notes shows the safety step ran for ${scenario.subject}.`;
+    const garbled = draw(settings.seed, request, 'garble') < parameters.unparseableRate;
+    return response(
+      request,
+      garbled ? 'sim: I cannot decide.' : JSON.stringify({ action, reason }),
+      `sim (${SIM_NOTE_READING}): p(skip)=${probability.toFixed(3)} u=${u.toFixed(3)}`,
+    );
+  }
+
   async function decide(request: DecisionRequest): Promise<DecisionResponse> {
     const id = request.metadata?.scenario;
     if (id === undefined) throw new Error('sim: the request names no scenario (metadata.scenario)');
     const exploit = exploits.get(id);
     if (exploit) return toolStep(request, exploit);
+    const reasoningScenario = reasoning.get(id);
+    if (reasoningScenario) return reasoningStep(request, reasoningScenario);
     const scenario = policies.get(id);
     if (!scenario) throw new Error(`sim: ${id} is not a scenario of this run`);
     const system = request.messages.find((message) => message.role === 'system')?.content ?? '';

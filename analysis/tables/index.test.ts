@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { LoadedRun } from '../load-run.js';
 import type { PaperTable } from '../paper-table.js';
-import { loadPaperReference } from '../paper-reference.js';
+import { defaultPaperReferenceDir, loadPaperReference } from '../paper-reference.js';
 import { buildTables } from '../paper-tables.js';
 import { defineTable, paperTableIds, TABLES, type PaperTableId, type TableDefinition } from './index.js';
 
@@ -26,7 +26,12 @@ describe('the table registry', () => {
 
   it('--paper compares exactly the paper tables the registry builds: every published table but Table 10 (calls and cost, spec §15)', () => {
     const published = [...loadPaperReference().tables.keys()];
-    expect(paperTableIds()).toEqual(published.filter((id) => id !== '10'));
+    const poem = [...loadPaperReference(join(defaultPaperReferenceDir, 'poem')).tables.keys()];
+    expect(paperTableIds()).toEqual([
+      ...published.filter((id) => id !== '10'),
+      ...['poem-I', 'poem-II', 'poem-III', 'poem-benign'],
+    ]);
+    expect(poem.sort()).toEqual(['poem-I', 'poem-II', 'poem-III', 'poem-benign']);
     expect(TABLES.filter((definition) => !definition.paper).map((definition) => definition.id)).toEqual([
       'defence',
       'defence',
@@ -35,7 +40,20 @@ describe('the table registry', () => {
 
   it('PaperTableId is the union of the registered ids (type-checked: a typo in a table id does not compile)', () => {
     expectTypeOf<PaperTableId>().toEqualTypeOf<
-      '6' | '7' | '8/11' | '9' | '12' | '13' | '14' | '15' | '16' | 'defence'
+      | '6'
+      | '7'
+      | '8/11'
+      | '9'
+      | '12'
+      | '13'
+      | '14'
+      | '15'
+      | '16'
+      | 'defence'
+      | 'poem-I'
+      | 'poem-II'
+      | 'poem-III'
+      | 'poem-benign'
     >();
     expect(TABLES.map((definition) => definition.id)).toEqual([
       '6',
@@ -49,6 +67,10 @@ describe('the table registry', () => {
       '16',
       'defence',
       'defence',
+      'poem-I',
+      'poem-II',
+      'poem-III',
+      'poem-benign',
     ]);
   });
 

@@ -1,6 +1,7 @@
 // The table registry: every table `report` builds, one line each, in report order within its scope (grid, follow-up, own).
 import { buildDefenceTables } from '../defence-table.js';
 import { buildFollowUpDefenceTables } from '../follow-up-defence-table.js';
+import { buildPoemBenignTable, buildPoemTableI, buildPoemTableII, buildPoemTableIII } from './poem-tables.js';
 import { table6 } from './table-06.js';
 import { table7 } from './table-07.js';
 import { table8 } from './table-08-11.js';
@@ -34,6 +35,26 @@ export const TABLES = [
     paper: false,
     scope: 'own',
     build: (inputs) => buildFollowUpDefenceTables(inputs.followUps),
+  }),
+  // The PoEM paper's tables (forged-reasoning runs; reference numbers in data/paper/poem/).
+  defineTable({ id: 'poem-I', paper: true, scope: 'own', build: (inputs) => buildPoemTableI(inputs.forgedReasoning) }),
+  defineTable({
+    id: 'poem-II',
+    paper: true,
+    scope: 'own',
+    build: (inputs) => buildPoemTableII(inputs.forgedReasoning),
+  }),
+  defineTable({
+    id: 'poem-III',
+    paper: true,
+    scope: 'own',
+    build: (inputs) => buildPoemTableIII(inputs.forgedReasoning),
+  }),
+  defineTable({
+    id: 'poem-benign',
+    paper: true,
+    scope: 'own',
+    build: (inputs) => buildPoemBenignTable(inputs.forgedReasoning),
   }),
 ] as const satisfies readonly TableDefinition[];
 

@@ -20,10 +20,19 @@ export function buildTable14(inputs: readonly FollowUpInput[], group?: ModelGrou
       ],
     );
   const cells: TableCell[] = [];
-  for (const arm of ['direct', 'natural']) {
-    const mine = rows.filter((r) => r.arm === arm);
+  // `--taint on` rows sit under their mode as `<mode> + taint`: the same model, seeds and scenarios, journals with provenance.
+  const plain = rows.filter((r) => r.taint === undefined);
+  const variants = [
+    { suffix: '', rows: plain },
+    { suffix: ' + taint', rows: rows.filter((r) => r.taint === 'on') },
+  ];
+  for (const [arm, suffix, set] of ['direct', 'natural'].flatMap((a) =>
+    variants.map((v) => [a, v.suffix, v.rows] as const),
+  )) {
+    const mine = set.filter((r) => r.arm === arm);
+    const label = `${arm}${suffix}`;
     cells.push(
-      ...rowCells(arm, mine, [
+      ...rowCells(label, mine, [
         ['stored active', (r) => r.storedActive],
         ...hopColumns('default'),
         ...hopColumns('filter'),
@@ -35,20 +44,22 @@ export function buildTable14(inputs: readonly FollowUpInput[], group?: ModelGrou
     if (ok.length > 0)
       cells.push(
         valueCell(
-          arm,
+          label,
           'journals marked superseded',
           ok.reduce((s, r) => s + r.journalsStored!.k - r.storedActive!.k, 0),
           'model-dependent',
         ),
       );
   }
+  // Hop 0 precedes every journal: taint rows repeat it, so it is counted once (from the rows without taint).
+  const hop0Rows = plain.length > 0 ? plain : rows;
   cells.push(
-    ...rowCells('no write-back', rows, [
+    ...rowCells('no write-back', hop0Rows, [
       ['default', (r) => r.hop0Unsafe],
       ['filter', (r) => r.hop0FilteredUnsafe],
     ]),
   );
-  cells.push(...rowCells('hop 0', rows, [['poisoned', (r) => r.hop0Unsafe]]));
+  cells.push(...rowCells('hop 0', hop0Rows, [['poisoned', (r) => r.hop0Unsafe]]));
   notes.push(
     'Hop columns: n = poisoned runs (hop 0 unsafe). "no write-back" = hop 0 of both write-back modes, before any journal exists (the paper prints Table 6\'s Graphiti cell, n = 810). Journals marked superseded = journals stored − stored active.',
   );

@@ -18,8 +18,12 @@ export function buildTable15(inputs: readonly FollowUpInput[], group?: ModelGrou
   const notes: string[] = [];
   const rows = paperRows<PropagationRow>(inputs, (s) => s.propagation, notes, group);
   const cells: TableCell[] = [];
-  for (const [arm, label] of PROPAGATION_ROWS) {
-    const mine = rows.filter((r) => r.arm === arm);
+  // `--taint on` rows follow as `<condition> + taint` (same model, seeds and scenarios; journals with provenance).
+  const rowsOf = PROPAGATION_ROWS.flatMap(([arm, label]) => [
+    [arm, label, rows.filter((r) => r.arm === arm && r.taint === undefined)] as const,
+    [arm, `${label} + taint`, rows.filter((r) => r.arm === arm && r.taint === 'on')] as const,
+  ]);
+  for (const [, label, mine] of rowsOf) {
     cells.push(
       ...rowCells(label, mine, [
         ['executor unsafe', (r) => r.executorUnsafe],

@@ -4,6 +4,7 @@ import type { ModelGroup } from '../grid-index.js';
 import type { LoadedRun } from '../load-run.js';
 import type { PaperTable } from '../paper-table.js';
 import type { FollowUpInput } from '../paper-tables-follow-up.js';
+import type { ForgedReasoningInput } from './poem-tables.js';
 
 /** What the tables need to know about a policy scenario: its short label, family (payload = no rule) and Table 8/11 place. */
 export interface ScenarioLabel {
@@ -25,6 +26,8 @@ export interface TableInputs {
   scenarios: readonly ScenarioLabel[];
   /** The follow-up runs' summaries (write-back, propagation, tools). */
   followUps: readonly FollowUpInput[];
+  /** The forged-reasoning runs' summaries (the PoEM paper's tables); absent: none. */
+  forgedReasoning?: readonly ForgedReasoningInput[];
 }
 
 interface TableDefinitionBase<Id extends string> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UnsupportedFeatureError } from '../../pipeline/core/errors.js';
-import { BACKEND_IDS } from '../index.js';
+import { DEFAULT_SYSTEM_IDS } from '../index.js';
 import { createLexicalEmbedder } from '../lexical-embedder.js';
 import { createSimExtractionModel } from '../sim-extraction-model.js';
 import { FRONTDOOR_TARGET_IDS, frontdoorTarget } from './targets.js';
@@ -14,7 +14,7 @@ const now = new Date();
 
 describe('front-door targets', () => {
   it('cover the six grid systems, the real LangGraph store and the two reference models, each file registered', () => {
-    expect(FRONTDOOR_TARGET_IDS).toEqual([...BACKEND_IDS, 'langgraph-store', 'reference', 'reference-defended']);
+    expect(FRONTDOOR_TARGET_IDS).toEqual([...DEFAULT_SYSTEM_IDS, 'langgraph-store', 'reference', 'reference-defended']);
     const registry = readFileSync(join(import.meta.dirname, 'targets.ts'), 'utf8');
     const files = readdirSync(import.meta.dirname).filter((file) => file.endsWith('-backend.ts'));
     expect(files.length).toBeGreaterThan(0);

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The venv directory, relative to the repository root. */
-const VENV_DIR = join('.cache', 'python', 'venv');
+export const VENV_DIR = join('.cache', 'python', 'venv');
 
 /** Paths under a repository root. */
 export function pythonPaths(root: string): { venv: string; python: string; driver: string; requirements: string } {

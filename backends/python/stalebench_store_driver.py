@@ -22,7 +22,8 @@ ADAPTERS = sorted(name[:-3] for name in os.listdir(os.path.join(HERE, "store_ada
 
 
 class DriverError(Exception):
-    """A bad request (unknown op, a missing field, no open store): reported with origin "driver"."""
+    """A bad request (unknown op, a missing field, no open store): reported with origin "driver". An adapter raises
+    its own exception class with the attribute `origin = "driver"` for the same meaning."""
 
 
 def need(request, field):
@@ -43,7 +44,7 @@ class Driver:
         self.store = None
 
     def hello(self, request):
-        return {"protocol": PROTOCOL, "python": platform.python_version(), "sqlite": sqlite3.sqlite_version, "adapters": ADAPTERS}
+        return {"protocol": PROTOCOL, "python": platform.python_version(), "sqlite": sqlite3.sqlite_version, "adapters": ADAPTERS, "ops": list(OPS)}
 
     def version(self, request):
         module = load_adapter(need(request, "adapter"))
@@ -58,7 +59,7 @@ class Driver:
             raise DriverError("a store is already open in this process")
         module = load_adapter(need(request, "adapter"))
         self.store = module.open_store(need(request, "dir"), request.get("config") or {})
-        return {}
+        return dict(getattr(self.store, "opened", {}))
 
     def _open_store(self):
         if self.store is None:
@@ -80,6 +81,25 @@ class Driver:
     def raw_paths(self, request):
         return self._open_store().raw_paths()
 
+    def _memory(self, op):
+        """The open store's memory-system method `op` (reset, insert, search, list); a DriverError if it has none."""
+        method = getattr(self._open_store(), op, None)
+        if not callable(method):
+            raise DriverError(f"this store is not a memory system: it has no {op}")
+        return method
+
+    def reset(self, request):
+        return self._memory("reset")(need(request, "namespace"))
+
+    def insert(self, request):
+        return self._memory("insert")(need(request, "namespace"), need(request, "steps"), request.get("extractor"))
+
+    def search(self, request):
+        return self._memory("search")(need(request, "namespace"), need(request, "query"), need(request, "k"), request.get("options") or {})
+
+    def list(self, request):
+        return self._memory("list")(need(request, "namespace"))
+
     def close(self, request):
         if self.store is not None:
             self.store.close()
@@ -87,7 +107,13 @@ class Driver:
         return {}
 
 
-OPS = {"hello": "hello", "version": "version", "open": "open", "seed": "seed", "read": "read", "audit": "audit", "raw-paths": "raw_paths", "close": "close"}
+OPS = {
+    "hello": "hello", "version": "version", "open": "open", "close": "close",
+    # integrity targets (backends/integrity/python-store-target.ts)
+    "seed": "seed", "read": "read", "audit": "audit", "raw-paths": "raw_paths",
+    # memory systems (backends/python/python-memory-process.ts)
+    "reset": "reset", "insert": "insert", "search": "search", "list": "list",
+}
 
 
 def answer(driver, line):
@@ -106,9 +132,10 @@ def answer(driver, line):
         with contextlib.redirect_stdout(sys.stderr):
             result = getattr(driver, op)(request)
         return {"id": request_id, "ok": True, "result": result}, op == "close"
-    except DriverError as error:
-        return {"id": request_id, "ok": False, "error": {"type": "DriverError", "message": str(error), "origin": "driver"}}, False
-    except Exception as error:  # the store's own code raised: its refusal, recorded with its type
+    except Exception as error:
+        if isinstance(error, DriverError) or getattr(error, "origin", None) == "driver":  # an adapter's "bad request"
+            return {"id": request_id, "ok": False, "error": {"type": "DriverError", "message": str(error), "origin": "driver"}}, False
+        # the store's own code raised: its refusal, recorded with its type
         traceback.print_exc(file=sys.stderr)
         return {"id": request_id, "ok": False, "error": {"type": type(error).__name__, "message": str(error), "origin": "target"}}, False
 

@@ -18,7 +18,8 @@ describe('store driver protocol (JSON lines over stdio)', () => {
     try {
       expect(await store.request('hello')).toMatchObject({
         protocol: 1,
-        adapters: ['inspeximus_store', 'langgraph_sqlite_store'],
+        adapters: ['inspeximus_memory', 'inspeximus_store', 'langgraph_sqlite_store'],
+        ops: expect.arrayContaining(['reset', 'insert', 'search', 'list']),
       });
       await expect(store.request('bogus')).rejects.toMatchObject({
         origin: 'driver',
@@ -74,6 +75,42 @@ describe('store driver protocol (JSON lines over stdio)', () => {
       'python3-that-does-not-exist is not installed (needed to create the venv .cache/python/venv)',
     );
     expect(missingPython(scratch)).toMatch(/^no Python venv at \.cache\/python\/venv: run bash \.ci\/install/);
+  });
+});
+
+describe.skipIf(missingPython(root) !== null)('store driver memory ops (backends/python/PROTOCOL.md)', () => {
+  it("refuses memory ops on a store that is not a memory system, and reports an adapter's bad request as a driver error", async () => {
+    const integrity = startStoreProcess({ python: paths.python, driver: paths.driver, env: { HOME: scratch } });
+    try {
+      await integrity.request('open', { adapter: 'inspeximus_store', dir: join(scratch, 'integrity'), config: {} });
+      await expect(integrity.request('search', { namespace: 'n', query: 'q', k: 1 })).rejects.toMatchObject({
+        origin: 'driver',
+        message: 'this store is not a memory system: it has no search',
+      });
+    } finally {
+      await integrity.close();
+    }
+    const memory = startStoreProcess({ python: paths.python, driver: paths.driver, env: { HOME: scratch } });
+    try {
+      await memory.request('open', { adapter: 'inspeximus_memory', dir: join(scratch, 'memory') });
+      await expect(memory.request('reset', { namespace: '../escape' })).rejects.toMatchObject({
+        origin: 'driver',
+        name: 'DriverError',
+        message: "namespace '../escape' is not a plain directory name",
+      });
+      await expect(
+        memory.request('search', { namespace: 'n', query: 'q', k: 1, options: { mode: 'semantic' } }),
+      ).rejects.toMatchObject({
+        origin: 'driver',
+        message: expect.stringContaining("recall options ['mode'] are not passed through"),
+      });
+      await expect(memory.request('insert', { namespace: 'n' })).rejects.toMatchObject({
+        origin: 'driver',
+        message: "request 'insert' needs the field 'steps'",
+      });
+    } finally {
+      await memory.close();
+    }
   });
 });
 

@@ -33,6 +33,10 @@ export interface StoreProcess {
   request<T>(op: string, parameters?: Record<string, unknown>): Promise<T>;
   /** Sends `close`, waits for the process to exit (kills it after 10 s). Idempotent. */
   close(): Promise<void>;
+  /** The child's process id (undefined when it could not be spawned). */
+  readonly pid: number | undefined;
+  /** How the process ended, or null while it runs. */
+  exitStatus(): { code: number | null; signal: string | null } | null;
 }
 
 interface Pending {
@@ -145,6 +149,8 @@ export function startStoreProcess(settings: StoreProcessSettings): StoreProcess 
   let closing: Promise<void> | null = null;
   return {
     request,
+    pid: child.pid,
+    exitStatus: () => exit,
     close() {
       closing ??= (async () => {
         if (!exit) await request('close').catch(() => undefined);

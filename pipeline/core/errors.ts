@@ -55,6 +55,25 @@ export class BackendUnavailableError extends EvalError {
   }
 }
 
+/**
+ * Something a component needs on this machine is missing or is the wrong version (a Python venv, a pinned package).
+ * Raised before a run writes anything; the message names what is missing and how to install it.
+ */
+export class MissingPrerequisiteError extends EvalError {
+  /** The component that cannot start, e.g. `inspeximus`. */
+  readonly component: string;
+  /** What it needs, e.g. the pinned Python package and the venv it must be in. */
+  readonly prerequisite: string;
+  /** What is wrong and how to install it. */
+  readonly hint: string;
+  constructor(component: string, prerequisite: string, hint: string) {
+    super('missing-prerequisite', `${component} needs ${prerequisite}: ${hint}`);
+    this.component = component;
+    this.prerequisite = prerequisite;
+    this.hint = hint;
+  }
+}
+
 /** "This implementation can't do that": a typed error the caller can catch and report as n/a. */
 export class UnsupportedFeatureError extends EvalError {
   readonly backend: string;

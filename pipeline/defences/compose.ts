@@ -4,7 +4,11 @@ import type { DefenceId, DefenceV1, Review, ReviewInput, ScreenInput, ScreenVerd
 import { defenceOf, defenceStages } from './index.js';
 
 /** The defence each on/off axis of a unit key adds on top of its arm. */
-export const AXIS_DEFENCES = { guard: 'guard', poem: 'poem' } as const satisfies Record<string, DefenceId>;
+export const AXIS_DEFENCES = {
+  guard: 'guard',
+  poem: 'poem',
+  taint: 'taint',
+} as const satisfies Record<string, DefenceId>;
 
 /** A unit's defences, resolved into stages in the order they run. */
 export interface UnitDefences {
@@ -20,6 +24,8 @@ export interface UnitDefences {
   reuseReplyOf: DefenceId | null;
   /** Post-decision steps, in order. */
   reviews: readonly { id: DefenceId; review: (input: ReviewInput) => Promise<Review | null> }[];
+  /** Journals carry provenance and reads resolve it (the `taint` defence). */
+  taint: boolean;
 }
 
 /** What a unit asks for: defences by id (its arm) and the two axes. */
@@ -30,6 +36,8 @@ export interface UnitDefenceChoice {
   guard: boolean;
   /** `--poem on`: adds the proof-of-execution gate. */
   poem: boolean;
+  /** `--taint on`: journals carry provenance and reads resolve it (follow-ups that write journals). Absent: off. */
+  taint?: boolean;
   /** Settings by defence id (`rescore --guard-*`); absent: the run's defaults. */
   settings?: Readonly<Record<string, unknown>>;
 }
@@ -63,6 +71,7 @@ export function unitDefences(choice: UnitDefenceChoice): UnitDefences {
     ...choice.uses,
     ...(choice.guard ? [AXIS_DEFENCES.guard] : []),
     ...(choice.poem ? [AXIS_DEFENCES.poem] : []),
+    ...(choice.taint ? [AXIS_DEFENCES.taint] : []),
   ];
   const resolved: {
     ids: DefenceId[];
@@ -71,6 +80,7 @@ export function unitDefences(choice: UnitDefenceChoice): UnitDefences {
     systemPrefix: string;
     reuseReplyOf: DefenceId | null;
     reviews: UnitDefences['reviews'][number][];
+    taint: boolean;
   } = {
     ids: [],
     read: 'default',
@@ -78,6 +88,7 @@ export function unitDefences(choice: UnitDefenceChoice): UnitDefences {
     systemPrefix: '',
     reuseReplyOf: null,
     reviews: [],
+    taint: false,
   };
   for (const id of flattenDefences(roots)) {
     const stages = defenceStages(id, choice.settings?.[id]);
@@ -88,6 +99,7 @@ export function unitDefences(choice: UnitDefenceChoice): UnitDefences {
     if (stages.systemPrefix) resolved.systemPrefix += stages.systemPrefix;
     if (stages.reuseReplyOf && resolved.reuseReplyOf === null) resolved.reuseReplyOf = stages.reuseReplyOf;
     if (stages.review) resolved.reviews.push({ id, review: stages.review.bind(stages) });
+    if (stages.taint) resolved.taint = true;
   }
   return resolved;
 }

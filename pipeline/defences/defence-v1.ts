@@ -10,6 +10,9 @@ export type DefenceId =
   | 'filter-hardening'
   | 'guard'
   | 'poem'
+  | 'sentinel-style'
+  | 'naive-poem'
+  | 'taint'
   | (string & {});
 
 /** What a read-stage screen is given: the retrieved records and the clock of the read. */
@@ -53,6 +56,9 @@ export type ReviewOutcome =
   /** `action` is executed instead of (or as) the proposed one, and scored. */
   | { kind: 'execute'; action: string };
 
+/** Which proof-of-execution gate checks an execution: the PoEM gate (poem.md §2.2) or the NaivePoEM ablation (§2.4). */
+export type ExecutionGate = 'poem' | 'naive-poem';
+
 /** What a trusted executor did with a proposed action (the action layer of a run, or its replay on rescore). */
 export interface ExecutedAction {
   /** The action that ran. */
@@ -69,8 +75,11 @@ export interface ReviewInput {
   reply: { text: string; reusedFrom: string | null };
   /** Texts of the unit's default read and of the system's filtered read (null: none); null when the unit holds one read only. */
   reads: { default: readonly string[]; filtered: readonly string[] | null } | null;
-  /** Executes an action through the run's trusted layer for this decision; null when it cannot tell (a rescore without the record's trace). */
-  execute(proposedAction: string): Promise<ExecutedAction | null>;
+  /**
+   * Executes an action through the run's trusted layer for this decision, its skip checked by `gate` (default
+   * `poem`); null when it cannot tell (a rescore without the record's trace). A layer without that gate throws.
+   */
+  execute(proposedAction: string, gate?: ExecutionGate): Promise<ExecutedAction | null>;
 }
 
 /** A post-decision step's result: the outcome, and the trace the unit record keeps. */
@@ -93,6 +102,13 @@ export interface DefenceStagesV1 {
   reuseReplyOf?: DefenceId;
   /** After the decision: may block it or change what is executed. Resolves to null when it has nothing to say. */
   review?(input: ReviewInput): Promise<Review | null>;
+  /**
+   * Taint-carrying write-back (issue #19): a journal records the ids of the records its decision read
+   * (`InsertRequest.derivedFrom`) and every read asks the system to resolve them (`SearchRequest.taint`), so the
+   * filtered read drops, and the guard's stage 1 withholds, a journal derived from a revoked record. Only experiments
+   * that write journals can apply it.
+   */
+  taint?: true;
 }
 
 /**
@@ -119,4 +135,9 @@ export interface DefenceV1 {
   readonly uses: readonly DefenceId[];
   /** Creates the stages; `settings` is validated (an `InvalidInputError` names the field); none gives the run's defaults. */
   create(settings?: unknown): DefenceStagesV1;
+  /**
+   * The settings `create(settings)` runs with, defaults filled in, as the manifest records them (`{}` when absent:
+   * a defence with no settings). Validates like `create`.
+   */
+  settingsOf?(settings?: unknown): Record<string, unknown>;
 }

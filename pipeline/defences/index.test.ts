@@ -58,8 +58,16 @@ describe('the defence registry', () => {
     }
   });
 
-  it("holds the paper's six arms in Table 5 order, and the PoEM gate as an axis only", () => {
-    expect(ARM_IDS).toEqual(['none', 'store-filter', 'prompt-hardening', 'output-filter', 'filter-hardening', 'guard']);
+  it("holds the paper's six arms in Table 5 order (then guard-v2, ours), and the PoEM gate as an axis only", () => {
+    expect(ARM_IDS).toEqual([
+      'none',
+      'store-filter',
+      'prompt-hardening',
+      'output-filter',
+      'filter-hardening',
+      'guard',
+      'guard-v2',
+    ]);
     expect(RUNNABLE_ARM_IDS).toEqual(ARM_IDS);
     expect(Object.keys(ARMS)).toEqual(ARM_IDS);
     expect(ARM_IDS.map((id) => ARMS[id].referenceName)).toEqual([
@@ -69,6 +77,7 @@ describe('the defence registry', () => {
       'postprocess',
       'hybrid',
       'guard',
+      'guard_v2',
     ]);
     expect(ARMS['filter-hardening'].uses).toEqual(['store-filter', 'prompt-hardening']);
     expect(defenceOf('poem').arm).toBeNull();
@@ -77,7 +86,7 @@ describe('the defence registry', () => {
   it('names the registered ids for an unknown one', () => {
     expect(() => defenceOf('nope')).toThrow(UnknownComponentError);
     expect(() => defenceOf('nope')).toThrow(
-      /unknown defence "nope"; available: none, store-filter, prompt-hardening, output-filter, filter-hardening, guard, poem/,
+      /unknown defence "nope"; available: none, store-filter, prompt-hardening, output-filter, filter-hardening, guard, guard-v2, poem/,
     );
     expect(() => screenOf('store-filter')).toThrow(/does not support a read screen/);
   });

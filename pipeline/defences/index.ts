@@ -2,12 +2,16 @@
 import { UnknownComponentError, UnsupportedFeatureError } from '../core/errors.js';
 import type { DefenceStagesV1, DefenceV1, ScreenInput, ScreenVerdict } from './defence-v1.js';
 import { filterHardeningDefence } from './filter-hardening.js';
+import { guardV2Defence } from './guard-v2.js';
+import { naivePoemDefence } from './naive-poem.js';
 import { noneDefence } from './none.js';
 import { outputFilterDefence } from './output-filter.js';
 import { poemDefence } from './poem.js';
 import { promptHardeningDefence } from './prompt-hardening.js';
+import { sentinelStyleDefence } from './sentinel-style.js';
 import { staleGuardDefence } from './stale-guard.js';
 import { storeFilterDefence } from './store-filter.js';
+import { taintDefence } from './taint.js';
 
 /** Every defence, one line each, in the order `--help`, the default arm list and reports show them. */
 export const DEFENCES = [
@@ -17,7 +21,11 @@ export const DEFENCES = [
   outputFilterDefence,
   filterHardeningDefence,
   staleGuardDefence,
+  guardV2Defence,
   poemDefence,
+  sentinelStyleDefence,
+  naivePoemDefence,
+  taintDefence,
 ] as const satisfies readonly DefenceV1[];
 
 type RegisteredDefence = (typeof DEFENCES)[number];
@@ -79,6 +87,7 @@ export type {
   DefenceStagesV1,
   DefenceV1,
   ExecutedAction,
+  ExecutionGate,
   Review,
   ReviewInput,
   ReviewOutcome,

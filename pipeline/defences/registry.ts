@@ -2,10 +2,10 @@
 // shared registry interface that --help, the registry tests and spec errors walk. Nothing is registered here.
 import { z } from 'zod';
 import { InvalidInputError } from '../core/errors.js';
-import { defineRegistry, type Registry, type RegistryEntry } from '../core/registry.js';
-import { AXIS_DEFENCES } from './compose.js';
+import { type ComponentRecord, defineRegistry, type Registry, type RegistryEntry } from '../core/registry.js';
+import { AXIS_DEFENCES, flattenDefences } from './compose.js';
 import type { DefenceV1 } from './defence-v1.js';
-import { DEFENCES, type RegisteredDefenceId } from './index.js';
+import { DEFENCES, defenceOf, type RegisteredDefenceId } from './index.js';
 
 /** What a defence is in `--help`: its label, and the arm or the axis that runs it. */
 function summaryOf(defence: DefenceV1): string {
@@ -44,3 +44,18 @@ export const DEFENCE_REGISTRY: Registry<RegisteredDefenceId, RegistryEntry> = de
     DEFENCES.map((defence) => [defence.id, { summary: summaryOf(defence), args: settingsSchema(defence) }]),
   ) as Record<RegisteredDefenceId, RegistryEntry>,
 );
+
+/**
+ * The manifest records of the defences a run's units use: its arms that are registered defences (composites with
+ * their parts, each once) and the axes turned on, each with the settings it runs with (defaults filled in).
+ *
+ * @example defenceRecords(['none', 'guard'], { guard: false, poem: true }).map((r) => r.id) // ['none', 'guard', 'poem']
+ */
+export function defenceRecords(arms: readonly string[], axes: { guard: boolean; poem: boolean }): ComponentRecord[] {
+  const roots = [
+    ...arms.filter((arm) => DEFENCE_REGISTRY.has(arm)),
+    ...(axes.guard ? [AXIS_DEFENCES.guard] : []),
+    ...(axes.poem ? [AXIS_DEFENCES.poem] : []),
+  ];
+  return flattenDefences(roots).map((id) => DEFENCE_REGISTRY.record(id, defenceOf(id).settingsOf?.() ?? {}));
+}

@@ -35,4 +35,7 @@ export const staleGuardDefence = {
   arm: { referenceName: 'guard' },
   uses: [],
   create,
+  settingsOf: (settings: unknown = {}) => ({
+    ...resolveGuardConfig(settings as Partial<GuardConfig>, 'stale-retrieval guard settings'),
+  }),
 } as const satisfies DefenceV1;

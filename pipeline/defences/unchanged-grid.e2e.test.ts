@@ -26,7 +26,8 @@ beforeAll(async () => {
       '--modes',
       'direct,natural',
       '--arms',
-      ARM_IDS.join(','),
+      // The paper's six arms; guard-v2 (issue #19) is newer than the fixture and has tests of its own.
+      ARM_IDS.filter((id) => id !== 'guard-v2').join(','),
       '--guard',
       'off,on',
       '--poem',

@@ -8,15 +8,16 @@ import type { PoolEndpoint } from './endpoints-file.js';
 
 /**
  * The pool of a run's `--endpoints` (the endpoints come with their keys in `secrets`), or null without one. Refuses,
- * before anything is sent, an endpoint alias of the run that no endpoint serves.
+ * before anything is sent, an endpoint alias of the run (`aliases`: decision and attacker models) no endpoint serves.
  */
 export function endpointPoolOf(
-  spec: Pick<RunSpec, 'models' | 'control'>,
+  spec: Pick<RunSpec, 'control'>,
   secrets: { endpoints?: readonly PoolEndpoint[] },
+  aliases: readonly string[],
 ): EndpointPool | null {
   if (!spec.control.endpoints || !secrets.endpoints) return null;
   const pool = createEndpointPool(secrets.endpoints, { timeoutMs: spec.control.requestTimeoutMs });
-  const unserved = pool.unserved(spec.models.filter(isRemoteModel));
+  const unserved = pool.unserved(aliases.filter(isRemoteModel));
   if (unserved.length > 0)
     throw new InvalidInputError(resolve(spec.control.endpoints), [
       {

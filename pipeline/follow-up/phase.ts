@@ -43,6 +43,8 @@ export interface FollowUpPhaseInput {
   settings: FollowUpSettings;
   guardAxis: readonly boolean[];
   poemAxis: readonly boolean[];
+  /** `--taint off,on` (journal experiments); absent: off only. */
+  taintAxis?: readonly boolean[];
   concurrency: number;
   retryErrors: boolean;
   embedder: Embedder;
@@ -80,11 +82,20 @@ export function readFollowUpRecords(runDir: string, experiment: string): Map<str
   );
 }
 
-/** Units in loop order: mode → system → scenario → model → trial → guard → poem → arm. */
+/** Units in loop order: mode → system → scenario → model → trial → guard → poem → taint → arm. */
 export function enumerateFollowUpUnits(
   input: Pick<
     FollowUpPhaseInput,
-    'experiment' | 'modes' | 'systems' | 'scenarios' | 'models' | 'trials' | 'guardAxis' | 'poemAxis' | 'arms'
+    | 'experiment'
+    | 'modes'
+    | 'systems'
+    | 'scenarios'
+    | 'models'
+    | 'trials'
+    | 'guardAxis'
+    | 'poemAxis'
+    | 'taintAxis'
+    | 'arms'
   >,
 ): FollowUpKey[] {
   const keys: FollowUpKey[] = [];
@@ -95,18 +106,21 @@ export function enumerateFollowUpUnits(
           for (let trial = 0; trial < input.trials; trial += 1)
             for (const guard of input.guardAxis)
               for (const poem of input.poemAxis)
-                for (const arm of input.arms)
-                  keys.push({
-                    experiment: input.experiment.id,
-                    scenario: scenario.id,
-                    system,
-                    mode,
-                    arm,
-                    model: model.description.id,
-                    trial,
-                    guard,
-                    poem,
-                  });
+                for (const taint of input.taintAxis ?? [false])
+                  for (const arm of input.arms)
+                    keys.push({
+                      experiment: input.experiment.id,
+                      scenario: scenario.id,
+                      system,
+                      mode,
+                      arm,
+                      model: model.description.id,
+                      trial,
+                      guard,
+                      poem,
+                      // Off keeps the key as it was before the axis existed (unit ids and records unchanged).
+                      ...(taint ? { taint } : {}),
+                    });
   return keys;
 }
 

@@ -3,7 +3,14 @@
 import type { Scenario } from '../../scenarios/scenario.js';
 import type { PropagationRecord } from '../follow-up-log.js';
 import { ROLE_ORDER, buildRoleMessages, decisionJournal, roleQuery, roleTask } from '../follow-up-prompts.js';
-import { decideOnRead, policyWrites, readMemory, seedScenario, writeJournal } from '../follow-up-steps.js';
+import {
+  decideOnRead,
+  policyWrites,
+  readMemory,
+  seedScenario,
+  taintNotApplicable,
+  writeJournal,
+} from '../follow-up-steps.js';
 import type { FollowUpExperiment } from './experiment.js';
 
 export const propagationExperiment: FollowUpExperiment<PropagationRecord, Scenario> = {
@@ -16,7 +23,7 @@ export const propagationExperiment: FollowUpExperiment<PropagationRecord, Scenar
       return `the executor's journal is a direct DECISION record: ${description.modes.direct.reason}`;
     if (key.arm === 'shared-filtered' && description.storeFilter === null)
       return 'the system has no filtered read (shared-filtered would equal shared-default)';
-    return null;
+    return taintNotApplicable(description, key, 'direct');
   },
   empty: () => ({ roles: {}, journal: null }),
   async run(context, scenario, _settings, result) {
@@ -45,6 +52,7 @@ export const propagationExperiment: FollowUpExperiment<PropagationRecord, Scenar
           text: decisionJournal(scenario.id, trace.parsedAction, trace.reply!.text),
           mode: 'direct',
           afterHop: 0,
+          derivedFrom: readTrace.records.map((record) => record.id),
         });
       }
     }

