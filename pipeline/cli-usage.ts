@@ -99,6 +99,12 @@ ${helpLines(EXTRACTION_MODELS, INDENT)}
                           (default: 5; 0 = off); --max-error-rate also stops it once 20 units finished
   --quiet, -q             no progress lines
 
+ scaling out (README "A grid on several machines"):
+  --shard <i>/<n>         run only shard i of n (units split by a hash of their id); its own run directory
+                          <run id>_shard<i>of<n>; put the shards together with pnpm merge
+  --endpoints <file>      endpoint pool of the decision models: [{"baseURL", "keyEnv", "maxConcurrency",
+                          "weight"?, "models"?}], keys read from the named environment variables only
+
 exit codes: 0 ok · 1 usage/config/preflight error, zero units, run directory in use by another process, or a
 resume of a different experiment · 2 errors above --max-error-rate, stopped by the circuit breaker (aborted),
 or every completed reply unparseable · 3 budget reached · 130 SIGINT / 143 SIGTERM (status cancelled; in-flight

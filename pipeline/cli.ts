@@ -14,6 +14,8 @@ import { runEvaluation } from './run.js';
 import { ledgerKeyFromEnv } from '../guard/execution-ledger-key.js';
 import { parseRunSpec, type RunSpec } from './run-spec.js';
 import { createRedactor } from './redact.js';
+import { parseShard, type Shard } from './shard.js';
+import { loadEndpointsFile, poolIdentity } from './endpoints/endpoints-file.js';
 
 const list = (value: string | undefined, fallback: readonly string[]) =>
   value === undefined
@@ -38,6 +40,18 @@ function integer(issues: FlagIssues, name: string, value: string | undefined, fa
   if (/^-?\d+$/.test(value.trim())) return Number(value);
   issues.push({ path: `--${name}`, message: `must be a whole number (got "${value}")` });
   return fallback;
+}
+
+/** `--shard i/n`, or null; a bad value is one issue naming the flag. */
+function shardFlag(issues: FlagIssues, value: string | undefined): Shard | null {
+  if (value === undefined) return null;
+  try {
+    return parseShard(value);
+  } catch (error) {
+    if (!(error instanceof InvalidInputError)) throw error;
+    issues.push(...error.issues);
+    return null;
+  }
 }
 
 /** Turns argv and the environment into a RunSpec (validated; every problem reported at once). */
@@ -89,6 +103,8 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     embedder: { type: 'string' },
     'embedding-model': { type: 'string' },
     'extraction-model': { type: 'string' },
+    shard: { type: 'string' },
+    endpoints: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) throw new EvalError('help', evalUsage());
@@ -158,7 +174,10 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     embedder,
     engine,
     extraction,
-    baseURL: usesEndpoint ? (env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1') : null,
+    baseURL: usesEndpoint
+      ? (env.OPENAI_BASE_URL ??
+        (values.endpoints ? poolIdentity(loadEndpointsFile(values.endpoints, env)) : 'https://api.openai.com/v1'))
+      : null,
     concurrency: integer(issues, 'concurrency', values.concurrency, 4),
     out: values.out ?? 'runs',
     runId: values['run-id'] ?? null,
@@ -175,6 +194,8 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
       confirmAboveUsd: decimal(issues, 'confirm-above-usd', values['confirm-above-usd'], 1),
       assumeYes: values.yes ?? false,
       quiet: values.quiet ?? false,
+      shard: shardFlag(issues, values.shard),
+      endpoints: values.endpoints ?? null,
     },
   };
   const outProblem = unusableDirectory(input.out);
@@ -234,6 +255,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         neo4jPassword: env.NEO4J_PASSWORD,
         qdrantApiKey: env.QDRANT_API_KEY,
         ledgerKey: ledgerKeyFromEnv(env),
+        ...(spec.control.endpoints ? { endpoints: loadEndpointsFile(spec.control.endpoints, env) } : {}),
       },
       {
         signal: controller.signal,

@@ -16,6 +16,7 @@ import { gridDefences, gridUnitContext, probeReads } from './defences/grid-conte
 import { reviewDecision, reviewTraceFields } from './defences/reviews.js';
 import { createActionLayer, type ActionLayer } from './action-layer.js';
 import { gridSample } from './sample-identity.js';
+import { inShard, type Shard } from './shard.js';
 
 /** How a unit learns that the run stops. */
 interface UnitStop {
@@ -42,6 +43,8 @@ export interface ExperimentPhaseInput {
   ledgerKey?: Uint8Array | null;
   /** Re-run units whose last record is an error. */
   retryErrors: boolean;
+  /** `--shard i/n`: only this shard's units exist for this invocation (pipeline/shard.ts); absent = all. */
+  shard?: Shard | null;
   /** Stops scheduling new units and aborts calls in flight (Ctrl+C, the breaker, the budget); cut units are not recorded. */
   signal?: AbortSignal;
   /** The budget could not cover a call: the run stops (status `budget`); the unit is not recorded. */
@@ -160,10 +163,11 @@ async function runUnit(
 
 /** Enumerates units in the reference loop order: mode → system → scenario → model → trial → arm. */
 export function enumerateUnits(
-  input: Pick<
-    ExperimentPhaseInput,
-    'modes' | 'systems' | 'scenarios' | 'models' | 'trials' | 'arms' | 'probes' | 'guardAxis' | 'poemAxis'
-  >,
+  input: Pick<ExperimentPhaseInput, 'modes' | 'systems' | 'trials' | 'arms' | 'probes' | 'guardAxis' | 'poemAxis'> & {
+    /** Only the ids are read (`pnpm merge` enumerates from a manifest). */
+    scenarios: readonly Pick<Scenario, 'id'>[];
+    models: readonly { description: Pick<DecisionModel['description'], 'id'> }[];
+  },
 ): UnitKey[] {
   const keys: UnitKey[] = [];
   for (const mode of input.modes)
@@ -213,7 +217,7 @@ function resumeState(runDir: string, keys: readonly UnitKey[], retryErrors: bool
 
 /** Runs every unit not already recorded, `concurrency` at a time, appending each record as it finishes. */
 export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<ExperimentPhaseResult> {
-  const keys = enumerateUnits(input);
+  const keys = enumerateUnits(input).filter((key) => inShard(input.shard, key));
   const { pending, finished, isReused } = resumeState(input.runDir, keys, input.retryErrors);
   const recordsLog = openRunLogFile(input.runDir, 'records.jsonl', input.redact);
   const scenarios = new Map(input.scenarios.map((s) => [s.id, s]));

@@ -12,6 +12,7 @@ export type {
   UnitRecord,
 } from './run-log.js';
 export { followUpUnitIdOf } from './follow-up-log.js';
+export { shardKeyOf, shardOfKey } from './shard.js';
 export type {
   AgentTrace,
   DecisionTrace,

@@ -147,6 +147,7 @@ export async function runGridExperiment(run: RunContext): Promise<ExperimentOutc
     trials: spec.trials,
     concurrency: spec.concurrency,
     retryErrors: spec.retryErrors,
+    shard: spec.control.shard,
     ...run.stops,
     onStart: control.begin,
     onUnit: (record) => {

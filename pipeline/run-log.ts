@@ -65,6 +65,12 @@ export interface RunManifest {
   packages: Record<string, string>;
   /** sha256 per prompt part the experiment sends (`pipeline/prompt-fingerprint.ts`); as first written. */
   prompts?: Record<string, string>;
+  /** `--shard i/n`: this run directory holds one shard of the run (pipeline/shard.ts); absent = every unit. */
+  shard?: { index: number; count: number };
+  /** `pnpm merge`: the shard directories this run was put together from (pipeline/merge/). */
+  merged?: MergedFrom[];
+  /** `--endpoints`: what each endpoint of the decision models' pool did in the last invocation (pipeline/endpoints/). */
+  endpoints?: EndpointCounts[];
   /** Every eval process that worked on this run directory, in order; absent in run logs written before nonces. */
   invocations?: RunInvocation[];
   /** Resumes that went ahead over recorded differences (`--resume-anyway`), in order. */
@@ -93,6 +99,37 @@ export interface RunManifest {
    * (after verifying what is there) and when it ends. Absent: a run written before the chain (unverifiable).
    */
   logHeads?: Record<string, LogHead>;
+}
+
+/** One shard a merged run was put together from. */
+export interface MergedFrom {
+  /** The shard's run directory as given to `pnpm merge`. */
+  runDir: string;
+  runId: string;
+  shard: { index: number; count: number };
+  /** The shard's log heads as verified before merging. */
+  logHeads: Record<string, LogHead>;
+  /** Units recorded in this shard. */
+  units: number;
+}
+
+/** What one endpoint of a pool did (no key: `keyEnv` only names the environment variable it was read from). */
+export interface EndpointCounts {
+  /** `name` from the endpoints file, else `endpoint-<n>` (1-based, in file order). */
+  name: string;
+  baseURL: string;
+  keyEnv: string;
+  maxConcurrency: number;
+  weight: number;
+  /** Requests sent, and how they ended. */
+  requests: number;
+  ok: number;
+  /** HTTP 429 answers (each put the endpoint in a cool-down, Retry-After honoured). */
+  rateLimited: number;
+  /** Other failures (5xx, timeouts, refused connections, 4xx). */
+  failed: number;
+  /** The most requests in flight at once: the concurrency actually reached. */
+  maxInFlight: number;
 }
 
 /** Where a run-log file ended when the manifest was written: `pnpm verify-run` finds truncation and later appends by it. */
@@ -161,6 +198,8 @@ export interface ProbeRecord {
     guardWithheldTexts: string[];
   };
   warnings?: RecordedWarning[];
+  /** In a merged run (`pnpm merge`): the shard whose setup phase wrote this probe; its units' contexts came from it. */
+  shard?: number;
 }
 
 /** Identity of one unit: content-derived, stable across runs. */

@@ -34,6 +34,8 @@ export const DEFAULT_RUN_CONTROL = {
   confirmAboveUsd: 1,
   assumeYes: false,
   quiet: false,
+  shard: null,
+  endpoints: null,
 } as const;
 
 /** The run description. Everything that defines *which units exist and what they compute* is hashed. */
@@ -133,6 +135,15 @@ export const runSpecSchema = z
         assumeYes: z.boolean(),
         /** `--quiet`: no progress lines. */
         quiet: z.boolean(),
+        /** `--shard i/n`: this invocation runs only its shard of the units (pipeline/shard.ts); null = every unit. */
+        shard: z
+          .object({ index: z.number().int().min(1), count: z.number().int().min(1).max(1024) })
+          .strict()
+          .refine((shard) => shard.index <= shard.count, 'index must be at most count')
+          .nullable()
+          .default(null),
+        /** `--endpoints <file>`: the endpoint pool of the decision models (pipeline/endpoints/); null = `baseURL` alone. */
+        endpoints: z.string().min(1).nullable().default(null),
       })
       .strict()
       .default(() => ({ ...DEFAULT_RUN_CONTROL })),
