@@ -20,7 +20,10 @@ describe('pnpm bench', () => {
     });
     expect(await benchCommand(['--quick', '--json'], stdout)).toBe(0);
     const report = JSON.parse(text) as BenchReport;
-    expect(Object.keys(report)).toEqual(['machine', 'quick', 'guard', 'poem', 'grid', 'summarize', 'endpoint']);
+    expect(Object.keys(report)).toEqual([
+      ...['machine', 'quick', 'guard', 'guardV2', 'poem', 'grid', 'summarize', 'endpoint'],
+    ]);
+    expect(report.guardV2).toMatchObject({ defence: 'guard-v2', passes: 1 });
     expect(report.machine).toMatchObject({ cores: positive, node: process.version, cpu: expect.any(String) });
     expect(report.guard).toMatchObject({ retrievals: 200, k: 10, array: { records: 2000, distinctTexts: 2000 } });
     expect(report.poem.map((row) => row.events)).toEqual([10, 1000]);
@@ -29,6 +32,7 @@ describe('pnpm bench', () => {
     expect(report.endpoint).toMatchObject({ configuredConcurrency: 16, calls: 36 });
     const numbers = [
       report.guard.microsPerRetrieval,
+      report.guardV2.microsPerRetrieval,
       report.guard.array.ms,
       ...report.poem.flatMap((row) => [row.checkMicros, row.gateMicros, row.fullMicros, row.ratio]),
       report.grid.wallSeconds,

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { loadScenarios } from '../../scenarios/index.js';
 import { benchEndpoint, type EndpointBench } from './bench-endpoint.js';
 import { benchGrid, benchSummarize, type GridBench, type SummarizeBench } from './bench-grid.js';
-import { benchGuard, type GuardBench } from './bench-guard.js';
+import { benchGuard, type GuardBench, type RetrievalTiming, timeRetrievals } from './bench-guard.js';
 import { benchPoem, type PoemBenchRow } from './bench-poem.js';
 import { GUARD_CORPUS_FILE, generateGuardCorpus, readGuardCorpus } from './guard-corpus.js';
 
@@ -25,6 +25,8 @@ export interface BenchReport {
   machine: { cpu: string; cores: number; memoryGB: number; node: string; platform: string; loadAverage: number[] };
   quick: boolean;
   guard: GuardBench;
+  /** guard-v2 (issue #19 item 3: lemmas, lexicon) on the same corpus, per retrieval: what the stronger stage costs. */
+  guardV2: RetrievalTiming;
   poem: PoemBenchRow[];
   grid: GridBench;
   summarize: SummarizeBench[];
@@ -47,7 +49,10 @@ export async function runBench(
     loadAverage: loadavg(),
   };
   progress('guard …');
-  const guard = benchGuard(readGuardCorpus(ROOT), quick);
+  const corpus = readGuardCorpus(ROOT);
+  const guard = benchGuard(corpus, quick);
+  progress('guard-v2 …');
+  const guardV2 = timeRetrievals('guard-v2', corpus, quick ? 1 : 5);
   progress('PoEM ledger …');
   const poem = await benchPoem(quick);
   progress('offline grid (child process) …');
@@ -57,7 +62,7 @@ export async function runBench(
     const summarize = (quick ? [1_000, 10_000] : [10_000, 100_000]).map((size) => benchSummarize(runDir, size));
     progress('endpoint overhead …');
     const endpoint = await benchEndpoint(quick);
-    return { machine, quick, guard, poem, grid, summarize, endpoint };
+    return { machine, quick, guard, guardV2, poem, grid, summarize, endpoint };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -67,11 +72,12 @@ const fixed = (value: number, digits = 1): string => value.toFixed(digits);
 
 /** The human-readable report. */
 export function formatBench(report: BenchReport): string {
-  const { machine, guard, poem, grid, summarize, endpoint } = report;
+  const { machine, guard, guardV2, poem, grid, summarize, endpoint } = report;
   const [small, large] = summarize;
   return [
     `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GB, Node ${machine.node}, load ${machine.loadAverage.map((l) => fixed(l, 2)).join(' ')}${report.quick ? ' (--quick: not the figures)' : ''}`,
     `guard, per k=${guard.k} retrieval: ${fixed(guard.microsPerRetrieval)} µs (first pass ${fixed(guard.firstPassMicrosPerRetrieval)} µs; ${guard.retrievals} retrievals)`,
+    `guard-v2, per k=${guard.k} retrieval: ${fixed(guardV2.microsPerRetrieval)} µs (first pass ${fixed(guardV2.firstPassMicrosPerRetrieval)} µs), ${guardV2.withheldPerPass} withheld per pass`,
     `guard, one array of ${guard.array.records} records (${guard.array.distinctTexts} distinct texts): ${fixed(guard.array.ms / 1000, 2)} s, ${guard.array.withheld} withheld`,
     ...poem.map(
       (row) =>

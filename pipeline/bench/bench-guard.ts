@@ -51,28 +51,51 @@ function asMemoryRecords(records: readonly GuardInput[]): MemoryRecord[] {
   });
 }
 
-/** Runs the guard rows (the array has 10,000 records, or 2,000 with `quick`). */
-export function benchGuard(inputs: readonly GuardInput[][], quick: boolean): GuardBench {
-  const screen = screenOf('guard');
+/** One defence's screen per k=10 retrieval on the corpus: the first pass, then the best of 3 repeats. */
+export interface RetrievalTiming {
+  /** The registered defence measured (`guard`, `guard-v2`). */
+  defence: string;
+  firstPassMicrosPerRetrieval: number;
+  microsPerRetrieval: number;
+  passes: number;
+  /** Records the screen withheld over one pass of the corpus. */
+  withheldPerPass: number;
+}
+
+/** Times a registered defence's screen over the corpus retrievals, as the grid calls it. */
+export function timeRetrievals(defence: string, inputs: readonly GuardInput[][], passes: number): RetrievalTiming {
+  const screen = screenOf(defence);
   const now = new Date(GUARD_CORPUS_NOW);
   const corpus = inputs.map(asMemoryRecords);
-  const k = corpus[0]?.length ?? 0;
+  let withheldPerPass = 0;
   const first = process.hrtime.bigint();
-  for (const records of corpus) screen({ records, now });
+  for (const records of corpus) withheldPerPass += screen({ records, now }).withheld.length;
   const firstPassMicrosPerRetrieval = (msSince(first) * 1000) / corpus.length;
-  const passes = quick ? 2 : 20;
   let best = Number.POSITIVE_INFINITY;
   for (let repeat = 0; repeat < 3; repeat += 1) {
     const start = process.hrtime.bigint();
     for (let pass = 0; pass < passes; pass += 1) for (const records of corpus) screen({ records, now });
     best = Math.min(best, (msSince(start) * 1000) / (passes * corpus.length));
   }
+  return { defence, firstPassMicrosPerRetrieval, microsPerRetrieval: best, passes, withheldPerPass };
+}
+
+/** Runs the guard rows (the array has 10,000 records, or 2,000 with `quick`). */
+export function benchGuard(inputs: readonly GuardInput[][], quick: boolean): GuardBench {
+  const screen = screenOf('guard');
+  const now = new Date(GUARD_CORPUS_NOW);
+  const k = inputs[0]?.length ?? 0;
+  const {
+    firstPassMicrosPerRetrieval,
+    microsPerRetrieval: best,
+    passes,
+  } = timeRetrievals('guard', inputs, quick ? 2 : 20);
   const array = asMemoryRecords(largeGuardArray(inputs, quick ? 2_000 : 10_000));
   const start = process.hrtime.bigint();
   const verdict = screen({ records: array, now });
   const ms = msSince(start);
   return {
-    retrievals: corpus.length,
+    retrievals: inputs.length,
     k,
     firstPassMicrosPerRetrieval,
     microsPerRetrieval: best,
