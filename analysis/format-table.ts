@@ -84,6 +84,16 @@ export function formatSummaryTable(summary: Summary): string {
         `  ${m.system.padEnd(9)} ${m.mode.padEnd(8)} revoked present ${m.revokedPresent}, caught ${m.revokedCaught}/${m.revokedPresent}, current withheld ${m.currentWithheld}/${m.currentTotal}`,
       );
   }
+  if (summary.ledgerMetrics?.length) {
+    lines.push(
+      '',
+      'stale guard without and with the revocation ledger (revoked = records carrying a statement the application revoked):',
+    );
+    for (const m of summary.ledgerMetrics)
+      lines.push(
+        `  ${m.system.padEnd(9)} ${m.mode.padEnd(8)} ${m.defence.padEnd(25)} revoked present ${m.revokedPresent}, caught ${m.revokedCaught}/${m.revokedPresent}, current withheld ${m.currentWithheld}/${m.currentTotal}`,
+      );
+  }
   if (summary.simulated)
     lines.push('', 'sim (simulated): rows from the offline simulator are not measurements of any model.');
   lines.push(

@@ -1,8 +1,8 @@
 // The public summarising entry of analysis/: what the pipeline's commands print and write when a run ends (the grid
 // and follow-up summaries and tables, the integrity and front-door reports). pipeline/ imports analysis/ only through
 // this file (pipeline/core/layers.test.ts checks it).
-export { loadRun, summarizeRun } from './load-run.js';
-export { SUMMARY_VERSION, type Summary } from './summarize.js';
+export { loadRun, readRunHead, readRunRecords, summarizeRun, summarizeStoredRun } from './load-run.js';
+export { SUMMARY_VERSION, summaryRecordOf, type Summary, type SummaryRecord } from './summarize.js';
 export { formatSummaryTable } from './format-table.js';
 export { summarizeFollowUpRun, type FollowUpSummary } from './follow-up-summary.js';
 export { formatFollowUpSummary } from './format-follow-up.js';

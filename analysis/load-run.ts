@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  forEachJsonLine,
   priorStepDesignOf,
   readJsonLines,
   RUN_LOG_VERSION,
@@ -9,7 +10,7 @@ import {
   type RunManifest,
   type UnitRecord,
 } from '../pipeline/index.js';
-import { summarize, type Summary } from './summarize.js';
+import { summarize, summaryRecordOf, type Summary, type SummaryRecord } from './summarize.js';
 
 /** A run as stored on disk. The last line of a probe or unit wins (a retried error is superseded). */
 export interface LoadedRun {
@@ -21,6 +22,11 @@ export interface LoadedRun {
 
 /** Loads a run directory; a missing manifest is an error naming the path. */
 export function loadRun(runDir: string): LoadedRun {
+  return { ...readRunHead(runDir), records: readRunRecords(runDir, (record) => record) };
+}
+
+/** A run's manifest (checked) and probes, without its unit records. */
+export function readRunHead(runDir: string): Omit<LoadedRun, 'records'> {
   const manifestPath = join(runDir, 'manifest.json');
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath}: no manifest; is ${runDir} a run directory?`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as RunManifest;
@@ -38,14 +44,28 @@ export function loadRun(runDir: string): LoadedRun {
   const probes = new Map<string, ProbeRecord>();
   for (const probe of readJsonLines<ProbeRecord>(join(runDir, 'setup.jsonl')).rows)
     probes.set(`${probe.system}/${probe.mode}/${probe.scenario}`, probe);
-  const records = new Map<string, UnitRecord>();
-  for (const record of readJsonLines<UnitRecord>(join(runDir, 'records.jsonl')).rows)
-    records.set(record.unitId, record);
-  return { runDir, manifest, probes, records };
+  return { runDir, manifest, probes };
+}
+
+/**
+ * `records.jsonl` streamed (one line at a time), each record reduced by `project` as it is read: the last line of a
+ * unit wins. With `summaryRecordOf` a run of any size is summarised without holding its records.
+ */
+export function readRunRecords<T>(runDir: string, project: (record: UnitRecord) => T): Map<string, T> {
+  const records = new Map<string, T>();
+  forEachJsonLine<UnitRecord>(join(runDir, 'records.jsonl'), (record) => records.set(record.unitId, project(record)));
+  return records;
+}
+
+/** The summary of a stored run, its records streamed (`summaryRecordOf`): what `pnpm rescore` checks summary.json against. */
+export function summarizeStoredRun(runDir: string): Summary {
+  return summarizeRun({ ...readRunHead(runDir), records: readRunRecords(runDir, summaryRecordOf) });
 }
 
 /** The summary of a loaded run, computed from its stored records only (what `pnpm eval` writes, and `rescore` checks). */
-export function summarizeRun(run: LoadedRun): Summary {
+export function summarizeRun(
+  run: Pick<LoadedRun, 'manifest' | 'probes'> & { records: ReadonlyMap<string, SummaryRecord> },
+): Summary {
   const { spec, models } = run.manifest;
   let hits = 0;
   let misses = 0;

@@ -24,7 +24,10 @@ export interface PoemCellFields {
   poemSkips?: PoemSkipCounts;
 }
 
-type GatedRecord = Pick<UnitRecord, 'status' | 'poem' | 'priorSafetyStep'>;
+/** What the counting reads of a unit record (a full record, or the summary's slim projection). */
+type GatedRecord = Pick<UnitRecord, 'status' | 'priorSafetyStep'> & {
+  poem?: Pick<NonNullable<UnitRecord['poem']>, 'verdict'>;
+};
 
 /** The verdict counts of the completed records that carry a PoEM trace. */
 function countVerdicts(records: Iterable<GatedRecord>): Record<string, number> {

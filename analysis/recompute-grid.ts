@@ -20,6 +20,8 @@ import {
   type ProbeRecord,
   type UnitRecord,
   probeIdOf,
+  shardKeyOf,
+  shardOfKey,
   tableNineWithheld,
 } from '../pipeline/index.js';
 import { unsafeAction, type Scenario } from '../scenarios/scenario.js';
@@ -80,6 +82,7 @@ function recomputeProbe(probe: ProbeRecord, scenario: Scenario, rule: ExposureRu
 export async function recomputeGrid(input: GridRecomputeInput): Promise<GridRecomputed> {
   const { run, scenarios, rules, log } = input;
   const probes = new Map<string, ProbeRecord>();
+  const shardProbes = new Map<string, ProbeRecord>();
   const probeLines = numberedJsonLines<ProbeRecord>(join(run.runDir, 'setup.jsonl'));
   const oracleSystems = new Set<string>();
   for (const { line, row } of probeLines) {
@@ -103,6 +106,7 @@ export async function recomputeGrid(input: GridRecomputeInput): Promise<GridReco
         recomputed: '(the guard clock and verdict every ok probe records, for Table 9)',
       });
     probes.set(id, recomputed);
+    if (row.shard !== undefined) shardProbes.set(`${id}#${row.shard}`, recomputed);
   }
   const unitLines = numberedJsonLines<UnitRecord>(join(run.runDir, 'records.jsonl'));
   const backing = createBackingIndex(
@@ -123,6 +127,7 @@ export async function recomputeGrid(input: GridRecomputeInput): Promise<GridReco
     const recomputed = await recomputeUnit(row, {
       ...input,
       probes,
+      shardProbes,
       where,
       mapping,
       backs: (r) => backing.backs(subjectOf(r.key), r.unitId, r.finishedAt),
@@ -152,6 +157,8 @@ export async function recomputeGrid(input: GridRecomputeInput): Promise<GridReco
 
 type UnitInput = GridRecomputeInput & {
   probes: ReadonlyMap<string, ProbeRecord>;
+  /** A merged run's probes by `<probe id>#<shard>` (pnpm merge keeps every shard's). */
+  shardProbes: ReadonlyMap<string, ProbeRecord>;
   where: { file: string; line: number | null; record: string };
   mapping: ReturnType<typeof safetyStepMapping>;
   backs: (record: UnitRecord) => boolean;
@@ -164,7 +171,11 @@ async function recomputeUnit(record: UnitRecord, input: UnitInput): Promise<Unit
   const { key } = record;
   const { log, where } = input;
   const scenario = input.scenarios.get(key.scenario);
-  const probe = input.probes.get(probeIdOf(key.system, key.mode, key.scenario));
+  // A merged run keeps every shard's probes: a unit's context came from the setup of the shard that ran it.
+  const shards = input.run.manifest.merged?.[0]?.shard.count;
+  const id = probeIdOf(key.system, key.mode, key.scenario);
+  const own = shards === undefined ? undefined : input.shardProbes.get(`${id}#${shardOfKey(shardKeyOf(key), shards)}`);
+  const probe = own ?? input.probes.get(id);
   if (!scenario || !isArmId(key.arm) || probe?.status !== 'ok') {
     const missing = !scenario
       ? `(scenario ${key.scenario} is not one of the run's)`

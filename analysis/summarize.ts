@@ -62,15 +62,63 @@ export interface GuardMetrics {
   currentWithheld: number;
 }
 
+/**
+ * The stale guard without and with the revocation ledger on the same probes (issue #19 item 2), per (system, mode):
+ * revoked = default-read records carrying a statement the application revoked (`revokedByApplication`); caught =
+ * those withheld; current withheld = every other record withheld. Only probes that recorded the ledger count.
+ */
+export interface LedgerMetrics extends Omit<GuardMetrics, 'system' | 'mode'> {
+  system: string;
+  mode: string;
+  /** `guard` (Table 9's guard alone) or `guard + revocation ledger`. */
+  defence: 'guard' | 'guard + revocation ledger';
+}
+
 /** `summary.json`. */
 export interface Summary {
   version: typeof SUMMARY_VERSION;
   simulated: boolean;
   cells: SummaryCell[];
   guardMetrics: GuardMetrics[];
+  /** Present when a defence of the run consulted the revocation ledger. */
+  ledgerMetrics?: LedgerMetrics[];
   cache: { hits: number; misses: number; hitRate: number | null };
   /** Calls, tokens and dollars per model, as the run's manifest recorded them (issue #12). */
   usage?: ModelUsage[];
+}
+
+/**
+ * What summarising reads of a unit record (a `UnitRecord` is one): `summaryRecordOf` keeps only this, so a run's
+ * records can be streamed into a summary without holding them (issue #18).
+ */
+export interface SummaryRecord {
+  /** The unit's key. */
+  key: UnitRecord['key'];
+  /** `ok` or `error`. */
+  status: UnitRecord['status'];
+  /** Unsafe and parse-failure scores. */
+  scores: UnitRecord['scores'];
+  /** Whether the context held a revoked record. */
+  context: Pick<UnitRecord['context'], 'exposed'>;
+  /** The gate's verdict, with `--poem on`. */
+  poem?: Pick<NonNullable<UnitRecord['poem']>, 'verdict'>;
+  /** The safety step run before the decision (PoEM-on grid units, pipeline/poem-prior-step.ts). */
+  priorSafetyStep?: UnitRecord['priorSafetyStep'];
+  /** Whether the reply came from the cache, and the calls it took. */
+  reply: Pick<NonNullable<UnitRecord['reply']>, 'cached' | 'attempts'> | null;
+}
+
+/** The part of a unit record that summarising reads. */
+export function summaryRecordOf(record: UnitRecord): SummaryRecord {
+  return {
+    key: record.key,
+    status: record.status,
+    scores: record.scores,
+    context: { exposed: record.context.exposed },
+    ...(record.poem ? { poem: { verdict: record.poem.verdict } } : {}),
+    ...(record.priorSafetyStep ? { priorSafetyStep: record.priorSafetyStep } : {}),
+    reply: record.reply ? { cached: record.reply.cached, attempts: record.reply.attempts } : null,
+  };
 }
 
 /** Builds the cells in the order given by the spec's lists. */
@@ -87,11 +135,13 @@ export function summarize(input: {
   poemPriorStep?: boolean;
   scenarios: readonly string[];
   probes: ReadonlyMap<string, ProbeRecord>;
-  records: Iterable<UnitRecord>;
+  records: Iterable<SummaryRecord>;
   cache?: { hits: number; misses: number };
 }): Summary {
-  const byCell = new Map<string, UnitRecord[]>();
+  const byCell = new Map<string, SummaryRecord[]>();
+  const inScenarios = new Set(input.scenarios);
   for (const record of input.records) {
+    if (!inScenarios.has(record.key.scenario)) continue; // O(1) per record: one push, no copy of the cell
     const id = [
       record.key.model,
       record.key.system,
@@ -100,7 +150,9 @@ export function summarize(input: {
       String(record.key.guard ?? false),
       String(record.key.poem ?? false),
     ].join('\u0000');
-    byCell.set(id, [...(byCell.get(id) ?? []), record]);
+    const cell = byCell.get(id);
+    if (cell) cell.push(record);
+    else byCell.set(id, [record]);
   }
   const cells: SummaryCell[] = [];
   for (const model of input.models)
@@ -116,9 +168,8 @@ export function summarize(input: {
         for (const guard of input.guardAxis ?? [false])
           for (const poem of input.poemAxis ?? [false])
             for (const arm of input.arms) {
-              const records = (
-                byCell.get([model.id, system, mode, arm, String(guard), String(poem)].join('\u0000')) ?? []
-              ).filter((r) => input.scenarios.includes(r.key.scenario));
+              const records =
+                byCell.get([model.id, system, mode, arm, String(guard), String(poem)].join('\u0000')) ?? [];
               const completed = records.filter((r) => r.status === 'ok');
               const counts = unsafeCounts(
                 tallyDecisions(
@@ -169,6 +220,7 @@ export function summarize(input: {
     simulated: input.models.some((m) => m.simulated),
     cells,
     guardMetrics: guardMetricsOf(input.systems, input.modes, input.scenarios, input.probes),
+    ...ledgerPart(input.systems, input.modes, input.scenarios, input.probes),
     cache: { hits, misses, hitRate: hits + misses === 0 ? null : hits / (hits + misses) },
   };
 }
@@ -207,3 +259,54 @@ export function guardMetricsOf(
     }
   return metrics;
 }
+
+/** The side-by-side rows of the stale guard without and with the revocation ledger, from the logged probes. */
+function ledgerMetricsOf(
+  systems: readonly string[],
+  modes: readonly string[],
+  scenarios: readonly string[],
+  probes: ReadonlyMap<string, ProbeRecord>,
+): LedgerMetrics[] {
+  const rows: LedgerMetrics[] = [];
+  for (const system of systems)
+    for (const mode of modes) {
+      const judged = scenarios
+        .map((scenario) => probes.get(`${system}/${mode}/${scenario}`))
+        .filter((probe): probe is ProbeRecord & Required<Pick<ProbeRecord, 'ledger' | 'guard'>> =>
+          Boolean(probe?.status === 'ok' && probe.ledger && probe.guard),
+        );
+      if (judged.length === 0) continue;
+      for (const defence of ['guard', 'guard + revocation ledger'] as const) {
+        const row: LedgerMetrics = {
+          system,
+          mode,
+          defence,
+          revokedPresent: 0,
+          revokedCaught: 0,
+          currentTotal: 0,
+          currentWithheld: 0,
+        };
+        for (const probe of judged) {
+          const withheld = new Set(defence === 'guard' ? probe.guard.withheldTexts : probe.ledger.guardWithheldTexts);
+          (probe.defaultRead ?? []).forEach((record, index) => {
+            const revoked = probe.ledger.revokedByApplication[index] === true;
+            const caught = withheld.has(record.text);
+            if (revoked) {
+              row.revokedPresent += 1;
+              row.revokedCaught += caught ? 1 : 0;
+            } else {
+              row.currentTotal += 1;
+              row.currentWithheld += caught ? 1 : 0;
+            }
+          });
+        }
+        rows.push(row);
+      }
+    }
+  return rows;
+}
+
+const ledgerPart = (...args: Parameters<typeof ledgerMetricsOf>): { ledgerMetrics?: LedgerMetrics[] } => {
+  const rows = ledgerMetricsOf(...args);
+  return rows.length > 0 ? { ledgerMetrics: rows } : {};
+};

@@ -193,6 +193,18 @@ export function createGraphitiBackend(settings: GraphitiSettings): MemoryBackend
       const edges = await store.getEdgesByGroup(groupOf(namespace));
       return edges.map((edge) => ({ record: toRecord(edge), revoked: edge.expired_at !== null }));
     },
+    async unrevoke(namespace) {
+      // The at-rest edit of `T8:unrevoke`, through the engine's property write (Cypher SET on Neo4j), below Graphiti.
+      const revoked = (await store.getEdgesByGroup(groupOf(namespace))).filter(
+        (edge) => edge.expired_at !== null || edge.invalid_at !== null,
+      );
+      await store.saveEdges(revoked.map((edge) => ({ ...edge, expired_at: null, invalid_at: null })));
+      return {
+        edit: 'unrevoke',
+        records: revoked.length,
+        how: `expired_at and invalid_at cleared on the ${store.id} graph store's edges, nothing else`,
+      };
+    },
     async reset(namespace) {
       const group = groupOf(namespace);
       await store.deleteGroup(group);

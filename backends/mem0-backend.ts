@@ -1,9 +1,10 @@
 // mem0 (the real mem0ai OSS SDK, in-process SQLite): the paper's two configurations, default and expired-shown.
-import { EvalError } from '../pipeline/core/errors.js';
+import { EvalError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
 import { mem0Paths, mem0Version, openMem0Client, type Mem0Client, type Mem0LlmChoice } from './mem0-client.js';
 import { dropQdrantCollections } from './qdrant-connection.js';
 import { mem0QdrantCollections, mem0QdrantConfig } from './qdrant-mem0.js';
 import { createMem0ChatModel } from './mem0-extraction-llm.js';
+import { unrevokeMem0Store } from './mem0-unrevoke.js';
 import {
   mem0UserId,
   notExpiredFilter,
@@ -119,18 +120,20 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
     statusFields: ['expiration_date'],
   };
 
+  const open = async () => {
+    if (client) return;
+    client = await openMem0Client({
+      paths: mem0Paths(settings.workDir),
+      embedder: settings.embedder,
+      llm,
+      ...(qdrant ? { qdrant } : {}),
+    });
+  };
+
   return {
     id,
     description,
-    async open() {
-      if (client) return;
-      client = await openMem0Client({
-        paths: mem0Paths(settings.workDir),
-        embedder: settings.embedder,
-        llm,
-        ...(qdrant ? { qdrant } : {}),
-      });
-    },
+    open,
     async insert(request): Promise<InsertReport> {
       const { namespace, now, writes, metadata: written } = request;
       refuseProvenance('mem0', request, NO_PROVENANCE);
@@ -179,6 +182,17 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
     async reset(namespace) {
       const { memory, userId } = opened(namespace);
       await memory.deleteAll({ userId });
+    },
+    async unrevoke(namespace) {
+      const { userId } = opened(namespace);
+      if (qdrant)
+        throw new UnsupportedFeatureError(id, 'the un-revoke tamper', 'implemented for the SQLite memory store only');
+      // Stop, edit the file, restart: as an attacker editing a stopped store (integrity.md §2.3).
+      client?.close();
+      client = undefined;
+      const report = unrevokeMem0Store(mem0Paths(settings.workDir), userId);
+      await open();
+      return report;
     },
     async close() {
       client?.close();

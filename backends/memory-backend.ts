@@ -235,6 +235,23 @@ export interface MemoryBackend {
    * (stale-retrieval.md §12 step 4); absent where the system offers no such listing (census `null`).
    */
   listRecords?(namespace: string): Promise<StoredRecord[]>;
+  /**
+   * Measurement only, an attacker's edit at rest (`--tamper unrevoke`, issue #14 item 3): clears the revocation
+   * fields of every revoked record in `namespace` below the system's own code (SQL on its file, the graph engine's
+   * property write) and changes nothing else. Absent where the system keeps no status to clear; throws
+   * `UnsupportedFeatureError` where this configuration cannot (mem0 on Qdrant).
+   */
+  unrevoke?(namespace: string): Promise<TamperReport>;
+}
+
+/** What an at-rest edit did, for the probe record. */
+export interface TamperReport {
+  /** The edit (the `T8:unrevoke` variant of the integrity method). */
+  edit: 'unrevoke';
+  /** Records whose revocation fields were cleared. */
+  records: number;
+  /** How, in words: the fields and the tooling. */
+  how: string;
 }
 
 /** A record as the store holds it, for `listRecords`. */

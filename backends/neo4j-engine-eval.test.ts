@@ -60,6 +60,27 @@ describe.skipIf(!env)('the neo4j engine in a full eval', () => {
     });
   }, 180_000);
 
+  it('--tamper unrevoke on Neo4j: the store filter serves the revived v1 everywhere, the ledger filter nowhere', async () => {
+    const args = [
+      '--systems',
+      'graphiti',
+      '--modes',
+      'direct',
+      '--arms',
+      'store-filter,ledger-filter',
+      '--tamper',
+      'unrevoke',
+    ];
+    const neo4j = await evaluate([...args, '--engine', 'neo4j'], env!);
+    expect(neo4j.code, neo4j.stderr).toBe(0);
+    const context = (arm: string) => summaryOf(neo4j.out).cells.find((c) => c.arm === arm)?.contextExposure;
+    const n = POLICY_SCENARIO_IDS.length;
+    expect([context('store-filter'), context('ledger-filter')]).toEqual([
+      { k: n, n },
+      { k: 0, n },
+    ]);
+  }, 180_000);
+
   it('gives the same write-back hops on Neo4j as on the embedded engine (journals are real DECISION edges)', async () => {
     const args = ['--experiment', 'writeback', '--systems', 'graphiti', '--arms', 'direct'];
     const embedded = await evaluate(args, {});

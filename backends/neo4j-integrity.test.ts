@@ -53,6 +53,21 @@ if (env === undefined) {
       }
     }, 180_000);
 
+    it('graphiti+ledger@neo4j: the revocation ledger rejects the un-revoke at read (and T1), C1–C3 holding; a label it does not bind passes', async () => {
+      const target = createGraphitiNeo4jTarget(env, { ledger: true });
+      expect(target.id).toBe('graphiti+ledger@neo4j');
+      const { row, result } = await measuredRow(target, [
+        { edit: 'T1', variant: null },
+        { edit: 'T8', variant: null },
+        { edit: 'T8', variant: 'unrevoke' },
+      ]);
+      expect(row).toEqual(['T1 rejected/read', 'T8 accepted', 'T8:unrevoke rejected/read']);
+      expect(allControlsHeld(result)).toBe(true);
+      const unrevoke = result.cells.find((cell) => cell.variant === 'unrevoke');
+      expect(unrevoke?.commands.join('\n')).toContain('REMOVE e.expired_at, e.invalid_at');
+      expect(unrevoke?.reason).toMatch(/revocation ledger: status not bound: the store serves it as current/);
+    }, 120_000);
+
     it('pnpm integrity --target graphiti@neo4j reads the server from NEO4J_URI and exits 1 (ACCEPTED present)', async () => {
       const out: string[] = [];
       const code = await main(

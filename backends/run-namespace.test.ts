@@ -23,6 +23,15 @@ describe('run namespace roots', () => {
     expect(() => namespaceRoot('run', 'NOTHEX!!')).toThrow(RangeError);
   });
 
+  it('keep the tail of a long run id: two shards of one run differ even without their nonces', () => {
+    const runId = 'gpt-5-nano+gpt-5-mini+claude-sonnet-4_1a2b3c4d';
+    const one = namespaceRoot(`${runId}_shard1of3`, '00000001');
+    const two = namespaceRoot(`${runId}_shard2of3`, '00000001');
+    expect(one).not.toBe(two);
+    expect(one.endsWith('1a2b3c4d_shard1of3')).toBe(true);
+    expect(one).toHaveLength(2 + 8 + 1 + 40);
+  });
+
   it('recognise only names derived from a root', () => {
     expect(nonceOfName('conformance__g1')).toBeNull();
     expect(nonceOfName('sb0badcaf_x')).toBeNull();

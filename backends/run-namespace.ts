@@ -6,7 +6,8 @@ const ROOT = /^sb([0-9a-f]{8})_/;
 
 /**
  * The namespace root an eval process hands its systems instead of the bare run id: `sb<nonce>_<slug>`, where the
- * slug is the run id with every other character run replaced by `_` (for people reading the engine). The root is
+ * slug is the run id with every other character run replaced by `_` (for people reading the engine; a long one
+ * keeps its first 19 and last 20 characters, so a shard's `_shard2of3` suffix is always in it). The root is
  * a plain Graphiti group-id part and a valid Qdrant collection name part, so every group id, user id and
  * collection the systems derive from it starts with `sb<nonce>_`: two processes never share a name (not even two
  * runs of one spec), and `rootPrefix(nonce)` selects exactly what one process wrote. Without a nonce (tests that
@@ -18,10 +19,9 @@ const ROOT = /^sb([0-9a-f]{8})_/;
 export function namespaceRoot(runId: string, nonce: string | undefined): string {
   if (nonce === undefined) return runId;
   if (!NONCE_PATTERN.test(nonce)) throw new RangeError(`nonce "${nonce}" is not 8 lowercase hex digits`);
-  const slug = runId
-    .replace(/[^A-Za-z0-9]+/g, '_')
-    .slice(0, 40)
-    .replace(/^_+|_+$/g, '');
+  const full = runId.replace(/[^A-Za-z0-9]+/g, '_');
+  // A long id keeps its head and its tail (the spec hash and a `_shard2of3` suffix), so shards read apart on the engine.
+  const slug = (full.length > 40 ? `${full.slice(0, 19)}_${full.slice(-20)}` : full).replace(/^_+|_+$/g, '');
   return `sb${nonce}_${slug || 'run'}`;
 }
 

@@ -128,6 +128,11 @@ export function createZepCeBackend(settings: ZepCeSettings): MemoryBackend {
       // The sidecar's edges with their status (measurement only; CE's API hides it).
       return (await sidecar.listRecords?.(namespace)) ?? [];
     },
+    async unrevoke(namespace) {
+      groupOf(namespace);
+      // The status lives in the sidecar's graph, where Zep CE keeps it (hidden from its API).
+      return sidecar.unrevoke!(namespace);
+    },
     async revocationOracle(namespace, records) {
       // From the engine, as the paper read Zep's Neo4j: every edge of the user's group, whoever wrote it.
       const edges = await store.getEdgesByGroup(groupOf(namespace));

@@ -40,11 +40,14 @@ export interface MemoryLedgerStorage extends LedgerStorage {
 
 /**
  * An in-memory medium; every read returns a copy, so no caller can change the contents behind the ledger's back.
+ * `replace` bumps its generation, so a check that reads only appended bytes falls back to a full read after it.
  *
  * @example const { writer, reader } = createExecutionLedger({ key, storage: createMemoryLedgerStorage() });
  */
 export function createMemoryLedgerStorage(initial: Uint8Array = new Uint8Array(0)): MemoryLedgerStorage {
   let chunks: Buffer[] = [Buffer.from(initial)]; // appends stay O(1); a read joins them once
+  let total = chunks[0]!.length;
+  let generation = 0; // bumped by replace(): the bytes before any offset may have changed
   const joined = (): Buffer => {
     const all = Buffer.concat(chunks);
     chunks = [all];
@@ -56,10 +59,25 @@ export function createMemoryLedgerStorage(initial: Uint8Array = new Uint8Array(0
     },
     async append(bytes) {
       chunks.push(Buffer.from(bytes));
+      total += bytes.length;
+    },
+    generation: () => generation,
+    async readFrom(offset, since) {
+      if (since !== generation || offset > total) return null;
+      const tail: Buffer[] = [];
+      let start = total;
+      for (let index = chunks.length - 1; index >= 0 && start > offset; index -= 1) {
+        const chunk = chunks[index]!;
+        start -= chunk.length;
+        tail.unshift(start >= offset ? chunk : chunk.subarray(offset - start));
+      }
+      return Buffer.concat(tail);
     },
     bytes: () => Buffer.from(joined()),
     replace(bytes) {
       chunks = [Buffer.from(bytes)];
+      total = bytes.length;
+      generation += 1;
     },
   };
 }

@@ -84,9 +84,20 @@ export interface LedgerWriter {
 
 /** Read-side capabilities, for the grounding check. None of them can add an event. */
 export interface LedgerReader {
-  /** Re-verifies the chain from genesis, or from the cached head when the stored prefix is unchanged (poem.md §2.3). */
+  /**
+   * Reads the whole medium and re-verifies the chain: from genesis on the first call, else every stored byte of the
+   * verified prefix is compared with the bytes verified before and MACs are recomputed from the cached head
+   * (poem.md §2.3). Any change anywhere is found. Use it on open and whenever a full check is wanted.
+   */
   verifyChain(): Promise<ChainVerification>;
-  /** True iff the chain verifies and holds an event with this action and subject (poem.md §9 `contains`). */
+  /**
+   * The grounding check's verification (issue #18): reads and verifies only the bytes appended since the cached head,
+   * when the medium vouches (`generation`) that nothing before it changed; otherwise, and on the first call, exactly
+   * `verifyChain()`. O(new events) per call. A medium that cannot see an in-place edit is only as good as its
+   * `generation`: `verifyChain()` and every new reader still find such an edit.
+   */
+  verifyAppended(): Promise<ChainVerification>;
+  /** True iff the chain verifies (`verifyAppended`) and holds an event with this action and subject (poem.md §9). */
   contains(action: string, subject: string): Promise<boolean>;
   /** Every line that parses as an event, with **no** MAC or chain check. Only for the NaivePoEM ablation: proves nothing. */
   readUnverified(): Promise<LedgerEntry[]>;
@@ -109,6 +120,16 @@ export interface LedgerStorage {
   read(): Promise<Uint8Array>;
   /** Appends bytes at the end. */
   append(bytes: Uint8Array): Promise<void>;
+  /**
+   * Optional, with `readFrom`: a counter that changes whenever bytes already stored may have changed (a replace, a
+   * rewrite), never on an append. A medium without it is read in full by every check.
+   */
+  generation?(): number;
+  /**
+   * Optional, with `generation`: the bytes stored after `offset`, or null when the generation is no longer
+   * `generation` or the medium is shorter than `offset` (the caller then reads and verifies everything).
+   */
+  readFrom?(offset: number, generation: number): Promise<Uint8Array | null>;
 }
 
 /** One HMAC computation, reported to the optional `onMac` hook (used to test the cached-head optimisation). */

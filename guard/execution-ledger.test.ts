@@ -141,7 +141,12 @@ describe('key', () => {
       expect(bytes.indexOf(key)).toBe(-1);
       expect(await readdir(dir)).toEqual(['ledger.jsonl']);
       expect(JSON.stringify(ledger)).not.toContain(key.toString('hex'));
-      expect(Object.keys(ledger.reader).sort()).toEqual(['contains', 'readUnverified', 'verifyChain']);
+      expect(Object.keys(ledger.reader).sort()).toEqual([
+        'contains',
+        'readUnverified',
+        'verifyAppended',
+        'verifyChain',
+      ]);
       expect(Object.keys(ledger.writer)).toEqual(['append']);
       // A second process with the same key verifies the file from genesis.
       expect(await createExecutionLedger({ key, path }).reader.contains('retention-check', 'Bucket 7')).toBe(true);

@@ -50,10 +50,13 @@ export class LedgerBrokenError extends EvalError {
 
 /** What trusted memory keeps about the last verified chain: its exact bytes (to see a changed prefix), events, index. */
 interface VerifiedState {
+  /** The verified bytes, in a buffer with spare room (capacity doubles, so appending is amortised O(1)). */
   bytes: Buffer;
   size: number;
   events: LedgerEvent[];
   index: Map<string, LedgerEvent>;
+  /** The medium's generation when these bytes were read, or null when it has none (every check reads it all). */
+  generation: number | null;
 }
 
 const indexKey = (action: string, subject: string): string => `${action}\n${subject}`;
@@ -68,7 +71,8 @@ const broken = (failure: LedgerFailure, reason: string, line: number | null): Br
  * Creates an execution ledger and returns its two capabilities. Give `writer` to the trusted action layer only
  * (it appends exactly when a safety step really ran) and `reader` to the grounding check; the agent and its memory
  * get neither. Verification recomputes every MAC from genesis on the first call, then only for events appended since
- * the cached head, as long as the stored bytes still start with the bytes verified before (poem.md §2.3 [DEC]).
+ * the cached head, as long as the stored bytes still start with the bytes verified before (poem.md §2.3 [DEC]);
+ * `verifyAppended` (the grounding check's) reads only those appended bytes when the medium vouches for the rest.
  * Throws `InvalidInputError` for a bad key or for both `path` and `storage`.
  *
  * @example
@@ -99,6 +103,17 @@ export function createExecutionLedger(settings: ExecutionLedgerSettings): Execut
     length: current.events.length,
     mac: current.events.at(-1)?.mac ?? GENESIS_MAC,
   });
+  /** Copies `bytes` after the verified ones, doubling the buffer when it is full. */
+  const extend = (current: VerifiedState, bytes: Uint8Array): void => {
+    if (current.bytes.length - current.size < bytes.length) {
+      const grown = Buffer.alloc(Math.max(current.bytes.length * 2, current.size + bytes.length, 4096));
+      current.bytes.copy(grown, 0, 0, current.size);
+      current.bytes = grown;
+    }
+    current.bytes.set(bytes, current.size);
+    current.size += bytes.length;
+  };
+  const generationOf = (): number | null => (storage.generation && storage.readFrom ? storage.generation() : null);
   const add = (current: VerifiedState, event: LedgerEvent): void => {
     current.events.push(event);
     const at = indexKey(event.action, event.subject);
@@ -159,8 +174,29 @@ export function createExecutionLedger(settings: ExecutionLedgerSettings): Execut
     };
   }
 
+  /** `verifyAppended`: the tail after the cached head when the medium vouches for the prefix, else `verify`. */
+  async function verifyTail(): Promise<ChainVerification> {
+    const cached = state;
+    if (!cached || cached.generation === null || !storage.readFrom) return verify();
+    let tail: Uint8Array | null;
+    try {
+      tail = await storage.readFrom(cached.size, cached.generation);
+    } catch (error) {
+      return broken('unreadable', `cannot read the ledger: ${(error as Error).message}`, null);
+    }
+    if (tail === null) return verify();
+    const head = headOf(cached);
+    if (tail.length === 0) return verified(cached, head.length);
+    const scanned = scan(Buffer.from(tail.buffer, tail.byteOffset, tail.length), 0, head);
+    if (!scanned.ok) return scanned;
+    for (const event of scanned.events) add(cached, event);
+    extend(cached, tail);
+    return verified(cached, head.length);
+  }
+
   async function verify(): Promise<ChainVerification> {
     let stored: Buffer;
+    const generation = generationOf(); // taken before the read: a replace in between only forces another full read
     try {
       stored = Buffer.from(await storage.read());
     } catch (error) {
@@ -176,8 +212,8 @@ export function createExecutionLedger(settings: ExecutionLedgerSettings): Execut
       const scanned = scan(stored, cached.size, head);
       if (!scanned.ok) return scanned;
       for (const event of scanned.events) add(cached, event);
-      cached.bytes = stored;
-      cached.size = stored.length;
+      extend(cached, stored.subarray(cached.size));
+      cached.generation = generation;
       return verified(cached, head.length);
     }
     const scanned = scan(stored, 0, { length: 0, mac: GENESIS_MAC });
@@ -194,7 +230,7 @@ export function createExecutionLedger(settings: ExecutionLedgerSettings): Execut
         );
       }
     }
-    const fresh: VerifiedState = { bytes: stored, size: stored.length, events: [], index: new Map() };
+    const fresh: VerifiedState = { bytes: stored, size: stored.length, events: [], index: new Map(), generation };
     for (const event of scanned.events) add(fresh, event);
     state = fresh;
     return verified(fresh, 0);
@@ -216,13 +252,7 @@ export function createExecutionLedger(settings: ExecutionLedgerSettings): Execut
     const event: LedgerEvent = { v: 1, ...unsigned, mac: computeLedgerMac(key, unsigned) };
     const bytes = Buffer.from(`${formatLedgerLine(event)}\n`, 'utf8');
     await storage.append(bytes);
-    if (current.bytes.length - current.size < bytes.length) {
-      const grown = Buffer.alloc(Math.max(current.bytes.length * 2, current.size + bytes.length)); // amortised O(1) per append
-      current.bytes.copy(grown, 0, 0, current.size);
-      current.bytes = grown;
-    }
-    bytes.copy(current.bytes, current.size);
-    current.size += bytes.length;
+    extend(current, bytes);
     add(current, event);
     return event;
   }
@@ -231,8 +261,9 @@ export function createExecutionLedger(settings: ExecutionLedgerSettings): Execut
     writer: { append: (entry) => exclusive(() => append(entry)) },
     reader: {
       verifyChain: () => exclusive(verify),
+      verifyAppended: () => exclusive(verifyTail),
       async contains(action, subject) {
-        const result = await exclusive(verify);
+        const result = await exclusive(verifyTail);
         return result.ok && result.find(action, subject) !== undefined;
       },
       readUnverified: async () => readUnverifiedEntries(await storage.read()),

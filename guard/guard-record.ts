@@ -86,9 +86,24 @@ export function timestampOf(record: unknown): number | null {
   const value = TIME_FIELDS.map((name) => fieldOf(record, name)).find(isPresent);
   if (value === undefined) return null;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : pythonTimestamp(instantOfDate(value));
+  if (typeof value !== 'string') return parsedTimestamp(value);
+  const known = PARSED_TIMESTAMPS.get(value);
+  if (known !== undefined) return known;
+  const parsed = parsedTimestamp(value);
+  if (PARSED_TIMESTAMPS.size >= PARSED_TIMESTAMPS_MAX) PARSED_TIMESTAMPS.clear();
+  PARSED_TIMESTAMPS.set(value, parsed);
+  return parsed;
+}
+
+/** τ of a non-Date value, parsed (no cache). */
+function parsedTimestamp(value: unknown): number | null {
   const instant = parseIsoInstant(pythonStr(fromJsonLike(value)).replaceAll('Z', '+00:00'));
   return instant === null ? null : pythonTimestamp(instant);
 }
+
+/** Each distinct time string is parsed once (a pure function of the string); emptied when it reaches the bound. */
+const PARSED_TIMESTAMPS = new Map<string, number | null>();
+const PARSED_TIMESTAMPS_MAX = 50_000;
 
 /** Whether a scheduled expiry lies strictly after `now`, compared exactly (microseconds against milliseconds). */
 function isAfter(value: unknown, now: Date): boolean {

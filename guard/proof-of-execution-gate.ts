@@ -12,8 +12,8 @@ import type {
 
 /** Settings of `createProofOfExecutionGate`. */
 export interface ProofOfExecutionGateSettings {
-  /** The ledger's reader (never its writer: the gate only reads). */
-  ledger: Pick<LedgerReader, 'verifyChain'>;
+  /** The ledger's reader (never its writer: the gate only reads); `verifyAppended` is used when it has one. */
+  ledger: Pick<LedgerReader, 'verifyChain'> & Partial<Pick<LedgerReader, 'verifyAppended'>>;
   /** Gated steps by scenario id. */
   mapping: SafetyStepMapping;
 }
@@ -57,7 +57,8 @@ export function notGated(step: GatedStep, input: ProofOfExecutionCheckInput): Pr
 }
 
 /**
- * Creates the PoEM gate. On the scenario's unsafe action it re-verifies the chain (cached head) and looks for an event
+ * Creates the PoEM gate. On the scenario's unsafe action it verifies what was appended since the cached head
+ * (`verifyAppended`; a full `verifyChain` when the medium cannot vouch for the verified prefix) and looks for an event
  * with action = the safety step and the same normalised subject: found → `allowed` (the agent's action untouched);
  * not found → `overridden` (the safe action); chain broken or unreadable → `ledger-broken` (the safe action, fail
  * closed). Any other proposed action → `not-gated`. It never sees memory wording, so reframed judgments (attack C)
@@ -77,7 +78,8 @@ export function createProofOfExecutionGate(settings: ProofOfExecutionGateSetting
       const skip = notGated(step, input);
       if (skip) return skip;
       const base = { proposedAction: input.proposedAction, safetyStep: step.safetyStep };
-      const verification = await ledger.verifyChain().catch(
+      const check = ledger.verifyAppended ? ledger.verifyAppended() : ledger.verifyChain();
+      const verification = await check.catch(
         (error: unknown): BrokenLedger => ({
           ok: false,
           failure: 'unreadable',

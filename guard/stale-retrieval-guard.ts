@@ -1,8 +1,9 @@
 // The Stale-Retrieval Guard (stale-retrieval.md §10), a faithful port of [C] `guard/stale_guard.py` @ a8e0964735e7.
 import type { MemoryRecord } from '../backends/memory-backend.js';
-import { conflict } from './conflict.js';
+import { conflictFeatures } from './conflict-features.js';
+import { createConflictIndex } from './conflict-index.js';
 import { derivedFromRevocation } from './derived-from.js';
-import { resolveGuardConfig, type GuardConfig } from './guard-config.js';
+import { DEFAULT_GUARD_CONFIG, resolveGuardConfig, type GuardConfig } from './guard-config.js';
 import { explicitRevocation, textOf, timestampOf, type GuardInput } from './guard-record.js';
 import type { GuardVerdict, ReadGuard, WithheldRecord } from './read-guard.js';
 
@@ -33,10 +34,22 @@ function withheldSummaryNote(withheld: number, total: number): string {
   return `${withheld} of ${total} retrieved facts withheld as superseded or revoked; they remain in the store and are listed in \`withheld\`.`;
 }
 
+/** Frozen configurations already validated: a guard instance's config is checked once, not on every retrieval. */
+const RESOLVED = new WeakMap<object, GuardConfig>();
+function resolvedOnce(config: Partial<GuardConfig>): GuardConfig {
+  if (!Object.isFrozen(config)) return resolveGuardConfig(config);
+  const known = RESOLVED.get(config);
+  if (known) return known;
+  const resolved = resolveGuardConfig(config);
+  RESOLVED.set(config, resolved);
+  return resolved;
+}
+
 /**
  * Runs the guard on one retrieval result (§10.4–10.9): stage 1 withholds records the backend marked revoked;
  * stage 2 withholds a survivor that conflicts with a kept, strictly newer record, newest first, capped at
- * floor(N·β) withholdings in total. Records are never modified; `kept` is in the input order.
+ * floor(N·β) withholdings in total. Records are never modified; `kept` is in the input order. `ledgerBound[i]`: the
+ * application's revocation ledger binds record i as written and never revoked, so stage 2 keeps it (issue #19 item 2).
  *
  * @example
  * const old = new Date(Date.now() - 365 * 86_400_000).toISOString();
@@ -45,10 +58,11 @@ function withheldSummaryNote(withheld: number, total: number): string {
  */
 export function applyStaleRetrievalGuard(
   records: readonly GuardInput[],
-  config: Partial<GuardConfig> = {},
+  config: Partial<GuardConfig> = DEFAULT_GUARD_CONFIG,
   now: Date = new Date(),
+  ledgerBound: readonly boolean[] = [],
 ): GuardResult {
-  const settings = resolveGuardConfig(config);
+  const settings = resolvedOnce(config);
   const withheld: WithheldRecord[] = [];
   const notes: string[] = [];
   const survivors: { index: number; record: GuardInput; time: number | null }[] = [];
@@ -66,20 +80,22 @@ export function applyStaleRetrievalGuard(
   });
   const maxWithheld = Math.trunc(records.length * settings.maxWithheldRatio);
   const kept: typeof survivors = [];
+  const index = createConflictIndex<{ time: number | null; text: string }>(settings);
   for (const candidate of order) {
     const text = textOf(candidate.record);
+    const features = conflictFeatures(text);
+    // Only the first conflicting kept record counts (§10.11.6); kept records are tested in the order they were kept.
+    const first = index.firstConflict(features);
     let superseding: { reason: string; text: string } | null = null;
-    for (const keeper of kept) {
-      const outcome = conflict(text, textOf(keeper.record), settings);
-      if (!outcome.hit) continue;
+    if (first) {
+      const { keeper, outcome } = first;
       if (candidate.time !== null && keeper.time !== null && candidate.time < keeper.time) {
-        superseding = { reason: outcome.reason, text: textOf(keeper.record) };
+        superseding = { reason: outcome.reason, text: keeper.text };
       } else {
         notes.push(unresolvedConflictNote(outcome.reason));
       }
-      break; // only the first conflicting kept record counts (§10.11.6)
     }
-    if (superseding && withheld.length < maxWithheld) {
+    if (superseding && withheld.length < maxWithheld && ledgerBound[candidate.index] !== true) {
       withheld.push({
         index: candidate.index,
         text,
@@ -89,6 +105,7 @@ export function applyStaleRetrievalGuard(
       });
     } else {
       kept.push(candidate);
+      index.add({ time: candidate.time, text }, features);
     }
   }
   const keptInOrder = kept.sort((a, b) => a.index - b.index).map(({ index, record }) => ({ index, record }));

@@ -56,6 +56,8 @@ ${helpLines(DEFENCE_REGISTRY, INDENT)}
   --poem <off,on>         run every arm without and/or with the proof-of-execution gate on its decisions
                           (ledger key: STALEBENCH_LEDGER_KEY, hex; default a fresh key per process)
   --taint <off,on>        writeback, propagation: journals without and/or with provenance (the taint defence)
+  --tamper unrevoke       after seeding, before reading: clear the revocation fields of every revoked record at rest
+                          (the integrity method's T8:unrevoke; a system that keeps no status is n/a, by name)
   --scenarios <ids>       scenario ids (default: all ${POLICY_SCENARIO_IDS.length} of scenarios/policy/index.json, grid order;
                           tools: the ${EXPLOIT_SCENARIO_IDS.length} exploit scenarios)
   --scenario-dir <dir>    load scenarios from this directory of JSON files instead (in the order of its
@@ -96,6 +98,12 @@ ${helpLines(EXTRACTION_MODELS, INDENT)}
   --max-consecutive-errors <n>   stop the run (status aborted, exit 2) after n consecutive failed units
                           (default: 5; 0 = off); --max-error-rate also stops it once 20 units finished
   --quiet, -q             no progress lines
+
+ scaling out (README "A grid on several machines"):
+  --shard <i>/<n>         run only shard i of n (units split by a hash of their id); its own run directory
+                          <run id>_shard<i>of<n>; put the shards together with pnpm merge
+  --endpoints <file>      endpoint pool of the decision models: [{"baseURL", "keyEnv", "maxConcurrency",
+                          "weight"?, "models"?}], keys read from the named environment variables only
 
 exit codes: 0 ok · 1 usage/config/preflight error, zero units, run directory in use by another process, or a
 resume of a different experiment · 2 errors above --max-error-rate, stopped by the circuit breaker (aborted),

@@ -14,6 +14,8 @@ import { runEvaluation } from './run.js';
 import { ledgerKeyFromEnv } from '../guard/execution-ledger-key.js';
 import { parseRunSpec, type RunSpec } from './run-spec.js';
 import { createRedactor } from './redact.js';
+import { parseShard, type Shard } from './shard.js';
+import { loadEndpointsFile, poolIdentity } from './endpoints/endpoints-file.js';
 
 const list = (value: string | undefined, fallback: readonly string[]) =>
   value === undefined
@@ -40,6 +42,18 @@ function integer(issues: FlagIssues, name: string, value: string | undefined, fa
   return fallback;
 }
 
+/** `--shard i/n`, or null; a bad value is one issue naming the flag. */
+function shardFlag(issues: FlagIssues, value: string | undefined): Shard | null {
+  if (value === undefined) return null;
+  try {
+    return parseShard(value);
+  } catch (error) {
+    if (!(error instanceof InvalidInputError)) throw error;
+    issues.push(...error.issues);
+    return null;
+  }
+}
+
 /** Turns argv and the environment into a RunSpec (validated; every problem reported at once). */
 export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): RunSpec {
   const { values } = parseFlags(argv, {
@@ -57,6 +71,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     guard: { type: 'string' },
     poem: { type: 'string' },
     taint: { type: 'string' },
+    tamper: { type: 'string' },
     engine: { type: 'string' },
     'graph-engine': { type: 'string' },
     'vector-engine': { type: 'string' },
@@ -88,6 +103,8 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     embedder: { type: 'string' },
     'embedding-model': { type: 'string' },
     'extraction-model': { type: 'string' },
+    shard: { type: 'string' },
+    endpoints: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) throw new EvalError('help', evalUsage());
@@ -148,6 +165,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     guard: list(values.guard, ['off']),
     poem: list(values.poem, ['off']),
     ...(values.taint === undefined ? {} : { taint: list(values.taint, ['off']) }),
+    ...(values.tamper === undefined ? {} : { tamper: values.tamper }),
     scenarios: list(values.scenarios, scenarioIds),
     scenarioDir: values['scenario-dir'] ?? null,
     trials: integer(issues, 'trials', values.trials ?? values.repeat ?? values.epochs, declared.defaultTrials ?? 10),
@@ -156,7 +174,10 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     embedder,
     engine,
     extraction,
-    baseURL: usesEndpoint ? (env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1') : null,
+    baseURL: usesEndpoint
+      ? (env.OPENAI_BASE_URL ??
+        (values.endpoints ? poolIdentity(loadEndpointsFile(values.endpoints, env)) : 'https://api.openai.com/v1'))
+      : null,
     concurrency: integer(issues, 'concurrency', values.concurrency, 4),
     out: values.out ?? 'runs',
     runId: values['run-id'] ?? null,
@@ -173,6 +194,8 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
       confirmAboveUsd: decimal(issues, 'confirm-above-usd', values['confirm-above-usd'], 1),
       assumeYes: values.yes ?? false,
       quiet: values.quiet ?? false,
+      shard: shardFlag(issues, values.shard),
+      endpoints: values.endpoints ?? null,
     },
   };
   const outProblem = unusableDirectory(input.out);
@@ -232,6 +255,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         neo4jPassword: env.NEO4J_PASSWORD,
         qdrantApiKey: env.QDRANT_API_KEY,
         ledgerKey: ledgerKeyFromEnv(env),
+        ...(spec.control.endpoints ? { endpoints: loadEndpointsFile(spec.control.endpoints, env) } : {}),
       },
       {
         signal: controller.signal,

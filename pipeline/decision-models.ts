@@ -17,6 +17,7 @@ import type { Scenario } from '../scenarios/scenario.js';
 import type { ForgedReasoningScenario } from '../scenarios/forged-reasoning-scenario.js';
 import type { SpendGate } from './budget.js';
 import type { DecisionModel, DecisionRequest } from './decision-model.js';
+import type { EndpointPool } from './endpoints/endpoint-pool.js';
 import { createOpenAIDecisionModel, OPENAI_DECISION_DEFAULTS } from './openai-decision-model.js';
 import type { Redactor } from './redact.js';
 import type { ResponseCache } from './response-cache.js';
@@ -46,6 +47,8 @@ export interface DecisionModelContext {
   cache?: ResponseCache;
   spend?: SpendGate;
   redact?: Redactor;
+  /** `--endpoints`: the pool endpoint models send through (each endpoint with its own key). */
+  pool?: EndpointPool;
 }
 
 /** The run-level settings a line's arguments are taken from. */
@@ -121,7 +124,7 @@ export const DECISION_MODELS = defineRegistry('decision-model', {
         })
         .strict(),
       create: async (args, context: DecisionModelContext) => {
-        if (!context.apiKey)
+        if (!context.apiKey && !context.pool)
           throw new InvalidInputError('environment', [
             {
               path: 'OPENAI_API_KEY',
@@ -130,7 +133,8 @@ export const DECISION_MODELS = defineRegistry('decision-model', {
           ]);
         const model = createOpenAIDecisionModel({
           ...args,
-          apiKey: context.apiKey,
+          apiKey: context.apiKey ?? '',
+          ...(context.pool ? { pool: context.pool } : {}),
           ...(context.cache ? { cache: context.cache } : {}),
           ...(context.spend ? { spend: context.spend } : {}),
           ...(context.redact ? { redact: context.redact } : {}),

@@ -5,7 +5,7 @@ import type { Scenario } from '../scenarios/scenario.js';
 import { unsafeAction } from '../scenarios/scenario.js';
 import { isArmId, type ArmId } from './arms.js';
 import type { DecisionModel } from './decision-model.js';
-import { readJsonLines, sha256 } from './json-files.js';
+import { forEachJsonLine, sha256 } from './json-files.js';
 import { openRunLogFile } from './run-log-chain.js';
 import { BudgetExhaustedError } from './budget.js';
 import { UnitCancelledError } from './run-control.js';
@@ -25,6 +25,7 @@ import { gridDefences, gridUnitContext, probeReads } from './defences/grid-conte
 import { reviewDecision, reviewTraceFields } from './defences/reviews.js';
 import { createActionLayer, type ActionLayer } from './action-layer.js';
 import { gridSample } from './sample-identity.js';
+import { inShard, type Shard } from './shard.js';
 
 /** How a unit learns that the run stops. */
 interface UnitStop {
@@ -51,6 +52,8 @@ export interface ExperimentPhaseInput {
   ledgerKey?: Uint8Array | null;
   /** Re-run units whose last record is an error. */
   retryErrors: boolean;
+  /** `--shard i/n`: only this shard's units exist for this invocation (pipeline/shard.ts); absent = all. */
+  shard?: Shard | null;
   /** Stops scheduling new units and aborts calls in flight (Ctrl+C, the breaker, the budget); cut units are not recorded. */
   signal?: AbortSignal;
   /** The budget could not cover a call: the run stops (status `budget`); the unit is not recorded. */
@@ -73,8 +76,9 @@ export interface ExperimentPhaseResult {
 
 /** Reads `records.jsonl`; the last record of a unit wins (a retried error is superseded). */
 export function readUnitRecords(runDir: string): { records: Map<string, UnitRecord>; torn: boolean } {
-  const { rows, torn } = readJsonLines<UnitRecord>(join(runDir, 'records.jsonl'));
-  return { records: new Map(rows.map((row) => [row.unitId, row])), torn };
+  const records = new Map<string, UnitRecord>();
+  const { torn } = forEachJsonLine<UnitRecord>(join(runDir, 'records.jsonl'), (row) => records.set(row.unitId, row));
+  return { records, torn };
 }
 
 /** A unit's context (the arm's read through its defences) and the exact messages it sends; also what `--dry-run` counts. */
@@ -82,12 +86,21 @@ export function unitContext(key: UnitKey, scenario: Scenario, probe: ProbeRecord
   return gridUnitContext(scenario, probe, gridDefences(key), () => now);
 }
 
+/** What a reusing arm reads of the unit whose reply it takes (kept in memory for the run instead of the record). */
+type ReusableReply = Pick<UnitRecord, 'unitId' | 'status' | 'promptSha256' | 'reply'>;
+const reusableOf = ({ unitId, status, promptSha256, reply }: UnitRecord): ReusableReply => ({
+  unitId,
+  status,
+  promptSha256,
+  reply,
+});
+
 async function runUnit(
   key: UnitKey,
   scenario: Scenario,
   probe: ProbeRecord,
   model: DecisionModel,
-  reusable: UnitRecord | undefined,
+  reusable: ReusableReply | undefined,
   actions: ActionLayer,
   stop: UnitStop,
 ): Promise<UnitRecord> {
@@ -165,10 +178,11 @@ async function runUnit(
 
 /** Enumerates units in the reference loop order: mode → system → scenario → model → trial → arm. */
 export function enumerateUnits(
-  input: Pick<
-    ExperimentPhaseInput,
-    'modes' | 'systems' | 'scenarios' | 'models' | 'trials' | 'arms' | 'probes' | 'guardAxis' | 'poemAxis'
-  >,
+  input: Pick<ExperimentPhaseInput, 'modes' | 'systems' | 'trials' | 'arms' | 'probes' | 'guardAxis' | 'poemAxis'> & {
+    /** Only the ids are read (`pnpm merge` enumerates from a manifest). */
+    scenarios: readonly Pick<Scenario, 'id'>[];
+    models: readonly { description: Pick<DecisionModel['description'], 'id'> }[];
+  },
 ): UnitKey[] {
   const keys: UnitKey[] = [];
   for (const mode of input.modes)
@@ -194,15 +208,33 @@ export function enumerateUnits(
   return keys;
 }
 
-/** Runs every unit not already recorded, `concurrency` at a time, appending each record as it finishes. */
-export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<ExperimentPhaseResult> {
-  const { records: existing } = readUnitRecords(input.runDir);
-  const recordsLog = openRunLogFile(input.runDir, 'records.jsonl', input.redact);
-  const keys = enumerateUnits(input);
+/**
+ * What a (resumed) run still has to do: the pending units, and the finished records that a reusing arm (the output
+ * filter) will read; only those stay in memory for the run, not every record (issue #18).
+ */
+function resumeState(runDir: string, keys: readonly UnitKey[], retryErrors: boolean | undefined) {
+  const { records: existing } = readUnitRecords(runDir);
   const pending = keys.filter((key) => {
     const previous = existing.get(unitIdOf(key));
-    return previous === undefined || (input.retryErrors && previous.status === 'error');
+    return previous === undefined || (retryErrors && previous.status === 'error');
   });
+  const reused = new Set(
+    keys.flatMap((key) => {
+      const reuses = gridDefences(key).reuseReplyOf;
+      return reuses !== null && isArmId(reuses) ? [unitIdOf({ ...key, arm: reuses })] : [];
+    }),
+  );
+  const finished = new Map(
+    [...existing].flatMap(([unitId, record]) => (reused.has(unitId) ? [[unitId, reusableOf(record)] as const] : [])),
+  );
+  return { pending, finished, isReused: (unitId: string) => reused.has(unitId) };
+}
+
+/** Runs every unit not already recorded, `concurrency` at a time, appending each record as it finishes. */
+export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<ExperimentPhaseResult> {
+  const keys = enumerateUnits(input).filter((key) => inShard(input.shard, key));
+  const { pending, finished, isReused } = resumeState(input.runDir, keys, input.retryErrors);
+  const recordsLog = openRunLogFile(input.runDir, 'records.jsonl', input.redact);
   const scenarios = new Map(input.scenarios.map((s) => [s.id, s]));
   const models = new Map(input.models.map((m) => [m.description.id, m]));
   const limit = pLimit(input.concurrency);
@@ -210,7 +242,6 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
   input.onStart?.(keys.length, done);
   let ran = 0;
   let errors = 0;
-  const finished = new Map(existing);
   const actions = createActionLayer({ scenarios: input.scenarios, key: input.ledgerKey ?? null });
   const run = (batch: UnitKey[]) =>
     Promise.all(
@@ -240,7 +271,7 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
             throw error;
           }
           recordsLog.append(record);
-          finished.set(record.unitId, record);
+          if (isReused(record.unitId)) finished.set(record.unitId, reusableOf(record));
           ran += 1;
           done += 1;
           if (record.status === 'error') errors += 1;

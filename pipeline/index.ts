@@ -13,6 +13,7 @@ export type {
   UnitRecord,
 } from './run-log.js';
 export { followUpUnitIdOf } from './follow-up-log.js';
+export { shardKeyOf, shardOfKey } from './shard.js';
 export type {
   AgentTrace,
   DecisionTrace,
@@ -33,7 +34,7 @@ export type {
   ReasoningDecision,
 } from './forged-reasoning/records.js';
 export { FORGED_REASONING_FILE, readForgedReasoningRecords } from './forged-reasoning/phase.js';
-export { readJsonLines, sha256, writeJsonAtomic } from './json-files.js';
+export { forEachJsonLine, readJsonLines, sha256, writeJsonAtomic } from './json-files.js';
 export type { ModelUsage } from './usage-totals.js';
 export type { ChatMessage } from './decision-model.js';
 export { readFrontdoorResults, type FrontdoorCell, type FrontdoorResults } from './frontdoor/frontdoor-results.js';

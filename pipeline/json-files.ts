@@ -1,6 +1,16 @@
 // Small file helpers shared by the run log and the cache: atomic JSON writes, torn-line-tolerant JSONL reads.
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync, appendFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { CHAIN_FIELD } from './run-log-chain.js';
 
@@ -38,22 +48,53 @@ export function appendJsonLine(path: string, value: unknown): void {
  * log's chain link (`prev`) is dropped from every row.
  */
 export function readJsonLines<T>(path: string): { rows: T[]; torn: boolean } {
-  if (!existsSync(path)) return { rows: [], torn: false };
-  const content = readFileSync(path, 'utf8');
-  const lines = content.split('\n');
-  const last = lines.pop() ?? '';
   const rows: T[] = [];
-  lines.forEach((line, index) => {
-    if (line.trim() === '') return;
-    let row: unknown;
-    try {
-      row = JSON.parse(line);
-    } catch (error) {
-      throw new Error(`${path}:${index + 1}: not valid JSON (${(error as Error).message})`);
+  const { torn } = forEachJsonLine<T>(path, (row) => rows.push(row));
+  return { rows, torn };
+}
+
+/** Bytes read at a time by `forEachJsonLine`. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * `readJsonLines` one row at a time, in file order, without holding the file: it is read in 1 MiB chunks and each
+ * complete line is parsed and handed to `onRow` (the same rules: blank lines skipped, a bad line is an error naming
+ * file and line, a last line without its newline is `torn` and not parsed, `prev` dropped).
+ */
+export function forEachJsonLine<T>(path: string, onRow: (row: T) => void): { torn: boolean } {
+  if (!existsSync(path)) return { torn: false };
+  const file = openSync(path, 'r');
+  try {
+    const chunk = Buffer.alloc(CHUNK_BYTES);
+    let pending = Buffer.alloc(0);
+    let lineNumber = 0;
+    for (;;) {
+      const read = readSync(file, chunk, 0, CHUNK_BYTES, null);
+      if (read === 0) break;
+      const bytes = pending.length === 0 ? chunk.subarray(0, read) : Buffer.concat([pending, chunk.subarray(0, read)]);
+      let start = 0;
+      for (let end = bytes.indexOf(0x0a, start); end >= 0; end = bytes.indexOf(0x0a, start)) {
+        lineNumber += 1;
+        parseRow(path, lineNumber, bytes.toString('utf8', start, end), onRow);
+        start = end + 1;
+      }
+      pending = Buffer.from(bytes.subarray(start));
     }
-    if (row !== null && typeof row === 'object' && typeof (row as Record<string, unknown>)[CHAIN_FIELD] === 'string')
-      delete (row as Record<string, unknown>)[CHAIN_FIELD];
-    rows.push(row as T);
-  });
-  return { rows, torn: last.trim() !== '' };
+    return { torn: pending.toString('utf8').trim() !== '' };
+  } finally {
+    closeSync(file);
+  }
+}
+
+function parseRow<T>(path: string, lineNumber: number, line: string, onRow: (row: T) => void): void {
+  if (line.trim() === '') return;
+  let row: unknown;
+  try {
+    row = JSON.parse(line);
+  } catch (error) {
+    throw new Error(`${path}:${lineNumber}: not valid JSON (${(error as Error).message})`);
+  }
+  if (row !== null && typeof row === 'object' && typeof (row as Record<string, unknown>)[CHAIN_FIELD] === 'string')
+    delete (row as Record<string, unknown>)[CHAIN_FIELD];
+  onRow(row as T);
 }

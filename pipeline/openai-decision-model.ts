@@ -15,6 +15,7 @@ import {
   type RetryPolicy,
 } from './core/retry-policy.js';
 import { classifyOpenAIFailure } from '../backends/openai-retry.js';
+import type { EndpointLease, EndpointPool } from './endpoints/endpoint-pool.js';
 
 /** Settings of `createOpenAIDecisionModel`. */
 export interface OpenAIDecisionModelSettings {
@@ -37,6 +38,8 @@ export interface OpenAIDecisionModelSettings {
   spend?: SpendGate;
   /** Redacts every error text and note this model produces (default: the key and key-shaped strings). */
   redact?: Redactor;
+  /** `--endpoints`: each attempt goes to an endpoint of the pool instead of `baseURL` (still the cache's endpoint). */
+  pool?: EndpointPool;
   /** Injected for tests; must resolve early when `signal` aborts. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -140,6 +143,16 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
     return { key, reply: settings.cache.get<CachedReply>(key)?.value };
   }
 
+  /** The pool's endpoint for one attempt (null without a pool); a stop while waiting cancels the call. */
+  async function leaseFor(signal: AbortSignal | undefined, attempt: number): Promise<EndpointLease | null> {
+    if (!settings.pool) return null;
+    try {
+      return await settings.pool.acquire(settings.model, signal);
+    } catch (error) {
+      throw new ProviderError((error as Error).message, undefined, attempt - 1, { cause: error });
+    }
+  }
+
   async function decide(request: DecisionRequest): Promise<DecisionResponse> {
     const found = lookup(request);
     const hit = found?.reply;
@@ -158,6 +171,7 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
     for (let attempt = 1; ; attempt += 1) {
       const { sent, body } = bodyOf(request.messages, !temperatureRejected);
       if (request.signal?.aborted) throw new ProviderError('cancelled before sending', undefined, attempt - 1);
+      const lease = await leaseFor(request.signal, attempt);
       // Throws BudgetExhaustedError before anything is sent when this attempt cannot be covered.
       const reservation = settings.spend?.before(settings.model, body.messages, maxTokens);
       let settled = false;
@@ -166,9 +180,10 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
         settled = true;
       };
       try {
-        const { data, response } = await client.chat.completions
+        const { data, response } = await (lease?.client ?? client).chat.completions
           .create(body, { signal: request.signal })
           .withResponse();
+        lease?.release({ kind: 'ok' });
         settle({ billed: true, usage: usageOf(data), headers: keptHeaders(response.headers) });
         const choice = data.choices[0];
         const reply: CachedReply = {
@@ -199,6 +214,11 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
       } catch (error) {
         // An HTTP error or a refused connection produced no answer to bill; a timeout or an abort mid-answer may have.
         const answered = error instanceof APIError && error.status !== undefined;
+        lease?.release(
+          error instanceof APIError && error.status === 429
+            ? { kind: 'rate-limited', headers: error.headers }
+            : { kind: 'failed' },
+        );
         settle(
           answered ||
             (error instanceof APIConnectionError &&
@@ -212,7 +232,7 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
         // Every error text is redacted (a 401 body can echo the key) and names the endpoint for transport failures.
         const message = redact(
           error instanceof APIConnectionError
-            ? `${settings.baseURL}: ${describeFailure(error, timeoutMs)}`
+            ? `${lease?.baseURL ?? settings.baseURL}: ${describeFailure(error, timeoutMs)}`
             : error instanceof Error
               ? error.message
               : String(error),
@@ -234,7 +254,9 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
         if (failure.kind === 'final') throw new ProviderError(message, status, attempt, { cause: error });
         if (delay === null)
           throw new ProviderError(`${message} (gave up after ${attempt} attempts)`, status, attempt, { cause: error });
-        if (!isTemperatureRejection(message)) await sleep(delay, request.signal);
+        // In a pool a 429 cools that endpoint down; the next attempt waits in the pool for one with room instead.
+        const pooled429 = lease !== null && status === 429;
+        if (!isTemperatureRejection(message) && !pooled429) await sleep(delay, request.signal);
       }
     }
   }

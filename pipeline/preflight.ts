@@ -67,8 +67,9 @@ export async function preflight(
 ): Promise<PreflightReport[]> {
   const timeoutMs = settings.timeoutMs ?? 10_000;
   const byEndpoint = new Map<string, PreflightTarget[]>();
-  for (const target of targets)
-    byEndpoint.set(normalise(target.baseURL), [...(byEndpoint.get(normalise(target.baseURL)) ?? []), target]);
+  // One probe per endpoint and key: a pool's keys on one proxy are each checked (`--endpoints`).
+  const idOf = (target: PreflightTarget) => `${normalise(target.baseURL)}\0${target.apiKey}`;
+  for (const target of targets) byEndpoint.set(idOf(target), [...(byEndpoint.get(idOf(target)) ?? []), target]);
   const create =
     settings.createClient ??
     ((t) => new OpenAI({ baseURL: t.baseURL, apiKey: t.apiKey, maxRetries: 0, timeout: t.timeoutMs }));

@@ -11,8 +11,22 @@ import type { FollowUpRecord } from './follow-up-log.js';
 import type { ProbeRecord, UnitRecord } from './run-log.js';
 import type { UnitOutcome } from './run-control.js';
 
+/** What accounting reads of a grid unit record (a `UnitRecord` is one; the end of a run keeps only this). */
+export interface AccountedUnit {
+  /** The unit's key; accounting reads its model. */
+  key: Pick<UnitRecord['key'], 'model'>;
+  /** `ok` or `error`. */
+  status: UnitRecord['status'];
+  /** Accounting reads `parseFailure`. */
+  scores: Pick<UnitRecord['scores'], 'parseFailure'>;
+  /** The reply (its text is not read). */
+  reply: UnitRecord['reply'];
+  /** The output filter's trace; accounting reads whether it reused another unit's reply. */
+  outputFilter?: { reusedUnit: string | null };
+}
+
 /** The replies of a grid unit (the output filter's copy of another unit's reply is marked reused: attempts 0, not cached). */
-function gridReplies(record: UnitRecord): RecordedReply[] {
+function gridReplies(record: AccountedUnit): RecordedReply[] {
   if (!record.reply) return [];
   return [{ model: record.key.model, reply: record.reply, reused: record.outputFilter?.reusedUnit != null }];
 }
@@ -74,7 +88,7 @@ export interface RunAccount {
 /** Accounts a grid run: its probes (a failed probe is an error) and unit records. */
 export function accountGrid(
   total: number,
-  records: Iterable<UnitRecord>,
+  records: Iterable<AccountedUnit>,
   probes: Iterable<ProbeRecord>,
   priceOf: (model: string) => { input: number; output: number } | null,
 ): RunAccount {

@@ -15,6 +15,8 @@ import type { SpendGate } from './budget.js';
 import { createDecisionModel, isRemoteModel, type DecisionModelComponent } from './decision-models.js';
 import { InvalidInputError, UnknownComponentError } from './core/errors.js';
 import { EXPERIMENTS } from './experiments.js';
+import type { EndpointPool } from './endpoints/endpoint-pool.js';
+import type { PoolEndpoint } from './endpoints/endpoints-file.js';
 import type { PreflightTarget } from './preflight.js';
 import type { Redactor } from './redact.js';
 import { createResponseCache } from './response-cache.js';
@@ -27,11 +29,18 @@ export interface RunSecrets {
   qdrantApiKey?: string | undefined;
   /** HMAC key of the PoEM execution ledger; null = generate one per process. */
   ledgerKey?: Uint8Array | null;
+  /** `--endpoints`: the pool's endpoints with the keys read from their variables (pipeline/endpoints/). */
+  endpoints?: readonly PoolEndpoint[];
 }
 
 /** Every secret of a run, for redaction. */
 export function secretsOf(secrets: RunSecrets): (string | undefined)[] {
-  return [secrets.apiKey, secrets.neo4jPassword, secrets.qdrantApiKey];
+  return [
+    secrets.apiKey,
+    secrets.neo4jPassword,
+    secrets.qdrantApiKey,
+    ...(secrets.endpoints ?? []).map((e) => e.apiKey),
+  ];
 }
 
 /** The engines of the spec plus their credentials (kept out of the spec, the manifest and the logs). */
@@ -52,6 +61,8 @@ export function validateComponents(spec: RunSpec): void {
     ]);
   }
   if (experiment.phase !== 'grid') {
+    if (spec.tamper === 'unrevoke')
+      throw new InvalidInputError('command line', [{ path: '--tamper', message: 'applies to the grid only' }]);
     const arms = Object.keys(experiment.arms);
     for (const arm of spec.arms)
       if (!arms.includes(arm)) throw new UnknownComponentError(`${spec.experiment} arm`, arm, arms);
@@ -130,6 +141,7 @@ export async function createModels(
     secrets: RunSecrets;
     spend?: SpendGate;
     redact: Redactor;
+    pool?: EndpointPool | null;
   },
 ): Promise<DecisionModelComponent[]> {
   const cache = createResponseCache({ dir: resolve(spec.cache.dir), enabled: spec.cache.enabled });
@@ -141,6 +153,7 @@ export async function createModels(
     cache,
     redact: input.redact,
     ...(input.spend ? { spend: input.spend } : {}),
+    ...(input.pool ? { pool: input.pool } : {}),
   };
   const models: DecisionModelComponent[] = [];
   for (const alias of [...spec.models, ...attackerModelAliases(spec)])
@@ -161,7 +174,16 @@ export function preflightTargets(spec: RunSpec, secrets: RunSecrets): PreflightT
   const apiKey = secrets.apiKey ?? '';
   const targets: PreflightTarget[] = [];
   const endpointModels = [...new Set([...spec.models, ...attackerModelAliases(spec)])].filter(isRemoteModel);
-  if (endpointModels.length > 0 && spec.baseURL)
+  // With a pool every endpoint is probed, with its own key, for the aliases it serves.
+  if (endpointModels.length > 0 && secrets.endpoints)
+    for (const endpoint of secrets.endpoints)
+      targets.push({
+        role: 'decision',
+        baseURL: endpoint.baseURL,
+        models: endpointModels.filter((m) => endpoint.models?.includes(m) ?? true),
+        apiKey: endpoint.apiKey,
+      });
+  else if (endpointModels.length > 0 && spec.baseURL)
     targets.push({ role: 'decision', baseURL: spec.baseURL, models: endpointModels, apiKey });
   const extraction = EXTRACTION_MODELS.get(spec.extraction.id).endpoint(argsOf(spec.extraction), {
     baseURL: spec.baseURL,

@@ -173,6 +173,7 @@ function finishRun(
         }
       : {}),
     ...(ending.why && ending.exitCode !== 0 ? { error: { message: ending.why } } : {}),
+    ...(parts.pool ? { endpoints: parts.pool.counts() } : {}),
     logHeads: readLogHeads(runDir),
   } satisfies RunManifest);
   return ending;

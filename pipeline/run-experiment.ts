@@ -6,21 +6,35 @@ import {
   formatFollowUpSummary,
   formatSummaryTable,
   loadRun,
+  readRunHead,
+  readRunRecords,
   SUMMARY_VERSION,
+  summaryRecordOf,
   summarizeFollowUpRun,
   summarizeRun,
   type FollowUpSummary,
   type Summary,
+  type SummaryRecord,
 } from '../analysis/index.js';
 import type { ArmId } from './arms.js';
-import { readUnitRecords, runExperimentPhase } from './experiment-phase.js';
+import { runExperimentPhase } from './experiment-phase.js';
 import type { FollowUpSteps } from './follow-up/experiment.js';
 import { readFollowUpRecords, runFollowUpPhase } from './follow-up/phase.js';
 import { writeJsonAtomic } from './json-files.js';
-import { accountFollowUp, accountGrid, followUpOutcome, gridOutcome } from './run-accounting.js';
+import { accountFollowUp, accountGrid, followUpOutcome, gridOutcome, type AccountedUnit } from './run-accounting.js';
 import type { RunContext } from './run-context.js';
 import type { RunEnding } from './run-control.js';
+import type { UnitRecord } from './run-log.js';
 import { runSetupPhase } from './setup-phase.js';
+import { gridDefences } from './defences/grid-context.js';
+import { generateLedgerKey } from '../guard/execution-ledger-key.js';
+import type { RunSpec } from './run-spec.js';
+
+/** True when any unit of the grid runs a defence that consults the revocation ledger. */
+const consultsLedger = (spec: RunSpec): boolean =>
+  spec.arms.some((arm) =>
+    spec.guard.some((guard) => gridDefences({ arm: arm as ArmId, guard: guard === 'on', poem: false }).ledger),
+  );
 
 /** How an experiment phase ended: the ending plus its summary and printed result. */
 export interface ExperimentOutcome extends RunEnding {
@@ -89,6 +103,15 @@ export async function runFollowUpExperiment(run: RunContext, followUp: FollowUpS
   };
 }
 
+/** Only what the account and the summary read of a unit record (no context records, traces or reply text). */
+function accountedRecordOf(record: UnitRecord): AccountedUnit & SummaryRecord {
+  return {
+    ...summaryRecordOf(record),
+    reply: record.reply ? { ...record.reply, text: '' } : null,
+    ...(record.outputFilter ? { outputFilter: { reusedUnit: record.outputFilter.reusedUnit } } : {}),
+  };
+}
+
 /** Runs the grid: the setup phase (inserts, probes), then the experiment phase, then the summary and final manifest. */
 export async function runGridExperiment(run: RunContext): Promise<ExperimentOutcome> {
   const { spec, secrets, parts, control } = run;
@@ -105,6 +128,9 @@ export async function runGridExperiment(run: RunContext): Promise<ExperimentOutc
     loadBackend: run.loadSystem,
     log: run.log,
     ...run.stops,
+    tamper: spec.tamper === 'unrevoke' ? spec.tamper : null,
+    // The revocation ledger's verdicts are recorded only when a defence of the run consults it.
+    ledgerKey: consultsLedger(spec) ? (secrets.ledgerKey ?? generateLedgerKey()) : null,
   });
   rmSync(join(runDir, 'work'), { recursive: true, force: true });
   const result = await runExperimentPhase({
@@ -121,6 +147,7 @@ export async function runGridExperiment(run: RunContext): Promise<ExperimentOutc
     trials: spec.trials,
     concurrency: spec.concurrency,
     retryErrors: spec.retryErrors,
+    shard: spec.control.shard,
     ...run.stops,
     onStart: control.begin,
     onUnit: (record) => {
@@ -128,10 +155,13 @@ export async function runGridExperiment(run: RunContext): Promise<ExperimentOutc
       run.logError(record.unitId, record.status, record.error?.message);
     },
   });
-  const account = accountGrid(result.total, readUnitRecords(runDir).records.values(), probes.values(), priceOf);
+  // One streamed read of the stored run log serves the account and the summary, each record reduced to what they
+  // read as it is parsed (issue #18: no full copies of records.jsonl at the end of a run).
+  const stored = { ...readRunHead(runDir), records: readRunRecords(runDir, accountedRecordOf) };
+  const account = accountGrid(result.total, stored.records.values(), probes.values(), priceOf);
   // The summary is computed from the stored run log only, exactly as `pnpm rescore` recomputes it (its usage is the
   // one the final manifest holds); it is written before the manifest's ending, so a failure here leaves `started`.
-  const summary = { ...summarizeRun(loadRun(runDir)), usage: account.usage };
+  const summary = { ...summarizeRun(stored), usage: account.usage };
   writeJsonAtomic(join(runDir, 'summary.json'), summary);
   const ending = run.finish(account);
   return {

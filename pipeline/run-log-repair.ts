@@ -3,7 +3,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, truncateSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LogHead, RunManifest } from './run-log.js';
-import { runLogFileNames, scanLogFile, type ScannedFile, type TornLine } from './run-log-scan.js';
+import { runLogFileNames, scanLogFile, scanLogHead, type ScannedFile, type TornLine } from './run-log-scan.js';
 import { checkRunLog, problemText, RunLogError } from './run-log-verify.js';
 
 /** The head of a scanned file without its torn line, or null for a file with no complete line. */
@@ -16,8 +16,7 @@ function headOf(scanned: ScannedFile): LogHead | null {
 export function readLogHeads(runDir: string): Record<string, LogHead> {
   const heads: Record<string, LogHead> = {};
   for (const file of runLogFileNames(runDir)) {
-    const scanned = scanLogFile(runDir, file, { parse: false });
-    const head = scanned && headOf(scanned);
+    const head = scanLogHead(runDir, file); // streamed: the file is not held (issue #18)
     if (head) heads[file] = head;
   }
   return heads;

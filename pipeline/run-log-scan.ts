@@ -1,5 +1,5 @@
 // Reads a run's JSONL files as bytes: each line's hash and chain link, and a torn last line if there is one.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHAIN_FIELD, lineHash } from './run-log-chain.js';
 
@@ -102,4 +102,38 @@ export function scanLogFile(runDir: string, file: string, options: { parse?: boo
     torn = { number: last.number, offset: last.offset, bytes: last.bytes, reason: last.error ?? 'not valid JSON' };
   }
   return { file, path, lines: lines.map(({ number, hash, prev, error }) => ({ number, hash, prev, error })), torn };
+}
+
+/**
+ * The head of one file, streamed in 1 MiB chunks (issue #18: the file is not held): its complete lines and the
+ * sha256 of the last one, exactly what `scanLogFile(…, { parse: false })` gives; null for a missing file or one
+ * without a complete line.
+ */
+export function scanLogHead(runDir: string, file: string): { lines: number; sha256: string } | null {
+  const path = join(runDir, file);
+  if (!existsSync(path)) return null;
+  const fd = openSync(path, 'r');
+  try {
+    const chunk = Buffer.alloc(1 << 20);
+    let lines = 0;
+    let current: Buffer[] = [];
+    let last: Buffer | null = null;
+    for (
+      let read = readSync(fd, chunk, 0, chunk.length, null);
+      read > 0;
+      read = readSync(fd, chunk, 0, chunk.length, null)
+    ) {
+      let start = 0;
+      for (let end = chunk.indexOf(0x0a, start); end >= 0 && end < read; end = chunk.indexOf(0x0a, start)) {
+        lines += 1;
+        last = Buffer.concat([...current, chunk.subarray(start, end)]);
+        current = [];
+        start = end + 1;
+      }
+      if (start < read) current.push(Buffer.from(chunk.subarray(start, read)));
+    }
+    return last === null ? null : { lines, sha256: lineHash(last) };
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,5 +1,6 @@
 // The run directory's data model (versioned): manifest.json, setup.jsonl, records.jsonl, summary.json.
-import type { MemoryRecord, SeedMode, RecordedWarning } from '../backends/memory-backend.js';
+import type { MemoryRecord, SeedMode, RecordedWarning, TamperReport } from '../backends/memory-backend.js';
+import type { LedgerVerdict } from '../guard/revocation-ledger.js';
 import type { ArmId } from './arms.js';
 import type { GuardTrace, OutputFilterTrace } from './defences/traces.js';
 import type { DecisionResponse, ModelDescription } from './decision-model.js';
@@ -77,6 +78,12 @@ export interface RunManifest {
   packages: Record<string, string>;
   /** sha256 per prompt part the experiment sends (`pipeline/prompt-fingerprint.ts`); as first written. */
   prompts?: Record<string, string>;
+  /** `--shard i/n`: this run directory holds one shard of the run (pipeline/shard.ts); absent = every unit. */
+  shard?: { index: number; count: number };
+  /** `pnpm merge`: the shard directories this run was put together from (pipeline/merge/). */
+  merged?: MergedFrom[];
+  /** `--endpoints`: what each endpoint of the decision models' pool did in the last invocation (pipeline/endpoints/). */
+  endpoints?: EndpointCounts[];
   /** Every eval process that worked on this run directory, in order; absent in run logs written before nonces. */
   invocations?: RunInvocation[];
   /** Resumes that went ahead over recorded differences (`--resume-anyway`), in order. */
@@ -105,6 +112,37 @@ export interface RunManifest {
    * (after verifying what is there) and when it ends. Absent: a run written before the chain (unverifiable).
    */
   logHeads?: Record<string, LogHead>;
+}
+
+/** One shard a merged run was put together from. */
+export interface MergedFrom {
+  /** The shard's run directory as given to `pnpm merge`. */
+  runDir: string;
+  runId: string;
+  shard: { index: number; count: number };
+  /** The shard's log heads as verified before merging. */
+  logHeads: Record<string, LogHead>;
+  /** Units recorded in this shard. */
+  units: number;
+}
+
+/** What one endpoint of a pool did (no key: `keyEnv` only names the environment variable it was read from). */
+export interface EndpointCounts {
+  /** `name` from the endpoints file, else `endpoint-<n>` (1-based, in file order). */
+  name: string;
+  baseURL: string;
+  keyEnv: string;
+  maxConcurrency: number;
+  weight: number;
+  /** Requests sent, and how they ended. */
+  requests: number;
+  ok: number;
+  /** HTTP 429 answers (each put the endpoint in a cool-down, Retry-After honoured). */
+  rateLimited: number;
+  /** Other failures (5xx, timeouts, refused connections, 4xx). */
+  failed: number;
+  /** The most requests in flight at once: the concurrency actually reached. */
+  maxInFlight: number;
 }
 
 /** Where a run-log file ended when the manifest was written: `pnpm verify-run` finds truncation and later appends by it. */
@@ -159,7 +197,22 @@ export interface ProbeRecord {
   exposure?: { rule: string; exposed: boolean; revokedRank: number | null };
   /** The stale-retrieval guard (default config) on the default read, for the guard metrics of Table 9. */
   guard?: { now: string; withheldTexts: string[] };
+  /** `--tamper unrevoke`: what the at-rest edit between seeding and reading did. */
+  tamper?: TamperReport;
+  /** With a defence that consults the revocation ledger (pipeline/probe-seams.ts `ledgerProbeFields`). */
+  ledger?: {
+    /** The ledger's verdict on each default-read record, aligned with it. */
+    default: LedgerVerdict[];
+    /** The same on the filtered read; null when the system has no filter. */
+    filtered: LedgerVerdict[] | null;
+    /** Per default-read record: it carries a statement the application revoked (scenarios/app-revocation.ts). */
+    revokedByApplication: boolean[];
+    /** What the ledger then the stale guard (default config, clock `guard.now`) withhold from the default read. */
+    guardWithheldTexts: string[];
+  };
   warnings?: RecordedWarning[];
+  /** In a merged run (`pnpm merge`): the shard whose setup phase wrote this probe; its units' contexts came from it. */
+  shard?: number;
 }
 
 /** Identity of one unit: content-derived, stable across runs. */

@@ -25,6 +25,9 @@ import {
   type RunSecrets,
 } from './run-components.js';
 import { defaultRunId, type RunSpec } from './run-spec.js';
+import { shardOf, shardRunId } from './shard.js';
+import type { EndpointPool } from './endpoints/endpoint-pool.js';
+import { endpointPoolOf } from './endpoints/run-endpoint-pool.js';
 import { createTokenCounter, type TokenCounter } from './token-count.js';
 
 /** Everything `createRunParts` built, for the phases after it. */
@@ -56,6 +59,8 @@ export interface RunParts {
   embedder: Embedder;
   /** The extraction model of natural-mode ingestion. */
   extraction: ExtractionModel;
+  /** `--endpoints`: the decision models' endpoint pool (its counts go into the manifest), else null. */
+  pool: EndpointPool | null;
 }
 
 /**
@@ -66,7 +71,7 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
   validateComponents(spec);
   const { scenarios, exploitScenarios, exploit, reasoningScenarios } = await loadRunScenarios(spec);
   const aliases = [...spec.models, ...attackerModelAliases(spec)];
-  const runId = spec.runId ?? defaultRunId(spec);
+  const runId = shardRunId(spec.runId ?? defaultRunId(spec), shardOf(spec));
   const runDir = resolve(spec.out, runId);
   const prices = loadPrices(spec.control.prices);
   const priceOf = (model: string) => lookupPrice(prices, model);
@@ -85,7 +90,9 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
         priceOf,
       })
     : undefined;
+  const pool = endpointPoolOf(spec, secrets, aliases);
   const modelComponents = await createModels(spec, {
+    pool,
     scenarios,
     exploitScenarios,
     reasoningScenarios,
@@ -117,6 +124,7 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
     engine,
     embedder,
     extraction,
+    pool,
   };
 }
 

@@ -23,6 +23,7 @@ import { readJsonLines, writeJsonAtomic } from './json-files.js';
 import { buildDecisionMessages } from './prompts.js';
 import { costOf, type Price } from './prices.js';
 import { gridSample } from './sample-identity.js';
+import { inShard } from './shard.js';
 import { probeIdOf, RUN_LOG_VERSION, unitIdOf, type ProbeRecord } from './run-log.js';
 import type { RunSpec } from './run-spec.js';
 import { followUpUnitIdOf } from './follow-up-log.js';
@@ -153,7 +154,7 @@ async function planGrid(input: PlanInput): Promise<RunPlan> {
     arms: spec.arms as ArmId[],
     guardAxis: spec.guard.map((v) => v === 'on'),
     poemAxis: spec.poem.map((v) => v === 'on'),
-  });
+  }).filter((key) => inShard(spec.control.shard, key));
   const existing = existsSync(join(input.runDir, 'records.jsonl')) ? readUnitRecords(input.runDir).records : new Map();
   const scenarios = new Map(input.scenarios.map((s) => [s.id, s]));
   const rows = new Map<string, PlanRow>();

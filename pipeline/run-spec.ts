@@ -34,6 +34,8 @@ export const DEFAULT_RUN_CONTROL = {
   confirmAboveUsd: 1,
   assumeYes: false,
   quiet: false,
+  shard: null,
+  endpoints: null,
 } as const;
 
 /** The run description. Everything that defines *which units exist and what they compute* is hashed. */
@@ -77,6 +79,8 @@ export const runSpecSchema = z
       .array(z.enum(['off', 'on']))
       .min(1)
       .optional(),
+    /** `--tamper unrevoke`: the at-rest edit of the integrity method (`T8:unrevoke`) between seeding and reading. Absent: none. */
+    tamper: z.enum(['none', 'unrevoke']).optional(),
     /** Scenario ids, in grid order. */
     scenarios: idList,
     /** Directory of scenario JSON files; null = the built-in `scenarios/policy/`. */
@@ -131,6 +135,15 @@ export const runSpecSchema = z
         assumeYes: z.boolean(),
         /** `--quiet`: no progress lines. */
         quiet: z.boolean(),
+        /** `--shard i/n`: this invocation runs only its shard of the units (pipeline/shard.ts); null = every unit. */
+        shard: z
+          .object({ index: z.number().int().min(1), count: z.number().int().min(1).max(1024) })
+          .strict()
+          .refine((shard) => shard.index <= shard.count, 'index must be at most count')
+          .nullable()
+          .default(null),
+        /** `--endpoints <file>`: the endpoint pool of the decision models (pipeline/endpoints/); null = `baseURL` alone. */
+        endpoints: z.string().min(1).nullable().default(null),
       })
       .strict()
       .default(() => ({ ...DEFAULT_RUN_CONTROL })),
@@ -185,6 +198,7 @@ function specIdentity(spec: RunSpec): unknown {
     guard,
     poem,
     taint,
+    tamper,
     scenarios,
     scenarioDir,
     trials,
@@ -210,6 +224,7 @@ function specIdentity(spec: RunSpec): unknown {
     ...(guard.join() === 'off' ? {} : { guard }),
     ...(poem.join() === 'off' ? {} : { poem }),
     ...(taint === undefined || taint.join() === 'off' ? {} : { taint }),
+    ...(tamper === undefined || tamper === 'none' ? {} : { tamper }),
     scenarios,
     scenarioDir,
     trials,

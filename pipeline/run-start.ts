@@ -15,6 +15,7 @@ import { prepareRunLog } from './run-log-repair.js';
 import type { RunParts } from './run-parts.js';
 import type { RunSession } from './run-session.js';
 import { specHash, type RunSpec } from './run-spec.js';
+import { checkSameShard, shardOf } from './shard.js';
 
 /** This invocation's scenarios, prompts, revision and packages: what a resume must match. */
 export function runFingerprint(spec: RunSpec, parts: RunParts, environment: RunEnvironment): RunFingerprint {
@@ -41,6 +42,8 @@ export function startManifest(
 ): RunManifest {
   const { runId, runDir, models, embedder, extraction, modelComponents } = parts;
   const { previous } = session;
+  const shard = shardOf(spec);
+  checkSameShard(runDir, previous, shard);
   const logHeads = prepareRunLog(runDir, previous, log);
   const now = new Date().toISOString();
   const manifest: RunManifest = {
@@ -57,6 +60,7 @@ export function startManifest(
       updatedAt: now,
       spec,
       specHash: specHash(spec),
+      ...(shard ? { shard } : {}),
       models: models.map((m) => m.description),
       embedder: embedderRecord(embedder),
       extraction: { id: extraction.id, simulated: extraction.simulated },

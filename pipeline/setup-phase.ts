@@ -18,6 +18,13 @@ import type { Redactor } from './redact.js';
 import { probeIdOf, RUN_LOG_VERSION, type ProbeRecord } from './run-log.js';
 import { AXIS_DEFENCES } from './defences/compose.js';
 import { screenOf } from './defences/index.js';
+import {
+  applyTamper,
+  ledgerProbeFields,
+  openProbeLedger,
+  type ProbeLedgerSettings,
+  type TamperEdit,
+} from './probe-seams.js';
 
 /** Inputs of the setup phase. */
 export interface SetupPhaseInput {
@@ -39,6 +46,17 @@ export interface SetupPhaseInput {
   redact?: Redactor;
   /** Stops before the next probe (Ctrl+C, the breaker); a probe not written is simply run again on resume. */
   signal?: AbortSignal;
+  /** `--tamper unrevoke`: the at-rest edit applied after seeding, before the reads. Absent: none. */
+  tamper?: TamperEdit | null;
+  /** Seed through the revocation ledger client and record its verdicts (a defence of the run consults it). */
+  ledgerKey?: Uint8Array | null;
+}
+
+/** What a probe puts between seeding and reading (probe-seams.ts). */
+interface ProbeSeams {
+  tamper: TamperEdit | null;
+  ledger: Omit<ProbeLedgerSettings, 'workDir'> | null;
+  workDir: string;
 }
 
 /**
@@ -60,6 +78,7 @@ async function probe(
   mode: SeedMode,
   k: number,
   now: Date,
+  seams: ProbeSeams,
 ): Promise<ProbeRecord> {
   const base = {
     version: RUN_LOG_VERSION,
@@ -72,22 +91,36 @@ async function probe(
   if (!support.supported) return { ...base, status: 'not-applicable', reason: support.reason };
   const namespace = scenario.id;
   await backend.reset(namespace);
-  const report = await backend.insert({ namespace, now, writes: writesFor(scenario, mode, now) });
+  const ledger = seams.ledger ? openProbeLedger(backend, namespace, { ...seams.ledger, workDir: seams.workDir }) : null;
+  const report = await (ledger?.writer ?? backend).insert({ namespace, now, writes: writesFor(scenario, mode, now) });
+  await ledger?.afterInsert(scenario, mode, now);
+  const tampered = seams.tamper ? await applyTamper(backend, seams.tamper, namespace) : null;
+  if (tampered && 'notApplicable' in tampered) {
+    await backend.reset(namespace);
+    return { ...base, status: 'not-applicable', reason: tampered.notApplicable };
+  }
   const defaultResult = await backend.search({ namespace, query: scenario.query, limit: k });
   const filter = backend.description.storeFilter;
   const filteredResult = filter ? await backend.search({ namespace, query: scenario.query, limit: k, filter }) : null;
   const rule = backend.description.exposure;
   // Labels are taken before the namespace is wiped: the oracle (Zep) reads the store's own revocation state.
-  const label = async (records: MemoryRecord[]): Promise<boolean[]> => {
+  const labelled = async (records: MemoryRecord[]): Promise<boolean[]> => {
     if (rule.rule !== 'oracle') return labelRecords(records, rule, scenario);
     if (!backend.revocationOracle)
       throw new Error(`${backend.id} labels exposure by oracle but has no revocationOracle`);
     return backend.revocationOracle(namespace, records);
   };
+  // A record the tamper revived is still the revoked policy, though its status fields are gone.
+  const revived = tampered?.revokedBefore ?? new Set<string>();
+  const label = async (records: MemoryRecord[]) =>
+    (await labelled(records)).map((revoked, index) => revoked || revived.has(records[index]!.id));
   const defaultLabels = await label(defaultResult.records);
+  const guardNow = new Date();
+  // The ledger judges the reads before the namespace is wiped.
+  const reads = { default: defaultResult.records, filtered: filteredResult?.records ?? null };
+  const ledgerFields = ledger ? ledgerProbeFields(ledger, scenario, reads, now, guardNow) : null;
   const filteredLabels = filteredResult ? await label(filteredResult.records) : defaultLabels;
   await backend.reset(namespace);
-  const guardNow = new Date();
   return {
     ...base,
     status: 'ok',
@@ -99,6 +132,8 @@ async function probe(
     filteredLabels,
     exposure: { rule: rule.rule, ...exposureOf(defaultLabels) },
     guard: { now: guardNow.toISOString(), withheldTexts: tableNineWithheld(defaultResult.records, guardNow) },
+    ...(tampered ? { tamper: tampered.applied } : {}),
+    ...(ledgerFields ? { ledger: ledgerFields } : {}),
     warnings: [...report.warnings, ...defaultResult.warnings, ...(filteredResult?.warnings ?? [])],
   };
 }
@@ -120,12 +155,18 @@ export async function runSetupPhase(input: SetupPhaseInput): Promise<Map<string,
       input.scenarios.filter((s) => !probes.has(probeIdOf(system, mode, s.id))).map((s) => [mode, s] as const),
     );
     if (missing.length === 0 || input.signal?.aborted) continue;
+    const workDir = join(input.runDir, 'work', system);
     const backend = await input.loadBackend(system, {
       embedder: input.embedder,
       extraction: input.extraction,
       runId: input.runId,
-      workDir: join(input.runDir, 'work', system),
+      workDir,
     });
+    const seams: ProbeSeams = {
+      tamper: input.tamper ?? null,
+      ledger: input.ledgerKey ? { key: input.ledgerKey } : null,
+      workDir,
+    };
     await backend.open();
     try {
       for (const [mode, scenario] of missing) {
@@ -133,7 +174,7 @@ export async function runSetupPhase(input: SetupPhaseInput): Promise<Map<string,
         let record: ProbeRecord;
         try {
           // Seed → read → wipe alone on the engine when rankings span namespaces (Neo4j's index-wide BM25).
-          const work = () => probe(backend, scenario, mode, input.k, now());
+          const work = () => probe(backend, scenario, mode, input.k, now(), seams);
           record = await (backend.exclusive ? backend.exclusive(work) : work());
         } catch (error) {
           record = {

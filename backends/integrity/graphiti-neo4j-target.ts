@@ -10,6 +10,7 @@ import {
   type WriteOrder,
 } from './graphiti-session.js';
 import type { IntegrityTarget, TargetDescription, Unavailable } from './integrity-target.js';
+import { LEDGER_CONFIG, openCellLedger } from './ledger-read.js';
 import { installedVersion } from './package-version.js';
 
 /** Where the server is: NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD (the variables the eval command reads). */
@@ -41,20 +42,25 @@ async function probe(connection: Neo4jConnection): Promise<{ version: string } |
 /**
  * Creates `graphiti@neo4j`. Each cell is isolated by its own group ids on the shared server and deletes them when
  * done; the store is "stopped" by closing the backend and its driver, so the edit runs with no system code loaded.
+ * With `ledger` (`graphiti+ledger@neo4j`) the application writes through the revocation ledger and its read refuses
+ * what the ledger does not bind (backends/integrity/ledger-read.ts).
  *
  * @example const target = createGraphitiNeo4jTarget({ NEO4J_URI: 'bolt://127.0.0.1:7687' });
  */
-export function createGraphitiNeo4jTarget(env: Readonly<Record<string, string | undefined>>): IntegrityTarget {
+export function createGraphitiNeo4jTarget(
+  env: Readonly<Record<string, string | undefined>>,
+  options: { ledger?: boolean } = {},
+): IntegrityTarget {
   const connection = neo4jConnectionFromEnv(env);
   let probed: Promise<{ version: string } | { error: string }> | undefined;
   const server = () => (probed ??= connection ? probe(connection) : Promise.resolve({ error: 'NEO4J_URI is not set' }));
   return {
-    id: 'graphiti@neo4j',
+    id: options.ledger ? 'graphiti+ledger@neo4j' : 'graphiti@neo4j',
     async describe(): Promise<TargetDescription> {
       const answer = await server();
       const version = 'version' in answer ? answer.version : 'unreachable';
       return {
-        label: `Graphiti (model): our ${GRAPHITI_CORE_LABEL} port on Neo4j ${version}`,
+        label: `Graphiti (model): our ${GRAPHITI_CORE_LABEL} port on Neo4j ${version}${options.ledger ? ', revocation ledger' : ''}`,
         model: true,
         versions: {
           'graphiti-core (ported)': GRAPHITI_CORE_VERSION,
@@ -67,6 +73,7 @@ export function createGraphitiNeo4jTarget(env: Readonly<Record<string, string | 
           seeding: 'direct mode: one RELATES_TO edge per record, no LLM',
           'read path': 'search() default recipe (BM25 + cosine, RRF); revoked edges are returned by default',
           embedder: `${createLexicalEmbedder().id} (offline)`,
+          ...(options.ledger ? LEDGER_CONFIG : {}),
         },
         detection: 'read',
         contexts: 2,
@@ -87,6 +94,7 @@ export function createGraphitiNeo4jTarget(env: Readonly<Record<string, string | 
     async createStore({ dir, cellId, log }) {
       if (!connection) throw new Error('NEO4J_URI is not set');
       const order: WriteOrder = new Map(); // the cell's write order, shared by the session and the raw access
+      const ledger = options.ledger ? openCellLedger(dir) : undefined;
       return {
         raw: graphNeo4jRawAccess(
           connection,
@@ -94,7 +102,7 @@ export function createGraphitiNeo4jTarget(env: Readonly<Record<string, string | 
           log,
           order,
         ),
-        start: () => startGraphitiSession(createNeo4jGraphStore(connection), cellId, dir, order),
+        start: () => startGraphitiSession(createNeo4jGraphStore(connection), cellId, dir, order, ledger),
         async dispose() {
           const driver = await openPlainDriver(connection);
           try {

@@ -3,7 +3,10 @@ import type { GraphStore } from '../graph-store.js';
 import { createGraphitiBackend, groupId } from '../graphiti-backend.js';
 import { createLexicalEmbedder } from '../lexical-embedder.js';
 import { createSimExtractionModel } from '../sim-extraction-model.js';
+import type { RevocationLedger } from '../../guard/revocation-ledger.js';
+import { withRevocationLedger } from '../../guard/revocation-ledger-client.js';
 import type { ContextName, JsonValue, TargetSession } from './integrity-target.js';
+import { judgedRecords, ledgerCheckedRead } from './ledger-read.js';
 
 /** Namespaces of the two contexts. */
 const GRAPHITI_NAMESPACE: Record<ContextName, string> = { A: 'ctx-a', B: 'ctx-b' };
@@ -47,12 +50,14 @@ export type WriteOrder = Map<ContextName, string[]>;
  * record, revoked records with Graphiti's own `expired_at`/`invalid_at`), reading is the default `search()`
  * (which returns revoked edges too), stopping closes the backend and the store. With `order`, each new edge's uuid
  * is appended to its context's list: Graphiti's edges carry no write order, and stalebench adds nothing to them.
+ * With `ledger`, seeding goes through the revocation ledger client and the read refuses what the ledger does not bind.
  */
 export async function startGraphitiSession(
   store: GraphStore,
   runId: string,
   workDir: string,
   order?: WriteOrder,
+  ledger?: RevocationLedger,
 ): Promise<TargetSession> {
   const backend = createGraphitiBackend({
     embedder: createLexicalEmbedder(),
@@ -62,6 +67,7 @@ export async function startGraphitiSession(
     store,
   });
   await backend.open();
+  const writer = ledger ? withRevocationLedger(backend, ledger).backend : backend;
   return {
     async seed(context, records) {
       const stored = async () =>
@@ -69,7 +75,7 @@ export async function startGraphitiSession(
       for (const record of records) {
         const [revoked, current] = record.revoked ? [[record.text], []] : [[], [record.text]];
         const before = order ? await stored() : new Set<string>();
-        await backend.insert({
+        await writer.insert({
           namespace: GRAPHITI_NAMESPACE[context],
           now: new Date(),
           writes: { mode: 'direct', revoked, current },
@@ -87,6 +93,7 @@ export async function startGraphitiSession(
         query: GRAPHITI_QUERY,
         limit: 50,
       });
+      if (ledger) return ledgerCheckedRead(ledger, GRAPHITI_NAMESPACE[context], judgedRecords(records, new Date()));
       return { status: 'served', texts: records.map((record) => record.text) };
     },
     async stop() {

@@ -14,9 +14,14 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
   reference: async () => (await import('./reference-target.js')).createReferenceTarget({ witness: true }),
   'reference-no-witness': async () => (await import('./reference-target.js')).createReferenceTarget({ witness: false }),
   mem0: async () => (await import('./mem0-target.js')).createMem0Target(),
+  'mem0+ledger': async () => (await import('./mem0-target.js')).createMem0Target({ ledger: true }),
   'langgraph-sqlite': async () => (await import('./langgraph-sqlite-target.js')).createLanggraphSqliteTarget(),
   'graphiti@neo4j': async ({ env }) => (await import('./graphiti-neo4j-target.js')).createGraphitiNeo4jTarget(env),
+  'graphiti+ledger@neo4j': async ({ env }) =>
+    (await import('./graphiti-neo4j-target.js')).createGraphitiNeo4jTarget(env, { ledger: true }),
   'graphiti@embedded': async () => (await import('./graphiti-embedded-target.js')).createGraphitiEmbeddedTarget(),
+  'graphiti+ledger@embedded': async () =>
+    (await import('./graphiti-embedded-target.js')).createGraphitiEmbeddedTarget({ ledger: true }),
   langmem: async () => (await import('./langmem-target.js')).createLangmemTarget(),
   cognee: async () => (await import('./cognee-target.js')).createCogneeTarget(),
   'poem-ledger': async () => (await import('./poem-ledger-target.js')).createPoemLedgerTarget(),

@@ -47,7 +47,7 @@ export function isTemperatureRejection(message: string): boolean {
 }
 
 /** Delay before the next attempt: the server's `retry-after-ms` / `retry-after` when given (capped), else backoff. */
-function retryDelayMs(policy: RetryPolicy, attempt: number, headers: Headers | undefined): number {
+export function retryDelayMs(policy: RetryPolicy, attempt: number, headers: Headers | undefined): number {
   const afterMs = Number(headers?.get?.('retry-after-ms'));
   if (headers?.get?.('retry-after-ms') != null && Number.isFinite(afterMs))
     return Math.min(policy.maxDelayMs, Math.max(0, afterMs));

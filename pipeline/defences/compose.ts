@@ -16,6 +16,8 @@ export interface UnitDefences {
   ids: readonly DefenceId[];
   /** `filtered` when any defence asks for the system's filtered read. */
   read: 'default' | 'filtered';
+  /** True when a defence consults the revocation ledger (its verdicts are then recorded with each probe). */
+  ledger: boolean;
   /** Read screens, in order; each sees what the one before kept. */
   screens: readonly { id: DefenceId; screen: (input: ScreenInput) => ScreenVerdict }[];
   /** The system-message prefixes, concatenated in order ('' for none). */
@@ -76,6 +78,7 @@ export function unitDefences(choice: UnitDefenceChoice): UnitDefences {
   const resolved: {
     ids: DefenceId[];
     read: 'default' | 'filtered';
+    ledger: boolean;
     screens: UnitDefences['screens'][number][];
     systemPrefix: string;
     reuseReplyOf: DefenceId | null;
@@ -84,6 +87,7 @@ export function unitDefences(choice: UnitDefenceChoice): UnitDefences {
   } = {
     ids: [],
     read: 'default',
+    ledger: false,
     screens: [],
     systemPrefix: '',
     reuseReplyOf: null,
@@ -95,6 +99,7 @@ export function unitDefences(choice: UnitDefenceChoice): UnitDefences {
     if (Object.values(stages).every((stage) => stage === undefined)) continue;
     resolved.ids.push(id);
     if (stages.read === 'filtered') resolved.read = 'filtered';
+    if (stages.ledger === 'consult') resolved.ledger = true;
     if (stages.screen) resolved.screens.push({ id, screen: stages.screen.bind(stages) });
     if (stages.systemPrefix) resolved.systemPrefix += stages.systemPrefix;
     if (stages.reuseReplyOf && resolved.reuseReplyOf === null) resolved.reuseReplyOf = stages.reuseReplyOf;

@@ -1,5 +1,6 @@
 // The defence specification, version 1 (types only): what a defence may do to one unit's read, prompt and decision.
 import type { MemoryRecord } from '../../backends/memory-backend.js';
+import type { LedgerVerdict } from '../../guard/revocation-ledger.js';
 
 /** Registry id of a defence; a defence with `arm` set is also the grid arm of that id. Open union. */
 export type DefenceId =
@@ -21,6 +22,8 @@ export interface ScreenInput {
   records: readonly MemoryRecord[];
   /** The read's clock: the run's clock when the read was made, the recorded one when a run is rescored. */
   now: Date;
+  /** The revocation ledger's verdict on each record, aligned with `records`; absent when the read was not judged by one. */
+  ledger?: readonly LedgerVerdict[];
 }
 
 /** A record a screen held back from the model. It is hidden from this read only; nothing is deleted. */
@@ -94,6 +97,8 @@ export interface Review {
 export interface DefenceStagesV1 {
   /** Ask the memory system for its own filtered read (its `storeFilter`) instead of the default read. */
   read?: 'filtered';
+  /** The screens need the revocation ledger's verdicts: the setup phase writes through the ledger client and records them. */
+  ledger?: 'consult';
   /** Screens the retrieved records: only the kept ones reach the model. Pure: the same input gives the same verdict. */
   screen?(input: ScreenInput): ScreenVerdict;
   /** Text put in front of the decision's system message. */

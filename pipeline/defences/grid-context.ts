@@ -38,7 +38,9 @@ export function gridUnitContext(
   const useFiltered = defences.read === 'filtered' && probe.filteredRead != null;
   const read: readonly MemoryRecord[] = (useFiltered ? probe.filteredRead : probe.defaultRead) ?? [];
   const readLabels = (useFiltered ? probe.filteredLabels : probe.defaultLabels) ?? [];
-  const { kept, traces } = applyScreens(read, defences.screens, clockOf);
+  // Only a unit whose defences consult the ledger sees its verdicts (the guard alone stays the guard of Table 9).
+  const ledger = defences.ledger ? (useFiltered ? probe.ledger?.filtered : probe.ledger?.default) : undefined;
+  const { kept, traces } = applyScreens(read, defences.screens, clockOf, ledger ?? undefined);
   const records = pick(read, kept);
   const labels = pick(readLabels, kept);
   const context = {

@@ -58,27 +58,23 @@ describe('the defence registry', () => {
     }
   });
 
-  it("holds the paper's six arms in Table 5 order (then guard-v2, ours), and the PoEM gate as an axis only", () => {
+  it("holds the paper's six arms in Table 5 order (then ours: guard-v2 and the ledger arms), and the PoEM gate as an axis only", () => {
     expect(ARM_IDS).toEqual([
-      'none',
-      'store-filter',
-      'prompt-hardening',
-      'output-filter',
-      'filter-hardening',
-      'guard',
-      'guard-v2',
+      ...['none', 'store-filter', 'prompt-hardening', 'output-filter', 'filter-hardening', 'guard'],
+      'guard-v2', // issue #19 item 3
+      ...['revocation-ledger', 'ledger-filter', 'ledger-guard'], // issues #14 item 4 and #19 item 2, after the paper's
     ]);
     expect(RUNNABLE_ARM_IDS).toEqual(ARM_IDS);
     expect(Object.keys(ARMS)).toEqual(ARM_IDS);
-    expect(ARM_IDS.map((id) => ARMS[id].referenceName)).toEqual([
+    expect(ARM_IDS.slice(0, 6).map((id) => ARMS[id].referenceName)).toEqual([
       'attack',
       'retrieval_filter',
       'prompt_harden',
       'postprocess',
       'hybrid',
       'guard',
-      'guard_v2',
     ]);
+    expect(ARMS['guard-v2'].referenceName).toBe('guard_v2');
     expect(ARMS['filter-hardening'].uses).toEqual(['store-filter', 'prompt-hardening']);
     expect(defenceOf('poem').arm).toBeNull();
   });

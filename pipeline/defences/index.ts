@@ -4,11 +4,14 @@ import type { DefenceStagesV1, DefenceV1, ScreenInput, ScreenVerdict } from './d
 import { filterHardeningDefence } from './filter-hardening.js';
 import { guardV2Defence } from './guard-v2.js';
 import { naivePoemDefence } from './naive-poem.js';
+import { ledgerFilterDefence } from './ledger-filter.js';
+import { ledgerGuardDefence } from './ledger-guard.js';
 import { noneDefence } from './none.js';
 import { outputFilterDefence } from './output-filter.js';
 import { poemDefence } from './poem.js';
 import { promptHardeningDefence } from './prompt-hardening.js';
 import { sentinelStyleDefence } from './sentinel-style.js';
+import { revocationLedgerDefence } from './revocation-ledger.js';
 import { staleGuardDefence } from './stale-guard.js';
 import { storeFilterDefence } from './store-filter.js';
 import { taintDefence } from './taint.js';
@@ -26,6 +29,9 @@ export const DEFENCES = [
   sentinelStyleDefence,
   naivePoemDefence,
   taintDefence,
+  revocationLedgerDefence,
+  ledgerFilterDefence,
+  ledgerGuardDefence,
 ] as const satisfies readonly DefenceV1[];
 
 type RegisteredDefence = (typeof DEFENCES)[number];

@@ -1,5 +1,6 @@
 // Applies a unit's read screens in order, and keeps each screen's trace where the run log records it.
 import type { MemoryRecord } from '../../backends/memory-backend.js';
+import type { LedgerVerdict } from '../../guard/revocation-ledger.js';
 import type { GuardTrace } from './traces.js';
 import { AXIS_DEFENCES, type UnitDefences } from './compose.js';
 import type { DefenceId } from './defence-v1.js';
@@ -32,19 +33,21 @@ export function pick<T>(items: readonly T[], indexes: readonly number[]): T[] {
 
 /**
  * Runs the screens over `records` in order (each sees what the one before kept) with the clock `clockOf(id)` gives:
- * the read's clock in a run, the recorded one on rescore. No screens: every record is kept and nothing is traced.
+ * the read's clock in a run, the recorded one on rescore; `ledger` (aligned with `records`) follows the records each
+ * screen sees. No screens: every record is kept and nothing is traced.
  */
 export function applyScreens(
   records: readonly MemoryRecord[],
   screens: UnitDefences['screens'],
   clockOf: (id: DefenceId) => Date,
+  ledger?: readonly LedgerVerdict[],
 ): ScreenedRead {
   let kept = records.map((_, index) => index);
   const traces: ScreenedRead['traces'] = [];
   for (const { id, screen } of screens) {
     const input = pick(records, kept);
     const now = clockOf(id);
-    const verdict = screen({ records: input, now });
+    const verdict = screen({ records: input, now, ...(ledger ? { ledger: pick(ledger, kept) } : {}) });
     traces.push({ id, trace: { now: now.toISOString(), input, withheld: verdict.withheld, notes: verdict.notes } });
     kept = pick(kept, verdict.kept);
   }

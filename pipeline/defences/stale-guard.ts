@@ -8,10 +8,13 @@ import type { DefenceV1, ScreenInput, ScreenVerdict } from './defence-v1.js';
  * use the defaults; `pnpm rescore --guard-*` re-applies it with others. The records are never modified.
  */
 function create(settings: unknown = {}) {
-  const config = resolveGuardConfig(settings as Partial<GuardConfig>, 'stale-retrieval guard settings');
+  // Frozen: the guard validates a frozen configuration once, not on every read.
+  const config = Object.freeze(resolveGuardConfig(settings as Partial<GuardConfig>, 'stale-retrieval guard settings'));
   return {
-    screen({ records, now }: ScreenInput): ScreenVerdict {
-      const verdict = applyStaleRetrievalGuard(records.map(memoryRecordToGuardInput), config, now);
+    screen({ records, now, ledger }: ScreenInput): ScreenVerdict {
+      // With the revocation ledger consulted, a record it binds as current is not withheld by a conflict.
+      const bound = ledger?.map((judged) => judged.status === 'current');
+      const verdict = applyStaleRetrievalGuard(records.map(memoryRecordToGuardInput), config, now, bound);
       return {
         kept: verdict.kept.map((kept) => kept.index),
         withheld: verdict.withheld.map((w) => ({

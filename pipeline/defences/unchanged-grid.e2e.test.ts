@@ -29,8 +29,7 @@ beforeAll(async () => {
       '--modes',
       'direct,natural',
       '--arms',
-      // The paper's six arms; guard-v2 (issue #19) is newer than the fixture and has tests of its own.
-      ARM_IDS.filter((id) => id !== 'guard-v2').join(','),
+      ARM_IDS.slice(0, 6).join(','), // the paper's six arms; later arms (guard-v2, the ledger's) have tests of their own
       '--guard',
       'off,on',
       '--poem',

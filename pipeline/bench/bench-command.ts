@@ -1,0 +1,143 @@
+// `pnpm bench [--json] [--quick]`: measures, in one run, every performance row of issue #18 on this machine.
+import { realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadScenarios } from '../../scenarios/index.js';
+import { benchEndpoint, type EndpointBench } from './bench-endpoint.js';
+import { benchGrid, benchSummarize, type GridBench, type SummarizeBench } from './bench-grid.js';
+import { benchGuard, type GuardBench, type RetrievalTiming, timeRetrievals } from './bench-guard.js';
+import { benchPoem, type PoemBenchRow } from './bench-poem.js';
+import { GUARD_CORPUS_FILE, generateGuardCorpus, readGuardCorpus } from './guard-corpus.js';
+
+const USAGE = `usage: pnpm bench [--json] [--quick] [--write-corpus]
+  measures on this machine: the stale guard per k=10 retrieval (${GUARD_CORPUS_FILE}) and on one 10,000-record
+  array; the PoEM grounding check at N = 10 … 100,000 events, incremental and full; a fixed offline grid in a child
+  process (45,144 units: wall, units/s, peak RSS); summarising 10,000 and 100,000 records; the overhead per decision
+  against a local OpenAI-compatible endpoint with a 100 ms latency at -j 16. Timings vary with load; nothing is asserted.
+  --json          print the results as JSON (with the machine: CPU, cores, memory, Node version)
+  --quick         small sizes (a smoke run of every row; its numbers are not the figures)
+  --write-corpus  regenerate ${GUARD_CORPUS_FILE} from the scenarios and exit`;
+
+/** Everything `pnpm bench --json` prints. */
+export interface BenchReport {
+  machine: { cpu: string; cores: number; memoryGB: number; node: string; platform: string; loadAverage: number[] };
+  quick: boolean;
+  guard: GuardBench;
+  /** guard-v2 (issue #19 item 3: lemmas, lexicon) on the same corpus, per retrieval: what the stronger stage costs. */
+  guardV2: RetrievalTiming;
+  poem: PoemBenchRow[];
+  grid: GridBench;
+  summarize: SummarizeBench[];
+  endpoint: EndpointBench;
+}
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** Runs every row. */
+export async function runBench(
+  quick: boolean,
+  progress: (line: string) => void = () => undefined,
+): Promise<BenchReport> {
+  const machine = {
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memoryGB: Math.round(totalmem() / 1e8) / 10,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    loadAverage: loadavg(),
+  };
+  progress('guard …');
+  const corpus = readGuardCorpus(ROOT);
+  const guard = benchGuard(corpus, quick);
+  progress('guard-v2 …');
+  const guardV2 = timeRetrievals('guard-v2', corpus, quick ? 1 : 5);
+  progress('PoEM ledger …');
+  const poem = await benchPoem(quick);
+  progress('offline grid (child process) …');
+  const { row: grid, runDir, out } = await benchGrid(ROOT, quick);
+  try {
+    progress('summarize …');
+    const summarize = (quick ? [1_000, 10_000] : [10_000, 100_000]).map((size) => benchSummarize(runDir, size));
+    progress('endpoint overhead …');
+    const endpoint = await benchEndpoint(quick);
+    return { machine, quick, guard, guardV2, poem, grid, summarize, endpoint };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+const fixed = (value: number, digits = 1): string => value.toFixed(digits);
+
+/** The human-readable report. */
+export function formatBench(report: BenchReport): string {
+  const { machine, guard, guardV2, poem, grid, summarize, endpoint } = report;
+  const [small, large] = summarize;
+  return [
+    `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GB, Node ${machine.node}, load ${machine.loadAverage.map((l) => fixed(l, 2)).join(' ')}${report.quick ? ' (--quick: not the figures)' : ''}`,
+    `guard, per k=${guard.k} retrieval: ${fixed(guard.microsPerRetrieval)} µs (first pass ${fixed(guard.firstPassMicrosPerRetrieval)} µs; ${guard.retrievals} retrievals)`,
+    `guard-v2, per k=${guard.k} retrieval: ${fixed(guardV2.microsPerRetrieval)} µs (first pass ${fixed(guardV2.firstPassMicrosPerRetrieval)} µs), ${guardV2.withheldPerPass} withheld per pass`,
+    `guard, one array of ${guard.array.records} records (${guard.array.distinctTexts} distinct texts): ${fixed(guard.array.ms / 1000, 2)} s, ${guard.array.withheld} withheld`,
+    ...poem.map(
+      (row) =>
+        `PoEM check at N = ${row.events}: ${fixed(row.checkMicros, 2)} µs incremental (gate ${fixed(row.gateMicros, 2)} µs), full ${fixed(row.fullMicros / 1000, 2)} ms, ×${fixed(row.ratio, 0)}`,
+    ),
+    `offline grid, ${grid.units} units: ${fixed(grid.wallSeconds)} s, ${fixed(grid.unitsPerSecond, 0)} units/s, peak RSS ${fixed(grid.peakRssMB, 0)} MB`,
+    ...summarize.map((row) => `summarize ${row.records} records: ${fixed(row.seconds, 2)} s`),
+    ...(small && large
+      ? [`summarize ${large.records} / ${small.records}: ×${fixed(large.seconds / small.seconds)}`]
+      : []),
+    `endpoint ${endpoint.latencyMs} ms, -j ${endpoint.configuredConcurrency}: overhead ${fixed(endpoint.overheadMsPerDecision, 2)} ms per decision, ${fixed(endpoint.achievedConcurrency, 2)} of ${endpoint.configuredConcurrency} in flight (${endpoint.calls} calls)`,
+  ].join('\n');
+}
+
+/** Runs the command; returns the exit code (1 for an unknown flag). */
+export async function benchCommand(
+  argv: readonly string[],
+  stdout: NodeJS.WritableStream = process.stdout,
+): Promise<number> {
+  let values: { json?: boolean; quick?: boolean; 'write-corpus'?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        json: { type: 'boolean' },
+        quick: { type: 'boolean' },
+        'write-corpus': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    return 1;
+  }
+  if (values.help) {
+    stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (values['write-corpus']) {
+    const corpus = generateGuardCorpus(await loadScenarios());
+    writeFileSync(join(ROOT, GUARD_CORPUS_FILE), `${JSON.stringify(corpus, null, 1)}\n`);
+    stdout.write(`wrote ${GUARD_CORPUS_FILE}\n`);
+    return 0;
+  }
+  const progress = values.json ? () => undefined : (line: string) => process.stderr.write(`${line}\n`);
+  const report = await runBench(values.quick ?? false, progress);
+  stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatBench(report)}\n`);
+  return 0;
+}
+
+function isEntryPoint(): boolean {
+  try {
+    return process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  void benchCommand(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}
