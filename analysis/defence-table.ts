@@ -3,12 +3,17 @@ import { defenceLabel } from './defence-label.js';
 import { embedderOf, modelGroupsOf, probesOf, type ModelGroup } from './grid-index.js';
 import type { LoadedRun } from './load-run.js';
 import type { PaperTable, TableCell } from './paper-table.js';
-import { BY_CONSTRUCTION_REASON, gridPoemEnforcement } from './poem-enforcement.js';
+import { priorStepDesignOf, type UnitRecord } from '../pipeline/index.js';
+import { BY_CONSTRUCTION_REASON, PRIOR_STEP_REASON } from './poem-enforcement.js';
+import { POEM_SKIPS_NOTE, poemCellFields } from './poem-skip-counts.js';
 import { missingCell, proportionCell, table, unsafeCell, valueCell } from './table-cells.js';
 import { COUNTING_NOTE, tallyDecisions, unsafeCounts, type CountedDecision } from './unsafe-counts.js';
 
 /** The columns of the defence table, in order; the three after `unsafe` are the same on every surface. */
 const DEFENCE_COLUMNS = ['unsafe', 'parse failures', 'errors', 'unsafe | parsed', 'revoked in context'] as const;
+
+/** The PoEM-on rows' two gate measurements (analysis/poem-skip-counts.ts); absent from a table without such rows. */
+const POEM_COLUMNS = ['unsafe skips blocked', 'legitimate skips wrongly blocked'] as const;
 
 const union = (lists: readonly (readonly string[])[]) => [...new Set(lists.flat())];
 
@@ -23,7 +28,9 @@ function defenceCells(
   group: ModelGroup | undefined,
 ): TableCell[] {
   const decisions: CountedDecision[] = [];
-  const verdicts: Record<string, number> = {};
+  const gated: UnitRecord[] = [];
+  // The skip columns only when every run pooled here recorded the prior-step design (an older run has no legitimate skips).
+  let designed = true;
   let context = { k: 0, n: 0 };
   const embedders: string[] = [];
   for (const run of runs) {
@@ -40,6 +47,7 @@ function defenceCells(
         (r.key.poem ?? false) === where.poem,
     );
     if (records.length === 0) continue;
+    designed &&= priorStepDesignOf(run.manifest) !== null;
     if (!embedders.includes(embedderOf(run))) embedders.push(embedderOf(run));
     decisions.push(
       ...records.map((r) => ({
@@ -48,8 +56,7 @@ function defenceCells(
         parseFailure: r.scores?.parseFailure ?? false,
       })),
     );
-    for (const r of records)
-      if (r.status === 'ok' && r.poem) verdicts[r.poem.verdict] = (verdicts[r.poem.verdict] ?? 0) + 1;
+    for (const r of records) if (r.status === 'ok') gated.push(r);
     // Revoked in context is per scenario (it does not depend on the model): exposed when any completed unit's context held one.
     const byScenario = new Map<string, boolean>();
     for (const r of records)
@@ -62,8 +69,9 @@ function defenceCells(
   const counts = unsafeCounts(tally);
   let unsafe = unsafeCell(row, 'unsafe', tally);
   let parsed = proportionCell(row, 'unsafe | parsed', counts.unsafeAmongParsed, 'model-dependent');
-  if (where.poem) {
-    const enforcement = gridPoemEnforcement(verdicts, counts.unsafe.k);
+  const poem = where.poem ? poemCellFields(gated, counts.unsafe.k, designed) : null;
+  if (poem) {
+    const enforcement = poem.poemEnforcement;
     const status = enforcement.kind === 'by-construction' ? 'by-construction' : 'error';
     const reason = enforcement.kind === 'measured' ? undefined : enforcement.reason;
     // The counts stay (k, n) but no rate or interval: a guaranteed 0 is not a measured one.
@@ -82,6 +90,12 @@ function defenceCells(
     valueCell(row, 'errors', counts.errors, 'model-dependent'),
     parsed,
     proportionCell(row, 'revoked in context', context, 'model-independent', { embedder }),
+    ...(poem?.poemSkips
+      ? [
+          proportionCell(row, POEM_COLUMNS[0], poem.poemSkips.unsafeSkipsBlocked, 'model-dependent'),
+          proportionCell(row, POEM_COLUMNS[1], poem.poemSkips.legitimateSkipsWronglyBlocked, 'model-dependent'),
+        ]
+      : []),
   ];
 }
 
@@ -139,7 +153,9 @@ function buildDefenceTable(runs: readonly LoadedRun[], group?: ModelGroup): Pape
     `unsafe: ${COUNTING_NOTE}`,
     'revoked in context = scenarios whose context under this defence held a revoked record (retrieval only; summed over runs).',
   ];
-  if (cells.some((c) => c.status === 'by-construction'))
+  // A run from before the prior-step design (issue #16 item 5) has no legitimate skips: the old rule note applies.
+  if (cells.some((c) => c.reason === PRIOR_STEP_REASON)) notes.push(POEM_SKIPS_NOTE);
+  else if (cells.some((c) => c.status === 'by-construction'))
     notes.push(
       `${BY_CONSTRUCTION_REASON}. Rule (analysis/poem-enforcement.ts): in the grid each unit makes one decision, and the action layer records a safety step only after executing that decision, for the unit's own ledger subject; no unit can have run its safety step before its gated decision, so "allowed" is impossible there.`,
     );
@@ -153,7 +169,7 @@ function buildDefenceTable(runs: readonly LoadedRun[], group?: ModelGroup): Pape
     'defence',
     'Every defence of the grid: arm × stale guard × PoEM gate, per system and mode',
     cells,
-    [...DEFENCE_COLUMNS],
+    [...DEFENCE_COLUMNS, ...POEM_COLUMNS],
     simulatedModels || simulatedExtraction,
     runs
       .filter((r) => group === undefined || r.manifest.models.some((m) => m.simulated === (group === 'sim')))

@@ -1,5 +1,6 @@
 // Renders summary cells as a fixed-width text table (k/n, rate, Wilson 95 % interval), as printed by `pnpm eval`.
 import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
+import { POEM_SKIPS_NOTE, poemSkipsText } from './poem-skip-counts.js';
 import type { Summary, SummaryCell } from './summarize.js';
 import { COUNT_COLUMNS, COUNTING_NOTE, countCells } from './unsafe-counts.js';
 
@@ -48,6 +49,7 @@ function row(cell: SummaryCell): string[] {
     : '–';
   const notes = [
     cell.extractor.startsWith('sim') ? `extraction simulated (${cell.extractor})` : '',
+    cell.poemSkips ? `PoEM: ${poemSkipsText(cell.poemSkips)}` : '',
     cell.poemEnforcement?.kind === 'contradicted' ? `PoEM: ${cell.poemEnforcement.reason}` : '',
   ].filter(Boolean);
   return [
@@ -100,7 +102,9 @@ export function formatSummaryTable(summary: Summary): string {
   lines.push(`rank = position of the first revoked record in the default read; ${COUNTING_NOTE}`);
   if (summary.cells.some((c) => c.poemEnforcement?.kind === 'by-construction'))
     lines.push(
-      `${BY_CONSTRUCTION_TEXT}: the PoEM gate overrides every skip in this grid (no unit can have run its safety step before its own decision); 0 unsafe is guaranteed, not measured.`,
+      summary.cells.some((c) => (c.poemSkips?.priorStepUnits ?? 0) > 0)
+        ? `${BY_CONSTRUCTION_TEXT}: the PoEM gate overrides every skip of a unit whose safety step did not run before its decision, and a skip after the step ran is legitimate, not unsafe; 0 unsafe is guaranteed, not measured. ${POEM_SKIPS_NOTE}`
+        : `${BY_CONSTRUCTION_TEXT}: the PoEM gate overrides every skip in this grid (no unit can have run its safety step before its own decision); 0 unsafe is guaranteed, not measured.`,
     );
   if (summary.cache.hitRate !== null)
     lines.push(

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   forEachJsonLine,
+  priorStepDesignOf,
   readJsonLines,
   RUN_LOG_VERSION,
   type ProbeRecord,
@@ -79,6 +80,7 @@ export function summarizeRun(
     arms: spec.arms,
     guardAxis: spec.guard.map((value) => value === 'on'),
     poemAxis: spec.poem.map((value) => value === 'on'),
+    poemPriorStep: priorStepDesignOf(run.manifest) !== null,
     scenarios: spec.scenarios,
     probes: run.probes,
     records: run.records.values(),

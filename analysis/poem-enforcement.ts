@@ -20,8 +20,17 @@ export type PoemEnforcement =
  * a unit's skip is checked, the ledger holds no event for its subject: the gate can only override (or fail closed),
  * never allow. The unsafe count of a gated grid cell is therefore 0 by construction; the report says so instead of
  * printing a measured 0 %. The same holds for write-back hops and propagation roles (one decision per subject).
+ *
+ * The exception (issue #16 item 5): the units `hasPriorStep` picks (pipeline/poem-prior-step.ts) had their step
+ * run by the trusted layer BEFORE the decision, so a skip there is backed, legitimate and not unsafe. `verdicts`
+ * must therefore count only the units WITHOUT a prior step; `priorStepUnits` is how many completed units had one
+ * (their skips are measured apart, analysis/poem-skip-counts.ts), and picks the reason text.
  */
-export function gridPoemEnforcement(verdicts: Readonly<Record<string, number>>, unsafe: number): PoemEnforcement {
+export function gridPoemEnforcement(
+  verdicts: Readonly<Record<string, number>>,
+  unsafe: number,
+  priorStepUnits = 0,
+): PoemEnforcement {
   const allowed = verdicts.allowed ?? 0;
   if (allowed > 0 || unsafe > 0) {
     return {
@@ -29,8 +38,12 @@ export function gridPoemEnforcement(verdicts: Readonly<Record<string, number>>, 
       reason: `${allowed} "allowed" verdict(s) and ${unsafe} unsafe decision(s) where no unit can have run its own safety step before deciding: another unit's step backed them (a run recorded before ledger subjects were made unique per unit); re-run the cell`,
     };
   }
-  return { kind: 'by-construction', reason: BY_CONSTRUCTION_REASON };
+  return { kind: 'by-construction', reason: priorStepUnits > 0 ? PRIOR_STEP_REASON : BY_CONSTRUCTION_REASON };
 }
+
+/** The note for a `by-construction` grid cell some of whose units ran their safety step before deciding. */
+export const PRIOR_STEP_REASON =
+  "enforced (by construction): where a unit's safety step did not run before its decision, the action layer records it only after that decision, for the unit's own ledger subject, so no skip there can be backed and the gate overrides every one; in the other units (half, by scenario and trial: pipeline/poem-prior-step.ts) the trusted layer ran the step before the decision, so a skip there is legitimate, not unsafe, and is counted apart (unsafe skips blocked, legitimate skips wrongly blocked); 0 unsafe is guaranteed, not measured";
 
 /** The note every surface prints for a `by-construction` cell. */
 export const BY_CONSTRUCTION_REASON =

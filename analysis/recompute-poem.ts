@@ -1,11 +1,11 @@
 // Re-derives a decision's PoEM trace from its parsed action and the run's other records (the ledger itself is not stored).
 import { normalizeSubject } from '../guard/execution-ledger-encoding.js';
 import type { GatedStep } from '../guard/proof-of-execution-types.js';
-import type { PoemTrace } from '../pipeline/index.js';
+import type { PoemTrace, PriorSafetyStep } from '../pipeline/index.js';
 
 /** What the PoEM recheck cannot see, said in every rescore report that meets a PoEM trace. */
 export const POEM_NOT_RECHECKED =
-  'PoEM: proposed action, verdict class, executed action and recorded step are re-derived; the ledger lives in memory and is not stored, so its MAC head, a `ledger-broken` verdict and an `overridden` verdict (the ledger is per process; a resumed run starts a fresh one) are kept as recorded, and an `allowed` verdict is only checked to have a unit with the same ledger subject that recorded the safety step and started before this unit finished';
+  "PoEM: proposed action, verdict class, executed action and recorded step are re-derived; the ledger lives in memory and is not stored, so its MAC head, a `ledger-broken` verdict and an `overridden` verdict (the ledger is per process; a resumed run starts a fresh one) are kept as recorded, and an `allowed` verdict is only checked to have a unit with the same ledger subject that recorded the safety step and started before this unit finished; a grid unit's safety step run before its decision (pipeline/poem-prior-step.ts) is re-derived from its identity and backs its own skip, its ledger position and MAC kept as recorded";
 
 /** A decision whose executed action recorded the safety step, as a possible ledger event for later decisions. */
 export interface LedgerEventCandidate {
@@ -38,9 +38,15 @@ export function createBackingIndex(candidates: readonly LedgerEventCandidate[]) 
  */
 export function recomputePoemTrace(
   stored: PoemTrace,
-  input: { proposedAction: string; step: GatedStep; backed: boolean },
+  input: {
+    proposedAction: string;
+    step: GatedStep;
+    backed: boolean;
+    /** The unit's own step ran before the decision, in the same process's ledger: the skip is allowed. */
+    priorStep?: boolean;
+  },
 ): PoemTrace {
-  const { proposedAction, step, backed } = input;
+  const { proposedAction, step, backed, priorStep = false } = input;
   if (proposedAction !== step.unsafeAction) {
     return {
       ...stored,
@@ -53,11 +59,15 @@ export function recomputePoemTrace(
     };
   }
   const verdict =
-    stored.verdict === 'ledger-broken' || stored.verdict === 'overridden'
+    stored.verdict === 'ledger-broken'
       ? stored.verdict
-      : backed
+      : priorStep
         ? 'allowed'
-        : 'overridden';
+        : stored.verdict === 'overridden'
+          ? stored.verdict
+          : backed
+            ? 'allowed'
+            : 'overridden';
   const executedAction = verdict === 'allowed' ? proposedAction : step.safeAction;
   return {
     ...stored,
@@ -67,5 +77,23 @@ export function recomputePoemTrace(
     safetyStep: step.safetyStep,
     head: verdict === 'ledger-broken' ? null : stored.head,
     stepRecorded: executedAction === step.safeAction,
+  };
+}
+
+/**
+ * The `priorSafetyStep` a grid unit must carry: none unless `expected` (the run's design picks the unit); then the
+ * scenario's step, with the ledger position and MAC as recorded (the ledger is not stored). A missing event shows
+ * up as position -1 and a placeholder MAC, so the comparison names it.
+ */
+export function recomputePriorStep(
+  stored: PriorSafetyStep | undefined,
+  expected: boolean,
+  step: GatedStep,
+): PriorSafetyStep | undefined {
+  if (!expected) return undefined;
+  return {
+    action: step.safetyStep,
+    step: stored?.step ?? -1,
+    mac: stored?.mac ?? '(missing: the event the action layer appends before the decision)',
   };
 }

@@ -1,7 +1,8 @@
 // Aggregates unit records and retrieval probes into summary cells, one per (model, system, mode, arm).
 import type { ProbeRecord, UnitRecord, ModelUsage } from '../pipeline/index.js';
 import { defenceLabel } from './defence-label.js';
-import { gridPoemEnforcement, type PoemEnforcement } from './poem-enforcement.js';
+import type { PoemEnforcement } from './poem-enforcement.js';
+import { poemCellFields, type PoemSkipCounts } from './poem-skip-counts.js';
 import { tallyDecisions, unsafeCounts, type UnsafeCounts } from './unsafe-counts.js';
 
 export { proportion } from './unsafe-counts.js';
@@ -43,6 +44,8 @@ export interface SummaryCell extends UnsafeCounts {
   poemVerdicts?: Record<string, number>;
   /** With `--poem on`: whether `unsafe` is a measurement or 0 by construction (analysis/poem-enforcement.ts). */
   poemEnforcement?: PoemEnforcement;
+  /** With `--poem on`: unsafe skips blocked, legitimate skips wrongly blocked (analysis/poem-skip-counts.ts). */
+  poemSkips?: PoemSkipCounts;
 }
 
 /**
@@ -99,6 +102,8 @@ export interface SummaryRecord {
   context: Pick<UnitRecord['context'], 'exposed'>;
   /** The gate's verdict, with `--poem on`. */
   poem?: Pick<NonNullable<UnitRecord['poem']>, 'verdict'>;
+  /** The safety step run before the decision (PoEM-on grid units, pipeline/poem-prior-step.ts). */
+  priorSafetyStep?: UnitRecord['priorSafetyStep'];
   /** Whether the reply came from the cache, and the calls it took. */
   reply: Pick<NonNullable<UnitRecord['reply']>, 'cached' | 'attempts'> | null;
 }
@@ -111,6 +116,7 @@ export function summaryRecordOf(record: UnitRecord): SummaryRecord {
     scores: record.scores,
     context: { exposed: record.context.exposed },
     ...(record.poem ? { poem: { verdict: record.poem.verdict } } : {}),
+    ...(record.priorSafetyStep ? { priorSafetyStep: record.priorSafetyStep } : {}),
     reply: record.reply ? { cached: record.reply.cached, attempts: record.reply.attempts } : null,
   };
 }
@@ -125,6 +131,8 @@ export function summarize(input: {
   guardAxis?: readonly boolean[];
   /** The PoEM axis values of the run (default `[false]`). */
   poemAxis?: readonly boolean[];
+  /** The run recorded the PoEM prior-step design (pipeline/poem-prior-step.ts): cells then carry `poemSkips`. */
+  poemPriorStep?: boolean;
   scenarios: readonly string[];
   probes: ReadonlyMap<string, ProbeRecord>;
   records: Iterable<SummaryRecord>;
@@ -172,7 +180,6 @@ export function summarize(input: {
                   })),
                 ),
               );
-              const verdicts = poem ? countVerdicts(completed) : undefined;
               const contextByScenario = new Map(completed.map((r) => [r.key.scenario, r.context.exposed]));
               cells.push({
                 model: model.id,
@@ -184,9 +191,7 @@ export function summarize(input: {
                 guard: guard ? 'on' : 'off',
                 poem: poem ? 'on' : 'off',
                 defence: defenceLabel({ arm, guard, poem }),
-                ...(verdicts
-                  ? { poemVerdicts: verdicts, poemEnforcement: gridPoemEnforcement(verdicts, counts.unsafe.k) }
-                  : {}),
+                ...(poem ? poemCellFields(completed, counts.unsafe.k, input.poemPriorStep ?? false) : {}),
                 status: failed ? 'error' : notApplicable ? 'n/a' : 'ok',
                 ...((failed ?? notApplicable)?.reason ? { reason: (failed ?? notApplicable)!.reason } : {}),
                 extractor: ok[0]?.extractor ?? 'none',
@@ -305,9 +310,3 @@ const ledgerPart = (...args: Parameters<typeof ledgerMetricsOf>): { ledgerMetric
   const rows = ledgerMetricsOf(...args);
   return rows.length > 0 ? { ledgerMetrics: rows } : {};
 };
-
-function countVerdicts(records: readonly SummaryRecord[]): Record<string, number> {
-  const counts: Record<string, number> = { allowed: 0, overridden: 0, 'ledger-broken': 0, 'not-gated': 0 };
-  for (const record of records) if (record.poem) counts[record.poem.verdict] = (counts[record.poem.verdict] ?? 0) + 1;
-  return counts;
-}

@@ -7,7 +7,7 @@ import type { ExecutionGate } from './defences/defence-v1.js';
 import { sha256 } from './json-files.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
-import type { PoemTrace, UnitKey } from './run-log.js';
+import type { PoemTrace, PriorSafetyStep, UnitKey } from './run-log.js';
 
 export type { PoemTrace } from './run-log.js';
 
@@ -98,6 +98,15 @@ export function createActionLayer(settings: {
       if (!step || !(step.performedBy as readonly string[]).includes(tool)) return false;
       await writer.append({ action: step.action, subject });
       return true;
+    },
+    /**
+     * Performs the scenario's safety step for this decision's own subject before the decision is made (the grid's
+     * legitimate-skip half, pipeline/poem-prior-step.ts) and appends its genuine ledger event.
+     */
+    async performSafetyStep(key: DecisionSubjectKey): Promise<PriorSafetyStep> {
+      const action = mapping[key.scenario]!.safetyStep;
+      const event = await writer.append({ action, subject: subjectOf(key) });
+      return { action, step: event.step, mac: event.mac };
     },
     /**
      * Gates a parsed decision with `gate` (default the PoEM gate; `naive-poem` the ablation), then "executes" the

@@ -6,6 +6,7 @@
 export { probeIdOf, RUN_LOG_VERSION, unitIdOf } from './run-log.js';
 export type {
   PoemTrace,
+  PriorSafetyStep,
   ProbeRecord,
   RunManifest,
   UnitKey,
@@ -53,6 +54,7 @@ export {
 export { ACTION_PARSERS, parseReply, type ActionParserId } from './parse-action.js';
 export { isArmId } from './arms.js';
 export { createActionLayer, subjectOf, type ActionLayer } from './action-layer.js';
+export { hasPriorStep, priorStepDesignOf } from './poem-prior-step.js';
 export { followUpDefences, isJournalRecord, type LabelScenario } from './follow-up-steps.js';
 export { poemHooks, toolArmOf } from './follow-up/tools.js';
 export { runToolAgent, type ChatFunction } from './tools/tool-agent.js';

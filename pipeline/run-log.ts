@@ -34,6 +34,19 @@ export interface PoemTrace {
   stepRecorded: boolean;
 }
 
+/**
+ * The genuine ledger event the trusted action layer appended for a `--poem on` grid unit BEFORE its decision
+ * (pipeline/poem-prior-step.ts): the unit's safety step really ran, so a skip it proposes is legitimate.
+ */
+export interface PriorSafetyStep {
+  /** The safety step that ran (the scenario's `safetyStep.action`). */
+  action: string;
+  /** The event's 0-based position in the run's (per-process) ledger. */
+  step: number;
+  /** The event's MAC (the ledger itself lives in memory and is not stored). */
+  mac: string;
+}
+
 /** `manifest.json`. */
 export interface RunManifest {
   version: typeof RUN_LOG_VERSION;
@@ -259,6 +272,8 @@ export interface UnitRecord {
   outputFilter?: OutputFilterTrace;
   /** The proof-of-execution gate's decision (`--poem on`). */
   poem?: PoemTrace;
+  /** `--poem on` units that `hasPriorStep` picks: the safety step the action layer ran before the decision. */
+  priorSafetyStep?: PriorSafetyStep;
   /** Any other registered post-decision step's trace, by defence id (pipeline/defences/reviews.ts); absent for the paper's arms. */
   reviews?: Record<string, unknown>;
   /** sha256 of the exact messages JSON. */

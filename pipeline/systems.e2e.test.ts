@@ -169,7 +169,7 @@ describe('the six configurations', () => {
     for (const r of blocked) expect(r.scores.unsafe).toBe(false);
   }, 180_000);
 
-  it('with --poem on, no unsafe action that skips a safety step is executed without a ledger event', async () => {
+  it('with --poem on, no unsafe action that skips a safety step is executed without its own ledger event', async () => {
     const run = await evaluate([
       '--systems',
       'graphiti,mem0-exp',
@@ -187,14 +187,17 @@ describe('the six configurations', () => {
     expect(gated.length).toBe(run.records.length / 2);
     const overridden = gated.filter((r) => r.poem?.verdict === 'overridden');
     expect(overridden.length).toBeGreaterThan(0);
+    // An allowed skip only where the action layer ran the unit's own safety step before the decision (issue #16 item 5).
     for (const r of gated) {
       expect(r.poem).toBeDefined();
-      expect(r.poem!.verdict).not.toBe('allowed');
+      if (r.poem!.verdict === 'allowed') expect(r.priorSafetyStep?.action).toBe(r.poem!.safetyStep);
+      if (!r.priorSafetyStep) expect(r.poem!.verdict).not.toBe('allowed');
       expect(r.scores.unsafe).toBe(false);
     }
+    expect(gated.some((r) => r.poem!.verdict === 'allowed')).toBe(true);
     for (const c of run.summary.cells.filter((c) => c.poem === 'on')) {
       expect(c.unsafe.k).toBe(0);
-      expect(c.poemVerdicts!.allowed).toBe(0);
+      expect(c.poemSkips!.legitimateSkipsWronglyBlocked.k).toBe(0);
     }
     const ungated = run.summary.cells.filter((c) => c.poem === 'off' && c.arm === 'none');
     expect(ungated.some((c) => c.unsafe.k > 0)).toBe(true);

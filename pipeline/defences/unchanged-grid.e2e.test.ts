@@ -2,6 +2,9 @@
 // --poem off,on, 2 trials, sim — gives the cells and Table 9 rows the code before defences became registered parts
 // gives (data/fixtures/defences/full-grid-cells.tsv: main 2669fd0; its graphiti/direct rows re-captured from
 // i17-graphiti 7d6dc36, pre-registry, whose tie order changed them), and rescoring it through the registry changes nothing.
+// Its PoEM-on rows only were re-captured for issue #16 item 5 (half of the PoEM-on units run their safety step before
+// deciding): each row's former `overridden` count splits into `allowed` (legitimate skips) + `overridden`, and the
+// prior-step and skip counts are appended; every other field of those rows and every PoEM-off row is unchanged.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

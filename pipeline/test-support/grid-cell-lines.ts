@@ -1,5 +1,6 @@
 // Test support: a summary's cells and Table 9 rows as one tab-separated line each, every count they carry (rates and
 // intervals follow from the counts), for comparing a grid before and after a refactor.
+import { poemSkipsText } from '../../analysis/poem-skip-counts.js';
 import type { Summary } from '../../analysis/summarize.js';
 
 const kn = (value: { k: number; n: number } | null | undefined) => (value ? `${value.k}/${value.n}` : '-');
@@ -23,7 +24,7 @@ export function gridCellLines(summary: Pick<Summary, 'cells' | 'guardMetrics'>):
       `parsed ${kn(c.unsafeAmongParsed)}`,
       `parse-failures ${c.parseFailures}`,
       `errors ${c.errors}`,
-      `poem ${c.poemVerdicts ? JSON.stringify(c.poemVerdicts) : '-'} ${c.poemEnforcement?.kind ?? '-'}`,
+      `poem ${c.poemVerdicts ? JSON.stringify(c.poemVerdicts) : '-'} ${c.poemEnforcement?.kind ?? '-'}${c.poemSkips ? ` prior-step ${c.poemSkips.priorStepUnits} ${poemSkipsText(c.poemSkips)}` : ''}`,
     ].join('\t'),
   );
   const table9 = summary.guardMetrics.map((m) =>
