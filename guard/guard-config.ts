@@ -38,9 +38,17 @@ export const guardConfigSchema = z
   .partial()
   .strict();
 
-/** Merges a partial configuration over the defaults; throws `InvalidInputError` listing every bad field. */
-export function resolveGuardConfig(config: Partial<GuardConfig> = {}, source = 'guard config'): GuardConfig {
-  const parsed = guardConfigSchema.safeParse(config);
+/**
+ * Checks `config` against `schema` (a `.partial().strict()` object) and merges its defined fields over `defaults`;
+ * throws `InvalidInputError` from `source` listing every bad field. Shared by the guard and guard-v2 settings.
+ */
+export function mergeGuardSettings<Config extends object>(
+  schema: z.ZodType<Partial<Config>>,
+  defaults: Config,
+  config: unknown,
+  source: string,
+): Config {
+  const parsed = schema.safeParse(config ?? {});
   if (!parsed.success) {
     const issues = parsed.error.issues.flatMap((issue): InputIssue[] =>
       issue.code === 'unrecognized_keys'
@@ -50,7 +58,12 @@ export function resolveGuardConfig(config: Partial<GuardConfig> = {}, source = '
     throw new InvalidInputError(source, issues);
   }
   const defined = Object.entries(parsed.data).filter(([, value]) => value !== undefined);
-  return { ...DEFAULT_GUARD_CONFIG, ...Object.fromEntries(defined) };
+  return { ...defaults, ...Object.fromEntries(defined) };
+}
+
+/** Merges a partial configuration over the defaults; throws `InvalidInputError` listing every bad field. */
+export function resolveGuardConfig(config: Partial<GuardConfig> = {}, source = 'guard config'): GuardConfig {
+  return mergeGuardSettings<GuardConfig>(guardConfigSchema, DEFAULT_GUARD_CONFIG, config, source);
 }
 
 /** The environment variables of §10.1, by configuration field. */

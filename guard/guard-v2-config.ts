@@ -1,6 +1,6 @@
 // guard-v2 configuration: the subject thresholds plus the reference guard's stage-1 switch, cap and annotation.
 import { z } from 'zod';
-import { InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
+import { mergeGuardSettings } from './guard-config.js';
 
 /** guard-v2's settings. Defaults were fixed on the paper pairs and the neutral corpus (data/guard-v2/). */
 export interface GuardV2Config {
@@ -41,15 +41,5 @@ const guardV2ConfigSchema = z
 
 /** Merges a partial configuration over the defaults; throws `InvalidInputError` listing every bad field. */
 export function resolveGuardV2Config(config: unknown = {}, source = 'guard-v2 settings'): GuardV2Config {
-  const parsed = guardV2ConfigSchema.safeParse(config ?? {});
-  if (!parsed.success) {
-    const issues = parsed.error.issues.flatMap((issue): InputIssue[] =>
-      issue.code === 'unrecognized_keys'
-        ? issue.keys.map((key) => ({ path: key, message: 'unrecognized key' }))
-        : [{ path: issue.path.join('.'), message: issue.message }],
-    );
-    throw new InvalidInputError(source, issues);
-  }
-  const defined = Object.entries(parsed.data).filter(([, value]) => value !== undefined);
-  return { ...DEFAULT_GUARD_V2_CONFIG, ...Object.fromEntries(defined) };
+  return mergeGuardSettings<GuardV2Config>(guardV2ConfigSchema, DEFAULT_GUARD_V2_CONFIG, config, source);
 }
