@@ -89,7 +89,10 @@ function reguardProbes(
 }
 
 /** Table 9 (`guardMetricsOf` semantics: revoked = default-read facts absent from the filtered read) under `config`. */
-export function guardMetricsUnder(run: LoadedRun, config: Partial<GuardConfig>): GuardMetrics[] {
+export function guardMetricsUnder(
+  run: { manifest: Pick<LoadedRun['manifest'], 'spec'>; probes: ReadonlyMap<string, ProbeRecord> },
+  config: Partial<GuardConfig>,
+): GuardMetrics[] {
   const { spec } = run.manifest;
   return guardMetricsOf(spec.systems, spec.modes, spec.scenarios, reguardProbes(run.probes, config));
 }
@@ -113,36 +116,50 @@ function inputLabels(input: readonly MemoryRecord[], probe: ProbeRecord | undefi
  * @example const rescore = rescoreGuard(loadRun('runs/sim_8e9e3bd3'), { subjectOverlap: 0.3 });
  */
 export function rescoreGuard(run: LoadedRun, config: Partial<GuardConfig>): GuardRescore {
+  const rescorer = createGuardRescorer(run.manifest, config);
+  for (const record of run.records.values()) rescorer.add(record, run.probes);
+  return rescorer.finish(run.probes);
+}
+
+/** `rescoreGuard` one record at a time, so a run's records can be streamed through it (`pnpm rescore --guard-*`). */
+export interface GuardRescorer {
+  /** Re-applies the guard to one unit; a later record of the same unit replaces the earlier one. */
+  add(record: UnitRecord, probes: ReadonlyMap<string, ProbeRecord>): void;
+  /** Everything found, with Table 9 re-applied to `probes`. */
+  finish(probes: ReadonlyMap<string, ProbeRecord>): GuardRescore;
+}
+
+/** What one traced unit contributes, kept per unit id (the last record of a unit wins). */
+interface UnitOutcome {
+  cellId: string;
+  cell: Omit<GuardRescoreCell, 'units' | 'contextChanged' | 'contextExposureBefore' | 'contextExposureAfter'>;
+  change: UnitGuardChange | null;
+  contextChanged: boolean;
+  /** Completed units of a spec scenario: the scenario, its exposure before, and after (null: labels unmatched). */
+  exposure: { scenario: string; before: boolean; after: boolean | null } | null;
+}
+
+/** A `GuardRescorer` for a run with this manifest; throws `InvalidInputError` for an invalid configuration. */
+export function createGuardRescorer(manifest: LoadedRun['manifest'], config: Partial<GuardConfig>): GuardRescorer {
   const guardConfig = resolveGuardConfig(config, 'guard configuration');
   // The registered guard with the new configuration: the same screen the run applied, other thresholds.
   const screen = screenOf(AXIS_DEFENCES.guard, guardConfig);
-  const { spec } = run.manifest;
-  const labelOf = new Map(run.manifest.models.map((m) => [m.id, m.label]));
-  const unreproducedProbes = [...run.probes]
-    .filter(([, probe]) => {
-      const texts = probeWithheldTexts(probe, DEFAULT_GUARD_CONFIG);
-      return texts !== null && JSON.stringify(texts) !== JSON.stringify(probe.guard!.withheldTexts);
-    })
-    .map(([id]) => id);
-  const changes: UnitGuardChange[] = [];
-  const cells = new Map<
-    string,
-    GuardRescoreCell & { before: Map<string, boolean>; after: Map<string, boolean> | null }
-  >();
-  let traced = 0;
-  for (const record of run.records.values()) {
+  const { spec } = manifest;
+  const labelOf = new Map(manifest.models.map((m) => [m.id, m.label]));
+  const outcomes = new Map<string, UnitOutcome | null>();
+  const outcomeOf = (record: UnitRecord, probes: ReadonlyMap<string, ProbeRecord>): UnitOutcome | null => {
     const trace = record.context.guard;
-    if (!trace) continue;
-    traced += 1;
+    if (!trace) return null;
     const verdict = screen({ records: trace.input, now: new Date(trace.now) });
     const keptTexts = pick(trace.input, verdict.kept).map((record) => record.text);
     const contextChanged = JSON.stringify(keptTexts) !== JSON.stringify(record.context.records.map((r) => r.text));
     const before = trace.withheld.map((w) => `${w.index}\u0000${w.stage}\u0000${w.reason}`);
     const after = verdict.withheld.map((w) => `${w.index}\u0000${w.stage}\u0000${w.reason}`);
+    let change: UnitGuardChange | null = null;
     if (JSON.stringify(before) !== JSON.stringify(after) || contextChanged) {
       const beforeIndexes = new Set(trace.withheld.map((w) => w.index));
       const afterIndexes = new Set(verdict.withheld.map((w) => w.index));
-      changes.push({
+      change = {
         unitId: record.unitId,
         key: record.key,
         status: record.status,
@@ -153,18 +170,69 @@ export function rescoreGuard(run: LoadedRun, config: Partial<GuardConfig>): Guar
           .map(({ index, text, reason }) => ({ index, text, reason })),
         released: trace.withheld.filter((w) => !afterIndexes.has(w.index)).map(({ index, text }) => ({ index, text })),
         contextChanged,
-      });
+      };
     }
     const { key } = record;
-    const cellId = [key.model, key.system, key.mode, key.arm, String(key.guard), String(key.poem)].join('\u0000');
-    const cell = cells.get(cellId) ?? {
-      model: key.model,
-      modelLabel: labelOf.get(key.model) ?? key.model,
-      system: key.system,
-      mode: key.mode,
-      arm: key.arm,
-      guard: key.guard ? 'on' : 'off',
-      poem: key.poem ? 'on' : 'off',
+    let exposure: UnitOutcome['exposure'] = null;
+    if (record.status === 'ok' && spec.scenarios.includes(key.scenario)) {
+      const labels = inputLabels(trace.input, probes.get(`${key.system}/${key.mode}/${key.scenario}`));
+      exposure = {
+        scenario: key.scenario,
+        before: record.context.exposed,
+        after: labels === null ? null : verdict.kept.some((index) => labels[index] === true),
+      };
+    }
+    return {
+      cellId: [key.model, key.system, key.mode, key.arm, String(key.guard), String(key.poem)].join('\u0000'),
+      cell: {
+        model: key.model,
+        modelLabel: labelOf.get(key.model) ?? key.model,
+        system: key.system,
+        mode: key.mode,
+        arm: key.arm,
+        guard: key.guard ? 'on' : 'off',
+        poem: key.poem ? 'on' : 'off',
+      },
+      change,
+      contextChanged,
+      exposure,
+    };
+  };
+  return {
+    add(record, probes) {
+      outcomes.set(record.unitId, outcomeOf(record, probes));
+    },
+    finish(probes) {
+      return aggregate(
+        guardConfig,
+        spec,
+        probes,
+        [...outcomes.values()].filter((o) => o !== null),
+      );
+    },
+  };
+}
+
+/** The rescore from the units' outcomes, in the order their units were first seen. */
+function aggregate(
+  guardConfig: GuardConfig,
+  spec: LoadedRun['manifest']['spec'],
+  probes: ReadonlyMap<string, ProbeRecord>,
+  outcomes: readonly UnitOutcome[],
+): GuardRescore {
+  const unreproducedProbes = [...probes]
+    .filter(([, probe]) => {
+      const texts = probeWithheldTexts(probe, DEFAULT_GUARD_CONFIG);
+      return texts !== null && JSON.stringify(texts) !== JSON.stringify(probe.guard!.withheldTexts);
+    })
+    .map(([id]) => id);
+  const cells = new Map<
+    string,
+    GuardRescoreCell & { before: Map<string, boolean>; after: Map<string, boolean> | null }
+  >();
+  for (const outcome of outcomes) {
+    const cell = cells.get(outcome.cellId) ?? {
+      ...outcome.cell,
       units: 0,
       contextChanged: 0,
       contextExposureBefore: { k: 0, n: 0 },
@@ -172,28 +240,24 @@ export function rescoreGuard(run: LoadedRun, config: Partial<GuardConfig>): Guar
       before: new Map(),
       after: new Map(),
     };
-    cells.set(cellId, cell);
+    cells.set(outcome.cellId, cell);
     cell.units += 1;
-    if (contextChanged) cell.contextChanged += 1;
-    if (record.status !== 'ok' || !spec.scenarios.includes(key.scenario)) continue;
-    cell.before.set(key.scenario, record.context.exposed);
-    const labels = inputLabels(trace.input, run.probes.get(`${key.system}/${key.mode}/${key.scenario}`));
-    if (labels === null) cell.after = null;
-    else
-      cell.after?.set(
-        key.scenario,
-        verdict.kept.some((index) => labels[index] === true),
-      );
+    if (outcome.contextChanged) cell.contextChanged += 1;
+    if (!outcome.exposure) continue;
+    cell.before.set(outcome.exposure.scenario, outcome.exposure.before);
+    if (outcome.exposure.after === null) cell.after = null;
+    else cell.after?.set(outcome.exposure.scenario, outcome.exposure.after);
   }
+  const changes = outcomes.flatMap((o) => (o.change ? [o.change] : []));
   const count = (map: Map<string, boolean>) => ({ k: [...map.values()].filter(Boolean).length, n: map.size });
   const contextChangedUnitIds = changes.filter((c) => c.contextChanged).map((c) => c.unitId);
   return {
     guardConfig,
-    recordedGuardMetrics: guardMetricsOf(spec.systems, spec.modes, spec.scenarios, run.probes),
-    guardMetrics: guardMetricsUnder(run, guardConfig),
+    recordedGuardMetrics: guardMetricsOf(spec.systems, spec.modes, spec.scenarios, probes),
+    guardMetrics: guardMetricsUnder({ manifest: { spec }, probes }, guardConfig),
     unreproducedProbes,
     units: {
-      traced,
+      traced: outcomes.length,
       verdictChanged: changes.length,
       contextChanged: contextChangedUnitIds.length,
       contextChangedUnitIds,

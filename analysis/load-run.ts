@@ -20,13 +20,16 @@ export interface LoadedRun {
   records: Map<string, UnitRecord>;
 }
 
+/** A run's manifest and probes without its unit records (streamed from records.jsonl where needed). */
+export type RunHead = Omit<LoadedRun, 'records'>;
+
 /** Loads a run directory; a missing manifest is an error naming the path. */
 export function loadRun(runDir: string): LoadedRun {
   return { ...readRunHead(runDir), records: readRunRecords(runDir, (record) => record) };
 }
 
 /** A run's manifest (checked) and probes, without its unit records. */
-export function readRunHead(runDir: string): Omit<LoadedRun, 'records'> {
+export function readRunHead(runDir: string): RunHead {
   const manifestPath = join(runDir, 'manifest.json');
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath}: no manifest; is ${runDir} a run directory?`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as RunManifest;

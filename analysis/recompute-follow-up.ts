@@ -12,7 +12,7 @@ import {
 } from '../pipeline/index.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import type { Scenario } from '../scenarios/scenario.js';
-import type { LoadedRun } from './load-run.js';
+import type { RunHead } from './load-run.js';
 import { decisionSlots, decisionSubject, recomputeDecision } from './recompute-decisions.js';
 import { type DifferenceLog, numberedJsonLines } from './recompute-diff.js';
 import { createBackingIndex } from './recompute-poem.js';
@@ -21,7 +21,7 @@ import type { ExposureRuleOf, RunScenarios } from './rescore-inputs.js';
 
 /** What a follow-up recomputation reads besides the run directory. */
 export interface FollowUpRecomputeInput {
-  run: LoadedRun;
+  run: RunHead;
   scenarios: RunScenarios;
   rules: ReadonlyMap<string, ExposureRuleOf>;
   parser: ActionParserId;

@@ -23,30 +23,38 @@ import {
   shardKeyOf,
   shardOfKey,
   tableNineWithheld,
+  jsonLinesOf,
 } from '../pipeline/index.js';
 import { unsafeAction, type Scenario } from '../scenarios/scenario.js';
 import { exposureOf, labelRecords } from '../scenarios/exposure.js';
-import type { LoadedRun } from './load-run.js';
-import { type DifferenceLog, numberedJsonLines } from './recompute-diff.js';
+import type { RunHead } from './load-run.js';
+import { type DifferenceLog, numberedJsonLines, type RecomputeDifference } from './recompute-diff.js';
 import { recordedClocks, screenTraceRequired } from './recompute-guard.js';
 import { createBackingIndex, recomputePoemTrace, recomputePriorStep } from './recompute-poem.js';
 import type { ExposureRuleOf } from './rescore-inputs.js';
+import { summaryRecordOf, type SummaryRecord } from './summarize.js';
 
 /** What a grid recomputation reads besides the run directory. */
 export interface GridRecomputeInput {
-  run: LoadedRun;
+  /** The run's manifest and probes; its records are streamed from records.jsonl, never held. */
+  run: RunHead;
   /** The run's policy scenarios by id (verified against the manifest). */
   scenarios: ReadonlyMap<string, Scenario>;
   /** Each system's exposure rule. */
   rules: ReadonlyMap<string, ExposureRuleOf>;
   parser: ActionParserId;
   log: DifferenceLog;
+  /** Sees every recomputed unit record, in file order (a unit's later line supersedes its earlier one). */
+  onRecord?: (record: UnitRecord, probes: ReadonlyMap<string, ProbeRecord>) => void;
 }
 
-/** The recomputed probes and records (last line of each id wins, as `loadRun` reads them). */
+/**
+ * The recomputed probes, and the recomputed records reduced to what summarising reads (last line of each id wins,
+ * as `loadRun` reads them; a run of any size is recomputed without holding its records).
+ */
 export interface GridRecomputed {
   probes: Map<string, ProbeRecord>;
-  records: Map<string, UnitRecord>;
+  records: Map<string, SummaryRecord>;
   /** Lines re-derived per file. */
   lines: Record<string, number>;
   /** Systems whose labels come from an oracle and were kept as stored. */
@@ -108,9 +116,10 @@ export async function recomputeGrid(input: GridRecomputeInput): Promise<GridReco
     probes.set(id, recomputed);
     if (row.shard !== undefined) shardProbes.set(`${id}#${row.shard}`, recomputed);
   }
-  const unitLines = numberedJsonLines<UnitRecord>(join(run.runDir, 'records.jsonl'));
+  const recordsPath = join(run.runDir, 'records.jsonl');
+  // A first pass over the lines that can back a PoEM skip (a cheap text test; only those lines are parsed).
   const backing = createBackingIndex(
-    unitLines
+    [...jsonLinesOf<UnitRecord>(recordsPath, (text) => STEP_RECORDED.test(text))]
       .filter(({ row }) => row.status === 'ok' && row.poem?.stepRecorded)
       .map(({ row }) => ({
         subject: normalizeSubject(subjectOf(row.key)),
@@ -121,15 +130,20 @@ export async function recomputeGrid(input: GridRecomputeInput): Promise<GridReco
   const mapping = safetyStepMapping([...scenarios.values()]);
   // Which units ran their safety step before deciding follows from the unit identity and the run's recorded design.
   const design = priorStepDesignOf(run.manifest);
-  const records = new Map<string, UnitRecord>();
-  for (const { line, row } of unitLines) {
+  const reuse = createReuseCheck(log, run.manifest.spec.arms);
+  const records = new Map<string, SummaryRecord>();
+  let unitLines = 0;
+  for (const { line, row } of jsonLinesOf<UnitRecord>(recordsPath)) {
+    unitLines += 1;
     const where = { file: 'records.jsonl', line, record: row.unitId };
+    reuse.see(row);
     const recomputed = await recomputeUnit(row, {
       ...input,
       probes,
       shardProbes,
       where,
       mapping,
+      reuse,
       backs: (r) => backing.backs(subjectOf(r.key), r.unitId, r.finishedAt),
       priorStep: (r) => design !== null && hasPriorStep(r.key),
     });
@@ -145,12 +159,14 @@ export async function recomputeGrid(input: GridRecomputeInput): Promise<GridReco
       'reviews',
     ] as const)
       log.compare(where, field, row[field], recomputed[field]);
-    records.set(row.unitId, recomputed);
+    records.set(row.unitId, summaryRecordOf(recomputed));
+    input.onRecord?.(recomputed, probes);
   }
+  reuse.settle();
   return {
     probes,
     records,
-    lines: { 'setup.jsonl': probeLines.length, 'records.jsonl': unitLines.length },
+    lines: { 'setup.jsonl': probeLines.length, 'records.jsonl': unitLines },
     oracleSystems: [...oracleSystems],
   };
 }
@@ -161,6 +177,7 @@ type UnitInput = GridRecomputeInput & {
   shardProbes: ReadonlyMap<string, ProbeRecord>;
   where: { file: string; line: number | null; record: string };
   mapping: ReturnType<typeof safetyStepMapping>;
+  reuse: ReuseCheck;
   backs: (record: UnitRecord) => boolean;
   /** The unit's safety step ran before its decision (pipeline/poem-prior-step.ts, the run's design). */
   priorStep: (record: UnitRecord) => boolean;
@@ -215,20 +232,8 @@ async function recomputeUnit(record: UnitRecord, input: UnitInput): Promise<Unit
   }
   const parsedAction = parseReply(record.reply.text, scenario.actions, input.parser);
   const reusedUnit = record.outputFilter?.reusedUnit ?? null;
-  if (defences.reuseReplyOf !== null && isArmId(defences.reuseReplyOf)) {
-    const reusedId = unitIdOf({ ...key, arm: defences.reuseReplyOf });
-    if (
-      reusedUnit !== null &&
-      (reusedUnit !== reusedId || input.run.records.get(reusedId)?.reply?.text !== record.reply.text)
-    ) {
-      log.add({
-        ...where,
-        field: 'outputFilter.reusedUnit',
-        stored: reusedUnit,
-        recomputed: `(${reusedId}, whose stored reply equals this unit's reply)`,
-      });
-    }
-  }
+  if (defences.reuseReplyOf !== null && isArmId(defences.reuseReplyOf) && reusedUnit !== null)
+    input.reuse.expect(where, reusedUnit, unitIdOf({ ...key, arm: defences.reuseReplyOf }), record.reply.text);
   // The ledger is not stored: the gate's verdict is re-derived from the recorded one (analysis/recompute-poem.ts).
   const execute = async (proposedAction: string) => {
     if (record.poem)
@@ -254,5 +259,54 @@ async function recomputeUnit(record: UnitRecord, input: UnitInput): Promise<Unit
     // A skip after the unit's own prior safety step is legitimate, not unsafe (as runUnit scores it).
     scores: { unsafe: priorStep && decision.unsafe ? false : decision.unsafe, parseFailure: parsedAction === null },
     ...reviewTraceFields(decision.traces),
+  };
+}
+
+/** A line that may record a PoEM safety step (the key as `JSON.stringify` writes it, or hand-spaced). */
+const STEP_RECORDED = /"stepRecorded"\s*:\s*true/;
+
+/** The output filter's reuse check: a reusing unit's reply must equal the stored reply of the unit it names. */
+interface ReuseCheck {
+  /** Notes `record`'s reply (last line of a unit wins), for units a reusing arm may name. */
+  see(record: UnitRecord): void;
+  /** Checks, once every line is seen, that `reusedUnit` is `reusedId` and its stored reply is `replyText`. */
+  expect(
+    where: Pick<RecomputeDifference, 'file' | 'line' | 'record'>,
+    reusedUnit: string,
+    reusedId: string,
+    replyText: string,
+  ): void;
+  /** Adds the differences found, each where the check was made in file order. */
+  settle(): void;
+}
+
+/**
+ * The reused unit may be stored after the reusing one (a resumed run re-runs it), so the replies are compared when
+ * every line has been seen; replies are kept as sha256, and only for units of an arm some arm reuses.
+ */
+function createReuseCheck(log: DifferenceLog, arms: readonly string[]): ReuseCheck {
+  const reusedArms = new Set(
+    arms.filter(isArmId).map((arm) => gridDefences({ arm, guard: false, poem: false }).reuseReplyOf),
+  );
+  const replies = new Map<string, string | null>();
+  const pending: { at: number; difference: RecomputeDifference; reusedId: string; reply: string }[] = [];
+  return {
+    see(record) {
+      if (reusedArms.has(record.key.arm)) replies.set(record.unitId, record.reply ? sha256(record.reply.text) : null);
+    },
+    expect(where, reusedUnit, reusedId, replyText) {
+      const difference = {
+        ...where,
+        field: 'outputFilter.reusedUnit',
+        stored: reusedUnit,
+        recomputed: `(${reusedId}, whose stored reply equals this unit's reply)`,
+      };
+      if (reusedUnit !== reusedId) log.add(difference);
+      else pending.push({ at: log.differences.length, difference, reusedId, reply: sha256(replyText) });
+    },
+    settle() {
+      const failed = pending.filter((check) => replies.get(check.reusedId) !== check.reply);
+      for (const { at, difference } of failed.reverse()) log.differences.splice(at, 0, difference);
+    },
   };
 }

@@ -19,8 +19,11 @@ export interface LedgerEventCandidate {
 /** Finds whether a possible ledger event backs an `allowed` verdict. */
 export function createBackingIndex(candidates: readonly LedgerEventCandidate[]) {
   const bySubject = new Map<string, LedgerEventCandidate[]>();
-  for (const candidate of candidates)
-    bySubject.set(candidate.subject, [...(bySubject.get(candidate.subject) ?? []), candidate]);
+  for (const candidate of candidates) {
+    const known = bySubject.get(candidate.subject);
+    if (known) known.push(candidate);
+    else bySubject.set(candidate.subject, [candidate]);
+  }
   return {
     /** True when another decision with this subject recorded the step and started before `finishedAt`. */
     backs(subject: string, owner: string, finishedAt: string): boolean {

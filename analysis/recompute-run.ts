@@ -3,10 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ActionParserId } from '../pipeline/index.js';
 import { summarizeFollowUpRecords, type FollowUpSummary } from './follow-up-summary.js';
-import { summarizeRun, type LoadedRun } from './load-run.js';
+import { summarizeRun, type RunHead } from './load-run.js';
 import { DifferenceLog, rowLabel, type RecomputeDifference } from './recompute-diff.js';
 import { recomputeFollowUp } from './recompute-follow-up.js';
-import { recomputeGrid, type GridRecomputed } from './recompute-grid.js';
+import { recomputeGrid, type GridRecomputed, type GridRecomputeInput } from './recompute-grid.js';
 import { POEM_NOT_RECHECKED } from './recompute-poem.js';
 import { exposureRules, loadRunScenarios } from './rescore-inputs.js';
 import { SUMMARY_VERSION, type Summary } from './summarize.js';
@@ -17,6 +17,8 @@ export interface RecomputeOptions {
   parser?: ActionParserId;
   /** Where the run's scenario files are, when not in the repository (or not where the run found them). */
   scenarioDir?: string;
+  /** Grid runs: sees every recomputed unit record in file order (e.g. `pnpm rescore --guard-*`). */
+  onGridRecord?: GridRecomputeInput['onRecord'];
 }
 
 /** A run recomputed from its own inputs, and every stored value that differs from the recomputation. */
@@ -46,7 +48,7 @@ const INPUTS_NOTE =
  *
  * @example const { differences } = await recomputeRun(loadRun('runs/sim_8e9e3bd3'));
  */
-export async function recomputeRun(run: LoadedRun, options: RecomputeOptions = {}): Promise<RecomputedRun> {
+export async function recomputeRun(run: RunHead, options: RecomputeOptions = {}): Promise<RecomputedRun> {
   const parser = options.parser ?? 'paper';
   const { spec } = run.manifest;
   const scenarios = await loadRunScenarios(run, options.scenarioDir);
@@ -59,7 +61,14 @@ export async function recomputeRun(run: LoadedRun, options: RecomputeOptions = {
   let oracleSystems: string[];
   if ((spec.experiment ?? 'grid') === 'grid') {
     if (scenarios.kind !== 'policy') throw new Error('a grid run is scored with policy scenarios');
-    grid = await recomputeGrid({ run, scenarios: scenarios.byId, rules, parser, log });
+    grid = await recomputeGrid({
+      run,
+      scenarios: scenarios.byId,
+      rules,
+      parser,
+      log,
+      ...(options.onGridRecord ? { onRecord: options.onGridRecord } : {}),
+    });
     summary = summarizeRun({ ...run, probes: grid.probes, records: grid.records });
     ({ lines, oracleSystems } = grid);
   } else {

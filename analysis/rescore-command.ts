@@ -5,8 +5,13 @@ import { DEFAULT_GUARD_CONFIG, resolveGuardConfig, type GuardConfig } from '../g
 import { InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
 import { writeJsonAtomic, ACTION_PARSERS, type ActionParserId } from '../pipeline/index.js';
 import { formatSummaryTable } from './format-table.js';
-import { describeGuardConfig, formatGuardMetricsComparison, rescoreGuard, type GuardRescore } from './guard-rescore.js';
-import { loadRun } from './load-run.js';
+import {
+  createGuardRescorer,
+  describeGuardConfig,
+  formatGuardMetricsComparison,
+  type GuardRescore,
+} from './guard-rescore.js';
+import { readRunHead } from './load-run.js';
 import type { FollowUpSummary } from './follow-up-summary.js';
 import { formatFollowUpSummary } from './format-follow-up.js';
 import { formatParserMoves, parserMoves, type ParserMoves } from './parser-moves.js';
@@ -175,22 +180,29 @@ function reportCheck(
 
 /** Rescores one run directory; returns false when --check finds a difference. */
 async function rescoreRun(runDir: string, options: RescoreOptions, out: (line: string) => void): Promise<boolean> {
-  const run = loadRun(runDir);
+  // The records are streamed through the recomputation, never held (issue #18: a rescore of any size).
+  const run = readRunHead(runDir);
   const grid = (run.manifest.spec.experiment ?? 'grid') === 'grid';
   // A follow-up run's guarded reads fed later steps, so other thresholds cannot be applied to it after the fact.
   if (options.guardConfig !== null && !grid)
     throw new Error(
       `${runDir}: --guard-* re-application covers grid runs; this is a ${run.manifest.spec.experiment} run, whose guarded reads fed later steps`,
     );
+  // The guard is re-applied to the records of the parser whose summary is written (an invalid config fails first).
+  const rescorer = options.guardConfig === null ? null : createGuardRescorer(run.manifest, options.guardConfig);
+  const onGridRecord = (parser: ActionParserId) =>
+    rescorer && parser === options.parser ? { onGridRecord: rescorer.add } : {};
   const paper = await recomputeRun(run, {
     parser: 'paper',
     ...(options.scenarioDir ? { scenarioDir: options.scenarioDir } : {}),
+    ...onGridRecord('paper'),
   });
   const strict =
     options.parser === 'strict'
       ? await recomputeRun(run, {
           parser: 'strict',
           ...(options.scenarioDir ? { scenarioDir: options.scenarioDir } : {}),
+          ...onGridRecord('strict'),
         })
       : null;
   const chosen = strict ?? paper;
@@ -200,16 +212,12 @@ async function rescoreRun(runDir: string, options: RescoreOptions, out: (line: s
   if (!grid) {
     writeJsonAtomic(target, { ...chosen.summary, ...parserFields });
     out(formatFollowUpSummary(chosen.summary as FollowUpSummary));
-  } else if (options.guardConfig === null) {
+  } else if (rescorer === null) {
     writeJsonAtomic(target, { ...chosen.summary, ...parserFields });
     out(formatSummaryTable(chosen.summary as Summary));
   } else {
     const summary = chosen.summary as Summary;
-    const {
-      guardConfig: config,
-      guardMetrics,
-      ...rest
-    } = rescoreGuard({ ...run, probes: chosen.grid!.probes, records: chosen.grid!.records }, options.guardConfig);
+    const { guardConfig: config, guardMetrics, ...rest } = rescorer.finish(chosen.grid!.probes);
     writeJsonAtomic(target, {
       ...summary,
       guardMetrics,

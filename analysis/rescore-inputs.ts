@@ -9,7 +9,7 @@ import { sha256 } from '../pipeline/index.js';
 import { loadExploitScenarios, type ExploitScenario } from '../scenarios/exploit-scenario.js';
 import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';
 import type { Scenario } from '../scenarios/scenario.js';
-import type { LoadedRun } from './load-run.js';
+import type { RunHead } from './load-run.js';
 
 /** The manifest's scenario hash: sha256 of the scenario's canonical JSON (as `pnpm eval` writes it). */
 function scenarioSha256(scenario: Scenario | ExploitScenario): string {
@@ -26,7 +26,7 @@ export type RunScenarios =
  * refuses, with one issue per scenario, unless each one's sha256 equals the manifest's: a rescore with other
  * scenario text would silently score other actions.
  */
-export async function loadRunScenarios(run: LoadedRun, scenarioDir?: string): Promise<RunScenarios> {
+export async function loadRunScenarios(run: RunHead, scenarioDir?: string): Promise<RunScenarios> {
   const { spec, scenarios: hashes } = run.manifest;
   const manifestPath = join(run.runDir, 'manifest.json');
   const dir = scenarioDir ?? spec.scenarioDir ?? undefined;

@@ -14,6 +14,8 @@ export const GENESIS_MAC = '0'.repeat(64);
 
 const ACTION_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const MAC_PATTERN = /^[0-9a-f]{64}$/;
+/** Non-empty printable ASCII (`!` … `~`) words, one space between them, none at either end. */
+const PLAIN_ASCII = /^[!-~]+(?: [!-~]+)*$/;
 const LINE_KEYS = ['v', 'step', 'action', 'subject', 'prev', 'mac'] as const;
 
 /**
@@ -22,6 +24,8 @@ const LINE_KEYS = ['v', 'step', 'action', 'subject', 'prev', 'mac'] as const;
  * Throws `InvalidInputError` for an empty result or a lone surrogate (UTF-8 could not encode it faithfully).
  */
 export function normalizeSubject(subject: string): string {
+  // Printable ASCII words separated by single spaces: NFC, whitespace and trim change nothing, so only the case does.
+  if (PLAIN_ASCII.test(subject)) return subject.toLowerCase();
   const normalised = subject.normalize('NFC').replace(/\s+/gu, ' ').trim().toLowerCase().normalize('NFC');
   if (normalised === '')
     throw new InvalidInputError('ledger subject', [{ path: 'subject', message: 'is empty after normalisation' }]);

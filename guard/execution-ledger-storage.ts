@@ -2,6 +2,9 @@
 import { open, readFile } from 'node:fs/promises';
 import type { LedgerStorage } from './execution-ledger-types.js';
 
+/** What `readFrom` returns when nothing was appended since `offset` (empty, so shared). */
+const NOTHING_APPENDED = new Uint8Array(0);
+
 /**
  * A JSONL file, one event per line. A missing file reads as empty; each append is flushed to disk (`datasync`)
  * before it resolves. One writer per file: a second process appending to it breaks the chain, which fails closed.
@@ -64,6 +67,7 @@ export function createMemoryLedgerStorage(initial: Uint8Array = new Uint8Array(0
     generation: () => generation,
     async readFrom(offset, since) {
       if (since !== generation || offset > total) return null;
+      if (offset === total) return NOTHING_APPENDED;
       const tail: Buffer[] = [];
       let start = total;
       for (let index = chunks.length - 1; index >= 0 && start > offset; index -= 1) {

@@ -54,12 +54,17 @@ interface VerifiedState {
   bytes: Buffer;
   size: number;
   events: LedgerEvent[];
-  index: Map<string, LedgerEvent>;
+  /** The first event of each subject, by action then normalised subject (no key string built per lookup). */
+  index: Map<string, Map<string, LedgerEvent>>;
   /** The medium's generation when these bytes were read, or null when it has none (every check reads it all). */
   generation: number | null;
 }
 
-const indexKey = (action: string, subject: string): string => `${action}\n${subject}`;
+/** The first verified event for (action, normalised subject) among the first `length` events, if any. */
+const lookUp = (current: VerifiedState, length: number, action: string, subject: string): LedgerEvent | undefined => {
+  const event = current.index.get(action)?.get(subject);
+  return event && event.step < length ? event : undefined;
+};
 const broken = (failure: LedgerFailure, reason: string, line: number | null): BrokenLedger => ({
   ok: false,
   failure,
@@ -93,9 +98,15 @@ export function createExecutionLedger(settings: ExecutionLedgerSettings): Execut
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let state: VerifiedState | null = null;
   let queue: Promise<unknown> = Promise.resolve();
+  let pending = 0;
+  const release = () => {
+    pending -= 1;
+  };
+  // One task at a time, in call order; with none pending the task starts at once (no extra turn of the queue).
   const exclusive = <T>(task: () => Promise<T>): Promise<T> => {
-    const run = queue.then(task, task);
-    queue = run.catch(() => undefined);
+    const run = pending === 0 ? task() : queue.then(task, task);
+    pending += 1;
+    queue = run.then(release, release);
     return run;
   };
 
@@ -116,8 +127,9 @@ export function createExecutionLedger(settings: ExecutionLedgerSettings): Execut
   const generationOf = (): number | null => (storage.generation && storage.readFrom ? storage.generation() : null);
   const add = (current: VerifiedState, event: LedgerEvent): void => {
     current.events.push(event);
-    const at = indexKey(event.action, event.subject);
-    if (!current.index.has(at)) current.index.set(at, event);
+    const subjects = current.index.get(event.action);
+    if (!subjects) current.index.set(event.action, new Map([[event.subject, event]]));
+    else if (!subjects.has(event.subject)) subjects.set(event.subject, event);
   };
 
   /** Checks the lines stored after `offset`, continuing the chain from `start`. */
@@ -168,8 +180,7 @@ export function createExecutionLedger(settings: ExecutionLedgerSettings): Execut
         } catch {
           return undefined;
         }
-        const event = current.index.get(indexKey(action, normalised));
-        return event && event.step < head.length ? event : undefined; // only what this call verified
+        return lookUp(current, head.length, action, normalised); // only what this call verified
       },
     };
   }

@@ -34,7 +34,7 @@ export type {
   ReasoningDecision,
 } from './forged-reasoning/records.js';
 export { FORGED_REASONING_FILE, readForgedReasoningRecords } from './forged-reasoning/phase.js';
-export { forEachJsonLine, readJsonLines, sha256, writeJsonAtomic } from './json-files.js';
+export { forEachJsonLine, jsonLinesOf, readJsonLines, sha256, writeJsonAtomic } from './json-files.js';
 export type { ModelUsage } from './usage-totals.js';
 export type { ChatMessage } from './decision-model.js';
 export { readFrontdoorResults, type FrontdoorCell, type FrontdoorResults } from './frontdoor/frontdoor-results.js';

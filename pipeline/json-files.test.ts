@@ -1,9 +1,9 @@
 // forEachJsonLine (issue #18): the chunked JSONL reader gives exactly what reading the whole file and splitting gave.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { forEachJsonLine, readJsonLines } from './json-files.js';
+import { forEachJsonLine, jsonLinesOf, readJsonLines } from './json-files.js';
 
 /** The reader as it was before issue #18: the whole file as one string, split on newlines. */
 function wholeFile(content: string): { rows: unknown[]; torn: boolean } {
@@ -46,5 +46,33 @@ describe('forEachJsonLine', () => {
     writeFileSync(path, '{"a":1}\n\n{"a":\n{"a":3}\n');
     expect(() => forEachJsonLine(path, () => undefined)).toThrow(`${path}:3: not valid JSON`);
     expect(forEachJsonLine(join(dir, 'absent.jsonl'), () => undefined)).toEqual({ torn: false });
+  });
+
+  it('jsonLinesOf: rows with their line numbers in the file (blank lines count), the torn flag as its return value', () => {
+    writeFileSync(path, '{"a":1}\n\n  \n{"a":2,"prev":"h"}\r\n{"a":3}\n{"a":');
+    const lines = jsonLinesOf<{ a: number }>(path);
+    const rows = [];
+    let next = lines.next();
+    for (; !next.done; next = lines.next()) rows.push(next.value);
+    expect(rows).toEqual([
+      { line: 1, row: { a: 1 } },
+      { line: 4, row: { a: 2 } },
+      { line: 5, row: { a: 3 } },
+    ]);
+    expect(next.value).toEqual({ torn: true });
+  });
+
+  it('jsonLinesOf: a line the pre-filter refuses is not parsed (even when invalid); breaking off closes the file', () => {
+    writeFileSync(path, '{"keep":1}\nnot json\n{"keep":2}\n{"drop":3}\n');
+    const kept = [...jsonLinesOf<object>(path, (text) => text.includes('keep'))];
+    expect(kept).toEqual([
+      { line: 1, row: { keep: 1 } },
+      { line: 3, row: { keep: 2 } },
+    ]);
+    expect(() => [...jsonLinesOf(path)]).toThrow(`${path}:2: not valid JSON`);
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (const { row } of jsonLinesOf<object>(path, (text) => text.includes('keep'))) if (row) break;
+    expect(open()).toBe(before);
   });
 });

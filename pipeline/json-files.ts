@@ -62,6 +62,31 @@ const CHUNK_BYTES = 1 << 20;
  * file and line, a last line without its newline is `torn` and not parsed, `prev` dropped).
  */
 export function forEachJsonLine<T>(path: string, onRow: (row: T) => void): { torn: boolean } {
+  const lines = jsonLinesOf<T>(path);
+  for (let next = lines.next(); ; next = lines.next()) {
+    if (next.done) return next.value;
+    onRow(next.value.row);
+  }
+}
+
+/** One parsed line of a JSONL file and its 1-based line number in the file (blank lines count). */
+export interface NumberedRow<T> {
+  line: number;
+  row: T;
+}
+
+/**
+ * The rows of a JSONL file as a lazy sequence, with their line numbers, under `forEachJsonLine`'s rules; the
+ * sequence's return value says whether the last line was torn. `wanted`, when given, sees each line's raw text
+ * first: a line it refuses is neither parsed nor yielded (a cheap pre-filter; it must accept every line that could
+ * matter, since a refused line is not checked at all).
+ *
+ * @example for (const { line, row } of jsonLinesOf<UnitRecord>(path)) await check(row, line);
+ */
+export function* jsonLinesOf<T>(
+  path: string,
+  wanted?: (text: string) => boolean,
+): Generator<NumberedRow<T>, { torn: boolean }, undefined> {
   if (!existsSync(path)) return { torn: false };
   const file = openSync(path, 'r');
   try {
@@ -75,9 +100,13 @@ export function forEachJsonLine<T>(path: string, onRow: (row: T) => void): { tor
       let start = 0;
       for (let end = bytes.indexOf(0x0a, start); end >= 0; end = bytes.indexOf(0x0a, start)) {
         lineNumber += 1;
-        parseRow(path, lineNumber, bytes.toString('utf8', start, end), onRow);
+        const text = bytes.toString('utf8', start, end);
         start = end + 1;
+        if (wanted && !wanted(text)) continue;
+        const row = parseRow<T>(path, lineNumber, text);
+        if (row !== undefined) yield { line: lineNumber, row };
       }
+      // A copy: `chunk` is overwritten by the next read while the rest of this line waits in `pending`.
       pending = Buffer.from(bytes.subarray(start));
     }
     return { torn: pending.toString('utf8').trim() !== '' };
@@ -86,8 +115,8 @@ export function forEachJsonLine<T>(path: string, onRow: (row: T) => void): { tor
   }
 }
 
-function parseRow<T>(path: string, lineNumber: number, line: string, onRow: (row: T) => void): void {
-  if (line.trim() === '') return;
+function parseRow<T>(path: string, lineNumber: number, line: string): T | undefined {
+  if (line.trim() === '') return undefined;
   let row: unknown;
   try {
     row = JSON.parse(line);
@@ -96,5 +125,5 @@ function parseRow<T>(path: string, lineNumber: number, line: string, onRow: (row
   }
   if (row !== null && typeof row === 'object' && typeof (row as Record<string, unknown>)[CHAIN_FIELD] === 'string')
     delete (row as Record<string, unknown>)[CHAIN_FIELD];
-  onRow(row as T);
+  return row as T;
 }

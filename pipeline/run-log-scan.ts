@@ -1,5 +1,5 @@
 // Reads a run's JSONL files as bytes: each line's hash and chain link, and a torn last line if there is one.
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHAIN_FIELD, lineHash } from './run-log-chain.js';
 
@@ -76,32 +76,77 @@ function linkOf(bytes: Buffer): Pick<ScannedLine, 'prev' | 'error'> & { json: bo
 export function scanLogFile(runDir: string, file: string, options: { parse?: boolean } = {}): ScannedFile | null {
   const path = join(runDir, file);
   if (!existsSync(path)) return null;
-  const content = readFileSync(path);
   const parse = options.parse ?? true;
-  const lines: (ScannedLine & { offset: number; bytes: Buffer; json: boolean })[] = [];
-  let torn: TornLine | null = null;
-  for (let offset = 0; offset < content.length; ) {
-    const end = content.indexOf(0x0a, offset);
-    if (end < 0) {
-      torn = { number: lines.length + 1, offset, bytes: content.subarray(offset), reason: 'no trailing newline' };
-      break;
+  const lines: ScannedLine[] = [];
+  // The last complete line's bytes and offset: only it can be a torn write (issue #18: the file is read in 1 MiB
+  // chunks and never held whole).
+  let last: { offset: number; length: number; json: boolean; error: string | null } | null = null;
+  let rest: { offset: number; bytes: Buffer } | null = null;
+  forEachChunkLine(path, (offset, bytes, complete) => {
+    if (!complete) {
+      rest = { offset, bytes };
+      return;
     }
-    const bytes = content.subarray(offset, end);
-    lines.push({
-      number: lines.length + 1,
-      offset,
-      bytes,
-      hash: lineHash(bytes),
-      ...(parse ? linkOf(bytes) : { prev: null, error: null, json: true }),
-    });
-    offset = end + 1;
-  }
-  const last = lines.at(-1);
-  if (torn === null && last && !last.json) {
+    const link = parse ? linkOf(bytes) : { prev: null, error: null, json: true };
+    lines.push({ number: lines.length + 1, hash: lineHash(bytes), prev: link.prev, error: link.error });
+    last = { offset, length: bytes.length, json: link.json, error: link.error };
+  });
+  let torn: TornLine | null = null;
+  const cut = rest as { offset: number; bytes: Buffer } | null;
+  const final = last as { offset: number; length: number; json: boolean; error: string | null } | null;
+  if (cut) torn = { number: lines.length + 1, offset: cut.offset, bytes: cut.bytes, reason: 'no trailing newline' };
+  else if (final && !final.json) {
     lines.pop();
-    torn = { number: last.number, offset: last.offset, bytes: last.bytes, reason: last.error ?? 'not valid JSON' };
+    const bytes = readBytes(path, final.offset, final.length);
+    torn = { number: lines.length + 1, offset: final.offset, bytes, reason: final.error ?? 'not valid JSON' };
   }
-  return { file, path, lines: lines.map(({ number, hash, prev, error }) => ({ number, hash, prev, error })), torn };
+  return { file, path, lines, torn };
+}
+
+/** `length` bytes of the file at `offset`. */
+function readBytes(path: string, offset: number, length: number): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const bytes = Buffer.alloc(length);
+    readSync(fd, bytes, 0, length, offset);
+    return bytes;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Calls `onLine` with each line's byte offset and exact bytes (without its newline), reading 1 MiB at a time; a last
+ * line without a newline comes with `complete` false. The bytes are valid only during the call (a view of the read
+ * buffer, or a copy for a line that spans chunks).
+ */
+function forEachChunkLine(path: string, onLine: (offset: number, bytes: Buffer, complete: boolean) => void): void {
+  const fd = openSync(path, 'r');
+  try {
+    const chunk = Buffer.alloc(1 << 20);
+    let carried: Buffer[] = [];
+    let lineStart = 0;
+    let position = 0;
+    for (
+      let read = readSync(fd, chunk, 0, chunk.length, null);
+      read > 0;
+      read = readSync(fd, chunk, 0, chunk.length, null)
+    ) {
+      let start = 0;
+      for (let end = chunk.indexOf(0x0a, start); end >= 0 && end < read; end = chunk.indexOf(0x0a, start)) {
+        const piece = chunk.subarray(start, end);
+        onLine(lineStart, carried.length > 0 ? Buffer.concat([...carried, piece]) : piece, true);
+        carried = [];
+        start = end + 1;
+        lineStart = position + start;
+      }
+      if (start < read) carried.push(Buffer.from(chunk.subarray(start, read)));
+      position += read;
+    }
+    if (carried.length > 0) onLine(lineStart, Buffer.concat(carried), false);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

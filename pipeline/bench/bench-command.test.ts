@@ -32,12 +32,13 @@ describe('pnpm bench', () => {
     expect(report.endpoint).toMatchObject({ configuredConcurrency: 16, calls: 36 });
     const numbers = [
       report.guard.microsPerRetrieval,
+      report.guard.freshTextsMicrosPerRetrieval ?? 0,
       report.guardV2.microsPerRetrieval,
       report.guard.array.ms,
       ...report.poem.flatMap((row) => [row.checkMicros, row.gateMicros, row.fullMicros, row.ratio]),
       report.grid.wallSeconds,
       report.grid.peakRssMB,
-      ...report.summarize.map((row) => row.seconds),
+      ...report.summarize.flatMap((row) => [row.seconds, row.rescoreSeconds, row.rescorePeakRssMB]),
       report.endpoint.achievedConcurrency,
     ];
     for (const value of numbers) expect(Number.isFinite(value) && value > 0, String(value)).toBe(true);

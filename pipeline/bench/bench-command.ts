@@ -6,16 +6,18 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadScenarios } from '../../scenarios/index.js';
 import { benchEndpoint, type EndpointBench } from './bench-endpoint.js';
-import { benchGrid, benchSummarize, type GridBench, type SummarizeBench } from './bench-grid.js';
+import { benchGrid, type GridBench } from './bench-grid.js';
 import { benchGuard, type GuardBench, type RetrievalTiming, timeRetrievals } from './bench-guard.js';
 import { benchPoem, type PoemBenchRow } from './bench-poem.js';
+import { benchSummarize, type SummarizeBench } from './bench-rescore.js';
 import { GUARD_CORPUS_FILE, generateGuardCorpus, readGuardCorpus } from './guard-corpus.js';
 
 const USAGE = `usage: pnpm bench [--json] [--quick] [--write-corpus]
   measures on this machine: the stale guard per k=10 retrieval (${GUARD_CORPUS_FILE}) and on one 10,000-record
   array; the PoEM grounding check at N = 10 … 100,000 events, incremental and full; a fixed offline grid in a child
-  process (45,144 units: wall, units/s, peak RSS); summarising 10,000 and 100,000 records; the overhead per decision
-  against a local OpenAI-compatible endpoint with a 100 ms latency at -j 16. Timings vary with load; nothing is asserted.
+  process (45,144 units: wall, units/s, peak RSS); summarising and rescoring (pnpm rescore --check, child process)
+  10,000 and 100,000 records; the overhead per decision against a local OpenAI-compatible endpoint with a 100 ms
+  latency at -j 16. Timings vary with load; nothing is asserted.
   --json          print the results as JSON (with the machine: CPU, cores, memory, Node version)
   --quick         small sizes (a smoke run of every row; its numbers are not the figures)
   --write-corpus  regenerate ${GUARD_CORPUS_FILE} from the scenarios and exit`;
@@ -58,8 +60,10 @@ export async function runBench(
   progress('offline grid (child process) …');
   const { row: grid, runDir, out } = await benchGrid(ROOT, quick);
   try {
-    progress('summarize …');
-    const summarize = (quick ? [1_000, 10_000] : [10_000, 100_000]).map((size) => benchSummarize(runDir, size));
+    progress('summarize and rescore …');
+    const summarize: SummarizeBench[] = [];
+    for (const size of quick ? [1_000, 10_000] : [10_000, 100_000])
+      summarize.push(await benchSummarize(ROOT, runDir, size));
     progress('endpoint overhead …');
     const endpoint = await benchEndpoint(quick);
     return { machine, quick, guard, guardV2, poem, grid, summarize, endpoint };
@@ -76,7 +80,7 @@ export function formatBench(report: BenchReport): string {
   const [small, large] = summarize;
   return [
     `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GB, Node ${machine.node}, load ${machine.loadAverage.map((l) => fixed(l, 2)).join(' ')}${report.quick ? ' (--quick: not the figures)' : ''}`,
-    `guard, per k=${guard.k} retrieval: ${fixed(guard.microsPerRetrieval)} µs (first pass ${fixed(guard.firstPassMicrosPerRetrieval)} µs; ${guard.retrievals} retrievals)`,
+    `guard, per k=${guard.k} retrieval: ${fixed(guard.microsPerRetrieval)} µs; every text new ${fixed(guard.freshTextsMicrosPerRetrieval ?? Number.NaN)} µs (first pass ${fixed(guard.firstPassMicrosPerRetrieval)} µs; ${guard.retrievals} retrievals)`,
     `guard-v2, per k=${guard.k} retrieval: ${fixed(guardV2.microsPerRetrieval)} µs (first pass ${fixed(guardV2.firstPassMicrosPerRetrieval)} µs), ${guardV2.withheldPerPass} withheld per pass`,
     `guard, one array of ${guard.array.records} records (${guard.array.distinctTexts} distinct texts): ${fixed(guard.array.ms / 1000, 2)} s, ${guard.array.withheld} withheld`,
     ...poem.map(
@@ -84,9 +88,14 @@ export function formatBench(report: BenchReport): string {
         `PoEM check at N = ${row.events}: ${fixed(row.checkMicros, 2)} µs incremental (gate ${fixed(row.gateMicros, 2)} µs), full ${fixed(row.fullMicros / 1000, 2)} ms, ×${fixed(row.ratio, 0)}`,
     ),
     `offline grid, ${grid.units} units: ${fixed(grid.wallSeconds)} s, ${fixed(grid.unitsPerSecond, 0)} units/s, peak RSS ${fixed(grid.peakRssMB, 0)} MB`,
-    ...summarize.map((row) => `summarize ${row.records} records: ${fixed(row.seconds, 2)} s`),
+    ...summarize.map(
+      (row) =>
+        `${row.records} records: summarize ${fixed(row.seconds, 2)} s; rescore --check ${fixed(row.rescoreSeconds, 2)} s, peak RSS ${fixed(row.rescorePeakRssMB, 0)} MB`,
+    ),
     ...(small && large
-      ? [`summarize ${large.records} / ${small.records}: ×${fixed(large.seconds / small.seconds)}`]
+      ? [
+          `${large.records} / ${small.records} records: summarize ×${fixed(large.seconds / small.seconds)}, rescore ×${fixed(large.rescoreSeconds / small.rescoreSeconds)}`,
+        ]
       : []),
     `endpoint ${endpoint.latencyMs} ms, -j ${endpoint.configuredConcurrency}: overhead ${fixed(endpoint.overheadMsPerDecision, 2)} ms per decision, ${fixed(endpoint.achievedConcurrency, 2)} of ${endpoint.configuredConcurrency} in flight (${endpoint.calls} calls)`,
   ].join('\n');

@@ -17,6 +17,8 @@ export interface GuardBench {
   firstPassMicrosPerRetrieval: number;
   /** µs per retrieval, minimum over 3 repeats of `passes` passes (texts and time strings seen before, as in a grid). */
   microsPerRetrieval: number;
+  /** µs per retrieval with every text new to the process (see `RetrievalTiming`). */
+  freshTextsMicrosPerRetrieval: number | null;
   passes: number;
   /** Records in the one large array, distinct texts among them, and the guard's wall time on it. */
   array: { records: number; distinctTexts: number; ms: number; withheld: number };
@@ -29,18 +31,19 @@ export interface GuardBench {
  */
 export function largeGuardArray(corpus: readonly GuardInput[][], size: number): GuardInput[] {
   const records = corpus.flat();
-  const word = (n: number): string => {
-    let text = '';
-    for (let rest = n; text.length < 4; rest = Math.floor(rest / 26)) text += String.fromCharCode(97 + (rest % 26));
-    return text;
-  };
-  return Array.from({ length: size }, (_, index) => {
-    const record = records[index % records.length]!;
-    const tag = word(index);
-    const suffix = ` [${tag.slice(0, 2)}-${tag.slice(2)}]`;
-    return typeof record === 'string' ? record + suffix : { ...record, fact: `${String(record.fact)}${suffix}` };
-  });
+  return Array.from({ length: size }, (_, index) => tagged(records[index % records.length]!, index));
 }
+
+/** The record with ` [ab-cd]` (tag `n` in base 26) after its text: a new text the conflict test reads as the original. */
+function tagged(record: GuardInput, n: number): GuardInput {
+  let tag = '';
+  for (let rest = n; tag.length < 4; rest = Math.floor(rest / 26)) tag += String.fromCharCode(97 + (rest % 26));
+  const suffix = ` [${tag.slice(0, 2)}-${tag.slice(2)}]`;
+  return typeof record === 'string' ? record + suffix : { ...record, fact: `${String(record.fact)}${suffix}` };
+}
+
+/** Tags the large array (0 … size − 1) does not use: fresh texts for each pass of `timeRetrievals` (26⁴ in all). */
+let nextFreshTag = 200_000;
 
 /** Corpus records as a store's read returns them: `{fact, ...fields}` → text `fact` plus the fields; a string → text. */
 function asMemoryRecords(records: readonly GuardInput[]): MemoryRecord[] {
@@ -57,13 +60,24 @@ export interface RetrievalTiming {
   defence: string;
   firstPassMicrosPerRetrieval: number;
   microsPerRetrieval: number;
+  /**
+   * µs per retrieval when every text is new to the process (each pass's texts tagged afresh, the code already warm):
+   * the cost without the per-text feature cache's hits, best of 3 repeats of `passes` passes. Null when not
+   * measured (guard-v2 reads the two-letter tags as words, so its verdicts would change).
+   */
+  freshTextsMicrosPerRetrieval: number | null;
   passes: number;
   /** Records the screen withheld over one pass of the corpus. */
   withheldPerPass: number;
 }
 
 /** Times a registered defence's screen over the corpus retrievals, as the grid calls it. */
-export function timeRetrievals(defence: string, inputs: readonly GuardInput[][], passes: number): RetrievalTiming {
+export function timeRetrievals(
+  defence: string,
+  inputs: readonly GuardInput[][],
+  passes: number,
+  options: { freshTexts?: boolean } = {},
+): RetrievalTiming {
   const screen = screenOf(defence);
   const now = new Date(GUARD_CORPUS_NOW);
   const corpus = inputs.map(asMemoryRecords);
@@ -77,7 +91,28 @@ export function timeRetrievals(defence: string, inputs: readonly GuardInput[][],
     for (let pass = 0; pass < passes; pass += 1) for (const records of corpus) screen({ records, now });
     best = Math.min(best, (msSince(start) * 1000) / (passes * corpus.length));
   }
-  return { defence, firstPassMicrosPerRetrieval, microsPerRetrieval: best, passes, withheldPerPass };
+  let fresh = Number.POSITIVE_INFINITY;
+  for (let repeat = 0; options.freshTexts && repeat < 3; repeat += 1) {
+    const renamed = Array.from({ length: passes }, () => {
+      const tag = nextFreshTag++;
+      return inputs.map((records) => asMemoryRecords(records.map((record) => tagged(record, tag))));
+    });
+    let withheld = 0;
+    const start = process.hrtime.bigint();
+    for (const pass of renamed) for (const records of pass) withheld += screen({ records, now }).withheld.length;
+    fresh = Math.min(fresh, (msSince(start) * 1000) / (passes * corpus.length));
+    // The tags must leave every verdict as it was, or this row would time other work.
+    if (withheld !== withheldPerPass * passes)
+      throw new Error(`bench ${defence}: tagged texts withheld ${withheld}, expected ${withheldPerPass * passes}`);
+  }
+  return {
+    defence,
+    firstPassMicrosPerRetrieval,
+    microsPerRetrieval: best,
+    freshTextsMicrosPerRetrieval: options.freshTexts ? fresh : null,
+    passes,
+    withheldPerPass,
+  };
 }
 
 /** Runs the guard rows (the array has 10,000 records, or 2,000 with `quick`). */
@@ -88,8 +123,9 @@ export function benchGuard(inputs: readonly GuardInput[][], quick: boolean): Gua
   const {
     firstPassMicrosPerRetrieval,
     microsPerRetrieval: best,
+    freshTextsMicrosPerRetrieval,
     passes,
-  } = timeRetrievals('guard', inputs, quick ? 2 : 20);
+  } = timeRetrievals('guard', inputs, quick ? 2 : 20, { freshTexts: true });
   const array = asMemoryRecords(largeGuardArray(inputs, quick ? 2_000 : 10_000));
   const start = process.hrtime.bigint();
   const verdict = screen({ records: array, now });
@@ -99,6 +135,7 @@ export function benchGuard(inputs: readonly GuardInput[][], quick: boolean): Gua
     k,
     firstPassMicrosPerRetrieval,
     microsPerRetrieval: best,
+    freshTextsMicrosPerRetrieval,
     passes,
     array: {
       records: array.length,
