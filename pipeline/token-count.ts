@@ -36,7 +36,7 @@ const PER_MESSAGE = 3;
 const PRIMING = 3;
 
 /** Counts kept per counter: a run sends the same few prompts again for every trial (the budget counts every attempt). */
-export const COUNT_CACHE_SIZE = 4096;
+const COUNT_CACHE_SIZE = 4096;
 
 /** A count memoised by the exact messages, with the number of prompts it holds. */
 export interface CachedCount {

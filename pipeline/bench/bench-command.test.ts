@@ -50,6 +50,7 @@ describe('pnpm bench', () => {
         row.achievedConcurrency,
         row.serviceMs,
         row.windowSeconds,
+        row.cpuMsPerCall,
       ]),
     ];
     expect(Number.isFinite(report.endpoint.pipelineAboveSdkMs)).toBe(true);

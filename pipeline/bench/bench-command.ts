@@ -75,7 +75,7 @@ const fixed = (value: number, digits = 1): string => value.toFixed(digits);
 function formatEndpoint(endpoint: EndpointBench): string[] {
   const j = endpoint.configuredConcurrency;
   const loop = (name: string, row: EndpointLoop) =>
-    `  ${name}: overhead ${fixed(row.overheadMsPerCall, 2)} ms per call, ${fixed(row.achievedConcurrency, 2)} of ${j} in flight (served ${fixed(row.serviceMs, 2)} ms)`;
+    `  ${name}: overhead ${fixed(row.overheadMsPerCall, 2)} ms per call, ${fixed(row.achievedConcurrency, 2)} of ${j} in flight (served ${fixed(row.serviceMs, 2)} ms), CPU ${fixed(row.cpuMsPerCall, 2)} ms per call`;
   return [
     `endpoint ${endpoint.latencyMs} ms in a child process, -j ${j}, ${endpoint.pipeline.calls} calls each (overhead = j × window / calls − the latency served):`,
     `${loop('pipeline', endpoint.pipeline)}, ${fixed(endpoint.pipelineAboveSdkMs, 2)} ms above the bare SDK`,

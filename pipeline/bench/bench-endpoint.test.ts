@@ -37,12 +37,14 @@ describe('the scripted decision', () => {
 
 describe('the row arithmetic', () => {
   it('charges a slot j × window / calls minus the latency the server actually served', () => {
-    const row = endpointLoopOf({ calls: 32, windowMs: 210, busyMs: 32 * 100.5, unscripted: 0, sample: null }, 16);
+    const stats = { calls: 32, windowMs: 210, busyMs: 32 * 100.5, unscripted: 0, sample: null };
+    const row = endpointLoopOf(stats, 16, 1.5);
     expect(row.calls).toBe(32);
     expect(row.windowSeconds).toBeCloseTo(0.21, 12);
     expect(row.serviceMs).toBeCloseTo(100.5, 12);
     expect(row.overheadMsPerCall).toBeCloseTo(4.5, 12);
     expect(row.achievedConcurrency).toBeCloseTo(3216 / 210, 12);
+    expect(row.cpuMsPerCall).toBeCloseTo(1.5, 12);
   });
 
   it('refuses a pipeline run with a parse failure, a failed unit or a missing record', () => {

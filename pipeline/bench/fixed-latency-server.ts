@@ -37,7 +37,7 @@ function chatCompletion(model: unknown, content: string, index: number): string 
 }
 
 /** Serves on 127.0.0.1 with `latencyMs` per chat call; commands come from `input`, answers go to `output`. */
-export async function serveFixedLatency(
+async function serveFixedLatency(
   latencyMs: number,
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,

@@ -5,7 +5,7 @@ const ALLOWED = /Allowed actions \(choose one\): \[([^\n]*)\]\s*$/;
 const QUOTED = /'([^'\\]*)'|"([^"\\]*)"/g;
 
 /** The actions the last user message of a chat request allows, in prompt order; empty when it names none. */
-export function allowedActions(messages: readonly { role: string; content: string }[]): string[] {
+function allowedActions(messages: readonly { role: string; content: string }[]): string[] {
   const user = messages.findLast((message) => message.role === 'user')?.content ?? '';
   const list = ALLOWED.exec(user)?.[1];
   if (list === undefined) return [];
