@@ -78,7 +78,7 @@ function formatEndpoint(endpoint: EndpointBench): string[] {
     `  ${name}: overhead ${fixed(row.overheadMsPerCall, 2)} ms per call, ${fixed(row.achievedConcurrency, 2)} of ${j} in flight (served ${fixed(row.serviceMs, 2)} ms), CPU ${fixed(row.cpuMsPerCall, 2)} ms per call`;
   return [
     `endpoint ${endpoint.latencyMs} ms in a child process, -j ${j}, ${endpoint.pipeline.calls} calls each (overhead = j × window / calls − the latency served):`,
-    `${loop('pipeline', endpoint.pipeline)}, ${fixed(endpoint.pipelineAboveSdkMs, 2)} ms above the bare SDK`,
+    `${loop('pipeline', endpoint.pipeline)}; its overhead is ${fixed(endpoint.pipelineAboveSdkMs, 2)} ms above the bare SDK's`,
     loop('sdk (bare OpenAI SDK)', endpoint.sdk),
     loop('floor (bare node:http)', endpoint.floor),
   ];
