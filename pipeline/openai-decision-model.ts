@@ -3,6 +3,7 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { ProviderError } from './core/errors.js';
 import type { SpendGate } from './budget.js';
+import { scopedSignal } from './call-signal.js';
 import { describeFailure } from './endpoint-failure.js';
 import { createRedactor, type Redactor } from './redact.js';
 import type { DecisionModel, DecisionRequest, DecisionResponse, SamplingParameters, Usage } from './decision-model.js';
@@ -132,14 +133,29 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
 
   // A temperature rejection is remembered in the cache too, so a resumed run sends (and looks up) the body
   // that the provider accepted last time instead of paying for a rejected call first. It is per endpoint and
-  // model, not per sample.
+  // model, not per sample: its key is computed once.
+  let marker: ReturnType<typeof keyOf>;
   const rejectionMarker = () =>
-    keyOf({ marker: 'temperature-rejected' }, { trial: -1, sample: '(temperature-rejection marker)' });
+    (marker ??= keyOf({ marker: 'temperature-rejected' }, { trial: -1, sample: '(temperature-rejection marker)' }));
 
-  function lookup(request: DecisionRequest): { key: string; reply: CachedReply | undefined } | undefined {
+  type Key = ReturnType<typeof keyOf>;
+  /** One call's cache keys by body variant (with / without temperature): each body is serialized and hashed once. */
+  function callKeys(request: DecisionRequest): (withTemperature: boolean) => Key {
+    const keys = new Map<boolean, Key>();
+    return (withTemperature) => {
+      if (!keys.has(withTemperature))
+        keys.set(withTemperature, keyOf(bodyOf(request.messages, withTemperature).body, request));
+      return keys.get(withTemperature);
+    };
+  }
+
+  function lookup(
+    request: DecisionRequest,
+    keyFor = callKeys(request),
+  ): { key: string; reply: CachedReply | undefined } | undefined {
     if (!settings.cache) return undefined;
     if (!temperatureRejected && settings.cache.get(rejectionMarker()!.key)) temperatureRejected = true;
-    const { key } = keyOf(bodyOf(request.messages, !temperatureRejected).body, request)!;
+    const { key } = keyFor(!temperatureRejected)!;
     return { key, reply: settings.cache.get<CachedReply>(key)?.value };
   }
 
@@ -154,7 +170,8 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
   }
 
   async function decide(request: DecisionRequest): Promise<DecisionResponse> {
-    const found = lookup(request);
+    const keyFor = callKeys(request);
+    const found = lookup(request, keyFor);
     const hit = found?.reply;
     const drawn = { sample: request.sample, ...(found ? { cacheKey: found.key } : {}) };
     if (hit)
@@ -169,7 +186,8 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
       };
     const notes: string[] = [];
     for (let attempt = 1; ; attempt += 1) {
-      const { sent, body } = bodyOf(request.messages, !temperatureRejected);
+      const withTemperature = !temperatureRejected;
+      const { sent, body } = bodyOf(request.messages, withTemperature);
       if (request.signal?.aborted) throw new ProviderError('cancelled before sending', undefined, attempt - 1);
       const lease = await leaseFor(request.signal, attempt);
       // Throws BudgetExhaustedError before anything is sent when this attempt cannot be covered.
@@ -179,12 +197,16 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
         if (reservation && !settled) settings.spend!.after(reservation, outcome);
         settled = true;
       };
+      // The SDK's abort listener goes on a signal of this attempt only, not on the run's (pipeline/call-signal.ts).
+      const scoped = scopedSignal(request.signal);
       try {
         const { data, response } = await (lease?.client ?? client).chat.completions
-          .create(body, { signal: request.signal })
-          .withResponse();
+          .create(body, { signal: scoped.signal })
+          .withResponse()
+          .finally(scoped.release);
         lease?.release({ kind: 'ok' });
-        settle({ billed: true, usage: usageOf(data), headers: keptHeaders(response.headers) });
+        const headers = keptHeaders(response.headers);
+        settle({ billed: true, usage: usageOf(data), headers });
         const choice = data.choices[0];
         const reply: CachedReply = {
           text: choice?.message?.content ?? '',
@@ -195,7 +217,7 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
           sent,
         };
         if (temperatureRejected) notes.push('temperature dropped: provider rejected it');
-        const key = keyOf(body, request);
+        const key = keyFor(withTemperature);
         if (reply.text.trim() !== '' && reply.finishReason !== 'content_filter' && key) {
           settings.cache!.put(key.key, key.components, reply);
           if (temperatureRejected)
@@ -208,7 +230,7 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
           cached: false,
           attempts: attempt,
           requested,
-          headers: keptHeaders(response.headers),
+          headers,
           notes,
         };
       } catch (error) {

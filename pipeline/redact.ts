@@ -5,7 +5,7 @@ export const REDACTED = '[redacted]';
 
 // Key-shaped strings, whatever key is configured: OpenAI/LiteLLM keys (`sk-…`, `sk-proj-…`, also the masked
 // `sk-proj-****abcd` OpenAI echoes), bearer tokens and `api_key=…` / `"api_key": "…"` pairs.
-const KEY_SHAPED: readonly [RegExp, string][] = [
+export const KEY_SHAPED: readonly [RegExp, string][] = [
   [/\bsk-[A-Za-z0-9*_-]{6,}/g, `sk-${REDACTED}`],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/*-]+=*/gi, `$1 ${REDACTED}`],
   [
@@ -14,6 +14,13 @@ const KEY_SHAPED: readonly [RegExp, string][] = [
   ],
 ];
 
+// Every KEY_SHAPED match contains one of these words (any case): a text with none of them and no configured secret
+// is returned as it is, without running the patterns.
+const KEY_SHAPED_HINT = /sk-|bearer|basic|api|authorization|password|secret/i;
+
+const occurs = (text: string, secret: string | undefined | null): boolean =>
+  !!secret && secret.length >= 4 && text.includes(secret);
+
 /**
  * `text` with every configured secret (exact occurrences; secrets shorter than 4 characters are ignored, they
  * would redact ordinary words) and every key-shaped string replaced by `[redacted]`.
@@ -21,6 +28,7 @@ const KEY_SHAPED: readonly [RegExp, string][] = [
  * @example redactSecrets('Incorrect API key provided: sk-abc123def456', ['sk-abc123def456']) // 'Incorrect API key provided: [redacted]'
  */
 export function redactSecrets(text: string, secrets: readonly (string | undefined | null)[] = []): string {
+  if (!KEY_SHAPED_HINT.test(text) && !secrets.some((secret) => occurs(text, secret))) return text;
   let redacted = text;
   for (const secret of secrets) {
     if (secret && secret.length >= 4) redacted = redacted.split(secret).join(REDACTED);
@@ -38,12 +46,33 @@ export function createRedactor(secrets: readonly (string | undefined | null)[]):
   return (text) => redactSecrets(text, kept);
 }
 
-/** Every string inside a JSON-like value redacted (objects and arrays copied; other values kept). */
+/**
+ * Whether `redactDeep` would return a copy equal to `value`: no string changes and every object is a plain object or
+ * array (a Date, a Map or a class instance is copied into a plain object, which serializes differently).
+ */
+function unchanged(value: unknown, redact: Redactor): boolean {
+  if (typeof value === 'string') return redact(value) === value;
+  if (value === null || typeof value !== 'object') return true;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (Array.isArray(value)) return prototype === Array.prototype && value.every((item) => unchanged(item, redact));
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  for (const item of Object.values(value)) if (!unchanged(item, redact)) return false;
+  return true;
+}
+
+/**
+ * Every string inside a JSON-like value redacted (objects and arrays copied; other values kept). A value in which
+ * nothing would change is returned as it is, uncopied (a run-log record without a secret, the usual case).
+ */
 export function redactDeep<T>(value: T, redact: Redactor): T {
+  return unchanged(value, redact) ? value : copyRedacted(value, redact);
+}
+
+function copyRedacted<T>(value: T, redact: Redactor): T {
   if (typeof value === 'string') return redact(value) as T;
-  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact)) as T;
+  if (Array.isArray(value)) return value.map((item) => copyRedacted(item, redact)) as T;
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactDeep(item, redact)])) as T;
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, copyRedacted(item, redact)])) as T;
   }
   return value;
 }

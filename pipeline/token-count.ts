@@ -1,4 +1,5 @@
 // Input tokens of the exact messages a call sends, with the model family's tokenizer (gpt-tokenizer); an estimate, labelled, for other models.
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { ChatMessage } from './decision-model.js';
 
@@ -34,6 +35,46 @@ function knownModel(model: string): boolean {
 const PER_MESSAGE = 3;
 const PRIMING = 3;
 
+/** Counts kept per counter: a run sends the same few prompts again for every trial (the budget counts every attempt). */
+const COUNT_CACHE_SIZE = 4096;
+
+/** A count memoised by the exact messages, with the number of prompts it holds. */
+export interface CachedCount {
+  /** The same number `count` returns for these messages. */
+  count(messages: readonly ChatMessage[]): number;
+  /** Prompts held (at most the limit). */
+  size(): number;
+}
+
+/**
+ * `count` memoised by the sha256 of the messages' JSON (every field, in order), keeping the `limit` most recently used
+ * prompts: the tokenizer runs once per distinct prompt instead of once per trial and attempt.
+ *
+ * @example cachedCount((messages) => messages.length, 2).count([{ role: 'user', content: 'hi' }]) // 1
+ */
+export function cachedCount(
+  count: (messages: readonly ChatMessage[]) => number,
+  limit = COUNT_CACHE_SIZE,
+): CachedCount {
+  const counts = new Map<string, number>();
+  return {
+    count(messages) {
+      const key = createHash('sha256').update(JSON.stringify(messages)).digest('base64');
+      const known = counts.get(key);
+      if (known !== undefined) {
+        counts.delete(key); // re-inserted as the most recent
+        counts.set(key, known);
+        return known;
+      }
+      const counted = count(messages);
+      counts.set(key, counted);
+      if (counts.size > limit) counts.delete(counts.keys().next().value!);
+      return counted;
+    },
+    size: () => counts.size,
+  };
+}
+
 /**
  * A counter for `model`: its own tokenizer when gpt-tokenizer knows the alias (the count of the chat format
  * OpenAI bills), otherwise o200k_base over the message texts plus the chat overhead, marked `exact: false`.
@@ -43,22 +84,18 @@ const PRIMING = 3;
 export async function createTokenCounter(model: string): Promise<TokenCounter> {
   if (knownModel(model)) {
     const module = (await import(`gpt-tokenizer/model/${model}`)) as ModelModule;
-    return {
-      tokenizer: model,
-      exact: true,
-      count: (messages) =>
+    const { count } = cachedCount(
+      (messages) =>
         module.countChatCompletionTokens?.({ messages: [...messages] }) ?? module.encodeChat([...messages]).length,
-    };
+    );
+    return { tokenizer: model, exact: true, count };
   }
   const encoding = (await import('gpt-tokenizer/encoding/o200k_base')) as EncodingModule;
-  return {
-    tokenizer: 'o200k_base (estimate)',
-    exact: false,
-    count: (messages) =>
-      messages.reduce(
-        (sum, message) =>
-          sum + PER_MESSAGE + encoding.countTokens(message.content) + encoding.countTokens(message.role),
-        PRIMING,
-      ),
-  };
+  const { count } = cachedCount((messages) =>
+    messages.reduce(
+      (sum, message) => sum + PER_MESSAGE + encoding.countTokens(message.content) + encoding.countTokens(message.role),
+      PRIMING,
+    ),
+  );
+  return { tokenizer: 'o200k_base (estimate)', exact: false, count };
 }

@@ -29,7 +29,15 @@ describe('pnpm bench', () => {
     expect(report.poem.map((row) => row.events)).toEqual([10, 1000]);
     expect(report.grid.units).toBe(9 * 6 * 4); // graphiti, direct, 9 scenarios × 6 arms × guard × PoEM, 1 trial
     expect(report.summarize.map((row) => row.records)).toEqual([1000, 10000]);
-    expect(report.endpoint).toMatchObject({ configuredConcurrency: 16, calls: 36 });
+    // 9 scenarios × 16 trials: a multiple of -j 16 for the pipeline, and as many calls for the floor and the SDK loop.
+    const calls = { calls: 144 };
+    expect(report.endpoint).toMatchObject({
+      configuredConcurrency: 16,
+      trials: 16,
+      pipeline: calls,
+      floor: calls,
+      sdk: calls,
+    });
     const numbers = [
       report.guard.microsPerRetrieval,
       report.guard.freshTextsMicrosPerRetrieval ?? 0,
@@ -39,8 +47,14 @@ describe('pnpm bench', () => {
       report.grid.wallSeconds,
       report.grid.peakRssMB,
       ...report.summarize.flatMap((row) => [row.seconds, row.rescoreSeconds, row.rescorePeakRssMB]),
-      report.endpoint.achievedConcurrency,
+      ...[report.endpoint.pipeline, report.endpoint.floor, report.endpoint.sdk].flatMap((row) => [
+        row.achievedConcurrency,
+        row.serviceMs,
+        row.windowSeconds,
+        row.cpuMsPerCall,
+      ]),
     ];
+    expect(Number.isFinite(report.endpoint.pipelineAboveSdkMs)).toBe(true);
     for (const value of numbers) expect(Number.isFinite(value) && value > 0, String(value)).toBe(true);
   }, 300_000);
 

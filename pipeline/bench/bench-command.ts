@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadScenarios } from '../../scenarios/index.js';
-import { benchEndpoint, type EndpointBench } from './bench-endpoint.js';
+import { benchEndpoint, type EndpointBench, type EndpointLoop } from './bench-endpoint.js';
 import { benchGrid, type GridBench } from './bench-grid.js';
 import { benchGuard, type GuardBench, type RetrievalTiming, timeRetrievals } from './bench-guard.js';
 import { benchPoem, type PoemBenchRow } from './bench-poem.js';
@@ -16,8 +16,9 @@ const USAGE = `usage: pnpm bench [--json] [--quick] [--write-corpus]
   measures on this machine: the stale guard per k=10 retrieval (${GUARD_CORPUS_FILE}) and on one 10,000-record
   array; the PoEM grounding check at N = 10 … 100,000 events, incremental and full; a fixed offline grid in a child
   process (45,144 units: wall, units/s, peak RSS); summarising and rescoring (pnpm rescore --check, child process)
-  10,000 and 100,000 records; the overhead per decision against a local OpenAI-compatible endpoint with a 100 ms
-  latency at -j 16. Timings vary with load; nothing is asserted.
+  10,000 and 100,000 records; the overhead per decision against a local OpenAI-compatible endpoint (a child process)
+  with a 100 ms latency at -j 16, beside a bare SDK loop and a bare node:http loop against the same server. Timings
+  vary with load; nothing is asserted.
   --json          print the results as JSON (with the machine: CPU, cores, memory, Node version)
   --quick         small sizes (a smoke run of every row; its numbers are not the figures)
   --write-corpus  regenerate ${GUARD_CORPUS_FILE} from the scenarios and exit`;
@@ -74,6 +75,19 @@ export async function runBench(
 
 const fixed = (value: number, digits = 1): string => value.toFixed(digits);
 
+/** The endpoint lines: the pipeline, then what the bare SDK and bare HTTP cost against the same server. */
+function formatEndpoint(endpoint: EndpointBench): string[] {
+  const j = endpoint.configuredConcurrency;
+  const loop = (name: string, row: EndpointLoop) =>
+    `  ${name}: overhead ${fixed(row.overheadMsPerCall, 2)} ms per call, ${fixed(row.achievedConcurrency, 2)} of ${j} in flight (served ${fixed(row.serviceMs, 2)} ms), CPU ${fixed(row.cpuMsPerCall, 2)} ms per call`;
+  return [
+    `endpoint ${endpoint.latencyMs} ms in a child process, -j ${j}, ${endpoint.pipeline.calls} calls each (overhead = j × window / calls − the latency served):`,
+    `${loop('pipeline', endpoint.pipeline)}; its overhead is ${fixed(endpoint.pipelineAboveSdkMs, 2)} ms above the bare SDK's`,
+    loop('sdk (bare OpenAI SDK)', endpoint.sdk),
+    loop('floor (bare node:http)', endpoint.floor),
+  ];
+}
+
 /** The human-readable report. */
 export function formatBench(report: BenchReport): string {
   const { machine, guard, guardV2, poem, grid, summarize, endpoint } = report;
@@ -97,7 +111,7 @@ export function formatBench(report: BenchReport): string {
           `${large.records} / ${small.records} records: summarize ×${fixed(large.seconds / small.seconds)}, rescore ×${fixed(large.rescoreSeconds / small.rescoreSeconds)}`,
         ]
       : []),
-    `endpoint ${endpoint.latencyMs} ms, -j ${endpoint.configuredConcurrency}: overhead ${fixed(endpoint.overheadMsPerDecision, 2)} ms per decision, ${fixed(endpoint.achievedConcurrency, 2)} of ${endpoint.configuredConcurrency} in flight (${endpoint.calls} calls)`,
+    ...formatEndpoint(endpoint),
   ].join('\n');
 }
 
