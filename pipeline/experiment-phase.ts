@@ -169,7 +169,10 @@ async function runUnit(
 }
 
 /** What enumerating the units reads of the phase's input. */
-type UnitSpace = Pick<ExperimentPhaseInput, 'modes' | 'systems' | 'trials' | 'arms' | 'probes' | 'guardAxis' | 'poemAxis'> & {
+type UnitSpace = Pick<
+  ExperimentPhaseInput,
+  'modes' | 'systems' | 'trials' | 'arms' | 'probes' | 'guardAxis' | 'poemAxis'
+> & {
   /** Only the ids are read (`pnpm merge` enumerates from a manifest). */
   scenarios: readonly Pick<Scenario, 'id'>[];
   models: readonly { description: Pick<DecisionModel['description'], 'id'> }[];
@@ -234,7 +237,8 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
     if (input.signal?.aborted) return;
     const probe = input.probes.get(probeIdOf(key.system, key.mode, key.scenario))!;
     const reuses = resume.reuseOf(key);
-    const reusable = reuses !== null && isArmId(reuses) ? resume.reusable(unitIdOf({ ...key, arm: reuses })) : undefined;
+    const reusable =
+      reuses !== null && isArmId(reuses) ? resume.reusable(unitIdOf({ ...key, arm: reuses })) : undefined;
     let record: UnitRecord;
     try {
       record = await runUnit(key, scenarios.get(key.scenario)!, probe, models.get(key.model)!, reusable, actions, stop);
