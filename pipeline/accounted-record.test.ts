@@ -17,7 +17,7 @@ const reply = (index: number, overrides: Partial<DecisionResponse> = {}): Decisi
   sent: index % 3 === 0 ? { max_tokens: 256 } : { temperature: 0, max_tokens: 256 },
   responseModel: index % 5 === 0 ? 'gpt-5-nano-2025' : 'gpt-5-nano',
   systemFingerprint: index % 2 === 0 ? `fp_${index % 3}` : null,
-  usage: { promptTokens: 100 + index, completionTokens: 20 + index },
+  usage: index % 6 === 3 ? null : { promptTokens: 100 + index, completionTokens: 20 + index },
   headers: index % 2 === 0 ? { 'x-litellm-response-cost': String(0.001 * index), 'x-litellm-version': '1.2.3' } : {},
   notes: ['temperature dropped after the provider rejected it'],
   ...overrides,
@@ -72,5 +72,10 @@ describe('createAccountedRecordOf', () => {
     expect(withReplies.length).toBeGreaterThan(2);
     expect(new Set(withReplies.map((r) => r.reply!.sent)).size).toBe(1);
     expect(Object.isFrozen(withReplies[0]!.reply!.sent)).toBe(true);
+    // Replies without usage that agree on every kept field are one object; replies with usage stay their own.
+    const noUsage = slim.filter((r, index) => r.reply?.usage === null && index % 4 === 3 && index % 5 !== 0);
+    expect(noUsage.length).toBeGreaterThan(1);
+    expect(new Set(noUsage.map((r) => r.reply)).size).toBeLessThan(noUsage.length);
+    expect(new Set(slim.map((r) => r.scores)).size).toBeLessThanOrEqual(6);
   });
 });

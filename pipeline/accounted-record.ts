@@ -12,8 +12,9 @@ const NO_NOTES: readonly string[] = Object.freeze([]);
 /**
  * Returns a projection that keeps only what the account and the summary read of a unit record: no context records,
  * traces, reply text, sample, notes or cache key. The values it keeps are shared across records where they repeat
- * (key fields, and the sampling parameters and headers, which are equal in every reply of a model): 45k records
- * parsed one at a time would otherwise each hold their own copies (issue #18). The shared values are frozen.
+ * (key fields, scores, verdicts, the sampling parameters and headers, which are equal in every reply of a model, and
+ * whole replies without token usage): 45k records parsed one at a time would otherwise each hold their own copies
+ * (issue #18). The shared values are frozen, so a reader that tried to change one would throw.
  *
  * @example const records = readRunRecords(runDir, createAccountedRecordOf());
  */
@@ -46,12 +47,17 @@ export function createAccountedRecordOf(): (record: UnitRecord) => AccountedReco
   });
   return (record) => {
     const slim = summaryRecordOf(record);
-    const { key, priorSafetyStep } = slim;
+    const { key, poem, priorSafetyStep } = slim;
+    const reply = record.reply ? replyOf(record.reply) : null;
     return {
       ...slim,
       key: { ...key, scenario: str(key.scenario), system: str(key.system), arm: str(key.arm), model: str(key.model) },
+      scores: shared(slim.scores),
+      context: shared(slim.context),
+      ...(poem ? { poem: shared(poem) } : {}),
       ...(priorSafetyStep ? { priorSafetyStep: { ...priorSafetyStep, action: str(priorSafetyStep.action) } } : {}),
-      reply: record.reply ? replyOf(record.reply) : null,
+      // A reply without usage has nothing of its own left (the offline simulator's): equal ones are one object.
+      reply: reply?.usage === null ? shared(reply) : reply,
       ...(record.outputFilter ? { outputFilter: { reusedUnit: record.outputFilter.reusedUnit } } : {}),
     };
   };
