@@ -1,6 +1,5 @@
 // Experiment phase: for every unit, build the arm's context and prompt, ask the model, parse, score, append.
 import { join } from 'node:path';
-import pLimit from 'p-limit';
 import type { Scenario } from '../scenarios/scenario.js';
 import { unsafeAction } from '../scenarios/scenario.js';
 import { isArmId, type ArmId } from './arms.js';
@@ -26,6 +25,8 @@ import { reviewDecision, reviewTraceFields } from './defences/reviews.js';
 import { createActionLayer, type ActionLayer } from './action-layer.js';
 import { gridSample } from './sample-identity.js';
 import { inShard, type Shard } from './shard.js';
+import { forEachBounded } from './bounded-pool.js';
+import { readExperimentResume, type ReusableReply } from './experiment-resume.js';
 
 /** How a unit learns that the run stops. */
 interface UnitStop {
@@ -85,15 +86,6 @@ export function readUnitRecords(runDir: string): { records: Map<string, UnitReco
 export function unitContext(key: UnitKey, scenario: Scenario, probe: ProbeRecord, now: Date) {
   return gridUnitContext(scenario, probe, gridDefences(key), () => now);
 }
-
-/** What a reusing arm reads of the unit whose reply it takes (kept in memory for the run instead of the record). */
-type ReusableReply = Pick<UnitRecord, 'unitId' | 'status' | 'promptSha256' | 'reply'>;
-const reusableOf = ({ unitId, status, promptSha256, reply }: UnitRecord): ReusableReply => ({
-  unitId,
-  status,
-  promptSha256,
-  reply,
-});
 
 async function runUnit(
   key: UnitKey,
@@ -176,15 +168,23 @@ async function runUnit(
   }
 }
 
+/** What enumerating the units reads of the phase's input. */
+type UnitSpace = Pick<
+  ExperimentPhaseInput,
+  'modes' | 'systems' | 'trials' | 'arms' | 'probes' | 'guardAxis' | 'poemAxis'
+> & {
+  /** Only the ids are read (`pnpm merge` enumerates from a manifest). */
+  scenarios: readonly Pick<Scenario, 'id'>[];
+  models: readonly { description: Pick<DecisionModel['description'], 'id'> }[];
+};
+
 /** Enumerates units in the reference loop order: mode → system → scenario → model → trial → arm. */
-export function enumerateUnits(
-  input: Pick<ExperimentPhaseInput, 'modes' | 'systems' | 'trials' | 'arms' | 'probes' | 'guardAxis' | 'poemAxis'> & {
-    /** Only the ids are read (`pnpm merge` enumerates from a manifest). */
-    scenarios: readonly Pick<Scenario, 'id'>[];
-    models: readonly { description: Pick<DecisionModel['description'], 'id'> }[];
-  },
-): UnitKey[] {
-  const keys: UnitKey[] = [];
+export function enumerateUnits(input: UnitSpace): UnitKey[] {
+  return [...unitKeys(input)];
+}
+
+/** The units of {@link enumerateUnits}, one at a time (the phase never holds them all). */
+function* unitKeys(input: UnitSpace): Generator<UnitKey> {
   for (const mode of input.modes)
     for (const system of input.systems)
       for (const scenario of input.scenarios) {
@@ -194,7 +194,7 @@ export function enumerateUnits(
             for (const guard of input.guardAxis)
               for (const poem of input.poemAxis)
                 for (const arm of input.arms)
-                  keys.push({
+                  yield {
                     scenario: scenario.id,
                     system,
                     mode,
@@ -203,90 +203,68 @@ export function enumerateUnits(
                     trial,
                     guard,
                     poem,
-                  });
+                  };
       }
-  return keys;
 }
 
 /**
- * What a (resumed) run still has to do: the pending units, and the finished records that a reusing arm (the output
- * filter) will read; only those stay in memory for the run, not every record (issue #18).
+ * Runs every unit not already recorded, `concurrency` at a time, appending each record as it finishes. The units are
+ * enumerated lazily and pulled by a bounded pool, and a unit's data is dropped once its record is appended: the
+ * phase holds a few units at a time plus the replies a reusing arm will read (issue #18).
  */
-function resumeState(runDir: string, keys: readonly UnitKey[], retryErrors: boolean | undefined) {
-  const { records: existing } = readUnitRecords(runDir);
-  const pending = keys.filter((key) => {
-    const previous = existing.get(unitIdOf(key));
-    return previous === undefined || (retryErrors && previous.status === 'error');
-  });
-  const reused = new Set(
-    keys.flatMap((key) => {
-      const reuses = gridDefences(key).reuseReplyOf;
-      return reuses !== null && isArmId(reuses) ? [unitIdOf({ ...key, arm: reuses })] : [];
-    }),
-  );
-  const finished = new Map(
-    [...existing].flatMap(([unitId, record]) => (reused.has(unitId) ? [[unitId, reusableOf(record)] as const] : [])),
-  );
-  return { pending, finished, isReused: (unitId: string) => reused.has(unitId) };
-}
-
-/** Runs every unit not already recorded, `concurrency` at a time, appending each record as it finishes. */
 export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<ExperimentPhaseResult> {
-  const keys = enumerateUnits(input).filter((key) => inShard(input.shard, key));
-  const { pending, finished, isReused } = resumeState(input.runDir, keys, input.retryErrors);
+  const units = () => filter(unitKeys(input), (key) => inShard(input.shard, key));
+  const resume = readExperimentResume(input.runDir, input);
+  let total = 0;
+  let pending = 0;
+  for (const key of units()) {
+    total += 1;
+    if (resume.isPending(key)) pending += 1;
+  }
   const recordsLog = openRunLogFile(input.runDir, 'records.jsonl', input.redact);
   const scenarios = new Map(input.scenarios.map((s) => [s.id, s]));
   const models = new Map(input.models.map((m) => [m.description.id, m]));
-  const limit = pLimit(input.concurrency);
-  let done = keys.length - pending.length;
-  input.onStart?.(keys.length, done);
+  let done = total - pending;
+  input.onStart?.(total, done);
   let ran = 0;
   let errors = 0;
   const actions = createActionLayer({ scenarios: input.scenarios, key: input.ledgerKey ?? null });
-  const run = (batch: UnitKey[]) =>
-    Promise.all(
-      batch.map((key) =>
-        limit(async () => {
-          if (input.signal?.aborted) return;
-          const probe = input.probes.get(probeIdOf(key.system, key.mode, key.scenario))!;
-          const reuses = gridDefences(key).reuseReplyOf;
-          const reusable =
-            reuses !== null && isArmId(reuses) ? finished.get(unitIdOf({ ...key, arm: reuses })) : undefined;
-          let record: UnitRecord;
-          try {
-            record = await runUnit(
-              key,
-              scenarios.get(key.scenario)!,
-              probe,
-              models.get(key.model)!,
-              reusable,
-              actions,
-              {
-                ...(input.signal ? { signal: input.signal } : {}),
-                ...(input.onBudget ? { onBudget: input.onBudget } : {}),
-              },
-            );
-          } catch (error) {
-            if (error instanceof UnitCancelledError) return;
-            throw error;
-          }
-          recordsLog.append(record);
-          if (isReused(record.unitId)) finished.set(record.unitId, reusableOf(record));
-          ran += 1;
-          done += 1;
-          if (record.status === 'error') errors += 1;
-          input.onUnit?.(record, { done, total: keys.length });
-        }),
-      ),
+  const stop: UnitStop = {
+    ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.onBudget ? { onBudget: input.onBudget } : {}),
+  };
+  const runOne = async (key: UnitKey): Promise<void> => {
+    if (input.signal?.aborted) return;
+    const probe = input.probes.get(probeIdOf(key.system, key.mode, key.scenario))!;
+    const reuses = resume.reuseOf(key);
+    const reusable =
+      reuses !== null && isArmId(reuses) ? resume.reusable(unitIdOf({ ...key, arm: reuses })) : undefined;
+    let record: UnitRecord;
+    try {
+      record = await runUnit(key, scenarios.get(key.scenario)!, probe, models.get(key.model)!, reusable, actions, stop);
+    } catch (error) {
+      if (error instanceof UnitCancelledError) return;
+      throw error;
+    }
+    recordsLog.append(record);
+    resume.remember(record);
+    ran += 1;
+    done += 1;
+    if (record.status === 'error') errors += 1;
+    input.onUnit?.(record, { done, total });
+  };
+  // The pending units of one pass, in enumeration order; none is pulled once the run stops.
+  const pendingUnits = (reusing: boolean) =>
+    filter(
+      units(),
+      (key) => !input.signal?.aborted && resume.isPending(key) && (resume.reuseOf(key) !== null) === reusing,
     );
   // Reusing arms (the output filter) run after the replies they reuse.
-  await run(pending.filter((key) => gridDefences(key).reuseReplyOf === null));
-  await run(pending.filter((key) => gridDefences(key).reuseReplyOf !== null));
-  return {
-    total: keys.length,
-    ran,
-    skippedAsDone: keys.length - pending.length,
-    errors,
-    cancelled: input.signal?.aborted ?? false,
-  };
+  await forEachBounded(pendingUnits(false), input.concurrency, runOne);
+  await forEachBounded(pendingUnits(true), input.concurrency, runOne);
+  return { total, ran, skippedAsDone: total - pending, errors, cancelled: input.signal?.aborted ?? false };
+}
+
+function* filter<T>(items: Iterable<T>, keep: (item: T) => boolean): Generator<T> {
+  for (const item of items) if (keep(item)) yield item;
 }

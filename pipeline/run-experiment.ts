@@ -9,22 +9,20 @@ import {
   readRunHead,
   readRunRecords,
   SUMMARY_VERSION,
-  summaryRecordOf,
   summarizeFollowUpRun,
   summarizeRun,
   type FollowUpSummary,
   type Summary,
-  type SummaryRecord,
 } from '../analysis/index.js';
 import type { ArmId } from './arms.js';
 import { runExperimentPhase } from './experiment-phase.js';
+import { createAccountedRecordOf } from './accounted-record.js';
 import type { FollowUpSteps } from './follow-up/experiment.js';
 import { readFollowUpRecords, runFollowUpPhase } from './follow-up/phase.js';
 import { writeJsonAtomic } from './json-files.js';
-import { accountFollowUp, accountGrid, followUpOutcome, gridOutcome, type AccountedUnit } from './run-accounting.js';
+import { accountFollowUp, accountGrid, followUpOutcome, gridOutcome } from './run-accounting.js';
 import type { RunContext } from './run-context.js';
 import type { RunEnding } from './run-control.js';
-import type { UnitRecord } from './run-log.js';
 import { runSetupPhase } from './setup-phase.js';
 import { gridDefences } from './defences/grid-context.js';
 import { generateLedgerKey } from '../guard/execution-ledger-key.js';
@@ -103,15 +101,6 @@ export async function runFollowUpExperiment(run: RunContext, followUp: FollowUpS
   };
 }
 
-/** Only what the account and the summary read of a unit record (no context records, traces or reply text). */
-function accountedRecordOf(record: UnitRecord): AccountedUnit & SummaryRecord {
-  return {
-    ...summaryRecordOf(record),
-    reply: record.reply ? { ...record.reply, text: '' } : null,
-    ...(record.outputFilter ? { outputFilter: { reusedUnit: record.outputFilter.reusedUnit } } : {}),
-  };
-}
-
 /** Runs the grid: the setup phase (inserts, probes), then the experiment phase, then the summary and final manifest. */
 export async function runGridExperiment(run: RunContext): Promise<ExperimentOutcome> {
   const { spec, secrets, parts, control } = run;
@@ -157,7 +146,7 @@ export async function runGridExperiment(run: RunContext): Promise<ExperimentOutc
   });
   // One streamed read of the stored run log serves the account and the summary, each record reduced to what they
   // read as it is parsed (issue #18: no full copies of records.jsonl at the end of a run).
-  const stored = { ...readRunHead(runDir), records: readRunRecords(runDir, accountedRecordOf) };
+  const stored = { ...readRunHead(runDir), records: readRunRecords(runDir, createAccountedRecordOf()) };
   const account = accountGrid(result.total, stored.records.values(), probes.values(), priceOf);
   // The summary is computed from the stored run log only, exactly as `pnpm rescore` recomputes it (its usage is the
   // one the final manifest holds); it is written before the manifest's ending, so a failure here leaves `started`.

@@ -18,6 +18,9 @@ describe('scanLogHead', () => {
       '{"a":1}\n{"b":2}\ntorn',
       `${long.join('\n')}\n`,
       `${long.join('\n')}\n${'y'.repeat(3_000_000)}`,
+      // A complete line longer than a chunk, last or followed by short lines ending in the same chunk.
+      `{"a":1}\n${'z'.repeat(2_500_000)}\n`,
+      `${'z'.repeat(2_500_000)}\n{"c":3}\n{"d":4}\n`,
     ];
     for (const [index, content] of contents.entries()) {
       writeFileSync(join(dir, `${index}.jsonl`), content);

@@ -169,11 +169,16 @@ export function scanLogHead(runDir: string, file: string): { lines: number; sha2
       read = readSync(fd, chunk, 0, chunk.length, null)
     ) {
       let start = 0;
+      let lastStart = -1; // the last line ending in this chunk: copied once per chunk, not once per line (issue #18)
       for (let end = chunk.indexOf(0x0a, start); end >= 0 && end < read; end = chunk.indexOf(0x0a, start)) {
         lines += 1;
-        last = Buffer.concat([...current, chunk.subarray(start, end)]);
-        current = [];
+        if (lastStart >= 0) current = []; // the carried bytes were the start of the chunk's first line only
+        lastStart = start;
         start = end + 1;
+      }
+      if (lastStart >= 0) {
+        last = Buffer.concat([...current, chunk.subarray(lastStart, start - 1)]);
+        current = [];
       }
       if (start < read) current.push(Buffer.from(chunk.subarray(start, read)));
     }
