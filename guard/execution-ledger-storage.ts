@@ -48,38 +48,36 @@ export interface MemoryLedgerStorage extends LedgerStorage {
  * @example const { writer, reader } = createExecutionLedger({ key, storage: createMemoryLedgerStorage() });
  */
 export function createMemoryLedgerStorage(initial: Uint8Array = new Uint8Array(0)): MemoryLedgerStorage {
-  let chunks: Buffer[] = [Buffer.from(initial)]; // appends stay O(1); a read joins them once
-  let total = chunks[0]!.length;
+  // One buffer with spare room (capacity doubles, so appends stay amortised O(1)). Not one small Buffer per line:
+  // those are slices of Node's shared 8 KiB pool, and each kept slice would keep its whole pool block alive.
+  let data = Buffer.alloc(Math.max(initial.length, 4096));
+  data.set(initial);
+  let total = initial.length;
   let generation = 0; // bumped by replace(): the bytes before any offset may have changed
-  const joined = (): Buffer => {
-    const all = Buffer.concat(chunks);
-    chunks = [all];
-    return all;
-  };
+  const copy = (from: number): Buffer => Buffer.from(data.subarray(from, total));
   return {
     async read() {
-      return Buffer.from(joined());
+      return copy(0);
     },
     async append(bytes) {
-      chunks.push(Buffer.from(bytes));
+      if (data.length - total < bytes.length) {
+        const grown = Buffer.alloc(Math.max(data.length * 2, total + bytes.length));
+        data.copy(grown, 0, 0, total);
+        data = grown;
+      }
+      data.set(bytes, total);
       total += bytes.length;
     },
     generation: () => generation,
     async readFrom(offset, since) {
       if (since !== generation || offset > total) return null;
       if (offset === total) return NOTHING_APPENDED;
-      const tail: Buffer[] = [];
-      let start = total;
-      for (let index = chunks.length - 1; index >= 0 && start > offset; index -= 1) {
-        const chunk = chunks[index]!;
-        start -= chunk.length;
-        tail.unshift(start >= offset ? chunk : chunk.subarray(offset - start));
-      }
-      return Buffer.concat(tail);
+      return copy(offset);
     },
-    bytes: () => Buffer.from(joined()),
+    bytes: () => copy(0),
     replace(bytes) {
-      chunks = [Buffer.from(bytes)];
+      data = Buffer.alloc(Math.max(bytes.length, 4096));
+      data.set(bytes);
       total = bytes.length;
       generation += 1;
     },
