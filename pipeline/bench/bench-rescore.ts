@@ -44,23 +44,20 @@ function cloneRecord(record: UnitRecord, copy: number): UnitRecord {
 }
 
 /**
- * A run directory of exactly `size` records: the grid run's manifest and setup, its records cloned copy after copy
- * (a prefix of the last copy), chained through the run log, with the heads and the summary the run would write.
+ * A run directory of exactly `size` records: the grid run's manifest and setup, and the records of its first trial
+ * (every system, mode, arm and axis once) cloned copy after copy, a prefix of the last copy; so runs of any size hold
+ * the same mix of records (lines of each length in proportion). Chained through the run log, with the heads and the
+ * summary the run would write.
  */
 function writeSizedRun(runDir: string, size: number): string {
+  const base: UnitRecord[] = [];
+  for (const { row } of jsonLinesOf<UnitRecord>(join(runDir, 'records.jsonl'))) if (row.key.trial === 0) base.push(row);
+  if (base.length === 0) throw new Error(`bench summarize: ${runDir} has no records of trial 0`);
   const dir = mkdtempSync(join(tmpdir(), 'stalebench-bench-summary-'));
   for (const file of ['manifest.json', 'setup.jsonl']) copyFileSync(join(runDir, file), join(dir, file));
   const log = openRunLogFile(dir, 'records.jsonl');
-  let written = 0;
-  for (let copy = 0; written < size; copy += 1) {
-    const before = written;
-    for (const { row } of jsonLinesOf<UnitRecord>(join(runDir, 'records.jsonl'))) {
-      if (written === size) break;
-      log.append(cloneRecord(row, copy));
-      written += 1;
-    }
-    if (written === before) throw new Error(`bench summarize: ${runDir} has no records`);
-  }
+  for (let written = 0; written < size; written += 1)
+    log.append(cloneRecord(base[written % base.length]!, Math.floor(written / base.length)));
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as RunManifest;
   writeJsonAtomic(join(dir, 'manifest.json'), { ...manifest, logHeads: readLogHeads(dir) });
   writeJsonAtomic(join(dir, 'summary.json'), summarizeStoredRun(dir));
