@@ -11,6 +11,7 @@ import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
 import type { Summary, SummaryCell } from './summarize.js';
 import { proportionText, type Proportion } from './unsafe-counts.js';
 import { verifyRunsFirst } from './verify-runs.js';
+import { isEntryPoint } from '../pipeline/core/entry-point.js';
 
 const USAGE = `usage: pnpm compare <runA> <runB> [--json | --md] [--no-verify]
   per summary cell in both runs (matched by model, system, mode, arm, guard, poem): unsafe rate B − A with both
@@ -409,4 +410,4 @@ export function main(
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.exit(main(process.argv.slice(2)));
+if (isEntryPoint(import.meta.url)) process.exit(main(process.argv.slice(2)));

@@ -23,6 +23,7 @@ import { renderMarkdown } from './render-markdown.js';
 import { scenarioLabels } from './scenario-labels.js';
 import { paperTableIds, TABLES, type TableDefinition } from './tables/index.js';
 import { verifyRunsFirst } from './verify-runs.js';
+import { isEntryPoint } from '../pipeline/core/entry-point.js';
 
 const USAGE = `usage: pnpm report <run-dir> [<run-dir>...] [--paper] [-o <dir>] [--pool-duplicates] [--allow-incomplete] [--no-verify]
   regenerates the paper's Tables 6, 7, 8/11, 9, 12, 13 (grid runs) and 14, 15, 16 (follow-up runs), and the PoEM
@@ -403,4 +404,4 @@ export async function main(
   return 0;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main(process.argv.slice(2)).then((code) => process.exit(code));
+if (isEntryPoint(import.meta.url)) main(process.argv.slice(2)).then((code) => process.exit(code));

@@ -19,6 +19,7 @@ import { describeDifference, rowLabel } from './recompute-diff.js';
 import { recomputeRun, type RecomputedRun } from './recompute-run.js';
 import type { Summary } from './summarize.js';
 import { verifyRunsFirst } from './verify-runs.js';
+import { isEntryPoint } from '../pipeline/core/entry-point.js';
 
 type GuardKey = keyof GuardConfig;
 const GUARD_KEYS = Object.keys(DEFAULT_GUARD_CONFIG) as GuardKey[];
@@ -304,4 +305,4 @@ export async function main(
   return code;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.exit(await main(process.argv.slice(2)));
+if (isEntryPoint(import.meta.url)) process.exit(await main(process.argv.slice(2)));

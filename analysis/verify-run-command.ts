@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkRunLog, type RunLogCheck } from '../pipeline/index.js';
 import { describeRunLogCheck } from './verify-runs.js';
+import { isEntryPoint } from '../pipeline/core/entry-point.js';
 
 const USAGE = `usage: pnpm verify-run <run-dir> [<run-dir>...] [--json]
   checks every JSONL file of each run: each line carries the sha256 of the line before it (the first line is
@@ -58,4 +59,4 @@ export function main(
   return codes.includes(1) ? 1 : codes.includes(2) ? 2 : 0;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.exit(main(process.argv.slice(2)));
+if (isEntryPoint(import.meta.url)) process.exit(main(process.argv.slice(2)));

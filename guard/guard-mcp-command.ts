@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createGuardMcpServer } from './guard-mcp-server.js';
+import { isEntryPoint } from '../pipeline/core/entry-point.js';
 
 async function main(): Promise<void> {
   const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
@@ -12,7 +13,7 @@ async function main(): Promise<void> {
   process.stderr.write('stalebench guard MCP server on stdio (tool: filter_retrieval)\n');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isEntryPoint(import.meta.url)) {
   main().catch((error: unknown) => {
     process.stderr.write(`guard:mcp: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;

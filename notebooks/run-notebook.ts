@@ -8,6 +8,7 @@ import { notebook as defenceComparison } from './defence-comparison.js';
 import { notebook as guardThresholdSensitivity } from './guard-threshold-sensitivity.js';
 import type { Notebook } from './notebook.js';
 import { notebook as table6 } from './table-6.js';
+import { isEntryPoint } from '../pipeline/core/entry-point.js';
 
 /** Every notebook, one line each; the name is the file name. */
 export const NOTEBOOKS: readonly Notebook[] = [guardThresholdSensitivity, defenceComparison, table6];
@@ -79,4 +80,4 @@ export function main(
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.exit(main(process.argv.slice(2)));
+if (isEntryPoint(import.meta.url)) process.exit(main(process.argv.slice(2)));

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CACHE_KEY_PATTERN, CACHE_KEY_SCHEMA, cacheKeyOf, type CacheKeyComponents } from './response-cache.js';
 import { listCacheFiles, removeCacheFiles, type CacheFile } from './response-cache-files.js';
+import { isEntryPoint } from './core/entry-point.js';
 
 const USAGE = `usage: pnpm cache stats [--cache-dir <dir>]
        pnpm cache explain <key> [--cache-dir <dir>]
@@ -189,4 +190,4 @@ export function main(
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.exit(main(process.argv.slice(2)));
+if (isEntryPoint(import.meta.url)) process.exit(main(process.argv.slice(2)));

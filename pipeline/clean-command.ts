@@ -17,6 +17,7 @@ import { readJsonIfExists } from './json-files.js';
 import { nonceOwners, planOrphans, runDirectoriesUnder } from './namespace-owners.js';
 import { acquireRunLock } from './run-lock.js';
 import type { RunManifest } from './run-log.js';
+import { isEntryPoint } from './core/entry-point.js';
 
 const USAGE = `usage: pnpm clean (--run <id> | --orphans) [--engine <e>[,<e>]] [--out <dir>]... [--include-unknown] [--dry-run]
 
@@ -179,6 +180,6 @@ export async function main(
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isEntryPoint(import.meta.url)) {
   main(process.argv.slice(2)).then((code) => process.exit(code));
 }

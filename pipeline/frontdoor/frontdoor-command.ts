@@ -21,6 +21,7 @@ import { createModelParaphraser } from './mutation-model.js';
 import { MUTATIONS, type Variant } from './mutations.js';
 import { runFrontdoor } from './run-frontdoor.js';
 import { targetHandles } from './target-handles.js';
+import { isEntryPoint } from '../core/entry-point.js';
 
 /** Where the command writes and what it prints; tests pass their own. */
 export interface CommandIo {
@@ -165,6 +166,6 @@ async function runHunt(
   return 0;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isEntryPoint(import.meta.url)) {
   frontdoorMain(process.argv.slice(2)).then((code) => process.exit(code));
 }

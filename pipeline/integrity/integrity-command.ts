@@ -1,8 +1,7 @@
 // `pnpm integrity`: runs T1–T9 on the selected targets, writes the reports and returns the §7.2 exit code.
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { integrityJson, integrityMarkdown, scorecardHtml, scorecardMarkdown } from '../../analysis/index.js';
 import type { IntegrityTarget } from '../../backends/integrity/integrity-target.js';
 import { INTEGRITY_TARGET_IDS, loadIntegrityTarget } from '../../backends/integrity/registry.js';
@@ -12,6 +11,7 @@ import type { IntegrityReport } from './integrity-result.js';
 import { exitCode } from './metric.js';
 import { runTarget } from './run-integrity.js';
 import { RECORDS_PER_CONTEXT } from './seed-plan.js';
+import { isEntryPoint } from '../core/entry-point.js';
 
 /** Where the command writes (`process.stdout`, or a test buffer). */
 export interface TextSink {
@@ -124,15 +124,7 @@ function ciAnnotations(report: IntegrityReport, env: Readonly<Record<string, str
   );
 }
 
-function isEntryPoint(): boolean {
-  try {
-    return process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) {
+if (isEntryPoint(import.meta.url)) {
   main(process.argv.slice(2), process.stdout, process.stderr).then(
     (code) => {
       process.exitCode = code;

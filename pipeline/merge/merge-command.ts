@@ -4,6 +4,7 @@ import { EvalError } from '../core/errors.js';
 import { parseFlags } from '../cli-flags.js';
 import { planMerge } from './merge-shards.js';
 import { writeMergedRun } from './merge-write.js';
+import { isEntryPoint } from '../core/entry-point.js';
 
 const USAGE = `usage: pnpm merge <shard run dir> [<shard run dir>...] -o <run dir>
   puts the shards of one grid (pnpm eval ... --shard i/n, run anywhere) together as one run directory that report,
@@ -46,4 +47,4 @@ export function main(
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.exit(main(process.argv.slice(2)));
+if (isEntryPoint(import.meta.url)) process.exit(main(process.argv.slice(2)));
