@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from './cli.js';
 import type { UnitRecord } from './run-log.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
+import { runEvalCli as runCli } from './test-support/eval-cli.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -14,15 +14,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-async function runCli(args: string[], env: NodeJS.ProcessEnv) {
-  const err: string[] = [];
-  vi.spyOn(console, 'log').mockImplementation(() => undefined);
-  vi.spyOn(console, 'error').mockImplementation((...parts) => void err.push(parts.join(' ')));
-  const code = await main(['eval', ...args], env);
-  vi.restoreAllMocks();
-  return { code, stderr: err.join('\n') };
-}
 
 const endpoint = (baseURL: string) => ({ OPENAI_BASE_URL: baseURL, OPENAI_API_KEY: 'sk-test-experiment-phase' });
 const recordsOf = (runDir: string): UnitRecord[] =>

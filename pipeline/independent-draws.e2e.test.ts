@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadScenarios } from '../scenarios/index.js';
-import { main } from './cli.js';
 import type { AgentTrace, ToolsRecord, WritebackRecord } from './follow-up-log.js';
 import type { AgentStep } from './tools/tool-agent.js';
 import { main as rescore } from '../analysis/rescore-command.js';
 import type { UnitRecord } from './run-log.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
+import { runEvalCli as runCli } from './test-support/eval-cli.js';
 
 const scenarios = await loadScenarios();
 let server: TestServer | undefined;
@@ -19,15 +19,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-async function runCli(args: string[], env: NodeJS.ProcessEnv) {
-  const err: string[] = [];
-  vi.spyOn(console, 'log').mockImplementation(() => undefined);
-  vi.spyOn(console, 'error').mockImplementation((...parts) => void err.push(parts.join(' ')));
-  const code = await main(['eval', ...args], env);
-  vi.restoreAllMocks();
-  return { code, stderr: err.join('\n') };
-}
 
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 const onlyRunDir = (out: string) => join(out, readdirSync(out)[0]!);

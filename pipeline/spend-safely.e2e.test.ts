@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadScenarios } from '../scenarios/index.js';
-import { main } from './cli.js';
 import type { RunManifest, UnitRecord } from './run-log.js';
 import {
   startOpenAICompatibleServer,
@@ -15,6 +14,7 @@ import {
   type TestServer,
 } from './test-support/openai-compatible-server.js';
 import { spawnEval, until } from './test-support/spawn-eval.js';
+import { runEvalCli as runCli } from './test-support/eval-cli.js';
 
 const scenarios = await loadScenarios();
 const KEY = 'sk-spend-e2e-0123456789abcdef';
@@ -30,17 +30,6 @@ afterEach(async () => {
       raw.close(() => resolve());
     });
 });
-
-async function runCli(args: string[], env: NodeJS.ProcessEnv) {
-  const out: string[] = [];
-  const err: string[] = [];
-  vi.spyOn(console, 'log').mockImplementation((...parts) => void out.push(parts.join(' ')));
-  vi.spyOn(console, 'error').mockImplementation((...parts) => void err.push(parts.join(' ')));
-  const started = Date.now();
-  const code = await main(['eval', ...args], env);
-  vi.restoreAllMocks();
-  return { code, stdout: out.join('\n'), stderr: err.join('\n'), ms: Date.now() - started };
-}
 
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 const only = (dir: string) => join(dir, readdirSync(dir)[0]!);

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ForgedReasoningSummary } from '../../analysis/forged-reasoning-summary.js';
 import { FORGED_REASONING_SCENARIO_DIR } from '../../scenarios/forged-reasoning-scenario.js';
-import { main } from '../cli.js';
 import { startOpenAICompatibleServer, type TestServer } from '../test-support/openai-compatible-server.js';
 import { readForgedReasoningRecords } from './phase.js';
 import type { AttackerRecord, ForgedReasoningRecord } from './records.js';
+import { runEvalCli } from '../test-support/eval-cli.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -18,13 +18,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function runCli(args: string[], env: NodeJS.ProcessEnv) {
-  vi.spyOn(console, 'log').mockImplementation(() => undefined);
-  vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  const code = await main(['eval', ...args], env);
-  vi.restoreAllMocks();
-  return code;
-}
+const runCli = async (args: string[], env: NodeJS.ProcessEnv) => (await runEvalCli(args, env)).code;
 
 // The fixture as data, and the prompt as poem.md §6 and prompts.ts v1 specify it, typed here independently.
 const ehr = JSON.parse(readFileSync(join(FORGED_REASONING_SCENARIO_DIR, 'ehr_insert_record.json'), 'utf8'));
