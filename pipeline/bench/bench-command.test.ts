@@ -21,7 +21,7 @@ describe('pnpm bench', () => {
     expect(await benchCommand(['--quick', '--json'], stdout)).toBe(0);
     const report = JSON.parse(text) as BenchReport;
     expect(Object.keys(report)).toEqual([
-      ...['machine', 'quick', 'guard', 'guardV2', 'poem', 'grid', 'summarize', 'endpoint'],
+      ...['machine', 'quick', 'guard', 'guardV2', 'poem', 'grid', 'poemGrid', 'summarize', 'endpoint'],
     ]);
     expect(report.guardV2).toMatchObject({ defence: 'guard-v2', passes: 1 });
     expect(report.machine).toMatchObject({ cores: positive, node: process.version, cpu: expect.any(String) });
@@ -29,6 +29,7 @@ describe('pnpm bench', () => {
     expect(report.poem.map((row) => row.events)).toEqual([10, 1000]);
     expect(report.grid.units).toBe(9 * 6 * 4); // graphiti, direct, 9 scenarios × 6 arms × guard × PoEM, 1 trial
     expect(report.summarize.map((row) => row.records)).toEqual([1000, 10000]);
+    expect(report.poemGrid.sizes.map((size) => size.units)).toEqual([108, 4 * 108]); // graphiti, 2 modes × 9 × 6 arms
     // 9 scenarios × 16 trials: a multiple of -j 16 for the pipeline, and as many calls for the floor and the SDK loop.
     const calls = { calls: 144 };
     expect(report.endpoint).toMatchObject({
@@ -46,6 +47,7 @@ describe('pnpm bench', () => {
       ...report.poem.flatMap((row) => [row.checkMicros, row.gateMicros, row.fullMicros, row.ratio]),
       report.grid.wallSeconds,
       report.grid.peakRssMB,
+      ...report.poemGrid.sizes.map((size) => size.microsPerUnit),
       ...report.summarize.flatMap((row) => [row.seconds, row.rescoreSeconds, row.rescorePeakRssMB]),
       ...[report.endpoint.pipeline, report.endpoint.floor, report.endpoint.sdk].flatMap((row) => [
         row.achievedConcurrency,

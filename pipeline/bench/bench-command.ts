@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { loadScenarios } from '../../scenarios/index.js';
 import { benchEndpoint, type EndpointBench, type EndpointLoop } from './bench-endpoint.js';
 import { benchGrid, type GridBench } from './bench-grid.js';
+import { benchPoemGrid, type PoemGridBench } from './bench-poem-grid.js';
 import { benchGuard, type GuardBench, type RetrievalTiming, timeRetrievals } from './bench-guard.js';
 import { benchPoem, type PoemBenchRow } from './bench-poem.js';
 import { benchSummarize, type SummarizeBench } from './bench-rescore.js';
@@ -15,7 +16,8 @@ import { isEntryPoint } from '../core/entry-point.js';
 const USAGE = `usage: pnpm bench [--json] [--quick] [--write-corpus]
   measures on this machine: the stale guard per k=10 retrieval (${GUARD_CORPUS_FILE}) and on one 10,000-record
   array; the PoEM grounding check at N = 10 … 100,000 events, incremental and full; a fixed offline grid in a child
-  process (45,144 units: wall, units/s, peak RSS); summarising and rescoring (pnpm rescore --check, child process)
+  process (45,144 units: wall, units/s, peak RSS); the experiment phase's time per unit with PoEM on at 1,188 and
+  26,730 units; summarising and rescoring (pnpm rescore --check, child process)
   10,000 and 100,000 records; the overhead per decision against a local OpenAI-compatible endpoint (a child process)
   with a 100 ms latency at -j 16, beside a bare SDK loop and a bare node:http loop against the same server. Timings
   vary with load; nothing is asserted.
@@ -32,6 +34,8 @@ export interface BenchReport {
   guardV2: RetrievalTiming;
   poem: PoemBenchRow[];
   grid: GridBench;
+  /** The experiment phase's µs per unit with the PoEM gate on, at a small and a large grid. */
+  poemGrid: PoemGridBench;
   summarize: SummarizeBench[];
   endpoint: EndpointBench;
 }
@@ -58,6 +62,8 @@ export async function runBench(
   const guardV2 = timeRetrievals('guard-v2', corpus, quick ? 1 : 5);
   progress('PoEM ledger …');
   const poem = await benchPoem(quick);
+  progress('PoEM inside the grid (child processes) …');
+  const poemGrid = await benchPoemGrid(ROOT, quick);
   progress('offline grid (child process) …');
   const { row: grid, runDir, out } = await benchGrid(ROOT, quick);
   try {
@@ -67,7 +73,7 @@ export async function runBench(
       summarize.push(await benchSummarize(ROOT, runDir, size));
     progress('endpoint overhead …');
     const endpoint = await benchEndpoint(quick);
-    return { machine, quick, guard, guardV2, poem, grid, summarize, endpoint };
+    return { machine, quick, guard, guardV2, poem, grid, poemGrid, summarize, endpoint };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -90,7 +96,7 @@ function formatEndpoint(endpoint: EndpointBench): string[] {
 
 /** The human-readable report. */
 export function formatBench(report: BenchReport): string {
-  const { machine, guard, guardV2, poem, grid, summarize, endpoint } = report;
+  const { machine, guard, guardV2, poem, grid, poemGrid, summarize, endpoint } = report;
   const [small, large] = summarize;
   return [
     `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GB, Node ${machine.node}, load ${machine.loadAverage.map((l) => fixed(l, 2)).join(' ')}${report.quick ? ' (--quick: not the figures)' : ''}`,
@@ -102,6 +108,7 @@ export function formatBench(report: BenchReport): string {
         `PoEM check at N = ${row.events}: ${fixed(row.checkMicros, 2)} µs incremental (gate ${fixed(row.gateMicros, 2)} µs), full ${fixed(row.fullMicros / 1000, 2)} ms, ×${fixed(row.ratio, 0)}`,
     ),
     `offline grid, ${grid.units} units: ${fixed(grid.wallSeconds)} s, ${fixed(grid.unitsPerSecond, 0)} units/s, peak RSS ${fixed(grid.peakRssMB, 0)} MB`,
+    `PoEM inside the grid: ${poemGrid.sizes.map((size) => `${fixed(size.microsPerUnit, 0)} µs per unit at ${size.units} units`).join(', ')} (×${fixed(poemGrid.ratio, 2)})`,
     ...summarize.map(
       (row) =>
         `${row.records} records: summarize ${fixed(row.seconds, 2)} s; rescore --check ${fixed(row.rescoreSeconds, 2)} s, peak RSS ${fixed(row.rescorePeakRssMB, 0)} MB`,

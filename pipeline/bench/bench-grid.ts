@@ -44,8 +44,23 @@ export async function benchGrid(
   root: string,
   quick: boolean,
 ): Promise<{ row: GridBench; runDir: string; out: string }> {
-  const out = mkdtempSync(join(tmpdir(), 'stalebench-bench-grid-'));
   const args = gridArgs(quick);
+  const { runDir, out, wallSeconds, peakRssMB } = await runEvalChild(root, args, 'bench grid');
+  let units = 0;
+  forEachJsonLine(join(runDir, 'records.jsonl'), () => (units += 1));
+  return { row: { args, units, wallSeconds, unitsPerSecond: units / wallSeconds, peakRssMB }, runDir, out };
+}
+
+/**
+ * `pnpm eval <args> --out <temp dir>` in a child process (`root` is the repository): its run directory, the temp
+ * directory to remove, wall seconds and peak RSS. Throws naming `what` when it does not exit 0.
+ */
+export async function runEvalChild(
+  root: string,
+  args: readonly string[],
+  what: string,
+): Promise<{ runDir: string; out: string; wallSeconds: number; peakRssMB: number }> {
+  const out = mkdtempSync(join(tmpdir(), 'stalebench-bench-grid-'));
   const start = process.hrtime.bigint();
   const child = spawn(
     process.execPath,
@@ -56,10 +71,6 @@ export async function benchGrid(
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const wallSeconds = msSince(start) / 1000;
-  if (code !== 0) throw new Error(`bench grid: pnpm eval exited ${code}: ${stderr.slice(-2000)}`);
-  const runDir = join(out, readdirSync(out)[0]!);
-  let units = 0;
-  forEachJsonLine(join(runDir, 'records.jsonl'), () => (units += 1));
-  const peakRssMB = peakRssOf(stderr, 'bench grid');
-  return { row: { args, units, wallSeconds, unitsPerSecond: units / wallSeconds, peakRssMB }, runDir, out };
+  if (code !== 0) throw new Error(`${what}: pnpm eval exited ${code}: ${stderr.slice(-2000)}`);
+  return { runDir: join(out, readdirSync(out)[0]!), out, wallSeconds, peakRssMB: peakRssOf(stderr, what) };
 }
