@@ -4,9 +4,15 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { EvalError, InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
-import { writeJsonAtomic, RUN_LOG_VERSION, type RunManifest } from '../pipeline/index.js';
+import { writeJsonAtomic, type RunManifest } from '../pipeline/index.js';
 import { figuresFor } from './figures.js';
-import { loadForgedReasoningReportRun, poemPaperDiff, reasoningInputOf, reasoningUnitsDone } from './report-poem.js';
+import {
+  loadForgedReasoningReportRun,
+  poemPaperDiff,
+  reasoningInputOf,
+  reasoningUnitsDone,
+  reportManifestFields,
+} from './report-poem.js';
 import { loadFollowUpRecords, summarizeFollowUpRun } from './follow-up-summary.js';
 import { embedderOf } from './grid-index.js';
 import { describeProgress, runProgress } from './run-progress.js';
@@ -46,11 +52,7 @@ exit codes: 0 ok · 1 usage or bad input (the error names the file, the field an
 
 // Only the fields the report reads are checked; anything else may vary between run-log writers.
 const manifestSchema = z.object({
-  version: z.literal(RUN_LOG_VERSION),
-  runId: z.string().min(1),
-  status: z.enum(['started', 'success', 'error', 'cancelled', 'aborted', 'budget']),
-  specHash: z.string().min(1),
-  simulated: z.boolean(),
+  ...reportManifestFields,
   embedder: z.object({ id: z.string().min(1), dimensions: z.number() }),
   counts: z.object({ units: z.number().int().nonnegative(), done: z.number().int().nonnegative() }).optional(),
   spec: z.object({
@@ -70,7 +72,6 @@ const manifestSchema = z.object({
       .min(1)
       .optional(),
   }),
-  models: z.array(z.object({ id: z.string().min(1), label: z.string().min(1), simulated: z.boolean() })).min(1),
   extraction: z.object({ id: z.string(), simulated: z.boolean() }).optional(),
 });
 const keyFields = {

@@ -15,20 +15,25 @@ import type { ForgedReasoningInput } from './tables/poem-tables.js';
 /** The PoEM tables `--paper` compares with data/paper/poem/. */
 const POEM_TABLE_IDS = ['poem-I', 'poem-II', 'poem-III', 'poem-benign'];
 
-// Only the fields the report reads are checked.
-const manifestSchema = z.object({
+/** The manifest fields every report reads, whatever the experiment (a report checks only what it reads). */
+export const reportManifestFields = {
   version: z.literal(RUN_LOG_VERSION),
   runId: z.string().min(1),
   status: z.enum(['started', 'success', 'error', 'cancelled', 'aborted', 'budget']),
   specHash: z.string().min(1),
   simulated: z.boolean(),
+  models: z.array(z.object({ id: z.string().min(1), label: z.string().min(1), simulated: z.boolean() })).min(1),
+};
+
+// Only the fields the report reads are checked.
+const manifestSchema = z.object({
+  ...reportManifestFields,
   spec: z.object({
     experiment: z.literal('forged-reasoning'),
     arms: z.array(z.string()).min(1),
     scenarios: z.array(z.string()).min(1),
     trials: z.number().int().positive(),
   }),
-  models: z.array(z.object({ id: z.string().min(1), label: z.string().min(1), simulated: z.boolean() })).min(1),
 });
 const lineSchema = z.object({
   unitId: z.string().min(1),

@@ -20,36 +20,12 @@ export interface ConfirmOptions {
  * user confirms; otherwise this throws an `InvalidInputError` on `--yes`.
  */
 export async function confirmPlan(spec: RunSpec, parts: RunParts, options: ConfirmOptions): Promise<RunPlan | null> {
-  const {
-    runDir,
-    scenarios,
-    exploitScenarios,
-    reasoningScenarios,
-    attackerModel,
-    models,
-    embedder,
-    extraction,
-    priceOf,
-    modelComponents,
-  } = parts;
+  const { models, modelComponents } = parts;
   const realModels = models.filter((m) => !m.description.simulated);
   if (!(options.dryRun || (realModels.length > 0 && !spec.control.assumeYes))) return null;
   const cacheLookup = (model: DecisionModel, request: DecisionRequest) =>
     modelComponents.find((component) => component.model === model)?.capabilities.cacheLookup?.(request) ?? false;
-  const plan = await planRun({
-    spec,
-    runDir,
-    scenarios,
-    exploitScenarios,
-    reasoningScenarios,
-    attackerModel,
-    models,
-    embedder,
-    extraction,
-    simExtraction: await createOfflineExtractionModel(),
-    priceOf,
-    cacheLookup,
-  });
+  const plan = await planRun({ ...parts, spec, simExtraction: await createOfflineExtractionModel(), cacheLookup });
   if (options.dryRun) return plan;
   const upper = planUpperUsd(plan);
   if (upper === null || upper > spec.control.confirmAboveUsd) {

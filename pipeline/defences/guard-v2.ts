@@ -3,6 +3,7 @@ import { resolveGuardV2Config } from '../../guard/guard-v2-config.js';
 import { memoryRecordToGuardInput } from '../../guard/stale-retrieval-guard.js';
 import { applyGuardV2 } from '../../guard/stale-retrieval-guard-v2.js';
 import type { DefenceV1, ScreenInput, ScreenVerdict } from './defence-v1.js';
+import { guardScreenVerdict } from './stale-guard.js';
 
 /**
  * Creates guard-v2's screen with `settings` (any subset of `GuardV2Config`; validated). A screen is synchronous and
@@ -13,18 +14,7 @@ function create(settings: unknown = {}) {
   const config = resolveGuardV2Config(settings);
   return {
     screen({ records, now }: ScreenInput): ScreenVerdict {
-      const verdict = applyGuardV2(records.map(memoryRecordToGuardInput), config, now);
-      return {
-        kept: verdict.kept.map((kept) => kept.index),
-        withheld: verdict.withheld.map(({ index, text, reason, stage, supersededBy }) => ({
-          index,
-          text,
-          reason,
-          stage,
-          ...(supersededBy ? { supersededBy } : {}),
-        })),
-        notes: verdict.notes,
-      };
+      return guardScreenVerdict(applyGuardV2(records.map(memoryRecordToGuardInput), config, now));
     },
   };
 }

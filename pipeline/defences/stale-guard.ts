@@ -1,6 +1,7 @@
 // The stale-retrieval guard (stale-retrieval.md §10) as a defence: the `guard` arm and the `--guard on` axis.
 import { resolveGuardConfig, type GuardConfig } from '../../guard/guard-config.js';
 import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../../guard/stale-retrieval-guard.js';
+import type { GuardVerdict } from '../../guard/read-guard.js';
 import type { DefenceV1, ScreenInput, ScreenVerdict } from './defence-v1.js';
 
 /**
@@ -15,18 +16,23 @@ function create(settings: unknown = {}) {
       // With the revocation ledger consulted, a record it binds as current is not withheld by a conflict.
       const bound = ledger?.map((judged) => judged.status === 'current');
       const verdict = applyStaleRetrievalGuard(records.map(memoryRecordToGuardInput), config, now, bound);
-      return {
-        kept: verdict.kept.map((kept) => kept.index),
-        withheld: verdict.withheld.map((w) => ({
-          index: w.index,
-          text: w.text,
-          reason: w.reason,
-          stage: w.stage,
-          ...(w.supersededBy ? { supersededBy: w.supersededBy } : {}),
-        })),
-        notes: verdict.notes,
-      };
+      return guardScreenVerdict(verdict);
     },
+  };
+}
+
+/** A guard's verdict as a screen's: kept indexes, withheld records (no empty `supersededBy`), notes. */
+export function guardScreenVerdict(verdict: Pick<GuardVerdict<unknown>, 'kept' | 'withheld' | 'notes'>): ScreenVerdict {
+  return {
+    kept: verdict.kept.map((kept) => kept.index),
+    withheld: verdict.withheld.map(({ index, text, reason, stage, supersededBy }) => ({
+      index,
+      text,
+      reason,
+      stage,
+      ...(supersededBy ? { supersededBy } : {}),
+    })),
+    notes: verdict.notes,
   };
 }
 
