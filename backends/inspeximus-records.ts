@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { UnsupportedFeatureError } from '../pipeline/core/errors.js';
 import type { FieldValue, MemoryRecord, SearchRequest, StoredRecord } from './memory-backend.js';
 import type { MemoryFilter } from './memory-filter.js';
+import { fieldValueOf as scalar } from './field-value.js';
 
 /** A recall() result as the library returns it (only the members read here are typed). */
 export interface RecallItem {
@@ -112,12 +113,6 @@ function metadataWhere(system: string, conditions: Readonly<Record<string, Field
 
 const isoOfSeconds = (seconds: unknown): string | null =>
   typeof seconds === 'number' && Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString() : null;
-const scalar = (value: unknown): FieldValue =>
-  value === null || value === undefined
-    ? null
-    : typeof value === 'object'
-      ? JSON.stringify(value)
-      : (value as FieldValue);
 
 /**
  * A recall() result as a record: `iso` (the write time) becomes `created_at`; `superseded`, `key` and `stale_derived`

@@ -4,6 +4,7 @@ import type { MemoryItem } from 'mem0ai/oss';
 import { UnsupportedFeatureError } from '../pipeline/core/errors.js';
 import type { FieldValue, MemoryRecord } from './memory-backend.js';
 import type { DateFilter, MemoryFilter } from './memory-filter.js';
+import { fieldValueOf as scalar } from './field-value.js';
 
 const DAY_MS = 86_400_000;
 const PLAIN_PART = /^[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*$/;
@@ -79,12 +80,6 @@ export function showExpiredFor(filter: MemoryFilter, now: Date = new Date()): bo
 }
 
 const snakeCase = (key: string): string => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-const scalar = (value: unknown): FieldValue =>
-  value === null || value === undefined
-    ? null
-    : typeof value === 'object'
-      ? JSON.stringify(value)
-      : (value as FieldValue);
 const MAPPED = new Set(['id', 'memory', 'metadata', 'createdAt', 'updatedAt', 'score', 'hash']);
 
 /**

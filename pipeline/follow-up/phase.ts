@@ -24,6 +24,7 @@ import { BudgetExhaustedError } from '../budget.js';
 import { UnitCancelledError } from '../run-control.js';
 import type { Redactor } from '../redact.js';
 import { isExploitScenario, type FollowUpSettings, type FollowUpSteps } from './experiment.js';
+import { recordingModel } from '../recording-model.js';
 
 /** Inputs of the follow-up phase. */
 export interface FollowUpPhaseInput {
@@ -221,15 +222,7 @@ async function runUnit(
     } as FollowUpRecord;
   // Every call of the unit is recorded (tool-agent steps keep only their text), for calls, tokens and spend.
   const calls: RecordedCall[] = [];
-  const recording: DecisionModel = {
-    ...model,
-    decide: async (request) => {
-      const reply = await model.decide(request);
-      const { text: _text, ...call } = reply;
-      calls.push(call);
-      return reply;
-    },
-  };
+  const recording = recordingModel(model, calls);
   const context: UnitContext = {
     key,
     backend,

@@ -9,7 +9,8 @@ import { RUN_LOG_VERSION } from '../run-log.js';
 import { runReasoningDecision } from './decision.js';
 import type { NoteAttacker } from './note-attacker.js';
 import { attackerUnitId, type AttackerAttempt, type AttackerKey, type AttackerRecord } from './records.js';
-import { cleanSetup, recordingModel } from './trial-unit.js';
+import { recordingModel } from '../recording-model.js';
+import { cleanSetup } from './trial-unit.js';
 import { createReasoningWorld } from './world.js';
 
 /** Notes that fool the victim and evade the guard before the loop stops (poem.md §6: ten). */

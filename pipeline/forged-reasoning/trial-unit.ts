@@ -18,6 +18,7 @@ import {
   type ForgedReasoningRecord,
   type MemoryWrite,
 } from './records.js';
+import { recordingModel } from '../recording-model.js';
 
 /** The forgery an attack condition writes: attacks A and B carry the basic forgery (poem.md §3). */
 const FORGERY_OF: Readonly<Record<AttackCondition, ForgeryKind>> = {
@@ -66,19 +67,6 @@ export function benignSetup(scenario: ForgedReasoningScenario, style: BenignStyl
     sample,
     writes: [...agentNotes(scenario), { text: scenario.benign[style], origin: 'self-log' }],
     genuine: [scenario.subject],
-  };
-}
-
-/** A model that records each call of the unit (text left out) for calls, tokens and spend. */
-export function recordingModel(model: DecisionModel, calls: RecordedCall[]): DecisionModel {
-  return {
-    ...model,
-    decide: async (request) => {
-      const reply = await model.decide(request);
-      const { text: _text, ...call } = reply;
-      calls.push(call);
-      return reply;
-    },
   };
 }
 
