@@ -115,12 +115,25 @@ export function accountFollowUp(
   priceOf: (model: string) => { input: number; output: number } | null,
 ): RunAccount {
   const all = [...records];
-  const replies = all.flatMap(followUpReplies);
   const decisions = all.filter((r) => r.status === 'ok').map(followUpDecisions);
+  return accountOfUnits(total, all, all.flatMap(followUpReplies), decisions, priceOf);
+}
+
+/**
+ * A run's account from its units (last record of each), every reply they recorded, and each unit's decisions
+ * completed and unparseable: what follow-up and forged-reasoning runs share.
+ */
+export function accountOfUnits(
+  total: number,
+  units: readonly { status: string }[],
+  replies: readonly RecordedReply[],
+  decisions: readonly { completed: number; unparseable: number }[],
+  priceOf: (model: string) => { input: number; output: number } | null,
+): RunAccount {
   return {
     units: total,
-    done: all.length,
-    errored: all.filter((r) => r.status === 'error').length,
+    done: units.length,
+    errored: units.filter((r) => r.status === 'error').length,
     completed: decisions.reduce((sum, d) => sum + d.completed, 0),
     unparseable: decisions.reduce((sum, d) => sum + d.unparseable, 0),
     cacheHits: replies.filter((r) => r.reply.cached).length,

@@ -1,9 +1,9 @@
 // What a forged-reasoning run did, read back from its records: the same account every phase reports (calls, spend,
 // decisions with a reply and how many of them named no action) and each unit's outcome for the control plane.
 import type { DecisionResponse } from '../decision-model.js';
-import type { RunAccount } from '../run-accounting.js';
+import { accountOfUnits, type RunAccount } from '../run-accounting.js';
 import type { UnitOutcome } from '../run-control.js';
-import { provenanceOf, usageTotals, type RecordedReply } from '../usage-totals.js';
+import type { RecordedReply } from '../usage-totals.js';
 import type { ForgedReasoningLine, ReasoningDecision } from './records.js';
 
 /** Every decision of a record (trial unit or attacker loop). */
@@ -56,17 +56,5 @@ export function accountForgedReasoning(
   priceOf: (model: string) => { input: number; output: number } | null,
 ): RunAccount {
   const all = [...records];
-  const replies = all.flatMap(repliesOf);
-  const counts = all.map(replied);
-  return {
-    units: total,
-    done: all.length,
-    errored: all.filter((r) => r.status === 'error').length,
-    completed: counts.reduce((sum, c) => sum + c.completed, 0),
-    unparseable: counts.reduce((sum, c) => sum + c.unparseable, 0),
-    cacheHits: replies.filter((r) => r.reply.cached).length,
-    cacheMisses: replies.filter((r) => !r.reply.cached && r.reply.attempts > 0).length,
-    usage: usageTotals(replies, priceOf),
-    provenance: provenanceOf(replies),
-  };
+  return accountOfUnits(total, all, all.flatMap(repliesOf), all.map(replied), priceOf);
 }
