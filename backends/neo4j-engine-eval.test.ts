@@ -6,18 +6,9 @@ import { describe, expect, inject, it, vi } from 'vitest';
 import type { Summary } from '../analysis/summarize.js';
 import { main } from '../pipeline/cli.js';
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
-import type { ProvidedNeo4jServer } from './test-support/neo4j-global-setup.js';
+import { neo4jEvalEnv } from './test-support/neo4j-eval-env.js';
 
-const provided: ProvidedNeo4jServer | undefined = inject('neo4j');
-const env = provided
-  ? { NEO4J_URI: provided.uri, NEO4J_USER: provided.user ?? 'neo4j', NEO4J_PASSWORD: provided.password ?? '' }
-  : process.env.NEO4J_URI
-    ? {
-        NEO4J_URI: process.env.NEO4J_URI,
-        NEO4J_USER: process.env.NEO4J_USER ?? 'neo4j',
-        NEO4J_PASSWORD: process.env.NEO4J_PASSWORD ?? '',
-      }
-    : undefined;
+const env = neo4jEvalEnv(inject('neo4j'));
 if (!env)
   console.log(
     '[neo4j-engine-eval] skipped: no Neo4j server (set NEO4J_URI, or run `pnpm run test:neo4j`, which starts one)',
