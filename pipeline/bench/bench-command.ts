@@ -107,11 +107,11 @@ export function formatBench(report: BenchReport): string {
       (row) =>
         `PoEM check at N = ${row.events}: ${fixed(row.checkMicros, 2)} µs incremental (gate ${fixed(row.gateMicros, 2)} µs), full ${fixed(row.fullMicros / 1000, 2)} ms, ×${fixed(row.ratio, 0)}`,
     ),
-    `offline grid, ${grid.units} units: ${fixed(grid.wallSeconds)} s, ${fixed(grid.unitsPerSecond, 0)} units/s, peak RSS ${fixed(grid.peakRssMB, 0)} MB`,
-    `PoEM inside the grid: ${poemGrid.sizes.map((size) => `${fixed(size.microsPerUnit, 0)} µs per unit at ${size.units} units`).join(', ')} (×${fixed(poemGrid.ratio, 2)})`,
+    `offline grid (sim: simulated decisions and extraction), ${grid.units} units: ${fixed(grid.wallSeconds)} s, ${fixed(grid.unitsPerSecond, 0)} units/s, peak RSS ${fixed(grid.peakRssMB, 0)} MB`,
+    `PoEM inside the grid (sim): ${poemGrid.sizes.map((size) => `${fixed(size.microsPerUnit, 0)} µs per unit at ${size.units} units`).join(', ')} (×${fixed(poemGrid.ratio, 2)})`,
     ...summarize.map(
       (row) =>
-        `${row.records} records: summarize ${fixed(row.seconds, 2)} s; rescore --check ${fixed(row.rescoreSeconds, 2)} s, peak RSS ${fixed(row.rescorePeakRssMB, 0)} MB`,
+        `${row.records} records of a sim run: summarize ${fixed(row.seconds, 2)} s; rescore --check ${fixed(row.rescoreSeconds, 2)} s, peak RSS ${fixed(row.rescorePeakRssMB, 0)} MB`,
     ),
     ...(small && large
       ? [
