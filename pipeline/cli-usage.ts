@@ -105,8 +105,9 @@ ${helpLines(EXTRACTION_MODELS, INDENT)}
   --endpoints <file>      endpoint pool of the decision models: [{"baseURL", "keyEnv", "maxConcurrency",
                           "weight"?, "models"?}], keys read from the named environment variables only
 
-exit codes: 0 ok · 1 usage/config/preflight error, zero units, run directory in use by another process, or a
-resume of a different experiment · 2 errors above --max-error-rate, stopped by the circuit breaker (aborted),
-or every completed reply unparseable · 3 budget reached · 130 SIGINT / 143 SIGTERM (status cancelled; in-flight
-calls are aborted and not recorded; re-run the same command to resume)`;
+exit codes: 0 ok · 1 usage/config/preflight error, zero units, run directory in use by another process, a
+resume of a different experiment, or a full or read-only disk (the last line names the file and what to do) ·
+2 errors above --max-error-rate, stopped by the circuit breaker (aborted), or every completed reply unparseable ·
+3 budget reached · 130 SIGINT / 143 SIGTERM (status cancelled; in-flight calls are aborted and not recorded;
+re-run the same command to resume)`;
 }

@@ -1,4 +1,5 @@
 // Command line: `pnpm eval --model <id> [...]` → RunSpec → runEvaluation → table and exit code.
+import { resolve } from 'node:path';
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { engineChoice } from '../backends/engines.js';
 import { DEFAULT_SYSTEM_IDS } from '../backends/index.js';
@@ -10,7 +11,9 @@ import { isRemoteModel } from './decision-models.js';
 import { EXPERIMENTS } from './experiments.js';
 import { EXPLOIT_SCENARIO_IDS } from '../scenarios/exploit-scenario.js';
 import { FORGED_REASONING_SCENARIO_IDS, FORGERY_KINDS } from '../scenarios/forged-reasoning-scenario.js';
-import { runEvaluation } from './run.js';
+import { runEvaluation, type RunSecrets } from './run.js';
+import { secretsOf } from './run-components.js';
+import { storageFailureLine } from './storage-failure.js';
 import { ledgerKeyFromEnv } from '../guard/execution-ledger-key.js';
 import { parseRunSpec, type RunSpec } from './run-spec.js';
 import { createRedactor } from './redact.js';
@@ -246,26 +249,27 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const resume = `pnpm eval ${rest.join(' ')}`;
+  let spec: RunSpec | undefined;
+  let secrets: RunSecrets = {
+    apiKey: env.OPENAI_API_KEY,
+    neo4jPassword: env.NEO4J_PASSWORD,
+    qdrantApiKey: env.QDRANT_API_KEY,
+  };
   try {
-    const spec = specFromArgs(rest, env);
+    spec = specFromArgs(rest, env);
     const dryRun = rest.includes('--dry-run');
-    const outcome = await runEvaluation(
-      spec,
-      {
-        apiKey: env.OPENAI_API_KEY,
-        neo4jPassword: env.NEO4J_PASSWORD,
-        qdrantApiKey: env.QDRANT_API_KEY,
-        ledgerKey: ledgerKeyFromEnv(env),
-        ...(spec.control.endpoints ? { endpoints: loadEndpointsFile(spec.control.endpoints, env) } : {}),
-      },
-      {
-        signal: controller.signal,
-        log: (line) => console.error(line),
-        resumeAnyway: rest.includes('--resume-anyway'),
-        dryRun,
-        ...(process.stdin.isTTY && process.stderr.isTTY ? { confirm: askOnTerminal } : {}),
-      },
-    );
+    secrets = {
+      ...secrets,
+      ledgerKey: ledgerKeyFromEnv(env),
+      ...(spec.control.endpoints ? { endpoints: loadEndpointsFile(spec.control.endpoints, env) } : {}),
+    };
+    const outcome = await runEvaluation(spec, secrets, {
+      signal: controller.signal,
+      log: (line) => console.error(line),
+      resumeAnyway: rest.includes('--resume-anyway'),
+      dryRun,
+      ...(process.stdin.isTTY && process.stderr.isTTY ? { confirm: askOnTerminal } : {}),
+    });
     console.log(outcome.table);
     if (dryRun) return 0;
     console.log(`\nrun directory: ${outcome.runDir}`);
@@ -281,7 +285,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       return 0;
     }
     const message = error instanceof Error ? error.message : String(error);
-    const redact = createRedactor([env.OPENAI_API_KEY, env.NEO4J_PASSWORD, env.QDRANT_API_KEY]);
+    // Every secret known by now (the endpoints file's keys too, once read).
+    const redact = createRedactor(secretsOf(secrets));
+    // A full, read-only or forbidden disk: one line with the cause, the file and what to do, never a stack.
+    const storage = storageFailureLine(error, spec ? { cacheDir: resolve(spec.cache.dir) } : {});
+    if (storage) {
+      console.error(`error: ${redact(storage)}`);
+      return 1;
+    }
     // One clear line (or an InvalidInputError's list) for every error we raise on purpose; a stack only for a bug.
     if (!(error instanceof EvalError) && !(error instanceof TypeError && 'code' in error))
       console.error(redact((error as Error).stack ?? ''));

@@ -8,6 +8,7 @@ import { forEachJsonLine, sha256 } from './json-files.js';
 import { openRunLogFile } from './run-log-chain.js';
 import { BudgetExhaustedError } from './budget.js';
 import { UnitCancelledError } from './run-control.js';
+import { StorageError } from './core/errors.js';
 import type { Redactor } from './redact.js';
 import { parseAction } from './parse-action.js';
 import {
@@ -151,6 +152,7 @@ async function runUnit(
     };
   } catch (error) {
     // A unit cut short by a stop (Ctrl+C, the breaker, the budget) is not recorded: a resume runs it again.
+    if (error instanceof StorageError) throw error; // a full or read-only disk stops the run, it is no unit's error
     if (error instanceof BudgetExhaustedError) stop.onBudget?.(error);
     if (error instanceof BudgetExhaustedError || stop.signal?.aborted)
       throw new UnitCancelledError(error instanceof Error ? error.message : String(error));

@@ -9,22 +9,39 @@ import {
   readFileSync,
   readSync,
   renameSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { CHAIN_FIELD } from './run-log-chain.js';
+import { storageErrorOf } from './storage-failure.js';
 
 /** sha256 hex of a string. */
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** Writes JSON to a temp file beside `path`, then renames it into place (readers never see half a file). */
+/** What a temporary file of `writeJsonAtomic` is named like: `<file>.<8 hex>.tmp`. */
+export const ATOMIC_TEMPORARY = /^.+\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * Writes JSON to a temp file beside `path`, then renames it into place (readers never see half a file). A write that
+ * fails removes its temp file; a full or read-only disk is thrown as a `StorageError` naming the file.
+ */
 export function writeJsonAtomic(path: string, value: unknown): void {
-  mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`);
-  renameSync(temporary, path);
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`);
+    renameSync(temporary, path);
+  } catch (error) {
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // A read-only disk keeps it; the next run that can write removes it (pipeline/run-session.ts).
+    }
+    throw storageErrorOf(error, path) ?? error;
+  }
 }
 
 /** Reads a JSON file, or returns undefined when it does not exist. */

@@ -1,7 +1,7 @@
 // Decision model for any OpenAI-compatible endpoint (OpenAI, a LiteLLM proxy, vLLM, ...) via the official SDK.
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import { ProviderError } from './core/errors.js';
+import { ProviderError, StorageError } from './core/errors.js';
 import type { SpendGate } from './budget.js';
 import { scopedSignal } from './call-signal.js';
 import { describeFailure } from './endpoint-failure.js';
@@ -234,6 +234,7 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
           notes,
         };
       } catch (error) {
+        if (error instanceof StorageError) throw error; // the cache's disk, not the endpoint: the run stops on it
         // An HTTP error or a refused connection produced no answer to bill; a timeout or an abort mid-answer may have.
         const answered = error instanceof APIError && error.status !== undefined;
         lease?.release(

@@ -1,6 +1,7 @@
 // Content-addressed on-disk cache of validated model replies (user-expectations.md §2 "Response cache").
 import { join } from 'node:path';
 import { readJsonIfExists, sha256, writeJsonAtomic } from './json-files.js';
+import { redactDeep, type Redactor } from './redact.js';
 
 /**
  * Bump when the key components change: old entries then simply stop matching.
@@ -41,7 +42,11 @@ export interface ResponseCache {
   keyOf(components: Omit<CacheKeyComponents, 'schema'>): { key: string; components: CacheKeyComponents };
   /** The stored value for a key, if any. An entry that does not belong to its key (edited, corrupt) is a miss. */
   get<T>(key: string): CacheEntry<T> | undefined;
-  /** Stores a value. Callers store only validated replies: never errors, empty content or filtered stops. */
+  /**
+   * Stores a value, redacted first (a reply can echo the key). Callers store only validated replies: never errors,
+   * empty content or filtered stops. An entry whose key components hold a secret is not stored at all: redacting
+   * them would break the entry's key, and storing them would write the secret.
+   */
   put<T>(key: string, components: CacheKeyComponents, value: T): void;
   /** Hit/miss counters for the summary. */
   stats(): { hits: number; misses: number };
@@ -80,8 +85,16 @@ function readEntry<T>(path: string, key: string): CacheEntry<T> | undefined {
   }
 }
 
+/** Settings of `createResponseCache`. */
+export interface ResponseCacheSettings {
+  dir: string;
+  enabled: boolean;
+  /** The run's redactor: every stored value is redacted with it, so a replay returns what the records hold. */
+  redact?: Redactor;
+}
+
 /** Creates a cache rooted at `dir`. */
-export function createResponseCache(settings: { dir: string; enabled: boolean }): ResponseCache {
+export function createResponseCache(settings: ResponseCacheSettings): ResponseCache {
   let hits = 0;
   let misses = 0;
   return {
@@ -97,11 +110,13 @@ export function createResponseCache(settings: { dir: string; enabled: boolean })
     },
     put(key, components, value) {
       if (!settings.enabled) return;
+      const redact = settings.redact;
+      if (redact && redactDeep(components, redact) !== components) return;
       writeJsonAtomic(cacheEntryPath(settings.dir, key), {
         key,
         components,
         storedAt: new Date().toISOString(),
-        value,
+        value: redact ? redactDeep(value, redact) : value,
       });
     },
     stats: () => ({ hits, misses }),

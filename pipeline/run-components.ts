@@ -144,7 +144,11 @@ export async function createModels(
     pool?: EndpointPool | null;
   },
 ): Promise<DecisionModelComponent[]> {
-  const cache = createResponseCache({ dir: resolve(spec.cache.dir), enabled: spec.cache.enabled });
+  const cache = createResponseCache({
+    dir: resolve(spec.cache.dir),
+    enabled: spec.cache.enabled,
+    redact: input.redact,
+  });
   const context = {
     scenarios: input.scenarios,
     exploitScenarios: input.exploitScenarios,

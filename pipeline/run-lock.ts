@@ -187,11 +187,17 @@ export async function acquireRunLock(
   const content = `${JSON.stringify(holder)}\n`;
   const held = (takenOver: LockHolder | null): RunLock => {
     const release = () => {
-      process.off('exit', release);
+      process.off('exit', releaseAtExit);
       const current = readRunLock(runDir);
       if (current !== null && current !== 'unreadable' && current.nonce === holder.nonce) unlinkSync(path);
     };
-    process.on('exit', release);
+    // At exit nothing can be reported any more: a lock that cannot be removed (a read-only disk) is taken over later.
+    const releaseAtExit = () => {
+      try {
+        release();
+      } catch {}
+    };
+    process.on('exit', releaseAtExit);
     if (takenOver)
       options.log?.(
         `took over the lock of ${runDir} from ${describeHolder(takenOver)}: that process is no longer running`,

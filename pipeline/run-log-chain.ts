@@ -4,6 +4,7 @@ import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EvalError } from './core/errors.js';
 import { redactDeep, type Redactor } from './redact.js';
+import { storageErrorOf } from './storage-failure.js';
 
 /**
  * The field every run-log line starts with: the sha256 (hex) of the previous line's exact bytes (without its
@@ -80,7 +81,11 @@ export function openRunLogFile(runDir: string, file: string, redact?: Redactor):
           `${path}: changed by another writer while this run was appending (${size} bytes expected, ${now} found); stopping rather than chaining over it`,
         );
       const line = chainedLine(redact ? redactDeep(value, redact) : value, tip);
-      appendFileSync(path, `${line}\n`);
+      try {
+        appendFileSync(path, `${line}\n`);
+      } catch (error) {
+        throw storageErrorOf(error, path) ?? error;
+      }
       tip = lineHash(line);
       size += Buffer.byteLength(line) + 1;
     },

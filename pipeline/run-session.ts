@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { removeEngineNamespaces } from '../backends/engine-namespaces.js';
 import type { EngineSpec } from '../backends/memory-backend.js';
 import { InvalidInputError } from './core/errors.js';
-import { readJsonIfExists, writeJsonAtomic } from './json-files.js';
+import { ATOMIC_TEMPORARY, readJsonIfExists, writeJsonAtomic } from './json-files.js';
 import { ResumeRefusedError, resumeChanges, type RunFingerprint } from './resume-check.js';
 import { acquireRunLock } from './run-lock.js';
 import type { RunInvocation, RunManifest } from './run-log.js';
@@ -97,6 +97,7 @@ export async function openRunSession(input: RunSessionInput): Promise<RunSession
         detail: entry.detail,
       }));
     rmSync(join(runDir, 'work'), { recursive: true, force: true });
+    removeTemporaries(runDir, log);
   } catch (error) {
     lock.release();
     if (created) removeIfEmpty(runDir);
@@ -141,6 +142,17 @@ export async function openRunSession(input: RunSessionInput): Promise<RunSession
       }
     },
   };
+}
+
+/**
+ * Removes the temporary files of atomic writes (`manifest.json.<hex>.tmp`, `eval.lock.<pid>.tmp`) that a killed or
+ * failed invocation left in the run directory: with the lock held, none of them is being written.
+ */
+function removeTemporaries(runDir: string, log: (line: string) => void): void {
+  const left = readdirSync(runDir).filter((name) => ATOMIC_TEMPORARY.test(name) || /^eval\.lock\.\d+\.tmp$/.test(name));
+  for (const name of left) rmSync(join(runDir, name), { force: true });
+  if (left.length > 0)
+    log(`removed ${left.length} temporary file(s) left by an earlier invocation: ${left.join(', ')}`);
 }
 
 /** Removes a directory this process created if nothing is in it (another process may have filled it meanwhile). */

@@ -95,3 +95,19 @@ export class ProviderError extends EvalError {
     this.attempts = attempts;
   }
 }
+
+/**
+ * A file could not be written because of the disk, not the data: no space, a quota, a read-only or forbidden
+ * location. The message is one line naming the cause and the file; the CLI adds what to do.
+ */
+export class StorageError extends EvalError {
+  /** The file or directory that could not be written. */
+  readonly path: string;
+  /** The system error code: `ENOSPC`, `EDQUOT`, `EROFS`, `EACCES` or `EPERM`. */
+  readonly reason: string;
+  constructor(path: string, reason: string, description: string, options?: { cause?: unknown }) {
+    super('storage', `cannot write ${path}: ${description} (${reason})`, options);
+    this.path = path;
+    this.reason = reason;
+  }
+}
