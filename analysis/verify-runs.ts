@@ -31,7 +31,7 @@ export function describeRunLogCheck(check: RunLogCheck): string {
       ].join('\n');
     }
     case 'intact':
-      return `intact: ${runDir} (status ${status}): ${files.length === 0 ? 'no run-log file' : files.map((f) => `${f.file} ${f.lines} line(s)`).join(', ')}; every line chained, every file ends at the head manifest.json records`;
+      return `intact: ${runDir} (status ${status}): ${files.length === 0 ? 'no run-log file' : files.map((f) => `${f.file} ${f.lines} line(s)`).join(', ')}; every line chained, every file ends at the head manifest.json records; ${check.unbound ? 'spec and summary.json unbound (manifest.json was written before stalebench bound them: their edits cannot be seen)' : "the manifest's spec and summary.json match the sha256 it binds"}`;
   }
 }
 
