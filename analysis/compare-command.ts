@@ -10,7 +10,7 @@ import { loadRun, summarizeRun, type LoadedRun } from './load-run.js';
 import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
 import type { Summary, SummaryCell } from './summarize.js';
 import { proportionText, type Proportion } from './unsafe-counts.js';
-import { verifyRunsFirst } from './verify-runs.js';
+import { checkRunsForReading } from './verify-runs.js';
 import { isEntryPoint } from '../pipeline/core/entry-point.js';
 
 const USAGE = `usage: pnpm compare <runA> <runB> [--json | --md] [--no-verify]
@@ -359,12 +359,12 @@ export function formatComparisonMarkdown(comparison: RunComparison): string {
   return lines.join('\n');
 }
 
-/** Entry point; returns the exit code. Reads run directories only: no network, no backend, no model. */
-export function main(
+/** Entry point; resolves to the exit code. Reads run directories only: no network, no backend, no model. */
+export async function main(
   argv: readonly string[],
   out: (text: string) => void = console.log,
   err: (text: string) => void = console.error,
-): number {
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -392,7 +392,8 @@ export function main(
     );
     return 1;
   }
-  if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
+  if (!(await checkRunsForReading(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })))
+    return 1;
   try {
     const [a, b] = parsed.positionals.map(loadAnalysedRun) as [AnalysedRun, AnalysedRun];
     const comparison = compareRuns(a, b);
@@ -410,4 +411,4 @@ export function main(
   }
 }
 
-if (isEntryPoint(import.meta.url)) process.exit(main(process.argv.slice(2)));
+if (isEntryPoint(import.meta.url)) process.exit(await main(process.argv.slice(2)));

@@ -28,7 +28,7 @@ import { renderLatex } from './render-latex.js';
 import { renderMarkdown } from './render-markdown.js';
 import { scenarioLabels } from './scenario-labels.js';
 import { paperTableIds, TABLES, type TableDefinition } from './tables/index.js';
-import { verifyRunsFirst } from './verify-runs.js';
+import { checkRunsForReading } from './verify-runs.js';
 import { isEntryPoint } from '../pipeline/core/entry-point.js';
 
 const USAGE = `usage: pnpm report <run-dir> [<run-dir>...] [--paper] [-o <dir>] [--pool-duplicates] [--allow-incomplete] [--no-verify]
@@ -354,7 +354,8 @@ export async function main(
     err(`error: no run directory given\n${USAGE}`);
     return 1;
   }
-  if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
+  if (!(await checkRunsForReading(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })))
+    return 1;
   let report: Report;
   try {
     report = await buildReport(parsed.positionals, {
