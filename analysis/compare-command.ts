@@ -20,8 +20,11 @@ const USAGE = `usage: pnpm compare <runA> <runB> [--json | --md] [--no-verify]
   deltas; cells in one run only listed apart. Cells are recomputed from each run's stored records (as pnpm rescore).
   The simulator is never set against a real model: cells match on the decision model, and a cell whose natural-mode
   extraction is simulated on one side only is marked "sim vs real" with no delta. --json machine output, --md Markdown.
-  --no-verify reads runs whose hash-chained log does not verify (pnpm verify-run), e.g. runs older than the chain.
-exit codes: 0 ok · 1 usage or bad input (not a run directory, unreadable manifest)`;
+  Each run is verified (pnpm verify-run) and its stored scores recomputed from its stored reads and replies first:
+  a run whose stored values disagree is refused, naming the file, line and field of the first.
+  --no-verify reads runs as stored: neither the chain nor the stored scores are checked (e.g. runs older than the chain).
+exit codes: 0 ok · 1 usage or bad input (not a run directory, unreadable manifest), a run that does not verify, or
+            stored scores that disagree with the run's replies`;
 
 /** The manifest fields the comparison reads; anything else may vary between run-log writers. */
 const manifestSchema = z.object({

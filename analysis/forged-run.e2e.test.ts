@@ -1,6 +1,15 @@
 // A forger who flips stored scores and recomputes every hash: report refuses, verify-run --pubkey fails (issue #26).
 import { createPrivateKey } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -111,7 +120,9 @@ beforeAll(async () => {
   );
   vi.restoreAllMocks();
   expect(code).toBe(0);
-  [runDir] = readdirSync(join(root, 'runs')).map((name) => join(root, 'runs', name));
+  const runs = readdirSync(join(root, 'runs'));
+  expect(runs).toHaveLength(1);
+  runDir = join(root, 'runs', runs[0]!);
 }, 120_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -212,6 +223,30 @@ describe('the manifest spec and summary.json are bound', () => {
 });
 
 describe('the signing key', () => {
+  it('pnpm keygen writes the private key with mode 0600 and the public key, prints neither, and never overwrites', () => {
+    expect(statSync(join(keys, 'lab.key')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(keys, 'lab.pub'), 'utf8')).toMatch(/^-----BEGIN PUBLIC KEY-----/);
+    const printed: string[] = [];
+    const again = keygen(
+      ['--out', join(keys, 'lab')],
+      (t) => printed.push(t),
+      (t) => printed.push(t),
+    );
+    expect(again).toBe(1);
+    expect(printed.join('\n')).toMatch(/already exist.*never overwrites/);
+    const fresh: string[] = [];
+    expect(
+      keygen(
+        ['--out', join(keys, 'second')],
+        (t) => fresh.push(t),
+        (t) => fresh.push(t),
+      ),
+    ).toBe(0);
+    const body = readFileSync(join(keys, 'second.key'), 'utf8').split('\n')[1]!;
+    expect(fresh.join('\n')).not.toContain(body);
+    expect(fresh.join('\n')).toMatch(/fingerprint: sha256:[0-9a-f]{64}/);
+  });
+
   it('is never printed or stored in the run: no byte of it in any file of the run directory', () => {
     const pem = readFileSync(join(keys, 'lab.key'), 'utf8');
     const body = pem.split('\n').filter((line) => line !== '' && !line.startsWith('-----'))[0]!;

@@ -45,10 +45,14 @@ const USAGE = `usage: pnpm report <run-dir> [<run-dir>...] [--paper] [-o <dir>] 
                       again from the cache, would double n); every output says the pooling was forced
   --allow-incomplete  report runs whose status is not success or with fewer units done than planned (refused
                       by default); every output marks them with their done/planned counts
-  --no-verify         read runs whose hash-chained log does not verify (pnpm verify-run), e.g. runs older than
-                      the chain
+  Each run is verified first (pnpm verify-run: chain, heads, bound spec and summary) and its stored scores,
+  labels and summary recomputed from its stored reads and replies (as pnpm rescore): a run whose stored values
+  disagree is refused, naming the file, line, unit and field of the first.
+  --no-verify         read runs as stored: neither the chain nor the stored scores are checked (e.g. runs
+                      older than the chain)
 exit codes: 0 ok · 1 usage or bad input (the error names the file, the field and the reason), duplicate
-            specs, or an incomplete run`;
+            specs, an incomplete run, a run that does not verify, or stored scores that disagree with the
+            run's replies`;
 
 // Only the fields the report reads are checked; anything else may vary between run-log writers.
 const manifestSchema = z.object({

@@ -17,6 +17,8 @@ function listing(): string {
   const width = Math.max(...NOTEBOOKS.map((n) => n.name.length));
   return [
     'usage: pnpm notebook <name> <run-dir> [<run-dir>...] [--out FILE] [--no-verify]',
+    '  each run is verified (pnpm verify-run) and its stored scores recomputed from its replies first (refused when',
+    '  they disagree); --no-verify reads runs as stored',
     '',
     'notebooks:',
     ...NOTEBOOKS.map((n) => `  ${n.name.padEnd(width)}  ${n.question}`),

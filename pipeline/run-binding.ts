@@ -5,7 +5,7 @@ import { lineHash } from './run-log-chain.js';
 import type { RunBinding, RunManifest } from './run-log.js';
 
 /** sha256 of the spec's JSON as the manifest stores it (a JSON round trip gives the same text). */
-export function specSha256(spec: RunManifest['spec']): string {
+function specSha256(spec: RunManifest['spec']): string {
   return lineHash(JSON.stringify(spec));
 }
 

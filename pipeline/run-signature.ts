@@ -32,7 +32,7 @@ export interface RunSignature {
 }
 
 /** `sha256:<hex>` of a key's public half (SPKI DER): what `signature.json` and `pnpm keygen` name a key by. */
-export function keyFingerprint(key: KeyObject): string {
+function keyFingerprint(key: KeyObject): string {
   const pub = key.type === 'private' ? createPublicKey(key) : key;
   return `sha256:${lineHash(pub.export({ type: 'spki', format: 'der' }))}`;
 }
