@@ -31,10 +31,10 @@ async function simRun(out: string, seed: number, arms: string): Promise<string> 
   return (await runEvaluation(spec, { apiKey: undefined })).runDir;
 }
 const summaryOf = (runDir: string) => JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
-function run(args: string[]) {
+async function run(args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = main(
+  const code = await main(
     args,
     (text) => out.push(text),
     (text) => err.push(text),
@@ -53,8 +53,8 @@ describe('pnpm compare on two real sim runs', () => {
     runC = await simRun(out, 1, 'none,prompt-hardening');
   }, 60_000);
 
-  it('gives per-cell deltas with both k/n and both Wilson intervals, consistent with each summary.json', () => {
-    const result = run([runA, runB, '--json']);
+  it('gives per-cell deltas with both k/n and both Wilson intervals, consistent with each summary.json', async () => {
+    const result = await run([runA, runB, '--json']);
     expect(result.code).toBe(0);
     const comparison = JSON.parse(result.stdout) as RunComparison;
     const [a, b] = [summaryOf(runA), summaryOf(runB)];
@@ -79,9 +79,9 @@ describe('pnpm compare on two real sim runs', () => {
     expect(comparison.onlyB).toEqual([]);
   });
 
-  it('says sim in the header and on every row, as text and as Markdown', () => {
+  it('says sim in the header and on every row, as text and as Markdown', async () => {
     const none = summaryOf(runA).cells.find((c) => c.arm === 'none')!.unsafe;
-    const text = run([runA, runB]);
+    const text = await run([runA, runB]);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^A: sim_\w+ \[sim\]/);
     expect(text.stdout).toContain('sim: at least one run is simulated');
@@ -91,25 +91,25 @@ describe('pnpm compare on two real sim runs', () => {
     expect(rows[0]).toContain(
       `${none.k}/${none.n} ${(none.rate! * 100).toFixed(1)}% [${(none.low * 100).toFixed(1)}%, ${(none.high * 100).toFixed(1)}%]`,
     );
-    const md = run([runA, runB, '--md']);
+    const md = await run([runA, runB, '--md']);
     expect(md.stdout).toMatch(/^# Run comparison: .* \(sim\)/);
     expect(md.stdout).toMatch(/\n\| sim \(simulated\) \| graphiti \| direct \| no defence \| .* \| sim \|\n/);
   });
 
-  it('lists cells present in only one run apart', () => {
-    const result = run([runA, runC, '--json']);
+  it('lists cells present in only one run apart', async () => {
+    const result = await run([runA, runC, '--json']);
     const comparison = JSON.parse(result.stdout) as RunComparison;
     expect(comparison.matched.map((c) => c.arm)).toEqual(['none']);
     expect(comparison.onlyA.map((c) => c.arm)).toEqual(['store-filter']);
     expect(comparison.onlyB.map((c) => c.arm)).toEqual(['prompt-hardening']);
-    expect(run([runA, runC]).stdout).toMatch(
+    expect((await run([runA, runC])).stdout).toMatch(
       /cells only in A: 1\n {2}sim \(simulated\) graphiti direct store filter\n\ncells only in B: 1\n {2}sim \(simulated\) graphiti direct prompt hardening/,
     );
   });
 
-  it('exits 1 with one error naming the file and reason on bad input', () => {
+  it('exits 1 with one error naming the file and reason on bad input', async () => {
     const notRun = mkdtempSync(join(tmpdir(), 'stalebench-not-a-run-'));
-    const missing = run([runA, notRun]);
+    const missing = await run([runA, notRun]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toHaveLength(1);
     expect(missing.stderr[0]).toContain(`${join(notRun, 'manifest.json')}`);
@@ -128,16 +128,16 @@ describe('pnpm compare on two real sim runs', () => {
       }),
     );
     // A hand-written manifest has no run-log heads: unverifiable, and read only with --no-verify.
-    expect(run([broken, runA]).stderr[0]).toMatch(
+    expect((await run([broken, runA])).stderr[0]).toMatch(
       /unverifiable: written before the run log was hash-chained.*--no-verify/,
     );
-    const invalid = run([broken, runA, '--no-verify']);
+    const invalid = await run([broken, runA, '--no-verify']);
     expect(invalid.code).toBe(1);
     expect(invalid.stderr[0]).toMatch(/manifest\.json:\n {2}✖ spec\.systems: .*expected array/);
-    expect(run([runA]).code).toBe(1);
-    expect(run([runA, runB, '--json', '--md']).code).toBe(1);
-    expect(run([runA, runB, '--bogus']).code).toBe(1);
-    expect(run(['--help']).code).toBe(0);
+    expect((await run([runA])).code).toBe(1);
+    expect((await run([runA, runB, '--json', '--md'])).code).toBe(1);
+    expect((await run([runA, runB, '--bogus'])).code).toBe(1);
+    expect((await run(['--help'])).code).toBe(0);
   });
 });
 

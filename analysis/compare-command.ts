@@ -10,7 +10,7 @@ import { loadRun, summarizeRun, type LoadedRun } from './load-run.js';
 import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
 import type { Summary, SummaryCell } from './summarize.js';
 import { proportionText, type Proportion } from './unsafe-counts.js';
-import { verifyRunsFirst } from './verify-runs.js';
+import { checkRunsForReading } from './verify-runs.js';
 import { isEntryPoint } from '../pipeline/core/entry-point.js';
 
 const USAGE = `usage: pnpm compare <runA> <runB> [--json | --md] [--no-verify]
@@ -20,8 +20,11 @@ const USAGE = `usage: pnpm compare <runA> <runB> [--json | --md] [--no-verify]
   deltas; cells in one run only listed apart. Cells are recomputed from each run's stored records (as pnpm rescore).
   The simulator is never set against a real model: cells match on the decision model, and a cell whose natural-mode
   extraction is simulated on one side only is marked "sim vs real" with no delta. --json machine output, --md Markdown.
-  --no-verify reads runs whose hash-chained log does not verify (pnpm verify-run), e.g. runs older than the chain.
-exit codes: 0 ok · 1 usage or bad input (not a run directory, unreadable manifest)`;
+  Each run is verified (pnpm verify-run) and its stored scores recomputed from its stored reads and replies first:
+  a run whose stored values disagree is refused, naming the file, line and field of the first.
+  --no-verify reads runs as stored: neither the chain nor the stored scores are checked (e.g. runs older than the chain).
+exit codes: 0 ok · 1 usage or bad input (not a run directory, unreadable manifest), a run that does not verify, or
+            stored scores that disagree with the run's replies`;
 
 /** The manifest fields the comparison reads; anything else may vary between run-log writers. */
 const manifestSchema = z.object({
@@ -359,12 +362,12 @@ export function formatComparisonMarkdown(comparison: RunComparison): string {
   return lines.join('\n');
 }
 
-/** Entry point; returns the exit code. Reads run directories only: no network, no backend, no model. */
-export function main(
+/** Entry point; resolves to the exit code. Reads run directories only: no network, no backend, no model. */
+export async function main(
   argv: readonly string[],
   out: (text: string) => void = console.log,
   err: (text: string) => void = console.error,
-): number {
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -392,7 +395,8 @@ export function main(
     );
     return 1;
   }
-  if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
+  if (!(await checkRunsForReading(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })))
+    return 1;
   try {
     const [a, b] = parsed.positionals.map(loadAnalysedRun) as [AnalysedRun, AnalysedRun];
     const comparison = compareRuns(a, b);
@@ -410,4 +414,4 @@ export function main(
   }
 }
 
-if (isEntryPoint(import.meta.url)) process.exit(main(process.argv.slice(2)));
+if (isEntryPoint(import.meta.url)) process.exit(await main(process.argv.slice(2)));

@@ -261,7 +261,11 @@ describe('pnpm report: usage and bad input exit 1 with one clear error', () => {
     const manifest = JSON.parse(readFileSync(path, 'utf8'));
     manifest.spec.modes = ['sideways'];
     writeFileSync(path, JSON.stringify(manifest));
-    const result = await report([dir]);
+    // The spec is bound (its sha256 in manifest.json's bound, issue #26): refused before any field is read.
+    const refused = await report([dir]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/the run log does not verify: manifest\.json: spec edited.*--no-verify/);
+    const result = await report([dir, '--no-verify']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`invalid ${path}`);
     expect(result.stderr).toMatch(/spec\.modes\.0: /);

@@ -28,7 +28,7 @@ import { renderLatex } from './render-latex.js';
 import { renderMarkdown } from './render-markdown.js';
 import { scenarioLabels } from './scenario-labels.js';
 import { paperTableIds, TABLES, type TableDefinition } from './tables/index.js';
-import { verifyRunsFirst } from './verify-runs.js';
+import { checkRunsForReading } from './verify-runs.js';
 import { isEntryPoint } from '../pipeline/core/entry-point.js';
 
 const USAGE = `usage: pnpm report <run-dir> [<run-dir>...] [--paper] [-o <dir>] [--pool-duplicates] [--allow-incomplete] [--no-verify]
@@ -45,10 +45,14 @@ const USAGE = `usage: pnpm report <run-dir> [<run-dir>...] [--paper] [-o <dir>] 
                       again from the cache, would double n); every output says the pooling was forced
   --allow-incomplete  report runs whose status is not success or with fewer units done than planned (refused
                       by default); every output marks them with their done/planned counts
-  --no-verify         read runs whose hash-chained log does not verify (pnpm verify-run), e.g. runs older than
-                      the chain
+  Each run is verified first (pnpm verify-run: chain, heads, bound spec and summary) and its stored scores,
+  labels and summary recomputed from its stored reads and replies (as pnpm rescore): a run whose stored values
+  disagree is refused, naming the file, line, unit and field of the first.
+  --no-verify         read runs as stored: neither the chain nor the stored scores are checked (e.g. runs
+                      older than the chain)
 exit codes: 0 ok · 1 usage or bad input (the error names the file, the field and the reason), duplicate
-            specs, or an incomplete run`;
+            specs, an incomplete run, a run that does not verify, or stored scores that disagree with the
+            run's replies`;
 
 // Only the fields the report reads are checked; anything else may vary between run-log writers.
 const manifestSchema = z.object({
@@ -354,7 +358,8 @@ export async function main(
     err(`error: no run directory given\n${USAGE}`);
     return 1;
   }
-  if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
+  if (!(await checkRunsForReading(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })))
+    return 1;
   let report: Report;
   try {
     report = await buildReport(parsed.positionals, {

@@ -251,8 +251,8 @@ describe('report, rescore, compare and notebook verify first', () => {
     const quiet = () => {};
     expect(await report([dir, '-o', mkdtempSync(join(tmpdir(), 'stalebench-verify-report-'))], quiet, collect)).toBe(1);
     expect(await rescore([dir, '--check'], quiet, collect)).toBe(1);
-    expect(compare([runDir, dir], quiet, collect)).toBe(1);
-    expect(notebook(['table-6', dir], quiet, collect)).toBe(1);
+    expect(await compare([runDir, dir], quiet, collect)).toBe(1);
+    expect(await notebook(['table-6', dir], quiet, collect)).toBe(1);
     expect(err).toHaveLength(4);
     for (const line of err)
       expect(line).toMatch(
@@ -261,8 +261,8 @@ describe('report, rescore, compare and notebook verify first', () => {
     expect(
       await report([dir, '--no-verify', '-o', mkdtempSync(join(tmpdir(), 'stalebench-verify-report-'))], quiet, quiet),
     ).toBe(0);
-    expect(compare([runDir, dir, '--no-verify'], quiet, quiet)).toBe(0);
-    expect(notebook(['table-6', dir, '--no-verify'], quiet, quiet)).toBe(0);
+    expect(await compare([runDir, dir, '--no-verify'], quiet, quiet)).toBe(0);
+    expect(await notebook(['table-6', dir, '--no-verify'], quiet, quiet)).toBe(0);
     expect(await rescore([runDir, '--check'], quiet, quiet)).toBe(0);
   });
 });

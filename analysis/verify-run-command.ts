@@ -1,17 +1,25 @@
 // `pnpm verify-run <run-dir>...`: checks each run's hash-chained JSONL files against each other and manifest.json.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { KeyObject } from 'node:crypto';
 import { checkRunLog, type RunLogCheck } from '../pipeline/index.js';
+import { checkRunSignature, readPublicKey, type SignatureCheck } from '../pipeline/run-signature.js';
 import { describeRunLogCheck } from './verify-runs.js';
 import { isEntryPoint } from '../pipeline/core/entry-point.js';
 
-const USAGE = `usage: pnpm verify-run <run-dir> [<run-dir>...] [--json]
+const USAGE = `usage: pnpm verify-run <run-dir> [<run-dir>...] [--pubkey <file>] [--json]
   checks every JSONL file of each run: each line carries the sha256 of the line before it (the first line is
   bound to the run id and the file name), and each file ends at the head manifest.json recorded when eval last
   started or ended. Names the first bad line: edited, deleted, reordered, inserted, truncated or appended later.
-  The chain is unkeyed: it catches edits, not a forger who recomputes every hash and the manifest.
-  --json   one JSON verdict per run (state, status, problems, files)
-exit codes: 0 intact · 1 broken, unverifiable (written before the chain), not a run, or usage ·
+  The manifest's spec and summary.json are bound too (their sha256 in manifest.json's bound): an edit of either
+  fails, naming the file; a run written before that is said to be unbound.
+  The chain is unkeyed: it catches edits, not a forger who recomputes every hash and the manifest. For that:
+  --pubkey <file>  the Ed25519 public key (pnpm keygen) of the pnpm eval --sign-key that signed the run: fails a
+                   run whose signature.json is missing, signed by another key, or does not verify (altered,
+                   forged, or the run changed since it was signed)
+  --json           one JSON verdict per run (state, status, problems, files, unbound, signature)
+exit codes: 0 intact (and, with --pubkey, signed) · 1 broken, unverifiable (written before the chain), a
+            signature missing or not verifying, not a run, or usage ·
             2 unfinished: status started (a crash, a kill, or still running); the chain holds, but lines after the
               recorded heads are not anchored yet (resume with the same pnpm eval command)`;
 
@@ -35,7 +43,7 @@ export function main(
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { json: { type: 'boolean' }, pubkey: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
     err(`error: ${(error as Error).message}\n${USAGE}`);
@@ -45,17 +53,41 @@ export function main(
     (parsed.values.help ? out : err)(USAGE);
     return parsed.values.help ? 0 : 1;
   }
+  let publicKey: KeyObject | null = null;
+  try {
+    if (parsed.values.pubkey !== undefined) publicKey = readPublicKey(parsed.values.pubkey);
+  } catch (error) {
+    err(`error: ${(error as Error).message}`);
+    return 1;
+  }
   const checks = parsed.positionals.map((dir) => checkRunLog(resolve(dir)));
+  // With --pubkey every run directory must carry a signature of that key over its files as they are.
+  const signatures: (SignatureCheck | null)[] = checks.map((check) =>
+    publicKey === null || check.state === 'not-a-run' ? null : checkRunSignature(check.runDir, publicKey),
+  );
   if (parsed.values.json)
     out(
       JSON.stringify(
-        checks.map(({ scanned: _scanned, ...check }) => check),
+        checks.map(({ scanned: _scanned, ...check }, i) => ({
+          ...check,
+          ...(publicKey ? { signature: signatures[i] } : {}),
+        })),
         null,
         2,
       ),
     );
-  else for (const check of checks) (check.state === 'intact' ? out : err)(describeRunLogCheck(check));
-  const codes = checks.map((check) => SEVERITY[check.state]);
+  else
+    for (const [i, check] of checks.entries()) {
+      (check.state === 'intact' ? out : err)(describeRunLogCheck(check));
+      const signature = signatures[i];
+      if (signature)
+        signature.ok
+          ? out(
+              `signed: ${check.runDir}: the signature verifies (${signature.fingerprint}, signed ${signature.signedAt})`,
+            )
+          : err(`FAILED: ${check.runDir}: ${signature.message}`);
+    }
+  const codes = checks.map((check, i) => (signatures[i]?.ok === false ? 1 : SEVERITY[check.state]));
   return codes.includes(1) ? 1 : codes.includes(2) ? 2 : 0;
 }
 

@@ -1,6 +1,11 @@
-// Verify-first for the commands that read runs (report, rescore, compare, notebook): refuse a run whose log does not verify.
-import { resolve } from 'node:path';
+// Verify-first for the commands that read runs (report, rescore, compare, notebook): refuse a run whose log does not
+// verify, and (report, compare, notebook) one whose stored scores disagree with its stored reads and replies.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { checkRunLog, problemText, type RunLogCheck } from '../pipeline/index.js';
+import { readRunHead } from './load-run.js';
+import { describeDifference } from './recompute-diff.js';
+import { recomputeRun } from './recompute-run.js';
 
 /** One paragraph saying what `checkRunLog` found, as `pnpm verify-run` prints it. */
 export function describeRunLogCheck(check: RunLogCheck): string {
@@ -31,7 +36,7 @@ export function describeRunLogCheck(check: RunLogCheck): string {
       ].join('\n');
     }
     case 'intact':
-      return `intact: ${runDir} (status ${status}): ${files.length === 0 ? 'no run-log file' : files.map((f) => `${f.file} ${f.lines} line(s)`).join(', ')}; every line chained, every file ends at the head manifest.json records`;
+      return `intact: ${runDir} (status ${status}): ${files.length === 0 ? 'no run-log file' : files.map((f) => `${f.file} ${f.lines} line(s)`).join(', ')}; every line chained, every file ends at the head manifest.json records; ${check.unbound ? 'spec and summary.json unbound (manifest.json was written before stalebench bound them: their edits cannot be seen)' : "the manifest's spec and summary.json match the sha256 it binds"}`;
   }
 }
 
@@ -63,6 +68,51 @@ export function verifyRunsFirst(
     options.err(
       `error: ${check.runDir}: ${check.state === 'unverifiable' ? `unverifiable: ${first.message}` : `the run log does not verify: ${problemText(first)}${more}`}; pnpm verify-run ${dir} shows the details, --no-verify reads the run anyway`,
     );
+  }
+  return ok;
+}
+
+/**
+ * What report, compare and notebook run before they read a run: `verifyRunsFirst` (the chain, the heads, the bound
+ * spec and summary), then every stored score, label, trace and summary cell recomputed from the run's own stored reads
+ * and replies through the rescore path (`recomputeRun`, records streamed). The chain is unkeyed, so a forger can
+ * recompute it; the replies cannot be made to say something else. A run whose stored values disagree with their
+ * recomputation is refused, naming the file, line, unit and field of the first. `noVerify` skips both checks.
+ * Forged-reasoning runs have no rescore path: they are read as stored, with a warning.
+ *
+ * @example if (!(await checkRunsForReading(dirs, { noVerify: false, err }))) return 1;
+ */
+export async function checkRunsForReading(
+  dirs: readonly string[],
+  options: { noVerify: boolean; err: (line: string) => void },
+): Promise<boolean> {
+  if (!verifyRunsFirst(dirs, options)) return false;
+  if (options.noVerify) return true;
+  let ok = true;
+  for (const dir of dirs) {
+    const runDir = resolve(dir);
+    if (!existsSync(join(runDir, 'manifest.json'))) continue; // the command's own loader names it
+    try {
+      const run = readRunHead(runDir);
+      if (run.manifest.spec.experiment === 'forged-reasoning') {
+        options.err(
+          `warning: ${runDir}: forged-reasoning runs have no rescore path: their stored scores are read as stored (the chain verified)`,
+        );
+        continue;
+      }
+      const { differences } = await recomputeRun(run);
+      const [first] = differences;
+      if (first === undefined) continue;
+      ok = false;
+      options.err(
+        `error: ${runDir}: ${differences.length} stored value(s) disagree with what the run's own stored reads and replies recompute to; the first: ${describeDifference(first)}. Refused: its tables would not be the ones its replies give (pnpm rescore --check ${dir} lists them; --no-verify reads the run as stored)`,
+      );
+    } catch (error) {
+      ok = false;
+      options.err(
+        `error: ${runDir}: its stored scores cannot be recomputed from its reads and replies: ${(error as Error).message}; --no-verify reads the run as stored`,
+      );
+    }
   }
   return ok;
 }

@@ -8,10 +8,10 @@ import { runEvaluation } from '../pipeline/run.js';
 import { proportionText } from './notebook-support.js';
 import { main, NOTEBOOKS } from './run-notebook.js';
 
-function notebook(args: string[]) {
+async function notebook(args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = main(
+  const code = await main(
     args,
     (text) => out.push(text),
     (text) => err.push(text),
@@ -55,23 +55,23 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('pnpm notebook (runner)', () => {
-  it('lists the notebooks and exits 1 with no name, an unknown name, no run, or a directory that is not a run', () => {
+  it('lists the notebooks and exits 1 with no name, an unknown name, no run, or a directory that is not a run', async () => {
     for (const args of [[], ['no-such-notebook', 'x']]) {
-      const result = notebook(args);
+      const result = await notebook(args);
       expect(result.code).toBe(1);
       for (const { name } of NOTEBOOKS) expect(result.stderr).toContain(`  ${name}`);
     }
-    expect(notebook(['unknown']).stderr).toContain('unknown notebook "unknown"');
-    expect(notebook(['table-6']).stderr).toContain('needs at least one run directory');
-    const notRun = notebook(['table-6', tmpdir()]);
+    expect((await notebook(['unknown'])).stderr).toContain('unknown notebook "unknown"');
+    expect((await notebook(['table-6'])).stderr).toContain('needs at least one run directory');
+    const notRun = await notebook(['table-6', tmpdir()]);
     expect(notRun.code).toBe(1);
     expect(notRun.stderr).toContain(join(tmpdir(), 'manifest.json'));
     expect(NOTEBOOKS.map((n) => n.name)).toEqual(['guard-threshold-sensitivity', 'defence-comparison', 'table-6']);
   });
 
-  it('writes exactly what it prints with --out, and skips a run given twice', () => {
+  it('writes exactly what it prints with --out, and skips a run given twice', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'stalebench-notebook-out-')), 'nested', 'table-6.md');
-    const result = notebook(['table-6', runDir, runDir, '--out', file]);
+    const result = await notebook(['table-6', runDir, runDir, '--out', file]);
     expect(result.code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(`${result.stdout}\n`);
     expect(result.stdout).toContain(`- skipped ${runDir} (same spec as`);
@@ -83,8 +83,8 @@ describe('pnpm notebook (runner)', () => {
 });
 
 describe('guard-threshold-sensitivity', () => {
-  it('sweeps every parameter and its default rows equal the recorded Table 9', () => {
-    const { code, stdout } = notebook(['guard-threshold-sensitivity', runDir]);
+  it('sweeps every parameter and its default rows equal the recorded Table 9', async () => {
+    const { code, stdout } = await notebook(['guard-threshold-sensitivity', runDir]);
     expect(code).toBe(0);
     for (const heading of [
       '## α — subject overlap',
@@ -117,8 +117,8 @@ describe('guard-threshold-sensitivity', () => {
 });
 
 describe('defence-comparison', () => {
-  it('shows every arm of every system with the summary’s k/n and Wilson interval, and says sim', () => {
-    const { code, stdout } = notebook(['defence-comparison', runDir]);
+  it('shows every arm of every system with the summary’s k/n and Wilson interval, and says sim', async () => {
+    const { code, stdout } = await notebook(['defence-comparison', runDir]);
     expect(code).toBe(0);
     expect(stdout).toContain('## sim (simulated) · direct');
     expect(stdout).toContain('**sim:**');
@@ -155,8 +155,8 @@ describe('table-6', () => {
     `${p.k}/${p.n} (${pct(p.k, p.n)}) ${interval(p)}`;
   const cellsOf = (row: string) => row.split(' | ').map((c) => c.replace(/^\| |\|$/g, '').trim());
 
-  it('rebuilds Table 6 with the shared builder, pools the exposed systems and prints the paper only as reference', () => {
-    const { code, stdout } = notebook(['table-6', runDir]);
+  it('rebuilds Table 6 with the shared builder, pools the exposed systems and prints the paper only as reference', async () => {
+    const { code, stdout } = await notebook(['table-6', runDir]);
     expect(code).toBe(0);
     expect(stdout).toContain('**sim:**');
     expect(lineOf(stdout, '|  | exposure |')).toBe(`|  | exposure | rank | ${columns.map(([, c]) => c).join(' | ')} |`);
@@ -186,8 +186,8 @@ describe('table-6', () => {
     expect(stdout).not.toMatch(/^# Paper diff/m);
   });
 
-  it('pools two distinct runs: counts add up over the runs', () => {
-    const { code, stdout } = notebook(['table-6', runDir, otherRunDir]);
+  it('pools two distinct runs: counts add up over the runs', async () => {
+    const { code, stdout } = await notebook(['table-6', runDir, otherRunDir]);
     expect(code).toBe(0);
     expect(stdout).toContain(`- Runs: ${basename(runDir)}, ${basename(otherRunDir)}\n`);
     expect(stdout).not.toContain('- skipped');

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAnalysedRun } from '../analysis/compare-command.js';
-import { verifyRunsFirst } from '../analysis/verify-runs.js';
+import { checkRunsForReading } from '../analysis/verify-runs.js';
 import { notebook as defenceComparison } from './defence-comparison.js';
 import { notebook as guardThresholdSensitivity } from './guard-threshold-sensitivity.js';
 import type { Notebook } from './notebook.js';
@@ -17,6 +17,8 @@ function listing(): string {
   const width = Math.max(...NOTEBOOKS.map((n) => n.name.length));
   return [
     'usage: pnpm notebook <name> <run-dir> [<run-dir>...] [--out FILE] [--no-verify]',
+    '  each run is verified (pnpm verify-run) and its stored scores recomputed from its replies first (refused when',
+    '  they disagree); --no-verify reads runs as stored',
     '',
     'notebooks:',
     ...NOTEBOOKS.map((n) => `  ${n.name.padEnd(width)}  ${n.question}`),
@@ -24,16 +26,16 @@ function listing(): string {
 }
 
 /**
- * Entry point; returns the exit code: 0 ok, 1 no or unknown notebook (the list is printed), no run directory, or a
+ * Entry point; resolves to the exit code: 0 ok, 1 no or unknown notebook (the list is printed), no run directory, or a
  * directory that is not a run. Reads run directories only: no network, no backend, no model.
  *
  * @example main(['table-6', 'runs/sim_8e9e3bd3', '--out', 'table-6.md'])
  */
-export function main(
+export async function main(
   argv: readonly string[],
   out: (text: string) => void = console.log,
   err: (text: string) => void = console.error,
-): number {
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -64,7 +66,7 @@ export function main(
     err(`error: ${notebook.name} needs at least one run directory\n\n${listing()}`);
     return 1;
   }
-  if (!verifyRunsFirst(runDirs, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
+  if (!(await checkRunsForReading(runDirs, { noVerify: parsed.values['no-verify'] === true, err }))) return 1;
   try {
     const markdown = notebook.render(runDirs.map(loadAnalysedRun));
     out(markdown);
@@ -80,4 +82,4 @@ export function main(
   }
 }
 
-if (isEntryPoint(import.meta.url)) process.exit(main(process.argv.slice(2)));
+if (isEntryPoint(import.meta.url)) process.exit(await main(process.argv.slice(2)));

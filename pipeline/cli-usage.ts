@@ -71,6 +71,10 @@ ${helpLines(DEFENCE_REGISTRY, INDENT)}
   --retry-errors          re-run units whose record is an error
   --resume-anyway         resume although scenarios, prompts, code revision or packages differ from the
                           run's first invocation (recorded in the manifest's resumes)
+  --sign-key <file>       sign the run at the end of every invocation with this Ed25519 private key (pnpm
+                          keygen; kept outside the run and --out directories): signature.json signs the final
+                          heads and the sha256 of manifest.json and summary.json; check it with
+                          pnpm verify-run <run> --pubkey <file>
   --max-error-rate <r>    tolerated share of errored units before exit 2 (default: 0)
   --no-cache              do not read or write the response cache
   --cache-dir <dir>       response cache (default: .stalebench-cache)

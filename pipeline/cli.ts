@@ -1,5 +1,6 @@
 // Command line: `pnpm eval --model <id> [...]` → RunSpec → runEvaluation → table and exit code.
 import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { engineChoice } from '../backends/engines.js';
 import { DEFAULT_SYSTEM_IDS } from '../backends/index.js';
@@ -109,6 +110,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     'extraction-model': { type: 'string' },
     shard: { type: 'string' },
     endpoints: { type: 'string' },
+    'sign-key': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) throw new EvalError('help', evalUsage());
@@ -217,6 +219,18 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
   return spec;
 }
 
+/** `--sign-key <file>` (not part of the spec: signing a run does not change which run it is). */
+function signKeyOption(argv: readonly string[]): { signKey?: string } {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { 'sign-key': { type: 'string' } },
+    strict: false,
+    allowPositionals: true,
+  });
+  const path = values['sign-key'];
+  return typeof path === 'string' ? { signKey: path } : {};
+}
+
 /** Asks a yes/no question on the terminal (for a run above --confirm-above-usd). */
 async function askOnTerminal(question: string): Promise<boolean> {
   const { createInterface } = await import('node:readline/promises');
@@ -267,6 +281,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       signal: controller.signal,
       log: (line) => console.error(line),
       resumeAnyway: rest.includes('--resume-anyway'),
+      ...signKeyOption(rest),
       dryRun,
       ...(process.stdin.isTTY && process.stderr.isTTY ? { confirm: askOnTerminal } : {}),
     });

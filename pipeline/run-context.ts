@@ -10,6 +10,7 @@ import type { RunSecrets } from './run-components.js';
 import { createRunControl, runEnding, type RunEnding } from './run-control.js';
 import type { RunManifest } from './run-log.js';
 import { readLogHeads } from './run-log-repair.js';
+import { runBinding } from './run-binding.js';
 import { embedderRecord } from './embedder-record.js';
 import type { RunParts } from './run-parts.js';
 import type { Redactor } from './redact.js';
@@ -175,6 +176,7 @@ function finishRun(
     ...(ending.why && ending.exitCode !== 0 ? { error: { message: ending.why } } : {}),
     ...(parts.pool ? { endpoints: parts.pool.counts() } : {}),
     logHeads: readLogHeads(runDir),
+    bound: runBinding(runDir, manifest.spec), // summary.json was written just before: bound with the heads, in one write
   } satisfies RunManifest);
   return ending;
 }

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EvalError } from './core/errors.js';
+import { checkBinding } from './run-binding.js';
 import { chainGenesis } from './run-log-chain.js';
 import { runLogFileNames, scanLogFile, type ScannedFile, type ScannedLine } from './run-log-scan.js';
 import type { LogHead, RunManifest, RunStatus } from './run-log.js';
@@ -51,6 +52,8 @@ export interface RunLogCheck {
   files: FileCheck[];
   /** The scanned files (eval's resume repairs their torn tails). */
   scanned: ScannedFile[];
+  /** The manifest binds no spec or summary hash (written before issue #26): their edits cannot be seen. */
+  unbound: boolean;
 }
 
 /** A run log that does not verify: eval refuses to extend it. Names the first bad line. */
@@ -205,7 +208,7 @@ export function checkRunLog(
   options: { manifest?: RunManifest; repairing?: boolean } = {},
 ): RunLogCheck {
   const read = options.manifest ? { manifest: options.manifest, problem: null } : readManifest(runDir);
-  const base = { runDir, status: read.manifest?.status ?? null, files: [], scanned: [] };
+  const base = { runDir, status: read.manifest?.status ?? null, files: [], scanned: [], unbound: false };
   if (read.problem) return { ...base, state: 'broken', problems: [read.problem] };
   const manifest = read.manifest;
   if (manifest === null) return { ...base, state: 'not-a-run', problems: [] };
@@ -214,7 +217,7 @@ export function checkRunLog(
       'written before the run log was hash-chained (manifest.json has no logHeads), so no line of it can be checked';
     return { ...base, state: 'unverifiable', problems: [{ file: 'manifest.json', line: null, message }] };
   }
-  const result: RunLogCheck = { ...base, state: 'intact', problems: [] };
+  const result: RunLogCheck = { ...base, state: 'intact', problems: [], unbound: manifest.bound === undefined };
   for (const file of runLogFileNames(runDir, Object.keys(manifest.logHeads))) {
     const scanned = scanLogFile(runDir, file);
     if (scanned) result.scanned.push(scanned);
@@ -222,6 +225,7 @@ export function checkRunLog(
     result.files.push(check);
     if (problem) result.problems.push(problem);
   }
+  for (const problem of checkBinding(runDir, manifest)) result.problems.push({ ...problem, line: null });
   result.state = result.problems.length > 0 ? 'broken' : manifest.status === 'started' ? 'unfinished' : 'intact';
   return result;
 }

@@ -112,6 +112,19 @@ export interface RunManifest {
    * (after verifying what is there) and when it ends. Absent: a run written before the chain (unverifiable).
    */
   logHeads?: Record<string, LogHead>;
+  /**
+   * sha256 of `spec` (its JSON) and of summary.json's bytes, written with `logHeads` (pipeline/run-binding.ts): an edit
+   * of either fails `pnpm verify-run`. Absent: a run written before issue #26 (unbound; verify-run says so).
+   */
+  bound?: RunBinding;
+}
+
+/** What manifest.json binds besides the run-log heads. */
+export interface RunBinding {
+  /** sha256 of `JSON.stringify(manifest.spec)`. */
+  specSha256: string;
+  /** sha256 of summary.json's exact bytes; null when the run had none when the manifest was written. */
+  summarySha256: string | null;
 }
 
 /** One shard a merged run was put together from. */

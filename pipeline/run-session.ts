@@ -1,5 +1,5 @@
 // One eval process on one run directory: lock, nonce, resume check, leftovers of dead invocations, manifest history.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { ATOMIC_TEMPORARY, readJsonIfExists, writeJsonAtomic } from './json-file
 import { ResumeRefusedError, resumeChanges, type RunFingerprint } from './resume-check.js';
 import { acquireRunLock } from './run-lock.js';
 import type { RunInvocation, RunManifest } from './run-log.js';
+import { signRun } from './run-signature.js';
 
 /** Inputs of `openRunSession`. */
 export interface RunSessionInput {
@@ -22,6 +23,8 @@ export interface RunSessionInput {
   /** Continue a resume whose fingerprint differs, recording it in the manifest's `resumes`. */
   resumeAnyway: boolean;
   log: (line: string) => void;
+  /** `--sign-key`: signs the run (`signature.json`) after the manifest's last write, on every exit path that wrote one. */
+  signKey?: KeyObject;
 }
 
 /** An open session; `await using` releases the lock and records how the invocation ended on every exit path. */
@@ -136,6 +139,8 @@ export async function openRunSession(input: RunSessionInput): Promise<RunSession
             status: current.status === 'started' ? 'exception' : current.status,
           };
           writeJsonAtomic(manifestPath, current);
+          // Signed last: the heads, the manifest as it now stands and summary.json (run-signature.ts).
+          if (input.signKey) signRun(runDir, input.signKey);
         }
       } finally {
         lock.release();

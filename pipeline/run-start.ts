@@ -12,6 +12,7 @@ import type { RunFingerprint } from './resume-check.js';
 import type { RunEnvironment } from './run-environment.js';
 import { RUN_LOG_VERSION, type RunManifest } from './run-log.js';
 import { prepareRunLog } from './run-log-repair.js';
+import { runBinding } from './run-binding.js';
 import type { RunParts } from './run-parts.js';
 import type { RunSession } from './run-session.js';
 import { specHash, type RunSpec } from './run-spec.js';
@@ -78,6 +79,8 @@ export function startManifest(
     }),
     logHeads,
   };
+  // The spec as this manifest holds it (a resume keeps the first one) and summary.json as it is now.
+  manifest.bound = runBinding(runDir, manifest.spec);
   writeJsonAtomic(join(runDir, 'manifest.json'), manifest);
   if (previous) log(`resuming ${runDir} (status was ${previous.status})`);
   return manifest;

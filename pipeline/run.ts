@@ -13,6 +13,7 @@ import { formatPlan, type RunPlan } from './run-plan.js';
 import { openRunSession } from './run-session.js';
 import { specHash, type RunSpec } from './run-spec.js';
 import { runFingerprint, startManifest } from './run-start.js';
+import { forbiddenKeyDirs, readSigningKey } from './run-signature.js';
 
 export type { RunSecrets } from './run-components.js';
 
@@ -35,6 +36,8 @@ export interface RunOptions {
   confirm?: (question: string) => Promise<boolean>;
   /** Progress output (default stderr) and whether it is a terminal. */
   progress?: { write: (text: string) => void; isTTY: boolean | undefined; env: NodeJS.ProcessEnv };
+  /** `--sign-key`: an Ed25519 private key file (outside the run and output directories) that signs the run at its end. */
+  signKey?: string;
 }
 
 /**
@@ -47,6 +50,11 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   const log = (line: string) => (options.log ?? (() => {}))(redact(line));
   // Components, then the preflight of their endpoints: nothing is written before both pass.
   const parts = await createRunParts(spec, secrets, redact);
+  // The signing key is read (and refused inside the run or output directory) before anything is written or sent.
+  const signKey =
+    options.signKey === undefined
+      ? undefined
+      : readSigningKey(options.signKey, forbiddenKeyDirs(parts.runDir, spec.out));
   await preflightRun(spec, secrets, log);
 
   // The plan: printed by --dry-run; for a real run, its upper cost decides whether to ask first.
@@ -74,6 +82,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     fingerprint,
     resumeAnyway: options.resumeAnyway ?? false,
     log,
+    ...(signKey ? { signKey } : {}),
   });
   const { previous, nonce } = session;
   const manifest = startManifest(spec, parts, session, fingerprint, log);

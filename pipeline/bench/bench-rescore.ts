@@ -10,6 +10,7 @@ import { isArmId } from '../defences/index.js';
 import { jsonLinesOf, writeJsonAtomic } from '../json-files.js';
 import { openRunLogFile } from '../run-log-chain.js';
 import { readLogHeads } from '../run-log-repair.js';
+import { runBinding } from '../run-binding.js';
 import { type RunManifest, type UnitRecord, unitIdOf } from '../run-log.js';
 import { msSince } from './bench-guard.js';
 import { peakRssOf, REPORT_PEAK_RSS } from './peak-rss.js';
@@ -59,8 +60,13 @@ function writeSizedRun(runDir: string, size: number): string {
   for (let written = 0; written < size; written += 1)
     log.append(cloneRecord(base[written % base.length]!, Math.floor(written / base.length)));
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as RunManifest;
-  writeJsonAtomic(join(dir, 'manifest.json'), { ...manifest, logHeads: readLogHeads(dir) });
+  // The summary first, then the manifest that binds it with the heads (as pnpm eval writes them).
   writeJsonAtomic(join(dir, 'summary.json'), summarizeStoredRun(dir));
+  writeJsonAtomic(join(dir, 'manifest.json'), {
+    ...manifest,
+    logHeads: readLogHeads(dir),
+    bound: runBinding(dir, manifest.spec),
+  });
   return dir;
 }
 

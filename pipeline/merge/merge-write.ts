@@ -10,6 +10,7 @@ import { accountGrid } from '../run-accounting.js';
 import type { RunManifest } from '../run-log.js';
 import { openRunLogFile } from '../run-log-chain.js';
 import { readLogHeads } from '../run-log-repair.js';
+import { runBinding } from '../run-binding.js';
 import type { ModelUsage } from '../usage-totals.js';
 import { lastProbes } from './merge-agreement.js';
 import type { MergePlan } from './merge-shards.js';
@@ -53,6 +54,7 @@ function startedManifest(plan: MergePlan, runId: string, now: string): RunManife
     error: _error,
     endpoints: _endpoints,
     logHeads: _logHeads,
+    bound: _bound,
     ...base
   } = shards[0]!.manifest;
   const invocations = shards.flatMap((s) => s.manifest.invocations ?? []);
@@ -111,6 +113,7 @@ function writeInto(tmp: string, plan: MergePlan, runId: string, now: Date): Summ
     usage,
     provenance: account.provenance,
     logHeads: readLogHeads(tmp),
+    bound: runBinding(tmp, manifest.spec),
   } satisfies RunManifest);
   return summary;
 }

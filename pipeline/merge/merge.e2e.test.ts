@@ -69,7 +69,7 @@ describe('pnpm merge', () => {
     vi.spyOn(console, 'log').mockImplementation(quiet.log);
     vi.spyOn(console, 'error').mockImplementation(quiet.error);
     expect(await rescore([out, '--check'])).toBe(0);
-    expect(compare([single, out])).toBe(0);
+    expect(await compare([single, out])).toBe(0);
     vi.restoreAllMocks();
   });
 

@@ -1,0 +1,60 @@
+// Binds manifest.json's spec and summary.json to the run log: their sha256 are written beside the chained heads.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { lineHash } from './run-log-chain.js';
+import type { RunBinding, RunManifest } from './run-log.js';
+
+/** sha256 of the spec's JSON as the manifest stores it (a JSON round trip gives the same text). */
+function specSha256(spec: RunManifest['spec']): string {
+  return lineHash(JSON.stringify(spec));
+}
+
+/** sha256 of a file's exact bytes, or null when it does not exist. */
+export function fileSha256(path: string): string | null {
+  return existsSync(path) ? lineHash(readFileSync(path)) : null;
+}
+
+/**
+ * The binding a manifest records when it is written: the sha256 of its spec and of summary.json as it is on disk
+ * now. Written with the heads by every manifest write that records them (start and end of an invocation, merge).
+ *
+ * @example writeJsonAtomic(path, { ...manifest, logHeads: readLogHeads(runDir), bound: runBinding(runDir, manifest.spec) });
+ */
+export function runBinding(runDir: string, spec: RunManifest['spec']): RunBinding {
+  return { specSha256: specSha256(spec), summarySha256: fileSha256(join(runDir, 'summary.json')) };
+}
+
+/** One file the binding does not hold for: the file, and what differs. */
+export interface BindingProblem {
+  file: 'manifest.json' | 'summary.json';
+  message: string;
+}
+
+/**
+ * Checks the manifest's spec and summary.json against the binding it records. summary.json is checked only for a
+ * finished run: an invocation that was cut off may have rewritten summary.json but not yet the manifest.
+ */
+export function checkBinding(runDir: string, manifest: RunManifest): BindingProblem[] {
+  const bound = manifest.bound;
+  if (bound === undefined) return [];
+  const problems: BindingProblem[] = [];
+  const spec = specSha256(manifest.spec);
+  if (spec !== bound.specSha256)
+    problems.push({
+      file: 'manifest.json',
+      message: `spec edited: its sha256 is ${spec.slice(0, 12)}…, the run bound ${bound.specSha256.slice(0, 12)}… (bound.specSha256) when it wrote it`,
+    });
+  if (manifest.status === 'started') return problems;
+  const summary = fileSha256(join(runDir, 'summary.json'));
+  if (summary !== bound.summarySha256)
+    problems.push({
+      file: 'summary.json',
+      message:
+        summary === null
+          ? 'deleted: manifest.json binds a summary.json (bound.summarySha256)'
+          : bound.summarySha256 === null
+            ? 'written after the run finished: manifest.json binds no summary.json'
+            : `edited: its sha256 is ${summary.slice(0, 12)}…, manifest.json binds ${bound.summarySha256.slice(0, 12)}… (bound.summarySha256)`,
+    });
+  return problems;
+}
