@@ -14,7 +14,9 @@ function manualClock() {
     schedule: (ms: number, run: () => void) => {
       const timer = { at: time + ms, run };
       timers.push(timer);
-      return () => void (timers = timers.filter((t) => t !== timer));
+      return () => {
+        timers = timers.filter((t) => t !== timer);
+      };
     },
     advance(ms: number) {
       time += ms;
@@ -66,7 +68,9 @@ describe('circuit breaker', () => {
       if (attempt < 20) expect(trip).toBeNull();
     }
     expect(trip).toMatchObject({ rule: 'consecutive-attempts', finished: 0 });
-    expect(trip!.reason).toMatch(/^20 consecutive failed attempts across units, none succeeded in between \(limit 20\)/);
+    expect(trip!.reason).toMatch(
+      /^20 consecutive failed attempts across units, none succeeded in between \(limit 20\)/,
+    );
   });
 
   it('a success resets the attempt streak; a 429 (busy), a refusal and a cancelled attempt count neither way', () => {
@@ -88,7 +92,12 @@ describe('circuit breaker', () => {
   it('the failing window trips on its own timer once nothing succeeded for 60 s and two attempts failed', () => {
     const clock = manualClock();
     const trips: BreakerTrip[] = [];
-    const breaker = createCircuitBreaker({ maxConsecutive: 5, maxErrorRate: 1, ...clock, onTrip: (t) => trips.push(t) });
+    const breaker = createCircuitBreaker({
+      maxConsecutive: 5,
+      maxErrorRate: 1,
+      ...clock,
+      onTrip: (t) => trips.push(t),
+    });
     // -j 1 against a 500 endpoint without Retry-After: attempts at 0, 8, 24, 56 s; the ladder then sleeps 60 s.
     for (const at of [0, 8_000, 24_000, 56_000]) {
       clock.advance(at - clock.now());
@@ -116,7 +125,12 @@ describe('circuit breaker', () => {
   it('a slow but healthy endpoint does not trip it: an attempt sent within the window gets its answer first', () => {
     const clock = manualClock();
     const trips: BreakerTrip[] = [];
-    const breaker = createCircuitBreaker({ maxConsecutive: 5, maxErrorRate: 1, ...clock, onTrip: (t) => trips.push(t) });
+    const breaker = createCircuitBreaker({
+      maxConsecutive: 5,
+      maxErrorRate: 1,
+      ...clock,
+      onTrip: (t) => trips.push(t),
+    });
     // Two quick 500s, then a retry that takes 55 s and succeeds.
     expect(breaker.attemptStarted()({ kind: 'failed', error: '500' })).toBeNull();
     clock.advance(8_000);
@@ -156,7 +170,8 @@ describe('circuit breaker', () => {
 describe('the default tolerance (issue #26 item 7)', () => {
   it('a 10 % flaky endpoint completes; a mostly failing one is stopped by the share rule after 20 units', () => {
     const flaky = createCircuitBreaker({ maxConsecutive: 5, maxErrorRate: DEFAULT_MAX_ERROR_RATE });
-    for (let unit = 0; unit < 100; unit += 1) expect(flaky.record({ failed: unit % 10 === 3, error: '500' })).toBeNull();
+    for (let unit = 0; unit < 100; unit += 1)
+      expect(flaky.record({ failed: unit % 10 === 3, error: '500' })).toBeNull();
     const failing = createCircuitBreaker({ maxConsecutive: 5, maxErrorRate: DEFAULT_MAX_ERROR_RATE });
     let trip: BreakerTrip | null = null;
     for (let unit = 0; unit < 100 && !trip; unit += 1) trip = failing.record({ failed: unit % 5 < 3, error: '500' });
@@ -190,6 +205,8 @@ describe('the default tolerance (issue #26 item 7)', () => {
     clock.advance(51_000);
     expect(control.signal.aborted).toBe(true);
     expect(control.stopped).toMatchObject({ kind: 'aborted' });
-    expect((control.stopped as { reason: string }).reason).toMatch(/^no call succeeded for 60 s while 2 attempts failed/);
+    expect((control.stopped as { reason: string }).reason).toMatch(
+      /^no call succeeded for 60 s while 2 attempts failed/,
+    );
   });
 });

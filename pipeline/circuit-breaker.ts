@@ -43,8 +43,8 @@ export type AttemptResult =
   | { kind: 'refused' }
   | { kind: 'cancelled' };
 
-/** One failing-window default: the issue #26 bound is this plus one request timeout. */
-export const FAILING_WINDOW_MS = 60_000;
+/** The failing window's default: the issue #26 bound is this plus one request timeout. */
+const FAILING_WINDOW_MS = 60_000;
 
 const defaultSchedule = (ms: number, check: () => void) => {
   const timer = setTimeout(check, ms);

@@ -84,8 +84,14 @@ describe('a flaky endpoint under the default --max-error-rate', () => {
     // The errors column counts it: summary.json and the terminal table.
     const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
     expect(summary.cells.reduce((sum, cell) => sum + cell.errors, 0)).toBe(1);
-    const header = result.stdout.split('\n').find((line) => line.startsWith('model '))!.split(/\s{2,}/);
-    const row = result.stdout.split('\n').find((line) => line.startsWith('local-model'))!.split(/\s{2,}/);
+    const header = result.stdout
+      .split('\n')
+      .find((line) => line.startsWith('model '))!
+      .split(/\s{2,}/);
+    const row = result.stdout
+      .split('\n')
+      .find((line) => line.startsWith('local-model'))!
+      .split(/\s{2,}/);
     expect(row[header.indexOf('errors')]).toBe('1');
     const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest;
     expect(manifest).toMatchObject({ status: 'success', counts: { units: 9, errors: 1 } });

@@ -283,7 +283,7 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
  * Whether a unit's failure was on the endpoint's side (worth one more try at the end of the run): a timeout or a
  * transport error (no status), a 408, a 429 or a 5xx. A refusal (400, 401, 404, ...) would be refused again.
  */
-export function isEndpointFailure(status: number | undefined): boolean {
+function isEndpointFailure(status: number | undefined): boolean {
   return status === undefined || status === 408 || status === 429 || status >= 500;
 }
 

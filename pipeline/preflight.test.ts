@@ -209,7 +209,9 @@ describe('preflight', () => {
     expect(reports[0]).toMatchObject({ checkedBy: 'models-list', offered: ['gpt-5-nano'] });
     expect(server.paths).toEqual(['GET /v1/models', 'GET /v1/models', 'GET /v1/models']);
     expect(slept).toEqual([2000, 2000]);
-    expect(waits[0]).toContain(`preflight ${server.baseURL} (decision): GET /models answered 429 (busy), waiting 2.0 s`);
+    expect(waits[0]).toContain(
+      `preflight ${server.baseURL} (decision): GET /models answered 429 (busy), waiting 2.0 s`,
+    );
   });
 
   it('a 503 on the 1-token request (no /models route) waits too; one still busy after the ladder fails, saying so', async () => {

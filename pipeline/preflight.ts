@@ -151,7 +151,8 @@ async function probeEndpoint(
   } catch (error) {
     const status = error instanceof APIError ? error.status : undefined;
     // No `/models` route (some OpenAI-compatible servers): fall back to a 1-token request per alias below.
-    if (!(status === 404 || status === 405 || status === 501)) fail(`${describeFailure(error, timeoutMs)}${stillBusy(error)}`, error);
+    if (!(status === 404 || status === 405 || status === 501))
+      fail(`${describeFailure(error, timeoutMs)}${stillBusy(error)}`, error);
   }
   if (offered !== null) {
     for (const target of group)
@@ -174,10 +175,7 @@ async function probeEndpoint(
       try {
         if (target.role === 'embeddings')
           await patiently(`a 1-token request for "${model}"`, () =>
-            client.embeddings.create(
-              { model, input: 'preflight', encoding_format: 'float' },
-              { timeout: remaining() },
-            ),
+            client.embeddings.create({ model, input: 'preflight', encoding_format: 'float' }, { timeout: remaining() }),
           );
         else
           await patiently(`a 1-token request for "${model}"`, () =>

@@ -213,7 +213,7 @@ export function runEnding(input: {
     return {
       status: 'success',
       exitCode: 4,
-      why: `completed with ${input.errored}/${input.units} units failed (within --max-error-rate ${input.maxErrorRate}; each retried once at the end of the run; counted in the errors column; --retry-errors runs them again): ${names.slice(0, NAMED_FAILURES).join(', ')}${more}`,
+      why: `completed with ${input.errored}/${input.units} units failed (within --max-error-rate ${input.maxErrorRate}; endpoint failures were retried once at the end of the run; counted in the errors column; --retry-errors runs them again): ${names.slice(0, NAMED_FAILURES).join(', ')}${more}`,
     };
   }
   return { status: 'success', exitCode: 0, why: null };
