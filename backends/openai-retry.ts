@@ -1,6 +1,7 @@
 // How an `openai` SDK error counts on the shared retry ladder (pipeline/core/retry-policy.ts): one classification for
 // decisions, embeddings and extraction, so every provider call retries the same way.
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type { AttemptResult } from '../pipeline/circuit-breaker.js';
 import type { AttemptFailure } from '../pipeline/core/retry-policy.js';
 
 /**
@@ -15,4 +16,16 @@ export function classifyOpenAIFailure(error: unknown): AttemptFailure {
   if (error instanceof APIError && (error.status === 429 || (error.status !== undefined && error.status >= 500)))
     return { kind: 'transient', headers: error.headers };
   return { kind: 'final' };
+}
+
+/**
+ * How a failed attempt counts for the run's circuit breaker: a 429 is a busy endpoint and a refusal (400, 401, ...) an
+ * endpoint that answered, so neither counts as failing; a timeout, a 5xx or a transport error does (`message` says it).
+ *
+ * @example ended(attemptResultOf(error, redactedMessage));
+ */
+export function attemptResultOf(error: unknown, message: string): AttemptResult {
+  if (error instanceof APIError && error.status === 429) return { kind: 'busy' };
+  if (classifyOpenAIFailure(error).kind === 'final') return { kind: 'refused' };
+  return { kind: 'failed', error: message };
 }

@@ -61,8 +61,10 @@ describe('createAccountedRecordOf', () => {
     const slim = records.map(slimOf);
     for (const [index, full] of records.entries()) {
       const { reply: _full, ...summarised } = summaryRecordOf(full);
-      const { reply, outputFilter, ...kept } = slim[index]!;
+      const { reply, outputFilter, unitId, ...kept } = slim[index]!;
       expect(kept).toEqual(summarised);
+      // The end of a run names its failed units: an errored unit keeps its id, no other does.
+      expect(unitId).toBe(full.status === 'error' ? full.unitId : undefined);
       expect(reply ? { cached: reply.cached, attempts: reply.attempts } : null).toEqual(summaryRecordOf(full).reply);
       expect(outputFilter).toEqual(full.outputFilter ? { reusedUnit: full.outputFilter.reusedUnit } : undefined);
       if (reply) expect(reply).toMatchObject({ text: '', sample: '', notes: [] });

@@ -58,6 +58,7 @@ export function createAccountedRecordOf(): (record: UnitRecord) => AccountedReco
       ...(priorSafetyStep ? { priorSafetyStep: { ...priorSafetyStep, action: str(priorSafetyStep.action) } } : {}),
       // A reply without usage has nothing of its own left (the offline simulator's): equal ones are one object.
       reply: reply?.usage === null ? shared(reply) : reply,
+      ...(record.status === 'error' ? { unitId: record.unitId } : {}),
       ...(record.outputFilter ? { outputFilter: { reusedUnit: record.outputFilter.reusedUnit } } : {}),
     };
   };

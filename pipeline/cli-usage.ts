@@ -75,7 +75,8 @@ ${helpLines(DEFENCE_REGISTRY, INDENT)}
                           keygen; kept outside the run and --out directories): signature.json signs the final
                           heads and the sha256 of manifest.json and summary.json; check it with
                           pnpm verify-run <run> --pubkey <file>
-  --max-error-rate <r>    tolerated share of errored units before exit 2 (default: 0)
+  --max-error-rate <r>    tolerated share of failed units (default: 0.25): above it the run stops (exit 2);
+                          at or below it the run completes, exit 4 when some are still failed
   --no-cache              do not read or write the response cache
   --cache-dir <dir>       response cache (default: .stalebench-cache)
   --engine <e>[,<e>]      storage engines, per role (a server engine takes its role):
@@ -97,10 +98,14 @@ ${helpLines(EXTRACTION_MODELS, INDENT)}
   --confirm-above-usd <x> a real run whose planned upper cost passes x asks first; without a TTY it needs
                           --yes (default: 1)
   --yes, -y               do not ask
-  --no-preflight          skip probing the endpoints (GET /models, else a 1-token request) before starting
+  --no-preflight          skip probing the endpoints (GET /models, else a 1-token request) before starting;
+                          a busy endpoint (429, 503) is waited on as the retry ladder does, Retry-After honoured
   --request-timeout <s>   timeout of one provider attempt in seconds (default: 60)
-  --max-consecutive-errors <n>   stop the run (status aborted, exit 2) after n consecutive failed units
-                          (default: 5; 0 = off); --max-error-rate also stops it once 20 units finished
+  --max-consecutive-errors <n>   stop the run (status aborted, exit 2) after n consecutive failed units,
+                          n × max(4, -j) consecutive failed attempts across units, or 60 s with no call
+                          succeeding while attempts fail (default: 5; 0 = off); --max-error-rate also stops
+                          it once 20 units finished. A unit that failed on the endpoint's side (5xx, timeout,
+                          reset, 429) is retried once at the end of the run
   --quiet, -q             no progress lines
 
  scaling out (README "A grid on several machines"):
@@ -112,6 +117,7 @@ ${helpLines(EXTRACTION_MODELS, INDENT)}
 exit codes: 0 ok · 1 usage/config/preflight error, zero units, run directory in use by another process, a
 resume of a different experiment, or a full or read-only disk (the last line names the file and what to do) ·
 2 errors above --max-error-rate, stopped by the circuit breaker (aborted), or every completed reply unparseable ·
-3 budget reached · 130 SIGINT / 143 SIGTERM (status cancelled; in-flight calls are aborted and not recorded;
-re-run the same command to resume)`;
+3 budget reached · 4 completed with failed units within --max-error-rate (counted in the errors column, named in
+the last line; --retry-errors runs them again) · 130 SIGINT / 143 SIGTERM (status cancelled; in-flight calls are
+aborted and not recorded; re-run the same command to resume)`;
 }

@@ -16,7 +16,7 @@ import { runEvaluation, type RunSecrets } from './run.js';
 import { secretsOf } from './run-components.js';
 import { storageFailureLine } from './storage-failure.js';
 import { ledgerKeyFromEnv } from '../guard/execution-ledger-key.js';
-import { parseRunSpec, type RunSpec } from './run-spec.js';
+import { DEFAULT_MAX_ERROR_RATE, parseRunSpec, type RunSpec } from './run-spec.js';
 import { createRedactor } from './redact.js';
 import { parseShard, type Shard } from './shard.js';
 import { loadEndpointsFile, poolIdentity } from './endpoints/endpoints-file.js';
@@ -189,7 +189,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     runId: values['run-id'] ?? null,
     cache: { enabled: !values['no-cache'], dir: values['cache-dir'] ?? '.stalebench-cache' },
     retryErrors: values['retry-errors'] ?? false,
-    maxErrorRate: decimal(issues, 'max-error-rate', values['max-error-rate'], 0),
+    maxErrorRate: decimal(issues, 'max-error-rate', values['max-error-rate'], DEFAULT_MAX_ERROR_RATE),
     control: {
       preflight: !values['no-preflight'],
       requestTimeoutMs: Math.round((decimal(issues, 'request-timeout', values['request-timeout'], 60) ?? 60) * 1000),

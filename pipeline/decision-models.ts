@@ -1,5 +1,6 @@
 // The decision-model registry: one line per implementation of the v1 spec, the single source of how a `--model`
 // alias becomes a model, what it records in the manifest, and the capabilities only some implementations have.
+import type { AttemptObserver } from './attempt-relay.js';
 import { z } from 'zod';
 import { InvalidInputError, UnsupportedFeatureError } from './core/errors.js';
 import {
@@ -49,6 +50,8 @@ export interface DecisionModelContext {
   redact?: Redactor;
   /** `--endpoints`: the pool endpoint models send through (each endpoint with its own key). */
   pool?: EndpointPool;
+  /** Hears every provider attempt (the run's circuit breaker). */
+  attempts?: AttemptObserver;
 }
 
 /** The run-level settings a line's arguments are taken from. */
@@ -138,6 +141,7 @@ export const DECISION_MODELS = defineRegistry('decision-model', {
           ...(context.cache ? { cache: context.cache } : {}),
           ...(context.spend ? { spend: context.spend } : {}),
           ...(context.redact ? { redact: context.redact } : {}),
+          ...(context.attempts ? { attempts: context.attempts } : {}),
         });
         return {
           model,

@@ -62,7 +62,8 @@ export interface ExperimentPhaseInput {
   onBudget?: (error: BudgetExhaustedError) => void;
   /** Redacts secrets from every record before it is written. */
   redact?: Redactor;
-  onUnit?: (record: UnitRecord, progress: { done: number; total: number }) => void;
+  /** A unit's record was appended; `retried` marks the end-of-run retry of a unit that failed in this invocation. */
+  onUnit?: (record: UnitRecord, progress: { done: number; total: number; retried: boolean }) => void;
   /** Called once the units are known: how many there are, and how many are already recorded. */
   onStart?: (total: number, alreadyDone: number) => void;
 }
@@ -235,7 +236,9 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.onBudget ? { onBudget: input.onBudget } : {}),
   };
-  const runOne = async (key: UnitKey): Promise<void> => {
+  // Units that failed on the endpoint's side in this invocation: each runs once more at the end of the run.
+  const failedHere: UnitKey[] = [];
+  const runOne = async (key: UnitKey, retried = false): Promise<void> => {
     if (input.signal?.aborted) return;
     const probe = input.probes.get(probeIdOf(key.system, key.mode, key.scenario))!;
     const reuses = resume.reuseOf(key);
@@ -250,10 +253,15 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
     }
     recordsLog.append(record);
     resume.remember(record);
-    ran += 1;
-    done += 1;
-    if (record.status === 'error') errors += 1;
-    input.onUnit?.(record, { done, total });
+    if (retried) {
+      if (record.status !== 'error') errors -= 1;
+    } else {
+      ran += 1;
+      done += 1;
+      if (record.status === 'error') errors += 1;
+      if (record.status === 'error' && isEndpointFailure(record.error?.status)) failedHere.push(key);
+    }
+    input.onUnit?.(record, { done, total, retried });
   };
   // The pending units of one pass, in enumeration order; none is pulled once the run stops.
   const pendingUnits = (reusing: boolean) =>
@@ -264,7 +272,21 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
   // Reusing arms (the output filter) run after the replies they reuse.
   await forEachBounded(pendingUnits(false), input.concurrency, runOne);
   await forEachBounded(pendingUnits(true), input.concurrency, runOne);
+  // The end-of-run retry (issue #26): a transient failure (a 5xx, a timeout, a reset) does not cost a good run its unit;
+  // the reused replies after the ones they reuse, so an output-filter unit takes its none unit's new reply.
+  const again = (reusing: boolean) =>
+    filter(failedHere, (key) => !input.signal?.aborted && (resume.reuseOf(key) !== null) === reusing);
+  await forEachBounded(again(false), input.concurrency, (key) => runOne(key, true));
+  await forEachBounded(again(true), input.concurrency, (key) => runOne(key, true));
   return { total, ran, skippedAsDone: total - pending, errors, cancelled: input.signal?.aborted ?? false };
+}
+
+/**
+ * Whether a unit's failure was on the endpoint's side (worth one more try at the end of the run): a timeout or a
+ * transport error (no status), a 408, a 429 or a 5xx. A refusal (400, 401, 404, ...) would be refused again.
+ */
+function isEndpointFailure(status: number | undefined): boolean {
+  return status === undefined || status === 408 || status === 429 || status >= 500;
 }
 
 function* filter<T>(items: Iterable<T>, keep: (item: T) => boolean): Generator<T> {

@@ -15,7 +15,8 @@ import {
   nextAttemptDelay,
   type RetryPolicy,
 } from './core/retry-policy.js';
-import { classifyOpenAIFailure } from '../backends/openai-retry.js';
+import { attemptResultOf, classifyOpenAIFailure } from '../backends/openai-retry.js';
+import type { AttemptObserver } from './attempt-relay.js';
 import type { EndpointLease, EndpointPool } from './endpoints/endpoint-pool.js';
 
 /** Settings of `createOpenAIDecisionModel`. */
@@ -41,6 +42,8 @@ export interface OpenAIDecisionModelSettings {
   redact?: Redactor;
   /** `--endpoints`: each attempt goes to an endpoint of the pool instead of `baseURL` (still the cache's endpoint). */
   pool?: EndpointPool;
+  /** Hears every attempt sent and how it ended (the run's circuit breaker, pipeline/attempt-relay.ts). */
+  attempts?: AttemptObserver;
   /** Injected for tests; must resolve early when `signal` aborts. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -199,12 +202,14 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
       };
       // The SDK's abort listener goes on a signal of this attempt only, not on the run's (pipeline/call-signal.ts).
       const scoped = scopedSignal(request.signal);
+      const ended = settings.attempts?.started();
       try {
         const { data, response } = await (lease?.client ?? client).chat.completions
           .create(body, { signal: scoped.signal })
           .withResponse()
           .finally(scoped.release);
         lease?.release({ kind: 'ok' });
+        ended?.({ kind: 'ok' });
         const headers = keptHeaders(response.headers);
         settle({ billed: true, usage: usageOf(data), headers });
         const choice = data.choices[0];
@@ -250,7 +255,10 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
             ? { billed: false }
             : { billed: 'unknown' },
         );
-        if (request.signal?.aborted) throw new ProviderError('cancelled', undefined, attempt, { cause: error });
+        if (request.signal?.aborted) {
+          ended?.({ kind: 'cancelled' });
+          throw new ProviderError('cancelled', undefined, attempt, { cause: error });
+        }
         const status = error instanceof APIError ? error.status : undefined;
         // Every error text is redacted (a 401 body can echo the key) and names the endpoint for transport failures.
         const message = redact(
@@ -260,6 +268,7 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
               ? error.message
               : String(error),
         );
+        ended?.(attemptResultOf(error, message));
         if (!temperatureRejected && isTemperatureRejection(message)) {
           temperatureRejected = true;
           notes.push(`provider rejected temperature=${temperature}: ${message.slice(0, 200)}`);

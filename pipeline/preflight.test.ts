@@ -188,4 +188,62 @@ describe('preflight', () => {
     });
     expect(describeFailure(error, 10_000)).toBe('host not found (DNS: ENOTFOUND)');
   });
+
+  // Issue #26 item 5: a busy endpoint is not a dead one.
+  it('a 429 from GET /models waits as the ladder does (Retry-After honoured), then proceeds', async () => {
+    let calls = 0;
+    const server = await serve((_, response) => {
+      calls += 1;
+      if (calls <= 2)
+        return response
+          .writeHead(429, { 'content-type': 'application/json', 'retry-after': '2' })
+          .end(JSON.stringify({ error: { message: 'rate limited' } }));
+      return json(response, 200, { object: 'list', data: [{ id: 'gpt-5-nano' }] });
+    });
+    const slept: number[] = [];
+    const waits: string[] = [];
+    const reports = await preflight([decision(server.baseURL)], {
+      sleep: async (ms) => void slept.push(ms),
+      onWait: (line) => waits.push(line),
+    });
+    expect(reports[0]).toMatchObject({ checkedBy: 'models-list', offered: ['gpt-5-nano'] });
+    expect(server.paths).toEqual(['GET /v1/models', 'GET /v1/models', 'GET /v1/models']);
+    expect(slept).toEqual([2000, 2000]);
+    expect(waits[0]).toContain(
+      `preflight ${server.baseURL} (decision): GET /models answered 429 (busy), waiting 2.0 s`,
+    );
+  });
+
+  it('a 503 on the 1-token request (no /models route) waits too; one still busy after the ladder fails, saying so', async () => {
+    let chats = 0;
+    const server = await serve((request, response) => {
+      if (request.url?.endsWith('/models')) return json(response, 404, { error: { message: 'no route' } });
+      chats += 1;
+      if (chats === 1) return json(response, 503, { error: { message: 'overloaded' } });
+      return json(response, 200, {
+        id: 'x',
+        object: 'chat.completion',
+        created: 0,
+        model: 'gpt-5-nano',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'OK' }, finish_reason: 'length' }],
+      });
+    });
+    const slept: number[] = [];
+    const policy = { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 100, jitterMs: 0 };
+    const sleep = async (ms: number) => void slept.push(ms);
+    const reports = await preflight([decision(server.baseURL)], { retry: policy, sleep });
+    expect(reports[0]).toMatchObject({ checkedBy: 'one-token-request' });
+    expect(chats).toBe(2);
+    expect(slept).toEqual([20]);
+
+    const busy = await serve((_, response) =>
+      response
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after-ms': '5' })
+        .end(JSON.stringify({ error: { message: 'rate limited' } })),
+    );
+    const error = await failure(preflight([decision(busy.baseURL)], { retry: policy, sleep }));
+    expect(busy.paths).toHaveLength(3);
+    expect(error.reason).toMatch(/429/);
+    expect(error.reason).toContain('still busy after 3 attempts');
+  });
 });

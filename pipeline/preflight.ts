@@ -2,6 +2,7 @@
 import OpenAI, { APIError } from 'openai';
 import { describeFailure, firstLine } from './endpoint-failure.js';
 import { EvalError } from './core/errors.js';
+import { abortableSleep, DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from './core/retry-policy.js';
 import { redactSecrets } from './redact.js';
 
 /** What a run will ask of one endpoint. */
@@ -50,14 +51,25 @@ export interface PreflightSettings {
   timeoutMs?: number;
   /** Injected for tests: builds the SDK client. */
   createClient?: (target: { baseURL: string; apiKey: string; timeoutMs: number }) => OpenAI;
+  /** The ladder a busy endpoint (429, 503) is waited on with: its attempts and delays, Retry-After honoured (default: the run's). */
+  retry?: RetryPolicy;
+  /** Injected for tests: waits `ms`. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Hears each wait on a busy endpoint (one line). */
+  onWait?: (line: string) => void;
 }
+
+/** A busy endpoint: 429 (rate limited) or 503 (overloaded). It is up; preflight waits on it instead of failing. */
+const BUSY = new Set([429, 503]);
 
 const LISTED_ALIASES = 20;
 
 /**
  * Probes each distinct endpoint once (in parallel): `GET /models`, or — where that route does not exist — one
- * 1-token request per alias. Resolves with what it found; throws `PreflightError` for the first endpoint that is
- * refused, unknown to DNS, fails TLS, does not answer in time, rejects the key (401/403), or does not serve an alias.
+ * 1-token request per alias. An endpoint that answers 429 or 503 is busy, not dead: the probe waits as the retry ladder
+ * does (Retry-After honoured, `retry.maxAttempts` attempts at most) and goes on. Resolves with what it found; throws
+ * `PreflightError` for the first endpoint that is refused, unknown to DNS, fails TLS, does not answer in time, rejects
+ * the key (401/403), does not serve an alias, or is still busy after its attempts.
  *
  * @example await preflight([{ role: 'decision', baseURL: 'http://127.0.0.1:4000/v1', models: ['gpt-5-nano'], apiKey }]);
  */
@@ -73,7 +85,19 @@ export async function preflight(
   const create =
     settings.createClient ??
     ((t) => new OpenAI({ baseURL: t.baseURL, apiKey: t.apiKey, maxRetries: 0, timeout: t.timeoutMs }));
-  return Promise.all([...byEndpoint.values()].map((group) => probeEndpoint(group, timeoutMs, create)));
+  const busy: BusyWait = {
+    retry: settings.retry ?? DEFAULT_RETRY_POLICY,
+    sleep: settings.sleep ?? abortableSleep,
+    onWait: settings.onWait ?? (() => {}),
+  };
+  return Promise.all([...byEndpoint.values()].map((group) => probeEndpoint(group, timeoutMs, create, busy)));
+}
+
+/** How a probe waits on a busy endpoint. */
+interface BusyWait {
+  retry: RetryPolicy;
+  sleep: (ms: number) => Promise<void>;
+  onWait: (line: string) => void;
 }
 
 function normalise(url: string): string {
@@ -84,8 +108,11 @@ async function probeEndpoint(
   group: PreflightTarget[],
   timeoutMs: number,
   create: NonNullable<PreflightSettings['createClient']>,
+  busy: BusyWait,
 ): Promise<PreflightReport> {
   const started = Date.now();
+  // Time spent waiting on a busy endpoint does not count against the probe's timeout.
+  let waited = 0;
   const { baseURL, apiKey } = group[0]!;
   const roles = [...new Set(group.map((target) => target.role))];
   const roleText = roles.join('+');
@@ -93,16 +120,39 @@ async function probeEndpoint(
   const fail = (reason: string, cause?: unknown): never => {
     throw new PreflightError(baseURL, roleText, redactSecrets(reason, secrets), { cause });
   };
-  const remaining = () => Math.max(1, timeoutMs - (Date.now() - started));
+  const remaining = () => Math.max(1, timeoutMs - (Date.now() - started - waited));
   const client = create({ baseURL, apiKey, timeoutMs });
+  /** `call`, waited on as the retry ladder does while the endpoint answers 429 or 503 (Retry-After honoured, bounded). */
+  const patiently = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await call();
+      } catch (error) {
+        const status = error instanceof APIError ? error.status : undefined;
+        if (status === undefined || !BUSY.has(status) || attempt >= busy.retry.maxAttempts) throw error;
+        const delay = retryDelayMs(busy.retry, attempt, (error as APIError).headers);
+        busy.onWait(
+          `preflight ${baseURL} (${roleText}): ${what} answered ${status} (busy), waiting ${(delay / 1000).toFixed(1)} s (attempt ${attempt} of ${busy.retry.maxAttempts})`,
+        );
+        const before = Date.now();
+        await busy.sleep(delay);
+        waited += Date.now() - before;
+      }
+    }
+  };
+  const stillBusy = (error: unknown) =>
+    error instanceof APIError && error.status !== undefined && BUSY.has(error.status)
+      ? ` (still busy after ${busy.retry.maxAttempts} attempts, waited ${Math.round(waited / 1000)} s)`
+      : '';
   let offered: string[] | null = null;
   try {
-    const page = await client.models.list({ timeout: remaining() });
+    const page = await patiently('GET /models', () => client.models.list({ timeout: remaining() }));
     offered = page.data.map((model) => model.id);
   } catch (error) {
     const status = error instanceof APIError ? error.status : undefined;
     // No `/models` route (some OpenAI-compatible servers): fall back to a 1-token request per alias below.
-    if (!(status === 404 || status === 405 || status === 501)) fail(describeFailure(error, timeoutMs), error);
+    if (!(status === 404 || status === 405 || status === 501))
+      fail(`${describeFailure(error, timeoutMs)}${stillBusy(error)}`, error);
   }
   if (offered !== null) {
     for (const target of group)
@@ -124,14 +174,15 @@ async function probeEndpoint(
     for (const model of target.models) {
       try {
         if (target.role === 'embeddings')
-          await client.embeddings.create(
-            { model, input: 'preflight', encoding_format: 'float' },
-            { timeout: remaining() },
+          await patiently(`a 1-token request for "${model}"`, () =>
+            client.embeddings.create({ model, input: 'preflight', encoding_format: 'float' }, { timeout: remaining() }),
           );
         else
-          await client.chat.completions.create(
-            { model, messages: [{ role: 'user', content: 'Reply with OK.' }], max_completion_tokens: 1 },
-            { timeout: remaining() },
+          await patiently(`a 1-token request for "${model}"`, () =>
+            client.chat.completions.create(
+              { model, messages: [{ role: 'user', content: 'Reply with OK.' }], max_completion_tokens: 1 },
+              { timeout: remaining() },
+            ),
           );
       } catch (error) {
         const status = error instanceof APIError ? error.status : undefined;
@@ -143,7 +194,7 @@ async function probeEndpoint(
             `does not serve model "${model}" (${target.role}): ${status} ${firstLine(message)} (no /models route to list the aliases it offers)`,
             error,
           );
-        fail(describeFailure(error, timeoutMs), error);
+        fail(`${describeFailure(error, timeoutMs)}${stillBusy(error)}`, error);
       }
     }
   return { baseURL, roles, checkedBy: 'one-token-request', offered: null, ms: Date.now() - started };

@@ -8,7 +8,7 @@ import {
 } from './usage-totals.js';
 import type { DecisionResponse } from './decision-model.js';
 import type { FollowUpRecord } from './follow-up-log.js';
-import type { ProbeRecord, UnitRecord } from './run-log.js';
+import { probeIdOf, type ProbeRecord, type UnitRecord } from './run-log.js';
 import type { UnitOutcome } from './run-control.js';
 
 /** What accounting reads of a grid unit record (a `UnitRecord` is one; the end of a run keeps only this). */
@@ -17,6 +17,8 @@ export interface AccountedUnit {
   key: Pick<UnitRecord['key'], 'model'>;
   /** `ok` or `error`. */
   status: UnitRecord['status'];
+  /** The unit's id; the end of a run names its failed units (kept for errors only). */
+  unitId?: string;
   /** Accounting reads `parseFailure`. */
   scores: Pick<UnitRecord['scores'], 'parseFailure'>;
   /** The reply (its text is not read). */
@@ -76,6 +78,8 @@ export interface RunAccount {
   units: number;
   done: number;
   errored: number;
+  /** The failed units' ids (and `setup <probe id>` of failed setup probes), as the end of the run names them. */
+  failedUnits: string[];
   /** Decisions that got a reply, and those of them that named no action. */
   completed: number;
   unparseable: number;
@@ -95,10 +99,15 @@ export function accountGrid(
   const all = [...records];
   const replies = all.flatMap(gridReplies);
   const completed = all.filter((r) => r.status === 'ok');
+  const failedProbes = [...probes].filter((p) => p.status === 'error');
   return {
     units: total,
     done: all.length,
-    errored: all.filter((r) => r.status === 'error').length + [...probes].filter((p) => p.status === 'error').length,
+    errored: all.filter((r) => r.status === 'error').length + failedProbes.length,
+    failedUnits: [
+      ...failedProbes.map((p) => `setup ${probeIdOf(p.system, p.mode, p.scenario)}`),
+      ...all.filter((r) => r.status === 'error').map((r) => r.unitId ?? '(unit id not kept)'),
+    ],
     completed: completed.length,
     unparseable: completed.filter((r) => r.scores.parseFailure).length,
     cacheHits: replies.filter((r) => !r.reused && r.reply.cached).length,
@@ -125,7 +134,7 @@ export function accountFollowUp(
  */
 export function accountOfUnits(
   total: number,
-  units: readonly { status: string }[],
+  units: readonly { status: string; unitId: string }[],
   replies: readonly RecordedReply[],
   decisions: readonly { completed: number; unparseable: number }[],
   priceOf: (model: string) => { input: number; output: number } | null,
@@ -134,6 +143,7 @@ export function accountOfUnits(
     units: total,
     done: units.length,
     errored: units.filter((r) => r.status === 'error').length,
+    failedUnits: units.filter((r) => r.status === 'error').map((r) => r.unitId),
     completed: decisions.reduce((sum, d) => sum + d.completed, 0),
     unparseable: decisions.reduce((sum, d) => sum + d.unparseable, 0),
     cacheHits: replies.filter((r) => r.reply.cached).length,

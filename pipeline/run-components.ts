@@ -1,4 +1,5 @@
 // The components of a run, resolved from its spec before anything is written: scenarios, engines, decision models, endpoints to probe.
+import type { AttemptObserver } from './attempt-relay.js';
 import { resolve } from 'node:path';
 import { connectEngines } from '../backends/engines.js';
 import { SYSTEMS } from '../backends/index.js';
@@ -142,6 +143,7 @@ export async function createModels(
     spend?: SpendGate;
     redact: Redactor;
     pool?: EndpointPool | null;
+    attempts?: AttemptObserver;
   },
 ): Promise<DecisionModelComponent[]> {
   const cache = createResponseCache({
@@ -158,6 +160,7 @@ export async function createModels(
     redact: input.redact,
     ...(input.spend ? { spend: input.spend } : {}),
     ...(input.pool ? { pool: input.pool } : {}),
+    ...(input.attempts ? { attempts: input.attempts } : {}),
   };
   const models: DecisionModelComponent[] = [];
   for (const alias of [...spec.models, ...attackerModelAliases(spec)])

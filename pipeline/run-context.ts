@@ -65,6 +65,7 @@ export interface RunContextInput {
 export function createRunContext(input: RunContextInput): RunContext {
   const { spec, parts, nonce, options, redact, log } = input;
   const control = controlOf(spec, options, parts.priceOf);
+  parts.attempts.listen(control);
   const systemsSeen: RunManifest['systems'] = [];
   const loadSystem = async (id: string, settings: Parameters<typeof loadBackend>[1]) => {
     // Every namespace and work file of this process carries its nonce (backends/run-namespace.ts).
@@ -110,6 +111,7 @@ function controlOf(spec: RunSpec, options: RunContextOptions, priceOf: RunParts[
     ...(options.signal ? { external: options.signal } : {}),
     maxConsecutiveErrors: spec.control.maxConsecutiveErrors,
     maxErrorRate: spec.maxErrorRate,
+    concurrency: spec.concurrency,
     progress: {
       write: progress.write,
       style: progressStyle({ quiet: spec.control.quiet, isTTY: progress.isTTY, env: progress.env }),
@@ -139,6 +141,7 @@ function finishRun(
   const ending = runEnding({
     units: account.units,
     errored: account.errored,
+    failedUnits: account.failedUnits,
     completed: account.completed,
     unparseable: account.unparseable,
     maxErrorRate: spec.maxErrorRate,

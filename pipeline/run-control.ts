@@ -1,6 +1,6 @@
 // The control plane of one eval invocation: why it stops (signal, breaker, budget), its progress, its spend and the exit code.
 import type { BudgetExhaustedError } from './budget.js';
-import { createCircuitBreaker } from './circuit-breaker.js';
+import { createCircuitBreaker, type AttemptResult, type CircuitBreakerSettings } from './circuit-breaker.js';
 import type { DecisionResponse } from './decision-model.js';
 import { createProgress, type ProgressSettings } from './progress.js';
 
@@ -24,6 +24,10 @@ export interface RunControlSettings {
   external?: AbortSignal;
   maxConsecutiveErrors: number;
   maxErrorRate: number;
+  /** Units in flight (`-j`): the consecutive failed attempts that trip the breaker are `maxConsecutiveErrors` × max(4, this). */
+  concurrency?: number;
+  /** Injected for tests: the breaker's clock and timer (pipeline/circuit-breaker.ts). */
+  breakerClock?: Pick<CircuitBreakerSettings, 'now' | 'schedule'>;
   progress: Pick<ProgressSettings, 'write' | 'style' | 'now'>;
   /** Dollars of one reply (proxy cost or usage × price), null when unknown; absent: spend is not shown. */
   costOf?: (model: string, reply: DecisionResponse) => number | null;
@@ -36,6 +40,8 @@ export interface UnitOutcome {
   replies: readonly { model: string; reply: DecisionResponse; reused?: boolean }[];
   parseFailures: number;
   error?: string;
+  /** The unit's second run (the end-of-run retry of a unit that failed in this invocation). */
+  retried?: boolean;
 }
 
 /**
@@ -67,6 +73,9 @@ export function createRunControl(settings: RunControlSettings) {
   const breaker = createCircuitBreaker({
     maxConsecutive: settings.maxConsecutiveErrors,
     maxErrorRate: settings.maxErrorRate,
+    maxConsecutiveAttempts: settings.maxConsecutiveErrors * Math.max(4, settings.concurrency ?? 1),
+    ...settings.breakerClock,
+    onTrip: (trip) => stopWith({ kind: 'aborted', reason: trip.reason }),
   });
   const progress = createProgress(settings.progress);
   const counts = {
@@ -88,6 +97,18 @@ export function createRunControl(settings: RunControlSettings) {
     budgetExhausted(error: BudgetExhaustedError): void {
       stopWith({ kind: 'budget', reason: error.message });
     },
+    /**
+     * A provider attempt is sent (every decision-model attempt, pipeline/openai-decision-model.ts); call the returned
+     * function with how it ended. The breaker counts failed attempts across units: a dead endpoint stops the run
+     * within its failing window plus one request timeout, in-flight calls aborted.
+     */
+    attemptStarted(): (result: AttemptResult) => void {
+      const end = breaker.attemptStarted();
+      return (result) => {
+        const trip = end(result);
+        if (trip) stopWith({ kind: 'aborted', reason: trip.reason });
+      };
+    },
     /** The phase's unit count (units already recorded count as done). */
     begin(total: number, alreadyDone: number): void {
       counts.total = total;
@@ -95,9 +116,14 @@ export function createRunControl(settings: RunControlSettings) {
       progress.update({ ...counts });
     },
     unitFinished(outcome: UnitOutcome): void {
-      counts.done += 1;
-      counts.ran += 1;
-      if (outcome.status === 'error') counts.errors += 1;
+      // A retried unit was counted (as an error) when it first failed: it is done once, an error only if it failed again.
+      if (outcome.retried) {
+        if (outcome.status !== 'error') counts.errors -= 1;
+      } else {
+        counts.done += 1;
+        counts.ran += 1;
+        if (outcome.status === 'error') counts.errors += 1;
+      }
       counts.parseFailures += outcome.parseFailures;
       for (const { model, reply, reused } of outcome.replies) {
         if (reused) continue;
@@ -110,13 +136,17 @@ export function createRunControl(settings: RunControlSettings) {
       }
       progress.update({ ...counts });
       if (outcome.status === 'not-applicable') return;
+      const retried = outcome.retried ? { retried: true } : {};
       const trip = breaker.record(
-        outcome.status === 'error' ? { failed: true, error: outcome.error ?? 'error' } : { failed: false },
+        outcome.status === 'error'
+          ? { failed: true, error: outcome.error ?? 'error', ...retried }
+          : { failed: false, ...retried },
       );
       if (trip) stopWith({ kind: 'aborted', reason: trip.reason });
     },
     /** Ends the progress display. */
     finish(): void {
+      breaker.close();
       progress.finish({ ...counts });
     },
     /** Spend shown so far (null when a model's cost is unknown). */
@@ -129,18 +159,24 @@ export function createRunControl(settings: RunControlSettings) {
 /** How a run ended, and the exit code users expect (user-expectations.md §2; issue #12 item 7). */
 export interface RunEnding {
   status: 'success' | 'error' | 'cancelled' | 'aborted' | 'budget';
-  exitCode: 0 | 1 | 2 | 3 | 130 | 143;
+  exitCode: 0 | 1 | 2 | 3 | 4 | 130 | 143;
   /** The one line a non-zero exit ends with (null for exit 0). */
   why: string | null;
 }
 
+/** How many failed units the last line names before it says how many more there are. */
+const NAMED_FAILURES = 10;
+
 /**
  * The ending of a run from its counts and its stop: 130/143 interrupted (`cancelled`), 3 budget, 2 aborted by the
- * breaker, errors above `--max-error-rate`, or every completed reply unparseable; 1 zero units; 0 otherwise.
+ * breaker, errors above `--max-error-rate`, or every completed reply unparseable; 1 zero units; 4 completed with
+ * failed units within `--max-error-rate` (named); 0 otherwise.
  */
 export function runEnding(input: {
   units: number;
   errored: number;
+  /** The ids of the failed units (and failed setup probes), for the last line of exit 4. */
+  failedUnits?: readonly string[];
   completed: number;
   unparseable: number;
   maxErrorRate: number;
@@ -171,5 +207,14 @@ export function runEnding(input: {
       exitCode: 2,
       why: `every completed reply was unparseable (${input.unparseable}/${input.completed}): no decision could be scored`,
     };
+  if (input.errored > 0) {
+    const names = input.failedUnits ?? [];
+    const more = names.length > NAMED_FAILURES ? `, and ${names.length - NAMED_FAILURES} more` : '';
+    return {
+      status: 'success',
+      exitCode: 4,
+      why: `completed with ${input.errored}/${input.units} units failed (within --max-error-rate ${input.maxErrorRate}; endpoint failures were retried once at the end of the run; counted in the errors column; --retry-errors runs them again): ${names.slice(0, NAMED_FAILURES).join(', ')}${more}`,
+    };
+  }
   return { status: 'success', exitCode: 0, why: null };
 }

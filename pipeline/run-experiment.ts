@@ -139,8 +139,8 @@ export async function runGridExperiment(run: RunContext): Promise<ExperimentOutc
     shard: spec.control.shard,
     ...run.stops,
     onStart: control.begin,
-    onUnit: (record) => {
-      control.unitFinished(gridOutcome(record));
+    onUnit: (record, { retried }) => {
+      control.unitFinished({ ...gridOutcome(record), ...(retried ? { retried } : {}) });
       run.logError(record.unitId, record.status, record.error?.message);
     },
   });

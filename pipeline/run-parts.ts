@@ -1,5 +1,6 @@
 // The parts of one run, built and checked before anything is written: scenarios, prices and budget, decision models,
 // engines, embedder and extraction model; then the preflight of the endpoints they will call.
+import { createAttemptRelay } from './attempt-relay.js';
 import { resolve } from 'node:path';
 import { verifyEngines, verifySystems } from '../backends/index.js';
 import type { Embedder } from '../backends/embedder.js';
@@ -61,6 +62,8 @@ export interface RunParts {
   extraction: ExtractionModel;
   /** `--endpoints`: the decision models' endpoint pool (its counts go into the manifest), else null. */
   pool: EndpointPool | null;
+  /** Where the decision models report their provider attempts; the run's control listens (pipeline/attempt-relay.ts). */
+  attempts: ReturnType<typeof createAttemptRelay>;
 }
 
 /**
@@ -91,8 +94,10 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
       })
     : undefined;
   const pool = endpointPoolOf(spec, secrets, aliases);
+  const attempts = createAttemptRelay();
   const modelComponents = await createModels(spec, {
     pool,
+    attempts,
     scenarios,
     exploitScenarios,
     reasoningScenarios,
@@ -125,6 +130,7 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
     embedder,
     extraction,
     pool,
+    attempts,
   };
 }
 
@@ -132,7 +138,7 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
 export async function preflightRun(spec: RunSpec, secrets: RunSecrets, log: (line: string) => void): Promise<void> {
   const targets = preflightTargets(spec, secrets);
   if (spec.control.preflight && targets.length > 0) {
-    for (const report of await preflight(targets, { timeoutMs: 10_000 }))
+    for (const report of await preflight(targets, { timeoutMs: 10_000, onWait: log }))
       log(
         `preflight ${report.baseURL} (${report.roles.join('+')}): ok in ${report.ms} ms (${report.checkedBy === 'models-list' ? 'GET /models' : 'one 1-token request per alias'})`,
       );

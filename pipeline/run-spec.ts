@@ -23,6 +23,12 @@ function registeredId(registry: Registry<string, RegistryEntry>) {
   });
 }
 
+/**
+ * The share of failed units a run tolerates (`--max-error-rate`): a run below it completes (exit 4 when units are still
+ * failed); above it, or past it once 20 units finished, it stops. README "Bounded failure" justifies the value.
+ */
+export const DEFAULT_MAX_ERROR_RATE = 0.25;
+
 /** The control settings of a run given no flags (issue #12 defaults). */
 export const DEFAULT_RUN_CONTROL = {
   preflight: true,
