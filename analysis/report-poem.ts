@@ -9,11 +9,9 @@ import { summarizeForgedReasoningRun } from './forged-reasoning-summary.js';
 import { loadRun, type LoadedRun } from './load-run.js';
 import { diffAgainstPaper } from './paper-diff.js';
 import { defaultPaperReferenceDir, loadPaperReference } from './paper-reference.js';
+import { POEM_TABLE_IDS } from './source-papers.js';
 import type { PaperDiff, PaperTable } from './paper-table.js';
 import type { ForgedReasoningInput } from './tables/poem-tables.js';
-
-/** The PoEM tables `--paper` compares with data/paper/poem/. */
-const POEM_TABLE_IDS = ['poem-I', 'poem-II', 'poem-III', 'poem-benign'];
 
 /** The manifest fields every report reads, whatever the experiment (a report checks only what it reads). */
 export const reportManifestFields = {
