@@ -6,7 +6,7 @@ import { specFromArgs } from '../pipeline/cli.js';
 import type { RunManifest } from '../pipeline/run-log.js';
 import { runEvaluation } from '../pipeline/run.js';
 import { compareRuns, formatComparisonText, main, type AnalysedRun, type RunComparison } from './compare-command.js';
-import { proportion, type Summary, type SummaryCell } from './summarize.js';
+import { proportion, SUMMARY_VERSION, type Summary, type SummaryCell } from './summarize.js';
 
 async function simRun(out: string, seed: number, arms: string): Promise<string> {
   const spec = specFromArgs(
@@ -170,7 +170,13 @@ describe('compareRuns', () => {
       probes: new Map(),
       records: new Map(),
     },
-    summary: { version: 2, simulated, cells, guardMetrics: [], cache: { hits: 0, misses: 0, hitRate: null } },
+    summary: {
+      version: SUMMARY_VERSION,
+      simulated,
+      cells,
+      guardMetrics: [],
+      cache: { hits: 0, misses: 0, hitRate: null },
+    },
   });
 
   it('flags non-overlapping intervals, n = 0 as not comparable, and no sim for real runs', () => {

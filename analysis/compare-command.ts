@@ -4,9 +4,9 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { InvalidInputError } from '../pipeline/core/errors.js';
-import { RUN_LOG_VERSION, type RunManifest } from '../pipeline/index.js';
+import type { RunManifest } from '../pipeline/index.js';
 import { defenceLabel } from './defence-label.js';
-import { loadRun, summarizeRun, type LoadedRun } from './load-run.js';
+import { loadRun, runLogVersionField, summarizeRun, type LoadedRun } from './load-run.js';
 import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
 import type { Summary, SummaryCell } from './summarize.js';
 import { proportionText, type Proportion } from './unsafe-counts.js';
@@ -28,7 +28,7 @@ exit codes: 0 ok · 1 usage or bad input (not a run directory, unreadable manife
 
 /** The manifest fields the comparison reads; anything else may vary between run-log writers. */
 const manifestSchema = z.object({
-  version: z.literal(RUN_LOG_VERSION),
+  version: runLogVersionField,
   runId: z.string(),
   status: z.string(),
   simulated: z.boolean(),

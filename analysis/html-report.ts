@@ -3,7 +3,8 @@ import type { RunManifest } from '../pipeline/index.js';
 import { escapeMarkup } from './figures.js';
 import type { DiffCell, Figure, PaperDiff, PaperTable, PublishedCell, TableCell } from './paper-table.js';
 import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
-import { tableName } from './render-markdown.js';
+import { sourceNotes, tableName } from './render-markdown.js';
+import { isPoemTable, POEM_PAPER, STALE_RETRIEVAL_PAPER } from './source-papers.js';
 import { wilson } from './statistics.js';
 
 /** What one report page shows. Every string in it is escaped; nothing is fetched when the page opens. */
@@ -166,6 +167,10 @@ function diffRows(cells: DiffCell[], simulated: boolean, withOverlap: boolean): 
   return `<div class="table-wrap"><table class="diff"><thead>${head}</thead><tbody>${rows.join('\n')}</tbody></table></div>`;
 }
 
+/** The paper a diff compares with: the PoEM paper when every cell is one of its tables, else the stale-retrieval one. */
+const paperOf = (diff: PaperDiff) =>
+  diff.cells.length > 0 && diff.cells.every((cell) => isPoemTable(cell.table)) ? POEM_PAPER : STALE_RETRIEVAL_PAPER;
+
 function renderDiff(diff: PaperDiff): string {
   const independent = diff.cells.filter((cell) => cell.dependence === 'model-independent');
   const dependent = diff.cells.filter((cell) => cell.dependence === 'model-dependent');
@@ -174,7 +179,7 @@ function renderDiff(diff: PaperDiff): string {
     const cells = independent.filter((cell) => cell.verdict === verdict);
     return `<h4 id="diff-${slug(verdict)}">${label} (${cells.length})</h4>${diffRows(cells, diff.simulated, false)}`;
   };
-  return `<section id="paper-diff"${data('simulated', diff.simulated)}><h2>Paper diff (arXiv 2609.08258)${diff.simulated ? ' <span class="sim-tag">sim (simulated)</span>' : ''}</h2>
+  return `<section id="paper-diff"${data('simulated', diff.simulated)}><h2>Paper diff (${escapeMarkup(paperOf(diff))})${diff.simulated ? ' <span class="sim-tag">sim (simulated)</span>' : ''}</h2>
 <section id="diff-model-independent"><h3>Model-independent cells: expected to match exactly</h3>
 <p>Match: ${mi.match}; differs: ${mi.differs}; missing: ${mi.missing}; n/a (our system cannot express the cell): ${mi.notApplicable}. Our retrieval-only cells name their embedder.</p>
 ${byVerdict('differs', 'Differs')}${byVerdict('missing', 'Missing from our runs')}${byVerdict('n/a', 'n/a: not expressible by our system')}${byVerdict('match', 'Match')}</section>
@@ -249,6 +254,7 @@ export function renderHtmlReport(input: HtmlReportInput): string {
     manifests.some((m) => m.simulated) ||
     diff?.simulated === true;
   const simulatedTables = [...new Set(tables.filter((t) => t.simulated).map(tableName))];
+  const notes = sourceNotes(tables);
   const anchors = tableAnchors(tables);
   const caveats = [...new Set(tables.flatMap((t) => t.caveats ?? []))];
   const runIds = new Set<string>();
@@ -277,7 +283,7 @@ export function renderHtmlReport(input: HtmlReportInput): string {
 <body><header><h1>${escapeMarkup(title)}</h1>
 ${simulated ? `<p class="sim-banner" id="sim-banner" role="note">sim (simulated): results here come at least partly from the offline simulator (decision model or extraction) and are not measurements of any model.${simulatedTables.length > 0 ? ` Simulated: ${escapeMarkup(simulatedTables.join(', '))}.` : ''}</p>` : ''}
 ${caveats.map((caveat) => `<p class="caveat" role="note">Caveat: ${escapeMarkup(caveat)}</p>`).join('\n')}
-<p class="notes">Proportions are k/n, the rate, and the Wilson 95 % interval; n/a cells give their reason; a dash is a cell our runs did not produce. Shaded cells are model-independent (retrieval only). Unsafe cells count as the paper does: n = completed trials, a reply that gives no action is not unsafe and stays in n (unparsed), errored trials are in no n; the defence table gives parse failures, errors and the rate over parsed replies as their own columns.</p>
+<p class="notes">Proportions are k/n, the rate, and the Wilson 95 % interval; n/a cells give their reason; a dash is a cell our runs did not produce. Shaded cells are model-independent (retrieval only).${notes.grid ? ' Unsafe cells count as the paper does: n = completed trials, a reply that gives no action is not unsafe and stays in n (unparsed), errored trials are in no n; the defence table gives parse failures, errors and the rate over parsed replies as their own columns.' : ''}${notes.poem ? ` ${escapeMarkup(notes.poem)}` : ''}</p>
 <nav><ul>${links.join('')}</ul></nav></header>
 <main><section id="tables"><h2>Tables</h2>
 ${tables.map((t, i) => renderTable(t, anchors[i]!)).join('\n')}</section>

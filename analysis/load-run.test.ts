@@ -1,4 +1,5 @@
-// Reading run directories by run-log version: the current one is read; version 1 is refused with the reason.
+// Reading run directories by run-log version: the current and the older readable ones are read; version 1 and newer
+// versions are refused with the reason.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +17,9 @@ const runWith = (version: number) => {
 };
 
 describe('loadRun by run-log version', () => {
-  it('reads the current version', () => {
-    expect(RUN_LOG_VERSION).toBe(2);
+  it('reads the current version and the older readable one', () => {
+    expect(RUN_LOG_VERSION).toBe(3);
+    expect(loadRun(runWith(3)).manifest.runId).toBe('r');
     expect(loadRun(runWith(2)).manifest.runId).toBe('r');
   });
 
@@ -27,7 +29,12 @@ describe('loadRun by run-log version', () => {
     );
   });
 
-  it('refuses an unknown version naming it', () => {
-    expect(() => loadRun(runWith(7))).toThrow(/run-log version 7 is not supported \(expected 2\)/);
+  it('refuses a newer version, saying a newer stalebench wrote it, and an unknown one, naming it', () => {
+    expect(() => loadRun(runWith(7))).toThrow(
+      /run-log version 7 was written by a newer stalebench \(this one reads versions 2 and 3\)/,
+    );
+    expect(() => loadRun(runWith(0))).toThrow(
+      /run-log version 0 is not supported \(this stalebench reads versions 2 and 3\)/,
+    );
   });
 });

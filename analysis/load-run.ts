@@ -1,11 +1,12 @@
 // Reads a run directory (manifest, probes, unit records) and rebuilds its summary: no network, no backend, no model.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import {
   forEachJsonLine,
   priorStepDesignOf,
   readJsonLines,
-  RUN_LOG_VERSION,
+  runLogVersionProblem,
   type ProbeRecord,
   type RunManifest,
   type UnitRecord,
@@ -23,6 +24,15 @@ export interface LoadedRun {
 /** A run's manifest and probes without its unit records (streamed from records.jsonl where needed). */
 export type RunHead = Omit<LoadedRun, 'records'>;
 
+/**
+ * A manifest's `version` checked inside a zod schema of the fields a reader reads: a run-log version this code reads
+ * (analysis/load-run.ts's rule), else the reason in words (version 1, a newer stalebench's version).
+ */
+export const runLogVersionField = z.number().superRefine((version, context) => {
+  const problem = runLogVersionProblem(version);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+});
+
 /** Loads a run directory; a missing manifest is an error naming the path. */
 export function loadRun(runDir: string): LoadedRun {
   return { ...readRunHead(runDir), records: readRunRecords(runDir, (record) => record) };
@@ -33,17 +43,9 @@ export function readRunHead(runDir: string): RunHead {
   const manifestPath = join(runDir, 'manifest.json');
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath}: no manifest; is ${runDir} a run directory?`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as RunManifest;
-  if ((manifest.version as number) === 1) {
-    // Version 1 (before issue #11): replies could be shared between units whose prompts matched, the logs carry
-    // no hash chain and summary.json counted unsafe among parsed replies only. Its numbers cannot be trusted as is.
-    throw new Error(
-      `${manifestPath}: run-log version 1 was written by an older stalebench (replies could be shared across units, no hash chain, another unsafe convention); re-run the command with this version to get a run that can be reported`,
-    );
-  }
-  if (manifest.version !== RUN_LOG_VERSION)
-    throw new Error(
-      `${manifestPath}: run-log version ${String(manifest.version)} is not supported (expected ${RUN_LOG_VERSION})`,
-    );
+  // Version 1 (its numbers cannot be trusted as is) and versions newer than this code are refused with the reason.
+  const problem = runLogVersionProblem(manifest.version);
+  if (problem) throw new Error(`${manifestPath}: ${problem}`);
   const probes = new Map<string, ProbeRecord>();
   for (const probe of readJsonLines<ProbeRecord>(join(runDir, 'setup.jsonl')).rows)
     probes.set(`${probe.system}/${probe.mode}/${probe.scenario}`, probe);

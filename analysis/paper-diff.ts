@@ -3,6 +3,7 @@ import type { PaperCell, PaperReference } from './paper-reference.js';
 import type { DiffCell, PaperDiff, PaperTable, PublishedCell, TableCell } from './paper-table.js';
 import { formatCell, formatP, formatPercent, formatValue } from './render-markdown.js';
 import { wilson } from './statistics.js';
+import { STALE_RETRIEVAL_PAPER } from './source-papers.js';
 import { paperTableIds } from './tables/index.js';
 
 /** The paper's number of decision models (spec §2): its exposure counts repeat each scenario over them (81 = 9 × 9). */
@@ -202,7 +203,7 @@ const escape = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const mdRow = (cells: string[]) => `| ${cells.map(escape).join(' | ')} |`;
 
 /** `paper-diff.md`: counts, then the model-independent cells, then the model-dependent ones side by side. */
-export function renderPaperDiffMarkdown(diff: PaperDiff, paper = 'arXiv 2609.08258v1'): string {
+export function renderPaperDiffMarkdown(diff: PaperDiff, paper = STALE_RETRIEVAL_PAPER): string {
   const { modelIndependent: mi, modelDependent: md } = diff.counts;
   const ours = diff.simulated ? 'ours (sim)' : 'ours';
   const lines = [`# Paper diff (${paper})${diff.simulated ? ' — sim (simulated)' : ''}`, ''];
@@ -220,7 +221,7 @@ export function renderPaperDiffMarkdown(diff: PaperDiff, paper = 'arXiv 2609.082
   lines.push(
     'n/a = our system cannot express the cell (e.g. Zep in direct mode): nothing is compared. Every retrieval-only cell of ours names the embedder that produced it.',
   );
-  if (paper === 'arXiv 2609.08258v1')
+  if (paper === STALE_RETRIEVAL_PAPER)
     lines.push('Table 10 (calls and cost) is not regenerated: `pnpm eval` reports its own call counts (spec §15).');
   lines.push('');
   const notBuilt = new Map<string, number>();

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
 import { parseJsonFile } from '../scenarios/scenario-file.js';
+import { POEM_PAPER, STALE_RETRIEVAL_PAPER } from './source-papers.js';
 
 /** Where the reference data lives by default: `data/paper/` at the repository root. */
 export const defaultPaperReferenceDir = fileURLToPath(new URL('../data/paper/', import.meta.url));
@@ -76,7 +77,7 @@ const paperTableSchema = z
     /** What the table shows. */
     title: z.string().min(1),
     /** The paper version the numbers come from. */
-    paper: z.enum(['arXiv 2609.08258v1', 'arXiv 2608.16032v1']),
+    paper: z.enum([STALE_RETRIEVAL_PAPER, POEM_PAPER]),
     /** Spec section the numbers were copied from, e.g. "§15 Table 6". */
     spec: z.string().min(1),
     /** The cells; (row, column) is unique. */

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main as evalMain } from '../pipeline/cli.js';
 import { InvalidInputError } from '../pipeline/core/errors.js';
 import { type ForgedReasoningRecord, readForgedReasoningRecords } from '../pipeline/index.js';
+import { POEM_COUNTING_RULE } from './forged-reasoning-scoring.js';
 import { buildReport, main as reportMain } from './report-command.js';
 
 afterEach(() => vi.restoreAllMocks());
@@ -86,7 +87,22 @@ describe('pnpm report on a forged-reasoning run', () => {
     };
     expect(diff.cells.length).toBe(18 + 12 + 16 + 9);
     for (const c of diff.cells) expect(c.paper.tag).toBe('seed-only');
-    expect(readFileSync(join(dir, 'tables.md'), 'utf8')).toContain('PoEM Table III');
+    const tables = readFileSync(join(dir, 'tables.md'), 'utf8');
+    expect(tables).toContain('PoEM Table III');
+    // The PoEM tables carry the PoEM paper's id, never the stale-retrieval paper's, on every surface.
+    const [preamble, ...sections] = tables.split('\n## ');
+    expect(preamble).toContain("Row and column labels are the PoEM paper's (arXiv 2608.16032v1).");
+    expect(tables).not.toContain('2609.08258');
+    const html = readFileSync(join(dir, 'index.html'), 'utf8');
+    expect(html).toContain('<h2>Paper diff (arXiv 2608.16032v1)');
+    expect(html).not.toContain('2609.08258');
+    // The preamble's rule for unparsed replies is the one printed under the tables and applied by the scoring.
+    expect(preamble).not.toContain('stays in n');
+    expect(preamble).toContain(POEM_COUNTING_RULE);
+    for (const section of sections.filter((s) => /^Table poem-(I|III):/.test(s)))
+      expect(section).toContain(POEM_COUNTING_RULE);
+    expect(html).not.toContain('stays in n');
+    expect(html).toContain(POEM_COUNTING_RULE);
     expect(lines.join('\n')).toContain('poem-paper-diff.md');
   });
 

@@ -9,7 +9,7 @@ import { recomputeFollowUp } from './recompute-follow-up.js';
 import { recomputeGrid, type GridRecomputed, type GridRecomputeInput } from './recompute-grid.js';
 import { POEM_NOT_RECHECKED } from './recompute-poem.js';
 import { exposureRules, loadRunScenarios } from './rescore-inputs.js';
-import { SUMMARY_VERSION, type Summary } from './summarize.js';
+import { READABLE_SUMMARY_VERSIONS, SUMMARY_VERSION, type Summary } from './summarize.js';
 
 /** Options of `recomputeRun`. */
 export interface RecomputeOptions {
@@ -102,7 +102,13 @@ function compareSummary(runDir: string, summary: object, log: DifferenceLog): vo
     return;
   }
   const stored = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  // An older readable summary differs only by the fields its version lacks, which its run cannot have produced.
+  if (!READABLE_SUMMARY_VERSIONS.includes(stored.version as number))
+    throw new Error(
+      `${path}: summary version ${JSON.stringify(stored.version)} ${typeof stored.version === 'number' && stored.version > SUMMARY_VERSION ? 'was written by a newer stalebench' : 'is not supported'} (this one checks versions ${READABLE_SUMMARY_VERSIONS.join(' and ')})`,
+    );
   for (const [key, value] of Object.entries(summary)) {
+    if (key === 'version') continue;
     const before = stored[key];
     if (!Array.isArray(value) || !Array.isArray(before)) {
       log.compare(where, key, before, value);

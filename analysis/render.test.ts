@@ -4,6 +4,7 @@ import type { PaperTable } from './paper-table.js';
 import { proportionCell } from './table-cells.js';
 import { CSV_COLUMNS, renderCsv } from './render-csv.js';
 import { escapeLatex, renderLatex } from './render-latex.js';
+import { POEM_COUNTING_RULE } from './forged-reasoning-scoring.js';
 import { formatCell, renderMarkdown } from './render-markdown.js';
 
 const table: PaperTable = {
@@ -87,6 +88,28 @@ describe('renderMarkdown', () => {
     expect(markdown).toContain('- n/a: natural only, 100% & $5_x (zep)');
     const rows = markdown.split('\n').filter((line) => line.startsWith('| '));
     for (const row of rows) expect(row.replace(/\\\|/g, '').split('|').length).toBe(table.columns.length + 3);
+  });
+
+  it("stamps each paper's id on its own tables and states each kind's counting rule, the PoEM one as its tables print it", () => {
+    const preamble = (tables: PaperTable[]) => renderMarkdown(tables).split('\n## ')[0]!;
+    const poemTable: PaperTable = { ...table, id: 'poem-I', title: 'PoEM Table I', notes: [] };
+    const grid = preamble([table]);
+    expect(grid).toContain("Row and column labels are the paper's (arXiv 2609.08258v1).");
+    expect(grid).toContain('is not unsafe and stays in n ("unparsed")');
+    expect(grid).not.toContain('2608.16032');
+    const poem = preamble([poemTable]);
+    expect(poem).toContain("Row and column labels are the PoEM paper's (arXiv 2608.16032v1).");
+    expect(poem).not.toContain('2609.08258');
+    // The rule the forged-reasoning scoring applies: a reply that named no action is out of n, not in it.
+    expect(poem).not.toContain('stays in n');
+    expect(poem).toContain(`PoEM tables (differential attack success, poem.md §6): ${POEM_COUNTING_RULE}.`);
+    expect(POEM_COUNTING_RULE).toMatch(/named no action \(parse failure\).* left out of n/);
+    const both = preamble([table, poemTable]);
+    expect(both).toContain(
+      "Row and column labels are the paper's (arXiv 2609.08258v1); the PoEM tables' are the PoEM paper's (arXiv 2608.16032v1).",
+    );
+    expect(both).toContain('stays in n ("unparsed")');
+    expect(both).toContain(POEM_COUNTING_RULE);
   });
 });
 

@@ -4,20 +4,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InvalidInputError } from '../pipeline/core/errors.js';
-import { FORGED_REASONING_FILE, readForgedReasoningRecords, RUN_LOG_VERSION } from '../pipeline/index.js';
+import { FORGED_REASONING_FILE, readForgedReasoningRecords } from '../pipeline/index.js';
 import { summarizeForgedReasoningRun } from './forged-reasoning-summary.js';
-import { loadRun, type LoadedRun } from './load-run.js';
+import { loadRun, runLogVersionField, type LoadedRun } from './load-run.js';
 import { diffAgainstPaper } from './paper-diff.js';
 import { defaultPaperReferenceDir, loadPaperReference } from './paper-reference.js';
+import { POEM_TABLE_IDS } from './source-papers.js';
 import type { PaperDiff, PaperTable } from './paper-table.js';
 import type { ForgedReasoningInput } from './tables/poem-tables.js';
 
-/** The PoEM tables `--paper` compares with data/paper/poem/. */
-const POEM_TABLE_IDS = ['poem-I', 'poem-II', 'poem-III', 'poem-benign'];
-
 /** The manifest fields every report reads, whatever the experiment (a report checks only what it reads). */
 export const reportManifestFields = {
-  version: z.literal(RUN_LOG_VERSION),
+  version: runLogVersionField,
   runId: z.string().min(1),
   status: z.enum(['started', 'success', 'error', 'cancelled', 'aborted', 'budget']),
   specHash: z.string().min(1),

@@ -8,10 +8,20 @@ import { tallyDecisions, unsafeCounts, type UnsafeCounts } from './unsafe-counts
 export { proportion } from './unsafe-counts.js';
 
 /**
- * `summary.json` shape version. 2 (issue #11): `unsafe` is the paper's convention (parse failures in n as not
- * unsafe, errors in no n) and `unsafeAmongParsed` the second rate; in version 1 `unsafe` counted parsed replies only.
+ * `summary.json` shape version (grid and follow-up runs). Bump on any shape change, say here what it adds, keep the
+ * older one in {@link READABLE_SUMMARY_VERSIONS} while `pnpm rescore` still checks it, and test that.
+ *
+ * - 1: `unsafe` counted parsed replies only.
+ * - 2 (issue #11): `unsafe` is the paper's convention (parse failures in n as not unsafe, errors in no n) and
+ *   `unsafeAmongParsed` the second rate.
+ * - 3 (issue #26): the optional fields added while summaries still said 2: cells' `poemSkips` (the `--poem on`
+ *   prior-step design) and `ledgerMetrics` (defences that consult the revocation ledger). Nothing else changed, so a
+ *   version-2 summary is checked as a version-3 one in which they do not occur (a run that used neither).
  */
-export const SUMMARY_VERSION = 2 as const;
+export const SUMMARY_VERSION = 3 as const;
+
+/** The `summary.json` versions `pnpm rescore` checks a stored summary of; the current one last. */
+export const READABLE_SUMMARY_VERSIONS: readonly number[] = [2, SUMMARY_VERSION];
 
 /** One summary cell. Its unsafe fields are `UnsafeCounts` (analysis/unsafe-counts.ts), the one way of counting. */
 export interface SummaryCell extends UnsafeCounts {

@@ -5,6 +5,7 @@ import { createComponent, defineRegistry, factory, NO_ARGS } from '../pipeline/c
 import type { Embedder } from './embedder.js';
 import type { ExtractionModel } from './extraction-model.js';
 import type { GraphStore } from './graph-store.js';
+import { GRAPHITI_CORE_LABEL } from './graphiti-version.js';
 import { INSPEXIMUS_PIN } from './inspeximus-version.js';
 import type {
   BackendSettings,
@@ -24,7 +25,7 @@ import { namespaceRoot } from './run-namespace.js';
  */
 export const SYSTEMS = defineRegistry('system', {
   graphiti: factory({
-    summary: 'Graphiti 0.29.3: temporal knowledge graph; EntityEdges with expired_at / invalid_at (graph engine)',
+    summary: `Graphiti (${GRAPHITI_CORE_LABEL}): temporal knowledge graph; EntityEdges with expired_at / invalid_at (graph engine)`,
     args: NO_ARGS,
     create: async (_args, settings: BackendSettings) =>
       onGraphEngine(settings, async (store) =>

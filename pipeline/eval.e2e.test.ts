@@ -75,7 +75,7 @@ describe('pnpm eval', () => {
       expect(existsSync(join(runDir, file))).toBe(true);
     const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest;
     expect(manifest).toMatchObject({
-      version: 2,
+      version: 3,
       status: 'success',
       simulated: true,
       models: [{ id: 'sim', label: 'sim (simulated)', simulated: true }],

@@ -2,7 +2,7 @@
 // propagation and the tool-use exploit chain. One record per unit, appended to `<experiment>.jsonl`.
 import type { MemoryRecord, RecordedWarning, SeedMode } from '../backends/memory-backend.js';
 import type { ChatMessage, DecisionResponse } from './decision-model.js';
-import type { GuardTrace, PoemTrace, RUN_LOG_VERSION } from './run-log.js';
+import type { GuardTrace, PoemTrace, RunLogVersion } from './run-log.js';
 import type { ToolArgs } from './tools/decoy-tools.js';
 import type { ToolState } from './tools/sentinels.js';
 
@@ -143,7 +143,7 @@ export interface JournalWrite {
 
 /** `writeback.jsonl`: one write-back run (§12). */
 export interface WritebackRecord {
-  version: typeof RUN_LOG_VERSION;
+  version: RunLogVersion;
   type: 'writeback-end';
   unitId: string;
   key: FollowUpKey;
@@ -173,7 +173,7 @@ export type RoleId = 'executor' | 'reviewer' | 'planner';
 
 /** `propagation.jsonl`: one shared-memory run of the three roles (§13). */
 export interface PropagationRecord {
-  version: typeof RUN_LOG_VERSION;
+  version: RunLogVersion;
   type: 'propagation-end';
   unitId: string;
   key: FollowUpKey;
@@ -206,7 +206,7 @@ export interface AgentTrace {
 
 /** `tools.jsonl`: one exploit-chain unit (§14). */
 export interface ToolsRecord {
-  version: typeof RUN_LOG_VERSION;
+  version: RunLogVersion;
   type: 'tools-end';
   unitId: string;
   key: FollowUpKey;

@@ -3,7 +3,7 @@
 // (pipeline/core/layers.test.ts checks it); nothing here imports analysis/, so the two never form a cycle.
 
 // The run log: manifest, records, ids, readers and the integrity check (pipeline/run-log*.ts, follow-up-log.ts).
-export { probeIdOf, RUN_LOG_VERSION, unitIdOf } from './run-log.js';
+export { probeIdOf, runLogVersionProblem, unitIdOf } from './run-log.js';
 export type {
   PoemTrace,
   PriorSafetyStep,

@@ -1,7 +1,13 @@
 // The pipeline's registries (decision models, experiments) and what is built from them: the run spec, --help, the spec hash.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { SYSTEMS } from '../backends/index.js';
+import { loadBackend, SYSTEMS } from '../backends/index.js';
+import { GRAPHITI_CORE_LABEL, GRAPHITI_CORE_VERSION } from '../backends/graphiti-version.js';
+import { createLexicalEmbedder } from '../backends/lexical-embedder.js';
+import { createSimExtractionModel } from '../backends/sim-extraction-model.js';
 import { InvalidInputError, UnsupportedFeatureError } from './core/errors.js';
 import { defineRegistry, factory, recordOf } from './core/registry.js';
 import { DEFAULT_RETRY_POLICY } from './core/retry-policy.js';
@@ -126,6 +132,27 @@ describe('built from the registries', () => {
     }
     for (const id of EXPERIMENTS.ids)
       for (const arm of Object.keys(EXPERIMENTS.get(id).arms)) expect(help).toContain(arm);
+  });
+
+  it('--help names the graphiti-core release the port models, the same one the backend records', async () => {
+    const line = evalUsage()
+      .split('\n')
+      .find((l) => /^\s+graphiti\s/.test(l));
+    expect(line).toContain(GRAPHITI_CORE_LABEL);
+    // No other release number anywhere on the line (it once said "Graphiti 0.29.3" beside a 0.31.2 port).
+    expect(line?.match(/\d+\.\d+\.\d+/g)).toEqual([GRAPHITI_CORE_VERSION]);
+    const workDir = mkdtempSync(join(tmpdir(), 'stalebench-help-'));
+    try {
+      const backend = await loadBackend('graphiti', {
+        embedder: createLexicalEmbedder(),
+        runId: 'r',
+        workDir,
+        extraction: createSimExtractionModel(),
+      });
+      expect(backend.description.summary.match(/\d+\.\d+\.\d+/g)).toEqual([GRAPHITI_CORE_VERSION]);
+    } finally {
+      rmSync(workDir, { recursive: true, force: true });
+    }
   });
 
   it('the run spec refuses an id no registry line provides, naming the line kind, the available ids and the flag', () => {

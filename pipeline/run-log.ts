@@ -12,8 +12,44 @@ import type { ComponentRecord } from './core/registry.js';
 // The defences' traces are run-log data, defined beside the defences that write them (no import cycle through arms.ts).
 export type { GuardTrace, OutputFilterTrace } from './defences/traces.js';
 
-/** Bump on any shape change of the files below, and add a reader test for the old version. */
-export const RUN_LOG_VERSION = 2 as const;
+/**
+ * The run-log format version every file below carries (manifest.json, setup.jsonl, records.jsonl, the follow-up and
+ * forged-reasoning logs). Bump on any shape change of them, say here what the new version adds, keep the older one in
+ * {@link READABLE_RUN_LOG_VERSIONS} while every reader still reads it, and add a reader test for it
+ * (pipeline/run-log-versions.e2e.test.ts).
+ *
+ * - 1: before issue #11 (replies shared between units, no hash chain, unsafe among parsed replies only): refused.
+ * - 2 (issue #11): hash-chained lines bound to the run and file, sample identities, invocations, the paper's unsafe
+ *   convention.
+ * - 3 (issue #26): the optional fields added while files still said 2. Unit records: `priorSafetyStep` (`--poem on`
+ *   prior-step design). Follow-up journal entries: `derivedFrom` (`--taint on`). Probes: `tamper` (`--tamper
+ *   unrevoke`), `ledger` (defences that consult the revocation ledger), `shard` (a merged run). Manifest: `shard`
+ *   (`--shard`), `merged` (`pnpm merge`), `endpoints` (endpoint pools). Nothing was removed or renamed, so a
+ *   version-2 run reads as a version-3 run in which none of them occur; a resumed version-2 run is stamped 3.
+ */
+export const RUN_LOG_VERSION = 3 as const;
+
+/** The run-log versions every reader (report, rescore, compare, merge, a resume) reads; the current one last. */
+export const READABLE_RUN_LOG_VERSIONS = [2, RUN_LOG_VERSION] as const;
+
+/** A run-log version this code reads: what a stored file's `version` is once checked. */
+export type RunLogVersion = (typeof READABLE_RUN_LOG_VERSIONS)[number];
+
+/**
+ * Why this code cannot read a run whose manifest says run-log `version`, or null when it can: version 1 (its numbers
+ * cannot be trusted as is), a newer version (written by a newer stalebench) or anything else, each said in words.
+ *
+ * @example runLogVersionProblem(4) // 'run-log version 4 was written by a newer stalebench ...'
+ */
+export function runLogVersionProblem(version: unknown): string | null {
+  if ((READABLE_RUN_LOG_VERSIONS as readonly unknown[]).includes(version)) return null;
+  const readable = READABLE_RUN_LOG_VERSIONS.join(' and ');
+  if (version === 1)
+    return 'run-log version 1 was written by an older stalebench (replies could be shared across units, no hash chain, another unsafe convention); re-run the command with this version to get a run that can be reported';
+  if (typeof version === 'number' && Number.isInteger(version) && version > RUN_LOG_VERSION)
+    return `run-log version ${version} was written by a newer stalebench (this one reads versions ${readable}); read it with that version or a later one`;
+  return `run-log version ${JSON.stringify(version) ?? String(version)} is not supported (this stalebench reads versions ${readable})`;
+}
 
 /**
  * Run status, inspect-style. `aborted`: stopped by the circuit breaker; `budget`: stopped before a call the budget
@@ -49,7 +85,7 @@ export interface PriorSafetyStep {
 
 /** `manifest.json`. */
 export interface RunManifest {
-  version: typeof RUN_LOG_VERSION;
+  version: RunLogVersion;
   runId: string;
   status: RunStatus;
   /** True when any model is the simulator: every table from this run says `sim`. */
@@ -191,7 +227,7 @@ export interface ResumeEntry {
 
 /** One retrieval probe (`setup.jsonl`): seeding plus both reads, once per (system, mode, scenario). */
 export interface ProbeRecord {
-  version: typeof RUN_LOG_VERSION;
+  version: RunLogVersion;
   type: 'memory-probe';
   system: string;
   mode: SeedMode;
@@ -263,7 +299,7 @@ export function probeIdOf(system: string, mode: SeedMode, scenario: string): str
 
 /** One finished unit (`records.jsonl`, appended as each finishes). */
 export interface UnitRecord {
-  version: typeof RUN_LOG_VERSION;
+  version: RunLogVersion;
   type: 'decision-end';
   unitId: string;
   key: UnitKey;

@@ -384,18 +384,33 @@ const count = (n: number) => n.toLocaleString('en-US');
 const range = (r: { min: number; max: number }) => (r.min === r.max ? count(r.min) : `${count(r.min)}–${count(r.max)}`);
 const dollars = (value: number) => `$${value < 0.01 ? value.toFixed(4) : value.toFixed(2)}`;
 
+/** The plan table's columns: title, cell text and alignment (counts right-aligned under their title). */
+const PLAN_COLUMNS: readonly { title: string; cell: (row: PlanRow) => string; right?: true }[] = [
+  { title: 'experiment', cell: (row) => row.experiment },
+  { title: 'system', cell: (row) => row.system },
+  { title: 'mode', cell: (row) => row.mode },
+  { title: 'arm', cell: (row) => row.arm },
+  { title: 'units', cell: (row) => String(row.units), right: true },
+  { title: 'done', cell: (row) => String(row.done), right: true },
+  { title: 'calls', cell: (row) => range(row.calls) },
+  { title: 'cached', cell: (row) => (row.cached === null ? 'not checked' : count(row.cached)) },
+];
+
+/** The plan's rows under their header, every column as wide as its widest cell, two spaces between columns. */
+function planTable(rows: readonly PlanRow[]): string[] {
+  const cells = [PLAN_COLUMNS.map((c) => c.title), ...rows.map((row) => PLAN_COLUMNS.map((c) => c.cell(row)))];
+  const widths = PLAN_COLUMNS.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
+  return cells.map((line) =>
+    line
+      .map((text, i) => (PLAN_COLUMNS[i]!.right ? text.padStart(widths[i]!) : text.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
 /** The plan as printed by `--dry-run`. */
 export function formatPlan(plan: RunPlan): string {
-  const lines = [
-    'plan (nothing written, nothing sent):',
-    '',
-    'experiment  system     mode     arm                units  done  calls        cached',
-  ];
-  for (const row of plan.rows) {
-    lines.push(
-      `${row.experiment.padEnd(11)} ${row.system.padEnd(10)} ${row.mode.padEnd(8)} ${row.arm.padEnd(18)} ${String(row.units).padStart(5)} ${String(row.done).padStart(5)}  ${range(row.calls).padEnd(12)} ${row.cached === null ? 'not checked' : count(row.cached)}`,
-    );
-  }
+  const lines = ['plan (nothing written, nothing sent):', '', ...planTable(plan.rows)];
   lines.push('', 'per model:');
   for (const model of plan.models) {
     if (model.simulated) {

@@ -9,7 +9,7 @@ import { InvalidInputError } from './core/errors.js';
 import { ATOMIC_TEMPORARY, readJsonIfExists, writeJsonAtomic } from './json-files.js';
 import { ResumeRefusedError, resumeChanges, type RunFingerprint } from './resume-check.js';
 import { acquireRunLock } from './run-lock.js';
-import type { RunInvocation, RunManifest } from './run-log.js';
+import { runLogVersionProblem, type RunInvocation, type RunManifest } from './run-log.js';
 import { signRun } from './run-signature.js';
 
 /** Inputs of `openRunSession`. */
@@ -68,6 +68,9 @@ export async function openRunSession(input: RunSessionInput): Promise<RunSession
   let changes: string[] = [];
   try {
     previous = readJsonIfExists<RunManifest>(manifestPath);
+    // A run this code cannot read (version 1, or a newer stalebench's) is not extended: nothing is written to it.
+    const version = previous && runLogVersionProblem(previous.version);
+    if (version) throw new InvalidInputError(manifestPath, [{ path: 'version', message: `${version}; not resumed` }]);
     if (previous && previous.specHash !== input.specHash) {
       throw new InvalidInputError(manifestPath, [
         {
@@ -123,6 +126,8 @@ export async function openRunSession(input: RunSessionInput): Promise<RunSession
           : previous.resumes;
       return {
         ...kept,
+        // An older readable run is stamped with this code's version: what it appends from now on is written in it.
+        version: fresh.version,
         status: 'started',
         updatedAt: fresh.updatedAt,
         invocations: [...(previous.invocations ?? []), invocation],

@@ -69,7 +69,7 @@ describe('runlog target (run directories through the run-log format seam)', () =
     expect(row).toEqual([...ALL_EDITS.slice(0, 8).map((edit) => `${edit} rejected/read`), 'T9 accepted']);
     expect(allControlsHeld(result)).toBe(true);
     expect(result.cells[0]?.reason).toMatch(/^Error: run log does not verify: records\.jsonl:\d+: edited/);
-    expect(result.version).toBe('stalebench run log hash-chained records.jsonl (run-log v2)');
+    expect(result.version).toBe('stalebench run log hash-chained records.jsonl (run-log v3)');
   }, 60_000);
 
   it('the seam takes another format: a verifier beside the log turns the same edits into REPORTED (audit), T9 still accepted', async () => {

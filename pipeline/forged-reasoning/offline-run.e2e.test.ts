@@ -116,7 +116,7 @@ describe('forged-reasoning offline (sim)', () => {
     const plan = await runCli([...args.map((a) => (a === out ? fresh : a)), '--dry-run']);
     expect(plan.code).toBe(0);
     const rows = new Map(
-      [...plan.stdout.matchAll(/^forged-reasoning in-process -\s+(\S.*?)\s+(\d+)\s+0\s+(\d+)(?:–(\d+))?\s/gm)].map(
+      [...plan.stdout.matchAll(/^forged-reasoning\s+in-process\s+-\s+(\S.*?)\s+(\d+)\s+0\s+(\d+)(?:–(\d+))?\s/gm)].map(
         (m) => [m[1]!, { units: Number(m[2]), min: Number(m[3]), max: Number(m[4] ?? m[3]) }],
       ),
     );
@@ -184,6 +184,6 @@ describe('forged-reasoning offline (sim)', () => {
       '--dry-run',
     ]);
     expect(plan.code).toBe(0);
-    expect(plan.stdout).toMatch(/forged-reasoning in-process -\s+poem\s+60\s+0\s+540\s+0/);
+    expect(plan.stdout).toMatch(/forged-reasoning\s+in-process\s+-\s+poem\s+60\s+0\s+540\s+0/);
   });
 });

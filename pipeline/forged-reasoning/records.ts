@@ -4,7 +4,7 @@ import type { BenignStyle } from '../../scenarios/forged-reasoning-scenario.js';
 import type { ChatMessage, DecisionResponse } from '../decision-model.js';
 import type { WithheldRecordTrace } from '../defences/defence-v1.js';
 import type { RecordedCall } from '../follow-up-log.js';
-import type { PoemTrace, RUN_LOG_VERSION } from '../run-log.js';
+import type { PoemTrace, RunLogVersion } from '../run-log.js';
 
 /** The experiment id (pipeline/experiments.ts). */
 export const FORGED_REASONING = 'forged-reasoning';
@@ -66,7 +66,7 @@ export interface ReasoningDecision {
 
 /** `forged-reasoning.jsonl`: one trial unit. */
 export interface ForgedReasoningRecord {
-  version: typeof RUN_LOG_VERSION;
+  version: RunLogVersion;
   type: 'forged-reasoning-end';
   unitId: string;
   key: ForgedReasoningKey;
@@ -123,7 +123,7 @@ export interface AttackerAttempt {
 
 /** `forged-reasoning.jsonl`: one adaptive-attacker loop. */
 export interface AttackerRecord {
-  version: typeof RUN_LOG_VERSION;
+  version: RunLogVersion;
   type: 'adaptive-attacker-end';
   unitId: string;
   key: AttackerKey;

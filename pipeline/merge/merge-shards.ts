@@ -5,7 +5,7 @@ import type { ArmId } from '../arms.js';
 import { EvalError } from '../core/errors.js';
 import { enumerateUnits } from '../experiment-phase.js';
 import { readJsonIfExists, readJsonLines } from '../json-files.js';
-import { RUN_LOG_VERSION, unitIdOf, type ProbeRecord, type RunManifest, type UnitRecord } from '../run-log.js';
+import { runLogVersionProblem, unitIdOf, type ProbeRecord, type RunManifest, type UnitRecord } from '../run-log.js';
 import { checkRunLog, problemText } from '../run-log-verify.js';
 import { shardKeyOf, shardLabel, shardOfKey } from '../shard.js';
 import { agreementProblems, lastProbes, probeProblems } from './merge-agreement.js';
@@ -50,8 +50,8 @@ function readShard(dir: string, problems: string[]): ShardRun | null {
     return fail(`${check.state}: ${first ? problemText(first) : 'no detail'}; re-run this shard into a new directory`);
   }
   const manifest = readJsonIfExists<RunManifest>(join(runDir, 'manifest.json'))!;
-  if (manifest.version !== RUN_LOG_VERSION)
-    return fail(`run-log version ${String(manifest.version)}, expected ${RUN_LOG_VERSION}`);
+  const version = runLogVersionProblem(manifest.version);
+  if (version) return fail(version);
   if (!manifest.shard) return fail('not a shard: its run had no --shard');
   if (manifest.status !== 'success')
     return fail(`status ${manifest.status}: resume it (re-run its pnpm eval command) until it ends as success`);

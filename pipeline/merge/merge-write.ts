@@ -7,7 +7,7 @@ import { loadRun, summarizeRun, type Summary } from '../../analysis/index.js';
 import { InvalidInputError } from '../core/errors.js';
 import { writeJsonAtomic } from '../json-files.js';
 import { accountGrid } from '../run-accounting.js';
-import type { RunManifest } from '../run-log.js';
+import { RUN_LOG_VERSION, type RunManifest } from '../run-log.js';
 import { openRunLogFile } from '../run-log-chain.js';
 import { readLogHeads } from '../run-log-repair.js';
 import { runBinding } from '../run-binding.js';
@@ -61,6 +61,8 @@ function startedManifest(plan: MergePlan, runId: string, now: string): RunManife
   const resumes = shards.flatMap((s) => s.manifest.resumes ?? []);
   return {
     ...base,
+    // Written by this code (with `merged`), whichever readable version the shards were written in.
+    version: RUN_LOG_VERSION,
     runId,
     status: 'started',
     spec: { ...base.spec, runId, control: { ...base.spec.control, shard: null } },

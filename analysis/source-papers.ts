@@ -1,0 +1,15 @@
+// The two papers a report regenerates tables of, and which tables are whose: one place for every stamp a report prints.
+import type { PaperTable } from './paper-table.js';
+
+/** *Revoked but Still Authoritative*: Tables 6–16 (grid and follow-up runs), data/paper/. */
+export const STALE_RETRIEVAL_PAPER = 'arXiv 2609.08258v1';
+
+/** *Proof-of-Execution Memory*: Tables I, II, III and the benign table (forged-reasoning runs), data/paper/poem/. */
+export const POEM_PAPER = 'arXiv 2608.16032v1';
+
+/** The PoEM paper's tables, by registered id (analysis/tables/index.ts). */
+export const POEM_TABLE_IDS: readonly string[] = ['poem-I', 'poem-II', 'poem-III', 'poem-benign'];
+
+/** Whether a table (or a diff cell's table id) is one of the PoEM paper's. */
+export const isPoemTable = (table: Pick<PaperTable, 'id'> | string) =>
+  POEM_TABLE_IDS.includes(typeof table === 'string' ? table : table.id);
