@@ -209,10 +209,23 @@ describe('the manifest spec and summary.json are bound', () => {
     expect(checked.stderr).toMatch(/summary\.json: edited: its sha256 is /);
   });
 
-  it('a run written before the binding (no bound in manifest.json) still verifies, and is said to be unbound', async () => {
+  it('a version-3 manifest whose bound field was removed fails verify-run, naming manifest.json', async () => {
     const dir = copyRun(runDir);
     editJson<RunManifest>(join(dir, 'manifest.json'), (m) => {
       delete m.bound;
+    });
+    const checked = await verify([dir]);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toMatch(/manifest\.json: no bound field: run-log version 3 binds/);
+    const refused = await reportOf([dir]);
+    expect(refused.code).toBe(1);
+  });
+
+  it('a run written before the binding (version 2, no bound in manifest.json) still verifies, and is said to be unbound', async () => {
+    const dir = copyRun(runDir);
+    editJson<RunManifest>(join(dir, 'manifest.json'), (m) => {
+      delete m.bound;
+      (m as { version: number }).version = 2;
     });
     const checked = await verify([dir]);
     expect(checked.code, checked.stderr).toBe(0);

@@ -36,7 +36,16 @@ export interface BindingProblem {
  */
 export function checkBinding(runDir: string, manifest: RunManifest): BindingProblem[] {
   const bound = manifest.bound;
-  if (bound === undefined) return [];
+  // Version 3 writes the binding with every manifest write: a version-3 manifest without one had it removed.
+  if (bound === undefined)
+    return manifest.version >= 3
+      ? [
+          {
+            file: 'manifest.json',
+            message: `no bound field: run-log version ${manifest.version} binds the spec and summary.json with every manifest write, so it was removed`,
+          },
+        ]
+      : [];
   const problems: BindingProblem[] = [];
   const spec = specSha256(manifest.spec);
   if (spec !== bound.specSha256)

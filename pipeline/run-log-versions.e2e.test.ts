@@ -9,6 +9,7 @@ import { loadRun } from '../analysis/load-run.js';
 import { buildReport, main as reportMain } from '../analysis/report-command.js';
 import { main as rescoreMain } from '../analysis/rescore-command.js';
 import { SUMMARY_VERSION } from '../analysis/summarize.js';
+import { runBinding } from './run-binding.js';
 import { main as verifyMain } from '../analysis/verify-run-command.js';
 import { openRunLogFile, CHAIN_FIELD } from './run-log-chain.js';
 import { readLogHeads } from './run-log-repair.js';
@@ -66,19 +67,22 @@ function stampVersion(
       log.append({ ...value, version });
     }
   }
-  writeFileSync(
-    manifestPath,
-    JSON.stringify({
-      ...manifest,
-      version,
-      ...(options.status ? { status: options.status } : {}),
-      logHeads: readLogHeads(runDir),
-    }),
-  );
   if (options.summary !== undefined) {
     const summaryPath = join(runDir, 'summary.json');
     writeFileSync(summaryPath, JSON.stringify({ ...readJson<object>(summaryPath), version: options.summary }));
   }
+  // Version 2 predates the binding of spec and summary.json (version 3 writes it with every manifest write).
+  const { bound: _bound, ...unbound } = manifest;
+  writeFileSync(
+    manifestPath,
+    JSON.stringify({
+      ...unbound,
+      version,
+      ...(options.status ? { status: options.status } : {}),
+      logHeads: readLogHeads(runDir),
+      ...(version >= 3 ? { bound: runBinding(runDir, manifest.spec) } : {}),
+    }),
+  );
 }
 
 /** A command's exit code and everything it printed. */
