@@ -35,7 +35,14 @@ export interface RunContext {
   /** Loads a memory system for this process: its namespaces and work files carry the session's nonce. */
   loadSystem: (id: string, settings: Parameters<typeof loadBackend>[1]) => Promise<MemoryBackend>;
   /** The stop signal, the budget hook and the redactor every phase takes. */
-  stops: { signal: AbortSignal; onBudget: ReturnType<typeof createRunControl>['budgetExhausted']; redact: Redactor };
+  stops: {
+    /** Aborted by every stop: no unit starts after it. */
+    signal: AbortSignal;
+    /** Aborted by an interrupt or the breaker, not by the budget: the signal decision calls take. */
+    callSignal: AbortSignal;
+    onBudget: ReturnType<typeof createRunControl>['budgetExhausted'];
+    redact: Redactor;
+  };
   /** Logs a unit that ended in an error. */
   logError: (unitId: string, status: string, message: string | undefined) => void;
   /** Writes the final manifest (status, counts, spend, provenance) and returns the ending. */
@@ -84,7 +91,7 @@ export function createRunContext(input: RunContextInput): RunContext {
     manifest: input.manifest,
     control,
     loadSystem,
-    stops: { signal: control.signal, onBudget: control.budgetExhausted, redact },
+    stops: { signal: control.signal, callSignal: control.callSignal, onBudget: control.budgetExhausted, redact },
     logError: (unitId, status, message) => {
       if (status === 'error') log(`${unitId}: error: ${message ?? ''}`);
     },

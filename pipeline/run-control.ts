@@ -39,8 +39,9 @@ export interface UnitOutcome {
 }
 
 /**
- * Creates the control of one invocation. `signal` aborts in-flight calls and stops scheduling when the CLI is
- * interrupted, the breaker trips (status `aborted`) or the budget cannot cover the next call (status `budget`).
+ * Creates the control of one invocation. `signal` stops scheduling when the CLI is interrupted, the breaker trips
+ * (status `aborted`) or the budget cannot cover the next call (status `budget`); `callSignal` aborts calls in flight
+ * on the first two only.
  *
  * @example
  * const control = createRunControl({ external: cliSignal, maxConsecutiveErrors: 5, maxErrorRate: 0, progress: { write, style: 'lines' } });
@@ -48,8 +49,12 @@ export interface UnitOutcome {
  */
 export function createRunControl(settings: RunControlSettings) {
   const controller = new AbortController();
+  const calls = new AbortController();
   let stop: StopReason | null = null;
+  // Every stop ends scheduling; only an interrupt or the breaker cuts calls in flight. A budget stop lets the calls
+  // already sent finish and be recorded: they are paid for, and cutting them would count money for nothing.
   const stopWith = (reason: StopReason) => {
+    if (reason.kind !== 'budget' && !calls.signal.aborted) calls.abort(reason);
     if (stop) return;
     stop = reason;
     controller.abort(reason);
@@ -80,11 +85,14 @@ export function createRunControl(settings: RunControlSettings) {
     costUsd: settings.costOf ? (0 as number | null) : null,
   };
   return {
+    /** Aborted by every stop: no unit starts after it. */
     signal: controller.signal,
+    /** Aborted by an interrupt or the breaker (not by the budget): what decision calls in flight listen to. */
+    callSignal: calls.signal,
     get stopped(): StopReason | null {
       return stop;
     },
-    /** Stops the run for a budget that cannot cover the next call (the unit is not recorded). */
+    /** Stops the run for a budget that cannot cover the next call (that unit is not recorded; calls in flight finish). */
     budgetExhausted(error: BudgetExhaustedError): void {
       stopWith({ kind: 'budget', reason: error.message });
     },
