@@ -97,10 +97,12 @@ export function createRunContext(input: RunContextInput): RunContext {
     },
     finish: (account) => finishRun(input, control, systemsSeen, account),
     spendLines: (account) =>
-      formatAccount(
-        account,
-        budget ? { limitUsd: budget.totals().limitUsd, spentUsd: budget.totals().spentUsd } : null,
-      ),
+      formatAccount(account, {
+        budget: budget?.totals() ?? null,
+        invocation: control.invocationUsage(),
+        // A resumed run's records include earlier invocations': this invocation's share is said beside the total.
+        resumed: input.previous !== undefined,
+      }),
     log,
   };
 }
@@ -120,15 +122,7 @@ function controlOf(spec: RunSpec, options: RunContextOptions, priceOf: RunParts[
       write: progress.write,
       style: progressStyle({ quiet: spec.control.quiet, isTTY: progress.isTTY, env: progress.env }),
     },
-    costOf: (model, reply) => {
-      if (!reply.cached && reply.attempts === 0) return 0;
-      const proxy = Number(reply.headers['x-litellm-response-cost']);
-      if (reply.headers['x-litellm-response-cost'] !== undefined && Number.isFinite(proxy)) return proxy;
-      const price = priceOf(model);
-      return price && reply.usage
-        ? (reply.usage.promptTokens * price.input + reply.usage.completionTokens * price.output) / 1e6
-        : null;
-    },
+    priceOf,
   });
 }
 

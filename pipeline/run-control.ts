@@ -3,6 +3,7 @@ import type { BudgetExhaustedError } from './budget.js';
 import { createCircuitBreaker } from './circuit-breaker.js';
 import type { DecisionResponse } from './decision-model.js';
 import { createProgress, type ProgressSettings } from './progress.js';
+import { createUsageTally, totalCostUsd, type ModelUsage } from './usage-totals.js';
 
 /** Why a run stopped before its last unit. */
 export type StopReason =
@@ -25,8 +26,11 @@ export interface RunControlSettings {
   maxConsecutiveErrors: number;
   maxErrorRate: number;
   progress: Pick<ProgressSettings, 'write' | 'style' | 'now'>;
-  /** Dollars of one reply (proxy cost or usage × price), null when unknown; absent: spend is not shown. */
-  costOf?: (model: string, reply: DecisionResponse) => number | null;
+  /**
+   * Prices the replies of this invocation's units (the proxy's cost, else usage × price, as the manifest's `usage`
+   * does); absent: spend is not shown.
+   */
+  priceOf?: (model: string) => { input: number; output: number } | null;
 }
 
 /** What the phases report after each unit. */
@@ -82,8 +86,11 @@ export function createRunControl(settings: RunControlSettings) {
     parseFailures: 0,
     cacheHits: 0,
     calls: 0,
-    costUsd: settings.costOf ? (0 as number | null) : null,
+    costUsd: settings.priceOf ? (0 as number | null) : null,
   };
+  // What this invocation's recorded units sent and spent, per model: the live line, and this invocation's share of
+  // the final lines.
+  const invocation = createUsageTally(settings.priceOf ?? (() => null));
   return {
     /** Aborted by every stop: no unit starts after it. */
     signal: controller.signal,
@@ -107,15 +114,13 @@ export function createRunControl(settings: RunControlSettings) {
       counts.ran += 1;
       if (outcome.status === 'error') counts.errors += 1;
       counts.parseFailures += outcome.parseFailures;
-      for (const { model, reply, reused } of outcome.replies) {
-        if (reused) continue;
+      for (const recorded of outcome.replies) {
+        if (recorded.reused) continue;
         counts.calls += 1;
-        if (reply.cached) counts.cacheHits += 1;
-        else if (settings.costOf && counts.costUsd !== null) {
-          const cost = settings.costOf(model, reply);
-          counts.costUsd = cost === null ? null : counts.costUsd + cost;
-        }
+        if (recorded.reply.cached) counts.cacheHits += 1;
+        invocation.add(recorded);
       }
+      if (settings.priceOf) counts.costUsd = totalCostUsd(invocation.totals());
       progress.update({ ...counts });
       if (outcome.status === 'not-applicable') return;
       const trip = breaker.record(
@@ -130,6 +135,10 @@ export function createRunControl(settings: RunControlSettings) {
     /** Spend shown so far (null when a model's cost is unknown). */
     get costUsd(): number | null {
       return counts.costUsd;
+    },
+    /** Calls, tokens and dollars per model of the units this invocation recorded. */
+    invocationUsage(): ModelUsage[] {
+      return invocation.totals();
     },
   };
 }
