@@ -103,8 +103,9 @@ export function createRunControl(settings: RunControlSettings) {
     budgetExhausted(error: BudgetExhaustedError): void {
       stopWith({ kind: 'budget', reason: error.message });
     },
-    /** The phase's unit count (units already recorded count as done). */
+    /** The phase starts (its rate counts from here): its unit count (units already recorded count as done). */
     begin(total: number, alreadyDone: number): void {
+      progress.begin();
       counts.total = total;
       counts.done = alreadyDone;
       progress.update({ ...counts });
