@@ -1,5 +1,6 @@
-// Issue #26 item 1 end to end: a budget under concurrency spends only what the server billed. Against a local priced
-// server whose every call's upper bound (~$2) dwarfs its real cost (~$0.01), at -j 1, 4 and 16.
+// Issue #26 end to end against a local priced server: a budget under concurrency spends only what the server billed
+// (item 1: every call's upper bound, ~$2, dwarfs its real cost, ~$0.01; at -j 1, 4 and 16), and a budget is consent
+// (item 8).
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +32,7 @@ const UNITS = scenarios.length * 2;
 const grid = ['--systems', 'graphiti', '--modes', 'direct', '--arms', 'none,store-filter', '--trials', '1'];
 
 /** A priced server: each reply's usage differs; `billed` is what it charged (usage × price), `peak` its most calls at once. */
-async function pricedServer() {
+async function pricedServer(price: { input: number; output: number } = PRICE) {
   const bill = { billed: 0, answered: 0, inFlight: 0, peak: 0 };
   const answer = async (request: ReceivedRequest, index: number) => {
     bill.inFlight += 1;
@@ -41,7 +42,7 @@ async function pricedServer() {
     const user = request.body.messages?.find((m) => m.role === 'user')?.content ?? '';
     const scenario = scenarios.find((s) => user.includes(`Question: ${s.task}\n`));
     const usage = { prompt_tokens: 10 + (index % 7), completion_tokens: 5 + (index % 11) };
-    bill.billed += (usage.prompt_tokens * PRICE.input + usage.completion_tokens * PRICE.output) / 1e6;
+    bill.billed += (usage.prompt_tokens * price.input + usage.completion_tokens * price.output) / 1e6;
     bill.answered += 1;
     bill.inFlight -= 1;
     return { content: `{"action": "${scenario?.actions[1] ?? 'NONE'}", "reason": "test"}`, usage };
@@ -50,9 +51,9 @@ async function pricedServer() {
   return { server, bill };
 }
 
-function pricesFile(): string {
+function pricesFile(price: { input: number; output: number } = PRICE): string {
   const file = join(tmp('stalebench-prices-'), 'prices.json');
-  writeFileSync(file, JSON.stringify({ 'gpt-5-nano': PRICE }));
+  writeFileSync(file, JSON.stringify({ 'gpt-5-nano': price }));
   return file;
 }
 
@@ -153,4 +154,32 @@ describe('--budget-usd under concurrency', () => {
         ),
       );
     }, 120_000);
+});
+
+describe('a budget is consent', () => {
+  it('--budget-usd at or below --confirm-above-usd runs without --yes and without a terminal; above it, or unpriced, it asks', async () => {
+    // $0.2 of output per call at most: the plan's upper cost (18 calls, $3.6) passes the default --confirm-above-usd 1.
+    const price = { input: 10, output: 100 };
+    const { bill } = await pricedServer(price);
+    const prices = pricesFile(price);
+    const args = ['--model', 'gpt-5-nano', ...grid, '--no-cache', '--prices', prices];
+    const above = await runCli([...args, '--out', tmp('stalebench-consent-'), '--budget-usd', '1.5'], endpoint(server!.baseURL));
+    expect(above.code).toBe(1);
+    expect(above.stderr.trim().split('\n').at(-1)).toMatch(
+      /--yes: not a terminal, so nobody can confirm: the planned upper cost is \$3\.\d\d, above --confirm-above-usd 1\. .*a --budget-usd cap at or below --confirm-above-usd/,
+    );
+    const unpriced = await runCli(
+      [...args.slice(2), '--model', 'local-model', '--allow-unpriced', '--budget-usd', '0.5', '--out', tmp('stalebench-consent-')],
+      endpoint(server!.baseURL),
+    );
+    expect(unpriced.code).toBe(1);
+    expect(unpriced.stderr).toMatch(/the planned upper cost is unknown/);
+    expect(bill.answered).toBe(0);
+    const out = tmp('stalebench-consent-');
+    const capped = await runCli([...args, '--out', out, '--budget-usd', '1'], endpoint(server!.baseURL));
+    expect(capped.code, capped.stderr).toBe(0);
+    expect(bill.answered).toBe(UNITS);
+    expect(recordCount(only(out))).toBe(UNITS);
+    expect(manifestOf(only(out)).budget!.spentUsd).toBeCloseTo(bill.billed, 12);
+  }, 120_000);
 });
