@@ -7,7 +7,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadScenarios } from '../scenarios/index.js';
 import type { RunManifest } from './run-log.js';
-import { startOpenAICompatibleServer, type ReceivedRequest, type TestServer } from './test-support/openai-compatible-server.js';
+import {
+  startOpenAICompatibleServer,
+  type ReceivedRequest,
+  type TestServer,
+} from './test-support/openai-compatible-server.js';
 import { runEvalCli } from './test-support/eval-cli.js';
 
 const scenarios = await loadScenarios();
@@ -163,13 +167,25 @@ describe('a budget is consent', () => {
     const { bill } = await pricedServer(price);
     const prices = pricesFile(price);
     const args = ['--model', 'gpt-5-nano', ...grid, '--no-cache', '--prices', prices];
-    const above = await runCli([...args, '--out', tmp('stalebench-consent-'), '--budget-usd', '1.5'], endpoint(server!.baseURL));
+    const above = await runCli(
+      [...args, '--out', tmp('stalebench-consent-'), '--budget-usd', '1.5'],
+      endpoint(server!.baseURL),
+    );
     expect(above.code).toBe(1);
     expect(above.stderr.trim().split('\n').at(-1)).toMatch(
       /--yes: not a terminal, so nobody can confirm: the planned upper cost is \$3\.\d\d, above --confirm-above-usd 1\. .*a --budget-usd cap at or below --confirm-above-usd/,
     );
     const unpriced = await runCli(
-      [...args.slice(2), '--model', 'local-model', '--allow-unpriced', '--budget-usd', '0.5', '--out', tmp('stalebench-consent-')],
+      [
+        ...args.slice(2),
+        '--model',
+        'local-model',
+        '--allow-unpriced',
+        '--budget-usd',
+        '0.5',
+        '--out',
+        tmp('stalebench-consent-'),
+      ],
       endpoint(server!.baseURL),
     );
     expect(unpriced.code).toBe(1);

@@ -15,8 +15,12 @@ const UPPER = 0.0008558;
 async function stateOf<T>(promise: Promise<T>): Promise<'pending' | 'granted' | 'refused'> {
   let state: 'pending' | 'granted' | 'refused' = 'pending';
   promise.then(
-    () => void (state = 'granted'),
-    () => void (state = 'refused'),
+    () => {
+      state = 'granted';
+    },
+    () => {
+      state = 'refused';
+    },
   );
   await new Promise((resolve) => setImmediate(resolve));
   return state;

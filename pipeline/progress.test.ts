@@ -51,7 +51,9 @@ describe('progress', () => {
       control.unitFinished({ status: 'ok', replies: [], parseFailures: 0 });
     }
     // 10 units in the phase's 10 s: 1 unit/s, so the 40 left take 40 s.
-    expect(written.at(-1)).toBe('[60/100] 1.0 units/s ETA 40s · errors 0 · parse failures 0 · cache – · $ unknown (unpriced model)\n');
+    expect(written.at(-1)).toBe(
+      '[60/100] 1.0 units/s ETA 40s · errors 0 · parse failures 0 · cache – · $ unknown (unpriced model)\n',
+    );
   });
 
   it('plain lines: one per 10 % step or per interval, never one per unit', () => {

@@ -18,7 +18,7 @@ export interface ConfirmOptions {
  * A budget is consent: `--budget-usd` at or below `--confirm-above-usd` caps what the run can spend below the
  * threshold, as long as every real model has a price (the budget bounds it; `--allow-unpriced` models it cannot).
  */
-export function budgetIsConsent(spec: RunSpec, parts: Pick<RunParts, 'modelComponents' | 'priceOf'>): boolean {
+function budgetIsConsent(spec: RunSpec, parts: Pick<RunParts, 'modelComponents' | 'priceOf'>): boolean {
   const { budgetUsd, confirmAboveUsd } = spec.control;
   if (budgetUsd === null || budgetUsd > confirmAboveUsd) return false;
   return parts.modelComponents
