@@ -91,12 +91,14 @@ ${helpLines(EXTRACTION_MODELS, INDENT)}
  spending real tokens safely:
   --dry-run               print the plan (units, calls to send vs cached, input tokens, output range, $ range
                           per model) and exit: nothing is written, nothing is sent
-  --budget-usd <x>        stop before a call that the remaining budget cannot cover (status budget, exit 3);
-                          spend never passes x; a model without a known price is refused (fail-closed)
+  --budget-usd <x>        stop before a call that the remaining budget cannot cover (status budget, exit 3;
+                          calls already sent finish); under -j a call waits while calls in flight hold the
+                          money it needs; spend never passes x; a model without a known price is refused
+                          (fail-closed); at or below --confirm-above-usd it is consent (no --yes needed)
   --allow-unpriced        allow unpriced models under a budget (their spend counts only what the proxy reports)
   --prices <file>         {"<model>": {"input": <$ per 1M tokens>, "output": <$ per 1M tokens>}} over data/prices.json
   --confirm-above-usd <x> a real run whose planned upper cost passes x asks first; without a TTY it needs
-                          --yes (default: 1)
+                          --yes or a --budget-usd of at most x (default: 1)
   --yes, -y               do not ask
   --no-preflight          skip probing the endpoints (GET /models, else a 1-token request) before starting;
                           a busy endpoint (429, 503) is waited on as the retry ladder does, Retry-After honoured

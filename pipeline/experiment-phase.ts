@@ -32,6 +32,8 @@ import { readExperimentResume, type ReusableReply } from './experiment-resume.js
 /** How a unit learns that the run stops. */
 interface UnitStop {
   signal?: AbortSignal;
+  /** What the unit's decision call listens to (calls in flight finish after a budget stop); default `signal`. */
+  callSignal?: AbortSignal;
   onBudget?: (error: BudgetExhaustedError) => void;
 }
 
@@ -56,8 +58,10 @@ export interface ExperimentPhaseInput {
   retryErrors: boolean;
   /** `--shard i/n`: only this shard's units exist for this invocation (pipeline/shard.ts); absent = all. */
   shard?: Shard | null;
-  /** Stops scheduling new units and aborts calls in flight (Ctrl+C, the breaker, the budget); cut units are not recorded. */
+  /** Stops scheduling new units (Ctrl+C, the breaker, the budget); cut units are not recorded. */
   signal?: AbortSignal;
+  /** Aborts decision calls in flight (Ctrl+C, the breaker; not the budget, whose calls sent finish); default `signal`. */
+  callSignal?: AbortSignal;
   /** The budget could not cover a call: the run stops (status `budget`); the unit is not recorded. */
   onBudget?: (error: BudgetExhaustedError) => void;
   /** Redacts secrets from every record before it is written. */
@@ -127,7 +131,7 @@ async function runUnit(
         trial: key.trial,
         sample: gridSample(key),
         metadata: { scenario: scenario.id },
-        ...(stop.signal ? { signal: stop.signal } : {}),
+        ...((stop.callSignal ?? stop.signal) ? { signal: stop.callSignal ?? stop.signal } : {}),
       }));
     const parsedAction = reply.text.trim() === '' ? null : parseAction(reply.text, scenario.actions);
     // With the PoEM gate on, what counts is the action the trusted layer executes, not the one the agent proposed.
@@ -234,6 +238,7 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
   const actions = createActionLayer({ scenarios: input.scenarios, key: input.ledgerKey ?? null });
   const stop: UnitStop = {
     ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.callSignal ? { callSignal: input.callSignal } : {}),
     ...(input.onBudget ? { onBudget: input.onBudget } : {}),
   };
   // Units that failed on the endpoint's side in this invocation: each runs once more at the end of the run.

@@ -121,6 +121,41 @@ describe('OpenAI-compatible decision model: bounded and safe', () => {
     expect(budget.totals().spentUsd).toBeLessThanOrEqual(0.0201);
   });
 
+  it('concurrent calls wait for the budget instead of failing; a call stopped while it waits is not sent and not counted', async () => {
+    const release: (() => void)[] = [];
+    server = await startOpenAICompatibleServer(async () => {
+      await new Promise<void>((resolve) => release.push(resolve));
+      return { content: '{"action": "B"}' };
+    });
+    const prices = { m: { input: 1, output: 10, source: 'test' } };
+    // Upper bound per call 0.020027 (see above): two fit in 0.05, three do not; each reply bills 0.00006.
+    const budget = createBudget({ limitUsd: 0.05, priceOf: () => prices.m, allowUnpriced: false });
+    const spend = createSpendGate(budget, { countTokens: () => 10, priceOf: () => prices.m });
+    const model = createOpenAIDecisionModel({ model: 'm', baseURL: server.baseURL, apiKey: KEY, spend });
+    const stop = new AbortController();
+    const calls = ['s1', 's2', 's3'].map((sample) => model.decide({ messages, trial: 0, sample }));
+    const stopped = model.decide({ messages, trial: 0, sample: 's4', signal: stop.signal });
+    const waitFor = async (n: number) => {
+      while (server!.requests.length < n) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    await waitFor(2);
+    expect(budget.totals().reservedUsd).toBeCloseTo(2 * 0.020027, 9);
+    stop.abort();
+    expect((await failureOf(stopped)).message).toBe('cancelled before sending');
+    // Answer every call as it arrives: the third is sent once one of the first two has settled.
+    const answering = setInterval(() => {
+      while (release.length > 0) release.shift()!();
+    }, 5);
+    try {
+      await Promise.all(calls);
+    } finally {
+      clearInterval(answering);
+    }
+    expect(server.requests).toHaveLength(3);
+    expect(budget.totals()).toMatchObject({ reservedUsd: 0, callsWithUnknownCost: 0 });
+    expect(budget.totals().spentUsd).toBeCloseTo(3 * 0.00006, 12);
+  });
+
   it('a refused or HTTP-failed attempt is not billed; a timed-out one keeps its reservation (fail-closed)', async () => {
     const prices = { m: { input: 1, output: 1, source: 'test' } };
     const budget = createBudget({ limitUsd: 1, priceOf: () => prices.m, allowUnpriced: false });

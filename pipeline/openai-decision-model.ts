@@ -172,6 +172,28 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
     }
   }
 
+  /** The budget's reservation for one attempt (undefined without a budget); a stop while waiting cancels the call. */
+  async function reserveFor(
+    request: DecisionRequest,
+    messages: readonly { role: string; content: string }[],
+    attempt: number,
+  ) {
+    if (!settings.spend) return undefined;
+    let reservation: Awaited<ReturnType<SpendGate['before']>>;
+    try {
+      reservation = await settings.spend.before(settings.model, messages, maxTokens, request.signal);
+    } catch (error) {
+      if (!request.signal?.aborted) throw error;
+      throw new ProviderError('cancelled before sending', undefined, attempt - 1, { cause: error });
+    }
+    // Granted after a wait, as the run stopped: nothing was sent, so nothing is counted.
+    if (request.signal?.aborted) {
+      settings.spend.after(reservation, { billed: false });
+      throw new ProviderError('cancelled before sending', undefined, attempt - 1);
+    }
+    return reservation;
+  }
+
   async function decide(request: DecisionRequest): Promise<DecisionResponse> {
     const keyFor = callKeys(request);
     const found = lookup(request, keyFor);
@@ -192,9 +214,16 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
       const withTemperature = !temperatureRejected;
       const { sent, body } = bodyOf(request.messages, withTemperature);
       if (request.signal?.aborted) throw new ProviderError('cancelled before sending', undefined, attempt - 1);
-      const lease = await leaseFor(request.signal, attempt);
-      // Throws BudgetExhaustedError before anything is sent when this attempt cannot be covered.
-      const reservation = settings.spend?.before(settings.model, body.messages, maxTokens);
+      // Waits while calls in flight hold the money this attempt needs; throws BudgetExhaustedError, before anything
+      // is sent, when it cannot be covered.
+      const reservation = await reserveFor(request, body.messages, attempt);
+      let lease: EndpointLease | null;
+      try {
+        lease = await leaseFor(request.signal, attempt);
+      } catch (error) {
+        if (reservation) settings.spend!.after(reservation, { billed: false });
+        throw error;
+      }
       let settled = false;
       const settle = (outcome: Parameters<SpendGate['after']>[1]) => {
         if (reservation && !settled) settings.spend!.after(reservation, outcome);

@@ -1,6 +1,7 @@
 // Progress: what each style prints, when, and the numbers in the line.
 import { describe, expect, it } from 'vitest';
 import { createProgress, formatDuration, formatProgress, progressStyle, type ProgressCounts } from './progress.js';
+import { createRunControl } from './run-control.js';
 
 const counts = (done: number, extra: Partial<ProgressCounts> = {}): ProgressCounts => ({
   done,
@@ -32,6 +33,27 @@ describe('progress', () => {
     expect(formatProgress(counts(10, { costUsd: null }), 1000)).toContain('$ unknown (unpriced model)');
     expect(formatDuration(3725)).toBe('1h02m');
     expect(formatDuration(252)).toBe('4m12s');
+  });
+
+  it("the ETA comes from the experiment phase's rate: neither setup time nor units recorded before a resume count", () => {
+    const written: string[] = [];
+    let clock = 0;
+    const control = createRunControl({
+      maxConsecutiveErrors: 5,
+      maxErrorRate: 1,
+      progress: { write: (text) => written.push(text), style: 'lines', now: () => clock },
+    });
+    // Five minutes of setup (inserts, probes) before the experiment phase starts; 50 of 100 units already recorded.
+    clock += 300_000;
+    control.begin(100, 50);
+    for (let unit = 0; unit < 10; unit += 1) {
+      clock += 1_000;
+      control.unitFinished({ status: 'ok', replies: [], parseFailures: 0 });
+    }
+    // 10 units in the phase's 10 s: 1 unit/s, so the 40 left take 40 s.
+    expect(written.at(-1)).toBe(
+      '[60/100] 1.0 units/s ETA 40s · errors 0 · parse failures 0 · cache – · $ unknown (unpriced model)\n',
+    );
   });
 
   it('plain lines: one per 10 % step or per interval, never one per unit', () => {

@@ -5,7 +5,7 @@ export interface ProgressCounts {
   /** Units finished, including those skipped as already done on resume. */
   done: number;
   total: number;
-  /** Units finished by this invocation (the rate is computed from these only). */
+  /** Units finished by this invocation's experiment phase (the rate is computed from these only, from its start). */
   ran: number;
   errors: number;
   parseFailures: number;
@@ -68,12 +68,16 @@ export function formatProgress(counts: ProgressCounts, elapsedMs: number): strin
 export function createProgress(settings: ProgressSettings) {
   const now = settings.now ?? Date.now;
   const intervalMs = settings.intervalMs ?? 30_000;
-  const started = now();
+  let started = now();
   let lastDraw = -Infinity;
   let lastStep = -1;
   let drawn = false;
   const line = (counts: ProgressCounts) => formatProgress(counts, now() - started);
   return {
+    /** The experiment phase starts: the rate (and so the ETA) counts from here, not from the run's setup. */
+    begin(): void {
+      started = now();
+    },
     update(counts: ProgressCounts): void {
       if (settings.style === 'quiet') return;
       const at = now();

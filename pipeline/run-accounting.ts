@@ -1,6 +1,7 @@
 // What a run did, read back from its records: calls and spend per model, provenance, and the counts its ending is judged on.
 import {
   provenanceOf,
+  totalCostUsd,
   usageTotals,
   type ModelProvenance,
   type ModelUsage,
@@ -154,9 +155,25 @@ export function accountOfUnits(
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
+const dollars = (usd: number | null) => (usd === null ? '$ unknown' : `$${usd.toFixed(4)}`);
 
-/** The final lines about spend: per model calls sent, cache hits, tokens and dollars; provenance warnings. */
-export function formatAccount(account: RunAccount, budget: { limitUsd: number; spentUsd: number } | null): string[] {
+/** What the final lines say beside the run's account. */
+export interface AccountContext {
+  /** `--budget-usd`: the cap and what this invocation spent (calls of unknown cost at their upper bound). */
+  budget: { limitUsd: number; spentUsd: number; callsWithUnknownCost: number } | null;
+  /** What this invocation's own recorded units sent and spent, per model. */
+  invocation: readonly ModelUsage[];
+  /** The run had earlier invocations: the per-model lines are its total, with this invocation's share beside. */
+  resumed: boolean;
+}
+
+/**
+ * The final lines about spend: per model calls sent, cache hits, tokens and dollars over the whole run (on a resume,
+ * labelled `run total` with this invocation's calls and dollars beside it); the budget of this invocation; provenance
+ * warnings. When the budget counted other money than this invocation's recorded replies cost, a line says so.
+ */
+export function formatAccount(account: RunAccount, context: AccountContext): string[] {
+  const { budget, invocation, resumed } = context;
   const lines: string[] = [];
   for (const usage of account.usage) {
     if (usage.sent === 0 && usage.cacheHits === 0) {
@@ -169,11 +186,25 @@ export function formatAccount(account: RunAccount, budget: { limitUsd: number; s
       usage.costUsd === null
         ? `$ unknown (${usage.unknownCost} call(s) with no proxy cost and no price)`
         : `$${usage.costUsd.toFixed(4)}`;
+    const own = invocation.find((entry) => entry.model === usage.model);
+    const share = resumed
+      ? ` (run total); ${count(own?.sent ?? 0)} call${own?.sent === 1 ? '' : 's'} sent by this invocation, ${dollars(own ? own.costUsd : 0)}`
+      : '';
     lines.push(
-      `spend ${usage.model}: ${count(usage.sent)} call(s) sent (${count(usage.attempts)} attempts), ${count(usage.cacheHits)} cache hit(s), ${count(usage.inputTokens)} input / ${count(usage.outputTokens)} output tokens, ${cost}`,
+      `spend ${usage.model}: ${count(usage.sent)} call(s) sent (${count(usage.attempts)} attempts), ${count(usage.cacheHits)} cache hit(s), ${count(usage.inputTokens)} input / ${count(usage.outputTokens)} output tokens, ${cost}${share}`,
     );
   }
-  if (budget) lines.push(`budget: $${budget.spentUsd.toFixed(4)} spent of $${budget.limitUsd} (this invocation)`);
+  if (budget) {
+    const unknown = budget.callsWithUnknownCost;
+    lines.push(
+      `budget: $${budget.spentUsd.toFixed(4)} spent of $${budget.limitUsd} (this invocation${unknown > 0 ? `; ${count(unknown)} call(s) of unknown cost counted at their upper bound` : ''})`,
+    );
+    const recorded = totalCostUsd(invocation);
+    if (unknown === 0 && recorded !== null && Math.abs(recorded - budget.spentUsd) > 1e-9)
+      lines.push(
+        `warning: the budget counted $${budget.spentUsd.toFixed(6)} but the units this invocation recorded cost $${recorded.toFixed(6)}: the difference was billed for units that were not recorded (cut by a stop, or failed after their reply)`,
+      );
+  }
   for (const entry of account.provenance) for (const warning of entry.warnings) lines.push(`warning: ${warning}`);
   return lines;
 }

@@ -15,13 +15,26 @@ export interface ConfirmOptions {
 }
 
 /**
+ * A budget is consent: `--budget-usd` at or below `--confirm-above-usd` caps what the run can spend below the
+ * threshold, as long as every real model has a price (the budget bounds it; `--allow-unpriced` models it cannot).
+ */
+function budgetIsConsent(spec: RunSpec, parts: Pick<RunParts, 'modelComponents' | 'priceOf'>): boolean {
+  const { budgetUsd, confirmAboveUsd } = spec.control;
+  if (budgetUsd === null || budgetUsd > confirmAboveUsd) return false;
+  return parts.modelComponents
+    .map((component) => component.model.description)
+    .every((model) => model.simulated || parts.priceOf(model.id) !== null);
+}
+
+/**
  * Plans the run when it is a `--dry-run` or calls a real model without `--yes`, and returns the plan for a dry run
  * (null otherwise). A real run whose upper cost is unknown or above `--confirm-above-usd` goes ahead only when the
- * user confirms; otherwise this throws an `InvalidInputError` on `--yes`.
+ * user confirms or a budget is consent (`budgetIsConsent`); otherwise this throws an `InvalidInputError` on `--yes`.
  */
 export async function confirmPlan(spec: RunSpec, parts: RunParts, options: ConfirmOptions): Promise<RunPlan | null> {
   const { models, modelComponents } = parts;
   const realModels = models.filter((m) => !m.description.simulated);
+  if (!options.dryRun && budgetIsConsent(spec, parts)) return null;
   if (!(options.dryRun || (realModels.length > 0 && !spec.control.assumeYes))) return null;
   const cacheLookup = (model: DecisionModel, request: DecisionRequest) =>
     modelComponents.find((component) => component.model === model)?.capabilities.cacheLookup?.(request) ?? false;
@@ -35,7 +48,7 @@ export async function confirmPlan(spec: RunSpec, parts: RunParts, options: Confi
       throw new InvalidInputError('command line', [
         {
           path: '--yes',
-          message: `${options.confirm ? 'not confirmed' : 'not a terminal, so nobody can confirm'}: the planned upper cost is ${upper === null ? 'unknown (a model has no known price; give one with --prices)' : `$${upper.toFixed(2)}`}, above --confirm-above-usd ${spec.control.confirmAboveUsd}. See it with --dry-run; start it with --yes (and a --budget-usd cap)`,
+          message: `${options.confirm ? 'not confirmed' : 'not a terminal, so nobody can confirm'}: the planned upper cost is ${upper === null ? 'unknown (a model has no known price; give one with --prices)' : `$${upper.toFixed(2)}`}, above --confirm-above-usd ${spec.control.confirmAboveUsd}. See it with --dry-run; start it with --yes, or with a --budget-usd cap at or below --confirm-above-usd (a budget is consent)`,
         },
       ]);
     }

@@ -36,7 +36,14 @@ export interface RunContext {
   /** Loads a memory system for this process: its namespaces and work files carry the session's nonce. */
   loadSystem: (id: string, settings: Parameters<typeof loadBackend>[1]) => Promise<MemoryBackend>;
   /** The stop signal, the budget hook and the redactor every phase takes. */
-  stops: { signal: AbortSignal; onBudget: ReturnType<typeof createRunControl>['budgetExhausted']; redact: Redactor };
+  stops: {
+    /** Aborted by every stop: no unit starts after it. */
+    signal: AbortSignal;
+    /** Aborted by an interrupt or the breaker, not by the budget: the signal decision calls take. */
+    callSignal: AbortSignal;
+    onBudget: ReturnType<typeof createRunControl>['budgetExhausted'];
+    redact: Redactor;
+  };
   /** Logs a unit that ended in an error. */
   logError: (unitId: string, status: string, message: string | undefined) => void;
   /** Writes the final manifest (status, counts, spend, provenance) and returns the ending. */
@@ -86,16 +93,18 @@ export function createRunContext(input: RunContextInput): RunContext {
     manifest: input.manifest,
     control,
     loadSystem,
-    stops: { signal: control.signal, onBudget: control.budgetExhausted, redact },
+    stops: { signal: control.signal, callSignal: control.callSignal, onBudget: control.budgetExhausted, redact },
     logError: (unitId, status, message) => {
       if (status === 'error') log(`${unitId}: error: ${message ?? ''}`);
     },
     finish: (account) => finishRun(input, control, systemsSeen, account),
     spendLines: (account) =>
-      formatAccount(
-        account,
-        budget ? { limitUsd: budget.totals().limitUsd, spentUsd: budget.totals().spentUsd } : null,
-      ),
+      formatAccount(account, {
+        budget: budget?.totals() ?? null,
+        invocation: control.invocationUsage(),
+        // A resumed run's records include earlier invocations': this invocation's share is said beside the total.
+        resumed: input.previous !== undefined,
+      }),
     log,
   };
 }
@@ -116,15 +125,7 @@ function controlOf(spec: RunSpec, options: RunContextOptions, priceOf: RunParts[
       write: progress.write,
       style: progressStyle({ quiet: spec.control.quiet, isTTY: progress.isTTY, env: progress.env }),
     },
-    costOf: (model, reply) => {
-      if (!reply.cached && reply.attempts === 0) return 0;
-      const proxy = Number(reply.headers['x-litellm-response-cost']);
-      if (reply.headers['x-litellm-response-cost'] !== undefined && Number.isFinite(proxy)) return proxy;
-      const price = priceOf(model);
-      return price && reply.usage
-        ? (reply.usage.promptTokens * price.input + reply.usage.completionTokens * price.output) / 1e6
-        : null;
-    },
+    priceOf,
   });
 }
 

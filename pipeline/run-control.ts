@@ -3,6 +3,7 @@ import type { BudgetExhaustedError } from './budget.js';
 import { createCircuitBreaker, type AttemptResult, type CircuitBreakerSettings } from './circuit-breaker.js';
 import type { DecisionResponse } from './decision-model.js';
 import { createProgress, type ProgressSettings } from './progress.js';
+import { createUsageTally, totalCostUsd, type ModelUsage } from './usage-totals.js';
 
 /** Why a run stopped before its last unit. */
 export type StopReason =
@@ -29,8 +30,11 @@ export interface RunControlSettings {
   /** Injected for tests: the breaker's clock and timer (pipeline/circuit-breaker.ts). */
   breakerClock?: Pick<CircuitBreakerSettings, 'now' | 'schedule'>;
   progress: Pick<ProgressSettings, 'write' | 'style' | 'now'>;
-  /** Dollars of one reply (proxy cost or usage × price), null when unknown; absent: spend is not shown. */
-  costOf?: (model: string, reply: DecisionResponse) => number | null;
+  /**
+   * Prices the replies of this invocation's units (the proxy's cost, else usage × price, as the manifest's `usage`
+   * does); absent: spend is not shown.
+   */
+  priceOf?: (model: string) => { input: number; output: number } | null;
 }
 
 /** What the phases report after each unit. */
@@ -45,8 +49,9 @@ export interface UnitOutcome {
 }
 
 /**
- * Creates the control of one invocation. `signal` aborts in-flight calls and stops scheduling when the CLI is
- * interrupted, the breaker trips (status `aborted`) or the budget cannot cover the next call (status `budget`).
+ * Creates the control of one invocation. `signal` stops scheduling when the CLI is interrupted, the breaker trips
+ * (status `aborted`) or the budget cannot cover the next call (status `budget`); `callSignal` aborts calls in flight
+ * on the first two only.
  *
  * @example
  * const control = createRunControl({ external: cliSignal, maxConsecutiveErrors: 5, maxErrorRate: 0, progress: { write, style: 'lines' } });
@@ -54,8 +59,12 @@ export interface UnitOutcome {
  */
 export function createRunControl(settings: RunControlSettings) {
   const controller = new AbortController();
+  const calls = new AbortController();
   let stop: StopReason | null = null;
+  // Every stop ends scheduling; only an interrupt or the breaker cuts calls in flight. A budget stop lets the calls
+  // already sent finish and be recorded: they are paid for, and cutting them would count money for nothing.
   const stopWith = (reason: StopReason) => {
+    if (reason.kind !== 'budget' && !calls.signal.aborted) calls.abort(reason);
     if (stop) return;
     stop = reason;
     controller.abort(reason);
@@ -86,14 +95,20 @@ export function createRunControl(settings: RunControlSettings) {
     parseFailures: 0,
     cacheHits: 0,
     calls: 0,
-    costUsd: settings.costOf ? (0 as number | null) : null,
+    costUsd: settings.priceOf ? (0 as number | null) : null,
   };
+  // What this invocation's recorded units sent and spent, per model: the live line, and this invocation's share of
+  // the final lines.
+  const invocation = createUsageTally(settings.priceOf ?? (() => null));
   return {
+    /** Aborted by every stop: no unit starts after it. */
     signal: controller.signal,
+    /** Aborted by an interrupt or the breaker (not by the budget): what decision calls in flight listen to. */
+    callSignal: calls.signal,
     get stopped(): StopReason | null {
       return stop;
     },
-    /** Stops the run for a budget that cannot cover the next call (the unit is not recorded). */
+    /** Stops the run for a budget that cannot cover the next call (that unit is not recorded; calls in flight finish). */
     budgetExhausted(error: BudgetExhaustedError): void {
       stopWith({ kind: 'budget', reason: error.message });
     },
@@ -109,8 +124,9 @@ export function createRunControl(settings: RunControlSettings) {
         if (trip) stopWith({ kind: 'aborted', reason: trip.reason });
       };
     },
-    /** The phase's unit count (units already recorded count as done). */
+    /** The phase starts (its rate counts from here): its unit count (units already recorded count as done). */
     begin(total: number, alreadyDone: number): void {
+      progress.begin();
       counts.total = total;
       counts.done = alreadyDone;
       progress.update({ ...counts });
@@ -125,15 +141,13 @@ export function createRunControl(settings: RunControlSettings) {
         if (outcome.status === 'error') counts.errors += 1;
       }
       counts.parseFailures += outcome.parseFailures;
-      for (const { model, reply, reused } of outcome.replies) {
-        if (reused) continue;
+      for (const recorded of outcome.replies) {
+        if (recorded.reused) continue;
         counts.calls += 1;
-        if (reply.cached) counts.cacheHits += 1;
-        else if (settings.costOf && counts.costUsd !== null) {
-          const cost = settings.costOf(model, reply);
-          counts.costUsd = cost === null ? null : counts.costUsd + cost;
-        }
+        if (recorded.reply.cached) counts.cacheHits += 1;
+        invocation.add(recorded);
       }
+      if (settings.priceOf) counts.costUsd = totalCostUsd(invocation.totals());
       progress.update({ ...counts });
       if (outcome.status === 'not-applicable') return;
       const retried = outcome.retried ? { retried: true } : {};
@@ -152,6 +166,10 @@ export function createRunControl(settings: RunControlSettings) {
     /** Spend shown so far (null when a model's cost is unknown). */
     get costUsd(): number | null {
       return counts.costUsd;
+    },
+    /** Calls, tokens and dollars per model of the units this invocation recorded. */
+    invocationUsage(): ModelUsage[] {
+      return invocation.totals();
     },
   };
 }

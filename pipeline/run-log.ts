@@ -139,7 +139,7 @@ export interface RunManifest {
   usage?: ModelUsage[];
   /** What the providers said about themselves, per model (response models, fingerprints, proxy headers, parameters). */
   provenance?: ModelProvenance[];
-  /** `--budget-usd`: the cap and what this invocation spent and reserved. */
+  /** `--budget-usd`: the cap and what this invocation spent (billed calls; calls of unknown cost at their upper bound). */
   budget?: { limitUsd: number; spentUsd: number; callsWithUnknownCost: number };
   /** Why the run did not end as `success` (the one line a non-zero exit ends with). */
   error?: { message: string };

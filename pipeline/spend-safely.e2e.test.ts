@@ -183,7 +183,7 @@ describe('--budget-usd', () => {
     expect(manifest.status).toBe('budget');
     expect(manifest.budget!.spentUsd).toBeLessThanOrEqual(0.005);
     expect(result.stderr.trim().split('\n').at(-1)).toMatch(
-      /^error: budget reached: \$0\.00\d+ spent or reserved of --budget-usd 0\.005; the next call could cost up to \$0\.000\d+/,
+      /^error: budget reached: \$0\.00\d+ spent of --budget-usd 0\.005; the next call could cost up to \$0\.000\d+/,
     );
     expect(recordsOf(runDir).length).toBeGreaterThan(0);
     expect(recordsOf(runDir).length).toBeLessThan(UNITS);

@@ -36,54 +36,85 @@ export function usageTotals(
   replies: Iterable<RecordedReply>,
   priceOf: (model: string) => { input: number; output: number } | null,
 ): ModelUsage[] {
+  const tally = createUsageTally(priceOf);
+  for (const reply of replies) tally.add(reply);
+  return tally.totals();
+}
+
+/**
+ * Per-model totals kept as replies arrive (the live line and this invocation's share of the final lines read one,
+ * the manifest's `usage` another over every record): one way of pricing a reply for every surface.
+ *
+ * @example const tally = createUsageTally(priceOf); tally.add({ model, reply }); tally.totals();
+ */
+export function createUsageTally(priceOf: (model: string) => { input: number; output: number } | null) {
   const byModel = new Map<string, ModelUsage>();
-  for (const { model, reply, reused } of replies) {
-    if (reused) continue;
-    const usage = byModel.get(model) ?? {
-      model,
-      replies: 0,
-      sent: 0,
-      offline: 0,
-      cacheHits: 0,
-      attempts: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      reasoningTokens: 0,
-      costUsd: 0,
-      unknownCost: 0,
-      costSources: { proxy: 0, price: 0 },
-    };
-    byModel.set(model, usage);
-    usage.replies += 1;
-    usage.attempts += reply.attempts;
-    if (reply.cached) {
-      usage.cacheHits += 1;
-      continue;
-    }
-    // No attempt and no cache hit: the reply was made offline (the simulator); nothing went over the wire.
-    if (reply.attempts === 0) {
-      usage.offline += 1;
-      continue;
-    }
-    usage.sent += 1;
-    usage.inputTokens += reply.usage?.promptTokens ?? 0;
-    usage.outputTokens += reply.usage?.completionTokens ?? 0;
-    usage.reasoningTokens += reply.usage?.reasoningTokens ?? 0;
-    const proxyCost = Number(reply.headers['x-litellm-response-cost']);
-    const price = priceOf(model);
-    let cost: number | null = null;
-    if (reply.headers['x-litellm-response-cost'] !== undefined && Number.isFinite(proxyCost)) {
-      cost = proxyCost;
-      usage.costSources.proxy += 1;
-    } else if (price && reply.usage) {
-      cost = (reply.usage.promptTokens * price.input + reply.usage.completionTokens * price.output) / 1_000_000;
-      usage.costSources.price += 1;
-    }
-    if (cost === null) usage.unknownCost += 1;
-    else if (usage.costUsd !== null) usage.costUsd += cost;
+  return {
+    /** Counts one reply. */
+    add({ model, reply, reused }: RecordedReply): void {
+      if (reused) return;
+      const usage = byModel.get(model) ?? {
+        model,
+        replies: 0,
+        sent: 0,
+        offline: 0,
+        cacheHits: 0,
+        attempts: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        reasoningTokens: 0,
+        costUsd: 0,
+        unknownCost: 0,
+        costSources: { proxy: 0, price: 0 },
+      };
+      byModel.set(model, usage);
+      usage.replies += 1;
+      usage.attempts += reply.attempts;
+      if (reply.cached) {
+        usage.cacheHits += 1;
+        return;
+      }
+      // No attempt and no cache hit: the reply was made offline (the simulator); nothing went over the wire.
+      if (reply.attempts === 0) {
+        usage.offline += 1;
+        return;
+      }
+      usage.sent += 1;
+      usage.inputTokens += reply.usage?.promptTokens ?? 0;
+      usage.outputTokens += reply.usage?.completionTokens ?? 0;
+      usage.reasoningTokens += reply.usage?.reasoningTokens ?? 0;
+      const proxyCost = Number(reply.headers['x-litellm-response-cost']);
+      const price = priceOf(model);
+      let cost: number | null = null;
+      if (reply.headers['x-litellm-response-cost'] !== undefined && Number.isFinite(proxyCost)) {
+        cost = proxyCost;
+        usage.costSources.proxy += 1;
+      } else if (price && reply.usage) {
+        cost = (reply.usage.promptTokens * price.input + reply.usage.completionTokens * price.output) / 1_000_000;
+        usage.costSources.price += 1;
+      }
+      if (cost === null) usage.unknownCost += 1;
+      else if (usage.costUsd !== null) usage.costUsd += cost;
+    },
+    /** The totals so far, per model in order of first reply; `costUsd` null for a model with any reply of unknown cost. */
+    totals(): ModelUsage[] {
+      return [...byModel.values()].map((usage) => ({
+        ...usage,
+        costSources: { ...usage.costSources },
+        costUsd: usage.unknownCost > 0 ? null : usage.costUsd,
+      }));
+    },
+  };
+}
+
+/** Dollars over every model, null when any model's cost is unknown. */
+export function totalCostUsd(usage: readonly ModelUsage[]): number | null {
+  let total = 0;
+  for (const entry of usage) {
+    if (entry.costUsd === null) return null;
+    total += entry.costUsd;
   }
-  for (const usage of byModel.values()) if (usage.unknownCost > 0) usage.costUsd = null;
-  return [...byModel.values()];
+  return total;
 }
 
 /** Counts of each distinct value. */

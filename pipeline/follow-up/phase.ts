@@ -52,7 +52,10 @@ export interface FollowUpPhaseInput {
   extraction: ExtractionModel;
   loadBackend: (id: string, settings: BackendSettings) => Promise<MemoryBackend>;
   ledgerKey?: Uint8Array | null;
+  /** Stops scheduling new units (Ctrl+C, the breaker, the budget). */
   signal?: AbortSignal;
+  /** Aborts decision calls in flight (Ctrl+C, the breaker; not the budget, whose calls sent finish); default `signal`. */
+  callSignal?: AbortSignal;
   /** The budget could not cover a call: the run stops (status `budget`); the unit is not recorded. */
   onBudget?: (error: BudgetExhaustedError) => void;
   /** Redacts secrets from every record before it is written. */
@@ -232,7 +235,7 @@ async function runUnit(
     k: input.k,
     defences: followUpDefences(key),
     journals: new Set(),
-    ...(input.signal ? { signal: input.signal } : {}),
+    ...((input.callSignal ?? input.signal) ? { signal: input.callSignal ?? input.signal } : {}),
   };
   const { result, done } = experiment.start(context, scenario, input.settings);
   try {

@@ -41,7 +41,10 @@ export interface ForgedReasoningPhaseInput {
   /** Attacker queries per loop at most. */
   maxQueries: number;
   ledgerKey?: Uint8Array | null;
+  /** Stops scheduling new units (Ctrl+C, the breaker, the budget). */
   signal?: AbortSignal;
+  /** Aborts decision calls in flight (Ctrl+C, the breaker; not the budget, whose calls sent finish); default `signal`. */
+  callSignal?: AbortSignal;
   onBudget?: (error: BudgetExhaustedError) => void;
   redact?: Redactor;
   onStart?: (total: number, alreadyDone: number) => void;
@@ -106,7 +109,8 @@ export async function runForgedReasoningPhase(
   const scenarios = new Map<string, ForgedReasoningScenario>(input.scenarios.map((s) => [s.id, s]));
   const models = new Map(input.models.map((m) => [m.description.id, m]));
   const conditions = conditionsFor(input.forgeries);
-  const signal = input.signal ? { signal: input.signal } : {};
+  const callSignal = input.callSignal ?? input.signal;
+  const signal = callSignal ? { signal: callSignal } : {};
   const limit = pLimit(input.concurrency);
   let ran = 0;
   let errors = 0;
@@ -157,7 +161,7 @@ export async function runForgedReasoningPhase(
             ...signal,
             attacker: (record, sample) =>
               attacker?.model
-                ? createModelAttacker(record(attacker.model), scenario, sample, input.signal)
+                ? createModelAttacker(record(attacker.model), scenario, sample, callSignal)
                 : createMutationEngine(scenario),
           });
         }),

@@ -14,9 +14,15 @@ export interface ReceivedRequest {
   raw: string;
 }
 
-/** What the handler returns: a reply text, or a raw HTTP status with a JSON error body and headers. */
+/** What the handler returns: a reply text (usage default 10 in / 5 out), or a raw HTTP status with a JSON error body. */
 export type ScriptedReply =
-  | { content: string; model?: string; finishReason?: string; headers?: Record<string, string> }
+  | {
+      content: string;
+      model?: string;
+      finishReason?: string;
+      headers?: Record<string, string>;
+      usage?: { prompt_tokens: number; completion_tokens: number };
+    }
   | { status: number; error: { message: string; type?: string }; headers?: Record<string, string> };
 
 /** A running server; `requests` records every model call in arrival order, `modelListRequests` the `GET /models`. */
@@ -88,7 +94,9 @@ export async function startOpenAICompatibleServer(
           finish_reason: scripted.finishReason ?? 'stop',
         },
       ],
-      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+      usage: scripted.usage
+        ? { ...scripted.usage, total_tokens: scripted.usage.prompt_tokens + scripted.usage.completion_tokens }
+        : { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
     };
     outgoing
       .writeHead(200, { 'content-type': 'application/json', 'x-litellm-version': 'test', ...scripted.headers })
