@@ -73,7 +73,7 @@ ${helpLines(DEFENCE_REGISTRY, INDENT)}
                           run's first invocation (recorded in the manifest's resumes)
   --max-error-rate <r>    tolerated share of errored units before exit 2 (default: 0)
   --no-cache              do not read or write the response cache
-  --cache-dir <dir>       response cache (default: .stalebench-cache)
+  --cache-dir <dir>       response cache (default: $STALEBENCH_CACHE_DIR, else .stalebench-cache)
   --engine <e>[,<e>]      storage engines, per role (a server engine takes its role):
 ${engineHelp(INDENT)}
   --graph-engine <e>, --vector-engine <e>   the same, per role

@@ -17,6 +17,7 @@ import { createRedactor } from './redact.js';
 import { parseShard, type Shard } from './shard.js';
 import { loadEndpointsFile, poolIdentity } from './endpoints/endpoints-file.js';
 import { isEntryPoint } from './core/entry-point.js';
+import { defaultCacheDir } from './response-cache.js';
 
 const list = (value: string | undefined, fallback: readonly string[]) =>
   value === undefined
@@ -182,7 +183,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     concurrency: integer(issues, 'concurrency', values.concurrency, 4),
     out: values.out ?? 'runs',
     runId: values['run-id'] ?? null,
-    cache: { enabled: !values['no-cache'], dir: values['cache-dir'] ?? '.stalebench-cache' },
+    cache: { enabled: !values['no-cache'], dir: values['cache-dir'] ?? defaultCacheDir(env) },
     retryErrors: values['retry-errors'] ?? false,
     maxErrorRate: decimal(issues, 'max-error-rate', values['max-error-rate'], 0),
     control: {
