@@ -98,6 +98,8 @@ ${helpLines(EXTRACTION_MODELS, INDENT)}
   --max-consecutive-errors <n>   stop the run (status aborted, exit 2) after n consecutive failed units
                           (default: 5; 0 = off); --max-error-rate also stops it once 20 units finished
   --quiet, -q             no progress lines
+  --verbose, -v           one line per setup probe (seed and read of a system, mode and scenario: ok, exposed,
+                          n/a); without it only probes that failed are printed
 
  scaling out (README "A grid on several machines"):
   --shard <i>/<n>         run only shard i of n (units split by a hash of their id); its own run directory

@@ -1,4 +1,5 @@
 // Command line: `pnpm eval --model <id> [...]` → RunSpec → runEvaluation → table and exit code.
+import { isAbsolute, relative } from 'node:path';
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { engineChoice } from '../backends/engines.js';
 import { DEFAULT_SYSTEM_IDS } from '../backends/index.js';
@@ -102,6 +103,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     'request-timeout': { type: 'string' },
     'max-consecutive-errors': { type: 'string' },
     quiet: { type: 'boolean', short: 'q' },
+    verbose: { type: 'boolean', short: 'v' },
     embedder: { type: 'string' },
     'embedding-model': { type: 'string' },
     'extraction-model': { type: 'string' },
@@ -196,6 +198,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
       confirmAboveUsd: decimal(issues, 'confirm-above-usd', values['confirm-above-usd'], 1),
       assumeYes: values.yes ?? false,
       quiet: values.quiet ?? false,
+      verbose: values.verbose ?? false,
       shard: shardFlag(issues, values.shard),
       endpoints: values.endpoints ?? null,
     },
@@ -213,6 +216,14 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
   }
   if (spec === null || issues.length > 0) throw new InvalidInputError('command line', issues);
   return spec;
+}
+
+/** The `pnpm report` command of a run directory (an unfinished run needs `--allow-incomplete`), shell-quoted. */
+function reportCommand(runDir: string, status: string): string {
+  const shown = relative(process.cwd(), runDir);
+  const path = shown === '' || shown.startsWith('..') || isAbsolute(shown) ? runDir : shown;
+  const quoted = /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
+  return `pnpm report ${quoted}${status === 'success' ? '' : ' --allow-incomplete'}`;
 }
 
 /** Asks a yes/no question on the terminal (for a run above --confirm-above-usd). */
@@ -270,6 +281,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     console.log(outcome.table);
     if (dryRun) return 0;
     console.log(`\nrun directory: ${outcome.runDir}`);
+    console.log(`report: ${reportCommand(outcome.runDir, outcome.status)}`);
     if (outcome.status === 'cancelled' || outcome.status === 'aborted' || outcome.status === 'budget')
       console.log(`resume with: ${resume}`);
     // A non-zero exit ends with one line saying why.
