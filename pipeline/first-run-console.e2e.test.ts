@@ -1,12 +1,14 @@
 // Issue #26 item 13: what a newcomer's first `pnpm eval` prints — probe lines behind --verbose, a table that fits 120
 // columns with its notes under it, the report command at the end — and `pnpm report` with no run directory.
-import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { main as report } from '../analysis/report-command.js';
+import type { SummaryCell } from '../analysis/summarize.js';
 import { runEvalCli } from './test-support/eval-cli.js';
+import { parsePrintedTable } from './test-support/terminal-table.js';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -47,6 +49,49 @@ describe('the console of pnpm eval', () => {
     expect(lines.filter((line) => line.startsWith('setup graphiti/direct/'))).toHaveLength(POLICY_SCENARIO_IDS.length);
     expect(lines.filter((line) => line.startsWith('setup zep-ce/direct: n/a ('))).toHaveLength(1);
     expect(lines).toHaveLength(POLICY_SCENARIO_IDS.length + 1);
+  });
+
+  it('prints a table that fits 120 columns, notes under it, on the default grid and on six arms × guard × PoEM', async () => {
+    const defaultGrid = await runEvalCli(['--model', 'sim', '--trials', '1', '--out', tmp(), '-q'], {});
+    const wide = ['--arms', 'none,store-filter,prompt-hardening,filter-hardening,output-filter,guard'];
+    const axes = [
+      ...wide,
+      '--guard',
+      'off,on',
+      '--poem',
+      'off,on',
+      '--systems',
+      'graphiti,zep-ce',
+      '--modes',
+      'direct',
+    ];
+    const everyAxis = await runEvalCli(['--model', 'sim', '--trials', '1', ...axes, '--out', tmp(), '-q'], {});
+    for (const run of [defaultGrid, everyAxis]) {
+      expect(run.code, run.stderr).toBe(0);
+      const printed = run.stdout.split('\n').filter((line) => !/^(run directory|report): /.test(line));
+      expect(printed.filter((line) => line.length > 120)).toEqual([]);
+      const summary = JSON.parse(
+        readFileSync(join(/^run directory: (.+)$/m.exec(run.stdout)![1]!, 'summary.json'), 'utf8'),
+      );
+      const { header, rows } = parsePrintedTable(run.stdout);
+      expect(header).not.toContain('note');
+      expect(rows.map((row) => [row.model, row.cells.system, row.cells.mode, row.cells.defence])).toEqual(
+        summary.cells.map((cell: SummaryCell) => [cell.modelLabel, cell.system, cell.mode, cell.defence]),
+      );
+      // zep-ce cannot write a pre-revoked fact: its direct rows say n/a, and the reason is a note under the table.
+      const notes = run.stdout.slice(run.stdout.indexOf('\nnotes:\n'));
+      expect(notes).toMatch(/\n {2}Zep CE's API cannot write a pre-revoked fact .* — zep-ce direct\n/);
+      expect(
+        rows
+          .filter((row) => row.cells.system === 'zep-ce' && row.cells.mode === 'direct')
+          .map((row) => row.cells.exposure),
+      ).toEqual(
+        summary.cells
+          .filter((cell: SummaryCell) => cell.system === 'zep-ce' && cell.mode === 'direct')
+          .map(() => 'n/a'),
+      );
+      expect(rows.some((row) => Object.values(row.cells).some((text) => text.includes('Zep CE')))).toBe(false);
+    }
   });
 
   it('ends by naming the report command of its run, which reports that run', async () => {
