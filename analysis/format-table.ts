@@ -18,7 +18,7 @@ const SUMMARY_TABLE_HEADER = ['system', 'mode', 'defence', 'exposure', 'in ctx',
 /** The columns whose cells may wrap to keep the table within `TERMINAL_WIDTH`: defence, unsafe, system. */
 const WRAPPING_COLUMNS = [2, 6, 0];
 /** The width every line of the table and the notes under it fits in. */
-export const TERMINAL_WIDTH = 120;
+const TERMINAL_WIDTH = 120;
 
 /** The unsafe columns of a cell: its counts, or what stands in for them (n/a, error, enforced by construction). */
 function unsafeColumns(cell: SummaryCell): string[] {
