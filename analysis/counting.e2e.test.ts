@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main as evalMain } from '../pipeline/cli.js';
 import type { UnitRecord } from '../pipeline/run-log.js';
 import { startOpenAICompatibleServer, type TestServer } from '../pipeline/test-support/openai-compatible-server.js';
+import { parsePrintedTable } from '../pipeline/test-support/terminal-table.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { defenceLabel } from './defence-label.js';
 import { main as reportMain } from './report-command.js';
@@ -156,17 +157,15 @@ describe('one way of counting, on every surface', () => {
   });
 
   it('the terminal table shows the same headline, parse failures, errors and unsafe | parsed, with readable defence labels', () => {
-    const rows = terminal.split('\n').filter((line) => line.startsWith('local-model'));
-    const header = terminal
-      .split('\n')
-      .find((line) => line.startsWith('model '))!
-      .split(/\s{2,}/);
+    // The table fits 120 columns (issue #26 item 13): read back with its wrapped cells and stacked headers joined.
+    const { header, rows } = parsePrintedTable(terminal);
     expect(header).toEqual(expect.arrayContaining(['defence', 'unsafe', 'parse fail', 'errors', 'unsafe | parsed']));
+    expect(rows.every((row) => row.model === 'local-model')).toBe(true);
     expect(rows).toHaveLength(summary.cells.length);
     for (const cell of summary.cells) {
-      const row = rows.find((r) => r.split(/\s{2,}/)[3] === cell.defence);
+      const row = rows.find((r) => r.cells.defence === cell.defence);
       expect(row, cell.defence).toBeDefined();
-      const columns = Object.fromEntries(header.map((name, i) => [name, row!.split(/\s{2,}/)[i]]));
+      const columns = row!.cells;
       const expected = recount(cell);
       if (cell.poem === 'on') expect(columns.unsafe).toBe('enforced (by construction)');
       else {
@@ -178,7 +177,7 @@ describe('one way of counting, on every surface', () => {
         String(expected.errors),
       ]);
     }
-    expect(terminal).toContain('store filter + stale guard + PoEM gate');
+    expect(rows.map((row) => row.cells.defence)).toContain('store filter + stale guard + PoEM gate');
     expect(terminal).not.toMatch(/\+guard|\+poem/);
   });
 

@@ -1,5 +1,5 @@
-// `pnpm report <run...> [--paper] [-o DIR]`: the paper's tables from run directories only (no network, backend or model).
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// `pnpm report [<run...>] [--paper] [-o DIR]`: the latest run, or the runs given; the paper's tables from run directories only (no network, backend or model).
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -31,7 +31,7 @@ import { paperTableIds, TABLES, type TableDefinition } from './tables/index.js';
 import { checkRunsForReading } from './verify-runs.js';
 import { isEntryPoint } from '../pipeline/core/entry-point.js';
 
-const USAGE = `usage: pnpm report <run-dir> [<run-dir>...] [--paper] [-o <dir>] [--pool-duplicates] [--allow-incomplete] [--no-verify]
+const USAGE = `usage: pnpm report [<run-dir>...] [--runs <dir>] [--paper] [-o <dir>] [--pool-duplicates] [--allow-incomplete] [--no-verify]
   regenerates the paper's Tables 6, 7, 8/11, 9, 12, 13 (grid runs) and 14, 15, 16 (follow-up runs), and the PoEM
   paper's Tables I, II, III and its benign table (forged-reasoning runs) from the stored records, pooled over every run given, plus the defence table (every arm × guard × PoEM cell with its
   parse failures, errors and the rate over parsed replies), and writes tables.md, tables.csv (long format),
@@ -41,6 +41,9 @@ const USAGE = `usage: pnpm report <run-dir> [<run-dir>...] [--paper] [-o <dir>] 
                       must match, model-dependent cells are shown side by side with both Wilson intervals;
                       forged-reasoning runs against data/paper/poem/ (poem-paper-diff.md, .json; seed-only)
   -o, --out           output directory
+  --runs <dir>        with no <run-dir>: report the latest run under this output root (default: runs, as pnpm
+                      eval's --out), the one whose manifest.json was written last (every eval invocation,
+                      resumes too, rewrites it at its end)
   --pool-duplicates   pool runs with the same spec hash anyway (refused by default: the same units, served
                       again from the cache, would double n); every output says the pooling was forced
   --allow-incomplete  report runs whose status is not success or with fewer units done than planned (refused
@@ -325,6 +328,28 @@ function writeHtml(path: string, input: Omit<HtmlReportInput, 'figures'>): void 
   writeFileSync(path, renderHtmlReport({ ...input, figures: figuresFor(input.tables) }));
 }
 
+/**
+ * The run directory under the output root `root` whose `manifest.json` was written last (`pnpm report` with no
+ * run directory), or the problem: no such directory, or no run in it.
+ */
+export function latestRunDir(root: string): { dir: string } | { problem: string } {
+  const absolute = resolve(root);
+  if (!existsSync(absolute) || !statSync(absolute).isDirectory())
+    return { problem: `no run to report: ${absolute} does not exist (give a run directory, or --runs <output root>)` };
+  const runs = readdirSync(absolute, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(absolute, entry.name, 'manifest.json')))
+    .map((entry) => ({
+      dir: join(root, entry.name),
+      written: statSync(join(absolute, entry.name, 'manifest.json')).mtimeMs,
+    }))
+    .sort((a, b) => b.written - a.written || a.dir.localeCompare(b.dir));
+  if (runs.length === 0)
+    return {
+      problem: `no run to report: no directory under ${absolute} has a manifest.json (run pnpm eval first, or give a run directory)`,
+    };
+  return { dir: runs[0]!.dir };
+}
+
 /** Entry point; returns the exit code. */
 export async function main(
   argv: readonly string[],
@@ -344,6 +369,7 @@ export async function main(
         help: { type: 'boolean', short: 'h' },
         'pool-duplicates': { type: 'boolean' },
         'allow-incomplete': { type: 'boolean' },
+        runs: { type: 'string' },
       },
     });
   } catch (error) {
@@ -355,7 +381,15 @@ export async function main(
     return 0;
   }
   if (parsed.positionals.length === 0) {
-    err(`error: no run directory given\n${USAGE}`);
+    const latest = latestRunDir(parsed.values.runs ?? 'runs');
+    if ('problem' in latest) {
+      err(`error: ${latest.problem}`);
+      return 1;
+    }
+    err(`reporting the latest run: ${latest.dir}`);
+    parsed.positionals.push(latest.dir);
+  } else if (parsed.values.runs !== undefined) {
+    err('error: --runs picks the latest run when no <run-dir> is given; give one or the other');
     return 1;
   }
   if (!(await checkRunsForReading(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })))

@@ -2,7 +2,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CACHE_KEY_PATTERN, CACHE_KEY_SCHEMA, cacheKeyOf, type CacheKeyComponents } from './response-cache.js';
+import {
+  CACHE_KEY_PATTERN,
+  CACHE_KEY_SCHEMA,
+  cacheKeyOf,
+  defaultCacheDir,
+  type CacheKeyComponents,
+} from './response-cache.js';
 import { listCacheFiles, removeCacheFiles, type CacheFile } from './response-cache-files.js';
 import { isEntryPoint } from './core/entry-point.js';
 
@@ -15,7 +21,7 @@ const USAGE = `usage: pnpm cache stats [--cache-dir <dir>]
             reply.cacheKey.
   clear     removes every entry, or with --older-than <n><s|m|h|d|w> (e.g. 7d, 12h) only entries stored
             longer ago than that; prints each entry it removes
-  --cache-dir <dir>   the response cache (default: .stalebench-cache, as pnpm eval)
+  --cache-dir <dir>   the response cache (default: $STALEBENCH_CACHE_DIR, else .stalebench-cache, as pnpm eval)
 exit codes: 0 ok · 1 usage error, a bad duration, or a key that is malformed or not in the cache`;
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
@@ -162,7 +168,7 @@ export function main(
     out(USAGE);
     return 0;
   }
-  const dir = resolve(values['cache-dir'] ?? '.stalebench-cache');
+  const dir = resolve(values['cache-dir'] ?? defaultCacheDir(process.env));
   const problem =
     command === undefined
       ? 'no command'

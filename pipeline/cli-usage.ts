@@ -78,7 +78,7 @@ ${helpLines(DEFENCE_REGISTRY, INDENT)}
   --max-error-rate <r>    tolerated share of failed units (default: 0.25): above it the run stops (exit 2);
                           at or below it the run completes, exit 4 when some are still failed
   --no-cache              do not read or write the response cache
-  --cache-dir <dir>       response cache (default: .stalebench-cache)
+  --cache-dir <dir>       response cache (default: $STALEBENCH_CACHE_DIR, else .stalebench-cache)
   --engine <e>[,<e>]      storage engines, per role (a server engine takes its role):
 ${engineHelp(INDENT)}
   --graph-engine <e>, --vector-engine <e>   the same, per role
@@ -109,6 +109,8 @@ ${helpLines(EXTRACTION_MODELS, INDENT)}
                           it once 20 units finished. A unit that failed on the endpoint's side (5xx, timeout,
                           reset, 429) is retried once at the end of the run
   --quiet, -q             no progress lines
+  --verbose, -v           one line per setup probe (seed and read of a system, mode and scenario: ok, exposed,
+                          n/a); without it only probes that failed are printed
 
  scaling out (README "A grid on several machines"):
   --shard <i>/<n>         run only shard i of n (units split by a hash of their id); its own run directory

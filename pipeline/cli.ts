@@ -1,5 +1,5 @@
 // Command line: `pnpm eval --model <id> [...]` → RunSpec → runEvaluation → table and exit code.
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { engineChoice } from '../backends/engines.js';
@@ -21,6 +21,7 @@ import { createRedactor } from './redact.js';
 import { parseShard, type Shard } from './shard.js';
 import { loadEndpointsFile, poolIdentity } from './endpoints/endpoints-file.js';
 import { isEntryPoint } from './core/entry-point.js';
+import { defaultCacheDir } from './response-cache.js';
 
 const list = (value: string | undefined, fallback: readonly string[]) =>
   value === undefined
@@ -105,6 +106,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     'request-timeout': { type: 'string' },
     'max-consecutive-errors': { type: 'string' },
     quiet: { type: 'boolean', short: 'q' },
+    verbose: { type: 'boolean', short: 'v' },
     embedder: { type: 'string' },
     'embedding-model': { type: 'string' },
     'extraction-model': { type: 'string' },
@@ -187,7 +189,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     concurrency: integer(issues, 'concurrency', values.concurrency, 4),
     out: values.out ?? 'runs',
     runId: values['run-id'] ?? null,
-    cache: { enabled: !values['no-cache'], dir: values['cache-dir'] ?? '.stalebench-cache' },
+    cache: { enabled: !values['no-cache'], dir: values['cache-dir'] ?? defaultCacheDir(env) },
     retryErrors: values['retry-errors'] ?? false,
     maxErrorRate: decimal(issues, 'max-error-rate', values['max-error-rate'], DEFAULT_MAX_ERROR_RATE),
     control: {
@@ -200,6 +202,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
       confirmAboveUsd: decimal(issues, 'confirm-above-usd', values['confirm-above-usd'], 1),
       assumeYes: values.yes ?? false,
       quiet: values.quiet ?? false,
+      verbose: values.verbose ?? false,
       shard: shardFlag(issues, values.shard),
       endpoints: values.endpoints ?? null,
     },
@@ -229,6 +232,14 @@ function signKeyOption(argv: readonly string[]): { signKey?: string } {
   });
   const path = values['sign-key'];
   return typeof path === 'string' ? { signKey: path } : {};
+}
+
+/** The `pnpm report` command of a run directory (an unfinished run needs `--allow-incomplete`), shell-quoted. */
+function reportCommand(runDir: string, status: string): string {
+  const shown = relative(process.cwd(), runDir);
+  const path = shown === '' || shown.startsWith('..') || isAbsolute(shown) ? runDir : shown;
+  const quoted = /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
+  return `pnpm report ${quoted}${status === 'success' ? '' : ' --allow-incomplete'}`;
 }
 
 /** Asks a yes/no question on the terminal (for a run above --confirm-above-usd). */
@@ -288,6 +299,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     console.log(outcome.table);
     if (dryRun) return 0;
     console.log(`\nrun directory: ${outcome.runDir}`);
+    console.log(`report: ${reportCommand(outcome.runDir, outcome.status)}`);
     if (outcome.status === 'cancelled' || outcome.status === 'aborted' || outcome.status === 'budget')
       console.log(`resume with: ${resume}`);
     // A non-zero exit ends with one line saying why.

@@ -9,6 +9,15 @@ import { redactDeep, type Redactor } from './redact.js';
  */
 export const CACHE_KEY_SCHEMA = 2;
 
+/**
+ * The response cache `pnpm eval` and `pnpm cache` use without `--cache-dir`: `$STALEBENCH_CACHE_DIR`, else
+ * `.stalebench-cache` in the current directory (the test setup points the variable into each test file's own
+ * temporary directory, pipeline/test-support/isolated-home.ts).
+ */
+export function defaultCacheDir(env: NodeJS.ProcessEnv): string {
+  return env.STALEBENCH_CACHE_DIR || '.stalebench-cache';
+}
+
 /** What a cache key looks like: a sha256 in lowercase hex. */
 export const CACHE_KEY_PATTERN = /^[0-9a-f]{64}$/;
 

@@ -116,6 +116,7 @@ export async function runGridExperiment(run: RunContext): Promise<ExperimentOutc
     extraction,
     loadBackend: run.loadSystem,
     log: run.log,
+    verbose: spec.control.verbose,
     ...run.stops,
     tamper: spec.tamper === 'unrevoke' ? spec.tamper : null,
     // The revocation ledger's verdicts are recorded only when a defence of the run consults it.

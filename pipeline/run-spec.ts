@@ -40,6 +40,7 @@ export const DEFAULT_RUN_CONTROL = {
   confirmAboveUsd: 1,
   assumeYes: false,
   quiet: false,
+  verbose: false,
   shard: null,
   endpoints: null,
 } as const;
@@ -141,6 +142,8 @@ export const runSpecSchema = z
         assumeYes: z.boolean(),
         /** `--quiet`: no progress lines. */
         quiet: z.boolean(),
+        /** `--verbose`: one line per setup probe (without it, only probes that failed). */
+        verbose: z.boolean().default(false),
         /** `--shard i/n`: this invocation runs only its shard of the units (pipeline/shard.ts); null = every unit. */
         shard: z
           .object({ index: z.number().int().min(1), count: z.number().int().min(1).max(1024) })

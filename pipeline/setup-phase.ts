@@ -41,7 +41,10 @@ export interface SetupPhaseInput {
   extraction: ExtractionModel;
   /** The clock used for seeding offsets. */
   now?: () => Date;
+  /** Where the probe lines go: a failed probe always, every other probe only with `verbose`. */
   log?: (line: string) => void;
+  /** `--verbose`: one line per probe (`setup <system>/<mode>/<scenario>: ok exposed=…`); off, only failures. */
+  verbose?: boolean;
   /** Redacts secrets from every probe record before it is written. */
   redact?: Redactor;
   /** Stops before the next probe (Ctrl+C, the breaker); a probe not written is simply run again on resume. */
@@ -189,11 +192,15 @@ export async function runSetupPhase(input: SetupPhaseInput): Promise<Map<string,
         }
         setupLog.append(record);
         probes.set(probeIdOf(system, mode, scenario.id), record);
-        if (record.status !== 'not-applicable')
+        if (record.status === 'error' || (input.verbose && record.status !== 'not-applicable'))
           input.log?.(
             `setup ${probeIdOf(system, mode, scenario.id)}: ${record.status}${record.exposure ? ` exposed=${record.exposure.exposed}` : ''}${record.reason ? ` (${record.reason})` : ''}`,
           );
-        else if (scenario === missing.find(([m]) => m === mode)?.[1])
+        else if (
+          input.verbose &&
+          record.status === 'not-applicable' &&
+          scenario === missing.find(([m]) => m === mode)?.[1]
+        )
           input.log?.(`setup ${system}/${mode}: n/a (${record.reason})`);
       }
     } finally {

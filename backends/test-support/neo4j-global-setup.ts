@@ -1,4 +1,6 @@
 // Vitest globalSetup: provides a Neo4j server to the tests (NEO4J_URI, else a throwaway one started through Maven).
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startNeo4jTestServer } from './neo4j/start-neo4j-test-server.js';
 
@@ -22,9 +24,25 @@ declare module 'vitest' {
   }
 }
 
+/** The launcher's tools (`java`, `mvn`) that are not on `PATH`. */
+export function missingNeo4jTools(env: NodeJS.ProcessEnv = process.env): string[] {
+  const directories = (env.PATH ?? '').split(delimiter).filter(Boolean);
+  const found = (tool: string) =>
+    directories.some((directory) => {
+      try {
+        accessSync(join(directory, tool), constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  return ['java', 'mvn'].filter((tool) => !found(tool));
+}
+
 /**
  * Starts the server once per run and stops it in teardown. With `NEO4J_URI` set, uses that server instead
  * (`NEO4J_USER` / `NEO4J_PASSWORD`) and starts nothing. Bolt is checked with a real connection before any test.
+ * Without `java` or `mvn` (and no `NEO4J_URI`) it provides nothing and says why: every Neo4j test then skips.
  */
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   const fromEnv = process.env.NEO4J_URI;
@@ -37,6 +55,13 @@ export default async function setup(project: TestProject): Promise<(() => Promis
       source: 'env',
       note: `NEO4J_URI=${fromEnv}`,
     });
+    return undefined;
+  }
+  const missing = missingNeo4jTools();
+  if (missing.length > 0) {
+    console.log(
+      `[neo4j-global-setup] skipped: ${missing.join(' and ')} not found; the throwaway Neo4j server needs Java 17+ and Maven 3.8+ (bash .ci/install installs openjdk-17-jdk-headless and maven on Debian), or set NEO4J_URI to a running server`,
+    );
     return undefined;
   }
   const server = await startNeo4jTestServer();

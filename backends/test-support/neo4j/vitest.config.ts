@@ -7,6 +7,9 @@ export default defineConfig({
   root: fileURLToPath(new URL('../../..', import.meta.url)),
   test: {
     globalSetup: ['backends/test-support/neo4j-global-setup.ts'],
+    // As the root vitest.config.ts: each test file gets its own HOME, XDG directories and response cache (Maven and
+    // the server, started by the global setup above, keep the real HOME and its ~/.m2).
+    setupFiles: ['pipeline/test-support/isolated-home.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Server-backed test files wipe the one shared database: run files one at a time.
