@@ -48,7 +48,8 @@ ${helpLines(DECISION_MODELS, INDENT)}
   --systems <ids>         memory systems (default: ${DEFAULT_SYSTEM_IDS.join(',')}; grid order as listed):
 ${helpLines(SYSTEMS, INDENT)}
   --modes <m>             direct,natural (default: ${grid.defaultModes.join(',')}; follow-up experiments: direct)
-  --arms <ids>            defence arms (default: ${grid.defaultArms.join(',')}; all: ${Object.keys(grid.arms).join(',')});
+  --arms <ids>            defence arms (default: the paper's six, ${grid.defaultArms.join(',')}; output-filter
+                          reuses the none reply, so it sends no call of its own; all: ${Object.keys(grid.arms).join(',')});
                           follow-up experiments: their own arms, listed above (default: all of them)
                           the registered defences (pipeline/defences), arms and axes:
 ${helpLines(DEFENCE_REGISTRY, INDENT)}

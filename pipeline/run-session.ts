@@ -15,6 +15,8 @@ import type { RunInvocation, RunManifest } from './run-log.js';
 export interface RunSessionInput {
   runDir: string;
   specHash: string;
+  /** `--limit N` of this invocation (null: none), named when it is what makes the spec differ. */
+  limit?: number | null;
   /** The run's engines with credentials: leftovers of dead invocations are removed from their servers. */
   engine: EngineSpec;
   /** This invocation's scenarios, prompts, revision and packages. */
@@ -69,7 +71,7 @@ export async function openRunSession(input: RunSessionInput): Promise<RunSession
       throw new InvalidInputError(manifestPath, [
         {
           path: 'specHash',
-          message: `this run directory holds a different run (spec ${previous.specHash.slice(0, 8)}, yours ${input.specHash.slice(0, 8)}); pick another --run-id or --out`,
+          message: `this run directory holds a different run (spec ${previous.specHash.slice(0, 8)}, yours ${input.specHash.slice(0, 8)}${limitDifference(previous.spec?.limit, input.limit)}); pick another --run-id or --out`,
         },
       ]);
     }
@@ -141,6 +143,12 @@ export async function openRunSession(input: RunSessionInput): Promise<RunSession
       }
     },
   };
+}
+
+/** `; its --limit 20, yours none`: said when the two limits differ (a limited run is never extended or cut in place). */
+function limitDifference(before: number | null | undefined, now: number | null | undefined): string {
+  const label = (limit: number | null | undefined) => (limit === null || limit === undefined ? 'none' : String(limit));
+  return label(before) === label(now) ? '' : `; its --limit ${label(before)}, yours ${label(now)}`;
 }
 
 /** Removes a directory this process created if nothing is in it (another process may have filled it meanwhile). */
