@@ -1,5 +1,5 @@
 // Command line: `pnpm eval --model <id> [...]` → RunSpec → runEvaluation → table and exit code.
-import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
+import { POLICY_SCENARIO_IDS, scenarioDirIds } from '../scenarios/index.js';
 import { engineChoice } from '../backends/engines.js';
 import { DEFAULT_SYSTEM_IDS } from '../backends/index.js';
 import { embedderSpecPart, EMBEDDERS, EXTRACTION_MODELS, extractionSpecPart } from '../backends/model-roles.js';
@@ -168,7 +168,11 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     poem: list(values.poem, ['off']),
     ...(values.taint === undefined ? {} : { taint: list(values.taint, ['off']) }),
     ...(values.tamper === undefined ? {} : { tamper: values.tamper }),
-    scenarios: list(values.scenarios, scenarioIds),
+    // Without --scenarios, a --scenario-dir's own scenarios (its index.json's order, else by file name) are the list.
+    scenarios: list(
+      values.scenarios,
+      values['scenario-dir'] === undefined ? scenarioIds : scenarioDirIds(values['scenario-dir']),
+    ),
     scenarioDir: values['scenario-dir'] ?? null,
     ...(values.limit === undefined ? {} : { limit: integer(issues, 'limit', values.limit, 1) }),
     trials: integer(issues, 'trials', values.trials ?? values.repeat ?? values.epochs, declared.defaultTrials ?? 10),
