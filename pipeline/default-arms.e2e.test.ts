@@ -64,7 +64,9 @@ describe('the default grid', () => {
     expect(rows.map((line) => line.split(/\s+/)[3])).toEqual(PAPER_ARMS);
     const outputFilter = rows.find((line) => line.split(/\s+/)[3] === 'output-filter')!.split(/\s+/);
     expect(outputFilter.slice(4, 7)).toEqual(['4', '0', '0']);
-    expect(plan.stdout).toMatch(new RegExp(`gpt-5-nano: ${distinctCalls} calls to send, 0 cached; .*\\$0\\.\\d+–\\$0\\.\\d+ at`));
+    expect(plan.stdout).toMatch(
+      new RegExp(`gpt-5-nano: ${distinctCalls} calls to send, 0 cached; .*\\$0\\.\\d+–\\$0\\.\\d+ at`),
+    );
     expect(server.requests).toHaveLength(0);
 
     const real = await runEvalCli(args, env);

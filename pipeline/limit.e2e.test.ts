@@ -59,8 +59,7 @@ describe('--limit N', () => {
     expect(records).toHaveLength(8);
     expect(new Set(records.map((r) => `${r.key.system}/${r.key.arm}`)).size).toBe(6);
     // The output filter reuses the none reply: its kept units sent nothing of their own.
-    for (const record of records.filter((r) => r.key.arm === 'output-filter'))
-      expect(record.reply?.attempts).toBe(0);
+    for (const record of records.filter((r) => r.key.arm === 'output-filter')) expect(record.reply?.attempts).toBe(0);
     const mark = { limit: 8, units: 8, of: ALL };
     const manifest = json<RunManifest>(join(runDir, 'manifest.json'));
     expect(manifest.limited).toEqual(mark);
@@ -108,7 +107,11 @@ describe('--limit N', () => {
     expect([...ids(dirs[0]!), ...ids(dirs[1]!)].sort()).toEqual(ids(runDir).sort());
     const merged = merge(dirs, join(root, 'merged'));
     expect(merged.code, merged.stderr).toBe(0);
-    expect(recordsOf(join(root, 'merged')).map((r) => r.unitId).sort()).toEqual(ids(runDir).sort());
+    expect(
+      recordsOf(join(root, 'merged'))
+        .map((r) => r.unitId)
+        .sort(),
+    ).toEqual(ids(runDir).sort());
     expect(json<RunManifest>(join(root, 'merged', 'manifest.json')).limited).toEqual({ limit: 8, units: 8, of: ALL });
   }, 120_000);
 

@@ -52,7 +52,7 @@ describe('--limit selection', () => {
     expect(perCell.sort()).toEqual(['0:s1', '0:s2', '0:s3', '1:s1']);
   });
 
-  it("a kept output-filter unit always has its none unit kept (it reuses that reply and sends no call)", () => {
+  it('a kept output-filter unit always has its none unit kept (it reuses that reply and sends no call)', () => {
     for (let limit = 1; limit <= 36; limit += 1) {
       const kept = units(limit);
       expect(kept).toHaveLength(limit);
@@ -61,7 +61,12 @@ describe('--limit selection', () => {
         expect(ids.has(unitIdOf({ ...key, arm: 'none' })), `limit ${limit}`).toBe(true);
     }
     // A round cut short keeps the arms that send calls first.
-    expect(units(4).map(cell)).toEqual(['graphiti/none', 'graphiti/store-filter', 'mem0-exp/none', 'mem0-exp/store-filter']);
+    expect(units(4).map(cell)).toEqual([
+      'graphiti/none',
+      'graphiti/store-filter',
+      'mem0-exp/none',
+      'mem0-exp/store-filter',
+    ]);
   });
 
   it('the kept set does not move when a probe fails: it only loses that probe units', () => {
