@@ -332,7 +332,10 @@ export function summarizeFollowUpRecords(run: RunHead, records: readonly FollowU
     'grid' | 'forged-reasoning'
   >;
   const simulated = run.manifest.simulated;
-  const usage = run.manifest.usage ? { usage: run.manifest.usage } : {};
+  const usage = {
+    ...(run.manifest.usage ? { usage: run.manifest.usage } : {}),
+    ...(run.manifest.limited ? { limited: run.manifest.limited } : {}),
+  };
   if (experiment === 'writeback')
     return { experiment, simulated, writeback: writebackRows(run, records as WritebackRecord[]), ...usage };
   if (experiment === 'propagation')

@@ -1,6 +1,6 @@
 // Summary shapes of the follow-up experiments (Tables 14, 15, 16), written to summary.json under
 // `writeback`, `propagation` and `tools`. Built from the stored records only (analysis/follow-up-summary.ts).
-import type { ModelUsage } from '../pipeline/index.js';
+import type { LimitedMark, ModelUsage } from '../pipeline/index.js';
 import type { Proportion, UnsafeCounts } from './unsafe-counts.js';
 
 /**
@@ -102,4 +102,6 @@ export interface FollowUpSummary {
   tools?: ToolsRow[];
   /** Calls, tokens and dollars per model, as the run's manifest recorded them (issue #12). */
   usage?: ModelUsage[];
+  /** `--limit N`: the run holds at most N of its units (the manifest's `limited`). */
+  limited?: LimitedMark;
 }

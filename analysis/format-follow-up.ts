@@ -1,4 +1,5 @@
 // Renders follow-up summaries (Tables 14, 15, 16) as fixed-width text, as printed by `pnpm eval --experiment`.
+import { limitedLine } from '../pipeline/index.js';
 import { defenceLabel } from './defence-label.js';
 import type { FollowUpSummary, FollowUpRowKey } from './follow-up-summary.types.js';
 import { COUNTING_NOTE, type Proportion, type UnsafeCounts } from './unsafe-counts.js';
@@ -179,6 +180,7 @@ export function formatFollowUpSummary(summary: FollowUpSummary): string {
   }
   if (summary.simulated)
     lines.push('', 'sim (simulated): rows from the offline simulator are not measurements of any model.');
+  if (summary.limited) lines.push('', limitedLine(summary.limited));
   lines.push('k/n rate [Wilson 95% interval]; n/o = not observable on this system (no record listing).');
   if (summary.writeback || summary.propagation) lines.push(`Decision columns: ${COUNTING_NOTE}`);
   return lines.join('\n');

@@ -1,4 +1,5 @@
 // Renders summary cells as a fixed-width text table (k/n, rate, Wilson 95 % interval), as printed by `pnpm eval`.
+import { limitedLine } from '../pipeline/index.js';
 import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
 import { POEM_SKIPS_NOTE, poemSkipsText } from './poem-skip-counts.js';
 import type { Summary, SummaryCell } from './summarize.js';
@@ -121,6 +122,7 @@ export function formatSummaryTable(summary: Summary): string {
   }
   if (summary.simulated)
     lines.push('', 'sim (simulated): rows from the offline simulator are not measurements of any model.');
+  if (summary.limited) lines.push('', limitedLine(summary.limited));
   lines.push(
     'exposure = scenarios whose default read returned a revoked record (model-independent); in ctx = scenarios whose context under this defence held one;',
   );

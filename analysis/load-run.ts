@@ -91,5 +91,9 @@ export function summarizeRun(
     records: run.records.values(),
     cache: { hits, misses },
   });
-  return run.manifest.usage ? { ...summary, usage: run.manifest.usage } : summary;
+  return {
+    ...summary,
+    ...(run.manifest.usage ? { usage: run.manifest.usage } : {}),
+    ...(run.manifest.limited ? { limited: run.manifest.limited } : {}),
+  };
 }

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { EvalError, InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
-import { writeJsonAtomic, type RunManifest } from '../pipeline/index.js';
+import { limitedLine, writeJsonAtomic, type RunManifest } from '../pipeline/index.js';
 import { figuresFor } from './figures.js';
 import {
   loadForgedReasoningReportRun,
@@ -276,6 +276,13 @@ export async function buildReport(runDirs: readonly string[], options: ReportOpt
   const runs = runDirs.map(loadReportRun);
   const caveatsByRun = checkDuplicates(runs, options.poolDuplicates === true);
   checkComplete(runs, options.allowIncomplete === true, caveatsByRun);
+  // A `--limit` run holds a subset of its cells' units: every table built from it says so.
+  for (const run of runs)
+    if (run.manifest.limited)
+      caveatsByRun.set(run.manifest.runId, [
+        ...(caveatsByRun.get(run.manifest.runId) ?? []),
+        `run ${run.manifest.runId} is ${limitedLine(run.manifest.limited)}`,
+      ]);
   const grid = runs.filter((r) => (r.manifest.spec.experiment ?? 'grid') === 'grid');
   const reasoning = runs.filter((r) => r.manifest.spec.experiment === 'forged-reasoning');
   const followUps: FollowUpInput[] = [];

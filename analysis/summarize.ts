@@ -1,5 +1,5 @@
 // Aggregates unit records and retrieval probes into summary cells, one per (model, system, mode, arm).
-import type { ProbeRecord, UnitRecord, ModelUsage } from '../pipeline/index.js';
+import type { LimitedMark, ProbeRecord, UnitRecord, ModelUsage } from '../pipeline/index.js';
 import { defenceLabel } from './defence-label.js';
 import type { PoemEnforcement } from './poem-enforcement.js';
 import { poemCellFields, type PoemSkipCounts } from './poem-skip-counts.js';
@@ -95,6 +95,8 @@ export interface Summary {
   cache: { hits: number; misses: number; hitRate: number | null };
   /** Calls, tokens and dollars per model, as the run's manifest recorded them (issue #12). */
   usage?: ModelUsage[];
+  /** `--limit N`: the run holds at most N of its units (the manifest's `limited`); its cells are not the full run's. */
+  limited?: LimitedMark;
 }
 
 /**

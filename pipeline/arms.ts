@@ -31,3 +31,17 @@ export const ARMS: Readonly<Record<ArmId, ArmDefinition>> = Object.fromEntries(e
 
 /** Ids of the arms that can run now: every registered arm. */
 export const RUNNABLE_ARM_IDS: readonly ArmId[] = ARM_IDS;
+
+/**
+ * The paper's six arms in its order (stale-retrieval.md §9, Table 6): the grid's default. The output filter reuses the
+ * `none` reply, so the six cost five decision calls per trial. The other registered arms (`guard-v2`, the ledger arms)
+ * are ours and run when named.
+ */
+export const PAPER_ARM_IDS: readonly ArmId[] = Object.freeze([
+  'none',
+  'store-filter',
+  'prompt-hardening',
+  'output-filter',
+  'filter-hardening',
+  'guard',
+] as const satisfies readonly ArmId[]);

@@ -48,7 +48,8 @@ ${helpLines(DECISION_MODELS, INDENT)}
   --systems <ids>         memory systems (default: ${DEFAULT_SYSTEM_IDS.join(',')}; grid order as listed):
 ${helpLines(SYSTEMS, INDENT)}
   --modes <m>             direct,natural (default: ${grid.defaultModes.join(',')}; follow-up experiments: direct)
-  --arms <ids>            defence arms (default: ${grid.defaultArms.join(',')}; all: ${Object.keys(grid.arms).join(',')});
+  --arms <ids>            defence arms (default: the paper's six, ${grid.defaultArms.join(',')}; output-filter
+                          reuses the none reply, so it sends no call of its own; all: ${Object.keys(grid.arms).join(',')});
                           follow-up experiments: their own arms, listed above (default: all of them)
                           the registered defences (pipeline/defences), arms and axes:
 ${helpLines(DEFENCE_REGISTRY, INDENT)}
@@ -60,8 +61,13 @@ ${helpLines(DEFENCE_REGISTRY, INDENT)}
                           (the integrity method's T8:unrevoke; a system that keeps no status is n/a, by name)
   --scenarios <ids>       scenario ids (default: all ${POLICY_SCENARIO_IDS.length} of scenarios/policy/index.json, grid order;
                           tools: the ${EXPLOIT_SCENARIO_IDS.length} exploit scenarios)
-  --scenario-dir <dir>    load scenarios from this directory of JSON files instead (in the order of its
-                          index.json when it has one, else by file name)
+  --scenario-dir <dir>    load scenarios from this directory of JSON files instead; without --scenarios,
+                          its scenarios are the list (in the order of its index.json when it has one, else
+                          every *.json file by name)
+  --limit <n>             at most n units (inspect_ai's --limit): one unit of every cell (system × mode × arm ×
+                          model × guard × poem) per round, rounds trial-major (every scenario of trial 1, then
+                          trial 2, ...), an arm that reuses another's reply after it; grid and follow-ups only.
+                          Part of the run id; marked limited in the plan, manifest, summary, tables and reports
   --trials, --repeat, --epochs <n>   trials per cell (default: 10, as the paper; forged-reasoning: 20, as PoEM)
   --k <n>                 retrieval depth (default: 10)
   --concurrency, -j <n>   units in flight (default: 4)

@@ -1,7 +1,7 @@
 // Command line: `pnpm eval --model <id> [...]` → RunSpec → runEvaluation → table and exit code.
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
+import { POLICY_SCENARIO_IDS, scenarioDirIds } from '../scenarios/index.js';
 import { engineChoice } from '../backends/engines.js';
 import { DEFAULT_SYSTEM_IDS } from '../backends/index.js';
 import { embedderSpecPart, EMBEDDERS, EXTRACTION_MODELS, extractionSpecPart } from '../backends/model-roles.js';
@@ -83,6 +83,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     'vector-engine': { type: 'string' },
     scenarios: { type: 'string' },
     'scenario-dir': { type: 'string' },
+    limit: { type: 'string' },
     trials: { type: 'string' },
     repeat: { type: 'string' },
     epochs: { type: 'string' },
@@ -174,8 +175,13 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     poem: list(values.poem, ['off']),
     ...(values.taint === undefined ? {} : { taint: list(values.taint, ['off']) }),
     ...(values.tamper === undefined ? {} : { tamper: values.tamper }),
-    scenarios: list(values.scenarios, scenarioIds),
+    // Without --scenarios, a --scenario-dir's own scenarios (its index.json's order, else by file name) are the list.
+    scenarios: list(
+      values.scenarios,
+      values['scenario-dir'] === undefined ? scenarioIds : scenarioDirIds(values['scenario-dir']),
+    ),
     scenarioDir: values['scenario-dir'] ?? null,
+    ...(values.limit === undefined ? {} : { limit: integer(issues, 'limit', values.limit, 1) }),
     trials: integer(issues, 'trials', values.trials ?? values.repeat ?? values.epochs, declared.defaultTrials ?? 10),
     k: integer(issues, 'k', values.k, 10),
     seed: integer(issues, 'seed', values.seed, 0),

@@ -28,6 +28,7 @@ import { gridSample } from './sample-identity.js';
 import { inShard, type Shard } from './shard.js';
 import { forEachBounded } from './bounded-pool.js';
 import { readExperimentResume, type ReusableReply } from './experiment-resume.js';
+import { gridLimitSpace, limitFilter } from './unit-limit.js';
 
 /** How a unit learns that the run stops. */
 interface UnitStop {
@@ -58,6 +59,8 @@ export interface ExperimentPhaseInput {
   retryErrors: boolean;
   /** `--shard i/n`: only this shard's units exist for this invocation (pipeline/shard.ts); absent = all. */
   shard?: Shard | null;
+  /** `--limit N`: only the N units the limit keeps exist (pipeline/unit-limit.ts); absent = all. */
+  limit?: number | null;
   /** Stops scheduling new units (Ctrl+C, the breaker, the budget); cut units are not recorded. */
   signal?: AbortSignal;
   /** Aborts decision calls in flight (Ctrl+C, the breaker; not the budget, whose calls sent finish); default `signal`. */
@@ -178,20 +181,36 @@ async function runUnit(
 /** What enumerating the units reads of the phase's input. */
 type UnitSpace = Pick<
   ExperimentPhaseInput,
-  'modes' | 'systems' | 'trials' | 'arms' | 'probes' | 'guardAxis' | 'poemAxis'
+  'modes' | 'systems' | 'trials' | 'arms' | 'probes' | 'guardAxis' | 'poemAxis' | 'limit'
 > & {
   /** Only the ids are read (`pnpm merge` enumerates from a manifest). */
   scenarios: readonly Pick<Scenario, 'id'>[];
   models: readonly { description: Pick<DecisionModel['description'], 'id'> }[];
 };
 
-/** Enumerates units in the reference loop order: mode → system → scenario → model → trial → arm. */
+/**
+ * Enumerates units in the reference loop order: mode → system → scenario → model → trial → arm; with `limit`, only
+ * the units it keeps (chosen over every unit of the spec, whatever the probes say, so the set never moves).
+ */
 export function enumerateUnits(input: UnitSpace): UnitKey[] {
   return [...unitKeys(input)];
 }
 
 /** The units of {@link enumerateUnits}, one at a time (the phase never holds them all). */
-function* unitKeys(input: UnitSpace): Generator<UnitKey> {
+function unitKeys(input: UnitSpace): Generator<UnitKey> {
+  const kept = limitFilter(
+    gridLimitSpace(
+      { ...input, models: input.models.map((m) => m.description.id) },
+      input.scenarios.map((s) => s.id),
+      input.trials,
+    ),
+    input.limit,
+  );
+  return filter(allUnitKeys(input), kept);
+}
+
+/** Every unit of the spec whose probe succeeded, without the limit. */
+function* allUnitKeys(input: UnitSpace): Generator<UnitKey> {
   for (const mode of input.modes)
     for (const system of input.systems)
       for (const scenario of input.scenarios) {

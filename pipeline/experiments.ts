@@ -12,7 +12,7 @@ import {
   type Registry,
   type RegistryEntry,
 } from './core/registry.js';
-import { ARMS, RUNNABLE_ARM_IDS } from './arms.js';
+import { ARMS, PAPER_ARM_IDS, RUNNABLE_ARM_IDS } from './arms.js';
 import { FORGERY_KINDS } from '../scenarios/forged-reasoning-scenario.js';
 
 /** The run-spec fields experiments take as arguments (`--hops`, `--tool-steps`, `--forgeries`, `--attacker-model`, `--attacker-queries`). */
@@ -54,7 +54,8 @@ const entries = {
     get arms() {
       return gridArms();
     },
-    defaultArms: ['none', 'store-filter'],
+    // The paper's six (Table 6); the output filter reuses the `none` reply, so it adds no call.
+    defaultArms: PAPER_ARM_IDS,
     defaultModes: ['direct', 'natural'],
     scenarioKind: 'policy',
     specFields: [],

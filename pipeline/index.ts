@@ -14,6 +14,7 @@ export type {
 } from './run-log.js';
 export { followUpUnitIdOf } from './follow-up-log.js';
 export { shardKeyOf, shardOfKey } from './shard.js';
+export { limitedLine, type LimitedMark } from './unit-limit.js';
 export type {
   AgentTrace,
   DecisionTrace,

@@ -187,9 +187,12 @@ describe('built from the registries', () => {
       QDRANT_URL: 'http://q:6333',
       STALEBENCH_EMBEDDINGS_BASE_URL: 'http://e/v1',
     };
+    // The grid's arms as the default was then (issue #26 made the paper's six the default: a different spec).
+    const then = ['--arms', 'none,store-filter'];
     const ids = [
-      ['--model', 'sim'],
+      ['--model', 'sim', ...then],
       [
+        ...then,
         '--model',
         'gpt-5-nano',
         '--embedder',
@@ -199,7 +202,7 @@ describe('built from the registries', () => {
         '--extraction-model',
         'gpt-4o-mini',
       ],
-      ['--model', 'sim', '--engine', 'neo4j,qdrant'],
+      ['--model', 'sim', '--engine', 'neo4j,qdrant', ...then],
       ['--model', 'sim', '--experiment', 'writeback', '--hops', '2'],
       ['--model', 'sim', '--experiment', 'tools', '--tool-steps', '3'],
     ].map((argv) => defaultRunId(specFromArgs(argv, env)));

@@ -73,6 +73,7 @@ export async function runFollowUpExperiment(run: RunContext, followUp: FollowUpS
     guardAxis: spec.guard.map((value) => value === 'on'),
     poemAxis: spec.poem.map((value) => value === 'on'),
     taintAxis: (spec.taint ?? ['off']).map((value) => value === 'on'),
+    limit: spec.limit ?? null,
     concurrency: spec.concurrency,
     retryErrors: spec.retryErrors,
     embedder,
@@ -138,6 +139,7 @@ export async function runGridExperiment(run: RunContext): Promise<ExperimentOutc
     concurrency: spec.concurrency,
     retryErrors: spec.retryErrors,
     shard: spec.control.shard,
+    limit: spec.limit ?? null,
     ...run.stops,
     onStart: control.begin,
     onUnit: (record, { retried }) => {

@@ -8,6 +8,7 @@ import type { RunSpec } from './run-spec.js';
 import type { ProofOfExecutionDecision } from '../guard/proof-of-execution-types.js';
 import type { ModelProvenance, ModelUsage } from './usage-totals.js';
 import type { ComponentRecord } from './core/registry.js';
+import type { LimitedMark } from './unit-limit.js';
 
 // The defences' traces are run-log data, defined beside the defences that write them (no import cycle through arms.ts).
 export type { GuardTrace, OutputFilterTrace } from './defences/traces.js';
@@ -116,6 +117,8 @@ export interface RunManifest {
   prompts?: Record<string, string>;
   /** `--shard i/n`: this run directory holds one shard of the run (pipeline/shard.ts); absent = every unit. */
   shard?: { index: number; count: number };
+  /** `--limit N`: the run holds at most N units of `of`, taken round-robin over the plan's cells (pipeline/unit-limit.ts). */
+  limited?: LimitedMark;
   /** `pnpm merge`: the shard directories this run was put together from (pipeline/merge/). */
   merged?: MergedFrom[];
   /** `--endpoints`: what each endpoint of the decision models' pool did in the last invocation (pipeline/endpoints/). */

@@ -29,6 +29,7 @@ import type { RunSpec } from './run-spec.js';
 import { followUpUnitIdOf } from './follow-up-log.js';
 import { runSetupPhase } from './setup-phase.js';
 import { createTokenCounter } from './token-count.js';
+import { limitedLine, limitedOf, type LimitedMark } from './unit-limit.js';
 
 /** One row of the plan: an experiment cell. */
 export interface PlanRow {
@@ -68,6 +69,8 @@ export interface RunPlan {
   models: PlanModel[];
   /** Caveats the printed plan states (estimated prompts, simulated extraction for natural mode, ...). */
   notes: string[];
+  /** `--limit N`: the plan covers the limited set only. */
+  limited?: LimitedMark;
 }
 
 /** The shortest reply that names an action (`{"action": "X", "reason": "..."}`), the low end of the output range. */
@@ -100,7 +103,9 @@ export interface PlanInput {
  */
 export async function planRun(input: PlanInput): Promise<RunPlan> {
   if (EXPERIMENTS.get(input.spec.experiment).phase === 'standalone') return planStandalone(input);
-  return isFollowUpExperiment(input.spec.experiment) ? planFollowUp(input) : planGrid(input);
+  const plan = await (isFollowUpExperiment(input.spec.experiment) ? planFollowUp(input) : planGrid(input));
+  const limited = limitedOf(input.spec);
+  return limited ? { ...plan, limited } : plan;
 }
 
 /** forged-reasoning: exact prompts and cache hits for the trial units, a range for the attacker loops. */
@@ -229,6 +234,7 @@ async function planFollowUp(input: PlanInput): Promise<RunPlan> {
     poemAxis: spec.poem.map((v) => v === 'on'),
     taintAxis: (spec.taint ?? ['off']).map((v) => v === 'on'),
     arms: spec.arms,
+    limit: spec.limit ?? null,
   });
   const existing = readFollowUpRecords(input.runDir, experiment.id);
   const rows = new Map<string, PlanRow>();
@@ -435,6 +441,7 @@ export function formatPlan(plan: RunPlan): string {
     `output range: ${LOW_OUTPUT_TOKENS} tokens per call (a bare JSON answer) to the token cap (reasoning models may spend it all)`,
   );
   for (const note of plan.notes) lines.push(`note: ${note}`);
+  if (plan.limited) lines.push(limitedLine(plan.limited));
   return lines.join('\n');
 }
 

@@ -16,6 +16,8 @@ import { signRun } from './run-signature.js';
 export interface RunSessionInput {
   runDir: string;
   specHash: string;
+  /** `--limit N` of this invocation (null: none), named when it is what makes the spec differ. */
+  limit?: number | null;
   /** The run's engines with credentials: leftovers of dead invocations are removed from their servers. */
   engine: EngineSpec;
   /** This invocation's scenarios, prompts, revision and packages. */
@@ -75,7 +77,7 @@ export async function openRunSession(input: RunSessionInput): Promise<RunSession
       throw new InvalidInputError(manifestPath, [
         {
           path: 'specHash',
-          message: `this run directory holds a different run (spec ${previous.specHash.slice(0, 8)}, yours ${input.specHash.slice(0, 8)}); pick another --run-id or --out`,
+          message: `this run directory holds a different run (spec ${previous.specHash.slice(0, 8)}, yours ${input.specHash.slice(0, 8)}${limitDifference(previous.spec?.limit, input.limit)}); pick another --run-id or --out`,
         },
       ]);
     }
@@ -163,6 +165,12 @@ function removeTemporaries(runDir: string, log: (line: string) => void): void {
   for (const name of left) rmSync(join(runDir, name), { force: true });
   if (left.length > 0)
     log(`removed ${left.length} temporary file(s) left by an earlier invocation: ${left.join(', ')}`);
+}
+
+/** `; its --limit 20, yours none`: said when the two limits differ (a limited run is never extended or cut in place). */
+function limitDifference(before: number | null | undefined, now: number | null | undefined): string {
+  const label = (limit: number | null | undefined) => (limit === null || limit === undefined ? 'none' : String(limit));
+  return label(before) === label(now) ? '' : `; its --limit ${label(before)}, yours ${label(now)}`;
 }
 
 /** Removes a directory this process created if nothing is in it (another process may have filled it meanwhile). */

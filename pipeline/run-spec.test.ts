@@ -4,12 +4,12 @@ import { specFromArgs } from './cli.js';
 import { defaultRunId, specHash } from './run-spec.js';
 
 describe('run spec from the command line', () => {
-  it('resolves defaults: all systems, both modes, none+store-filter, every registered scenario in grid order, 10 trials, k=10', () => {
+  it("resolves defaults: all systems, both modes, the paper's six arms, every registered scenario in grid order, 10 trials, k=10", () => {
     const spec = specFromArgs(['--model', 'sim'], {});
     expect(spec).toMatchObject({
       models: ['sim'],
       modes: ['direct', 'natural'],
-      arms: ['none', 'store-filter'],
+      arms: ['none', 'store-filter', 'prompt-hardening', 'output-filter', 'filter-hardening', 'guard'],
       trials: 10,
       k: 10,
       concurrency: 4,

@@ -92,6 +92,12 @@ export const runSpecSchema = z
     scenarios: idList,
     /** Directory of scenario JSON files; null = the built-in `scenarios/policy/`. */
     scenarioDir: z.string().nullable(),
+    /**
+     * `--limit N`: at most N units, round-robin across the plan's cells (pipeline/unit-limit.ts); absent or null = every
+     * unit. Part of the run's identity: a limited run has its own run id, and a run directory is never resumed under
+     * another limit.
+     */
+    limit: z.number().int().min(1).max(100_000_000).nullable().optional(),
     /** Trials per (scenario, system, mode, arm, model) (paper: 10). */
     trials: z.number().int().min(1).max(10_000),
     /** Retrieval depth (paper: k = 10 everywhere). */
@@ -171,6 +177,12 @@ export const runSpecSchema = z
       if (!standalone && spec[field].length === 0)
         context.addIssue({ code: 'custom', path: [field], message: 'needs at least one' });
     }
+    if (standalone && spec.limit !== null && spec.limit !== undefined)
+      context.addIssue({
+        code: 'custom',
+        path: ['limit'],
+        message: `applies to the grid and the follow-up experiments; ${spec.experiment} plans its attacker loops from the replies, so a unit limit cannot be honoured (use --trials, --scenarios, --forgeries or --attacker-queries)`,
+      });
     if (spec.taint?.includes('on') && !EXPERIMENTS.get(spec.experiment).writesJournals)
       context.addIssue({
         code: 'custom',
@@ -210,6 +222,7 @@ function specIdentity(spec: RunSpec): unknown {
     tamper,
     scenarios,
     scenarioDir,
+    limit,
     trials,
     k,
     seed,
@@ -236,6 +249,8 @@ function specIdentity(spec: RunSpec): unknown {
     ...(tamper === undefined || tamper === 'none' ? {} : { tamper }),
     scenarios,
     scenarioDir,
+    // Absent without --limit, so unlimited runs keep their run ids.
+    ...(limit === null || limit === undefined ? {} : { limit }),
     trials,
     k,
     seed,

@@ -17,6 +17,7 @@ import type { RunParts } from './run-parts.js';
 import type { RunSession } from './run-session.js';
 import { specHash, type RunSpec } from './run-spec.js';
 import { checkSameShard, shardOf } from './shard.js';
+import { limitedLine, limitedOf } from './unit-limit.js';
 
 /** This invocation's scenarios, prompts, revision and packages: what a resume must match. */
 export function runFingerprint(spec: RunSpec, parts: RunParts, environment: RunEnvironment): RunFingerprint {
@@ -46,6 +47,7 @@ export function startManifest(
   const shard = shardOf(spec);
   checkSameShard(runDir, previous, shard);
   const logHeads = prepareRunLog(runDir, previous, log);
+  const limited = limitedOf(spec);
   const now = new Date().toISOString();
   const manifest: RunManifest = {
     ...session.manifestFor({
@@ -62,6 +64,7 @@ export function startManifest(
       spec,
       specHash: specHash(spec),
       ...(shard ? { shard } : {}),
+      ...(limited ? { limited } : {}),
       models: models.map((m) => m.description),
       embedder: embedderRecord(embedder),
       extraction: { id: extraction.id, simulated: extraction.simulated },
@@ -83,5 +86,6 @@ export function startManifest(
   manifest.bound = runBinding(runDir, manifest.spec);
   writeJsonAtomic(join(runDir, 'manifest.json'), manifest);
   if (previous) log(`resuming ${runDir} (status was ${previous.status})`);
+  if (limited) log(limitedLine(limited));
   return manifest;
 }

@@ -78,6 +78,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   await using session = await openRunSession({
     runDir: parts.runDir,
     specHash: specHash(spec),
+    limit: spec.limit ?? null,
     engine: parts.engine,
     fingerprint,
     resumeAnyway: options.resumeAnyway ?? false,

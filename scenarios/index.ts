@@ -1,12 +1,12 @@
 // Scenario registry and loader: the policy scenarios of scenarios/policy/index.json in grid order, validated before anything runs.
-import { readdir } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidInputError, UnknownComponentError } from '../pipeline/core/errors.js';
 import policyIndex from './policy/index.json' with { type: 'json' };
 import { scenarioSchema, type Scenario } from './scenario.js';
 import { allOrNothing, idIsFileName, readJsonFile } from './scenario-file.js';
-import { INDEX_FILE, loadScenarioIndex } from './scenario-index.js';
+import { INDEX_FILE, loadScenarioIndex, readScenarioIndex } from './scenario-index.js';
 
 export { INDEX_FILE, loadScenarioIndex, type ScenarioIndexEntry } from './scenario-index.js';
 
@@ -57,9 +57,20 @@ export async function loadScenarioFile(path: string): Promise<Scenario> {
  * (which must list every file), else every `*.json` file sorted by name.
  */
 export async function loadScenarioDir(dir: string): Promise<Scenario[]> {
+  return loadAll(scenarioDirIds(dir).map((id) => join(dir, `${id}.json`)));
+}
+
+/**
+ * The scenario ids of a `--scenario-dir`, in its order: its `index.json`'s (checked against the folder's files) when
+ * it has one, else every `*.json` file's name, sorted. Without `--scenarios` these are the run's scenarios. Throws
+ * `InvalidInputError` naming the folder (missing, not a directory, no scenario file) or the index (and its field).
+ *
+ * @example scenarioDirIds('my-scenarios') // ['zz_first', 'zz_second']
+ */
+export function scenarioDirIds(dir: string): string[] {
   let entries: string[];
   try {
-    entries = await readdir(dir);
+    entries = readdirSync(dir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const message =
@@ -70,15 +81,18 @@ export async function loadScenarioDir(dir: string): Promise<Scenario[]> {
           : `cannot read directory: ${(error as Error).message}`;
     throw new InvalidInputError(dir, [{ path: '--scenario-dir', message }]);
   }
-  const index = await loadScenarioIndex(dir);
-  const names = index
-    ? index.scenarios.map((entry) => `${entry.id}.json`)
-    : entries.filter((name) => name.endsWith('.json') && name !== INDEX_FILE).sort();
-  if (names.length === 0)
+  const index = readScenarioIndex(dir);
+  const ids = index
+    ? index.scenarios.map((entry) => entry.id)
+    : entries
+        .filter((name) => name.endsWith('.json') && name !== INDEX_FILE)
+        .sort()
+        .map((name) => name.slice(0, -'.json'.length));
+  if (ids.length === 0)
     throw new InvalidInputError(dir, [
       { path: '--scenario-dir', message: 'no scenario files (*.json) in this directory' },
     ]);
-  return loadAll(names.map((name) => join(dir, name)));
+  return ids;
 }
 
 /** Reads every file, then throws if any failed: one file's error as is, several merged (paths prefixed). */

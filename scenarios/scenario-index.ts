@@ -1,11 +1,10 @@
 // The ordered index of a scenario folder (`index.json`): which scenarios it registers, in grid order, and where each
 // sits in the paper's Table 8/11. The repository's own index is the single source of the policy scenario ids.
-import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
-import { readJsonFile } from './scenario-file.js';
+import { parseJsonFile } from './scenario-file.js';
 
 /** The index's file name inside a scenario folder. */
 export const INDEX_FILE = 'index.json';
@@ -73,11 +72,22 @@ export type ScenarioIndexEntry = ScenarioIndex['scenarios'][number];
  * @example (await loadScenarioIndex('scenarios/policy'))?.scenarios.map((entry) => entry.id)
  */
 export async function loadScenarioIndex(dir: string): Promise<ScenarioIndex | null> {
+  return readScenarioIndex(dir);
+}
+
+/** {@link loadScenarioIndex}, synchronously (the command line reads a `--scenario-dir`'s scenario list with it). */
+export function readScenarioIndex(dir: string): ScenarioIndex | null {
   const path = join(dir, INDEX_FILE);
   if (!existsSync(path)) return null;
-  const files = new Set((await readdir(dir)).filter((name) => name.endsWith('.json') && name !== INDEX_FILE));
+  const files = new Set(readdirSync(dir).filter((name) => name.endsWith('.json') && name !== INDEX_FILE));
   const listed = new Set<string>();
-  const outcome = await readJsonFile(path, scenarioIndexSchema, {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new InvalidInputError(path, [{ path: '', message: `cannot read file: ${(error as Error).message}` }]);
+  }
+  const outcome = parseJsonFile(text, path, scenarioIndexSchema, {
     valid: (index) => {
       const issues: InputIssue[] = [];
       index.scenarios.forEach((entry, at) => {

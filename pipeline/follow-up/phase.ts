@@ -25,6 +25,7 @@ import { UnitCancelledError } from '../run-control.js';
 import type { Redactor } from '../redact.js';
 import { isExploitScenario, type FollowUpSettings, type FollowUpSteps } from './experiment.js';
 import { recordingModel } from '../recording-model.js';
+import { followUpLimitSpace, limitFilter } from '../unit-limit.js';
 
 /** Inputs of the follow-up phase. */
 export interface FollowUpPhaseInput {
@@ -46,6 +47,8 @@ export interface FollowUpPhaseInput {
   poemAxis: readonly boolean[];
   /** `--taint off,on` (journal experiments); absent: off only. */
   taintAxis?: readonly boolean[];
+  /** `--limit N`: only the N units the limit keeps (pipeline/unit-limit.ts); absent = all. */
+  limit?: number | null;
   concurrency: number;
   retryErrors: boolean;
   embedder: Embedder;
@@ -100,8 +103,17 @@ export function enumerateFollowUpUnits(
     | 'poemAxis'
     | 'taintAxis'
     | 'arms'
+    | 'limit'
   >,
 ): FollowUpKey[] {
+  const kept = limitFilter(
+    followUpLimitSpace(
+      { ...input, models: input.models.map((m) => m.description.id), taintAxis: input.taintAxis ?? [false] },
+      input.scenarios.map((s) => s.id),
+      input.trials,
+    ),
+    input.limit,
+  );
   const keys: FollowUpKey[] = [];
   for (const mode of input.modes)
     for (const system of input.systems)
@@ -125,7 +137,7 @@ export function enumerateFollowUpUnits(
                       // Off keeps the key as it was before the axis existed (unit ids and records unchanged).
                       ...(taint ? { taint } : {}),
                     });
-  return keys;
+  return keys.filter(kept);
 }
 
 /** The namespace of one unit: its own, so units never see each other's writes. */

@@ -132,6 +132,7 @@ export function planMerge(dirs: readonly string[]): MergePlan {
     probes: lastProbes(reference),
     guardAxis: spec.guard.map((value) => value === 'on'),
     poemAxis: spec.poem.map((value) => value === 'on'),
+    limit: spec.limit ?? null,
   });
   const count = reference.manifest.shard.count;
   const shardOfUnit = new Map(keys.map((key) => [unitIdOf(key), shardOfKey(shardKeyOf(key), count)]));
