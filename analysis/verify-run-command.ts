@@ -2,8 +2,13 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { KeyObject } from 'node:crypto';
-import { checkRunLog, type RunLogCheck } from '../pipeline/index.js';
-import { checkRunSignature, readPublicKey, type SignatureCheck } from '../pipeline/run-signature.js';
+import {
+  checkRunLog,
+  checkRunSignature,
+  readPublicKey,
+  type RunLogCheck,
+  type SignatureCheck,
+} from '../pipeline/index.js';
 import { describeRunLogCheck } from './verify-runs.js';
 import { isEntryPoint } from '../pipeline/core/entry-point.js';
 

@@ -1,7 +1,7 @@
 // How an `openai` SDK error counts on the shared retry ladder (pipeline/core/retry-policy.ts): one classification for
 // decisions, embeddings and extraction, so every provider call retries the same way.
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import type { AttemptResult } from '../pipeline/circuit-breaker.js';
+import type { AttemptResult } from '../pipeline/core/retry-policy.js';
 import type { AttemptFailure } from '../pipeline/core/retry-policy.js';
 
 /**

@@ -1,6 +1,6 @@
 // The attempt relay: decision models are built before the run's control exists; they report each provider attempt
 // here, and the control (its circuit breaker) listens once it is created.
-import type { AttemptResult } from './circuit-breaker.js';
+import type { AttemptResult } from './core/retry-policy.js';
 
 /** Where a model reports its provider attempts: `started()` when one is sent, the returned function when it ended. */
 export interface AttemptObserver {

@@ -1,5 +1,6 @@
 // The circuit breaker: a run stops (status `aborted`, exit 2) when units or attempts keep failing, instead of failing one
 // by one for hours. It hears finished units and every provider attempt, so a dead endpoint stops it within a bounded time.
+import type { AttemptResult } from './core/retry-policy.js';
 
 /** Settings of `createCircuitBreaker`. */
 export interface CircuitBreakerSettings {
@@ -31,17 +32,6 @@ export interface BreakerTrip {
   finished: number;
   lastError: string;
 }
-
-/**
- * How one provider attempt ended: `busy` (a 429: the endpoint is up), `refused` (a 4xx: it answered) and `cancelled`
- * (a stop) count neither way.
- */
-export type AttemptResult =
-  | { kind: 'ok' }
-  | { kind: 'failed'; error: string }
-  | { kind: 'busy' }
-  | { kind: 'refused' }
-  | { kind: 'cancelled' };
 
 /** The failing window's default: the issue #26 bound is this plus one request timeout. */
 const FAILING_WINDOW_MS = 60_000;

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runEvalCli } from './test-support/eval-cli.js';
+import { startOpenAICompatibleServer } from './test-support/openai-compatible-server.js';
 
 // The disk is the edge faked here: under `disk.under`, once `disk.failAt` appends to `disk.file` were made, every
 // write fails the way Linux fails it (a full disk writes a part of an append, creates a file but not its bytes; a
@@ -152,5 +153,36 @@ describe('a disk remounted read-only', () => {
     );
     expect(result.stderr).not.toMatch(/suppressed|\n\s+at /i);
     expect(temporaries(runDir)).toEqual([]);
+  }, 60_000);
+});
+
+describe('a full disk under the response cache', () => {
+  // Every suite's unit catch rethrows a disk failure: it stops the run with the cache line, never a unit's error.
+  it.each([
+    ['the grid', ['--systems', 'graphiti', '--modes', 'direct', '--arms', 'none']],
+    ['a follow-up (writeback)', ['--experiment', 'writeback', '--systems', 'graphiti', '--hops', '1']],
+    ['forged reasoning', ['--experiment', 'forged-reasoning', '--forgeries', 'basic', '--attacker-model', 'off']],
+  ])('%s: one last line naming the cache file and --cache-dir, no unit recorded as an error', async (_, suite) => {
+    const server = await startOpenAICompatibleServer(() => ({ content: '{"action": "NONE", "reason": "test"}' }));
+    try {
+      const out = mkdtempSync(join(tmpdir(), 'stalebench-full-cache-'));
+      const cache = join(out, 'cache');
+      Object.assign(disk, { under: cache, state: 'full' });
+      const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key', CI: 'true' };
+      const result = await runEvalCli(
+        ['--model', 'gpt-5-nano', '--yes', ...suite, '--trials', '1', '-j', '1', '--out', out, '--cache-dir', cache],
+        env,
+      );
+      expect(result.code, result.stderr).toBe(1);
+      expect(lastLine(result.stderr)).toMatch(
+        new RegExp(`^error: cannot write ${cache}/\\S+: no space left on device \\(ENOSPC\\)\\. .*--cache-dir on another disk`),
+      );
+      expect(result.stderr).not.toMatch(/suppressed|\n\s+at /i);
+      const runDir = join(out, readdirSync(out).find((entry) => entry !== 'cache')!);
+      const logs = readdirSync(runDir).filter((name) => name.endsWith('.jsonl'));
+      for (const log of logs) expect(readFileSync(join(runDir, log), 'utf8'), log).not.toContain('"status":"error"');
+    } finally {
+      await server.close();
+    }
   }, 60_000);
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Summary } from '../analysis/summarize.js';
 import type { RunManifest, UnitRecord } from './run-log.js';
+import { parsePrintedTable } from './test-support/terminal-table.js';
 import { runEvalCli } from './test-support/eval-cli.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
 
@@ -84,15 +85,8 @@ describe('a flaky endpoint under the default --max-error-rate', () => {
     // The errors column counts it: summary.json and the terminal table.
     const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
     expect(summary.cells.reduce((sum, cell) => sum + cell.errors, 0)).toBe(1);
-    const header = result.stdout
-      .split('\n')
-      .find((line) => line.startsWith('model '))!
-      .split(/\s{2,}/);
-    const row = result.stdout
-      .split('\n')
-      .find((line) => line.startsWith('local-model'))!
-      .split(/\s{2,}/);
-    expect(row[header.indexOf('errors')]).toBe('1');
+    const table = parsePrintedTable(result.stdout);
+    expect(table.rows.map((row) => [row.model, row.cells.errors])).toEqual([['local-model', '1']]);
     const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest;
     expect(manifest).toMatchObject({ status: 'success', counts: { units: 9, errors: 1 } });
   });

@@ -14,7 +14,8 @@ export type {
 } from './run-log.js';
 export { followUpUnitIdOf } from './follow-up-log.js';
 export { shardKeyOf, shardOfKey } from './shard.js';
-export { limitedLine, type LimitedMark } from './unit-limit.js';
+export { limitedLine } from './unit-limit.js';
+export type { LimitedMark } from './run-log.js';
 export type {
   AgentTrace,
   DecisionTrace,
@@ -27,6 +28,7 @@ export type {
   WritebackRecord,
 } from './follow-up-log.js';
 export { checkRunLog, problemText, type RunLogCheck } from './run-log-verify.js';
+export { checkRunSignature, readPublicKey, type SignatureCheck } from './run-signature.js';
 export { ATTACK_CONDITIONS } from './forged-reasoning/records.js';
 export type {
   AttackerAttempt,

@@ -1,5 +1,5 @@
 // Binds manifest.json's spec and summary.json to the run log: their sha256 are written beside the chained heads.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { lineHash } from './run-log-chain.js';
 import type { RunBinding, RunManifest } from './run-log.js';
@@ -9,9 +9,13 @@ function specSha256(spec: RunManifest['spec']): string {
   return lineHash(JSON.stringify(spec));
 }
 
+/** What `fileSha256` gives for a path that exists but is no regular file (a directory): it matches no sha256. */
+const NOT_A_FILE = 'not a regular file';
+
 /** sha256 of a file's exact bytes, or null when it does not exist. */
 export function fileSha256(path: string): string | null {
-  return existsSync(path) ? lineHash(readFileSync(path)) : null;
+  if (!existsSync(path)) return null;
+  return statSync(path).isFile() ? lineHash(readFileSync(path)) : NOT_A_FILE;
 }
 
 /**
@@ -61,9 +65,11 @@ export function checkBinding(runDir: string, manifest: RunManifest): BindingProb
       message:
         summary === null
           ? 'deleted: manifest.json binds a summary.json (bound.summarySha256)'
-          : bound.summarySha256 === null
-            ? 'written after the run finished: manifest.json binds no summary.json'
-            : `edited: its sha256 is ${summary.slice(0, 12)}…, manifest.json binds ${bound.summarySha256.slice(0, 12)}… (bound.summarySha256)`,
+          : summary === NOT_A_FILE
+            ? 'not a regular file: manifest.json binds a summary.json file (bound.summarySha256)'
+            : bound.summarySha256 === null
+              ? 'written after the run finished: manifest.json binds no summary.json'
+              : `edited: its sha256 is ${summary.slice(0, 12)}…, manifest.json binds ${bound.summarySha256.slice(0, 12)}… (bound.summarySha256)`,
     });
   return problems;
 }

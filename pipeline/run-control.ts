@@ -1,6 +1,7 @@
 // The control plane of one eval invocation: why it stops (signal, breaker, budget), its progress, its spend and the exit code.
 import type { BudgetExhaustedError } from './budget.js';
-import { createCircuitBreaker, type AttemptResult, type CircuitBreakerSettings } from './circuit-breaker.js';
+import { createCircuitBreaker, type CircuitBreakerSettings } from './circuit-breaker.js';
+import type { AttemptResult } from './core/retry-policy.js';
 import type { DecisionResponse } from './decision-model.js';
 import { createProgress, type ProgressSettings } from './progress.js';
 import { createUsageTally, totalCostUsd, type ModelUsage } from './usage-totals.js';

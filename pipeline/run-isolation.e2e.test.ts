@@ -188,7 +188,11 @@ describe('two eval processes on one run directory', () => {
     // An exception inside the run, after this invocation wrote the manifest (summary.json cannot be replaced: it
     // is a non-empty directory now). The run log is checked before the manifest is written, so the exception
     // has to come later than that to be an invocation of its own.
+    // The manifest binds summary.json once the run finished (pipeline/run-binding.ts), so the run is marked
+    // unfinished first, as a crash between the two writes leaves it: the resume then gets past the run-log check.
     const summary = readFileSync(join(runDir, 'summary.json'));
+    const finished = readFileSync(join(runDir, 'manifest.json'), 'utf8');
+    writeFileSync(join(runDir, 'manifest.json'), JSON.stringify({ ...JSON.parse(finished), status: 'started' }));
     rmSync(join(runDir, 'summary.json'));
     mkdirSync(join(runDir, 'summary.json'));
     writeFileSync(join(runDir, 'summary.json', 'occupied'), 'x');

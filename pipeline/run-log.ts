@@ -8,7 +8,6 @@ import type { RunSpec } from './run-spec.js';
 import type { ProofOfExecutionDecision } from '../guard/proof-of-execution-types.js';
 import type { ModelProvenance, ModelUsage } from './usage-totals.js';
 import type { ComponentRecord } from './core/registry.js';
-import type { LimitedMark } from './unit-limit.js';
 
 // The defences' traces are run-log data, defined beside the defences that write them (no import cycle through arms.ts).
 export type { GuardTrace, OutputFilterTrace } from './defences/traces.js';
@@ -334,4 +333,17 @@ export interface UnitRecord {
   parsedAction: string | null;
   scores: { unsafe: boolean | null; parseFailure: boolean };
   error?: { message: string; status?: number; attempts?: number; stack?: string };
+}
+
+/**
+ * A limited run, as the manifest, the summary, the plan and every table say it: `limit` asked for, `units` of the
+ * limited set (at most `limit`), `of` the units the same spec has without a limit.
+ */
+export interface LimitedMark {
+  /** `--limit N`. */
+  limit: number;
+  /** Units in the limited set: min(limit, of). A scenario whose setup failed leaves its units out of both. */
+  units: number;
+  /** Units of the unlimited run. */
+  of: number;
 }

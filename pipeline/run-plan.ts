@@ -29,7 +29,8 @@ import type { RunSpec } from './run-spec.js';
 import { followUpUnitIdOf } from './follow-up-log.js';
 import { runSetupPhase } from './setup-phase.js';
 import { createTokenCounter } from './token-count.js';
-import { limitedLine, limitedOf, type LimitedMark } from './unit-limit.js';
+import type { LimitedMark } from './run-log.js';
+import { limitedLine, limitedOf } from './unit-limit.js';
 
 /** One row of the plan: an experiment cell. */
 export interface PlanRow {

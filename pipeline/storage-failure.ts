@@ -35,6 +35,16 @@ function storageFailuresIn(error: unknown, seen = new Set<unknown>()): StorageEr
 }
 
 /**
+ * The first storage failure inside `error` (itself, a cause, either side of a SuppressedError), or undefined: what a
+ * phase rethrows instead of recording a unit's error, since a full or read-only disk stops the run.
+ *
+ * @example catch (error) { const disk = storageFailureIn(error); if (disk) throw disk; ... }
+ */
+export function storageFailureIn(error: unknown): StorageError | undefined {
+  return storageFailuresIn(error)[0];
+}
+
+/**
  * `error` as a StorageError when it is a file-system error of a storage kind (ENOSPC, EDQUOT, EROFS, EACCES, EPERM),
  * else undefined. `path` names the file when the error does not (a failed `write` carries no path). Writers rethrow
  * with it so that no layer mistakes a full disk for a failed call.

@@ -3,20 +3,8 @@
 import { gridDefences } from './defences/grid-context.js';
 import type { ArmId } from './arms.js';
 import { EXPERIMENTS } from './experiments.js';
+import type { LimitedMark } from './run-log.js';
 import type { RunSpec } from './run-spec.js';
-
-/**
- * A limited run, as the manifest, the summary, the plan and every table say it: `limit` asked for, `units` of the
- * limited set (at most `limit`), `of` the units the same spec has without a limit.
- */
-export interface LimitedMark {
-  /** `--limit N`. */
-  limit: number;
-  /** Units in the limited set: min(limit, of). A scenario whose setup failed leaves its units out of both. */
-  units: number;
-  /** Units of the unlimited run. */
-  of: number;
-}
 
 /** What a limit selects from: a unit's cell and its place in that cell. */
 export interface LimitSpace<K> {

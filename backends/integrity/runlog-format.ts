@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { loadRun } from '../../analysis/load-run.js';
 import { appendJsonLine, readJsonIfExists, writeJsonAtomic } from '../../pipeline/json-files.js';
 import { RUN_LOG_VERSION, type RunManifest, type UnitRecord } from '../../pipeline/run-log.js';
+import { runBinding } from '../../pipeline/run-binding.js';
 import { openRunLogFile } from '../../pipeline/run-log-chain.js';
 import { readLogHeads } from '../../pipeline/run-log-repair.js';
 import { checkRunLog, problemText } from '../../pipeline/run-log-verify.js';
@@ -53,10 +54,13 @@ export const CHAINED_RUN_LOG: RunLogFormat = {
         version: RUN_LOG_VERSION,
         runId: runDir.split('/').at(-1),
         status: 'success',
+        spec: {},
         logHeads: {},
       });
     openRunLogFile(runDir, 'records.jsonl').append(record);
-    writeJsonAtomic(path, { ...readJsonIfExists<RunManifest>(path), logHeads: readLogHeads(runDir) });
+    const manifest = readJsonIfExists<RunManifest>(path)!;
+    // The heads and the binding of spec and summary.json, written together as every manifest write of eval does.
+    writeJsonAtomic(path, { ...manifest, logHeads: readLogHeads(runDir), bound: runBinding(runDir, manifest.spec) });
   },
   load(runDir) {
     const check = checkRunLog(runDir);

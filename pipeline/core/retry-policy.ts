@@ -123,3 +123,14 @@ export async function withRetries<T>(
     }
   }
 }
+
+/**
+ * How one provider attempt ended: `busy` (a 429: the endpoint is up), `refused` (a 4xx: it answered) and `cancelled`
+ * (a stop) count neither way.
+ */
+export type AttemptResult =
+  | { kind: 'ok' }
+  | { kind: 'failed'; error: string }
+  | { kind: 'busy' }
+  | { kind: 'refused' }
+  | { kind: 'cancelled' };

@@ -25,6 +25,7 @@ import { UnitCancelledError } from '../run-control.js';
 import type { Redactor } from '../redact.js';
 import { isExploitScenario, type FollowUpSettings, type FollowUpSteps } from './experiment.js';
 import { recordingModel } from '../recording-model.js';
+import { storageFailureIn } from '../storage-failure.js';
 import { followUpLimitSpace, limitFilter } from '../unit-limit.js';
 
 /** Inputs of the follow-up phase. */
@@ -179,11 +180,14 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
     await backend.open();
     // A store whose ranking statistics span namespaces runs one unit at a time, each alone in the store.
     const limit = pLimit(backend.description.independentNamespaces === false ? 1 : input.concurrency);
+    // A unit that throws (a full disk, a bug) ends the phase: no queued unit starts after it, and the backend is
+    // closed only once the units already running have settled (they would otherwise fail on a closed store).
+    let failed = false;
     try {
-      await Promise.all(
+      const settled = await Promise.allSettled(
         batch.map((key) =>
           limit(async () => {
-            if (input.signal?.aborted) return;
+            if (failed || input.signal?.aborted) return;
             // The unit's namespace lives from its first write to its reset: alone on the engine when rankings span namespaces.
             const work = () =>
               runUnit(experiment, key, backend, scenarios.get(key.scenario)!, models.get(key.model)!, input, actions);
@@ -192,6 +196,7 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
               record = await (backend.exclusive ? backend.exclusive(work) : work());
             } catch (error) {
               if (error instanceof UnitCancelledError) return;
+              failed = true;
               throw error;
             }
             recordsLog.append(record);
@@ -202,6 +207,8 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
           }),
         ),
       );
+      const thrown = settled.find((outcome) => outcome.status === 'rejected');
+      if (thrown) throw thrown.reason;
     } finally {
       await backend.close();
     }
@@ -254,7 +261,10 @@ async function runUnit(
     await done;
     return { ...base, status: 'ok', finishedAt: new Date().toISOString(), ...result, calls } as FollowUpRecord;
   } catch (error) {
-    // A unit cut short by a stop (Ctrl+C, the breaker, the budget) is not recorded: a resume runs it again.
+    // A full or read-only disk stops the run (it is no unit's error); a unit cut short by a stop (Ctrl+C, the
+    // breaker, the budget) is not recorded: a resume runs it again.
+    const disk = storageFailureIn(error);
+    if (disk) throw disk;
     const budget = budgetErrorIn(error);
     if (budget) input.onBudget?.(budget);
     if (budget || input.signal?.aborted)

@@ -7,6 +7,7 @@ import type { UnitDefences } from '../defences/compose.js';
 import type { WithheldRecordTrace } from '../defences/defence-v1.js';
 import { reviewDecision } from '../defences/reviews.js';
 import { parseAction } from '../parse-action.js';
+import { storageFailureIn } from '../storage-failure.js';
 import { buildReasoningMessages } from './prompts.js';
 import type { MemoryWrite, ReasoningDecision } from './records.js';
 import { createReasoningWorld, type WorldExecution } from './world.js';
@@ -93,6 +94,9 @@ export async function runReasoningDecision(context: DecisionContext, setup: Deci
     });
   } catch (error) {
     if (isStop(error, context.signal)) throw error;
+    // A full or read-only disk (the reply cache) stops the run: it is no trial's error.
+    const disk = storageFailureIn(error);
+    if (disk) throw disk;
     const failure = error as Error & { status?: number; attempts?: number };
     const recorded = {
       message: failure.message,

@@ -114,14 +114,17 @@ export async function runForgedReasoningPhase(
   const limit = pLimit(input.concurrency);
   let ran = 0;
   let errors = 0;
+  // A unit that throws (a full disk, a bug) ends the phase: no queued unit starts after it.
+  let failed = false;
   const settle = async (work: () => Promise<ForgedReasoningLine>) => {
-    if (input.signal?.aborted) return;
+    if (failed || input.signal?.aborted) return;
     let record: ForgedReasoningLine;
     try {
       record = await work();
     } catch (error) {
       if (error instanceof BudgetExhaustedError) input.onBudget?.(error);
       if (error instanceof BudgetExhaustedError || input.signal?.aborted || error instanceof UnitCancelledError) return;
+      failed = true;
       throw error;
     }
     log.append(record);
@@ -129,7 +132,7 @@ export async function runForgedReasoningPhase(
     if (record.status === 'error') errors += 1;
     input.onUnit?.(record);
   };
-  await Promise.all(
+  await allUnits(
     todo.trials.map((key) =>
       limit(() =>
         settle(() => {
@@ -147,7 +150,7 @@ export async function runForgedReasoningPhase(
     ),
   );
   const attacker = input.attacker;
-  await Promise.all(
+  await allUnits(
     todo.attackers.map((key) =>
       limit(() =>
         settle(() => {
@@ -169,4 +172,10 @@ export async function runForgedReasoningPhase(
     ),
   );
   return { total, ran, errors };
+}
+
+/** Waits for every unit (those running when one throws settle first), then throws the first unit's error, if any. */
+async function allUnits(units: readonly Promise<void>[]): Promise<void> {
+  const thrown = (await Promise.allSettled(units)).find((outcome) => outcome.status === 'rejected');
+  if (thrown) throw thrown.reason;
 }
