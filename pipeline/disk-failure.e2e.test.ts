@@ -162,27 +162,33 @@ describe('a full disk under the response cache', () => {
     ['the grid', ['--systems', 'graphiti', '--modes', 'direct', '--arms', 'none']],
     ['a follow-up (writeback)', ['--experiment', 'writeback', '--systems', 'graphiti', '--hops', '1']],
     ['forged reasoning', ['--experiment', 'forged-reasoning', '--forgeries', 'basic', '--attacker-model', 'off']],
-  ])('%s: one last line naming the cache file and --cache-dir, no unit recorded as an error', async (_, suite) => {
-    const server = await startOpenAICompatibleServer(() => ({ content: '{"action": "NONE", "reason": "test"}' }));
-    try {
-      const out = mkdtempSync(join(tmpdir(), 'stalebench-full-cache-'));
-      const cache = join(out, 'cache');
-      Object.assign(disk, { under: cache, state: 'full' });
-      const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key', CI: 'true' };
-      const result = await runEvalCli(
-        ['--model', 'gpt-5-nano', '--yes', ...suite, '--trials', '1', '-j', '1', '--out', out, '--cache-dir', cache],
-        env,
-      );
-      expect(result.code, result.stderr).toBe(1);
-      expect(lastLine(result.stderr)).toMatch(
-        new RegExp(`^error: cannot write ${cache}/\\S+: no space left on device \\(ENOSPC\\)\\. .*--cache-dir on another disk`),
-      );
-      expect(result.stderr).not.toMatch(/suppressed|\n\s+at /i);
-      const runDir = join(out, readdirSync(out).find((entry) => entry !== 'cache')!);
-      const logs = readdirSync(runDir).filter((name) => name.endsWith('.jsonl'));
-      for (const log of logs) expect(readFileSync(join(runDir, log), 'utf8'), log).not.toContain('"status":"error"');
-    } finally {
-      await server.close();
-    }
-  }, 60_000);
+  ])(
+    '%s: one last line naming the cache file and --cache-dir, no unit recorded as an error',
+    async (_, suite) => {
+      const server = await startOpenAICompatibleServer(() => ({ content: '{"action": "NONE", "reason": "test"}' }));
+      try {
+        const out = mkdtempSync(join(tmpdir(), 'stalebench-full-cache-'));
+        const cache = join(out, 'cache');
+        Object.assign(disk, { under: cache, state: 'full' });
+        const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key', CI: 'true' };
+        const result = await runEvalCli(
+          ['--model', 'gpt-5-nano', '--yes', ...suite, '--trials', '1', '-j', '1', '--out', out, '--cache-dir', cache],
+          env,
+        );
+        expect(result.code, result.stderr).toBe(1);
+        expect(lastLine(result.stderr)).toMatch(
+          new RegExp(
+            `^error: cannot write ${cache}/\\S+: no space left on device \\(ENOSPC\\)\\. .*--cache-dir on another disk`,
+          ),
+        );
+        expect(result.stderr).not.toMatch(/suppressed|\n\s+at /i);
+        const runDir = join(out, readdirSync(out).find((entry) => entry !== 'cache')!);
+        const logs = readdirSync(runDir).filter((name) => name.endsWith('.jsonl'));
+        for (const log of logs) expect(readFileSync(join(runDir, log), 'utf8'), log).not.toContain('"status":"error"');
+      } finally {
+        await server.close();
+      }
+    },
+    60_000,
+  );
 });
