@@ -118,7 +118,7 @@ ${helpLines(EXTRACTION_MODELS, INDENT)}
   --verbose, -v           one line per setup probe (seed and read of a system, mode and scenario: ok, exposed,
                           n/a); without it only probes that failed are printed
 
- scaling out (README "A grid on several machines"):
+ scaling out (pipeline/README.md "A grid on several machines"):
   --shard <i>/<n>         run only shard i of n (units split by a hash of their id); its own run directory
                           <run id>_shard<i>of<n>; put the shards together with pnpm merge
   --endpoints <file>      endpoint pool of the decision models: [{"baseURL", "keyEnv", "maxConcurrency",

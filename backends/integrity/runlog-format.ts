@@ -43,7 +43,7 @@ export const UNCHAINED_RUN_LOG: RunLogFormat = {
  * Today's format: every line carries the hash of the previous one and the manifest holds each file's head
  * (pipeline/run-log-chain.ts). Its read path is the analysis commands', which verify the chain before reading
  * (analysis/verify-runs.ts): an edit is refused at read. The chain is unkeyed, so an edit that recomputes every
- * hash and the manifest's heads is not caught (the README says so).
+ * hash and the manifest's heads is not caught (analysis/README.md says so).
  */
 export const CHAINED_RUN_LOG: RunLogFormat = {
   id: `hash-chained records.jsonl (run-log v${RUN_LOG_VERSION})`,
