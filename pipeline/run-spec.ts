@@ -25,7 +25,8 @@ function registeredId(registry: Registry<string, RegistryEntry>) {
 
 /**
  * The share of failed units a run tolerates (`--max-error-rate`): a run below it completes (exit 4 when units are still
- * failed); above it, or past it once 20 units finished, it stops. pipeline/README.md "Transient errors do not kill a good run" justifies the value.
+ * failed); above it, or past it once 20 units finished, it stops. pipeline/README.md "Transient errors do not kill a
+ * good run" justifies the value.
  */
 export const DEFAULT_MAX_ERROR_RATE = 0.25;
 
