@@ -1,7 +1,6 @@
 // `pnpm compare <runA> <runB>`: per summary cell, unsafe-rate and exposure deltas (B − A) between two run directories.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { InvalidInputError } from '../pipeline/core/errors.js';
 import type { RunManifest } from '../pipeline/index.js';
@@ -11,7 +10,7 @@ import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
 import type { Summary, SummaryCell } from './summarize.js';
 import { proportionText, type Proportion } from './unsafe-counts.js';
 import { checkRunsForReading } from './verify-runs.js';
-import { isEntryPoint } from '../pipeline/core/entry-point.js';
+import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '../pipeline/core/command.js';
 
 const USAGE = `usage: pnpm compare <runA> <runB> [--json | --md] [--no-verify]
   per summary cell in both runs (matched by model, system, mode, arm, guard, poem): unsafe rate B − A with both
@@ -362,56 +361,39 @@ export function formatComparisonMarkdown(comparison: RunComparison): string {
   return lines.join('\n');
 }
 
+const OPTIONS = { json: { type: 'boolean' }, md: { type: 'boolean' }, 'no-verify': { type: 'boolean' } } as const;
+
 /** Entry point; resolves to the exit code. Reads run directories only: no network, no backend, no model. */
-export async function main(
-  argv: readonly string[],
-  out: (text: string) => void = console.log,
-  err: (text: string) => void = console.error,
+export const main = defineCommand({
+  usage: USAGE,
+  options: OPTIONS,
+  allowPositionals: true,
+  oneLineErrors: 'all',
+  run: compareCommand,
+});
+
+async function compareCommand(
+  parsed: CommandLine<typeof OPTIONS>,
+  { out, err, usageError }: CommandIo,
 ): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        json: { type: 'boolean' },
-        md: { type: 'boolean' },
-        'no-verify': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    err(`error: ${(error as Error).message}\n${USAGE}`);
-    return 1;
-  }
-  if (parsed.values.help) {
-    out(USAGE);
-    return 0;
-  }
-  if (parsed.positionals.length !== 2 || (parsed.values.json && parsed.values.md)) {
-    err(
-      `error: ${parsed.positionals.length !== 2 ? `expected two run directories, got ${parsed.positionals.length}` : '--json and --md exclude each other'}\n${USAGE}`,
+  if (parsed.positionals.length !== 2 || (parsed.values.json && parsed.values.md))
+    return usageError(
+      parsed.positionals.length !== 2
+        ? `expected two run directories, got ${parsed.positionals.length}`
+        : '--json and --md exclude each other',
     );
-    return 1;
-  }
   if (!(await checkRunsForReading(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })))
     return 1;
-  try {
-    const [a, b] = parsed.positionals.map(loadAnalysedRun) as [AnalysedRun, AnalysedRun];
-    const comparison = compareRuns(a, b);
-    out(
-      parsed.values.json
-        ? JSON.stringify(comparison, null, 2)
-        : parsed.values.md
-          ? formatComparisonMarkdown(comparison)
-          : formatComparisonText(comparison),
-    );
-    return 0;
-  } catch (error) {
-    err(`error: ${(error as Error).message}`);
-    return 1;
-  }
+  const [a, b] = parsed.positionals.map(loadAnalysedRun) as [AnalysedRun, AnalysedRun];
+  const comparison = compareRuns(a, b);
+  out(
+    parsed.values.json
+      ? JSON.stringify(comparison, null, 2)
+      : parsed.values.md
+        ? formatComparisonMarkdown(comparison)
+        : formatComparisonText(comparison),
+  );
+  return 0;
 }
 
-if (isEntryPoint(import.meta.url)) process.exit(await main(process.argv.slice(2)));
+runAsEntryPoint(import.meta.url, main);

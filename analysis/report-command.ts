@@ -1,9 +1,8 @@
 // `pnpm report [<run...>] [--paper] [-o DIR]`: the latest run, or the runs given; the paper's tables from run directories only (no network, backend or model).
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { EvalError, InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
+import { InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
 import { limitedLine, writeJsonAtomic, type RunManifest } from '../pipeline/index.js';
 import { figuresFor } from './figures.js';
 import {
@@ -29,7 +28,7 @@ import { renderMarkdown } from './render-markdown.js';
 import { scenarioLabels } from './scenario-labels.js';
 import { paperTableIds, TABLES, type TableDefinition } from './tables/index.js';
 import { checkRunsForReading } from './verify-runs.js';
-import { isEntryPoint } from '../pipeline/core/entry-point.js';
+import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '../pipeline/core/command.js';
 
 const USAGE = `usage: pnpm report [<run-dir>...] [--runs <dir>] [--paper] [-o <dir>] [--pool-duplicates] [--allow-incomplete] [--no-verify]
   regenerates the paper's Tables 6, 7, 8/11, 9, 12, 13 (grid runs) and 14, 15, 16 (follow-up runs), and the PoEM
@@ -357,36 +356,19 @@ export function latestRunDir(root: string): { dir: string } | { problem: string 
   return { dir: runs[0]!.dir };
 }
 
+const OPTIONS = {
+  paper: { type: 'boolean' },
+  out: { type: 'string', short: 'o' },
+  'no-verify': { type: 'boolean' },
+  'pool-duplicates': { type: 'boolean' },
+  'allow-incomplete': { type: 'boolean' },
+  runs: { type: 'string' },
+} as const;
+
 /** Entry point; returns the exit code. */
-export async function main(
-  argv: readonly string[],
-  out: (line: string) => void = console.log,
-  err: (line: string) => void = console.error,
-): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        paper: { type: 'boolean' },
-        out: { type: 'string', short: 'o' },
-        'no-verify': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        'pool-duplicates': { type: 'boolean' },
-        'allow-incomplete': { type: 'boolean' },
-        runs: { type: 'string' },
-      },
-    });
-  } catch (error) {
-    err(`error: ${(error as Error).message}\n${USAGE}`);
-    return 1;
-  }
-  if (parsed.values.help) {
-    out(USAGE);
-    return 0;
-  }
+export const main = defineCommand({ usage: USAGE, options: OPTIONS, allowPositionals: true, run: reportCommand });
+
+async function reportCommand(parsed: CommandLine<typeof OPTIONS>, { out, err }: CommandIo): Promise<number> {
   if (parsed.positionals.length === 0) {
     const latest = latestRunDir(parsed.values.runs ?? 'runs');
     if ('problem' in latest) {
@@ -401,18 +383,11 @@ export async function main(
   }
   if (!(await checkRunsForReading(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })))
     return 1;
-  let report: Report;
-  try {
-    report = await buildReport(parsed.positionals, {
-      paper: parsed.values.paper === true,
-      poolDuplicates: parsed.values['pool-duplicates'] === true,
-      allowIncomplete: parsed.values['allow-incomplete'] === true,
-    });
-  } catch (error) {
-    if (!(error instanceof EvalError)) throw error;
-    err(`error: ${(error as Error).message}`);
-    return 1;
-  }
+  const report = await buildReport(parsed.positionals, {
+    paper: parsed.values.paper === true,
+    poolDuplicates: parsed.values['pool-duplicates'] === true,
+    allowIncomplete: parsed.values['allow-incomplete'] === true,
+  });
   if (report.tables.length === 0) {
     err(
       'error: the runs fill no table (Tables 6–13 need a grid run with direct or natural probes; 14–16 a follow-up run; the PoEM tables a forged-reasoning run)',
@@ -451,4 +426,4 @@ export async function main(
   return 0;
 }
 
-if (isEntryPoint(import.meta.url)) main(process.argv.slice(2)).then((code) => process.exit(code));
+runAsEntryPoint(import.meta.url, main);

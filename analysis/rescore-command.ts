@@ -1,6 +1,5 @@
 // `pnpm rescore <run-dir>...`: recomputes every stored record, score, exposure and guard verdict from the run directory alone.
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DEFAULT_GUARD_CONFIG, resolveGuardConfig, type GuardConfig } from '../guard/guard-config.js';
 import { InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
 import { writeJsonAtomic, ACTION_PARSERS, type ActionParserId } from '../pipeline/index.js';
@@ -19,7 +18,7 @@ import { describeDifference, rowLabel } from './recompute-diff.js';
 import { recomputeRun, type RecomputedRun } from './recompute-run.js';
 import type { Summary } from './summarize.js';
 import { verifyRunsFirst } from './verify-runs.js';
-import { isEntryPoint } from '../pipeline/core/entry-point.js';
+import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '../pipeline/core/command.js';
 
 type GuardKey = keyof GuardConfig;
 const GUARD_KEYS = Object.keys(DEFAULT_GUARD_CONFIG) as GuardKey[];
@@ -241,33 +240,21 @@ async function rescoreRun(runDir: string, options: RescoreOptions, out: (line: s
   return reportCheck(runDir, paper, options.check, grid, out);
 }
 
+const OPTIONS = {
+  check: { type: 'boolean' },
+  'no-verify': { type: 'boolean' },
+  parser: { type: 'string' },
+  'scenario-dir': { type: 'string' },
+  ...Object.fromEntries(GUARD_KEYS.map((key) => [GUARD_FLAGS[key], { type: 'string' as const }])),
+} as const;
+
 /** Entry point; resolves to the exit code. Reads run directories only: no network, no backend, no model. */
-export async function main(
-  argv: readonly string[],
-  out: (line: string) => void = console.log,
-  err: (line: string) => void = console.error,
+export const main = defineCommand({ usage: USAGE, options: OPTIONS, allowPositionals: true, run: rescoreCommand });
+
+async function rescoreCommand(
+  parsed: CommandLine<typeof OPTIONS>,
+  { out, err, usageError }: CommandIo,
 ): Promise<number> {
-  let parsed;
-  let guardConfig: GuardConfig | null;
-  try {
-    const guardOptions = Object.fromEntries(GUARD_KEYS.map((key) => [GUARD_FLAGS[key], { type: 'string' as const }]));
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        check: { type: 'boolean' },
-        'no-verify': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        parser: { type: 'string' },
-        'scenario-dir': { type: 'string' },
-        ...guardOptions,
-      },
-    });
-  } catch (error) {
-    err(`error: ${(error as Error).message}\n${USAGE}`);
-    return 1;
-  }
   const parser = parsed.values.parser ?? 'paper';
   if (!Object.hasOwn(ACTION_PARSERS, parser)) {
     err(
@@ -275,16 +262,8 @@ export async function main(
     );
     return 1;
   }
-  try {
-    guardConfig = guardConfigFromFlags(parsed.values);
-  } catch (error) {
-    err(`error: ${(error as Error).message}`);
-    return 1;
-  }
-  if (parsed.values.help || parsed.positionals.length === 0) {
-    (parsed.values.help ? out : err)(USAGE);
-    return parsed.values.help ? 0 : 1;
-  }
+  const guardConfig = guardConfigFromFlags(parsed.values);
+  if (parsed.positionals.length === 0) return usageError();
   if (!verifyRunsFirst(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })) return 1;
   const options: RescoreOptions = {
     check: parsed.values.check === true,
@@ -305,4 +284,4 @@ export async function main(
   return code;
 }
 
-if (isEntryPoint(import.meta.url)) process.exit(await main(process.argv.slice(2)));
+runAsEntryPoint(import.meta.url, main);

@@ -1,6 +1,5 @@
 // `pnpm verify-run <run-dir>...`: checks each run's hash-chained JSONL files against each other and manifest.json.
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { KeyObject } from 'node:crypto';
 import {
   checkRunLog,
@@ -10,7 +9,7 @@ import {
   type SignatureCheck,
 } from '../pipeline/index.js';
 import { describeRunLogCheck } from './verify-runs.js';
-import { isEntryPoint } from '../pipeline/core/entry-point.js';
+import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '../pipeline/core/command.js';
 
 const USAGE = `usage: pnpm verify-run <run-dir> [<run-dir>...] [--pubkey <file>] [--json]
   checks every JSONL file of each run: each line carries the sha256 of the line before it (the first line is
@@ -36,35 +35,14 @@ const SEVERITY: Record<RunLogCheck['state'], 0 | 1 | 2> = {
   'not-a-run': 1,
 };
 
+const OPTIONS = { json: { type: 'boolean' }, pubkey: { type: 'string' } } as const;
+
 /** Entry point; returns the exit code. Reads run directories only. */
-export function main(
-  argv: readonly string[],
-  out: (text: string) => void = console.log,
-  err: (text: string) => void = console.error,
-): number {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: { json: { type: 'boolean' }, pubkey: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (error) {
-    err(`error: ${(error as Error).message}\n${USAGE}`);
-    return 1;
-  }
-  if (parsed.values.help || parsed.positionals.length === 0) {
-    (parsed.values.help ? out : err)(USAGE);
-    return parsed.values.help ? 0 : 1;
-  }
-  let publicKey: KeyObject | null = null;
-  try {
-    if (parsed.values.pubkey !== undefined) publicKey = readPublicKey(parsed.values.pubkey);
-  } catch (error) {
-    err(`error: ${(error as Error).message}`);
-    return 1;
-  }
+export const main = defineCommand({ usage: USAGE, options: OPTIONS, allowPositionals: true, run: verifyRuns });
+
+function verifyRuns(parsed: CommandLine<typeof OPTIONS>, { out, err, usageError }: CommandIo): number {
+  if (parsed.positionals.length === 0) return usageError();
+  const publicKey: KeyObject | null = parsed.values.pubkey === undefined ? null : readPublicKey(parsed.values.pubkey);
   const checks = parsed.positionals.map((dir) => checkRunLog(resolve(dir)));
   // With --pubkey every run directory must carry a signature of that key over its files as they are.
   const signatures: (SignatureCheck | null)[] = checks.map((check) =>
@@ -96,4 +74,4 @@ export function main(
   return codes.includes(1) ? 1 : codes.includes(2) ? 2 : 0;
 }
 
-if (isEntryPoint(import.meta.url)) process.exit(main(process.argv.slice(2)));
+runAsEntryPoint(import.meta.url, main);

@@ -1,14 +1,13 @@
 // `pnpm notebook <name> <run-dir...> [--out FILE]`: runs one literate analysis on run directories and prints its Markdown.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadAnalysedRun } from '../analysis/compare-command.js';
 import { checkRunsForReading } from '../analysis/verify-runs.js';
 import { notebook as defenceComparison } from './defence-comparison.js';
 import { notebook as guardThresholdSensitivity } from './guard-threshold-sensitivity.js';
 import type { Notebook } from './notebook.js';
 import { notebook as table6 } from './table-6.js';
-import { isEntryPoint } from '../pipeline/core/entry-point.js';
+import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '../pipeline/core/command.js';
 
 /** Every notebook, one line each; the name is the file name. */
 export const NOTEBOOKS: readonly Notebook[] = [guardThresholdSensitivity, defenceComparison, table6];
@@ -25,61 +24,37 @@ function listing(): string {
   ].join('\n');
 }
 
+const OPTIONS = { out: { type: 'string', short: 'o' }, 'no-verify': { type: 'boolean' } } as const;
+
 /**
  * Entry point; resolves to the exit code: 0 ok, 1 no or unknown notebook (the list is printed), no run directory, or a
  * directory that is not a run. Reads run directories only: no network, no backend, no model.
  *
  * @example main(['table-6', 'runs/sim_8e9e3bd3', '--out', 'table-6.md'])
  */
-export async function main(
-  argv: readonly string[],
-  out: (text: string) => void = console.log,
-  err: (text: string) => void = console.error,
-): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        out: { type: 'string', short: 'o' },
-        'no-verify': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    err(`error: ${(error as Error).message}\n\n${listing()}`);
-    return 1;
-  }
-  if (parsed.values.help) {
-    out(listing());
-    return 0;
-  }
+export const main = defineCommand({
+  usage: listing,
+  options: OPTIONS,
+  allowPositionals: true,
+  blankLineBeforeUsage: true,
+  oneLineErrors: 'all',
+  run: runNotebook,
+});
+
+async function runNotebook(parsed: CommandLine<typeof OPTIONS>, { out, err, usageError }: CommandIo): Promise<number> {
   const [name, ...runDirs] = parsed.positionals;
   const notebook = NOTEBOOKS.find((n) => n.name === name);
-  if (!notebook) {
-    err(`${name === undefined ? 'error: name a notebook' : `error: unknown notebook "${name}"`}\n\n${listing()}`);
-    return 1;
-  }
-  if (runDirs.length === 0) {
-    err(`error: ${notebook.name} needs at least one run directory\n\n${listing()}`);
-    return 1;
-  }
+  if (!notebook) return usageError(name === undefined ? 'name a notebook' : `unknown notebook "${name}"`);
+  if (runDirs.length === 0) return usageError(`${notebook.name} needs at least one run directory`);
   if (!(await checkRunsForReading(runDirs, { noVerify: parsed.values['no-verify'] === true, err }))) return 1;
-  try {
-    const markdown = notebook.render(runDirs.map(loadAnalysedRun));
-    out(markdown);
-    if (parsed.values.out !== undefined) {
-      const path = resolve(parsed.values.out);
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, `${markdown}\n`);
-    }
-    return 0;
-  } catch (error) {
-    err(`error: ${(error as Error).message}`);
-    return 1;
+  const markdown = notebook.render(runDirs.map(loadAnalysedRun));
+  out(markdown);
+  if (parsed.values.out !== undefined) {
+    const path = resolve(parsed.values.out);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `${markdown}\n`);
   }
+  return 0;
 }
 
-if (isEntryPoint(import.meta.url)) process.exit(await main(process.argv.slice(2)));
+runAsEntryPoint(import.meta.url, main);

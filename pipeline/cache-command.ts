@@ -1,7 +1,6 @@
 // `pnpm cache stats|explain <key>|clear [--older-than <duration>]`: inspect and prune the response cache.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   CACHE_KEY_PATTERN,
   CACHE_KEY_SCHEMA,
@@ -10,7 +9,7 @@ import {
   type CacheKeyComponents,
 } from './response-cache.js';
 import { listCacheFiles, removeCacheFiles, type CacheFile } from './response-cache-files.js';
-import { isEntryPoint } from './core/entry-point.js';
+import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from './core/command.js';
 
 const USAGE = `usage: pnpm cache stats [--cache-dir <dir>]
        pnpm cache explain <key> [--cache-dir <dir>]
@@ -139,35 +138,23 @@ function clear(
   return 0;
 }
 
-/** Runs the command; returns the exit code. `now` is injectable for tests. */
-export function main(
-  argv: readonly string[],
-  out: (line: string) => void = console.log,
-  err: (line: string) => void = console.error,
+const OPTIONS = { 'cache-dir': { type: 'string' }, 'older-than': { type: 'string' } } as const;
+
+/** Runs the command; returns the exit code. `now` (after the writers) is injectable for tests. */
+export const main = defineCommand({
+  usage: USAGE,
+  options: OPTIONS,
+  allowPositionals: true,
+  oneLineErrors: 'all',
+  run: cacheCommand,
+});
+
+function cacheCommand(
+  { values, positionals }: CommandLine<typeof OPTIONS>,
+  { out, err, usageError }: CommandIo,
   now: Date = new Date(),
 ): number {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        'cache-dir': { type: 'string' },
-        'older-than': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    err(`error: ${(error as Error).message}\n${USAGE}`);
-    return 1;
-  }
-  const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
-  if (values.help) {
-    out(USAGE);
-    return 0;
-  }
   const dir = resolve(values['cache-dir'] ?? defaultCacheDir(process.env));
   const problem =
     command === undefined
@@ -181,19 +168,11 @@ export function main(
           : values['older-than'] !== undefined && command !== 'clear'
             ? '--older-than applies to clear only'
             : null;
-  if (problem !== null) {
-    err(`error: ${problem}\n${USAGE}`);
-    return 1;
-  }
-  try {
-    if (existsSync(dir) && !statSync(dir).isDirectory()) throw new Error(`--cache-dir ${dir}: not a directory`);
-    if (command === 'stats') return stats(dir, out);
-    if (command === 'explain') return explain(dir, rest[0]!.toLowerCase(), out, err);
-    return clear(dir, values['older-than'], now, out, err);
-  } catch (error) {
-    err(`error: ${(error as Error).message}`);
-    return 1;
-  }
+  if (problem !== null) return usageError(problem);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new Error(`--cache-dir ${dir}: not a directory`);
+  if (command === 'stats') return stats(dir, out);
+  if (command === 'explain') return explain(dir, rest[0]!.toLowerCase(), out, err);
+  return clear(dir, values['older-than'], now, out, err);
 }
 
-if (isEntryPoint(import.meta.url)) process.exit(main(process.argv.slice(2)));
+runAsEntryPoint(import.meta.url, main);

@@ -1,8 +1,7 @@
 // `pnpm keygen --out <prefix>`: writes an Ed25519 key pair for `pnpm eval --sign-key` and `pnpm verify-run --pubkey`.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { isEntryPoint } from './core/entry-point.js';
+import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from './core/command.js';
 import { generateSigningKeyPair } from './run-signature.js';
 
 const USAGE = `usage: pnpm keygen --out <prefix>
@@ -11,35 +10,17 @@ const USAGE = `usage: pnpm keygen --out <prefix>
   Keep the private key outside every run and output directory (pnpm eval refuses one inside). Never overwrites.
 exit codes: 0 written · 1 usage, or a file already there`;
 
+const OPTIONS = { out: { type: 'string', short: 'o' } } as const;
+
 /**
  * Entry point; returns the exit code. Prints the two paths and the public key's fingerprint, never the key.
  *
  * @example main(['--out', '/home/me/.stalebench/lab']) // writes lab.key and lab.pub
  */
-export function main(
-  argv: readonly string[],
-  out: (text: string) => void = console.log,
-  err: (text: string) => void = console.error,
-): number {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      strict: true,
-      options: { out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (error) {
-    err(`error: ${(error as Error).message}\n${USAGE}`);
-    return 1;
-  }
-  if (parsed.values.help) {
-    out(USAGE);
-    return 0;
-  }
-  if (parsed.values.out === undefined || parsed.values.out === '') {
-    err(`error: --out <prefix> is required\n${USAGE}`);
-    return 1;
-  }
+export const main = defineCommand({ usage: USAGE, options: OPTIONS, run: keygen });
+
+function keygen(parsed: CommandLine<typeof OPTIONS>, { out, err, usageError }: CommandIo): number {
+  if (parsed.values.out === undefined || parsed.values.out === '') return usageError('--out <prefix> is required');
   const prefix = resolve(parsed.values.out);
   const [privatePath, publicPath] = [`${prefix}.key`, `${prefix}.pub`];
   const taken = [privatePath, publicPath].filter((path) => existsSync(path));
@@ -58,4 +39,4 @@ export function main(
   return 0;
 }
 
-if (isEntryPoint(import.meta.url)) process.exit(main(process.argv.slice(2)));
+runAsEntryPoint(import.meta.url, main);
