@@ -64,8 +64,27 @@ interface Allowance {
 
 /** Without a reset header, a spent allowance is probed again this much later. */
 const PROBE_MS = 1000;
-/** Weight of the newest call in the running mean of tokens per call. */
+/** Weight of the newest call in the running mean and deviation of tokens per call. */
 const TOKEN_MEAN_WEIGHT = 0.2;
+
+/**
+ * Tokens per call, reckoned high: the running mean plus twice the running mean deviation, so that a call larger than
+ * the mean rarely overdraws a token limit. `add` takes an answered call's tokens and returns the new reckoning.
+ */
+function runningCallTokens(): { add(tokens: number): number } {
+  let mean: number | null = null;
+  let deviation = 0;
+  return {
+    add(tokens) {
+      if (mean === null) mean = tokens;
+      else {
+        deviation += TOKEN_MEAN_WEIGHT * (Math.abs(tokens - mean) - deviation);
+        mean += TOKEN_MEAN_WEIGHT * (tokens - mean);
+      }
+      return mean + 2 * deviation;
+    },
+  };
+}
 
 /**
  * Creates the adaptive limit of one endpoint. The window starts at `initial` and doubles per window of successes
@@ -93,6 +112,8 @@ export function createAdaptiveLimit(settings: AdaptiveLimitSettings): CallLimit 
   let sent = 0;
   let recoverAfter = 0; // a 429 to a call numbered at most this belongs to a burst already answered
   let pausedUntil = 0;
+  const callTokens = runningCallTokens();
+  /** What a call about to be sent is reckoned to cost in tokens; null before any answer said. */
   let tokensPerCall: number | null = null;
   let wakeAt: number | null = null;
   const stats = { decreases: 0, rateLimited: 0, maxInFlight: 0 };
@@ -178,16 +199,12 @@ export function createAdaptiveLimit(settings: AdaptiveLimitSettings): CallLimit 
         released = true;
         inFlight -= 1;
         if (outcome.kind === 'ok') {
-          if (outcome.tokens !== undefined && outcome.tokens > 0)
-            tokensPerCall =
-              tokensPerCall === null
-                ? outcome.tokens
-                : tokensPerCall + TOKEN_MEAN_WEIGHT * (outcome.tokens - tokensPerCall);
+          if (outcome.tokens !== undefined && outcome.tokens > 0) tokensPerCall = callTokens.add(outcome.tokens);
           heard(outcome.headers, { requests: 1, tokens: outcome.tokens ?? tokensPerCall ?? 0 });
           window = Math.min(max, window < slowStartUntil ? window + 1 : window + 1 / window);
         } else if (outcome.kind === 'rate-limited') {
           stats.rateLimited += 1;
-          const said = heard(outcome.headers, { requests: 1, tokens: outcome.tokens ?? tokensPerCall ?? 0 });
+          const said = heard(outcome.headers, { requests: 0, tokens: 0 });
           const wait =
             said.retryAfterMs ??
             Math.max(
