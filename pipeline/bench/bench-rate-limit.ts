@@ -39,7 +39,7 @@ export interface RateLimitRow {
 }
 
 /** The row's figures from the server's stats. */
-export function rateLimitFigures(
+function rateLimitFigures(
   stats: RateLimitStats,
   kind: RateLimitRow['kind'],
   limitPerSecond: number,

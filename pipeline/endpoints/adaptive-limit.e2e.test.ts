@@ -7,7 +7,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../scenarios/index.js';
 import type { UnitRecord } from '../run-log.js';
-import { startOpenAICompatibleServer, type ScriptedReply, type TestServer } from '../test-support/openai-compatible-server.js';
+import {
+  startOpenAICompatibleServer,
+  type ScriptedReply,
+  type TestServer,
+} from '../test-support/openai-compatible-server.js';
 import { evalInProcess } from '../test-support/shard-runs.js';
 
 const scenarios = await loadScenarios();
@@ -59,7 +63,19 @@ async function run(server: TestServer, trials: number, extra: string[] = []) {
   const root = mkdtempSync(join(tmpdir(), 'stalebench-aimd-'));
   const args = ['--model', 'rate-model', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none'];
   const result = await evalInProcess(
-    [...args, '--trials', String(trials), '-j', '16', '--no-cache', '--quiet', '--yes', '--out', join(root, 'runs'), ...extra],
+    [
+      ...args,
+      '--trials',
+      String(trials),
+      '-j',
+      '16',
+      '--no-cache',
+      '--quiet',
+      '--yes',
+      '--out',
+      join(root, 'runs'),
+      ...extra,
+    ],
     { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-local' },
   );
   expect(result.code, result.stderr).toBe(0);

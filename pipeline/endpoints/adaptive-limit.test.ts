@@ -23,14 +23,20 @@ function manualClock() {
 /** Asks for `n` permits and returns the ones granted after the microtasks settle. */
 async function ask(limit: CallLimit, n: number): Promise<{ granted: CallPermit[]; pending: Promise<CallPermit>[] }> {
   const granted: CallPermit[] = [];
-  const pending = Array.from({ length: n }, () => limit.acquire().then((permit) => (granted.push(permit), permit)));
+  const pending = Array.from({ length: n }, () =>
+    limit.acquire().then((permit) => {
+      granted.push(permit);
+      return permit;
+    }),
+  );
   await new Promise((resolve) => setImmediate(resolve));
   return { granted, pending };
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 const ok = { kind: 'ok' } as const;
-const tooMany = (headers: Record<string, string> = {}) => ({ kind: 'rate-limited', headers: new Headers(headers) }) as const;
+const tooMany = (headers: Record<string, string> = {}) =>
+  ({ kind: 'rate-limited', headers: new Headers(headers) }) as const;
 
 describe('the adaptive call limit', () => {
   it('starts at min(-j, 4), doubles per window of successes until -j, and never goes above -j', async () => {
@@ -204,6 +210,8 @@ describe('rate-limit headers', () => {
       tokens: { remaining: 900, resetMs: 360_000 },
       retryAfterMs: 2000,
     });
-    expect(parseRateLimitHeaders(new Headers({ 'retry-after-ms': '250', 'retry-after': '9' }), 0).retryAfterMs).toBe(250);
+    expect(parseRateLimitHeaders(new Headers({ 'retry-after-ms': '250', 'retry-after': '9' }), 0).retryAfterMs).toBe(
+      250,
+    );
   });
 });

@@ -265,8 +265,10 @@ export function createCallLimits(settings: Omit<AdaptiveLimitSettings, 'model'>)
   return {
     of(baseURL, model) {
       const key = `${baseURL}\n${model}`;
-      let limit = limits.get(key);
-      if (!limit) limits.set(key, (limit = createAdaptiveLimit({ ...settings, model })));
+      const known = limits.get(key);
+      if (known) return known;
+      const limit = createAdaptiveLimit({ ...settings, model });
+      limits.set(key, limit);
       return limit;
     },
   };
