@@ -70,7 +70,10 @@ ${helpLines(DEFENCE_REGISTRY, INDENT)}
                           Part of the run id; marked limited in the plan, manifest, summary, tables and reports
   --trials, --repeat, --epochs <n>   trials per cell (default: 10, as the paper; forged-reasoning: 20, as PoEM)
   --k <n>                 retrieval depth (default: 10)
-  --concurrency, -j <n>   units in flight (default: 4)
+  --concurrency, -j <n>   units in flight (default: 4), and the most calls in flight per endpoint and model: below
+                          it each endpoint's calls adapt to its rate limit (a window that grows per success and
+                          halves on a burst of 429s; x-ratelimit-remaining-*/-reset-* and Retry-After pace sends)
+  --fixed-concurrency     no adaptation: every endpoint gets up to -j calls in flight, as units come
   --seed <n>              seed (default: 0)
   --out, -o <dir>         output root (default: runs); the run directory is <out>/<run-id>
   --run-id <id>           run id (default: derived from the spec, so the same command resumes)

@@ -113,6 +113,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     'extraction-model': { type: 'string' },
     shard: { type: 'string' },
     endpoints: { type: 'string' },
+    'fixed-concurrency': { type: 'boolean' },
     'sign-key': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -211,6 +212,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
       verbose: values.verbose ?? false,
       shard: shardFlag(issues, values.shard),
       endpoints: values.endpoints ?? null,
+      fixedConcurrency: values['fixed-concurrency'] ?? false,
     },
   };
   const outProblem = unusableDirectory(input.out);

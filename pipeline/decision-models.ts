@@ -20,6 +20,7 @@ import type { SpendGate } from './budget.js';
 import type { DecisionModel, DecisionRequest } from './decision-model.js';
 import type { EndpointPool } from './endpoints/endpoint-pool.js';
 import { createOpenAIDecisionModel, OPENAI_DECISION_DEFAULTS } from './openai-decision-model.js';
+import type { CallLimits } from './endpoints/adaptive-limit.js';
 import type { Redactor } from './redact.js';
 import type { ResponseCache } from './response-cache.js';
 import { createSimDecisionModel, DEFAULT_SIM_PARAMETERS } from './sim-decision-model.js';
@@ -52,6 +53,8 @@ export interface DecisionModelContext {
   pool?: EndpointPool;
   /** Hears every provider attempt (the run's circuit breaker). */
   attempts?: AttemptObserver;
+  /** The run's adaptive call limits per endpoint and model; absent = `--fixed-concurrency` (units at `-j`, no pacing). */
+  limits?: CallLimits;
 }
 
 /** The run-level settings a line's arguments are taken from. */
@@ -142,6 +145,7 @@ export const DECISION_MODELS = defineRegistry('decision-model', {
           ...(context.spend ? { spend: context.spend } : {}),
           ...(context.redact ? { redact: context.redact } : {}),
           ...(context.attempts ? { attempts: context.attempts } : {}),
+          ...(context.limits ? { limits: context.limits } : {}),
         });
         return {
           model,

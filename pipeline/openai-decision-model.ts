@@ -18,6 +18,7 @@ import {
 import { attemptResultOf, classifyOpenAIFailure } from '../backends/openai-retry.js';
 import type { AttemptObserver } from './attempt-relay.js';
 import type { EndpointLease, EndpointPool } from './endpoints/endpoint-pool.js';
+import type { CallLimits, CallPermit } from './endpoints/adaptive-limit.js';
 
 /** Settings of `createOpenAIDecisionModel`. */
 export interface OpenAIDecisionModelSettings {
@@ -44,6 +45,8 @@ export interface OpenAIDecisionModelSettings {
   pool?: EndpointPool;
   /** Hears every attempt sent and how it ended (the run's circuit breaker, pipeline/attempt-relay.ts). */
   attempts?: AttemptObserver;
+  /** The run's adaptive call limits (pipeline/endpoints/adaptive-limit.ts): each attempt waits for a slot of its endpoint. */
+  limits?: CallLimits;
   /** Injected for tests; must resolve early when `signal` aborts. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -172,6 +175,16 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
     }
   }
 
+  /** The endpoint's call slot for one attempt (null without limits); a stop while waiting cancels the call. */
+  async function permitFor(lease: EndpointLease | null, signal: AbortSignal | undefined, attempt: number) {
+    if (!settings.limits) return null;
+    try {
+      return await settings.limits.of(lease?.baseURL ?? settings.baseURL, settings.model).acquire(signal);
+    } catch (error) {
+      throw new ProviderError((error as Error).message, undefined, attempt - 1, { cause: error });
+    }
+  }
+
   /** The budget's reservation for one attempt (undefined without a budget); a stop while waiting cancels the call. */
   async function reserveFor(
     request: DecisionRequest,
@@ -217,10 +230,13 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
       // Waits while calls in flight hold the money this attempt needs; throws BudgetExhaustedError, before anything
       // is sent, when it cannot be covered.
       const reservation = await reserveFor(request, body.messages, attempt);
-      let lease: EndpointLease | null;
+      let lease: EndpointLease | null = null;
+      let permit: CallPermit | null;
       try {
         lease = await leaseFor(request.signal, attempt);
+        permit = await permitFor(lease, request.signal, attempt);
       } catch (error) {
+        lease?.release({ kind: 'failed' });
         if (reservation) settings.spend!.after(reservation, { billed: false });
         throw error;
       }
@@ -238,6 +254,7 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
           .withResponse()
           .finally(scoped.release);
         lease?.release({ kind: 'ok' });
+        permit?.release({ kind: 'ok', headers: response.headers, tokens: data.usage?.total_tokens });
         ended?.({ kind: 'ok' });
         const headers = keptHeaders(response.headers);
         settle({ billed: true, usage: usageOf(data), headers });
@@ -271,11 +288,12 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
         if (error instanceof StorageError) throw error; // the cache's disk, not the endpoint: the run stops on it
         // An HTTP error or a refused connection produced no answer to bill; a timeout or an abort mid-answer may have.
         const answered = error instanceof APIError && error.status !== undefined;
-        lease?.release(
+        const outcome =
           error instanceof APIError && error.status === 429
-            ? { kind: 'rate-limited', headers: error.headers }
-            : { kind: 'failed' },
-        );
+            ? ({ kind: 'rate-limited', headers: error.headers } as const)
+            : ({ kind: 'failed' } as const);
+        lease?.release(outcome);
+        permit?.release(outcome);
         settle(
           answered ||
             (error instanceof APIConnectionError &&

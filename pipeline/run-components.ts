@@ -17,6 +17,7 @@ import { createDecisionModel, isRemoteModel, type DecisionModelComponent } from 
 import { InvalidInputError, UnknownComponentError } from './core/errors.js';
 import { EXPERIMENTS } from './experiments.js';
 import type { EndpointPool } from './endpoints/endpoint-pool.js';
+import type { CallLimits } from './endpoints/adaptive-limit.js';
 import type { PoolEndpoint } from './endpoints/endpoints-file.js';
 import type { PreflightTarget } from './preflight.js';
 import type { Redactor } from './redact.js';
@@ -144,6 +145,7 @@ export async function createModels(
     redact: Redactor;
     pool?: EndpointPool | null;
     attempts?: AttemptObserver;
+    limits?: CallLimits | null;
   },
 ): Promise<DecisionModelComponent[]> {
   const cache = createResponseCache({
@@ -161,6 +163,7 @@ export async function createModels(
     ...(input.spend ? { spend: input.spend } : {}),
     ...(input.pool ? { pool: input.pool } : {}),
     ...(input.attempts ? { attempts: input.attempts } : {}),
+    ...(input.limits ? { limits: input.limits } : {}),
   };
   const models: DecisionModelComponent[] = [];
   for (const alias of [...spec.models, ...attackerModelAliases(spec)])

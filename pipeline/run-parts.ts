@@ -29,6 +29,7 @@ import { defaultRunId, type RunSpec } from './run-spec.js';
 import { shardOf, shardRunId } from './shard.js';
 import type { EndpointPool } from './endpoints/endpoint-pool.js';
 import { endpointPoolOf } from './endpoints/run-endpoint-pool.js';
+import { createCallLimits } from './endpoints/adaptive-limit.js';
 import { createTokenCounter, type TokenCounter } from './token-count.js';
 
 /** Everything `createRunParts` built, for the phases after it. */
@@ -95,9 +96,12 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
     : undefined;
   const pool = endpointPoolOf(spec, secrets, aliases);
   const attempts = createAttemptRelay();
+  // `-j` bounds every endpoint's calls in flight; adaptively below it unless `--fixed-concurrency`.
+  const limits = spec.control.fixedConcurrency ? null : createCallLimits({ max: spec.concurrency });
   const modelComponents = await createModels(spec, {
     pool,
     attempts,
+    limits,
     scenarios,
     exploitScenarios,
     reasoningScenarios,

@@ -44,6 +44,7 @@ export const DEFAULT_RUN_CONTROL = {
   verbose: false,
   shard: null,
   endpoints: null,
+  fixedConcurrency: false,
 } as const;
 
 /** The run description. Everything that defines *which units exist and what they compute* is hashed. */
@@ -160,6 +161,11 @@ export const runSpecSchema = z
           .default(null),
         /** `--endpoints <file>`: the endpoint pool of the decision models (pipeline/endpoints/); null = `baseURL` alone. */
         endpoints: z.string().min(1).nullable().default(null),
+        /**
+         * `--fixed-concurrency`: every endpoint gets `-j` calls in flight, as units come. Without it (the default) each
+         * endpoint's calls adapt below `-j` to its rate limit (pipeline/endpoints/adaptive-limit.ts).
+         */
+        fixedConcurrency: z.boolean().default(false),
       })
       .strict()
       .default(() => ({ ...DEFAULT_RUN_CONTROL })),

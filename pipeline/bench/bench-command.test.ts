@@ -21,7 +21,12 @@ describe('pnpm bench', () => {
     expect(await benchCommand(['--quick', '--json'], stdout)).toBe(0);
     const report = JSON.parse(text) as BenchReport;
     expect(Object.keys(report)).toEqual([
-      ...['machine', 'quick', 'guard', 'guardV2', 'poem', 'grid', 'poemGrid', 'summarize', 'endpoint'],
+      ...['machine', 'quick', 'guard', 'guardV2', 'poem', 'grid', 'poemGrid', 'summarize', 'endpoint', 'rateLimit'],
+    ]);
+    // Every call of both rate-limited runs was answered (the run checks its records); their figures are printed only.
+    expect(report.rateLimit).toMatchObject([
+      { kind: 'requests', limitPerSecond: 40, concurrency: 64, fixed: false, calls: 120 },
+      { kind: 'tokens', limitPerSecond: 6000, concurrency: 64, fixed: false, calls: 120 },
     ]);
     expect(report.guardV2).toMatchObject({ defence: 'guard-v2', passes: 1 });
     expect(report.machine).toMatchObject({ cores: positive, node: process.version, cpu: expect.any(String) });
@@ -49,6 +54,7 @@ describe('pnpm bench', () => {
       report.grid.peakRssMB,
       ...report.poemGrid.sizes.map((size) => size.microsPerUnit),
       ...report.summarize.flatMap((row) => [row.seconds, row.rescoreSeconds, row.rescorePeakRssMB]),
+      ...report.rateLimit.flatMap((row) => [row.percentOfLimit, row.wallSeconds]),
       ...[report.endpoint.pipeline, report.endpoint.floor, report.endpoint.sdk].flatMap((row) => [
         row.achievedConcurrency,
         row.serviceMs,

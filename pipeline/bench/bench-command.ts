@@ -9,6 +9,7 @@ import { benchGrid, type GridBench } from './bench-grid.js';
 import { benchPoemGrid, type PoemGridBench } from './bench-poem-grid.js';
 import { benchGuard, type GuardBench, type RetrievalTiming, timeRetrievals } from './bench-guard.js';
 import { benchPoem, type PoemBenchRow } from './bench-poem.js';
+import { benchRateLimit, type RateLimitRow } from './bench-rate-limit.js';
 import { benchSummarize, type SummarizeBench } from './bench-rescore.js';
 import { GUARD_CORPUS_FILE, generateGuardCorpus, readGuardCorpus } from './guard-corpus.js';
 import { isEntryPoint } from '../core/entry-point.js';
@@ -19,8 +20,10 @@ const USAGE = `usage: pnpm bench [--json] [--quick] [--write-corpus]
   process (45,144 units: wall, units/s, peak RSS); the experiment phase's time per unit with PoEM on at 1,188 and
   26,730 units; summarising and rescoring (pnpm rescore --check, child process)
   10,000 and 100,000 records; the overhead per decision against a local OpenAI-compatible endpoint (a child process)
-  with a 100 ms latency at -j 16, beside a bare SDK loop and a bare node:http loop against the same server. Timings
-  vary with load; nothing is asserted.
+  with a 100 ms latency at -j 16, beside a bare SDK loop and a bare node:http loop against the same server; the
+  adaptive call limit: 600 calls starting at -j 64 against a local endpoint (a child process, 50 ms) enforcing 40
+  requests per sliding second, then one enforcing 6,000 tokens per sliding second (% of the limit, % answered 429,
+  load average). Timings vary with load; nothing is asserted.
   --json          print the results as JSON (with the machine: CPU, cores, memory, Node version)
   --quick         small sizes (a smoke run of every row; its numbers are not the figures)
   --write-corpus  regenerate ${GUARD_CORPUS_FILE} from the scenarios and exit`;
@@ -38,6 +41,8 @@ export interface BenchReport {
   poemGrid: PoemGridBench;
   summarize: SummarizeBench[];
   endpoint: EndpointBench;
+  /** The adaptive call limit against a request rate and a token rate (issue #32 item 2). */
+  rateLimit: RateLimitRow[];
 }
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -73,7 +78,13 @@ export async function runBench(
       summarize.push(await benchSummarize(ROOT, runDir, size));
     progress('endpoint overhead …');
     const endpoint = await benchEndpoint(quick);
-    return { machine, quick, guard, guardV2, poem, grid, poemGrid, summarize, endpoint };
+    progress('rate limits (child processes) …');
+    const calls = quick ? 120 : 600;
+    const rateLimit = [
+      await benchRateLimit('requests', 40, { calls, concurrency: 64, latencyMs: 50 }),
+      await benchRateLimit('tokens', 6000, { calls, concurrency: 64, latencyMs: 50 }),
+    ];
+    return { machine, quick, guard, guardV2, poem, grid, poemGrid, summarize, endpoint, rateLimit };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -94,9 +105,15 @@ function formatEndpoint(endpoint: EndpointBench): string[] {
   ];
 }
 
+/** One line per rate-limited run. */
+function formatRateLimit(row: RateLimitRow): string {
+  const limit = `${row.limitPerSecond} ${row.kind}/s`;
+  return `rate limit ${limit} (sliding second, ${row.latencyMs} ms), ${row.calls} calls from -j ${row.concurrency}${row.fixed ? ' fixed' : ''}: ${fixed(row.percentOfLimit)} % of the limit, ${fixed(row.percent429)} % answered 429 (${row.rateLimited}), ${fixed(row.wallSeconds)} s, load ${row.loadAverage.map((l) => fixed(l, 2)).join(' → ')}`;
+}
+
 /** The human-readable report. */
 export function formatBench(report: BenchReport): string {
-  const { machine, guard, guardV2, poem, grid, poemGrid, summarize, endpoint } = report;
+  const { machine, guard, guardV2, poem, grid, poemGrid, summarize, endpoint, rateLimit } = report;
   const [small, large] = summarize;
   return [
     `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GB, Node ${machine.node}, load ${machine.loadAverage.map((l) => fixed(l, 2)).join(' ')}${report.quick ? ' (--quick: not the figures)' : ''}`,
@@ -119,6 +136,7 @@ export function formatBench(report: BenchReport): string {
         ]
       : []),
     ...formatEndpoint(endpoint),
+    ...rateLimit.map(formatRateLimit),
   ].join('\n');
 }
 

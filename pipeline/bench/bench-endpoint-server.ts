@@ -5,13 +5,13 @@ import { createInterface } from 'node:readline';
 import type { ServerStats } from './fixed-latency-server.js';
 
 /** A running endpoint in its own process: its work does not share the event loop of the client under test. */
-export interface BenchServer {
+export interface BenchServer<Stats = ServerStats> {
   /** `http://127.0.0.1:<port>/v1`. */
   baseURL: string;
   /** Forgets the calls so far (before each measured loop). */
   reset(): Promise<void>;
   /** What the server measured since the last reset. */
-  stats(): Promise<ServerStats>;
+  stats(): Promise<Stats>;
   /** Ends the child (closing its stdin) and waits for it to exit. */
   close(): Promise<void>;
 }
@@ -19,8 +19,16 @@ export interface BenchServer {
 const SERVER = join(import.meta.dirname, 'fixed-latency-server.ts');
 
 /** Spawns the server with `latencyMs` per chat call; rejects with its stderr when it dies before answering. */
-export async function startBenchServer(latencyMs: number): Promise<BenchServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, String(latencyMs)], {
+export function startBenchServer(latencyMs: number): Promise<BenchServer> {
+  return startChildServer<ServerStats>(SERVER, [String(latencyMs)]);
+}
+
+/**
+ * Spawns a bench server script (its first stdout line `{"baseURL"}`, then one JSON line per stdin command `reset` or
+ * `stats`); rejects with its stderr when it dies before answering.
+ */
+export async function startChildServer<Stats>(script: string, args: readonly string[]): Promise<BenchServer<Stats>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: join(import.meta.dirname, '..', '..'),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -50,7 +58,7 @@ export async function startBenchServer(latencyMs: number): Promise<BenchServer> 
   return {
     baseURL,
     reset: async () => void (await command('reset')),
-    stats: async () => (await command('stats')) as ServerStats,
+    stats: async () => (await command('stats')) as Stats,
     close: async () => {
       child.stdin.end();
       await exit;
