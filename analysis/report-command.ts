@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { EvalError, InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
-import { limitedLine, writeJsonAtomic, type RunManifest } from '../pipeline/index.js';
+import { limitedLine, suiteOfRunDir, writeJsonAtomic, type RunManifest } from '../pipeline/index.js';
 import { figuresFor } from './figures.js';
 import {
   loadForgedReasoningReportRun,
@@ -28,7 +28,7 @@ import { renderLatex } from './render-latex.js';
 import { renderMarkdown } from './render-markdown.js';
 import { scenarioLabels } from './scenario-labels.js';
 import { paperTableIds, TABLES, type TableDefinition } from './tables/index.js';
-import { reportSuiteRun, suiteOfRun } from './suite-report-run.js';
+import { reportSuiteRun } from './suite-report-run.js';
 import { checkRunsForReading } from './verify-runs.js';
 import { isEntryPoint } from '../pipeline/core/entry-point.js';
 
@@ -403,7 +403,7 @@ export async function main(
     return 1;
   }
   // A suite run (pnpm integrity, ...) is rendered by its suite's report (analysis/suite-reports.ts).
-  const suite = parsed.positionals.length === 1 ? suiteOfRun(parsed.positionals[0]!) : null;
+  const suite = parsed.positionals.length === 1 ? suiteOfRunDir(parsed.positionals[0]!) : null;
   if (suite !== null)
     return reportSuiteRun(parsed.positionals[0]!, suite, {
       ...(parsed.values.out === undefined ? {} : { outDir: parsed.values.out }),

@@ -1,16 +1,10 @@
 // `pnpm report <suite run dir>`: verifies the run, then writes its suite's renderings of summary.json (scorecards).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { checkRunLog, readJsonIfExists } from '../pipeline/index.js';
+import { checkRunLog } from '../pipeline/index.js';
 import { SUITE_REPORTS } from './suite-reports.js';
 import { describeRunLogCheck } from './verify-runs.js';
 import type { SuiteReportV1 } from '../pipeline/index.js';
-
-/** The suite a run directory holds (`integrity`), or null for a `pnpm eval` run or no run. */
-export function suiteOfRun(runDir: string): string | null {
-  const manifest = readJsonIfExists<{ suite?: unknown }>(join(resolve(runDir), 'manifest.json'));
-  return typeof manifest?.suite === 'string' ? manifest.suite : null;
-}
 
 /** What `reportSuiteRun` needs besides the run directory. */
 export interface SuiteReportOptions {

@@ -37,12 +37,13 @@ export type {
   ReasoningDecision,
 } from './forged-reasoning/records.js';
 export { FORGED_REASONING_FILE, readForgedReasoningRecords } from './forged-reasoning/phase.js';
-export { forEachJsonLine, jsonLinesOf, readJsonIfExists, readJsonLines, sha256, writeJsonAtomic } from './json-files.js';
+export { forEachJsonLine, jsonLinesOf, readJsonLines, sha256, writeJsonAtomic } from './json-files.js';
 export type { ModelUsage } from './usage-totals.js';
 export type { ChatMessage } from './decision-model.js';
 export { readFrontdoorResults, type FrontdoorCell, type FrontdoorResults } from './frontdoor/frontdoor-results.js';
 export type { CellResult, IntegrityMetric, IntegrityReport, TargetResult } from './integrity/integrity-result.js';
 export type { SuiteReportV1 } from './suite.js';
+export { suiteOfRunDir } from './suites/suite-manifest.js';
 
 // The decision protocol, replayed by rescore on stored records: prompts, parsers, arms, the action layer, the tool agent.
 export { buildDecisionMessages } from './prompts.js';

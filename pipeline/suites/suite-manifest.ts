@@ -1,4 +1,6 @@
-// A suite run directory's data model (types only): manifest.json, the lines of records.jsonl, the spec it is bound to.
+// A suite run directory's data model: manifest.json, the lines of records.jsonl, the spec it is bound to.
+import { join, resolve } from 'node:path';
+import { readJsonIfExists } from '../json-files.js';
 import type { LogHead, RunBinding, RunInvocation, RunLogVersion, RunStatus } from '../run-log.js';
 import type { Shard } from '../shard.js';
 
@@ -55,4 +57,10 @@ export interface SuiteManifest {
   error?: { message: string };
   logHeads: Record<string, LogHead>;
   bound: RunBinding;
+}
+
+/** The suite of a run directory's manifest (`integrity`), or null for a `pnpm eval` run or no run. */
+export function suiteOfRunDir(dir: string): string | null {
+  const suite = readJsonIfExists<{ suite?: unknown }>(join(resolve(dir), 'manifest.json'))?.suite;
+  return typeof suite === 'string' ? suite : null;
 }
