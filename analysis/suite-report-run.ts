@@ -53,8 +53,10 @@ export function reportSuiteRun(runDir: string, suite: string, options: SuiteRepo
   const files = report.render(summary);
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   out(report.text(summary));
-  out(`wrote ${Object.keys(files)
-    .map((name) => join(dir, name))
-    .join(', ')}`);
+  out(
+    `wrote ${Object.keys(files)
+      .map((name) => join(dir, name))
+      .join(', ')}`,
+  );
   return 0;
 }

@@ -69,7 +69,8 @@ export function mergeSuiteShards(
     if (given.length !== 1) problems.push(`shard ${index}/${count} given ${given.length} times`);
   }
   for (const s of shards)
-    if (s.manifest.shard.count !== count) problems.push(`${s.dir}: shard ${shardLabel(s.manifest.shard)} of another split`);
+    if (s.manifest.shard.count !== count)
+      problems.push(`${s.dir}: shard ${shardLabel(s.manifest.shard)} of another split`);
   const suite = suiteOf(reference.suite, environment);
   const units = selectUnits(suite.plan(whole.args), null, whole.limit);
   const byUnit = new Map<string, SuiteRecordLine>();

@@ -41,7 +41,14 @@ function verdicts(result: Pick<IntegrityReport, 'targets'>) {
   return result.targets.map((target) => ({
     id: target.id,
     metric: target.metric,
-    cells: target.cells.map((c) => [c.attack, c.verdict, c.detection, c.controls.c1.ok, c.controls.c2.ok, c.controls.c3.ok]),
+    cells: target.cells.map((c) => [
+      c.attack,
+      c.verdict,
+      c.detection,
+      c.controls.c1.ok,
+      c.controls.c2.ok,
+      c.controls.c3.ok,
+    ]),
   }));
 }
 

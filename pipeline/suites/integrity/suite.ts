@@ -91,7 +91,13 @@ export function createIntegritySuite(
       const targets = args.targets.flatMap((id) => {
         const own = records.filter((record) => record.target === id);
         if (own.length === 0) return []; // a shard without a unit of this target
-        return [targetResult(id, own[0]!.described, own.map((record) => record.cell))];
+        return [
+          targetResult(
+            id,
+            own[0]!.described,
+            own.map((record) => record.cell),
+          ),
+        ];
       });
       return {
         version: 1,
