@@ -11,3 +11,4 @@ export { formatForgedReasoningSummary } from './format-forged-reasoning.js';
 export { integrityJson, integrityMarkdown } from './integrity-report.js';
 export { scorecardHtml, scorecardMarkdown } from './integrity-scorecard.js';
 export { renderFrontdoorMarkdown, writeFrontdoorScorecards } from './frontdoor-report.js';
+export { integritySuiteReport } from './integrity-suite-report.js';

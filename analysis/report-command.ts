@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
-import { limitedLine, writeJsonAtomic, type RunManifest } from '../pipeline/index.js';
+import { limitedLine, suiteOfRunDir, writeJsonAtomic, type RunManifest } from '../pipeline/index.js';
 import { figuresFor } from './figures.js';
 import {
   loadForgedReasoningReportRun,
@@ -27,6 +27,7 @@ import { renderLatex } from './render-latex.js';
 import { renderMarkdown } from './render-markdown.js';
 import { scenarioLabels } from './scenario-labels.js';
 import { paperTableIds, TABLES, type TableDefinition } from './tables/index.js';
+import { reportSuiteRun } from './suite-report-run.js';
 import { checkRunsForReading } from './verify-runs.js';
 import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '../pipeline/core/command.js';
 
@@ -35,6 +36,8 @@ const USAGE = `usage: pnpm report [<run-dir>...] [--runs <dir>] [--paper] [-o <d
   paper's Tables I, II, III and its benign table (forged-reasoning runs) from the stored records, pooled over every run given, plus the defence table (every arm × guard × PoEM cell with its
   parse failures, errors and the rate over parsed replies), and writes tables.md, tables.csv (long format),
   tables.tex and index.html to <dir> (default: <first run-dir>/report); prints the Markdown.
+  A suite run directory (pnpm integrity -o DIR) is verified, then its scorecard is written instead:
+  scorecard.md, scorecard.html, scorecard.json and integrity.md (from its summary.json).
   The simulator (sim) never enters a total with a real model: its tables are built apart.
   --paper             also diff against data/paper/ (paper-diff.md, paper-diff.json): model-independent cells
                       must match, model-dependent cells are shown side by side with both Wilson intervals;
@@ -381,6 +384,16 @@ async function reportCommand(parsed: CommandLine<typeof OPTIONS>, { out, err }: 
     err('error: --runs picks the latest run when no <run-dir> is given; give one or the other');
     return 1;
   }
+  // A suite run (pnpm integrity, ...) is rendered by its suite's report (analysis/suite-reports.ts).
+  const suite = parsed.positionals.length === 1 ? suiteOfRunDir(parsed.positionals[0]!) : null;
+  if (suite !== null)
+    return reportSuiteRun(parsed.positionals[0]!, suite, {
+      ...(parsed.values.out === undefined ? {} : { outDir: parsed.values.out }),
+      noVerify: parsed.values['no-verify'] === true,
+      allowIncomplete: parsed.values['allow-incomplete'] === true,
+      out,
+      err,
+    });
   if (!(await checkRunsForReading(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })))
     return 1;
   const report = await buildReport(parsed.positionals, {

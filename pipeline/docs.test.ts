@@ -12,7 +12,7 @@ const SUITE_READMES = [
   'pipeline/README.md',
   'pipeline/follow-up/README.md',
   'pipeline/forged-reasoning/README.md',
-  'pipeline/integrity/README.md',
+  'pipeline/suites/integrity/README.md',
   'pipeline/frontdoor/README.md',
 ];
 /** The commands CI and a fresh machine run (`.ci/run` runs the README's test command). */

@@ -42,6 +42,8 @@ export type { ModelUsage } from './usage-totals.js';
 export type { ChatMessage } from './decision-model.js';
 export { readFrontdoorResults, type FrontdoorCell, type FrontdoorResults } from './frontdoor/frontdoor-results.js';
 export type { CellResult, IntegrityMetric, IntegrityReport, TargetResult } from './integrity/integrity-result.js';
+export type { SuiteReportV1 } from './suite.js';
+export { suiteOfRunDir } from './suites/suite-manifest.js';
 
 // The decision protocol, replayed by rescore on stored records: prompts, parsers, arms, the action layer, the tool agent.
 export { buildDecisionMessages } from './prompts.js';

@@ -5,9 +5,12 @@ import { lineHash } from './run-log-chain.js';
 import type { RunBinding, RunManifest } from './run-log.js';
 
 /** sha256 of the spec's JSON as the manifest stores it (a JSON round trip gives the same text). */
-function specSha256(spec: RunManifest['spec']): string {
+function specSha256(spec: RunManifest['spec'] | SuiteSpecJson): string {
   return lineHash(JSON.stringify(spec));
 }
+
+/** A suite run's spec (pipeline/suites/suite-manifest.ts): plain JSON, bound the same way. */
+type SuiteSpecJson = { suite: string; args: unknown };
 
 /** What `fileSha256` gives for a path that exists but is no regular file (a directory): it matches no sha256. */
 const NOT_A_FILE = 'not a regular file';
@@ -24,7 +27,7 @@ export function fileSha256(path: string): string | null {
  *
  * @example writeJsonAtomic(path, { ...manifest, logHeads: readLogHeads(runDir), bound: runBinding(runDir, manifest.spec) });
  */
-export function runBinding(runDir: string, spec: RunManifest['spec']): RunBinding {
+export function runBinding(runDir: string, spec: RunManifest['spec'] | SuiteSpecJson): RunBinding {
   return { specSha256: specSha256(spec), summarySha256: fileSha256(join(runDir, 'summary.json')) };
 }
 

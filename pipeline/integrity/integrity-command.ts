@@ -1,5 +1,5 @@
-// `pnpm integrity`: runs T1–T9 on the selected targets, writes the reports and returns the §7.2 exit code.
-import { randomBytes } from 'node:crypto';
+// `pnpm integrity`: runs T1–T9 on the selected targets as the integrity suite (a run directory that resumes, shards,
+// merges, verifies and reports), writes the reports and returns the §7.2 exit code.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { integrityJson, integrityMarkdown, scorecardHtml, scorecardMarkdown } from '../../analysis/index.js';
@@ -8,9 +8,9 @@ import { INTEGRITY_TARGET_IDS, loadIntegrityTarget } from '../../backends/integr
 import { EvalError } from '../core/errors.js';
 import { INTEGRITY_USAGE, parseIntegrityFlags } from './integrity-flags.js';
 import type { IntegrityReport } from './integrity-result.js';
-import { exitCode } from './metric.js';
-import { runTarget } from './run-integrity.js';
-import { RECORDS_PER_CONTEXT } from './seed-plan.js';
+import { shardRunId } from '../shard.js';
+import { createIntegritySuite } from '../suites/integrity/suite.js';
+import { runSuite, selectUnits, suiteRunId, suiteSpecOf } from '../suites/run-suite.js';
 import { isEntryPoint } from '../core/entry-point.js';
 
 /** Where the command writes (`process.stdout`, or a test buffer). */
@@ -53,7 +53,7 @@ export async function main(
     stdout.write(`${INTEGRITY_USAGE}\n\ntargets: ${known.join(', ')}\n`);
     return 0;
   }
-  const targets: IntegrityTarget[] = [];
+  const targets = new Map<string, IntegrityTarget>();
   for (const id of flags.targets) {
     const extra = options.extraTargets?.[id];
     const target = extra ? await extra() : await loadIntegrityTarget(id, { env, root });
@@ -62,35 +62,30 @@ export async function main(
       stderr.write(`pnpm integrity: target ${id} cannot run: ${missing.reason}\n`);
       return 1;
     }
-    targets.push(target);
+    targets.set(id, target);
   }
-  const date = (options.now ?? (() => new Date()))();
+  const suite = createIntegritySuite({
+    loadTarget: async (id) => targets.get(id)!,
+    keepStores: flags.keepStores,
+  });
+  const args = { targets: flags.targets, edits: flags.edits, failOn: flags.failOn };
+  const spec = suiteSpecOf(suite, args, flags.shard, flags.limit);
+  const outDir = resolve(root, flags.outDir ?? join('data', 'integrity', shardRunId(suiteRunId(spec), flags.shard)));
   const progress = (line: string) => stderr.write(`${line}\n`);
-  const results = [];
-  for (const target of targets)
-    results.push(await runTarget(target, flags.edits, progress, { keep: flags.keepStores }));
-  const code = exitCode(results, flags.failOn);
-  const report: IntegrityReport = {
-    version: 1,
-    date: date.toISOString(),
+  if (flags.dryRun) {
+    const units = selectUnits(suite.plan(args), flags.shard, flags.limit);
+    stdout.write(`run directory: ${outDir}\n${units.length} cell(s):\n${units.map((u) => `  ${u.id}\n`).join('')}`);
+    return 0;
+  }
+  const { summary: report, exitCode: code } = await runSuite(suite, {
+    args,
+    runDir: outDir,
+    shard: flags.shard,
+    limit: flags.limit,
     command: ['pnpm integrity', ...argv].join(' '),
-    environment: {
-      node: process.versions.node,
-      platform: `${process.platform} ${process.arch}`,
-      recordsPerContext: RECORDS_PER_CONTEXT,
-    },
-    targets: results,
-    exitCode: code,
-  };
-  const outDir = resolve(
-    root,
-    flags.outDir ??
-      join(
-        'data',
-        'integrity',
-        `${date.toISOString().replace(/[:.]/g, '-')}_${flags.targets.join('+').replace(/[^a-zA-Z0-9+_-]/g, '_')}_${randomBytes(2).toString('hex')}`,
-      ),
-  );
+    log: progress,
+    ...(options.now ? { now: options.now } : {}),
+  });
   writeReports(outDir, report);
   if (flags.json) stdout.write(`${JSON.stringify(integrityJson(report), null, 2)}\n`);
   else {

@@ -1,6 +1,7 @@
 // Parses `pnpm integrity` flags into a plan; every bad flag is reported at once, naming the flag and the reason.
 import { parseArgs } from 'node:util';
 import { InvalidInputError, type InputIssue } from '../core/errors.js';
+import { parseShard, type Shard } from '../shard.js';
 import { ALL_EDITS, VARIANT_VERSIONS } from './edits.js';
 import type { EditId, EditSelection } from './integrity-result.js';
 import type { FailOn } from './metric.js';
@@ -13,8 +14,14 @@ export interface IntegrityFlags {
   edits: EditSelection[];
   /** Print the JSON result to stdout instead of the Markdown table. */
   json: boolean;
-  /** Report directory, or null for the default under `data/integrity/`. */
+  /** The run directory, or null for `data/integrity/<run id>` (the id derived from the spec, so the same command resumes). */
   outDir: string | null;
+  /** `--shard i/n`: only the cells whose id hashes to shard i, or null. */
+  shard: Shard | null;
+  /** `--limit N`: at most N cells, round-robin over the targets, or null. */
+  limit: number | null;
+  /** `--dry-run`: list the cells and the run directory, run nothing. */
+  dryRun: boolean;
   failOn: FailOn;
   /** Keep each cell's scratch store for inspection. */
   keepStores: boolean;
@@ -22,6 +29,7 @@ export interface IntegrityFlags {
 }
 
 export const INTEGRITY_USAGE = `usage: pnpm integrity --target <id>[,<id>…] [--edits T1,…,T9] [--json] [-o DIR] [--fail-on accepted|none]
+                      [--shard i/n] [--limit N] [--dry-run] [--keep-stores]
 
 Measures whether a memory store notices edits made behind its back (integrity.md): per target and edit, a fresh
 store is seeded through the target's own write path, stopped, edited once with generic tooling (SQL, Cypher, file
@@ -30,8 +38,17 @@ bytes), restarted, and read through the target's own read path.
   --target <ids>       comma-separated target ids (see --help for the list)
   --edits <ids>        comma-separated edits, default T1,…,T9; T8:unrevoke is the variant that clears revocation fields
   --json               print {"targets":[{id, version, config, cells, metric}]} to stdout
-  -o, --out <dir>      where integrity.md, integrity.json, scorecard.md and scorecard.html go
-                       (default data/integrity/<time>_<targets>)
+  -o, --out <dir>      the run directory (default data/integrity/<run id>, the id derived from the targets, edits
+                       and flags, so the same command lands in the same directory). It holds manifest.json,
+                       records.jsonl (one hash-chained line per cell), summary.json (the --json result with date,
+                       command and exit code) and, as before, integrity.md, integrity.json, scorecard.md and
+                       scorecard.html. The same command again resumes it: recorded cells are kept, a killed run
+                       runs only the cells it had not recorded. pnpm verify-run DIR checks it; pnpm report DIR
+                       writes its scorecard (md, html, json) to DIR/report
+  --shard <i/n>        only the cells whose id hashes to shard i of n (one run directory per shard;
+                       default directory <run id>_shard<i>of<n>); pnpm merge <shard dirs> -o DIR joins them
+  --limit <N>          at most N cells, round-robin over the targets
+  --dry-run            print the run directory and the cells it would run, run nothing
   --fail-on <what>     accepted (default): exit 1 when an edit was ACCEPTED; none: record only
   --keep-stores        keep every cell's scratch store (its path is printed)
   -h, --help           this text
@@ -55,6 +72,9 @@ export function parseIntegrityFlags(argv: readonly string[], knownTargets: reado
       out: { type: 'string', short: 'o' },
       'fail-on': { type: 'string' },
       'keep-stores': { type: 'boolean' },
+      shard: { type: 'string' },
+      limit: { type: 'string' },
+      'dry-run': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -65,6 +85,9 @@ export function parseIntegrityFlags(argv: readonly string[], knownTargets: reado
     outDir: values.out ?? null,
     failOn: 'accepted',
     keepStores: values['keep-stores'] ?? false,
+    shard: null,
+    limit: null,
+    dryRun: values['dry-run'] ?? false,
     help: values.help ?? false,
   };
   if (flags.help) return flags;
@@ -105,6 +128,17 @@ export function parseIntegrityFlags(argv: readonly string[], knownTargets: reado
   const failOn = values['fail-on'];
   if (failOn === 'none' || failOn === 'accepted') flags.failOn = failOn;
   else if (failOn !== undefined) issues.push({ path: '--fail-on', message: `"${failOn}" is not accepted or none` });
+  if (values.shard !== undefined)
+    try {
+      flags.shard = parseShard(values.shard);
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error;
+      issues.push(...error.issues);
+    }
+  if (values.limit !== undefined) {
+    if (/^\s*[1-9]\d*\s*$/.test(values.limit)) flags.limit = Number(values.limit);
+    else issues.push({ path: '--limit', message: `must be a whole number ≥ 1 (got "${values.limit}")` });
+  }
   if (flags.outDir === '') issues.push({ path: '--out', message: 'empty directory name' });
   if (issues.length > 0) throw new InvalidInputError('pnpm integrity flags', issues);
   return flags;

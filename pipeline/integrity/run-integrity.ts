@@ -31,6 +31,56 @@ function versionText(description: TargetDescription): string {
   );
 }
 
+/** A target as it described itself, or why none of its cells can run here. */
+export interface DescribedTarget {
+  description: TargetDescription;
+  /** Null when the target can run; else why every cell is `not-evaluable`. */
+  unavailable: string | null;
+}
+
+/** Asks a target for its description and whether it can run here; never throws (a failure makes it unavailable). */
+export async function describeTarget(target: IntegrityTarget): Promise<DescribedTarget> {
+  try {
+    const description = await target.describe();
+    return { description, unavailable: (await target.unavailable?.())?.reason ?? null };
+  } catch (error) {
+    return {
+      description: fallbackDescription(target.id),
+      unavailable: `the target could not describe itself: ${describeError(error)}`,
+    };
+  }
+}
+
+/** Runs one edit on a fresh store of a described target (or records it not evaluable) and says so on `progress`. */
+export async function measureCell(
+  target: IntegrityTarget,
+  described: DescribedTarget,
+  selection: EditSelection,
+  progress: ProgressSink,
+  options: CellOptions = {},
+): Promise<CellResult> {
+  const cell = described.unavailable
+    ? skippedCell(selection, 'not-evaluable', `not evaluable: ${described.unavailable}`)
+    : await runCell(target, described.description, selection, options);
+  progress(
+    `${target.id} ${cell.attack}: ${cell.verdict}${cell.detection ? ` (${cell.detection})` : ''}${cell.reason ? ` — ${cell.reason}` : ''}`,
+  );
+  return cell;
+}
+
+/** One target's row from its description and its cells in column order. */
+export function targetResult(id: string, described: DescribedTarget, cells: CellResult[]): TargetResult {
+  return {
+    id,
+    version: versionText(described.description),
+    config: described.description.config,
+    description: described.description,
+    unavailable: described.unavailable,
+    cells,
+    metric: computeMetric(cells),
+  };
+}
+
 /**
  * Measures one target: every selected edit in its own cell, in order. A target that is unavailable here (no
  * Neo4j, a Python store that could not be installed) still gets every cell, each `not-evaluable` with the reason.
@@ -41,32 +91,8 @@ export async function runTarget(
   progress: ProgressSink,
   options: CellOptions = {},
 ): Promise<TargetResult> {
-  let description: TargetDescription;
-  let unavailable: string | null = null;
-  try {
-    description = await target.describe();
-    unavailable = (await target.unavailable?.())?.reason ?? null;
-  } catch (error) {
-    description = fallbackDescription(target.id);
-    unavailable = `the target could not describe itself: ${describeError(error)}`;
-  }
+  const described = await describeTarget(target);
   const cells: CellResult[] = [];
-  for (const selection of edits) {
-    const cell = unavailable
-      ? skippedCell(selection, 'not-evaluable', `not evaluable: ${unavailable}`)
-      : await runCell(target, description, selection, options);
-    progress(
-      `${target.id} ${cell.attack}: ${cell.verdict}${cell.detection ? ` (${cell.detection})` : ''}${cell.reason ? ` — ${cell.reason}` : ''}`,
-    );
-    cells.push(cell);
-  }
-  return {
-    id: target.id,
-    version: versionText(description),
-    config: description.config,
-    description,
-    unavailable,
-    cells,
-    metric: computeMetric(cells),
-  };
+  for (const selection of edits) cells.push(await measureCell(target, described, selection, progress, options));
+  return targetResult(target.id, described, cells);
 }

@@ -4,10 +4,13 @@ import { EvalError } from '../core/errors.js';
 import { parseFlags } from '../cli-flags.js';
 import { planMerge } from './merge-shards.js';
 import { writeMergedRun } from './merge-write.js';
+import { mergeSuiteShards } from '../suites/merge-suite.js';
+import { suiteOfRunDir } from '../suites/suite-manifest.js';
 import { isEntryPoint } from '../core/entry-point.js';
 
 const USAGE = `usage: pnpm merge <shard run dir> [<shard run dir>...] -o <run dir>
-  puts the shards of one grid (pnpm eval ... --shard i/n, run anywhere) together as one run directory that report,
+  puts the shards of one grid (pnpm eval ... --shard i/n, run anywhere), or of one suite run (pnpm integrity
+  ... --shard i/n), together as one run directory that report,
   rescore, compare and verify-run read like any run. Refused, with every problem listed and nothing written, unless:
   every shard's hash chain verifies and its status is success; each shard i/n is given exactly once; spec hash,
   scenario hashes, prompts, code revision and package versions agree; every shard's setup read the same from the
@@ -34,6 +37,13 @@ export function main(
     if (values.out === undefined || dirs.length === 0) {
       err(`error: ${values.out === undefined ? '-o <run dir> is required' : 'no shard directory given'}\n${USAGE}`);
       return 1;
+    }
+    // Shards of a suite run (pnpm integrity --shard i/n) are merged by their suite (pipeline/suites/merge-suite.ts).
+    if (dirs.some((dir) => suiteOfRunDir(dir) !== null)) {
+      const merged = mergeSuiteShards(dirs, values.out, { env: process.env, root: process.cwd() });
+      out(merged.text);
+      out(`\nmerged ${dirs.length} shard(s), ${merged.units} units: ${merged.runDir}`);
+      return 0;
     }
     const plan = planMerge(dirs);
     const { runDir, summary } = writeMergedRun(plan, values.out);

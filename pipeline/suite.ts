@@ -1,0 +1,82 @@
+// The suite contract (types only, issue #27 item 1): what one kind of measurement declares so one runner can plan,
+// shard, resume, record, summarise and report it. Shaped like decision-model.ts: a version literal, a few members.
+//
+// How the other run kinds map onto it (not migrated yet):
+// - grid: args = models, systems, modes, arms, scenarios, trials and the defence axes; setup = the retrieval probes
+//   (setup.jsonl, cached per system × mode × scenario); units = enumerateUnits (cell = scenario × arm × model); runUnit
+//   = experiment-phase's one decision; summarize = analysis summarizeRun; report = the paper's tables.
+// - follow-ups (writeback, propagation, tools): units = followUpUnitIdOf keys (cell = scenario × role chain);
+//   runUnit = follow-up/phase's one hop chain; summarize = summarizeFollowUpRun; report = Tables 14–16.
+// - forged reasoning: units = scenario × forgery kind × trial; runUnit = forged-reasoning/phase's attempt;
+//   summarize = summarizeForgedReasoningRun; report = the PoEM tables.
+import type { z } from 'zod';
+
+/** One unit of work: the runner records one chained line per unit, keyed by `id`. */
+export interface SuiteUnit {
+  /**
+   * Stable id, unique in the plan (`reference/T6`): resume skips a unit whose id is recorded, and `--shard i/n`
+   * places a unit by the hash of its id alone, so adding units never moves another one.
+   */
+  readonly id: string;
+  /** The table cell the unit belongs to (`reference`): `--limit` and the progress group units by it. */
+  readonly cell: string;
+}
+
+/** What the runner hands every unit. */
+export interface SuiteUnitContext<Setup> {
+  /** What `setup` returned (undefined without one). */
+  readonly setup: Setup;
+  /** Aborted when the run is stopped; a unit that sees it may end early. */
+  readonly signal: AbortSignal;
+  /** One progress line (stderr in the CLI), never a result. */
+  readonly progress: (line: string) => void;
+  /** A scratch directory of this unit inside the run directory, removed when the unit is recorded. */
+  readonly workDir: string;
+}
+
+/** What `summarize` and the renderers know of the run besides its records. */
+export interface SuiteRunInfo {
+  /** ISO time the run directory was first started (kept across resumes). */
+  readonly startedAt: string;
+  /** The command line as typed (`pnpm integrity --target reference`). */
+  readonly command: string;
+  /** Node version and platform of the invocation that wrote the summary. */
+  readonly runtime: { readonly node: string; readonly platform: string };
+}
+
+/** Renders a summary for `pnpm report` (pure: the same summary gives the same bytes). */
+export interface SuiteReportV1<Summary> {
+  /** The suite id this renders (the manifest's `suite`). */
+  readonly suite: string;
+  /** Output file name → its content (`scorecard.md`, `scorecard.html`, `scorecard.json`). */
+  render(summary: Summary): Record<string, string>;
+  /** What `pnpm report` prints to stdout. */
+  text(summary: Summary): string;
+}
+
+/**
+ * A suite: one kind of measurement the runner (pipeline/suites/run-suite.ts) carries through plan → lock → setup →
+ * units → summary → manifest, with resume, shards, merge, `pnpm verify-run` and `pnpm report` for free.
+ *
+ * @example const integrity: SuiteV1<IntegrityArgs, IntegrityUnit, IntegrityRecord, IntegrityReport, Targets> = {...};
+ */
+export interface SuiteV1<Args, Unit extends SuiteUnit, Record, Summary, Setup = undefined> {
+  /** The contract version this suite implements. */
+  readonly specificationVersion: 'v1';
+  /** Registry id, written into the manifest (`integrity`). */
+  readonly id: string;
+  /** The suite's own arguments (checked before anything runs; their JSON is the run's spec and identity). */
+  readonly args: z.ZodType<Args>;
+  /** Every unit of the run, in order (pure: the same args give the same ids). */
+  plan(args: Args): Unit[];
+  /** Once per invocation before the first unit runs (load targets, check prerequisites); may throw to refuse. */
+  setup?(args: Args, progress: (line: string) => void): Promise<Setup>;
+  /** Runs one unit and returns its record (JSON); a failure the suite can describe is a record, not a throw. */
+  runUnit(unit: Unit, context: SuiteUnitContext<Setup>): Promise<Record>;
+  /** The run's result from its stored records, in plan order (pure: what `pnpm report` and `pnpm merge` recompute). */
+  summarize(records: readonly Record[], args: Args, run: SuiteRunInfo): Summary;
+  /** The process exit code for a summary (0 = the check passes). */
+  exitCode(summary: Summary, args: Args): number;
+  /** The renderers `pnpm report` and the command use. */
+  readonly report: SuiteReportV1<Summary>;
+}

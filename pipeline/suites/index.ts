@@ -1,0 +1,28 @@
+// The suite registry (issue #27 item 1): one line per suite. `pnpm merge` finds a suite run's plan and summary here.
+import { loadIntegrityTarget } from '../../backends/integrity/registry.js';
+import { UnknownComponentError } from '../core/errors.js';
+import { createIntegritySuite } from './integrity/suite.js';
+import type { AnySuite } from './run-suite.js';
+
+/** What a suite may read from where its command runs. */
+export interface SuiteEnvironment {
+  /** Environment variables (Neo4j settings, ...). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Repository root (the Python venv lives in `<root>/.cache/python/venv`). */
+  root: string;
+}
+
+const SUITES: Record<string, (environment: SuiteEnvironment) => AnySuite> = {
+  integrity: (environment) => createIntegritySuite({ loadTarget: (id) => loadIntegrityTarget(id, environment) }),
+};
+
+/**
+ * The suite registered as `id`, built for `environment`; `UnknownComponentError` naming the registered ones.
+ *
+ * @example const suite = suiteOf('integrity', { env: process.env, root: process.cwd() });
+ */
+export function suiteOf(id: string, environment: SuiteEnvironment): AnySuite {
+  const create = SUITES[id];
+  if (!create) throw new UnknownComponentError('suite', id, Object.keys(SUITES));
+  return create(environment);
+}

@@ -1,0 +1,114 @@
+// The integrity suite (integrity.md): one unit per target × edit, each a fresh store seeded, edited behind the
+// store's back and read again; the summary is the report `pnpm integrity` has always printed.
+import { z } from 'zod';
+import { integritySuiteReport } from '../../../analysis/index.js';
+import type { IntegrityTarget } from '../../../backends/integrity/integrity-target.js';
+import type { CellResult, EditSelection, IntegrityReport } from '../../integrity/integrity-result.js';
+import { exitCode } from '../../integrity/metric.js';
+import { describeTarget, measureCell, targetResult, type DescribedTarget } from '../../integrity/run-integrity.js';
+import { RECORDS_PER_CONTEXT } from '../../integrity/seed-plan.js';
+import type { SuiteUnit, SuiteV1 } from '../../suite.js';
+
+const editSchema = z.object({
+  edit: z.enum(['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7', 'T8', 'T9']),
+  variant: z.enum(['unrevoke']).nullable(),
+});
+
+/** The run's identity: targets and edits in column order, and what fails the check. */
+export const integrityArgs = z.object({
+  targets: z.array(z.string().min(1)).min(1),
+  edits: z.array(editSchema).min(1),
+  failOn: z.enum(['accepted', 'none']),
+});
+
+/** `pnpm integrity`'s arguments as the run directory records them. */
+export type IntegrityArgs = z.infer<typeof integrityArgs>;
+
+/** One cell: an edit on one target. */
+export interface IntegrityUnit extends SuiteUnit {
+  target: string;
+  selection: EditSelection;
+}
+
+/** One line of records.jsonl: the cell as the command reports it, and the target as it described itself. */
+export interface IntegrityRecord {
+  target: string;
+  described: DescribedTarget;
+  cell: CellResult;
+}
+
+/** How this invocation reaches its targets (not part of the run's identity). */
+export interface IntegritySuiteSettings {
+  /** Loads a target by id (the command checks prerequisites before the run starts). */
+  loadTarget: (id: string) => Promise<IntegrityTarget>;
+  /** `--keep-stores`: keep each cell's scratch store in the OS temp directory and print its path. */
+  keepStores?: boolean;
+}
+
+/** Loaded and described targets, by id. */
+type Targets = Map<string, { target: IntegrityTarget; described: DescribedTarget }>;
+
+/** `reference/T8:unrevoke`. */
+const unitId = (target: string, selection: EditSelection) =>
+  `${target}/${selection.edit}${selection.variant ? `:${selection.variant}` : ''}`;
+
+/**
+ * The integrity suite over the targets `settings.loadTarget` reaches.
+ *
+ * @example const suite = createIntegritySuite({ loadTarget: (id) => loadIntegrityTarget(id, { env, root }) });
+ */
+export function createIntegritySuite(
+  settings: IntegritySuiteSettings,
+): SuiteV1<IntegrityArgs, IntegrityUnit, IntegrityRecord, IntegrityReport, Targets> {
+  return {
+    specificationVersion: 'v1',
+    id: 'integrity',
+    args: integrityArgs,
+    plan: (args) =>
+      args.targets.flatMap((target) =>
+        args.edits.map((selection) => ({ id: unitId(target, selection), cell: target, target, selection })),
+      ),
+    async setup(args) {
+      const targets: Targets = new Map();
+      for (const id of args.targets) {
+        const target = await settings.loadTarget(id);
+        targets.set(id, { target, described: await describeTarget(target) });
+      }
+      return targets;
+    },
+    async runUnit(unit, { setup, progress, workDir }) {
+      const { target, described } = setup.get(unit.target)!;
+      const cell = await measureCell(
+        target,
+        described,
+        unit.selection,
+        progress,
+        settings.keepStores ? { keep: true } : { scratchDir: workDir },
+      );
+      return { target: unit.target, described, cell };
+    },
+    summarize(records, args, run) {
+      const targets = args.targets.flatMap((id) => {
+        const own = records.filter((record) => record.target === id);
+        if (own.length === 0) return []; // a shard without a unit of this target
+        return [
+          targetResult(
+            id,
+            own[0]!.described,
+            own.map((record) => record.cell),
+          ),
+        ];
+      });
+      return {
+        version: 1,
+        date: run.startedAt,
+        command: run.command,
+        environment: { node: run.runtime.node, platform: run.runtime.platform, recordsPerContext: RECORDS_PER_CONTEXT },
+        targets,
+        exitCode: exitCode(targets, args.failOn),
+      };
+    },
+    exitCode: (summary) => summary.exitCode,
+    report: integritySuiteReport,
+  };
+}

@@ -1,0 +1,204 @@
+// The one runner of suites (issue #27 item 2): plan → lock → verify and repair the run log → manifest → setup →
+// units (skipping recorded ones) → summary → manifest with heads and binding. Reuses eval's run mechanics.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { InvalidInputError } from '../core/errors.js';
+import { readJsonIfExists, readJsonLines, sha256, writeJsonAtomic } from '../json-files.js';
+import { runBinding } from '../run-binding.js';
+import { acquireRunLock } from '../run-lock.js';
+import { RUN_LOG_VERSION, type RunManifest } from '../run-log.js';
+import { openRunLogFile } from '../run-log-chain.js';
+import { prepareRunLog, readLogHeads } from '../run-log-repair.js';
+import { checkSameShard, shardOfKey, type Shard } from '../shard.js';
+import type { SuiteUnit, SuiteV1 } from '../suite.js';
+import { SUITE_RECORDS_FILE, type SuiteManifest, type SuiteRecordLine, type SuiteSpec } from './suite-manifest.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds suites of every argument, record and summary type
+export type AnySuite = SuiteV1<any, SuiteUnit, any, any, any>;
+
+/** How one invocation runs a suite. */
+export interface RunSuiteOptions<Args> {
+  /** The suite's parsed arguments (the run's identity with the suite id, shard and limit). */
+  args: Args;
+  /** The run directory (created if missing; resumed if it holds the same spec). */
+  runDir: string;
+  /** `--shard i/n`: only the units whose id hashes to shard i (null: all). */
+  shard?: Shard | null;
+  /** `--limit N`: at most N units, round-robin over the plan's cells (null: all). */
+  limit?: number | null;
+  /** The command line as typed (recorded in the summary). */
+  command: string;
+  /** Progress lines (stderr in the CLI). */
+  log: (line: string) => void;
+  /** Stops the run between units. */
+  signal?: AbortSignal;
+  /** The time to record as the start of a new run (default: now). */
+  now?: () => Date;
+}
+
+/** What an invocation ends with. */
+export interface SuiteRunResult<Summary> {
+  runDir: string;
+  runId: string;
+  summary: Summary;
+  exitCode: number;
+  /** Units this invocation ran, and units it found recorded. */
+  ran: number;
+  skippedAsDone: number;
+}
+
+/** `<suite>_<hash8>` of the spec: the same command always lands in (and resumes) the same run directory. */
+export function suiteRunId(spec: SuiteSpec): string {
+  return `${spec.suite}_${specHashOf(spec).slice(0, 8)}`;
+}
+
+const specHashOf = (spec: SuiteSpec) => sha256(JSON.stringify(spec));
+
+/**
+ * The units one invocation works on: the plan, cut to `limit` by rounds over its cells (every cell gets a unit
+ * before any gets a second), then the shard's share by the hash of each id.
+ */
+export function selectUnits<U extends SuiteUnit>(plan: readonly U[], shard?: Shard | null, limit?: number | null): U[] {
+  const ids = new Set(plan.map((unit) => unit.id));
+  if (ids.size !== plan.length) throw new Error('suite plan: unit ids are not unique');
+  let units = [...plan];
+  if (limit !== null && limit !== undefined) {
+    const seen = new Map<string, number>();
+    const depth = units.map((unit) => {
+      const n = seen.get(unit.cell) ?? 0;
+      seen.set(unit.cell, n + 1);
+      return n;
+    });
+    const cells = [...seen.keys()];
+    const rank = units.map((unit, i) => depth[i]! * cells.length + cells.indexOf(unit.cell));
+    units = units.filter((_, i) => rank[i]! < limit);
+  }
+  return shard ? units.filter((unit) => shardOfKey(unit.id, shard.count) === shard.index) : units;
+}
+
+/** The spec a run directory is bound to: suite, args, shard and limit. */
+export function suiteSpecOf(suite: AnySuite, args: unknown, shard?: Shard | null, limit?: number | null): SuiteSpec {
+  return { suite: suite.id, args, shard: shard ?? null, limit: limit ?? null };
+}
+
+/**
+ * Runs (or resumes) one suite in `runDir` and returns its summary. A unit whose record is in `records.jsonl` is not
+ * run again; a torn last line (a kill mid-write) is moved to `records.jsonl.torn` and its unit re-run. Throws before
+ * writing anything when the directory holds another spec, another shard, or a run log that does not verify.
+ *
+ * @example const { summary, exitCode } = await runSuite(integritySuite, { args, runDir, command, log });
+ */
+export async function runSuite<Args, Summary>(
+  suite: SuiteV1<Args, SuiteUnit, unknown, Summary, unknown>,
+  options: RunSuiteOptions<Args>,
+): Promise<SuiteRunResult<Summary>> {
+  const { runDir, log } = options;
+  const args = suite.args.parse(options.args);
+  const spec = suiteSpecOf(suite as AnySuite, args, options.shard, options.limit);
+  const specHash = specHashOf(spec);
+  const units = selectUnits(suite.plan(args), options.shard, options.limit);
+  mkdirSync(runDir, { recursive: true });
+  const nonce = randomBytes(4).toString('hex');
+  const lock = await acquireRunLock(runDir, { nonce, log });
+  const manifestPath = join(runDir, 'manifest.json');
+  try {
+    const previous = readJsonIfExists<SuiteManifest>(manifestPath);
+    refuseOtherRun(runDir, previous, suite.id, specHash, options.shard ?? null);
+    // The chain is checked (refusing an edited log) and a torn last line moved aside before anything is appended.
+    const logHeads = prepareRunLog(runDir, previous as unknown as RunManifest | undefined, log);
+    const at = (options.now ?? (() => new Date()))().toISOString();
+    const invocation = { nonce, pid: process.pid, host: hostname(), startedAt: lock.holder.startedAt };
+    let manifest: SuiteManifest = {
+      version: RUN_LOG_VERSION,
+      runId: previous?.runId ?? suiteRunId(spec),
+      suite: suite.id,
+      status: 'started',
+      createdAt: previous?.createdAt ?? at,
+      updatedAt: at,
+      spec,
+      specHash,
+      ...(options.shard ? { shard: options.shard } : {}),
+      invocations: [...(previous?.invocations ?? []), invocation],
+      runtime: { node: process.versions.node, platform: `${process.platform} ${process.arch}` },
+      counts: { units: units.length, done: 0, skippedAsDone: 0 },
+      logHeads,
+      bound: runBinding(runDir, spec),
+    };
+    writeJsonAtomic(manifestPath, manifest);
+    const finish = (status: SuiteManifest['status'], extra: Partial<SuiteManifest>) => {
+      manifest = { ...manifest, ...extra, status, updatedAt: new Date().toISOString() };
+      manifest.invocations = manifest.invocations.map((entry) =>
+        entry.nonce === nonce ? { ...entry, ended: { at: manifest.updatedAt, status } } : entry,
+      );
+      writeJsonAtomic(manifestPath, { ...manifest, logHeads: readLogHeads(runDir), bound: runBinding(runDir, spec) });
+    };
+    const signal = options.signal ?? new AbortController().signal;
+    try {
+      const recorded = new Map(
+        readJsonLines<SuiteRecordLine>(join(runDir, SUITE_RECORDS_FILE)).rows.map((row) => [row.unit, row]),
+      );
+      const todo = units.filter((unit) => !recorded.has(unit.id));
+      const skippedAsDone = units.length - todo.length;
+      if (skippedAsDone > 0) log(`resuming ${runDir}: ${skippedAsDone} of ${units.length} unit(s) already recorded`);
+      const setup = todo.length > 0 && suite.setup ? await suite.setup(args, log) : undefined;
+      const file = openRunLogFile(runDir, SUITE_RECORDS_FILE);
+      for (const unit of todo) {
+        signal.throwIfAborted();
+        const workDir = join(runDir, 'work', sha256(unit.id).slice(0, 12));
+        mkdirSync(workDir, { recursive: true });
+        const record = await suite.runUnit(unit, { setup, signal, progress: log, workDir });
+        const line: SuiteRecordLine = { unit: unit.id, cell: unit.cell, record };
+        file.append(line);
+        recorded.set(unit.id, line);
+        rmSync(workDir, { recursive: true, force: true });
+      }
+      if (existsSync(join(runDir, 'work'))) rmSync(join(runDir, 'work'), { recursive: true, force: true });
+      const records = units.map((unit) => recorded.get(unit.id)!.record);
+      const summary = suite.summarize(records, args, {
+        startedAt: manifest.createdAt,
+        command: options.command,
+        runtime: manifest.runtime,
+      });
+      writeJsonAtomic(join(runDir, 'summary.json'), summary);
+      const exitCode = suite.exitCode(summary, args);
+      finish('success', { counts: { units: units.length, done: units.length, skippedAsDone }, exitCode });
+      return { runDir, runId: manifest.runId, summary, exitCode, ran: todo.length, skippedAsDone };
+    } catch (error) {
+      finish(signal.aborted ? 'cancelled' : 'error', {
+        error: { message: error instanceof Error ? error.message : String(error) },
+      });
+      throw error;
+    }
+  } finally {
+    lock.release();
+  }
+}
+
+/** A run directory holding another suite, spec or shard is never extended. */
+function refuseOtherRun(
+  runDir: string,
+  previous: SuiteManifest | undefined,
+  suite: string,
+  specHash: string,
+  shard: Shard | null,
+): void {
+  if (!previous) return;
+  const path = join(runDir, 'manifest.json');
+  if (previous.suite !== suite)
+    throw new InvalidInputError(path, [
+      {
+        path: 'suite',
+        message: `this run directory holds ${previous.suite ? `a ${previous.suite} run` : 'a pnpm eval run'}, not ${suite}; pick another -o`,
+      },
+    ]);
+  checkSameShard(runDir, previous, shard);
+  if (previous.specHash !== specHash)
+    throw new InvalidInputError(path, [
+      {
+        path: 'specHash',
+        message: `this run directory holds a different ${suite} run (spec ${previous.specHash.slice(0, 8)}, yours ${specHash.slice(0, 8)}: other targets, edits or flags); pick another -o`,
+      },
+    ]);
+}

@@ -1,0 +1,88 @@
+// The contract generalises (issue #27): a throwaway suite written in this test goes through the one runner (run,
+// resume, --limit, --shard), pnpm verify-run and the report path with nothing of it registered anywhere else.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { main as verifyRun } from '../../analysis/verify-run-command.js';
+import { reportSuiteRun } from '../../analysis/suite-report-run.js';
+import type { SuiteReportV1, SuiteUnit, SuiteV1 } from '../suite.js';
+import { runSuite } from './run-suite.js';
+
+const out = mkdtempSync(join(tmpdir(), 'throwaway-suite-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+const squaresArgs = z.object({ n: z.number().int().positive() });
+type SquaresArgs = z.infer<typeof squaresArgs>;
+interface Summary {
+  total: number;
+  units: number;
+}
+const squaresReport: SuiteReportV1<Summary> = {
+  suite: 'squares',
+  render: (summary) => ({ 'squares.md': `total ${summary.total} over ${summary.units}\n` }),
+  text: (summary) => `total ${summary.total}`,
+};
+const ran: string[] = [];
+const squares: SuiteV1<SquaresArgs, SuiteUnit & { i: number }, { square: number }, Summary> = {
+  specificationVersion: 'v1',
+  id: 'squares',
+  args: squaresArgs,
+  plan: ({ n }) => Array.from({ length: n }, (_, i) => ({ id: `sq/${i}`, cell: i % 2 ? 'odd' : 'even', i })),
+  async runUnit(unit) {
+    ran.push(unit.id);
+    return { square: unit.i * unit.i };
+  },
+  summarize: (records) => ({ total: records.reduce((sum, r) => sum + r.square, 0), units: records.length }),
+  exitCode: (summary) => (summary.total > 0 ? 0 : 1),
+  report: squaresReport,
+};
+const silent = () => undefined;
+
+describe('a throwaway suite through the runner, verify-run and report', () => {
+  it('runs, resumes without re-running, verifies, and reports', async () => {
+    const runDir = join(out, 'whole');
+    const first = await runSuite(squares, { args: { n: 5 }, runDir, command: 'test', log: silent });
+    expect(first).toMatchObject({ summary: { total: 30, units: 5 }, exitCode: 0, ran: 5, skippedAsDone: 0 });
+    ran.length = 0;
+    const again = await runSuite(squares, { args: { n: 5 }, runDir, command: 'test', log: silent });
+    expect(again).toMatchObject({ summary: { total: 30 }, ran: 0, skippedAsDone: 5 });
+    expect(ran).toEqual([]);
+    const printed: string[] = [];
+    expect(verifyRun([runDir], (line) => printed.push(line), silent)).toBe(0);
+    expect(printed.join('\n')).toContain('records.jsonl 5 line(s)');
+    const reports = new Map([['squares', squaresReport as SuiteReportV1<unknown>]]);
+    const options = { noVerify: false, allowIncomplete: false, out: silent, err: silent, reports };
+    expect(reportSuiteRun(runDir, 'squares', options)).toBe(0);
+    expect(readFileSync(join(runDir, 'report', 'squares.md'), 'utf8')).toBe('total 30 over 5\n');
+    // Another spec in the same directory is refused before anything is written.
+    await expect(runSuite(squares, { args: { n: 6 }, runDir, command: 'test', log: silent })).rejects.toThrow(
+      /different squares run/,
+    );
+  });
+
+  it('--limit takes rounds over the cells; --shard splits the units by their ids', async () => {
+    const limited = await runSuite(squares, {
+      args: { n: 6 },
+      runDir: join(out, 'limited'),
+      limit: 3,
+      command: 'test',
+      log: silent,
+    });
+    expect(limited.summary).toEqual({ total: 0 + 1 + 4, units: 3 }); // sq/0 (even), sq/1 (odd), sq/2 (even)
+    const halves = [];
+    for (const index of [1, 2])
+      halves.push(
+        await runSuite(squares, {
+          args: { n: 6 },
+          runDir: join(out, `shard${index}`),
+          shard: { index, count: 2 },
+          command: 'test',
+          log: silent,
+        }),
+      );
+    expect(halves[0]!.summary.units + halves[1]!.summary.units).toBe(6);
+    expect(halves[0]!.summary.total + halves[1]!.summary.total).toBe(55);
+  });
+});
