@@ -174,7 +174,8 @@ function unitAt(text: string, at: number, fold: boolean): number {
 
 /** Whether `text[end − word.length, end)` spells `word` (lowercase ASCII). */
 function endsWith(text: string, end: number, word: string, fold: boolean): boolean {
-  for (let k = 1; k <= word.length; k += 1) if (unitAt(text, end - k, fold) !== word.charCodeAt(word.length - k)) return false;
+  for (let k = 1; k <= word.length; k += 1)
+    if (unitAt(text, end - k, fold) !== word.charCodeAt(word.length - k)) return false;
   return true;
 }
 
