@@ -11,7 +11,7 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
 );
 
 /** §10.7 antonym pairs, in the order they are tried; matched as raw substrings of the lowercased texts. */
-export const OPPOSING_TERMS: readonly (readonly [string, string])[] = [
+const OPPOSING_TERMS: readonly (readonly [string, string])[] = [
   ['never', 'may'],
   ['never', 'permitted'],
   ['never', 'allowed'],

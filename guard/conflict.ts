@@ -45,7 +45,7 @@ export function conflict(a: string, b: string, config: ConflictSettings): Confli
 }
 
 /** |A ∩ B| of two sorted arrays of distinct ids (a merge). */
-function sharedCount(a: Int32Array, b: Int32Array): number {
+function sharedCount(a: readonly number[], b: readonly number[]): number {
   let shared = 0;
   let i = 0;
   let j = 0;

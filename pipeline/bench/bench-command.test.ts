@@ -19,7 +19,7 @@ describe('pnpm bench', () => {
       },
     });
     expect(await benchCommand(['--quick', '--json'], stdout)).toBe(0);
-    const report = JSON.parse(text) as BenchReport;
+    const report = JSON.parse(text) as Required<BenchReport>;
     expect(Object.keys(report)).toEqual([
       ...['machine', 'quick', 'guard', 'guardV2', 'poem', 'grid', 'poemGrid', 'summarize', 'endpoint'],
     ]);
