@@ -1,4 +1,5 @@
 // The conflict test's view of one text (stale-retrieval.md §10.6–10.7), computed once per text: W(x), Q(x), N(x), terms.
+import { createWordTable, type TextReading } from './conflict-words.js';
 
 /** §10.6 stop set, tested on the raw (unstemmed) word. */
 const STOP_WORDS: ReadonlySet<string> = new Set(
@@ -10,7 +11,7 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
 );
 
 /** §10.7 antonym pairs, in the order they are tried; matched as raw substrings of the lowercased texts. */
-export const OPPOSING_TERMS: readonly (readonly [string, string])[] = [
+const OPPOSING_TERMS: readonly (readonly [string, string])[] = [
   ['never', 'may'],
   ['never', 'permitted'],
   ['never', 'allowed'],
@@ -40,11 +41,22 @@ export const OPPOSING_TERMS: readonly (readonly [string, string])[] = [
   ['rollback', 'investigate'],
 ];
 
-/** Every distinct term of `OPPOSING_TERMS`, and each pair as two indexes into it. */
+/**
+ * Each antonym pair as one bit (pair p ↦ bit p, 27 pairs): a text's `left` mask has bit p when it contains the pair's
+ * first term, `right` when it contains the second. The first pair (in order) that opposes a and b is then the lowest
+ * bit of (leftA & rightB) | (rightA & leftB).
+ */
 const TERMS: readonly string[] = [...new Set(OPPOSING_TERMS.flat())];
-export const TERM_PAIRS: readonly (readonly [number, number])[] = OPPOSING_TERMS.map(
-  ([u, w]) => [TERMS.indexOf(u), TERMS.indexOf(w)] as const,
-);
+const TERM_LEFT: readonly number[] = TERMS.map((term) => maskOf((u) => u === term, 0));
+const TERM_RIGHT: readonly number[] = TERMS.map((term) => maskOf((w) => w === term, 1));
+function maskOf(matches: (term: string) => boolean, side: 0 | 1): number {
+  let mask = 0;
+  OPPOSING_TERMS.forEach((pair, index) => {
+    if (matches(pair[side])) mask |= 1 << index;
+  });
+  return mask;
+}
+if (OPPOSING_TERMS.length > 31) throw new RangeError('antonym pairs no longer fit one 32-bit mask');
 
 /** §10.7 negation cues, counted as non-overlapping substrings (`no ` keeps its trailing space). */
 const NEGATION_CUES: readonly string[] = [
@@ -71,42 +83,59 @@ export function stem(word: string): string {
   return word;
 }
 
-/** Whether a UTF-16 code unit is one of `[a-z0-9$]`. */
-const isWordUnit = (unit: number): boolean => (unit >= 97 && unit <= 122) || (unit >= 48 && unit <= 57) || unit === 36;
-
-/** W(x) of an already lowercased text: the runs of `[a-z0-9$]` (what `WORD` matches), scanned without a regex. */
-function wordsOfLower(lower: string): Set<string> {
-  const words = new Set<string>();
-  let start = -1;
-  for (let at = 0; at <= lower.length; at += 1) {
-    if (at < lower.length && isWordUnit(lower.charCodeAt(at))) {
-      if (start < 0) start = at;
-      continue;
-    }
-    if (start >= 0 && at - start > 2) {
-      const word = lower.slice(start, at);
-      if (!STOP_WORDS.has(word)) words.add(stem(word));
-    }
-    start = -1;
-  }
-  return words;
-}
-
-/** §10.6 W(x): lowercase, `[a-z0-9$]+`, keep raw length > 2 and raw word not a stop word, then stem. */
-export function contentWords(text: string): Set<string> {
-  return wordsOfLower(text.toLowerCase());
-}
-
-/** §10.7.4.2 Q(x): every `\$?\d[\d,]*` in the lowercased text (years and trailing commas kept: `$1,000,000,`). */
-export function quantities(text: string): Set<string> {
-  return new Set(text.toLowerCase().match(QUANTITY) ?? []);
-}
+/** §10.7 negation cues that are letters only (never crossing a run of `[a-z0-9$]`); the word table counts these. */
+const LETTER_CUES = NEGATION_CUES.filter((cue) => /^[a-z]+$/.test(cue));
 
 /** Non-overlapping occurrences of `cue` in `text`, left to right (what `text.split(cue).length - 1` counts). */
 function countOf(text: string, cue: string): number {
   let count = 0;
   for (let at = text.indexOf(cue); at >= 0; at = text.indexOf(cue, at + cue.length)) count += 1;
   return count;
+}
+
+/** The word table: each raw word's stem (or none: a stop word), antonym-term bits and letter-cue count. */
+const WORDS = createWordTable(
+  {
+    read(raw) {
+      let left = 0;
+      let right = 0;
+      for (let index = 0; index < TERMS.length; index += 1) {
+        if (raw.includes(TERMS[index]!)) {
+          left |= TERM_LEFT[index]!;
+          right |= TERM_RIGHT[index]!;
+        }
+      }
+      let negations = 0;
+      for (const cue of LETTER_CUES) negations += countOf(raw, cue);
+      return { stem: STOP_WORDS.has(raw) ? null : stem(raw), left, right, negations };
+    },
+  },
+  100_000,
+);
+
+/**
+ * Bounds the caches between guard calls: past its limit the word table is emptied, and the feature cache with it
+ * (features hold word ids). Called at the start of every guard run and `conflict`, never in the middle of one, so
+ * the features one run compares always come from one table.
+ */
+export function trimConflictCaches(): void {
+  if (WORDS.resetIfFull() || FEATURES.size >= FEATURES_MAX) FEATURES.clear();
+}
+
+/** One scan of a text: the fast path reads ASCII text as it is, anything else after `toLowerCase`. */
+function readText(text: string): TextReading {
+  return WORDS.read(text, true) ?? (WORDS.read(text.toLowerCase(), false) as TextReading);
+}
+
+/** §10.6 W(x): lowercase, `[a-z0-9$]+`, keep raw length > 2 and raw word not a stop word, then stem. */
+export function contentWords(text: string): Set<string> {
+  trimConflictCaches();
+  return new Set(readText(text).ids.map((id) => WORDS.stemOf(id)));
+}
+
+/** §10.7.4.2 Q(x): every `\$?\d[\d,]*` in the lowercased text (years and trailing commas kept: `$1,000,000,`). */
+export function quantities(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(QUANTITY) ?? []);
 }
 
 /** §10.7.4.3 N(x): summed non-overlapping substring counts of the cues (`cannot` also counts as `not`). */
@@ -116,66 +145,61 @@ export function negationCount(text: string): number {
 }
 
 /**
- * One text as the conflict test reads it. W(x) is computed at once; the opposition signals (terms, Q(x), N(x)) only
- * when a pair first passes the same-subject test, then kept, so each text is tokenised at most once (and not again
- * while it stays in the cache, across retrievals).
+ * One text as the conflict test reads it, from one scan: W(x), the antonym terms it contains and N(x); Q(x) when a
+ * pair first needs it. Kept in a cache, so a text a store returns again is not scanned again.
  */
 export interface ConflictFeatures {
   /** The text itself. */
   readonly text: string;
-  /** The lowercased text. */
-  readonly lower: string;
-  /** W(x), the stemmed content words. */
-  readonly words: ReadonlySet<string>;
-  /** Opposition signals, filled on first use by `oppositionOf`. */
-  opposition: Opposition | null;
+  /** W(x), as the sorted distinct ids of its stems (equal ids, equal stems: see `trimConflictCaches`). */
+  readonly ids: readonly number[];
+  /** Bit p: the text contains the first term of antonym pair p. */
+  readonly left: number;
+  /** Bit p: the text contains the second term of antonym pair p. */
+  readonly right: number;
+  /** N(x). */
+  readonly negations: number;
+  /** False when the text has no decimal digit, so Q(x) is empty. */
+  readonly digits: boolean;
+  /** Q(x), filled on first use by `quantitiesOf`. */
+  quantities: ReadonlySet<string> | null;
   /** Everything the conflict test reads, as one string, filled on first use by `signatureOf`. */
   signature: string | null;
 }
 
-/** The opposition signals of one text. */
-interface Opposition {
-  /** 1 where the term of the same index occurs in the lowercased text. */
-  terms: Uint8Array;
-  /** Q(x). */
-  quantities: ReadonlySet<string>;
-  /** N(x). */
-  negations: number;
-}
-
 /** Features by text: a pure function of the text, so the records a store returns again are not tokenised again. */
 const FEATURES = new Map<string, ConflictFeatures>();
-/** The cache is emptied when it reaches this many texts (about 1 KB each). */
+/** The cache stops growing at this many texts, until `trimConflictCaches` empties it. */
 const FEATURES_MAX = 20_000;
 
-/** The features of one text (W(x) now, the rest when needed); the same object for the same text while cached. */
+/** The features of one text; the same object for the same text while cached. */
 export function conflictFeatures(text: string): ConflictFeatures {
   const known = FEATURES.get(text);
   if (known) return known;
-  const lower = text.toLowerCase();
-  const features: ConflictFeatures = { text, lower, words: wordsOfLower(lower), opposition: null, signature: null };
-  if (FEATURES.size >= FEATURES_MAX) FEATURES.clear();
-  FEATURES.set(text, features);
+  const { ids, left, right, negations, digits } = readText(text);
+  const features: ConflictFeatures = { text, ids, left, right, negations, digits, quantities: null, signature: null };
+  if (FEATURES.size < FEATURES_MAX) FEATURES.set(text, features);
   return features;
 }
 
-/** The text's opposition signals, computed on first call and kept on `features`. */
-export function oppositionOf(features: ConflictFeatures): Opposition {
-  if (features.opposition) return features.opposition;
-  const { lower } = features;
-  const terms = new Uint8Array(TERMS.length);
-  for (let index = 0; index < TERMS.length; index += 1) if (lower.includes(TERMS[index]!)) terms[index] = 1;
-  let negations = 0;
-  for (const cue of NEGATION_CUES) negations += countOf(lower, cue);
-  features.opposition = { terms, quantities: new Set(lower.match(QUANTITY) ?? []), negations };
-  return features.opposition;
+/** The two terms of the antonym pair whose bit is `bit` (one bit set), for the reason. */
+export function opposingPair(bit: number): readonly [string, string] {
+  return OPPOSING_TERMS[31 - Math.clz32(bit)]!;
+}
+
+const NO_QUANTITIES: ReadonlySet<string> = new Set();
+
+/** Q(x) of the text, computed on first call and kept on `features`. */
+export function quantitiesOf(features: ConflictFeatures): ReadonlySet<string> {
+  features.quantities ??= features.digits ? quantities(features.text) : NO_QUANTITIES;
+  return features.quantities;
 }
 
 /** Everything the conflict test reads of a text, as one string: equal signatures, equal outcomes against any text. */
 export function signatureOf(features: ConflictFeatures): string {
   if (features.signature !== null) return features.signature;
-  const { terms, quantities, negations } = oppositionOf(features);
-  const parts = [[...features.words].sort().join(' '), terms.join(''), [...quantities].sort().join(' '), negations];
-  features.signature = parts.join('\n');
+  const { ids, left, right, negations } = features;
+  const sortedQuantities = [...quantitiesOf(features)].sort().join(' ');
+  features.signature = `${ids.join(' ')}\n${left} ${right}\n${sortedQuantities}\n${negations}`;
   return features.signature;
 }

@@ -25,15 +25,16 @@ export interface FirstConflict<T> {
 export function createConflictIndex<T>(settings: ConflictSettings) {
   /** One class per distinct signature, in the order of its first kept record (which represents it). */
   const classes: { keeper: T; features: ConflictFeatures }[] = [];
-  const bySignature = new Set<string>();
-  const postings = new Map<string, number[]>();
+  /** Signatures of the classes, kept once there are more than `SCAN_ALL_BELOW` (below, repeats are simply scanned). */
+  let bySignature: Set<string> | null = null;
+  const postings = new Map<number, number[]>();
   const everyPair = !(settings.subjectOverlap > 0);
 
   let indexed = 0;
   /** Adds the classes not yet in the word index. */
   function indexUpTo(count: number): void {
     for (; indexed < count; indexed += 1) {
-      for (const word of classes[indexed]!.features.words) {
+      for (const word of classes[indexed]!.features.ids) {
         const list = postings.get(word);
         if (list) list.push(indexed);
         else postings.set(word, [indexed]);
@@ -44,7 +45,7 @@ export function createConflictIndex<T>(settings: ConflictSettings) {
   /** Classes that share a word with the candidate, ascending, without repeats (a merge of the posting lists). */
   function* sharingClasses(features: ConflictFeatures): Generator<number> {
     const lists: number[][] = [];
-    for (const word of features.words) {
+    for (const word of features.ids) {
       const list = postings.get(word);
       if (list) lists.push(list);
     }
@@ -72,15 +73,21 @@ export function createConflictIndex<T>(settings: ConflictSettings) {
   return {
     /** Adds a kept record at the end of the order (a new class only if no earlier kept record has its signature). */
     add(keeper: T, features: ConflictFeatures): void {
+      if (classes.length < SCAN_ALL_BELOW) {
+        // A short list is scanned whole: a repeated signature costs one more test, not a signature per record.
+        classes.push({ keeper, features });
+        return;
+      }
+      if (!bySignature) bySignature = new Set(classes.map((known) => signatureOf(known.features)));
       const signature = signatureOf(features);
       if (bySignature.has(signature)) return;
       bySignature.add(signature);
       classes.push({ keeper, features });
-      if (classes.length > SCAN_ALL_BELOW) indexUpTo(classes.length); // short lists are scanned, not indexed
+      indexUpTo(classes.length);
     },
     /** The first kept record (in kept order) that conflicts with the candidate, or null. */
     firstConflict(candidate: ConflictFeatures): FirstConflict<T> | null {
-      if (candidate.words.size === 0) return null;
+      if (candidate.ids.length === 0) return null;
       // A short list is cheaper to scan whole; a pair without a shared word fails its containment test either way.
       const ids = everyPair || classes.length <= SCAN_ALL_BELOW ? classes.keys() : sharingClasses(candidate);
       for (const id of ids) {

@@ -2,9 +2,9 @@
 import { formatFixed, pythonSortedListRepr } from '../pipeline/python-compat/index.js';
 import {
   conflictFeatures,
-  OPPOSING_TERMS,
-  oppositionOf,
-  TERM_PAIRS,
+  opposingPair,
+  quantitiesOf,
+  trimConflictCaches,
   type ConflictFeatures,
 } from './conflict-features.js';
 
@@ -29,6 +29,7 @@ export interface ConflictSettings {
   requireOpposition: boolean;
 }
 
+const EMPTY: ReadonlySet<string> = new Set();
 const NO_CONFLICT: ConflictOutcome = Object.freeze({ hit: false, reason: '' });
 
 /**
@@ -39,38 +40,61 @@ const NO_CONFLICT: ConflictOutcome = Object.freeze({ hit: false, reason: '' });
  * // → { hit: true, reason: 'opposing terms "one"/"two" (subject overlap 0.75)' }
  */
 export function conflict(a: string, b: string, config: ConflictSettings): ConflictOutcome {
+  trimConflictCaches();
   return conflictBetween(conflictFeatures(a), conflictFeatures(b), config);
+}
+
+/** |A ∩ B| of two sorted arrays of distinct ids (a merge). */
+function sharedCount(a: readonly number[], b: readonly number[]): number {
+  let shared = 0;
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x === y) {
+      shared += 1;
+      i += 1;
+      j += 1;
+    } else if (x < y) i += 1;
+    else j += 1;
+  }
+  return shared;
 }
 
 /** `conflict` on texts already read by `conflictFeatures` (the guard reads each record's text once per retrieval). */
 export function conflictBetween(a: ConflictFeatures, b: ConflictFeatures, config: ConflictSettings): ConflictOutcome {
-  const wordsA = a.words;
-  const wordsB = b.words;
-  if (wordsA.size === 0 || wordsB.size === 0) return NO_CONFLICT;
-  let shared = 0;
-  for (const word of wordsA) if (wordsB.has(word)) shared += 1;
-  const containment = shared / Math.min(wordsA.size, wordsB.size);
+  const idsA = a.ids;
+  const idsB = b.ids;
+  if (idsA.length === 0 || idsB.length === 0) return NO_CONFLICT;
+  const containment = sharedCount(idsA, idsB) / Math.min(idsA.length, idsB.length);
   if (containment < config.subjectOverlap) return NO_CONFLICT;
-  const overlap = formatFixed(containment, 2);
-  if (!config.requireOpposition) return { hit: true, reason: `same subject (overlap ${overlap})` };
-  const signalsA = oppositionOf(a);
-  const signalsB = oppositionOf(b);
-  for (const [pair, [u, w]] of TERM_PAIRS.entries()) {
-    if ((signalsA.terms[u] && signalsB.terms[w]) || (signalsA.terms[w] && signalsB.terms[u])) {
-      const [termU, termW] = OPPOSING_TERMS[pair]!;
-      return { hit: true, reason: `opposing terms "${termU}"/"${termW}" (subject overlap ${overlap})` };
-    }
+  if (!config.requireOpposition) return { hit: true, reason: `same subject (overlap ${formatFixed(containment, 2)})` };
+  // The first pair, in order, with one term in each text: the lowest bit of either crossing.
+  const opposed = (a.left & b.right) | (a.right & b.left);
+  if (opposed !== 0) {
+    const [termU, termW] = opposingPair(opposed & -opposed);
+    return {
+      hit: true,
+      reason: `opposing terms "${termU}"/"${termW}" (subject overlap ${formatFixed(containment, 2)})`,
+    };
   }
-  const quantitiesA = signalsA.quantities;
-  const quantitiesB = signalsB.quantities;
-  if (quantitiesA.size > 0 && quantitiesB.size > 0 && ![...quantitiesA].some((q) => quantitiesB.has(q))) {
+  const quantitiesA = a.digits ? quantitiesOf(a) : EMPTY;
+  const quantitiesB = b.digits && quantitiesA.size > 0 ? quantitiesOf(b) : EMPTY;
+  if (quantitiesA.size > 0 && quantitiesB.size > 0 && !sharesAny(quantitiesA, quantitiesB)) {
     return {
       hit: true,
       reason: `conflicting quantities ${pythonSortedListRepr(quantitiesA)} vs ${pythonSortedListRepr(quantitiesB)}`,
     };
   }
-  if (Math.abs(signalsA.negations - signalsB.negations) >= 1 && containment >= NEGATION_OVERLAP) {
-    return { hit: true, reason: `polarity mismatch (subject overlap ${overlap})` };
+  if (Math.abs(a.negations - b.negations) >= 1 && containment >= NEGATION_OVERLAP) {
+    return { hit: true, reason: `polarity mismatch (subject overlap ${formatFixed(containment, 2)})` };
   }
   return NO_CONFLICT;
+}
+
+/** Whether two sets have a member in common. */
+function sharesAny(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  for (const item of a) if (b.has(item)) return true;
+  return false;
 }

@@ -65,8 +65,9 @@ export function textOf(record: unknown): string {
  * 10-digit epoch number), revokes.
  */
 export function explicitRevocation(record: unknown, now: Date): string | null {
+  if (!isMap(record)) return null;
   for (const name of REVOCATION_FIELDS) {
-    const value = fieldOf(record, name);
+    const value = Object.hasOwn(record, name) ? record[name] : undefined;
     if (!isPresent(value)) continue;
     if (name === 'expiration_date' && isAfter(value, now)) continue;
     return name;
@@ -83,7 +84,15 @@ export function explicitRevocation(record: unknown, now: Date): string | null {
  * earlier, in year 0), so such a value is ⊥ too.
  */
 export function timestampOf(record: unknown): number | null {
-  const value = TIME_FIELDS.map((name) => fieldOf(record, name)).find(isPresent);
+  if (!isMap(record)) return null;
+  let value: unknown;
+  for (const name of TIME_FIELDS) {
+    const field = Object.hasOwn(record, name) ? record[name] : undefined;
+    if (isPresent(field)) {
+      value = field;
+      break;
+    }
+  }
   if (value === undefined) return null;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : pythonTimestamp(instantOfDate(value));
   if (typeof value !== 'string') return parsedTimestamp(value);

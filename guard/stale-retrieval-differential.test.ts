@@ -194,6 +194,32 @@ describe('the guard after issue #18 returns what the guard before it returned', 
     }
   });
 
+  it('texts never seen before, built letter by letter (case, non-ASCII, digits, cues across words): same verdicts', () => {
+    const random = seeded(32);
+    const pieces = [
+      ...'abcdefghijklmnopqrstuvwxyzAEINOST0123456789$,. -'.split(''),
+      ...['no ', 'No ', 'must not', 'MAY NOT', 'may  not', 'cannot', 'never', 'one', 'two', 'dual', 'single'],
+      ...['\u0130', '\u212a', '\u00e9', '\u0661', ' ', '\t', 'ies', 'ing', 'policies', 'requires', 'x'],
+    ];
+    const text = () =>
+      Array.from({ length: 5 + Math.floor(random() * 40) }, () => pieces[Math.floor(random() * pieces.length)]).join(
+        '',
+      );
+    let conflicts = 0;
+    for (let retrieval = 0; retrieval < 1500; retrieval += 1) {
+      const base = Array.from({ length: 1 + Math.floor(random() * 4) }, text);
+      const records = Array.from({ length: 2 + Math.floor(random() * 10) }, (_, i) => ({
+        fact: `${base[i % base.length]} ${random() < 0.5 ? text() : ''}`,
+        created_at: `2025-0${1 + Math.floor(random() * 9)}-01T00:00:00Z`,
+      }));
+      const config = configs[retrieval % configs.length]!;
+      const before = oldGuard(records, config, now);
+      expect(applyStaleRetrievalGuard(records, config, now), `retrieval ${retrieval}`).toEqual(before);
+      conflicts += before.withheld.length + before.notes.length;
+    }
+    expect(conflicts).toBeGreaterThan(500);
+  });
+
   it('kept records with the same words but other quantities or negations are each tested (not merged)', () => {
     const at = (day: number) => `2025-01-${String(day).padStart(2, '0')}T00:00:00Z`;
     // newest and middle: same words, same time, other quantities / negations (an unresolved conflict, both kept);

@@ -1,6 +1,6 @@
 // The Stale-Retrieval Guard (stale-retrieval.md §10), a faithful port of [C] `guard/stale_guard.py` @ a8e0964735e7.
 import type { MemoryRecord } from '../backends/memory-backend.js';
-import { conflictFeatures } from './conflict-features.js';
+import { conflictFeatures, trimConflictCaches } from './conflict-features.js';
 import { createConflictIndex } from './conflict-index.js';
 import { derivedFromRevocation } from './derived-from.js';
 import { DEFAULT_GUARD_CONFIG, resolveGuardConfig, type GuardConfig } from './guard-config.js';
@@ -63,6 +63,7 @@ export function applyStaleRetrievalGuard(
   ledgerBound: readonly boolean[] = [],
 ): GuardResult {
   const settings = resolvedOnce(config);
+  trimConflictCaches();
   const withheld: WithheldRecord[] = [];
   const notes: string[] = [];
   const survivors: { index: number; record: GuardInput; time: number | null }[] = [];

@@ -19,7 +19,7 @@ describe('pnpm bench', () => {
       },
     });
     expect(await benchCommand(['--quick', '--json'], stdout)).toBe(0);
-    const report = JSON.parse(text) as BenchReport;
+    const report = JSON.parse(text) as Required<BenchReport>;
     expect(Object.keys(report)).toEqual([
       ...['machine', 'quick', 'guard', 'guardV2', 'poem', 'grid', 'poemGrid', 'summarize', 'endpoint', 'rateLimit'],
     ]);
@@ -28,7 +28,7 @@ describe('pnpm bench', () => {
       { kind: 'requests', limitPerSecond: 40, concurrency: 64, fixed: false, calls: 120 },
       { kind: 'tokens', limitPerSecond: 6000, concurrency: 64, fixed: false, calls: 120 },
     ]);
-    expect(report.guardV2).toMatchObject({ defence: 'guard-v2', passes: 1 });
+    expect(report.guardV2).toMatchObject({ defence: 'guard-v2', passes: 1, loadAverage: expect.any(Array) });
     expect(report.machine).toMatchObject({ cores: positive, node: process.version, cpu: expect.any(String) });
     expect(report.guard).toMatchObject({ retrievals: 200, k: 10, array: { records: 2000, distinctTexts: 2000 } });
     expect(report.poem.map((row) => row.events)).toEqual([10, 1000]);
@@ -46,7 +46,8 @@ describe('pnpm bench', () => {
     });
     const numbers = [
       report.guard.microsPerRetrieval,
-      report.guard.freshTextsMicrosPerRetrieval ?? 0,
+      report.guard.freshTextsMicrosPerRetrieval,
+      report.guardV2.freshTextsMicrosPerRetrieval,
       report.guardV2.microsPerRetrieval,
       report.guard.array.ms,
       ...report.poem.flatMap((row) => [row.checkMicros, row.gateMicros, row.fullMicros, row.ratio]),
@@ -66,8 +67,25 @@ describe('pnpm bench', () => {
     for (const value of numbers) expect(Number.isFinite(value) && value > 0, String(value)).toBe(true);
   }, 300_000);
 
+  it('--only guard: the guard rows alone, beside the spec guard in Python on the same retrievals, verdicts equal', async () => {
+    let text = '';
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        text += chunk.toString();
+        done();
+      },
+    });
+    expect(await benchCommand(['--quick', '--json', '--only', 'guard'], stdout)).toBe(0);
+    const report = JSON.parse(text) as BenchReport;
+    expect(Object.keys(report)).toEqual(['machine', 'quick', 'guard', 'guardV2']);
+    // 3 groups of 2 passes over the 200 retrievals, each retrieval's texts new; runSpecGuard throws on any difference.
+    expect(report.guard.python).toMatchObject({ retrievals: 1200, version: expect.stringMatching(/^3\./) });
+    expect(report.guard.loadAverage).toHaveLength(3);
+  }, 300_000);
+
   it('an unknown flag is exit 1 with the usage', async () => {
     expect(await benchCommand(['--fast'])).toBe(1);
+    expect(await benchCommand(['--only', 'grid'])).toBe(1);
   });
 });
 

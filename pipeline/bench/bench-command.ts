@@ -14,9 +14,10 @@ import { benchSummarize, type SummarizeBench } from './bench-rescore.js';
 import { GUARD_CORPUS_FILE, generateGuardCorpus, readGuardCorpus } from './guard-corpus.js';
 import { isEntryPoint } from '../core/entry-point.js';
 
-const USAGE = `usage: pnpm bench [--json] [--quick] [--write-corpus]
-  measures on this machine: the stale guard per k=10 retrieval (${GUARD_CORPUS_FILE}) and on one 10,000-record
-  array; the PoEM grounding check at N = 10 … 100,000 events, incremental and full; a fixed offline grid in a child
+const USAGE = `usage: pnpm bench [--json] [--quick] [--only guard] [--write-corpus]
+  measures on this machine: the stale guard and guard-v2 per k=10 retrieval (${GUARD_CORPUS_FILE}), also with
+  every text new to the process, beside the spec's guard in Python (pipeline/bench/guard_spec.py, a child process)
+  on the same retrievals, whose verdicts must equal the guard's; the guard on one 10,000-record array; the PoEM grounding check at N = 10 … 100,000 events, incremental and full; a fixed offline grid in a child
   process (45,144 units: wall, units/s, peak RSS); the experiment phase's time per unit with PoEM on at 1,188 and
   26,730 units; summarising and rescoring (pnpm rescore --check, child process)
   10,000 and 100,000 records; the overhead per decision against a local OpenAI-compatible endpoint (a child process)
@@ -26,15 +27,11 @@ const USAGE = `usage: pnpm bench [--json] [--quick] [--write-corpus]
   load average). Timings vary with load; nothing is asserted.
   --json          print the results as JSON (with the machine: CPU, cores, memory, Node version)
   --quick         small sizes (a smoke run of every row; its numbers are not the figures)
+  --only guard    only the guard rows (guard, Python, guard-v2, the array)
   --write-corpus  regenerate ${GUARD_CORPUS_FILE} from the scenarios and exit`;
 
-/** Everything `pnpm bench --json` prints. */
-export interface BenchReport {
-  machine: { cpu: string; cores: number; memoryGB: number; node: string; platform: string; loadAverage: number[] };
-  quick: boolean;
-  guard: GuardBench;
-  /** guard-v2 (issue #19 item 3: lemmas, lexicon) on the same corpus, per retrieval: what the stronger stage costs. */
-  guardV2: RetrievalTiming;
+/** The rows other than the guard's (absent with `--only guard`). */
+interface OtherRows {
   poem: PoemBenchRow[];
   grid: GridBench;
   /** The experiment phase's µs per unit with the PoEM gate on, at a small and a large grid. */
@@ -45,12 +42,22 @@ export interface BenchReport {
   rateLimit: RateLimitRow[];
 }
 
+/** Everything `pnpm bench --json` prints. */
+export type BenchReport = {
+  machine: { cpu: string; cores: number; memoryGB: number; node: string; platform: string; loadAverage: number[] };
+  quick: boolean;
+  guard: GuardBench;
+  /** guard-v2 (issue #19 item 3: lemmas, lexicon) on the same corpus, per retrieval: what the stronger stage costs. */
+  guardV2: RetrievalTiming;
+} & Partial<OtherRows>;
+
 const ROOT = join(import.meta.dirname, '..', '..');
 
 /** Runs every row. */
 export async function runBench(
   quick: boolean,
   progress: (line: string) => void = () => undefined,
+  onlyGuard = false,
 ): Promise<BenchReport> {
   const machine = {
     cpu: cpus()[0]?.model ?? 'unknown',
@@ -62,9 +69,10 @@ export async function runBench(
   };
   progress('guard …');
   const corpus = readGuardCorpus(ROOT);
-  const guard = benchGuard(corpus, quick);
+  const guard = benchGuard(ROOT, corpus, quick);
   progress('guard-v2 …');
   const guardV2 = timeRetrievals('guard-v2', corpus, quick ? 1 : 5);
+  if (onlyGuard) return { machine, quick, guard, guardV2 };
   progress('PoEM ledger …');
   const poem = await benchPoem(quick);
   progress('PoEM inside the grid (child processes) …');
@@ -111,15 +119,32 @@ function formatRateLimit(row: RateLimitRow): string {
   return `rate limit ${limit} (sliding second, ${row.latencyMs} ms), ${row.calls} calls from -j ${row.concurrency}${row.fixed ? ' fixed' : ''}: ${fixed(row.percentOfLimit)} % of the limit, ${fixed(row.percent429)} % answered 429 (${row.rateLimited}), ${fixed(row.wallSeconds)} s, load ${row.loadAverage.map((l) => fixed(l, 2)).join(' → ')}`;
 }
 
+const load = (average: readonly number[]): string => average.map((l) => fixed(l, 2)).join(' ');
+
+/** The guard lines: the guard, the spec's guard in Python on the same fresh retrievals, guard-v2, the array. */
+function formatGuard({ guard, guardV2 }: Pick<BenchReport, 'guard' | 'guardV2'>): string[] {
+  const { python } = guard;
+  return [
+    `guard, per k=${guard.k} retrieval: every text new ${fixed(guard.freshTextsMicrosPerRetrieval)} µs, texts seen before ${fixed(guard.microsPerRetrieval)} µs (first pass ${fixed(guard.firstPassMicrosPerRetrieval)} µs; ${guard.retrievals} retrievals), load ${load(guard.loadAverage)}`,
+    'skipped' in python
+      ? `spec guard in Python: skipped (${python.skipped})`
+      : `spec guard in Python ${python.version} on the same ${python.retrievals} fresh retrievals: ${fixed(python.microsPerRetrieval)} µs, ×${fixed(python.ratio)} the guard's; verdicts equal`,
+    `guard-v2, per k=${guard.k} retrieval: every text new ${fixed(guardV2.freshTextsMicrosPerRetrieval)} µs (×${fixed(guardV2.freshTextsMicrosPerRetrieval / guard.freshTextsMicrosPerRetrieval)} the guard's), texts seen before ${fixed(guardV2.microsPerRetrieval)} µs (×${fixed(guardV2.microsPerRetrieval / guard.microsPerRetrieval)}), first pass ${fixed(guardV2.firstPassMicrosPerRetrieval)} µs, ${guardV2.withheldPerPass} withheld per pass, load ${load(guardV2.loadAverage)}`,
+    `guard, one array of ${guard.array.records} records (${guard.array.distinctTexts} distinct texts): ${fixed(guard.array.ms / 1000, 2)} s, ${guard.array.withheld} withheld`,
+  ];
+}
+
 /** The human-readable report. */
 export function formatBench(report: BenchReport): string {
-  const { machine, guard, guardV2, poem, grid, poemGrid, summarize, endpoint, rateLimit } = report;
+  const { machine, poem, grid, poemGrid, summarize, endpoint, rateLimit } = report;
+  const head = [
+    `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GB, Node ${machine.node}, load ${load(machine.loadAverage)}${report.quick ? ' (--quick: not the figures)' : ''}`,
+    ...formatGuard(report),
+  ];
+  if (!poem || !grid || !poemGrid || !summarize || !endpoint || !rateLimit) return head.join('\n');
   const [small, large] = summarize;
   return [
-    `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GB, Node ${machine.node}, load ${machine.loadAverage.map((l) => fixed(l, 2)).join(' ')}${report.quick ? ' (--quick: not the figures)' : ''}`,
-    `guard, per k=${guard.k} retrieval: ${fixed(guard.microsPerRetrieval)} µs; every text new ${fixed(guard.freshTextsMicrosPerRetrieval ?? Number.NaN)} µs (first pass ${fixed(guard.firstPassMicrosPerRetrieval)} µs; ${guard.retrievals} retrievals)`,
-    `guard-v2, per k=${guard.k} retrieval: ${fixed(guardV2.microsPerRetrieval)} µs (first pass ${fixed(guardV2.firstPassMicrosPerRetrieval)} µs), ${guardV2.withheldPerPass} withheld per pass`,
-    `guard, one array of ${guard.array.records} records (${guard.array.distinctTexts} distinct texts): ${fixed(guard.array.ms / 1000, 2)} s, ${guard.array.withheld} withheld`,
+    ...head,
     ...poem.map(
       (row) =>
         `PoEM check at N = ${row.events}: ${fixed(row.checkMicros, 2)} µs incremental (gate ${fixed(row.gateMicros, 2)} µs), full ${fixed(row.fullMicros / 1000, 2)} ms, ×${fixed(row.ratio, 0)}`,
@@ -145,17 +170,20 @@ export async function benchCommand(
   argv: readonly string[],
   stdout: NodeJS.WritableStream = process.stdout,
 ): Promise<number> {
-  let values: { json?: boolean; quick?: boolean; 'write-corpus'?: boolean; help?: boolean };
+  let values: { json?: boolean; quick?: boolean; only?: string; 'write-corpus'?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...argv],
       options: {
         json: { type: 'boolean' },
         quick: { type: 'boolean' },
+        only: { type: 'string' },
         'write-corpus': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
+    if (values.only !== undefined && values.only !== 'guard')
+      throw new Error(`--only: unknown row group '${values.only}' (known: guard)`);
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 1;
@@ -171,7 +199,7 @@ export async function benchCommand(
     return 0;
   }
   const progress = values.json ? () => undefined : (line: string) => process.stderr.write(`${line}\n`);
-  const report = await runBench(values.quick ?? false, progress);
+  const report = await runBench(values.quick ?? false, progress, values.only === 'guard');
   stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatBench(report)}\n`);
   return 0;
 }

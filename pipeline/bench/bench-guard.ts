@@ -1,8 +1,11 @@
 // Bench rows for the stale-retrieval guard, run as the pipeline runs it (the registry's `guard` screen on the records
 // a read returned): µs per k=10 retrieval on the fixed corpus, and one 10k-record array.
+import { loadavg } from 'node:os';
 import type { MemoryRecord } from '../../backends/memory-backend.js';
 import type { GuardInput } from '../../guard/guard-record.js';
+import type { ScreenVerdict } from '../defences/defence-v1.js';
 import { screenOf } from '../defences/index.js';
+import { runSpecGuard, type SpecGuardRun } from './bench-guard-python.js';
 import { GUARD_CORPUS_NOW } from './guard-corpus.js';
 
 /** Milliseconds since `start` (a `process.hrtime.bigint()` value). */
@@ -18,7 +21,11 @@ export interface GuardBench {
   /** µs per retrieval, minimum over 3 repeats of `passes` passes (texts and time strings seen before, as in a grid). */
   microsPerRetrieval: number;
   /** µs per retrieval with every text new to the process (see `RetrievalTiming`). */
-  freshTextsMicrosPerRetrieval: number | null;
+  freshTextsMicrosPerRetrieval: number;
+  /** The spec's guard in Python (pipeline/bench/guard_spec.py) on the same fresh retrievals, in a child process. */
+  python: SpecGuardRun;
+  /** os.loadavg() right after the guard rows were measured (1, 5, 15 minutes). */
+  loadAverage: number[];
   passes: number;
   /** Records in the one large array, distinct texts among them, and the guard's wall time on it. */
   array: { records: number; distinctTexts: number; ms: number; withheld: number };
@@ -42,8 +49,18 @@ function tagged(record: GuardInput, n: number): GuardInput {
   return typeof record === 'string' ? record + suffix : { ...record, fact: `${String(record.fact)}${suffix}` };
 }
 
-/** Tags the large array (0 … size − 1) does not use: fresh texts for each pass of `timeRetrievals` (26⁴ in all). */
-let nextFreshTag = 200_000;
+/**
+ * Record `record` with its text made new to the process by a prefix of whitespace spelling `n` in binary (a tab for
+ * 1, a space for 0, after a leading tab): neither guard reads leading whitespace (no word, digit or cue; guard-v2's
+ * tokeniser skips it), so every verdict stays, which `timeRetrievals` checks on every retrieval.
+ */
+function freshlyPrefixed(record: GuardInput, n: number): GuardInput {
+  const prefix = `\t${n.toString(2).replaceAll('1', '\t').replaceAll('0', ' ')}`;
+  return typeof record === 'string' ? prefix + record : { ...record, fact: `${prefix}${String(record.fact)}` };
+}
+
+/** Prefix numbers not used yet in this process, so no text of a fresh pass was ever seen before. */
+let nextFreshTag = 1;
 
 /** Corpus records as a store's read returns them: `{fact, ...fields}` → text `fact` plus the fields; a string → text. */
 function asMemoryRecords(records: readonly GuardInput[]): MemoryRecord[] {
@@ -61,29 +78,45 @@ export interface RetrievalTiming {
   firstPassMicrosPerRetrieval: number;
   microsPerRetrieval: number;
   /**
-   * µs per retrieval when every text is new to the process (each pass's texts tagged afresh, the code already warm):
-   * the cost without the per-text feature cache's hits, best of 3 repeats of `passes` passes. Null when not
-   * measured (guard-v2 reads the two-letter tags as words, so its verdicts would change).
+   * µs per retrieval when every text is new to the process (every retrieval of every pass given texts never seen
+   * before, the code already warm): the cost without any per-text cache hit, best of 3 repeats of `passes` passes.
    */
-  freshTextsMicrosPerRetrieval: number | null;
+  freshTextsMicrosPerRetrieval: number;
   passes: number;
   /** Records the screen withheld over one pass of the corpus. */
   withheldPerPass: number;
+  /** os.loadavg() right after this row was measured (1, 5, 15 minutes). */
+  loadAverage: number[];
 }
+
+/** The fresh retrievals a timing ran, as guard inputs, with the screen's verdict on each (3 groups of passes). */
+export interface FreshRun {
+  groups: GuardInput[][][];
+  verdicts: ScreenVerdict[][];
+}
+
+/** What a verdict says apart from the texts (which the fresh prefix changes): kept, withheld by reason, notes. */
+const verdictShape = (verdict: ScreenVerdict): string =>
+  JSON.stringify([verdict.kept, verdict.withheld.map((w) => [w.index, w.reason, w.stage]), verdict.notes]);
 
 /** Times a registered defence's screen over the corpus retrievals, as the grid calls it. */
 export function timeRetrievals(
   defence: string,
   inputs: readonly GuardInput[][],
   passes: number,
-  options: { freshTexts?: boolean } = {},
+  fresh?: FreshRun,
 ): RetrievalTiming {
   const screen = screenOf(defence);
   const now = new Date(GUARD_CORPUS_NOW);
   const corpus = inputs.map(asMemoryRecords);
   let withheldPerPass = 0;
+  const shapes: string[] = [];
   const first = process.hrtime.bigint();
-  for (const records of corpus) withheldPerPass += screen({ records, now }).withheld.length;
+  for (const records of corpus) {
+    const verdict = screen({ records, now });
+    withheldPerPass += verdict.withheld.length;
+    shapes.push(verdictShape(verdict));
+  }
   const firstPassMicrosPerRetrieval = (msSince(first) * 1000) / corpus.length;
   let best = Number.POSITIVE_INFINITY;
   for (let repeat = 0; repeat < 3; repeat += 1) {
@@ -91,41 +124,52 @@ export function timeRetrievals(
     for (let pass = 0; pass < passes; pass += 1) for (const records of corpus) screen({ records, now });
     best = Math.min(best, (msSince(start) * 1000) / (passes * corpus.length));
   }
-  let fresh = Number.POSITIVE_INFINITY;
-  for (let repeat = 0; options.freshTexts && repeat < 3; repeat += 1) {
-    const renamed = Array.from({ length: passes }, () => {
-      const tag = nextFreshTag++;
-      return inputs.map((records) => asMemoryRecords(records.map((record) => tagged(record, tag))));
-    });
-    let withheld = 0;
+  let freshBest = Number.POSITIVE_INFINITY;
+  for (let repeat = 0; repeat < 3; repeat += 1) {
+    const group = Array.from({ length: passes }, () =>
+      inputs.map((records) => {
+        const tag = nextFreshTag++;
+        return records.map((record) => freshlyPrefixed(record, tag));
+      }),
+    ).flat();
+    const renamed = group.map(asMemoryRecords);
+    const verdicts = new Array<ScreenVerdict>(renamed.length);
     const start = process.hrtime.bigint();
-    for (const pass of renamed) for (const records of pass) withheld += screen({ records, now }).withheld.length;
-    fresh = Math.min(fresh, (msSince(start) * 1000) / (passes * corpus.length));
-    // The tags must leave every verdict as it was, or this row would time other work.
-    if (withheld !== withheldPerPass * passes)
-      throw new Error(`bench ${defence}: tagged texts withheld ${withheld}, expected ${withheldPerPass * passes}`);
+    for (let at = 0; at < renamed.length; at += 1) verdicts[at] = screen({ records: renamed[at]!, now });
+    freshBest = Math.min(freshBest, (msSince(start) * 1000) / renamed.length);
+    // The prefixes must leave every verdict as it was, or this row would time other work.
+    verdicts.forEach((verdict, at) => {
+      if (verdictShape(verdict) !== shapes[at % corpus.length])
+        throw new Error(`bench ${defence}: the fresh copy of retrieval ${at % corpus.length} changed its verdict`);
+    });
+    fresh?.groups.push(group);
+    fresh?.verdicts.push(verdicts);
   }
   return {
     defence,
     firstPassMicrosPerRetrieval,
     microsPerRetrieval: best,
-    freshTextsMicrosPerRetrieval: options.freshTexts ? fresh : null,
+    freshTextsMicrosPerRetrieval: freshBest,
     passes,
     withheldPerPass,
+    loadAverage: loadavg(),
   };
 }
 
-/** Runs the guard rows (the array has 10,000 records, or 2,000 with `quick`). */
-export function benchGuard(inputs: readonly GuardInput[][], quick: boolean): GuardBench {
+/** Runs the guard rows (the array has 10,000 records, or 2,000 with `quick`) and the spec's guard in Python. */
+export function benchGuard(root: string, inputs: readonly GuardInput[][], quick: boolean): GuardBench {
   const screen = screenOf('guard');
   const now = new Date(GUARD_CORPUS_NOW);
   const k = inputs[0]?.length ?? 0;
+  const fresh: FreshRun = { groups: [], verdicts: [] };
   const {
     firstPassMicrosPerRetrieval,
     microsPerRetrieval: best,
     freshTextsMicrosPerRetrieval,
     passes,
-  } = timeRetrievals('guard', inputs, quick ? 2 : 20, { freshTexts: true });
+    loadAverage,
+  } = timeRetrievals('guard', inputs, quick ? 2 : 20, fresh);
+  const python = runSpecGuard(root, fresh, GUARD_CORPUS_NOW, freshTextsMicrosPerRetrieval);
   const array = asMemoryRecords(largeGuardArray(inputs, quick ? 2_000 : 10_000));
   const start = process.hrtime.bigint();
   const verdict = screen({ records: array, now });
@@ -137,6 +181,8 @@ export function benchGuard(inputs: readonly GuardInput[][], quick: boolean): Gua
     microsPerRetrieval: best,
     freshTextsMicrosPerRetrieval,
     passes,
+    python,
+    loadAverage,
     array: {
       records: array.length,
       distinctTexts: new Set(array.map((r) => r.text)).size,
