@@ -2,10 +2,9 @@
 // retrievals never seen before agree verdict for verdict, and a disagreement fails the bench.
 import { describe, expect, it } from 'vitest';
 import type { GuardInput } from '../../guard/guard-record.js';
-import { guardScreenVerdict } from '../defences/stale-guard.js';
-import { applyStaleRetrievalGuard } from '../../guard/stale-retrieval-guard.js';
-import { runSpecGuard } from './bench-guard-python.js';
-import type { FreshRun } from './bench-guard.js';
+import { screenOf } from '../defences/index.js';
+import { runSpecGuard, type FreshRun } from './bench-guard-python.js';
+import { asMemoryRecords } from './bench-guard.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const NOW = '2026-03-01T12:00:00.000Z';
@@ -70,10 +69,10 @@ function generated(random: () => number): GuardInput[] {
   });
 }
 
+// The guard as the bench runs it: the registered screen (pipeline/defences), on the records as memory records.
+const guard = screenOf('guard');
 const verdictsOf = (groups: GuardInput[][][]) =>
-  groups.map((group) =>
-    group.map((records) => guardScreenVerdict(applyStaleRetrievalGuard(records, {}, new Date(NOW)))),
-  );
+  groups.map((group) => group.map((records) => guard({ records: asMemoryRecords(records), now: new Date(NOW) })));
 
 describe('guard_spec.py, the spec guard in Python the bench times', () => {
   it('returns the guard verdict on the acceptance vectors and on 600 generated retrievals', () => {

@@ -6,8 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ScreenVerdict } from '../defences/defence-v1.js';
-import type { FreshRun } from './bench-guard.js';
+import type { GuardInput } from '../../guard/guard-record.js';
 
+/** The fresh retrievals a timing ran, as guard inputs, with the screen's verdict on each (3 groups of passes). */
+export interface FreshRun {
+  groups: GuardInput[][][];
+  verdicts: ScreenVerdict[][];
+}
 /** The Python row: its µs per retrieval (best group) and how many times slower than ours; or why it did not run. */
 export type SpecGuardRun =
   | {

@@ -5,7 +5,7 @@ import type { MemoryRecord } from '../../backends/memory-backend.js';
 import type { GuardInput } from '../../guard/guard-record.js';
 import type { ScreenVerdict } from '../defences/defence-v1.js';
 import { screenOf } from '../defences/index.js';
-import { runSpecGuard, type SpecGuardRun } from './bench-guard-python.js';
+import { runSpecGuard, type FreshRun, type SpecGuardRun } from './bench-guard-python.js';
 import { GUARD_CORPUS_NOW } from './guard-corpus.js';
 
 /** Milliseconds since `start` (a `process.hrtime.bigint()` value). */
@@ -63,7 +63,7 @@ function freshlyPrefixed(record: GuardInput, n: number): GuardInput {
 let nextFreshTag = 1;
 
 /** Corpus records as a store's read returns them: `{fact, ...fields}` → text `fact` plus the fields; a string → text. */
-function asMemoryRecords(records: readonly GuardInput[]): MemoryRecord[] {
+export function asMemoryRecords(records: readonly GuardInput[]): MemoryRecord[] {
   return records.map((record, index) => {
     if (typeof record === 'string') return { id: `r${index}`, text: record, fields: {} };
     const { fact, ...fields } = record;
@@ -87,12 +87,6 @@ export interface RetrievalTiming {
   withheldPerPass: number;
   /** os.loadavg() right after this row was measured (1, 5, 15 minutes). */
   loadAverage: number[];
-}
-
-/** The fresh retrievals a timing ran, as guard inputs, with the screen's verdict on each (3 groups of passes). */
-export interface FreshRun {
-  groups: GuardInput[][][];
-  verdicts: ScreenVerdict[][];
 }
 
 /** What a verdict says apart from the texts (which the fresh prefix changes): kept, withheld by reason, notes. */
