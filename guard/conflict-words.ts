@@ -33,7 +33,7 @@ export interface TextReading {
 const SHORT = 2;
 
 /** A typed array twice as long holding the same values. */
-function doubled(values: Int32Array): Int32Array {
+function doubled(values: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const larger = new Int32Array(values.length * 2);
   larger.set(values);
   return larger;
@@ -158,7 +158,11 @@ class WordTable {
     for (;;) {
       // Up to the next run: `unit` is 0 on a separator, NON_ASCII on a unit ≥ 128.
       let unit = 0;
-      while (at < length && (unit = UNITS[text.charCodeAt(at)]!) === 0) at += 1;
+      while (at < length) {
+        unit = UNITS[text.charCodeAt(at)]!;
+        if (unit !== 0) break;
+        at += 1;
+      }
       if (at === length) break;
       if (unit === NON_ASCII) {
         if (fold) return null;
@@ -189,7 +193,13 @@ class WordTable {
           UNITS[text.charCodeAt(at + 2)] === 111 &&
           UNITS[text.charCodeAt(at + 3)] === 116
         ) {
-          if (last === 116 && at - start >= 4 && units[at - 4] === 109 && units[at - 3] === 117 && units[at - 2] === 115)
+          if (
+            last === 116 &&
+            at - start >= 4 &&
+            units[at - 4] === 109 &&
+            units[at - 3] === 117 &&
+            units[at - 2] === 115
+          )
             negations += 1;
           if (last === 121 && at - start >= 3 && units[at - 3] === 109 && units[at - 2] === 97) negations += 1;
         }
