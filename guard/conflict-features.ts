@@ -114,12 +114,12 @@ const WORDS = createWordTable(
 );
 
 /**
- * Bounds the caches between guard calls: past its limit the word table is emptied, and the feature cache with it
- * (features hold word ids). Called at the start of every guard run and `conflict`, never in the middle of one, so
- * the features one run compares always come from one table.
+ * Bounds the word table between guard calls: past its limit it is emptied (ids issued after never equal earlier ones).
+ * Called at the start of every guard run and `conflict`, never in the middle of one, so the features one run compares
+ * always come from one table.
  */
 export function trimConflictCaches(): void {
-  if (WORDS.resetIfFull() || FEATURES.size >= FEATURES_MAX) FEATURES.clear();
+  WORDS.resetIfFull();
 }
 
 /** One scan of a text: the fast path reads ASCII text as it is, anything else after `toLowerCase`. */
@@ -146,7 +146,8 @@ export function negationCount(text: string): number {
 
 /**
  * One text as the conflict test reads it, from one scan: W(x), the antonym terms it contains and N(x); Q(x) when a
- * pair first needs it. Kept in a cache, so a text a store returns again is not scanned again.
+ * pair first needs it. Not cached by text: a scan through the word table costs about what hashing the text for a
+ * cache would, and a text new to the process would pay both.
  */
 export interface ConflictFeatures {
   /** The text itself. */
@@ -167,19 +168,10 @@ export interface ConflictFeatures {
   signature: string | null;
 }
 
-/** Features by text: a pure function of the text, so the records a store returns again are not tokenised again. */
-const FEATURES = new Map<string, ConflictFeatures>();
-/** The cache stops growing at this many texts, until `trimConflictCaches` empties it. */
-const FEATURES_MAX = 20_000;
-
-/** The features of one text; the same object for the same text while cached. */
+/** The features of one text (one scan through the word table). */
 export function conflictFeatures(text: string): ConflictFeatures {
-  const known = FEATURES.get(text);
-  if (known) return known;
   const { ids, left, right, negations, digits } = readText(text);
-  const features: ConflictFeatures = { text, ids, left, right, negations, digits, quantities: null, signature: null };
-  if (FEATURES.size < FEATURES_MAX) FEATURES.set(text, features);
-  return features;
+  return { text, ids, left, right, negations, digits, quantities: null, signature: null };
 }
 
 /** The two terms of the antonym pair whose bit is `bit` (one bit set), for the reason. */

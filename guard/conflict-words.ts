@@ -32,129 +32,224 @@ export interface TextReading {
 /** Runs no longer than this are not content words and contain no term or letter cue (the shortest is 3 letters). */
 const SHORT = 2;
 
-/**
- * A table of raw words (open addressing on a hash computed while scanning; a known word costs no allocation).
- * Stem ids are never reused across `reset`, so two readings share a stem exactly when they share its id.
- */
-export function createWordTable(reader: WordReader, limit: number) {
-  let slots = new Int32Array(1 << 12).fill(-1);
-  let words: string[] = [];
-  let hashes: number[] = [];
-  let infos: RunInfo[] = [];
-  let stems = new Map<string, number>();
-  let spelled: string[] = [];
-  let idBase = 0;
+/** A typed array twice as long holding the same values. */
+function doubled(values: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const larger = new Int32Array(values.length * 2);
+  larger.set(values);
+  return larger;
+}
 
-  function grow(): void {
-    slots = new Int32Array(slots.length * 2).fill(-1);
-    const mask = slots.length - 1;
-    for (let entry = 0; entry < words.length; entry += 1) {
-      let slot = hashes[entry]! & mask;
-      while (slots[slot] !== -1) slot = (slot + 1) & mask;
-      slots[slot] = entry;
+/**
+ * A table of raw words (open addressing on a hash computed while scanning; a known word costs no allocation). Every
+ * entry lives in typed arrays: its hash, where its letters start in `letters`, its length and its reading. Stem ids
+ * are never reused across `resetIfFull`, so two readings share a stem exactly when they share its id.
+ */
+class WordTable {
+  private slots = new Int32Array(1 << 12).fill(-1);
+  private count = 0;
+  private hashes = new Int32Array(1 << 11);
+  private starts = new Int32Array(1 << 11);
+  private lengths = new Int32Array(1 << 11);
+  private ids = new Int32Array(1 << 11);
+  private lefts = new Int32Array(1 << 11);
+  private rights = new Int32Array(1 << 11);
+  private cues = new Int32Array(1 << 11);
+  /** The letters of every entry, back to back. */
+  private letters = new Uint8Array(1 << 14);
+  private used = 0;
+  private stems = new Map<string, number>();
+  private spelled: string[] = [];
+  private idBase = 0;
+  /** The current text's run units (lowercase), by position; grown to the longest text read. */
+  private units = new Uint8Array(1 << 10);
+  /** The stem ids one scan found, before sorting. */
+  private found = new Int32Array(64);
+
+  constructor(
+    private readonly reader: WordReader,
+    private readonly limit: number,
+  ) {}
+
+  /** Doubles the slots and re-inserts every entry. */
+  private grow(): void {
+    this.slots = new Int32Array(this.slots.length * 2).fill(-1);
+    const mask = this.slots.length - 1;
+    for (let entry = 0; entry < this.count; entry += 1) {
+      let slot = this.hashes[entry]! & mask;
+      while (this.slots[slot] !== -1) slot = (slot + 1) & mask;
+      this.slots[slot] = entry;
     }
   }
 
-  /** The entry of the run `text[start, end)` (lowercased by `fold`) with hash `hash`; learns it on first sight. */
-  function entryOf(text: string, start: number, end: number, sum: number, fold: boolean): RunInfo {
+  /** The entry of the run `units[start, end)` whose running hash is `sum`; learns it on first sight. */
+  private entryOf(start: number, end: number, sum: number): number {
     const hash = mixed(sum);
-    const mask = slots.length - 1;
+    const units = this.units;
+    const letters = this.letters;
+    const mask = this.slots.length - 1;
     const length = end - start;
     let slot = hash & mask;
-    for (let entry = slots[slot]!; entry !== -1; entry = slots[slot]!) {
-      const word = words[entry]!;
-      if (hashes[entry] === hash && word.length === length) {
+    for (let entry = this.slots[slot]!; entry !== -1; entry = this.slots[slot]!) {
+      if (this.hashes[entry] === hash && this.lengths[entry] === length) {
+        const from = this.starts[entry]!;
         let at = 0;
-        while (at < length && word.charCodeAt(at) === unitAt(text, start + at, fold)) at += 1;
-        if (at === length) return infos[entry]!;
+        while (at < length && letters[from + at] === units[start + at]) at += 1;
+        if (at === length) return entry;
       }
       slot = (slot + 1) & mask;
     }
-    const raw = fold ? text.slice(start, end).toLowerCase() : text.slice(start, end);
-    const { stem, left, right, negations } = reader.read(raw);
-    let id = -1;
-    if (stem !== null) {
-      id = stems.get(stem) ?? -1;
-      if (id === -1) {
-        id = idBase + spelled.length;
-        spelled.push(stem);
-        stems.set(stem, id);
-      }
-    }
-    const info: RunInfo = { id, left, right, negations };
-    slots[slot] = words.length;
-    words.push(raw);
-    hashes.push(hash);
-    infos.push(info);
-    if (words.length * 2 > slots.length) grow();
-    return info;
+    return this.learn(start, length, hash, slot);
   }
 
-  return {
-    /** Reads a text in one scan, or null when it has a non-ASCII character and `fold` is set (lowercase it first). */
-    read(text: string, fold: boolean): TextReading | null {
-      const ids: number[] = [];
-      let left = 0;
-      let right = 0;
-      let negations = 0;
-      let digits = !fold;
-      let start = -1;
-      let hash = 0;
-      const length = text.length;
-      for (let at = 0; at <= length; at += 1) {
-        let unit = at < length ? text.charCodeAt(at) : -1;
-        if (fold) {
-          if (unit >= 128) return null;
-          if (unit >= 65 && unit <= 90) unit += 32;
-        }
-        if ((unit >= 97 && unit <= 122) || (unit >= 48 && unit <= 57) || unit === 36) {
-          if (start < 0) {
-            start = at;
-            hash = 0;
-          }
-          if (unit <= 57 && unit >= 48) digits = true;
-          hash = (Math.imul(hash, 31) + unit) | 0;
-          continue;
-        }
-        if (start < 0) continue;
-        // The cues that end a run and go on past it: `no ` and `must not` / `may not` (one space, then `not`).
-        if (unit === 32 && at - start >= 2 && endsWith(text, at, 'no', fold)) negations += 1;
-        if (unit === 32 && startsWith(text, at + 1, 'not', fold)) {
-          if (at - start >= 4 && endsWith(text, at, 'must', fold)) negations += 1;
-          if (at - start >= 3 && endsWith(text, at, 'may', fold)) negations += 1;
-        }
-        if (at - start > SHORT) {
-          const info = entryOf(text, start, at, hash, fold);
-          left |= info.left;
-          right |= info.right;
-          negations += info.negations;
-          if (info.id >= 0) insertSorted(ids, info.id);
-        }
-        start = -1;
+  /** Adds the run `units[start, start + length)` as a new entry in free slot `slot`. */
+  private learn(start: number, length: number, hash: number, slot: number): number {
+    const raw = String.fromCharCode(...this.units.subarray(start, start + length));
+    const { stem, left, right, negations } = this.reader.read(raw);
+    let id = -1;
+    if (stem !== null) {
+      id = this.stems.get(stem) ?? -1;
+      if (id === -1) {
+        id = this.idBase + this.spelled.length;
+        this.spelled.push(stem);
+        this.stems.set(stem, id);
       }
-      return { ids, left, right, negations, digits };
-    },
-    /** The stem spelled by an id of the current table. */
-    stemOf(id: number): string {
-      return spelled[id - idBase]!;
-    },
-    /** Distinct raw words known. */
-    get size(): number {
-      return words.length;
-    },
-    /** Forgets every word once past the limit; ids issued later never equal earlier ones. Returns whether it did. */
-    resetIfFull(): boolean {
-      if (words.length < limit) return false;
-      idBase += spelled.length;
-      slots = new Int32Array(1 << 12).fill(-1);
-      words = [];
-      hashes = [];
-      infos = [];
-      stems = new Map();
-      spelled = [];
-      return true;
-    },
-  };
+    }
+    const entry = this.count;
+    if (entry === this.hashes.length) {
+      this.hashes = doubled(this.hashes);
+      this.starts = doubled(this.starts);
+      this.lengths = doubled(this.lengths);
+      this.ids = doubled(this.ids);
+      this.lefts = doubled(this.lefts);
+      this.rights = doubled(this.rights);
+      this.cues = doubled(this.cues);
+    }
+    while (this.used + length > this.letters.length) {
+      const larger = new Uint8Array(this.letters.length * 2);
+      larger.set(this.letters);
+      this.letters = larger;
+    }
+    this.letters.set(this.units.subarray(start, start + length), this.used);
+    this.hashes[entry] = hash;
+    this.starts[entry] = this.used;
+    this.lengths[entry] = length;
+    this.ids[entry] = id;
+    this.lefts[entry] = left;
+    this.rights[entry] = right;
+    this.cues[entry] = negations;
+    this.used += length;
+    this.count += 1;
+    this.slots[slot] = entry;
+    if (this.count * 2 > this.slots.length) this.grow();
+    return entry;
+  }
+
+  /** Reads a text in one scan, or null when it has a non-ASCII character and `fold` is set (lowercase it first). */
+  read(text: string, fold: boolean): TextReading | null {
+    const length = text.length;
+    if (length > this.units.length) this.units = new Uint8Array(Math.max(length, this.units.length * 2));
+    const units = this.units;
+    let found = 0;
+    let left = 0;
+    let right = 0;
+    let negations = 0;
+    let digits = !fold;
+    let at = 0;
+    for (;;) {
+      // Up to the next run: `unit` is 0 on a separator, NON_ASCII on a unit ≥ 128.
+      let unit = 0;
+      while (at < length) {
+        unit = UNITS[text.charCodeAt(at)]!;
+        if (unit !== 0) break;
+        at += 1;
+      }
+      if (at === length) break;
+      if (unit === NON_ASCII) {
+        if (fold) return null;
+        at += 1;
+        continue;
+      }
+      const start = at;
+      let hash = 0;
+      for (;;) {
+        if (unit <= 57) digits ||= unit >= 48;
+        hash = (Math.imul(hash, 31) + unit) | 0;
+        units[at] = unit;
+        at += 1;
+        if (at === length) break;
+        unit = UNITS[text.charCodeAt(at)]!;
+        if (unit === 0 || unit === NON_ASCII) break;
+      }
+      if (fold && unit === NON_ASCII && at < length) return null;
+      // The cues that end a run and go on past it: `no ` and `must not` / `may not` (one space, then `not`). The
+      // run's own letters are in `units`; the three after the space are folded through UNITS (`n` is 110 only there).
+      if (at < length && text.charCodeAt(at) === 32) {
+        const last = units[at - 1]!;
+        if (last === 111 && at - start >= 2 && units[at - 2] === 110) negations += 1;
+        else if (
+          (last === 116 || last === 121) &&
+          at + 3 < length &&
+          UNITS[text.charCodeAt(at + 1)] === 110 &&
+          UNITS[text.charCodeAt(at + 2)] === 111 &&
+          UNITS[text.charCodeAt(at + 3)] === 116
+        ) {
+          if (
+            last === 116 &&
+            at - start >= 4 &&
+            units[at - 4] === 109 &&
+            units[at - 3] === 117 &&
+            units[at - 2] === 115
+          )
+            negations += 1;
+          if (last === 121 && at - start >= 3 && units[at - 3] === 109 && units[at - 2] === 97) negations += 1;
+        }
+      }
+      if (at - start > SHORT) {
+        const entry = this.entryOf(start, at, hash);
+        left |= this.lefts[entry]!;
+        right |= this.rights[entry]!;
+        negations += this.cues[entry]!;
+        const id = this.ids[entry]!;
+        if (id >= 0) {
+          if (found === this.found.length) this.found = doubled(this.found);
+          this.found[found] = id;
+          found += 1;
+        }
+      }
+    }
+    return { ids: sortedDistinct(this.found, found), left, right, negations, digits };
+  }
+
+  /** The stem spelled by an id of the current table. */
+  stemOf(id: number): string {
+    return this.spelled[id - this.idBase]!;
+  }
+
+  /** Distinct raw words known. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Forgets every word once past the limit; ids issued later never equal earlier ones. Returns whether it did. */
+  resetIfFull(): boolean {
+    if (this.count < this.limit) return false;
+    this.idBase += this.spelled.length;
+    this.slots = new Int32Array(1 << 12).fill(-1);
+    this.count = 0;
+    this.used = 0;
+    this.stems = new Map();
+    this.spelled = [];
+    return true;
+  }
+}
+
+/**
+ * A table of raw words read through `reader`, emptied by `resetIfFull` once it knows `limit` words.
+ *
+ * @example createWordTable(reader, 100_000).read('Logins are blocked.', true) // { ids: [...], left, right, ... }
+ */
+export function createWordTable(reader: WordReader, limit: number): WordTable {
+  return new WordTable(reader, limit);
 }
 
 /** A running hash's bits spread (murmur3's finaliser), so that slots of similar words do not cluster. */
@@ -166,30 +261,27 @@ function mixed(sum: number): number {
   return hash ^ (hash >>> 16);
 }
 
-/** The code unit at `at`, with A–Z folded to a–z when `fold` (the text is then ASCII). */
-function unitAt(text: string, at: number, fold: boolean): number {
-  const unit = text.charCodeAt(at);
-  return fold && unit >= 65 && unit <= 90 ? unit + 32 : unit;
+/** `UNITS` of a code unit ≥ 128 (never part of a run). */
+const NON_ASCII = 255;
+/** Per UTF-16 code unit: its lowercase form when it belongs to a run (`[a-z0-9$]` after folding A–Z), else 0. */
+const UNITS = new Uint8Array(65_536).fill(NON_ASCII);
+for (let unit = 0; unit < 128; unit += 1) {
+  const lower = unit >= 65 && unit <= 90 ? unit + 32 : unit;
+  UNITS[unit] = (lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57) || lower === 36 ? lower : 0;
 }
 
-/** Whether `text[end − word.length, end)` spells `word` (lowercase ASCII). */
-function endsWith(text: string, end: number, word: string, fold: boolean): boolean {
-  for (let k = 1; k <= word.length; k += 1)
-    if (unitAt(text, end - k, fold) !== word.charCodeAt(word.length - k)) return false;
-  return true;
-}
-
-/** Whether `text` spells `word` (lowercase ASCII) from `at`. */
-function startsWith(text: string, at: number, word: string, fold: boolean): boolean {
-  if (at + word.length > text.length) return false;
-  for (let k = 0; k < word.length; k += 1) if (unitAt(text, at + k, fold) !== word.charCodeAt(k)) return false;
-  return true;
-}
-
-/** Inserts `id` into the ascending array `ids` unless present. */
-function insertSorted(ids: number[], id: number): void {
-  let place = ids.length;
-  while (place > 0 && ids[place - 1]! > id) place -= 1;
-  if (place > 0 && ids[place - 1] === id) return;
-  ids.splice(place, 0, id);
+/** `ids[0, count)` sorted ascending without repeats (an insertion sort in place: a text has a few dozen words). */
+function sortedDistinct(ids: Int32Array, count: number): number[] {
+  for (let at = 1; at < count; at += 1) {
+    const id = ids[at]!;
+    let place = at;
+    while (place > 0 && ids[place - 1]! > id) {
+      ids[place] = ids[place - 1]!;
+      place -= 1;
+    }
+    ids[place] = id;
+  }
+  const distinct: number[] = [];
+  for (let at = 0; at < count; at += 1) if (at === 0 || ids[at] !== ids[at - 1]) distinct.push(ids[at]!);
+  return distinct;
 }

@@ -117,9 +117,20 @@ const PARSED_TIMESTAMPS_MAX = 50_000;
 /** Whether a scheduled expiry lies strictly after `now`, compared exactly (microseconds against milliseconds). */
 function isAfter(value: unknown, now: Date): boolean {
   if (value instanceof Date) return value.getTime() > now.getTime();
-  const instant = parseIsoInstant(pythonStr(fromJsonLike(value)));
+  const instant = typeof value === 'string' ? scheduledInstant(value) : parseIsoInstant(pythonStr(fromJsonLike(value)));
   if (instant === null) return false;
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const nowMicroseconds = (now.getTime() - nowSeconds * 1000) * 1000;
   return instant.seconds > nowSeconds || (instant.seconds === nowSeconds && instant.microseconds > nowMicroseconds);
 }
+
+/** A scheduled expiry string, parsed once per distinct string (a pure function of it); emptied at the bound. */
+function scheduledInstant(value: string): ReturnType<typeof parseIsoInstant> {
+  const known = PARSED_EXPIRIES.get(value);
+  if (known !== undefined) return known;
+  const parsed = parseIsoInstant(value);
+  if (PARSED_EXPIRIES.size >= PARSED_TIMESTAMPS_MAX) PARSED_EXPIRIES.clear();
+  PARSED_EXPIRIES.set(value, parsed);
+  return parsed;
+}
+const PARSED_EXPIRIES = new Map<string, ReturnType<typeof parseIsoInstant>>();
