@@ -47,6 +47,7 @@ export { suiteOfRunDir } from './suites/suite-manifest.js';
 
 // The decision protocol, replayed by rescore on stored records: prompts, parsers, arms, the action layer, the tool agent.
 export { buildDecisionMessages } from './prompts.js';
+export { promptFingerprint } from './prompt-fingerprint.js';
 export {
   HOP_TASK,
   ROLE_ORDER,
@@ -78,5 +79,5 @@ export {
   type ScreenTraceFields,
 } from './defences/screens.js';
 export { reviewDecision, reviewTraceFields } from './defences/reviews.js';
-export { gridDefences, gridUnitContext, probeReads } from './defences/grid-context.js';
+export { gridDefences, gridUnitContext, messagesOf, probeReads } from './defences/grid-context.js';
 export { tableNineWithheld } from './setup-phase.js';
