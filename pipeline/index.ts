@@ -57,7 +57,8 @@ export {
   roleQuery,
   roleTask,
 } from './follow-up-prompts.js';
-export { ACTION_PARSERS, parseReply, type ActionParserId } from './parse-action.js';
+export { ACTION_PARSERS, parseActionStrict, parseReply, type ActionParserId } from './parse-action.js';
+export { costOf, loadPrices, priceOf, type PriceTable } from './prices.js';
 export { isArmId } from './arms.js';
 export { createActionLayer, subjectOf, type ActionLayer } from './action-layer.js';
 export { hasPriorStep, priorStepDesignOf } from './poem-prior-step.js';
