@@ -67,8 +67,10 @@ export function createViewSite(dirs: readonly string[]): ViewSite {
     }
   }
   const run = (entry: RunEntry) => {
-    let promise = loaded.get(entry.slug);
-    if (!promise) loaded.set(entry.slug, (promise = load(entry)));
+    const known = loaded.get(entry.slug);
+    if (known) return known;
+    const promise = load(entry);
+    loaded.set(entry.slug, promise);
     return promise;
   };
 
