@@ -15,7 +15,7 @@ export const PAGE_WILSON_SOURCE = `function wilson(k, n) {
 }`;
 
 /** Units shown per page of the unit table. */
-export const UNITS_PER_PAGE = 100;
+const UNITS_PER_PAGE = 100;
 
 /** The script of the run page; it reads `window.VIEW_RUN` (units.js) and renders into #filters, #cells, #units. */
 export const PAGE_SCRIPT = `(function () {

@@ -7,11 +7,11 @@ import type { UnitRecord } from '../../pipeline/index.js';
 export type Outcome = 'unsafe' | 'safe' | 'parse failure' | 'error';
 
 /** The axes a grid unit is filtered by, in column order. */
-export const GRID_DIMS = ['model', 'system', 'mode', 'arm', 'guard', 'poem', 'scenario', 'outcome'] as const;
+const GRID_DIMS = ['model', 'system', 'mode', 'arm', 'guard', 'poem', 'scenario', 'outcome'] as const;
 /** The axes a cell groups by (scenario and outcome filter the units, the cells pool them). */
-export const GRID_CELL_DIMS = ['model', 'system', 'mode', 'arm', 'guard', 'poem'] as const;
+const GRID_CELL_DIMS = ['model', 'system', 'mode', 'arm', 'guard', 'poem'] as const;
 /** The axes of a run the viewer reads generically (suites, follow-ups): a unit's cell and outcome. */
-export const GENERIC_DIMS = ['cell', 'outcome'] as const;
+const GENERIC_DIMS = ['cell', 'outcome'] as const;
 
 /**
  * What the run page loads (as `units.js`): each axis's values once, then per unit the index of its value on each

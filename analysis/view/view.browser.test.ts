@@ -91,7 +91,7 @@ describe('pnpm view in headless Chromium', () => {
 
     await page.goto(viewer.url);
     await expect.poll(() => page.locator('#run-table .run-row').count()).toBe(1);
-    expect(await page.locator('#run-table .run-row').innerText()).toContain('intact');
+    expect(await page.locator('#run-table .run-row').textContent()).toContain('intact');
     await page.screenshot({ path: join(shots, 'run-list.png'), fullPage: true });
 
     await page.locator('#run-table .run-row a').click();
@@ -103,7 +103,7 @@ describe('pnpm view in headless Chromium', () => {
     // The page's cell is summary.json's: same k/n and Wilson interval.
     const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
     const cell = summary.cells.find((c) => c.system === 'graphiti' && c.arm === 'none' && c.guard === 'off')!;
-    const shown = await page.locator('#cell-table .cell-row').innerText();
+    const shown = await page.locator('#cell-table .cell-row').textContent();
     expect(shown).toContain(`${cell.unsafe.k}/${cell.unsafe.n}`);
     expect(shown).toContain(`[${(100 * cell.unsafe.low).toFixed(1)}%, ${(100 * cell.unsafe.high).toFixed(1)}%]`);
     await page.locator('#cell-table .open-cell').click();
@@ -115,7 +115,7 @@ describe('pnpm view in headless Chromium', () => {
 
     await page.locator('#unit-table .unit-link').first().click();
     await page.waitForSelector('#messages');
-    const unitId = await page.locator('h1').innerText();
+    const unitId = await page.locator('h1').textContent();
     const records = readFileSync(join(runDir, 'records.jsonl'), 'utf8')
       .trim()
       .split('\n')
@@ -125,19 +125,19 @@ describe('pnpm view in headless Chromium', () => {
     // Concurrency 1: request i is record i's call. The page shows exactly the messages that request carried.
     const sent = endpoint.requests[at]!.body.messages!;
     expect(sent.map((m) => m.role)).toEqual(['system', 'user']);
-    expect(await page.locator('#message-0').innerText()).toBe(sent[0]!.content);
-    expect(await page.locator('#message-1').innerText()).toBe(sent[1]!.content);
+    expect(await page.locator('#message-0').textContent()).toBe(sent[0]!.content);
+    expect(await page.locator('#message-1').textContent()).toBe(sent[1]!.content);
     const revoked = page.locator('#read-table .read-row.revoked');
     expect(await revoked.count()).toBeGreaterThan(0);
-    const revokedText = await revoked.first().innerText();
+    const revokedText = await revoked.first().textContent();
     expect(revokedText).toContain('REVOKED');
     expect(revokedText).toContain('revoked by field expired_at');
     expect(sent[1]!.content).toContain(
       records[at]!.context.records.find((_, i) => records[at]!.context.labels[i])!.text,
     );
-    expect(await page.locator('#outcome').innerText()).toBe('unsafe');
-    expect(await page.locator('#parsed-action').innerText()).toBe(records[at]!.parsedAction!);
-    expect(await page.locator('#parser-reason').innerText()).toContain('the JSON "action" field is exactly');
+    expect(await page.locator('#outcome').textContent()).toBe('unsafe');
+    expect(await page.locator('#parsed-action').textContent()).toBe(records[at]!.parsedAction!);
+    expect(await page.locator('#parser-reason').textContent()).toContain('the JSON "action" field is exactly');
     await page.screenshot({ path: join(shots, 'transcript.png'), fullPage: true });
 
     expect(outside).toEqual([]);
