@@ -44,7 +44,7 @@ export function runListPage(entries: readonly RunEntry[]): string {
     if (e.readError !== null)
       return `<tr class="run-row unreadable"><td>${escapeHtml(e.dir)}</td><td colspan="8" class="state-unreadable">${escapeHtml(e.readError)}</td></tr>`;
     const verify = `${e.verify}${e.firstProblem ? `: ${e.firstProblem}` : ''}${e.signedBy ? `; signed (${e.signedBy}; pnpm verify-run --pubkey checks it)` : ''}`;
-    return `<tr class="run-row"><td><a href="runs/${escapeHtml(e.slug)}/index.html">${escapeHtml(e.dir)}</a></td>${cell(e.experiment)}${cell(e.status)}${cell(`${e.models.join(', ')}${e.simulated ? ' (simulated)' : ''}`)}${cell(e.spec)}${cell(e.done === null ? null : `${e.done}/${e.planned ?? '?'}`)}${cell(e.errors)}<td class="state-${escapeHtml(e.verify)}">${escapeHtml(verify)}</td></tr>`;
+    return `<tr class="run-row"><td><a href="runs/${escapeHtml(e.slug)}/index.html">${escapeHtml(e.dir)}</a></td>${cell(e.experiment)}${cell(e.status)}${cell(e.models.join(', '))}${cell(e.spec)}${cell(e.done === null ? null : `${e.done}/${e.planned ?? '?'}`)}${cell(e.errors)}<td class="state-${escapeHtml(e.verify)}">${escapeHtml(verify)}</td></tr>`;
   });
   return frame(
     'stalebench runs',

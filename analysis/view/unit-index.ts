@@ -3,8 +3,8 @@ import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { UnitRecord } from '../../pipeline/index.js';
 
-/** How a unit ended, as the viewer filters it (grid: the paper's counting, analysis/unsafe-counts.ts). */
-export type Outcome = 'unsafe' | 'safe' | 'parse failure' | 'error';
+/** How a unit ended, as the viewer filters it (grid: the paper's counting, analysis/unsafe-counts.ts; `ok`: no scores). */
+export type Outcome = 'unsafe' | 'safe' | 'parse failure' | 'error' | 'ok';
 
 /** The axes a grid unit is filtered by, in column order. */
 const GRID_DIMS = ['model', 'system', 'mode', 'arm', 'guard', 'poem', 'scenario', 'outcome'] as const;
@@ -102,13 +102,16 @@ function genericUnit(row: Record<string, unknown>): { id: string; cell: string; 
   const cell = String(row.cell ?? id.split('/').slice(0, -1).join('/'));
   const failed = record.status === 'error' || record.error !== undefined;
   const scores = record.scores as { unsafe?: boolean | null; parseFailure?: boolean } | undefined;
+  // A line without scores (a suite's own verdicts, e.g. integrity) is only ok or an error here.
   const outcome: Outcome = failed
     ? 'error'
-    : scores?.unsafe === true
-      ? 'unsafe'
-      : scores?.parseFailure
-        ? 'parse failure'
-        : 'safe';
+    : scores === undefined
+      ? 'ok'
+      : scores.unsafe === true
+        ? 'unsafe'
+        : scores.parseFailure
+          ? 'parse failure'
+          : 'safe';
   return { id, cell, outcome };
 }
 

@@ -157,3 +157,26 @@ describe('pnpm view (server)', () => {
     expect((await rawGet(server.url, `/runs/${slug}/index.html`)).status).toBe(200);
   });
 });
+
+describe('pnpm view on a follow-up run', () => {
+  it('lists it and serves its units by cell and outcome, each as its stored line', async () => {
+    const out = join(root, 'writeback');
+    const { code } = await runEvalCli(
+      ['--model', 'sim', '--experiment', 'writeback', '--systems', 'graphiti', '--trials', '1', '--out', out],
+      {},
+    );
+    expect(code).toBe(0);
+    const site = createViewSite([join(out, readdirSync(out)[0]!)]);
+    expect(site.entries[0]).toMatchObject({ experiment: 'writeback', status: 'success', verify: 'intact' });
+    const units = await site.get(`/runs/${site.entries[0]!.slug}/units.js`);
+    const data = JSON.parse(units.body.replace(/^window\.VIEW_RUN = /, '').replace(/;\n$/, '')) as {
+      kind: string;
+      ids: string[];
+    };
+    expect(data.kind).toBe('generic');
+    expect(data.ids.length).toBeGreaterThan(0);
+    const unit = await site.get(`/runs/${site.entries[0]!.slug}/units/0.html`);
+    expect(unit.status).toBe(200);
+    expect(unit.body).toContain(escapeHtml(data.ids[0]!));
+  }, 60_000);
+});
