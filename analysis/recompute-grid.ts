@@ -9,6 +9,7 @@ import {
   isArmId,
   gridDefences,
   gridUnitContext,
+  messagesOf,
   probeReads,
   reviewDecision,
   reviewTraceFields,
@@ -148,6 +149,15 @@ export async function recomputeGrid(input: GridRecomputeInput): Promise<GridReco
       priorStep: (r) => design !== null && hasPriorStep(r.key),
     });
     log.compare(where, 'unitId', row.unitId, unitIdOf(row.key));
+    // The exact messages are in the run: rebuilt from the stored context alone, they must hash to the stored hash.
+    const scenario = scenarios.get(row.key.scenario);
+    if (scenario && isArmId(row.key.arm))
+      log.compare(
+        { ...where, record: `${row.unitId} (messagesOf its stored context)` },
+        'promptSha256',
+        row.promptSha256,
+        sha256(JSON.stringify(messagesOf(row, scenario))),
+      );
     for (const field of [
       'context',
       'promptSha256',

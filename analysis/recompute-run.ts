@@ -1,7 +1,7 @@
 // Recomputes a stored run from its directory alone (no network, backend or model) and compares every stored value with it.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ActionParserId } from '../pipeline/index.js';
+import { promptFingerprint, type ActionParserId } from '../pipeline/index.js';
 import { summarizeFollowUpRecords, type FollowUpSummary } from './follow-up-summary.js';
 import { summarizeRun, type RunHead } from './load-run.js';
 import { DifferenceLog, rowLabel, type RecomputeDifference } from './recompute-diff.js';
@@ -89,8 +89,23 @@ export async function recomputeRun(run: RunHead, options: RecomputeOptions = {})
         ? "PoEM (tools): the gate is re-run on a fresh ledger per episode; each verdict's MAC head and reason text depend on the run's ledger and are kept as recorded"
         : POEM_NOT_RECHECKED,
     );
+  comparePrompts(run, log, notRechecked);
   compareSummary(run.runDir, summary, log);
   return { parser, summary, grid, differences: log.differences, lines, notRechecked };
+}
+
+/**
+ * The prompt version: the manifest's sha256 of every prompt part the experiment sends must be this code's, or the
+ * messages rebuilt from a stored context are not the ones the run sent.
+ */
+function comparePrompts(run: RunHead, log: DifferenceLog, notRechecked: string[]): void {
+  const recorded = run.manifest.prompts;
+  if (recorded === undefined) {
+    notRechecked.push('prompt version: the manifest predates prompt hashes; messages are rebuilt with this code');
+    return;
+  }
+  const where = { file: 'manifest.json', line: null, record: 'manifest' };
+  log.compare(where, 'prompts', recorded, promptFingerprint(run.manifest.spec.experiment ?? 'grid'));
 }
 
 /** Compares `summary.json` with the recomputed summary, row by row for the arrays (cells, Table 14–16 rows). */

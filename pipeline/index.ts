@@ -47,6 +47,7 @@ export { suiteOfRunDir } from './suites/suite-manifest.js';
 
 // The decision protocol, replayed by rescore on stored records: prompts, parsers, arms, the action layer, the tool agent.
 export { buildDecisionMessages } from './prompts.js';
+export { promptFingerprint } from './prompt-fingerprint.js';
 export {
   HOP_TASK,
   ROLE_ORDER,
@@ -56,7 +57,8 @@ export {
   roleQuery,
   roleTask,
 } from './follow-up-prompts.js';
-export { ACTION_PARSERS, parseReply, type ActionParserId } from './parse-action.js';
+export { ACTION_PARSERS, parseActionStrict, parseReply, type ActionParserId } from './parse-action.js';
+export { costOf, loadPrices, priceOf, type PriceTable } from './prices.js';
 export { isArmId } from './arms.js';
 export { createActionLayer, subjectOf, type ActionLayer } from './action-layer.js';
 export { hasPriorStep, priorStepDesignOf } from './poem-prior-step.js';
@@ -78,5 +80,5 @@ export {
   type ScreenTraceFields,
 } from './defences/screens.js';
 export { reviewDecision, reviewTraceFields } from './defences/reviews.js';
-export { gridDefences, gridUnitContext, probeReads } from './defences/grid-context.js';
+export { gridDefences, gridUnitContext, messagesOf, probeReads } from './defences/grid-context.js';
 export { tableNineWithheld } from './setup-phase.js';

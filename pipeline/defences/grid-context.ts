@@ -51,6 +51,15 @@ export function gridUnitContext(
     extractor: probe.extractor ?? 'none',
     ...screenTraceFields(traces),
   };
+  return { context, messages: decisionMessagesOf(records, scenario, defences) };
+}
+
+/** The §6.1 messages a unit sends for the `records` its context hands to the model, with the defences' prefixes. */
+function decisionMessagesOf(
+  records: readonly Pick<MemoryRecord, 'text'>[],
+  scenario: Pick<Scenario, 'task' | 'actions' | 'guardrail'>,
+  defences: Pick<UnitDefences, 'systemPrefix'>,
+): ChatMessage[] {
   const plain = buildDecisionMessages({
     facts: records.map((r) => r.text),
     task: scenario.task,
@@ -58,7 +67,22 @@ export function gridUnitContext(
     guardrail: scenario.guardrail,
     harden: false,
   });
-  return { context, messages: withSystemPrefix(plain, defences.systemPrefix) };
+  return withSystemPrefix(plain, defences.systemPrefix);
+}
+
+/**
+ * The exact messages a stored grid unit sent, rebuilt byte for byte from its stored context (the records its arm
+ * handed to the model), its key (the defences' prefixes) and its scenario, with this code's prompts: the run's
+ * `promptSha256` is the sha256 of their JSON when the manifest's prompt fingerprint is this code's (`pnpm rescore
+ * --check` checks both).
+ *
+ * @example sha256(JSON.stringify(messagesOf(record, scenario))) === record.promptSha256
+ */
+export function messagesOf(
+  record: Pick<UnitRecord, 'key' | 'context'>,
+  scenario: Pick<Scenario, 'task' | 'actions' | 'guardrail'>,
+): ChatMessage[] {
+  return decisionMessagesOf(record.context.records, scenario, gridDefences(record.key));
 }
 
 /** The texts of a probe's two reads, for post-decision steps that compare them (the output filter). */

@@ -1,0 +1,152 @@
+// The viewer's pages by URL path, over the run directories given and nothing else: the server answers from it, and
+// `--static` writes every page of it.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { loadPrices, probeIdOf, type PriceTable, type UnitRecord } from '../../pipeline/index.js';
+import type { Scenario } from '../../scenarios/scenario.js';
+import { readRunHead, type RunHead } from '../load-run.js';
+import { exposureRules, loadRunScenarios, type ExposureRuleOf } from '../rescore-inputs.js';
+import { frame, runListPage, runPage } from './pages.js';
+import { readRunEntry, type RunEntry } from './run-catalog.js';
+import { genericUnitPage, gridTranscriptPage } from './transcript.js';
+import { indexUnits, linesWithOffsets, readSpan, unitFileOf, type UnitIndex } from './unit-index.js';
+
+/** One answer: a status, a content type and the body. */
+export interface SiteResponse {
+  status: number;
+  type: string;
+  body: string;
+}
+
+/** The viewer's pages over a fixed list of run directories. */
+export interface ViewSite {
+  entries: readonly RunEntry[];
+  /** The page at a URL path (`/`, `/runs/<slug>/index.html`, `/runs/<slug>/units.js`, `/runs/<slug>/units/<n>.html`). */
+  get(path: string): Promise<SiteResponse>;
+  /** Writes every page under `outDir` (index.html, and per run its page, units.js and one page per unit). */
+  writeStatic(outDir: string): Promise<{ files: number }>;
+}
+
+/** What a run's pages are built from, loaded once on first use. */
+interface LoadedRun {
+  index: UnitIndex | null;
+  grid: {
+    head: RunHead;
+    scenarios: Map<string, Scenario> | { error: string };
+    rules: Map<string, ExposureRuleOf>;
+  } | null;
+  error: string | null;
+}
+
+const HTML = 'text/html; charset=utf-8';
+const notFound = (): SiteResponse => ({ status: 404, type: 'text/plain; charset=utf-8', body: 'not found' });
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Builds the site over `dirs` (each read into its run-list entry now; units are indexed when a run is opened). */
+export function createViewSite(dirs: readonly string[]): ViewSite {
+  const entries = dirs.map((dir, i) => readRunEntry(dir, i + 1));
+  const bySlug = new Map(entries.map((e) => [e.slug, e]));
+  const loaded = new Map<string, Promise<LoadedRun>>();
+  let prices: PriceTable | null = null;
+
+  async function load(entry: RunEntry): Promise<LoadedRun> {
+    try {
+      const file = unitFileOf(entry.dir, entry.experiment);
+      const grid = entry.experiment === 'grid';
+      const index = file === null ? null : indexUnits(file, grid ? 'grid' : 'generic');
+      if (!grid) return { index, grid: null, error: null };
+      const head = readRunHead(entry.dir);
+      const scenarios = await loadRunScenarios(head).then(
+        (s) => (s.kind === 'policy' ? s.byId : { error: 'not policy scenarios' }),
+        (error: unknown) => ({ error: messageOf(error) }),
+      );
+      const rules = await exposureRules(head.manifest.spec.systems).catch(() => new Map<string, ExposureRuleOf>());
+      return { index, grid: { head, scenarios, rules }, error: null };
+    } catch (error) {
+      return { index: null, grid: null, error: messageOf(error) };
+    }
+  }
+  const run = (entry: RunEntry) => {
+    const known = loaded.get(entry.slug);
+    if (known) return known;
+    const promise = load(entry);
+    loaded.set(entry.slug, promise);
+    return promise;
+  };
+
+  function unitPage(entry: RunEntry, state: LoadedRun, n: number, text: string, line: number): string {
+    const row = JSON.parse(text) as unknown;
+    if (!state.grid) return genericUnitPage(entry, state.index!.data.ids[n]!, line, row);
+    const record = row as UnitRecord;
+    const { head, scenarios, rules } = state.grid;
+    const scenario =
+      'error' in scenarios
+        ? scenarios
+        : (scenarios.get(record.key.scenario) ?? { error: `scenario ${record.key.scenario} is not one of the run's` });
+    prices ??= loadPrices();
+    return gridTranscriptPage({
+      entry,
+      record,
+      line,
+      scenario,
+      probe: head.probes.get(probeIdOf(record.key.system, record.key.mode, record.key.scenario)),
+      rule: rules.get(record.key.system),
+      prices,
+    });
+  }
+
+  async function get(path: string): Promise<SiteResponse> {
+    if (path === '/' || path === '/index.html') return { status: 200, type: HTML, body: runListPage(entries) };
+    const match = /^\/runs\/([^/]+)\/(index\.html|units\.js|units\/(\d{1,9})\.html)?$/.exec(path);
+    const entry = match ? bySlug.get(match[1]!) : undefined;
+    if (!match || !entry || entry.readError !== null) return notFound();
+    const state = await run(entry);
+    const page = match[2] ?? 'index.html';
+    if (page === 'index.html') {
+      const body = state.error
+        ? frame(entry.dir, `<p class="warning" id="run-error">${entry.dir}: ${state.error}</p>`)
+        : runPage(entry);
+      return { status: 200, type: HTML, body };
+    }
+    if (!state.index) return notFound();
+    if (page === 'units.js')
+      return { status: 200, type: 'text/javascript; charset=utf-8', body: unitsScript(state.index) };
+    const n = Number(match[3]);
+    const span = state.index.spans[n];
+    if (!span) return notFound();
+    return { status: 200, type: HTML, body: unitPage(entry, state, n, readSpan(state.index.file, span), span.line) };
+  }
+
+  async function writeStatic(outDir: string): Promise<{ files: number }> {
+    let files = 0;
+    const write = (path: string, body: string) => {
+      const target = join(outDir, ...path.split('/').filter(Boolean));
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, body);
+      files += 1;
+    };
+    write('/index.html', runListPage(entries));
+    for (const entry of entries) {
+      if (entry.readError !== null) continue;
+      const base = `/runs/${entry.slug}`;
+      write(`${base}/index.html`, (await get(`${base}/index.html`)).body);
+      const state = await run(entry);
+      if (!state.index) continue;
+      write(`${base}/units.js`, unitsScript(state.index));
+      // One pass over the unit file: each unit's page from its last line (the line the index kept).
+      const kept = new Map(state.index.spans.map((span, n) => [span.offset, n]));
+      for (const { text, offset, line } of linesWithOffsets(state.index.file)) {
+        const n = kept.get(offset);
+        if (n !== undefined) write(`${base}/units/${n}.html`, unitPage(entry, state, n, text, line));
+      }
+    }
+    return { files };
+  }
+
+  return { entries, get, writeStatic };
+}
+
+/** `units.js`: the run's index as one assignment (a script loads from file:// where a JSON fetch would not). */
+function unitsScript(index: UnitIndex): string {
+  return `window.VIEW_RUN = ${JSON.stringify(index.data).replace(/</g, '\\u003c')};\n`;
+}

@@ -1,0 +1,182 @@
+// pnpm view without a browser: --static writes a page per unit with its exact messages, the server stays inside the run
+// directories, a run that does not verify opens with its first bad line, an unreadable directory is listed.
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messagesOf } from '../../pipeline/index.js';
+import type { UnitRecord } from '../../pipeline/run-log.js';
+import { runEvalCli } from '../../pipeline/test-support/eval-cli.js';
+import { loadScenarios } from '../../scenarios/index.js';
+import { wilson } from '../statistics.js';
+import { escapeHtml } from './pages.js';
+import { PAGE_WILSON_SOURCE } from './page-script.js';
+import { main } from './view-command.js';
+import { startViewServer, type ViewServer } from './view-server.js';
+import { createViewSite } from './view-site.js';
+
+const scenarios = new Map((await loadScenarios()).map((s) => [s.id, s]));
+let root: string;
+let runDir: string;
+let records: UnitRecord[];
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'stalebench-view-'));
+  const { code } = await runEvalCli(
+    [
+      '--model',
+      'sim',
+      '--systems',
+      'graphiti,mem0-exp',
+      '--arms',
+      'none,store-filter,guard',
+      '--guard',
+      'off,on',
+      '--trials',
+      '1',
+      '--out',
+      join(root, 'runs'),
+    ],
+    {},
+  );
+  expect(code).toBe(0);
+  runDir = join(root, 'runs', readdirSync(join(root, 'runs'))[0]!);
+  records = readFileSync(join(runDir, 'records.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as UnitRecord);
+}, 120_000);
+
+/** GET `path` as sent, byte for byte (no client-side normalisation of `..`). */
+function rawGet(url: string, path: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, path, method: 'GET' }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('pnpm view --static', () => {
+  it('writes index.html and one page per unit holding its exact messages, the revoked record, reply and action', async () => {
+    const out = join(root, 'static');
+    const lines: string[] = [];
+    expect(
+      await main(
+        [runDir, '--static', out],
+        (line) => lines.push(line),
+        (line) => lines.push(line),
+      ),
+    ).toBe(0);
+    expect(existsSync(join(out, 'index.html'))).toBe(true);
+    const [slug] = readdirSync(join(out, 'runs'));
+    const units = readdirSync(join(out, 'runs', slug!, 'units'));
+    expect(units).toHaveLength(records.length);
+    const exposed = records.findIndex((r) => r.context.exposed && r.key.arm === 'none');
+    expect(exposed).toBeGreaterThanOrEqual(0);
+    const record = records[exposed]!;
+    const page = readFileSync(join(out, 'runs', slug!, 'units', `${exposed}.html`), 'utf8');
+    const [system, user] = messagesOf(record, scenarios.get(record.key.scenario)!);
+    expect(page).toContain(escapeHtml(system!.content));
+    expect(page).toContain(escapeHtml(user!.content));
+    expect(page).toContain('the ones sent');
+    expect(page).toMatch(/REVOKED<\/span> revoked by field expired_at/);
+    expect(page).toContain(escapeHtml(record.reply!.text));
+    expect(page).toContain(`<dd id="parsed-action">${escapeHtml(record.parsedAction ?? '')}`);
+    const index = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(index).toContain('intact');
+  }, 60_000);
+});
+
+describe('the page script', () => {
+  it("computes Wilson intervals exactly as analysis/statistics.ts's wilson", () => {
+    const pageWilson = new Function(`${PAGE_WILSON_SOURCE}; return wilson;`)() as typeof wilson;
+    for (let n = 0; n <= 200; n += 1)
+      for (let k = 0; k <= n; k += 1) expect(pageWilson(k, n), `${k}/${n}`).toEqual(wilson(k, n));
+  });
+});
+
+describe('pnpm view (server)', () => {
+  let server: ViewServer;
+  let brokenDir: string;
+  beforeAll(async () => {
+    // A copy of the run with one record edited after the run finished: the chain breaks at that line.
+    brokenDir = join(root, 'broken');
+    cpSync(runDir, brokenDir, { recursive: true });
+    const path = join(brokenDir, 'records.jsonl');
+    const lines = readFileSync(path, 'utf8').split('\n');
+    lines[2] = lines[2]!.replace('"status":"ok"', '"status":"ok" ');
+    writeFileSync(path, lines.join('\n'));
+    writeFileSync(join(root, 'secret.txt'), 'do not serve');
+    server = await startViewServer(createViewSite([runDir, brokenDir, join(root, 'missing')]), 0);
+  });
+  afterAll(async () => server?.close());
+
+  it('binds loopback and lists every directory, an unreadable one with its error', async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const { status, body } = await rawGet(server.url, '/');
+    expect(status).toBe(200);
+    expect(body).toContain('intact');
+    expect(body).toMatch(/missing: ENOENT/);
+  });
+
+  it('opens a run that does not verify with a warning naming its first bad line', async () => {
+    const { body } = await rawGet(server.url, '/runs/2-broken/index.html');
+    expect(body).toContain('id="verify-warning"');
+    expect(body).toMatch(/records\.jsonl:3: edited/);
+    const unit = await rawGet(server.url, '/runs/2-broken/units/0.html');
+    expect(unit.body).toContain('id="verify-warning"');
+  });
+
+  it('serves nothing outside the given run directories', async () => {
+    for (const path of [
+      '/../secret.txt',
+      '/runs/../../secret.txt',
+      '/runs/1-x/../../secret.txt',
+      '/runs/%2e%2e/%2e%2e/secret.txt',
+      '/runs/1-' + '..%2fsecret.txt',
+      `/runs/${encodeURIComponent(root)}/secret.txt`,
+      '/runs/1-runs/records.jsonl',
+      '/runs/1-runs/../../../../etc/passwd',
+      '/etc/passwd',
+      '/runs/1-runs/units/999999.html',
+    ]) {
+      const { status, body } = await rawGet(server.url, path);
+      expect(status, path).toBe(404);
+      expect(body, path).not.toContain('do not serve');
+      expect(body, path).not.toContain('root:');
+    }
+    // The run's own files are served only as pages, never raw.
+    const [slug] = [...(await rawGet(server.url, '/')).body.matchAll(/href="runs\/([^/]+)\//g)].map((m) => m[1]);
+    expect((await rawGet(server.url, `/runs/${slug}/manifest.json`)).status).toBe(404);
+    expect((await rawGet(server.url, `/runs/${slug}/index.html`)).status).toBe(200);
+  });
+});
+
+describe('pnpm view on a follow-up run', () => {
+  it('lists it and serves its units by cell and outcome, each as its stored line', async () => {
+    const out = join(root, 'writeback');
+    const { code } = await runEvalCli(
+      ['--model', 'sim', '--experiment', 'writeback', '--systems', 'graphiti', '--trials', '1', '--out', out],
+      {},
+    );
+    expect(code).toBe(0);
+    const site = createViewSite([join(out, readdirSync(out)[0]!)]);
+    expect(site.entries[0]).toMatchObject({ experiment: 'writeback', status: 'success', verify: 'intact' });
+    const units = await site.get(`/runs/${site.entries[0]!.slug}/units.js`);
+    const data = JSON.parse(units.body.replace(/^window\.VIEW_RUN = /, '').replace(/;\n$/, '')) as {
+      kind: string;
+      ids: string[];
+    };
+    expect(data.kind).toBe('generic');
+    expect(data.ids.length).toBeGreaterThan(0);
+    const unit = await site.get(`/runs/${site.entries[0]!.slug}/units/0.html`);
+    expect(unit.status).toBe(200);
+    expect(unit.body).toContain(escapeHtml(data.ids[0]!));
+  }, 60_000);
+});
