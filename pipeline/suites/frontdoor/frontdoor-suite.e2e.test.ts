@@ -105,7 +105,14 @@ describe('pnpm frontdoor writes a suite run directory', () => {
 
   it('an edited record: verify-run exits 1 naming its line, and report refuses the run', async () => {
     const edited = join(out, 'edited');
-    await runFrontdoorCommand(['--target', 'reference', '--attacks', 'memory_injection,cross_session_bleed', '-o', edited]);
+    await runFrontdoorCommand([
+      '--target',
+      'reference',
+      '--attacks',
+      'memory_injection,cross_session_bleed',
+      '-o',
+      edited,
+    ]);
     const text = lines(edited);
     text[0] = text[0]!.replace('"verdict":"surfaced"', '"verdict":"kept out"');
     expect(text[0]).toContain('"verdict":"kept out"');
@@ -141,6 +148,22 @@ describe('pnpm frontdoor writes a suite run directory', () => {
     expect(dry.stdout).toContain('4 cell(s):');
     expect(dry.stdout).toContain('  reference-defended/memory_injection');
     expect(existsSync(join(out, 'dry'))).toBe(false);
+  });
+
+  it('refuses --shard, --limit and --dry-run with --hunt, and bad values, as one line and exit 1', async () => {
+    for (const argv of [
+      ['--hunt', '--target', 'reference', '--shard', '1/2'],
+      ['--hunt', '--target', 'reference', '--limit', '3'],
+      ['--hunt', '--target', 'reference', '--dry-run'],
+      ['--target', 'reference', '--shard', '3/2'],
+      ['--target', 'reference', '--limit', '0'],
+    ]) {
+      const { code, stdout, stderr } = await runFrontdoorCommand(argv);
+      expect(code, argv.join(' ')).toBe(1);
+      expect(stderr.split('\n'), argv.join(' ')).toHaveLength(1);
+      expect(stderr, argv.join(' ')).toMatch(/^error: --(shard|limit|dry-run)/);
+      expect(stdout).toBe('');
+    }
   });
 
   it('SIGKILL during the run, then the same command: it completes with the verdicts of an uninterrupted run', async () => {

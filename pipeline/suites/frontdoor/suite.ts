@@ -5,20 +5,15 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { frontdoorSuiteReport } from '../../../analysis/index.js';
 import { frontdoorTarget, type FrontdoorTarget } from '../../../backends/frontdoor/targets.js';
-import { ATTACK_NAMES, loadFixtureSet, type AttackName, type FixtureFile } from '../../../scenarios/frontdoor/fixture.js';
+import {
+  ATTACK_NAMES,
+  loadFixtureSet,
+  type AttackName,
+  type FixtureFile,
+} from '../../../scenarios/frontdoor/fixture.js';
 import { CHANNELS, type Channel } from '../../frontdoor/channels.js';
-import {
-  frontdoorExitCode,
-  type FrontdoorCell,
-  type FrontdoorResults,
-} from '../../frontdoor/frontdoor-results.js';
-import {
-  cellLine,
-  embedderLabel,
-  isLexical,
-  measureCell,
-  rowNotesOf,
-} from '../../frontdoor/run-frontdoor.js';
+import { frontdoorExitCode, type FrontdoorCell, type FrontdoorResults } from '../../frontdoor/frontdoor-results.js';
+import { cellLine, embedderLabel, isLexical, measureCell, rowNotesOf } from '../../frontdoor/run-frontdoor.js';
 import { sharedParts, variantsOf, type SharedParts } from '../../frontdoor/shared-parts.js';
 import { loadFrontdoorTarget } from '../../frontdoor/target-handles.js';
 import type { SuiteUnit, SuiteV1 } from '../../suite.js';
