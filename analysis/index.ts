@@ -11,4 +11,5 @@ export { formatForgedReasoningSummary } from './format-forged-reasoning.js';
 export { integrityJson, integrityMarkdown } from './integrity-report.js';
 export { scorecardHtml, scorecardMarkdown } from './integrity-scorecard.js';
 export { renderFrontdoorMarkdown, writeFrontdoorScorecards } from './frontdoor-report.js';
+export { frontdoorSuiteReport } from './frontdoor-suite-report.js';
 export { integritySuiteReport } from './integrity-suite-report.js';

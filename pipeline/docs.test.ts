@@ -13,7 +13,7 @@ const SUITE_READMES = [
   'pipeline/follow-up/README.md',
   'pipeline/forged-reasoning/README.md',
   'pipeline/suites/integrity/README.md',
-  'pipeline/frontdoor/README.md',
+  'pipeline/suites/frontdoor/README.md',
 ];
 /** The commands CI and a fresh machine run (`.ci/run` runs the README's test command). */
 const FRESH_MACHINE_COMMANDS = ['bash .ci/install && pnpm eval --model sim', 'bash .ci/install && pnpm test'];

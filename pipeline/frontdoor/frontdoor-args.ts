@@ -2,7 +2,8 @@
 import { parseArgs } from 'node:util';
 import { FRONTDOOR_TARGET_IDS } from '../../backends/frontdoor/targets.js';
 import { ATTACK_NAMES, type AttackName } from '../../scenarios/frontdoor/fixture.js';
-import { EvalError } from '../core/errors.js';
+import { EvalError, InvalidInputError } from '../core/errors.js';
+import { parseShard, type Shard } from '../shard.js';
 import { CHANNELS, type Channel } from './channels.js';
 
 export const FRONTDOOR_USAGE = `usage: pnpm frontdoor --target <id>[,<id>...] [options]
@@ -19,8 +20,18 @@ export const FRONTDOOR_USAGE = `usage: pnpm frontdoor --target <id>[,<id>...] [o
   --embedding-model <m>   model for --embedder openai, at STALEBENCH_EMBEDDINGS_BASE_URL
   --fixtures <dir>        fixture files (default: scenarios/frontdoor)
   --json                  print the results JSON instead of the Markdown table
-  --out, -o <dir>         results.json, scorecard.md, scorecard.html (default: runs/frontdoor)
+  --out, -o <dir>         the run directory (default runs/frontdoor/<run id>, the id derived from the
+                          targets, attacks, channels, variants, embedder, fixtures and --fail-on, so the same
+                          command lands in the same directory): manifest.json, records.jsonl (one hash-chained
+                          line per cell), summary.json, and results.json, scorecard.md, scorecard.html as before.
+                          The same command again resumes it; pnpm verify-run DIR checks it; pnpm report DIR
+                          writes its scorecard (md, html, json) to DIR/report. --hunt: its files (default
+                          runs/frontdoor), not a run directory
   --fail-on <when>        surfaced: exit 1 when any cell surfaced; none (default)
+  --shard <i/n>           only the cells whose id hashes to shard i of n (default directory
+                          <run id>_shard<i>of<n>); pnpm merge <shard dirs> -o DIR joins them
+  --limit <N>             at most N cells, round-robin over the targets
+  --dry-run               print the run directory and the cells it would run, run nothing
   --hunt                  the searching attacker: first proven landing per write-based attack
   --consent <file>        operator consent file naming network endpoints the hunt may touch
 
@@ -36,7 +47,14 @@ export interface FrontdoorOptions {
   embedder: { id: 'lexical' } | { id: 'openai'; model: string; baseURL: string | null };
   fixtures: string | null;
   json: boolean;
-  out: string;
+  /** `-o`: the run directory (the hunt's output directory), or null for the default. */
+  out: string | null;
+  /** `--shard i/n`: only the cells whose id hashes to shard i, or null. */
+  shard: Shard | null;
+  /** `--limit N`: at most N cells, round-robin over the targets, or null. */
+  limit: number | null;
+  /** `--dry-run`: list the cells and the run directory, run nothing. */
+  dryRun: boolean;
   failOn: 'surfaced' | 'none';
   hunt: boolean;
   consent: string | null;
@@ -97,6 +115,21 @@ export function parseFrontdoorArgs(argv: readonly string[], env: NodeJS.ProcessE
     throw new UsageError(`--fail-on: unknown "${failOn}" (choose from surfaced, none)`);
   if (values['mutation-model'] !== undefined && values.mutate !== true)
     throw new UsageError('--mutation-model needs --mutate');
+  // The hunt's attempts depend on the ones before them (it stops an attack at its first landing): one search, no run
+  // directory to shard, limit or list.
+  const gridOnly = (['shard', 'limit', 'dry-run'] as const).find((flag) => values[flag] !== undefined);
+  if (hunt && gridOnly) throw new UsageError(`--${gridOnly} is not available with --hunt (the hunt is one search)`);
+  if (values.out === '') throw new UsageError('--out: empty directory name');
+  let shard: Shard | null = null;
+  if (values.shard !== undefined)
+    try {
+      shard = parseShard(values.shard);
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error;
+      throw new UsageError(`--shard: ${error.issues.map((issue) => issue.message).join('; ')}`);
+    }
+  if (values.limit !== undefined && !/^\s*[1-9]\d*\s*$/.test(values.limit))
+    throw new UsageError(`--limit: must be a whole number ≥ 1 (got "${values.limit}")`);
   return {
     targets,
     attacks: listOf('--attacks', values.attacks, ATTACK_NAMES, ATTACK_NAMES),
@@ -109,7 +142,10 @@ export function parseFrontdoorArgs(argv: readonly string[], env: NodeJS.ProcessE
         : { id: 'lexical' },
     fixtures: values.fixtures ?? null,
     json: values.json === true,
-    out: values.out ?? 'runs/frontdoor',
+    out: values.out ?? null,
+    shard,
+    limit: values.limit === undefined ? null : Number(values.limit),
+    dryRun: values['dry-run'] === true,
     failOn,
     hunt,
     consent: values.consent ?? null,
@@ -134,6 +170,9 @@ function parse(argv: readonly string[]) {
       json: { type: 'boolean' },
       out: { type: 'string', short: 'o' },
       'fail-on': { type: 'string' },
+      shard: { type: 'string' },
+      limit: { type: 'string' },
+      'dry-run': { type: 'boolean' },
       hunt: { type: 'boolean' },
       consent: { type: 'string' },
       help: { type: 'boolean', short: 'h' },

@@ -1,10 +1,26 @@
 // Registry targets as grid handles: each gets the shared embedder, a private work directory and the agent's public key.
 import { join } from 'node:path';
 import type { Embedder } from '../../backends/embedder.js';
-import { frontdoorTarget } from '../../backends/frontdoor/targets.js';
+import { frontdoorTarget, type FrontdoorTarget } from '../../backends/frontdoor/targets.js';
+import type { MemoryBackend } from '../../backends/memory-backend.js';
 import { createSimExtractionModel } from '../../backends/sim-extraction-model.js';
 import type { Writers } from './channels.js';
 import type { TargetHandle } from './run-frontdoor.js';
+
+/** Creates a fresh instance of `target` (not yet opened) storing in `workDir`, trusting the agent's key. */
+export function loadFrontdoorTarget(
+  target: FrontdoorTarget,
+  options: { embedder: Embedder; writers: Writers },
+  workDir: string,
+): Promise<MemoryBackend> {
+  return target.load({
+    embedder: options.embedder,
+    runId: `frontdoor-${target.id}`,
+    workDir,
+    extraction: createSimExtractionModel(),
+    trustedKeys: [options.writers.agent.publicKeyPem],
+  });
+}
 
 /** Resolves target ids (unknown ids throw, naming the available ones) into handles that create a fresh instance per load. */
 export async function targetHandles(
@@ -19,14 +35,7 @@ export async function targetHandles(
       id,
       version: target.version(),
       ranksByEmbedder: target.ranksByEmbedder,
-      load: () =>
-        target.load({
-          embedder: options.embedder,
-          runId: `frontdoor-${id}`,
-          workDir: join(options.workDir, `${id}-${++instance}`),
-          extraction: createSimExtractionModel(),
-          trustedKeys: [options.writers.agent.publicKeyPem],
-        }),
+      load: () => loadFrontdoorTarget(target, options, join(options.workDir, `${id}-${++instance}`)),
     });
   }
   return handles;

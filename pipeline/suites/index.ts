@@ -1,6 +1,7 @@
 // The suite registry (issue #27 item 1): one line per suite. `pnpm merge` finds a suite run's plan and summary here.
 import { loadIntegrityTarget } from '../../backends/integrity/registry.js';
 import { UnknownComponentError } from '../core/errors.js';
+import { createFrontdoorSuite } from './frontdoor/suite.js';
 import { createIntegritySuite } from './integrity/suite.js';
 import type { AnySuite } from './run-suite.js';
 
@@ -14,6 +15,7 @@ export interface SuiteEnvironment {
 
 const SUITES: Record<string, (environment: SuiteEnvironment) => AnySuite> = {
   integrity: (environment) => createIntegritySuite({ loadTarget: (id) => loadIntegrityTarget(id, environment) }),
+  frontdoor: (environment) => createFrontdoorSuite({ env: environment.env }),
 };
 
 /**

@@ -1,0 +1,132 @@
+// The front-door suite (integrity.md §9): one unit per target × attack, each a fresh instance of the target running
+// every fixture × channel × variant of the attack; the summary is the results document `pnpm frontdoor` has always
+// written and printed.
+import { join } from 'node:path';
+import { z } from 'zod';
+import { frontdoorSuiteReport } from '../../../analysis/index.js';
+import { frontdoorTarget, type FrontdoorTarget } from '../../../backends/frontdoor/targets.js';
+import {
+  ATTACK_NAMES,
+  loadFixtureSet,
+  type AttackName,
+  type FixtureFile,
+} from '../../../scenarios/frontdoor/fixture.js';
+import { CHANNELS, type Channel } from '../../frontdoor/channels.js';
+import { frontdoorExitCode, type FrontdoorCell, type FrontdoorResults } from '../../frontdoor/frontdoor-results.js';
+import { cellLine, embedderLabel, isLexical, measureCell, rowNotesOf } from '../../frontdoor/run-frontdoor.js';
+import { sharedParts, variantsOf, type SharedParts } from '../../frontdoor/shared-parts.js';
+import { loadFrontdoorTarget } from '../../frontdoor/target-handles.js';
+import type { SuiteUnit, SuiteV1 } from '../../suite.js';
+
+/** The run's identity: targets, attacks, channels, variants, embedder, fixtures and what fails the check. */
+export const frontdoorArgs = z.object({
+  targets: z.array(z.string().min(1)).min(1),
+  attacks: z.array(z.enum(ATTACK_NAMES)).min(1),
+  channels: z.array(z.enum(CHANNELS)).min(1),
+  mutate: z.boolean(),
+  mutationModel: z.string().nullable(),
+  embedder: z.discriminatedUnion('id', [
+    z.object({ id: z.literal('lexical') }),
+    z.object({ id: z.literal('openai'), model: z.string(), baseURL: z.string().nullable() }),
+  ]),
+  /** `--fixtures` as given (null: scenarios/frontdoor), and the sha256 of the fixture set read from it. */
+  fixtures: z.object({ dir: z.string().nullable(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+  failOn: z.enum(['surfaced', 'none']),
+});
+
+/** `pnpm frontdoor`'s arguments as the run directory records them. */
+export type FrontdoorArgs = z.infer<typeof frontdoorArgs>;
+
+/** One cell: an attack on one target. */
+export interface FrontdoorUnit extends SuiteUnit {
+  target: string;
+  attack: AttackName;
+}
+
+/** One line of records.jsonl: the cell as the results document holds it, and the row's columns of its target. */
+export interface FrontdoorRecord {
+  target: string;
+  version: string;
+  embedder: string;
+  summary: string;
+  cell: FrontdoorCell;
+}
+
+/** How this invocation reaches its fixtures and endpoints (not part of the run's identity). */
+export interface FrontdoorSuiteSettings {
+  /** Environment (OPENAI_API_KEY, OPENAI_BASE_URL for a mutation model). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The fixture set the command read (and hashed into the args); read from `args.fixtures.dir` when absent. */
+  fixtures?: Record<AttackName, FixtureFile>;
+}
+
+/** The shared parts, the channels, and the registry entries of the targets by id. */
+type Setup = SharedParts & { channels: readonly Channel[]; targets: Map<string, FrontdoorTarget> };
+
+/**
+ * The front-door grid suite.
+ *
+ * @example const suite = createFrontdoorSuite({ env: process.env });
+ */
+export function createFrontdoorSuite(
+  settings: FrontdoorSuiteSettings,
+): SuiteV1<FrontdoorArgs, FrontdoorUnit, FrontdoorRecord, FrontdoorResults, Setup> {
+  return {
+    specificationVersion: 'v1',
+    id: 'frontdoor',
+    args: frontdoorArgs,
+    plan: (args) =>
+      args.targets.flatMap((target) =>
+        args.attacks.map((attack) => ({ id: `${target}/${attack}`, cell: target, target, attack })),
+      ),
+    async setup(args) {
+      const fixtures = settings.fixtures ?? loadFixtureSet(args.fixtures.dir ?? undefined);
+      const parts = await sharedParts(args, fixtures, settings.env);
+      const targets = new Map<string, FrontdoorTarget>();
+      for (const id of args.targets) targets.set(id, await frontdoorTarget(id));
+      return { ...parts, channels: args.channels, targets };
+    },
+    async runUnit(unit, { setup, progress, workDir }) {
+      const target = setup.targets.get(unit.target)!;
+      // A fresh instance per cell: a cell's verdict cannot depend on which cells ran before it in this process.
+      const backend = await loadFrontdoorTarget(target, setup, join(workDir, 'store'));
+      await backend.open();
+      try {
+        const cell = await measureCell(
+          backend,
+          setup,
+          unit.attack,
+          rowNotesOf(target, backend, isLexical(setup.embedder)),
+        );
+        progress(cellLine(unit.target, cell));
+        return {
+          target: unit.target,
+          version: target.version(),
+          embedder: embedderLabel(target, setup.embedder),
+          summary: backend.description.summary,
+          cell,
+        };
+      } finally {
+        await backend.close();
+      }
+    },
+    summarize(records, args, run) {
+      const targets = args.targets.flatMap((id) => {
+        const own = records.filter((record) => record.target === id);
+        if (own.length === 0) return []; // a shard without a unit of this target
+        const { version, embedder, summary } = own[0]!;
+        return [{ id, version, embedder, summary, cells: own.map((record) => record.cell) }];
+      });
+      return {
+        version: 1,
+        tool: 'stalebench frontdoor',
+        createdAt: run.startedAt,
+        channels: [...args.channels],
+        variants: variantsOf(args.mutate),
+        targets,
+      };
+    },
+    exitCode: (summary, args) => frontdoorExitCode(summary, args.failOn),
+    report: frontdoorSuiteReport,
+  };
+}
