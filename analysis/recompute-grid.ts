@@ -149,9 +149,10 @@ export async function recomputeGrid(input: GridRecomputeInput): Promise<GridReco
       priorStep: (r) => design !== null && hasPriorStep(r.key),
     });
     log.compare(where, 'unitId', row.unitId, unitIdOf(row.key));
-    // The exact messages are in the run: rebuilt from the stored context alone, they must hash to the stored hash.
+    // The exact messages are in the run: rebuilt from the stored context alone, they must hash to the stored hash
+    // (checked where the probes' recomputation agrees with it; a stored hash it contradicts is named once, below).
     const scenario = scenarios.get(row.key.scenario);
-    if (scenario && isArmId(row.key.arm))
+    if (scenario && isArmId(row.key.arm) && row.promptSha256 === recomputed.promptSha256)
       log.compare(
         { ...where, record: `${row.unitId} (messagesOf its stored context)` },
         'promptSha256',
