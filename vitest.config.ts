@@ -1,9 +1,45 @@
-// Vitest config of `pnpm test`: every test file runs with its own HOME, XDG directories and response cache.
-import { defineConfig } from 'vitest/config';
+// Vitest config of `pnpm test` (the core suite): every test file runs with its own HOME, XDG directories and response
+// cache. The slow suites against real servers and third-party stores run in `pnpm test:servers`
+// (vitest.servers.config.ts and the Neo4j config), which CI runs too.
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** Test files of `pnpm test:servers`: real Neo4j, the Python stores and embedders behind the process adapter. */
+export const SERVER_TEST_FILES = [
+  'backends/neo4j*',
+  'backends/integrity/python-targets.test.ts',
+  'backends/inspeximus-backend*.test.ts',
+  'backends/python/**/*.test.ts',
+  'pipeline/inspeximus.e2e.test.ts',
+  'pipeline/frontdoor/real-embedder.test.ts',
+  'pipeline/real-embedder-eval.test.ts',
+  'pipeline/embedder-serve-command.test.ts',
+];
+
+/** Test files that replace modules (vi.mock) or the environment: each runs in a fresh module graph. */
+const ISOLATED_TEST_FILES = [
+  'pipeline/disk-failure.e2e.test.ts',
+  'pipeline/follow-up.e2e.test.ts',
+  'backends/test-support/neo4j-global-setup.test.ts',
+];
 
 export default defineConfig({
   test: {
     // pipeline/test-support/isolated-home.ts: no test writes into the user's home or the clone's .stalebench-cache.
     setupFiles: ['pipeline/test-support/isolated-home.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'isolated', include: ISOLATED_TEST_FILES } },
+      {
+        extends: true,
+        // The rest share one module graph per worker (modules are imported once, not once per file): the setup file
+        // still gives each file its own HOME and cache, and no module of ours keeps state between files.
+        test: {
+          name: 'core',
+          exclude: [...configDefaults.exclude, ...ISOLATED_TEST_FILES, ...SERVER_TEST_FILES],
+          isolate: false,
+        },
+      },
+    ],
   },
 });
