@@ -25,7 +25,7 @@ const USAGE = `usage: pnpm verify-run <run-dir> [<run-dir>...] [--pubkey <file>]
 exit codes: 0 intact (and, with --pubkey, signed) · 1 broken, unverifiable (written before the chain), a
             signature missing or not verifying, not a run, or usage ·
             2 unfinished: status started (a crash, a kill, or still running); the chain holds, but lines after the
-              recorded heads are not anchored yet (resume with the same pnpm eval command)`;
+              recorded heads are not anchored yet (resume with the command that made it)`;
 
 const SEVERITY: Record<RunLogCheck['state'], 0 | 1 | 2> = {
   intact: 0,

@@ -2,7 +2,7 @@
 // verify, and (report, compare, notebook) one whose stored scores disagree with its stored reads and replies.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { checkRunLog, problemText, type RunLogCheck } from '../pipeline/index.js';
+import { checkRunLog, problemText, suiteOfRunDir, type RunLogCheck } from '../pipeline/index.js';
 import { readRunHead } from './load-run.js';
 import { describeDifference } from './recompute-diff.js';
 import { recomputeRun } from './recompute-run.js';
@@ -25,14 +25,14 @@ export function describeRunLogCheck(check: RunLogCheck): string {
         ...(f.beyondHead > 0 ? [`${f.file}: ${f.beyondHead} line(s) beyond the head recorded in manifest.json`] : []),
         ...(f.torn
           ? [
-              `${f.file}:${f.torn.number}: torn last line (${f.torn.reason}); the next pnpm eval moves it to ${f.file}.torn`,
+              `${f.file}:${f.torn.number}: torn last line (${f.torn.reason}); the next ${commandOf(runDir)} of this run moves it to ${f.file}.torn`,
             ]
           : []),
       ]);
       return [
         `unfinished: ${runDir} (status started: the run did not finish — a crash, a kill, or it is running now); every line chains correctly`,
         ...(beyond.length > 0 ? beyond.map((line) => `  ${line}`) : ['  no line beyond the recorded heads']),
-        '  lines beyond a head are chained but not anchored (removing them from the end would go unnoticed); resume with the same pnpm eval command',
+        `  lines beyond a head are chained but not anchored (removing them from the end would go unnoticed); resume with the same ${commandOf(runDir)} command`,
       ].join('\n');
     }
     case 'intact':
@@ -115,4 +115,10 @@ export async function checkRunsForReading(
     }
   }
   return ok;
+}
+
+/** The command that writes (and resumes) a run: `pnpm eval`, or the suite's own (`pnpm integrity`, `pnpm frontdoor`). */
+function commandOf(runDir: string): string {
+  const suite = suiteOfRunDir(runDir);
+  return suite === null ? 'pnpm eval' : `pnpm ${suite}`;
 }

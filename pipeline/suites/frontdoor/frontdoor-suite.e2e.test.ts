@@ -175,7 +175,9 @@ describe('pnpm frontdoor writes a suite run directory', () => {
     await first.exited;
     expect(readJson<{ status: string }>(join(killed, 'manifest.json')).status).toBe('started');
     expect(lines(killed).filter(Boolean).length).toBeLessThan(18);
-    expect((await collect((o, e) => verifyRun([killed], o, e))).code).toBe(2); // unfinished
+    const unfinished = await collect((o, e) => verifyRun([killed], o, e));
+    expect(unfinished.code).toBe(2); // unfinished
+    expect(unfinished.stdout + unfinished.stderr).toContain('resume with the same pnpm frontdoor command');
     const second = spawnFrontdoor(argv);
     expect(await second.exited).toBe(0);
     expect(second.stderr()).toMatch(/already recorded/);
