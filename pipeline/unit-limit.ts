@@ -80,12 +80,8 @@ export function gridLimitSpace(
   };
 }
 
-/** The follow-up experiments' limit space: cells in plan order (mode, system, model, guard, PoEM, taint, arm). */
-export function followUpLimitSpace(
-  axes: Omit<GridCellAxes, 'arms'> & { taintAxis: readonly boolean[]; arms: readonly string[] },
-  scenarios: readonly string[],
-  trials: number,
-): LimitSpace<{
+/** A follow-up unit's cell: everything of its key but the scenario and the trial. */
+interface FollowUpCell {
   mode: string;
   system: string;
   model: string;
@@ -93,18 +89,16 @@ export function followUpLimitSpace(
   poem: boolean;
   taint?: boolean;
   arm: string;
-  scenario: string;
-  trial: number;
-}> {
-  const cellOf = (key: {
-    mode: string;
-    system: string;
-    model: string;
-    guard: boolean;
-    poem: boolean;
-    taint?: boolean;
-    arm: string;
-  }) => JSON.stringify([key.mode, key.system, key.model, key.guard, key.poem, key.taint ?? false, key.arm]);
+}
+
+/** The follow-up experiments' limit space: cells in plan order (mode, system, model, guard, PoEM, taint, arm). */
+export function followUpLimitSpace(
+  axes: Omit<GridCellAxes, 'arms'> & { taintAxis: readonly boolean[]; arms: readonly string[] },
+  scenarios: readonly string[],
+  trials: number,
+): LimitSpace<FollowUpCell & { scenario: string; trial: number }> {
+  const cellOf = (key: FollowUpCell) =>
+    JSON.stringify([key.mode, key.system, key.model, key.guard, key.poem, key.taint ?? false, key.arm]);
   const cells: string[] = [];
   for (const mode of axes.modes)
     for (const system of axes.systems)
