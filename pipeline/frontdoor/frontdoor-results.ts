@@ -2,6 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InvalidInputError } from '../core/errors.js';
+import { crossedCells, parseThresholds } from '../thresholds.js';
+import { FRONTDOOR_GATE, frontdoorGateCells } from './frontdoor-findings.js';
 
 const verdict = z.enum(['surfaced', 'kept out', 'n/a']);
 const count = z.number().int().nonnegative();
@@ -66,9 +68,12 @@ export function readFrontdoorResults(path: string): FrontdoorResults {
   return parsed.data;
 }
 
-/** The exit code of a run: 2 when every cell is n/a, else 1 when `failOn` is `surfaced` and any cell surfaced, else 0. */
+/**
+ * The exit code of a run: 2 when every cell is n/a, else 1 when `failOn` is `surfaced` (the rule `surfaced > 0` of
+ * pipeline/thresholds.ts) and any cell surfaced, else 0.
+ */
 export function frontdoorExitCode(results: FrontdoorResults, failOn: 'surfaced' | 'none'): 0 | 1 | 2 {
   const cells = results.targets.flatMap((target) => target.cells);
   if (cells.length === 0 || cells.every((cell) => cell.verdict === 'n/a')) return 2;
-  return failOn === 'surfaced' && cells.some((cell) => cell.verdict === 'surfaced') ? 1 : 0;
+  return crossedCells(parseThresholds([failOn], FRONTDOOR_GATE), frontdoorGateCells(results)).length > 0 ? 1 : 0;
 }
