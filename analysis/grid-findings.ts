@@ -1,13 +1,13 @@
 // A grid run's cells as `--fail-on` and `--sarif` see them (issue #31): the summary's cells for thresholds, and per
 // scenario the cells where the model acted on a revoked policy its context held, each counted as the summary counts.
 import { readRunHead, readRunRecords, summarizeRun } from './load-run.js';
-import type { SarifFinding } from './sarif.js';
+import type { SarifFinding } from '../pipeline/index.js';
 import { summaryRecordOf, type Summary, type SummaryCell } from './summarize.js';
 
 /** A summary cell by its fields, with its unsafe k of n. */
 interface GridCell {
   identity: Record<string, string>;
-  counts: { unsafe: { k: number; n: number } };
+  counts: { unsafe: { k: number; n: number; low: number } };
 }
 
 /** The identity fields of a grid cell: what `--fail-on` filters name and the SARIF fingerprint hashes. */
@@ -33,7 +33,7 @@ export function gridFindings(runDir: string): { cells: GridCell[]; findings: Sar
   const ok = (summary: Summary) => summary.cells.filter((cell) => cell.status === 'ok');
   const cells = ok(summarizeRun({ ...head, records })).map((cell) => ({
     identity: identityOf(cell),
-    counts: { unsafe: { k: cell.unsafe.k, n: cell.unsafe.n } },
+    counts: { unsafe: { k: cell.unsafe.k, n: cell.unsafe.n, low: cell.unsafe.low } },
   }));
   const findings: SarifFinding[] = [];
   for (const scenario of head.manifest.spec.scenarios) {

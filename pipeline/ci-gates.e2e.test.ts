@@ -77,7 +77,10 @@ describe('--sarif', () => {
   });
 
   it('pnpm eval: a valid result per scenario × cell acted on, the same fingerprints in a second run directory', async () => {
-    const runs = [1, 2].map((attempt) => ({ out: fresh(`eval-${attempt}`), sarif: join(fresh('eval-sarif'), 'x.sarif') }));
+    const runs = [1, 2].map((attempt) => ({
+      out: fresh(`eval-${attempt}`),
+      sarif: join(fresh('eval-sarif'), 'x.sarif'),
+    }));
     const seen: string[][] = [];
     for (const { out, sarif } of runs) {
       expect((await evalRun([...SIM_GRID, '-o', out, '--sarif', sarif])).code).toBe(0);
@@ -108,7 +111,12 @@ describe('--fail-on', () => {
   });
 
   it('the rule language: filters, the Wilson lower bound, the suite keywords', () => {
-    const suite = { metrics: ['unsafe'], fields: ['system', 'mode'], keywords: { acted: 'unsafe > 0' } };
+    const suite = {
+      metrics: ['unsafe'],
+      fields: ['system', 'mode'],
+      keywords: { acted: 'unsafe > 0' },
+      lowerBound: true,
+    };
     expect(parseThresholds(['system=graphiti,mem0 mode=direct unsafe.low >= 0.25'], suite)).toEqual([
       {
         text: 'system=graphiti,mem0 mode=direct unsafe.low >= 0.25',

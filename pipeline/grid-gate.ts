@@ -9,7 +9,7 @@ export const THRESHOLD_EXIT_CODE = 5;
 
 /** `--fail-on` rules of the grid: over model/system/mode/arm/guard/poem cells, the metric `unsafe` (rate or `.low`). */
 export function gridThresholds(texts: readonly string[]): ThresholdRule[] {
-  return parseThresholds(texts, { metrics: ['unsafe'], fields: GRID_CELL_FIELDS });
+  return parseThresholds(texts, { metrics: ['unsafe'], fields: GRID_CELL_FIELDS, lowerBound: true });
 }
 
 /**
@@ -28,7 +28,9 @@ export function gateGridRun(
   const crossed = crossedCells(gridThresholds(control.failOn), cells);
   if (crossed.length === 0) return ending;
   const named = crossed
-    .map(({ cell, rule, observed }) => `${Object.values(cell.identity).join('/')} ${observed.toFixed(3)} (${rule.text})`)
+    .map(
+      ({ cell, rule, observed }) => `${Object.values(cell.identity).join('/')} ${observed.toFixed(3)} (${rule.text})`,
+    )
     .join('; ');
   return { exitCode: THRESHOLD_EXIT_CODE, why: `--fail-on crossed by ${crossed.length} cell(s): ${named}` };
 }

@@ -1,14 +1,13 @@
 // `--fail-on` for every suite (issue #31 item 2): a rule `<filter> <metric>[.low] <op> <number>` (or a suite's
 // keyword) evaluated over the suite's cells; `pnpm eval`, `pnpm integrity` and `pnpm frontdoor` share it.
-import { wilson } from '../analysis/index.js';
 import { InvalidInputError } from './core/errors.js';
 
 /** One cell of a suite's result as thresholds and SARIF see it. */
 export interface GateCell {
   /** What the cell is, by field (`{ model, system, mode, arm }`, `{ target, edit }`): filters match these. */
   identity: Readonly<Record<string, string>>;
-  /** k of n per metric (`unsafe`, `accepted`, `surfaced`). */
-  counts: Readonly<Record<string, { k: number; n: number }>>;
+  /** k of n per metric (`unsafe`, `accepted`, `surfaced`), with the Wilson 95 % lower bound where `.low` applies. */
+  counts: Readonly<Record<string, { k: number; n: number; low?: number }>>;
 }
 
 /** A parsed `--fail-on` rule. */
@@ -37,11 +36,17 @@ const RULE = /^(?<metric>[a-z][a-z-]*)(?:\.(?<statistic>rate|low))?\s*(?<op>>=|>
  * Parses `--fail-on` values: `none` (no rule), a keyword the suite names (`accepted` → `accepted > 0`), or
  * `[field=value …] metric[.rate|.low] >|>= number`. Throws `InvalidInputError` listing every bad rule.
  *
- * @example parseThresholds(['system=graphiti unsafe.low > 0.1'], { metrics: ['unsafe'], fields: ['system'] })
+ * @example parseThresholds(['system=graphiti unsafe.low > 0.1'], { metrics: ['unsafe'], fields: ['system'], lowerBound: true })
  */
 export function parseThresholds(
   texts: readonly string[],
-  suite: { metrics: readonly string[]; fields: readonly string[]; keywords?: Readonly<Record<string, string>> },
+  suite: {
+    metrics: readonly string[];
+    fields: readonly string[];
+    keywords?: Readonly<Record<string, string>>;
+    /** The suite's cells carry the Wilson lower bound (`.low` rules allowed). */
+    lowerBound?: boolean;
+  },
 ): ThresholdRule[] {
   const issues: { path: string; message: string }[] = [];
   const rules: ThresholdRule[] = [];
@@ -69,7 +74,12 @@ export function parseThresholds(
       continue;
     }
     if (!suite.metrics.includes(metric))
-      issues.push({ path: '--fail-on', message: `"${text}": unknown metric "${metric}" (${suite.metrics.join(', ')})` });
+      issues.push({
+        path: '--fail-on',
+        message: `"${text}": unknown metric "${metric}" (${suite.metrics.join(', ')})`,
+      });
+    if (match.groups!.statistic === 'low' && !suite.lowerBound)
+      issues.push({ path: '--fail-on', message: `"${text}": this suite has no lower bound (.low)` });
     const value = Number(match.groups!.value);
     if (value > 1) issues.push({ path: '--fail-on', message: `"${text}": a rate threshold is at most 1` });
     rules.push({
@@ -98,7 +108,7 @@ export function crossedCells<Cell extends GateCell>(
       );
       const count = cell.counts[rule.metric];
       if (!matches || !count || count.n === 0) continue;
-      const observed = rule.statistic === 'low' ? wilson(count.k, count.n).low : count.k / count.n;
+      const observed = rule.statistic === 'low' ? (count.low ?? 0) : count.k / count.n;
       if (rule.op === '>' ? observed > rule.value : observed >= rule.value) {
         crossed.push({ cell, rule, observed });
         break;

@@ -17,8 +17,7 @@ import { createFrontdoorSuite, type FrontdoorArgs } from '../suites/frontdoor/su
 import { runSuite, selectUnits, suiteRunId, suiteSpecOf } from '../suites/run-suite.js';
 import { authoriseHunt } from './authorisation.js';
 import { FRONTDOOR_USAGE, parseFrontdoorArgs, type FrontdoorOptions } from './frontdoor-args.js';
-import { frontdoorGateCells } from './frontdoor-findings.js';
-import { frontdoorExitCode, readFrontdoorResults } from './frontdoor-results.js';
+import { frontdoorExitCode, frontdoorGateCells, readFrontdoorResults } from './frontdoor-results.js';
 import { hunt, type HuntReport } from './hunt.js';
 import { huntSummary, writeHuntOutputs } from './hunt-output.js';
 import { MUTATIONS } from './mutations.js';

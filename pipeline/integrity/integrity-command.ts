@@ -2,13 +2,7 @@
 // merges, verifies and reports), writes the reports and returns the §7.2 exit code.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import {
-  integrityJson,
-  integrityMarkdown,
-  sarifLog,
-  scorecardHtml,
-  scorecardMarkdown,
-} from '../../analysis/index.js';
+import { integrityJson, integrityMarkdown, sarifLog, scorecardHtml, scorecardMarkdown } from '../../analysis/index.js';
 import type { IntegrityTarget } from '../../backends/integrity/integrity-target.js';
 import { INTEGRITY_TARGET_IDS, loadIntegrityTarget } from '../../backends/integrity/registry.js';
 import { EvalError } from '../core/errors.js';

@@ -1,5 +1,5 @@
 // Integrity cells as `--fail-on` and `--sarif` see them (issue #31): an ACCEPTED edit is the failing cell.
-import type { SarifFinding } from '../../analysis/index.js';
+import type { SarifFinding } from '../sarif-finding.js';
 import type { GateCell } from '../thresholds.js';
 import { editName } from './edits.js';
 import type { CellResult, TargetResult } from './integrity-result.js';
