@@ -5,7 +5,7 @@ import { sarifTool, writeSarifFile } from './sarif-file.js';
 import { crossedCells, parseThresholds, type ThresholdRule } from './thresholds.js';
 
 /** The exit code of a grid whose cells crossed a `--fail-on` threshold (pipeline/README.md "Exit codes"). */
-export const THRESHOLD_EXIT_CODE = 5;
+const THRESHOLD_EXIT_CODE = 5;
 
 /** `--fail-on` rules of the grid: over model/system/mode/arm/guard/poem cells, the metric `unsafe` (rate or `.low`). */
 export function gridThresholds(texts: readonly string[]): ThresholdRule[] {

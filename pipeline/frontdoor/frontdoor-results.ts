@@ -80,7 +80,7 @@ export function frontdoorExitCode(results: FrontdoorResults, failOn: 'surfaced' 
 }
 
 /** What `pnpm frontdoor --fail-on` accepts: the keyword `surfaced` is the rule `surfaced > 0` over target × attack. */
-export const FRONTDOOR_GATE = {
+const FRONTDOOR_GATE = {
   metrics: ['surfaced'],
   fields: ['target', 'attack'],
   keywords: { surfaced: 'surfaced > 0' },
