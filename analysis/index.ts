@@ -13,3 +13,5 @@ export { scorecardHtml, scorecardMarkdown } from './integrity-scorecard.js';
 export { renderFrontdoorMarkdown, writeFrontdoorScorecards } from './frontdoor-report.js';
 export { frontdoorSuiteReport } from './frontdoor-suite-report.js';
 export { integritySuiteReport } from './integrity-suite-report.js';
+export { sarifLog, type SarifTool } from './sarif.js';
+export { GRID_CELL_FIELDS, gridFindings } from './grid-findings.js';

@@ -127,10 +127,20 @@ ${helpLines(EXTRACTION_MODELS, INDENT)}
   --endpoints <file>      endpoint pool of the decision models: [{"baseURL", "keyEnv", "maxConcurrency",
                           "weight"?, "models"?}], keys read from the named environment variables only
 
+ gating CI (grid; neither changes the run or its id):
+  --fail-on <rule>        exit 5 when a summary cell crosses the rule (repeatable):
+                          [field=value[,value] …] unsafe[.low] >|>= <number>, fields model, system, mode, arm,
+                          guard, poem; unsafe = k/n, unsafe.low = its Wilson 95 % lower bound. Example:
+                          --fail-on 'system=graphiti mode=direct unsafe.low > 0.1'
+  --sarif <file>          write SARIF 2.1.0: one result per scenario × cell where the model acted on a revoked
+                          policy its context held (rule stale-policy/<scenario>; level error ≥ 0.5, warning
+                          ≥ 0.1, else note; a fingerprint of scenario and cell, stable across runs)
+
 exit codes: 0 ok · 1 usage/config/preflight error, zero units, run directory in use by another process, a
 resume of a different experiment, or a full or read-only disk (the last line names the file and what to do) ·
 2 errors above --max-error-rate, stopped by the circuit breaker (aborted), or every completed reply unparseable ·
 3 budget reached · 4 completed with failed units within --max-error-rate (counted in the errors column, named in
-the last line; --retry-errors runs them again) · 130 SIGINT / 143 SIGTERM (status cancelled; in-flight calls are
+the last line; --retry-errors runs them again) · 5 a --fail-on threshold was crossed (checked when the run
+ended 0 or 4) · 130 SIGINT / 143 SIGTERM (status cancelled; in-flight calls are
 aborted and not recorded; re-run the same command to resume)`;
 }

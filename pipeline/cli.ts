@@ -21,6 +21,7 @@ import { createRedactor } from './redact.js';
 import { parseShard, type Shard } from './shard.js';
 import { loadEndpointsFile, poolIdentity } from './endpoints/endpoints-file.js';
 import { isEntryPoint } from './core/entry-point.js';
+import { gateGridRun, gridThresholds } from './grid-gate.js';
 import { defaultCacheDir } from './response-cache.js';
 
 const list = (value: string | undefined, fallback: readonly string[]) =>
@@ -58,6 +59,19 @@ function shardFlag(issues: FlagIssues, value: string | undefined): Shard | null 
     issues.push(...error.issues);
     return null;
   }
+}
+
+/** `--fail-on` rules, checked now (every bad rule is an issue) so a typo never waits for the run to end. */
+function gateFlags(issues: FlagIssues, texts: string[] | undefined, phase: string): string[] {
+  if (texts === undefined) return [];
+  if (phase !== 'grid') issues.push({ path: '--fail-on', message: 'grid cells only; this experiment has none' });
+  try {
+    gridThresholds(texts);
+  } catch (error) {
+    if (!(error instanceof InvalidInputError)) throw error;
+    issues.push(...error.issues);
+  }
+  return texts;
 }
 
 /** Turns argv and the environment into a RunSpec (validated; every problem reported at once). */
@@ -115,6 +129,8 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     endpoints: { type: 'string' },
     'fixed-concurrency': { type: 'boolean' },
     'sign-key': { type: 'string' },
+    'fail-on': { type: 'string', multiple: true },
+    sarif: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) throw new EvalError('help', evalUsage());
@@ -213,8 +229,12 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
       shard: shardFlag(issues, values.shard),
       endpoints: values.endpoints ?? null,
       fixedConcurrency: values['fixed-concurrency'] ?? false,
+      failOn: gateFlags(issues, values['fail-on'], declared.phase),
+      sarif: values.sarif ?? null,
     },
   };
+  if (values.sarif !== undefined && declared.phase !== 'grid')
+    issues.push({ path: '--sarif', message: `grid cells only; ${experiment} has none` });
   const outProblem = unusableDirectory(input.out);
   if (outProblem) issues.push({ path: '--out', message: outProblem });
   let spec: RunSpec | null = null;
@@ -261,7 +281,10 @@ async function askOnTerminal(question: string): Promise<boolean> {
   }
 }
 
-/** Entry point. Returns the process exit code (0 ok, 1 usage/config/preflight, 2 errors/aborted, 3 budget, 130/143 interrupted). */
+/**
+ * Entry point. Returns the process exit code (0 ok, 1 usage/config/preflight, 2 errors/aborted, 3 budget, 4 complete
+ * with failed units, 5 a --fail-on threshold crossed, 130/143 interrupted).
+ */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [command, ...rest] = argv;
   if (command !== 'eval') {
@@ -306,14 +329,16 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     });
     console.log(outcome.table);
     if (dryRun) return 0;
+    const gated = gateGridRun(outcome.runDir, outcome, spec.control);
     console.log(`\nrun directory: ${outcome.runDir}`);
     console.log(`report: ${reportCommand(outcome.runDir, outcome.status)}`);
     if (outcome.status === 'cancelled' || outcome.status === 'aborted' || outcome.status === 'budget')
       console.log(`resume with: ${resume}`);
+    if (spec.control.sarif) console.log(`sarif: ${spec.control.sarif}`);
     // A non-zero exit ends with one line saying why.
-    if (outcome.exitCode !== 0 && outcome.why)
-      console.error(`${outcome.status === 'cancelled' ? 'stopped' : 'error'}: ${outcome.why}`);
-    return outcome.exitCode;
+    if (gated.exitCode !== 0 && gated.why)
+      console.error(`${outcome.status === 'cancelled' ? 'stopped' : 'error'}: ${gated.why}`);
+    return gated.exitCode;
   } catch (error) {
     if (error instanceof EvalError && error.code === 'help') {
       console.log(error.message);

@@ -82,3 +82,4 @@ export {
 export { reviewDecision, reviewTraceFields } from './defences/reviews.js';
 export { gridDefences, gridUnitContext, messagesOf, probeReads } from './defences/grid-context.js';
 export { tableNineWithheld } from './setup-phase.js';
+export type { SarifFinding } from './sarif-finding.js';

@@ -45,6 +45,8 @@ export const DEFAULT_RUN_CONTROL = {
   shard: null,
   endpoints: null,
   fixedConcurrency: false,
+  failOn: [],
+  sarif: null,
 } as const;
 
 /** The run description. Everything that defines *which units exist and what they compute* is hashed. */
@@ -166,6 +168,10 @@ export const runSpecSchema = z
          * endpoint's calls adapt below `-j` to its rate limit (pipeline/endpoints/adaptive-limit.ts).
          */
         fixedConcurrency: z.boolean().default(false),
+        /** `--fail-on <rule>` (repeatable): grid thresholds (pipeline/grid-gate.ts); crossed → exit 5. */
+        failOn: z.array(z.string().min(1)).readonly().default([]),
+        /** `--sarif <file>`: the grid's failing cells as SARIF 2.1.0; null = none. */
+        sarif: z.string().min(1).nullable().default(null),
       })
       .strict()
       .default(() => ({ ...DEFAULT_RUN_CONTROL })),

@@ -28,6 +28,8 @@ export const FRONTDOOR_USAGE = `usage: pnpm frontdoor --target <id>[,<id>...] [o
                           writes its scorecard (md, html, json) to DIR/report. --hunt: its files (default
                           runs/frontdoor), not a run directory
   --fail-on <when>        surfaced: exit 1 when any cell surfaced; none (default)
+  --sarif <file>          also write SARIF 2.1.0: one result per surfaced cell (rule frontdoor/<attack>,
+                          a fingerprint of target and attack, stable across runs); not with --hunt
   --shard <i/n>           only the cells whose id hashes to shard i of n (default directory
                           <run id>_shard<i>of<n>); pnpm merge <shard dirs> -o DIR joins them
   --limit <N>             at most N cells, round-robin over the targets
@@ -56,6 +58,8 @@ export interface FrontdoorOptions {
   /** `--dry-run`: list the cells and the run directory, run nothing. */
   dryRun: boolean;
   failOn: 'surfaced' | 'none';
+  /** `--sarif <file>`: the surfaced cells as SARIF 2.1.0 (not part of the run's identity), or null. */
+  sarif: string | null;
   hunt: boolean;
   consent: string | null;
   help: boolean;
@@ -117,9 +121,10 @@ export function parseFrontdoorArgs(argv: readonly string[], env: NodeJS.ProcessE
     throw new UsageError('--mutation-model needs --mutate');
   // The hunt's attempts depend on the ones before them (it stops an attack at its first landing): one search, no run
   // directory to shard, limit or list.
-  const gridOnly = (['shard', 'limit', 'dry-run'] as const).find((flag) => values[flag] !== undefined);
+  const gridOnly = (['shard', 'limit', 'dry-run', 'sarif'] as const).find((flag) => values[flag] !== undefined);
   if (hunt && gridOnly) throw new UsageError(`--${gridOnly} is not available with --hunt (the hunt is one search)`);
   if (values.out === '') throw new UsageError('--out: empty directory name');
+  if (values.sarif === '') throw new UsageError('--sarif: empty file name');
   let shard: Shard | null = null;
   if (values.shard !== undefined)
     try {
@@ -147,6 +152,7 @@ export function parseFrontdoorArgs(argv: readonly string[], env: NodeJS.ProcessE
     limit: values.limit === undefined ? null : Number(values.limit),
     dryRun: values['dry-run'] === true,
     failOn,
+    sarif: values.sarif ?? null,
     hunt,
     consent: values.consent ?? null,
     help,
@@ -170,6 +176,7 @@ function parse(argv: readonly string[]) {
       json: { type: 'boolean' },
       out: { type: 'string', short: 'o' },
       'fail-on': { type: 'string' },
+      sarif: { type: 'string' },
       shard: { type: 'string' },
       limit: { type: 'string' },
       'dry-run': { type: 'boolean' },

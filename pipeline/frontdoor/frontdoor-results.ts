@@ -1,7 +1,10 @@
-// The front-door results file: one versioned JSON document every scorecard (Markdown, HTML, JSON) is generated from.
+// The front-door results file: one versioned JSON document every scorecard (Markdown, HTML, JSON) is generated from;
+// its cells as `--fail-on` and `--sarif` see them (issue #31).
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InvalidInputError } from '../core/errors.js';
+import { crossedCells, parseThresholds, type GateCell } from '../thresholds.js';
+import type { SarifFinding } from '../sarif-finding.js';
 
 const verdict = z.enum(['surfaced', 'kept out', 'n/a']);
 const count = z.number().int().nonnegative();
@@ -66,9 +69,51 @@ export function readFrontdoorResults(path: string): FrontdoorResults {
   return parsed.data;
 }
 
-/** The exit code of a run: 2 when every cell is n/a, else 1 when `failOn` is `surfaced` and any cell surfaced, else 0. */
+/**
+ * The exit code of a run: 2 when every cell is n/a, else 1 when `failOn` is `surfaced` (the rule `surfaced > 0` of
+ * pipeline/thresholds.ts) and any cell surfaced, else 0.
+ */
 export function frontdoorExitCode(results: FrontdoorResults, failOn: 'surfaced' | 'none'): 0 | 1 | 2 {
   const cells = results.targets.flatMap((target) => target.cells);
   if (cells.length === 0 || cells.every((cell) => cell.verdict === 'n/a')) return 2;
-  return failOn === 'surfaced' && cells.some((cell) => cell.verdict === 'surfaced') ? 1 : 0;
+  return crossedCells(parseThresholds([failOn], FRONTDOOR_GATE), frontdoorGateCells(results)).length > 0 ? 1 : 0;
+}
+
+/** What `pnpm frontdoor --fail-on` accepts: the keyword `surfaced` is the rule `surfaced > 0` over target × attack. */
+const FRONTDOOR_GATE = {
+  metrics: ['surfaced'],
+  fields: ['target', 'attack'],
+  keywords: { surfaced: 'surfaced > 0' },
+} as const;
+
+/** A front-door cell with its finding when the attacker's memory surfaced. */
+export interface FrontdoorGateCell extends GateCell {
+  finding: SarifFinding | null;
+}
+
+/** One gate cell per target × attack: surfaced k of n (n 0 for an n/a cell), a finding when surfaced. */
+export function frontdoorGateCells(results: FrontdoorResults): FrontdoorGateCell[] {
+  return results.targets.flatMap((target) =>
+    target.cells.map((cell) => {
+      const attack = cell.attack.replace(/@v\d+$/, '');
+      const surfaced = cell.verdict === 'surfaced';
+      return {
+        identity: { target: target.id, attack },
+        counts: { surfaced: { k: surfaced ? 1 : 0, n: cell.verdict === 'n/a' ? 0 : 1 } },
+        finding: surfaced
+          ? {
+              ruleId: `frontdoor/${attack}`,
+              ruleName: `${attack.replaceAll('_', ' ')} surfaced`,
+              help:
+                `An attacker with write access to the memory API (level 2) stored a memory by the ${attack} attack ` +
+                'and it surfaced in a victim read. Scope reads to their owner and session, check provenance at ' +
+                'write time, and keep untrusted memories out of instructions.',
+              level: 'error',
+              message: `${target.id}: ${cell.attack} surfaced on ${cell.fixtures.fell}/${cell.fixtures.total} fixtures (${cell.detail})`,
+              identity: { target: target.id, attack: cell.attack },
+            }
+          : null,
+      };
+    }),
+  );
 }

@@ -23,6 +23,11 @@ const EDIT_CATALOGUE: Record<EditId, { name: string; version: string }> = {
   T9: { name: 'snapshot rollback', version: 'v1' },
 };
 
+/** The edit's name (`snapshot rollback` for T9). */
+export function editName(edit: EditId): string {
+  return EDIT_CATALOGUE[edit].name;
+}
+
 /** Versions of the named variants. `T8:unrevoke` clears or moves the revocation fields and nothing else. */
 export const VARIANT_VERSIONS: Record<string, string> = { 'T8:unrevoke': 'v1' };
 

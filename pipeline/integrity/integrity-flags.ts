@@ -23,13 +23,15 @@ export interface IntegrityFlags {
   /** `--dry-run`: list the cells and the run directory, run nothing. */
   dryRun: boolean;
   failOn: FailOn;
+  /** `--sarif <file>`: write the ACCEPTED cells as SARIF 2.1.0 (not part of the run's identity), or null. */
+  sarif: string | null;
   /** Keep each cell's scratch store for inspection. */
   keepStores: boolean;
   help: boolean;
 }
 
 export const INTEGRITY_USAGE = `usage: pnpm integrity --target <id>[,<id>…] [--edits T1,…,T9] [--json] [-o DIR] [--fail-on accepted|none]
-                      [--shard i/n] [--limit N] [--dry-run] [--keep-stores]
+                      [--sarif FILE] [--shard i/n] [--limit N] [--dry-run] [--keep-stores]
 
 Measures whether a memory store notices edits made behind its back (integrity.md): per target and edit, a fresh
 store is seeded through the target's own write path, stopped, edited once with generic tooling (SQL, Cypher, file
@@ -50,6 +52,8 @@ bytes), restarted, and read through the target's own read path.
   --limit <N>          at most N cells, round-robin over the targets
   --dry-run            print the run directory and the cells it would run, run nothing
   --fail-on <what>     accepted (default): exit 1 when an edit was ACCEPTED; none: record only
+  --sarif <file>       also write SARIF 2.1.0: one result per ACCEPTED edit (rule integrity/<edit>, a fingerprint
+                       of target and edit, stable across runs)
   --keep-stores        keep every cell's scratch store (its path is printed)
   -h, --help           this text
 
@@ -71,6 +75,7 @@ export function parseIntegrityFlags(argv: readonly string[], knownTargets: reado
       json: { type: 'boolean' },
       out: { type: 'string', short: 'o' },
       'fail-on': { type: 'string' },
+      sarif: { type: 'string' },
       'keep-stores': { type: 'boolean' },
       shard: { type: 'string' },
       limit: { type: 'string' },
@@ -84,6 +89,7 @@ export function parseIntegrityFlags(argv: readonly string[], knownTargets: reado
     json: values.json ?? false,
     outDir: values.out ?? null,
     failOn: 'accepted',
+    sarif: null,
     keepStores: values['keep-stores'] ?? false,
     shard: null,
     limit: null,
@@ -128,6 +134,10 @@ export function parseIntegrityFlags(argv: readonly string[], knownTargets: reado
   const failOn = values['fail-on'];
   if (failOn === 'none' || failOn === 'accepted') flags.failOn = failOn;
   else if (failOn !== undefined) issues.push({ path: '--fail-on', message: `"${failOn}" is not accepted or none` });
+  if (values.sarif !== undefined) {
+    if (values.sarif.trim() === '') issues.push({ path: '--sarif', message: 'empty file name' });
+    else flags.sarif = values.sarif;
+  }
   if (values.shard !== undefined)
     try {
       flags.shard = parseShard(values.shard);

@@ -1,4 +1,6 @@
 // integrity.md §7.1 metric (with T1–T5 and T6–T8 sub-rates, T9 apart) and §7.2 exit codes with precedence 2 > 3 > 1 > 0.
+import { crossedCells, parseThresholds } from '../thresholds.js';
+import { INTEGRITY_GATE, integrityGateCells } from './integrity-findings.js';
 import type { CellResult, EditId, IntegrityMetric, Rate, TargetResult } from './integrity-result.js';
 
 const TAMPER: readonly EditId[] = ['T1', 'T2', 'T3', 'T4', 'T5'];
@@ -62,7 +64,10 @@ export function computeMetric(cells: readonly CellResult[]): IntegrityMetric {
   return { value, reason, ...counts, tamperEvidence: sub(TAMPER), binding: sub(BINDING), t9: t9?.verdict ?? null };
 }
 
-/** What `--fail-on` selects: `accepted` (default) fails the check on any ACCEPTED cell; `none` only records. */
+/**
+ * What `--fail-on` selects: `accepted` (default; the rule `accepted > 0` of pipeline/thresholds.ts) fails the check on
+ * any ACCEPTED cell; `none` only records.
+ */
 export type FailOn = 'accepted' | 'none';
 
 /**
@@ -74,6 +79,6 @@ export function exitCode(targets: readonly TargetResult[], failOn: FailOn = 'acc
   const cells = targets.flatMap((target) => target.cells);
   if (!cells.some((cell) => JUDGED.has(cell.verdict))) return 2;
   if (cells.some((cell) => cell.verdict === 'error')) return 3;
-  if (failOn === 'accepted' && cells.some((cell) => cell.verdict === 'accepted')) return 1;
+  if (crossedCells(parseThresholds([failOn], INTEGRITY_GATE), integrityGateCells(targets)).length > 0) return 1;
   return 0;
 }
