@@ -302,7 +302,8 @@ export function guardMetricsOf(
         if (probe?.status !== 'ok' || !probe.guard) continue;
         const defaultFacts = (probe.defaultRead ?? []).map((r) => r.text);
         // `oracle`: the harness's hypothetical filtered read for Zep (the oracle's not-revoked records), as the paper used.
-        const filtered = revokedBy === 'oracle' ? oracleFilteredRead(probe) : (probe.filteredRead ?? probe.defaultRead ?? []);
+        const filtered =
+          revokedBy === 'oracle' ? oracleFilteredRead(probe) : (probe.filteredRead ?? probe.defaultRead ?? []);
         if (filtered === null) continue;
         const current = new Set(filtered.map((r) => r.text));
         const withheld = new Set(probe.guard.withheldTexts);

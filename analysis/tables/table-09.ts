@@ -73,11 +73,20 @@ export function buildTable9(runs: readonly LoadedRun[]): PaperTable {
         if (oracle) for (const key of Object.keys(oracleSum) as (keyof typeof sum)[]) oracleSum[key] += oracle[key];
       }
       const [present_, caught, withheld] = columnsOf(suffix) as [string, string, string];
-      const rowsOf = [[row, sum] as const, ...(oracleRow ? [[`${row}, ${HYPOTHETICAL_ORACLE}`, oracleSum] as const] : [])];
+      const rowsOf = [
+        [row, sum] as const,
+        ...(oracleRow ? [[`${row}, ${HYPOTHETICAL_ORACLE}`, oracleSum] as const] : []),
+      ];
       for (const [label, total] of rowsOf) {
         cells.push({ ...valueCell(label, present_, total.revokedPresent, 'model-independent'), ...extra });
         cells.push(
-          proportionCell(label, caught, { k: total.revokedCaught, n: total.revokedPresent }, 'model-independent', extra),
+          proportionCell(
+            label,
+            caught,
+            { k: total.revokedCaught, n: total.revokedPresent },
+            'model-independent',
+            extra,
+          ),
         );
         cells.push(
           proportionCell(

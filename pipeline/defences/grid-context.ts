@@ -40,10 +40,16 @@ export function gridUnitContext(
   const useFiltered = defences.read === 'filtered' && probe.filteredRead != null;
   const oracle = defences.read === 'oracle-filtered' ? oracleFilteredRead(probe) : null;
   if (defences.read === 'oracle-filtered' && oracle === null)
-    throw new UnsupportedFeatureError(`${probe.system} reads`, 'the oracle filter', defences.requiresOracle ?? undefined);
+    throw new UnsupportedFeatureError(
+      `${probe.system} reads`,
+      'the oracle filter',
+      defences.requiresOracle ?? undefined,
+    );
   // The oracle's filtered read holds only records its labels mark current.
   const read: readonly MemoryRecord[] = oracle ?? (useFiltered ? probe.filteredRead : probe.defaultRead) ?? [];
-  const readLabels = oracle ? oracle.map(() => false) : ((useFiltered ? probe.filteredLabels : probe.defaultLabels) ?? []);
+  const readLabels = oracle
+    ? oracle.map(() => false)
+    : ((useFiltered ? probe.filteredLabels : probe.defaultLabels) ?? []);
   // Only a unit whose defences consult the ledger sees its verdicts (the guard alone stays the guard of Table 9).
   const ledger = defences.ledger ? (useFiltered ? probe.ledger?.filtered : probe.ledger?.default) : undefined;
   const { kept, traces } = applyScreens(read, defences.screens, clockOf, ledger ?? undefined);

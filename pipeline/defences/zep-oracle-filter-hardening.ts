@@ -11,4 +11,3 @@ export const zepOracleFilterHardeningDefence = {
   uses: ['zep-oracle-filter', 'prompt-hardening'],
   create: () => ({}),
 } as const satisfies DefenceV1;
-

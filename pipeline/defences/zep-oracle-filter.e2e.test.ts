@@ -26,7 +26,21 @@ describe('zep-oracle-filter: the harness rule for Zep, labelled hypothetical', (
     vi.spyOn(console, 'log').mockImplementation((...parts) => void logged.push(parts.join(' ')));
     vi.spyOn(console, 'error').mockImplementation(() => {});
     code = await main(
-      ['eval', '--model', 'sim', '--trials', '1', '--out', out, '--systems', 'zep-ce,graphiti', '--modes', 'natural', '--arms', ARMS],
+      [
+        'eval',
+        '--model',
+        'sim',
+        '--trials',
+        '1',
+        '--out',
+        out,
+        '--systems',
+        'zep-ce,graphiti',
+        '--modes',
+        'natural',
+        '--arms',
+        ARMS,
+      ],
       {},
     );
     vi.restoreAllMocks();

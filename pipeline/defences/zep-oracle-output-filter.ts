@@ -8,7 +8,11 @@ import { HYPOTHETICAL_ORACLE, ORACLE_FILTER_NOT_APPLICABLE } from './zep-oracle-
 /** The output filter with the oracle's revoked set (default read minus the oracle's filtered read, spec §7.3). */
 async function review(input: ReviewInput): Promise<Review> {
   if (!input.reads?.oracleFiltered)
-    throw new UnsupportedFeatureError('the oracle output filter', 'a unit without oracle labels', ORACLE_FILTER_NOT_APPLICABLE);
+    throw new UnsupportedFeatureError(
+      'the oracle output filter',
+      'a unit without oracle labels',
+      ORACLE_FILTER_NOT_APPLICABLE,
+    );
   const revokedFacts = revokedByFilterDifference(input.reads.default, input.reads.oracleFiltered);
   const verdict = applyOutputFilter(
     input.reply.text,
