@@ -1,5 +1,5 @@
 // Renders summary cells as a fixed-width text table (k/n, rate, Wilson 95 % interval), as printed by `pnpm eval`.
-import { limitedLine } from '../pipeline/index.js';
+import { HYPOTHETICAL_ORACLE, limitedLine } from '../pipeline/index.js';
 import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
 import { POEM_SKIPS_NOTE, poemSkipsText } from './poem-skip-counts.js';
 import type { Summary, SummaryCell } from './summarize.js';
@@ -107,7 +107,7 @@ export function formatSummaryTable(summary: Summary): string {
     lines.push('', 'stale-retrieval guard on the default read (Table 9; revoked = default read minus filtered read):');
     for (const m of guarded)
       lines.push(
-        `  ${m.system.padEnd(9)} ${m.mode.padEnd(8)} revoked present ${m.revokedPresent}, caught ${m.revokedCaught}/${m.revokedPresent}, current withheld ${m.currentWithheld}/${m.currentTotal}`,
+        `  ${m.system.padEnd(9)} ${m.mode.padEnd(8)} ${m.revokedBy === 'oracle' ? `${HYPOTHETICAL_ORACLE}, revoked = oracle labels: ` : ''}revoked present ${m.revokedPresent}, caught ${m.revokedCaught}/${m.revokedPresent}, current withheld ${m.currentWithheld}/${m.currentTotal}`,
       );
   }
   if (summary.ledgerMetrics?.length) {

@@ -1,5 +1,6 @@
 // Aggregates unit records and retrieval probes into summary cells, one per (model, system, mode, arm).
 import type { LimitedMark, ProbeRecord, UnitRecord, ModelUsage } from '../pipeline/index.js';
+import { gridDefences, isArmId, oracleFilteredRead } from '../pipeline/index.js';
 import { defenceLabel } from './defence-label.js';
 import type { PoemEnforcement } from './poem-enforcement.js';
 import { poemCellFields, type PoemSkipCounts } from './poem-skip-counts.js';
@@ -66,6 +67,8 @@ export interface SummaryCell extends UnsafeCounts {
 export interface GuardMetrics {
   system: string;
   mode: string;
+  /** `oracle`: revoked = the oracle's labels (the harness's hypothetical Zep filter), not the filtered read. */
+  revokedBy?: 'oracle';
   revokedPresent: number;
   revokedCaught: number;
   currentTotal: number;
@@ -77,7 +80,7 @@ export interface GuardMetrics {
  * revoked = default-read records carrying a statement the application revoked (`revokedByApplication`); caught =
  * those withheld; current withheld = every other record withheld. Only probes that recorded the ledger count.
  */
-export interface LedgerMetrics extends Omit<GuardMetrics, 'system' | 'mode'> {
+export interface LedgerMetrics extends Omit<GuardMetrics, 'system' | 'mode' | 'revokedBy'> {
   system: string;
   mode: string;
   /** `guard` (Table 9's guard alone) or `guard + revocation ledger`. */
@@ -204,8 +207,7 @@ export function summarize(input: {
                 poem: poem ? 'on' : 'off',
                 defence: defenceLabel({ arm, guard, poem }),
                 ...(poem ? poemCellFields(completed, counts.unsafe.k, input.poemPriorStep ?? false) : {}),
-                status: failed ? 'error' : notApplicable ? 'n/a' : 'ok',
-                ...((failed ?? notApplicable)?.reason ? { reason: (failed ?? notApplicable)!.reason } : {}),
+                ...statusOf(failed, notApplicable ?? oracleNotApplicable(arm, ok)),
                 extractor: ok[0]?.extractor ?? 'none',
                 exposure: { k: ok.filter((p) => p.exposure?.exposed).length, n: ok.length },
                 contextExposure: {
@@ -231,10 +233,49 @@ export function summarize(input: {
     version: SUMMARY_VERSION,
     simulated: input.models.some((m) => m.simulated),
     cells,
-    guardMetrics: guardMetricsOf(input.systems, input.modes, input.scenarios, input.probes),
+    guardMetrics: [
+      ...guardMetricsOf(input.systems, input.modes, input.scenarios, input.probes),
+      ...oracleGuardMetricsOf(input.arms, input.systems, input.modes, input.scenarios, input.probes),
+    ],
     ...ledgerPart(input.systems, input.modes, input.scenarios, input.probes),
     cache: { hits, misses, hitRate: hits + misses === 0 ? null : hits / (hits + misses) },
   };
+}
+
+/** A cell's status: `error` (failed setup), `n/a` (the system cannot express it), else `ok`; with the reason. */
+function statusOf(
+  failed: { reason?: string } | undefined,
+  notApplicable: { reason?: string } | undefined,
+): Pick<SummaryCell, 'status' | 'reason'> {
+  const reason = (failed ?? notApplicable)?.reason;
+  return { status: failed ? 'error' : notApplicable ? 'n/a' : 'ok', ...(reason ? { reason } : {}) };
+}
+
+/** The oracle arms (hypothetical Zep oracle filter) on a system whose labels are not the oracle's: n/a, with why. */
+function oracleNotApplicable(arm: string, ok: readonly ProbeRecord[]): { reason: string } | undefined {
+  if (!isArmId(arm) || ok.length === 0 || ok.some((p) => p.exposure?.rule === 'oracle')) return undefined;
+  const reason = gridDefences({ arm, guard: false, poem: false }).requiresOracle;
+  return reason === null ? undefined : { reason };
+}
+
+/**
+ * Table 9's guard metrics as the paper's harness computed them for Zep: revoked = the oracle's labels (its
+ * hypothetical filtered read), for the systems with oracle labels, when the run has an arm that needs them
+ * (`zep-oracle-filter`); else none. The guard's catches of revocations the store hides then count as catches.
+ */
+export function oracleGuardMetricsOf(
+  arms: readonly string[],
+  systems: readonly string[],
+  modes: readonly string[],
+  scenarios: readonly string[],
+  probes: ReadonlyMap<string, ProbeRecord>,
+): GuardMetrics[] {
+  if (!arms.some((arm) => isArmId(arm) && gridDefences({ arm, guard: false, poem: false }).requiresOracle !== null))
+    return [];
+  const oracleSystems = systems.filter((system) =>
+    [...probes.values()].some((p) => p.system === system && p.status === 'ok' && p.exposure?.rule === 'oracle'),
+  );
+  return guardMetricsOf(oracleSystems, modes, scenarios, probes, 'oracle').map((m) => ({ ...m, revokedBy: 'oracle' }));
 }
 
 /** Table 9's guard metrics from the logged probes. */
@@ -243,6 +284,7 @@ export function guardMetricsOf(
   modes: readonly string[],
   scenarios: readonly string[],
   probes: ReadonlyMap<string, ProbeRecord>,
+  revokedBy: 'filter' | 'oracle' = 'filter',
 ): GuardMetrics[] {
   const metrics: GuardMetrics[] = [];
   for (const system of systems)
@@ -259,7 +301,11 @@ export function guardMetricsOf(
         const probe = probes.get(`${system}/${mode}/${scenario}`);
         if (probe?.status !== 'ok' || !probe.guard) continue;
         const defaultFacts = (probe.defaultRead ?? []).map((r) => r.text);
-        const current = new Set((probe.filteredRead ?? probe.defaultRead ?? []).map((r) => r.text));
+        // `oracle`: the harness's hypothetical filtered read for Zep (the oracle's not-revoked records), as the paper used.
+        const filtered =
+          revokedBy === 'oracle' ? oracleFilteredRead(probe) : (probe.filteredRead ?? probe.defaultRead ?? []);
+        if (filtered === null) continue;
+        const current = new Set(filtered.map((r) => r.text));
         const withheld = new Set(probe.guard.withheldTexts);
         const revoked = defaultFacts.filter((fact) => !current.has(fact));
         row.revokedPresent += revoked.length;

@@ -209,17 +209,25 @@ function unitKeys(input: UnitSpace): Generator<UnitKey> {
   return filter(allUnitKeys(input), kept);
 }
 
+/** True when arm `arm` needs oracle exposure labels (`requiresOracle`): its units run on oracle systems only. */
+function needsOracle(arm: string): boolean {
+  return isArmId(arm) && gridDefences({ arm, guard: false, poem: false }).requiresOracle !== null;
+}
+
 /** Every unit of the spec whose probe succeeded, without the limit. */
 function* allUnitKeys(input: UnitSpace): Generator<UnitKey> {
   for (const mode of input.modes)
     for (const system of input.systems)
       for (const scenario of input.scenarios) {
-        if (input.probes.get(probeIdOf(system, mode, scenario.id))?.status !== 'ok') continue;
+        const probe = input.probes.get(probeIdOf(system, mode, scenario.id));
+        if (probe?.status !== 'ok') continue;
+        // An arm that needs oracle labels (the hypothetical Zep oracle filter) is n/a elsewhere: no unit, never a pass.
+        const arms = input.arms.filter((arm) => !needsOracle(arm) || probe.exposure?.rule === 'oracle');
         for (const model of input.models)
           for (let trial = 0; trial < input.trials; trial += 1)
             for (const guard of input.guardAxis)
               for (const poem of input.poemAxis)
-                for (const arm of input.arms)
+                for (const arm of arms)
                   yield {
                     scenario: scenario.id,
                     system,

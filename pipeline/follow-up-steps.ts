@@ -111,15 +111,19 @@ async function labelsOf(
 export function followUpDefences(
   key: Pick<FollowUpKey, 'guard' | 'poem' | 'taint'>,
   uses: readonly string[] = [],
-): UnitDefences {
+): UnitDefences & { read: 'default' | 'filtered' } {
   const defences = unitDefences({ uses, guard: key.guard, poem: key.poem, taint: key.taint ?? false });
+  const { read } = defences;
+  // The oracle's filtered read is built from a probe's stored labels; a follow-up reads the store live.
+  if (read === 'oracle-filtered')
+    throw new UnsupportedFeatureError(`follow-up defences (${defences.ids.join(', ')})`, "the oracle's filtered read");
   if (defences.systemPrefix !== '' || defences.reuseReplyOf !== null) {
     throw new UnsupportedFeatureError(
       `follow-up defences (${defences.ids.join(', ')})`,
       defences.systemPrefix !== '' ? 'a system-message prefix' : 'a reused reply',
     );
   }
-  return defences;
+  return { ...defences, read };
 }
 
 /**

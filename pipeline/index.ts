@@ -81,5 +81,6 @@ export {
 } from './defences/screens.js';
 export { reviewDecision, reviewTraceFields } from './defences/reviews.js';
 export { gridDefences, gridUnitContext, messagesOf, probeReads } from './defences/grid-context.js';
+export { HYPOTHETICAL_ORACLE, oracleFilteredRead } from './defences/zep-oracle-filter.js';
 export { tableNineWithheld } from './setup-phase.js';
 export type { SarifFinding } from './sarif-finding.js';

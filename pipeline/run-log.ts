@@ -310,7 +310,8 @@ export interface UnitRecord {
   finishedAt: string;
   /** The records the arm handed to the model (texts only reached the model), with their metadata. */
   context: {
-    read: 'default' | 'filtered';
+    /** `oracle-filtered`: the oracle's hypothetical filtered read (the `zep-oracle-filter` arms). */
+    read: 'default' | 'filtered' | 'oracle-filtered';
     records: MemoryRecord[];
     labels: boolean[];
     exposed: boolean;

@@ -2,7 +2,8 @@
 import { probesOf } from '../grid-index.js';
 import type { LoadedRun } from '../load-run.js';
 import type { PaperTable, TableCell } from '../paper-table.js';
-import { guardMetricsOf } from '../summarize.js';
+import { HYPOTHETICAL_ORACLE } from '../../pipeline/index.js';
+import { guardMetricsOf, oracleGuardMetricsOf } from '../summarize.js';
 import { missingCell, proportionCell, table, valueCell } from '../table-cells.js';
 import { embedderNote, runIds, systemLabel } from './grid-table-parts.js';
 import { defineTable } from './table-definition.js';
@@ -26,6 +27,7 @@ export function buildTable9(runs: readonly LoadedRun[]): PaperTable {
     `current withheld (${suffix})`,
   ];
   let simulatedExtraction = false;
+  let oracleRows = false;
   for (const system of systems)
     for (const [mode, suffix] of [
       ['direct', 'direct'],
@@ -58,19 +60,45 @@ export function buildTable9(runs: readonly LoadedRun[]): PaperTable {
         extra.reason = 'natural-mode ingestion used the simulated extractor';
       }
       const sum = { revokedPresent: 0, revokedCaught: 0, currentTotal: 0, currentWithheld: 0 };
+      const oracleSum = { ...sum };
+      let oracleRow = false;
       for (const run of runs) {
-        if (!run.manifest.spec.systems.includes(system) || !run.manifest.spec.modes.includes(mode)) continue;
-        const [metrics] = guardMetricsOf([system], [mode], run.manifest.spec.scenarios, run.probes);
+        const { spec } = run.manifest;
+        if (!spec.systems.includes(system) || !spec.modes.includes(mode)) continue;
+        const [metrics] = guardMetricsOf([system], [mode], spec.scenarios, run.probes);
         if (metrics) for (const key of Object.keys(sum) as (keyof typeof sum)[]) sum[key] += metrics[key];
+        // The harness's hypothetical Zep row (revoked = oracle labels), for runs with a zep-oracle-filter arm.
+        const [oracle] = oracleGuardMetricsOf(spec.arms, [system], [mode], spec.scenarios, run.probes);
+        if (oracle) oracleRow = true;
+        if (oracle) for (const key of Object.keys(oracleSum) as (keyof typeof sum)[]) oracleSum[key] += oracle[key];
       }
       const [present_, caught, withheld] = columnsOf(suffix) as [string, string, string];
-      cells.push({ ...valueCell(row, present_, sum.revokedPresent, 'model-independent'), ...extra });
-      cells.push(
-        proportionCell(row, caught, { k: sum.revokedCaught, n: sum.revokedPresent }, 'model-independent', extra),
-      );
-      cells.push(
-        proportionCell(row, withheld, { k: sum.currentWithheld, n: sum.currentTotal }, 'model-independent', extra),
-      );
+      const rowsOf = [
+        [row, sum] as const,
+        ...(oracleRow ? [[`${row}, ${HYPOTHETICAL_ORACLE}`, oracleSum] as const] : []),
+      ];
+      for (const [label, total] of rowsOf) {
+        cells.push({ ...valueCell(label, present_, total.revokedPresent, 'model-independent'), ...extra });
+        cells.push(
+          proportionCell(
+            label,
+            caught,
+            { k: total.revokedCaught, n: total.revokedPresent },
+            'model-independent',
+            extra,
+          ),
+        );
+        cells.push(
+          proportionCell(
+            label,
+            withheld,
+            { k: total.currentWithheld, n: total.currentTotal },
+            'model-independent',
+            extra,
+          ),
+        );
+      }
+      if (oracleRow) oracleRows = true;
       if (mode === 'natural' && probes.ok.length > 0) {
         const recorded = probes.ok.filter((p) => {
           const current = new Set((p.filteredRead ?? p.defaultRead ?? []).map((r) => r.text));
@@ -87,6 +115,10 @@ export function buildTable9(runs: readonly LoadedRun[]): PaperTable {
         );
       }
     }
+  if (oracleRows)
+    notes.push(
+      `Rows marked "${HYPOTHETICAL_ORACLE}": revoked = default-read facts the store's oracle labels revoked (the paper's harness read Zep's Neo4j, zep_probe.py), current = the rest; a capability Zep CE does not offer applications (runs with a zep-oracle-filter arm).`,
+    );
   notes.push(
     'indirect revocation recorded = natural-mode scenarios whose default read held a record the filtered read drops (a revocation the store recorded but did not return is not seen).',
     ...embedderNote(cells),

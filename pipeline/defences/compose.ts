@@ -14,8 +14,10 @@ export const AXIS_DEFENCES = {
 export interface UnitDefences {
   /** The defences with stages of their own, in order, each once (a composite appears as what it uses). */
   ids: readonly DefenceId[];
-  /** `filtered` when any defence asks for the system's filtered read. */
-  read: 'default' | 'filtered';
+  /** `filtered` when any defence asks for the system's filtered read; `oracle-filtered` for the oracle's (hypothetical). */
+  read: 'default' | 'filtered' | 'oracle-filtered';
+  /** Why the unit is n/a on a system without oracle exposure labels; null when no defence needs them. */
+  requiresOracle: string | null;
   /** True when a defence consults the revocation ledger (its verdicts are then recorded with each probe). */
   ledger: boolean;
   /** Read screens, in order; each sees what the one before kept. */
@@ -77,7 +79,8 @@ export function unitDefences(choice: UnitDefenceChoice): UnitDefences {
   ];
   const resolved: {
     ids: DefenceId[];
-    read: 'default' | 'filtered';
+    read: UnitDefences['read'];
+    requiresOracle: string | null;
     ledger: boolean;
     screens: UnitDefences['screens'][number][];
     systemPrefix: string;
@@ -87,6 +90,7 @@ export function unitDefences(choice: UnitDefenceChoice): UnitDefences {
   } = {
     ids: [],
     read: 'default',
+    requiresOracle: null,
     ledger: false,
     screens: [],
     systemPrefix: '',
@@ -98,7 +102,8 @@ export function unitDefences(choice: UnitDefenceChoice): UnitDefences {
     const stages = defenceStages(id, choice.settings?.[id]);
     if (Object.values(stages).every((stage) => stage === undefined)) continue;
     resolved.ids.push(id);
-    if (stages.read === 'filtered') resolved.read = 'filtered';
+    if (stages.read !== undefined && resolved.read === 'default') resolved.read = stages.read;
+    if (stages.requiresOracle !== undefined) resolved.requiresOracle ??= stages.requiresOracle;
     if (stages.ledger === 'consult') resolved.ledger = true;
     if (stages.screen) resolved.screens.push({ id, screen: stages.screen.bind(stages) });
     if (stages.systemPrefix) resolved.systemPrefix += stages.systemPrefix;

@@ -77,7 +77,12 @@ export interface ReviewInput {
   /** The reply text ('' for a gated tool call, which has none of its own), and the unit whose reply it is when the arm reused another unit's reply (else null). */
   reply: { text: string; reusedFrom: string | null };
   /** Texts of the unit's default read and of the system's filtered read (null: none); null when the unit holds one read only. */
-  reads: { default: readonly string[]; filtered: readonly string[] | null } | null;
+  reads: {
+    default: readonly string[];
+    filtered: readonly string[] | null;
+    /** The default read minus the records the oracle labels revoked (hypothetical); absent or null without oracle labels. */
+    oracleFiltered?: readonly string[] | null;
+  } | null;
   /**
    * Executes an action through the run's trusted layer for this decision, its skip checked by `gate` (default
    * `poem`); null when it cannot tell (a rescore without the record's trace). A layer without that gate throws.
@@ -95,8 +100,13 @@ export interface Review {
 
 /** The stages of one defence, as its factory creates them; every stage is optional and each is data or a pure step. */
 export interface DefenceStagesV1 {
-  /** Ask the memory system for its own filtered read (its `storeFilter`) instead of the default read. */
-  read?: 'filtered';
+  /**
+   * Ask the memory system for its own filtered read (its `storeFilter`) instead of the default read; `oracle-filtered`:
+   * the default-read records the system's revocation oracle marks not revoked (hypothetical: Zep CE hides that state).
+   */
+  read?: 'filtered' | 'oracle-filtered';
+  /** The defence needs oracle exposure labels (`exposure.rule === 'oracle'`); elsewhere its units are n/a for this reason. */
+  requiresOracle?: string;
   /** The screens need the revocation ledger's verdicts: the setup phase writes through the ledger client and records them. */
   ledger?: 'consult';
   /** Screens the retrieved records: only the kept ones reach the model. Pure: the same input gives the same verdict. */

@@ -8,6 +8,8 @@ import type { ProbeRecord, UnitKey, UnitRecord } from '../run-log.js';
 import { unitDefences, type UnitDefences } from './compose.js';
 import type { DefenceId, ReviewInput } from './defence-v1.js';
 import { applyScreens, pick, screenTraceFields } from './screens.js';
+import { oracleFilteredRead } from './zep-oracle-filter.js';
+import { UnsupportedFeatureError } from '../core/errors.js';
 
 /** The defences of a grid unit: its arm, then the guard and PoEM axes. */
 export function gridDefences(
@@ -36,8 +38,18 @@ export function gridUnitContext(
   clockOf: (id: DefenceId) => Date,
 ): { context: UnitRecord['context']; messages: ChatMessage[] } {
   const useFiltered = defences.read === 'filtered' && probe.filteredRead != null;
-  const read: readonly MemoryRecord[] = (useFiltered ? probe.filteredRead : probe.defaultRead) ?? [];
-  const readLabels = (useFiltered ? probe.filteredLabels : probe.defaultLabels) ?? [];
+  const oracle = defences.read === 'oracle-filtered' ? oracleFilteredRead(probe) : null;
+  if (defences.read === 'oracle-filtered' && oracle === null)
+    throw new UnsupportedFeatureError(
+      `${probe.system} reads`,
+      'the oracle filter',
+      defences.requiresOracle ?? undefined,
+    );
+  // The oracle's filtered read holds only records its labels mark current.
+  const read: readonly MemoryRecord[] = oracle ?? (useFiltered ? probe.filteredRead : probe.defaultRead) ?? [];
+  const readLabels = oracle
+    ? oracle.map(() => false)
+    : ((useFiltered ? probe.filteredLabels : probe.defaultLabels) ?? []);
   // Only a unit whose defences consult the ledger sees its verdicts (the guard alone stays the guard of Table 9).
   const ledger = defences.ledger ? (useFiltered ? probe.ledger?.filtered : probe.ledger?.default) : undefined;
   const { kept, traces } = applyScreens(read, defences.screens, clockOf, ledger ?? undefined);
@@ -90,5 +102,6 @@ export function probeReads(probe: ProbeRecord): NonNullable<ReviewInput['reads']
   return {
     default: (probe.defaultRead ?? []).map((r) => r.text),
     filtered: probe.filteredRead?.map((r) => r.text) ?? null,
+    oracleFiltered: oracleFilteredRead(probe)?.map((r) => r.text) ?? null,
   };
 }

@@ -63,6 +63,7 @@ describe('the defence registry', () => {
       ...['none', 'store-filter', 'prompt-hardening', 'output-filter', 'filter-hardening', 'guard'],
       'guard-v2', // issue #19 item 3
       ...['revocation-ledger', 'ledger-filter', 'ledger-guard'], // issues #14 item 4 and #19 item 2, after the paper's
+      ...['zep-oracle-filter', 'zep-oracle-output-filter', 'zep-oracle-filter-hardening'], // issue #29 item 3
     ]);
     expect(RUNNABLE_ARM_IDS).toEqual(ARM_IDS);
     expect(Object.keys(ARMS)).toEqual(ARM_IDS);

@@ -15,6 +15,9 @@ import { revocationLedgerDefence } from './revocation-ledger.js';
 import { staleGuardDefence } from './stale-guard.js';
 import { storeFilterDefence } from './store-filter.js';
 import { taintDefence } from './taint.js';
+import { zepOracleFilterDefence } from './zep-oracle-filter.js';
+import { zepOracleFilterHardeningDefence } from './zep-oracle-filter-hardening.js';
+import { zepOracleOutputFilterDefence } from './zep-oracle-output-filter.js';
 
 /** Every defence, one line each, in the order `--help`, the default arm list and reports show them. */
 export const DEFENCES = [
@@ -32,6 +35,9 @@ export const DEFENCES = [
   revocationLedgerDefence,
   ledgerFilterDefence,
   ledgerGuardDefence,
+  zepOracleFilterDefence,
+  zepOracleOutputFilterDefence,
+  zepOracleFilterHardeningDefence,
 ] as const satisfies readonly DefenceV1[];
 
 type RegisteredDefence = (typeof DEFENCES)[number];

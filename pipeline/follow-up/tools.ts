@@ -43,7 +43,7 @@ const isToolArm = (arm: string): arm is keyof typeof TOOL_ARMS => Object.hasOwn(
 
 /** The first agent's defences (its arm's, plus the axes) and guardrail; relapse agents run the axes only (§14.5). */
 export function toolArmOf(key: Pick<FollowUpKey, 'arm' | 'guard' | 'poem'>): {
-  defences: UnitDefences;
+  defences: ReturnType<typeof followUpDefences>;
   guardrailArmed: boolean;
 } {
   if (!isToolArm(key.arm)) throw new UnknownComponentError('tools arm', key.arm, Object.keys(TOOL_ARMS));
