@@ -242,7 +242,9 @@ async function recomputeUnit(record: UnitRecord, input: UnitInput): Promise<Unit
     return record;
   }
   const parsedAction = parseReply(record.reply.text, scenario.actions, input.parser);
-  const reusedUnit = record.outputFilter?.reusedUnit ?? null;
+  // The unit whose reply this one reused, as its reusing defence's trace recorded it (`outputFilter`, or under its id
+  // in `reviews` for another defence that reuses a reply, such as zep-oracle-output-filter).
+  const reusedUnit = reusedUnitOf(record);
   if (defences.reuseReplyOf !== null && isArmId(defences.reuseReplyOf) && reusedUnit !== null)
     input.reuse.expect(where, reusedUnit, unitIdOf({ ...key, arm: defences.reuseReplyOf }), record.reply.text);
   // The ledger is not stored: the gate's verdict is re-derived from the recorded one (analysis/recompute-poem.ts).
@@ -320,4 +322,14 @@ function createReuseCheck(log: DifferenceLog, arms: readonly string[]): ReuseChe
       for (const { at, difference } of failed.reverse()) log.differences.splice(at, 0, difference);
     },
   };
+}
+
+/** The unit a record's reply was reused from, from the trace of the defence that reused it; null when none did. */
+function reusedUnitOf(record: UnitRecord): string | null {
+  if (record.outputFilter) return record.outputFilter.reusedUnit;
+  for (const trace of Object.values(record.reviews ?? {})) {
+    const reused = (trace as { reusedUnit?: unknown } | null)?.reusedUnit;
+    if (typeof reused === 'string') return reused;
+  }
+  return null;
 }

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Summary } from '../../analysis/summarize.js';
+import { main as reportMain } from '../../analysis/report-command.js';
+import { main as rescoreMain } from '../../analysis/rescore-command.js';
 import { main } from '../cli.js';
 import type { ProbeRecord, UnitRecord } from '../run-log.js';
 
@@ -146,5 +148,15 @@ describe('zep-oracle-filter: the harness rule for Zep, labelled hypothetical', (
     }
     expect(stdout).toContain('hypothetical (oracle)');
     expect(stdout).toMatch(/zep-ce\s+natural\s+hypothetical \(oracle\), revoked = oracle labels/);
+  });
+
+  it('rescores to the stored records (the reused none reply included), and the report says hypothetical (oracle)', async () => {
+    const printed: string[] = [];
+    const write = (line: string) => void printed.push(line);
+    expect(await rescoreMain([runDir, '--check'], write, write), printed.join('\n')).toBe(0);
+    const reportDir = mkdtempSync(join(tmpdir(), 'stalebench-zep-oracle-report-'));
+    expect(await reportMain([runDir, '-o', reportDir], write, write), printed.join('\n')).toBe(0);
+    for (const file of ['tables.md', 'tables.csv', 'index.html'])
+      expect(readFileSync(join(reportDir, file), 'utf8'), file).toContain('hypothetical (oracle)');
   });
 });
