@@ -38,8 +38,14 @@ export function verifyWarning(entry: RunEntry): string {
 
 const cell = (value: string | number | null) => `<td>${escapeHtml(value === null ? '–' : String(value))}</td>`;
 
-/** The run list: one row per directory given, an unreadable one with its error. */
-export function runListPage(entries: readonly RunEntry[]): string {
+/**
+ * The run list: one row per directory given, an unreadable one with its error; then a way to compare two runs: a form
+ * picking A and B (`compare: 'form'`, the server's `/compare`), a link to the written page (`--static`), or nothing.
+ */
+export function runListPage(
+  entries: readonly RunEntry[],
+  { compare }: { compare: 'form' | 'compare.html' | null } = { compare: null },
+): string {
   const rows = entries.map((e) => {
     if (e.readError !== null)
       return `<tr class="run-row unreadable"><td>${escapeHtml(e.dir)}</td><td colspan="8" class="state-unreadable">${escapeHtml(e.readError)}</td></tr>`;
@@ -49,8 +55,20 @@ export function runListPage(entries: readonly RunEntry[]): string {
   return frame(
     'stalebench runs',
     `<h1>Runs</h1><table id="run-table"><thead><tr><th>run</th><th>experiment</th><th>status</th><th>models</th><th>spec</th><th>done/planned</th><th>errors</th><th>verify-run</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>
+${compareSection(entries, compare)}
 <p class="notes">Read-only: pnpm view serves these directories and nothing else.</p>`,
   );
+}
+
+/** The run list's comparison: pick two runs (server) or the one written pair (`--static`). */
+function compareSection(entries: readonly RunEntry[], compare: 'form' | 'compare.html' | null): string {
+  const runs = entries.filter((e) => e.readError === null);
+  if (compare === null || runs.length < 2) return '';
+  if (compare === 'compare.html')
+    return `<h2>Compare</h2><p><a id="compare-link" href="compare.html">${escapeHtml(runs[0]!.dir)} (A) and ${escapeHtml(runs[1]!.dir)} (B) side by side</a> (pnpm compare, cell by cell)</p>`;
+  const select = (name: string, chosen: number) =>
+    `<label>${name.toUpperCase()} <select name="${name}">${runs.map((e, i) => `<option value="${escapeHtml(e.slug)}"${i === chosen ? ' selected' : ''}>${escapeHtml(e.dir)}</option>`).join('')}</select></label>`;
+  return `<h2>Compare two runs</h2><form id="compare-form" action="compare" method="get">${select('a', 0)} ${select('b', 1)} <button type="submit">side by side</button> (pnpm compare, cell by cell)</form>`;
 }
 
 /** A run's page: its facts, the verify warning, then filters, cells and units (filled in by the page script). */

@@ -12,6 +12,10 @@ import { loadScenarios } from '../../scenarios/index.js';
 import { wilson } from '../statistics.js';
 import { escapeHtml } from './pages.js';
 import { PAGE_WILSON_SOURCE } from './page-script.js';
+import { main as compareMain } from '../compare-command.js';
+import type { RunComparison } from '../compare-command.js';
+import { BY_CONSTRUCTION_TEXT } from '../poem-enforcement.js';
+import { proportionText } from '../unsafe-counts.js';
 import { main } from './view-command.js';
 import { startViewServer, type ViewServer } from './view-server.js';
 import { createViewSite } from './view-site.js';
@@ -179,4 +183,99 @@ describe('pnpm view on a follow-up run', () => {
     expect(unit.status).toBe(200);
     expect(unit.body).toContain(escapeHtml(data.ids[0]!));
   }, 60_000);
+});
+
+describe('pnpm view: two runs side by side', () => {
+  let otherDir: string;
+  let comparison: RunComparison;
+  beforeAll(async () => {
+    const out = join(root, 'other');
+    const args = ['--model', 'sim', '--systems', 'graphiti,mem0-exp', '--arms', 'none,store-filter,guard'];
+    const { code } = await runEvalCli([...args, '--guard', 'off,on', '--trials', '2', '--seed', '7', '--out', out], {});
+    expect(code).toBe(0);
+    otherDir = join(out, readdirSync(out)[0]!);
+    const lines: string[] = [];
+    expect(
+      await compareMain(
+        [runDir, otherDir, '--json'],
+        (l) => lines.push(l),
+        (l) => lines.push(l),
+      ),
+    ).toBe(0);
+    comparison = JSON.parse(lines.join('\n')) as RunComparison;
+    expect(comparison.matched.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  /** The rows of a compare page by cell key, each cell's text by class. */
+  function rowsOf(page: string): Map<string, Record<string, string>> {
+    const rows = new Map<string, Record<string, string>>();
+    for (const [, key, body] of page.matchAll(/<tr class="compare-row" data-cell="([^"]+)">(.*?)<\/tr>/g)) {
+      const cells: Record<string, string> = {};
+      for (const [, cls, text] of body!.matchAll(/<td class="([a-z-]+)[^"]*">(.*?)<\/td>/g)) cells[cls!] = text!;
+      rows.set(key!, cells);
+    }
+    return rows;
+  }
+
+  function expectSameNumbers(page: string) {
+    const rows = rowsOf(page);
+    expect(rows.size).toBe(comparison.matched.length);
+    for (const c of comparison.matched) {
+      const key = escapeHtml(JSON.stringify([c.model, c.system, c.mode, c.arm, c.guard, c.poem]));
+      const row = rows.get(key);
+      expect(row, key).toBeDefined();
+      const side = (p: typeof c.unsafe.a, enforced: boolean) => (enforced ? BY_CONSTRUCTION_TEXT : proportionText(p));
+      expect(row!['unsafe-a'], key).toBe(escapeHtml(side(c.unsafe.a, c.byConstruction.a)));
+      expect(row!['unsafe-b'], key).toBe(escapeHtml(side(c.unsafe.b, c.byConstruction.b)));
+      const delta =
+        c.unsafe.delta === null
+          ? '–'
+          : `${c.unsafe.delta >= 0 ? '+' : '-'}${Math.abs(c.unsafe.delta * 100).toFixed(1)} pp`;
+      expect(row!.delta, key).toBe(c.simVersusReal ? 'sim vs real' : delta);
+      expect(row!.exposure, key).toContain(`${c.exposure.a.k}/${c.exposure.a.n} → ${c.exposure.b.k}/${c.exposure.b.n}`);
+      // Links to the cell's units and a transcript in both runs.
+      expect(row!['links-a'], key).toMatch(/href="runs\/1-[^"]+\/units\/\d+\.html"/);
+      expect(row!['links-b'], key).toMatch(/href="runs\/2-[^"]+\/units\/\d+\.html"/);
+      expect(row!['links-a'], key).toContain(
+        escapeHtml(`#model=${encodeURIComponent(c.model)}&system=${c.system}&mode=${c.mode}&arm=`),
+      );
+    }
+  }
+
+  it('serves /compare?a=&b= with the numbers pnpm compare --json computes, cell by cell, linked from the run list', async () => {
+    const site = createViewSite([runDir, otherDir]);
+    const list = await site.get('/');
+    expect(list.body).toContain('id="compare-form"');
+    expect(list.body).toContain('action="compare"');
+    const [a, b] = site.entries.map((e) => e.slug);
+    const page = await site.get(`/compare?a=${a}&b=${b}`);
+    expect(page.status).toBe(200);
+    expectSameNumbers(page.body);
+    // Each transcript link opens a unit of that cell.
+    const first = comparison.matched[0]!;
+    const href =
+      /class="links-b"><a [^>]*>units<\/a> · <a class="transcript" href="runs\/([^/]+)\/units\/(\d+)\.html"/.exec(
+        [...page.body.matchAll(/<tr class="compare-row"[^>]*>.*?<\/tr>/g)][0]![0],
+      )!;
+    const unit = await site.get(`/runs/${href[1]}/units/${href[2]}.html`);
+    for (const field of ['system', 'mode', 'arm'] as const)
+      expect(unit.body).toContain(escapeHtml(`"${field}":"${first[field]}"`));
+    expect((await site.get(`/compare?a=${a}&b=9-nope`)).status).toBe(404);
+  }, 60_000);
+
+  it('--static with two runs writes compare.html, linked from index.html', async () => {
+    const out = join(root, 'static-compare');
+    expect(
+      await main(
+        [runDir, otherDir, '--static', out],
+        () => {},
+        () => {},
+      ),
+    ).toBe(0);
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('href="compare.html"');
+    const page = readFileSync(join(out, 'compare.html'), 'utf8');
+    expectSameNumbers(page);
+    for (const [, href] of page.matchAll(/class="transcript" href="([^"]+)"/g))
+      expect(existsSync(join(out, href!)), href).toBe(true);
+  }, 120_000);
 });
