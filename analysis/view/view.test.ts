@@ -8,6 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagesOf } from '../../pipeline/index.js';
 import type { UnitRecord } from '../../pipeline/run-log.js';
 import { runEvalCli } from '../../pipeline/test-support/eval-cli.js';
+import { frontdoorMain } from '../../pipeline/frontdoor/frontdoor-command.js';
+import { main as integrityMain } from '../../pipeline/integrity/integrity-command.js';
+import type { FrontdoorRecord } from '../../pipeline/suites/frontdoor/suite.js';
+import type { IntegrityRecord } from '../../pipeline/suites/integrity/suite.js';
 import { loadScenarios } from '../../scenarios/index.js';
 import { wilson } from '../statistics.js';
 import { escapeHtml } from './pages.js';
@@ -277,5 +281,118 @@ describe('pnpm view: two runs side by side', () => {
     expectSameNumbers(page);
     for (const [, href] of page.matchAll(/class="transcript" href="([^"]+)"/g))
       expect(existsSync(join(out, href!)), href).toBe(true);
+  }, 120_000);
+});
+
+describe('pnpm view: transcripts of follow-ups and suites', () => {
+  /** Each unit's page and its stored line (the last line of its id), through the site. */
+  async function unitsOf(dir: string) {
+    const site = createViewSite([dir]);
+    const slug = site.entries[0]!.slug;
+    const units = await site.get(`/runs/${slug}/units.js`);
+    const { ids } = JSON.parse(units.body.replace(/^window\.VIEW_RUN = /, '').replace(/;\n$/, '')) as { ids: string[] };
+    const file = ['records.jsonl', `${site.entries[0]!.experiment}.jsonl`].map((f) => join(dir, f)).find(existsSync)!;
+    const byId = new Map<string, Record<string, unknown>>();
+    for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
+      const row = JSON.parse(line) as Record<string, unknown>;
+      byId.set(String(row.unit ?? row.unitId), row);
+    }
+    return Promise.all(
+      ids.map(async (id, n) => ({ row: byId.get(id)!, page: (await site.get(`/runs/${slug}/units/${n}.html`)).body })),
+    );
+  }
+  const followUpRun = async (experiment: string, extra: string[] = []) => {
+    const out = join(root, experiment);
+    const args = ['--model', 'sim', '--experiment', experiment, '--systems', 'graphiti', '--trials', '1', ...extra];
+    const { code } = await runEvalCli([...args, '--out', out], {});
+    expect(code).toBe(0);
+    return join(out, readdirSync(out)[0]!);
+  };
+  type Trace = { messages: { content: string }[]; reply: { text: string } | null; parsedAction: string | null };
+  const expectDecision = (page: string, id: string, trace: Trace) => {
+    const section = new RegExp(`<section class="step" id="${id}">(.*?)</section>`, 's').exec(page)?.[1];
+    expect(section, id).toBeDefined();
+    for (const m of trace.messages) expect(section, id).toContain(escapeHtml(m.content));
+    if (trace.reply) expect(section, id).toContain(escapeHtml(trace.reply.text));
+    expect(section, id).toContain(escapeHtml(trace.parsedAction ?? '(none: parse failure)'));
+    expect(section, id).toContain('class="read-table"');
+  };
+
+  it('write-back: every hop, default and filtered, with its read, messages, reply and parse', async () => {
+    const units = await unitsOf(await followUpRun('writeback'));
+    const withHops = units.filter(({ row }) => (row.hops as unknown[]).length > 0);
+    expect(withHops.length).toBeGreaterThan(0);
+    for (const { row, page } of units) {
+      const record = row as unknown as { hop0: Trace | null; hops: { hop: number; default: Trace; filtered: Trace }[] };
+      if (record.hop0) expectDecision(page, 'hop-0-default', record.hop0);
+      for (const hop of record.hops) {
+        expect(page).toContain(`<section class="hop" id="hop-${hop.hop}">`);
+        expectDecision(page, `hop-${hop.hop}-default`, hop.default);
+        expectDecision(page, `hop-${hop.hop}-filtered`, hop.filtered);
+      }
+    }
+  }, 120_000);
+
+  it('propagation: every role; tools: every agent step', async () => {
+    for (const { row, page } of await unitsOf(await followUpRun('propagation'))) {
+      const roles = row.roles as Record<string, Trace>;
+      expect(Object.keys(roles).length).toBeGreaterThan(0);
+      for (const [role, trace] of Object.entries(roles)) expectDecision(page, `role-${role}-decision`, trace);
+    }
+    const tools = await unitsOf(await followUpRun('tools'));
+    expect(tools.some(({ row }) => (row.agent as { steps: unknown[] } | null)?.steps.length)).toBe(true);
+    for (const { row, page } of tools) {
+      const agent = row.agent as { steps: { reply: string; messages: { content: string }[] }[] } | null;
+      if (!agent) continue;
+      expect(page.match(/<section class="agent-step">/g)?.length ?? 0).toBeGreaterThanOrEqual(agent.steps.length);
+      for (const step of agent.steps) {
+        expect(page).toContain(escapeHtml(step.reply));
+        for (const m of step.messages) expect(page).toContain(escapeHtml(m.content));
+      }
+    }
+  }, 120_000);
+
+  it('integrity: the verdict, controls C1–C3 and the exact edit commands', async () => {
+    const dir = join(root, 'integrity');
+    const code = await integrityMain(
+      ['--target', 'reference', '--edits', 'T1,T6', '-o', dir],
+      { write: () => {} },
+      { write: () => {} },
+      {},
+      {},
+    );
+    expect(code).toBe(0);
+    const units = await unitsOf(dir);
+    expect(units).toHaveLength(2);
+    for (const { row, page } of units) {
+      const { cell } = row.record as IntegrityRecord;
+      expect(page).toContain(`<dd>${escapeHtml(cell.verdict)}</dd>`);
+      const controls = /<table id="controls">(.*?)<\/table>/s.exec(page)![1]!;
+      for (const c of ['c1', 'c2', 'c3'] as const) {
+        expect(controls).toContain(`<td>${c.toUpperCase()}</td>`);
+        expect(controls).toContain(escapeHtml(cell.controls[c].detail));
+      }
+      expect(cell.commands.length).toBeGreaterThan(0);
+      const commands = /<ol id="commands">(.*?)<\/ol>/s.exec(page)![1]!;
+      for (const command of cell.commands) expect(commands).toContain(escapeHtml(command));
+    }
+  }, 120_000);
+
+  it('front door: the fixtures, channels and variants of each cell', async () => {
+    const dir = join(root, 'frontdoor');
+    const code = await frontdoorMain(['--target', 'reference', '-o', dir], {}, { out: () => {}, err: () => {} }, {});
+    expect(code).toBe(0);
+    const units = await unitsOf(dir);
+    expect(units.length).toBeGreaterThan(0);
+    for (const { row, page } of units) {
+      const { cell } = row.record as FrontdoorRecord;
+      expect(page).toContain(`<p id="fixtures">${cell.fixtures.fell} of ${cell.fixtures.total} fixture(s) fell`);
+      const channels = /<table id="channels">(.*?)<\/table>/s.exec(page)![1]!;
+      for (const [channel, verdict] of Object.entries(cell.channels))
+        expect(channels).toContain(`<td>${escapeHtml(channel)}</td><td>${escapeHtml(verdict)}</td>`);
+      const variants = /<ul id="variants">(.*?)<\/ul>/s.exec(page)![1]!;
+      expect(variants.match(/<li>/g)).toHaveLength(cell.variants.length);
+      expect(page).toContain(escapeHtml(cell.detail));
+    }
   }, 120_000);
 });
