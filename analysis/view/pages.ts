@@ -73,9 +73,10 @@ function compareSection(entries: readonly RunEntry[], compare: 'form' | 'compare
 
 /** A run's page: its facts, the verify warning, then filters, cells and units (filled in by the page script). */
 export function runPage(entry: RunEntry): string {
-  const banner = entry.simulated
-    ? '<p class="sim-banner">Simulated: decisions come from the offline simulator (sim), not a model.</p>'
-    : '';
+  const banner =
+    entry.simulated || entry.simBanner
+      ? `<p class="sim-banner" id="sim-banner">${escapeHtml(entry.simBanner ?? 'sim (simulated): at least part of this run comes from the offline simulator.')}</p>`
+      : '';
   return frame(
     `${entry.dir} · stalebench`,
     `<p><a href="../../index.html">all runs</a></p><h1>${escapeHtml(entry.dir)}</h1>${verifyWarning(entry)}${banner}
