@@ -17,6 +17,9 @@ pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:12px;white-space:pr
 .withheld{background:#eee;color:#555}.outcome-unsafe td{color:#a00}.state-intact{color:#060}.state-broken,.state-unreadable{color:#a00;font-weight:700}
 .state-unverifiable,.state-unfinished{color:#a60}dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px}dt{font-weight:600}dd{margin:0}`;
 
+/** The experiments whose runs have a figures page (`pnpm report` draws their tables). */
+export const FIGURE_EXPERIMENTS: readonly string[] = ['grid', 'writeback', 'propagation'];
+
 /** A complete page: title, the shared style, the body, optional scripts (by relative URL). */
 export function frame(title: string, body: string, scripts: readonly string[] = []): string {
   return `<!doctype html>
@@ -81,6 +84,7 @@ export function runPage(entry: RunEntry): string {
     `${entry.dir} · stalebench`,
     `<p><a href="../../index.html">all runs</a></p><h1>${escapeHtml(entry.dir)}</h1>${verifyWarning(entry)}${banner}
 <dl><dt>experiment</dt><dd>${escapeHtml(entry.experiment)}</dd><dt>status</dt><dd>${escapeHtml(entry.status)}</dd><dt>models</dt><dd>${escapeHtml(entry.models.join(', '))}</dd><dt>spec</dt><dd>${escapeHtml(entry.spec)}</dd><dt>done/planned</dt><dd>${escapeHtml(`${entry.done ?? '?'}/${entry.planned ?? '?'}`)}</dd><dt>verify-run</dt><dd class="state-${escapeHtml(entry.verify)}">${escapeHtml(entry.verify)}</dd></dl>
+${FIGURE_EXPERIMENTS.includes(entry.experiment) ? '<p><a id="figures-link" href="figures.html">figures</a> (natural beside direct, every defence, the guard, write-back hops)</p>' : ''}
 <h2>Filters</h2><div id="filters"></div><h2>Cells</h2><div id="cells"></div><h2>Units</h2><div id="units"></div>
 <script src="units.js"></script><script>${PAGE_SCRIPT.replace(/<\//g, '<\\/')}</script>`,
   );

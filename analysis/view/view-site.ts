@@ -7,6 +7,7 @@ import type { Scenario } from '../../scenarios/scenario.js';
 import { readRunHead, type RunHead } from '../load-run.js';
 import { exposureRules, loadRunScenarios, type ExposureRuleOf } from '../rescore-inputs.js';
 import { compareEntries, comparePage } from './compare-page.js';
+import { hasFigures, runFiguresPage } from './figures-page.js';
 import { escapeHtml, frame, runListPage, runPage } from './pages.js';
 import { readRunEntry, type RunEntry } from './run-catalog.js';
 import { genericUnitPage, gridTranscriptPage } from './transcript.js';
@@ -103,6 +104,14 @@ export function createViewSite(dirs: readonly string[]): ViewSite {
   }
 
   const readable = () => entries.filter((e) => e.readError === null);
+  const figures = new Map<string, Promise<string>>();
+  const figuresOf = (entry: RunEntry) => {
+    const known = figures.get(entry.slug);
+    if (known) return known;
+    const page = runFiguresPage(entry);
+    figures.set(entry.slug, page);
+    return page;
+  };
 
   async function compare(slugA: string | null, slugB: string | null, prefix: string): Promise<SiteResponse> {
     const [a, b] = [bySlug.get(slugA ?? ''), bySlug.get(slugB ?? '')];
@@ -127,7 +136,7 @@ export function createViewSite(dirs: readonly string[]): ViewSite {
     if (path === '/' || path === '/index.html')
       return { status: 200, type: HTML, body: runListPage(entries, { compare: 'form' }) };
     if (path === '/compare') return compare(url.searchParams.get('a'), url.searchParams.get('b'), '');
-    const match = /^\/runs\/([^/]+)\/(index\.html|units\.js|units\/(\d{1,9})\.html)?$/.exec(path);
+    const match = /^\/runs\/([^/]+)\/(index\.html|figures\.html|units\.js|units\/(\d{1,9})\.html)?$/.exec(path);
     const entry = match ? bySlug.get(match[1]!) : undefined;
     if (!match || !entry || entry.readError !== null) return notFound();
     const state = await run(entry);
@@ -138,6 +147,7 @@ export function createViewSite(dirs: readonly string[]): ViewSite {
         : runPage(entry);
       return { status: 200, type: HTML, body };
     }
+    if (page === 'figures.html') return { status: 200, type: HTML, body: await figuresOf(entry) };
     if (!state.index) return notFound();
     if (page === 'units.js')
       return { status: 200, type: 'text/javascript; charset=utf-8', body: unitsScript(state.index) };
@@ -163,6 +173,7 @@ export function createViewSite(dirs: readonly string[]): ViewSite {
       if (entry.readError !== null) continue;
       const base = `/runs/${entry.slug}`;
       write(`${base}/index.html`, (await get(`${base}/index.html`)).body);
+      if (hasFigures(entry)) write(`${base}/figures.html`, await figuresOf(entry));
       const state = await run(entry);
       if (!state.index) continue;
       write(`${base}/units.js`, unitsScript(state.index));
