@@ -421,7 +421,7 @@ function regrouped(
 }
 
 /** Natural mode beside direct: the unsafe rate per system and defence, one bar per mode, from the defence table. */
-export function naturalVersusDirectFigure(table: PaperTable): Figure {
+function naturalVersusDirectFigure(table: PaperTable): Figure {
   if (!isGridDefenceTable(table))
     throw new InvalidInputError('figure natural-vs-direct', [
       { path: 'table', message: "expected the grid's defence table (rows 'system, mode: defence')" },
@@ -442,7 +442,7 @@ export function naturalVersusDirectFigure(table: PaperTable): Figure {
 }
 
 /** The defence table as a chart: unsafe rate per (system, mode), one bar per arm × guard × PoEM, with intervals. */
-export function defenceTableFigure(table: PaperTable): Figure {
+function defenceTableFigure(table: PaperTable): Figure {
   if (!isGridDefenceTable(table))
     throw new InvalidInputError('figure defence-table', [
       { path: 'table', message: "expected the grid's defence table (rows 'system, mode: defence')" },
@@ -466,7 +466,7 @@ export function defenceTableFigure(table: PaperTable): Figure {
 }
 
 /** Table 9: per system, the revoked records the guard caught and the current ones it withheld, direct and indirect. */
-export function guardCaughtFigure(table: PaperTable): Figure {
+function guardCaughtFigure(table: PaperTable): Figure {
   expectTable(table, '9', 'guard-caught');
   const wanted = ['caught (direct)', 'current withheld (direct)', 'caught (indirect)', 'current withheld (indirect)'];
   return barChart({
@@ -480,7 +480,7 @@ export function guardCaughtFigure(table: PaperTable): Figure {
 }
 
 /** (c) Table 14 as lines: the unsafe rate at each hop, one line per write-back mode and read, with intervals. */
-export function writeBackHopsLineFigure(table: PaperTable): Figure {
+function writeBackHopsLineFigure(table: PaperTable): Figure {
   expectTable(table, '14', 'write-back-hops-line');
   const hopOf = (column: string) => /^(default|filter) hop\s*(\d+)$/.exec(column);
   const hops = [...new Set(table.columns.flatMap((c) => (hopOf(c) ? [Number(hopOf(c)![2])] : [])))].sort(
