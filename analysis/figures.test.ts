@@ -165,9 +165,10 @@ describe('figures: standalone SVG', () => {
       'unsafe-by-system',
       'exposure-by-system',
       'write-back-hops',
+      'write-back-hops-line',
       'propagation-by-role',
     ]);
-    expect(figuresFor([table14]).map((f) => f.id)).toEqual(['write-back-hops']);
+    expect(figuresFor([table14]).map((f) => f.id)).toEqual(['write-back-hops', 'write-back-hops-line']);
     expect(figuresFor([])).toEqual([]);
   });
 
@@ -182,9 +183,11 @@ describe('figures: standalone SVG', () => {
       expect(box.every(Number.isFinite) && box[2]! > 0 && box[3]! > 0).toBe(true);
       expect(figure.svg).not.toMatch(/NaN|undefined|Infinity|\[object/);
       expect(figure.svg).not.toMatch(/<script|<style|href=|<image|url\(/i);
-      expect(bars(figure.svg).length).toBeGreaterThan(0);
-      // One whisker per bar (every fixture cell carries its interval).
-      expect(figure.svg.match(/class="whisker"/g)?.length).toBe(bars(figure.svg).length);
+      // Bars, or points on a line chart (write-back-hops-line).
+      const marks = bars(figure.svg).length + (figure.svg.match(/<circle class="point"/g)?.length ?? 0);
+      expect(marks).toBeGreaterThan(0);
+      // One whisker per mark (every fixture cell carries its interval).
+      expect(figure.svg.match(/class="whisker"/g)?.length).toBe(marks);
     },
   );
 

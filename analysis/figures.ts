@@ -352,7 +352,11 @@ const FIGURES: [PaperTableId, (table: PaperTable) => Figure][] = [
   ['7', unsafeByModelFigure],
   ['6', unsafeBySystemFigure],
   ['6', exposureBySystemFigure],
+  ['defence', naturalVersusDirectFigure],
+  ['defence', defenceTableFigure],
+  ['9', guardCaughtFigure],
   ['14', writeBackHopsFigure],
+  ['14', writeBackHopsLineFigure],
   ['15', propagationByRoleFigure],
 ];
 
@@ -363,7 +367,213 @@ const FIGURES: [PaperTableId, (table: PaperTable) => Figure][] = [
  */
 export function figuresFor(tables: PaperTable[]): Figure[] {
   return FIGURES.flatMap(([id, draw]) => {
-    const table = tables.find((candidate) => candidate.id === id);
-    return table ? [draw(table)] : [];
+    // The defence figures read the grid's defence table (the follow-ups' has the same id); natural beside direct
+    // only when the grid ran both modes.
+    const table = tables.find(
+      (candidate) => candidate.id === id && (id !== 'defence' || isGridDefenceTable(candidate)),
+    );
+    if (!table) return [];
+    if (
+      draw === naturalVersusDirectFigure &&
+      !['direct', 'natural'].every((m) => table.rows.some((r) => defenceRow(r)?.mode === m))
+    )
+      return [];
+    return [draw(table)];
   });
+}
+
+// ——— Figures over the defence table, Table 9 and Table 14 as lines (issue #30 item 3) ———
+
+/** `graphiti, direct: store filter + stale guard` → its system, mode and defence; null for another row shape. */
+function defenceRow(row: string): { system: string; mode: string; defence: string } | null {
+  const match = /^(.*), (direct|natural): (.*)$/.exec(row);
+  return match ? { system: match[1]!, mode: match[2]!, defence: match[3]! } : null;
+}
+
+/** The grid's defence table (rows `system, mode: defence`), not the follow-ups' table of the same id. */
+const isGridDefenceTable = (table: PaperTable) =>
+  table.id === 'defence' &&
+  table.columns.includes('unsafe') &&
+  table.columns.includes('revoked in context') &&
+  table.rows.length > 0 &&
+  table.rows.every((row) => defenceRow(row) !== null);
+
+/** A cell the PoEM gate enforces by construction: not a measured rate, skipped with a short reason. */
+const shortReason = (cell: TableCell): TableCell =>
+  cell.status === 'by-construction' ? { ...cell, reason: 'enforced by the PoEM gate, not measured' } : cell;
+
+/** A table of the same source, regrouped: each source cell moved to a new (row, column). */
+function regrouped(
+  source: PaperTable,
+  move: (cell: TableCell) => { row: string; column: string } | null,
+): { table: PaperTable; rows: string[]; columns: string[] } {
+  const rows: string[] = [];
+  const columns: string[] = [];
+  const cells: TableCell[] = [];
+  for (const cell of source.cells) {
+    const to = move(cell);
+    if (!to) continue;
+    if (!rows.includes(to.row)) rows.push(to.row);
+    if (!columns.includes(to.column)) columns.push(to.column);
+    cells.push({ ...shortReason(cell), row: to.row, column: to.column });
+  }
+  return { table: { ...source, rows, columns, cells }, rows, columns };
+}
+
+/** Natural mode beside direct: the unsafe rate per system and defence, one bar per mode, from the defence table. */
+function naturalVersusDirectFigure(table: PaperTable): Figure {
+  if (!isGridDefenceTable(table))
+    throw new InvalidInputError('figure natural-vs-direct', [
+      { path: 'table', message: "expected the grid's defence table (rows 'system, mode: defence')" },
+    ]);
+  const { table: moved, rows } = regrouped(table, (cell) => {
+    const row = defenceRow(cell.row);
+    return row && cell.column === 'unsafe' ? { row: `${row.system}: ${row.defence}`, column: row.mode } : null;
+  });
+  const modes = ['direct', 'natural'].filter((mode) => moved.columns.includes(mode));
+  return barChart({
+    id: 'natural-vs-direct',
+    title: 'Natural mode beside direct: unsafe rate per system and defence',
+    table: moved,
+    groups: rows,
+    series: coloured(modes),
+    yLabel: 'unsafe rate',
+  });
+}
+
+/** The defence table as a chart: unsafe rate per (system, mode), one bar per arm × guard × PoEM, with intervals. */
+function defenceTableFigure(table: PaperTable): Figure {
+  if (!isGridDefenceTable(table))
+    throw new InvalidInputError('figure defence-table', [
+      { path: 'table', message: "expected the grid's defence table (rows 'system, mode: defence')" },
+    ]);
+  const {
+    table: moved,
+    rows,
+    columns,
+  } = regrouped(table, (cell) => {
+    const row = defenceRow(cell.row);
+    return row && cell.column === 'unsafe' ? { row: `${row.system}, ${row.mode}`, column: row.defence } : null;
+  });
+  return barChart({
+    id: 'defence-table',
+    title: 'Every defence: unsafe rate per system and mode, arm × stale guard × PoEM gate',
+    table: moved,
+    groups: rows,
+    series: coloured(columns),
+    yLabel: 'unsafe rate',
+  });
+}
+
+/** Table 9: per system, the revoked records the guard caught and the current ones it withheld, direct and indirect. */
+function guardCaughtFigure(table: PaperTable): Figure {
+  expectTable(table, '9', 'guard-caught');
+  const wanted = ['caught (direct)', 'current withheld (direct)', 'caught (indirect)', 'current withheld (indirect)'];
+  return barChart({
+    id: 'guard-caught',
+    title: 'Stale-retrieval guard: revoked caught and current withheld per system',
+    table,
+    groups: table.rows,
+    series: coloured(wanted.filter((column) => table.columns.includes(column))),
+    yLabel: 'share of records',
+  });
+}
+
+/** (c) Table 14 as lines: the unsafe rate at each hop, one line per write-back mode and read, with intervals. */
+function writeBackHopsLineFigure(table: PaperTable): Figure {
+  expectTable(table, '14', 'write-back-hops-line');
+  const hopOf = (column: string) => /^(default|filter) hop\s*(\d+)$/.exec(column);
+  const hops = [...new Set(table.columns.flatMap((c) => (hopOf(c) ? [Number(hopOf(c)![2])] : [])))].sort(
+    (a, b) => a - b,
+  );
+  const cells = new Map(table.cells.map((cell) => [`${cell.row}\u0000${cell.column}`, cell] as const));
+  const lines: { label: string; colour: string; dash: boolean; points: { hop: number; r: Resolved }[] }[] = [];
+  const skipped: { row: string; column: string; why: string }[] = [];
+  let colour = 0;
+  for (const row of table.rows) {
+    const columnsOfRow = table.columns.filter((c) => hopOf(c) && cells.has(`${row}\u0000${c}`));
+    if (columnsOfRow.length === 0) continue;
+    const rowColour = PALETTE[colour++ % PALETTE.length]!;
+    for (const read of ['default', 'filter'] as const) {
+      const points = table.columns
+        .filter((c) => hopOf(c)?.[1] === read)
+        .map((column) => {
+          const r = resolve(cells, row, column);
+          if (!r.plotted) skipped.push({ row, column, why: r.why });
+          return { hop: Number(hopOf(column)![2]), r, column };
+        });
+      if (points.length > 0)
+        lines.push({ label: `${row}, ${read}`, colour: rowColour, dash: read === 'filter', points });
+    }
+  }
+  const title = `Write-back hops: unsafe rate per hop (Table ${table.id})${table.simulated ? ' · sim (simulated)' : ''}`;
+  const [left, top, plotWidth, plotHeight] = [64, 40 + Math.ceil(lines.length / 3) * 16 + 12, 420, 220];
+  const width = Math.max(left + plotWidth + 32, title.length * 7.2 + 32);
+  const notes = [
+    `Points: rate; whiskers: Wilson 95 % interval; solid: default read, dashed: filtered read. Source: Table ${table.id}${table.runs.length > 0 ? `, runs ${table.runs.join(', ')}` : ''}.`,
+    ...(lines.length === 0 ? ['No plottable cells.'] : []),
+    ...skipNotes(skipped, 1),
+  ].flatMap((note) => wrap(note, width - 32));
+  const height = top + plotHeight + 40 + notes.length * 14 + 8;
+  const x = (hop: number) =>
+    left + (hops.length <= 1 ? plotWidth / 2 : ((hop - hops[0]!) / (hops.at(-1)! - hops[0]!)) * (plotWidth - 40) + 20);
+  const y = (rate: number) => top + plotHeight * (1 - rate);
+  const text = (tx: number, ty: number, content: string, attributes = '') =>
+    `<text x="${num(tx)}" y="${num(ty)}"${attributes}>${escapeMarkup(content)}</text>`;
+  const parts: string[] = [
+    `<title id="figure-write-back-hops-line-title">${escapeMarkup(title)}</title>`,
+    `<rect x="0" y="0" width="${num(width)}" height="${num(height)}" fill="#ffffff"/>`,
+    text(16, 22, title, ' font-size="13" font-weight="bold"'),
+  ];
+  lines.forEach((line, i) => {
+    const lx = left + (i % 3) * 150;
+    const ly = 46 + Math.floor(i / 3) * 16;
+    parts.push(
+      `<line x1="${num(lx)}" x2="${num(lx + 18)}" y1="${num(ly - 4)}" y2="${num(ly - 4)}" stroke="${line.colour}" stroke-width="2"${line.dash ? ' stroke-dasharray="4 3"' : ''}/>`,
+      text(lx + 22, ly, line.label),
+    );
+  });
+  for (const tick of [0, 0.2, 0.4, 0.6, 0.8, 1]) {
+    parts.push(
+      `<line x1="${num(left)}" x2="${num(left + plotWidth)}" y1="${num(y(tick))}" y2="${num(y(tick))}" stroke="${tick === 0 ? '#333333' : '#dddddd'}" stroke-width="1"/>`,
+      text(left - 6, y(tick) + 4, `${Math.round(tick * 100)}%`, ' text-anchor="end"'),
+    );
+  }
+  for (const hop of hops) parts.push(text(x(hop), top + plotHeight + 16, `hop ${hop}`, ' text-anchor="middle"'));
+  parts.push(
+    text(
+      18,
+      top + plotHeight / 2,
+      'unsafe rate',
+      ` text-anchor="middle" transform="rotate(-90 18 ${num(top + plotHeight / 2)})"`,
+    ),
+  );
+  for (const line of lines) {
+    const drawn = line.points.filter((p) => p.r.plotted) as {
+      hop: number;
+      r: Extract<Resolved, { plotted: true }>;
+      column: string;
+    }[];
+    if (drawn.length > 1)
+      parts.push(
+        `<polyline class="line" data-line="${escapeMarkup(line.label)}" points="${drawn.map((p) => `${num(x(p.hop))},${num(y(p.r.rate))}`).join(' ')}" fill="none" stroke="${line.colour}" stroke-width="2"${line.dash ? ' stroke-dasharray="4 3"' : ''}/>`,
+      );
+    for (const { hop, r, column } of drawn) {
+      const [cx, cy] = [x(hop), y(r.rate)];
+      const counts = r.cell.k !== undefined && r.cell.n !== undefined ? `${r.cell.k}/${r.cell.n} = ` : '';
+      const interval = r.low !== null && r.high !== null ? ` (95 % CI ${percent(r.low)}–${percent(r.high)})` : '';
+      parts.push(
+        `<circle class="point" data-row="${escapeMarkup(r.cell.row)}" data-column="${escapeMarkup(column)}" data-rate="${r.rate.toFixed(4)}" cx="${num(cx)}" cy="${num(cy)}" r="3.5" fill="${line.colour}"><title>${escapeMarkup(`${line.label}, hop ${hop}: ${counts}${percent(r.rate)}${interval}`)}</title></circle>`,
+      );
+      if (r.low !== null && r.high !== null)
+        parts.push(
+          `<path class="whisker" d="M${num(cx)} ${num(y(r.high))}V${num(y(r.low))}M${num(cx - 3)} ${num(y(r.high))}H${num(cx + 3)}M${num(cx - 3)} ${num(y(r.low))}H${num(cx + 3)}" stroke="${line.colour}" stroke-width="1" fill="none"/>`,
+        );
+    }
+  }
+  notes.forEach((note, i) => {
+    parts.push(text(16, top + plotHeight + 40 + i * 14, note, ' class="note" font-size="10" fill="#444444"'));
+  });
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${num(width)} ${num(height)}" width="${num(width)}" height="${num(height)}" role="img" aria-labelledby="figure-write-back-hops-line-title" data-figure="write-back-hops-line" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif" font-size="11" fill="#111111">${parts.join('')}</svg>`;
+  return { id: 'write-back-hops-line', title, svg, simulated: table.simulated };
 }

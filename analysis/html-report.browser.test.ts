@@ -371,7 +371,9 @@ describe('HTML report in headless Chromium', () => {
       'unsafe-by-model',
       'unsafe-by-system',
       'exposure-by-system',
+      'guard-caught',
       'write-back-hops',
+      'write-back-hops-line',
       'propagation-by-role',
     ]);
     const html = renderHtmlReport({ title: 'stalebench <report>', tables, figures, manifests, diff });
@@ -454,7 +456,8 @@ describe('HTML report in headless Chromium', () => {
           const svg = document.querySelector(`figure[data-figure="${id}"] > svg`);
           if (!svg) return null;
           const box = svg.getBoundingClientRect();
-          const bars = [...svg.querySelectorAll('rect.bar')].map((bar) => bar.getBoundingClientRect());
+          // Bars, or a line chart's points (write-back-hops-line): every mark visible.
+          const bars = [...svg.querySelectorAll('rect.bar, circle.point')].map((bar) => bar.getBoundingClientRect());
           const parsed = new DOMParser().parseFromString(svg.outerHTML, 'image/svg+xml');
           return {
             width: box.width,

@@ -1,6 +1,7 @@
 // One static, self-contained HTML page: tables, figures, the paper diff and run manifests (inline CSS and SVG, no scripts).
 import type { RunManifest } from '../pipeline/index.js';
 import { escapeMarkup } from './figures.js';
+import { simBannerText, simulatedParts } from './sim-parts.js';
 import type { DiffCell, Figure, PaperDiff, PaperTable, PublishedCell, TableCell } from './paper-table.js';
 import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
 import { sourceNotes, tableName } from './render-markdown.js';
@@ -240,6 +241,13 @@ ${m.error ? item('Error', escapeMarkup(m.error.message)) : ''}</dl>
 </article>`;
 }
 
+/** `decisions`, `extraction`, `decisions,extraction`, or `unknown` (no manifest says which). */
+function simulatedPartsOf(manifests: readonly RunManifest[]): string {
+  const parts = simulatedParts(manifests);
+  const named = [...(parts.decisions ? ['decisions'] : []), ...(parts.extraction ? ['extraction'] : [])];
+  return named.join(',') || 'unknown';
+}
+
 /**
  * Renders the whole report as one HTML document that opens offline: no scripts, no external URL, and a CSP
  * that forbids loading anything. A `sim (simulated)` banner heads the page when anything in it is simulated.
@@ -281,7 +289,7 @@ export function renderHtmlReport(input: HtmlReportInput): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeMarkup(title)}${simulated ? ' (sim)' : ''}</title><style>${CSS}</style></head>
 <body><header><h1>${escapeMarkup(title)}</h1>
-${simulated ? `<p class="sim-banner" id="sim-banner" role="note">sim (simulated): results here come at least partly from the offline simulator (decision model or extraction) and are not measurements of any model.${simulatedTables.length > 0 ? ` Simulated: ${escapeMarkup(simulatedTables.join(', '))}.` : ''}</p>` : ''}
+${simulated ? `<p class="sim-banner" id="sim-banner" role="note"${data('simulated-parts', simulatedPartsOf(manifests))}>${escapeMarkup(simBannerText(simulatedParts(manifests)) ?? 'sim (simulated): results here come at least partly from the offline simulator (decision model or extraction) and are not measurements of any model.')}${simulatedTables.length > 0 ? ` Simulated: ${escapeMarkup(simulatedTables.join(', '))}.` : ''}</p>` : ''}
 ${caveats.map((caveat) => `<p class="caveat" role="note">Caveat: ${escapeMarkup(caveat)}</p>`).join('\n')}
 <p class="notes">Proportions are k/n, the rate, and the Wilson 95 % interval; n/a cells give their reason; a dash is a cell our runs did not produce. Shaded cells are model-independent (retrieval only).${notes.grid ? ' Unsafe cells count as the paper does: n = completed trials, a reply that gives no action is not unsafe and stays in n (unparsed), errored trials are in no n; the defence table gives parse failures, errors and the rate over parsed replies as their own columns.' : ''}${notes.poem ? ` ${escapeMarkup(notes.poem)}` : ''}</p>
 <nav><ul>${links.join('')}</ul></nav></header>

@@ -17,6 +17,9 @@ pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:12px;white-space:pr
 .withheld{background:#eee;color:#555}.outcome-unsafe td{color:#a00}.state-intact{color:#060}.state-broken,.state-unreadable{color:#a00;font-weight:700}
 .state-unverifiable,.state-unfinished{color:#a60}dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px}dt{font-weight:600}dd{margin:0}`;
 
+/** The experiments whose runs have a figures page (`pnpm report` draws their tables). */
+export const FIGURE_EXPERIMENTS: readonly string[] = ['grid', 'writeback', 'propagation'];
+
 /** A complete page: title, the shared style, the body, optional scripts (by relative URL). */
 export function frame(title: string, body: string, scripts: readonly string[] = []): string {
   return `<!doctype html>
@@ -38,8 +41,14 @@ export function verifyWarning(entry: RunEntry): string {
 
 const cell = (value: string | number | null) => `<td>${escapeHtml(value === null ? '–' : String(value))}</td>`;
 
-/** The run list: one row per directory given, an unreadable one with its error. */
-export function runListPage(entries: readonly RunEntry[]): string {
+/**
+ * The run list: one row per directory given, an unreadable one with its error; then a way to compare two runs: a form
+ * picking A and B (`compare: 'form'`, the server's `/compare`), a link to the written page (`--static`), or nothing.
+ */
+export function runListPage(
+  entries: readonly RunEntry[],
+  { compare }: { compare: 'form' | 'compare.html' | null } = { compare: null },
+): string {
   const rows = entries.map((e) => {
     if (e.readError !== null)
       return `<tr class="run-row unreadable"><td>${escapeHtml(e.dir)}</td><td colspan="8" class="state-unreadable">${escapeHtml(e.readError)}</td></tr>`;
@@ -49,19 +58,33 @@ export function runListPage(entries: readonly RunEntry[]): string {
   return frame(
     'stalebench runs',
     `<h1>Runs</h1><table id="run-table"><thead><tr><th>run</th><th>experiment</th><th>status</th><th>models</th><th>spec</th><th>done/planned</th><th>errors</th><th>verify-run</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>
+${compareSection(entries, compare)}
 <p class="notes">Read-only: pnpm view serves these directories and nothing else.</p>`,
   );
 }
 
+/** The run list's comparison: pick two runs (server) or the one written pair (`--static`). */
+function compareSection(entries: readonly RunEntry[], compare: 'form' | 'compare.html' | null): string {
+  const runs = entries.filter((e) => e.readError === null);
+  if (compare === null || runs.length < 2) return '';
+  if (compare === 'compare.html')
+    return `<h2>Compare</h2><p><a id="compare-link" href="compare.html">${escapeHtml(runs[0]!.dir)} (A) and ${escapeHtml(runs[1]!.dir)} (B) side by side</a> (pnpm compare, cell by cell)</p>`;
+  const select = (name: string, chosen: number) =>
+    `<label>${name.toUpperCase()} <select name="${name}">${runs.map((e, i) => `<option value="${escapeHtml(e.slug)}"${i === chosen ? ' selected' : ''}>${escapeHtml(e.dir)}</option>`).join('')}</select></label>`;
+  return `<h2>Compare two runs</h2><form id="compare-form" action="compare" method="get">${select('a', 0)} ${select('b', 1)} <button type="submit">side by side</button> (pnpm compare, cell by cell)</form>`;
+}
+
 /** A run's page: its facts, the verify warning, then filters, cells and units (filled in by the page script). */
 export function runPage(entry: RunEntry): string {
-  const banner = entry.simulated
-    ? '<p class="sim-banner">Simulated: decisions come from the offline simulator (sim), not a model.</p>'
-    : '';
+  const banner =
+    entry.simulated || entry.simBanner
+      ? `<p class="sim-banner" id="sim-banner">${escapeHtml(entry.simBanner ?? 'sim (simulated): at least part of this run comes from the offline simulator.')}</p>`
+      : '';
   return frame(
     `${entry.dir} · stalebench`,
     `<p><a href="../../index.html">all runs</a></p><h1>${escapeHtml(entry.dir)}</h1>${verifyWarning(entry)}${banner}
 <dl><dt>experiment</dt><dd>${escapeHtml(entry.experiment)}</dd><dt>status</dt><dd>${escapeHtml(entry.status)}</dd><dt>models</dt><dd>${escapeHtml(entry.models.join(', '))}</dd><dt>spec</dt><dd>${escapeHtml(entry.spec)}</dd><dt>done/planned</dt><dd>${escapeHtml(`${entry.done ?? '?'}/${entry.planned ?? '?'}`)}</dd><dt>verify-run</dt><dd class="state-${escapeHtml(entry.verify)}">${escapeHtml(entry.verify)}</dd></dl>
+${FIGURE_EXPERIMENTS.includes(entry.experiment) ? '<p><a id="figures-link" href="figures.html">figures</a> (natural beside direct, every defence, the guard, write-back hops)</p>' : ''}
 <h2>Filters</h2><div id="filters"></div><h2>Cells</h2><div id="cells"></div><h2>Units</h2><div id="units"></div>
 <script src="units.js"></script><script>${PAGE_SCRIPT.replace(/<\//g, '<\\/')}</script>`,
   );

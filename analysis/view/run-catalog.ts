@@ -1,6 +1,7 @@
 // The viewer's run list: per run directory its manifest's facts and its verify-run state, or why it cannot be read.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { simBannerText, simulatedParts, type ManifestLike } from '../sim-parts.js';
 import { checkRunLog, problemText, type RunLogCheck } from '../../pipeline/index.js';
 
 /** What the run list shows of one run directory. */
@@ -15,6 +16,8 @@ export interface RunEntry {
   status: string;
   models: string[];
   simulated: boolean;
+  /** The banner naming what was simulated (decisions, extraction or both; analysis/sim-parts.ts), or null. */
+  simBanner: string | null;
   /** The spec in one line (systems, modes, arms, axes, trials, scenarios). */
   spec: string;
   done: number | null;
@@ -59,6 +62,7 @@ export function readRunEntry(dir: string, position: number): RunEntry {
     status: '',
     models: [],
     simulated: false,
+    simBanner: null,
     spec: '',
     done: null,
     planned: null,
@@ -87,6 +91,7 @@ export function readRunEntry(dir: string, position: number): RunEntry {
       status: String(manifest.status ?? ''),
       models: ((manifest.models ?? []) as { label?: string; id?: string }[]).map((m) => m.label ?? m.id ?? '?'),
       simulated: manifest.simulated === true,
+      simBanner: simBannerText(simulatedParts([manifest as ManifestLike])),
       spec: specLine(manifest),
       done: counts?.done ?? null,
       planned: counts?.units ?? null,

@@ -16,6 +16,7 @@ import type { ExposureRuleOf } from '../rescore-inputs.js';
 import { escapeHtml, frame, verifyWarning } from './pages.js';
 import type { RunEntry } from './run-catalog.js';
 import { outcomeOf } from './unit-index.js';
+import { unitSections } from './unit-sections.js';
 
 /** What a grid transcript is rendered from. */
 export interface GridTranscriptInput {
@@ -145,10 +146,15 @@ export function gridTranscriptPage(input: GridTranscriptInput): string {
   return frame(`${record.unitId} · stalebench`, body);
 }
 
-/** The page of a unit of a run the viewer reads generically: its stored line, pretty-printed. */
+/**
+ * The page of a unit of a run that is not a grid: its dedicated sections (follow-up hops, roles and tool steps;
+ * integrity and front-door cells; `unitSections`), then its stored line, pretty-printed.
+ */
 export function genericUnitPage(entry: RunEntry, id: string, line: number, row: unknown): string {
+  const sections = unitSections(entry.experiment, row);
+  const stored = `<p class="notes">line ${line} as stored</p>${pre(json(row), 'record')}`;
   return frame(
     `${id} · stalebench`,
-    `<p><a href="../index.html">run</a> · <a href="../../../index.html">all runs</a></p><h1>${escapeHtml(id)}</h1>${verifyWarning(entry)}<p class="notes">line ${line} as stored</p>${pre(json(row), 'record')}`,
+    `<p><a href="../index.html">run</a> · <a href="../../../index.html">all runs</a></p><h1>${escapeHtml(id)}</h1>${verifyWarning(entry)}${sections === null ? stored : `${sections}<details><summary>The stored line</summary>${stored}</details>`}`,
   );
 }

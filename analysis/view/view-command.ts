@@ -10,9 +10,11 @@ const USAGE = `usage: pnpm view [<run-dir>|<dir of runs>...] [--port <n>] [--sta
   a read-only browser over run directories (default: every run under ./runs): the run list (status, models, spec,
   done/planned, errors, verify-run state), per run its cells (k/n unsafe, Wilson 95 % intervals) and units,
   filterable and sortable, and per unit its transcript (the exact messages, the retrieved records with the revoked
-  ones marked, the reply, the parsed action, each defence's verdict, cost and latency). Manual: analysis/view/README.md
+  ones marked, the reply, the parsed action, each defence's verdict, cost and latency), and two runs side by side
+  (pnpm compare's cells, with links to both transcripts). Manual: analysis/view/README.md
   --port <n>        serve on 127.0.0.1:<n> (default 4173; 0 = any free port); prints the URL; Ctrl+C stops
-  --static <dir>    write the same pages to <dir> (index.html, one page per run and per unit) and exit`;
+  --static <dir>    write the same pages to <dir> (index.html, one page per run and per unit; compare.html when two
+                    runs are given) and exit`;
 
 const OPTIONS = { port: { type: 'string' }, static: { type: 'string' } } as const;
 

@@ -24,7 +24,8 @@ export async function startViewServer(site: ViewSite, port: number): Promise<Vie
     }
     let path: string;
     try {
-      path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
+      const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+      path = url.pathname + url.search;
     } catch {
       response.writeHead(400).end();
       return;

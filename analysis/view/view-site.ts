@@ -6,7 +6,9 @@ import { loadPrices, probeIdOf, type PriceTable, type UnitRecord } from '../../p
 import type { Scenario } from '../../scenarios/scenario.js';
 import { readRunHead, type RunHead } from '../load-run.js';
 import { exposureRules, loadRunScenarios, type ExposureRuleOf } from '../rescore-inputs.js';
-import { frame, runListPage, runPage } from './pages.js';
+import { compareEntries, comparePage } from './compare-page.js';
+import { hasFigures, runFiguresPage } from './figures-page.js';
+import { escapeHtml, frame, runListPage, runPage } from './pages.js';
 import { readRunEntry, type RunEntry } from './run-catalog.js';
 import { genericUnitPage, gridTranscriptPage } from './transcript.js';
 import { indexUnits, linesWithOffsets, readSpan, unitFileOf, type UnitIndex } from './unit-index.js';
@@ -21,9 +23,15 @@ export interface SiteResponse {
 /** The viewer's pages over a fixed list of run directories. */
 export interface ViewSite {
   entries: readonly RunEntry[];
-  /** The page at a URL path (`/`, `/runs/<slug>/index.html`, `/runs/<slug>/units.js`, `/runs/<slug>/units/<n>.html`). */
+  /**
+   * The page at a URL path (`/`, `/compare?a=<slug>&b=<slug>`, `/runs/<slug>/index.html`, `/runs/<slug>/units.js`,
+   * `/runs/<slug>/units/<n>.html`); a query string is read by `/compare` only.
+   */
   get(path: string): Promise<SiteResponse>;
-  /** Writes every page under `outDir` (index.html, and per run its page, units.js and one page per unit). */
+  /**
+   * Writes every page under `outDir` (index.html, and per run its page, units.js and one page per unit; with exactly
+   * two readable runs, compare.html: the first as A, the second as B).
+   */
   writeStatic(outDir: string): Promise<{ files: number }>;
 }
 
@@ -95,9 +103,40 @@ export function createViewSite(dirs: readonly string[]): ViewSite {
     });
   }
 
-  async function get(path: string): Promise<SiteResponse> {
-    if (path === '/' || path === '/index.html') return { status: 200, type: HTML, body: runListPage(entries) };
-    const match = /^\/runs\/([^/]+)\/(index\.html|units\.js|units\/(\d{1,9})\.html)?$/.exec(path);
+  const readable = () => entries.filter((e) => e.readError === null);
+  const figures = new Map<string, Promise<string>>();
+  const figuresOf = (entry: RunEntry) => {
+    const known = figures.get(entry.slug);
+    if (known) return known;
+    const page = runFiguresPage(entry);
+    figures.set(entry.slug, page);
+    return page;
+  };
+
+  async function compare(slugA: string | null, slugB: string | null, prefix: string): Promise<SiteResponse> {
+    const [a, b] = [bySlug.get(slugA ?? ''), bySlug.get(slugB ?? '')];
+    if (!a || !b || a.readError !== null || b.readError !== null) return notFound();
+    const [stateA, stateB] = await Promise.all([run(a), run(b)]);
+    let body: string;
+    try {
+      const comparison = compareEntries(a, b);
+      body = comparePage({ entry: a, index: stateA.index }, { entry: b, index: stateB.index }, comparison, prefix);
+    } catch (error) {
+      body = frame(
+        'compare · stalebench',
+        `<p><a href="${prefix}index.html">all runs</a></p><p class="warning" id="compare-error">${escapeHtml(`${a.dir} vs ${b.dir}: ${messageOf(error)}`)}</p>`,
+      );
+    }
+    return { status: 200, type: HTML, body };
+  }
+
+  async function get(target: string): Promise<SiteResponse> {
+    const url = new URL(target, 'http://view.invalid');
+    const path = url.pathname;
+    if (path === '/' || path === '/index.html')
+      return { status: 200, type: HTML, body: runListPage(entries, { compare: 'form' }) };
+    if (path === '/compare') return compare(url.searchParams.get('a'), url.searchParams.get('b'), '');
+    const match = /^\/runs\/([^/]+)\/(index\.html|figures\.html|units\.js|units\/(\d{1,9})\.html)?$/.exec(path);
     const entry = match ? bySlug.get(match[1]!) : undefined;
     if (!match || !entry || entry.readError !== null) return notFound();
     const state = await run(entry);
@@ -108,6 +147,7 @@ export function createViewSite(dirs: readonly string[]): ViewSite {
         : runPage(entry);
       return { status: 200, type: HTML, body };
     }
+    if (page === 'figures.html') return { status: 200, type: HTML, body: await figuresOf(entry) };
     if (!state.index) return notFound();
     if (page === 'units.js')
       return { status: 200, type: 'text/javascript; charset=utf-8', body: unitsScript(state.index) };
@@ -125,11 +165,15 @@ export function createViewSite(dirs: readonly string[]): ViewSite {
       writeFileSync(target, body);
       files += 1;
     };
-    write('/index.html', runListPage(entries));
+    const pair = readable();
+    const canCompare = pair.length === 2;
+    write('/index.html', runListPage(entries, { compare: canCompare ? 'compare.html' : null }));
+    if (canCompare) write('/compare.html', (await compare(pair[0]!.slug, pair[1]!.slug, '')).body);
     for (const entry of entries) {
       if (entry.readError !== null) continue;
       const base = `/runs/${entry.slug}`;
       write(`${base}/index.html`, (await get(`${base}/index.html`)).body);
+      if (hasFigures(entry)) write(`${base}/figures.html`, await figuresOf(entry));
       const state = await run(entry);
       if (!state.index) continue;
       write(`${base}/units.js`, unitsScript(state.index));
