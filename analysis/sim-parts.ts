@@ -1,6 +1,6 @@
 // Which part of a run the offline simulator produced (the decisions, the natural-mode extraction, or both), and the
 // banner sentence that says so: a real model's run with a simulated extractor is not "sim" as a whole.
-import { EXPERIMENTS } from '../pipeline/experiments.js';
+import { EXPERIMENTS } from '../pipeline/index.js';
 
 /** The manifest fields read here (a suite's manifest has none of them: nothing simulated). */
 export interface ManifestLike {

@@ -17,16 +17,20 @@ export { shardKeyOf, shardOfKey } from './shard.js';
 export { limitedLine } from './unit-limit.js';
 export type { LimitedMark } from './run-log.js';
 export type {
+  AgentStep,
   AgentTrace,
   DecisionTrace,
   FollowUpKey,
   FollowUpRecord,
+  JournalWrite,
   PropagationRecord,
   ReadTrace,
   RoleId,
   ToolsRecord,
   WritebackRecord,
 } from './follow-up-log.js';
+export type { FrontdoorRecord } from './frontdoor/frontdoor-results.js';
+export type { IntegrityRecord } from './integrity/run-integrity.js';
 export { checkRunLog, problemText, type RunLogCheck } from './run-log-verify.js';
 export { checkRunSignature, readPublicKey, type SignatureCheck } from './run-signature.js';
 export { ATTACK_CONDITIONS } from './forged-reasoning/records.js';
@@ -44,6 +48,7 @@ export { readFrontdoorResults, type FrontdoorCell, type FrontdoorResults } from 
 export type { CellResult, IntegrityMetric, IntegrityReport, TargetResult } from './integrity/integrity-result.js';
 export type { SuiteReportV1 } from './suite.js';
 export { suiteOfRunDir } from './suites/suite-manifest.js';
+export { EXPERIMENTS } from './experiments.js';
 
 // The decision protocol, replayed by rescore on stored records: prompts, parsers, arms, the action layer, the tool agent.
 export { buildDecisionMessages } from './prompts.js';

@@ -5,14 +5,14 @@ import type {
   AgentStep,
   AgentTrace,
   DecisionTrace,
+  FrontdoorRecord,
+  IntegrityRecord,
   JournalWrite,
   PropagationRecord,
   ReadTrace,
   ToolsRecord,
   WritebackRecord,
-} from '../../pipeline/follow-up-log.js';
-import type { FrontdoorRecord } from '../../pipeline/suites/frontdoor/suite.js';
-import type { IntegrityRecord } from '../../pipeline/suites/integrity/suite.js';
+} from '../../pipeline/index.js';
 import { escapeHtml } from './pages.js';
 
 const pre = (text: string, cls?: string) => `<pre${cls ? ` class="${cls}"` : ''}>${escapeHtml(text)}</pre>`;

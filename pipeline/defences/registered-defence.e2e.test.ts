@@ -138,7 +138,7 @@ describe('a defence registered with one file and one registry line', () => {
   it('is listed as an arm by --help', async () => {
     const help = await copy.run('eval', ['--help']);
     expect(help.stdout).toMatch(
-      /all: none,store-filter,prompt-hardening,output-filter,filter-hardening,guard,guard-v2,revocation-ledger,ledger-filter,ledger-guard,throwaway\)/,
+      /all: none,store-filter,prompt-hardening,output-filter,filter-hardening,guard,guard-v2,revocation-ledger,ledger-filter,ledger-guard,zep-oracle-filter,zep-oracle-output-filter,zep-oracle-filter-hardening,throwaway\)/,
     );
   }, 60_000);
 

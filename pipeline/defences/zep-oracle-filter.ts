@@ -1,6 +1,5 @@
 // The `zep-oracle-filter` arms: the paper harness's hypothetical filtered read for Zep CE (stale-retrieval.md §3.5, §9).
 import type { MemoryRecord } from '../../backends/memory-backend.js';
-import type { ProbeRecord } from '../run-log.js';
 import type { DefenceV1 } from './defence-v1.js';
 
 /** The words every surface shows for these arms: Zep CE offers no such read to an application. */
@@ -15,9 +14,12 @@ export const ORACLE_FILTER_NOT_APPLICABLE =
  * as the paper's `zep_probe.py` built Zep's filter arm from `expired_at`/`invalid_at` read out of Zep's Neo4j. Null
  * when the probe's labels are not the oracle's (the arms are n/a there).
  */
-export function oracleFilteredRead(
-  probe: Pick<ProbeRecord, 'exposure' | 'defaultRead' | 'defaultLabels'>,
-): MemoryRecord[] | null {
+export function oracleFilteredRead(probe: {
+  /** The probe's exposure rule (a ProbeRecord's `exposure`; typed here structurally: run-log.ts imports the arms). */
+  exposure?: { rule: string } | null;
+  defaultRead?: readonly MemoryRecord[] | null;
+  defaultLabels?: readonly (boolean | null)[] | null;
+}): MemoryRecord[] | null {
   if (probe.exposure?.rule !== 'oracle') return null;
   const labels = probe.defaultLabels ?? [];
   return (probe.defaultRead ?? []).filter((_, index) => labels[index] !== true);

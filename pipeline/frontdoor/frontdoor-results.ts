@@ -117,3 +117,12 @@ export function frontdoorGateCells(results: FrontdoorResults): FrontdoorGateCell
     }),
   );
 }
+
+/** One line of records.jsonl: the cell as the results document holds it, and the row's columns of its target. */
+export interface FrontdoorRecord {
+  target: string;
+  version: string;
+  embedder: string;
+  summary: string;
+  cell: FrontdoorCell;
+}

@@ -96,3 +96,10 @@ export async function runTarget(
   for (const selection of edits) cells.push(await measureCell(target, described, selection, progress, options));
   return targetResult(target.id, described, cells);
 }
+
+/** One line of records.jsonl: the cell as the command reports it, and the target as it described itself. */
+export interface IntegrityRecord {
+  target: string;
+  described: DescribedTarget;
+  cell: CellResult;
+}

@@ -12,7 +12,9 @@ import {
   type FixtureFile,
 } from '../../../scenarios/frontdoor/fixture.js';
 import { CHANNELS, type Channel } from '../../frontdoor/channels.js';
-import { frontdoorExitCode, type FrontdoorCell, type FrontdoorResults } from '../../frontdoor/frontdoor-results.js';
+import { frontdoorExitCode, type FrontdoorRecord, type FrontdoorResults } from '../../frontdoor/frontdoor-results.js';
+
+export type { FrontdoorRecord } from '../../frontdoor/frontdoor-results.js';
 import { cellLine, embedderLabel, isLexical, measureCell, rowNotesOf } from '../../frontdoor/run-frontdoor.js';
 import { sharedParts, variantsOf, type SharedParts } from '../../frontdoor/shared-parts.js';
 import { loadFrontdoorTarget } from '../../frontdoor/target-handles.js';
@@ -41,15 +43,6 @@ export type FrontdoorArgs = z.infer<typeof frontdoorArgs>;
 export interface FrontdoorUnit extends SuiteUnit {
   target: string;
   attack: AttackName;
-}
-
-/** One line of records.jsonl: the cell as the results document holds it, and the row's columns of its target. */
-export interface FrontdoorRecord {
-  target: string;
-  version: string;
-  embedder: string;
-  summary: string;
-  cell: FrontdoorCell;
 }
 
 /** How this invocation reaches its fixtures and endpoints (not part of the run's identity). */

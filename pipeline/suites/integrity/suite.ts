@@ -3,9 +3,17 @@
 import { z } from 'zod';
 import { integritySuiteReport } from '../../../analysis/index.js';
 import type { IntegrityTarget } from '../../../backends/integrity/integrity-target.js';
-import type { CellResult, EditSelection, IntegrityReport } from '../../integrity/integrity-result.js';
+import type { EditSelection, IntegrityReport } from '../../integrity/integrity-result.js';
 import { exitCode } from '../../integrity/metric.js';
-import { describeTarget, measureCell, targetResult, type DescribedTarget } from '../../integrity/run-integrity.js';
+import {
+  describeTarget,
+  measureCell,
+  targetResult,
+  type DescribedTarget,
+  type IntegrityRecord,
+} from '../../integrity/run-integrity.js';
+
+export type { IntegrityRecord } from '../../integrity/run-integrity.js';
 import { RECORDS_PER_CONTEXT } from '../../integrity/seed-plan.js';
 import type { SuiteUnit, SuiteV1 } from '../../suite.js';
 
@@ -28,13 +36,6 @@ export type IntegrityArgs = z.infer<typeof integrityArgs>;
 export interface IntegrityUnit extends SuiteUnit {
   target: string;
   selection: EditSelection;
-}
-
-/** One line of records.jsonl: the cell as the command reports it, and the target as it described itself. */
-export interface IntegrityRecord {
-  target: string;
-  described: DescribedTarget;
-  cell: CellResult;
 }
 
 /** How this invocation reaches its targets (not part of the run's identity). */
