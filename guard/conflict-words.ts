@@ -29,6 +29,16 @@ export interface TextReading {
   digits: boolean;
 }
 
+/** `BYTES` of a byte ≥ 128 (part of a non-ASCII character: never part of a run). */
+const NON_ASCII = 255;
+/** Per UTF-8 byte: its lowercase form when it belongs to a run (`[a-z0-9$]` after folding A–Z), else 0. */
+const BYTES = new Uint8Array(256).fill(NON_ASCII);
+for (let unit = 0; unit < 128; unit += 1) {
+  const lower = unit >= 65 && unit <= 90 ? unit + 32 : unit;
+  BYTES[unit] = (lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57) || lower === 36 ? lower : 0;
+}
+const ENCODER = new TextEncoder();
+
 /** Runs no longer than this are not content words and contain no term or letter cue (the shortest is 3 letters). */
 const SHORT = 2;
 
@@ -144,11 +154,19 @@ class WordTable {
     return entry;
   }
 
-  /** Reads a text in one scan, or null when it has a non-ASCII character and `fold` is set (lowercase it first). */
+  /**
+   * Reads a text in one scan, or null when it has a non-ASCII character and `fold` is set (lowercase it first). The
+   * text is first encoded to UTF-8 in one native call: an ASCII text is its own bytes, and every byte of a non-ASCII
+   * character is ≥ 128, so it separates runs exactly as its UTF-16 code units did (a lone surrogate becomes U+FFFD,
+   * also ≥ 128). Each run's bytes are folded to lowercase in place, where `entryOf` compares them.
+   */
   read(text: string, fold: boolean): TextReading | null {
     const length = text.length;
-    if (length > this.units.length) this.units = new Uint8Array(Math.max(length, this.units.length * 2));
+    if (length * 3 > this.units.length) this.units = new Uint8Array(Math.max(length * 3, this.units.length * 2));
     const units = this.units;
+    const size = ENCODER.encodeInto(text, units).written;
+    // UTF-8 of a UTF-16 string is as long as the string exactly when every code unit is ASCII.
+    if (fold && size !== length) return null;
     let found = 0;
     let left = 0;
     let right = 0;
@@ -156,19 +174,14 @@ class WordTable {
     let digits = !fold;
     let at = 0;
     for (;;) {
-      // Up to the next run: `unit` is 0 on a separator, NON_ASCII on a unit ≥ 128.
+      // Up to the next run: `unit` is 0 on a separator, NON_ASCII on a byte ≥ 128 (a separator too).
       let unit = 0;
-      while (at < length) {
-        unit = UNITS[text.charCodeAt(at)]!;
-        if (unit !== 0) break;
+      while (at < size) {
+        unit = BYTES[units[at]!]!;
+        if (unit !== 0 && unit !== NON_ASCII) break;
         at += 1;
       }
-      if (at === length) break;
-      if (unit === NON_ASCII) {
-        if (fold) return null;
-        at += 1;
-        continue;
-      }
+      if (at === size) break;
       const start = at;
       let hash = 0;
       for (;;) {
@@ -176,22 +189,21 @@ class WordTable {
         hash = (Math.imul(hash, 31) + unit) | 0;
         units[at] = unit;
         at += 1;
-        if (at === length) break;
-        unit = UNITS[text.charCodeAt(at)]!;
+        if (at === size) break;
+        unit = BYTES[units[at]!]!;
         if (unit === 0 || unit === NON_ASCII) break;
       }
-      if (fold && unit === NON_ASCII && at < length) return null;
       // The cues that end a run and go on past it: `no ` and `must not` / `may not` (one space, then `not`). The
-      // run's own letters are in `units`; the three after the space are folded through UNITS (`n` is 110 only there).
-      if (at < length && text.charCodeAt(at) === 32) {
+      // run's own bytes are folded already; the three after the space are folded through BYTES (`n` is 110 only there).
+      if (at < size && units[at] === 32) {
         const last = units[at - 1]!;
         if (last === 111 && at - start >= 2 && units[at - 2] === 110) negations += 1;
         else if (
           (last === 116 || last === 121) &&
-          at + 3 < length &&
-          UNITS[text.charCodeAt(at + 1)] === 110 &&
-          UNITS[text.charCodeAt(at + 2)] === 111 &&
-          UNITS[text.charCodeAt(at + 3)] === 116
+          at + 3 < size &&
+          BYTES[units[at + 1]!] === 110 &&
+          BYTES[units[at + 2]!] === 111 &&
+          BYTES[units[at + 3]!] === 116
         ) {
           if (
             last === 116 &&
@@ -259,15 +271,6 @@ function mixed(sum: number): number {
   hash ^= hash >>> 13;
   hash = Math.imul(hash, 0xc2b2ae35);
   return hash ^ (hash >>> 16);
-}
-
-/** `UNITS` of a code unit ≥ 128 (never part of a run). */
-const NON_ASCII = 255;
-/** Per UTF-16 code unit: its lowercase form when it belongs to a run (`[a-z0-9$]` after folding A–Z), else 0. */
-const UNITS = new Uint8Array(65_536).fill(NON_ASCII);
-for (let unit = 0; unit < 128; unit += 1) {
-  const lower = unit >= 65 && unit <= 90 ? unit + 32 : unit;
-  UNITS[unit] = (lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57) || lower === 36 ? lower : 0;
 }
 
 /** `ids[0, count)` sorted ascending without repeats (an insertion sort in place: a text has a few dozen words). */
