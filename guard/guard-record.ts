@@ -32,13 +32,14 @@ const REVOCATION_FIELDS = [
 /** Recency fields, most authoritative first (§10.5). */
 const TIME_FIELDS = ['valid_at', 'updated_at', 'created_at', 'timestamp', 'ts'] as const;
 
-function isMap(record: unknown): record is GuardRecordMap {
+/** Whether a value is read as a map of fields (an object, not an array or a Date). */
+export function isGuardMap(record: unknown): record is GuardRecordMap {
   return typeof record === 'object' && record !== null && !Array.isArray(record) && !(record instanceof Date);
 }
 
 /** A field's value, or `undefined` when the record is not a map or lacks the field (own properties only). */
 function fieldOf(record: unknown, name: string): unknown {
-  return isMap(record) && Object.hasOwn(record, name) ? record[name] : undefined;
+  return isGuardMap(record) && Object.hasOwn(record, name) ? record[name] : undefined;
 }
 
 /** §10.3: present unless null, undefined or `''`. `false` and `0` are present. */
@@ -49,7 +50,7 @@ function isPresent(value: unknown): boolean {
 /** §10.2: the string itself; else the first non-empty string text field; else Python's `str(record)`. */
 export function textOf(record: unknown): string {
   if (typeof record === 'string') return record;
-  if (isMap(record)) {
+  if (isGuardMap(record)) {
     for (const name of TEXT_FIELDS) {
       const value = fieldOf(record, name);
       if (typeof value === 'string' && value !== '') return value;
@@ -65,7 +66,7 @@ export function textOf(record: unknown): string {
  * 10-digit epoch number), revokes.
  */
 export function explicitRevocation(record: unknown, now: Date): string | null {
-  if (!isMap(record)) return null;
+  if (!isGuardMap(record)) return null;
   for (const name of REVOCATION_FIELDS) {
     const value = Object.hasOwn(record, name) ? record[name] : undefined;
     if (!isPresent(value)) continue;
@@ -84,7 +85,7 @@ export function explicitRevocation(record: unknown, now: Date): string | null {
  * earlier, in year 0), so such a value is ⊥ too.
  */
 export function timestampOf(record: unknown): number | null {
-  if (!isMap(record)) return null;
+  if (!isGuardMap(record)) return null;
   let value: unknown;
   for (const name of TIME_FIELDS) {
     const field = Object.hasOwn(record, name) ? record[name] : undefined;
