@@ -115,6 +115,34 @@ function after(a: number | null, b: number | null): boolean {
 }
 
 /**
+ * Sorts survivors (indexes and their τ, side by side) newest first where τ is known, ⊥ after, each group in input
+ * order: a stable sort. Result order is never recency ([P] §5.1). A few survivors are sorted by insertion.
+ */
+function newestFirst(order: number[], times: (number | null)[]): void {
+  if (order.length > SCAN_ALL_UP_TO) {
+    const sorted = order.map((index, at) => ({ index, time: times[at]! }));
+    sorted.sort((a, b) => (after(a.time, b.time) ? 1 : after(b.time, a.time) ? -1 : 0));
+    sorted.forEach(({ index, time }, at) => {
+      order[at] = index;
+      times[at] = time;
+    });
+    return;
+  }
+  for (let at = 1; at < order.length; at += 1) {
+    const index = order[at]!;
+    const time = times[at]!;
+    let place = at;
+    while (place > 0 && after(times[place - 1]!, time)) {
+      order[place] = order[place - 1]!;
+      times[place] = times[place - 1]!;
+      place -= 1;
+    }
+    order[place] = index;
+    times[place] = time;
+  }
+}
+
+/**
  * Both stages on records given as their texts (`textOf`) and what their fields are read from (`maps[i]`: the record,
  * or its fields). Returns the kept indexes ascending.
  */
@@ -138,18 +166,11 @@ function guardCore(
     if (marked) withheld.push({ index, text: texts[index]!, reason: `backend marked ${marked}`, stage: 'explicit' });
     else if (derived) withheld.push({ index, text: texts[index]!, reason: derived, stage: 'explicit' });
     else {
-      // Newest first where τ is known; ⊥ after, in input order (a stable insertion). Result order is never recency.
-      const time = timestampOf(map);
-      let place = order.length;
-      while (place > 0 && after(times[place - 1]!, time)) {
-        order[place] = order[place - 1]!;
-        times[place] = times[place - 1]!;
-        place -= 1;
-      }
-      order[place] = index;
-      times[place] = time;
+      order.push(index);
+      times.push(timestampOf(map));
     }
   }
+  newestFirst(order, times);
   const maxWithheld = Math.trunc(count * settings.maxWithheldRatio);
   const kept: number[] = [];
   // Kept records in the order they were kept: scanned whole when few, else through the conflict index.
@@ -198,7 +219,18 @@ function guardCore(
       keptTimes.push(time);
     }
   }
-  kept.sort((a, b) => a - b);
+  // Input order again (a few records: an insertion sort, with no comparator calls).
+  if (kept.length > SCAN_ALL_UP_TO) kept.sort((a, b) => a - b);
+  else
+    for (let at = 1; at < kept.length; at += 1) {
+      const value = kept[at]!;
+      let place = at;
+      while (place > 0 && kept[place - 1]! > value) {
+        kept[place] = kept[place - 1]!;
+        place -= 1;
+      }
+      kept[place] = value;
+    }
   if (settings.annotate && withheld.length > 0) notes.push(withheldSummaryNote(withheld.length, count));
   return { kept, withheld, notes };
 }
@@ -210,7 +242,6 @@ const SCAN_ALL_UP_TO = 32;
 export function memoryRecordToGuardInput(record: MemoryRecord): GuardInput {
   return { fact: record.text, ...record.fields };
 }
-
 
 /**
  * Creates the `stale-retrieval` read guard. It calls the wrapped search once, unmodified, runs
