@@ -59,6 +59,57 @@ export function textOf(record: unknown): string {
   return pythonStr(fromJsonLike(record));
 }
 
+/** Slots of `GuardFieldSlots`: the revocation fields (§10.4 order), the time fields (§10.5 order), then this one. */
+const DERIVED_SLOT = REVOCATION_FIELDS.length + TIME_FIELDS.length;
+const EXPIRATION_SLOT = REVOCATION_FIELDS.indexOf('expiration_date');
+/** Each field stage 1 and τ read, by slot, and by name → its slot. */
+const SLOT_NAMES: readonly string[] = [...REVOCATION_FIELDS, ...TIME_FIELDS, 'derived_from_status'];
+const SLOT_OF: ReadonlyMap<string, number> = new Map(SLOT_NAMES.map((name, slot) => [name, slot]));
+
+/**
+ * The values of the fields stage 1 and τ read, by slot (`undefined` where absent): the seven revocation fields in
+ * §10.4 order, the five time fields in §10.5 order, then `derived_from_status`.
+ */
+export type GuardFieldSlots = unknown[];
+
+/** A fresh `GuardFieldSlots`, every field absent. */
+export function emptyFieldSlots(): GuardFieldSlots {
+  return new Array<unknown>(DERIVED_SLOT + 1).fill(undefined);
+}
+
+/**
+ * Fills `slots` from a record's own properties, as `explicitRevocation`, `timestampOf` and `derivedFromRevocation`
+ * read them: the revocation and time fields of a map, `derived_from_status` of any object.
+ */
+export function fillFieldSlots(record: unknown, slots: GuardFieldSlots): void {
+  slots.fill(undefined);
+  if (typeof record !== 'object' || record === null) return;
+  const fields = record as GuardRecordMap;
+  if (Object.hasOwn(fields, 'derived_from_status')) slots[DERIVED_SLOT] = fields.derived_from_status;
+  if (!isGuardMap(record)) return;
+  for (let slot = 0; slot < DERIVED_SLOT; slot += 1) {
+    const name = SLOT_NAMES[slot]!;
+    if (Object.hasOwn(fields, name)) slots[slot] = fields[name];
+  }
+}
+
+/**
+ * Fills `slots` from a map's own enumerable fields in one pass over its keys: what `fillFieldSlots` reads of the copy
+ * `{fact, ...fields}` (a spread copies exactly the own enumerable fields).
+ */
+export function fillFieldSlotsFromKeys(fields: GuardRecordMap, slots: GuardFieldSlots): void {
+  slots.fill(undefined);
+  for (const name of Object.keys(fields)) {
+    const slot = SLOT_OF.get(name);
+    if (slot !== undefined) slots[slot] = fields[name];
+  }
+}
+
+/** `derived_from_status` of filled slots. */
+export function derivedStatusOf(slots: GuardFieldSlots): unknown {
+  return slots[DERIVED_SLOT];
+}
+
 /**
  * §10.4: the first present revocation field, or `null`. `expiration_date` is a scheduled expiry: a value that
  * parses (its Python `str`, CPython's ISO rules, no timezone = UTC, so the number `20990101` is a date) and lies
@@ -67,11 +118,18 @@ export function textOf(record: unknown): string {
  */
 export function explicitRevocation(record: unknown, now: Date): string | null {
   if (!isGuardMap(record)) return null;
-  for (const name of REVOCATION_FIELDS) {
-    const value = Object.hasOwn(record, name) ? record[name] : undefined;
+  const slots = emptyFieldSlots();
+  fillFieldSlots(record, slots);
+  return revocationOf(slots, now);
+}
+
+/** `explicitRevocation` of a record's filled slots. */
+export function revocationOf(slots: GuardFieldSlots, now: Date): string | null {
+  for (let slot = 0; slot < REVOCATION_FIELDS.length; slot += 1) {
+    const value = slots[slot];
     if (!isPresent(value)) continue;
-    if (name === 'expiration_date' && isAfter(value, now)) continue;
-    return name;
+    if (slot === EXPIRATION_SLOT && isAfter(value, now)) continue;
+    return REVOCATION_FIELDS[slot]!;
   }
   return null;
 }
@@ -86,9 +144,16 @@ export function explicitRevocation(record: unknown, now: Date): string | null {
  */
 export function timestampOf(record: unknown): number | null {
   if (!isGuardMap(record)) return null;
+  const slots = emptyFieldSlots();
+  fillFieldSlots(record, slots);
+  return timeOf(slots);
+}
+
+/** `timestampOf` of a record's filled slots. */
+export function timeOf(slots: GuardFieldSlots): number | null {
   let value: unknown;
-  for (const name of TIME_FIELDS) {
-    const field = Object.hasOwn(record, name) ? record[name] : undefined;
+  for (let slot = REVOCATION_FIELDS.length; slot < DERIVED_SLOT; slot += 1) {
+    const field = slots[slot];
     if (isPresent(field)) {
       value = field;
       break;

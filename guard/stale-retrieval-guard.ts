@@ -3,9 +3,20 @@ import type { MemoryRecord } from '../backends/memory-backend.js';
 import { conflictBetween, type ConflictOutcome } from './conflict.js';
 import { conflictFeatures, trimConflictCaches, type ConflictFeatures } from './conflict-features.js';
 import { createConflictIndex } from './conflict-index.js';
-import { derivedFromRevocation } from './derived-from.js';
+import { derivedFromStatus } from './derived-from.js';
 import { DEFAULT_GUARD_CONFIG, resolveGuardConfig, type GuardConfig } from './guard-config.js';
-import { explicitRevocation, isGuardMap, textOf, timestampOf, type GuardInput } from './guard-record.js';
+import {
+  derivedStatusOf,
+  emptyFieldSlots,
+  fillFieldSlots,
+  fillFieldSlotsFromKeys,
+  isGuardMap,
+  revocationOf,
+  textOf,
+  timeOf,
+  type GuardFieldSlots,
+  type GuardInput,
+} from './guard-record.js';
 import type { GuardVerdict, ReadGuard, WithheldRecord } from './read-guard.js';
 
 /** The guard's verdict on plain inputs, plus `texts` (the kept records' texts, in the backend's order). */
@@ -64,7 +75,13 @@ export function applyStaleRetrievalGuard(
   ledgerBound: readonly boolean[] = [],
 ): GuardResult {
   const texts = records.map(textOf);
-  const verdict = guardCore(texts, records, resolvedOnce(config), now, ledgerBound);
+  const verdict = guardCore(
+    texts,
+    (index, slots) => fillFieldSlots(records[index], slots),
+    resolvedOnce(config),
+    now,
+    ledgerBound,
+  );
   const kept = verdict.kept.map((index) => ({ index, record: records[index]! }));
   return { kept, withheld: verdict.withheld, notes: verdict.notes, texts: verdict.kept.map((index) => texts[index]!) };
 }
@@ -82,7 +99,8 @@ export interface GuardIndexVerdict {
 /**
  * `applyStaleRetrievalGuard` on backend records, without building `{fact: text, ...fields}` for each: a record whose
  * text is a non-empty string and whose fields are a map without a `fact` field is read in place (its text is the
- * copy's `textOf`, its fields the copy's fields); any other record is copied as `memoryRecordToGuardInput` does.
+ * copy's `textOf`; its fields, one pass over their keys, are what the copy holds); any other record is copied as
+ * `memoryRecordToGuardInput` does.
  */
 export function applyStaleRetrievalGuardToMemoryRecords(
   records: readonly MemoryRecord[],
@@ -92,20 +110,25 @@ export function applyStaleRetrievalGuardToMemoryRecords(
 ): GuardIndexVerdict {
   const count = records.length;
   const texts = new Array<string>(count);
-  const maps = new Array<unknown>(count);
+  // A record whose fields cannot be read in place: its copy, read as `applyStaleRetrievalGuard` reads it.
+  const copies = new Array<GuardInput | undefined>(count);
   for (let index = 0; index < count; index += 1) {
     const record = records[index]!;
     const { text, fields } = record;
     if (typeof text === 'string' && text !== '' && isGuardMap(fields) && !Object.hasOwn(fields, 'fact')) {
       texts[index] = text;
-      maps[index] = fields;
     } else {
-      const input = memoryRecordToGuardInput(record);
-      texts[index] = textOf(input);
-      maps[index] = input;
+      const copy = memoryRecordToGuardInput(record);
+      copies[index] = copy;
+      texts[index] = textOf(copy);
     }
   }
-  return guardCore(texts, maps, resolvedOnce(config), now, ledgerBound);
+  const fill = (index: number, slots: GuardFieldSlots): void => {
+    const copy = copies[index];
+    if (copy !== undefined) fillFieldSlots(copy, slots);
+    else fillFieldSlotsFromKeys(records[index]!.fields, slots);
+  };
+  return guardCore(texts, fill, resolvedOnce(config), now, ledgerBound);
 }
 
 /** Whether survivor `a` comes after survivor `b` in stage 2's order: newest first where τ is known, ⊥ after. */
@@ -143,12 +166,12 @@ function newestFirst(order: number[], times: (number | null)[]): void {
 }
 
 /**
- * Both stages on records given as their texts (`textOf`) and what their fields are read from (`maps[i]`: the record,
- * or its fields). Returns the kept indexes ascending.
+ * Both stages on records given as their texts (`textOf`) and `fill`, which fills record i's field slots. Returns the
+ * kept indexes ascending.
  */
 function guardCore(
   texts: readonly string[],
-  maps: readonly unknown[],
+  fill: (index: number, slots: GuardFieldSlots) => void,
   settings: GuardConfig,
   now: Date,
   ledgerBound: readonly boolean[],
@@ -159,15 +182,16 @@ function guardCore(
   const notes: string[] = [];
   const order: number[] = [];
   const times: (number | null)[] = [];
+  const slots = emptyFieldSlots();
   for (let index = 0; index < count; index += 1) {
-    const map = maps[index];
-    const marked = settings.trustExplicitFields ? explicitRevocation(map, now) : null;
-    const derived = settings.trustExplicitFields && !marked ? derivedFromRevocation(map) : null;
+    fill(index, slots);
+    const marked = settings.trustExplicitFields ? revocationOf(slots, now) : null;
+    const derived = settings.trustExplicitFields && !marked ? derivedFromStatus(derivedStatusOf(slots)) : null;
     if (marked) withheld.push({ index, text: texts[index]!, reason: `backend marked ${marked}`, stage: 'explicit' });
     else if (derived) withheld.push({ index, text: texts[index]!, reason: derived, stage: 'explicit' });
     else {
       order.push(index);
-      times.push(timestampOf(map));
+      times.push(timeOf(slots));
     }
   }
   newestFirst(order, times);
