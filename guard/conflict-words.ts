@@ -39,6 +39,9 @@ for (let unit = 0; unit < 128; unit += 1) {
 }
 const ENCODER = new TextEncoder();
 
+/** Letters of a word packed into `heads` and `tails` (four each: a letter is < 128, so the top byte stays positive). */
+const PACKED = 8;
+
 /** Runs no longer than this are not content words and contain no term or letter cue (the shortest is 3 letters). */
 const SHORT = 2;
 
@@ -64,6 +67,9 @@ class WordTable {
   private lefts = new Int32Array(1 << 11);
   private rights = new Int32Array(1 << 11);
   private cues = new Int32Array(1 << 11);
+  /** An entry's first four letters, packed (the first in the low byte), and its next four. */
+  private heads = new Int32Array(1 << 11);
+  private tails = new Int32Array(1 << 11);
   /** The letters of every entry, back to back. */
   private letters = new Uint8Array(1 << 14);
   private used = 0;
@@ -91,8 +97,11 @@ class WordTable {
     }
   }
 
-  /** The entry of the run `units[start, end)` whose running hash is `sum`; learns it on first sight. */
-  private entryOf(start: number, end: number, sum: number): number {
+  /**
+   * The entry of the run `units[start, end)` whose running hash is `sum` and whose first eight letters pack into
+   * `head` and `tail` (see `heads`); learns it on first sight. Letters past the eighth are compared one by one.
+   */
+  private entryOf(start: number, end: number, sum: number, head: number, tail: number): number {
     const hash = mixed(sum);
     const units = this.units;
     const letters = this.letters;
@@ -100,19 +109,24 @@ class WordTable {
     const length = end - start;
     let slot = hash & mask;
     for (let entry = this.slots[slot]!; entry !== -1; entry = this.slots[slot]!) {
-      if (this.hashes[entry] === hash && this.lengths[entry] === length) {
+      if (
+        this.hashes[entry] === hash &&
+        this.lengths[entry] === length &&
+        this.heads[entry] === head &&
+        this.tails[entry] === tail
+      ) {
         const from = this.starts[entry]!;
-        let at = 0;
+        let at = PACKED;
         while (at < length && letters[from + at] === units[start + at]) at += 1;
-        if (at === length) return entry;
+        if (at >= length) return entry;
       }
       slot = (slot + 1) & mask;
     }
-    return this.learn(start, length, hash, slot);
+    return this.learn(start, length, hash, slot, head, tail);
   }
 
   /** Adds the run `units[start, start + length)` as a new entry in free slot `slot`. */
-  private learn(start: number, length: number, hash: number, slot: number): number {
+  private learn(start: number, length: number, hash: number, slot: number, head: number, tail: number): number {
     const raw = String.fromCharCode(...this.units.subarray(start, start + length));
     const { stem, left, right, negations } = this.reader.read(raw);
     let id = -1;
@@ -133,6 +147,8 @@ class WordTable {
       this.lefts = doubled(this.lefts);
       this.rights = doubled(this.rights);
       this.cues = doubled(this.cues);
+      this.heads = doubled(this.heads);
+      this.tails = doubled(this.tails);
     }
     while (this.used + length > this.letters.length) {
       const larger = new Uint8Array(this.letters.length * 2);
@@ -147,6 +163,8 @@ class WordTable {
     this.lefts[entry] = left;
     this.rights[entry] = right;
     this.cues[entry] = negations;
+    this.heads[entry] = head;
+    this.tails[entry] = tail;
     this.used += length;
     this.count += 1;
     this.slots[slot] = entry;
@@ -184,9 +202,14 @@ class WordTable {
       if (at === size) break;
       const start = at;
       let hash = 0;
+      let head = 0;
+      let tail = 0;
       for (;;) {
         if (unit <= 57) digits ||= unit >= 48;
         hash = (Math.imul(hash, 31) + unit) | 0;
+        const offset = at - start;
+        if (offset < 4) head |= unit << (offset << 3);
+        else if (offset < PACKED) tail |= unit << ((offset - 4) << 3);
         units[at] = unit;
         at += 1;
         if (at === size) break;
@@ -217,7 +240,7 @@ class WordTable {
         }
       }
       if (at - start > SHORT) {
-        const entry = this.entryOf(start, at, hash);
+        const entry = this.entryOf(start, at, hash, head, tail);
         left |= this.lefts[entry]!;
         right |= this.rights[entry]!;
         negations += this.cues[entry]!;

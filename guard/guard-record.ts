@@ -98,7 +98,7 @@ export function fillFieldSlots(record: unknown, slots: GuardFieldSlots): void {
  * `{fact, ...fields}` (a spread copies exactly the own enumerable fields).
  */
 export function fillFieldSlotsFromKeys(fields: GuardRecordMap, slots: GuardFieldSlots): void {
-  slots.fill(undefined);
+  for (let slot = 0; slot <= DERIVED_SLOT; slot += 1) slots[slot] = undefined;
   for (const name of Object.keys(fields)) {
     const slot = SLOT_OF.get(name);
     if (slot !== undefined) slots[slot] = fields[name];
