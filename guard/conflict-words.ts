@@ -19,14 +19,22 @@ export interface WordReader {
   read(raw: string): Omit<RunInfo, 'id'> & { stem: string | null };
 }
 
-/** One text's reading: the sorted distinct stem ids, the antonym masks, N(x), and whether it has an ASCII digit. */
+/**
+ * One text's reading: the text read, the sorted distinct stem ids, a one-word summary of them, the antonym masks,
+ * N(x), whether it has a digit, and two fields its reader fills later (null here).
+ */
 export interface TextReading {
+  text: string;
   ids: number[];
+  /** Bit `id & 31` for each id: two readings whose `words` share no bit share no id. */
+  words: number;
   left: number;
   right: number;
   negations: number;
   /** False only when the text has no decimal digit at all (then Q(x) is empty). */
   digits: boolean;
+  quantities: null;
+  signature: null;
 }
 
 /** `BYTES` of a byte ≥ 128 (part of a non-ASCII character: never part of a run). */
@@ -186,6 +194,7 @@ class WordTable {
     // UTF-8 of a UTF-16 string is as long as the string exactly when every code unit is ASCII.
     if (fold && size !== length) return null;
     let found = 0;
+    let words = 0;
     let left = 0;
     let right = 0;
     let negations = 0;
@@ -249,10 +258,12 @@ class WordTable {
           if (found === this.found.length) this.found = doubled(this.found);
           this.found[found] = id;
           found += 1;
+          words |= 1 << (id & 31);
         }
       }
     }
-    return { ids: sortedDistinct(this.found, found), left, right, negations, digits };
+    const ids = sortedDistinct(this.found, found);
+    return { text, ids, words, left, right, negations, digits, quantities: null, signature: null };
   }
 
   /** The stem spelled by an id of the current table. */
