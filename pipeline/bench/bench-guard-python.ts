@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ScreenVerdict } from '../defences/defence-v1.js';
-import type { GuardInput } from '../../guard/guard-record.js';
 
 /**
  * The fresh retrievals a timing ran, as guard inputs, with the screen's verdict on each: per group (3 groups of
