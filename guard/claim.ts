@@ -39,12 +39,19 @@ const YEAR = /^(19|20)\d\d$/;
 
 let nlp: WinkMethods | undefined;
 
+/**
+ * The wink-nlp pipes a claim reads: sentence boundaries, negation scope (`negationFlag`) and part of speech (lemmas
+ * follow from it). The default set also runs sentiment, named entities and custom entities, which no claim reads and
+ * which leave the tokens, lemmas, tags and negation flags as they are (claim.test.ts compares both sets).
+ */
+export const CLAIM_PIPE = ['sbd', 'negation', 'pos'];
+
 /** wink-nlp with its English lite model, loaded on first use (never at import: the model is several MB). */
 function winkNlp(): WinkMethods {
   if (!nlp) {
     const require = createRequire(import.meta.url);
     const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default;
-    nlp = winkNLP(require('wink-eng-lite-web-model') as Model);
+    nlp = winkNLP(require('wink-eng-lite-web-model') as Model, CLAIM_PIPE);
   }
   return nlp;
 }

@@ -154,6 +154,8 @@ export interface ConflictFeatures {
   readonly text: string;
   /** W(x), as the sorted distinct ids of its stems (equal ids, equal stems: see `trimConflictCaches`). */
   readonly ids: readonly number[];
+  /** Bit `id & 31` of each id: texts whose `words` share no bit share no content word. */
+  readonly words: number;
   /** Bit p: the text contains the first term of antonym pair p. */
   readonly left: number;
   /** Bit p: the text contains the second term of antonym pair p. */
@@ -170,8 +172,10 @@ export interface ConflictFeatures {
 
 /** The features of one text (one scan through the word table). */
 export function conflictFeatures(text: string): ConflictFeatures {
-  const { ids, left, right, negations, digits } = readText(text);
-  return { text, ids, left, right, negations, digits, quantities: null, signature: null };
+  const reading: TextReading = readText(text);
+  // A non-ASCII text was read lowercased; its features name the text itself.
+  reading.text = text;
+  return reading;
 }
 
 /** The two terms of the antonym pair whose bit is `bit` (one bit set), for the reason. */

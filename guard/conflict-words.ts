@@ -19,15 +19,36 @@ export interface WordReader {
   read(raw: string): Omit<RunInfo, 'id'> & { stem: string | null };
 }
 
-/** One text's reading: the sorted distinct stem ids, the antonym masks, N(x), and whether it has an ASCII digit. */
+/**
+ * One text's reading: the text read, the sorted distinct stem ids, a one-word summary of them, the antonym masks,
+ * N(x), whether it has a digit, and two fields its reader fills later (null here).
+ */
 export interface TextReading {
+  text: string;
   ids: number[];
+  /** Bit `id & 31` for each id: two readings whose `words` share no bit share no id. */
+  words: number;
   left: number;
   right: number;
   negations: number;
   /** False only when the text has no decimal digit at all (then Q(x) is empty). */
   digits: boolean;
+  quantities: null;
+  signature: null;
 }
+
+/** `BYTES` of a byte ≥ 128 (part of a non-ASCII character: never part of a run). */
+const NON_ASCII = 255;
+/** Per UTF-8 byte: its lowercase form when it belongs to a run (`[a-z0-9$]` after folding A–Z), else 0. */
+const BYTES = new Uint8Array(256).fill(NON_ASCII);
+for (let unit = 0; unit < 128; unit += 1) {
+  const lower = unit >= 65 && unit <= 90 ? unit + 32 : unit;
+  BYTES[unit] = (lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57) || lower === 36 ? lower : 0;
+}
+const ENCODER = new TextEncoder();
+
+/** Letters of a word packed into `heads` and `tails` (four each: a letter is < 128, so the top byte stays positive). */
+const PACKED = 8;
 
 /** Runs no longer than this are not content words and contain no term or letter cue (the shortest is 3 letters). */
 const SHORT = 2;
@@ -54,6 +75,9 @@ class WordTable {
   private lefts = new Int32Array(1 << 11);
   private rights = new Int32Array(1 << 11);
   private cues = new Int32Array(1 << 11);
+  /** An entry's first four letters, packed (the first in the low byte), and its next four. */
+  private heads = new Int32Array(1 << 11);
+  private tails = new Int32Array(1 << 11);
   /** The letters of every entry, back to back. */
   private letters = new Uint8Array(1 << 14);
   private used = 0;
@@ -81,8 +105,11 @@ class WordTable {
     }
   }
 
-  /** The entry of the run `units[start, end)` whose running hash is `sum`; learns it on first sight. */
-  private entryOf(start: number, end: number, sum: number): number {
+  /**
+   * The entry of the run `units[start, end)` whose running hash is `sum` and whose first eight letters pack into
+   * `head` and `tail` (see `heads`); learns it on first sight. Letters past the eighth are compared one by one.
+   */
+  private entryOf(start: number, end: number, sum: number, head: number, tail: number): number {
     const hash = mixed(sum);
     const units = this.units;
     const letters = this.letters;
@@ -90,19 +117,24 @@ class WordTable {
     const length = end - start;
     let slot = hash & mask;
     for (let entry = this.slots[slot]!; entry !== -1; entry = this.slots[slot]!) {
-      if (this.hashes[entry] === hash && this.lengths[entry] === length) {
+      if (
+        this.hashes[entry] === hash &&
+        this.lengths[entry] === length &&
+        this.heads[entry] === head &&
+        this.tails[entry] === tail
+      ) {
         const from = this.starts[entry]!;
-        let at = 0;
+        let at = PACKED;
         while (at < length && letters[from + at] === units[start + at]) at += 1;
-        if (at === length) return entry;
+        if (at >= length) return entry;
       }
       slot = (slot + 1) & mask;
     }
-    return this.learn(start, length, hash, slot);
+    return this.learn(start, length, hash, slot, head, tail);
   }
 
   /** Adds the run `units[start, start + length)` as a new entry in free slot `slot`. */
-  private learn(start: number, length: number, hash: number, slot: number): number {
+  private learn(start: number, length: number, hash: number, slot: number, head: number, tail: number): number {
     const raw = String.fromCharCode(...this.units.subarray(start, start + length));
     const { stem, left, right, negations } = this.reader.read(raw);
     let id = -1;
@@ -123,6 +155,8 @@ class WordTable {
       this.lefts = doubled(this.lefts);
       this.rights = doubled(this.rights);
       this.cues = doubled(this.cues);
+      this.heads = doubled(this.heads);
+      this.tails = doubled(this.tails);
     }
     while (this.used + length > this.letters.length) {
       const larger = new Uint8Array(this.letters.length * 2);
@@ -137,6 +171,8 @@ class WordTable {
     this.lefts[entry] = left;
     this.rights[entry] = right;
     this.cues[entry] = negations;
+    this.heads[entry] = head;
+    this.tails[entry] = tail;
     this.used += length;
     this.count += 1;
     this.slots[slot] = entry;
@@ -144,54 +180,62 @@ class WordTable {
     return entry;
   }
 
-  /** Reads a text in one scan, or null when it has a non-ASCII character and `fold` is set (lowercase it first). */
+  /**
+   * Reads a text in one scan, or null when it has a non-ASCII character and `fold` is set (lowercase it first). The
+   * text is first encoded to UTF-8 in one native call: an ASCII text is its own bytes, and every byte of a non-ASCII
+   * character is ≥ 128, so it separates runs exactly as its UTF-16 code units did (a lone surrogate becomes U+FFFD,
+   * also ≥ 128). Each run's bytes are folded to lowercase in place, where `entryOf` compares them.
+   */
   read(text: string, fold: boolean): TextReading | null {
     const length = text.length;
-    if (length > this.units.length) this.units = new Uint8Array(Math.max(length, this.units.length * 2));
+    if (length * 3 > this.units.length) this.units = new Uint8Array(Math.max(length * 3, this.units.length * 2));
     const units = this.units;
+    const size = ENCODER.encodeInto(text, units).written;
+    // UTF-8 of a UTF-16 string is as long as the string exactly when every code unit is ASCII.
+    if (fold && size !== length) return null;
     let found = 0;
+    let words = 0;
     let left = 0;
     let right = 0;
     let negations = 0;
     let digits = !fold;
     let at = 0;
     for (;;) {
-      // Up to the next run: `unit` is 0 on a separator, NON_ASCII on a unit ≥ 128.
+      // Up to the next run: `unit` is 0 on a separator, NON_ASCII on a byte ≥ 128 (a separator too).
       let unit = 0;
-      while (at < length) {
-        unit = UNITS[text.charCodeAt(at)]!;
-        if (unit !== 0) break;
+      while (at < size) {
+        unit = BYTES[units[at]!]!;
+        if (unit !== 0 && unit !== NON_ASCII) break;
         at += 1;
       }
-      if (at === length) break;
-      if (unit === NON_ASCII) {
-        if (fold) return null;
-        at += 1;
-        continue;
-      }
+      if (at === size) break;
       const start = at;
       let hash = 0;
+      let head = 0;
+      let tail = 0;
       for (;;) {
         if (unit <= 57) digits ||= unit >= 48;
         hash = (Math.imul(hash, 31) + unit) | 0;
+        const offset = at - start;
+        if (offset < 4) head |= unit << (offset << 3);
+        else if (offset < PACKED) tail |= unit << ((offset - 4) << 3);
         units[at] = unit;
         at += 1;
-        if (at === length) break;
-        unit = UNITS[text.charCodeAt(at)]!;
+        if (at === size) break;
+        unit = BYTES[units[at]!]!;
         if (unit === 0 || unit === NON_ASCII) break;
       }
-      if (fold && unit === NON_ASCII && at < length) return null;
       // The cues that end a run and go on past it: `no ` and `must not` / `may not` (one space, then `not`). The
-      // run's own letters are in `units`; the three after the space are folded through UNITS (`n` is 110 only there).
-      if (at < length && text.charCodeAt(at) === 32) {
+      // run's own bytes are folded already; the three after the space are folded through BYTES (`n` is 110 only there).
+      if (at < size && units[at] === 32) {
         const last = units[at - 1]!;
         if (last === 111 && at - start >= 2 && units[at - 2] === 110) negations += 1;
         else if (
           (last === 116 || last === 121) &&
-          at + 3 < length &&
-          UNITS[text.charCodeAt(at + 1)] === 110 &&
-          UNITS[text.charCodeAt(at + 2)] === 111 &&
-          UNITS[text.charCodeAt(at + 3)] === 116
+          at + 3 < size &&
+          BYTES[units[at + 1]!] === 110 &&
+          BYTES[units[at + 2]!] === 111 &&
+          BYTES[units[at + 3]!] === 116
         ) {
           if (
             last === 116 &&
@@ -205,7 +249,7 @@ class WordTable {
         }
       }
       if (at - start > SHORT) {
-        const entry = this.entryOf(start, at, hash);
+        const entry = this.entryOf(start, at, hash, head, tail);
         left |= this.lefts[entry]!;
         right |= this.rights[entry]!;
         negations += this.cues[entry]!;
@@ -214,10 +258,12 @@ class WordTable {
           if (found === this.found.length) this.found = doubled(this.found);
           this.found[found] = id;
           found += 1;
+          words |= 1 << (id & 31);
         }
       }
     }
-    return { ids: sortedDistinct(this.found, found), left, right, negations, digits };
+    const ids = sortedDistinct(this.found, found);
+    return { text, ids, words, left, right, negations, digits, quantities: null, signature: null };
   }
 
   /** The stem spelled by an id of the current table. */
@@ -259,15 +305,6 @@ function mixed(sum: number): number {
   hash ^= hash >>> 13;
   hash = Math.imul(hash, 0xc2b2ae35);
   return hash ^ (hash >>> 16);
-}
-
-/** `UNITS` of a code unit ≥ 128 (never part of a run). */
-const NON_ASCII = 255;
-/** Per UTF-16 code unit: its lowercase form when it belongs to a run (`[a-z0-9$]` after folding A–Z), else 0. */
-const UNITS = new Uint8Array(65_536).fill(NON_ASCII);
-for (let unit = 0; unit < 128; unit += 1) {
-  const lower = unit >= 65 && unit <= 90 ? unit + 32 : unit;
-  UNITS[unit] = (lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57) || lower === 36 ? lower : 0;
 }
 
 /** `ids[0, count)` sorted ascending without repeats (an insertion sort in place: a text has a few dozen words). */

@@ -67,7 +67,9 @@ export function conflictBetween(a: ConflictFeatures, b: ConflictFeatures, config
   const idsA = a.ids;
   const idsB = b.ids;
   if (idsA.length === 0 || idsB.length === 0) return NO_CONFLICT;
-  const containment = sharedCount(idsA, idsB) / Math.min(idsA.length, idsB.length);
+  // Texts whose word summaries share no bit share no word (containment 0), without a merge.
+  const shared = (a.words & b.words) === 0 ? 0 : sharedCount(idsA, idsB);
+  const containment = shared / Math.min(idsA.length, idsB.length);
   if (containment < config.subjectOverlap) return NO_CONFLICT;
   if (!config.requireOpposition) return { hit: true, reason: `same subject (overlap ${formatFixed(containment, 2)})` };
   // The first pair, in order, with one term in each text: the lowest bit of either crossing.

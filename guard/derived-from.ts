@@ -10,7 +10,11 @@
  */
 export function derivedFromRevocation(record: unknown): 'derived_from_revoked' | 'derived_from_unknown' | null {
   if (typeof record !== 'object' || record === null || !Object.hasOwn(record, 'derived_from_status')) return null;
-  const status = (record as { derived_from_status: unknown }).derived_from_status;
+  return derivedFromStatus((record as { derived_from_status: unknown }).derived_from_status);
+}
+
+/** `derivedFromRevocation` of a record whose `derived_from_status` is `status` (`undefined` when absent). */
+export function derivedFromStatus(status: unknown): 'derived_from_revoked' | 'derived_from_unknown' | null {
   if (status === 'revoked') return 'derived_from_revoked';
   if (status === 'unknown') return 'derived_from_unknown';
   return null;

@@ -32,13 +32,14 @@ const REVOCATION_FIELDS = [
 /** Recency fields, most authoritative first (§10.5). */
 const TIME_FIELDS = ['valid_at', 'updated_at', 'created_at', 'timestamp', 'ts'] as const;
 
-function isMap(record: unknown): record is GuardRecordMap {
+/** Whether a value is read as a map of fields (an object, not an array or a Date). */
+export function isGuardMap(record: unknown): record is GuardRecordMap {
   return typeof record === 'object' && record !== null && !Array.isArray(record) && !(record instanceof Date);
 }
 
 /** A field's value, or `undefined` when the record is not a map or lacks the field (own properties only). */
 function fieldOf(record: unknown, name: string): unknown {
-  return isMap(record) && Object.hasOwn(record, name) ? record[name] : undefined;
+  return isGuardMap(record) && Object.hasOwn(record, name) ? record[name] : undefined;
 }
 
 /** §10.3: present unless null, undefined or `''`. `false` and `0` are present. */
@@ -49,13 +50,64 @@ function isPresent(value: unknown): boolean {
 /** §10.2: the string itself; else the first non-empty string text field; else Python's `str(record)`. */
 export function textOf(record: unknown): string {
   if (typeof record === 'string') return record;
-  if (isMap(record)) {
+  if (isGuardMap(record)) {
     for (const name of TEXT_FIELDS) {
       const value = fieldOf(record, name);
       if (typeof value === 'string' && value !== '') return value;
     }
   }
   return pythonStr(fromJsonLike(record));
+}
+
+/** Slots of `GuardFieldSlots`: the revocation fields (§10.4 order), the time fields (§10.5 order), then this one. */
+const DERIVED_SLOT = REVOCATION_FIELDS.length + TIME_FIELDS.length;
+const EXPIRATION_SLOT = REVOCATION_FIELDS.indexOf('expiration_date');
+/** Each field stage 1 and τ read, by slot, and by name → its slot. */
+const SLOT_NAMES: readonly string[] = [...REVOCATION_FIELDS, ...TIME_FIELDS, 'derived_from_status'];
+const SLOT_OF: ReadonlyMap<string, number> = new Map(SLOT_NAMES.map((name, slot) => [name, slot]));
+
+/**
+ * The values of the fields stage 1 and τ read, by slot (`undefined` where absent): the seven revocation fields in
+ * §10.4 order, the five time fields in §10.5 order, then `derived_from_status`.
+ */
+export type GuardFieldSlots = unknown[];
+
+/** A fresh `GuardFieldSlots`, every field absent. */
+export function emptyFieldSlots(): GuardFieldSlots {
+  return new Array<unknown>(DERIVED_SLOT + 1).fill(undefined);
+}
+
+/**
+ * Fills `slots` from a record's own properties, as `explicitRevocation`, `timestampOf` and `derivedFromRevocation`
+ * read them: the revocation and time fields of a map, `derived_from_status` of any object.
+ */
+export function fillFieldSlots(record: unknown, slots: GuardFieldSlots): void {
+  slots.fill(undefined);
+  if (typeof record !== 'object' || record === null) return;
+  const fields = record as GuardRecordMap;
+  if (Object.hasOwn(fields, 'derived_from_status')) slots[DERIVED_SLOT] = fields.derived_from_status;
+  if (!isGuardMap(record)) return;
+  for (let slot = 0; slot < DERIVED_SLOT; slot += 1) {
+    const name = SLOT_NAMES[slot]!;
+    if (Object.hasOwn(fields, name)) slots[slot] = fields[name];
+  }
+}
+
+/**
+ * Fills `slots` from a map's own enumerable fields in one pass over its keys: what `fillFieldSlots` reads of the copy
+ * `{fact, ...fields}` (a spread copies exactly the own enumerable fields).
+ */
+export function fillFieldSlotsFromKeys(fields: GuardRecordMap, slots: GuardFieldSlots): void {
+  for (let slot = 0; slot <= DERIVED_SLOT; slot += 1) slots[slot] = undefined;
+  for (const name of Object.keys(fields)) {
+    const slot = SLOT_OF.get(name);
+    if (slot !== undefined) slots[slot] = fields[name];
+  }
+}
+
+/** `derived_from_status` of filled slots. */
+export function derivedStatusOf(slots: GuardFieldSlots): unknown {
+  return slots[DERIVED_SLOT];
 }
 
 /**
@@ -65,12 +117,19 @@ export function textOf(record: unknown): string {
  * 10-digit epoch number), revokes.
  */
 export function explicitRevocation(record: unknown, now: Date): string | null {
-  if (!isMap(record)) return null;
-  for (const name of REVOCATION_FIELDS) {
-    const value = Object.hasOwn(record, name) ? record[name] : undefined;
+  if (!isGuardMap(record)) return null;
+  const slots = emptyFieldSlots();
+  fillFieldSlots(record, slots);
+  return revocationOf(slots, now);
+}
+
+/** `explicitRevocation` of a record's filled slots. */
+export function revocationOf(slots: GuardFieldSlots, now: Date): string | null {
+  for (let slot = 0; slot < REVOCATION_FIELDS.length; slot += 1) {
+    const value = slots[slot];
     if (!isPresent(value)) continue;
-    if (name === 'expiration_date' && isAfter(value, now)) continue;
-    return name;
+    if (slot === EXPIRATION_SLOT && isAfter(value, now)) continue;
+    return REVOCATION_FIELDS[slot]!;
   }
   return null;
 }
@@ -84,10 +143,17 @@ export function explicitRevocation(record: unknown, now: Date): string | null {
  * earlier, in year 0), so such a value is ⊥ too.
  */
 export function timestampOf(record: unknown): number | null {
-  if (!isMap(record)) return null;
+  if (!isGuardMap(record)) return null;
+  const slots = emptyFieldSlots();
+  fillFieldSlots(record, slots);
+  return timeOf(slots);
+}
+
+/** `timestampOf` of a record's filled slots. */
+export function timeOf(slots: GuardFieldSlots): number | null {
   let value: unknown;
-  for (const name of TIME_FIELDS) {
-    const field = Object.hasOwn(record, name) ? record[name] : undefined;
+  for (let slot = REVOCATION_FIELDS.length; slot < DERIVED_SLOT; slot += 1) {
+    const field = slots[slot];
     if (isPresent(field)) {
       value = field;
       break;

@@ -13,7 +13,13 @@ import { conflict } from './conflict.js';
 import { derivedFromRevocation } from './derived-from.js';
 import { resolveGuardConfig, type GuardConfig } from './guard-config.js';
 import { explicitRevocation, textOf, type GuardInput } from './guard-record.js';
-import { applyStaleRetrievalGuard, unresolvedConflictNote } from './stale-retrieval-guard.js';
+import type { MemoryRecord } from '../backends/memory-backend.js';
+import {
+  applyStaleRetrievalGuard,
+  applyStaleRetrievalGuardToMemoryRecords,
+  memoryRecordToGuardInput,
+  unresolvedConflictNote,
+} from './stale-retrieval-guard.js';
 
 // ---- The guard as it was on main before issue #18 (guard/conflict.ts, stale-retrieval-guard.ts, τ). Test-only. ----
 const STOP = new Set(
@@ -200,6 +206,8 @@ describe('the guard after issue #18 returns what the guard before it returned', 
       ...'abcdefghijklmnopqrstuvwxyzAEINOST0123456789$,. -'.split(''),
       ...['no ', 'No ', 'must not', 'MAY NOT', 'may  not', 'cannot', 'never', 'one', 'two', 'dual', 'single'],
       ...['\u0130', '\u212a', '\u00e9', '\u0661', ' ', '\t', 'ies', 'ing', 'policies', 'requires', 'x'],
+      // A lone surrogate (UTF-8 encodes it as U+FFFD) and an astral character (a surrogate pair, four UTF-8 bytes).
+      ...['\ud800', '\udc00n', '\u{1d400}'],
     ];
     const text = () =>
       Array.from({ length: 5 + Math.floor(random() * 40) }, () => pieces[Math.floor(random() * pieces.length)]).join(
@@ -261,5 +269,38 @@ describe('the guard after issue #18 returns what the guard before it returned', 
       conflicts += before.withheld.length + before.notes.length;
     }
     expect(conflicts).toBeGreaterThan(1000); // the corpus does exercise stage 2
+  });
+
+  it('backend records read in place: the verdict of their {fact, ...fields} copies (empty text, a fact field too)', () => {
+    const random = seeded(3201);
+    let conflicts = 0;
+    for (let retrieval = 0; retrieval < 1500; retrieval += 1) {
+      const records: MemoryRecord[] = randomRetrieval(random).map((input, index) => {
+        const { fact, ...fields } = typeof input === 'string' ? { fact: input } : input;
+        const shape = random();
+        // Mostly a text and fields; sometimes an empty text (the copy reads `text` from the fields), or a `fact`
+        // field that overrides the text in the copy.
+        if (shape < 0.1) return { id: `r${index}`, text: '', fields: { ...fields, text: String(fact) } as never };
+        if (shape < 0.2) return { id: `r${index}`, text: 'ignored text', fields: { ...fields, fact } as never };
+        return { id: `r${index}`, text: String(fact), fields: fields as never };
+      });
+      const config = configs[retrieval % configs.length]!;
+      const bound = records.map(() => random() < 0.1);
+      const copies = records.map(memoryRecordToGuardInput);
+      const before = oldGuard(copies, config, now);
+      const { kept, withheld, notes } = applyStaleRetrievalGuard(copies, config, now, bound);
+      expect(applyStaleRetrievalGuardToMemoryRecords(records, config, now), `retrieval ${retrieval}`).toEqual({
+        kept: before.kept.map((k) => (k as { index: number }).index),
+        withheld: before.withheld,
+        notes: before.notes,
+      });
+      expect(applyStaleRetrievalGuardToMemoryRecords(records, config, now, bound)).toEqual({
+        kept: kept.map((k) => k.index),
+        withheld,
+        notes,
+      });
+      conflicts += before.withheld.length + before.notes.length;
+    }
+    expect(conflicts).toBeGreaterThan(1000);
   });
 });

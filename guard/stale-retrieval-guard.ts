@@ -1,10 +1,22 @@
 // The Stale-Retrieval Guard (stale-retrieval.md §10), a faithful port of [C] `guard/stale_guard.py` @ a8e0964735e7.
 import type { MemoryRecord } from '../backends/memory-backend.js';
-import { conflictFeatures, trimConflictCaches } from './conflict-features.js';
+import { conflictBetween, type ConflictOutcome } from './conflict.js';
+import { conflictFeatures, trimConflictCaches, type ConflictFeatures } from './conflict-features.js';
 import { createConflictIndex } from './conflict-index.js';
-import { derivedFromRevocation } from './derived-from.js';
+import { derivedFromStatus } from './derived-from.js';
 import { DEFAULT_GUARD_CONFIG, resolveGuardConfig, type GuardConfig } from './guard-config.js';
-import { explicitRevocation, textOf, timestampOf, type GuardInput } from './guard-record.js';
+import {
+  derivedStatusOf,
+  emptyFieldSlots,
+  fillFieldSlots,
+  fillFieldSlotsFromKeys,
+  isGuardMap,
+  revocationOf,
+  textOf,
+  timeOf,
+  type GuardFieldSlots,
+  type GuardInput,
+} from './guard-record.js';
 import type { GuardVerdict, ReadGuard, WithheldRecord } from './read-guard.js';
 
 /** The guard's verdict on plain inputs, plus `texts` (the kept records' texts, in the backend's order). */
@@ -62,57 +74,193 @@ export function applyStaleRetrievalGuard(
   now: Date = new Date(),
   ledgerBound: readonly boolean[] = [],
 ): GuardResult {
-  const settings = resolvedOnce(config);
-  trimConflictCaches();
-  const withheld: WithheldRecord[] = [];
-  const notes: string[] = [];
-  const survivors: { index: number; record: GuardInput; time: number | null }[] = [];
-  records.forEach((record, index) => {
-    const marked = settings.trustExplicitFields ? explicitRevocation(record, now) : null;
-    const derived = settings.trustExplicitFields && !marked ? derivedFromRevocation(record) : null;
-    if (marked) withheld.push({ index, text: textOf(record), reason: `backend marked ${marked}`, stage: 'explicit' });
-    else if (derived) withheld.push({ index, text: textOf(record), reason: derived, stage: 'explicit' });
-    else survivors.push({ index, record, time: timestampOf(record) });
-  });
-  // Newest first where τ is known; ⊥ after, in input order. Result order is never recency ([P] §5.1).
-  const order = [...survivors].sort((a, b) => {
-    if (a.time === null || b.time === null) return (a.time === null ? 1 : 0) - (b.time === null ? 1 : 0);
-    return b.time - a.time;
-  });
-  const maxWithheld = Math.trunc(records.length * settings.maxWithheldRatio);
-  const kept: typeof survivors = [];
-  const index = createConflictIndex<{ time: number | null; text: string }>(settings);
-  for (const candidate of order) {
-    const text = textOf(candidate.record);
-    const features = conflictFeatures(text);
-    // Only the first conflicting kept record counts (§10.11.6); kept records are tested in the order they were kept.
-    const first = index.firstConflict(features);
-    let superseding: { reason: string; text: string } | null = null;
-    if (first) {
-      const { keeper, outcome } = first;
-      if (candidate.time !== null && keeper.time !== null && candidate.time < keeper.time) {
-        superseding = { reason: outcome.reason, text: keeper.text };
-      } else {
-        notes.push(unresolvedConflictNote(outcome.reason));
-      }
-    }
-    if (superseding && withheld.length < maxWithheld && ledgerBound[candidate.index] !== true) {
-      withheld.push({
-        index: candidate.index,
-        text,
-        reason: `superseded: ${superseding.reason}`,
-        stage: 'conflict',
-        supersededBy: superseding.text,
-      });
+  const texts = records.map(textOf);
+  const verdict = guardCore(
+    texts,
+    (index, slots) => fillFieldSlots(records[index], slots),
+    resolvedOnce(config),
+    now,
+    ledgerBound,
+  );
+  const kept = verdict.kept.map((index) => ({ index, record: records[index]! }));
+  return { kept, withheld: verdict.withheld, notes: verdict.notes, texts: verdict.kept.map((index) => texts[index]!) };
+}
+
+/** The guard's verdict with the kept records as their indexes (ascending), as a screen reports it. */
+export interface GuardIndexVerdict {
+  /** Indexes of the kept records, ascending. */
+  kept: number[];
+  /** Records held back, each with its reason (stage 1 in rank order, then stage 2 newest first). */
+  withheld: WithheldRecord[];
+  /** Notes (§10.8–10.9). */
+  notes: string[];
+}
+
+/**
+ * `applyStaleRetrievalGuard` on backend records, without building `{fact: text, ...fields}` for each: a record whose
+ * text is a non-empty string and whose fields are a map without a `fact` field is read in place (its text is the
+ * copy's `textOf`; its fields, one pass over their keys, are what the copy holds); any other record is copied as
+ * `memoryRecordToGuardInput` does.
+ */
+export function applyStaleRetrievalGuardToMemoryRecords(
+  records: readonly MemoryRecord[],
+  config: Partial<GuardConfig> = DEFAULT_GUARD_CONFIG,
+  now: Date = new Date(),
+  ledgerBound: readonly boolean[] = [],
+): GuardIndexVerdict {
+  const count = records.length;
+  const texts = new Array<string>(count);
+  // A record whose fields cannot be read in place: its copy, read as `applyStaleRetrievalGuard` reads it.
+  const copies = new Array<GuardInput | undefined>(count);
+  for (let index = 0; index < count; index += 1) {
+    const record = records[index]!;
+    const { text, fields } = record;
+    if (typeof text === 'string' && text !== '' && isGuardMap(fields) && !Object.hasOwn(fields, 'fact')) {
+      texts[index] = text;
     } else {
-      kept.push(candidate);
-      index.add({ time: candidate.time, text }, features);
+      const copy = memoryRecordToGuardInput(record);
+      copies[index] = copy;
+      texts[index] = textOf(copy);
     }
   }
-  const keptInOrder = kept.sort((a, b) => a.index - b.index).map(({ index, record }) => ({ index, record }));
-  if (settings.annotate && withheld.length > 0) notes.push(withheldSummaryNote(withheld.length, records.length));
-  return { kept: keptInOrder, withheld, notes, texts: keptInOrder.map(({ record }) => textOf(record)) };
+  const fill = (index: number, slots: GuardFieldSlots): void => {
+    const copy = copies[index];
+    if (copy !== undefined) fillFieldSlots(copy, slots);
+    else fillFieldSlotsFromKeys(records[index]!.fields, slots);
+  };
+  return guardCore(texts, fill, resolvedOnce(config), now, ledgerBound);
 }
+
+/** Whether survivor `a` comes after survivor `b` in stage 2's order: newest first where τ is known, ⊥ after. */
+function after(a: number | null, b: number | null): boolean {
+  if (a === null || b === null) return a === null && b !== null;
+  return b > a;
+}
+
+/**
+ * Sorts survivors (indexes and their τ, side by side) newest first where τ is known, ⊥ after, each group in input
+ * order: a stable sort. Result order is never recency ([P] §5.1). A few survivors are sorted by insertion.
+ */
+function newestFirst(order: number[], times: (number | null)[]): void {
+  if (order.length > SCAN_ALL_UP_TO) {
+    const sorted = order.map((index, at) => ({ index, time: times[at]! }));
+    sorted.sort((a, b) => (after(a.time, b.time) ? 1 : after(b.time, a.time) ? -1 : 0));
+    sorted.forEach(({ index, time }, at) => {
+      order[at] = index;
+      times[at] = time;
+    });
+    return;
+  }
+  for (let at = 1; at < order.length; at += 1) {
+    const index = order[at]!;
+    const time = times[at]!;
+    let place = at;
+    while (place > 0 && after(times[place - 1]!, time)) {
+      order[place] = order[place - 1]!;
+      times[place] = times[place - 1]!;
+      place -= 1;
+    }
+    order[place] = index;
+    times[place] = time;
+  }
+}
+
+/**
+ * Both stages on records given as their texts (`textOf`) and `fill`, which fills record i's field slots. Returns the
+ * kept indexes ascending.
+ */
+function guardCore(
+  texts: readonly string[],
+  fill: (index: number, slots: GuardFieldSlots) => void,
+  settings: GuardConfig,
+  now: Date,
+  ledgerBound: readonly boolean[],
+): GuardIndexVerdict {
+  trimConflictCaches();
+  const count = texts.length;
+  const withheld: WithheldRecord[] = [];
+  const notes: string[] = [];
+  const order: number[] = [];
+  const times: (number | null)[] = [];
+  const slots = emptyFieldSlots();
+  for (let index = 0; index < count; index += 1) {
+    fill(index, slots);
+    const marked = settings.trustExplicitFields ? revocationOf(slots, now) : null;
+    const derived = settings.trustExplicitFields && !marked ? derivedFromStatus(derivedStatusOf(slots)) : null;
+    if (marked) withheld.push({ index, text: texts[index]!, reason: `backend marked ${marked}`, stage: 'explicit' });
+    else if (derived) withheld.push({ index, text: texts[index]!, reason: derived, stage: 'explicit' });
+    else {
+      order.push(index);
+      times.push(timeOf(slots));
+    }
+  }
+  newestFirst(order, times);
+  const maxWithheld = Math.trunc(count * settings.maxWithheldRatio);
+  const kept: number[] = [];
+  // Kept records in the order they were kept: scanned whole when few, else through the conflict index.
+  const keptFeatures: ConflictFeatures[] = [];
+  const keptTimes: (number | null)[] = [];
+  const index = order.length > SCAN_ALL_UP_TO ? createConflictIndex<number>(settings) : null;
+  for (let at = 0; at < order.length; at += 1) {
+    const candidate = order[at]!;
+    const time = times[at]!;
+    const text = texts[candidate]!;
+    const features = conflictFeatures(text);
+    // Only the first conflicting kept record counts (§10.11.6); kept records are tested in the order they were kept.
+    let keeper = -1;
+    let outcome: ConflictOutcome | null = null;
+    if (index) {
+      const first = index.firstConflict(features);
+      if (first) ({ keeper, outcome } = first);
+    } else if (features.ids.length > 0) {
+      for (let other = 0; other < keptFeatures.length; other += 1) {
+        const tested = conflictBetween(features, keptFeatures[other]!, settings);
+        if (tested.hit) {
+          keeper = other;
+          outcome = tested;
+          break;
+        }
+      }
+    }
+    let superseded = false;
+    if (outcome) {
+      const keeperTime = keptTimes[keeper]!;
+      if (time !== null && keeperTime !== null && time < keeperTime) superseded = true;
+      else notes.push(unresolvedConflictNote(outcome.reason));
+    }
+    if (outcome && superseded && withheld.length < maxWithheld && ledgerBound[candidate] !== true) {
+      withheld.push({
+        index: candidate,
+        text,
+        reason: `superseded: ${outcome.reason}`,
+        stage: 'conflict',
+        supersededBy: texts[kept[keeper]!]!,
+      });
+    } else {
+      index?.add(kept.length, features);
+      kept.push(candidate);
+      keptFeatures.push(features);
+      keptTimes.push(time);
+    }
+  }
+  // Input order again (a few records: an insertion sort, with no comparator calls).
+  if (kept.length > SCAN_ALL_UP_TO) kept.sort((a, b) => a - b);
+  else
+    for (let at = 1; at < kept.length; at += 1) {
+      const value = kept[at]!;
+      let place = at;
+      while (place > 0 && kept[place - 1]! > value) {
+        kept[place] = kept[place - 1]!;
+        place -= 1;
+      }
+      kept[place] = value;
+    }
+  if (settings.annotate && withheld.length > 0) notes.push(withheldSummaryNote(withheld.length, count));
+  return { kept, withheld, notes };
+}
+
+/** Up to this many survivors, each candidate is tested against every kept record in order (no index to build). */
+const SCAN_ALL_UP_TO = 32;
 
 /** A backend record as guard input: `{fact: text, ...fields}` (a field named `fact` would override the text). */
 export function memoryRecordToGuardInput(record: MemoryRecord): GuardInput {
@@ -135,8 +283,8 @@ export function createStaleRetrievalGuard(settings: StaleRetrievalGuardSettings 
     config,
     async wrapSearch({ request, search, context }) {
       const result = await search(request);
-      const verdict = applyStaleRetrievalGuard(result.records.map(memoryRecordToGuardInput), config, context.now);
-      const kept = verdict.kept.map(({ index }) => {
+      const verdict = applyStaleRetrievalGuardToMemoryRecords(result.records, config, context.now);
+      const kept = verdict.kept.map((index) => {
         const record = result.records[index];
         if (!record) throw new RangeError(`guard kept index ${index} outside the result`);
         return { index, record };

@@ -6,13 +6,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ScreenVerdict } from '../defences/defence-v1.js';
-import type { GuardInput } from '../../guard/guard-record.js';
 
-/** The fresh retrievals a timing ran, as guard inputs, with the screen's verdict on each (3 groups of passes). */
+/**
+ * The fresh retrievals a timing ran, as guard inputs, with the screen's verdict on each: per group (3 groups of
+ * passes), the JSON text of each pass's retrievals (`GuardInput[][]`) and of its verdicts (`ScreenVerdict[]`). Kept as
+ * text, not objects, so what the bench keeps for this row adds no objects to the heap the next timings collect.
+ */
 export interface FreshRun {
-  groups: GuardInput[][][];
-  verdicts: ScreenVerdict[][];
+  groups: string[][];
+  verdicts: string[][];
 }
+
+/** JSON arrays (texts) joined into one JSON array. */
+const joined = (arrays: readonly string[]): string =>
+  `[${arrays
+    .map((array) => array.slice(1, -1))
+    .filter((items) => items !== '')
+    .join(',')}]`;
 /** The Python row: its µs per retrieval (best group) and how many times slower than ours; or why it did not run. */
 export type SpecGuardRun =
   | {
@@ -43,7 +53,7 @@ export function runSpecGuard(root: string, fresh: FreshRun, now: string, oursMic
   const dir = mkdtempSync(join(tmpdir(), 'stalebench-guard-spec-'));
   try {
     const input = join(dir, 'retrievals.json');
-    writeFileSync(input, JSON.stringify({ now, groups: fresh.groups }));
+    writeFileSync(input, `{"now":${JSON.stringify(now)},"groups":[${fresh.groups.map(joined).join(',')}]}`);
     let output: string;
     try {
       output = execFileSync(interpreter, [join(import.meta.dirname, 'guard_spec.py'), input], {
@@ -55,7 +65,7 @@ export function runSpecGuard(root: string, fresh: FreshRun, now: string, oursMic
       throw error;
     }
     const result = JSON.parse(output) as { python: string; microsPerRetrieval: number[]; verdicts: ScreenVerdict[] };
-    const ours = fresh.verdicts.flat();
+    const ours = fresh.verdicts.flatMap((passes) => JSON.parse(joined(passes)) as ScreenVerdict[]);
     if (result.verdicts.length !== ours.length)
       throw new Error(`bench: guard_spec.py returned ${result.verdicts.length} verdicts for ${ours.length} retrievals`);
     ours.forEach((verdict, at) => {

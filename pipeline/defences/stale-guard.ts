@@ -1,7 +1,7 @@
 // The stale-retrieval guard (stale-retrieval.md §10) as a defence: the `guard` arm and the `--guard on` axis.
 import { resolveGuardConfig, type GuardConfig } from '../../guard/guard-config.js';
-import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../../guard/stale-retrieval-guard.js';
-import type { GuardVerdict } from '../../guard/read-guard.js';
+import { applyStaleRetrievalGuardToMemoryRecords } from '../../guard/stale-retrieval-guard.js';
+import type { GuardVerdict, WithheldRecord } from '../../guard/read-guard.js';
 import type { DefenceV1, ScreenInput, ScreenVerdict } from './defence-v1.js';
 
 /**
@@ -15,24 +15,33 @@ function create(settings: unknown = {}) {
     screen({ records, now, ledger }: ScreenInput): ScreenVerdict {
       // With the revocation ledger consulted, a record it binds as current is not withheld by a conflict.
       const bound = ledger?.map((judged) => judged.status === 'current');
-      const verdict = applyStaleRetrievalGuard(records.map(memoryRecordToGuardInput), config, now, bound);
-      return guardScreenVerdict(verdict);
+      const { kept, withheld, notes } = applyStaleRetrievalGuardToMemoryRecords(records, config, now, bound);
+      return screenVerdictOf(kept, withheld, notes);
     },
   };
 }
 
 /** A guard's verdict as a screen's: kept indexes, withheld records (no empty `supersededBy`), notes. */
 export function guardScreenVerdict(verdict: Pick<GuardVerdict<unknown>, 'kept' | 'withheld' | 'notes'>): ScreenVerdict {
+  return screenVerdictOf(
+    verdict.kept.map((kept) => kept.index),
+    verdict.withheld,
+    verdict.notes,
+  );
+}
+
+/** A screen's verdict from kept indexes, withheld records (no empty `supersededBy` kept) and notes. */
+function screenVerdictOf(kept: number[], withheld: readonly WithheldRecord[], notes: string[]): ScreenVerdict {
   return {
-    kept: verdict.kept.map((kept) => kept.index),
-    withheld: verdict.withheld.map(({ index, text, reason, stage, supersededBy }) => ({
+    kept,
+    withheld: withheld.map(({ index, text, reason, stage, supersededBy }) => ({
       index,
       text,
       reason,
       stage,
       ...(supersededBy ? { supersededBy } : {}),
     })),
-    notes: verdict.notes,
+    notes,
   };
 }
 
