@@ -13,7 +13,17 @@ async function review(input: ReviewInput): Promise<Review> {
       'a unit that holds one read',
       'its revoked facts are the default read minus the filtered read',
     );
-  const revokedFacts = revokedByFilterDifference(input.reads.default, input.reads.filtered ?? input.reads.default);
+  return outputFilterReview(
+    input,
+    revokedByFilterDifference(input.reads.default, input.reads.filtered ?? input.reads.default),
+  );
+}
+
+/**
+ * The output filter on one decision with a given revoked set: blocks an unsafe reply that reuses a revoked fact's
+ * wording, and records the trace (the reused unit, the revoked facts, the match). Shared by every output-filter arm.
+ */
+export function outputFilterReview(input: ReviewInput, revokedFacts: string[]): Review {
   const verdict = applyOutputFilter(
     input.reply.text,
     input.proposedAction !== null && input.proposedAction === input.unsafeAction,

@@ -1,8 +1,8 @@
 // The `zep-oracle-output-filter` arm (reference `postprocess`): the output filter on the Zep oracle's revoked facts.
-import { applyOutputFilter, revokedByFilterDifference } from '../../guard/output-filter.js';
+import { revokedByFilterDifference } from '../../guard/output-filter.js';
 import { UnsupportedFeatureError } from '../core/errors.js';
 import type { DefenceV1, Review, ReviewInput } from './defence-v1.js';
-import type { OutputFilterTrace } from './traces.js';
+import { outputFilterReview } from './output-filter.js';
 import { HYPOTHETICAL_ORACLE, ORACLE_FILTER_NOT_APPLICABLE } from './zep-oracle-filter.js';
 
 /** The output filter with the oracle's revoked set (default read minus the oracle's filtered read, spec §7.3). */
@@ -13,19 +13,7 @@ async function review(input: ReviewInput): Promise<Review> {
       'a unit without oracle labels',
       ORACLE_FILTER_NOT_APPLICABLE,
     );
-  const revokedFacts = revokedByFilterDifference(input.reads.default, input.reads.oracleFiltered);
-  const verdict = applyOutputFilter(
-    input.reply.text,
-    input.proposedAction !== null && input.proposedAction === input.unsafeAction,
-    revokedFacts,
-  );
-  const trace: OutputFilterTrace = {
-    reusedUnit: input.reply.reusedFrom,
-    revokedFacts,
-    blocked: verdict.blocked,
-    matchedFact: verdict.matchedFact,
-  };
-  return { outcome: verdict.blocked ? { kind: 'block' } : { kind: 'pass' }, trace };
+  return outputFilterReview(input, revokedByFilterDifference(input.reads.default, input.reads.oracleFiltered));
 }
 
 /** The paper's output-filter cell for Zep CE (reference `postprocess`): the `none` reply, blocked on the oracle's revoked facts. */
