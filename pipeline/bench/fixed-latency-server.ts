@@ -5,8 +5,8 @@
 // line). It exits when its stdin ends, so it never outlives the bench that started it.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createInterface } from 'node:readline';
 import { scriptedDecision } from './scripted-decision.js';
+import { answerControlLines } from './server-control.js';
 import { isEntryPoint } from '../core/entry-point.js';
 
 /** What the server measured since the last `reset`, all on its own clock. */
@@ -76,17 +76,11 @@ async function serveFixedLatency(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   output.write(`${JSON.stringify({ baseURL: `http://127.0.0.1:${port}/v1` })}\n`);
-  const lines = createInterface({ input });
-  lines.on('line', (command) => {
-    if (command === 'reset') {
+  answerControlLines(input, output, server, {
+    reset: () => {
       stats = { calls: 0, windowMs: 0, busyMs: 0, unscripted: 0, sample: null };
-      output.write('{"ok": true}\n');
-    } else if (command === 'stats') output.write(`${JSON.stringify(stats)}\n`);
-    else output.write(`${JSON.stringify({ error: `unknown command ${JSON.stringify(command)}` })}\n`);
-  });
-  lines.on('close', () => {
-    server.closeAllConnections();
-    server.close();
+    },
+    stats: () => stats,
   });
 }
 

@@ -6,9 +6,9 @@
 // `RateLimitStats` JSON line). It exits when its stdin ends.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createInterface } from 'node:readline';
 import { isEntryPoint } from '../core/entry-point.js';
 import { scriptedDecision } from './scripted-decision.js';
+import { answerControlLines } from './server-control.js';
 
 /** What the server counted since the last `reset`, on its own clock. */
 export interface RateLimitStats {
@@ -112,19 +112,13 @@ async function serveRateLimited(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   output.write(`${JSON.stringify({ baseURL: `http://127.0.0.1:${port}/v1` })}\n`);
-  const lines = createInterface({ input });
-  lines.on('line', (command) => {
-    if (command === 'reset') {
+  answerControlLines(input, output, server, {
+    reset: () => {
       stats = { accepted: 0, rateLimited: 0, acceptedTokens: 0, spanMs: 0, unscripted: 0 };
       admitted = [];
       first = null;
-      output.write('{"ok": true}\n');
-    } else if (command === 'stats') output.write(`${JSON.stringify(stats)}\n`);
-    else output.write(`${JSON.stringify({ error: `unknown command ${JSON.stringify(command)}` })}\n`);
-  });
-  lines.on('close', () => {
-    server.closeAllConnections();
-    server.close();
+    },
+    stats: () => stats,
   });
 }
 
