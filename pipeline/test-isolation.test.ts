@@ -7,6 +7,7 @@ import { createLexicalEmbedder } from '../backends/lexical-embedder.js';
 import { createMem0Backend } from '../backends/mem0-backend.js';
 import { createSimExtractionModel } from '../backends/sim-extraction-model.js';
 import { startOpenAICompatibleServer } from './test-support/openai-compatible-server.js';
+import { runEvalCli } from './test-support/eval-cli.js';
 import { spawnEval } from './test-support/spawn-eval.js';
 
 const CLONE = resolve(import.meta.dirname, '..');
@@ -52,6 +53,24 @@ describe('test isolation (vitest.config.ts → pipeline/test-support/isolated-ho
       expect(await run.exited, run.stderr()).toBe(0);
       expect(server.requests.length).toBeGreaterThan(0);
       expect(entriesFor(join(CLONE, '.stalebench-cache'), server.baseURL)).toEqual([]);
+      expect(entriesFor(process.env.STALEBENCH_CACHE_DIR!, server.baseURL)).toHaveLength(server.requests.length);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('an in-process pnpm eval given an endpoint environment without STALEBENCH_CACHE_DIR caches into the test directory', async () => {
+    const server = await startOpenAICompatibleServer(() => ({ content: '{"action": "REJECT", "reason": "policy"}' }));
+    try {
+      const out = tmp('stalebench-isolation-inproc-');
+      const args = ['--model', 'm', '--yes', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none'];
+      const run = await runEvalCli([...args, '--trials', '1', '--out', out, '--quiet'], {
+        OPENAI_BASE_URL: server.baseURL,
+        OPENAI_API_KEY: 'sk-test-isolation',
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(server.requests.length).toBeGreaterThan(0);
+      expect(entriesFor(join(process.cwd(), '.stalebench-cache'), server.baseURL)).toEqual([]);
       expect(entriesFor(process.env.STALEBENCH_CACHE_DIR!, server.baseURL)).toHaveLength(server.requests.length);
     } finally {
       await server.close();

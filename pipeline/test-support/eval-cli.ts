@@ -12,7 +12,9 @@ export interface EvalCliResult {
 }
 
 /**
- * `pnpm eval <args>` through the CLI's `main` with `env`; nothing reaches the test's console.
+ * `pnpm eval <args>` through the CLI's `main` with `env`; nothing reaches the test's console. An `env` without
+ * `STALEBENCH_CACHE_DIR` gets this test file's (pipeline/test-support/isolated-home.ts), so a run without
+ * `--cache-dir` never writes into the clone's `.stalebench-cache`.
  *
  * @example const { code, stderr } = await runEvalCli(['--model', 'sim', '--out', dir], {});
  */
@@ -23,7 +25,11 @@ export async function runEvalCli(args: readonly string[], env: NodeJS.ProcessEnv
   vi.spyOn(console, 'error').mockImplementation((...parts) => void err.push(parts.join(' ')));
   const started = Date.now();
   try {
-    const code = await main(['eval', ...args], env);
+    const cacheDir = process.env.STALEBENCH_CACHE_DIR;
+    const code = await main(['eval', ...args], {
+      ...(cacheDir === undefined ? {} : { STALEBENCH_CACHE_DIR: cacheDir }),
+      ...env,
+    });
     return { code, stdout: out.join('\n'), stderr: err.join('\n'), ms: Date.now() - started };
   } finally {
     vi.restoreAllMocks();
