@@ -15,6 +15,9 @@ export const SERVER_TEST_FILES = [
   'pipeline/embedder-serve-command.test.ts',
 ];
 
+/** Test files of `pnpm test:stores`: the heavy Python stores, each in a venv of its own (backends/python/store-envs.ts). */
+export const STORE_TEST_FILES = ['**/*.stores.test.ts'];
+
 /** Test files that replace modules (vi.mock) or the environment: each runs in a fresh module graph. */
 const ISOLATED_TEST_FILES = [
   'pipeline/disk-failure.e2e.test.ts',
@@ -36,7 +39,7 @@ export default defineConfig({
         // still gives each file its own HOME and cache, and no module of ours keeps state between files.
         test: {
           name: 'core',
-          exclude: [...configDefaults.exclude, ...ISOLATED_TEST_FILES, ...SERVER_TEST_FILES],
+          exclude: [...configDefaults.exclude, ...ISOLATED_TEST_FILES, ...SERVER_TEST_FILES, ...STORE_TEST_FILES],
           isolate: false,
         },
       },

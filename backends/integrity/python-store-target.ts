@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { missingPython, pythonPaths } from '../python/python-venv.js';
+import { missingStoreEnv, storeEnvPaths } from '../python/store-envs.js';
 import { startStoreProcess, StoreProcessError, type StoreProcess } from '../python/store-process.js';
 import { HarnessFaultError } from './harness-fault.js';
 import type {
@@ -40,6 +41,11 @@ export interface PythonStoreTargetSettings {
   config: Record<string, unknown>;
   /** Repository root (the venv and the driver live under it). */
   root: string;
+  /**
+   * The store environment (backends/python/store-envs.ts) whose venv runs this store; without it, the main venv of
+   * `bash .ci/install`.
+   */
+  env?: string;
   /** Raw access on the store's files (generic tooling in TypeScript, never the store's code). */
   raw(
     files: { sqlite: string; storeDir: string; owners: Record<ContextName, string> },
@@ -62,7 +68,9 @@ function rethrow(error: unknown): never {
  * @example createPythonStoreTarget({ id: 'inspeximus', adapter: 'inspeximus_store', config: { receipts: false }, root, raw: inspeximusRawAccess })
  */
 export function createPythonStoreTarget(settings: PythonStoreTargetSettings): IntegrityTarget {
-  const paths = pythonPaths(settings.root);
+  const main = pythonPaths(settings.root);
+  const paths = settings.env ? { ...main, python: storeEnvPaths(settings.root, settings.env).python } : main;
+  const missing = () => (settings.env ? missingStoreEnv(settings.root, settings.env) : missingPython(settings.root));
   let described: Promise<DriverDescription> | undefined;
   const driverDescription = () =>
     (described ??= (async () => {
@@ -79,17 +87,17 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
   return {
     id: settings.id,
     async unavailable(): Promise<Unavailable | null> {
-      const missing = missingPython(settings.root);
-      if (missing) return { reason: missing, missingPrerequisite: true };
+      const absent = missing();
+      if (absent) return { reason: absent, missingPrerequisite: true };
       const description = await driverDescription();
       return description.available
         ? null
         : {
-            reason: `the Python store could not be loaded from the venv (${description.reason ?? 'no reason'}); reinstall with bash .ci/install`,
+            reason: `the Python store could not be loaded from the venv (${description.reason ?? 'no reason'}); reinstall with ${settings.env ? `pnpm stores install ${settings.env}` : 'bash .ci/install'}`,
           };
     },
     async describe(): Promise<TargetDescription> {
-      if (missingPython(settings.root))
+      if (missing())
         return {
           label: settings.id,
           model: false,

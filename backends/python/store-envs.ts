@@ -1,0 +1,158 @@
+// Heavy Python stores each live in a venv of their own, installed on first use (`pnpm stores install <env>`) so that
+// `bash .ci/install` stays light for the main job. One line per environment; its exact pins in envs/<env>.txt.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UnknownComponentError } from '../../pipeline/core/errors.js';
+
+/** One store environment: what it holds and what installing it costs on a fresh machine. */
+export interface StoreEnvSpec {
+  /** What the venv is for (shown by `pnpm stores list`). */
+  holds: string;
+  /** Measured install time on a fresh two-core machine, e.g. `about 1 min`. */
+  installTime: string;
+  /** Upgrade pip in the new venv before installing (Letta's resolver crashes on pip 23). */
+  upgradePip?: boolean;
+}
+
+/**
+ * Every store environment, in `pnpm stores list` order. Adding one: this line plus `envs/<id>.txt` (the full
+ * closure, exactly pinned, as `pip freeze` printed it in a fresh venv).
+ */
+export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {};
+
+/** Store environments live under this git-ignored folder, relative to the repository root. */
+const STORE_ENVS_DIR = join('.cache', 'python-stores');
+
+/** Where one environment's requirements and venv are. */
+export function storeEnvPaths(root: string, id: string): { requirements: string; venv: string; python: string } {
+  const venv = join(root, STORE_ENVS_DIR, id, 'venv');
+  return {
+    requirements: join(root, 'backends', 'python', 'envs', `${id}.txt`),
+    venv,
+    python: join(venv, 'bin', 'python'),
+  };
+}
+
+function specOf(id: string): StoreEnvSpec {
+  const spec = Object.hasOwn(STORE_ENVS, id) ? STORE_ENVS[id] : undefined;
+  if (!spec) throw new UnknownComponentError('store environment', id, Object.keys(STORE_ENVS));
+  return spec;
+}
+
+const installedMarker = (root: string, id: string) => join(root, STORE_ENVS_DIR, id, 'installed');
+
+/**
+ * What is missing to run a store of this environment, or null when it is installed. The message names the command
+ * that installs it and how long that takes.
+ */
+export function missingStoreEnv(root: string, id: string): string | null {
+  const spec = specOf(id);
+  if (existsSync(storeEnvPaths(root, id).python) && isCurrent(root, id)) return null;
+  return `the Python store environment "${id}" is not installed: run pnpm stores install ${id} (${spec.installTime} on a fresh machine)`;
+}
+
+/** True when the venv was installed from exactly the requirements file as it is now (an edited pin reinstalls). */
+function isCurrent(root: string, id: string): boolean {
+  const marker = installedMarker(root, id);
+  if (!existsSync(marker)) return false;
+  return readFileSync(marker, 'utf8') === readFileSync(storeEnvPaths(root, id).requirements, 'utf8');
+}
+
+/**
+ * Creates the environment's venv and installs its pinned requirements (three attempts, 5 s apart). Returns null on
+ * success, else what failed. A half-installed venv is never marked installed: the next call starts it over.
+ */
+export function installStoreEnv(
+  root: string,
+  id: string,
+  log: (line: string) => void = () => undefined,
+): string | null {
+  const spec = specOf(id);
+  if (missingStoreEnv(root, id) === null) {
+    log(`${id}: already installed`);
+    return null;
+  }
+  const release = lockEnv(root, id, log);
+  try {
+    // Another install may have finished while this one waited for the lock.
+    if (missingStoreEnv(root, id) === null) return null;
+    return installLocked(root, id, spec, log);
+  } finally {
+    release();
+  }
+}
+
+function installLocked(root: string, id: string, spec: StoreEnvSpec, log: (line: string) => void): string | null {
+  const paths = storeEnvPaths(root, id);
+  rmSync(join(root, STORE_ENVS_DIR, id), { recursive: true, force: true });
+  const created = spawnSync('python3', ['-m', 'venv', paths.venv], { encoding: 'utf8' });
+  if (created.error || created.status !== 0)
+    return `python3 -m venv ${paths.venv} failed: ${created.error?.message ?? created.stderr.trim()}`;
+  const pip = (args: string[]) =>
+    spawnSync(paths.python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', ...args], {
+      encoding: 'utf8',
+      timeout: 1_800_000,
+    });
+  if (spec.upgradePip) pip(['--upgrade', 'pip']);
+  const requirements = readFileSync(paths.requirements, 'utf8');
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    const result = pip(['-r', paths.requirements]);
+    if (result.status === 0) {
+      writeMarker(root, id, requirements);
+      log(`${id}: installed`);
+      return null;
+    }
+    log(`${id}: pip install failed (attempt ${attempt}): ${result.stderr.trim().split('\n').slice(-2).join(' ')}`);
+    if (attempt < 3) spawnSync('sleep', ['5']);
+  }
+  return `pip install -r backends/python/envs/${id}.txt failed three times`;
+}
+
+function writeMarker(root: string, id: string, requirements: string): void {
+  // Written last, after pip succeeded: its presence means the venv holds exactly these pins.
+  writeFileSync(installedMarker(root, id), requirements);
+}
+
+/**
+ * One install per environment at a time (two test files or two shells): a lock directory holding the installer's pid;
+ * a lock whose process is gone is taken over. Waits up to 40 minutes.
+ */
+function lockEnv(root: string, id: string, log: (line: string) => void): () => void {
+  const lock = join(root, STORE_ENVS_DIR, `${id}.lock`);
+  mkdirSync(join(root, STORE_ENVS_DIR), { recursive: true });
+  for (let waited = 0; ; waited += 2) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      return () => rmSync(lock, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = readPid(join(lock, 'pid'));
+    if (holder > 0 && !isAlive(holder)) {
+      rmSync(lock, { recursive: true, force: true });
+      continue;
+    }
+    if (waited === 0) log(`${id}: waiting for another install (pid ${holder || 'starting'})`);
+    if (waited > 2400) throw new Error(`store environment ${id}: the install lock ${lock} was held for 40 minutes`);
+    spawnSync('sleep', ['2']);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readPid(path: string): number {
+  try {
+    return Number(readFileSync(path, 'utf8')) || 0;
+  } catch {
+    return 0;
+  }
+}
