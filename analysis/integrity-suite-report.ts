@@ -1,16 +1,40 @@
-// What `pnpm report` writes for an integrity run directory: the scorecard (md, html, json) and the full report.
+// What `pnpm report` writes for an integrity run directory: the scorecard (md, html, json), the full report, and,
+// when the run measured rows of agmi's published table, the two side by side (agmi.md).
 import type { IntegrityReport, SuiteReportV1 } from '../pipeline/index.js';
+import { type AgmiAtRest, agmiComparisonMarkdown, compareWithAgmi, loadAgmiAtRest } from './agmi-comparison.js';
 import { integrityJson, integrityMarkdown } from './integrity-report.js';
 import { scorecardHtml, scorecardMarkdown } from './integrity-scorecard.js';
 
-/** The integrity suite's renderers, over its summary (the report `pnpm integrity` prints). */
-export const integritySuiteReport: SuiteReportV1<IntegrityReport> = {
-  suite: 'integrity',
-  render: (report) => ({
-    'scorecard.md': scorecardMarkdown(report),
-    'scorecard.html': scorecardHtml(report),
-    'scorecard.json': `${JSON.stringify(integrityJson(report), null, 2)}\n`,
-    'integrity.md': `${integrityMarkdown(report)}\n`,
-  }),
-  text: (report) => scorecardMarkdown(report),
-};
+/** agmi's table beside the run, or null when no target of the run measures one of its rows. */
+function besideAgmi(report: IntegrityReport, agmi: AgmiAtRest): string | null {
+  const comparison = compareWithAgmi(report, agmi);
+  return comparison.targets.length > 0 ? agmiComparisonMarkdown(comparison) : null;
+}
+
+/**
+ * The integrity suite's renderers over its summary (the report `pnpm integrity` prints), given agmi's table.
+ *
+ * @example const report = integrityReportWith(loadAgmiAtRest(fixturePath));
+ */
+export function integrityReportWith(agmi: () => AgmiAtRest): SuiteReportV1<IntegrityReport> {
+  return {
+    suite: 'integrity',
+    render: (report) => {
+      const beside = besideAgmi(report, agmi());
+      return {
+        'scorecard.md': scorecardMarkdown(report),
+        'scorecard.html': scorecardHtml(report),
+        'scorecard.json': `${JSON.stringify(integrityJson(report), null, 2)}\n`,
+        'integrity.md': `${integrityMarkdown(report)}\n`,
+        ...(beside ? { 'agmi.md': beside } : {}),
+      };
+    },
+    text: (report) => {
+      const beside = besideAgmi(report, agmi());
+      return beside ? `${scorecardMarkdown(report)}\n${beside}` : scorecardMarkdown(report);
+    },
+  };
+}
+
+/** The integrity suite's renderers, reading data/agmi/at-rest.json. */
+export const integritySuiteReport: SuiteReportV1<IntegrityReport> = integrityReportWith(() => loadAgmiAtRest());
