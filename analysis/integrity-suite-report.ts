@@ -14,9 +14,8 @@ function besideAgmi(report: IntegrityReport, agmi: AgmiAtRest): string | null {
 /**
  * The integrity suite's renderers over its summary (the report `pnpm integrity` prints), given agmi's table.
  *
- * @example const report = integrityReportWith(loadAgmiAtRest(fixturePath));
  */
-export function integrityReportWith(agmi: () => AgmiAtRest): SuiteReportV1<IntegrityReport> {
+function integrityReportWith(agmi: () => AgmiAtRest): SuiteReportV1<IntegrityReport> {
   return {
     suite: 'integrity',
     render: (report) => {
