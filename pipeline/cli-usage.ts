@@ -122,8 +122,10 @@ ${helpLines(EXTRACTION_MODELS, INDENT)}
                           n/a); without it only probes that failed are printed
 
  scaling out (pipeline/README.md "A grid on several machines"):
-  --shard <i>/<n>         run only shard i of n (units split by a hash of their id); its own run directory
-                          <run id>_shard<i>of<n>; put the shards together with pnpm merge
+  --shard <i>/<n>|auto    run only shard i of n (units split by a hash of their id); its own run directory
+                          <run id>_shard<i>of<n>; put the shards together with pnpm merge. auto: from a
+                          Kubernetes Indexed Job (JOB_COMPLETION_INDEX, JOB_COMPLETIONS) or a GitHub Actions
+                          matrix (STALEBENCH_SHARD_INDEX, STALEBENCH_SHARD_COUNT); refused when neither is set
   --endpoints <file>      endpoint pool of the decision models: [{"baseURL", "keyEnv", "maxConcurrency",
                           "weight"?, "models"?}], keys read from the named environment variables only
 

@@ -29,6 +29,60 @@ function grid(models: string[], trials: number): UnitKey[] {
   return keys;
 }
 
+describe('--shard auto', () => {
+  const auto = (env: Record<string, string>) => parseShard('auto', env);
+
+  it('takes a Kubernetes Indexed Job or a GitHub Actions matrix shard, 0-based there and 1-based here', () => {
+    expect(auto({ JOB_COMPLETION_INDEX: '0', JOB_COMPLETIONS: '3' })).toEqual({ index: 1, count: 3 });
+    expect(auto({ JOB_COMPLETION_INDEX: '2', JOB_COMPLETIONS: '3' })).toEqual({ index: 3, count: 3 });
+    expect(auto({ STALEBENCH_SHARD_INDEX: '1', STALEBENCH_SHARD_COUNT: '4' })).toEqual({ index: 2, count: 4 });
+    // Both set and agreeing (a matrix inside a Job template): one shard.
+    expect(
+      auto({
+        JOB_COMPLETION_INDEX: '1',
+        JOB_COMPLETIONS: '4',
+        STALEBENCH_SHARD_INDEX: '1',
+        STALEBENCH_SHARD_COUNT: '4',
+      }),
+    ).toEqual({ index: 2, count: 4 });
+  });
+
+  it('refuses, naming the variables, when no scheduler set one, half a pair, a bad number or two that disagree', () => {
+    expect(() => auto({})).toThrow(
+      /--shard auto: no scheduler set a shard: set JOB_COMPLETION_INDEX and JOB_COMPLETIONS \(a Kubernetes Indexed Job\), or STALEBENCH_SHARD_INDEX and STALEBENCH_SHARD_COUNT/,
+    );
+    expect(() => auto({ JOB_COMPLETION_INDEX: '0' })).toThrow(/JOB_COMPLETIONS is not set/);
+    expect(() => auto({ STALEBENCH_SHARD_COUNT: '2' })).toThrow(/STALEBENCH_SHARD_INDEX is not set/);
+    expect(() => auto({ JOB_COMPLETION_INDEX: '3', JOB_COMPLETIONS: '3' })).toThrow(
+      /JOB_COMPLETION_INDEX must be a whole number from 0 to 2 \(got "3"\)/,
+    );
+    expect(() => auto({ JOB_COMPLETION_INDEX: '-1', JOB_COMPLETIONS: '3' })).toThrow(/from 0 to 2/);
+    expect(() => auto({ JOB_COMPLETION_INDEX: '0', JOB_COMPLETIONS: 'three' })).toThrow(
+      /JOB_COMPLETIONS must be a whole/,
+    );
+    expect(() => auto({ JOB_COMPLETION_INDEX: '0', JOB_COMPLETIONS: '0' })).toThrow(/from 1 to 1024/);
+    expect(() =>
+      auto({
+        JOB_COMPLETION_INDEX: '0',
+        JOB_COMPLETIONS: '2',
+        STALEBENCH_SHARD_INDEX: '1',
+        STALEBENCH_SHARD_COUNT: '2',
+      }),
+    ).toThrow(/a Kubernetes Indexed Job says shard 1\/2, a GitHub Actions matrix says 2\/2/);
+  });
+
+  it('reads the process environment by default, so every command taking --shard takes auto', () => {
+    const saved = { ...process.env };
+    try {
+      process.env.JOB_COMPLETION_INDEX = '1';
+      process.env.JOB_COMPLETIONS = '2';
+      expect(parseShard('auto')).toEqual({ index: 2, count: 2 });
+    } finally {
+      for (const name of ['JOB_COMPLETION_INDEX', 'JOB_COMPLETIONS']) if (!(name in saved)) delete process.env[name];
+    }
+  });
+});
+
 describe('--shard i/n', () => {
   it('parses i/n and names --shard with the reason for anything else', () => {
     expect(parseShard('2/3')).toEqual({ index: 2, count: 3 });

@@ -21,19 +21,66 @@ export interface Shard {
 export const shardLabel = (shard: Shard): string => `${shard.index}/${shard.count}`;
 
 /**
- * Parses `i/n` (1 ≤ i ≤ n ≤ 1024); a bad value is one `InvalidInputError` naming `--shard`.
+ * Parses `i/n` (1 ≤ i ≤ n ≤ 1024), or `auto`: the shard the scheduler gave this process (`shardFromEnvironment`). A
+ * bad value is one `InvalidInputError` naming `--shard` (and the variable, for `auto`).
  *
  * @example parseShard('2/3') // { index: 2, count: 3 }
+ * @example parseShard('auto', { JOB_COMPLETION_INDEX: '1', JOB_COMPLETIONS: '3' }) // { index: 2, count: 3 }
  */
-export function parseShard(value: string): Shard {
+export function parseShard(value: string, env: Readonly<Record<string, string | undefined>> = process.env): Shard {
+  if (value.trim() === 'auto') return shardFromEnvironment(env);
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(value);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
   if (!match || count < 1 || count > 1024 || index < 1 || index > count)
     throw new InvalidInputError('command line', [
-      { path: '--shard', message: `must be i/n with 1 ≤ i ≤ n ≤ 1024, e.g. 2/3 (got "${value}")` },
+      { path: '--shard', message: `must be i/n with 1 ≤ i ≤ n ≤ 1024, or auto, e.g. 2/3 (got "${value}")` },
     ]);
   return { index, count };
+}
+
+/**
+ * The schedulers `--shard auto` reads, each a 0-based index variable and a count variable. Kubernetes sets
+ * `JOB_COMPLETION_INDEX` in an Indexed Job's pods; the count is not in a pod's environment, so the Job's manifest sets
+ * `JOB_COMPLETIONS` to its `spec.completions` (the example in pipeline/ci/ does). A GitHub Actions matrix job gets
+ * `STALEBENCH_SHARD_INDEX` / `STALEBENCH_SHARD_COUNT` from `strategy.job-index` / `strategy.job-total` (set by the
+ * stalebench action; any other scheduler can set them too).
+ */
+const SCHEDULERS = [
+  { name: 'a Kubernetes Indexed Job', index: 'JOB_COMPLETION_INDEX', count: 'JOB_COMPLETIONS' },
+  { name: 'a GitHub Actions matrix', index: 'STALEBENCH_SHARD_INDEX', count: 'STALEBENCH_SHARD_COUNT' },
+] as const;
+
+/**
+ * `--shard auto`: the shard from the scheduler's environment (index 0-based there, 1-based here). Refused, naming
+ * the variables, when no scheduler's variables are set, when one of a pair is missing or not a whole number in
+ * range, or when two schedulers' variables disagree.
+ */
+export function shardFromEnvironment(env: Readonly<Record<string, string | undefined>>): Shard {
+  const problem = (message: string) => new InvalidInputError('command line', [{ path: '--shard auto', message }]);
+  const found: (Shard & { name: string })[] = [];
+  for (const scheduler of SCHEDULERS) {
+    const [index, count] = [env[scheduler.index], env[scheduler.count]];
+    if (index === undefined && count === undefined) continue;
+    if (index === undefined || count === undefined)
+      throw problem(
+        `${scheduler.index} and ${scheduler.count} come together (${scheduler.name}); ${index === undefined ? scheduler.index : scheduler.count} is not set`,
+      );
+    const [i, n] = [Number(index), Number(count)];
+    if (!/^\d+$/.test(count.trim()) || n < 1 || n > 1024)
+      throw problem(`${scheduler.count} must be a whole number from 1 to 1024 (got "${count}")`);
+    if (!/^\d+$/.test(index.trim()) || i >= n)
+      throw problem(`${scheduler.index} must be a whole number from 0 to ${n - 1} (got "${index}")`);
+    found.push({ index: i + 1, count: n, name: scheduler.name });
+  }
+  const [first, second] = found;
+  if (!first)
+    throw problem(
+      `no scheduler set a shard: set ${SCHEDULERS.map((s) => `${s.index} and ${s.count} (${s.name})`).join(', or ')}, or give --shard i/n`,
+    );
+  if (second && shardLabel(first) !== shardLabel(second))
+    throw problem(`${first.name} says shard ${shardLabel(first)}, ${second.name} says ${shardLabel(second)}`);
+  return { index: first.index, count: first.count };
 }
 
 /**

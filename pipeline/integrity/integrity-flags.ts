@@ -31,7 +31,7 @@ export interface IntegrityFlags {
 }
 
 export const INTEGRITY_USAGE = `usage: pnpm integrity --target <id>[,<id>…] [--edits T1,…,T9] [--json] [-o DIR] [--fail-on accepted|none]
-                      [--sarif FILE] [--shard i/n] [--limit N] [--dry-run] [--keep-stores]
+                      [--sarif FILE] [--shard i/n|auto] [--limit N] [--dry-run] [--keep-stores]
 
 Measures whether a memory store notices edits made behind its back (integrity.md): per target and edit, a fresh
 store is seeded through the target's own write path, stopped, edited once with generic tooling (SQL, Cypher, file
@@ -47,7 +47,7 @@ bytes), restarted, and read through the target's own read path.
                        scorecard.html. The same command again resumes it: recorded cells are kept, a killed run
                        runs only the cells it had not recorded. pnpm verify-run DIR checks it; pnpm report DIR
                        writes its scorecard (md, html, json) to DIR/report
-  --shard <i/n>        only the cells whose id hashes to shard i of n (one run directory per shard;
+  --shard <i/n|auto>   only the cells whose id hashes to shard i of n (one run directory per shard;
                        default directory <run id>_shard<i>of<n>); pnpm merge <shard dirs> -o DIR joins them
   --limit <N>          at most N cells, round-robin over the targets
   --dry-run            print the run directory and the cells it would run, run nothing
