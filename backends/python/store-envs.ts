@@ -21,6 +21,10 @@ export interface StoreEnvSpec {
  */
 export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
   'memory-blackbox': { holds: 'memory-blackbox 0.1.1 (memory.md watcher, ledger)', installTime: 'about 20 s' },
+  'memory-blackbox-0.1.0': {
+    holds: 'memory-blackbox 0.1.0 (the release before the restart fix)',
+    installTime: 'about 20 s',
+  },
 };
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */
