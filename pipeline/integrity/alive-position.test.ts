@@ -36,6 +36,24 @@ describe('the process position of a target (integrity.md §2.3)', () => {
     expect(result.cells.every((cell) => cell.stoppedDuringEdit === true)).toBe(true);
   }, 60_000);
 
+  it.each(['alive', 'restarted'] as const)(
+    '%s: an edit whose hook the adapter lacks is not evaluable, and the session is stopped',
+    async (position) => {
+      const inner = watcherTarget(position);
+      const target = {
+        ...inner,
+        createStore: async (settings: Parameters<typeof inner.createStore>[0]) => {
+          const store = await inner.createStore(settings);
+          return { ...store, raw: { ...store.raw, forge: undefined } };
+        },
+      };
+      const { row, result } = await measuredRow(target, [{ edit: 'T5', variant: null }]);
+      expect(row).toEqual(['T5 not-evaluable']);
+      expect(result.cells[0]?.reason).toBe('not evaluable: the adapter has no forging hook (forge)');
+    },
+    60_000,
+  );
+
   it('the position shows in --json, the report and the scorecard row label', async () => {
     const edits = [{ edit: 'T1' as const, variant: null }];
     const alive = (await measuredRow(watcherTarget('alive'), edits)).result;
@@ -50,7 +68,9 @@ describe('the process position of a target (integrity.md §2.3)', () => {
     expect(json.targets[0]?.position).toBe('alive');
     expect(Object.keys(json.targets[1] ?? {})).toEqual(['id', 'version', 'config', 'cells', 'metric']);
     const card = scorecardMarkdown(both);
-    expect(card).toContain('| start-baselined watcher over the LangGraph JS SqliteSaver (model) (process alive across the edit) |');
+    expect(card).toContain(
+      '| start-baselined watcher over the LangGraph JS SqliteSaver (model) (process alive across the edit) |',
+    );
     expect(card).toContain('| start-baselined watcher over the LangGraph JS SqliteSaver (model) | ');
     expect(card).toContain('Rows marked "process alive across the edit" kept the system up across each edit');
     expect(scorecardMarkdown(report([undeclared]))).toContain(

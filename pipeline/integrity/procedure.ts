@@ -204,7 +204,15 @@ async function editAndObserve(
     positions(before.A);
     applied = await applyEdit(selection, store.raw, before, description);
   } catch (error) {
-    if (error instanceof MissingCapabilityError) return unevaluable(`not evaluable: ${error.message}`);
+    if (error instanceof MissingCapabilityError)
+      return {
+        verdict: 'not-evaluable',
+        detection: null,
+        reason: `not evaluable: ${error.message}`,
+        form: null,
+        observation: null,
+        controls,
+      };
     return {
       verdict: 'error',
       detection: null,

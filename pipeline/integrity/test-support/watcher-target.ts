@@ -49,7 +49,10 @@ export function watcherTarget(position: TargetPosition): IntegrityTarget {
             audit: async () =>
               (await digest()) === baseline
                 ? { ok: true }
-                : { ok: false, reason: 'watcher: context A changed since the last scan (a write the agent did not make)' },
+                : {
+                    ok: false,
+                    reason: 'watcher: context A changed since the last scan (a write the agent did not make)',
+                  },
           };
         },
       };
