@@ -52,7 +52,7 @@ export function verdictText(cell: CellResult): string {
 }
 
 /** How the system stood during the edits, for the report and the scorecard (integrity.md §2.3, §7.3). */
-export function positionText(description: TargetResult['description']): string {
+function positionText(description: TargetResult['description']): string {
   return description.position === 'alive'
     ? 'the system stayed up across every edit, and the read and the audit ran in that same process (process-alive position)'
     : 'the system was stopped during every edit (process-alive position not measured)';
