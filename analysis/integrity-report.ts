@@ -7,6 +7,8 @@ export interface IntegrityJson {
     id: string;
     version: string;
     config: Record<string, string>;
+    /** Present when the target declares its process position (`alive`, or `restarted` explicitly). */
+    position?: TargetResult['description']['position'];
     cells: Pick<
       CellResult,
       'edit' | 'verdict' | 'detection' | 'reason' | 'attack' | 'variant' | 'controls' | 'form' | 'commands'
@@ -22,6 +24,7 @@ export function integrityJson(report: Pick<IntegrityReport, 'targets'>): Integri
       id: target.id,
       version: target.version,
       config: target.config,
+      ...(target.description.position ? { position: target.description.position } : {}),
       cells: target.cells.map(({ edit, verdict, detection, reason, attack, variant, controls, form, commands }) => ({
         edit,
         verdict,
@@ -48,6 +51,13 @@ export function verdictText(cell: CellResult): string {
   return cell.detection ? `${cell.verdict} (${cell.detection})` : cell.verdict;
 }
 
+/** How the system stood during the edits, for the report and the scorecard (integrity.md §2.3, §7.3). */
+function positionText(description: TargetResult['description']): string {
+  return description.position === 'alive'
+    ? 'the system stayed up across every edit, and the read and the audit ran in that same process (process-alive position)'
+    : 'the system was stopped during every edit (process-alive position not measured)';
+}
+
 function metricLines(metric: IntegrityMetric): string[] {
   return [
     `- Metric (T1–T8): **${percent(metric.value)}**${metric.reason ? ` — ${metric.reason}` : ''} (N = ${metric.n}, passes ${metric.passes}, partial ${metric.partial}, accepted ${metric.accepted})`,
@@ -65,7 +75,7 @@ function targetSection(target: TargetResult): string[] {
     `- Store: ${description.store}`,
     ...Object.entries(target.config).map(([name, value]) => `- ${name}: ${value}`),
     `- Declared detection point: ${description.detection}; contexts: ${description.contexts}`,
-    `- Edits made with: ${description.tooling}; the system was stopped during every edit (process-alive position not measured)`,
+    `- Edits made with: ${description.tooling}; ${positionText(description)}`,
     ...(target.unavailable ? [`- **Not evaluable here:** ${target.unavailable}`] : []),
     ...metricLines(target.metric),
     '',

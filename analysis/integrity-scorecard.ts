@@ -16,7 +16,7 @@ function scorecardRow(target: TargetResult): string[] {
     .join('; ');
   const metric = target.metric.value === null ? 'not computed' : target.metric.value.toFixed(3);
   return [
-    `${target.description.label}`,
+    `${target.description.label}${POSITION_MARK[target.description.position ?? ''] ?? ''}`,
     target.version,
     config,
     ...COLUMNS.map((edit) => {
@@ -26,6 +26,12 @@ function scorecardRow(target: TargetResult): string[] {
     metric,
   ];
 }
+
+/** The row label's mark of a declared position; a row that declares none is unmarked (the method's position). */
+const POSITION_MARK: Record<string, string> = {
+  alive: ' (process alive across the edit)',
+  restarted: ' (restarted after the edit)',
+};
 
 const HEADER = ['target', 'version', 'configuration', ...COLUMNS, 'metric (T1–T8)'];
 
@@ -39,9 +45,16 @@ export function scorecardMarkdown(report: IntegrityReport): string {
     `|${HEADER.map(() => '---').join('|')}|`,
     ...report.targets.map((target) => `| ${scorecardRow(target).map(escape).join(' | ')} |`),
     '',
-    'A blank cell was not measured, never a pass. Every row was measured with the system stopped during each edit.',
+    `A blank cell was not measured, never a pass. ${positionNote(report)}`,
     '',
   ].join('\n');
+}
+
+/** Which rows were measured in which position (integrity.md §2.3). */
+function positionNote(report: IntegrityReport): string {
+  if (!report.targets.some((target) => target.description.position === 'alive'))
+    return 'Every row was measured with the system stopped during each edit.';
+  return 'Rows marked "process alive across the edit" kept the system up across each edit and read and audited in the same process (integrity.md §2.3); every other row was measured with the system stopped during each edit.';
 }
 
 const html = (text: string): string =>

@@ -66,7 +66,9 @@ export interface RawSnapshot {
 }
 
 /**
- * Access that bypasses the system, used only while it is stopped. Every method logs the exact command it ran
+ * Access that bypasses the system, used while it is stopped (position `restarted`), or while its session runs across
+ * the edit (position `alive`: there C3's before/after listings read the medium under the running process too, which
+ * is sound for a file store whose process holds no uncommitted state). Every method logs the exact command it ran
  * (SQL, Cypher, file operation) through the `log` the store was created with.
  */
 export interface RawAccess {
@@ -96,11 +98,18 @@ export interface RawAccess {
 export interface TargetStore {
   /** Starts the system on this store through its own code (first start, or a restart). */
   start(): Promise<TargetSession>;
-  /** Generic-tooling access; only while no session is running. */
+  /** Generic-tooling access; while no session is running, or across a running one in the `alive` position. */
   raw: RawAccess;
   /** Removes the store (temporary directory, graph groups, processes). */
   dispose(): Promise<void>;
 }
+
+/**
+ * Where the system is while an edit is made (integrity.md §2.3): `restarted` (the method's position: stop, edit,
+ * start, then read and audit) or `alive` (the §2.3 MAY: the session that passed C1 stays up across the edit, and the
+ * read and audit run in that same process).
+ */
+export type TargetPosition = 'restarted' | 'alive';
 
 /** What a result must state about the configuration under test (integrity.md §7.3). */
 export interface TargetDescription {
@@ -124,6 +133,8 @@ export interface TargetDescription {
   revocationFields?: readonly string[];
   /** The generic tooling the edits use (`SQL through better-sqlite3 on vector_store.db`). */
   tooling: string;
+  /** The process position during each edit; absent = `restarted`, the method's (§2.3). */
+  position?: TargetPosition;
 }
 
 /** Settings a target receives for one cell. */

@@ -10,6 +10,7 @@ import type {
   IntegrityTarget,
   RawAccess,
   TargetDescription,
+  TargetPosition,
   TargetSession,
   Unavailable,
 } from './integrity-target.js';
@@ -46,6 +47,10 @@ export interface PythonStoreTargetSettings {
    * `bash .ci/install`.
    */
   env?: string;
+  /** The generic tooling the raw edits use, when they are not SQL on the first raw file (the default text). */
+  tooling?: string;
+  /** The process position during each edit (`TargetDescription.position`); absent = the method's `restarted`. */
+  position?: TargetPosition;
   /** Raw access on the store's files (generic tooling in TypeScript, never the store's code). */
   raw(
     files: { sqlite: string; storeDir: string; owners: Record<ContextName, string> },
@@ -71,6 +76,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
   const main = pythonPaths(settings.root);
   const paths = settings.env ? { ...main, python: storeEnvPaths(settings.root, settings.env).python } : main;
   const missing = () => (settings.env ? missingStoreEnv(settings.root, settings.env) : missingPython(settings.root));
+  const position = settings.position ? { position: settings.position } : {};
   let described: Promise<DriverDescription> | undefined;
   const driverDescription = () =>
     (described ??= (async () => {
@@ -107,6 +113,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
           detection: 'read',
           contexts: 2,
           tooling: 'none',
+          ...position,
         };
       const found = await driverDescription();
       if (!found.available)
@@ -119,6 +126,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
           detection: 'read',
           contexts: 2,
           tooling: 'none',
+          ...position,
         };
       const hello = found.versions;
       return {
@@ -130,7 +138,10 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
         detection: found.detection,
         contexts: 2,
         ...(found.revocation_fields.length ? { revocationFields: found.revocation_fields } : {}),
-        tooling: `SQL through better-sqlite3 on ${found.raw_files[0] ?? 'the store file'}; cp of store/ (T9); driven through backends/python/stalebench_store_driver.py`,
+        tooling:
+          settings.tooling ??
+          `SQL through better-sqlite3 on ${found.raw_files[0] ?? 'the store file'}; cp of store/ (T9); driven through backends/python/stalebench_store_driver.py`,
+        ...position,
       };
     },
     async createStore({ dir, log }) {

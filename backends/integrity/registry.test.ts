@@ -26,6 +26,9 @@ describe('integrity target registry', () => {
       'inspeximus',
       'inspeximus-receipts',
       'langgraph-sqlite-py',
+      'memory-blackbox-alive',
+      'memory-blackbox-restarted',
+      'memory-blackbox-restarted@0.1.0',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);

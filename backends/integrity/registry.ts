@@ -33,6 +33,24 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
     (await import('./inspeximus-target.js')).createInspeximusTarget(root, { receipts: true }),
   'langgraph-sqlite-py': async ({ root }) =>
     (await import('./langgraph-sqlite-py-target.js')).createLanggraphSqlitePyTarget(root),
+  'memory-blackbox-alive': async ({ root }) =>
+    (await import('./memory-blackbox-target.js')).createMemoryBlackboxTarget(root, {
+      id: 'memory-blackbox-alive',
+      position: 'alive',
+      env: 'memory-blackbox',
+    }),
+  'memory-blackbox-restarted': async ({ root }) =>
+    (await import('./memory-blackbox-target.js')).createMemoryBlackboxTarget(root, {
+      id: 'memory-blackbox-restarted',
+      position: 'restarted',
+      env: 'memory-blackbox',
+    }),
+  'memory-blackbox-restarted@0.1.0': async ({ root }) =>
+    (await import('./memory-blackbox-target.js')).createMemoryBlackboxTarget(root, {
+      id: 'memory-blackbox-restarted@0.1.0',
+      position: 'restarted',
+      env: 'memory-blackbox-0.1.0',
+    }),
 };
 
 /** Every registered target id, in scorecard order. */

@@ -19,7 +19,13 @@ export interface StoreEnvSpec {
  * Every store environment, in `pnpm stores list` order. Adding one: this line plus `envs/<id>.txt` (the full
  * closure, exactly pinned, as `pip freeze` printed it in a fresh venv).
  */
-export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {};
+export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
+  'memory-blackbox': { holds: 'memory-blackbox 0.1.1 (memory.md watcher, ledger)', installTime: 'about 20 s' },
+  'memory-blackbox-0.1.0': {
+    holds: 'memory-blackbox 0.1.0 (the release before the restart fix)',
+    installTime: 'about 20 s',
+  },
+};
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */
 const STORE_ENVS_DIR = join('.cache', 'python-stores');

@@ -136,23 +136,31 @@ export async function observeAfterEdit(store: TargetStore, edited: readonly stri
     };
   }
   try {
-    const outcome = await readSafely(session, 'A');
-    if (outcome.status === 'refused')
-      return { verdict: 'rejected', detection: 'read', reason: outcome.reason, observation: null };
-    const observation = describeServed(outcome.texts, edited);
-    if (outcome.status === 'reported')
-      return { verdict: 'reported', detection: 'read', reason: outcome.reason, observation };
-    if (session.audit) {
-      const audit = await session.audit('A').catch((error: unknown) => {
-        if (error instanceof HarnessFaultError) throw error;
-        return { ok: false as const, reason: `the audit raised ${describeError(error)}` };
-      });
-      if (!audit.ok) return { verdict: 'reported', detection: 'audit', reason: audit.reason, observation };
-    }
-    return { verdict: 'accepted', detection: null, reason: null, observation };
+    return await observeSession(session, edited);
   } finally {
     await session.stop();
   }
+}
+
+/**
+ * The classification of `observeAfterEdit` on a session that is already up: in the `alive` position, the session
+ * that stayed up across the edit reads and audits in the same process. The caller stops it.
+ */
+export async function observeSession(session: TargetSession, edited: readonly string[]): Promise<Observed> {
+  const outcome = await readSafely(session, 'A');
+  if (outcome.status === 'refused')
+    return { verdict: 'rejected', detection: 'read', reason: outcome.reason, observation: null };
+  const observation = describeServed(outcome.texts, edited);
+  if (outcome.status === 'reported')
+    return { verdict: 'reported', detection: 'read', reason: outcome.reason, observation };
+  if (session.audit) {
+    const audit = await session.audit('A').catch((error: unknown) => {
+      if (error instanceof HarnessFaultError) throw error;
+      return { ok: false as const, reason: `the audit raised ${describeError(error)}` };
+    });
+    if (!audit.ok) return { verdict: 'reported', detection: 'audit', reason: audit.reason, observation };
+  }
+  return { verdict: 'accepted', detection: null, reason: null, observation };
 }
 
 function describeServed(texts: readonly string[], edited: readonly string[]): string {

@@ -35,7 +35,8 @@ export const INTEGRITY_USAGE = `usage: pnpm integrity --target <id>[,<id>…] [-
 
 Measures whether a memory store notices edits made behind its back (integrity.md): per target and edit, a fresh
 store is seeded through the target's own write path, stopped, edited once with generic tooling (SQL, Cypher, file
-bytes), restarted, and read through the target's own read path.
+bytes), restarted, and read through the target's own read path. A target that declares the process-alive
+position (memory-blackbox-alive) instead keeps its process up across the edit and reads and audits in it.
 
   --target <ids>       comma-separated target ids (see --help for the list)
   --edits <ids>        comma-separated edits, default T1,…,T9; T8:unrevoke is the variant that clears revocation fields

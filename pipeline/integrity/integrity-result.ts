@@ -47,8 +47,11 @@ export interface CellResult {
   observation: string | null;
   /** The exact raw commands of the edit, in order. */
   commands: string[];
-  /** Always true: the system was stopped during the edit (the process-alive position is not measured). */
-  stoppedDuringEdit: true;
+  /**
+   * True when the system was stopped during the edit (the method's `restarted` position); false in the `alive`
+   * position, where the session stayed up across it (`TargetDescription.position`).
+   */
+  stoppedDuringEdit: boolean;
   /** Wall time of the cell. */
   durationMs: number;
 }

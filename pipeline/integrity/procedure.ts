@@ -1,4 +1,5 @@
-// One cell of integrity.md §2.3: fresh store, seed, C2, stop, C1, stop, one edit, C3, restart, read, verdict.
+// One cell of integrity.md §2.3: fresh store, seed, C2, stop, C1, stop, one edit, C3, restart, read, verdict; in the
+// alive position the session of C1 stays up across the edit and reads and audits in the same process.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,10 +7,11 @@ import { join } from 'node:path';
 import type {
   IntegrityTarget,
   TargetDescription,
+  TargetPosition,
   TargetSession,
   TargetStore,
 } from '../../backends/integrity/integrity-target.js';
-import { checkBaseline, checkReopen, describeError, observeAfterEdit } from './controls.js';
+import { checkBaseline, checkReopen, describeError, observeAfterEdit, observeSession } from './controls.js';
 import { applyEdit, attackId, MissingCapabilityError, positions, type RawLists } from './edits.js';
 import type { CellResult, ControlResult, EditSelection, Verdict } from './integrity-result.js';
 import { checkLanded, checkRestored } from './landed-check.js';
@@ -35,6 +37,7 @@ export function skippedCell(
   selection: EditSelection,
   verdict: Extract<Verdict, 'n/a' | 'not-evaluable'>,
   reason: string,
+  position: TargetPosition = 'restarted',
 ): CellResult {
   return {
     edit: selection.edit,
@@ -47,7 +50,7 @@ export function skippedCell(
     form: null,
     observation: null,
     commands: [],
-    stoppedDuringEdit: true,
+    stoppedDuringEdit: position !== 'alive',
     durationMs: 0,
   };
 }
@@ -85,9 +88,9 @@ export async function runCell(
   const started = Date.now();
   const commands: string[] = [];
   const inapplicable = notApplicable(selection, description);
-  if (inapplicable) return skippedCell(selection, 'n/a', inapplicable);
+  if (inapplicable) return skippedCell(selection, 'n/a', inapplicable, description.position);
   const gap = capabilityGap(selection, description);
-  if (gap) return skippedCell(selection, 'not-evaluable', gap);
+  if (gap) return skippedCell(selection, 'not-evaluable', gap, description.position);
   const dir = await mkdtemp(
     join(options.scratchDir ?? tmpdir(), `integrity-${target.id.replace(/[^a-z0-9]+/gi, '-')}-`),
   );
@@ -121,7 +124,7 @@ export async function runCell(
     attack: attackId(selection),
     ...result,
     commands,
-    stoppedDuringEdit: true,
+    stoppedDuringEdit: description.position !== 'alive',
     durationMs: Date.now() - started,
   };
 }
@@ -168,15 +171,48 @@ async function runSteps(
     await stopQuietly(session);
     return unevaluable(`C1 failed: ${controls.c1.detail}`);
   }
-  if (selection.edit === 'T9') return runSnapshotRollback(store, session as TargetSession, controls);
-  await stopQuietly(session);
+  const running = session as TargetSession;
+  if (description.position === 'alive') {
+    // The §2.3 MAY: the session that passed C1 stays up across the edit; C3 lists the medium under it.
+    try {
+      return selection.edit === 'T9'
+        ? await rollBackSnapshot(store, controls, running)
+        : await editAndObserve(store, description, selection, controls, running);
+    } finally {
+      await running.stop();
+    }
+  }
+  await running.stop();
+  if (selection.edit === 'T9') return rollBackSnapshot(store, controls, null);
+  return editAndObserve(store, description, selection, controls, null);
+}
+
+/**
+ * One of T1–T8 with raw access, C3, then the verdict: from a restart (`running` null) or from the session that stayed
+ * up across the edit.
+ */
+async function editAndObserve(
+  store: TargetStore,
+  description: TargetDescription,
+  selection: EditSelection,
+  controls: Partial['controls'],
+  running: TargetSession | null,
+): Promise<Partial> {
   const before = await listAll(store);
   let applied;
   try {
     positions(before.A);
     applied = await applyEdit(selection, store.raw, before, description);
   } catch (error) {
-    if (error instanceof MissingCapabilityError) return unevaluable(`not evaluable: ${error.message}`);
+    if (error instanceof MissingCapabilityError)
+      return {
+        verdict: 'not-evaluable',
+        detection: null,
+        reason: `not evaluable: ${error.message}`,
+        form: null,
+        observation: null,
+        controls,
+      };
     return {
       verdict: 'error',
       detection: null,
@@ -199,16 +235,19 @@ async function runSteps(
     };
   const previous = new Map(before.A.map((record) => [record.slot, record.body]));
   const edited = after.A.filter((record) => previous.get(record.slot) !== record.body).map((record) => record.text);
-  return { ...(await observeAfterEdit(store, edited)), form: applied.form, controls };
+  const observed = running ? await observeSession(running, edited) : await observeAfterEdit(store, edited);
+  return { ...observed, form: applied.form, controls };
 }
 
-/** T9: snapshot the whole stopped store, write one more genuine record, stop, restore the older copy, restart, read. */
-async function runSnapshotRollback(
+/**
+ * T9: snapshot the whole stopped store, write one more genuine record, stop, restore the older copy, restart, read.
+ * With `running` (the alive position) the copy, the write, the restore and the read all happen under that session.
+ */
+async function rollBackSnapshot(
   store: TargetStore,
-  running: TargetSession,
   controls: Partial['controls'],
+  running: TargetSession | null,
 ): Promise<Partial> {
-  await running.stop();
   if (!store.raw.snapshot)
     return {
       verdict: 'not-evaluable',
@@ -221,11 +260,14 @@ async function runSnapshotRollback(
   const snapshotLists = await listAll(store);
   const snapshot = await store.raw.snapshot();
   const later = laterRecord('A');
-  const session = await store.start();
-  try {
-    await session.seed('A', [later]);
-  } finally {
-    await session.stop();
+  if (running) await running.seed('A', [later]);
+  else {
+    const session = await store.start();
+    try {
+      await session.seed('A', [later]);
+    } finally {
+      await session.stop();
+    }
   }
   const beforeRestore = await listAll(store);
   await snapshot.restore();
@@ -241,7 +283,7 @@ async function runSnapshotRollback(
       controls,
     };
   return {
-    ...(await observeAfterEdit(store, [])),
+    ...(running ? await observeSession(running, []) : await observeAfterEdit(store, [])),
     form: 'whole store restored to the copy taken before one more genuine write',
     controls,
   };

@@ -60,7 +60,7 @@ export async function measureCell(
   options: CellOptions = {},
 ): Promise<CellResult> {
   const cell = described.unavailable
-    ? skippedCell(selection, 'not-evaluable', `not evaluable: ${described.unavailable}`)
+    ? skippedCell(selection, 'not-evaluable', `not evaluable: ${described.unavailable}`, described.description.position)
     : await runCell(target, described.description, selection, options);
   progress(
     `${target.id} ${cell.attack}: ${cell.verdict}${cell.detection ? ` (${cell.detection})` : ''}${cell.reason ? ` — ${cell.reason}` : ''}`,
