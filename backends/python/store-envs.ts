@@ -19,7 +19,17 @@ export interface StoreEnvSpec {
  * Every store environment, in `pnpm stores list` order. Adding one: this line plus `envs/<id>.txt` (the full
  * closure, exactly pinned, as `pip freeze` printed it in a fresh venv).
  */
-export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {};
+export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
+  'atelya-attest': { holds: 'atelya-attest 0.1.1 (keyed hash chain, anchored head)', installTime: 'about 5 s' },
+  'continuum-agent': {
+    holds: 'continuum-agent 0.1.0 with its attest extra (event-log hash chain, Ed25519-signed head)',
+    installTime: 'about 15 s',
+  },
+  'acrf-memory-guard': {
+    holds: 'acrf-memory-guard 0.1.0 (per-entry HMAC over a JSON store)',
+    installTime: 'about 5 s',
+  },
+};
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */
 const STORE_ENVS_DIR = join('.cache', 'python-stores');
