@@ -26,6 +26,11 @@ describe('integrity target registry', () => {
       'inspeximus',
       'inspeximus-receipts',
       'langgraph-sqlite-py',
+      'atelya-attest',
+      'atelya-attest-anchored',
+      'continuum',
+      'continuum-signed',
+      'acrf-memory-guard',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);

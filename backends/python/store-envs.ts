@@ -20,14 +20,14 @@ export interface StoreEnvSpec {
  * closure, exactly pinned, as `pip freeze` printed it in a fresh venv).
  */
 export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
-  'atelya-attest': { holds: 'atelya-attest 0.1.1 (keyed hash chain, anchored head)', installTime: 'about 5 s' },
+  'atelya-attest': { holds: 'atelya-attest 0.1.1 (keyed hash chain, anchored head)', installTime: 'about 10 s' },
   'continuum-agent': {
     holds: 'continuum-agent 0.1.0 with its attest extra (event-log hash chain, Ed25519-signed head)',
-    installTime: 'about 15 s',
+    installTime: 'about 30 s',
   },
   'acrf-memory-guard': {
     holds: 'acrf-memory-guard 0.1.0 (per-entry HMAC over a JSON store)',
-    installTime: 'about 5 s',
+    installTime: 'about 20 s',
   },
 };
 
