@@ -1,4 +1,4 @@
-// Raw access to Atelya Attest chain files (one JSON line per entry, one file per context): line edits, never the library.
+// Raw access to Atelya Attest chain files (a JSON line per entry, a file per context): line edits, never the library.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { changedNumber } from '../../pipeline/integrity/seed-plan.js';

@@ -23,6 +23,10 @@ interface EventRow {
 const MOVING = ['type', 'timestamp', 'payload', 'causer_event_id', 'source', 'prev_hash', 'hash'] as const;
 /** The event type the adapter writes a memory as (backends/python/store_adapters/continuum_events.py). */
 const MEMORY_TYPE = 'FINDING_ADDED';
+/** One `?` per column of an inserted event (its slot's three plus the moving ones). */
+const PLACEHOLDERS = Array(3 + MOVING.length)
+  .fill('?')
+  .join(', ');
 
 const claimOf = (row: EventRow): string => String((JSON.parse(row.payload) as { claim?: JsonValue }).claim ?? '');
 
@@ -96,21 +100,18 @@ export function continuumEventsRawAccess(
           finding_id: `${row.run_id}-f${row.sequence}`,
           claim: changedNumber(claimOf(row)).text,
         };
-        db.run(
-          'INSERT INTO events (run_id, sequence, event_id, type, timestamp, payload, causer_event_id, source, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-          [
-            row.run_id,
-            row.sequence + 1,
-            `event_${randomBytes(16).toString('hex')}`,
-            row.type,
-            row.timestamp,
-            JSON.stringify(forged),
-            row.causer_event_id,
-            row.source,
-            row.hash,
-            randomBytes(32).toString('hex'),
-          ],
-        );
+        db.run(`INSERT INTO events (run_id, sequence, event_id, ${MOVING.join(', ')}) VALUES (${PLACEHOLDERS})`, [
+          row.run_id,
+          row.sequence + 1,
+          `event_${randomBytes(16).toString('hex')}`,
+          row.type,
+          row.timestamp,
+          JSON.stringify(forged),
+          row.causer_event_id,
+          row.source,
+          row.hash,
+          randomBytes(32).toString('hex'),
+        ]);
       });
     },
     async relabel(record) {

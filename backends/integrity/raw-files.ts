@@ -1,4 +1,4 @@
-// Generic file tooling for raw edits: JSON-lines and JSON-object files edited in place, and whole-directory snapshots (T9).
+// Generic file tooling for raw edits: JSON-lines and JSON-object files edited in place, whole-directory copies (T9).
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { JsonValue, RawSnapshot } from './integrity-target.js';
 
@@ -101,7 +101,9 @@ export interface JsonObjectFile {
  * Opens a JSON-object file for raw editing, rewritten indented by two spaces (as Python's `json.dump(indent=2)`
  * writes it). `label` names it in logged commands.
  *
- * @example await jsonObjectFile('/tmp/cell/store/memory_store.json', 'store/memory_store.json', console.log).remove('ctx-A::04');
+ * @example
+ * const file = jsonObjectFile('/tmp/cell/store/memory_store.json', 'store/memory_store.json', console.log);
+ * await file.remove('ctx-A::04');
  */
 export function jsonObjectFile(path: string, label: string, log: (command: string) => void): JsonObjectFile {
   const read = async (): Promise<Record<string, JsonValue>> => {

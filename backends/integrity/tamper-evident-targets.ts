@@ -1,4 +1,4 @@
-// Targets of the three tamper-evidence packages (agmi's rows): Atelya Attest, CONTINUUM, acrf-memory-guard, real PyPI code.
+// Targets of three tamper-evidence packages on the real PyPI code (agmi's rows): Atelya, CONTINUUM, acrf-memory-guard.
 import { acrfStoreRawAccess } from './acrf-store-raw.js';
 import { atelyaChainRawAccess } from './atelya-chain-raw.js';
 import { continuumEventsRawAccess } from './continuum-events-raw.js';

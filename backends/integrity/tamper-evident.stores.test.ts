@@ -1,4 +1,4 @@
-// Pinned rows of the three tamper-evidence packages (agmi's Atelya, CONTINUUM and acrf-memory-guard rows), real PyPI code.
+// Pinned rows of three tamper-evidence packages on the real PyPI code: agmi's Atelya, CONTINUUM and acrf-memory-guard.
 import { describe, expect, it } from 'vitest';
 import { ALL_EDITS } from '../../pipeline/integrity/edits.js';
 import type { TargetResult } from '../../pipeline/integrity/integrity-result.js';
