@@ -47,6 +47,8 @@ describe('tamper-evidence packages (agmi rows) through the store driver', () => 
       expect(described.versions).toEqual({ 'atelya-attest': '0.1.1' });
       expect(described.detection).toBe('audit');
       expect(described.config.anchor).toBe('off');
+      expect(described.config.chain).toContain('key kept in <cell>/keys, outside the store');
+      expect(described.tooling).toMatch(/^JSON-line edits of store\/chain-a\.jsonl .*; cp of store\/ \(T9\)/);
       const { row: measured, result } = await measuredRow(atelya);
       expect(measured).toEqual(
         row({
@@ -97,6 +99,7 @@ describe('tamper-evidence packages (agmi rows) through the store driver', () => 
     async () => {
       const described = await continuum.describe();
       expect(described.versions).toEqual({ 'continuum-agent': '0.1.0' });
+      expect(described.tooling).toMatch(/^SQL through better-sqlite3 on store\/continuum\.db; cp of store\/ \(T9\)/);
       expect(described.detection).toBe('audit');
       const { row: measured, result } = await measuredRow(continuum);
       expect(measured).toEqual(
@@ -153,6 +156,7 @@ describe('tamper-evidence packages (agmi rows) through the store driver', () => 
       const described = await acrf.describe();
       expect(described.versions).toEqual({ 'acrf-memory-guard': '0.1.0' });
       expect(described.detection).toBe('read');
+      expect(described.tooling).toMatch(/^JSON member edits of store\/memory_store\.json /);
       const { row: measured, result } = await measuredRow(acrf);
       const read = 'rejected/read';
       expect(measured).toEqual(
