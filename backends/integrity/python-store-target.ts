@@ -47,7 +47,10 @@ export interface PythonStoreTargetSettings {
    * `bash .ci/install`.
    */
   env?: string;
-  /** The generic tooling the raw edits use, when they are not SQL on the first raw file (the default text). */
+  /**
+   * The generic tooling the raw edits use, as the description states it; default: SQL through better-sqlite3 on the
+   * first raw file.
+   */
   tooling?: string;
   /** The process position during each edit (`TargetDescription.position`); absent = the method's `restarted`. */
   position?: TargetPosition;
@@ -57,6 +60,12 @@ export interface PythonStoreTargetSettings {
     log: (command: string) => void,
   ): RawAccess;
 }
+
+const DRIVEN = 'driven through backends/python/stalebench_store_driver.py';
+
+/** What the raw edits of a SQLite store use, as descriptions state it. */
+const defaultTooling = (rawFiles: readonly string[]): string =>
+  `SQL through better-sqlite3 on ${rawFiles[0] ?? 'the store file'}`;
 
 /** A driver error that is ours (bad request) is a harness fault; anything the store itself raised stays its own. */
 function rethrow(error: unknown): never {
@@ -138,9 +147,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
         detection: found.detection,
         contexts: 2,
         ...(found.revocation_fields.length ? { revocationFields: found.revocation_fields } : {}),
-        tooling:
-          settings.tooling ??
-          `SQL through better-sqlite3 on ${found.raw_files[0] ?? 'the store file'}; cp of store/ (T9); driven through backends/python/stalebench_store_driver.py`,
+        tooling: `${settings.tooling ?? defaultTooling(found.raw_files)}; cp of store/ (T9); ${DRIVEN}`,
         ...position,
       };
     },

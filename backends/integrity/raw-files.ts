@@ -1,4 +1,4 @@
-// Generic file tooling for raw edits: JSON-lines files edited line by line, and whole-directory snapshots (T9).
+// Generic file tooling for raw edits: JSON-lines and JSON-object files edited in place, whole-directory copies (T9).
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { JsonValue, RawSnapshot } from './integrity-target.js';
 
@@ -83,6 +83,54 @@ export async function directorySnapshot(
       await rm(dir, { recursive: true, force: true });
       await cp(copy, dir, { recursive: true, preserveTimestamps: true });
       log(`rm -rf ${label} && cp -a ${label}.snapshot ${label}`);
+    },
+  };
+}
+
+/** A JSON file holding one object (entry id → entry), read and rewritten with plain file operations. */
+export interface JsonObjectFile {
+  /** The whole object; a missing file is an empty one. Throws naming the file when it is not a JSON object. */
+  read(): Promise<Record<string, JsonValue>>;
+  /** Sets (adds or replaces) one member. */
+  set(key: string, value: JsonValue): Promise<void>;
+  /** Deletes one member; throws when it is absent. */
+  remove(key: string): Promise<void>;
+}
+
+/**
+ * Opens a JSON-object file for raw editing, rewritten indented by two spaces (as Python's `json.dump(indent=2)`
+ * writes it). `label` names it in logged commands.
+ *
+ * @example
+ * const file = jsonObjectFile('/tmp/cell/store/memory_store.json', 'store/memory_store.json', console.log);
+ * await file.remove('ctx-A::04');
+ */
+export function jsonObjectFile(path: string, label: string, log: (command: string) => void): JsonObjectFile {
+  const read = async (): Promise<Record<string, JsonValue>> => {
+    const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return '{}';
+      throw error;
+    });
+    const value = JSON.parse(text) as unknown;
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      throw new Error(`${path}: not a JSON object`);
+    return value as Record<string, JsonValue>;
+  };
+  const save = (content: Record<string, JsonValue>): Promise<void> => writeFile(path, JSON.stringify(content, null, 2));
+  return {
+    read,
+    async set(key, value) {
+      const content = await read();
+      content[key] = value;
+      log(`file ${label}: set ${JSON.stringify(key)} to ${JSON.stringify(value)}`);
+      await save(content);
+    },
+    async remove(key) {
+      const content = await read();
+      if (!Object.hasOwn(content, key)) throw new RangeError(`${path}: no member ${JSON.stringify(key)}`);
+      log(`file ${label}: delete ${JSON.stringify(key)} (${JSON.stringify(content[key])})`);
+      delete content[key];
+      await save(content);
     },
   };
 }

@@ -29,6 +29,11 @@ describe('integrity target registry', () => {
       'memory-blackbox-alive',
       'memory-blackbox-restarted',
       'memory-blackbox-restarted@0.1.0',
+      'atelya-attest',
+      'atelya-attest-anchored',
+      'continuum',
+      'continuum-signed',
+      'acrf-memory-guard',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);

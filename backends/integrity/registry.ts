@@ -51,6 +51,16 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
       position: 'restarted',
       env: 'memory-blackbox-0.1.0',
     }),
+  'atelya-attest': async ({ root }) =>
+    (await import('./tamper-evident-targets.js')).createAtelyaAttestTarget(root, { anchored: false }),
+  'atelya-attest-anchored': async ({ root }) =>
+    (await import('./tamper-evident-targets.js')).createAtelyaAttestTarget(root, { anchored: true }),
+  continuum: async ({ root }) =>
+    (await import('./tamper-evident-targets.js')).createContinuumTarget(root, { signed: false }),
+  'continuum-signed': async ({ root }) =>
+    (await import('./tamper-evident-targets.js')).createContinuumTarget(root, { signed: true }),
+  'acrf-memory-guard': async ({ root }) =>
+    (await import('./tamper-evident-targets.js')).createAcrfMemoryGuardTarget(root),
 };
 
 /** Every registered target id, in scorecard order. */
