@@ -31,9 +31,21 @@ export interface DriverDescription {
   owners: Record<ContextName, string>;
 }
 
+/** Where one cell's store lives, handed to the target's raw access. */
+export interface PythonStoreFiles {
+  /** The SQLite file the raw edits open (`<cell>/<raw_files[0]>`). */
+  sqlite: string;
+  /** The store directory (`<cell>/store`), which T9's copy takes whole. */
+  storeDir: string;
+  /** The process's HOME (`<cell>/home`, outside the store; XDG_CONFIG_HOME is its `.config`). */
+  home: string;
+  /** Owner string of each context as the store records it. */
+  owners: Record<ContextName, string>;
+}
+
 /** Settings of one Python store target. */
 export interface PythonStoreTargetSettings {
-  /** Registry id, e.g. `inspeximus-receipts`. */
+  /** Registry id, e.g. `inspeximus-receipts-keyed`. */
   id: string;
   /** Adapter module in backends/python/store_adapters/. */
   adapter: string;
@@ -47,10 +59,7 @@ export interface PythonStoreTargetSettings {
    */
   env?: string;
   /** Raw access on the store's files (generic tooling in TypeScript, never the store's code). */
-  raw(
-    files: { sqlite: string; storeDir: string; owners: Record<ContextName, string> },
-    log: (command: string) => void,
-  ): RawAccess;
+  raw(files: PythonStoreFiles, log: (command: string) => void): RawAccess;
 }
 
 /** A driver error that is ours (bad request) is a harness fault; anything the store itself raised stays its own. */
@@ -63,7 +72,8 @@ function rethrow(error: unknown): never {
 /**
  * Creates a target for a Python store. Each start is a new Python process (a real restart); its HOME and
  * XDG_CONFIG_HOME point at `<cell>/home`, outside the store directory, so whatever the library keeps in the user's
- * config home is off the store: the edits and T9's copy never touch it.
+ * config home is off the store: the edits and T9's copy leave it alone unless the target's raw access models an
+ * attacker who holds it too (`inspeximus-receipts-keyed-confighome`).
  *
  * @example createPythonStoreTarget({ id: 'inspeximus', adapter: 'inspeximus_store', config: { receipts: false }, root, raw: inspeximusRawAccess })
  */
@@ -141,6 +151,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
         {
           sqlite: join(dir, found.raw_files[0] ?? 'store/store.db'),
           storeDir: join(dir, 'store'),
+          home,
           owners: found.owners,
         },
         log,

@@ -24,8 +24,10 @@ describe('integrity target registry', () => {
       'poem-ledger',
       'runlog',
       'inspeximus',
-      'inspeximus-receipts',
+      'inspeximus-receipts-unsigned',
       'langgraph-sqlite-py',
+      'inspeximus-receipts-keyed',
+      'inspeximus-receipts-keyed-confighome',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);

@@ -27,12 +27,15 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
   'poem-ledger': async () => (await import('./poem-ledger-target.js')).createPoemLedgerTarget(),
   runlog: async () =>
     (await import('./runlog-target.js')).createRunlogTarget((await import('./runlog-format.js')).CHAINED_RUN_LOG),
-  inspeximus: async ({ root }) =>
-    (await import('./inspeximus-target.js')).createInspeximusTarget(root, { receipts: false }),
-  'inspeximus-receipts': async ({ root }) =>
-    (await import('./inspeximus-target.js')).createInspeximusTarget(root, { receipts: true }),
+  inspeximus: async ({ root }) => (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'default'),
+  'inspeximus-receipts-unsigned': async ({ root }) =>
+    (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'receipts-unsigned'),
   'langgraph-sqlite-py': async ({ root }) =>
     (await import('./langgraph-sqlite-py-target.js')).createLanggraphSqlitePyTarget(root),
+  'inspeximus-receipts-keyed': async ({ root }) =>
+    (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'receipts-keyed'),
+  'inspeximus-receipts-keyed-confighome': async ({ root }) =>
+    (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'receipts-keyed-confighome'),
 };
 
 /** Every registered target id, in scorecard order. */
