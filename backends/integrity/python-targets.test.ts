@@ -113,6 +113,7 @@ describe('Python stores through the store driver', () => {
         audit: "verify_writes(expected_pubkey=<the key's public half, read from off the store>)",
         key: '<cell>/key/receipt-key.json: outside the store directory and the config home',
       });
+      expect(described.tooling).toContain('JSON rewrite of store/memory.db.receipts.json (T2, T3); cp of store/ (T9)');
       const { row, result } = await measuredRow(target, everyEdit);
       expect(row).toEqual([
         ...ALL_EDITS.slice(0, 8).map((edit) => `${edit} reported/audit`),
@@ -124,9 +125,9 @@ describe('Python stores through the store driver', () => {
       const cells = Object.fromEntries(result.cells.map((cell) => [cell.variant ?? cell.edit, cell]));
       // T2 and T3 deleted the removed records' receipts as well: nothing reads "missing from the store" any more.
       for (const edit of ['T2', 'T3']) {
-        expect(cells[edit]?.commands.filter((command) => command.includes('store/memory.db.receipts.json'))).toHaveLength(
-          edit === 'T2' ? 2 : 1,
-        );
+        expect(
+          cells[edit]?.commands.filter((command) => command.includes('store/memory.db.receipts.json')),
+        ).toHaveLength(edit === 'T2' ? 2 : 1);
         expect(cells[edit]?.reason).not.toContain('missing from the store');
       }
       expect(cells.T2?.reason).toContain('write log shrank below the head kept outside the store: 8 < 10');
@@ -148,6 +149,9 @@ describe('Python stores through the store driver', () => {
       expect(described.config['attacker holds']).toBe(
         "the store directory (SQLite file, receipts sidecar) and the user's config home (the chain head)",
       );
+      expect(described.tooling).toContain(
+        'home/.config/inspeximus/heads/<tag>.json (T2, T3); cp of store/ and home/ (T9)',
+      );
       const { row, result } = await measuredRow(target, everyEdit);
       expect(row).toEqual([
         ...ALL_EDITS.slice(0, 8).map((edit) => `${edit} reported/audit`),
@@ -159,7 +163,9 @@ describe('Python stores through the store driver', () => {
       const cells = Object.fromEntries(result.cells.map((cell) => [cell.variant ?? cell.edit, cell]));
       // The head was cut with the chain: the only signal left is the link from context B's receipts (written after
       // A's) to the removed ones, inside their signed payload.
-      expect(cells.T2?.commands.filter((command) => /^file home\/\.config\/inspeximus\/heads\//.test(command))).toHaveLength(2);
+      expect(
+        cells.T2?.commands.filter((command) => /^file home\/\.config\/inspeximus\/heads\//.test(command)),
+      ).toHaveLength(2);
       expect(cells.T2?.reason).toBe('receipt 3: broken chain link (a prior receipt was altered/removed)');
       expect(cells.T3?.reason).toBe('receipt 2: broken chain link (a prior receipt was altered/removed)');
       expect(cells.T9?.commands).toEqual([
