@@ -28,17 +28,23 @@ import { createPythonStoreTarget } from './python-store-target.js';
  * receipts row reports it: the victim's text no longer matches its receipt. T8:unrevoke (a retired record set back to
  * active) passes the audit on every receipts row.
  *
+ * `pinned` runs the row in a store environment of its own (backends/python/store-envs.ts) and suffixes the id with its
+ * version: `inspeximus-receipts-keyed@3.0.0` runs agmi's version (inspeximus-agmi.stores.test.ts): T1–T9 as on 3.23.1,
+ * T8:unrevoke not evaluable (3.0.0 has no retire()).
+ *
  * @example const target = createInspeximusTarget(process.cwd(), 'receipts-keyed');
  */
 export function createInspeximusTarget(
   root: string,
   row: 'default' | 'receipts-unsigned' | 'receipts-keyed' | 'receipts-keyed-confighome',
+  pinned?: { env: string; version: string },
 ): IntegrityTarget {
   const signed = row === 'receipts-keyed' || row === 'receipts-keyed-confighome';
   const configHome = row === 'receipts-keyed-confighome';
   return createPythonStoreTarget({
-    id: row === 'default' ? 'inspeximus' : `inspeximus-${row}`,
+    id: `${row === 'default' ? 'inspeximus' : `inspeximus-${row}`}${pinned ? `@${pinned.version}` : ''}`,
     adapter: 'inspeximus_store',
+    ...(pinned ? { env: pinned.env } : {}),
     config: {
       receipts: row !== 'default',
       ...(signed

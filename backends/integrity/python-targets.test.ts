@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ALL_EDITS } from '../../pipeline/integrity/edits.js';
-import { seedRecords } from '../../pipeline/integrity/seed-plan.js';
 import { main } from '../../pipeline/integrity/integrity-command.js';
 import { ensurePythonVenv, missingPython } from '../python/python-venv.js';
+import { auditAfterChainTailCut } from './chain-tail-cut.js';
 import { createInspeximusTarget } from './inspeximus-target.js';
 import { createLanggraphSqlitePyTarget } from './langgraph-sqlite-py-target.js';
 import { allControlsHeld, measuredRow } from './measured-row.js';
@@ -185,23 +185,7 @@ describe('Python stores through the store driver', () => {
       for (const row of ['receipts-keyed', 'receipts-keyed-confighome'] as const) {
         const dir = join(scratch, `tail-${row}`);
         mkdirSync(dir);
-        const store = await createInspeximusTarget(root, row).createStore({ dir, cellId: row, log: () => undefined });
-        try {
-          const seeding = await store.start();
-          await seeding.seed('A', seedRecords('A'));
-          await seeding.seed('B', seedRecords('B'));
-          await seeding.stop();
-          // B was written last, so its two newest records hold the last two receipts of the store's one chain.
-          const b = await store.raw.list('B');
-          for (const record of b.slice(-2).reverse()) await store.raw.remove(record);
-          expect((await store.raw.list('B')).map((record) => record.slot)).toEqual(b.slice(0, -2).map((r) => r.slot));
-          const session = await store.start();
-          const audit = await session.audit?.('B');
-          audits[row] = audit?.ok ? 'ok' : (audit?.reason ?? 'no audit');
-          await session.stop();
-        } finally {
-          await store.dispose();
-        }
+        audits[row] = await auditAfterChainTailCut(createInspeximusTarget(root, row), dir);
       }
       expect(audits).toEqual({
         'receipts-keyed': expect.stringMatching(/^write log shrank below the head kept outside the store: 8 < 10 /),

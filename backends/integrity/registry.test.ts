@@ -28,6 +28,10 @@ describe('integrity target registry', () => {
       'langgraph-sqlite-py',
       'inspeximus-receipts-keyed',
       'inspeximus-receipts-keyed-confighome',
+      'inspeximus@3.0.0',
+      'inspeximus-receipts-unsigned@3.0.0',
+      'inspeximus-receipts-keyed@3.0.0',
+      'inspeximus-receipts-keyed-confighome@3.0.0',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);

@@ -10,6 +10,9 @@ export interface TargetEnvironment {
   root: string;
 }
 
+/** inspeximus at the version agmi measured, in its store environment. */
+const INSPEXIMUS_AGMI = { env: 'inspeximus-3.0.0', version: '3.0.0' };
+
 const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise<IntegrityTarget>> = {
   reference: async () => (await import('./reference-target.js')).createReferenceTarget({ witness: true }),
   'reference-no-witness': async () => (await import('./reference-target.js')).createReferenceTarget({ witness: false }),
@@ -36,6 +39,14 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
     (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'receipts-keyed'),
   'inspeximus-receipts-keyed-confighome': async ({ root }) =>
     (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'receipts-keyed-confighome'),
+  'inspeximus@3.0.0': async ({ root }) =>
+    (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'default', INSPEXIMUS_AGMI),
+  'inspeximus-receipts-unsigned@3.0.0': async ({ root }) =>
+    (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'receipts-unsigned', INSPEXIMUS_AGMI),
+  'inspeximus-receipts-keyed@3.0.0': async ({ root }) =>
+    (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'receipts-keyed', INSPEXIMUS_AGMI),
+  'inspeximus-receipts-keyed-confighome@3.0.0': async ({ root }) =>
+    (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'receipts-keyed-confighome', INSPEXIMUS_AGMI),
 };
 
 /** Every registered target id, in scorecard order. */

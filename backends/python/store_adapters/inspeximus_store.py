@@ -33,7 +33,7 @@ def _mode(config):
 def describe(config):
     import importlib.metadata
 
-    import inspeximus  # noqa: F401  (ImportError here means: not installed)
+    import inspeximus  # ImportError here means: not installed
 
     receipts, signed = _mode(config)
     version = importlib.metadata.version("inspeximus")
@@ -70,7 +70,8 @@ def describe(config):
         "config": described,
         "detection": "audit" if receipts else "read",
         "audit": receipts,
-        "revocation_fields": ["status", "superseded_by_policy", "retired_reason"],
+        # retire() is the revocation primitive the T8:unrevoke seeding uses; inspeximus 3.0.0 has none.
+        "revocation_fields": ["status", "superseded_by_policy", "retired_reason"] if hasattr(inspeximus.Inspeximus, "retire") else [],
         "raw_files": [STORE_FILE],
         "owners": USERS,
     }
