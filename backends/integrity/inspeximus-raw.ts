@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { changedNumber } from '../../pipeline/integrity/seed-plan.js';
 import { canonicalJson, parseBody } from './canonical-json.js';
-import type { ContextName, JsonValue, RawAccess, RawRecord } from './integrity-target.js';
+import type { JsonValue, RawAccess, RawRecord } from './integrity-target.js';
+import type { PythonStoreFiles } from './python-store-target.js';
 import { directorySnapshot } from './raw-files.js';
 import { withRawSqlite, type RawSqlite } from './raw-sqlite.js';
 
@@ -39,10 +40,7 @@ const toRaw = (row: Row): RawRecord => {
  * (`source: {doc: 'web'}` → `{doc: 'user'}`). Un-revoking sets `status` back to `active`
  * and drops the retirement markers (`meta.superseded_by_policy`, `meta.retired_reason`).
  */
-export function inspeximusRawAccess(
-  files: { sqlite: string; storeDir: string; owners: Record<ContextName, string> },
-  log: (command: string) => void,
-): RawAccess {
+export function inspeximusRawAccess(files: PythonStoreFiles, log: (command: string) => void): RawAccess {
   const sql = <T>(work: (db: RawSqlite) => T): T => withRawSqlite(files.sqlite, 'store/memory.db', log, work);
   const docOf = (db: RawSqlite, id: string): Doc => {
     const [row] = db.all<Row>('SELECT id, ord, doc FROM records WHERE id = ?', [id]);

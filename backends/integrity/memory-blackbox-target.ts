@@ -35,7 +35,7 @@ export function createMemoryBlackboxTarget(root: string, settings: MemoryBlackbo
     env: settings.env,
     position: settings.position,
     tooling:
-      'file edits (read, change one line, write back) on store/MEMORY.md and store/AGENTS.md (the ledger in the profile is never touched)',
+      'file edits (read, change one line, write back) on store/MEMORY.md and store/AGENTS.md (the ledger in the profile is never touched); cp of store/ (T9)',
     raw: (files, log) => memoryMdRawAccess({ storeDir: files.storeDir, owners: files.owners }, log),
   });
 }

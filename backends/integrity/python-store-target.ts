@@ -32,9 +32,21 @@ export interface DriverDescription {
   owners: Record<ContextName, string>;
 }
 
+/** Where one cell's store lives, handed to the target's raw access. */
+export interface PythonStoreFiles {
+  /** The SQLite file the raw edits open (`<cell>/<raw_files[0]>`). */
+  sqlite: string;
+  /** The store directory (`<cell>/store`), which T9's copy takes whole. */
+  storeDir: string;
+  /** The process's HOME (`<cell>/home`, outside the store; XDG_CONFIG_HOME is its `.config`). */
+  home: string;
+  /** Owner string of each context as the store records it. */
+  owners: Record<ContextName, string>;
+}
+
 /** Settings of one Python store target. */
 export interface PythonStoreTargetSettings {
-  /** Registry id, e.g. `inspeximus-receipts`. */
+  /** Registry id, e.g. `inspeximus-receipts-keyed`. */
   id: string;
   /** Adapter module in backends/python/store_adapters/. */
   adapter: string;
@@ -48,17 +60,14 @@ export interface PythonStoreTargetSettings {
    */
   env?: string;
   /**
-   * The generic tooling the raw edits use, as the description states it; default: SQL through better-sqlite3 on the
-   * first raw file.
+   * The generic tooling the raw edits use, as the description states it, T9's copy included; default: SQL through
+   * better-sqlite3 on the first raw file and `cp` of `store/` (T9).
    */
   tooling?: string;
   /** The process position during each edit (`TargetDescription.position`); absent = the method's `restarted`. */
   position?: TargetPosition;
   /** Raw access on the store's files (generic tooling in TypeScript, never the store's code). */
-  raw(
-    files: { sqlite: string; storeDir: string; owners: Record<ContextName, string> },
-    log: (command: string) => void,
-  ): RawAccess;
+  raw(files: PythonStoreFiles, log: (command: string) => void): RawAccess;
 }
 
 const DRIVEN = 'driven through backends/python/stalebench_store_driver.py';
@@ -77,7 +86,8 @@ function rethrow(error: unknown): never {
 /**
  * Creates a target for a Python store. Each start is a new Python process (a real restart); its HOME and
  * XDG_CONFIG_HOME point at `<cell>/home`, outside the store directory, so whatever the library keeps in the user's
- * config home is off the store: the edits and T9's copy never touch it.
+ * config home is off the store: the edits and T9's copy leave it alone unless the target's raw access models an
+ * attacker who holds it too (`inspeximus-receipts-keyed-confighome`).
  *
  * @example createPythonStoreTarget({ id: 'inspeximus', adapter: 'inspeximus_store', config: { receipts: false }, root, raw: inspeximusRawAccess })
  */
@@ -147,7 +157,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
         detection: found.detection,
         contexts: 2,
         ...(found.revocation_fields.length ? { revocationFields: found.revocation_fields } : {}),
-        tooling: `${settings.tooling ?? defaultTooling(found.raw_files)}; cp of store/ (T9); ${DRIVEN}`,
+        tooling: `${settings.tooling ?? `${defaultTooling(found.raw_files)}; cp of store/ (T9)`}; ${DRIVEN}`,
         ...position,
       };
     },
@@ -159,6 +169,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
         {
           sqlite: join(dir, found.raw_files[0] ?? 'store/store.db'),
           storeDir: join(dir, 'store'),
+          home,
           owners: found.owners,
         },
         log,

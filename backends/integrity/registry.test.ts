@@ -24,7 +24,7 @@ describe('integrity target registry', () => {
       'poem-ledger',
       'runlog',
       'inspeximus',
-      'inspeximus-receipts',
+      'inspeximus-receipts-unsigned',
       'langgraph-sqlite-py',
       'memory-blackbox-alive',
       'memory-blackbox-restarted',
@@ -34,6 +34,12 @@ describe('integrity target registry', () => {
       'continuum',
       'continuum-signed',
       'acrf-memory-guard',
+      'inspeximus-receipts-keyed',
+      'inspeximus-receipts-keyed-confighome',
+      'inspeximus@3.0.0',
+      'inspeximus-receipts-unsigned@3.0.0',
+      'inspeximus-receipts-keyed@3.0.0',
+      'inspeximus-receipts-keyed-confighome@3.0.0',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);

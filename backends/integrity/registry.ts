@@ -10,6 +10,9 @@ export interface TargetEnvironment {
   root: string;
 }
 
+/** inspeximus at the version agmi measured, in its store environment. */
+const INSPEXIMUS_AGMI = { env: 'inspeximus-3.0.0', version: '3.0.0' };
+
 const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise<IntegrityTarget>> = {
   reference: async () => (await import('./reference-target.js')).createReferenceTarget({ witness: true }),
   'reference-no-witness': async () => (await import('./reference-target.js')).createReferenceTarget({ witness: false }),
@@ -27,10 +30,9 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
   'poem-ledger': async () => (await import('./poem-ledger-target.js')).createPoemLedgerTarget(),
   runlog: async () =>
     (await import('./runlog-target.js')).createRunlogTarget((await import('./runlog-format.js')).CHAINED_RUN_LOG),
-  inspeximus: async ({ root }) =>
-    (await import('./inspeximus-target.js')).createInspeximusTarget(root, { receipts: false }),
-  'inspeximus-receipts': async ({ root }) =>
-    (await import('./inspeximus-target.js')).createInspeximusTarget(root, { receipts: true }),
+  inspeximus: async ({ root }) => (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'default'),
+  'inspeximus-receipts-unsigned': async ({ root }) =>
+    (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'receipts-unsigned'),
   'langgraph-sqlite-py': async ({ root }) =>
     (await import('./langgraph-sqlite-py-target.js')).createLanggraphSqlitePyTarget(root),
   'memory-blackbox-alive': async ({ root }) =>
@@ -61,6 +63,18 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
     (await import('./tamper-evident-targets.js')).createContinuumTarget(root, { signed: true }),
   'acrf-memory-guard': async ({ root }) =>
     (await import('./tamper-evident-targets.js')).createAcrfMemoryGuardTarget(root),
+  'inspeximus-receipts-keyed': async ({ root }) =>
+    (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'receipts-keyed'),
+  'inspeximus-receipts-keyed-confighome': async ({ root }) =>
+    (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'receipts-keyed-confighome'),
+  'inspeximus@3.0.0': async ({ root }) =>
+    (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'default', INSPEXIMUS_AGMI),
+  'inspeximus-receipts-unsigned@3.0.0': async ({ root }) =>
+    (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'receipts-unsigned', INSPEXIMUS_AGMI),
+  'inspeximus-receipts-keyed@3.0.0': async ({ root }) =>
+    (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'receipts-keyed', INSPEXIMUS_AGMI),
+  'inspeximus-receipts-keyed-confighome@3.0.0': async ({ root }) =>
+    (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'receipts-keyed-confighome', INSPEXIMUS_AGMI),
 };
 
 /** Every registered target id, in scorecard order. */

@@ -29,7 +29,7 @@ export function createAtelyaAttestTarget(root: string, options: { anchored: bool
     config: { anchored: options.anchored },
     root,
     env: 'atelya-attest',
-    tooling: 'JSON-line edits of store/chain-a.jsonl (backends/integrity/raw-files.ts jsonlFile)',
+    tooling: 'JSON-line edits of store/chain-a.jsonl (backends/integrity/raw-files.ts jsonlFile); cp of store/ (T9)',
     raw: (files, log) => atelyaChainRawAccess(files, log),
   });
 }
@@ -83,7 +83,8 @@ export function createAcrfMemoryGuardTarget(root: string): IntegrityTarget {
     config: {},
     root,
     env: 'acrf-memory-guard',
-    tooling: 'JSON member edits of store/memory_store.json (backends/integrity/raw-files.ts jsonObjectFile)',
+    tooling:
+      'JSON member edits of store/memory_store.json (backends/integrity/raw-files.ts jsonObjectFile); cp of store/ (T9)',
     raw: (files, log) => acrfStoreRawAccess(files, log),
   });
 }

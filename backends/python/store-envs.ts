@@ -23,6 +23,8 @@ export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
   'memory-blackbox': { holds: 'memory-blackbox 0.1.1 (memory.md watcher, ledger)', installTime: 'about 20 s' },
   'memory-blackbox-0.1.0': {
     holds: 'memory-blackbox 0.1.0 (the release before the restart fix)',
+    installTime: 'about 20 s',
+  },
   'atelya-attest': { holds: 'atelya-attest 0.1.1 (keyed hash chain, anchored head)', installTime: 'about 10 s' },
   'continuum-agent': {
     holds: 'continuum-agent 0.1.0 with its attest extra (event-log hash chain, Ed25519-signed head)',
@@ -31,6 +33,10 @@ export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
   'acrf-memory-guard': {
     holds: 'acrf-memory-guard 0.1.0 (per-entry HMAC over a JSON store)',
     installTime: 'about 20 s',
+  },
+  'inspeximus-3.0.0': {
+    holds: "inspeximus[crypto] 3.0.0 (agmi's version) for the inspeximus*@3.0.0 targets",
+    installTime: 'about 15 s',
   },
 };
 
