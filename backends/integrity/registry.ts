@@ -33,6 +33,11 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
     (await import('./inspeximus-target.js')).createInspeximusTarget(root, { receipts: true }),
   'langgraph-sqlite-py': async ({ root }) =>
     (await import('./langgraph-sqlite-py-target.js')).createLanggraphSqlitePyTarget(root),
+  'langgraph-redis': async ({ root, env }) =>
+    (await import('./langgraph-redis-target.js')).createLanggraphRedisTarget({
+      root,
+      ...(env.STALEBENCH_REDIS_URL ? { redisUrl: env.STALEBENCH_REDIS_URL } : {}),
+    }),
 };
 
 /** Every registered target id, in scorecard order. */

