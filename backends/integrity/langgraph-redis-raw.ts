@@ -22,14 +22,14 @@ const EMPTY_NS = '__empty__';
 /** What stays with the key when a body moves: the document's identity and its parent link. */
 const IDENTITY = new Set(['thread_id', 'checkpoint_ns', 'checkpoint_id', 'parent_checkpoint_id']);
 
-const bodyOf = (doc: Document): Document => Object.fromEntries(Object.entries(doc).filter(([key]) => !IDENTITY.has(key)));
+const bodyOf = (doc: Document): Document =>
+  Object.fromEntries(Object.entries(doc).filter(([key]) => !IDENTITY.has(key)));
 const checkpointOf = (doc: Document): Document => (doc.checkpoint ?? {}) as Document;
-const memoryOf = (doc: Document): string =>
-  String(((checkpointOf(doc).channel_values ?? {}) as Document).memory ?? '');
+const memoryOf = (doc: Document): string => String(((checkpointOf(doc).channel_values ?? {}) as Document).memory ?? '');
 const metadataOf = (doc: Document): Document => JSON.parse(String(doc.metadata ?? '{}')) as Document;
 
 /** Every key the saver writes for a cell (documents, latest pointers, writes) starts with its checkpoint prefix. */
-export const cellKeyPattern = (checkpointPrefix: string): string => `${checkpointPrefix}*`;
+const cellKeyPattern = (checkpointPrefix: string): string => `${checkpointPrefix}*`;
 
 /**
  * Raw access over one cell's keys. Records are the JSON checkpoint documents at
@@ -95,7 +95,10 @@ export function redisCheckpointRawAccess(cell: RedisCheckpoints, log: (command: 
           checkpoint: {
             ...checkpoint,
             id,
-            channel_values: { ...((checkpoint.channel_values ?? {}) as Document), memory: changedNumber(tip.text).text },
+            channel_values: {
+              ...((checkpoint.channel_values ?? {}) as Document),
+              memory: changedNumber(tip.text).text,
+            },
           },
           metadata: JSON.stringify({ ...metadata, step }),
           step,
@@ -111,7 +114,9 @@ export function redisCheckpointRawAccess(cell: RedisCheckpoints, log: (command: 
         await session.write(newTip ? ['SET', pointer, newTip.slot] : ['DEL', pointer]);
       }),
     relink: (record, parent) =>
-      redis(async (session) => void (await set(session, record.slot, '$.parent_checkpoint_id', String(parent.position)))),
+      redis(
+        async (session) => void (await set(session, record.slot, '$.parent_checkpoint_id', String(parent.position))),
+      ),
     relabel: (record) =>
       redis(async (session) => {
         const doc = await get(session, record.slot);

@@ -61,7 +61,10 @@ describe('langgraph-redis: RedisSaver on Redis 8.2 with RediSearch and RedisJSON
     'the registry passes STALEBENCH_REDIS_URL; without one the target starts its own server and stops it by pidfile',
     async () => {
       if (!redis) throw new Error('unreachable: skipped without a server');
-      const registered = await loadIntegrityTarget('langgraph-redis', { env: { STALEBENCH_REDIS_URL: redis.url }, root });
+      const registered = await loadIntegrityTarget('langgraph-redis', {
+        env: { STALEBENCH_REDIS_URL: redis.url },
+        root,
+      });
       // The adapter's describe asks the server for its version: the given server counts that connection.
       const connections = async () =>
         Number(/total_connections_received:(\d+)/.exec(replyText(await ask(redis.url, ['INFO', 'stats'])) ?? '')?.[1]);

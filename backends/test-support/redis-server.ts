@@ -107,7 +107,8 @@ async function waitForPing(url: string): Promise<string | null> {
  */
 export async function startRedisServer(root: string): Promise<RunningRedis> {
   const binaries = findRedisBinaries(root);
-  if (typeof binaries === 'string') throw new MissingPrerequisiteError('Redis', 'redis-server with RediSearch and RedisJSON', binaries);
+  if (typeof binaries === 'string')
+    throw new MissingPrerequisiteError('Redis', 'redis-server with RediSearch and RedisJSON', binaries);
   const version = spawnSync(binaries.server, ['--version'], { encoding: 'utf8' }).stdout.trim();
   const dir = mkdtempSync(join(tmpdir(), 'stalebench-redis-'));
   const pidfile = join(dir, 'redis.pid');
@@ -141,7 +142,9 @@ export async function startRedisServer(root: string): Promise<RunningRedis> {
   const url = `redis://127.0.0.1:${port}/0`;
   const silent = started.status === 0 ? await waitForPing(url) : `exit status ${started.status}`;
   if (silent !== null) {
-    const log = existsSync(join(dir, 'redis.log')) ? readFileSync(join(dir, 'redis.log'), 'utf8').trim().slice(-600) : '';
+    const log = existsSync(join(dir, 'redis.log'))
+      ? readFileSync(join(dir, 'redis.log'), 'utf8').trim().slice(-600)
+      : '';
     await stop();
     throw new Error(`${binaries.server} did not answer on ${url} (${silent}): ${started.stderr.trim()} ${log}`);
   }
