@@ -56,7 +56,7 @@ const SCHEDULERS = [
  * the variables, when no scheduler's variables are set, when one of a pair is missing or not a whole number in
  * range, or when two schedulers' variables disagree.
  */
-export function shardFromEnvironment(env: Readonly<Record<string, string | undefined>>): Shard {
+function shardFromEnvironment(env: Readonly<Record<string, string | undefined>>): Shard {
   const problem = (message: string) => new InvalidInputError('command line', [{ path: '--shard auto', message }]);
   const found: (Shard & { name: string })[] = [];
   for (const scheduler of SCHEDULERS) {
