@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { EvalError, MissingPrerequisiteError } from '../../pipeline/core/errors.js';
 import type { RecordedWarning } from '../memory-backend.js';
 import { missingPython, pythonPaths, VENV_DIR } from './python-venv.js';
+import { missingStoreEnv, storeEnvPaths } from './store-envs.js';
 import { startStoreProcess, StoreProcessError, type StoreProcess } from './store-process.js';
 
 /** The Python package a memory adapter measures, pinned exactly (backends/python/requirements.txt). */
@@ -25,6 +26,11 @@ export interface PythonMemoryProcessSettings {
   pin: PythonPackagePin;
   /** Repository root: the venv and the driver live under it. */
   root: string;
+  /**
+   * The store environment (backends/python/store-envs.ts) whose venv runs the library; without it, the main venv of
+   * `bash .ci/install`.
+   */
+  env?: string;
   /** Stores live under `<workDir>/stores`; the library's HOME is `<workDir>/home` (its user config stays empty). */
   workDir: string;
   /** Per-request timeout; default 120 s. */
@@ -54,20 +60,30 @@ interface VersionAnswer {
 }
 
 /** The prerequisite as errors name it. */
-const pinned = (pin: PythonPackagePin) =>
-  `the Python package ${pin.name}==${pin.version} (backends/python/requirements.txt, in ${VENV_DIR})`;
+const pinned = (pin: PythonPackagePin, env?: string) =>
+  env
+    ? `the Python package ${pin.name}==${pin.version} (backends/python/envs/${env}.txt)`
+    : `the Python package ${pin.name}==${pin.version} (backends/python/requirements.txt, in ${VENV_DIR})`;
+
+/** The interpreter and driver of a memory process: the store environment's venv when it names one. */
+function interpreter(settings: Pick<PythonMemoryProcessSettings, 'root' | 'env'>) {
+  const paths = pythonPaths(settings.root);
+  return settings.env ? { ...paths, python: storeEnvPaths(settings.root, settings.env).python } : paths;
+}
 
 /**
  * Whether the venv can run the adapter with the pinned package: null, or a `MissingPrerequisiteError` naming the
  * package, what is wrong and the install command. Asks the driver's `version` op (which opens no store).
  */
 export async function pythonPackageProblem(
-  settings: Pick<PythonMemoryProcessSettings, 'system' | 'adapter' | 'pin' | 'root'>,
+  settings: Pick<PythonMemoryProcessSettings, 'system' | 'adapter' | 'pin' | 'root' | 'env'>,
   running?: StoreProcess,
 ): Promise<MissingPrerequisiteError | null> {
-  const missing = missingPython(settings.root);
-  if (missing) return new MissingPrerequisiteError(settings.system, pinned(settings.pin), missing);
-  const paths = pythonPaths(settings.root);
+  const what = pinned(settings.pin, settings.env);
+  const install = settings.env ? `pnpm stores install ${settings.env}` : 'bash .ci/install';
+  const missing = settings.env ? missingStoreEnv(settings.root, settings.env) : missingPython(settings.root);
+  if (missing) return new MissingPrerequisiteError(settings.system, what, missing);
+  const paths = interpreter(settings);
   const driver = running ?? startStoreProcess({ python: paths.python, driver: paths.driver, timeoutMs: 60_000 });
   try {
     const answer = await driver
@@ -80,15 +96,15 @@ export async function pythonPackageProblem(
     if (!answer.available)
       return new MissingPrerequisiteError(
         settings.system,
-        pinned(settings.pin),
-        `${answer.reason ?? 'it cannot be imported'}; run bash .ci/install`,
+        what,
+        `${answer.reason ?? 'it cannot be imported'}; run ${install}`,
       );
     const installed = answer.versions?.[settings.pin.name];
     if (installed !== settings.pin.version)
       return new MissingPrerequisiteError(
         settings.system,
-        pinned(settings.pin),
-        `${VENV_DIR} holds ${settings.pin.name} ${installed ?? 'of no version'}; run bash .ci/install`,
+        what,
+        `${settings.env ? `the ${settings.env} environment` : VENV_DIR} holds ${settings.pin.name} ${installed ?? 'of no version'}; run ${install}`,
       );
     return null;
   } finally {
@@ -105,7 +121,7 @@ export async function pythonPackageProblem(
  * await python.request('insert', 'ns', { steps });
  */
 export function createPythonMemoryProcess(settings: PythonMemoryProcessSettings): PythonMemoryProcess {
-  const paths = pythonPaths(settings.root);
+  const paths = interpreter(settings);
   const home = join(settings.workDir, 'home');
   let live: StoreProcess | undefined;
   let generation = 0;
