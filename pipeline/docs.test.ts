@@ -18,7 +18,7 @@ const SUITE_READMES = [
 /** The commands CI and a fresh machine run (`.ci/run` runs the README's test command). */
 const FRESH_MACHINE_COMMANDS = [
   'bash .ci/install && pnpm eval --model sim',
-  'bash .ci/install && pnpm test && pnpm test:servers',
+  'bash .ci/install && pnpm test && pnpm test:servers && pnpm stores install --all && pnpm test:stores',
 ];
 
 /** Every Markdown file under `dir` (relative to the repository root), skipping dependencies, caches and runs. */
@@ -100,7 +100,7 @@ describe('documentation where the code is', () => {
   it('keeps the fresh-machine commands in README.md', () => {
     for (const command of FRESH_MACHINE_COMMANDS) expect(readme).toContain(`\n${command}\n`);
     expect(readFileSync(join(ROOT, '.ci', 'run'), 'utf8')).toMatch(
-      /bash \.ci\/install\npnpm test\n(#.*\n)*pnpm test:servers\n/,
+      /bash \.ci\/install\npnpm test\n(#.*\n)*pnpm test:servers\n(#.*\n)*pnpm stores install --all\npnpm test:stores\n/,
     );
   });
 
