@@ -19,7 +19,9 @@ export interface StoreEnvSpec {
  * Every store environment, in `pnpm stores list` order. Adding one: this line plus `envs/<id>.txt` (the full
  * closure, exactly pinned, as `pip freeze` printed it in a fresh venv).
  */
-export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {};
+export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
+  'langgraph-postgres': { holds: 'langgraph-checkpoint-postgres 3.1.2 (PostgresSaver) with psycopg binary', installTime: 'about 1 min' },
+};
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */
 const STORE_ENVS_DIR = join('.cache', 'python-stores');
