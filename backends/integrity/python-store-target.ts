@@ -9,6 +9,7 @@ import type {
   ContextName,
   IntegrityTarget,
   RawAccess,
+  StoreSettings,
   TargetDescription,
   TargetSession,
   Unavailable,
@@ -50,7 +51,21 @@ export interface PythonStoreTargetSettings {
   raw(
     files: { sqlite: string; storeDir: string; owners: Record<ContextName, string> },
     log: (command: string) => void,
+    cell: CellResource | null,
   ): RawAccess;
+  /**
+   * A per-cell resource outside the cell directory (a database on a shared server), created before the store and
+   * removed at dispose; its `config` is added to the config `open` receives.
+   */
+  cell?(settings: StoreSettings): Promise<CellResource>;
+}
+
+/** What {@link PythonStoreTargetSettings.cell} made for one cell. */
+export interface CellResource {
+  /** Added to the adapter's open config (e.g. `{uri}` of the cell's database). */
+  config: Record<string, unknown>;
+  /** Removes the resource. */
+  dispose(): Promise<void>;
 }
 
 /** A driver error that is ours (bad request) is a harness fault; anything the store itself raised stays its own. */
@@ -133,8 +148,11 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
         tooling: `SQL through better-sqlite3 on ${found.raw_files[0] ?? 'the store file'}; cp of store/ (T9); driven through backends/python/stalebench_store_driver.py`,
       };
     },
-    async createStore({ dir, log }) {
+    async createStore(cellSettings) {
+      const { dir, log } = cellSettings;
       const found = await driverDescription();
+      const cell = settings.cell ? await settings.cell(cellSettings) : null;
+      const openConfig = { ...settings.config, ...cell?.config };
       const home = join(dir, 'home');
       mkdirSync(join(home, '.config'), { recursive: true });
       const raw = settings.raw(
@@ -144,6 +162,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
           owners: found.owners,
         },
         log,
+        cell,
       );
       const live = new Set<StoreProcess>();
       return {
@@ -156,7 +175,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
           });
           live.add(process);
           try {
-            await process.request('open', { adapter: settings.adapter, dir, config: settings.config });
+            await process.request('open', { adapter: settings.adapter, dir, config: openConfig });
           } catch (error) {
             await process.close();
             live.delete(process);
@@ -176,6 +195,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
         },
         async dispose() {
           await Promise.all([...live].map((process) => process.close()));
+          await cell?.dispose();
         },
       };
     },

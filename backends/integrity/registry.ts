@@ -33,6 +33,8 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
     (await import('./inspeximus-target.js')).createInspeximusTarget(root, { receipts: true }),
   'langgraph-sqlite-py': async ({ root }) =>
     (await import('./langgraph-sqlite-py-target.js')).createLanggraphSqlitePyTarget(root),
+  'langgraph-postgres': async ({ root, env }) =>
+    (await import('./langgraph-postgres-target.js')).createLanggraphPostgresTarget(root, env),
 };
 
 /** Every registered target id, in scorecard order. */
