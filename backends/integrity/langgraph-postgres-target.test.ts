@@ -17,9 +17,15 @@ describe('langgraph-postgres without PostgreSQL', () => {
       missingPrerequisite: true,
     });
     const err: string[] = [];
-    const code = await main(['--target', 'langgraph-postgres'], { write: () => true }, { write: (chunk: string) => err.push(chunk) }, env, {
-      root: scratch,
-    });
+    const code = await main(
+      ['--target', 'langgraph-postgres'],
+      { write: () => true },
+      { write: (chunk: string) => err.push(chunk) },
+      env,
+      {
+        root: scratch,
+      },
+    );
     expect(code).toBe(1);
     expect(err.join('')).toBe(`pnpm integrity: target langgraph-postgres cannot run: ${missing}\n`);
     expect(readdirSync(scratch)).toEqual([]); // no run directory, no report

@@ -33,12 +33,19 @@ export function createLanggraphPostgresTarget(
     async cell({ cellId }) {
       server = await postgresServer(env);
       const { uri, bin } = server;
-      const database = `sb_${cellId.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 40)}_${randomBytes(4).toString('hex')}`;
+      const database = `sb_${cellId
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '_')
+        .slice(0, 40)}_${randomBytes(4).toString('hex')}`;
       runPsql(bin, uri, `CREATE DATABASE "${database}";\n`);
       return {
         config: { uri: databaseUri(uri, database), database },
         async dispose() {
-          runPsql(bin, uri, `DROP DATABASE IF EXISTS "${database}" WITH (FORCE);\nDROP DATABASE IF EXISTS "${database}_snapshot";\n`);
+          runPsql(
+            bin,
+            uri,
+            `DROP DATABASE IF EXISTS "${database}" WITH (FORCE);\nDROP DATABASE IF EXISTS "${database}_snapshot";\n`,
+          );
         },
       };
     },

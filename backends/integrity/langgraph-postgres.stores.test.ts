@@ -31,11 +31,19 @@ describe('langgraph-postgres (PostgresSaver through the store driver)', () => {
       expect(allControlsHeld(result)).toBe(true);
       // T1 changed the number inside the JSONB checkpoint and the saver served it; T9 restored a copied database.
       expect(result.cells[0]?.observation).toBe('served 5 records; 1 of 1 edited contents among them');
-      expect(result.cells[0]?.commands[0]).toMatch(/^psql sb_langgraph_postgres_t1_\w+ "UPDATE checkpoints SET checkpoint = \?/);
+      expect(result.cells[0]?.commands[0]).toMatch(
+        /^psql sb_langgraph_postgres_t1_\w+ "UPDATE checkpoints SET checkpoint = \?/,
+      );
       expect(result.cells[8]?.commands.join('\n')).toMatch(/CREATE DATABASE "(sb_\w+)" TEMPLATE "\1_snapshot"/);
       // Every cell dropped its database (and T9 its copy) on the server the target used.
       const server = await postgresServer(process.env);
-      expect(runPsql(server.bin, server.uri, "SELECT datname FROM pg_database WHERE datname LIKE 'sb\\_langgraph\\_postgres%';\n")).toBe('');
+      expect(
+        runPsql(
+          server.bin,
+          server.uri,
+          "SELECT datname FROM pg_database WHERE datname LIKE 'sb\\_langgraph\\_postgres%';\n",
+        ),
+      ).toBe('');
     },
     300_000,
   );

@@ -43,7 +43,8 @@ export function describePostgres(env: Env): string {
   const found = findPostgresBin(env);
   if ('missing' in found) return 'PostgreSQL (not found)';
   const uri = env[POSTGRES_URI_VARIABLE];
-  if (uri) return `PostgreSQL ${runPsql(found.dir, uri, 'SHOW server_version;\n').trim()} at ${POSTGRES_URI_VARIABLE}=${uri}`;
+  if (uri)
+    return `PostgreSQL ${runPsql(found.dir, uri, 'SHOW server_version;\n').trim()} at ${POSTGRES_URI_VARIABLE}=${uri}`;
   return `PostgreSQL ${postgresVersion(found.dir)} (${found.dir}), a throwaway cluster on 127.0.0.1 started by the target`;
 }
 

@@ -59,7 +59,12 @@ export function psqlDatabase(target: RawDatabase, log: (command: string) => void
     },
     run(sql: string, parameters: readonly SqlValue[] = []): void {
       const { text, variables } = bind(sql, parameters);
-      const printed = runPsql(target.bin, uri, `WITH changed AS (${text} RETURNING 1) SELECT count(*) FROM changed;\n`, variables);
+      const printed = runPsql(
+        target.bin,
+        uri,
+        `WITH changed AS (${text} RETURNING 1) SELECT count(*) FROM changed;\n`,
+        variables,
+      );
       const changes = Number(printed.trim());
       log(sqlCommandLine(`psql ${target.database}`, sql, parameters, changes));
     },

@@ -20,7 +20,10 @@ export interface StoreEnvSpec {
  * closure, exactly pinned, as `pip freeze` printed it in a fresh venv).
  */
 export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
-  'langgraph-postgres': { holds: 'langgraph-checkpoint-postgres 3.1.2 (PostgresSaver) with psycopg binary', installTime: 'about 1 min' },
+  'langgraph-postgres': {
+    holds: 'langgraph-checkpoint-postgres 3.1.2 (PostgresSaver) with psycopg binary',
+    installTime: 'about 1 min',
+  },
 };
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */

@@ -7,7 +7,7 @@ import { delimiter, join } from 'node:path';
 /** The environment variable that names a running server for the Postgres stores (`pnpm services start postgres`). */
 export const POSTGRES_URI_VARIABLE = 'STALEBENCH_POSTGRES_URI';
 /** A directory holding initdb, pg_ctl, postgres and psql; overrides the search (e.g. pgserver's PostgreSQL 16). */
-export const POSTGRES_BIN_VARIABLE = 'STALEBENCH_POSTGRES_BIN';
+const POSTGRES_BIN_VARIABLE = 'STALEBENCH_POSTGRES_BIN';
 const TOOLS = ['initdb', 'pg_ctl', 'postgres', 'psql'];
 
 /** Where the binaries are, or what is missing. */
@@ -78,7 +78,7 @@ function postgresUser(): { uid: number; gid: number } {
 }
 
 /** A port nobody listens on at the moment, on 127.0.0.1. */
-export function freeLoopbackPort(): Promise<number> {
+function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -127,7 +127,8 @@ export async function startPostgresCluster(bin: string, dataDir: string): Promis
 
 /** Stops the cluster (`pg_ctl -m fast -w stop`) and deletes its data directory; synchronous, so it can run at exit. */
 export function stopPostgresCluster(bin: string, dataDir: string): void {
-  if (existsSync(join(dataDir, 'postmaster.pid'))) runTool(bin, 'pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop'], '/');
+  if (existsSync(join(dataDir, 'postmaster.pid')))
+    runTool(bin, 'pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop'], '/');
   rmSync(dataDir, { recursive: true, force: true });
 }
 
@@ -147,6 +148,8 @@ export function runPsql(
   for (const [name, value] of Object.entries(variables)) args.push('-v', `${name}=${value}`);
   const result = spawnSync(join(bin, 'psql'), args, { input: sql, encoding: 'utf8', timeout: 60_000 });
   if (result.error || result.status !== 0)
-    throw new Error(`psql failed on ${JSON.stringify(sql.slice(0, 200))}: ${result.error?.message ?? result.stderr.trim()}`);
+    throw new Error(
+      `psql failed on ${JSON.stringify(sql.slice(0, 200))}: ${result.error?.message ?? result.stderr.trim()}`,
+    );
   return result.stdout;
 }

@@ -21,7 +21,13 @@ function fakeService(calls: string[]): Service {
       port += 1;
       calls.push(`start ${dir}`);
       writeFileSync(join(dir, 'data-file'), 'x');
-      return { pid: process.pid, port, dataDir: dir, version: 'Fake 1.0', exports: { FAKE_URI: `fake://127.0.0.1:${port}`, FAKE_NOTE: "it's" } };
+      return {
+        pid: process.pid,
+        port,
+        dataDir: dir,
+        version: 'Fake 1.0',
+        exports: { FAKE_URI: `fake://127.0.0.1:${port}`, FAKE_NOTE: "it's" },
+      };
     },
     async stop(running) {
       calls.push(`stop ${running.port}`);
@@ -37,7 +43,12 @@ function context(root: string, calls: string[], env: Record<string, string> = {}
 async function run(argv: string[], services: ServicesContext) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(argv, (text) => out.push(text), (text) => err.push(text), services);
+  const code = await main(
+    argv,
+    (text) => out.push(text),
+    (text) => err.push(text),
+    services,
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -49,13 +60,17 @@ describe('pnpm services', () => {
     const calls: string[] = [];
     const services = context(root, calls);
     expect((await run([], services)).code).toBe(1);
-    expect((await run(['restart', 'fake'], services)).err).toMatch(/^error: unknown verb "restart"\nusage: pnpm services/);
+    expect((await run(['restart', 'fake'], services)).err).toMatch(
+      /^error: unknown verb "restart"\nusage: pnpm services/,
+    );
     expect((await run(['start'], services)).err).toMatch(/^error: name the services to start/);
     expect((await run(['status', 'fake'], services)).err).toMatch(/^error: status takes no service names/);
     const unknown = await run(['start', 'fake', 'redis'], services);
     expect(unknown.code).toBe(1);
     expect(unknown.err).toMatch(/^error: unknown service redis; available: fake, postgres/);
-    expect((await run(['--help'], services)).out).toContain('export STALEBENCH_POSTGRES_URI=postgresql://postgres@127.0.0.1:<port>/postgres');
+    expect((await run(['--help'], services)).out).toContain(
+      'export STALEBENCH_POSTGRES_URI=postgresql://postgres@127.0.0.1:<port>/postgres',
+    );
     expect(calls).toEqual([]);
     expect(existsSync(servicesDir(root))).toBe(false);
   });
@@ -66,9 +81,17 @@ describe('pnpm services', () => {
     const services = context(root, calls);
     const first = await run(['start', 'fake'], services);
     expect(first).toMatchObject({ code: 0, out: "export FAKE_URI=fake://127.0.0.1:5001 FAKE_NOTE='it'\\''s'" });
-    expect(first.err).toBe(`fake: started Fake 1.0 on 127.0.0.1:5001 (pid ${process.pid}, data ${join(servicesDir(root), 'fake')})`);
+    expect(first.err).toBe(
+      `fake: started Fake 1.0 on 127.0.0.1:5001 (pid ${process.pid}, data ${join(servicesDir(root), 'fake')})`,
+    );
     const state = JSON.parse(readFileSync(join(servicesDir(root), 'fake.json'), 'utf8')) as RunningService;
-    expect(state).toMatchObject({ id: 'fake', pid: process.pid, port: 5001, host: hostname(), dataDir: join(servicesDir(root), 'fake') });
+    expect(state).toMatchObject({
+      id: 'fake',
+      pid: process.pid,
+      port: 5001,
+      host: hostname(),
+      dataDir: join(servicesDir(root), 'fake'),
+    });
     const again = await run(['start', 'fake'], services);
     expect(again.out).toBe(first.out);
     expect(again.err).toBe(`fake: already running (pid ${process.pid}, port 5001, Fake 1.0)`);
@@ -111,9 +134,14 @@ describe('pnpm services', () => {
 
   it('postgres without its binaries: exit 1 naming what is missing, and no state written', async () => {
     const root = mkdtempSync(join(scratch, 'nobin-'));
-    const result = await run(['start', 'postgres'], context(root, [], { STALEBENCH_POSTGRES_BIN: join(root, 'nowhere') }));
+    const result = await run(
+      ['start', 'postgres'],
+      context(root, [], { STALEBENCH_POSTGRES_BIN: join(root, 'nowhere') }),
+    );
     expect(result.code).toBe(1);
-    expect(result.err).toBe(`error: postgres: STALEBENCH_POSTGRES_BIN=${join(root, 'nowhere')} does not hold initdb, pg_ctl, postgres, psql`);
+    expect(result.err).toBe(
+      `error: postgres: STALEBENCH_POSTGRES_BIN=${join(root, 'nowhere')} does not hold initdb, pg_ctl, postgres, psql`,
+    );
     expect(existsSync(servicesDir(root))).toBe(false);
   });
 

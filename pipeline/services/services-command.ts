@@ -72,12 +72,15 @@ async function services(parsed: CommandLine<typeof OPTIONS>, io: CommandIo, cont
   if (verb === 'start' && names.length === 0) return io.usageError('name the services to start');
   if (verb === 'status' && names.length > 0) return io.usageError('status takes no service names');
   const unknown = names.filter((name) => !known.includes(name));
-  if (unknown.length > 0)
-    return io.usageError(`unknown service ${unknown.join(', ')}; available: ${known.join(', ')}`);
+  if (unknown.length > 0) return io.usageError(`unknown service ${unknown.join(', ')}; available: ${known.join(', ')}`);
   const chosen = [...new Set(names)];
   if (verb === 'start') return start(chosen, io, context);
   if (verb === 'stop')
-    return stop(chosen.length > 0 ? chosen : listServiceStates(context.root).filter((id) => known.includes(id)), io, context);
+    return stop(
+      chosen.length > 0 ? chosen : listServiceStates(context.root).filter((id) => known.includes(id)),
+      io,
+      context,
+    );
   return status(known, io, context);
 }
 
@@ -115,7 +118,9 @@ async function start(ids: string[], io: CommandIo, context: ServicesContext): Pr
       throw error;
     });
     const state = writeServiceState(context.root, service.id, started);
-    io.err(`${service.id}: started ${state.version} on 127.0.0.1:${state.port} (pid ${state.pid}, data ${state.dataDir})`);
+    io.err(
+      `${service.id}: started ${state.version} on 127.0.0.1:${state.port} (pid ${state.pid}, data ${state.dataDir})`,
+    );
     io.out(exportLine(state.exports));
   }
   return 0;
@@ -143,7 +148,9 @@ function status(ids: string[], io: CommandIo, context: ServicesContext): number 
       io.out(`${id}: not running`);
       continue;
     }
-    io.out(`${id}: running ${running.version} on 127.0.0.1:${running.port} (pid ${running.pid}, since ${running.startedAt})`);
+    io.out(
+      `${id}: running ${running.version} on 127.0.0.1:${running.port} (pid ${running.pid}, since ${running.startedAt})`,
+    );
     io.out(`  ${exportLine(running.exports)}`);
   }
   return 0;
