@@ -16,18 +16,21 @@ import { databaseSnapshot, databaseUri, psqlDatabase, type RawDatabase } from '.
  * cell's database with CREATE DATABASE … TEMPLATE and restores it by recreating the database from the copy.
  * agmi measured 3.1.2 on PostgreSQL 16 (Docker); Debian's package here is PostgreSQL 15, and describe() names the
  * server that ran. PostgresSaver checks nothing it reads, so the server version has no part in the verdicts.
+ * `release` picks another pinned environment (`langgraph-postgres@3.2.0` runs PyPI's newest from
+ * `langgraph-postgres-latest`).
  *
  * @example const target = createLanggraphPostgresTarget(process.cwd(), process.env);
  */
 export function createLanggraphPostgresTarget(
   root: string,
   env: Readonly<Record<string, string | undefined>>,
+  release: { id: string; storeEnv: string } = { id: 'langgraph-postgres', storeEnv: 'langgraph-postgres' },
 ): IntegrityTarget {
   let server: PostgresServer | undefined;
   const python = createPythonStoreTarget({
-    id: 'langgraph-postgres',
+    id: release.id,
     adapter: 'langgraph_postgres_store',
-    env: 'langgraph-postgres',
+    env: release.storeEnv,
     config: {},
     root,
     async cell({ cellId }) {

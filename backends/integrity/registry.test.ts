@@ -27,6 +27,7 @@ describe('integrity target registry', () => {
       'inspeximus-receipts',
       'langgraph-sqlite-py',
       'langgraph-postgres',
+      'langgraph-postgres@3.2.0',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);
