@@ -146,7 +146,9 @@ export function runPsql(
 ): string {
   const args = ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', uri];
   for (const [name, value] of Object.entries(variables)) args.push('-v', `${name}=${value}`);
-  const result = spawnSync(join(bin, 'psql'), args, { input: sql, encoding: 'utf8', timeout: 60_000 });
+  // A server that does not answer fails in seconds rather than at the 60 s process timeout.
+  const env = { ...process.env, PGCONNECT_TIMEOUT: process.env.PGCONNECT_TIMEOUT ?? '10' };
+  const result = spawnSync(join(bin, 'psql'), args, { input: sql, encoding: 'utf8', timeout: 60_000, env });
   if (result.error || result.status !== 0)
     throw new Error(
       `psql failed on ${JSON.stringify(sql.slice(0, 200))}: ${result.error?.message ?? result.stderr.trim()}`,
