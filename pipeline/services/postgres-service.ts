@@ -7,6 +7,7 @@ import {
   startPostgresCluster,
   stopPostgresCluster,
 } from './postgres-cluster.js';
+import { waitForExit } from './service-state.js';
 import type { Service } from './service.js';
 
 const binOf = (env: Readonly<Record<string, string | undefined>>): string => {
@@ -35,5 +36,8 @@ export const postgresService: Service = {
   },
   async stop(running, env) {
     stopPostgresCluster(binOf(env), running.dataDir);
+    // pg_ctl returns once postmaster.pid is gone, a moment before the process itself has exited.
+    if (!(await waitForExit(running.pid, 30_000)))
+      throw new Error(`postgres (pid ${running.pid}) still runs 30 s after pg_ctl stop`);
   },
 };

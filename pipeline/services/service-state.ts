@@ -66,13 +66,18 @@ export function removeServiceState(root: string, state: ServiceState): void {
   rmSync(stateFile(root, state.id), { force: true });
 }
 
-/** True while `pid` names a process (one we may not signal counts as alive). */
+/** True while `pid` names a process (one we may not signal counts as alive; an exited one not yet reaped does not). */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no /proc (not Linux): the signal answered
   }
 }
 
