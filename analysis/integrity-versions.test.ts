@@ -6,7 +6,11 @@ import { integritySuiteReport } from './integrity-suite-report.js';
 import { versionPairs, versionPairsMarkdown } from './integrity-versions.js';
 
 const ok = { ok: true, detail: 'fine' };
-const cell = (edit: CellResult['edit'], verdict: CellResult['verdict'], variant: string | null = null): CellResult => ({
+const cell = (
+  edit: CellResult['edit'],
+  verdict: CellResult['verdict'],
+  variant: 'unrevoke' | null = null,
+): CellResult => ({
   ...skippedCell({ edit, variant }, 'n/a', ''),
   verdict,
   detection: verdict === 'reported' ? 'audit' : null,

@@ -48,7 +48,7 @@ export function lockPathOf(runDir: string): string {
 }
 
 /** Kernel start time of a process (clock ticks since boot), or null where `/proc` has none. */
-function processStartOf(pid: number): string | null {
+export function processStartOf(pid: number): string | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces and parentheses); starttime is field 22 overall.

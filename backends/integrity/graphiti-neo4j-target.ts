@@ -85,7 +85,7 @@ export function createGraphitiNeo4jTarget(
       if (!connection)
         return {
           reason:
-            'no Neo4j server: set NEO4J_URI (and NEO4J_USER / NEO4J_PASSWORD), e.g. the server `pnpm run test:neo4j` starts',
+            'no Neo4j server: set NEO4J_URI (and NEO4J_USER / NEO4J_PASSWORD), e.g. as `pnpm services start neo4j` prints them',
           missingPrerequisite: true,
         };
       const answer = await server();

@@ -1,6 +1,6 @@
-// Raw access to a LangGraph SQLite checkpointer file (the `checkpoints` table the JS and Python savers share): SQL and blob bytes.
+// Raw access to a LangGraph checkpointer's `checkpoints` table (the SQLite savers' file, PostgresSaver's database): SQL and bytes.
 import { canonicalJson, parseBody } from './canonical-json.js';
-import type { ContextName, JsonValue, RawAccess, RawRecord } from './integrity-target.js';
+import type { ContextName, JsonValue, RawAccess, RawRecord, RawSnapshot } from './integrity-target.js';
 import { directorySnapshot } from './raw-files.js';
 import { withRawSqlite, type RawSqlite, type SqlValue } from './raw-sqlite.js';
 import { changedNumber } from '../../pipeline/integrity/seed-plan.js';
@@ -15,6 +15,21 @@ export interface CheckpointFile {
   label: string;
   /** thread_id per context. */
   threads: Record<ContextName, string>;
+}
+
+/**
+ * The `checkpoints` table wherever it lives: SQL with `?` placeholders on one open database, the column format, and a
+ * whole-store copy for T9.
+ */
+export interface CheckpointTable {
+  /** Runs `work` with the database open; writes are logged by `db.run`. */
+  sql<T>(work: (db: RawSqlite) => T): T;
+  /** True where `checkpoint` and `metadata` are JSON columns read as text (PostgresSaver's JSONB), whatever `type` says. */
+  jsonColumns: boolean;
+  /** thread_id per context. */
+  threads: Record<ContextName, string>;
+  /** T9: copies every table of the store. */
+  snapshot(): Promise<RawSnapshot>;
 }
 
 interface CheckpointRow {
@@ -43,9 +58,9 @@ const sameClass = (original: Buffer | string, changed: Buffer): Buffer | string 
  * The record text inside a checkpoint blob: `channel_values.memory` of a JSON checkpoint, or, in a msgpack blob,
  * the str starting at the seeded `Context ` marker, its length read from the msgpack str header before it.
  */
-function checkpointText(type: string | null, checkpoint: Buffer | string): string {
+function checkpointText(type: string | null, checkpoint: Buffer | string, jsonColumns: boolean): string {
   const buffer = bytes(checkpoint);
-  if (type === 'json') {
+  if (type === 'json' || jsonColumns) {
     const parsed = JSON.parse(buffer.toString('utf8')) as { channel_values?: { memory?: unknown } };
     return String(parsed.channel_values?.memory ?? '');
   }
@@ -64,13 +79,13 @@ function checkpointText(type: string | null, checkpoint: Buffer | string): strin
   return buffer.subarray(at, at + length).toString('utf8');
 }
 
-const toRaw = (row: CheckpointRow): RawRecord => ({
+const toRaw = (row: CheckpointRow, jsonColumns: boolean): RawRecord => ({
   slot: `${row.thread_id}/${row.checkpoint_ns}/${row.checkpoint_id}`,
   owner: row.thread_id,
   position: row.checkpoint_id,
   parent:
     row.parent_checkpoint_id === null ? null : `${row.thread_id}/${row.checkpoint_ns}/${row.parent_checkpoint_id}`,
-  text: checkpointText(row.type, row.checkpoint),
+  text: checkpointText(row.type, row.checkpoint, jsonColumns),
   body: canonicalJson({ type: row.type, checkpoint: encode(row.checkpoint), metadata: encode(row.metadata) }),
   labels: JSON.parse(bytes(row.metadata).toString('utf8')) as Record<string, JsonValue>,
 });
@@ -98,7 +113,17 @@ export function nextId(id: string): string {
  * `checkpoint_id` (uuid6, time-sortable), the latest checkpoint being the largest. There is no separate head.
  */
 export function checkpointRawAccess(file: CheckpointFile, log: (command: string) => void): RawAccess {
-  const sql = <T>(work: (db: RawSqlite) => T): T => withRawSqlite(file.path, file.label, log, work);
+  return checkpointTableRawAccess({
+    sql: (work) => withRawSqlite(file.path, file.label, log, work),
+    jsonColumns: false,
+    threads: file.threads,
+    snapshot: () => directorySnapshot(file.dir, file.label.split('/')[0] ?? file.label, log),
+  });
+}
+
+/** The same raw access over any {@link CheckpointTable} (PostgresSaver's database through psql). */
+export function checkpointTableRawAccess(table: CheckpointTable): RawAccess {
+  const sql = <T>(work: (db: RawSqlite) => T): T => table.sql(work);
   const rowOf = (db: RawSqlite, record: RawRecord): CheckpointRow => {
     const [thread, namespace, id] = [record.owner, record.slot.split('/')[1] ?? '', String(record.position)];
     const [row] = db.all<CheckpointRow>(`${SELECT} WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?`, [
@@ -114,13 +139,13 @@ export function checkpointRawAccess(file: CheckpointFile, log: (command: string)
   return {
     list: async (context) =>
       sql((db) =>
-        db.all<CheckpointRow>(`${SELECT} WHERE thread_id = ? ORDER BY checkpoint_id`, [file.threads[context]]),
-      ).map(toRaw),
+        db.all<CheckpointRow>(`${SELECT} WHERE thread_id = ? ORDER BY checkpoint_id`, [table.threads[context]]),
+      ).map((row) => toRaw(row, table.jsonColumns)),
     async writeBody(record, body) {
       const moved = parseBody(body);
       sql((db) =>
         db.run(`UPDATE checkpoints SET type = ?, checkpoint = ?, metadata = ? ${where}`, [
-          String(moved.type),
+          moved.type === null || moved.type === undefined ? null : String(moved.type),
           decode(moved.checkpoint),
           decode(moved.metadata),
           ...key(rowOf(db, record)),
@@ -184,6 +209,6 @@ export function checkpointRawAccess(file: CheckpointFile, log: (command: string)
         db.run(`UPDATE checkpoints SET metadata = ? ${where}`, [sameClass(row.metadata, changed), ...key(row)]);
       });
     },
-    snapshot: () => directorySnapshot(file.dir, file.label.split('/')[0] ?? file.label, log),
+    snapshot: () => table.snapshot(),
   };
 }

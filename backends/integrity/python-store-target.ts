@@ -9,6 +9,7 @@ import type {
   ContextName,
   IntegrityTarget,
   RawAccess,
+  StoreSettings,
   TargetDescription,
   TargetPosition,
   TargetSession,
@@ -81,13 +82,26 @@ export interface PythonStoreTargetSettings {
   tooling?: string;
   /** The process position during each edit (`TargetDescription.position`); absent = the method's `restarted`. */
   position?: TargetPosition;
-  /** Set for a store on a server (files are then unused: the raw access works on `cell`). */
+  /** Set for a store on a server the target runs (Redis: a key prefix per cell on one server). */
   server?: PythonStoreServer;
   /**
-   * Raw access on the store's files, or on its server with the cell's config (generic tooling in TypeScript, never
-   * the store's code).
+   * A per-cell resource outside the cell directory (a database on a shared server), created before the store and
+   * removed at dispose; its `config` is added to the config `open` receives.
+   */
+  cell?(settings: StoreSettings): Promise<CellResource>;
+  /**
+   * Raw access on the store's files, or on its server with `cell`, the config the cell's store is opened with
+   * (generic tooling in TypeScript, never the store's code).
    */
   raw(files: PythonStoreFiles, log: (command: string) => void, cell: Record<string, unknown>): RawAccess;
+}
+
+/** What {@link PythonStoreTargetSettings.cell} made for one cell. */
+export interface CellResource {
+  /** Added to the adapter's open config (e.g. `{uri}` of the cell's database). */
+  config: Record<string, unknown>;
+  /** Removes the resource. */
+  dispose(): Promise<void>;
 }
 
 const DRIVEN = 'driven through backends/python/stalebench_store_driver.py';
@@ -181,9 +195,11 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
         ...position,
       };
     },
-    async createStore({ dir, cellId, log }) {
+    async createStore(cellSettings) {
+      const { dir, cellId, log } = cellSettings;
       const found = await driverDescription();
-      const cell = { ...settings.config, ...(await settings.server?.cellConfig(cellId)) };
+      const resource = settings.cell ? await settings.cell(cellSettings) : null;
+      const cell = { ...settings.config, ...(await settings.server?.cellConfig(cellId)), ...resource?.config };
       const home = join(dir, 'home');
       mkdirSync(join(home, '.config'), { recursive: true });
       const raw = settings.raw(
@@ -228,6 +244,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
         async dispose() {
           await Promise.all([...live].map((process) => process.close()));
           await settings.server?.disposeCell(cell);
+          await resource?.dispose();
         },
       };
     },

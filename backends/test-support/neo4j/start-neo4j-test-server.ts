@@ -1,6 +1,6 @@
 // Builds (through Maven, when stale) and starts the throwaway Neo4j test server of this folder; test-only.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -31,16 +31,9 @@ export interface Neo4jTestServer {
  * try { ... server.uri ... } finally { await server.stop(); }
  */
 export async function startNeo4jTestServer(options: { timeoutMs?: number } = {}): Promise<Neo4jTestServer> {
-  const buildStart = Date.now();
-  if (isStale()) {
-    await run('mvn', ['-q', '-B', '-f', join(HERE, 'pom.xml'), 'compile', 'dependency:build-classpath']);
-    const now = new Date();
-    utimesSync(CLASSPATH_FILE, now, now); // the plugin leaves an unchanged file untouched
-  }
-  const buildMs = Date.now() - buildStart;
-  const classpath = `${join(HERE, 'target', 'classes')}:${readFileSync(CLASSPATH_FILE, 'utf8').trim()}`;
+  const { args, buildMs } = await neo4jJavaArgs();
   const started = Date.now();
-  const child = spawn('java', ['-Xmx1g', '-cp', classpath, 'stalebench.neo4j.Neo4jTestServer', '0'], { stdio: 'pipe' });
+  const child = spawn('java', args, { stdio: 'pipe' });
   const stderr: string[] = [];
   createInterface({ input: child.stderr }).on('line', (line) => stderr.push(line) > 40 && stderr.shift());
   const fields = await readBanner(child, options.timeoutMs ?? 120_000, stderr);
@@ -50,6 +43,59 @@ export async function startNeo4jTestServer(options: { timeoutMs?: number } = {})
     timings: { buildMs, startMs: Date.now() - started },
     stop: () => stop(child),
   };
+}
+
+/**
+ * The launcher's `java` arguments, after `mvn -q compile dependency:build-classpath` when the pom or the Java source
+ * is newer than the last build. `jvmOptions` go before the class name.
+ */
+async function neo4jJavaArgs(jvmOptions: readonly string[] = []): Promise<{ args: string[]; buildMs: number }> {
+  const buildStart = Date.now();
+  if (isStale()) {
+    await run('mvn', ['-q', '-B', '-f', join(HERE, 'pom.xml'), 'compile', 'dependency:build-classpath']);
+    const now = new Date();
+    utimesSync(CLASSPATH_FILE, now, now); // the plugin leaves an unchanged file untouched
+  }
+  const buildMs = Date.now() - buildStart;
+  const classpath = `${join(HERE, 'target', 'classes')}:${readFileSync(CLASSPATH_FILE, 'utf8').trim()}`;
+  return { args: ['-Xmx1g', ...jvmOptions, '-cp', classpath, 'stalebench.neo4j.Neo4jTestServer', '0'], buildMs };
+}
+
+/** A server started by {@link startDetachedNeo4jServer}. */
+export interface DetachedNeo4jServer {
+  uri: string;
+  version: string;
+  /** Leader of the server's own process group (`sh`, holding the launcher's stdin open); SIGTERM the group to stop. */
+  pid: number;
+}
+
+/**
+ * Starts the same server detached, for `pnpm services`: it outlives this process. The launcher stops when its stdin
+ * closes, so a `sleep infinity` pipe holds stdin open; SIGTERM to the process group stops it (the launcher's shutdown
+ * hook deletes its data directory, created under `tmpDir`). Its stderr goes to `logFile`.
+ */
+export async function startDetachedNeo4jServer(settings: {
+  tmpDir: string;
+  logFile: string;
+  timeoutMs?: number;
+}): Promise<DetachedNeo4jServer> {
+  const { args } = await neo4jJavaArgs([`-Djava.io.tmpdir=${settings.tmpDir}`]);
+  const log = openSync(settings.logFile, 'a');
+  const child = spawn('sh', ['-c', 'sleep infinity | exec java "$@"', 'sh', ...args], {
+    detached: true,
+    stdio: ['ignore', 'pipe', log],
+  });
+  closeSync(log);
+  const fields = await readBanner(child, settings.timeoutMs ?? 120_000, [`(see ${settings.logFile})`]).catch(
+    (error: unknown) => {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL'); // the group: sleep and java too
+      throw error;
+    },
+  );
+  // Nothing more is read: the launcher prints only "stopped" later, which the JVM drops once the pipe is gone.
+  child.stdout?.destroy();
+  child.unref();
+  return { ...fields, pid: child.pid ?? 0 };
 }
 
 function isStale(): boolean {
@@ -76,7 +122,7 @@ function run(command: string, args: string[]): Promise<void> {
 }
 
 function readBanner(
-  child: ChildProcessWithoutNullStreams,
+  child: ChildProcess,
   timeoutMs: number,
   stderr: string[],
 ): Promise<{ uri: string; version: string }> {
@@ -90,7 +136,7 @@ function readBanner(
     const timer = setTimeout(() => fail(`printed no "ready" within ${timeoutMs} ms`), timeoutMs);
     child.on('error', (error) => fail(`could not start java: ${error.message}`));
     child.on('exit', (code) => fail(`exited with code ${code} before it was ready`));
-    createInterface({ input: child.stdout }).on('line', (line) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
       const [key, ...rest] = line.split(' ');
       if (key === 'neo4j-version') fields.version = rest.join(' ');
       if (key === 'bolt-uri') fields.uri = rest.join(' ');
