@@ -46,6 +46,11 @@ export interface PythonStoreTargetSettings {
    * `bash .ci/install`.
    */
   env?: string;
+  /**
+   * Extra environment variables of the store process only (a key the library reads from its environment). They
+   * never reach the store's files, so the raw edits run without them, as the threat model's attacker does.
+   */
+  processEnv?: Readonly<Record<string, string>>;
   /** Raw access on the store's files (generic tooling in TypeScript, never the store's code). */
   raw(
     files: { sqlite: string; storeDir: string; owners: Record<ContextName, string> },
@@ -152,7 +157,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
           const process = startStoreProcess({
             python: paths.python,
             driver: paths.driver,
-            env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
+            env: { ...settings.processEnv, HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
           });
           live.add(process);
           try {

@@ -33,6 +33,14 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
     (await import('./inspeximus-target.js')).createInspeximusTarget(root, { receipts: true }),
   'langgraph-sqlite-py': async ({ root }) =>
     (await import('./langgraph-sqlite-py-target.js')).createLanggraphSqlitePyTarget(root),
+  'openai-agents-sqlite': async ({ root }) =>
+    (await import('./openai-agents-sqlite-target.js')).createOpenaiAgentsSqliteTarget(root),
+  'openai-agents-sqlite@0.24.0': async ({ root }) =>
+    (await import('./openai-agents-sqlite-target.js')).createOpenaiAgentsSqliteTarget(root, { latest: true }),
+  'langgraph-ledger': async ({ root }) =>
+    (await import('./langgraph-ledger-target.js')).createLanggraphLedgerTarget(root),
+  'langgraph-sqlite-encrypted': async ({ root }) =>
+    (await import('./langgraph-encrypted-target.js')).createLanggraphEncryptedTarget(root),
 };
 
 /** Every registered target id, in scorecard order. */

@@ -19,7 +19,21 @@ export interface StoreEnvSpec {
  * Every store environment, in `pnpm stores list` order. Adding one: this line plus `envs/<id>.txt` (the full
  * closure, exactly pinned, as `pip freeze` printed it in a fresh venv).
  */
-export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {};
+export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
+  'openai-agents': { holds: 'openai-agents 0.20.0 (SQLiteSession): integrity target openai-agents-sqlite', installTime: 'about 30 s' },
+  'openai-agents-latest': {
+    holds: 'openai-agents 0.24.0 (SQLiteSession): integrity target openai-agents-sqlite@0.24.0',
+    installTime: 'about 30 s',
+  },
+  'langgraph-ledger': {
+    holds: 'langgraph-ledger 0.3.0 over langgraph-checkpoint-sqlite 3.1.1: integrity target langgraph-ledger',
+    installTime: 'about 30 s',
+  },
+  'langgraph-encrypted': {
+    holds: 'langgraph-checkpoint-sqlite 3.1.1 with pycryptodome (EncryptedSerializer): integrity target langgraph-sqlite-encrypted',
+    installTime: 'about 30 s',
+  },
+};
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */
 const STORE_ENVS_DIR = join('.cache', 'python-stores');
