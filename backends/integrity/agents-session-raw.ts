@@ -63,7 +63,9 @@ export function agentsSessionRawAccess(file: SessionFile, log: (command: string)
       ),
     async writeBody(record, body) {
       const messageData = String(parseBody(body).message_data);
-      sql((db) => db.run('UPDATE agent_messages SET message_data = ? WHERE id = ?', [messageData, rowOf(db, record).id]));
+      sql((db) =>
+        db.run('UPDATE agent_messages SET message_data = ? WHERE id = ?', [messageData, rowOf(db, record).id]),
+      );
     },
     async remove(record) {
       sql((db) => db.run('DELETE FROM agent_messages WHERE id = ?', [rowOf(db, record).id]));

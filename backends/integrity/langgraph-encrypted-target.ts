@@ -10,7 +10,13 @@ import { createPythonStoreTarget } from './python-store-target.js';
  * from `LANGGRAPH_AES_KEY`. The key is drawn fresh per target object and given to the store process only: it is in
  * no file, and the raw edits run without it, as the threat model's attacker does.
  *
- * Measured (sqlite-family.stores.test.ts): TODO
+ * T1 on ciphertext: without the key no number can be changed, so the edit flips one ciphertext byte; the default
+ * AES-EAX mode authenticates the blob and the read path raises `MAC check failed` (rejected on read). T5 forges a
+ * plaintext `json` checkpoint, which `EncryptedSerializer.loads_typed` loads unencrypted (a type without `+aes`).
+ *
+ * Measured (sqlite-family.stores.test.ts): T1 rejected on read; T2–T9 accepted: moved or removed genuine ciphertext
+ * (T2, T3, T4, T6, T7, T9), a plaintext forgery (T5) and a plain-JSON metadata edit (T8). The same plaintext
+ * downgrade on a_m is T1 by other means and is served (pinned there too). agmi has no such row.
  *
  * @example const target = createLanggraphEncryptedTarget(process.cwd());
  */

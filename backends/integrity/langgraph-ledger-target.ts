@@ -9,7 +9,10 @@ import { createPythonStoreTarget } from './python-store-target.js';
  * a hash-chained JSONL ledger per thread in `<cell>/ledger/`, beside the store directory; the read path is the inner
  * SqliteSaver, unchanged; the audit is verify_thread(). The edits (and T9's copy) touch `store/` only, as agmi's.
  *
- * Measured (sqlite-family.stores.test.ts): TODO
+ * Measured (sqlite-family.stores.test.ts), agmi's row exactly: T1–T4, T6, T7 and T9 reported on audit (a logged
+ * checkpoint drifted or is missing from the saver; after T9 the ledger, off the store, still names the newer
+ * checkpoint); T5 accepted (the forged head was never logged, so the audit never looks for it) and T8 accepted (the
+ * digest covers the checkpoint, not its metadata column). Every edit is served on the read path until the audit.
  *
  * @example const target = createLanggraphLedgerTarget(process.cwd());
  */

@@ -26,6 +26,10 @@ describe('integrity target registry', () => {
       'inspeximus',
       'inspeximus-receipts',
       'langgraph-sqlite-py',
+      'openai-agents-sqlite',
+      'openai-agents-sqlite@0.24.0',
+      'langgraph-ledger',
+      'langgraph-sqlite-encrypted',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);

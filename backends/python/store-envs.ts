@@ -20,7 +20,10 @@ export interface StoreEnvSpec {
  * closure, exactly pinned, as `pip freeze` printed it in a fresh venv).
  */
 export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
-  'openai-agents': { holds: 'openai-agents 0.20.0 (SQLiteSession): integrity target openai-agents-sqlite', installTime: 'about 30 s' },
+  'openai-agents': {
+    holds: 'openai-agents 0.20.0 (SQLiteSession): integrity target openai-agents-sqlite',
+    installTime: 'about 30 s',
+  },
   'openai-agents-latest': {
     holds: 'openai-agents 0.24.0 (SQLiteSession): integrity target openai-agents-sqlite@0.24.0',
     installTime: 'about 30 s',
@@ -30,7 +33,8 @@ export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
     installTime: 'about 30 s',
   },
   'langgraph-encrypted': {
-    holds: 'langgraph-checkpoint-sqlite 3.1.1 with pycryptodome (EncryptedSerializer): integrity target langgraph-sqlite-encrypted',
+    holds:
+      'langgraph-checkpoint-sqlite 3.1.1 with pycryptodome (EncryptedSerializer): integrity target langgraph-sqlite-encrypted',
     installTime: 'about 30 s',
   },
 };
