@@ -1,5 +1,7 @@
 """LangGraph's SqliteSaver with EncryptedSerializer (AES through pycryptodome) behind the stalebench store driver."""
 
+import sqlite3
+
 from store_adapters.langgraph_sqlite_store import STORE_FILE, THREADS, Store
 
 # from_pycryptodome_aes() reads its key from this variable; the harness sets it in the store process only.
@@ -16,7 +18,7 @@ def describe(config):
     return {
         "label": f"LangGraph SqliteSaver with EncryptedSerializer (AES-EAX, langgraph-checkpoint {versions['langgraph-checkpoint']}, langgraph-checkpoint-sqlite {versions['langgraph-checkpoint-sqlite']})",
         "versions": versions,
-        "store": "SQLite, one file: checkpoints.db; checkpoint blobs encrypted, metadata column plain JSON",
+        "store": f"SQLite {sqlite3.sqlite_version}, one file: checkpoints.db; checkpoint blobs encrypted, metadata column plain JSON",
         "config": {
             "integrity features": "at-rest encryption on: EncryptedSerializer.from_pycryptodome_aes() (AES, mode EAX by default: nonce, tag, ciphertext)",
             "key": f"from {KEY_VARIABLE} in the store process's environment only (never in the store's files)",

@@ -1,6 +1,7 @@
 """langgraph-ledger's TracingCheckpointSaver over SqliteSaver behind the stalebench store driver; verify_thread() audits."""
 
 import os
+import sqlite3
 
 from store_adapters.langgraph_sqlite_store import STORE_FILE, THREADS, Store
 
@@ -17,7 +18,7 @@ def describe(config):
     return {
         "label": f"langgraph-ledger {versions['langgraph-ledger']} over SqliteSaver (langgraph-checkpoint-sqlite {versions['langgraph-checkpoint-sqlite']}), hash-chained ledger, verify_thread() audit",
         "versions": versions,
-        "store": "SQLite checkpoints.db (store/) plus one JSONL ledger per thread in ledger/, outside the store directory",
+        "store": f"SQLite {sqlite3.sqlite_version}, checkpoints.db (store/) plus one JSONL ledger per thread in ledger/, outside the store directory",
         "config": {
             "integrity features": "on: TracingCheckpointSaver logs a SHA-256 of every checkpoint into a hash-chained ledger",
             "ledger key": "none (keyless chain, the default)",
