@@ -82,6 +82,11 @@ export interface PythonStoreTargetSettings {
   tooling?: string;
   /** The process position during each edit (`TargetDescription.position`); absent = the method's `restarted`. */
   position?: TargetPosition;
+  /**
+   * Extra environment variables of the store process only (a key the library reads from its environment). They
+   * never reach the store's files, so the raw edits run without them, as the threat model's attacker does.
+   */
+  processEnv?: Readonly<Record<string, string>>;
   /** Set for a store on a server the target runs (Redis: a key prefix per cell on one server). */
   server?: PythonStoreServer;
   /**
@@ -219,7 +224,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
           const process = startStoreProcess({
             python: paths.python,
             driver: paths.driver,
-            env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
+            env: { ...settings.processEnv, HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
           });
           live.add(process);
           try {

@@ -43,6 +43,10 @@ describe('integrity target registry', () => {
       'langgraph-redis',
       'langgraph-postgres',
       'langgraph-postgres@3.2.0',
+      'openai-agents-sqlite',
+      'openai-agents-sqlite@0.24.0',
+      'langgraph-ledger',
+      'langgraph-sqlite-encrypted',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);

@@ -87,6 +87,14 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
       id: 'langgraph-postgres@3.2.0',
       storeEnv: 'langgraph-postgres-latest',
     }),
+  'openai-agents-sqlite': async ({ root }) =>
+    (await import('./openai-agents-sqlite-target.js')).createOpenaiAgentsSqliteTarget(root),
+  'openai-agents-sqlite@0.24.0': async ({ root }) =>
+    (await import('./openai-agents-sqlite-target.js')).createOpenaiAgentsSqliteTarget(root, { latest: true }),
+  'langgraph-ledger': async ({ root }) =>
+    (await import('./langgraph-ledger-target.js')).createLanggraphLedgerTarget(root),
+  'langgraph-sqlite-encrypted': async ({ root }) =>
+    (await import('./langgraph-encrypted-target.js')).createLanggraphEncryptedTarget(root),
 };
 
 /** Every registered target id, in scorecard order. */

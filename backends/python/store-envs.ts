@@ -50,6 +50,23 @@ export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
     holds: 'langgraph-checkpoint-postgres 3.2.0 (PostgresSaver, newest on PyPI) with psycopg binary',
     installTime: 'about 1 min',
   },
+  'openai-agents': {
+    holds: 'openai-agents 0.20.0 (SQLiteSession): integrity target openai-agents-sqlite',
+    installTime: 'about 30 s',
+  },
+  'openai-agents-latest': {
+    holds: 'openai-agents 0.24.0 (SQLiteSession): integrity target openai-agents-sqlite@0.24.0',
+    installTime: 'about 30 s',
+  },
+  'langgraph-ledger': {
+    holds: 'langgraph-ledger 0.3.0 over langgraph-checkpoint-sqlite 3.1.1: integrity target langgraph-ledger',
+    installTime: 'about 30 s',
+  },
+  'langgraph-encrypted': {
+    holds:
+      'langgraph-checkpoint-sqlite 3.1.1 with pycryptodome (EncryptedSerializer): integrity target langgraph-sqlite-encrypted',
+    installTime: 'about 30 s',
+  },
 };
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */

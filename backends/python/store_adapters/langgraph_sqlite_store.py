@@ -27,13 +27,16 @@ def describe(config):
 
 
 class Store:
-    def __init__(self, directory, config):
+    """One SqliteSaver file; `serde` (a serializer) and `wrap` (saver -> saver) let other adapters reuse seed/read."""
+
+    def __init__(self, directory, config, serde=None, wrap=None):
         from langgraph.checkpoint.sqlite import SqliteSaver
 
         os.makedirs(os.path.join(directory, "store"), exist_ok=True)
         self.connection = sqlite3.connect(os.path.join(directory, STORE_FILE), check_same_thread=False)
-        self.saver = SqliteSaver(self.connection)
-        self.saver.setup()
+        self.inner = SqliteSaver(self.connection, serde=serde)
+        self.inner.setup()
+        self.saver = wrap(self.inner) if wrap else self.inner
 
     def seed(self, context, records):
         from langgraph.checkpoint.base import empty_checkpoint
