@@ -33,6 +33,8 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
     (await import('./inspeximus-target.js')).createInspeximusTarget(root, { receipts: true }),
   'langgraph-sqlite-py': async ({ root }) =>
     (await import('./langgraph-sqlite-py-target.js')).createLanggraphSqlitePyTarget(root),
+  'mem0-py': async ({ root }) =>
+    (await import('./mem0-py-target.js')).createMem0PyTarget(root, { id: 'mem0-py', env: 'mem0-py' }),
 };
 
 /** Every registered target id, in scorecard order. */

@@ -19,7 +19,9 @@ export interface StoreEnvSpec {
  * Every store environment, in `pnpm stores list` order. Adding one: this line plus `envs/<id>.txt` (the full
  * closure, exactly pinned, as `pip freeze` printed it in a fresh venv).
  */
-export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {};
+export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
+  'mem0-py': { holds: 'mem0ai 2.0.20 on qdrant-client 1.20.0 local mode (at-rest row, memory systems)', installTime: 'about 1 min' },
+};
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */
 const STORE_ENVS_DIR = join('.cache', 'python-stores');
