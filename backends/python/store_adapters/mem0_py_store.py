@@ -21,10 +21,16 @@ READ_LIMIT = 1000
 DEAD_URL = "http://127.0.0.1:9/v1"
 
 
+class HarnessFault(RuntimeError):
+    """Ours, never mem0's refusal (the driver reports it with origin "driver")."""
+
+    origin = "driver"
+
+
 def _offline_environment(directory):
     """Must run before mem0 is first imported: its telemetry flag and config directory are read at import time."""
     os.environ["MEM0_TELEMETRY"] = "false"
-    os.environ["MEM0_DIR"] = os.path.join(directory, "home", ".mem0")
+    os.environ["MEM0_DIR"] = os.path.join(directory, ".mem0")
 
 
 def hashed_embedding(text):
@@ -37,14 +43,14 @@ def hashed_embedding(text):
     return [value / norm for value in vector] if norm else [1.0 / DIMENSIONS**0.5] * DIMENSIONS
 
 
-def _embedder_class():
-    from mem0.embeddings.base import EmbeddingBase
+def hashed_embedder(embedding_base):
+    """An instance of mem0's EmbeddingBase returning `hashed_embedding` (built after mem0 is imported)."""
 
-    class HashedEmbedding(EmbeddingBase):
+    class HashedEmbedding(embedding_base):
         def embed(self, text, memory_action=None):
             return hashed_embedding(text)
 
-    return HashedEmbedding
+    return HashedEmbedding()
 
 
 def versions():
@@ -53,20 +59,27 @@ def versions():
     return {"mem0ai": importlib.metadata.version("mem0ai"), "qdrant-client": importlib.metadata.version("qdrant-client")}
 
 
-def open_memory(directory, qdrant_path, history_path):
-    """mem0's Memory on a local on-disk Qdrant collection and a history SQLite file, with the hashing embedder."""
+def open_memory_with(directory, qdrant_path, history_path, dimensions, make_embedder):
+    """mem0's Memory on a local on-disk Qdrant collection and a history SQLite file; `make_embedder(EmbeddingBase)`
+    replaces the configured openai one (dummy key, dead loopback URL) before any call. MEM0_DIR is
+    `<directory>/.mem0`. Nothing of mem0 may be imported before this runs (its telemetry switch is read at import)."""
     _offline_environment(directory)
     from mem0 import Memory
+    from mem0.embeddings.base import EmbeddingBase
+    from mem0.memory import telemetry
+
+    if telemetry.MEM0_TELEMETRY:
+        raise HarnessFault("mem0 was imported before MEM0_TELEMETRY=false was set: its telemetry is on")
 
     memory = Memory.from_config(
         {
-            "vector_store": {"provider": "qdrant", "config": {"collection_name": COLLECTION, "path": qdrant_path, "embedding_model_dims": DIMENSIONS, "on_disk": True}},
-            "embedder": {"provider": "openai", "config": {"api_key": "offline-no-key", "openai_base_url": DEAD_URL, "embedding_dims": DIMENSIONS}},
+            "vector_store": {"provider": "qdrant", "config": {"collection_name": COLLECTION, "path": qdrant_path, "embedding_model_dims": dimensions, "on_disk": True}},
+            "embedder": {"provider": "openai", "config": {"api_key": "offline-no-key", "openai_base_url": DEAD_URL, "embedding_dims": dimensions}},
             "llm": {"provider": "openai", "config": {"api_key": "offline-no-key", "openai_base_url": DEAD_URL}},
             "history_db_path": history_path,
         }
     )
-    memory.embedding_model = _embedder_class()()
+    memory.embedding_model = make_embedder(EmbeddingBase)
     return memory
 
 
@@ -106,7 +119,7 @@ def past_expiration_date():
 class Store:
     def __init__(self, directory, config):
         os.makedirs(os.path.join(directory, QDRANT_DIR), exist_ok=True)
-        self.memory = open_memory(directory, os.path.join(directory, QDRANT_DIR), os.path.join(directory, HISTORY_FILE))
+        self.memory = open_memory_with(directory, os.path.join(directory, QDRANT_DIR), os.path.join(directory, HISTORY_FILE), DIMENSIONS, hashed_embedder)
 
     def seed(self, context, records):
         ids = []
