@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { EvalError, MissingPrerequisiteError } from '../../pipeline/core/errors.js';
 import type { RecordedWarning } from '../memory-backend.js';
 import { missingPython, pythonPaths, VENV_DIR } from './python-venv.js';
+import { missingStoreEnv, storeEnvPaths } from './store-envs.js';
 import { startStoreProcess, StoreProcessError, type StoreProcess } from './store-process.js';
 
 /** The Python package a memory adapter measures, pinned exactly (backends/python/requirements.txt). */
@@ -29,6 +30,10 @@ export interface PythonMemoryProcessSettings {
   workDir: string;
   /** Per-request timeout; default 120 s. */
   timeoutMs?: number;
+  /** The store environment (store-envs.ts) whose venv runs the adapter; without it, the main venv. */
+  env?: string;
+  /** Passed to the adapter's `open_store` (e.g. the run embedder's dimensions). */
+  config?: Record<string, unknown>;
 }
 
 /** The process as a memory backend uses it. */
@@ -53,21 +58,32 @@ interface VersionAnswer {
   versions?: Record<string, string>;
 }
 
+type VenvChoice = Pick<PythonMemoryProcessSettings, 'root' | 'env'>;
+
 /** The prerequisite as errors name it. */
-const pinned = (pin: PythonPackagePin) =>
-  `the Python package ${pin.name}==${pin.version} (backends/python/requirements.txt, in ${VENV_DIR})`;
+const pinned = (pin: PythonPackagePin, { env }: VenvChoice) =>
+  env
+    ? `the Python package ${pin.name}==${pin.version} (backends/python/envs/${env}.txt, in .cache/python-stores/${env}/venv)`
+    : `the Python package ${pin.name}==${pin.version} (backends/python/requirements.txt, in ${VENV_DIR})`;
+const installCommand = ({ env }: VenvChoice) => (env ? `pnpm stores install ${env}` : 'bash .ci/install');
+
+/** The venv's python and the driver: the store environment's when `env` is set, else the main venv's. */
+function venvPaths({ root, env }: VenvChoice): { python: string; driver: string } {
+  const main = pythonPaths(root);
+  return env ? { ...main, python: storeEnvPaths(root, env).python } : main;
+}
 
 /**
  * Whether the venv can run the adapter with the pinned package: null, or a `MissingPrerequisiteError` naming the
  * package, what is wrong and the install command. Asks the driver's `version` op (which opens no store).
  */
 export async function pythonPackageProblem(
-  settings: Pick<PythonMemoryProcessSettings, 'system' | 'adapter' | 'pin' | 'root'>,
+  settings: Pick<PythonMemoryProcessSettings, 'system' | 'adapter' | 'pin' | 'root' | 'env'>,
   running?: StoreProcess,
 ): Promise<MissingPrerequisiteError | null> {
-  const missing = missingPython(settings.root);
-  if (missing) return new MissingPrerequisiteError(settings.system, pinned(settings.pin), missing);
-  const paths = pythonPaths(settings.root);
+  const missing = settings.env ? missingStoreEnv(settings.root, settings.env) : missingPython(settings.root);
+  if (missing) return new MissingPrerequisiteError(settings.system, pinned(settings.pin, settings), missing);
+  const paths = venvPaths(settings);
   const driver = running ?? startStoreProcess({ python: paths.python, driver: paths.driver, timeoutMs: 60_000 });
   try {
     const answer = await driver
@@ -80,15 +96,15 @@ export async function pythonPackageProblem(
     if (!answer.available)
       return new MissingPrerequisiteError(
         settings.system,
-        pinned(settings.pin),
-        `${answer.reason ?? 'it cannot be imported'}; run bash .ci/install`,
+        pinned(settings.pin, settings),
+        `${answer.reason ?? 'it cannot be imported'}; run ${installCommand(settings)}`,
       );
     const installed = answer.versions?.[settings.pin.name];
     if (installed !== settings.pin.version)
       return new MissingPrerequisiteError(
         settings.system,
-        pinned(settings.pin),
-        `${VENV_DIR} holds ${settings.pin.name} ${installed ?? 'of no version'}; run bash .ci/install`,
+        pinned(settings.pin, settings),
+        `${settings.env ? `.cache/python-stores/${settings.env}/venv` : VENV_DIR} holds ${settings.pin.name} ${installed ?? 'of no version'}; run ${installCommand(settings)}`,
       );
     return null;
   } finally {
@@ -105,7 +121,7 @@ export async function pythonPackageProblem(
  * await python.request('insert', 'ns', { steps });
  */
 export function createPythonMemoryProcess(settings: PythonMemoryProcessSettings): PythonMemoryProcess {
-  const paths = pythonPaths(settings.root);
+  const paths = venvPaths(settings);
   const home = join(settings.workDir, 'home');
   let live: StoreProcess | undefined;
   let generation = 0;
@@ -128,6 +144,7 @@ export function createPythonMemoryProcess(settings: PythonMemoryProcessSettings)
       const opened = await driver.request<{ environment_removed?: string[] }>('open', {
         adapter: settings.adapter,
         dir: join(settings.workDir, 'stores'),
+        ...(settings.config ? { config: settings.config } : {}),
       });
       const removed = opened.environment_removed ?? [];
       if (removed.length > 0)
