@@ -80,7 +80,10 @@ export const SYSTEMS = defineRegistry('system', {
     'keyed-history',
     'inspeximus (PyPI, Python process): keyed, read with include_superseded=True',
   ),
-  'mem0-py': mem0PyLine('default', 'mem0ai (PyPI, Python process, local Qdrant): expired memories hidden by its default read'),
+  'mem0-py': mem0PyLine(
+    'default',
+    'mem0ai (PyPI, Python process, local Qdrant): expired memories hidden by its default read',
+  ),
   'mem0-py-exp': mem0PyLine(
     'expired-shown',
     'mem0ai (PyPI, Python process, local Qdrant) with show_expired=True: expired memories returned',

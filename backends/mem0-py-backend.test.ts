@@ -12,7 +12,9 @@ describe('mem0-py prerequisite', () => {
   it('without the mem0-py store environment: names the pinned package, its venv and the install command', async () => {
     const problem = await mem0PyProblem(root);
     expect(problem).toBeInstanceOf(MissingPrerequisiteError);
-    expect(problem?.message).toContain('mem0ai==2.0.20 (backends/python/envs/mem0-py.txt, in .cache/python-stores/mem0-py/venv)');
+    expect(problem?.message).toContain(
+      'mem0ai==2.0.20 (backends/python/envs/mem0-py.txt, in .cache/python-stores/mem0-py/venv)',
+    );
     expect(problem?.message).toContain('run pnpm stores install mem0-py');
   });
 });

@@ -17,7 +17,6 @@ import type {
 import { refuseProvenance } from './provenance.js';
 import { createPythonMemoryProcess, pythonPackageProblem } from './python/python-memory-process.js';
 
-
 /** `default` = `mem0-py` (mem0's default read hides expired memories); `expired-shown` = `mem0-py-exp`. */
 export type Mem0PyVariant = 'default' | 'expired-shown';
 

@@ -20,8 +20,14 @@ export interface StoreEnvSpec {
  * closure, exactly pinned, as `pip freeze` printed it in a fresh venv).
  */
 export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
-  'mem0-py': { holds: 'mem0ai 2.0.20 on qdrant-client 1.20.0 local mode (at-rest row, memory systems)', installTime: 'about 2 min' },
-  'mem0-py-latest': { holds: 'mem0ai 2.2.1 (newest) on qdrant-client 1.20.0 local mode (at-rest row)', installTime: 'about 2 min' },
+  'mem0-py': {
+    holds: 'mem0ai 2.0.20 on qdrant-client 1.20.0 local mode (at-rest row, memory systems)',
+    installTime: 'about 2 min',
+  },
+  'mem0-py-latest': {
+    holds: 'mem0ai 2.2.1 (newest) on qdrant-client 1.20.0 local mode (at-rest row)',
+    installTime: 'about 2 min',
+  },
 };
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */
