@@ -26,6 +26,8 @@ describe('integrity target registry', () => {
       'inspeximus',
       'inspeximus-receipts',
       'langgraph-sqlite-py',
+      'mem0-py',
+      'mem0-py@2.2.1',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);
