@@ -7,6 +7,7 @@ import type { ExtractionModel } from './extraction-model.js';
 import type { GraphStore } from './graph-store.js';
 import { GRAPHITI_CORE_LABEL } from './graphiti-version.js';
 import { INSPEXIMUS_PIN } from './inspeximus-version.js';
+import { MEM0_PY_PIN } from './mem0-py-version.js';
 import type {
   BackendSettings,
   EngineSpec,
@@ -79,7 +80,36 @@ export const SYSTEMS = defineRegistry('system', {
     'keyed-history',
     'inspeximus (PyPI, Python process): keyed, read with include_superseded=True',
   ),
+  'mem0-py': mem0PyLine(
+    'default',
+    'mem0ai (PyPI, Python process, local Qdrant): expired memories hidden by its default read',
+  ),
+  'mem0-py-exp': mem0PyLine(
+    'expired-shown',
+    'mem0ai (PyPI, Python process, local Qdrant) with show_expired=True: expired memories returned',
+  ),
 });
+
+/**
+ * A Python mem0 configuration (store environment `mem0-py`): its variant and the exact mem0ai pin are its recorded
+ * arguments; `prerequisite` names the install command before a run writes anything.
+ */
+function mem0PyLine<const Variant extends 'default' | 'expired-shown'>(variant: Variant, summary: string) {
+  const library = `${MEM0_PY_PIN.name}==${MEM0_PY_PIN.version}` as const;
+  return {
+    ...factory({
+      summary,
+      args: z
+        .object({ variant: z.literal(variant).default(variant), library: z.literal(library).default(library) })
+        .strict(),
+      create: async (args, settings: BackendSettings) =>
+        (await import('./mem0-py-backend.js')).createMem0PyBackend({ ...settings, variant: args.variant }),
+    }),
+    prerequisite: async () => (await import('./mem0-py-backend.js')).mem0PyProblem(),
+    // Not the paper's grid, and it needs its own Python environment: run when named (`--systems`).
+    inDefaultGrid: false,
+  };
+}
 
 /**
  * An inspeximus configuration: its variant and the exact library pin are its recorded arguments (the backend refuses

@@ -37,6 +37,8 @@ describe('system registry', () => {
       { kind: 'system', id: 'inspeximus', args: { variant: 'unkeyed', library: 'inspeximus==3.23.1' } },
       { kind: 'system', id: 'inspeximus-keyed', args: { variant: 'keyed', library: 'inspeximus==3.23.1' } },
       { kind: 'system', id: 'inspeximus-hist', args: { variant: 'keyed-history', library: 'inspeximus==3.23.1' } },
+      { kind: 'system', id: 'mem0-py', args: { variant: 'default', library: 'mem0ai==2.0.20' } },
+      { kind: 'system', id: 'mem0-py-exp', args: { variant: 'expired-shown', library: 'mem0ai==2.0.20' } },
     ]);
   });
 
@@ -55,6 +57,10 @@ describe('system registry', () => {
         (await import('./inspeximus-backend.js')).createInspeximusBackend({ ...settings(), variant: 'keyed' }),
       'inspeximus-hist': async () =>
         (await import('./inspeximus-backend.js')).createInspeximusBackend({ ...settings(), variant: 'keyed-history' }),
+      'mem0-py': async () =>
+        (await import('./mem0-py-backend.js')).createMem0PyBackend({ ...settings(), variant: 'default' }),
+      'mem0-py-exp': async () =>
+        (await import('./mem0-py-backend.js')).createMem0PyBackend({ ...settings(), variant: 'expired-shown' }),
     };
     expect(Object.keys(direct)).toEqual([...SYSTEMS.ids]);
     for (const id of SYSTEMS.ids) {
@@ -89,6 +95,8 @@ describe('system prerequisites', () => {
       'inspeximus',
       'inspeximus-keyed',
       'inspeximus-hist',
+      'mem0-py',
+      'mem0-py-exp',
     ]);
   });
 });

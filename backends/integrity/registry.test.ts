@@ -47,6 +47,8 @@ describe('integrity target registry', () => {
       'openai-agents-sqlite@0.24.0',
       'langgraph-ledger',
       'langgraph-sqlite-encrypted',
+      'mem0-py',
+      'mem0-py@2.2.1',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);

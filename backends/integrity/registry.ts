@@ -95,6 +95,10 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
     (await import('./langgraph-ledger-target.js')).createLanggraphLedgerTarget(root),
   'langgraph-sqlite-encrypted': async ({ root }) =>
     (await import('./langgraph-encrypted-target.js')).createLanggraphEncryptedTarget(root),
+  'mem0-py': async ({ root }) =>
+    (await import('./mem0-py-target.js')).createMem0PyTarget(root, { id: 'mem0-py', env: 'mem0-py' }),
+  'mem0-py@2.2.1': async ({ root }) =>
+    (await import('./mem0-py-target.js')).createMem0PyTarget(root, { id: 'mem0-py@2.2.1', env: 'mem0-py-latest' }),
 };
 
 /** Every registered target id, in scorecard order. */

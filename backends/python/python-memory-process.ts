@@ -26,15 +26,14 @@ export interface PythonMemoryProcessSettings {
   pin: PythonPackagePin;
   /** Repository root: the venv and the driver live under it. */
   root: string;
-  /**
-   * The store environment (backends/python/store-envs.ts) whose venv runs the library; without it, the main venv of
-   * `bash .ci/install`.
-   */
-  env?: string;
   /** Stores live under `<workDir>/stores`; the library's HOME is `<workDir>/home` (its user config stays empty). */
   workDir: string;
   /** Per-request timeout; default 120 s. */
   timeoutMs?: number;
+  /** The store environment (store-envs.ts) whose venv runs the adapter; without it, the main venv. */
+  env?: string;
+  /** Passed to the adapter's `open_store` (e.g. the run embedder's dimensions). */
+  config?: Record<string, unknown>;
 }
 
 /** The process as a memory backend uses it. */
@@ -59,16 +58,19 @@ interface VersionAnswer {
   versions?: Record<string, string>;
 }
 
-/** The prerequisite as errors name it. */
-const pinned = (pin: PythonPackagePin, env?: string) =>
-  env
-    ? `the Python package ${pin.name}==${pin.version} (backends/python/envs/${env}.txt)`
-    : `the Python package ${pin.name}==${pin.version} (backends/python/requirements.txt, in ${VENV_DIR})`;
+type VenvChoice = Pick<PythonMemoryProcessSettings, 'root' | 'env'>;
 
-/** The interpreter and driver of a memory process: the store environment's venv when it names one. */
-function interpreter(settings: Pick<PythonMemoryProcessSettings, 'root' | 'env'>) {
-  const paths = pythonPaths(settings.root);
-  return settings.env ? { ...paths, python: storeEnvPaths(settings.root, settings.env).python } : paths;
+/** The prerequisite as errors name it. */
+const pinned = (pin: PythonPackagePin, { env }: VenvChoice) =>
+  env
+    ? `the Python package ${pin.name}==${pin.version} (backends/python/envs/${env}.txt, in .cache/python-stores/${env}/venv)`
+    : `the Python package ${pin.name}==${pin.version} (backends/python/requirements.txt, in ${VENV_DIR})`;
+const installCommand = ({ env }: VenvChoice) => (env ? `pnpm stores install ${env}` : 'bash .ci/install');
+
+/** The venv's python and the driver: the store environment's when `env` is set, else the main venv's. */
+function venvPaths({ root, env }: VenvChoice): { python: string; driver: string } {
+  const main = pythonPaths(root);
+  return env ? { ...main, python: storeEnvPaths(root, env).python } : main;
 }
 
 /**
@@ -79,11 +81,9 @@ export async function pythonPackageProblem(
   settings: Pick<PythonMemoryProcessSettings, 'system' | 'adapter' | 'pin' | 'root' | 'env'>,
   running?: StoreProcess,
 ): Promise<MissingPrerequisiteError | null> {
-  const what = pinned(settings.pin, settings.env);
-  const install = settings.env ? `pnpm stores install ${settings.env}` : 'bash .ci/install';
   const missing = settings.env ? missingStoreEnv(settings.root, settings.env) : missingPython(settings.root);
-  if (missing) return new MissingPrerequisiteError(settings.system, what, missing);
-  const paths = interpreter(settings);
+  if (missing) return new MissingPrerequisiteError(settings.system, pinned(settings.pin, settings), missing);
+  const paths = venvPaths(settings);
   const driver = running ?? startStoreProcess({ python: paths.python, driver: paths.driver, timeoutMs: 60_000 });
   try {
     const answer = await driver
@@ -96,15 +96,15 @@ export async function pythonPackageProblem(
     if (!answer.available)
       return new MissingPrerequisiteError(
         settings.system,
-        what,
-        `${answer.reason ?? 'it cannot be imported'}; run ${install}`,
+        pinned(settings.pin, settings),
+        `${answer.reason ?? 'it cannot be imported'}; run ${installCommand(settings)}`,
       );
     const installed = answer.versions?.[settings.pin.name];
     if (installed !== settings.pin.version)
       return new MissingPrerequisiteError(
         settings.system,
-        what,
-        `${settings.env ? `the ${settings.env} environment` : VENV_DIR} holds ${settings.pin.name} ${installed ?? 'of no version'}; run ${install}`,
+        pinned(settings.pin, settings),
+        `${settings.env ? `.cache/python-stores/${settings.env}/venv` : VENV_DIR} holds ${settings.pin.name} ${installed ?? 'of no version'}; run ${installCommand(settings)}`,
       );
     return null;
   } finally {
@@ -121,7 +121,7 @@ export async function pythonPackageProblem(
  * await python.request('insert', 'ns', { steps });
  */
 export function createPythonMemoryProcess(settings: PythonMemoryProcessSettings): PythonMemoryProcess {
-  const paths = interpreter(settings);
+  const paths = venvPaths(settings);
   const home = join(settings.workDir, 'home');
   let live: StoreProcess | undefined;
   let generation = 0;
@@ -144,6 +144,7 @@ export function createPythonMemoryProcess(settings: PythonMemoryProcessSettings)
       const opened = await driver.request<{ environment_removed?: string[] }>('open', {
         adapter: settings.adapter,
         dir: join(settings.workDir, 'stores'),
+        ...(settings.config ? { config: settings.config } : {}),
       });
       const removed = opened.environment_removed ?? [];
       if (removed.length > 0)

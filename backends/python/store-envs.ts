@@ -67,6 +67,14 @@ export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
       'langgraph-checkpoint-sqlite 3.1.1 with pycryptodome (EncryptedSerializer): integrity target langgraph-sqlite-encrypted',
     installTime: 'about 30 s',
   },
+  'mem0-py': {
+    holds: 'mem0ai 2.0.20 on qdrant-client 1.20.0 local mode (at-rest row, memory systems)',
+    installTime: 'about 2 min',
+  },
+  'mem0-py-latest': {
+    holds: 'mem0ai 2.2.1 (newest) on qdrant-client 1.20.0 local mode (at-rest row)',
+    installTime: 'about 2 min',
+  },
 };
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */

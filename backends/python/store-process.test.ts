@@ -18,7 +18,13 @@ describe('store driver protocol (JSON lines over stdio)', () => {
     try {
       expect(await store.request('hello')).toMatchObject({
         protocol: 1,
-        adapters: ['inspeximus_memory', 'inspeximus_store', 'langgraph_sqlite_store'],
+        adapters: [
+          'inspeximus_memory',
+          'inspeximus_store',
+          'langgraph_sqlite_store',
+          'mem0_py_memory',
+          'mem0_py_store',
+        ],
         ops: expect.arrayContaining(['reset', 'insert', 'search', 'list']),
       });
       await expect(store.request('bogus')).rejects.toMatchObject({
