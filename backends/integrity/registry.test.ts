@@ -49,6 +49,7 @@ describe('integrity target registry', () => {
       'langgraph-sqlite-encrypted',
       'mem0-py',
       'mem0-py@2.2.1',
+      'mythologiq-agent-memory',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);

@@ -99,6 +99,10 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
     (await import('./mem0-py-target.js')).createMem0PyTarget(root, { id: 'mem0-py', env: 'mem0-py' }),
   'mem0-py@2.2.1': async ({ root }) =>
     (await import('./mem0-py-target.js')).createMem0PyTarget(root, { id: 'mem0-py@2.2.1', env: 'mem0-py-latest' }),
+  'mythologiq-agent-memory': async () => {
+    const { createNotInstallableTarget, MYTHOLOGIQ } = await import('./not-installable-target.js');
+    return createNotInstallableTarget(MYTHOLOGIQ);
+  },
 };
 
 /** Every registered target id, in scorecard order. */
