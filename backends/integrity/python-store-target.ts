@@ -46,6 +46,8 @@ export interface PythonStoreTargetSettings {
    * `bash .ci/install`.
    */
   env?: string;
+  /** The generic tooling the raw edits use, for describe(); default: SQL through better-sqlite3 on the first raw file. */
+  tooling?: string;
   /** Raw access on the store's files (generic tooling in TypeScript, never the store's code). */
   raw(
     files: { sqlite: string; storeDir: string; owners: Record<ContextName, string> },
@@ -130,7 +132,7 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
         detection: found.detection,
         contexts: 2,
         ...(found.revocation_fields.length ? { revocationFields: found.revocation_fields } : {}),
-        tooling: `SQL through better-sqlite3 on ${found.raw_files[0] ?? 'the store file'}; cp of store/ (T9); driven through backends/python/stalebench_store_driver.py`,
+        tooling: `${settings.tooling ?? `SQL through better-sqlite3 on ${found.raw_files[0] ?? 'the store file'}; cp of store/ (T9)`}; driven through backends/python/stalebench_store_driver.py`,
       };
     },
     async createStore({ dir, log }) {

@@ -26,6 +26,7 @@ describe('integrity target registry', () => {
       'inspeximus',
       'inspeximus-receipts',
       'langgraph-sqlite-py',
+      'letta',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);

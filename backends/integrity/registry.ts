@@ -33,6 +33,7 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
     (await import('./inspeximus-target.js')).createInspeximusTarget(root, { receipts: true }),
   'langgraph-sqlite-py': async ({ root }) =>
     (await import('./langgraph-sqlite-py-target.js')).createLanggraphSqlitePyTarget(root),
+  letta: async ({ root }) => (await import('./letta-target.js')).createLettaTarget(root),
 };
 
 /** Every registered target id, in scorecard order. */

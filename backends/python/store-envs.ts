@@ -19,7 +19,13 @@ export interface StoreEnvSpec {
  * Every store environment, in `pnpm stores list` order. Adding one: this line plus `envs/<id>.txt` (the full
  * closure, exactly pinned, as `pip freeze` printed it in a fresh venv).
  */
-export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {};
+export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
+  letta: {
+    holds: 'letta 0.16.8 with asyncpg, pg8000, pgvector and pgserver 0.1.4 (PostgreSQL 16.2): the letta target',
+    installTime: 'about 3 min',
+    upgradePip: true,
+  },
+};
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */
 const STORE_ENVS_DIR = join('.cache', 'python-stores');
