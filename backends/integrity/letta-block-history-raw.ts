@@ -48,7 +48,8 @@ const toRaw = (row: HistoryRow): RawRecord => ({
   labels: { ...(row.metadata_ ?? {}), actor_type: row.actor_type, actor_id: row.actor_id },
 });
 
-const json = (value: JsonValue | undefined): string => (value === undefined || value === null ? 'NULL' : `${sqlText(JSON.stringify(value))}::json`);
+const json = (value: JsonValue | undefined): string =>
+  value === undefined || value === null ? 'NULL' : `${sqlText(JSON.stringify(value))}::json`;
 const nullable = (value: JsonValue | undefined): string => (typeof value === 'string' ? sqlText(value) : 'NULL');
 
 function copyTree(from: string, to: string, log: (line: string) => void): void {
@@ -71,7 +72,10 @@ export function lettaBlockHistoryRawAccess(store: LettaStore, log: (command: str
   const db = <T>(work: (pg: RawPostgres) => T): T => withRawPostgres(store, log, work);
   const row = (record: RawRecord) =>
     db((pg) => {
-      const [found] = pg.rows<HistoryRow>(`SELECT ${COLUMNS} FROM block_history WHERE id = ${sqlText(record.slot)}`, 'id');
+      const [found] = pg.rows<HistoryRow>(
+        `SELECT ${COLUMNS} FROM block_history WHERE id = ${sqlText(record.slot)}`,
+        'id',
+      );
       if (!found) throw new Error(`no block_history row ${record.slot}`);
       return found;
     });
@@ -92,11 +96,17 @@ export function lettaBlockHistoryRawAccess(store: LettaStore, log: (command: str
       );
     },
     async remove(record) {
-      db((pg) => pg.sql(`DELETE FROM block_history WHERE id = ${sqlText(record.slot)}`));
+      // block.current_history_entry_id references the tip: a superuser's session skips that foreign-key trigger
+      // (session_replication_role = replica), so exactly the row goes; T2 then repoints the head (moveHead).
+      db((pg) =>
+        pg.sql(`SET session_replication_role = replica; DELETE FROM block_history WHERE id = ${sqlText(record.slot)}`),
+      );
     },
     async changeMeaning(record) {
       db((pg) =>
-        pg.sql(`UPDATE block_history SET value = ${sqlText(changedNumber(record.text).text)} WHERE id = ${sqlText(record.slot)}`),
+        pg.sql(
+          `UPDATE block_history SET value = ${sqlText(changedNumber(record.text).text)} WHERE id = ${sqlText(record.slot)}`,
+        ),
       );
     },
     async forge(tip) {
@@ -122,9 +132,7 @@ export function lettaBlockHistoryRawAccess(store: LettaStore, log: (command: str
       const current = await row(record);
       const metadata = current.metadata_ ?? {};
       const changed = { ...metadata, source: metadata.source === 'user' ? 'web' : 'user' };
-      db((pg) =>
-        pg.sql(`UPDATE block_history SET metadata_ = ${json(changed)} WHERE id = ${sqlText(record.slot)}`),
-      );
+      db((pg) => pg.sql(`UPDATE block_history SET metadata_ = ${json(changed)} WHERE id = ${sqlText(record.slot)}`));
     },
     async snapshot(): Promise<RawSnapshot> {
       copyTree(store.pgdata, store.snapshotDir, log);

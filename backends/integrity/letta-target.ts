@@ -24,7 +24,8 @@ export function createLettaTarget(root: string): IntegrityTarget {
     config: {},
     root,
     env: 'letta',
-    tooling: 'SQL through psql on store/pgdata (a server started with the pgserver wheel\'s pg_ctl on the stopped data directory); cp -a of store/pgdata (T9)',
+    tooling:
+      "SQL through psql on store/pgdata (a server started with the pgserver wheel's pg_ctl on the stopped data directory); cp -a of store/pgdata (T9)",
     raw: (files, log) =>
       lettaBlockHistoryRawAccess(
         {

@@ -31,11 +31,17 @@ describe('Letta core-memory checkpoint history (environment letta)', () => {
       expect(cells.T2?.observation).toBe('served 3 records');
       expect(cells.T3?.observation).toBe('served 4 records');
       // The forged checkpoint after the tip: redo walks onto it, so the block ends holding the attacker's text.
-      expect(cells.T5?.observation).toBe('served 6 records');
-      expect(cells.T6?.observation).toBe('served 5 records; 1 of 1 edited contents among them');
+      expect(cells.T4?.observation).toBe('served 5 records; 2 of 2 edited contents among them');
+      expect(cells.T5?.observation).toBe('served 6 records; 1 of 1 edited contents among them');
+      // B's newest checkpoint in A's newest slot: the walk serves it beside A's own values (the block row kept A's).
+      expect(cells.T6?.observation).toBe('served 6 records; 1 of 1 edited contents among them');
       expect(cells.T9?.observation).toBe('served 5 records');
       // Every raw command is logged, the server started and stopped around the SQL.
-      expect(cells.T1?.commands.some((command) => command.startsWith('psql -h store/pgdata -U postgres -d letta -c "UPDATE block_history SET value'))).toBe(true);
+      expect(
+        cells.T1?.commands.some((command) =>
+          command.startsWith('psql -h store/pgdata -U postgres -d letta -c "UPDATE block_history SET value'),
+        ),
+      ).toBe(true);
       expect(cells.T9?.commands.some((command) => command.startsWith('cp -a '))).toBe(true);
     },
     1_800_000,

@@ -69,7 +69,23 @@ export function withRawPostgres<T>(dir: PostgresDir, log: (line: string) => void
     const db: RawPostgres = {
       sql: (statement) =>
         run(
-          [psql, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-h', dir.pgdata, '-U', 'postgres', '-d', dir.database, '-c', statement],
+          [
+            psql,
+            '-X',
+            '-q',
+            '-A',
+            '-t',
+            '-v',
+            'ON_ERROR_STOP=1',
+            '-h',
+            dir.pgdata,
+            '-U',
+            'postgres',
+            '-d',
+            dir.database,
+            '-c',
+            statement,
+          ],
           log,
           `psql -h ${dir.label} -U postgres -d ${dir.database} -c ${JSON.stringify(statement)}`,
         ),
@@ -80,6 +96,10 @@ export function withRawPostgres<T>(dir: PostgresDir, log: (line: string) => void
     };
     return work(db);
   } finally {
-    run(asServerUser([ctl, '-D', dir.pgdata, '-m', 'fast', '-w', 'stop']), log, `pg_ctl -D ${dir.label} -m fast -w stop`);
+    run(
+      asServerUser([ctl, '-D', dir.pgdata, '-m', 'fast', '-w', 'stop']),
+      log,
+      `pg_ctl -D ${dir.label} -m fast -w stop`,
+    );
   }
 }

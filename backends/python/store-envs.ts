@@ -22,7 +22,7 @@ export interface StoreEnvSpec {
 export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
   letta: {
     holds: 'letta 0.16.8 with asyncpg, pg8000, pgvector and pgserver 0.1.4 (PostgreSQL 16.2): the letta target',
-    installTime: 'about 3 min',
+    installTime: 'about 6 min',
     upgradePip: true,
   },
 };
