@@ -50,6 +50,7 @@ describe('integrity target registry', () => {
       'mem0-py',
       'mem0-py@2.2.1',
       'mythologiq-agent-memory',
+      'letta',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);

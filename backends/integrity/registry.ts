@@ -103,6 +103,7 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
     const { createNotInstallableTarget, MYTHOLOGIQ } = await import('./not-installable-target.js');
     return createNotInstallableTarget(MYTHOLOGIQ);
   },
+  letta: async ({ root }) => (await import('./letta-target.js')).createLettaTarget(root),
 };
 
 /** Every registered target id, in scorecard order. */

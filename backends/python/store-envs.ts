@@ -75,6 +75,11 @@ export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
     holds: 'mem0ai 2.2.1 (newest) on qdrant-client 1.20.0 local mode (at-rest row)',
     installTime: 'about 2 min',
   },
+  letta: {
+    holds: 'letta 0.16.8 with asyncpg, pg8000, pgvector and pgserver 0.1.4 (PostgreSQL 16.2): the letta target',
+    installTime: 'about 6 min',
+    upgradePip: true,
+  },
 };
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */
