@@ -13,7 +13,12 @@ const scenarios = await loadForgedReasoningScenarios();
 const ehr = scenarios.find((s) => s.id === 'ehr_insert_record')!;
 const [SKIP, PERFORM] = ehr.actions;
 // The simulator, made to follow every note it reads: the agent is always fooled, only the defence decides.
-const sim = createSimDecisionModel({ scenarios: [], reasoningScenarios: scenarios, seed: 0, parameters: { followImpliedStep: 1 } });
+const sim = createSimDecisionModel({
+  scenarios: [],
+  reasoningScenarios: scenarios,
+  seed: 0,
+  parameters: { followImpliedStep: 1 },
+});
 const agent = await AGENTS.get('langchain').load();
 const contextOf = (defence: string) => ({
   scenario: ehr,
