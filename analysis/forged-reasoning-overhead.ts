@@ -50,7 +50,8 @@ export function overheadRows(
     if (decisions.length === 0) return [];
     // A proposed skip is what the gate grounds; any other action is returned untouched (`not-gated`), no ledger read.
     const checked = decisions.filter(
-      (d) => d.execution?.gate === 'poem' && d.execution.verdict !== 'not-gated' && d.execution.checkMicros !== undefined,
+      (d) =>
+        d.execution?.gate === 'poem' && d.execution.verdict !== 'not-gated' && d.execution.checkMicros !== undefined,
     );
     const genuine = decisions.filter((d) => d.overhead && d.ledger.forged.length === 0 && d.overhead.ledger.lines > 0);
     const bytes = genuine.reduce((total, d) => total + d.overhead!.ledger.bytes, 0);

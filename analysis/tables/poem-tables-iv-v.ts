@@ -29,7 +29,7 @@ function overheadCells(row: OverheadRow, label: string): TableCell[] {
       row.checkMicros,
       row.checks === 0 ? 'no PoEM check in this run (--defences without poem)' : old,
     ),
-    cell(IV_COLUMNS.bytes, row.bytesPerEvent, 'no stored ledger with a genuine event (or ' + old + ')'),
+    cell(IV_COLUMNS.bytes, row.bytesPerEvent, `no stored ledger with a genuine event (or ${old})`),
     cell(IV_COLUMNS.call, row.callMs, row.cachedCalls > 0 ? 'every call was a response-cache hit (not timed)' : old),
     cell(IV_COLUMNS.share, row.share === null ? null : row.share * 1e6, 'needs a measured check and a measured call'),
   ];

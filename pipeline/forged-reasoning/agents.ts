@@ -74,7 +74,7 @@ const entries = {
   },
   langchain: {
     summary:
-      "a LangChain.js tool-calling agent (@langchain/core): the model bound to one tool() per allowed action, the gate wrapping the tools' execution (the PoEM paper's Table V)",
+      'a LangChain.js tool-calling agent (@langchain/core; PoEM Table V): one tool() per action, the gate wraps tool execution',
     label: 'LangChain agent',
     args: NO_ARGS,
     load: async () => {

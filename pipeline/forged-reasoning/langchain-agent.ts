@@ -2,7 +2,7 @@
 // tools made with `tool()`, a tool-calling loop as a runnable over LangChain messages, the reasoning memory in its
 // prompt. The defence is not part of the agent: the trusted layer's `act` (the gate, when the defence has one) is
 // what the tools execute, so PoEM wraps tool execution and the agent is the same under every defence.
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
+import { type AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { RunnableLambda } from '@langchain/core/runnables';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
@@ -19,7 +19,7 @@ const MAX_STEPS = 4;
  * The agent's tools: one per allowed action (skip-and-act, perform-S-then-act), each ending the episode (return direct:
  * the action is the task's last step). `act` is the trusted layer executing the named action; its text is the result.
  */
-export function actionTools(
+function actionTools(
   scenario: Pick<ForgedReasoningScenario, 'actions' | 'subject' | 'safetyStep'>,
   act: (action: string) => Promise<string>,
 ): StructuredToolInterface[] {
@@ -44,7 +44,7 @@ export function actionTools(
  *
  * @example await createToolCallingAgent({ model, tools }).invoke({ messages: [new HumanMessage('...')] })
  */
-export function createToolCallingAgent(settings: {
+function createToolCallingAgent(settings: {
   model: BaseChatModel;
   tools: readonly StructuredToolInterface[];
   maxSteps?: number;

@@ -3,9 +3,6 @@
 // provider tool API needed), so `sim` and every OpenAI-compatible endpoint run the same agent. No LangChain import here.
 import type { ChatMessage } from '../decision-model.js';
 
-/** Bumped whenever a byte of the rendered protocol changes. */
-export const TOOL_PROTOCOL_VERSION = 1;
-
 /** The line that opens the tool list in the system message (the simulator looks for it). */
 const TOOLS_HEADER = 'Tools you can call (name: what it does; arguments as JSON Schema):';
 
