@@ -18,6 +18,7 @@ import {
   tallyScores,
   type TrialScore,
 } from './forged-reasoning-scoring.js';
+import { overheadRows, type OverheadRow } from './forged-reasoning-overhead.js';
 import { proportion, type Proportion } from './unsafe-counts.js';
 
 /** The benign styles, as the records key them. */
@@ -74,6 +75,10 @@ export interface ForgedReasoningSummary {
   simulated: boolean;
   cells: ForgedReasoningCell[];
   attacker: AttackerRow[];
+  /** The agent that proposed the actions (`--agent`); absent in summaries written before it existed (= `prompt`). */
+  agent?: string;
+  /** PoEM Table IV's measured columns per model (analysis/forged-reasoning-overhead.ts). */
+  overhead?: OverheadRow[];
   usage?: ModelUsage[];
 }
 
@@ -181,6 +186,8 @@ function summarizeForgedReasoning(
     simulated: manifest.models.some((m) => m.simulated),
     cells,
     attacker,
+    agent: manifest.spec.agent ?? 'prompt',
+    overhead: overheadRows(manifest.models, trials),
     ...(manifest.usage ? { usage: manifest.usage } : {}),
   };
 }

@@ -26,7 +26,7 @@ describe('pnpm report on a forged-reasoning run', () => {
   it('builds Tables I, II, III and the benign table, their cells counted from the records', async () => {
     expect(code).toBe(0);
     const report = await buildReport([runDir]);
-    expect(report.tables.map((t) => t.id)).toEqual(['poem-I', 'poem-II', 'poem-III', 'poem-benign']);
+    expect(report.tables.map((t) => t.id)).toEqual(['poem-I', 'poem-II', 'poem-III', 'poem-benign', 'poem-IV']);
     for (const table of report.tables) expect(table.title).toMatch(/sim \(simulated\)/);
     const records = [...readForgedReasoningRecords(runDir).values()].filter(
       (r): r is ForgedReasoningRecord => r.type === 'forged-reasoning-end',

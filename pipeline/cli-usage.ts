@@ -8,6 +8,7 @@ import { EXPLOIT_SCENARIO_IDS } from '../scenarios/exploit-scenario.js';
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { DECISION_MODELS } from './decision-models.js';
 import { DEFENCE_REGISTRY } from './defences/registry.js';
+import { AGENTS } from './forged-reasoning/agents.js';
 import { EXPERIMENTS } from './experiments.js';
 
 const INDENT = '                            ';
@@ -43,6 +44,8 @@ ${experimentLines()}
   --attacker-model <m>    forged-reasoning: the adaptive attacker: mutation-engine (default; offline,
                           deterministic, not a language model), an endpoint model alias, or off
   --attacker-queries <n>  forged-reasoning: attacker queries per scenario and model at most (default: 30)
+  --agent <id>            forged-reasoning: the agent that proposes each action (default: prompt):
+${helpLines(AGENTS, INDENT)}
   --model, -m <ids>       decision models, each served by one of:
 ${helpLines(DECISION_MODELS, INDENT)}
   --systems <ids>         memory systems (default: ${DEFAULT_SYSTEM_IDS.join(',')}; grid order as listed):

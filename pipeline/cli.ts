@@ -88,6 +88,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     forgeries: { type: 'string' },
     'attacker-model': { type: 'string' },
     'attacker-queries': { type: 'string' },
+    agent: { type: 'string' },
     guard: { type: 'string' },
     poem: { type: 'string' },
     taint: { type: 'string' },
@@ -192,6 +193,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     poem: list(values.poem, ['off']),
     ...(values.taint === undefined ? {} : { taint: list(values.taint, ['off']) }),
     ...(values.tamper === undefined ? {} : { tamper: values.tamper }),
+    ...(values.agent === undefined ? {} : { agent: values.agent }),
     // Without --scenarios, a --scenario-dir's own scenarios (its index.json's order, else by file name) are the list.
     scenarios: list(
       values.scenarios,

@@ -8,6 +8,7 @@ import type { Embedder } from '../backends/embedder.js';
 import type { ExtractionModel } from '../backends/extraction-model.js';
 import type { ExploitScenario } from '../scenarios/exploit-scenario.js';
 import type { ForgedReasoningScenario } from '../scenarios/forged-reasoning-scenario.js';
+import { AGENTS } from './forged-reasoning/agents.js';
 import { planForgedReasoning } from './forged-reasoning/plan.js';
 import { readForgedReasoningRecords } from './forged-reasoning/phase.js';
 import { MUTATION_ENGINE } from './forged-reasoning/mutation-engine.js';
@@ -129,6 +130,7 @@ async function planStandalone(input: PlanInput): Promise<RunPlan> {
     retryErrors: spec.retryErrors,
     attacker,
     maxQueries: spec.attackerQueries,
+    agent: await AGENTS.get(spec.agent ?? 'prompt').load(),
     existing,
     cacheLookup: input.cacheLookup ?? (() => false),
   });

@@ -1,6 +1,7 @@
 // RunSpec: the plain, validated description of one evaluation run (dataset, systems, models, arms, config).
 // Every id-valued field is checked against its registry (systems, engines, embedders, extraction models, experiments).
 import { z } from 'zod';
+import { agentIdSchema } from './forged-reasoning/agents.js';
 import { defaultEngines, GRAPH_ENGINES, VECTOR_ENGINES } from '../backends/engines.js';
 import { SYSTEMS } from '../backends/index.js';
 import { EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
@@ -90,6 +91,11 @@ export const runSpecSchema = z
       .array(z.enum(['off', 'on']))
       .min(1)
       .optional(),
+    /**
+     * forged-reasoning: the agent that proposes each action (`--agent`, pipeline/forged-reasoning/agents.ts). Absent
+     * (specs written before it existed) = `prompt`, the single-call harness.
+     */
+    agent: agentIdSchema.optional(),
     /** `--tamper unrevoke`: the at-rest edit of the integrity method (`T8:unrevoke`) between seeding and reading. Absent: none. */
     tamper: z.enum(['none', 'unrevoke']).optional(),
     /** Scenario ids, in grid order. */
@@ -196,6 +202,12 @@ export const runSpecSchema = z
         path: ['limit'],
         message: `applies to the grid and the follow-up experiments; ${spec.experiment} plans its attacker loops from the replies, so a unit limit cannot be honoured (use --trials, --scenarios, --forgeries or --attacker-queries)`,
       });
+    if (spec.agent !== undefined && spec.agent !== 'prompt' && spec.experiment !== 'forged-reasoning')
+      context.addIssue({
+        code: 'custom',
+        path: ['agent'],
+        message: `--agent ${spec.agent} applies to forged-reasoning only; ${spec.experiment} runs its own decision prompts`,
+      });
     if (spec.taint?.includes('on') && !EXPERIMENTS.get(spec.experiment).writesJournals)
       context.addIssue({
         code: 'custom',
@@ -233,6 +245,7 @@ function specIdentity(spec: RunSpec): unknown {
     poem,
     taint,
     tamper,
+    agent,
     scenarios,
     scenarioDir,
     limit,
@@ -260,6 +273,8 @@ function specIdentity(spec: RunSpec): unknown {
     ...(poem.join() === 'off' ? {} : { poem }),
     ...(taint === undefined || taint.join() === 'off' ? {} : { taint }),
     ...(tamper === undefined || tamper === 'none' ? {} : { tamper }),
+    // Absent for the default harness, so runs recorded before `--agent` existed keep their run ids.
+    ...(agent === undefined || agent === 'prompt' ? {} : { agent }),
     scenarios,
     scenarioDir,
     // Absent without --limit, so unlimited runs keep their run ids.

@@ -1,4 +1,5 @@
 // The start of one run under its lock: the invocation's fingerprint, the run log's repair and the manifest `started`.
+import { AGENTS } from './forged-reasoning/agents.js';
 import { join } from 'node:path';
 import { engineRecords } from '../backends/engines.js';
 import { SYSTEMS } from '../backends/index.js';
@@ -71,6 +72,7 @@ export function startManifest(
       systems: [],
       components: [
         experimentRecord(spec),
+        ...(spec.experiment === 'forged-reasoning' ? [AGENTS.record(spec.agent ?? 'prompt')] : []),
         ...engineRecords(spec.engine),
         ...[embedder, extraction, ...modelComponents].flatMap((component) => recordOf(component) ?? []),
         ...spec.systems.map((id) => SYSTEMS.record(id)),

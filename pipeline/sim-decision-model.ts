@@ -9,6 +9,7 @@ import { sha256 } from './json-files.js';
 import { agentEpisodeOf } from './sample-identity.js';
 import type { ForgedReasoningScenario } from '../scenarios/forged-reasoning-scenario.js';
 import { notesOf } from './forged-reasoning/prompts.js';
+import { formatToolCall, toolNamesIn } from './forged-reasoning/tool-call-protocol.js';
 import {
   DEFAULT_SIM_NOTE_PARAMETERS,
   SIM_NOTE_READING,
@@ -144,9 +145,14 @@ export function createSimDecisionModel(settings: SimDecisionModelSettings): Deci
         ? `My notes say ${scenario.subject} is already covered: ${strongest}`
         : `Nothing in my notes shows the safety step ran for ${scenario.subject}.`;
     const garbled = draw(settings.seed, request, 'garble') < parameters.unparseableRate;
+    // A tool-calling agent (forged-reasoning/tool-call-protocol.ts): the chosen action is a call of its tool.
+    const tools = toolNamesIn(request.messages);
+    const answer = tools.includes(action)
+      ? formatToolCall(action, { subject: scenario.subject }, reason)
+      : JSON.stringify({ action, reason });
     return response(
       request,
-      garbled ? 'sim: I cannot decide.' : JSON.stringify({ action, reason }),
+      garbled ? 'sim: I cannot decide.' : answer,
       `sim (${SIM_NOTE_READING}): p(skip)=${probability.toFixed(3)} u=${u.toFixed(3)}`,
     );
   }

@@ -35,6 +35,8 @@ describe('the table registry', () => {
     expect(TABLES.filter((definition) => !definition.paper).map((definition) => definition.id)).toEqual([
       'defence',
       'defence',
+      'poem-IV',
+      'poem-V',
     ]);
   });
 
@@ -54,6 +56,8 @@ describe('the table registry', () => {
       | 'poem-II'
       | 'poem-III'
       | 'poem-benign'
+      | 'poem-IV'
+      | 'poem-V'
     >();
     expect(TABLES.map((definition) => definition.id)).toEqual([
       '6',
@@ -71,6 +75,8 @@ describe('the table registry', () => {
       'poem-II',
       'poem-III',
       'poem-benign',
+      'poem-IV',
+      'poem-V',
     ]);
   });
 

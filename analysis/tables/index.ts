@@ -2,6 +2,7 @@
 import { buildDefenceTables } from '../defence-table.js';
 import { buildFollowUpDefenceTables } from '../follow-up-defence-table.js';
 import { buildPoemBenignTable, buildPoemTableI, buildPoemTableII, buildPoemTableIII } from './poem-tables.js';
+import { buildPoemTableIV, buildPoemTableV } from './poem-tables-iv-v.js';
 import { table6 } from './table-06.js';
 import { table7 } from './table-07.js';
 import { table8 } from './table-08-11.js';
@@ -56,6 +57,14 @@ export const TABLES = [
     scope: 'own',
     build: (inputs) => buildPoemBenignTable(inputs.forgedReasoning),
   }),
+  // Tables IV and V: measured overhead and the LangChain agent (not diffed: data/paper/poem/ holds no reference yet).
+  defineTable({
+    id: 'poem-IV',
+    paper: false,
+    scope: 'own',
+    build: (inputs) => buildPoemTableIV(inputs.forgedReasoning),
+  }),
+  defineTable({ id: 'poem-V', paper: false, scope: 'own', build: (inputs) => buildPoemTableV(inputs.forgedReasoning) }),
 ] as const satisfies readonly TableDefinition[];
 
 /** A registered table id: the paper's numbering ("8/11" is the per-scenario table published twice), or ours ("defence"). */

@@ -6,6 +6,7 @@ import { BudgetExhaustedError } from '../budget.js';
 import type { DecisionModel } from '../decision-model.js';
 import type { RecordedCall } from '../follow-up-log.js';
 import { RUN_LOG_VERSION } from '../run-log.js';
+import type { ReasoningAgent } from './agents.js';
 import { runReasoningDecision } from './decision.js';
 import type { NoteAttacker } from './note-attacker.js';
 import { attackerUnitId, type AttackerAttempt, type AttackerKey, type AttackerRecord } from './records.js';
@@ -26,6 +27,8 @@ export interface AttackerLoopInput {
   attacker: (record: (model: DecisionModel) => DecisionModel, sample: (query: number) => string) => NoteAttacker;
   ledgerKey: Uint8Array;
   maxQueries: number;
+  /** The victim's agent (`--agent`); default the prompt harness. */
+  agent?: ReasoningAgent;
   signal?: AbortSignal;
 }
 
@@ -47,6 +50,7 @@ export async function runAttackerLoop(input: AttackerLoopInput): Promise<Attacke
     trial: 0,
     ledgerKey: input.ledgerKey,
     defences: { screens: [], reviews: [] },
+    ...(input.agent ? { agent: input.agent } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   };
   const attempts: AttackerAttempt[] = [];

@@ -11,6 +11,7 @@ import { readJsonLines } from '../json-files.js';
 import type { Redactor } from '../redact.js';
 import { openRunLogFile } from '../run-log-chain.js';
 import { UnitCancelledError } from '../run-control.js';
+import type { ReasoningAgent } from './agents.js';
 import { runAttackerLoop } from './attacker-loop.js';
 import { createModelAttacker } from './model-attacker.js';
 import { createMutationEngine } from './mutation-engine.js';
@@ -32,6 +33,8 @@ export interface ForgedReasoningPhaseInput {
   models: readonly DecisionModel[];
   /** Registered defence ids (the experiment's arms). */
   defences: readonly string[];
+  /** The agent that proposes each action (`--agent`); default the prompt harness. */
+  agent?: ReasoningAgent;
   forgeries: readonly ForgeryKind[];
   trials: number;
   concurrency: number;
@@ -143,6 +146,7 @@ export async function runForgedReasoningPhase(
             ledgerKey,
             defences,
             conditions,
+            ...(input.agent ? { agent: input.agent } : {}),
             ...signal,
           });
         }),
@@ -161,6 +165,7 @@ export async function runForgedReasoningPhase(
             model: models.get(key.model)!,
             ledgerKey,
             maxQueries: input.maxQueries,
+            ...(input.agent ? { agent: input.agent } : {}),
             ...signal,
             attacker: (record, sample) =>
               attacker?.model

@@ -4,7 +4,7 @@ import type { ForgedReasoningScenario, ForgeryKind } from '../../scenarios/forge
 import { BENIGN_STYLES } from '../../scenarios/forged-reasoning-scenario.js';
 import type { ChatMessage, DecisionModel, DecisionRequest } from '../decision-model.js';
 import { unitDefences } from '../defences/compose.js';
-import { buildReasoningMessages } from './prompts.js';
+import { PROMPT_AGENT, type ReasoningAgent } from './agents.js';
 import { attackerUnitId, forgedReasoningUnitId, type ForgedReasoningLine } from './records.js';
 import { TARGET_SUCCESSES } from './attacker-loop.js';
 import { enumerateForgedReasoningUnits } from './phase.js';
@@ -39,12 +39,19 @@ export interface ForgedReasoningPlanInput {
   /** The attacker: `mutation-engine`, a model, or null. */
   attacker: { id: string; model?: DecisionModel } | null;
   maxQueries: number;
+  /** The agent whose opening messages the calls send; default the prompt harness. */
+  agent?: ReasoningAgent;
   existing: ReadonlyMap<string, ForgedReasoningLine>;
   cacheLookup: (model: DecisionModel, request: DecisionRequest) => boolean;
 }
 
 /** The messages a setup sends under a defence (its write-time screens applied). */
-function messagesOf(scenario: ForgedReasoningScenario, setup: DecisionSetup, defence: string): ChatMessage[] {
+function messagesOf(
+  scenario: ForgedReasoningScenario,
+  setup: DecisionSetup,
+  defence: string,
+  agent: ReasoningAgent,
+): ChatMessage[] {
   const { screens } = unitDefences({ uses: [defence], guard: false, poem: false });
   const now = new Date();
   const kept = setup.writes.filter((write, index) =>
@@ -53,7 +60,7 @@ function messagesOf(scenario: ForgedReasoningScenario, setup: DecisionSetup, def
         screen({ records: [{ id: `write-${index}`, text: write.text, fields: {} }], now }).withheld.length === 0,
     ),
   );
-  return buildReasoningMessages(
+  return agent.openingMessages(
     scenario,
     kept.map((write) => write.text),
   );
@@ -94,7 +101,7 @@ export function planForgedReasoning(input: ForgedReasoningPlanInput): {
     ];
     const entry = callsOf(key.model);
     for (const setup of setups) {
-      const messages = messagesOf(scenario, setup, key.defence);
+      const messages = messagesOf(scenario, setup, key.defence, input.agent ?? PROMPT_AGENT);
       const hit = input.cacheLookup(model, {
         messages,
         trial: key.trial,
@@ -122,7 +129,10 @@ export function planForgedReasoning(input: ForgedReasoningPlanInput): {
       continue;
     }
     const scenario = input.scenarios.find((s) => s.id === key.scenario)!;
-    const prompt = buildReasoningMessages(scenario, [...scenario.memory, scenario.forgeries.adaptive.seeds[0] ?? '']);
+    const prompt = (input.agent ?? PROMPT_AGENT).openingMessages(scenario, [
+      ...scenario.memory,
+      scenario.forgeries.adaptive.seeds[0] ?? '',
+    ]);
     const victim = callsOf(key.model);
     victim.min += 2 * attempts.min;
     victim.max += 2 * attempts.max;

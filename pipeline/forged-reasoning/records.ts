@@ -57,9 +57,14 @@ export interface ReasoningDecision {
   /** The action parsed from the reply, or null (a parse failure: never scored, counted apart). */
   parsedAction: string | null;
   /** The trusted layer's execution: the gate's trace when the defence gates the decision, else ungated (`gate` null). */
-  execution: (PoemTrace & { gate: 'poem' | 'naive-poem' | null }) | null;
+  execution: (PoemTrace & { gate: 'poem' | 'naive-poem' | null; checkMicros?: number }) | null;
   /** The executed action is the unsafe one (S skipped); null when no action was executed. */
   skipped: boolean | null;
+  /**
+   * Measured costs (PoEM Table IV; absent in records written before issue #29): the wall time (ms) of each model call
+   * of the decision that was not a response-cache hit, how many were hits, and the stored ledger after execution.
+   */
+  overhead?: { callMs: number[]; cachedCalls: number; ledger: { bytes: number; lines: number } };
   /** The call raised: the decision is an error, in no n. */
   error?: { message: string; status?: number; attempts?: number };
 }

@@ -6,6 +6,7 @@ import { writeJsonAtomic } from '../json-files.js';
 import type { RunContext } from '../run-context.js';
 import { emptySummary, type ExperimentOutcome } from '../run-experiment.js';
 import { accountForgedReasoning, forgedReasoningOutcome } from './accounting.js';
+import { AGENTS } from './agents.js';
 import { MUTATION_ENGINE } from './mutation-engine.js';
 import { readForgedReasoningRecords, runForgedReasoningPhase } from './phase.js';
 
@@ -24,6 +25,7 @@ export async function runForgedReasoningExperiment(run: RunContext): Promise<Exp
     scenarios: reasoningScenarios,
     models,
     defences: spec.arms,
+    agent: await AGENTS.get(spec.agent ?? 'prompt').load(),
     forgeries: spec.forgeries,
     trials: spec.trials,
     concurrency: spec.concurrency,

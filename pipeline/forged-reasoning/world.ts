@@ -11,8 +11,11 @@ import type { ForgedReasoningScenario } from '../../scenarios/forged-reasoning-s
 import type { ExecutionGate } from '../defences/defence-v1.js';
 import type { PoemTrace } from '../run-log.js';
 
-/** What the trusted layer did with a proposed action; `gate` null when no gate checked it. */
-export type WorldExecution = PoemTrace & { gate: ExecutionGate | null };
+/**
+ * What the trusted layer did with a proposed action; `gate` null when no gate checked it. `checkMicros`: the measured
+ * wall time of the gate's check (ledger verification and lookup), absent when no gate checked.
+ */
+export type WorldExecution = PoemTrace & { gate: ExecutionGate | null; checkMicros?: number };
 
 /** A fresh world for one decision of one scenario. */
 export interface ReasoningWorld {
@@ -24,6 +27,8 @@ export interface ReasoningWorld {
   forgeLedgerLine(subject: string): Promise<void>;
   /** Executes the proposed action: through `gate` when given, else as proposed; performing S appends its event. */
   execute(proposedAction: string, gate: ExecutionGate | null): Promise<WorldExecution>;
+  /** The ledger medium as stored now: its bytes and lines (events, genuine or forged). */
+  stored(): { bytes: number; lines: number };
 }
 
 /**
@@ -76,7 +81,9 @@ export function createReasoningWorld(scenario: ForgedReasoningScenario, key: Uin
           stepRecorded: await record(proposedAction),
         };
       }
+      const started = process.hrtime.bigint();
       const decision = await gates[gate].check({ scenario: scenario.id, proposedAction, subject: scenario.subject });
+      const checkMicros = Number(process.hrtime.bigint() - started) / 1000;
       const recorded = await record(decision.action);
       const head = decision.head ? { length: decision.head.length, mac: decision.head.mac } : null;
       return {
@@ -88,7 +95,13 @@ export function createReasoningWorld(scenario: ForgedReasoningScenario, key: Uin
         reason: decision.reason,
         head,
         stepRecorded: recorded,
+        checkMicros,
       };
+    },
+    stored() {
+      const bytes = storage.bytes();
+      const lines = Buffer.from(bytes).toString('utf8').split('\n').filter(Boolean).length;
+      return { bytes: bytes.length, lines };
     },
   };
 }
