@@ -224,3 +224,18 @@ export function readClaim(text: string, lexicon: LoadedLexicon): Claim {
     head,
   };
 }
+
+const claimCache = new Map<string, Claim>();
+const CLAIM_CACHE_LIMIT = 4096;
+
+/** The claim of `text`, memoised per lexicon version (a run screens, and the simulator compares, the same texts often). */
+export function claimOf(text: string, lexicon: LoadedLexicon): Claim {
+  const key = `${lexicon.version}\u0000${text}`;
+  let claim = claimCache.get(key);
+  if (!claim) {
+    if (claimCache.size >= CLAIM_CACHE_LIMIT) claimCache.clear();
+    claim = readClaim(text, lexicon);
+    claimCache.set(key, claim);
+  }
+  return claim;
+}
