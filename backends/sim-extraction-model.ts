@@ -11,14 +11,63 @@ export function splitFacts(text: string): string[] {
     .filter((sentence) => /[A-Za-z]/.test(sentence));
 }
 
+const STOP = new Set(
+  'the a an and or of to for in on at by is are be may must can this that with from any all per only its it as not no never'.split(
+    ' ',
+  ),
+);
+const words = (text: string) => text.toLowerCase().match(/[a-z0-9$]+/g) ?? [];
+const content = (text: string) => new Set(words(text).filter((w) => w.length > 2 && !STOP.has(w)));
+
+// Opposing word pairs, on whole words (the paper's guard list, §10.7, used here only as an extractor heuristic).
+const OPPOSITES: [string, string][] = [
+  ['never', 'may'],
+  ['never', 'permitted'],
+  ['never', 'allowed'],
+  ['prohibited', 'permitted'],
+  ['denied', 'granted'],
+  ['deny', 'grant'],
+  ['delete', 'retain'],
+  ['delete', 'keep'],
+  ['immediately', 'first'],
+  ['automatically', 'approval'],
+  ['waived', 'required'],
+  ['waivers', 'requires'],
+  ['single', 'dual'],
+  ['one', 'two'],
+  ['without', 'requires'],
+  ['exported', 'never'],
+  ['leave', 'internal'],
+  ['rolled', 'never'],
+  ['all', 'default'],
+];
+const NEGATIONS = ['never', 'not', 'no', 'without', 'cannot', 'forbidden', 'denied'];
+
+/** v2's rule: at least two shared content words and an opposing word pair, different numbers or negation counts. */
+function wordListContradicts(a: string, b: string): boolean {
+  const shared = [...content(a)].filter((w) => content(b).has(w)).length;
+  if (shared < 2) return false;
+  const wa = new Set(words(a));
+  const wb = new Set(words(b));
+  // A pair opposes only when each side uses its own term and not the other's.
+  const opposes = (u: string, v: string) => wa.has(u) && !wb.has(u) && wb.has(v) && !wa.has(v);
+  if (OPPOSITES.some(([u, v]) => opposes(u, v) || opposes(v, u))) return true;
+  const numbers = (text: string) => (text.match(/\$?\d[\d,]*/g) ?? []).map((n) => n.replace(/,+$/, ''));
+  const na = numbers(a);
+  const nb = numbers(b);
+  if (na.length > 0 && nb.length > 0 && !na.some((n) => nb.includes(n))) return true;
+  const negations = (w: string[]) => w.filter((x) => NEGATIONS.includes(x)).length;
+  return negations(words(a)) !== negations(words(b));
+}
+
 /**
- * The simulator's contradiction judgement: guard-v2's conflict test (`guard/conflict-v2.ts`, the same wink-nlp lemmas,
- * negation scope and WordNet-based lexicon): the two facts share a subject and one of antonyms, a verb asserted and
- * negated, permission against prohibition, or one unit with no common value opposes them. Until v3 it was a fixed
- * word list (the paper's §10.7 pairs), which missed contradictions in wording it did not list (issue #29 item 4).
+ * The simulator's contradiction judgement (v3): v2's fixed word list (the paper's §10.7 pairs, different numbers,
+ * different negation counts, on two shared content words), or guard-v2's conflict test (`guard/conflict-v2.ts`: the
+ * same wink-nlp lemmas, negation scope and WordNet-based lexicon) so that it also judges wording the list does not
+ * name (issue #29 item 4). The word list stays so that every pair v2 superseded is still superseded.
  */
 export function simContradicts(a: string, b: string): boolean {
-  return textsConflictV2(a, b).hit;
+  return wordListContradicts(a, b) || textsConflictV2(a, b).hit;
 }
 
 // The natural-mode episode templates (stale-retrieval.md §5) name a document and a governed system.

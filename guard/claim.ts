@@ -77,13 +77,39 @@ function tokensOf(text: string): Token[] {
   const pos = tokens.out(its.pos) as string[];
   const types = tokens.out(its.type) as string[];
   const negated = tokens.out(its.negationFlag) as unknown as boolean[];
-  return values.map((value, i) => ({
-    value,
-    lemma: (lemmas[i] ?? value).toLowerCase(),
-    pos: pos[i] ?? 'X',
-    type: types[i] ?? 'word',
-    negated: negated[i] === true,
-  }));
+  return negativeSubjectScope(
+    values.map((value, i) => ({
+      value,
+      lemma: (lemmas[i] ?? value).toLowerCase(),
+      pos: pos[i] ?? 'X',
+      type: types[i] ?? 'word',
+      negated: negated[i] === true,
+    })),
+  );
+}
+
+/** Negative quantifiers that negate the clause they open as its subject (`Nobody may push a release`). */
+const NEGATIVE_SUBJECTS = new Set(['nobody', 'nothing', 'none', 'neither']);
+
+/**
+ * wink-nlp scopes `not` and `never` but not a negative subject: `Nobody may push a release on Friday` reads as a
+ * permission. A clause opened by `nobody`, `no one`, `nothing`, `none` or `neither` is negated to its end.
+ */
+function negativeSubjectScope(tokens: Token[]): Token[] {
+  let clauseStart = true;
+  let scoped = false;
+  tokens.forEach((token, i) => {
+    if (CLAUSE_END.has(token.pos)) {
+      clauseStart = true;
+      scoped = false;
+      return;
+    }
+    const noOne = token.lemma === 'no' && tokens[i + 1]?.lemma === 'one';
+    if (clauseStart && (NEGATIVE_SUBJECTS.has(token.lemma) || noOne)) scoped = true;
+    else if (scoped) token.negated = true;
+    clauseStart = false;
+  });
+  return tokens;
 }
 
 /** The number a token states, or null (years and identifiers are not quantities). */
