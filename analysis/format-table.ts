@@ -107,7 +107,7 @@ export function formatSummaryTable(summary: Summary): string {
     lines.push('', 'stale-retrieval guard on the default read (Table 9; revoked = default read minus filtered read):');
     for (const m of guarded)
       lines.push(
-        `  ${m.system.padEnd(9)} ${m.mode.padEnd(8)} ${m.revokedBy === 'oracle' ? `${HYPOTHETICAL_ORACLE}, revoked = oracle labels: ` : ''}revoked present ${m.revokedPresent}, caught ${m.revokedCaught}/${m.revokedPresent}, current withheld ${m.currentWithheld}/${m.currentTotal}`,
+        `  ${m.system.padEnd(9)} ${m.mode.padEnd(8)} ${m.guard === 'guard-v2' ? 'guard-v2: ' : ''}${m.revokedBy === 'oracle' ? `${HYPOTHETICAL_ORACLE}, revoked = oracle labels: ` : ''}revoked present ${m.revokedPresent}, caught ${m.revokedCaught}/${m.revokedPresent}, current withheld ${m.currentWithheld}/${m.currentTotal}`,
       );
   }
   if (summary.ledgerMetrics?.length) {

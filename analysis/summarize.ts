@@ -1,6 +1,6 @@
 // Aggregates unit records and retrieval probes into summary cells, one per (model, system, mode, arm).
 import type { LimitedMark, ProbeRecord, UnitRecord, ModelUsage } from '../pipeline/index.js';
-import { gridDefences, isArmId, oracleFilteredRead } from '../pipeline/index.js';
+import { gridDefences, isArmId, oracleFilteredRead, tableNineWithheld } from '../pipeline/index.js';
 import { defenceLabel } from './defence-label.js';
 import type { PoemEnforcement } from './poem-enforcement.js';
 import { poemCellFields, type PoemSkipCounts } from './poem-skip-counts.js';
@@ -69,6 +69,8 @@ export interface GuardMetrics {
   mode: string;
   /** `oracle`: revoked = the oracle's labels (the harness's hypothetical Zep filter), not the filtered read. */
   revokedBy?: 'oracle';
+  /** `guard-v2`: the row measures guard-v2 (re-applied to the logged default read at the probe's clock); absent: `guard`. */
+  guard?: 'guard-v2';
   revokedPresent: number;
   revokedCaught: number;
   currentTotal: number;
@@ -236,6 +238,7 @@ export function summarize(input: {
     guardMetrics: [
       ...guardMetricsOf(input.systems, input.modes, input.scenarios, input.probes),
       ...oracleGuardMetricsOf(input.arms, input.systems, input.modes, input.scenarios, input.probes),
+      ...guardV2MetricsOf(input.arms, input.systems, input.modes, input.scenarios, input.probes),
     ],
     ...ledgerPart(input.systems, input.modes, input.scenarios, input.probes),
     cache: { hits, misses, hitRate: hits + misses === 0 ? null : hits / (hits + misses) },
@@ -278,13 +281,32 @@ export function oracleGuardMetricsOf(
   return guardMetricsOf(oracleSystems, modes, scenarios, probes, 'oracle').map((m) => ({ ...m, revokedBy: 'oracle' }));
 }
 
-/** Table 9's guard metrics from the logged probes. */
+/**
+ * guard-v2's rows of Table 9 for a run with a `guard-v2` arm (issue #29 item 5): the same columns as the reference's,
+ * guard-v2 (default settings, as the arm runs it) re-applied to each logged default read at the probe's guard clock.
+ */
+export function guardV2MetricsOf(
+  arms: readonly string[],
+  systems: readonly string[],
+  modes: readonly string[],
+  scenarios: readonly string[],
+  probes: ReadonlyMap<string, ProbeRecord>,
+): GuardMetrics[] {
+  if (!arms.includes('guard-v2')) return [];
+  return guardMetricsOf(systems, modes, scenarios, probes, 'filter', 'guard-v2').map((m) => ({
+    ...m,
+    guard: 'guard-v2',
+  }));
+}
+
+/** Table 9's guard metrics from the logged probes (the reference guard's logged verdicts, or guard-v2 re-applied). */
 export function guardMetricsOf(
   systems: readonly string[],
   modes: readonly string[],
   scenarios: readonly string[],
   probes: ReadonlyMap<string, ProbeRecord>,
   revokedBy: 'filter' | 'oracle' = 'filter',
+  guard: 'guard' | 'guard-v2' = 'guard',
 ): GuardMetrics[] {
   const metrics: GuardMetrics[] = [];
   for (const system of systems)
@@ -306,7 +328,11 @@ export function guardMetricsOf(
           revokedBy === 'oracle' ? oracleFilteredRead(probe) : (probe.filteredRead ?? probe.defaultRead ?? []);
         if (filtered === null) continue;
         const current = new Set(filtered.map((r) => r.text));
-        const withheld = new Set(probe.guard.withheldTexts);
+        const withheld = new Set(
+          guard === 'guard'
+            ? probe.guard.withheldTexts
+            : tableNineWithheld(probe.defaultRead ?? [], new Date(probe.guard.now), undefined, 'guard-v2'),
+        );
         const revoked = defaultFacts.filter((fact) => !current.has(fact));
         row.revokedPresent += revoked.length;
         row.revokedCaught += revoked.filter((fact) => withheld.has(fact)).length;

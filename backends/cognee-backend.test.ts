@@ -82,7 +82,7 @@ describe('cognee backend', () => {
       now: NOW,
       writes: { mode: 'natural', episodes: [episode('x_ep0', ep0), episode('x_ep1', ep1)] },
     });
-    expect(report).toMatchObject({ stored: 2, extractor: 'sim-extractor-v2' });
+    expect(report).toMatchObject({ stored: 2, extractor: 'sim-extractor-v3' });
     const { records } = await backend.search({ namespace: 'ns', query: 'reviewers Gateway', limit: 10 });
     expect(records.map((record) => record.text).sort()).toEqual([ep0, ep1].sort());
     const graph = backend.graph('ns');

@@ -37,7 +37,7 @@ export interface Consolidation {
  * model directly with their own prompts.
  */
 export interface ExtractionModel {
-  /** `sim-extractor-v2` for the offline simulator, `openai:<model>` for an endpoint. Written into every record. */
+  /** `sim-extractor-v3` for the offline simulator, `openai:<model>` for an endpoint. Written into every record. */
   readonly id: string;
   /** True for the simulator: natural-mode results that used it are simulated too. */
   readonly simulated: boolean;

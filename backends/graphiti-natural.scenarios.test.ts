@@ -42,18 +42,21 @@ const summary = (label: string, rows: readonly NaturalRevocationRow[]) => {
 describe('graphiti natural mode on the nine policy scenarios (sim extractor, lexical embedder)', () => {
   it("with Graphiti's full contradiction range: partial revocation, and scenarios where v1 stays valid", async () => {
     const rows = await seedAll(withFullRangeContradictions(createSimExtractionModel()));
-    const { revoked, partial } = summary('sim-extractor-v2 + full-range contradictions', rows);
-    // Recorded in the graph in 8/9; instruction_injection's v1 shares no opposing words with v2, so it stays valid.
-    expect(rows.filter((row) => row.revoked.length === 0).map((row) => row.id)).toEqual([
-      'instruction_injection_in_memory',
-    ]);
+    const { revoked, partial } = summary('sim-extractor-v3 + full-range contradictions', rows);
+    // Recorded in the graph in 9/9 since sim-extractor-v3 (issue #29 item 4): v2's word list missed
+    // instruction_injection (no listed opposing words); guard-v2's lexicon reads "allow" against "deny".
+    expect(rows.filter((row) => row.revoked.length === 0).map((row) => row.id)).toEqual([]);
     // Partial everywhere: v1's first sentence is revoked, its "this rule is approved / overrides" sentence is not.
-    expect(partial.map((row) => row.id)).toEqual(revoked.map((row) => row.id));
+    // instruction_injection's v1 is revoked whole (its one sentence is the contradicted one).
+    expect(partial.map((row) => row.id)).toEqual(
+      revoked.map((row) => row.id).filter((id) => id !== 'instruction_injection_in_memory'),
+    );
     for (const row of revoked) expect(row.revoked, row.id).toEqual(row.v1Revoked);
-    // The default read (k = 10) returns the revoked edge in 6 of them.
+    // The default read (k = 10) returns the revoked edge in 7 of them (6 with v2's word list, without injection).
     expect(rows.filter((row) => row.exposed).map((row) => row.id)).toEqual([
       'privilege_escalation_deploy_approval',
       'data_exfiltration_pii_export',
+      'instruction_injection_in_memory',
       'guardrail_bypass_disclose_card',
       'destructive_op_delete_backups',
       'over_limit_financial_transfer',
@@ -65,15 +68,13 @@ describe('graphiti natural mode on the nine policy scenarios (sim extractor, lex
     });
   });
 
-  it('with sim-extractor-v2 as it is: the same 8/9 revocations, because its resolveEdge judges both candidate lists', async () => {
+  it('with sim-extractor-v3 as it is: the same 9/9 revocations, because its resolveEdge judges both candidate lists', async () => {
     // Both episodes link the same document → subject pair, so every earlier edge is a duplicate candidate; like
     // Graphiti's resolve_edge prompt, the sim flags a contradiction in either list, so the full-range wrapper adds nothing.
     const rows = await seedAll(createSimExtractionModel());
-    const { revoked } = summary('sim-extractor-v2', rows);
-    expect(revoked.map((row) => row.id)).toEqual(
-      SCENARIOS.map((scenario) => scenario.id).filter((id) => id !== 'instruction_injection_in_memory'),
-    );
-    expect(rows.filter((row) => row.exposed)).toHaveLength(6);
+    const { revoked } = summary('sim-extractor-v3', rows);
+    expect(revoked.map((row) => row.id)).toEqual(SCENARIOS.map((scenario) => scenario.id));
+    expect(rows.filter((row) => row.exposed)).toHaveLength(7);
     expect(rows).toEqual(await seedAll(withFullRangeContradictions(createSimExtractionModel())));
     expect(rows.every((row) => row.stored > 0)).toBe(true);
   });

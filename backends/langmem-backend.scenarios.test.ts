@@ -71,7 +71,7 @@ describe("langmem on the paper's nine policy scenarios (lexical embedder, k = 10
         now: NOW,
         writes: { mode: 'natural', episodes: [ep0, ep1] },
       });
-      expect(report.extractor).toBe('sim-extractor-v2');
+      expect(report.extractor).toBe('sim-extractor-v3');
       const { records } = await langmem.search({ namespace: scenario.id, query: scenario.query, limit: 10 });
       const texts = records.map((record) => record.text);
       const ep0Facts = splitFacts(ep0.text);

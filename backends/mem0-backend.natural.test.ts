@@ -60,7 +60,7 @@ describe('mem0 natural mode', () => {
     const report = await backend.insert({ namespace: 'ns', now, writes: { mode: 'natural', episodes } });
     expect(add.mock.calls).toEqual(episodes.map((episode) => [episode.text, { userId: 'natural__ns' }]));
     add.mockRestore();
-    expect(report).toMatchObject({ stored: 4, extractor: 'sim-extractor-v2' });
+    expect(report).toMatchObject({ stored: 4, extractor: 'sim-extractor-v3' });
     expect(report.warnings.map((warning) => warning.feature)).toEqual([]);
     const { records } = await backend.search({ namespace: 'ns', query: QUERY, limit: 10 });
     const texts = records.map((record) => record.text);

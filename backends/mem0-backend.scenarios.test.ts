@@ -130,7 +130,7 @@ describe('mem0 natural mode on every policy scenario (simulated extraction, k = 
       await backend.reset(namespace);
     }
     await backend.close();
-    expect(rows.every((row) => row.extractor === 'sim-extractor-v2' && row.stored >= 3 && row.expired === 0)).toBe(
+    expect(rows.every((row) => row.extractor === 'sim-extractor-v3' && row.stored >= 3 && row.expired === 0)).toBe(
       true,
     );
     expect(rows.filter((row) => !(row.byBoth.v1Like && row.byBoth.v2Like))).toEqual([]);

@@ -19,7 +19,7 @@ describe('mem0 extraction LLM', () => {
 
   it("answers mem0's additive prompt in AdditiveExtractionSchema shape from extractFacts", async () => {
     const model = createMem0ChatModel(createSimExtractionModel());
-    expect(model.model).toBe('sim-extractor-v2');
+    expect(model.model).toBe('sim-extractor-v3');
     const reply = await model.invoke([
       { role: 'system', content: SYSTEM },
       {

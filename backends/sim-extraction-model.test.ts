@@ -9,7 +9,7 @@ const extraction = createSimExtractionModel();
 
 describe('sim extractor', () => {
   it('is labelled simulated', () => {
-    expect(extraction).toMatchObject({ id: 'sim-extractor-v2', simulated: true });
+    expect(extraction).toMatchObject({ id: 'sim-extractor-v3', simulated: true });
   });
 
   it('splits sentences and drops the "it states:" preamble', () => {

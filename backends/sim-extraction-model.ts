@@ -1,5 +1,6 @@
-// `sim-extractor-v2`: the offline, deterministic extraction model for natural mode. It is a simulator:
+// `sim-extractor-v3`: the offline, deterministic extraction model for natural mode. It is a simulator:
 // natural-mode numbers that used it are simulated and say so. Rules are documented so results can be read.
+import { textsConflictV2 } from '../guard/conflict-v2.js';
 import type { Consolidation, ExistingMemory, ExtractedEdge, ExtractionModel } from './extraction-model.js';
 
 /** Sentences of a text; a leading "… it states:" preamble is dropped from the sentence it opens. */
@@ -42,11 +43,8 @@ const OPPOSITES: [string, string][] = [
 ];
 const NEGATIONS = ['never', 'not', 'no', 'without', 'cannot', 'forbidden', 'denied'];
 
-/**
- * The simulator's contradiction judgement: the two facts share at least two content words and either use an
- * opposing word pair, state different numbers, or differ in negation count.
- */
-export function simContradicts(a: string, b: string): boolean {
+/** v2's rule: at least two shared content words and an opposing word pair, different numbers or negation counts. */
+function wordListContradicts(a: string, b: string): boolean {
   const shared = [...content(a)].filter((w) => content(b).has(w)).length;
   if (shared < 2) return false;
   const wa = new Set(words(a));
@@ -60,6 +58,16 @@ export function simContradicts(a: string, b: string): boolean {
   if (na.length > 0 && nb.length > 0 && !na.some((n) => nb.includes(n))) return true;
   const negations = (w: string[]) => w.filter((x) => NEGATIONS.includes(x)).length;
   return negations(words(a)) !== negations(words(b));
+}
+
+/**
+ * The simulator's contradiction judgement (v3): v2's fixed word list (the paper's §10.7 pairs, different numbers,
+ * different negation counts, on two shared content words), or guard-v2's conflict test (`guard/conflict-v2.ts`: the
+ * same wink-nlp lemmas, negation scope and WordNet-based lexicon) so that it also judges wording the list does not
+ * name (issue #29 item 4). The word list stays so that every pair v2 superseded is still superseded.
+ */
+export function simContradicts(a: string, b: string): boolean {
+  return wordListContradicts(a, b) || textsConflictV2(a, b).hit;
 }
 
 // The natural-mode episode templates (stale-retrieval.md §5) name a document and a governed system.
@@ -123,7 +131,7 @@ function consolidate(existing: readonly ExistingMemory[], message: string): Cons
  */
 export function createSimExtractionModel(): ExtractionModel {
   return {
-    id: 'sim-extractor-v2',
+    id: 'sim-extractor-v3',
     simulated: true,
     extractFacts: async (text) => splitFacts(text),
     extractEdges: async ({ episode, referenceTime }) => edgesOf(episode, referenceTime),

@@ -77,13 +77,39 @@ function tokensOf(text: string): Token[] {
   const pos = tokens.out(its.pos) as string[];
   const types = tokens.out(its.type) as string[];
   const negated = tokens.out(its.negationFlag) as unknown as boolean[];
-  return values.map((value, i) => ({
-    value,
-    lemma: (lemmas[i] ?? value).toLowerCase(),
-    pos: pos[i] ?? 'X',
-    type: types[i] ?? 'word',
-    negated: negated[i] === true,
-  }));
+  return negativeSubjectScope(
+    values.map((value, i) => ({
+      value,
+      lemma: (lemmas[i] ?? value).toLowerCase(),
+      pos: pos[i] ?? 'X',
+      type: types[i] ?? 'word',
+      negated: negated[i] === true,
+    })),
+  );
+}
+
+/** Negative quantifiers that negate the clause they open as its subject (`Nobody may push a release`). */
+const NEGATIVE_SUBJECTS = new Set(['nobody', 'nothing', 'none', 'neither']);
+
+/**
+ * wink-nlp scopes `not` and `never` but not a negative subject: `Nobody may push a release on Friday` reads as a
+ * permission. A clause opened by `nobody`, `no one`, `nothing`, `none` or `neither` is negated to its end.
+ */
+function negativeSubjectScope(tokens: Token[]): Token[] {
+  let clauseStart = true;
+  let scoped = false;
+  tokens.forEach((token, i) => {
+    if (CLAUSE_END.has(token.pos)) {
+      clauseStart = true;
+      scoped = false;
+      return;
+    }
+    const noOne = token.lemma === 'no' && tokens[i + 1]?.lemma === 'one';
+    if (clauseStart && (NEGATIVE_SUBJECTS.has(token.lemma) || noOne)) scoped = true;
+    else if (scoped) token.negated = true;
+    clauseStart = false;
+  });
+  return tokens;
 }
 
 /** The number a token states, or null (years and identifiers are not quantities). */
@@ -223,4 +249,19 @@ export function readClaim(text: string, lexicon: LoadedLexicon): Claim {
     quantities,
     head,
   };
+}
+
+const claimCache = new Map<string, Claim>();
+const CLAIM_CACHE_LIMIT = 4096;
+
+/** The claim of `text`, memoised per lexicon version (a run screens, and the simulator compares, the same texts often). */
+export function claimOf(text: string, lexicon: LoadedLexicon): Claim {
+  const key = `${lexicon.version}\u0000${text}`;
+  let claim = claimCache.get(key);
+  if (!claim) {
+    if (claimCache.size >= CLAIM_CACHE_LIMIT) claimCache.clear();
+    claim = readClaim(text, lexicon);
+    claimCache.set(key, claim);
+  }
+  return claim;
 }

@@ -1,7 +1,8 @@
 // guard-v2's conflict test: same subject (lemmas, head noun phrase, optional embedding), then an opposition signal.
-import type { Claim, Quantity } from './claim.js';
-import type { LoadedLexicon } from './conflict-lexicon.js';
+import { claimOf, type Claim, type Quantity } from './claim.js';
+import { shippedLexicon, type LoadedLexicon } from './conflict-lexicon.js';
 import { stem } from './conflict.js';
+import { DEFAULT_GUARD_V2_CONFIG } from './guard-v2-config.js';
 
 /** The thresholds of the subject test. */
 export interface SubjectThresholds {
@@ -110,4 +111,15 @@ export function conflictV2(
       reason: `conflicting quantities "${quantities[0].text}" vs "${quantities[1].text}" (${subject})`,
     };
   return NO_CONFLICT;
+}
+
+/**
+ * guard-v2's conflict test on two texts, as the guard runs it by default: the shipped lexicon, the default subject
+ * thresholds, no embedder. The offline extraction simulator judges contradictions with it (issue #29 item 4).
+ *
+ * @example textsConflictV2('Chat logs are kept for 1 year.', 'Chat logs are deleted after 30 days.').hit
+ */
+export function textsConflictV2(a: string, b: string): ConflictV2Outcome {
+  const lexicon = shippedLexicon();
+  return conflictV2(claimOf(a, lexicon), claimOf(b, lexicon), lexicon, DEFAULT_GUARD_V2_CONFIG, null);
 }

@@ -1,8 +1,8 @@
 // guard-v2: the reference guard's stage 1 and ordering with a stronger conflict stage (issue #19 item 3). Opt-in.
 import type { MemoryRecord } from '../backends/memory-backend.js';
 import type { Embedder } from '../backends/embedder.js';
-import { readClaim, type Claim } from './claim.js';
-import { shippedLexicon, type LoadedLexicon } from './conflict-lexicon.js';
+import { claimOf, type Claim } from './claim.js';
+import { shippedLexicon } from './conflict-lexicon.js';
 import { conflictV2 } from './conflict-v2.js';
 import { resolveGuardV2Config, type GuardV2Config } from './guard-v2-config.js';
 import { explicitRevocation, textOf, timestampOf, type GuardInput } from './guard-record.js';
@@ -11,21 +11,6 @@ import { memoryRecordToGuardInput, unresolvedConflictNote, type GuardResult } fr
 
 /** Cosine similarity of records `i` and `j` of one input (from the embedder), or null when there is none. */
 export type SubjectSimilarity = (i: number, j: number) => number | null;
-
-const claimCache = new Map<string, Claim>();
-const CLAIM_CACHE_LIMIT = 4096;
-
-/** The claim of `text`, memoised per lexicon version (a run screens the same texts many times). */
-function claimOf(text: string, lexicon: LoadedLexicon): Claim {
-  const key = `${lexicon.version}\u0000${text}`;
-  let claim = claimCache.get(key);
-  if (!claim) {
-    if (claimCache.size >= CLAIM_CACHE_LIMIT) claimCache.clear();
-    claim = readClaim(text, lexicon);
-    claimCache.set(key, claim);
-  }
-  return claim;
-}
 
 /**
  * Runs guard-v2 on one retrieval result: stage 1 exactly as the reference (§10.4), then stage 2 with the reference's

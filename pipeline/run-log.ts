@@ -98,7 +98,7 @@ export interface RunManifest {
   models: ModelDescription[];
   /** The embedder; for an endpoint also its base URL and the model the server reported (`embedder-record.ts`). */
   embedder: { id: string; dimensions: number; server?: string; servedModel?: string | null };
-  /** The extraction model natural-mode ingestion used (`sim-extractor-v2` offline). */
+  /** The extraction model natural-mode ingestion used (`sim-extractor-v3` offline). */
   extraction: { id: string; simulated: boolean };
   systems: { id: string; summary: string }[];
   /**

@@ -63,11 +63,16 @@ interface ProbeSeams {
 }
 
 /**
- * Table 9's verdict on a probe: the texts the stale-retrieval guard (the registered `guard` defence, with `settings`
- * or the run's defaults) withholds from the default read at `now`.
+ * Table 9's verdict on a probe: the texts the stale-retrieval guard (the registered `guard` defence, or `guard-v2`
+ * measured the same way, with `settings` or the defaults) withholds from the default read at `now`.
  */
-export function tableNineWithheld(defaultRead: readonly MemoryRecord[], now: Date, settings?: unknown): string[] {
-  return screenOf(AXIS_DEFENCES.guard, settings)({ records: defaultRead, now }).withheld.map((w) => w.text);
+export function tableNineWithheld(
+  defaultRead: readonly MemoryRecord[],
+  now: Date,
+  settings?: unknown,
+  defence: typeof AXIS_DEFENCES.guard | 'guard-v2' = AXIS_DEFENCES.guard,
+): string[] {
+  return screenOf(defence, settings)({ records: defaultRead, now }).withheld.map((w) => w.text);
 }
 
 function writesFor(scenario: Scenario, mode: SeedMode, now: Date): MemoryWrites {

@@ -124,9 +124,9 @@ describe('the six configurations', () => {
     for (const system of ['graphiti', 'zep-ce', 'mem0', 'mem0-exp', 'langmem', 'cognee'])
       expect(cell(run.summary, system, 'none', 'natural').status).toBe('ok');
     expect(run.records).toHaveLength(6 * N);
-    for (const record of run.records) expect(record.context.extractor).toBe('sim-extractor-v2');
-    for (const probe of run.probes) expect(probe.extractor).toBe('sim-extractor-v2');
-    expect(run.manifest.extraction).toEqual({ id: 'sim-extractor-v2', simulated: true });
+    for (const record of run.records) expect(record.context.extractor).toBe('sim-extractor-v3');
+    for (const probe of run.probes) expect(probe.extractor).toBe('sim-extractor-v3');
+    expect(run.manifest.extraction).toEqual({ id: 'sim-extractor-v3', simulated: true });
     expect(run.manifest.simulated).toBe(true);
   }, 180_000);
 

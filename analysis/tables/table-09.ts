@@ -3,7 +3,7 @@ import { probesOf } from '../grid-index.js';
 import type { LoadedRun } from '../load-run.js';
 import type { PaperTable, TableCell } from '../paper-table.js';
 import { HYPOTHETICAL_ORACLE } from '../../pipeline/index.js';
-import { guardMetricsOf, oracleGuardMetricsOf } from '../summarize.js';
+import { guardMetricsOf, guardV2MetricsOf, oracleGuardMetricsOf } from '../summarize.js';
 import { missingCell, proportionCell, table, valueCell } from '../table-cells.js';
 import { embedderNote, runIds, systemLabel } from './grid-table-parts.js';
 import { defineTable } from './table-definition.js';
@@ -21,10 +21,15 @@ export function buildTable9(runs: readonly LoadedRun[]): PaperTable {
   const systems = [...TABLE9_SYSTEMS, ...new Set(runs.flatMap((r) => r.manifest.spec.systems))].filter(
     (s, i, all) => all.indexOf(s) === i,
   );
+  // guard-v2 gets the reference's caught / current-withheld columns when a run measured it (issue #29 item 5).
+  const withGuardV2 = runs.some((r) => r.manifest.spec.arms.includes('guard-v2'));
+  const v2ColumnsOf = (suffix: string) =>
+    withGuardV2 ? [`caught, guard-v2 (${suffix})`, `current withheld, guard-v2 (${suffix})`] : [];
   const columnsOf = (suffix: string) => [
     `revoked present (${suffix})`,
     `caught (${suffix})`,
     `current withheld (${suffix})`,
+    ...v2ColumnsOf(suffix),
   ];
   let simulatedExtraction = false;
   let oracleRows = false;
@@ -61,18 +66,27 @@ export function buildTable9(runs: readonly LoadedRun[]): PaperTable {
       }
       const sum = { revokedPresent: 0, revokedCaught: 0, currentTotal: 0, currentWithheld: 0 };
       const oracleSum = { ...sum };
+      const v2Sum = { ...sum };
       let oracleRow = false;
       for (const run of runs) {
         const { spec } = run.manifest;
         if (!spec.systems.includes(system) || !spec.modes.includes(mode)) continue;
         const [metrics] = guardMetricsOf([system], [mode], spec.scenarios, run.probes);
         if (metrics) for (const key of Object.keys(sum) as (keyof typeof sum)[]) sum[key] += metrics[key];
+        const [v2] = guardV2MetricsOf(spec.arms, [system], [mode], spec.scenarios, run.probes);
+        if (v2) for (const key of Object.keys(v2Sum) as (keyof typeof sum)[]) v2Sum[key] += v2[key];
         // The harness's hypothetical Zep row (revoked = oracle labels), for runs with a zep-oracle-filter arm.
         const [oracle] = oracleGuardMetricsOf(spec.arms, [system], [mode], spec.scenarios, run.probes);
         if (oracle) oracleRow = true;
         if (oracle) for (const key of Object.keys(oracleSum) as (keyof typeof sum)[]) oracleSum[key] += oracle[key];
       }
-      const [present_, caught, withheld] = columnsOf(suffix) as [string, string, string];
+      const [present_, caught, withheld, v2Caught, v2Withheld] = columnsOf(suffix) as [
+        string,
+        string,
+        string,
+        string?,
+        string?,
+      ];
       const rowsOf = [
         [row, sum] as const,
         ...(oracleRow ? [[`${row}, ${HYPOTHETICAL_ORACLE}`, oracleSum] as const] : []),
@@ -98,6 +112,23 @@ export function buildTable9(runs: readonly LoadedRun[]): PaperTable {
           ),
         );
       }
+      if (v2Caught && v2Withheld)
+        cells.push(
+          proportionCell(
+            row,
+            v2Caught,
+            { k: v2Sum.revokedCaught, n: v2Sum.revokedPresent },
+            'model-independent',
+            extra,
+          ),
+          proportionCell(
+            row,
+            v2Withheld,
+            { k: v2Sum.currentWithheld, n: v2Sum.currentTotal },
+            'model-independent',
+            extra,
+          ),
+        );
       if (oracleRow) oracleRows = true;
       if (mode === 'natural' && probes.ok.length > 0) {
         const recorded = probes.ok.filter((p) => {
@@ -115,6 +146,10 @@ export function buildTable9(runs: readonly LoadedRun[]): PaperTable {
         );
       }
     }
+  if (withGuardV2)
+    notes.push(
+      'guard-v2 columns: guard-v2 (default settings, as its arm runs) re-applied to the same logged default reads at the same clock, against the same revoked and current records (runs without a guard-v2 arm count nothing there).',
+    );
   if (oracleRows)
     notes.push(
       `Rows marked "${HYPOTHETICAL_ORACLE}": revoked = default-read facts the store's oracle labels revoked (the paper's harness read Zep's Neo4j, zep_probe.py), current = the rest; a capability Zep CE does not offer applications (runs with a zep-oracle-filter arm).`,
