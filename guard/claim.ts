@@ -200,7 +200,7 @@ function argumentsOf(tokens: readonly Token[], i: number, fallback: Claim['head'
 const WRAPPED_TEXT = /^\{\s*['"](?:content|text|fact|memory)['"]\s*:\s*['"]([\s\S]*)['"]\s*\}$/;
 
 /** Reads `text` into a claim with `lexicon` (wink-nlp lemmas, part of speech and negation scope). */
-export function readClaim(text: string, lexicon: LoadedLexicon): Claim {
+function readClaim(text: string, lexicon: LoadedLexicon): Claim {
   const tokens = tokensOf(WRAPPED_TEXT.exec(text.trim())?.[1] ?? text);
   const words = tokens.filter((t) => t.type === 'word');
   const isCue = (lemma: string) =>

@@ -83,7 +83,7 @@ function conflictingQuantities(a: Claim, b: Claim): [Quantity, Quantity] | null 
  * curated list), a verb asserted on one side and negated on the other, permission against prohibition, or a
  * quantity in the same unit with no common value. `similarity` is the embedder's cosine of the two texts, or null.
  *
- * @example conflictV2(readClaim(v1, lexicon), readClaim(v2, lexicon), lexicon, thresholds, null)
+ * @example conflictV2(claimOf(v1, lexicon), claimOf(v2, lexicon), lexicon, thresholds, null)
  * // → { hit: true, reason: 'conflicting quantities "ONE reviewer" vs "TWO independent reviewers" (subject overlap 0.60)' }
  */
 export function conflictV2(
