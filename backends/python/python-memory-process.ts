@@ -35,6 +35,8 @@ export interface PythonMemoryProcessSettings {
   workDir: string;
   /** Per-request timeout; default 120 s. */
   timeoutMs?: number;
+  /** The adapter's `open` configuration (`open_store(dir, config)`); absent sends none. */
+  config?: Record<string, unknown>;
 }
 
 /** The process as a memory backend uses it. */
@@ -144,6 +146,7 @@ export function createPythonMemoryProcess(settings: PythonMemoryProcessSettings)
       const opened = await driver.request<{ environment_removed?: string[] }>('open', {
         adapter: settings.adapter,
         dir: join(settings.workDir, 'stores'),
+        ...(settings.config ? { config: settings.config } : {}),
       });
       const removed = opened.environment_removed ?? [];
       if (removed.length > 0)
