@@ -25,6 +25,11 @@ export type InspeximusFrontdoorSettings = FrontdoorTargetSettings & {
   variant: InspeximusFrontdoorVariant;
   /** Repository root holding `.cache/python/venv` and the driver; defaults to this checkout. */
   root?: string;
+  /**
+   * Another release, in a store environment of its own (backends/python/store-envs.ts): agmi's 3.0.0 is
+   * `{env: 'inspeximus-3.0.0', version: '3.0.0'}`. Absent: the main venv's pinned INSPEXIMUS_VERSION.
+   */
+  release?: { env: string; version: string };
 };
 
 /** The first-party label the provenance row trusts (genuine memories carry it; so do both laundered channels). */
@@ -100,7 +105,7 @@ const SUMMARIES: Record<InspeximusFrontdoorVariant, string> = {
 
 /**
  * Creates one inspeximus front-door configuration: one store (`shared/memory.db`) for every user of the instance in
- * one Python process (the main venv of `bash .ci/install`), no embedder (the library's default; at these sizes
+ * one Python process (the main venv of `bash .ci/install`, or the store environment of `release`), no embedder (the library's default; at these sizes
  * `mode="auto"` ranks lexically), HOME private so the user's inspeximus config is empty. A namespace is the library's
  * `user_id`: written with `remember(user_id=...)`, read with `recall(user_id=...)`, which drops other users' records
  * before ranking, and reset with `forget(where=<its user_id>)`. The trust root (`trust_seeds`) is set on the store
@@ -116,10 +121,12 @@ export function createInspeximusFrontdoorBackend(settings: InspeximusFrontdoorSe
   const id = IDS[variant];
   const seeds = trustSeeds(variant, settings.trustedKeys);
   const writers = settings.writerKeys ?? [];
+  const version = settings.release?.version ?? INSPEXIMUS_VERSION;
   const python = createPythonMemoryProcess({
     system: id,
     adapter: 'inspeximus_memory',
-    pin: INSPEXIMUS_PIN,
+    pin: settings.release ? { name: INSPEXIMUS_PIN.name, version } : INSPEXIMUS_PIN,
+    ...(settings.release ? { env: settings.release.env } : {}),
     root: settings.root ?? PROJECT_ROOT,
     workDir: join(settings.workDir, directoryName(settings.runId)),
     config: { store: 'shared', trust_seeds: seeds },
@@ -132,7 +139,7 @@ export function createInspeximusFrontdoorBackend(settings: InspeximusFrontdoorSe
   return {
     id,
     description: {
-      summary: `inspeximus ${INSPEXIMUS_VERSION} (PyPI) in a Python process, one store shared by every user (user_id), ${SUMMARIES[variant]}`,
+      summary: `inspeximus ${version} (PyPI) in a Python process${settings.release ? ` (store environment ${settings.release.env})` : ''}, one store shared by every user (user_id), ${SUMMARIES[variant]}`,
       modes: {
         direct: { supported: true },
         natural: { supported: false, reason: 'the front door writes each memory verbatim' },

@@ -51,6 +51,24 @@ const INSPEXIMUS_ROWS = {
   keyed: 'the same filter keyed on an Ed25519 key the writer attests with',
 } as const;
 
+/** The three inspeximus rows at one release: the main venv's, or one in a store environment (ids `<row>@<version>`). */
+function inspeximusTargets(version: string, env?: string): FrontdoorTarget[] {
+  return (['default', 'provenance', 'keyed'] as const).map((variant) => ({
+    id: `${variant === 'default' ? 'inspeximus' : `inspeximus-${variant}`}${env ? `@${version}` : ''}`,
+    version: () => `inspeximus ${version} (the real library, PyPI), ${INSPEXIMUS_ROWS[variant]}`,
+    // No embedder: mode="auto" ranks lexically below 300 active memories, and these stores hold a handful.
+    ranksByEmbedder: false,
+    kind: 'library',
+    python: true,
+    load: async (settings) =>
+      (await import('./inspeximus-frontdoor-backend.js')).createInspeximusFrontdoorBackend({
+        ...settings,
+        variant,
+        ...(env ? { release: { env, version } } : {}),
+      }),
+  }));
+}
+
 const TARGETS: readonly FrontdoorTarget[] = [
   system('graphiti', () => port(GRAPHITI_CORE_LABEL)),
   system('zep-ce', () => port('Zep CE legacy @ 7de18dfa over the graphiti port')),
@@ -82,18 +100,8 @@ const TARGETS: readonly FrontdoorTarget[] = [
         defences: { trustedKeys: settings.trustedKeys },
       }),
   },
-  ...(['default', 'provenance', 'keyed'] as const).map(
-    (variant): FrontdoorTarget => ({
-      id: variant === 'default' ? 'inspeximus' : `inspeximus-${variant}`,
-      version: () => `inspeximus ${INSPEXIMUS_VERSION} (the real library, PyPI), ${INSPEXIMUS_ROWS[variant]}`,
-      // No embedder: mode="auto" ranks lexically below 300 active memories, and these stores hold a handful.
-      ranksByEmbedder: false,
-      kind: 'library',
-      python: true,
-      load: async (settings) =>
-        (await import('./inspeximus-frontdoor-backend.js')).createInspeximusFrontdoorBackend({ ...settings, variant }),
-    }),
-  ),
+  ...inspeximusTargets(INSPEXIMUS_VERSION),
+  ...inspeximusTargets('3.0.0', 'inspeximus-3.0.0'),
 ];
 let langgraphVersion = '';
 
