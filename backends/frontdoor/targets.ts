@@ -44,6 +44,9 @@ const system = (id: string, version: () => string): FrontdoorTarget => ({
 });
 const mem0 = async () => `mem0ai ${(await import('../mem0-client.js')).mem0Version()}`;
 let mem0Label = 'mem0ai';
+// langgraph-checkpoint-sqlite of langgraph-store-py (agmi's) and langgraph-store-py@3.1.2 (PyPI's newest); the
+// backend's LANGGRAPH_STORE_PY_RELEASES pins the same versions to their store environments (a test compares them).
+const LANGGRAPH_STORE_PY_VERSIONS = { agmi: '3.1.1', latest: '3.1.2' } as const;
 // agmi's row names (its front-door table) for the three inspeximus configurations.
 const INSPEXIMUS_ROWS = {
   default: 'default configuration, lexical recall',
@@ -102,6 +105,23 @@ const TARGETS: readonly FrontdoorTarget[] = [
   },
   ...inspeximusTargets(INSPEXIMUS_VERSION),
   ...inspeximusTargets('3.0.0', 'inspeximus-3.0.0'),
+  ...(['agmi', 'latest'] as const).map((release): FrontdoorTarget => {
+    const id = release === 'agmi' ? 'langgraph-store-py' : `langgraph-store-py@${LANGGRAPH_STORE_PY_VERSIONS[release]}`;
+    return {
+      id,
+      version: () =>
+        `langgraph-checkpoint-sqlite ${LANGGRAPH_STORE_PY_VERSIONS[release]} SqliteStore, sqlite-vec vector index (the real library, PyPI)`,
+      ranksByEmbedder: true,
+      kind: 'library',
+      python: true,
+      load: async (settings) => {
+        const { createLanggraphStorePyBackend, LANGGRAPH_STORE_PY_RELEASES } = await import(
+          './langgraph-store-py-backend.js'
+        );
+        return createLanggraphStorePyBackend({ ...settings, id, release: LANGGRAPH_STORE_PY_RELEASES[release] });
+      },
+    };
+  }),
 ];
 let langgraphVersion = '';
 
