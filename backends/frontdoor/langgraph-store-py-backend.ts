@@ -68,7 +68,10 @@ export function createLanggraphStorePyBackend(settings: LanggraphStorePySettings
   const embed = async (texts: readonly string[]): Promise<number[][]> => {
     const vectors = await embedder.embed(texts);
     if (vectors.length !== texts.length || vectors.some((vector) => vector.length !== embedder.dimensions))
-      throw new EvalError('embedder-shape', `${id}: ${embedder.id} did not return one ${embedder.dimensions}-d vector per text`);
+      throw new EvalError(
+        'embedder-shape',
+        `${id}: ${embedder.id} did not return one ${embedder.dimensions}-d vector per text`,
+      );
     return vectors;
   };
   return {

@@ -115,10 +115,9 @@ const TARGETS: readonly FrontdoorTarget[] = [
       kind: 'library',
       python: true,
       load: async (settings) => {
-        const { createLanggraphStorePyBackend, LANGGRAPH_STORE_PY_RELEASES } = await import(
-          './langgraph-store-py-backend.js'
-        );
-        return createLanggraphStorePyBackend({ ...settings, id, release: LANGGRAPH_STORE_PY_RELEASES[release] });
+        const backend = await import('./langgraph-store-py-backend.js');
+        const chosen = backend.LANGGRAPH_STORE_PY_RELEASES[release];
+        return backend.createLanggraphStorePyBackend({ ...settings, id, release: chosen });
       },
     };
   }),
