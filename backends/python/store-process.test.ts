@@ -18,7 +18,17 @@ describe('store driver protocol (JSON lines over stdio)', () => {
     try {
       expect(await store.request('hello')).toMatchObject({
         protocol: 1,
-        adapters: ['inspeximus_memory', 'inspeximus_store', 'langgraph_sqlite_store'],
+        adapters: [
+          'acrf_memory_guard_store',
+          'atelya_attest_chain',
+          'continuum_events',
+          'inspeximus_memory',
+          'inspeximus_store',
+          'langgraph_redis_store',
+          'langgraph_sqlite_memory',
+          'langgraph_sqlite_store',
+          'memory_blackbox_store',
+        ],
         ops: expect.arrayContaining(['reset', 'insert', 'search', 'list']),
       });
       await expect(store.request('bogus')).rejects.toMatchObject({
