@@ -1,4 +1,5 @@
-// The front-door target registry: the six memory systems plus the real LangGraph store and the two reference models.
+// The front-door target registry: the six memory systems, the real LangGraph store, the two reference models, and the
+// real Python libraries (inspeximus in three configurations, LangGraph's Python SqliteStore) in Python processes.
 import { UnknownComponentError } from '../../pipeline/core/errors.js';
 import { GRAPHITI_CORE_LABEL } from '../graphiti-version.js';
 import { loadBackend } from '../index.js';
