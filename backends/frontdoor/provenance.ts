@@ -73,3 +73,35 @@ export function verifyWrite(
     }
   });
 }
+
+/** A key as 32 raw bytes in hex, the form libraries outside Node take (inspeximus: `attest(text, secret_hex)`). */
+export interface RawKeyPair {
+  /** The Ed25519 seed (private key), hex. */
+  secret: string;
+  /** The Ed25519 public key, hex. */
+  pubkey: string;
+}
+
+/** The writer's key pair as raw hex (the last 32 bytes of its PKCS#8 and SPKI DER encodings). */
+export function rawKeyPair(key: WriterKey): RawKeyPair {
+  const secret = key.privateKey.export({ type: 'pkcs8', format: 'der' }).subarray(-32).toString('hex');
+  return { secret, pubkey: rawPublicKeyHex(key.publicKeyPem) };
+}
+
+/** An SPKI PEM Ed25519 public key as 32 raw bytes in hex. */
+export function rawPublicKeyHex(publicKeyPem: string): string {
+  return createPublicKey(publicKeyPem).export({ type: 'spki', format: 'der' }).subarray(-32).toString('hex');
+}
+
+/**
+ * The writer whose key signed this write (its signature verifies under that writer's public key), or undefined for
+ * an unsigned write or one no listed writer signed.
+ */
+export function signerOf(
+  writers: readonly WriterKey[],
+  namespace: string,
+  text: string,
+  metadata: WriteMetadata,
+): WriterKey | undefined {
+  return writers.find((writer) => verifyWrite([writer.publicKeyPem], namespace, text, metadata));
+}

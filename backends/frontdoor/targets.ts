@@ -1,13 +1,22 @@
-// The front-door target registry: the six memory systems plus the real LangGraph store and the two reference models.
+// The front-door target registry: the six memory systems, the real LangGraph store, the two reference models, and the
+// real Python libraries (inspeximus in three configurations, LangGraph's Python SqliteStore) in Python processes.
 import { UnknownComponentError } from '../../pipeline/core/errors.js';
 import { GRAPHITI_CORE_LABEL } from '../graphiti-version.js';
 import { loadBackend } from '../index.js';
+import { INSPEXIMUS_VERSION } from '../inspeximus-version.js';
 import type { BackendSettings, MemoryBackend } from '../memory-backend.js';
+import type { WriterKey } from './provenance.js';
 
 /** Settings every front-door target receives: the usual backend settings plus the store's trust root. */
 export type FrontdoorTargetSettings = BackendSettings & {
   /** SPKI PEM public keys of genuine writers (the agent's); only a store that verifies signatures reads them. */
   trustedKeys: readonly string[];
+  /**
+   * The keys every writer of the run holds (the agent's and the attacker's), for a library that attests on the
+   * writer's side (inspeximus-keyed makes each write as the client of the writer whose key signed it; the library
+   * verifies and decides). Absent: no target can act as a writer's client.
+   */
+  writerKeys?: readonly WriterKey[];
 };
 
 /** What the front door needs to know about a target, as data (nothing outside backends/ asks for its id). */
@@ -18,8 +27,10 @@ export interface FrontdoorTarget {
   version(): string;
   /** True when the read path ranks by the embedder, so a lexical stand-in changes what is measured. */
   ranksByEmbedder: boolean;
-  /** `library`: runs in this process; nothing here talks to a network target yet. */
+  /** `library`: a library on this machine (in this process, or a Python process of the main venv); nothing here talks to a network target yet. */
   kind: 'library';
+  /** True when the library runs in a Python process (the main venv of `bash .ci/install`), not in this one. */
+  python?: true;
   /** Creates the target (not yet opened), importing its module on first use. */
   load(settings: FrontdoorTargetSettings): Promise<MemoryBackend>;
 }
@@ -34,6 +45,33 @@ const system = (id: string, version: () => string): FrontdoorTarget => ({
 });
 const mem0 = async () => `mem0ai ${(await import('../mem0-client.js')).mem0Version()}`;
 let mem0Label = 'mem0ai';
+// langgraph-checkpoint-sqlite of langgraph-store-py (agmi's) and langgraph-store-py@3.1.2 (PyPI's newest); the
+// backend's LANGGRAPH_STORE_PY_RELEASES pins the same versions to their store environments (a test compares them).
+const LANGGRAPH_STORE_PY_VERSIONS = { agmi: '3.1.1', latest: '3.1.2' } as const;
+// agmi's row names (its front-door table) for the three inspeximus configurations.
+const INSPEXIMUS_ROWS = {
+  default: 'default configuration, lexical recall',
+  provenance: 'provenance recorded and trusted_only keyed on the first-party label',
+  keyed: 'the same filter keyed on an Ed25519 key the writer attests with',
+} as const;
+
+/** The three inspeximus rows at one release: the main venv's, or one in a store environment (ids `<row>@<version>`). */
+function inspeximusTargets(version: string, env?: string): FrontdoorTarget[] {
+  return (['default', 'provenance', 'keyed'] as const).map((variant) => ({
+    id: `${variant === 'default' ? 'inspeximus' : `inspeximus-${variant}`}${env ? `@${version}` : ''}`,
+    version: () => `inspeximus ${version} (the real library, PyPI), ${INSPEXIMUS_ROWS[variant]}`,
+    // No embedder: mode="auto" ranks lexically below 300 active memories, and these stores hold a handful.
+    ranksByEmbedder: false,
+    kind: 'library',
+    python: true,
+    load: async (settings) =>
+      (await import('./inspeximus-frontdoor-backend.js')).createInspeximusFrontdoorBackend({
+        ...settings,
+        variant,
+        ...(env ? { release: { env, version } } : {}),
+      }),
+  }));
+}
 
 const TARGETS: readonly FrontdoorTarget[] = [
   system('graphiti', () => port(GRAPHITI_CORE_LABEL)),
@@ -66,6 +104,24 @@ const TARGETS: readonly FrontdoorTarget[] = [
         defences: { trustedKeys: settings.trustedKeys },
       }),
   },
+  ...inspeximusTargets(INSPEXIMUS_VERSION),
+  ...inspeximusTargets('3.0.0', 'inspeximus-3.0.0'),
+  ...(['agmi', 'latest'] as const).map((release): FrontdoorTarget => {
+    const id = release === 'agmi' ? 'langgraph-store-py' : `langgraph-store-py@${LANGGRAPH_STORE_PY_VERSIONS[release]}`;
+    return {
+      id,
+      version: () =>
+        `langgraph-checkpoint-sqlite ${LANGGRAPH_STORE_PY_VERSIONS[release]} SqliteStore, sqlite-vec vector index (the real library, PyPI)`,
+      ranksByEmbedder: true,
+      kind: 'library',
+      python: true,
+      load: async (settings) => {
+        const backend = await import('./langgraph-store-py-backend.js');
+        const chosen = backend.LANGGRAPH_STORE_PY_RELEASES[release];
+        return backend.createLanggraphStorePyBackend({ ...settings, id, release: chosen });
+      },
+    };
+  }),
 ];
 let langgraphVersion = '';
 

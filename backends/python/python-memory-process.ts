@@ -32,7 +32,7 @@ export interface PythonMemoryProcessSettings {
   timeoutMs?: number;
   /** The store environment (store-envs.ts) whose venv runs the adapter; without it, the main venv. */
   env?: string;
-  /** Passed to the adapter's `open_store` (e.g. the run embedder's dimensions). */
+  /** The adapter's `open` configuration (`open_store(dir, config)`, e.g. the run embedder's dimensions); absent sends none. */
   config?: Record<string, unknown>;
 }
 

@@ -13,6 +13,8 @@ export interface StoreEnvSpec {
   installTime: string;
   /** Upgrade pip in the new venv before installing (Letta's resolver crashes on pip 23). */
   upgradePip?: boolean;
+  /** The interpreter the venv is made from; default `python3` on PATH. */
+  python?: string;
 }
 
 /**
@@ -79,6 +81,18 @@ export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
     holds: 'letta 0.16.8 with asyncpg, pg8000, pgvector and pgserver 0.1.4 (PostgreSQL 16.2): the letta target',
     installTime: 'about 6 min',
     upgradePip: true,
+  },
+  // sqlite-vec is a loadable SQLite extension; the pyenv Python on PATH is built without extension loading, the
+  // system Python (Debian's python3) with it.
+  'langgraph-store-py': {
+    holds: "LangGraph's Python SqliteStore, langgraph-checkpoint-sqlite 3.1.1 (agmi's version), with sqlite-vec",
+    installTime: 'about 15 s',
+    python: '/usr/bin/python3',
+  },
+  'langgraph-store-py-latest': {
+    holds: "LangGraph's Python SqliteStore, langgraph-checkpoint-sqlite 3.1.2 (PyPI's newest), with sqlite-vec",
+    installTime: 'about 15 s',
+    python: '/usr/bin/python3',
   },
 };
 
@@ -147,9 +161,10 @@ export function installStoreEnv(
 function installLocked(root: string, id: string, spec: StoreEnvSpec, log: (line: string) => void): string | null {
   const paths = storeEnvPaths(root, id);
   rmSync(join(root, STORE_ENVS_DIR, id), { recursive: true, force: true });
-  const created = spawnSync('python3', ['-m', 'venv', paths.venv], { encoding: 'utf8' });
+  const python = spec.python ?? 'python3';
+  const created = spawnSync(python, ['-m', 'venv', paths.venv], { encoding: 'utf8' });
   if (created.error || created.status !== 0)
-    return `python3 -m venv ${paths.venv} failed: ${created.error?.message ?? created.stderr.trim()}`;
+    return `${python} -m venv ${paths.venv} failed: ${created.error?.message ?? created.stderr.trim()}`;
   const pip = (args: string[]) =>
     spawnSync(paths.python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', ...args], {
       encoding: 'utf8',

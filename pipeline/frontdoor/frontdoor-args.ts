@@ -10,6 +10,9 @@ export const FRONTDOOR_USAGE = `usage: pnpm frontdoor --target <id>[,<id>...] [o
        pnpm frontdoor --hunt --target <id> [options]
 
   --target <ids>          ${FRONTDOOR_TARGET_IDS.join(', ')}
+                          (inspeximus*: the venv of bash .ci/install; *@3.0.0: pnpm stores install
+                          inspeximus-3.0.0; langgraph-store-py, @3.1.2: pnpm stores install langgraph-store-py,
+                          langgraph-store-py-latest)
   --attacks <names>       default: all six (${ATTACK_NAMES.join(', ')})
   --channels <names>      default: ${CHANNELS.join(',')}
   --mutate                also run every attacker write as its mutations (paraphrase, homoglyph,

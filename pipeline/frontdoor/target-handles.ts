@@ -19,6 +19,7 @@ export function loadFrontdoorTarget(
     workDir,
     extraction: createSimExtractionModel(),
     trustedKeys: [options.writers.agent.publicKeyPem],
+    writerKeys: [options.writers.agent, options.writers.attacker],
   });
 }
 

@@ -3,6 +3,10 @@
 The harness decides every argument (which text, which key, which valid_from, which recall switches); this module
 only makes those calls through inspeximus' public API and returns what the library returned, so nothing about the
 library is modelled here. Ops (backends/python/PROTOCOL.md): reset, insert, search, list.
+
+Open config (all optional): {"store": "shared"} keeps every namespace in one store (`<dir>/shared/memory.db`), the
+harness scoping reads and writes by the library's own user_id (a reset then forgets that user's records through
+forget()); {"trust_seeds": [...]} sets the store's trust root (`trust_seeds`, read by recall(trusted_only=True)).
 """
 
 import json
@@ -11,7 +15,10 @@ import shutil
 
 STORE_FILE = "memory.db"
 # recall() keyword arguments the harness may set; anything else is a harness fault, never passed through silently.
-RECALL_OPTIONS = frozenset({"include_superseded", "suppress_stale_values", "where"})
+RECALL_OPTIONS = frozenset({"include_superseded", "suppress_stale_values", "where", "user_id", "trusted_only"})
+# remember() keyword arguments a step may carry; "attest" is the writer's own inspeximus.attest() made before it.
+REMEMBER_FIELDS = frozenset({"text", "key", "valid_from", "meta", "user_id", "source", "attest"})
+SHARED_STORE = "shared"
 EXTRACTORS = ("regex_extractor",)
 
 
@@ -61,6 +68,11 @@ class MemoryStore:
             del os.environ[name]
         self.directory = directory
         self.handles = {}
+        self.shared = config.get("store") == "shared"
+        if config.get("store") not in (None, "shared"):
+            raise RequestError(f"store {config.get('store')!r}: only 'shared' (one store, users by user_id) is known")
+        self.trust_seeds = set(config.get("trust_seeds") or [])
+        self.opened.update({"store": SHARED_STORE if self.shared else "per namespace", "trust_seeds": sorted(self.trust_seeds)})
 
     def _path(self, namespace):
         if not isinstance(namespace, str) or namespace in ("", ".", "..") or "/" in namespace or "\\" in namespace:
@@ -70,11 +82,23 @@ class MemoryStore:
     def _handle(self, namespace):
         from inspeximus import Inspeximus
 
-        if namespace not in self.handles:
-            self.handles[namespace] = Inspeximus(os.path.join(self._path(namespace), STORE_FILE))
-        return self.handles[namespace]
+        self._path(namespace)  # refuses a name that is not a plain directory name, in both layouts
+        name = SHARED_STORE if self.shared else namespace
+        if name not in self.handles:
+            memory = Inspeximus(os.path.join(self._path(name), STORE_FILE))
+            if self.trust_seeds:
+                memory.trust_seeds = set(self.trust_seeds)
+            self.handles[name] = memory
+        return self.handles[name]
 
     def reset(self, namespace):
+        if self.shared:
+            # One store holds every user: remove this user's records through the library's hard delete.
+            self._path(namespace)
+            memory = self._handle(namespace)
+            memory.forget(where=lambda record: (record.get("meta") or {}).get("uid") == namespace)
+            memory.flush()
+            return {}
         path = self._path(namespace)
         self.handles.pop(namespace, None)
         if os.path.isdir(path):
@@ -94,7 +118,18 @@ class MemoryStore:
             for step in steps:
                 if "remember" in step:
                     call = step["remember"]
-                    ids.append(memory.remember(call["text"], key=call.get("key"), valid_from=call.get("valid_from"), meta=call.get("meta")))
+                    unknown = sorted(set(call) - REMEMBER_FIELDS)
+                    if unknown:
+                        raise RequestError(f"remember fields {unknown} are not passed through; allowed: {sorted(REMEMBER_FIELDS)}")
+                    extra = {name: call[name] for name in ("user_id", "source") if call.get(name) is not None}
+                    if call.get("attest") is not None:
+                        # The writer attests its own write with its key (the library's attest()); remember() then
+                        # verifies the signature and stamps attested_key, or raises on one that does not verify.
+                        source = call.get("source")
+                        doc = source.get("doc") if isinstance(source, dict) else None
+                        signer = call["attest"]
+                        extra["attestation"] = (signer["pubkey"], inspeximus.attest(call["text"], signer["secret"], doc))
+                    ids.append(memory.remember(call["text"], key=call.get("key"), valid_from=call.get("valid_from"), meta=call.get("meta"), **extra))
                 elif "retire" in step:
                     memory.retire(step["retire"]["key"], reason=step["retire"]["reason"])
                 else:
@@ -102,6 +137,8 @@ class MemoryStore:
         finally:
             memory.extractor = None
         memory.flush()
+        if self.shared:
+            return {"ids": ids, "stored": len(ids), "history": {}}
         keys = sorted({record.get("key") for record in memory.items if record.get("key")})
         return {"ids": ids, "stored": len(memory.items), "history": {key: _plain(memory.history(key)) for key in keys}}
 
