@@ -49,7 +49,13 @@ describe('data/schemas', () => {
     expect(readdirSync(join(ROOT, SCHEMAS_DIR)).sort()).toEqual(files.map((file) => file.file).sort());
     for (const { file, text } of files) expect(readFileSync(join(ROOT, SCHEMAS_DIR, file), 'utf8'), file).toBe(text);
     const err: string[] = [];
-    expect(schemasMain(['--check', '--root', ROOT], () => {}, (line) => err.push(line))).toBe(0);
+    expect(
+      schemasMain(
+        ['--check', '--root', ROOT],
+        () => {},
+        (line) => err.push(line),
+      ),
+    ).toBe(0);
     expect(err).toEqual([]);
   });
 
