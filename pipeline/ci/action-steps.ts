@@ -48,7 +48,7 @@ export const main = defineCommand({
   usage: USAGE,
   options: OPTIONS,
   allowPositionals: true,
-  async run({ values, positionals }, { usageError }, env: NodeJS.ProcessEnv = process.env, child = processIo) {
+  async run({ values, positionals }, { usageError }, env: NodeJS.ProcessEnv = process.env, child: ChildIo = processIo) {
     const [step, ...extra] = positionals;
     if ((step !== 'run' && step !== 'merge') || extra.length > 0) return usageError('give one step: run or merge');
     if (!isSuite(values.suite)) return usageError(`--suite must be one of ${ACTION_SUITES.join(', ')}`);

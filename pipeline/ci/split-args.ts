@@ -11,28 +11,32 @@ import { InvalidInputError } from '../core/errors.js';
  */
 export function splitArgs(text: string, input = 'args'): string[] {
   const words: string[] = [];
+  // The word being read, or null between words ('' is an empty quoted word, which is a word).
   let word: string | null = null;
   let quote: "'" | '"' | null = null;
   for (let i = 0; i < text.length; i += 1) {
     const char = text[i]!;
+    const next = text[i + 1];
+    if (quote === null && /\s/.test(char)) {
+      if (word !== null) words.push(word);
+      word = null;
+      continue;
+    }
+    word ??= '';
     if (quote === "'") {
       if (char === "'") quote = null;
       else word += char;
     } else if (quote === '"') {
       if (char === '"') quote = null;
-      else if (char === '\\' && (text[i + 1] === '"' || text[i + 1] === '\\')) word += text[++i];
-      else word += char;
-    } else if (/\s/.test(char)) {
-      if (word !== null) words.push(word);
-      word = null;
-    } else if (char === "'" || char === '"') {
-      quote = char;
-      word ??= '';
-    } else if (char === '\\' && i + 1 < text.length) {
-      word = (word ?? '') + text[++i];
-    } else {
-      word = (word ?? '') + char;
-    }
+      else if (char === '\\' && (next === '"' || next === '\\')) {
+        word += next;
+        i += 1;
+      } else word += char;
+    } else if (char === "'" || char === '"') quote = char;
+    else if (char === '\\' && next !== undefined) {
+      word += next;
+      i += 1;
+    } else word += char;
   }
   if (quote !== null)
     throw new InvalidInputError('action input', [
