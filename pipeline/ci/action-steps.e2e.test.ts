@@ -207,7 +207,8 @@ describe('the action run locally', () => {
       expect(shard.outputs).toMatchObject({ 'exit-code': '0', sarif: '' });
       expect(shard.outputs['run-dir']).toMatch(new RegExp(`_shard${index + 1}of2$`));
       expect(shard.summary).toMatch(new RegExp(`^## stalebench eval \\(shard ${index + 1}/2\\): exit [05] `));
-      expect(shard.summary).toContain(`- shard auto: finished; SARIF and thresholds are the merge job's`);
+      expect(shard.summary).toContain(`- shard ${index + 1}/2: finished; SARIF and thresholds are the merge job's`);
+      expect(shard.summary).not.toContain('--fail-on crossed');
       expect(existsSync(join(job, 'stalebench.sarif'))).toBe(false);
       // upload-artifact of the run directory, then download-artifact into shards/<artifact name>/.
       cpSync(shard.outputs['run-dir']!, join(downloaded, `stalebench-shard-${index}`), { recursive: true });

@@ -81,20 +81,22 @@ export async function runStep(inputs: RunStepInputs, env: NodeJS.ProcessEnv, io:
         .sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
   const notes: string[] = [];
   let exitCode = code;
+  const recorded = runDir ? readJsonIfExists<{ shard?: Shard }>(join(runDir, 'manifest.json'))?.shard : undefined;
+  const shard = inputs.shard && recorded ? shardLabel(recorded) : inputs.shard;
   if (inputs.shard) {
     const status = runDir ? statusOf(runDir) : null;
     exitCode = status === 'success' ? 0 : code === 0 ? 1 : code;
     notes.push(
-      `shard ${inputs.shard}: ${status === 'success' ? 'finished' : `not finished (status ${status ?? 'none'})`}; SARIF and thresholds are the merge job's, over the whole run`,
+      `shard ${shard}: ${status === 'success' ? 'finished' : `not finished (status ${status ?? 'none'})`}; SARIF and thresholds are the merge job's, over the whole run`,
     );
   } else if (inputs.sarif && !sarifWritten(inputs.sarif)) notes.push('no SARIF written (the run did not finish)');
-  // Which cells crossed which rule, as pnpm eval printed it (the gate is re-applied to the stored run, read only).
-  if (inputs.suite === 'eval' && code === 5 && runDir)
+  // Which cells crossed which rule, as pnpm eval printed it (the gate re-applied to the stored run, read only); a
+  // shard's cells are a part of the run's, judged by the merge job.
+  if (inputs.suite === 'eval' && code === 5 && runDir && !inputs.shard)
     notes.push(gateGridRun(runDir, { exitCode: 0, why: null }, { failOn: inputs.failOn, sarif: null }).why ?? '');
-  const recorded = runDir ? readJsonIfExists<{ shard?: Shard }>(join(runDir, 'manifest.json'))?.shard : undefined;
   return {
     suite: inputs.suite,
-    title: inputs.shard ? `shard ${recorded ? shardLabel(recorded) : inputs.shard}` : null,
+    title: shard ? `shard ${shard}` : null,
     exitCode,
     suiteExitCode: code,
     runDir,
