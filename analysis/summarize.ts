@@ -10,7 +10,9 @@ export { proportion } from './unsafe-counts.js';
 
 /**
  * `summary.json` shape version (grid and follow-up runs). Bump on any shape change, say here what it adds, keep the
- * older one in {@link READABLE_SUMMARY_VERSIONS} while `pnpm rescore` still checks it, and test that.
+ * older one in {@link READABLE_SUMMARY_VERSIONS} while `pnpm rescore` still checks it, and test that; the zod schema
+ * in analysis/schemas/summary-schema.ts follows (its test checks the types), and `pnpm schemas` publishes the new
+ * data/schemas/summary.v<N>.schema.json.
  *
  * - 1: `unsafe` counted parsed replies only.
  * - 2 (issue #11): `unsafe` is the paper's convention (parse failures in n as not unsafe, errors in no n) and

@@ -44,7 +44,12 @@ export { FORGED_REASONING_FILE, readForgedReasoningRecords } from './forged-reas
 export { forEachJsonLine, jsonLinesOf, readJsonLines, sha256, writeJsonAtomic } from './json-files.js';
 export type { ModelUsage } from './usage-totals.js';
 export type { ChatMessage } from './decision-model.js';
-export { readFrontdoorResults, type FrontdoorCell, type FrontdoorResults } from './frontdoor/frontdoor-results.js';
+export {
+  frontdoorResultsSchema,
+  readFrontdoorResults,
+  type FrontdoorCell,
+  type FrontdoorResults,
+} from './frontdoor/frontdoor-results.js';
 export type { CellResult, IntegrityMetric, IntegrityReport, TargetResult } from './integrity/integrity-result.js';
 export type { SuiteReportV1 } from './suite.js';
 export { suiteOfRunDir } from './suites/suite-manifest.js';

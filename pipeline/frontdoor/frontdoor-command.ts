@@ -5,19 +5,19 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { renderFrontdoorMarkdown, sarifLog, writeFrontdoorScorecards } from '../../analysis/index.js';
+import { renderFrontdoorMarkdown, writeFrontdoorScorecards } from '../../analysis/index.js';
 import { FRONTDOOR_TARGET_IDS } from '../../backends/frontdoor/targets.js';
 import { loadFixtureSet, type AttackName, type FixtureFile } from '../../scenarios/frontdoor/fixture.js';
 import { EvalError } from '../core/errors.js';
 import { isEntryPoint } from '../core/entry-point.js';
 import { sha256 } from '../json-files.js';
-import { sarifTool, writeSarifFile } from '../sarif-file.js';
+import { writeFrontdoorSarif } from '../sarif-file.js';
 import { shardRunId } from '../shard.js';
 import { createFrontdoorSuite, type FrontdoorArgs } from '../suites/frontdoor/suite.js';
 import { runSuite, selectUnits, suiteRunId, suiteSpecOf } from '../suites/run-suite.js';
 import { authoriseHunt } from './authorisation.js';
 import { FRONTDOOR_USAGE, parseFrontdoorArgs, type FrontdoorOptions } from './frontdoor-args.js';
-import { frontdoorExitCode, frontdoorGateCells, readFrontdoorResults } from './frontdoor-results.js';
+import { frontdoorExitCode, readFrontdoorResults } from './frontdoor-results.js';
 import { hunt, type HuntReport } from './hunt.js';
 import { huntSummary, writeHuntOutputs } from './hunt-output.js';
 import { MUTATIONS } from './mutations.js';
@@ -116,10 +116,7 @@ async function runGrid(
   // Everything shown from here on is generated from the file just written.
   const saved = readFrontdoorResults(resultsPath);
   const scorecards = writeFrontdoorScorecards(resultsPath, outDir);
-  if (options.sarif) {
-    const findings = frontdoorGateCells(saved).flatMap((cell) => (cell.finding ? [cell.finding] : []));
-    writeSarifFile(resolve(options.sarif), sarifLog(sarifTool('frontdoor'), findings));
-  }
+  if (options.sarif) writeFrontdoorSarif(resolve(options.sarif), saved);
   io.out(options.json ? JSON.stringify(saved, null, 2) : renderFrontdoorMarkdown(saved));
   io.err(`results: ${resultsPath}\nscorecards: ${scorecards.markdown}, ${scorecards.html}\nrun directory: ${outDir}`);
   return frontdoorExitCode(saved, options.failOn);

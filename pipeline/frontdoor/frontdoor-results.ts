@@ -39,7 +39,8 @@ const targetSchema = z.object({
   cells: z.array(cellSchema),
 });
 
-const frontdoorResultsSchema = z.object({
+/** The front-door results document, version 1 (`summary.json` and `results.json` of a run, `--json`). */
+export const frontdoorResultsSchema = z.object({
   version: z.literal(1),
   tool: z.literal('stalebench frontdoor'),
   createdAt: z.string(),

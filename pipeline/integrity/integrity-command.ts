@@ -2,18 +2,17 @@
 // merges, verifies and reports), writes the reports and returns the §7.2 exit code.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { integrityJson, integrityMarkdown, sarifLog, scorecardHtml, scorecardMarkdown } from '../../analysis/index.js';
+import { integrityJson, integrityMarkdown, scorecardHtml, scorecardMarkdown } from '../../analysis/index.js';
 import type { IntegrityTarget } from '../../backends/integrity/integrity-target.js';
 import { INTEGRITY_TARGET_IDS, loadIntegrityTarget } from '../../backends/integrity/registry.js';
 import { EvalError } from '../core/errors.js';
 import { INTEGRITY_USAGE, parseIntegrityFlags } from './integrity-flags.js';
-import { integrityGateCells } from './integrity-findings.js';
 import type { IntegrityReport } from './integrity-result.js';
 import { shardRunId } from '../shard.js';
 import { createIntegritySuite } from '../suites/integrity/suite.js';
 import { runSuite, selectUnits, suiteRunId, suiteSpecOf } from '../suites/run-suite.js';
 import { isEntryPoint } from '../core/entry-point.js';
-import { sarifTool, writeSarifFile } from '../sarif-file.js';
+import { writeIntegritySarif } from '../sarif-file.js';
 
 /** Where the command writes (`process.stdout`, or a test buffer). */
 export interface TextSink {
@@ -106,12 +105,6 @@ function writeReports(outDir: string, report: IntegrityReport): void {
   writeFileSync(join(outDir, 'integrity.md'), `${integrityMarkdown(report)}\n`);
   writeFileSync(join(outDir, 'scorecard.md'), scorecardMarkdown(report));
   writeFileSync(join(outDir, 'scorecard.html'), scorecardHtml(report));
-}
-
-/** `--sarif`: one result per ACCEPTED cell. */
-function writeIntegritySarif(path: string, report: IntegrityReport): void {
-  const findings = integrityGateCells(report.targets).flatMap((cell) => (cell.finding ? [cell.finding] : []));
-  writeSarifFile(path, sarifLog(sarifTool('integrity'), findings));
 }
 
 /** Under CI (integrity.md §7.2): one annotation per ACCEPTED or not-evaluable edit. */

@@ -1,0 +1,154 @@
+// Issue #31 item 6: the published JSON Schemas (data/schemas/) are what `pnpm schemas` generates, their zod sources
+// have exactly the results' types, and real results of every suite validate against them (a wrong field does not).
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Validator } from '@cfworker/json-schema';
+import { afterAll, describe, expect, expectTypeOf, it } from 'vitest';
+import type { z } from 'zod';
+import { frontdoorMain } from '../../pipeline/frontdoor/frontdoor-command.js';
+import { main as integrityMain } from '../../pipeline/integrity/integrity-command.js';
+import type { IntegrityReport } from '../../pipeline/index.js';
+import type { FollowUpSummary, Summary } from '../index.js';
+import { evalInProcess } from '../../pipeline/test-support/shard-runs.js';
+import type { SUMMARY_VERSION } from '../summarize.js';
+import type { IntegrityJson } from '../integrity-report.js';
+import type { integrityJsonSchema, integrityReportSchema } from './integrity-schema.js';
+import { publishedSchemaFiles, SCHEMAS_DIR } from './published-schemas.js';
+import { main as schemasMain } from './schemas-command.js';
+import type { followUpSummarySchema, gridSummarySchema } from './summary-schema.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const tmp = mkdtempSync(join(tmpdir(), 'published-schemas-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const fresh = (name: string) => mkdtempSync(join(tmp, `${name}-`));
+const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
+
+/** The checked-in schema file's problems with `document`, as `location: error` lines (none: valid). */
+function problems(file: string, document: unknown): string[] {
+  const schema = readJson(join(ROOT, SCHEMAS_DIR, file)) as Record<string, unknown>;
+  const result = new Validator(schema, '2020-12', false).validate(document);
+  return result.valid ? [] : result.errors.map((error) => `${error.instanceLocation}: ${error.error}`);
+}
+
+/** An intersection as one object type (toEqualTypeOf tells `A & B` from the same members written out). */
+type Flat<T> = { [K in keyof T]: T[K] };
+
+const clone = <T>(value: T): T => structuredClone(value);
+const silent = { write: () => true };
+
+describe('data/schemas', () => {
+  it('holds exactly what pnpm schemas generates (pnpm schemas --check exits 0)', () => {
+    const files = publishedSchemaFiles();
+    expect(files.map((file) => file.file).sort()).toEqual([
+      'frontdoor.v1.schema.json',
+      'integrity-json.v1.schema.json',
+      'integrity.v1.schema.json',
+      'summary.v3.schema.json',
+    ]);
+    expect(readdirSync(join(ROOT, SCHEMAS_DIR)).sort()).toEqual(files.map((file) => file.file).sort());
+    for (const { file, text } of files) expect(readFileSync(join(ROOT, SCHEMAS_DIR, file), 'utf8'), file).toBe(text);
+    const err: string[] = [];
+    expect(
+      schemasMain(
+        ['--check', '--root', ROOT],
+        () => {},
+        (line) => err.push(line),
+      ),
+    ).toBe(0);
+    expect(err).toEqual([]);
+  });
+
+  it('pnpm schemas --check names a file that drifted and one no longer generated; pnpm schemas repairs both', () => {
+    const root = fresh('drift');
+    const quiet = () => {};
+    expect(schemasMain(['--root', root], quiet, quiet)).toBe(0);
+    const dir = join(root, SCHEMAS_DIR);
+    const summaryFile = join(dir, 'summary.v3.schema.json');
+    const edited = readFileSync(summaryFile, 'utf8').replace('"const": 3', '"const": 2');
+    writeFileSync(summaryFile, edited);
+    writeFileSync(join(dir, 'summary.v2.schema.json'), '{}\n');
+    const err: string[] = [];
+    expect(schemasMain(['--check', '--root', root], quiet, (line) => err.push(line))).toBe(1);
+    expect(err).toEqual([
+      'data/schemas/summary.v3.schema.json: differs from what pnpm schemas generates',
+      'data/schemas/summary.v2.schema.json: no longer generated (remove it, or run pnpm schemas)',
+    ]);
+    expect(schemasMain(['--root', root], quiet, quiet)).toBe(0);
+    expect(schemasMain(['--check', '--root', root], quiet, quiet)).toBe(0);
+  });
+
+  it('are generated from zod schemas whose types are exactly the results types', () => {
+    expectTypeOf<z.infer<typeof gridSummarySchema>>().toEqualTypeOf<Summary>();
+    expectTypeOf<z.infer<typeof followUpSummarySchema>>().toEqualTypeOf<
+      Flat<{ version: typeof SUMMARY_VERSION } & FollowUpSummary>
+    >();
+    expectTypeOf<z.infer<typeof integrityReportSchema>>().toEqualTypeOf<IntegrityReport>();
+    expectTypeOf<z.infer<typeof integrityJsonSchema>>().toEqualTypeOf<IntegrityJson>();
+  });
+});
+
+describe('real results validate against the published schemas', () => {
+  it('summary.v3: a sim grid run and a sim follow-up run; a wrong field fails, named', async () => {
+    const grid = fresh('grid');
+    const args = ['--model', 'sim', '--systems', 'graphiti', '--modes', 'direct', '--trials', '1', '--no-cache'];
+    const ran = await evalInProcess([...args, '--out', grid, '--quiet']);
+    expect(ran.code, ran.stderr).toBe(0);
+    const summary = readJson(join(grid, readdirSync(grid)[0]!, 'summary.json')) as Summary;
+    expect(summary.cells.length).toBeGreaterThan(0);
+    expect(problems('summary.v3.schema.json', summary)).toEqual([]);
+
+    const followUp = fresh('writeback');
+    const wrote = await evalInProcess([...args, '--experiment', 'writeback', '--out', followUp, '--quiet']);
+    expect(wrote.code, wrote.stderr).toBe(0);
+    const rows = readJson(join(followUp, readdirSync(followUp)[0]!, 'summary.json')) as FollowUpSummary;
+    expect(rows.writeback!.length).toBeGreaterThan(0);
+    expect(problems('summary.v3.schema.json', rows)).toEqual([]);
+
+    const wrong = clone(summary) as unknown as { cells: { unsafe: { k: unknown } }[] };
+    wrong.cells[0]!.unsafe.k = '1';
+    expect(problems('summary.v3.schema.json', wrong).join('\n')).toContain('#/cells/0/unsafe/k');
+    expect(problems('summary.v3.schema.json', { ...summary, version: 2 })).not.toEqual([]);
+    expect(problems('summary.v3.schema.json', { ...summary, cellz: [] })).not.toEqual([]);
+  }, 120_000);
+
+  it('integrity.v1 and integrity-json.v1: pnpm integrity --target reference; a wrong verdict fails, named', async () => {
+    const dir = fresh('integrity');
+    let printed = '';
+    const code = await integrityMain(
+      ['--target', 'reference', '--json', '-o', dir],
+      { write: (text: string) => (printed += text) },
+      silent,
+      {},
+    );
+    expect(code).toBe(0);
+    const report = readJson(join(dir, 'summary.json')) as IntegrityReport;
+    expect(report.targets[0]!.cells).toHaveLength(9);
+    expect(problems('integrity.v1.schema.json', report)).toEqual([]);
+    expect(problems('integrity.v1.schema.json', readJson(join(dir, 'integrity.json')))).toEqual([]);
+    const json = JSON.parse(printed) as IntegrityJson;
+    expect(problems('integrity-json.v1.schema.json', json)).toEqual([]);
+    // The two documents are not interchangeable.
+    expect(problems('integrity.v1.schema.json', json)).not.toEqual([]);
+
+    const wrong = clone(report) as unknown as { targets: { cells: { verdict: string }[] }[] };
+    wrong.targets[0]!.cells[3]!.verdict = 'passed';
+    expect(problems('integrity.v1.schema.json', wrong).join('\n')).toContain('#/targets/0/cells/3/verdict');
+    const wrongJson = clone(json) as unknown as { targets: { metric: { value: unknown } }[] };
+    wrongJson.targets[0]!.metric.value = 1.5;
+    expect(problems('integrity-json.v1.schema.json', wrongJson).join('\n')).toContain('#/targets/0/metric/value');
+  }, 60_000);
+
+  it('frontdoor.v1: pnpm frontdoor --target reference; a wrong field fails, named', async () => {
+    const dir = fresh('frontdoor');
+    const code = await frontdoorMain(['--target', 'reference', '-o', dir], {}, { out: () => {}, err: () => {} });
+    expect(code).toBe(0);
+    const results = readJson(join(dir, 'summary.json')) as { targets: { cells: { attackerLevel: number }[] }[] };
+    expect(results.targets[0]!.cells.length).toBe(6);
+    expect(problems('frontdoor.v1.schema.json', results)).toEqual([]);
+    expect(problems('frontdoor.v1.schema.json', readJson(join(dir, 'results.json')))).toEqual([]);
+    const wrong = clone(results);
+    wrong.targets[0]!.cells[0]!.attackerLevel = 3;
+    expect(problems('frontdoor.v1.schema.json', wrong).join('\n')).toContain('#/targets/0/cells/0/attackerLevel');
+  }, 120_000);
+});

@@ -1,0 +1,98 @@
+// The action's merge step: `pnpm merge` of a matrix's shard run directories (downloaded artifacts), then SARIF and
+// the thresholds over the whole run, with the rules the shards were run with (recorded in their manifests).
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { readFrontdoorResults } from '../frontdoor/frontdoor-results.js';
+import { gateGridRun } from '../grid-gate.js';
+import type { IntegrityReport } from '../integrity/integrity-result.js';
+import { main as mergeMain } from '../merge/merge-command.js';
+import { writeFrontdoorSarif, writeIntegritySarif } from '../sarif-file.js';
+import type { ChildIo } from './run-node.js';
+import { reportMarkdown, sarifWritten, type ActionSuite, type StepResult } from './step-report.js';
+
+/** What the merge step is given (paths absolute). */
+export interface MergeStepInputs {
+  suite: ActionSuite;
+  /** The folder the shard run directories were downloaded to, each in a subfolder (or one deeper). */
+  shards: string;
+  /** The merged run directory (new). */
+  out: string;
+  sarif: string | null;
+  /** The action's fail-on input: when given, it must be the rules the shards were run with. */
+  failOn: readonly string[];
+}
+
+/** What the merge reads of the merged manifest: the suite's exit code and the recorded rules. */
+interface MergedManifest {
+  exitCode?: number;
+  spec: { control?: { failOn?: readonly string[] }; args?: { failOn?: string } };
+}
+
+/** Run directories (a `manifest.json` inside) in `root`'s subfolders and theirs, in path order. */
+function shardDirs(root: string): string[] {
+  const found: string[] = [];
+  const visit = (dir: string, depth: number) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory())) {
+      const path = join(dir, entry.name);
+      if (existsSync(join(path, 'manifest.json'))) found.push(path);
+      else if (depth < 2) visit(path, depth + 1);
+    }
+  };
+  if (existsSync(root)) visit(root, 1);
+  return found.sort();
+}
+
+/** Merges the shards, writes SARIF, and returns how the step ends: the merged run's exit code, 1 when refused. */
+export async function mergeStep(inputs: MergeStepInputs, env: NodeJS.ProcessEnv, io: ChildIo): Promise<StepResult> {
+  const dirs = shardDirs(inputs.shards);
+  if (inputs.sarif) rmSync(inputs.sarif, { force: true }); // never an earlier run's
+  const result = (exitCode: number, notes: string[], runDir: string | null): StepResult => ({
+    suite: inputs.suite,
+    title: `merged ${dirs.length} shard(s)`,
+    exitCode,
+    suiteExitCode: exitCode,
+    runDir,
+    sarif: sarifWritten(inputs.sarif),
+    notes,
+    markdown: null,
+  });
+  if (dirs.length === 0) return result(1, [`no shard run directory under \`${inputs.shards}\``], null);
+  let refusal = '';
+  const merged = mergeMain(
+    [...dirs, '-o', inputs.out],
+    (text) => io.out(`${text}\n`),
+    (text) => {
+      refusal += `${text}\n`;
+      io.err(`${text}\n`);
+    },
+  );
+  if (merged !== 0) return result(1, [`pnpm merge refused the shards: ${refusal.trim().split('\n')[0] ?? ''}`], null);
+  const manifest = JSON.parse(readFileSync(join(inputs.out, 'manifest.json'), 'utf8')) as MergedManifest;
+  const recorded = inputs.suite === 'eval' ? [...(manifest.spec.control?.failOn ?? [])] : [manifest.spec.args!.failOn!];
+  if (inputs.failOn.length > 0 && JSON.stringify(inputs.failOn) !== JSON.stringify(recorded))
+    return result(
+      1,
+      [
+        `fail-on ${JSON.stringify(inputs.failOn)} is not what the shards were run with (${JSON.stringify(recorded)}): give the shard jobs' fail-on, or none`,
+      ],
+      inputs.out,
+    );
+  const notes: string[] = [];
+  let exitCode: number;
+  if (inputs.suite === 'eval') {
+    const ending = gateGridRun(inputs.out, { exitCode: 0, why: null }, { failOn: recorded, sarif: inputs.sarif });
+    exitCode = ending.exitCode;
+    if (ending.why) notes.push(ending.why);
+  } else {
+    const summaryPath = join(inputs.out, 'summary.json');
+    if (inputs.sarif && inputs.suite === 'integrity')
+      writeIntegritySarif(inputs.sarif, JSON.parse(readFileSync(summaryPath, 'utf8')) as IntegrityReport);
+    if (inputs.sarif && inputs.suite === 'frontdoor')
+      writeFrontdoorSarif(inputs.sarif, readFrontdoorResults(summaryPath));
+    exitCode = manifest.exitCode ?? 1;
+  }
+  return {
+    ...result(exitCode, notes, inputs.out),
+    markdown: await reportMarkdown(inputs.suite, inputs.out, env, io),
+  };
+}
