@@ -100,6 +100,7 @@ export const gridSummarySchema = z
       z.object({
         system: z.string(),
         mode: z.string(),
+        guard: z.literal('guard-v2').optional(),
         revokedBy: z.literal('oracle').optional(),
         ...guardCounts,
       }),
@@ -110,6 +111,7 @@ export const gridSummarySchema = z
           system: z.string(),
           mode: z.string(),
           defence: z.enum(['guard', 'guard + revocation ledger']),
+          guard: z.literal('guard-v2').optional(),
           ...guardCounts,
         }),
       )
