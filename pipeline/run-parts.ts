@@ -1,6 +1,8 @@
 // The parts of one run, built and checked before anything is written: scenarios, prices and budget, decision models,
 // engines, embedder and extraction model; then the preflight of the endpoints they will call.
+import OpenAI from 'openai';
 import { createAttemptRelay } from './attempt-relay.js';
+import { createBatchTransport, type BatchTransport } from './batch/batch-transport.js';
 import { resolve } from 'node:path';
 import { verifyEngines, verifySystems } from '../backends/index.js';
 import type { Embedder } from '../backends/embedder.js';
@@ -45,8 +47,13 @@ export interface RunParts {
   runId: string;
   /** The run directory: the same spec always maps to the same one, so re-issuing a command resumes it. */
   runDir: string;
-  /** Price per model id (`--prices` or data/prices.json), null when unknown. */
+  /**
+   * The price a run's calls are billed at, per model id (`--prices` or data/prices.json), null when unknown: the
+   * batch price under `--batch`, else the standard one. The budget reserves and the account records at it.
+   */
   priceOf: (model: string) => Price | null;
+  /** The standard (synchronous) price per model id, for the plan's comparison under `--batch`. */
+  standardPriceOf: (model: string) => Price | null;
   /** The `--budget-usd` cap, or null without one. */
   budget: Budget | null;
   /** The decision models' registry components (model plus capabilities), in spec order. */
@@ -78,7 +85,9 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
   const runId = shardRunId(spec.runId ?? defaultRunId(spec), shardOf(spec));
   const runDir = resolve(spec.out, runId);
   const prices = loadPrices(spec.control.prices);
-  const priceOf = (model: string) => lookupPrice(prices, model);
+  const standardPriceOf = (model: string) => lookupPrice(prices, model);
+  const billed = spec.control.batch ? loadPrices(spec.control.prices, 'batch') : prices;
+  const priceOf = (model: string) => lookupPrice(billed, model);
   const counters = new Map<string, TokenCounter>(
     await Promise.all(aliases.filter(isRemoteModel).map(async (m) => [m, await createTokenCounter(m)] as const)),
   );
@@ -102,6 +111,7 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
     pool,
     attempts,
     limits,
+    batch: batchTransportOf(spec, secrets, runDir),
     scenarios,
     exploitScenarios,
     reasoningScenarios,
@@ -126,6 +136,7 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
     runId,
     runDir,
     priceOf,
+    standardPriceOf,
     budget,
     modelComponents,
     models,
@@ -136,6 +147,19 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
     pool,
     attempts,
   };
+}
+
+/** `--batch`: the run's Batch API transport on the run's endpoint (pipeline/batch/), else null. */
+function batchTransportOf(spec: RunSpec, secrets: RunSecrets, runDir: string): BatchTransport | null {
+  if (!spec.control.batch || spec.baseURL === null) return null;
+  // No SDK retries: a retried `batches.create` whose first try reached the server would submit the chunk twice.
+  const client = new OpenAI({
+    baseURL: spec.baseURL,
+    apiKey: secrets.apiKey ?? '',
+    maxRetries: 0,
+    timeout: spec.control.requestTimeoutMs,
+  });
+  return createBatchTransport({ client, runDir, ...spec.control.batch });
 }
 
 /** With `--preflight` (the default), probes every endpoint the run will call and logs one line per endpoint. */

@@ -1,0 +1,195 @@
+// `--batch` end to end (issue #31 item 1) against a local server implementing the Batch API: one job per chunk and
+// no chat-completion call, every unit recorded once at batch prices, the same replies and cache entries as a
+// synchronous run, a run killed between submit and collect that collects without resubmitting, error lines per unit.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadScenarios } from '../../scenarios/index.js';
+import type { RunManifest, UnitRecord } from '../run-log.js';
+import { startBatchApiServer, type BatchApiServer } from '../test-support/batch-api-server.js';
+import type { ReceivedRequest } from '../test-support/openai-compatible-server.js';
+import { runEvalCli } from '../test-support/eval-cli.js';
+import { spawnEval, until } from '../test-support/spawn-eval.js';
+/** The run's record of its submitted jobs (pipeline/batch/batch-transport.ts). */
+const BATCHES_FILE = 'batches.jsonl';
+
+const scenarios = await loadScenarios();
+const KEY = 'sk-batch-e2e-0123456789abcdef';
+let server: BatchApiServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+const only = (dir: string) => join(dir, readdirSync(dir)[0]!);
+const manifestOf = (runDir: string) => JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest;
+const recordsOf = (runDir: string) =>
+  readFileSync(join(runDir, 'records.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as UnitRecord);
+const endpoint = (baseURL: string) => ({ OPENAI_BASE_URL: baseURL, OPENAI_API_KEY: KEY, CI: 'true' });
+
+/** Units (and calls: no arm reuses another's reply) of `grid`. */
+const UNITS = scenarios.length * 2;
+const grid = ['--systems', 'graphiti', '--modes', 'direct', '--arms', 'none,store-filter', '--trials', '1'];
+// Standard and batch prices far apart, so a spend at the wrong one cannot pass for the right one.
+const PRICE = { input: 10, output: 1000, batch: { input: 3, output: 400 } };
+const USAGE = { prompt_tokens: 11, completion_tokens: 7 };
+
+function pricesFile(): string {
+  const file = join(tmp('stalebench-batch-prices-'), 'prices.json');
+  writeFileSync(file, JSON.stringify({ 'gpt-5-nano': PRICE }));
+  return file;
+}
+
+const scenarioOf = (request: ReceivedRequest) => {
+  const user = request.body.messages?.find((m) => m.role === 'user')?.content ?? '';
+  return scenarios.find((s) => user.includes(`Question: ${s.task}\n`));
+};
+const answer = (request: ReceivedRequest) => ({
+  content: `{"action": "${scenarioOf(request)?.actions[1] ?? 'NONE'}", "reason": "test"}`,
+  usage: USAGE,
+});
+
+describe('--batch', () => {
+  it('sends one job per chunk and no chat completion, records every unit once at batch prices, as a synchronous run would', async () => {
+    server = await startBatchApiServer(answer);
+    const out = tmp('stalebench-batch-');
+    const cacheDir = tmp('stalebench-batch-cache-');
+    const prices = pricesFile();
+    const size = 7;
+    const args = ['--model', 'gpt-5-nano', '--yes', ...grid, '--cache-dir', cacheDir, '--prices', prices];
+    const result = await runEvalCli(
+      [...args, '--out', out, '--batch', '--batch-size', String(size), '--batch-poll', '0.01'],
+      endpoint(server.baseURL),
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.chatCompletions()).toHaveLength(0);
+    // One job per chunk of at most `size` requests; every unit's request in exactly one job.
+    expect(server.submissions).toHaveLength(Math.ceil(UNITS / size));
+    for (const job of server.submissions) expect(job.lines.length).toBeLessThanOrEqual(size);
+    const customIds = server.submissions.flatMap((job) => job.lines.map((line) => line.custom_id));
+    expect(new Set(customIds).size).toBe(UNITS);
+    const runDir = only(out);
+    const records = recordsOf(runDir);
+    expect(records).toHaveLength(UNITS);
+    expect(new Set(records.map((r) => r.unitId)).size).toBe(UNITS);
+    expect(records.every((r) => r.status === 'ok' && r.reply?.cached === false && r.reply.attempts === 1)).toBe(true);
+    // The jobs are recorded in the run directory, each with the requests it holds.
+    const recorded = readFileSync(join(runDir, BATCHES_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(recorded.map((row) => row.batchId)).toEqual(server.submissions.map((job) => job.batchId));
+    // Spend at batch prices: every reply billed 11 in / 7 out at $3 / $400 per 1M tokens.
+    const batchCost = (UNITS * (USAGE.prompt_tokens * 3 + USAGE.completion_tokens * 400)) / 1e6;
+    const manifest = manifestOf(runDir);
+    expect(manifest.usage![0]!.costUsd).toBeCloseTo(batchCost, 12);
+    expect(manifest.spec.control.batch).toEqual({ size, pollMs: 10 });
+
+    // A synchronous run of the same grid on the same cache sends nothing: the batch replies are its cache entries,
+    // and it records the same replies (only the provenance of the draw differs: cached, attempts, headers).
+    const syncOut = tmp('stalebench-batch-sync-');
+    const sync = await runEvalCli([...args, '--out', syncOut], endpoint(server.baseURL));
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(server.chatCompletions()).toHaveLength(0);
+    const strip = (record: UnitRecord) => {
+      const { cached: _c, attempts: _a, headers: _h, ...reply } = record.reply!;
+      return { unitId: record.unitId, promptSha256: record.promptSha256, reply, scores: record.scores };
+    };
+    const syncRecords = recordsOf(only(syncOut));
+    expect(syncRecords.every((r) => r.reply?.cached === true)).toBe(true);
+    const byUnit = new Map(syncRecords.map((r) => [r.unitId, strip(r)]));
+    for (const record of records) expect(strip(record)).toEqual(byUnit.get(record.unitId));
+  }, 120_000);
+
+  it('--dry-run shows the synchronous and the batch cost', async () => {
+    server = await startBatchApiServer(answer);
+    const args = ['--model', 'gpt-5-nano', ...grid, '--no-cache', '--prices', pricesFile(), '--out', tmp('sb-')];
+    const result = await runEvalCli([...args, '--dry-run', '--batch'], endpoint(server.baseURL));
+    expect(result.code, result.stderr).toBe(0);
+    const line = result.stdout.split('\n').find((l) => l.startsWith('  gpt-5-nano:'))!;
+    expect(line).toMatch(/synchronous \$[\d.]+–\$[\d.]+ at \$10\/\$1000 per 1M tokens/);
+    expect(line).toMatch(/batch \(--batch, billed\) \$[\d.]+–\$[\d.]+ at \$3\/\$400 per 1M tokens \(.*\(batch\)\)/);
+    expect(result.stdout).toMatch(/^total synchronous: /m);
+    expect(result.stdout).toMatch(/^total with --batch \(billed\): /m);
+    expect(server.submissions).toHaveLength(0);
+  }, 60_000);
+
+  it('killed between submit and collect, the same command collects its job without submitting again', async () => {
+    let holding = true;
+    server = await startBatchApiServer(answer, { hold: () => holding });
+    const out = tmp('stalebench-batch-kill-');
+    const cacheDir = tmp('stalebench-batch-kill-cache-');
+    const args = [
+      ...['--model', 'gpt-5-nano', '--yes', ...grid, '--cache-dir', cacheDir, '--prices', pricesFile()],
+      ...['--out', out, '--batch', '--batch-poll', '0.01'],
+    ];
+    const child = spawnEval(args, endpoint(server.baseURL));
+    // Submitted, recorded, and polled while the server holds it in progress: then the process dies.
+    await until(
+      () => server!.retrieves.length >= 2 && existsSync(out) && existsSync(join(only(out), BATCHES_FILE)),
+      60_000,
+      'the job to be submitted and polled',
+    );
+    child.child.kill('SIGKILL');
+    await child.exited;
+    expect(server.submissions).toHaveLength(1);
+    expect(server.submissions[0]!.lines).toHaveLength(UNITS);
+    expect(existsSync(join(only(out), 'records.jsonl')) ? recordsOf(only(out)) : []).toHaveLength(0);
+
+    holding = false;
+    const resumed = await runEvalCli(args, endpoint(server.baseURL));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(server.submissions).toHaveLength(1);
+    expect(server.chatCompletions()).toHaveLength(0);
+    const records = recordsOf(only(out));
+    expect(records).toHaveLength(UNITS);
+    expect(new Set(records.map((r) => r.unitId)).size).toBe(UNITS);
+    expect(records.every((r) => r.status === 'ok')).toBe(true);
+  }, 120_000);
+
+  it("an error-file line is that unit's error; a retryable one is sent again in a new job at the end of the run", async () => {
+    const [refused, flaky] = [scenarios[0]!, scenarios[1]!];
+    let flakyFailures = 0;
+    server = await startBatchApiServer((request) => {
+      const scenario = scenarioOf(request);
+      if (scenario === refused) return { status: 400, error: { message: 'refused by the test server' } };
+      if (scenario === flaky && flakyFailures < 2) {
+        flakyFailures += 1;
+        return { status: 500, error: { message: 'transient failure' } };
+      }
+      return answer(request);
+    });
+    const out = tmp('stalebench-batch-errors-');
+    const result = await runEvalCli(
+      [
+        ...['--model', 'gpt-5-nano', '--yes', ...grid, '--no-cache', '--prices', pricesFile()],
+        ...['--out', out, '--batch', '--batch-poll', '0.01'],
+      ],
+      endpoint(server.baseURL),
+    );
+    // Two units are still failed (the refused scenario's two arms): the run completes with exit 4.
+    expect(result.code, result.stderr).toBe(4);
+    expect(server.chatCompletions()).toHaveLength(0);
+    // The first job holds every unit; the end-of-run retry sends the two transient failures, and only them.
+    expect(server.submissions.map((job) => job.lines.length)).toEqual([UNITS, 2]);
+    const last = new Map(recordsOf(only(out)).map((r) => [r.unitId, r]));
+    expect(last.size).toBe(UNITS);
+    for (const record of last.values()) {
+      if (record.key.scenario === refused.id) {
+        expect(record.status).toBe('error');
+        expect(record.error).toMatchObject({ message: 'refused by the test server', status: 400, attempts: 1 });
+      } else expect(record.status, record.key.scenario).toBe('ok');
+    }
+  }, 120_000);
+
+  it('is refused with a follow-up experiment, in one clear error', async () => {
+    const result = await runEvalCli(
+      ['--model', 'gpt-5-nano', '--experiment', 'writeback', '--batch', '--out', tmp('sb-')],
+      endpoint('http://127.0.0.1:9/v1'),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/--batch: the grid only: a follow-up or standalone experiment/);
+  });
+});
