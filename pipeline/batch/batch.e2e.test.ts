@@ -10,6 +10,8 @@ import type { RunManifest, UnitRecord } from '../run-log.js';
 import { startBatchApiServer, type BatchApiServer } from '../test-support/batch-api-server.js';
 import type { ReceivedRequest } from '../test-support/openai-compatible-server.js';
 import { runEvalCli } from '../test-support/eval-cli.js';
+import { main as rescoreMain } from '../../analysis/rescore-command.js';
+import { checkRunLog } from '../run-log-verify.js';
 import { spawnEval, until } from '../test-support/spawn-eval.js';
 /** The run's record of its submitted jobs (pipeline/batch/batch-transport.ts). */
 const BATCHES_FILE = 'batches.jsonl';
@@ -62,8 +64,10 @@ describe('--batch', () => {
     const prices = pricesFile();
     const size = 7;
     const args = ['--model', 'gpt-5-nano', '--yes', ...grid, '--cache-dir', cacheDir, '--prices', prices];
+    // The budget reserves at batch prices: a chunk's 7 upper bounds (2,000 output tokens × $400/1M ≈ $0.80 each) fit
+    // in $8 at once; at the standard price ($2 each) only 4 would, and the chunks would be cut short.
     const result = await runEvalCli(
-      [...args, '--out', out, '--batch', '--batch-size', String(size), '--batch-poll', '0.01'],
+      [...args, '--out', out, '--batch', '--batch-size', String(size), '--batch-poll', '0.01', '--budget-usd', '8'],
       endpoint(server.baseURL),
     );
     expect(result.code, result.stderr).toBe(0);
@@ -85,7 +89,14 @@ describe('--batch', () => {
     const batchCost = (UNITS * (USAGE.prompt_tokens * 3 + USAGE.completion_tokens * 400)) / 1e6;
     const manifest = manifestOf(runDir);
     expect(manifest.usage![0]!.costUsd).toBeCloseTo(batchCost, 12);
+    expect(manifest.budget).toMatchObject({ limitUsd: 8, callsWithUnknownCost: 0 });
+    expect(manifest.budget!.spentUsd).toBeCloseTo(batchCost, 12);
     expect(manifest.spec.control.batch).toEqual({ size, pollMs: 10 });
+    // The run log is intact and rescores to the same summary (batches.jsonl is a chained run-log file).
+    expect(checkRunLog(runDir).state).toBe('intact');
+    const printed: string[] = [];
+    const write = (text: string) => void printed.push(text);
+    expect(await rescoreMain([runDir, '--check'], write, write), printed.join('\n')).toBe(0);
 
     // A synchronous run of the same grid on the same cache sends nothing: the batch replies are its cache entries,
     // and it records the same replies (only the provenance of the draw differs: cached, attempts, headers).
