@@ -96,14 +96,23 @@ function batchFlags(
         'the grid only: a follow-up or standalone experiment sends its later calls after reading earlier replies, which --batch does not support yet; run it without --batch',
     });
   if (values.endpoints !== undefined)
-    issues.push({ path: '--batch', message: 'sends every job to OPENAI_BASE_URL; it cannot be combined with --endpoints' });
+    issues.push({
+      path: '--batch',
+      message: 'sends every job to OPENAI_BASE_URL; it cannot be combined with --endpoints',
+    });
   const size = integer(issues, 'batch-size', values['batch-size'], BATCH_DEFAULTS.size);
   if (size < 1 || size > BATCH_LIMITS.requests)
-    issues.push({ path: '--batch-size', message: `must be between 1 and ${BATCH_LIMITS.requests} (the Batch API's limit)` });
+    issues.push({
+      path: '--batch-size',
+      message: `must be between 1 and ${BATCH_LIMITS.requests} (the Batch API's limit)`,
+    });
   const seconds = decimal(issues, 'batch-poll', values['batch-poll'], BATCH_DEFAULTS.pollMs / 1000) ?? 30;
   if (!(seconds > 0) || seconds > 3600)
     issues.push({ path: '--batch-poll', message: 'must be a number of seconds above 0 and at most 3600' });
-  return { size: Math.min(Math.max(size, 1), BATCH_LIMITS.requests), pollMs: Math.min(Math.max(Math.round(seconds * 1000), 1), 3_600_000) };
+  return {
+    size: Math.min(Math.max(size, 1), BATCH_LIMITS.requests),
+    pollMs: Math.min(Math.max(Math.round(seconds * 1000), 1), 3_600_000),
+  };
 }
 
 /** Turns argv and the environment into a RunSpec (validated; every problem reported at once). */

@@ -236,7 +236,14 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
       if (temperatureRejected)
         settings.cache!.put(rejectionMarker()!.key, rejectionMarker()!.components, { rejected: true });
     }
-    return { ...reply, sample: request.sample, ...(key ? { cacheKey: key.key } : {}), cached: false, requested, ...call };
+    return {
+      ...reply,
+      sample: request.sample,
+      ...(key ? { cacheKey: key.key } : {}),
+      cached: false,
+      requested,
+      ...call,
+    };
   }
 
   /**
@@ -249,7 +256,9 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
     const { sent, body } = bodyOf(request.messages, withTemperature);
     if (request.signal?.aborted) throw new ProviderError('cancelled before sending', undefined, 0);
     const reservation = await reserveFor(request, body.messages, 1);
-    const customId = sha256(JSON.stringify({ model: settings.model, sample: request.sample, trial: request.trial, body }));
+    const customId = sha256(
+      JSON.stringify({ model: settings.model, sample: request.sample, trial: request.trial, body }),
+    );
     let answer: Awaited<ReturnType<BatchTransport['send']>>;
     // A signal of this call only: the run's signal keeps one listener however many calls wait on their jobs.
     const scoped = scopedSignal(request.signal);

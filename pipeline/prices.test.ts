@@ -42,7 +42,10 @@ describe('prices', () => {
     const file = join(dir, 'prices.json');
     writeFileSync(
       file,
-      JSON.stringify({ 'gpt-5-nano': { input: 1, output: 2 }, mine: { input: 1, output: 2, batch: { input: 0.4, output: 0.9 } } }),
+      JSON.stringify({
+        'gpt-5-nano': { input: 1, output: 2 },
+        mine: { input: 1, output: 2, batch: { input: 0.4, output: 0.9 } },
+      }),
     );
     expect(priceOf(loadPrices(file, 'batch'), 'gpt-5-nano')).toBeNull();
     expect(priceOf(loadPrices(file, 'batch'), 'mine')).toEqual({ input: 0.4, output: 0.9, source: `${file} (batch)` });

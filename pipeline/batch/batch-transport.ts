@@ -11,7 +11,7 @@ import { abortableSleep } from '../core/retry-policy.js';
 import { BATCH_DEFAULTS, BATCH_LIMITS } from './batch-limits.js';
 
 /** The run log file that lists the submitted batch jobs (one chained line per job). */
-export const BATCHES_FILE = 'batches.jsonl';
+const BATCHES_FILE = 'batches.jsonl';
 
 /** One line of batches.jsonl: a job as it was submitted. */
 export interface SubmittedBatch {

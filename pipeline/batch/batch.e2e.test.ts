@@ -12,6 +12,7 @@ import type { ReceivedRequest } from '../test-support/openai-compatible-server.j
 import { runEvalCli } from '../test-support/eval-cli.js';
 import { main as rescoreMain } from '../../analysis/rescore-command.js';
 import { checkRunLog } from '../run-log-verify.js';
+import { evalUsage } from '../cli-usage.js';
 import { spawnEval, until } from '../test-support/spawn-eval.js';
 /** The run's record of its submitted jobs (pipeline/batch/batch-transport.ts). */
 const BATCHES_FILE = 'batches.jsonl';
@@ -83,7 +84,10 @@ describe('--batch', () => {
     expect(new Set(records.map((r) => r.unitId)).size).toBe(UNITS);
     expect(records.every((r) => r.status === 'ok' && r.reply?.cached === false && r.reply.attempts === 1)).toBe(true);
     // The jobs are recorded in the run directory, each with the requests it holds.
-    const recorded = readFileSync(join(runDir, BATCHES_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const recorded = readFileSync(join(runDir, BATCHES_FILE), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(recorded.map((row) => row.batchId)).toEqual(server.submissions.map((job) => job.batchId));
     // Spend at batch prices: every reply billed 11 in / 7 out at $3 / $400 per 1M tokens.
     const batchCost = (UNITS * (USAGE.prompt_tokens * 3 + USAGE.completion_tokens * 400)) / 1e6;
@@ -195,6 +199,27 @@ describe('--batch', () => {
     }
   }, 120_000);
 
+  it('a job that expires is an error for each of its units, sent again by the end-of-run retry', async () => {
+    server = await startBatchApiServer(answer, { endAs: (id) => (id === 'batch_1' ? 'expired' : undefined) });
+    const out = tmp('stalebench-batch-expired-');
+    const result = await runEvalCli(
+      [
+        ...['--model', 'gpt-5-nano', '--yes', ...grid, '--no-cache', '--prices', pricesFile()],
+        ...['--out', out, '--batch', '--batch-poll', '0.01', '--max-consecutive-errors', '0', '--max-error-rate', '1'],
+      ],
+      endpoint(server.baseURL),
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.submissions.map((job) => job.lines.length)).toEqual([UNITS, UNITS]);
+    const lines = recordsOf(only(out));
+    // Every unit recorded twice: its error (the job expired), then its reply from the retry's job.
+    expect(lines).toHaveLength(2 * UNITS);
+    expect(lines.slice(0, UNITS).every((r) => r.status === 'error' && /batch_1 expired/.test(r.error!.message))).toBe(
+      true,
+    );
+    expect(lines.slice(UNITS).every((r) => r.status === 'ok')).toBe(true);
+  }, 120_000);
+
   it('is refused with a follow-up experiment, in one clear error', async () => {
     const result = await runEvalCli(
       ['--model', 'gpt-5-nano', '--experiment', 'writeback', '--batch', '--out', tmp('sb-')],
@@ -202,5 +227,26 @@ describe('--batch', () => {
     );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/--batch: the grid only: a follow-up or standalone experiment/);
+  });
+
+  it('bad batch flags are named at once; --help and the manual document them', async () => {
+    const result = await runEvalCli(
+      ['--model', 'gpt-5-nano', '--batch-poll', '5', '--out', tmp('sb-')],
+      endpoint('http://127.0.0.1:9/v1'),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/--batch-poll: applies with --batch only/);
+    const big = await runEvalCli(
+      ['--model', 'gpt-5-nano', '--batch', '--batch-size', '50001', '--batch-poll', '0', '--out', tmp('sb-')],
+      endpoint('http://127.0.0.1:9/v1'),
+    );
+    expect(big.code).toBe(1);
+    expect(big.stderr).toMatch(/--batch-size: must be between 1 and 50000/);
+    expect(big.stderr).toMatch(/--batch-poll: must be a number of seconds above 0/);
+    const help = evalUsage();
+    const manual = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    for (const flag of ['--batch ', '--batch-size', '--batch-poll']) expect(help).toContain(flag);
+    for (const text of ['batches.jsonl', '/v1/batches', '--batch-size', '--batch-poll', 'batchSource'])
+      expect(manual).toContain(text);
   });
 });
