@@ -276,7 +276,12 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
     const usage = usageOf(answer.completion);
     if (reservation) settings.spend!.after(reservation, { billed: true, usage, headers: {} });
     const headers: Record<string, string> = answer.requestId ? { 'x-request-id': answer.requestId } : {};
-    return answered(request, answer.completion, sent, keyFor(withTemperature), { attempts: 1, headers, notes: [] });
+    const reply = answered(request, answer.completion, sent, keyFor(withTemperature), {
+      attempts: 1,
+      headers,
+      notes: [],
+    });
+    return { ...reply, batch: answer.batchId };
   }
 
   async function decide(request: DecisionRequest): Promise<DecisionResponse> {

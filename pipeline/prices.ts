@@ -35,6 +35,12 @@ const bundledSchema = z
 /** Which prices a run pays: the standard (synchronous) ones, or the Batch API's (`--batch`, issue #31). */
 export type PriceTier = 'standard' | 'batch';
 
+/**
+ * A model's price by id, in a tier (a reply that a Batch API job answered is priced in the batch tier); without a
+ * tier, the one the run is billed at. Null when unknown.
+ */
+export type PriceLookup = (model: string, tier?: PriceTier) => { input: number; output: number } | null;
+
 const BUNDLED = fileURLToPath(new URL('../data/prices.json', import.meta.url));
 
 /**

@@ -16,7 +16,7 @@ import { createBudget, createSpendGate, type Budget } from './budget.js';
 import type { DecisionModel } from './decision-model.js';
 import { isRemoteModel, type DecisionModelComponent } from './decision-models.js';
 import { preflight } from './preflight.js';
-import { loadPrices, priceOf as lookupPrice, type Price } from './prices.js';
+import { loadPrices, priceOf as lookupPrice, type Price, type PriceTier } from './prices.js';
 import type { Redactor } from './redact.js';
 import {
   attackerModelAliases,
@@ -51,7 +51,7 @@ export interface RunParts {
    * The price a run's calls are billed at, per model id (`--prices` or data/prices.json), null when unknown: the
    * batch price under `--batch`, else the standard one. The budget reserves and the account records at it.
    */
-  priceOf: (model: string) => Price | null;
+  priceOf: (model: string, tier?: PriceTier) => Price | null;
   /** The standard (synchronous) price per model id, for the plan's comparison under `--batch`. */
   standardPriceOf: (model: string) => Price | null;
   /** The `--budget-usd` cap, or null without one. */
@@ -85,16 +85,23 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
   const runId = shardRunId(spec.runId ?? defaultRunId(spec), shardOf(spec));
   const runDir = resolve(spec.out, runId);
   const prices = loadPrices(spec.control.prices);
+  const batchPrices = loadPrices(spec.control.prices, 'batch');
   const standardPriceOf = (model: string) => lookupPrice(prices, model);
-  const billed = spec.control.batch ? loadPrices(spec.control.prices, 'batch') : prices;
-  const priceOf = (model: string) => lookupPrice(billed, model);
+  const billedTier: PriceTier = spec.control.batch ? 'batch' : 'standard';
+  const priceOf = (model: string, tier: PriceTier = billedTier) =>
+    lookupPrice(tier === 'batch' ? batchPrices : prices, model);
   const counters = new Map<string, TokenCounter>(
     await Promise.all(aliases.filter(isRemoteModel).map(async (m) => [m, await createTokenCounter(m)] as const)),
   );
   const budget: Budget | null =
     spec.control.budgetUsd === null
       ? null
-      : createBudget({ limitUsd: spec.control.budgetUsd, priceOf, allowUnpriced: spec.control.allowUnpriced });
+      : createBudget({
+          limitUsd: spec.control.budgetUsd,
+          priceOf,
+          allowUnpriced: spec.control.allowUnpriced,
+          tier: billedTier,
+        });
   budget?.checkModels(aliases.filter(isRemoteModel));
   const spend = budget
     ? createSpendGate(budget, {

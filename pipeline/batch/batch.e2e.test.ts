@@ -13,6 +13,7 @@ import { runEvalCli } from '../test-support/eval-cli.js';
 import { main as rescoreMain } from '../../analysis/rescore-command.js';
 import { checkRunLog } from '../run-log-verify.js';
 import { evalUsage } from '../cli-usage.js';
+import { createViewSite } from '../../analysis/view/view-site.js';
 import { spawnEval, until } from '../test-support/spawn-eval.js';
 /** The run's record of its submitted jobs (pipeline/batch/batch-transport.ts). */
 const BATCHES_FILE = 'batches.jsonl';
@@ -101,15 +102,23 @@ describe('--batch', () => {
     const printed: string[] = [];
     const write = (text: string) => void printed.push(text);
     expect(await rescoreMain([runDir, '--check'], write, write), printed.join('\n')).toBe(0);
+    // pnpm view prices a unit's reply at the batch price and names its job.
+    const site = createViewSite([runDir]);
+    const unit = await site.get(`/runs/${site.entries[0]!.slug}/units/0.html`);
+    expect(unit.status).toBe(200);
+    expect(unit.body).toMatch(/\$0\.000002 \(data\/prices\.json \(batch\), Batch API job batch_\d+\)/);
+
+    // Each reply names the job that answered it (its spend is priced at the batch price wherever it is read).
+    expect(new Set(records.map((r) => r.reply!.batch))).toEqual(new Set(server.submissions.map((j) => j.batchId)));
 
     // A synchronous run of the same grid on the same cache sends nothing: the batch replies are its cache entries,
-    // and it records the same replies (only the provenance of the draw differs: cached, attempts, headers).
+    // and it records the same replies (only the provenance of the draw differs: cached, attempts, headers, job).
     const syncOut = tmp('stalebench-batch-sync-');
     const sync = await runEvalCli([...args, '--out', syncOut], endpoint(server.baseURL));
     expect(sync.code, sync.stderr).toBe(0);
     expect(server.chatCompletions()).toHaveLength(0);
     const strip = (record: UnitRecord) => {
-      const { cached: _c, attempts: _a, headers: _h, ...reply } = record.reply!;
+      const { cached: _c, attempts: _a, headers: _h, batch: _b, ...reply } = record.reply!;
       return { unitId: record.unitId, promptSha256: record.promptSha256, reply, scores: record.scores };
     };
     const syncRecords = recordsOf(only(syncOut));
@@ -167,9 +176,10 @@ describe('--batch', () => {
   it("an error-file line is that unit's error; a retryable one is sent again in a new job at the end of the run", async () => {
     const [refused, flaky] = [scenarios[0]!, scenarios[1]!];
     let flakyFailures = 0;
+    let refusing = true;
     server = await startBatchApiServer((request) => {
       const scenario = scenarioOf(request);
-      if (scenario === refused) return { status: 400, error: { message: 'refused by the test server' } };
+      if (scenario === refused && refusing) return { status: 400, error: { message: 'refused by the test server' } };
       if (scenario === flaky && flakyFailures < 2) {
         flakyFailures += 1;
         return { status: 500, error: { message: 'transient failure' } };
@@ -177,13 +187,8 @@ describe('--batch', () => {
       return answer(request);
     });
     const out = tmp('stalebench-batch-errors-');
-    const result = await runEvalCli(
-      [
-        ...['--model', 'gpt-5-nano', '--yes', ...grid, '--no-cache', '--prices', pricesFile()],
-        ...['--out', out, '--batch', '--batch-poll', '0.01'],
-      ],
-      endpoint(server.baseURL),
-    );
+    const args = ['--model', 'gpt-5-nano', '--yes', ...grid, '--no-cache', '--prices', pricesFile(), '--out', out];
+    const result = await runEvalCli([...args, '--batch', '--batch-poll', '0.01'], endpoint(server.baseURL));
     // Two units are still failed (the refused scenario's two arms): the run completes with exit 4.
     expect(result.code, result.stderr).toBe(4);
     expect(server.chatCompletions()).toHaveLength(0);
@@ -197,6 +202,19 @@ describe('--batch', () => {
         expect(record.error).toMatchObject({ message: 'refused by the test server', status: 400, attempts: 1 });
       } else expect(record.status, record.key.scenario).toBe('ok');
     }
+
+    // Resumed synchronously with --retry-errors: the two refused units are sent as chat completions, and the run's
+    // spend prices each reply at the price of how it was sent (batch replies at batch prices, these at standard).
+    refusing = false;
+    const resumed = await runEvalCli([...args, '--retry-errors'], endpoint(server.baseURL));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(server.chatCompletions()).toHaveLength(2);
+    const perCall = (price: { input: number; output: number }) =>
+      (USAGE.prompt_tokens * price.input + USAGE.completion_tokens * price.output) / 1e6;
+    expect(manifestOf(only(out)).usage![0]!.costUsd).toBeCloseTo(
+      (UNITS - 2) * perCall(PRICE.batch) + 2 * perCall(PRICE),
+      12,
+    );
   }, 120_000);
 
   it('a job that expires is an error for each of its units, sent again by the end-of-run retry', async () => {
@@ -243,6 +261,15 @@ describe('--batch', () => {
     expect(big.code).toBe(1);
     expect(big.stderr).toMatch(/--batch-size: must be between 1 and 50000/);
     expect(big.stderr).toMatch(/--batch-poll: must be a number of seconds above 0/);
+    // Under a budget, a model whose --prices entry has no batch price is refused before anything is sent.
+    const prices = join(tmp('stalebench-batch-prices-'), 'prices.json');
+    writeFileSync(prices, JSON.stringify({ 'gpt-5-nano': { input: 1, output: 2 } }));
+    const unpriced = await runEvalCli(
+      ['--model', 'gpt-5-nano', '--batch', '--budget-usd', '1', '--prices', prices, '--yes', '--out', tmp('sb-')],
+      endpoint('http://127.0.0.1:9/v1'),
+    );
+    expect(unpriced.code).not.toBe(0);
+    expect(unpriced.stderr).toMatch(/model "gpt-5-nano" has no known batch price \(--batch bills at it\)/);
     const help = evalUsage();
     const manual = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
     for (const flag of ['--batch ', '--batch-size', '--batch-poll']) expect(help).toContain(flag);
