@@ -1,6 +1,6 @@
 // A fail-closed spending cap: each call reserves its upper bound before it is sent; spend can never pass the cap.
 import { EvalError } from './core/errors.js';
-import { costOf, type Price } from './prices.js';
+import { costOf, type Price, type PriceTier } from './prices.js';
 
 /**
  * The next call cannot be covered by what is left once spent money is counted: the run stops scheduling (status
@@ -24,10 +24,14 @@ export class BudgetExhaustedError extends EvalError {
 /** A model without a price under a budget, without `--allow-unpriced`: refused before any call. */
 export class UnpricedModelError extends EvalError {
   readonly model: string;
-  constructor(model: string) {
+  constructor(model: string, tier: PriceTier = 'standard') {
+    const what =
+      tier === 'batch'
+        ? 'no known batch price (--batch bills at it); give one with --prices <file> ({"<model>": {..., "batch": {"input": ..., "output": ...}}})'
+        : 'no known price, so --budget-usd cannot bound it; give one with --prices <file>';
     super(
       'unpriced-model',
-      `model "${model}" has no known price, so --budget-usd cannot bound it; give one with --prices <file> or pass --allow-unpriced (its spend then counts only what the proxy reports)`,
+      `model "${model}" has ${what} or pass --allow-unpriced (its spend then counts only what the proxy reports)`,
     );
     this.model = model;
   }
@@ -44,6 +48,8 @@ export interface BudgetSettings {
   limitUsd: number;
   priceOf: (model: string) => Price | null;
   allowUnpriced: boolean;
+  /** The tier `priceOf` prices in (`batch` under `--batch`), named by an unpriced model's error; default standard. */
+  tier?: PriceTier;
 }
 
 /** A reservation that waits for calls in flight to settle. */
@@ -117,7 +123,8 @@ export function createBudget(settings: BudgetSettings) {
     /** Checks every model before the run starts: an unpriced one is refused unless allowed. */
     checkModels(models: readonly string[]): void {
       if (settings.allowUnpriced) return;
-      for (const model of models) if (settings.priceOf(model) === null) throw new UnpricedModelError(model);
+      for (const model of models)
+        if (settings.priceOf(model) === null) throw new UnpricedModelError(model, settings.tier);
     },
     /**
      * Reserves a call's upper bound: at once when it fits, after calls in flight settle when it fits beside what is
@@ -126,7 +133,8 @@ export function createBudget(settings: BudgetSettings) {
      */
     reserve(model: string, inputTokens: number, maxOutputTokens: number, signal?: AbortSignal): Promise<Reservation> {
       const price = settings.priceOf(model);
-      if (price === null && !settings.allowUnpriced) return Promise.reject(new UnpricedModelError(model));
+      if (price === null && !settings.allowUnpriced)
+        return Promise.reject(new UnpricedModelError(model, settings.tier));
       const upperUsd =
         price === null
           ? 0

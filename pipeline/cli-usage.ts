@@ -102,13 +102,21 @@ ${helpLines(EXTRACTION_MODELS, INDENT)}
 
  spending real tokens safely:
   --dry-run               print the plan (units, calls to send vs cached, input tokens, output range, $ range
-                          per model) and exit: nothing is written, nothing is sent
+                          per model; with --batch both the synchronous and the batch $) and exit: nothing is
+                          written, nothing is sent
   --budget-usd <x>        stop before a call that the remaining budget cannot cover (status budget, exit 3;
                           calls already sent finish); under -j a call waits while calls in flight hold the
                           money it needs; spend never passes x; a model without a known price is refused
                           (fail-closed); at or below --confirm-above-usd it is consent (no --yes needed)
   --allow-unpriced        allow unpriced models under a budget (their spend counts only what the proxy reports)
+  --batch                 the grid's decision calls through the Batch API (/v1/files, /v1/batches) at batch
+                          prices: jobs recorded in <run>/batches.jsonl, a resume re-attaches to them and never
+                          submits a call twice; an error-file line is that unit's error; grid only, not with
+                          --endpoints (pipeline/README.md "Half price: --batch")
+  --batch-size <n>        requests per job (default and maximum: 50000; a job also stays under 200 MB)
+  --batch-poll <s>        seconds between status polls of a job (default: 30)
   --prices <file>         {"<model>": {"input": <$ per 1M tokens>, "output": <$ per 1M tokens>}} over data/prices.json
+                          (add "batch": {"input": ..., "output": ...} for its --batch price)
   --confirm-above-usd <x> a real run whose planned upper cost passes x asks first; without a TTY it needs
                           --yes or a --budget-usd of at most x (default: 1)
   --yes, -y               do not ask

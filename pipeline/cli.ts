@@ -20,6 +20,7 @@ import { DEFAULT_MAX_ERROR_RATE, parseRunSpec, type RunSpec } from './run-spec.j
 import { createRedactor } from './redact.js';
 import { parseShard, type Shard } from './shard.js';
 import { loadEndpointsFile, poolIdentity } from './endpoints/endpoints-file.js';
+import { BATCH_DEFAULTS, BATCH_LIMITS } from './batch/batch-limits.js';
 import { isEntryPoint } from './core/entry-point.js';
 import { gateGridRun, gridThresholds } from './grid-gate.js';
 import { defaultCacheDir } from './response-cache.js';
@@ -72,6 +73,46 @@ function gateFlags(issues: FlagIssues, texts: string[] | undefined, phase: strin
     issues.push(...error.issues);
   }
   return texts;
+}
+
+/**
+ * `--batch [--batch-size n] [--batch-poll s]`, or null. The grid only: a follow-up experiment's later calls depend on
+ * earlier replies (batching each round is not built yet), and the standalone experiments plan from replies too.
+ */
+function batchFlags(
+  issues: FlagIssues,
+  values: { batch?: boolean; 'batch-size'?: string; 'batch-poll'?: string; endpoints?: string },
+  phase: string,
+): { size: number; pollMs: number } | null {
+  if (!values.batch) {
+    for (const flag of ['batch-size', 'batch-poll'] as const)
+      if (values[flag] !== undefined) issues.push({ path: `--${flag}`, message: 'applies with --batch only' });
+    return null;
+  }
+  if (phase !== 'grid')
+    issues.push({
+      path: '--batch',
+      message:
+        'the grid only: a follow-up or standalone experiment sends its later calls after reading earlier replies, which --batch does not support yet; run it without --batch',
+    });
+  if (values.endpoints !== undefined)
+    issues.push({
+      path: '--batch',
+      message: 'sends every job to OPENAI_BASE_URL; it cannot be combined with --endpoints',
+    });
+  const size = integer(issues, 'batch-size', values['batch-size'], BATCH_DEFAULTS.size);
+  if (size < 1 || size > BATCH_LIMITS.requests)
+    issues.push({
+      path: '--batch-size',
+      message: `must be between 1 and ${BATCH_LIMITS.requests} (the Batch API's limit)`,
+    });
+  const seconds = decimal(issues, 'batch-poll', values['batch-poll'], BATCH_DEFAULTS.pollMs / 1000) ?? 30;
+  if (!(seconds > 0) || seconds > 3600)
+    issues.push({ path: '--batch-poll', message: 'must be a number of seconds above 0 and at most 3600' });
+  return {
+    size: Math.min(Math.max(size, 1), BATCH_LIMITS.requests),
+    pollMs: Math.min(Math.max(Math.round(seconds * 1000), 1), 3_600_000),
+  };
 }
 
 /** Turns argv and the environment into a RunSpec (validated; every problem reported at once). */
@@ -132,6 +173,9 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     'sign-key': { type: 'string' },
     'fail-on': { type: 'string', multiple: true },
     sarif: { type: 'string' },
+    batch: { type: 'boolean' },
+    'batch-size': { type: 'string' },
+    'batch-poll': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) throw new EvalError('help', evalUsage());
@@ -233,6 +277,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
       fixedConcurrency: values['fixed-concurrency'] ?? false,
       failOn: gateFlags(issues, values['fail-on'], declared.phase),
       sarif: values.sarif ?? null,
+      batch: batchFlags(issues, values, declared.phase),
     },
   };
   if (values.sarif !== undefined && declared.phase !== 'grid')

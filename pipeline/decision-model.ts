@@ -80,6 +80,11 @@ export interface DecisionResponse {
   headers: Record<string, string>;
   /** Recorded fallbacks, e.g. `temperature dropped after the provider rejected it`. */
   notes: readonly string[];
+  /**
+   * The Batch API job that answered this call (`--batch`, pipeline/batch/); absent for a synchronous call. Its spend
+   * is priced at the model's batch price wherever replies are priced.
+   */
+  batch?: string;
 }
 
 /** What the manifest says about a model. */

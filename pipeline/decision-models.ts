@@ -21,6 +21,7 @@ import type { DecisionModel, DecisionRequest } from './decision-model.js';
 import type { EndpointPool } from './endpoints/endpoint-pool.js';
 import { createOpenAIDecisionModel, OPENAI_DECISION_DEFAULTS } from './openai-decision-model.js';
 import type { CallLimits } from './endpoints/adaptive-limit.js';
+import type { BatchTransport } from './batch/batch-transport.js';
 import type { Redactor } from './redact.js';
 import type { ResponseCache } from './response-cache.js';
 import { createSimDecisionModel, DEFAULT_SIM_PARAMETERS } from './sim-decision-model.js';
@@ -55,6 +56,8 @@ export interface DecisionModelContext {
   attempts?: AttemptObserver;
   /** The run's adaptive call limits per endpoint and model; absent = `--fixed-concurrency` (units at `-j`, no pacing). */
   limits?: CallLimits;
+  /** `--batch`: endpoint models send their calls as Batch API jobs through this transport (pipeline/batch/). */
+  batch?: BatchTransport;
 }
 
 /** The run-level settings a line's arguments are taken from. */
@@ -146,6 +149,7 @@ export const DECISION_MODELS = defineRegistry('decision-model', {
           ...(context.redact ? { redact: context.redact } : {}),
           ...(context.attempts ? { attempts: context.attempts } : {}),
           ...(context.limits ? { limits: context.limits } : {}),
+          ...(context.batch ? { batch: context.batch } : {}),
         });
         return {
           model,

@@ -19,6 +19,8 @@ import { attemptResultOf, classifyOpenAIFailure } from '../backends/openai-retry
 import type { AttemptObserver } from './attempt-relay.js';
 import type { EndpointLease, EndpointPool } from './endpoints/endpoint-pool.js';
 import type { CallLimits, CallPermit } from './endpoints/adaptive-limit.js';
+import type { BatchTransport } from './batch/batch-transport.js';
+import { sha256 } from './json-files.js';
 
 /** Settings of `createOpenAIDecisionModel`. */
 export interface OpenAIDecisionModelSettings {
@@ -49,6 +51,11 @@ export interface OpenAIDecisionModelSettings {
   limits?: CallLimits;
   /** Injected for tests; must resolve early when `signal` aborts. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * `--batch` (issue #31): every call not answered by the cache goes through the Batch API instead of a
+   * chat-completions request; the reply, its cache entry and its spend are the ones a synchronous call records.
+   */
+  batch?: BatchTransport;
 }
 
 /** What the cache stores: only validated, non-empty replies. */
@@ -207,6 +214,76 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
     return reservation;
   }
 
+  /** The reply of a completion as a synchronous call records it, cached when it is a valid, non-empty reply. */
+  function answered(
+    request: DecisionRequest,
+    data: ChatCompletion,
+    sent: SamplingParameters,
+    key: Key,
+    call: Pick<DecisionResponse, 'attempts' | 'headers' | 'notes'>,
+  ): DecisionResponse {
+    const choice = data.choices[0];
+    const reply: CachedReply = {
+      text: choice?.message?.content ?? '',
+      finishReason: choice ? (choice.finish_reason ?? null) : 'no-choices',
+      responseModel: data.model ?? null,
+      systemFingerprint: data.system_fingerprint ?? null,
+      usage: usageOf(data),
+      sent,
+    };
+    if (reply.text.trim() !== '' && reply.finishReason !== 'content_filter' && key) {
+      settings.cache!.put(key.key, key.components, reply);
+      if (temperatureRejected)
+        settings.cache!.put(rejectionMarker()!.key, rejectionMarker()!.components, { rejected: true });
+    }
+    return {
+      ...reply,
+      sample: request.sample,
+      ...(key ? { cacheKey: key.key } : {}),
+      cached: false,
+      requested,
+      ...call,
+    };
+  }
+
+  /**
+   * `--batch`: the call as one request of a Batch API job. Its `custom_id` is the draw's identity (model, sample,
+   * trial and exact body), so a resumed run finds the job that holds it; the budget reserves and settles it at the
+   * prices of the spend gate (batch prices under `--batch`). An error line is this call's error (one attempt).
+   */
+  async function decideInBatch(request: DecisionRequest, keyFor: (withTemperature: boolean) => Key) {
+    const withTemperature = !temperatureRejected;
+    const { sent, body } = bodyOf(request.messages, withTemperature);
+    if (request.signal?.aborted) throw new ProviderError('cancelled before sending', undefined, 0);
+    const reservation = await reserveFor(request, body.messages, 1);
+    const customId = sha256(
+      JSON.stringify({ model: settings.model, sample: request.sample, trial: request.trial, body }),
+    );
+    let answer: Awaited<ReturnType<BatchTransport['send']>>;
+    // A signal of this call only: the run's signal keeps one listener however many calls wait on their jobs.
+    const scoped = scopedSignal(request.signal);
+    try {
+      answer = await settings.batch!.send(customId, body, scoped.signal).finally(scoped.release);
+    } catch (error) {
+      // The run stopped while the job ran: it may still bill (a resume collects it), so the reservation stays spent.
+      if (reservation) settings.spend!.after(reservation, { billed: 'unknown' });
+      throw new ProviderError('cancelled', undefined, 1, { cause: error });
+    }
+    if (!answer.ok) {
+      if (reservation) settings.spend!.after(reservation, { billed: false });
+      throw new ProviderError(redact(answer.message), answer.status, 1);
+    }
+    const usage = usageOf(answer.completion);
+    if (reservation) settings.spend!.after(reservation, { billed: true, usage, headers: {} });
+    const headers: Record<string, string> = answer.requestId ? { 'x-request-id': answer.requestId } : {};
+    const reply = answered(request, answer.completion, sent, keyFor(withTemperature), {
+      attempts: 1,
+      headers,
+      notes: [],
+    });
+    return { ...reply, batch: answer.batchId };
+  }
+
   async function decide(request: DecisionRequest): Promise<DecisionResponse> {
     const keyFor = callKeys(request);
     const found = lookup(request, keyFor);
@@ -222,6 +299,7 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
         headers: {},
         notes: hit.sent.temperature === undefined ? ['temperature dropped: provider rejected it'] : [],
       };
+    if (settings.batch) return decideInBatch(request, keyFor);
     const notes: string[] = [];
     for (let attempt = 1; ; attempt += 1) {
       const withTemperature = !temperatureRejected;
@@ -258,32 +336,8 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
         ended?.({ kind: 'ok' });
         const headers = keptHeaders(response.headers);
         settle({ billed: true, usage: usageOf(data), headers });
-        const choice = data.choices[0];
-        const reply: CachedReply = {
-          text: choice?.message?.content ?? '',
-          finishReason: choice ? (choice.finish_reason ?? null) : 'no-choices',
-          responseModel: data.model ?? null,
-          systemFingerprint: data.system_fingerprint ?? null,
-          usage: usageOf(data),
-          sent,
-        };
         if (temperatureRejected) notes.push('temperature dropped: provider rejected it');
-        const key = keyFor(withTemperature);
-        if (reply.text.trim() !== '' && reply.finishReason !== 'content_filter' && key) {
-          settings.cache!.put(key.key, key.components, reply);
-          if (temperatureRejected)
-            settings.cache!.put(rejectionMarker()!.key, rejectionMarker()!.components, { rejected: true });
-        }
-        return {
-          ...reply,
-          sample: request.sample,
-          ...(key ? { cacheKey: key.key } : {}),
-          cached: false,
-          attempts: attempt,
-          requested,
-          headers,
-          notes,
-        };
+        return answered(request, data, sent, keyFor(withTemperature), { attempts: attempt, headers, notes });
       } catch (error) {
         if (error instanceof StorageError) throw error; // the cache's disk, not the endpoint: the run stops on it
         // An HTTP error or a refused connection produced no answer to bill; a timeout or an abort mid-answer may have.

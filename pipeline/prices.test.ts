@@ -32,6 +32,26 @@ describe('prices', () => {
     expect(priceOf(table, 'local-llama')).toEqual({ input: 0, output: 0, source: file });
   });
 
+  it('the batch tier (--batch): bundled batch prices with their source; a user entry without batch is unpriced', () => {
+    const batch = loadPrices(null, 'batch');
+    expect(priceOf(batch, 'gpt-5-nano')).toEqual({ input: 0.025, output: 0.2, source: 'data/prices.json (batch)' });
+    // Every bundled model has a batch price of half its standard price (data/prices.json batchSource).
+    const standard = loadPrices();
+    for (const [model, price] of standard)
+      expect(priceOf(batch, model)).toMatchObject({ input: price.input / 2, output: price.output / 2 });
+    const file = join(dir, 'prices.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        'gpt-5-nano': { input: 1, output: 2 },
+        mine: { input: 1, output: 2, batch: { input: 0.4, output: 0.9 } },
+      }),
+    );
+    expect(priceOf(loadPrices(file, 'batch'), 'gpt-5-nano')).toBeNull();
+    expect(priceOf(loadPrices(file, 'batch'), 'mine')).toEqual({ input: 0.4, output: 0.9, source: `${file} (batch)` });
+    expect(priceOf(loadPrices(file), 'mine')).toEqual({ input: 1, output: 2, source: file });
+  });
+
   it('a bad --prices file is one error naming the file and each bad field', () => {
     const file = join(dir, 'prices.json');
     writeFileSync(

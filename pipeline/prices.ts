@@ -15,31 +15,54 @@ export interface Price {
 /** Prices by model alias. */
 export type PriceTable = ReadonlyMap<string, Price>;
 
-const priceSchema = z.object({ input: z.number().min(0), output: z.number().min(0) }).strict();
-/** `--prices` file: `{"<model>": {"input": <$ per 1M input tokens>, "output": <$ per 1M output tokens>}}`. */
+const tokenPrices = z.object({ input: z.number().min(0), output: z.number().min(0) }).strict();
+/** One model's entry: its standard prices and, optionally, its Batch API prices (`--batch`). */
+const priceSchema = tokenPrices.extend({ batch: tokenPrices.optional() }).strict();
+/**
+ * `--prices` file: `{"<model>": {"input": <$ per 1M input tokens>, "output": <$ per 1M output tokens>, "batch":
+ * {"input": ..., "output": ...}}}` (`batch` optional: without it the model has no batch price).
+ */
 const userPricesSchema = z.record(z.string().min(1), priceSchema);
 const bundledSchema = z
-  .object({ source: z.string(), unit: z.literal('USD per 1M tokens'), models: userPricesSchema })
+  .object({
+    source: z.string(),
+    batchSource: z.string(),
+    unit: z.literal('USD per 1M tokens'),
+    models: userPricesSchema,
+  })
   .strict();
+
+/** Which prices a run pays: the standard (synchronous) ones, or the Batch API's (`--batch`, issue #31). */
+export type PriceTier = 'standard' | 'batch';
+
+/**
+ * A model's price by id, in a tier (a reply that a Batch API job answered is priced in the batch tier); without a
+ * tier, the one the run is billed at. Null when unknown.
+ */
+export type PriceLookup = (model: string, tier?: PriceTier) => { input: number; output: number } | null;
 
 const BUNDLED = fileURLToPath(new URL('../data/prices.json', import.meta.url));
 
 /**
- * The price table: `data/prices.json`, overridden entry by entry by the user's file. A bad file is one
- * `InvalidInputError` naming the file and every bad field.
+ * The price table of a tier: `data/prices.json`, overridden entry by entry by the user's file. A bad file is one
+ * `InvalidInputError` naming the file and every bad field. In the batch tier a user's entry without `batch` leaves
+ * its model unpriced (never the bundled batch price of a model whose standard price the user changed).
  *
  * @example priceOf(loadPrices('prices.json'), 'my-proxy-alias') // { input: 0.5, output: 1.5, source: 'prices.json' } or null
  */
-export function loadPrices(userFile?: string | null): PriceTable {
+export function loadPrices(userFile?: string | null, tier: PriceTier = 'standard'): PriceTable {
   const table = new Map<string, Price>();
   const bundled = parseFile(BUNDLED, bundledSchema);
-  for (const [model, price] of Object.entries(bundled.models))
-    table.set(model, { ...price, source: 'data/prices.json' });
+  const set = (model: string, price: z.infer<typeof priceSchema>, source: string) => {
+    if (tier === 'standard') table.set(model, { input: price.input, output: price.output, source });
+    else if (price.batch) table.set(model, { ...price.batch, source: `${source} (batch)` });
+    else table.delete(model);
+  };
+  for (const [model, price] of Object.entries(bundled.models)) set(model, price, 'data/prices.json');
   if (userFile) {
     if (!existsSync(userFile))
       throw new InvalidInputError(userFile, [{ path: '--prices', message: 'file does not exist' }]);
-    for (const [model, price] of Object.entries(parseFile(userFile, userPricesSchema)))
-      table.set(model, { ...price, source: userFile });
+    for (const [model, price] of Object.entries(parseFile(userFile, userPricesSchema))) set(model, price, userFile);
   }
   return table;
 }

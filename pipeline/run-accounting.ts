@@ -1,4 +1,5 @@
 // What a run did, read back from its records: calls and spend per model, provenance, and the counts its ending is judged on.
+import type { PriceLookup } from './prices.js';
 import {
   provenanceOf,
   totalCostUsd,
@@ -95,7 +96,7 @@ export function accountGrid(
   total: number,
   records: Iterable<AccountedUnit>,
   probes: Iterable<ProbeRecord>,
-  priceOf: (model: string) => { input: number; output: number } | null,
+  priceOf: PriceLookup,
 ): RunAccount {
   const all = [...records];
   const replies = all.flatMap(gridReplies);
@@ -119,11 +120,7 @@ export function accountGrid(
 }
 
 /** Accounts a follow-up run. */
-export function accountFollowUp(
-  total: number,
-  records: Iterable<FollowUpRecord>,
-  priceOf: (model: string) => { input: number; output: number } | null,
-): RunAccount {
+export function accountFollowUp(total: number, records: Iterable<FollowUpRecord>, priceOf: PriceLookup): RunAccount {
   const all = [...records];
   const decisions = all.filter((r) => r.status === 'ok').map(followUpDecisions);
   return accountOfUnits(total, all, all.flatMap(followUpReplies), decisions, priceOf);
@@ -138,7 +135,7 @@ export function accountOfUnits(
   units: readonly { status: string; unitId: string }[],
   replies: readonly RecordedReply[],
   decisions: readonly { completed: number; unparseable: number }[],
-  priceOf: (model: string) => { input: number; output: number } | null,
+  priceOf: PriceLookup,
 ): RunAccount {
   return {
     units: total,

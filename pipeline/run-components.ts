@@ -17,6 +17,7 @@ import { createDecisionModel, isRemoteModel, type DecisionModelComponent } from 
 import { InvalidInputError, UnknownComponentError } from './core/errors.js';
 import { EXPERIMENTS } from './experiments.js';
 import type { EndpointPool } from './endpoints/endpoint-pool.js';
+import type { BatchTransport } from './batch/batch-transport.js';
 import type { CallLimits } from './endpoints/adaptive-limit.js';
 import type { PoolEndpoint } from './endpoints/endpoints-file.js';
 import type { PreflightTarget } from './preflight.js';
@@ -146,6 +147,7 @@ export async function createModels(
     pool?: EndpointPool | null;
     attempts?: AttemptObserver;
     limits?: CallLimits | null;
+    batch?: BatchTransport | null;
   },
 ): Promise<DecisionModelComponent[]> {
   const cache = createResponseCache({
@@ -164,6 +166,7 @@ export async function createModels(
     ...(input.pool ? { pool: input.pool } : {}),
     ...(input.attempts ? { attempts: input.attempts } : {}),
     ...(input.limits ? { limits: input.limits } : {}),
+    ...(input.batch ? { batch: input.batch } : {}),
   };
   const models: DecisionModelComponent[] = [];
   for (const alias of [...spec.models, ...attackerModelAliases(spec)])

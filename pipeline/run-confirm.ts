@@ -38,7 +38,15 @@ export async function confirmPlan(spec: RunSpec, parts: RunParts, options: Confi
   if (!(options.dryRun || (realModels.length > 0 && !spec.control.assumeYes))) return null;
   const cacheLookup = (model: DecisionModel, request: DecisionRequest) =>
     modelComponents.find((component) => component.model === model)?.capabilities.cacheLookup?.(request) ?? false;
-  const plan = await planRun({ ...parts, spec, simExtraction: await createOfflineExtractionModel(), cacheLookup });
+  // Under `--batch` the plan prices every model twice: at the standard (synchronous) price and at the batch price.
+  const plan = await planRun({
+    ...parts,
+    spec,
+    priceOf: parts.standardPriceOf,
+    ...(spec.control.batch ? { batchPriceOf: parts.priceOf } : {}),
+    simExtraction: await createOfflineExtractionModel(),
+    cacheLookup,
+  });
   if (options.dryRun) return plan;
   const upper = planUpperUsd(plan);
   if (upper === null || upper > spec.control.confirmAboveUsd) {

@@ -1,4 +1,5 @@
 // The control plane of one eval invocation: why it stops (signal, breaker, budget), its progress, its spend and the exit code.
+import type { PriceLookup } from './prices.js';
 import type { BudgetExhaustedError } from './budget.js';
 import { createCircuitBreaker, type CircuitBreakerSettings } from './circuit-breaker.js';
 import type { AttemptResult } from './core/retry-policy.js';
@@ -35,7 +36,7 @@ export interface RunControlSettings {
    * Prices the replies of this invocation's units (the proxy's cost, else usage × price, as the manifest's `usage`
    * does); absent: spend is not shown.
    */
-  priceOf?: (model: string) => { input: number; output: number } | null;
+  priceOf?: PriceLookup;
 }
 
 /** What the phases report after each unit. */

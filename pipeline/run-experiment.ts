@@ -136,7 +136,8 @@ export async function runGridExperiment(run: RunContext): Promise<ExperimentOutc
     ledgerKey: secrets.ledgerKey ?? null,
     models,
     trials: spec.trials,
-    concurrency: spec.concurrency,
+    // `--batch`: a job's worth of units wait on their batch at once (their calls are queued, not sent one by one).
+    concurrency: spec.control.batch ? spec.control.batch.size : spec.concurrency,
     retryErrors: spec.retryErrors,
     shard: spec.control.shard,
     limit: spec.limit ?? null,

@@ -1,6 +1,8 @@
 // The parts of one run, built and checked before anything is written: scenarios, prices and budget, decision models,
 // engines, embedder and extraction model; then the preflight of the endpoints they will call.
+import OpenAI from 'openai';
 import { createAttemptRelay } from './attempt-relay.js';
+import { createBatchTransport, type BatchTransport } from './batch/batch-transport.js';
 import { resolve } from 'node:path';
 import { verifyEngines, verifySystems } from '../backends/index.js';
 import type { Embedder } from '../backends/embedder.js';
@@ -14,7 +16,7 @@ import { createBudget, createSpendGate, type Budget } from './budget.js';
 import type { DecisionModel } from './decision-model.js';
 import { isRemoteModel, type DecisionModelComponent } from './decision-models.js';
 import { preflight } from './preflight.js';
-import { loadPrices, priceOf as lookupPrice, type Price } from './prices.js';
+import { loadPrices, priceOf as lookupPrice, type Price, type PriceTier } from './prices.js';
 import type { Redactor } from './redact.js';
 import {
   attackerModelAliases,
@@ -45,8 +47,13 @@ export interface RunParts {
   runId: string;
   /** The run directory: the same spec always maps to the same one, so re-issuing a command resumes it. */
   runDir: string;
-  /** Price per model id (`--prices` or data/prices.json), null when unknown. */
-  priceOf: (model: string) => Price | null;
+  /**
+   * The price a run's calls are billed at, per model id (`--prices` or data/prices.json), null when unknown: the
+   * batch price under `--batch`, else the standard one. The budget reserves and the account records at it.
+   */
+  priceOf: (model: string, tier?: PriceTier) => Price | null;
+  /** The standard (synchronous) price per model id, for the plan's comparison under `--batch`. */
+  standardPriceOf: (model: string) => Price | null;
   /** The `--budget-usd` cap, or null without one. */
   budget: Budget | null;
   /** The decision models' registry components (model plus capabilities), in spec order. */
@@ -78,14 +85,23 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
   const runId = shardRunId(spec.runId ?? defaultRunId(spec), shardOf(spec));
   const runDir = resolve(spec.out, runId);
   const prices = loadPrices(spec.control.prices);
-  const priceOf = (model: string) => lookupPrice(prices, model);
+  const batchPrices = loadPrices(spec.control.prices, 'batch');
+  const standardPriceOf = (model: string) => lookupPrice(prices, model);
+  const billedTier: PriceTier = spec.control.batch ? 'batch' : 'standard';
+  const priceOf = (model: string, tier: PriceTier = billedTier) =>
+    lookupPrice(tier === 'batch' ? batchPrices : prices, model);
   const counters = new Map<string, TokenCounter>(
     await Promise.all(aliases.filter(isRemoteModel).map(async (m) => [m, await createTokenCounter(m)] as const)),
   );
   const budget: Budget | null =
     spec.control.budgetUsd === null
       ? null
-      : createBudget({ limitUsd: spec.control.budgetUsd, priceOf, allowUnpriced: spec.control.allowUnpriced });
+      : createBudget({
+          limitUsd: spec.control.budgetUsd,
+          priceOf,
+          allowUnpriced: spec.control.allowUnpriced,
+          tier: billedTier,
+        });
   budget?.checkModels(aliases.filter(isRemoteModel));
   const spend = budget
     ? createSpendGate(budget, {
@@ -102,6 +118,7 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
     pool,
     attempts,
     limits,
+    batch: batchTransportOf(spec, secrets, runDir),
     scenarios,
     exploitScenarios,
     reasoningScenarios,
@@ -126,6 +143,7 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
     runId,
     runDir,
     priceOf,
+    standardPriceOf,
     budget,
     modelComponents,
     models,
@@ -136,6 +154,19 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
     pool,
     attempts,
   };
+}
+
+/** `--batch`: the run's Batch API transport on the run's endpoint (pipeline/batch/), else null. */
+function batchTransportOf(spec: RunSpec, secrets: RunSecrets, runDir: string): BatchTransport | null {
+  if (!spec.control.batch || spec.baseURL === null) return null;
+  // No SDK retries: a retried `batches.create` whose first try reached the server would submit the chunk twice.
+  const client = new OpenAI({
+    baseURL: spec.baseURL,
+    apiKey: secrets.apiKey ?? '',
+    maxRetries: 0,
+    timeout: spec.control.requestTimeoutMs,
+  });
+  return createBatchTransport({ client, runDir, ...spec.control.batch });
 }
 
 /** With `--preflight` (the default), probes every endpoint the run will call and logs one line per endpoint. */

@@ -63,6 +63,8 @@ export interface PlanModel {
   /** Null when the model has no known price. */
   price: Price | null;
   usd: { low: number; high: number } | null;
+  /** `--batch`: the same calls at the model's batch price (null: no batch price); the run is billed at this one. */
+  batch?: { price: Price | null; usd: { low: number; high: number } | null };
 }
 
 /** The whole plan. */
@@ -94,6 +96,8 @@ export interface PlanInput {
   /** The extraction model the run will use (its id is reported when the plan had to simulate it). */
   extraction: ExtractionModel;
   priceOf: (model: string) => Price | null;
+  /** `--batch`: the batch price per model, shown beside the standard one (and the run's upper cost uses it). */
+  batchPriceOf?: (model: string) => Price | null;
   /** Whether a model would answer this call from its response cache (a capability of its registry line); absent: never. */
   cacheLookup?: (model: DecisionModel, request: DecisionRequest) => boolean;
 }
@@ -328,13 +332,17 @@ async function modelPlan(
   const price = simulated
     ? { input: 0, output: 0, source: 'simulator (sends nothing)' }
     : input.priceOf(model.description.id);
-  const usd = price
-    ? {
-        low: costOf(price, { input: inputTokens.min, output: outputTokens.min }),
-        high: costOf(price, { input: inputTokens.max, output: outputTokens.max }),
-      }
-    : null;
+  const usdAt = (at: Price | null) =>
+    at
+      ? {
+          low: costOf(at, { input: inputTokens.min, output: outputTokens.min }),
+          high: costOf(at, { input: inputTokens.max, output: outputTokens.max }),
+        }
+      : null;
+  const usd = usdAt(price);
+  const batchPrice = input.batchPriceOf && !simulated ? input.batchPriceOf(model.description.id) : undefined;
   return {
+    ...(batchPrice === undefined ? {} : { batch: { price: batchPrice, usd: usdAt(batchPrice) } }),
     model: model.description.id,
     simulated,
     send: simulated ? { min: 0, max: 0 } : { min: minSend, max: maxSend },
@@ -426,20 +434,29 @@ export function formatPlan(plan: RunPlan): string {
       lines.push(`  ${model.model}: sim (simulated) — sends nothing, costs nothing`);
       continue;
     }
-    const cost =
-      model.usd === null
-        ? 'price unknown (give one with --prices <file>)'
-        : `${dollars(model.usd.low)}–${dollars(model.usd.high)} at $${model.price!.input}/$${model.price!.output} per 1M tokens (${model.price!.source})`;
+    const costAt = (usd: PlanModel['usd'], price: Price | null, what: string) =>
+      usd === null
+        ? `${what}price unknown (give one with --prices <file>)`
+        : `${what}${dollars(usd.low)}–${dollars(usd.high)} at $${price!.input}/$${price!.output} per 1M tokens (${price!.source})`;
+    const cost = model.batch
+      ? `${costAt(model.usd, model.price, 'synchronous ')}; ${costAt(model.batch.usd, model.batch.price, 'batch (--batch, billed) ')}`
+      : costAt(model.usd, model.price, '');
     lines.push(
       `  ${model.model}: ${range(model.send)} calls to send, ${count(model.cached)} cached; input ${range(model.inputTokens)} tokens (${model.tokenizer}); output ${range(model.outputTokens)} tokens; ${cost}`,
     );
   }
-  const known = plan.models.filter((m) => !m.simulated && m.usd !== null);
-  const unknown = plan.models.filter((m) => !m.simulated && m.usd === null);
-  if (known.length > 0)
-    lines.push(
-      `total: ${dollars(known.reduce((a, m) => a + m.usd!.low, 0))}–${dollars(known.reduce((a, m) => a + m.usd!.high, 0))}${unknown.length > 0 ? ` plus ${unknown.map((m) => m.model).join(', ')} (price unknown)` : ''}`,
-    );
+  const total = (usdOf: (m: PlanModel) => PlanModel['usd'], what: string) => {
+    const known = plan.models.filter((m) => !m.simulated && usdOf(m) !== null);
+    const unknown = plan.models.filter((m) => !m.simulated && usdOf(m) === null);
+    if (known.length > 0)
+      lines.push(
+        `${what}: ${dollars(known.reduce((a, m) => a + usdOf(m)!.low, 0))}–${dollars(known.reduce((a, m) => a + usdOf(m)!.high, 0))}${unknown.length > 0 ? ` plus ${unknown.map((m) => m.model).join(', ')} (price unknown)` : ''}`,
+      );
+  };
+  if (plan.models.some((m) => m.batch)) {
+    total((m) => m.usd, 'total synchronous');
+    total((m) => m.batch?.usd ?? null, 'total with --batch (billed)');
+  } else total((m) => m.usd, 'total');
   lines.push(
     `output range: ${LOW_OUTPUT_TOKENS} tokens per call (a bare JSON answer) to the token cap (reasoning models may spend it all)`,
   );
@@ -453,8 +470,9 @@ export function planUpperUsd(plan: RunPlan): number | null {
   let total = 0;
   for (const model of plan.models) {
     if (model.simulated || model.send.max === 0) continue;
-    if (model.usd === null) return null;
-    total += model.usd.high;
+    const usd = model.batch ? model.batch.usd : model.usd;
+    if (usd === null) return null;
+    total += usd.high;
   }
   return total;
 }

@@ -48,6 +48,7 @@ export const DEFAULT_RUN_CONTROL = {
   fixedConcurrency: false,
   failOn: [],
   sarif: null,
+  batch: null,
 } as const;
 
 /** The run description. Everything that defines *which units exist and what they compute* is hashed. */
@@ -178,6 +179,15 @@ export const runSpecSchema = z
         failOn: z.array(z.string().min(1)).readonly().default([]),
         /** `--sarif <file>`: the grid's failing cells as SARIF 2.1.0; null = none. */
         sarif: z.string().min(1).nullable().default(null),
+        /**
+         * `--batch` (issue #31): decision calls through the Batch API (pipeline/batch/), `size` requests per job at
+         * most (`--batch-size`), each job polled every `pollMs` (`--batch-poll`); null = synchronous calls.
+         */
+        batch: z
+          .object({ size: z.number().int().min(1).max(50_000), pollMs: z.number().int().min(1).max(3_600_000) })
+          .strict()
+          .nullable()
+          .default(null),
       })
       .strict()
       .default(() => ({ ...DEFAULT_RUN_CONTROL })),

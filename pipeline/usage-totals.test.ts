@@ -21,6 +21,20 @@ const reply = (overrides: Partial<DecisionResponse> = {}): DecisionResponse => (
 const price = (model: string) => (model === 'gpt-5-nano' ? { input: 0.05, output: 0.4 } : null);
 
 describe('usageTotals', () => {
+  it('a reply that a Batch API job answered is priced at the batch price, a synchronous one at the standard price', () => {
+    const tiered = (model: string, tier?: 'standard' | 'batch') =>
+      model === 'gpt-5-nano' ? (tier === 'batch' ? { input: 0.025, output: 0.2 } : { input: 0.05, output: 0.4 }) : null;
+    const [usage] = usageTotals(
+      [
+        { model: 'gpt-5-nano', reply: reply({ batch: 'batch_1' }) },
+        { model: 'gpt-5-nano', reply: reply() },
+      ],
+      tiered,
+    );
+    // (1000 × 0.025 + 100 × 0.2) / 1e6 = 0.000045 for the batch reply, 0.00009 for the synchronous one.
+    expect(usage!.costUsd).toBeCloseTo(0.000045 + 0.00009, 15);
+  });
+
   it('sums tokens and dollars of sent replies; cache hits are free; reused copies do not count; retries are attempts', () => {
     const [usage] = usageTotals(
       [

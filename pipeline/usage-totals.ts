@@ -1,6 +1,7 @@
 // Totals per model over a run's replies: calls sent, cache hits, tokens, dollars; and the provider provenance the manifest
 // summarises. Run accounting (run-accounting.ts) writes them into the manifest; analysis reads them from there.
 import type { DecisionResponse } from './decision-model.js';
+import type { PriceLookup } from './prices.js';
 
 /** One reply a run recorded, with the model it came from. `reused`: the output-filter arm's copy of another unit's reply. */
 export interface RecordedReply {
@@ -32,10 +33,7 @@ export interface ModelUsage {
 }
 
 /** Per-model totals. Cache hits cost $0 and add no tokens; reused copies are not counted at all. */
-export function usageTotals(
-  replies: Iterable<RecordedReply>,
-  priceOf: (model: string) => { input: number; output: number } | null,
-): ModelUsage[] {
+export function usageTotals(replies: Iterable<RecordedReply>, priceOf: PriceLookup): ModelUsage[] {
   const tally = createUsageTally(priceOf);
   for (const reply of replies) tally.add(reply);
   return tally.totals();
@@ -47,7 +45,7 @@ export function usageTotals(
  *
  * @example const tally = createUsageTally(priceOf); tally.add({ model, reply }); tally.totals();
  */
-export function createUsageTally(priceOf: (model: string) => { input: number; output: number } | null) {
+export function createUsageTally(priceOf: PriceLookup) {
   const byModel = new Map<string, ModelUsage>();
   return {
     /** Counts one reply. */
@@ -84,7 +82,8 @@ export function createUsageTally(priceOf: (model: string) => { input: number; ou
       usage.outputTokens += reply.usage?.completionTokens ?? 0;
       usage.reasoningTokens += reply.usage?.reasoningTokens ?? 0;
       const proxyCost = Number(reply.headers['x-litellm-response-cost']);
-      const price = priceOf(model);
+      // A reply that a Batch API job answered is priced at the batch price, whatever the invocation that reads it.
+      const price = priceOf(model, reply.batch === undefined ? 'standard' : 'batch');
       let cost: number | null = null;
       if (reply.headers['x-litellm-response-cost'] !== undefined && Number.isFinite(proxyCost)) {
         cost = proxyCost;

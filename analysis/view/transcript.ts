@@ -29,6 +29,8 @@ export interface GridTranscriptInput {
   probe: ProbeRecord | undefined;
   rule: ExposureRuleOf | undefined;
   prices: PriceTable;
+  /** The batch prices (data/prices.json's batch tier): a reply a Batch API job answered (`--batch`) costs these. */
+  batchPrices?: PriceTable;
 }
 
 const pre = (text: string, id?: string) => `<pre${id ? ` id="${id}"` : ''}>${escapeHtml(text)}</pre>`;
@@ -95,9 +97,10 @@ function messagesSection(input: GridTranscriptInput): string {
 /** Cost and latency of the unit's call. */
 function costLine(input: GridTranscriptInput): string {
   const { record, prices } = input;
+  const batched = record.reply?.batch !== undefined;
   const latency = Date.parse(record.finishedAt) - Date.parse(record.startedAt);
   const usage = record.reply?.usage;
-  const price = priceOf(prices, record.key.model);
+  const price = batched ? priceOf(input.batchPrices ?? new Map(), record.key.model) : priceOf(prices, record.key.model);
   const tokens = usage ? { input: usage.promptTokens, output: usage.completionTokens } : null;
   const cost =
     record.reply === null
@@ -105,7 +108,7 @@ function costLine(input: GridTranscriptInput): string {
       : record.reply.cached || record.reply.attempts === 0
         ? '$0 (no call: cached, reused or simulated)'
         : tokens && price
-          ? `$${costOf(price, tokens).toFixed(6)} (${price.source})`
+          ? `$${costOf(price, tokens).toFixed(6)} (${price.source}${batched ? `, Batch API job ${record.reply!.batch}` : ''})`
           : tokens
             ? 'unknown (unpriced model)'
             : 'unknown (no usage reported)';

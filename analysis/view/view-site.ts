@@ -56,6 +56,7 @@ export function createViewSite(dirs: readonly string[]): ViewSite {
   const bySlug = new Map(entries.map((e) => [e.slug, e]));
   const loaded = new Map<string, Promise<LoadedRun>>();
   let prices: PriceTable | null = null;
+  let batchPrices: PriceTable | null = null;
 
   async function load(entry: RunEntry): Promise<LoadedRun> {
     try {
@@ -92,6 +93,7 @@ export function createViewSite(dirs: readonly string[]): ViewSite {
         ? scenarios
         : (scenarios.get(record.key.scenario) ?? { error: `scenario ${record.key.scenario} is not one of the run's` });
     prices ??= loadPrices();
+    batchPrices ??= loadPrices(null, 'batch');
     return gridTranscriptPage({
       entry,
       record,
@@ -100,6 +102,7 @@ export function createViewSite(dirs: readonly string[]): ViewSite {
       probe: head.probes.get(probeIdOf(record.key.system, record.key.mode, record.key.scenario)),
       rule: rules.get(record.key.system),
       prices,
+      batchPrices,
     });
   }
 

@@ -1,5 +1,6 @@
 // What a forged-reasoning run did, read back from its records: the same account every phase reports (calls, spend,
 // decisions with a reply and how many of them named no action) and each unit's outcome for the control plane.
+import type { PriceLookup } from '../prices.js';
 import type { DecisionResponse } from '../decision-model.js';
 import { accountOfUnits, type RunAccount } from '../run-accounting.js';
 import type { UnitOutcome } from '../run-control.js';
@@ -53,7 +54,7 @@ export function forgedReasoningOutcome(record: ForgedReasoningLine): UnitOutcome
 export function accountForgedReasoning(
   total: number,
   records: Iterable<ForgedReasoningLine>,
-  priceOf: (model: string) => { input: number; output: number } | null,
+  priceOf: PriceLookup,
 ): RunAccount {
   const all = [...records];
   return accountOfUnits(total, all, all.flatMap(repliesOf), all.map(replied), priceOf);

@@ -25,6 +25,39 @@ export type ScriptedReply =
     }
   | { status: number; error: { message: string; type?: string }; headers?: Record<string, string> };
 
+/** Routes served before the chat-completions route: an answer, or null to fall through. */
+export type ExtraRoutes = (request: {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  raw: string;
+}) => Promise<{ status: number; body: string; contentType?: string } | null>;
+
+/** The chat-completion body of a scripted reply (also a Batch API output line's body). */
+export function completionBody(
+  scripted: Extract<ScriptedReply, { content: string }>,
+  model: string | undefined,
+  index: number,
+) {
+  return {
+    id: `chatcmpl-test-${index}`,
+    object: 'chat.completion',
+    created: 1_700_000_000,
+    model: scripted.model ?? model,
+    system_fingerprint: 'fp_test',
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: scripted.content },
+        finish_reason: scripted.finishReason ?? 'stop',
+      },
+    ],
+    usage: scripted.usage
+      ? { ...scripted.usage, total_tokens: scripted.usage.prompt_tokens + scripted.usage.completion_tokens }
+      : { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  };
+}
+
 /** A running server; `requests` records every model call in arrival order, `modelListRequests` the `GET /models`. */
 export interface TestServer {
   baseURL: string;
@@ -43,7 +76,7 @@ export interface TestServer {
  */
 export async function startOpenAICompatibleServer(
   reply: (request: ReceivedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>,
-  options: { models?: string[] } = {},
+  options: { models?: string[]; routes?: ExtraRoutes } = {},
 ): Promise<TestServer> {
   const requests: ReceivedRequest[] = [];
   const modelListRequests: ReceivedRequest[] = [];
@@ -51,6 +84,17 @@ export async function startOpenAICompatibleServer(
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
+    // Routes of another API on the same server (the Batch API: pipeline/test-support/batch-api-server.ts).
+    const routed = await options.routes?.({
+      method: incoming.method ?? 'GET',
+      path: incoming.url ?? '',
+      headers: incoming.headers,
+      raw,
+    });
+    if (routed) {
+      outgoing.writeHead(routed.status, { 'content-type': routed.contentType ?? 'application/json' }).end(routed.body);
+      return;
+    }
     const request: ReceivedRequest = {
       path: incoming.url ?? '',
       headers: incoming.headers,
@@ -81,23 +125,7 @@ export async function startOpenAICompatibleServer(
         .end(JSON.stringify({ error: scripted.error }));
       return;
     }
-    const body = {
-      id: `chatcmpl-test-${index}`,
-      object: 'chat.completion',
-      created: 1_700_000_000,
-      model: scripted.model ?? request.body.model,
-      system_fingerprint: 'fp_test',
-      choices: [
-        {
-          index: 0,
-          message: { role: 'assistant', content: scripted.content },
-          finish_reason: scripted.finishReason ?? 'stop',
-        },
-      ],
-      usage: scripted.usage
-        ? { ...scripted.usage, total_tokens: scripted.usage.prompt_tokens + scripted.usage.completion_tokens }
-        : { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-    };
+    const body = completionBody(scripted, request.body.model, index);
     outgoing
       .writeHead(200, { 'content-type': 'application/json', 'x-litellm-version': 'test', ...scripted.headers })
       .end(JSON.stringify(body));

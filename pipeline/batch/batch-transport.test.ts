@@ -1,0 +1,72 @@
+// The Batch API transport on its own against the local batch server: chunks by bytes, a request whose run stopped
+// before its chunk was sent is never submitted, and a recorded job is re-attached by a new transport.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startBatchApiServer, type BatchApiServer } from '../test-support/batch-api-server.js';
+import { createBatchTransport } from './batch-transport.js';
+
+let server: BatchApiServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A run directory with the manifest the chained batches.jsonl binds to. */
+function runDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'stalebench-batch-transport-'));
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ runId: 'batch-transport-test' }));
+  return dir;
+}
+
+const body = (n: number) => ({ model: 'gpt-5-nano', messages: [{ role: 'user', content: `question ${n}` }] });
+const transportOn = (server: BatchApiServer, dir: string, settings: { maxBytes?: number; quietMs?: number } = {}) =>
+  createBatchTransport({
+    client: new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-test', maxRetries: 0 }),
+    runDir: dir,
+    size: 100,
+    pollMs: 1,
+    quietMs: 20,
+    ...settings,
+  });
+
+describe('createBatchTransport', () => {
+  it('cuts a chunk before it passes maxBytes, and answers every request from its own line', async () => {
+    server = await startBatchApiServer((request) => ({ content: `answer to ${request.body.messages![0]!.content}` }));
+    const line = JSON.stringify({ custom_id: 'id-0', method: 'POST', url: '/v1/chat/completions', body: body(0) });
+    // Room for two lines per job, not three.
+    const transport = transportOn(server, runDir(), { maxBytes: 2 * (line.length + 1) + 1 });
+    const answers = await Promise.all([0, 1, 2, 3, 4].map((n) => transport.send(`id-${n}`, body(n))));
+    expect(server.submissions.map((job) => job.lines.length)).toEqual([2, 2, 1]);
+    answers.forEach((answer, n) => {
+      expect(answer.ok).toBe(true);
+      if (answer.ok) expect(answer.completion.choices[0]!.message.content).toBe(`answer to question ${n}`);
+    });
+  });
+
+  it('never submits a request whose signal aborted before its chunk was sent; a new transport re-attaches by id', async () => {
+    let holding = true;
+    server = await startBatchApiServer(() => ({ content: 'ok' }), { hold: () => holding });
+    const dir = runDir();
+    const first = transportOn(server, dir);
+    const stop = new AbortController();
+    const cut = first.send('cut', body(0), stop.signal);
+    stop.abort();
+    await expect(cut).rejects.toThrow('cancelled');
+    const kept = new AbortController();
+    const waiting = first.send('kept', body(1), kept.signal);
+    // Submitted and recorded, then the run stops while the job is in progress.
+    while (server.retrieves.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    kept.abort();
+    await expect(waiting).rejects.toThrow('cancelled');
+    expect(server.submissions.map((job) => job.lines.map((l) => l.custom_id))).toEqual([['kept']]);
+
+    holding = false;
+    const second = transportOn(server, dir);
+    const answer = await second.send('kept', body(1));
+    expect(answer).toMatchObject({ ok: true, batchId: server.submissions[0]!.batchId });
+    expect(server.submissions).toHaveLength(1);
+  });
+});

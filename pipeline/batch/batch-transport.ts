@@ -1,0 +1,339 @@
+// `--batch` (issue #31): decision calls collected per model and sent as OpenAI-compatible Batch API jobs, in chunks,
+// each job recorded in the run's batches.jsonl before anything waits on it, so a killed run re-attaches by id.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { toFile } from 'openai';
+import type OpenAI from 'openai';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import { forEachJsonLine } from '../json-files.js';
+import { openRunLogFile, type RunLogFile } from '../run-log-chain.js';
+import { abortableSleep } from '../core/retry-policy.js';
+import { BATCH_DEFAULTS, BATCH_LIMITS } from './batch-limits.js';
+
+/** The run log file that lists the submitted batch jobs (one chained line per job). */
+const BATCHES_FILE = 'batches.jsonl';
+
+/** One line of batches.jsonl: a job as it was submitted. */
+export interface SubmittedBatch {
+  type: 'batch-submitted';
+  batchId: string;
+  inputFileId: string;
+  model: string;
+  /** The `custom_id` of every request of the job (the draw's identity, see `OpenAIDecisionModel`). */
+  customIds: string[];
+  submittedAt: string;
+}
+
+/** How one request of a job ended: its chat completion, or its error line (or the job's end) as an error. */
+export type BatchAnswer =
+  | { ok: true; completion: ChatCompletion; requestId: string | null; batchId: string }
+  | { ok: false; message: string; status?: number; batchId: string | null };
+
+/** Sends one chat-completions body through the Batch API and resolves with its line of the job's output. */
+export interface BatchTransport {
+  /**
+   * A request recorded in an earlier job of the run is answered by that job (re-attached by id, never resubmitted)
+   * unless that job already answered it with an error in this process (then it is a retry, sent in a new job).
+   * `signal` stops waiting (a job already submitted stays recorded); nothing is submitted for a request whose
+   * signal aborted before its chunk was sent.
+   */
+  send(customId: string, body: { model: string } & object, signal?: AbortSignal): Promise<BatchAnswer>;
+}
+
+/** The parts of the official SDK the transport uses. */
+export type BatchClient = Pick<OpenAI, 'files' | 'batches'>;
+
+/** Settings of `createBatchTransport`. */
+export interface BatchTransportSettings {
+  client: BatchClient;
+  /** The run directory: batches.jsonl lives there (its manifest must exist before the first job is submitted). */
+  runDir: string;
+  /** Requests per job (`--batch-size`, at most {@link BATCH_LIMITS}.requests). */
+  size: number;
+  /** Between two status polls of a job (`--batch-poll`). */
+  pollMs: number;
+  /** Bytes of input file per job (default {@link BATCH_LIMITS}.bytes). */
+  maxBytes?: number;
+  /** How long a chunk waits for more requests before it is sent (default {@link BATCH_DEFAULTS}.quietMs). */
+  quietMs?: number;
+  /** Injected for tests; resolves early when `signal` aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** One line per job submitted and finished. */
+  log?: (line: string) => void;
+}
+
+interface Waiting {
+  customId: string;
+  line: string;
+  resolve: (answer: BatchAnswer) => void;
+  signal: AbortSignal | undefined;
+}
+
+/** A finished job: its answers by `custom_id`, and the error of a request it did not answer. */
+interface Collected {
+  answers: Map<string, BatchAnswer>;
+  unanswered: string;
+}
+
+interface Queue {
+  lines: Waiting[];
+  bytes: number;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+const TERMINAL = new Set(['completed', 'failed', 'expired', 'cancelled']);
+/** Consecutive failed status polls of one job before its requests come back as errors (they stay recorded). */
+const POLL_FAILURES = 5;
+
+const failure = (error: unknown): { message: string; status?: number } => {
+  const status = (error as { status?: unknown }).status;
+  return {
+    message: error instanceof Error ? error.message : String(error),
+    ...(typeof status === 'number' ? { status } : {}),
+  };
+};
+
+/**
+ * Creates the transport of one run. Requests are queued per model; a queue is sent as one job when it reaches
+ * `size` requests or `maxBytes`, or once no request joined it for `quietMs`. Each job: `files.create` (purpose
+ * `batch`), `batches.create` (`/v1/chat/completions`, 24 h), a line in batches.jsonl, then `batches.retrieve` every
+ * `pollMs` until it ends and `files.content` of its output and error files.
+ *
+ * @example
+ * const batch = createBatchTransport({ client: new OpenAI({ baseURL, apiKey }), runDir, size: 50_000, pollMs: 30_000 });
+ * const answer = await batch.send(customId, { model: 'gpt-5-nano', messages, max_completion_tokens: 2000 });
+ */
+export function createBatchTransport(settings: BatchTransportSettings): BatchTransport {
+  const maxBytes = settings.maxBytes ?? BATCH_LIMITS.bytes;
+  const quietMs = settings.quietMs ?? BATCH_DEFAULTS.quietMs;
+  const sleep = settings.sleep ?? abortableSleep;
+  const queues = new Map<string, Queue>();
+  /** custom_id → the job that holds it (every job of the run, read from batches.jsonl once). */
+  let recorded: Map<string, string> | null = null;
+  let log: RunLogFile | null = null;
+  /** Requests an earlier job answered with an error in this process: their next send is a retry in a new job. */
+  const retrying = new Set<string>();
+  /** One collection per job, shared by its waiters; dropped on failure so the next waiter polls again. */
+  const jobs = new Map<string, { answers: Promise<Collected>; waiters: number; stop: AbortController }>();
+
+  function recordedJobs(): Map<string, string> {
+    if (recorded) return recorded;
+    recorded = new Map();
+    const path = join(settings.runDir, BATCHES_FILE);
+    if (existsSync(path))
+      forEachJsonLine<SubmittedBatch>(path, (row) => {
+        if (row.type === 'batch-submitted') for (const id of row.customIds) recorded!.set(id, row.batchId);
+      });
+    return recorded;
+  }
+
+  async function send(customId: string, body: { model: string } & object, signal?: AbortSignal) {
+    const batchId = recordedJobs().get(customId);
+    if (batchId !== undefined && !retrying.has(customId)) {
+      const answer = await attach(batchId, customId, signal);
+      if (!answer.ok && answer.batchId !== null) retrying.add(customId);
+      return answer;
+    }
+    retrying.delete(customId);
+    return enqueue(customId, body, signal);
+  }
+
+  function enqueue(customId: string, body: { model: string } & object, signal?: AbortSignal): Promise<BatchAnswer> {
+    const line = JSON.stringify({ custom_id: customId, method: 'POST', url: '/v1/chat/completions', body });
+    const bytes = Buffer.byteLength(line) + 1;
+    const model = body.model;
+    let queue = queues.get(model);
+    if (queue && queue.bytes + bytes > maxBytes) flush(model);
+    queue = queues.get(model);
+    if (!queue) {
+      queue = { lines: [], bytes: 0, timer: null };
+      queues.set(model, queue);
+    }
+    const current = queue;
+    return new Promise<BatchAnswer>((resolve, reject) => {
+      const waiting: Waiting = { customId, line, resolve, signal };
+      current.lines.push(waiting);
+      current.bytes += bytes;
+      // A request whose run stopped before its chunk was sent leaves the queue: nothing of it was submitted.
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const at = current.lines.indexOf(waiting);
+          if (at >= 0) {
+            current.lines.splice(at, 1);
+            current.bytes -= bytes;
+          }
+          reject(new Error('cancelled'));
+        },
+        { once: true },
+      );
+      if (current.timer) clearTimeout(current.timer);
+      current.timer = null;
+      if (current.lines.length >= settings.size) flush(model);
+      else current.timer = setTimeout(() => flush(model), quietMs);
+    });
+  }
+
+  function flush(model: string): void {
+    const queue = queues.get(model);
+    queues.delete(model);
+    if (!queue) return;
+    if (queue.timer) clearTimeout(queue.timer);
+    if (queue.lines.length === 0) return;
+    void submit(model, queue.lines);
+  }
+
+  async function submit(model: string, lines: Waiting[]): Promise<void> {
+    let batchId: string;
+    try {
+      // No signal on the submission itself: a job that exists must be recorded, or a resume could not find it.
+      const file = await settings.client.files.create({
+        file: await toFile(Buffer.from(lines.map((w) => `${w.line}\n`).join('')), 'batch.jsonl'),
+        purpose: 'batch',
+      });
+      const batch = await settings.client.batches.create({
+        input_file_id: file.id,
+        endpoint: '/v1/chat/completions',
+        completion_window: '24h',
+      });
+      batchId = batch.id;
+      log ??= openRunLogFile(settings.runDir, BATCHES_FILE);
+      const entry: SubmittedBatch = {
+        type: 'batch-submitted',
+        batchId,
+        inputFileId: file.id,
+        model,
+        customIds: lines.map((w) => w.customId),
+        submittedAt: new Date().toISOString(),
+      };
+      log.append(entry);
+      for (const w of lines) recordedJobs().set(w.customId, batchId);
+      settings.log?.(`batch ${batchId}: ${lines.length} requests of ${model} submitted`);
+    } catch (error) {
+      // Nothing was submitted (or the job could not be recorded): every request is an error, retried like any other.
+      for (const w of lines) w.resolve({ ok: false, ...failure(error), batchId: null });
+      return;
+    }
+    await Promise.all(
+      lines.map(async (w) => {
+        const answer = await attach(batchId, w.customId, w.signal).catch((error: unknown) => ({
+          ok: false as const,
+          ...failure(error),
+          batchId: null,
+        }));
+        if (!answer.ok && answer.batchId !== null) retrying.add(w.customId);
+        w.resolve(answer);
+      }),
+    );
+  }
+
+  /** The answer of one request of a recorded job; the job is polled once for all its waiters. */
+  async function attach(batchId: string, customId: string, signal?: AbortSignal): Promise<BatchAnswer> {
+    let job = jobs.get(batchId);
+    if (!job) {
+      const stop = new AbortController();
+      const answers = collect(batchId, stop.signal);
+      job = { answers, waiters: 0, stop };
+      jobs.set(batchId, job);
+      answers.catch(() => jobs.delete(batchId));
+    }
+    const current = job;
+    current.waiters += 1;
+    try {
+      const { answers, unanswered } = await raceAbort(current.answers, signal);
+      return answers.get(customId) ?? { ok: false, message: unanswered, batchId };
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      return { ok: false, ...failure(error), batchId: null };
+    } finally {
+      current.waiters -= 1;
+      // Nobody waits any more (the run stopped): stop polling; a later send re-attaches.
+      if (current.waiters === 0 && signal?.aborted) {
+        current.stop.abort();
+        jobs.delete(batchId);
+      }
+    }
+  }
+
+  async function collect(batchId: string, stop: AbortSignal): Promise<Collected> {
+    let failures = 0;
+    for (;;) {
+      if (stop.aborted) throw new Error('cancelled');
+      let batch: Awaited<ReturnType<BatchClient['batches']['retrieve']>>;
+      try {
+        batch = await settings.client.batches.retrieve(batchId);
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        if (failures >= POLL_FAILURES) throw error;
+        await sleep(settings.pollMs, stop);
+        continue;
+      }
+      if (TERMINAL.has(batch.status)) {
+        const answers = new Map<string, BatchAnswer>();
+        for (const fileId of [batch.output_file_id, batch.error_file_id])
+          if (fileId) readLines(await (await settings.client.files.content(fileId)).text(), batchId, answers);
+        const why = batch.errors?.data?.map((e) => e.message).join('; ');
+        settings.log?.(`batch ${batchId}: ${batch.status}, ${answers.size} lines`);
+        // A job that ended without completing: every request it did not answer is an error naming how it ended.
+        const unanswered =
+          batch.status === 'completed'
+            ? `batch ${batchId}: no output or error line for this request`
+            : `batch ${batchId} ${batch.status}${why ? `: ${why}` : ''}`;
+        return { answers, unanswered };
+      }
+      await sleep(settings.pollMs, stop);
+    }
+  }
+
+  return { send };
+}
+
+/** Parses an output or error file: one answer per `custom_id`. */
+function readLines(text: string, batchId: string, into: Map<string, BatchAnswer>): void {
+  for (const raw of text.split('\n')) {
+    if (raw.trim() === '') continue;
+    const line = JSON.parse(raw) as {
+      custom_id: string;
+      response?: { status_code: number; request_id?: string; body: unknown } | null;
+      error?: { code?: string; message?: string } | null;
+    };
+    const response = line.response;
+    if (response && response.status_code === 200 && !line.error) {
+      into.set(line.custom_id, {
+        ok: true,
+        completion: response.body as ChatCompletion,
+        requestId: response.request_id ?? null,
+        batchId,
+      });
+      continue;
+    }
+    const bodyError = (response?.body as { error?: { message?: string } } | undefined)?.error?.message;
+    const message = line.error?.message ?? bodyError ?? `status ${response?.status_code ?? 'unknown'}`;
+    into.set(line.custom_id, {
+      ok: false,
+      message: line.error?.code ? `${line.error.code}: ${message}` : message,
+      ...(response?.status_code ? { status: response.status_code } : {}),
+      batchId,
+    });
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new Error('cancelled'));
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new Error('cancelled'));
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error);
+      },
+    );
+  });
+}
