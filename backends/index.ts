@@ -23,6 +23,8 @@ import { namespaceRoot } from './run-namespace.js';
 
 /** graphiti-py's recorded library pin. */
 const GRAPHITI_CORE_PY = `graphiti-core==${GRAPHITI_CORE_VERSION}` as const;
+/** langmem-py's recorded library pin (backends/python/envs/langmem.txt; langmem-py-backend.ts checks the venv). */
+const LANGMEM_PY = 'langmem==0.0.30';
 
 /**
  * Every memory system, in grid order. A line's arguments are the settings a run uses and the manifest records; a
@@ -104,6 +106,17 @@ export const SYSTEMS = defineRegistry('system', {
     prerequisite: async (context: PrerequisiteContext) =>
       (await import('./graphiti-py-backend.js')).graphitiPyProblem(context.neo4j),
     // Not the paper's grid (the graphiti port is), and it needs Python and a Neo4j server: run when named.
+    inDefaultGrid: false,
+  },
+  'langmem-py': {
+    ...factory({
+      summary: "langmem 0.0.30 itself (PyPI, Python process) over LangGraph's InMemoryStore; revocation hard-deletes",
+      args: z.object({ library: z.literal(LANGMEM_PY).default(LANGMEM_PY) }).strict(),
+      create: async (_args, settings: BackendSettings) =>
+        (await import('./langmem-py-backend.js')).createLangmemPyBackend(settings),
+    }),
+    prerequisite: async () => (await import('./langmem-py-backend.js')).langmemPyProblem(),
+    // Not the paper's grid (the langmem port is), and it needs its own Python environment: run when named.
     inDefaultGrid: false,
   },
 });

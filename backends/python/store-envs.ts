@@ -75,6 +75,10 @@ export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
     holds: 'mem0ai 2.2.1 (newest) on qdrant-client 1.20.0 local mode (at-rest row)',
     installTime: 'about 2 min',
   },
+  langmem: {
+    holds: "langmem 0.0.30 with numpy over LangGraph's InMemoryStore (memory system langmem-py)",
+    installTime: 'about 1 min',
+  },
 };
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */
