@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import {
   BackendUnavailableError,
+  EvalError,
   MissingPrerequisiteError,
   UnsupportedFeatureError,
 } from '../pipeline/core/errors.js';
@@ -23,6 +24,7 @@ import type { MemoryFilter } from './memory-filter.js';
 import { createNeo4jGraphStore } from './neo4j-graph-store.js';
 import { refuseProvenance } from './provenance.js';
 import { startEmbeddingEndpoint, type EmbeddingEndpoint } from './python/embedding-endpoint.js';
+import { libraryLlm } from './python/library-llm.js';
 import {
   createPythonMemoryProcess,
   pythonPackageProblem,
@@ -62,8 +64,7 @@ const NOT_EXPIRED: MemoryFilter = { expired_at: [[{ operator: 'IS NULL' }]] };
 const NEO4J_VARIABLES = 'a Neo4j server (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)';
 const NO_METADATA = `graphiti-core ${GRAPHITI_CORE_VERSION}'s direct EntityEdge writes keep no caller metadata here`;
 const NO_PROVENANCE = 'graphiti-py journals carry no provenance (the graphiti port models it)';
-const NO_NATURAL =
-  "graphiti-core's natural mode is add_episode, which needs a language model; graphiti-py runs with none (the extraction simulator drives only the port)";
+const NEEDS_LLM = "graphiti-core's natural mode is add_episode, which sends its own prompts to a language model";
 
 let checked: Promise<MissingPrerequisiteError | null> | undefined;
 
@@ -119,6 +120,19 @@ function toRecord(edge: PyEdge): MemoryRecord {
   };
 }
 
+/** The natural steps of stale-retrieval.md §3.1: one add_episode per episode, source type text. */
+function episodeSteps(writes: Extract<MemoryWrites, { mode: 'natural' }>) {
+  return writes.episodes.map((episode) => ({
+    episode: {
+      name: episode.name,
+      content: episode.text,
+      source: 'text',
+      source_description: episode.sourceDescription,
+      reference_time: episode.referenceTime.toISOString(),
+    },
+  }));
+}
+
 /** The direct step of stale-retrieval.md §3.1: two policy nodes, then one edge per fact (v1 pre-expired). */
 function directStep(now: Date, writes: Extract<MemoryWrites, { mode: 'direct' }>) {
   const past = new Date(now.getTime() - 90 * DAY_MS).toISOString();
@@ -148,7 +162,9 @@ function directStep(now: Date, writes: Extract<MemoryWrites, { mode: 'direct' }>
  * `EntityEdge.save` (no LLM: its LLM client and cross-encoder refuse every call). Reads are `Graphiti.search(query,
  * group_ids=[group], num_results=limit)`, its default recipe (EDGE_HYBRID_SEARCH_RRF); the store filter is
  * `SearchFilters(expired_at=[[is_null]])`. Every embedding comes from the run's embedder through a loopback endpoint,
- * so the library ranks with the port's vectors. Natural mode is `n/a` (add_episode needs a language model).
+ * so the library ranks with the port's vectors. Natural mode is graphiti-core's `add_episode` per episode (source type
+ * text) with its OpenAIGenericClient on the endpoint of `--extraction-model <alias>`; with the offline simulator it is
+ * `n/a`, with the reason.
  *
  * @example
  * const backend = createGraphitiPyBackend({ embedder, extraction, runId: 'r1', workDir: '/tmp/r1', neo4j });
@@ -156,25 +172,32 @@ function directStep(now: Date, writes: Extract<MemoryWrites, { mode: 'direct' }>
  * await backend.insert({ namespace: 'mfa_waiver_access', now, writes: { mode: 'direct', revoked: [v1], current: [v2] } });
  */
 export function createGraphitiPyBackend(settings: GraphitiPySettings): MemoryBackend {
-  const { embedder, runId } = settings;
+  const { embedder, runId, extraction } = settings;
   const neo4j = settings.neo4j;
+  const llm = libraryLlm(extraction, NEEDS_LLM);
   // The cross-process mutex of the port's Neo4j store: BM25 statistics span every group on the server.
   const mutex = neo4j ? createNeo4jGraphStore(neo4j) : undefined;
   let endpoint: EmbeddingEndpoint | undefined;
   let python: PythonMemoryProcess | undefined;
   const groupOf = (namespace: string) => groupId(runId, namespace);
   const live = (): PythonMemoryProcess => {
-    if (!python) throw new MissingPrerequisiteError('graphiti-py', 'open()', 'call open() before using the backend');
+    if (!python) throw new EvalError('backend-not-open', 'graphiti-py: call open() before using the backend');
     return python;
   };
   const unusedEngines: RecordedWarning[] =
     settings.engine?.vector.id === 'qdrant'
-      ? [{ type: 'unsupported', feature: 'storage engine', message: 'graphiti-py keeps its graph on Neo4j; qdrant is not used' }]
+      ? [
+          {
+            type: 'unsupported',
+            feature: 'storage engine',
+            message: 'graphiti-py keeps its graph on Neo4j; qdrant is not used',
+          },
+        ]
       : [];
 
   const description: BackendDescription = {
-    summary: `graphiti-core ${GRAPHITI_CORE_VERSION} (PyPI, the library itself) in a Python process on Neo4j (NEO4J_URI): its own driver and build_indices_and_constraints(); direct seeding of pre-revoked EntityEdges through EntityNode/EntityEdge.save (no LLM); default read Graphiti.search() = EDGE_HYBRID_SEARCH_RRF; embeddings from the run's embedder ${embedder.id} (the ports' vectors)`,
-    modes: { direct: { supported: true }, natural: { supported: false, reason: NO_NATURAL } },
+    summary: `graphiti-core ${GRAPHITI_CORE_VERSION} (PyPI, the library itself) in a Python process on Neo4j (NEO4J_URI): its own driver and build_indices_and_constraints(); direct seeding of pre-revoked EntityEdges through EntityNode/EntityEdge.save (no LLM); natural = add_episode on ${llm.natural.supported ? extraction.id : 'no model (n/a)'}; default read Graphiti.search() = EDGE_HYBRID_SEARCH_RRF; embeddings from the run's embedder ${embedder.id} (the ports' vectors)`,
+    modes: { direct: { supported: true }, natural: llm.natural },
     exposure: { rule: 'status', field: 'expired_at' },
     storeFilter: NOT_EXPIRED,
     statusFields: ['expired_at', 'invalid_at', 'valid_at'],
@@ -199,8 +222,13 @@ export function createGraphitiPyBackend(settings: GraphitiPySettings): MemoryBac
         adapter: ADAPTER,
         pin: GRAPHITI_CORE_PIN,
         root: settings.root ?? PROJECT_ROOT,
-        config: { embeddings_url: endpoint.url, dimensions: embedder.dimensions },
-        environment: { NEO4J_URI: neo4j.uri, NEO4J_USER: neo4j.user, NEO4J_PASSWORD: neo4j.password },
+        config: { embeddings_url: endpoint.url, dimensions: embedder.dimensions, ...llm.config },
+        environment: {
+          NEO4J_URI: neo4j.uri,
+          NEO4J_USER: neo4j.user,
+          NEO4J_PASSWORD: neo4j.password,
+          ...llm.environment,
+        },
         workDir: join(settings.workDir, directoryName(settings.runId), 'graphiti-py'),
       });
       await opening.open();
@@ -208,13 +236,16 @@ export function createGraphitiPyBackend(settings: GraphitiPySettings): MemoryBac
     },
     async insert(request): Promise<InsertReport> {
       refuseProvenance('graphiti-py', request, NO_PROVENANCE);
-      if (request.writes.mode !== 'direct') throw new UnsupportedFeatureError('graphiti-py', 'natural mode', NO_NATURAL);
+      const { writes } = request;
+      if (writes.mode === 'natural' && !llm.natural.supported)
+        throw new UnsupportedFeatureError('graphiti-py', 'natural mode', llm.natural.reason);
+      const steps = writes.mode === 'direct' ? [directStep(request.now, writes)] : episodeSteps(writes);
       const result = await live().request<{ ids: string[]; stored: number }>('insert', groupOf(request.namespace), {
-        steps: [directStep(request.now, request.writes)],
+        steps,
       });
       return {
         stored: result.stored,
-        extractor: 'none',
+        extractor: writes.mode === 'direct' ? 'none' : `graphiti-core add_episode on ${extraction.id}`,
         warnings: [...unusedEngines, ...unstoredMetadataWarnings(request, NO_METADATA), ...live().takeNotes()],
       };
     },
@@ -225,7 +256,7 @@ export function createGraphitiPyBackend(settings: GraphitiPySettings): MemoryBac
         throw new UnsupportedFeatureError(
           'graphiti-py',
           `filter ${JSON.stringify(request.filter)}`,
-          'graphiti-py passes only the paper\'s filtered read (expired_at IS NULL) to graphiti-core\'s SearchFilters',
+          "graphiti-py passes only the paper's filtered read (expired_at IS NULL) to graphiti-core's SearchFilters",
         );
       const found = await live().request<{ records: PyEdge[] }>('search', groupOf(request.namespace), {
         query: request.query,

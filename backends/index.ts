@@ -97,9 +97,7 @@ export const SYSTEMS = defineRegistry('system', {
   'graphiti-py': {
     ...factory({
       summary: `graphiti-core ${GRAPHITI_CORE_VERSION} itself (PyPI, Python process) on the Neo4j of NEO4J_URI; direct mode`,
-      args: z
-        .object({ library: z.literal(GRAPHITI_CORE_PY).default(GRAPHITI_CORE_PY) })
-        .strict(),
+      args: z.object({ library: z.literal(GRAPHITI_CORE_PY).default(GRAPHITI_CORE_PY) }).strict(),
       create: async (_args, settings: BackendSettings) =>
         (await import('./graphiti-py-backend.js')).createGraphitiPyBackend(settings),
     }),

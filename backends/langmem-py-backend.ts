@@ -1,6 +1,6 @@
 // langmem-py: langmem itself (PyPI, the paper's library) over LangGraph's InMemoryStore, in a Python process.
 import { join } from 'node:path';
-import { type MissingPrerequisiteError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { EvalError, type MissingPrerequisiteError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
 import { fromJsonLike, pythonStr } from '../pipeline/python-compat/index.js';
 import { directoryName } from './inspeximus-records.js';
 import { LANGMEM_NAMESPACE } from './langmem-backend.js';
@@ -15,6 +15,7 @@ import type {
 } from './memory-backend.js';
 import { refuseProvenance } from './provenance.js';
 import { startEmbeddingEndpoint, type EmbeddingEndpoint } from './python/embedding-endpoint.js';
+import { libraryLlm } from './python/library-llm.js';
 import {
   createPythonMemoryProcess,
   pythonPackageProblem,
@@ -45,8 +46,8 @@ const ADAPTER = 'langmem_memory';
 const ENV = 'langmem';
 const PROJECT_ROOT = join(import.meta.dirname, '..');
 const NO_METADATA = "langmem's memory tools store content only, so no tag can be written for a filter to read";
-const NO_NATURAL =
-  "langmem's natural mode is create_memory_store_manager, which needs a language model; langmem-py runs with none (the extraction simulator drives only the port)";
+const NEEDS_LLM =
+  "langmem's natural mode is create_memory_store_manager, which sends its own prompts to a language model";
 
 let checked: Promise<MissingPrerequisiteError | null> | undefined;
 
@@ -78,7 +79,9 @@ function toRecord(item: ToolItem): MemoryRecord {
  * `store.delete` v1; keys are the port's (a hash of the namespace and the text). The read is langmem's own
  * `create_search_memory_tool(namespace, store=store)` invoked with `{query, limit}` (it calls `store.search`, as the
  * paper's probe did); there is no status field, so no filtered read. Every embedding comes from the run's embedder
- * through a loopback endpoint, so the library ranks with the port's vectors. Natural mode is `n/a`.
+ * through a loopback endpoint, so the library ranks with the port's vectors. Natural mode is the paper's
+ * `create_memory_store_manager(model, namespace, store, enable_deletes=True)` once per episode, with langchain-openai's
+ * ChatOpenAI (temperature 0) on the endpoint of `--extraction-model <alias>`; with the offline simulator it is `n/a`.
  *
  * @example
  * const backend = createLangmemPyBackend({ embedder, extraction, runId: 'r1', workDir: '/tmp/r1' });
@@ -86,11 +89,12 @@ function toRecord(item: ToolItem): MemoryRecord {
  * await backend.insert({ namespace: 'mfa_waiver_access', now, writes: { mode: 'direct', revoked: [v1], current: [v2] } });
  */
 export function createLangmemPyBackend(settings: LangmemPySettings): MemoryBackend {
-  const { embedder, runId } = settings;
+  const { embedder, runId, extraction } = settings;
+  const llm = libraryLlm(extraction, NEEDS_LLM);
   let endpoint: EmbeddingEndpoint | undefined;
   let python: PythonMemoryProcess | undefined;
   const live = (): PythonMemoryProcess => {
-    if (!python) throw new UnsupportedFeatureError('langmem-py', 'use before open()', 'call open() first');
+    if (!python) throw new EvalError('backend-not-open', 'langmem-py: call open() before using the backend');
     return python;
   };
   const keyOf = (namespace: string, text: string) =>
@@ -109,8 +113,8 @@ export function createLangmemPyBackend(settings: LangmemPySettings): MemoryBacke
     : [];
 
   const description: BackendDescription = {
-    summary: `langmem ${LANGMEM_PIN.version} (PyPI, the library itself) in a Python process over LangGraph's InMemoryStore(index={dims, embed}), one per namespace: direct = store.put v1, distractors, v2 then store.delete v1; default read langmem's create_search_memory_tool; no status field; embeddings from the run's embedder ${embedder.id} (the ports' vectors)`,
-    modes: { direct: { supported: true }, natural: { supported: false, reason: NO_NATURAL } },
+    summary: `langmem ${LANGMEM_PIN.version} (PyPI, the library itself) in a Python process over LangGraph's InMemoryStore(index={dims, embed}), one per namespace: direct = store.put v1, distractors, v2 then store.delete v1; natural = create_memory_store_manager(enable_deletes=True) on ${llm.natural.supported ? extraction.id : 'no model (n/a)'}; default read langmem's create_search_memory_tool; no status field; embeddings from the run's embedder ${embedder.id} (the ports' vectors)`,
+    modes: { direct: { supported: true }, natural: llm.natural },
     exposure: { rule: 'lexical' },
     storeFilter: null,
     statusFields: [],
@@ -128,7 +132,8 @@ export function createLangmemPyBackend(settings: LangmemPySettings): MemoryBacke
         pin: LANGMEM_PIN,
         root: settings.root ?? PROJECT_ROOT,
         env: ENV,
-        config: { embeddings_url: endpoint.url, dimensions: embedder.dimensions },
+        config: { embeddings_url: endpoint.url, dimensions: embedder.dimensions, ...llm.config },
+        environment: llm.environment,
         workDir: join(settings.workDir, directoryName(settings.runId), 'langmem-py'),
       });
       try {
@@ -143,7 +148,16 @@ export function createLangmemPyBackend(settings: LangmemPySettings): MemoryBacke
     async insert(request): Promise<InsertReport> {
       refuseProvenance('langmem-py', request, NO_METADATA);
       const { writes } = request;
-      if (writes.mode !== 'direct') throw new UnsupportedFeatureError('langmem-py', 'natural mode', NO_NATURAL);
+      if (writes.mode === 'natural') {
+        if (!llm.natural.supported) throw new UnsupportedFeatureError('langmem-py', 'natural mode', llm.natural.reason);
+        const steps = writes.episodes.map((episode) => ({ episode: { content: episode.text } }));
+        const result = await live().request<{ stored: number }>('insert', request.namespace, { steps });
+        return {
+          stored: result.stored,
+          extractor: `langmem create_memory_store_manager on ${extraction.id}`,
+          warnings: [...unusedEngines, ...unstoredMetadataWarnings(request, NO_METADATA), ...live().takeNotes()],
+        };
+      }
       const [v2, ...distractors] = writes.current;
       const order = [...writes.revoked, ...distractors, ...(v2 === undefined ? [] : [v2])];
       const key = (text: string) => keyOf(request.namespace, text);

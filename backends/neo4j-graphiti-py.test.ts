@@ -7,12 +7,14 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { Summary } from '../analysis/summarize.js';
 import type { ProbeRecord, UnitRecord } from '../pipeline/run-log.js';
 import { runEvalCli } from '../pipeline/test-support/eval-cli.js';
+import { startOpenAICompatibleServer } from '../pipeline/test-support/openai-compatible-server.js';
 import { runPortLibraryGrid } from '../pipeline/test-support/port-library-grid.js';
 import { spawnEval, until } from '../pipeline/test-support/spawn-eval.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { graphitiPyProblem } from './graphiti-py-backend.js';
 import { langmemPyProblem } from './langmem-py-backend.js';
 import { setupGraphitiInterop } from './test-support/graphiti-interop.js';
+import { minimalSchemaReply } from './test-support/minimal-schema-reply.js';
 import { neo4jEvalEnv } from './test-support/neo4j-eval-env.js';
 import type { ProvidedNeo4jServer } from './test-support/neo4j-global-setup.js';
 import { storeDrivers } from './test-support/python-memory.js';
@@ -49,10 +51,9 @@ async function nodesOfRun(runId: string): Promise<number> {
   const neo4j = (await import('neo4j-driver')).default;
   const driver = neo4j.driver(server!.uri, neo4j.auth.basic(server!.user, server!.password));
   try {
-    const { records } = await driver.executeQuery(
-      'MATCH (n) WHERE n.group_id CONTAINS $run RETURN count(n) AS nodes',
-      { run: runId },
-    );
+    const { records } = await driver.executeQuery('MATCH (n) WHERE n.group_id CONTAINS $run RETURN count(n) AS nodes', {
+      run: runId,
+    });
     return Number(records[0]?.get('nodes') ?? 0);
   } finally {
     await driver.close();
@@ -62,7 +63,11 @@ async function nodesOfRun(runId: string): Promise<number> {
 describe.skipIf(reason !== null)('graphiti-py: graphiti-core 0.31.2 itself on Neo4j (offline, sim, direct)', () => {
   it("the port and the library agree on every scenario (exposure, revoked rank, default and filtered read); the paper's 9/9", async () => {
     const grid = await runPortLibraryGrid(
-      { port: 'graphiti', library: 'graphiti-py', statusFields: ['expired_at', 'invalid_at', 'valid_at', 'created_at'] },
+      {
+        port: 'graphiti',
+        library: 'graphiti-py',
+        statusFields: ['expired_at', 'invalid_at', 'valid_at', 'created_at'],
+      },
       freshOut(),
       env!,
     );
@@ -125,6 +130,73 @@ describe.skipIf(reason !== null)('graphiti-py: graphiti-core 0.31.2 itself on Ne
     },
     300_000,
   );
+
+  it('natural mode: n/a with the reason under the simulator; on an endpoint, add_episode sends its own prompts there', async () => {
+    const offline = await runEvalCli(
+      [
+        '--model',
+        'sim',
+        '--systems',
+        'graphiti,graphiti-py',
+        '--modes',
+        'natural',
+        '--arms',
+        'none',
+        '--trials',
+        '1',
+        '--out',
+        freshOut(),
+      ],
+      env!,
+    );
+    expect(offline.code, offline.stderr).toBe(0);
+    const offlineProbes = lines<ProbeRecord>(join(runDirOf(outs.at(-1)!), 'setup.jsonl')).filter(
+      (p) => p.type === 'memory-probe' && p.system === 'graphiti-py',
+    );
+    expect(offlineProbes.map((p) => p.status)).toEqual(Array(N).fill('not-applicable'));
+    expect(offlineProbes[0]!.reason).toMatch(
+      /^graphiti-core's natural mode is add_episode, which sends its own prompts/,
+    );
+
+    const server = await startOpenAICompatibleServer((request) => minimalSchemaReply(request));
+    try {
+      const out = freshOut();
+      const run = await runEvalCli(
+        [
+          '--model',
+          'sim',
+          '--systems',
+          'graphiti-py',
+          '--modes',
+          'natural',
+          '--arms',
+          'none',
+          '--trials',
+          '1',
+          '--scenarios',
+          'mfa_waiver_access',
+          '--extraction-model',
+          'extractor-alias',
+          '--out',
+          out,
+        ],
+        { ...env!, OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'key-for-the-endpoint' },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const [probe] = lines<ProbeRecord>(join(runDirOf(out), 'setup.jsonl')).filter((p) => p.type === 'memory-probe');
+      expect(probe).toMatchObject({ status: 'ok', extractor: 'graphiti-core add_episode on openai:extractor-alias' });
+      // graphiti-core's own structured prompts, per episode: entities, then edges (none extracted: no edge to resolve).
+      expect(
+        server.requests.map((r) => (r.body.response_format as { json_schema?: { name: string } }).json_schema?.name),
+      ).toEqual(['ExtractedEntities', 'ExtractedEdges', 'ExtractedEntities', 'ExtractedEdges']);
+      for (const request of server.requests) {
+        expect(request.body.model).toBe('extractor-alias');
+        expect(request.headers.authorization).toBe('Bearer key-for-the-endpoint');
+      }
+    } finally {
+      await server.close();
+    }
+  }, 300_000);
 
   it('a Python process killed mid-run: that unit is an error, and the same command re-runs it', async () => {
     const out = freshOut();

@@ -6,10 +6,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Summary } from '../analysis/summarize.js';
 import { langmemPyProblem } from '../backends/langmem-py-backend.js';
+import { minimalSchemaReply } from '../backends/test-support/minimal-schema-reply.js';
 import { storeDrivers } from '../backends/test-support/python-memory.js';
 import { loadScenarios } from '../scenarios/index.js';
 import type { ProbeRecord, UnitRecord } from './run-log.js';
 import { runEvalCli } from './test-support/eval-cli.js';
+import { startOpenAICompatibleServer } from './test-support/openai-compatible-server.js';
 import { runPortLibraryGrid } from './test-support/port-library-grid.js';
 import { spawnEval, until } from './test-support/spawn-eval.js';
 
@@ -70,7 +72,20 @@ describe('langmem-py: langmem 0.0.30 itself (offline, sim, direct)', () => {
     async () => {
       const out = freshOut();
       const run = await runEvalCli(
-        ['--model', 'sim', '--systems', 'langmem,langmem-py', '--modes', 'natural', '--arms', 'none', '--trials', '1', '--out', out],
+        [
+          '--model',
+          'sim',
+          '--systems',
+          'langmem,langmem-py',
+          '--modes',
+          'natural',
+          '--arms',
+          'none',
+          '--trials',
+          '1',
+          '--out',
+          out,
+        ],
         {},
       );
       expect(run.code, run.stderr).toBe(0);
@@ -80,7 +95,60 @@ describe('langmem-py: langmem 0.0.30 itself (offline, sim, direct)', () => {
       expect(probes).toHaveLength(N);
       for (const probe of probes) {
         expect(probe.status).toBe('not-applicable');
-        expect(probe.reason).toMatch(/create_memory_store_manager, which needs a language model/);
+        expect(probe.reason).toMatch(
+          /^langmem's natural mode is create_memory_store_manager, which sends its own prompts to a language model; sim-extractor-v2 answers stalebench's own operations/,
+        );
+      }
+    },
+    120_000,
+  );
+
+  it.skipIf(reason !== null)(
+    "natural mode with --extraction-model on an endpoint: langmem's own memory manager sends its prompts there",
+    async () => {
+      const server = await startOpenAICompatibleServer((request) => minimalSchemaReply(request));
+      try {
+        const out = freshOut();
+        const run = await runEvalCli(
+          [
+            '--model',
+            'sim',
+            '--systems',
+            'langmem-py',
+            '--modes',
+            'natural',
+            '--arms',
+            'none',
+            '--trials',
+            '1',
+            '--scenarios',
+            'mfa_waiver_access',
+            '--extraction-model',
+            'extractor-alias',
+            '--out',
+            out,
+          ],
+          { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'key-for-the-endpoint' },
+        );
+        expect(run.code, run.stderr).toBe(0);
+        const [probe] = lines<ProbeRecord>(join(runDirOf(out), 'setup.jsonl')).filter((p) => p.type === 'memory-probe');
+        expect(probe).toMatchObject({
+          status: 'ok',
+          extractor: 'langmem create_memory_store_manager on openai:extractor-alias',
+        });
+        // One manager call per episode (two), each with langmem's tools, the alias, the key and the episode's text.
+        expect(server.requests.length).toBeGreaterThanOrEqual(2);
+        for (const request of server.requests) {
+          expect(request.body.model).toBe('extractor-alias');
+          expect(request.headers.authorization).toBe('Bearer key-for-the-endpoint');
+          expect(Array.isArray(request.body.tools) && request.body.tools.length > 0).toBe(true);
+          expect(request.body.temperature).toBe(0);
+        }
+        const sent = server.requests.map((request) => request.raw).join('\n');
+        const [scenario] = (await loadScenarios()).filter((s) => s.id === 'mfa_waiver_access');
+        expect(sent).toContain(JSON.stringify(scenario!.v1).slice(1, 40));
+      } finally {
+        await server.close();
       }
     },
     120_000,

@@ -30,7 +30,9 @@ describe('embedding endpoint', () => {
     expect(body.model).toBe('lexical-hash-v1');
     expect(body.data.map((item) => item.index)).toEqual([0, 1, 2]);
     expect(body.data.map((item) => item.embedding)).toEqual(await embedder.embed(TEXTS));
-    const single = (await (await post(endpoint.url, { input: TEXTS[0] })).json()) as { data: { embedding: number[] }[] };
+    const single = (await (await post(endpoint.url, { input: TEXTS[0] })).json()) as {
+      data: { embedding: number[] }[];
+    };
     expect(single.data.map((item) => item.embedding)).toEqual(await embedder.embed([TEXTS[0]!]));
     expect(endpoint.texts()).toBe(4);
   });

@@ -1,9 +1,11 @@
 """graphiti-core as a memory system behind the stalebench store driver: the library itself on a real Neo4j.
 
 Graphiti(uri, user, password) builds its own Neo4jDriver; build_indices_and_constraints() runs on open. The harness
-decides every argument (the group id, the node names, each edge's fact and timestamps, the read's filter); this module
-only makes graphiti-core's own calls and returns what it returned. No language model in direct mode: the LLM client
-and the cross-encoder refuse every call (an answer then is an error, never a silent fallback). Embeddings come from
+decides every argument (the group id, the node names, each edge's fact and timestamps, the episodes, the read's
+filter); this module only makes graphiti-core's own calls and returns what it returned. Without `config.llm` the LLM
+client refuses every call (direct mode needs none: an answer then is an error, never a silent fallback); with it,
+natural mode is graphiti-core's add_episode with its OpenAIGenericClient on that endpoint (the key from
+STALEBENCH_LLM_API_KEY). The cross-encoder always refuses (Graphiti.search's default recipe needs none). Embeddings come from
 the run's embedder through stalebench's loopback endpoint (_run_embedder.py). The server comes from NEO4J_URI,
 NEO4J_USER and NEO4J_PASSWORD in the process environment (set by the harness; never in a request).
 Ops (backends/python/PROTOCOL.md): reset, insert, search, list.
@@ -65,6 +67,15 @@ def edge_json(edge):
     }
 
 
+def language_model(llm):
+    """graphiti-core's OpenAIGenericClient on the endpoint of the run's extraction model (temperature 0)."""
+    from graphiti_core.llm_client.config import LLMConfig
+    from graphiti_core.llm_client.openai_generic_client import OpenAIGenericClient
+
+    key = os.environ.get("STALEBENCH_LLM_API_KEY") or "unused"
+    return OpenAIGenericClient(config=LLMConfig(api_key=key, model=llm["model"], small_model=llm["model"], base_url=llm.get("base_url"), temperature=0))
+
+
 def clients(url, dimensions):
     from graphiti_core.cross_encoder.client import CrossEncoderClient
     from graphiti_core.embedder.client import EmbedderClient
@@ -101,6 +112,9 @@ class MemoryStore:
             raise RequestError(f"the process has no {', '.join(missing)}: the harness passes the Neo4j server through the environment")
         self.loop = asyncio.new_event_loop()
         self.llm, self.embedder, self.cross_encoder = clients(url, dimensions)
+        self.has_llm = bool(config.get("llm"))
+        if self.has_llm:
+            self.llm = language_model(config["llm"])
 
         async def start():
             graphiti = Graphiti(os.environ["NEO4J_URI"], os.environ["NEO4J_USER"], os.environ["NEO4J_PASSWORD"], llm_client=self.llm, embedder=self.embedder, cross_encoder=self.cross_encoder)
@@ -166,16 +180,33 @@ class MemoryStore:
             ids.append(edge.uuid)
         return ids
 
+    async def _episode(self, group, step):
+        """add_episode(name, episode_body, source_description, reference_time, source=text, group_id): the library's
+        own extraction, resolution and invalidation on the configured language model."""
+        from graphiti_core.nodes import EpisodeType
+
+        if not self.has_llm:
+            raise RequestError("an episode step needs config.llm: graphiti-core's add_episode asks a language model")
+        result = await self.graphiti.add_episode(
+            name=step["name"], episode_body=step["content"], source_description=step["source_description"],
+            reference_time=when(step["reference_time"]), source=EpisodeType.from_str(step["source"]), group_id=group,
+        )
+        return [edge.uuid for edge in result.edges]
+
     def insert(self, namespace, steps, extractor=None):
-        """Each step in order: {"direct": {"nodes": [{name, created_at}] x2, "edges": [{name, fact, created_at, valid_at, invalid_at, expired_at}]}}."""
+        """Each step in order: {"direct": {"nodes": [{name, created_at}] x2, "edges": [{name, fact, created_at,
+        valid_at, invalid_at, expired_at}]}} or {"episode": {name, content, source, source_description, reference_time}}."""
         if extractor is not None:
-            raise RequestError("graphiti-py direct writes take no extractor")
+            raise RequestError("graphiti-py takes no extractor: add_episode is the library's own")
         group = self._group(namespace)
         ids = []
         for step in steps:
-            if "direct" not in step:
+            if "direct" in step:
+                ids.extend(self._run(self._direct(group, step["direct"])))
+            elif "episode" in step:
+                ids.extend(self._run(self._episode(group, step["episode"])))
+            else:
                 raise RequestError(f"unknown insert step {sorted(step)}")
-            ids.extend(self._run(self._direct(group, step["direct"])))
         return {"ids": ids, "stored": len(self._run(self._edges(group))), "history": {}}
 
     def search(self, namespace, query, k, options):

@@ -3,7 +3,10 @@
 One LangGraph InMemoryStore per namespace, with an embedding index {dims, embed} (the paper's configuration: the
 whole value is embedded, LangGraph's default fields ["$"]), under the paper's namespace ("rebirth", "policies").
 Direct writes are the harness's store.put / store.delete (a hard delete is langmem's revocation primitive); the read
-is langmem's own create_search_memory_tool over that store, which runs with no model. The harness decides every
+is langmem's own create_search_memory_tool over that store, which runs with no model. Natural mode, only with
+`config.llm` (the endpoint of the run's extraction model, the key from STALEBENCH_LLM_API_KEY), is the paper's
+create_memory_store_manager(ChatOpenAI(temperature=0), namespace, store, enable_deletes=True), invoked once per
+episode as a single user message. The harness decides every
 argument (keys, texts, order); this module only makes those calls and returns what they returned. Embeddings come
 from the run's embedder through stalebench's loopback endpoint (_run_embedder.py). Ops (backends/python/PROTOCOL.md):
 reset, insert, search, list.
@@ -49,6 +52,7 @@ class MemoryStore:
         import langmem  # noqa: F401  (fails here, at open, when the package is missing)
 
         self.url, self.dimensions = endpoint_of(config)
+        self.llm = config.get("llm")
         self.stores = {}
 
     def _store(self, namespace):
@@ -64,8 +68,21 @@ class MemoryStore:
         self.stores.pop(namespace, None)
         return {}
 
+    def _manage(self, store, text):
+        """The paper's natural mode: the memory store manager on the run's extraction model, one user message."""
+        import os
+
+        from langchain_openai import ChatOpenAI
+        from langmem import create_memory_store_manager
+
+        if not self.llm:
+            raise RequestError("an episode step needs config.llm: langmem's memory manager asks a language model")
+        model = ChatOpenAI(model=self.llm["model"], base_url=self.llm.get("base_url"), api_key=os.environ.get("STALEBENCH_LLM_API_KEY") or "unused", temperature=0)
+        manager = create_memory_store_manager(model, namespace=NAMESPACE, store=store, enable_deletes=True)
+        manager.invoke({"messages": [{"role": "user", "content": text}]})
+
     def insert(self, namespace, steps, extractor=None):
-        """Each step in order: {"put": {key, content}} (value {content}) or {"delete": {key}}."""
+        """Each step in order: {"put": {key, content}} (value {content}), {"delete": {key}} or {"episode": {content}}."""
         if extractor is not None:
             raise RequestError("langmem-py direct writes take no extractor")
         store = self._store(namespace)
@@ -76,6 +93,8 @@ class MemoryStore:
                 ids.append(step["put"]["key"])
             elif "delete" in step:
                 store.delete(NAMESPACE, step["delete"]["key"])
+            elif "episode" in step:
+                self._manage(store, step["episode"]["content"])
             else:
                 raise RequestError(f"unknown insert step {sorted(step)}")
         return {"ids": ids, "stored": len(self._items(store)), "history": {}}
