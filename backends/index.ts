@@ -101,7 +101,7 @@ export const SYSTEMS = defineRegistry('system', {
       create: async (_args, settings: BackendSettings) =>
         (await import('./graphiti-py-backend.js')).createGraphitiPyBackend(settings),
     }),
-    prerequisite: async (context: PrerequisiteContext) =>
+    prerequisite: async (context: PrerequisiteContext = {}) =>
       (await import('./graphiti-py-backend.js')).graphitiPyProblem(context.neo4j),
     // Not the paper's grid (the graphiti port is), and it needs Python and a Neo4j server: run when named.
     inDefaultGrid: false,

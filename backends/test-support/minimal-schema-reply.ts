@@ -14,10 +14,10 @@ type Schema = {
 };
 
 /** The smallest value `schema` admits: required properties only, empty arrays, empty strings, zero, false, null. */
-export function minimalValue(schema: Schema, root: Schema = schema): unknown {
+function minimalValue(schema: Schema, root: Schema = schema): unknown {
   if (schema.$ref) {
     const name = schema.$ref.split('/').at(-1) ?? '';
-    return minimalValue((root.$defs ?? root.definitions ?? {})[name] ?? {}, root);
+    return minimalValue((root.$defs ?? root.definitions)?.[name] ?? {}, root);
   }
   if (schema.enum) return schema.enum[0];
   if (schema.anyOf)

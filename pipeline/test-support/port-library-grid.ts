@@ -36,7 +36,7 @@ function readView(records: readonly MemoryRecord[] | null | undefined, statusFie
 }
 
 /** Every difference between the port's and the library's probes, per scenario, in grid order. */
-export function compareProbes(
+function compareProbes(
   probes: readonly ProbeRecord[],
   pair: { port: string; library: string; statusFields: readonly string[] },
 ): GridDifference[] {
