@@ -57,4 +57,17 @@ export interface ExtractionModel {
   }): Promise<{ duplicates: string[]; contradicted: string[] }>;
   /** langmem memory manager, deletes off: how a new message changes the stored memories. */
   consolidate(input: { existing: readonly ExistingMemory[]; message: string }): Promise<Consolidation>;
+  /**
+   * The chat endpoint this model runs on, for a library that sends its own prompts to it (graphiti-py, langmem-py):
+   * the base URL (null: the OpenAI SDK's default), the model sent as `model`, and the API key (never recorded or
+   * sent in a request). Absent for the simulator, which cannot answer a library's own prompts.
+   */
+  chatEndpoint?(): ChatEndpoint;
+}
+
+/** An OpenAI-compatible chat endpoint as a library's own client is configured with it. */
+export interface ChatEndpoint {
+  baseURL: string | null;
+  model: string;
+  apiKey: string | undefined;
 }

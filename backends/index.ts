@@ -5,7 +5,7 @@ import { createComponent, defineRegistry, factory, NO_ARGS } from '../pipeline/c
 import type { Embedder } from './embedder.js';
 import type { ExtractionModel } from './extraction-model.js';
 import type { GraphStore } from './graph-store.js';
-import { GRAPHITI_CORE_LABEL } from './graphiti-version.js';
+import { GRAPHITI_CORE_LABEL, GRAPHITI_CORE_VERSION } from './graphiti-version.js';
 import { INSPEXIMUS_PIN } from './inspeximus-version.js';
 import { MEM0_PY_PIN } from './mem0-py-version.js';
 import type {
@@ -13,12 +13,18 @@ import type {
   EngineSpec,
   GraphEngineSpec,
   MemoryBackend,
+  Neo4jServer,
   SystemId,
   VectorEngineSpec,
 } from './memory-backend.js';
 import { createFromSpec, EMBEDDERS, EXTRACTION_MODELS } from './model-roles.js';
 import type { VectorStore } from './vector-store.js';
 import { namespaceRoot } from './run-namespace.js';
+
+/** graphiti-py's recorded library pin. */
+const GRAPHITI_CORE_PY = `graphiti-core==${GRAPHITI_CORE_VERSION}` as const;
+/** langmem-py's recorded library pin (backends/python/envs/langmem.txt; langmem-py-backend.ts checks the venv). */
+const LANGMEM_PY = 'langmem==0.0.30';
 
 /**
  * Every memory system, in grid order. A line's arguments are the settings a run uses and the manifest records; a
@@ -88,6 +94,29 @@ export const SYSTEMS = defineRegistry('system', {
     'expired-shown',
     'mem0ai (PyPI, Python process, local Qdrant) with show_expired=True: expired memories returned',
   ),
+  'graphiti-py': {
+    ...factory({
+      summary: `graphiti-core ${GRAPHITI_CORE_VERSION} itself (PyPI, Python process) on the Neo4j of NEO4J_URI; direct mode`,
+      args: z.object({ library: z.literal(GRAPHITI_CORE_PY).default(GRAPHITI_CORE_PY) }).strict(),
+      create: async (_args, settings: BackendSettings) =>
+        (await import('./graphiti-py-backend.js')).createGraphitiPyBackend(settings),
+    }),
+    prerequisite: async (context: PrerequisiteContext = {}) =>
+      (await import('./graphiti-py-backend.js')).graphitiPyProblem(context.neo4j),
+    // Not the paper's grid (the graphiti port is), and it needs Python and a Neo4j server: run when named.
+    inDefaultGrid: false,
+  },
+  'langmem-py': {
+    ...factory({
+      summary: "langmem 0.0.30 itself (PyPI, Python process) over LangGraph's InMemoryStore; revocation hard-deletes",
+      args: z.object({ library: z.literal(LANGMEM_PY).default(LANGMEM_PY) }).strict(),
+      create: async (_args, settings: BackendSettings) =>
+        (await import('./langmem-py-backend.js')).createLangmemPyBackend(settings),
+    }),
+    prerequisite: async () => (await import('./langmem-py-backend.js')).langmemPyProblem(),
+    // Not the paper's grid (the langmem port is), and it needs its own Python environment: run when named.
+    inDefaultGrid: false,
+  },
 });
 
 /**
@@ -135,14 +164,20 @@ function inspeximusLine<const Variant extends 'unkeyed' | 'keyed' | 'keyed-histo
   };
 }
 
+/** What a system's prerequisite check may look at: the servers the eval's environment names. */
+export interface PrerequisiteContext {
+  /** NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD, when NEO4J_URI is set. */
+  neo4j?: Neo4jServer | undefined;
+}
+
 /**
  * Checks, before a run writes anything, that every system it uses can start on this machine (a Python venv holding
- * the pinned package); throws the `MissingPrerequisiteError` that names what is missing and how to install it.
+ * the pinned package, a server it needs); throws the error that names what is missing and how to get it.
  */
-export async function verifySystems(ids: readonly string[]): Promise<void> {
+export async function verifySystems(ids: readonly string[], context: PrerequisiteContext = {}): Promise<void> {
   for (const id of new Set(ids)) {
     const line = SYSTEMS.get(id);
-    const problem = 'prerequisite' in line ? await line.prerequisite() : null;
+    const problem = 'prerequisite' in line ? await line.prerequisite(context) : null;
     if (problem) throw problem;
   }
 }

@@ -161,8 +161,15 @@ export interface BackendDescription {
   provenance?: Record<SeedMode, ModeSupport>;
 }
 
+/** A Neo4j server and its credentials. */
+export interface Neo4jServer {
+  uri: string;
+  user: string;
+  password: string;
+}
+
 /** Where graph systems store their graph: in process (default) or a Neo4j server. */
-export type GraphEngineSpec = { id: 'embedded' } | { id: 'neo4j'; uri: string; user: string; password: string };
+export type GraphEngineSpec = { id: 'embedded' } | ({ id: 'neo4j' } & Neo4jServer);
 
 /** Where vector systems store their points: in process (default) or a Qdrant server. */
 export type VectorEngineSpec = { id: 'embedded' } | { id: 'qdrant'; url: string; apiKey?: string };
@@ -190,6 +197,11 @@ export interface BackendSettings {
   extraction: ExtractionModel;
   /** Storage engines; absent = embedded for every role. Resolved by the registry, never by systems' callers. */
   engine?: EngineSpec;
+  /**
+   * The server of NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD in the eval's environment, for systems that always run on
+   * Neo4j whatever the graph engine (graphiti-py, the library itself). Absent when NEO4J_URI is unset.
+   */
+  neo4j?: Neo4jServer;
 }
 
 /**

@@ -169,6 +169,7 @@ export function createOpenAIExtractionModel(settings: OpenAIExtractionModelSetti
   return {
     id,
     simulated: false,
+    chatEndpoint: () => ({ baseURL: settings.baseURL ?? null, model: settings.model, apiKey: settings.apiKey }),
     async extractFacts(text) {
       return (await ask('extractFacts', `TEXT:\n${text}`)).facts;
     },

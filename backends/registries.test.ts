@@ -39,6 +39,8 @@ describe('system registry', () => {
       { kind: 'system', id: 'inspeximus-hist', args: { variant: 'keyed-history', library: 'inspeximus==3.23.1' } },
       { kind: 'system', id: 'mem0-py', args: { variant: 'default', library: 'mem0ai==2.0.20' } },
       { kind: 'system', id: 'mem0-py-exp', args: { variant: 'expired-shown', library: 'mem0ai==2.0.20' } },
+      { kind: 'system', id: 'graphiti-py', args: { library: 'graphiti-core==0.31.2' } },
+      { kind: 'system', id: 'langmem-py', args: { library: 'langmem==0.0.30' } },
     ]);
   });
 
@@ -61,6 +63,8 @@ describe('system registry', () => {
         (await import('./mem0-py-backend.js')).createMem0PyBackend({ ...settings(), variant: 'default' }),
       'mem0-py-exp': async () =>
         (await import('./mem0-py-backend.js')).createMem0PyBackend({ ...settings(), variant: 'expired-shown' }),
+      'graphiti-py': async () => (await import('./graphiti-py-backend.js')).createGraphitiPyBackend(settings()),
+      'langmem-py': async () => (await import('./langmem-py-backend.js')).createLangmemPyBackend(settings()),
     };
     expect(Object.keys(direct)).toEqual([...SYSTEMS.ids]);
     for (const id of SYSTEMS.ids) {
@@ -97,7 +101,26 @@ describe('system prerequisites', () => {
       'inspeximus-hist',
       'mem0-py',
       'mem0-py-exp',
+      'graphiti-py',
+      'langmem-py',
     ]);
+  });
+
+  it('graphiti-py without NEO4J_URI: a MissingPrerequisiteError naming the three variables, before any Python starts', async () => {
+    await expect(verifySystems(['graphiti', 'graphiti-py'], {})).rejects.toMatchObject({
+      code: 'missing-prerequisite',
+      message: expect.stringMatching(
+        /^graphiti-py needs a Neo4j server \(NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD\): NEO4J_URI is not set: start one with pnpm services start neo4j/,
+      ),
+    });
+  });
+
+  it('graphiti-py with a NEO4J_URI nothing answers: the server is named before anything is written', async () => {
+    const neo4j = { uri: 'bolt://127.0.0.1:9', user: 'neo4j', password: 'unused' };
+    await expect(verifySystems(['graphiti-py'], { neo4j })).rejects.toMatchObject({
+      code: 'backend-unavailable',
+      message: expect.stringContaining('bolt://127.0.0.1:9'),
+    });
   });
 });
 

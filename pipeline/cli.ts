@@ -356,6 +356,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   let secrets: RunSecrets = {
     apiKey: env.OPENAI_API_KEY,
     neo4jPassword: env.NEO4J_PASSWORD,
+    neo4jUri: env.NEO4J_URI,
+    neo4jUser: env.NEO4J_USER,
     qdrantApiKey: env.QDRANT_API_KEY,
   };
   try {

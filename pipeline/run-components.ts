@@ -3,7 +3,7 @@ import type { AttemptObserver } from './attempt-relay.js';
 import { resolve } from 'node:path';
 import { connectEngines } from '../backends/engines.js';
 import { SYSTEMS } from '../backends/index.js';
-import type { EngineSpec } from '../backends/memory-backend.js';
+import type { EngineSpec, Neo4jServer } from '../backends/memory-backend.js';
 import { EMBEDDERS, EXTRACTION_MODELS } from '../backends/model-roles.js';
 import { argsOf } from './core/registry.js';
 import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';
@@ -29,6 +29,9 @@ import type { RunSpec } from './run-spec.js';
 export interface RunSecrets {
   apiKey: string | undefined;
   neo4jPassword?: string | undefined;
+  /** NEO4J_URI and NEO4J_USER (with `neo4jPassword`: the server of systems that always run on Neo4j). */
+  neo4jUri?: string | undefined;
+  neo4jUser?: string | undefined;
   qdrantApiKey?: string | undefined;
   /** HMAC key of the PoEM execution ledger; null = generate one per process. */
   ledgerKey?: Uint8Array | null;
@@ -44,6 +47,12 @@ export function secretsOf(secrets: RunSecrets): (string | undefined)[] {
     secrets.qdrantApiKey,
     ...(secrets.endpoints ?? []).map((e) => e.apiKey),
   ];
+}
+
+/** The Neo4j server of NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD, or undefined when NEO4J_URI is unset. */
+export function neo4jServerOf(secrets: RunSecrets): Neo4jServer | undefined {
+  if (!secrets.neo4jUri) return undefined;
+  return { uri: secrets.neo4jUri, user: secrets.neo4jUser ?? 'neo4j', password: secrets.neo4jPassword ?? '' };
 }
 
 /** The engines of the spec plus their credentials (kept out of the spec, the manifest and the logs). */

@@ -6,7 +6,7 @@ import type { MemoryBackend } from '../backends/memory-backend.js';
 import { writeJsonAtomic } from './json-files.js';
 import { progressStyle } from './progress.js';
 import { formatAccount, type RunAccount } from './run-accounting.js';
-import type { RunSecrets } from './run-components.js';
+import { neo4jServerOf, type RunSecrets } from './run-components.js';
 import { createRunControl, runEnding, type RunEnding } from './run-control.js';
 import type { RunManifest } from './run-log.js';
 import { readLogHeads } from './run-log-repair.js';
@@ -76,9 +76,11 @@ export function createRunContext(input: RunContextInput): RunContext {
   const systemsSeen: RunManifest['systems'] = [];
   const loadSystem = async (id: string, settings: Parameters<typeof loadBackend>[1]) => {
     // Every namespace and work file of this process carries its nonce (backends/run-namespace.ts).
+    const neo4j = neo4jServerOf(input.secrets);
     const backend = await loadBackend(id, {
       ...settings,
       engine: parts.engine,
+      ...(neo4j ? { neo4j } : {}),
       nonce,
       workDir: join(settings.workDir, nonce),
     });

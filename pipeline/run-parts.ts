@@ -23,6 +23,7 @@ import {
   createModels,
   engineOf,
   loadRunScenarios,
+  neo4jServerOf,
   preflightTargets,
   validateComponents,
   type RunSecrets,
@@ -131,7 +132,7 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
   const attackerModel = modelComponents[spec.models.length]?.model ?? null;
   const engine = engineOf(spec, secrets);
   await verifyEngines(engine);
-  await verifySystems(spec.systems);
+  await verifySystems(spec.systems, { neo4j: neo4jServerOf(secrets) });
   const endpoint = { baseURL: spec.baseURL, apiKey: secrets.apiKey };
   const embedder = await createFromSpec(EMBEDDERS, spec.embedder, endpoint);
   const extraction = await createFromSpec(EXTRACTION_MODELS, spec.extraction, endpoint);

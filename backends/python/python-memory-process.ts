@@ -34,6 +34,8 @@ export interface PythonMemoryProcessSettings {
   env?: string;
   /** The adapter's `open` configuration (`open_store(dir, config)`, e.g. the run embedder's dimensions); absent sends none. */
   config?: Record<string, unknown>;
+  /** Extra environment of the process (a server's credentials): never sent in a request, never logged. */
+  environment?: Readonly<Record<string, string>>;
 }
 
 /** The process as a memory backend uses it. */
@@ -135,7 +137,7 @@ export function createPythonMemoryProcess(settings: PythonMemoryProcessSettings)
     const driver = startStoreProcess({
       python: paths.python,
       driver: paths.driver,
-      env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
+      env: { ...settings.environment, HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
       ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
     });
     try {

@@ -94,6 +94,10 @@ export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
     installTime: 'about 15 s',
     python: '/usr/bin/python3',
   },
+  langmem: {
+    holds: "langmem 0.0.30 with numpy over LangGraph's InMemoryStore (memory system langmem-py)",
+    installTime: 'about 1 min',
+  },
 };
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */
