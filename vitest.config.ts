@@ -6,7 +6,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /** Test files of `pnpm test:servers`: real Neo4j, the Python stores and embedders behind the process adapter. */
 export const SERVER_TEST_FILES = [
   'backends/neo4j*',
-  'backends/integrity/python-targets.test.ts',
+  'pipeline/suites/integrity/targets/python-targets.test.ts',
   'backends/inspeximus-backend*.test.ts',
   'backends/python/**/*.test.ts',
   'pipeline/inspeximus.e2e.test.ts',

@@ -8,10 +8,10 @@ export { summarizeFollowUpRun, type FollowUpSummary } from './follow-up-summary.
 export { formatFollowUpSummary } from './format-follow-up.js';
 export { summarizeForgedReasoningRun } from './forged-reasoning-summary.js';
 export { formatForgedReasoningSummary } from './format-forged-reasoning.js';
-export { integrityJson, integrityMarkdown } from './integrity-report.js';
-export { scorecardHtml, scorecardMarkdown } from './integrity-scorecard.js';
+export { integrityJson, integrityMarkdown } from './integrity/integrity-report.js';
+export { scorecardHtml, scorecardMarkdown } from './integrity/integrity-scorecard.js';
 export { renderFrontdoorMarkdown, writeFrontdoorScorecards } from './frontdoor-report.js';
 export { frontdoorSuiteReport } from './frontdoor-suite-report.js';
-export { integritySuiteReport } from './integrity-suite-report.js';
+export { integritySuiteReport } from './integrity/integrity-suite-report.js';
 export { sarifLog, type SarifTool } from './sarif.js';
 export { GRID_CELL_FIELDS, gridFindings } from './grid-findings.js';

@@ -1,5 +1,5 @@
 // The `--tamper unrevoke` edit on mem0's SQLite memory store: SQL on vector_store.db, never mem0's code.
-import { withRawSqlite } from './integrity/raw-sqlite.js';
+import { withRawSqlite } from './store-tools/raw-sqlite.js';
 import type { Mem0Paths } from './mem0-client.js';
 import type { TamperReport } from './memory-backend.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, inject, it } from 'vitest';
-import { ALL_EDITS } from '../pipeline/integrity/edits.js';
-import { main } from '../pipeline/integrity/integrity-command.js';
-import { createGraphitiNeo4jTarget } from './integrity/graphiti-neo4j-target.js';
-import { allControlsHeld, measuredRow } from './integrity/measured-row.js';
+import { ALL_EDITS } from '../pipeline/suites/integrity/harness/edits.js';
+import { main } from '../pipeline/suites/integrity/harness/integrity-command.js';
+import { createGraphitiNeo4jTarget } from '../pipeline/suites/integrity/targets/graphiti-neo4j-target.js';
+import { allControlsHeld, measuredRow } from '../pipeline/suites/integrity/targets/measured-row.js';
 import type { ProvidedNeo4jServer } from './test-support/neo4j-global-setup.js';
 
 // The server comes from backends/test-support/neo4j-global-setup.ts (NEO4J_URI, or one it started through Maven).

@@ -2,7 +2,7 @@
 // second file kept off the store (issue #14 item 4, issue #19 item 2). Knows nothing of records or matching.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, truncateSync, writeSync } from 'node:fs';
-import { canonicalJson } from '../backends/integrity/canonical-json.js';
+import { canonicalJson } from '../backends/store-tools/canonical-json.js';
 import { checkLedgerKey } from './execution-ledger-key.js';
 
 /** Domain of every MAC: line MACs and the witness MAC never verify as one another, nor as execution-ledger MACs. */

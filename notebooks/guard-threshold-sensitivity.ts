@@ -70,8 +70,10 @@ function pool(runs: readonly AnalysedRun[], metricsOf: (run: AnalysedRun) => rea
 const pooledMetrics = (runs: readonly AnalysedRun[], config: Partial<GuardConfig>) =>
   pool(runs, ({ run }) => guardMetricsUnder(run, config));
 
-const total = (metrics: readonly GuardMetrics[], field: keyof Omit<GuardMetrics, 'system' | 'mode' | 'revokedBy' | 'guard'>) =>
-  metrics.reduce((sum, m) => sum + m[field], 0);
+const total = (
+  metrics: readonly GuardMetrics[],
+  field: keyof Omit<GuardMetrics, 'system' | 'mode' | 'revokedBy' | 'guard'>,
+) => metrics.reduce((sum, m) => sum + m[field], 0);
 
 /** One sweep as a table: pooled recall and current withheld, then each (system, mode). */
 function sweepTable(

@@ -7,7 +7,7 @@ import { Validator } from '@cfworker/json-schema';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main as evalMain } from './cli.js';
 import { frontdoorMain } from './frontdoor/frontdoor-command.js';
-import { main as integrityMain } from './integrity/integrity-command.js';
+import { main as integrityMain } from './suites/integrity/harness/integrity-command.js';
 import { parseThresholds } from './thresholds.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ci-gates-'));

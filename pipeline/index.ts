@@ -30,7 +30,7 @@ export type {
   WritebackRecord,
 } from './follow-up-log.js';
 export type { FrontdoorRecord } from './frontdoor/frontdoor-results.js';
-export type { IntegrityRecord } from './integrity/run-integrity.js';
+export type { IntegrityRecord } from './suites/integrity/harness/run-integrity.js';
 export { checkRunLog, problemText, type RunLogCheck } from './run-log-verify.js';
 export { checkRunSignature, readPublicKey, type SignatureCheck } from './run-signature.js';
 export { ATTACK_CONDITIONS } from './forged-reasoning/records.js';
@@ -50,7 +50,12 @@ export {
   type FrontdoorCell,
   type FrontdoorResults,
 } from './frontdoor/frontdoor-results.js';
-export type { CellResult, IntegrityMetric, IntegrityReport, TargetResult } from './integrity/integrity-result.js';
+export type {
+  CellResult,
+  IntegrityMetric,
+  IntegrityReport,
+  TargetResult,
+} from './suites/integrity/harness/integrity-result.js';
 export type { SuiteReportV1 } from './suite.js';
 export { suiteOfRunDir } from './suites/suite-manifest.js';
 export { EXPERIMENTS } from './experiments.js';

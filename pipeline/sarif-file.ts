@@ -4,8 +4,8 @@ import { dirname } from 'node:path';
 import { sarifLog, type SarifTool } from '../analysis/index.js';
 import packageJson from '../package.json' with { type: 'json' };
 import { frontdoorGateCells, type FrontdoorResults } from './frontdoor/frontdoor-results.js';
-import { integrityGateCells } from './integrity/integrity-findings.js';
-import type { IntegrityReport } from './integrity/integrity-result.js';
+import { integrityGateCells } from './suites/integrity/harness/integrity-findings.js';
+import type { IntegrityReport } from './suites/integrity/harness/integrity-result.js';
 import { writeJsonAtomic } from './json-files.js';
 
 /** The SARIF tool of a suite: `stalebench integrity` at the package's version. */

@@ -61,7 +61,7 @@ const description = z.object({
   position: position.optional(),
 });
 
-/** The integrity report, version 1 (pipeline/integrity/integrity-result.ts `IntegrityReport`). */
+/** The integrity report, version 1 (pipeline/suites/integrity/harness/integrity-result.ts `IntegrityReport`). */
 export const integrityReportSchema = z.object({
   version: z.literal(1),
   date: z.string().meta({ description: 'ISO date-time the measurement started.' }),
@@ -81,7 +81,7 @@ export const integrityReportSchema = z.object({
   exitCode: z.number().int().meta({ description: 'The exit code of the run (integrity.md §7.2).' }),
 });
 
-/** `pnpm integrity --json` (analysis/integrity-report.ts `IntegrityJson`): the report's verdicts, without timings. */
+/** `pnpm integrity --json` (analysis/integrity/integrity-report.ts `IntegrityJson`): the report's verdicts, without timings. */
 export const integrityJsonSchema = z.object({
   targets: z.array(
     z.object({

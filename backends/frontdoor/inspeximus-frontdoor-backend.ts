@@ -15,7 +15,7 @@ import {
   type WriteMetadata,
   type WriterKey,
 } from './provenance.js';
-import type { FrontdoorTargetSettings } from './targets.js';
+import type { FrontdoorTargetSettings } from './target-settings.js';
 
 /** `default` = `inspeximus`, `provenance` = `inspeximus-provenance`, `keyed` = `inspeximus-keyed`. */
 export type InspeximusFrontdoorVariant = 'default' | 'provenance' | 'keyed';

@@ -6,7 +6,7 @@ import { fieldValueOf } from '../field-value.js';
 import { directoryName } from '../inspeximus-records.js';
 import type { FieldValue, InsertReport, MemoryBackend, MemoryRecord } from '../memory-backend.js';
 import { createPythonMemoryProcess } from '../python/python-memory-process.js';
-import type { FrontdoorTargetSettings } from './targets.js';
+import type { FrontdoorTargetSettings } from './target-settings.js';
 
 /** A release of the store and the environment that holds it. */
 export interface LanggraphStorePyRelease {

@@ -4,20 +4,10 @@ import { UnknownComponentError } from '../../pipeline/core/errors.js';
 import { GRAPHITI_CORE_LABEL } from '../graphiti-version.js';
 import { loadBackend } from '../index.js';
 import { INSPEXIMUS_VERSION } from '../inspeximus-version.js';
-import type { BackendSettings, MemoryBackend } from '../memory-backend.js';
-import type { WriterKey } from './provenance.js';
+import type { MemoryBackend } from '../memory-backend.js';
+import type { FrontdoorTargetSettings } from './target-settings.js';
 
-/** Settings every front-door target receives: the usual backend settings plus the store's trust root. */
-export type FrontdoorTargetSettings = BackendSettings & {
-  /** SPKI PEM public keys of genuine writers (the agent's); only a store that verifies signatures reads them. */
-  trustedKeys: readonly string[];
-  /**
-   * The keys every writer of the run holds (the agent's and the attacker's), for a library that attests on the
-   * writer's side (inspeximus-keyed makes each write as the client of the writer whose key signed it; the library
-   * verifies and decides). Absent: no target can act as a writer's client.
-   */
-  writerKeys?: readonly WriterKey[];
-};
+export type { FrontdoorTargetSettings } from './target-settings.js';
 
 /** What the front door needs to know about a target, as data (nothing outside backends/ asks for its id). */
 export interface FrontdoorTarget {

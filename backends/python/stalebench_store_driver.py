@@ -109,7 +109,7 @@ class Driver:
 
 OPS = {
     "hello": "hello", "version": "version", "open": "open", "close": "close",
-    # integrity targets (backends/integrity/python-store-target.ts)
+    # integrity targets (pipeline/suites/integrity/targets/python-store-target.ts)
     "seed": "seed", "read": "read", "audit": "audit", "raw-paths": "raw_paths",
     # memory systems (backends/python/python-memory-process.ts)
     "reset": "reset", "insert": "insert", "search": "search", "list": "list",

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MissingPrerequisiteError } from '../../pipeline/core/errors.js';
-import { connectRedis } from '../integrity/raw-redis.js';
+import { connectRedis } from '../../pipeline/suites/integrity/targets/raw-redis.js';
 import { storeEnvPaths } from '../python/store-envs.js';
 
 /** The store environment whose site-packages hold the server and its modules. */

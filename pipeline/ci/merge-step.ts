@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { readFrontdoorResults } from '../frontdoor/frontdoor-results.js';
 import { gateGridRun } from '../grid-gate.js';
-import type { IntegrityReport } from '../integrity/integrity-result.js';
+import type { IntegrityReport } from '../suites/integrity/harness/integrity-result.js';
 import { main as mergeMain } from '../merge/merge-command.js';
 import { writeFrontdoorSarif, writeIntegritySarif } from '../sarif-file.js';
 import type { ChildIo } from './run-node.js';

@@ -1,5 +1,5 @@
 // The suite registry (issue #27 item 1): one line per suite. `pnpm merge` finds a suite run's plan and summary here.
-import { loadIntegrityTarget } from '../../backends/integrity/registry.js';
+import { loadIntegrityTarget } from './integrity/targets/registry.js';
 import { UnknownComponentError } from '../core/errors.js';
 import { createFrontdoorSuite } from './frontdoor/suite.js';
 import { createIntegritySuite } from './integrity/suite.js';

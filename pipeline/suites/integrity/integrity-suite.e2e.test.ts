@@ -8,8 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { scorecardHtml, scorecardMarkdown } from '../../../analysis/index.js';
 import { main as report } from '../../../analysis/report-command.js';
 import { main as verifyRun } from '../../../analysis/verify-run-command.js';
-import { main as integrity } from '../../integrity/integrity-command.js';
-import type { IntegrityReport } from '../../integrity/integrity-result.js';
+import { main as integrity } from './harness/integrity-command.js';
+import type { IntegrityReport } from './harness/integrity-result.js';
 import { main as merge } from '../../merge/merge-command.js';
 import { until } from '../../test-support/spawn-eval.js';
 
@@ -157,7 +157,7 @@ describe('pnpm integrity writes a suite run directory', () => {
 
 /** `pnpm integrity` as its own node process (its pid is the command's own). */
 function spawnIntegrity(args: string[]) {
-  const command = join(import.meta.dirname, '..', '..', 'integrity', 'integrity-command.ts');
+  const command = join(import.meta.dirname, 'harness', 'integrity-command.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -2,19 +2,19 @@
 // store's back and read again; the summary is the report `pnpm integrity` has always printed.
 import { z } from 'zod';
 import { integritySuiteReport } from '../../../analysis/index.js';
-import type { IntegrityTarget } from '../../../backends/integrity/integrity-target.js';
-import type { EditSelection, IntegrityReport } from '../../integrity/integrity-result.js';
-import { exitCode } from '../../integrity/metric.js';
+import type { IntegrityTarget } from './targets/integrity-target.js';
+import type { EditSelection, IntegrityReport } from './harness/integrity-result.js';
+import { exitCode } from './harness/metric.js';
 import {
   describeTarget,
   measureCell,
   targetResult,
   type DescribedTarget,
   type IntegrityRecord,
-} from '../../integrity/run-integrity.js';
+} from './harness/run-integrity.js';
 
-export type { IntegrityRecord } from '../../integrity/run-integrity.js';
-import { RECORDS_PER_CONTEXT } from '../../integrity/seed-plan.js';
+export type { IntegrityRecord } from './harness/run-integrity.js';
+import { RECORDS_PER_CONTEXT } from './harness/seed-plan.js';
 import type { SuiteUnit, SuiteV1 } from '../../suite.js';
 
 const editSchema = z.object({
