@@ -114,7 +114,9 @@ describe('guard-v2 on the fresh-wording sets (natural, sim-extractor-v3)', () =>
 /** The guard-caught figure's bars in a page: (row, column) per bar. */
 const figureBars = (html: string) => {
   const svg = /<svg [^>]*data-figure="guard-caught"[^>]*>(.*?)<\/svg>/s.exec(html)?.[1] ?? '';
-  return [...svg.matchAll(/<rect class="bar" data-row="([^"]*)" data-column="([^"]*)"/g)].map((m) => `${m[1]} | ${m[2]}`);
+  return [...svg.matchAll(/<rect class="bar" data-row="([^"]*)" data-column="([^"]*)"/g)].map(
+    (m) => `${m[1]} | ${m[2]}`,
+  );
 };
 const V2_COLUMNS = ['caught, guard-v2 (indirect)', 'current withheld, guard-v2 (indirect)'];
 const REFERENCE_COLUMNS = ['revoked present (indirect)', 'caught (indirect)', 'current withheld (indirect)'];
@@ -124,13 +126,15 @@ describe("Table 9's guard-v2 columns on every surface", () => {
     const v2Metrics = summaryOf(runB).guardMetrics.filter((m) => m.guard === 'guard-v2');
     expect(v2Metrics.map((m) => m.system)).toEqual([...SYSTEMS]);
     const [table9] = (await buildReport([runB])).tables.filter((t) => t.id === '9');
-    expect(table9!.columns).toEqual([
-      ...REFERENCE_COLUMNS,
-      ...V2_COLUMNS,
-      'indirect revocation recorded',
-    ]);
+    expect(table9!.columns).toEqual([...REFERENCE_COLUMNS, ...V2_COLUMNS, 'indirect revocation recorded']);
     const out = join(root, 'report-b');
-    expect(await report([runB, '-o', out], () => {}, () => {})).toBe(0);
+    expect(
+      await report(
+        [runB, '-o', out],
+        () => {},
+        () => {},
+      ),
+    ).toBe(0);
     const file = (name: string) => readFileSync(join(out, name), 'utf8');
     expect(file('tables.md')).toContain(
       '| langmem | 0 | 0/0 | 10/55 (18.2%) [10.2, 30.3] | 0/0 | 0/55 (0.0%) [0.0, 6.5] | 0/10 (0.0%) [0.0, 27.8] |',
@@ -142,7 +146,10 @@ describe("Table 9's guard-v2 columns on every surface", () => {
     // The figure draws guard-v2's bars beside the reference's, on the report and in the viewer.
     const bars = figureBars(html);
     expect(bars).toEqual(
-      expect.arrayContaining(['graphiti | caught, guard-v2 (indirect)', 'mem0 | current withheld, guard-v2 (indirect)']),
+      expect.arrayContaining([
+        'graphiti | caught, guard-v2 (indirect)',
+        'mem0 | current withheld, guard-v2 (indirect)',
+      ]),
     );
     expect(html).toContain('Stale-retrieval guard and guard-v2: revoked caught');
     const site = createViewSite([runB]);
@@ -155,7 +162,13 @@ describe("Table 9's guard-v2 columns on every surface", () => {
     const [table9] = (await buildReport([runBWithoutV2])).tables.filter((t) => t.id === '9');
     expect(table9!.columns).toEqual([...REFERENCE_COLUMNS, 'indirect revocation recorded']);
     const out = join(root, 'report-b-no-v2');
-    expect(await report([runBWithoutV2, '-o', out], () => {}, () => {})).toBe(0);
+    expect(
+      await report(
+        [runBWithoutV2, '-o', out],
+        () => {},
+        () => {},
+      ),
+    ).toBe(0);
     for (const name of ['tables.md', 'tables.csv', 'tables.tex', 'index.html'])
       expect(readFileSync(join(out, name), 'utf8'), name).not.toContain('guard-v2');
     const bars = figureBars(readFileSync(join(out, 'index.html'), 'utf8'));
