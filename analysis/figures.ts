@@ -465,13 +465,22 @@ function defenceTableFigure(table: PaperTable): Figure {
   });
 }
 
-/** Table 9: per system, the revoked records the guard caught and the current ones it withheld, direct and indirect. */
+/**
+ * Table 9: per system, the revoked records the guard caught and the current ones it withheld, direct and indirect;
+ * guard-v2's bars beside the reference's where the table has its columns (runs with a `guard-v2` arm).
+ */
 function guardCaughtFigure(table: PaperTable): Figure {
   expectTable(table, '9', 'guard-caught');
-  const wanted = ['caught (direct)', 'current withheld (direct)', 'caught (indirect)', 'current withheld (indirect)'];
+  const wanted = ['direct', 'indirect'].flatMap((suffix) => [
+    `caught (${suffix})`,
+    `current withheld (${suffix})`,
+    `caught, guard-v2 (${suffix})`,
+    `current withheld, guard-v2 (${suffix})`,
+  ]);
+  const withV2 = table.columns.some((column) => column.includes('guard-v2'));
   return barChart({
     id: 'guard-caught',
-    title: 'Stale-retrieval guard: revoked caught and current withheld per system',
+    title: `Stale-retrieval guard${withV2 ? ' and guard-v2' : ''}: revoked caught and current withheld per system`,
     table,
     groups: table.rows,
     series: coloured(wanted.filter((column) => table.columns.includes(column))),
