@@ -80,6 +80,12 @@ export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
     installTime: 'about 6 min',
     upgradePip: true,
   },
+  'letta-latest': {
+    holds:
+      'letta 0.34.12 (newest on PyPI: Letta Code, the terminal CLI, which ships no Python letta package) for letta@0.34.12',
+    installTime: 'about 30 s',
+    upgradePip: true,
+  },
 };
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */
