@@ -3,6 +3,8 @@ import { UnknownComponentError } from '../../pipeline/core/errors.js';
 import { GRAPHITI_CORE_LABEL } from '../graphiti-version.js';
 import { loadBackend } from '../index.js';
 import type { BackendSettings, MemoryBackend } from '../memory-backend.js';
+import { MEM0_PY_PIN } from '../mem0-py-version.js';
+import { LETTA_PIN } from './letta-archival-backend.js';
 
 /** Settings every front-door target receives: the usual backend settings plus the store's trust root. */
 export type FrontdoorTargetSettings = BackendSettings & {
@@ -65,6 +67,14 @@ const TARGETS: readonly FrontdoorTarget[] = [
       (await import('./reference-backend.js')).createReferenceBackend({
         defences: { trustedKeys: settings.trustedKeys },
       }),
+  },
+  system('mem0-py', () => `mem0ai ${MEM0_PY_PIN.version} (Python, the real library), local Qdrant store, infer=False`),
+  {
+    id: 'letta-archival',
+    version: () => `letta ${LETTA_PIN.version} archival memory (Python, the real library), one agent per user`,
+    ranksByEmbedder: true,
+    kind: 'library',
+    load: async (settings) => (await import('./letta-archival-backend.js')).createLettaArchivalBackend(settings),
   },
 ];
 let langgraphVersion = '';
