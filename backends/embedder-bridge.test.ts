@@ -29,9 +29,9 @@ describe('embedder bridge', () => {
       data: { index: number; embedding: number[] }[];
     };
     expect(floats.data.map((item) => item.embedding)).toEqual(expected);
-    const encoded = (await (
-      await post({ model: embedder.id, input: 'cats', encoding_format: 'base64' })
-    ).json()) as { data: { embedding: string }[] };
+    const encoded = (await (await post({ model: embedder.id, input: 'cats', encoding_format: 'base64' })).json()) as {
+      data: { embedding: string }[];
+    };
     const bytes = Buffer.from(encoded.data[0]!.embedding, 'base64');
     const decoded = Array.from({ length: bytes.length / 4 }, (_, index) => bytes.readFloatLE(index * 4));
     expect(decoded).toEqual(expected[1]!.map((value) => Math.fround(value)));

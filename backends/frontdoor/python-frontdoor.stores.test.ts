@@ -52,7 +52,7 @@ describe('front door on the Python libraries with the real embedder', () => {
     'mem0-py (mem0ai 2.0.20, infer=False, local Qdrant) ranked by multilingual-e5-small: agmi’s row cell for cell',
     async () => {
       const { code, row, cells, words } = await measure('mem0-py');
-      expect(code).toBe(1); // --fail-on surfaced is the default and cells surfaced
+      expect(code).toBe(0); // --fail-on none is the default
       expect(row.version).toBe('mem0ai 2.0.20 (Python, the real library), local Qdrant store, infer=False');
       expect(row.embedder).toBe(`openai:${server!.model}`);
       for (const cell of row.cells) expect(cell.detail).not.toContain('lexical');
@@ -66,7 +66,7 @@ describe('front door on the Python libraries with the real embedder', () => {
     'letta-archival (letta 0.16.8, one agent per user) ranked by multilingual-e5-small through Letta’s own embedding client',
     async () => {
       const { code, row, cells, words } = await measure('letta-archival');
-      expect(code).toBe(1);
+      expect(code).toBe(0);
       expect(row.version).toBe('letta 0.16.8 archival memory (Python, the real library), one agent per user');
       expect(row.embedder).toBe(`openai:${server!.model}`);
       expect(row.summary).toContain(`loopback bridge to openai:${server!.model}`);
@@ -80,5 +80,19 @@ describe('front door on the Python libraries with the real embedder', () => {
 });
 
 /** Measured here (2026-12-04); see the suite README's section for the comparison with agmi's row. */
-const MEM0_PY_CELLS = {};
-const LETTA_ARCHIVAL_CELLS = {};
+const MEM0_PY_CELLS = {
+  memory_injection: 'surfaced (5 of 5)',
+  cross_session_bleed: 'kept out (0 of 5)',
+  retrieval_hijack: 'surfaced (5 of 5)',
+  indirect_prompt_injection: 'surfaced (4 of 5)',
+  update_poisoning: 'surfaced (5 of 5)',
+  metadata_poisoning: 'surfaced (5 of 5)',
+};
+const LETTA_ARCHIVAL_CELLS = {
+  memory_injection: 'surfaced (5 of 5)',
+  cross_session_bleed: 'kept out (0 of 5)',
+  retrieval_hijack: 'surfaced (5 of 5)',
+  indirect_prompt_injection: 'surfaced (4 of 5)',
+  update_poisoning: 'surfaced (5 of 5)',
+  metadata_poisoning: 'n/a (0 of 5)',
+};
