@@ -95,6 +95,8 @@ describe('front-door Python targets in the registry', () => {
       'inspeximus-keyed@3.0.0',
       'langgraph-store-py',
       'langgraph-store-py@3.1.2',
+      'mem0-py',
+      'letta-archival',
     ];
     expect(FRONTDOOR_TARGET_IDS.slice(-ids.length)).toEqual(ids);
     const labels = await Promise.all(ids.map(async (id) => (await frontdoorTarget(id)).version()));
@@ -107,13 +109,17 @@ describe('front-door Python targets in the registry', () => {
       'inspeximus 3.0.0 (the real library, PyPI), the same filter keyed on an Ed25519 key the writer attests with',
       `langgraph-checkpoint-sqlite ${LANGGRAPH_STORE_PY_RELEASES.agmi.version} SqliteStore, sqlite-vec vector index (the real library, PyPI)`,
       `langgraph-checkpoint-sqlite ${LANGGRAPH_STORE_PY_RELEASES.latest.version} SqliteStore, sqlite-vec vector index (the real library, PyPI)`,
+      'mem0ai 2.0.20 (Python, the real library), local Qdrant store, infer=False',
+      'letta 0.16.8 archival memory (Python, the real library), one agent per user',
     ]);
-    expect(ids.slice(-1)[0]).toBe(`langgraph-store-py@${LANGGRAPH_STORE_PY_RELEASES.latest.version}`);
+    expect(ids.slice(-3)[0]).toBe(`langgraph-store-py@${LANGGRAPH_STORE_PY_RELEASES.latest.version}`);
     const targets = await Promise.all(ids.map(frontdoorTarget));
     // inspeximus ranks lexically (no embedder); the LangGraph store ranks by the run's embedder, so a lexical
     // stand-in is labelled on its row.
     expect(targets.map((target) => [target.python, target.ranksByEmbedder])).toEqual([
       ...Array(6).fill([true, false]),
+      [true, true],
+      [true, true],
       [true, true],
       [true, true],
     ]);

@@ -5,6 +5,8 @@ import { GRAPHITI_CORE_LABEL } from '../graphiti-version.js';
 import { loadBackend } from '../index.js';
 import { INSPEXIMUS_VERSION } from '../inspeximus-version.js';
 import type { MemoryBackend } from '../memory-backend.js';
+import { MEM0_PY_PIN } from '../mem0-py-version.js';
+import { LETTA_PIN } from './letta-archival-backend.js';
 import type { FrontdoorTargetSettings } from './target-settings.js';
 
 export type { FrontdoorTargetSettings } from './target-settings.js';
@@ -112,6 +114,21 @@ const TARGETS: readonly FrontdoorTarget[] = [
       },
     };
   }),
+  {
+    ...system(
+      'mem0-py',
+      () => `mem0ai ${MEM0_PY_PIN.version} (Python, the real library), local Qdrant store, infer=False`,
+    ),
+    python: true,
+  },
+  {
+    id: 'letta-archival',
+    version: () => `letta ${LETTA_PIN.version} archival memory (Python, the real library), one agent per user`,
+    ranksByEmbedder: true,
+    kind: 'library',
+    python: true,
+    load: async (settings) => (await import('./letta-archival-backend.js')).createLettaArchivalBackend(settings),
+  },
 ];
 let langgraphVersion = '';
 

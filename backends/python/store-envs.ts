@@ -98,6 +98,12 @@ export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
     holds: "langmem 0.0.30 with numpy over LangGraph's InMemoryStore (memory system langmem-py)",
     installTime: 'about 1 min',
   },
+  'letta-latest': {
+    holds:
+      'letta 0.34.12 (newest on PyPI: Letta Code, the terminal CLI, which ships no Python letta package) for letta@0.34.12',
+    installTime: 'about 30 s',
+    upgradePip: true,
+  },
 };
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */

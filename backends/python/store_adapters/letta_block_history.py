@@ -40,6 +40,28 @@ def as_postgres(command):
     return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
 
 
+class PackageCannotRun(ImportError):
+    """The installed distribution is the pinned one but cannot run this adapter at all (reinstalling changes nothing)."""
+
+
+def letta_absent():
+    """Why `import letta` cannot work: the PyPI name letta now ships Letta Code (module letta_code), or nothing is there."""
+    import importlib.metadata
+    import importlib.util
+
+    try:
+        version = importlib.metadata.version("letta")
+    except importlib.metadata.PackageNotFoundError:
+        return ImportError("No module named 'letta'")
+    if importlib.util.find_spec("letta_code") is not None:
+        return PackageCannotRun(
+            f"letta {version} on PyPI is Letta Code, the terminal CLI (module letta_code, a bundled Node payload): it ships "
+            "no Python letta package, so there is no BlockManager, block_history, archival memory or server to run "
+            "in-process (0.16.8 is the newest release of the server library under that name)"
+        )
+    return ImportError(f"letta {version} is installed but has no module named 'letta'")
+
+
 def describe(config):
     import importlib.metadata
     import importlib.util
@@ -48,7 +70,7 @@ def describe(config):
 
     # letta itself is not imported here: its settings and engine are fixed at import, before open sets LETTA_PG_URI
     if importlib.util.find_spec("letta") is None:
-        raise ImportError("No module named 'letta'")
+        raise letta_absent()
 
     server = subprocess.run([os.path.join(pg_bin(), "postgres"), "--version"], capture_output=True, text=True, check=True).stdout.strip()
     return {

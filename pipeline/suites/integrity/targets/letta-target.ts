@@ -1,4 +1,4 @@
-// Target `letta`: Letta 0.16.8's core-memory checkpoint history (PyPI letta) in-process through the store driver.
+// Targets `letta` and `letta@0.34.12`: Letta's core-memory checkpoint history (PyPI letta) in-process through the store driver.
 import { storeEnvPaths } from '../../../../backends/python/store-envs.js';
 import type { IntegrityTarget } from './integrity-target.js';
 import { lettaBlockHistoryRawAccess, lettaStorePaths } from './letta-block-history-raw.js';
@@ -15,22 +15,26 @@ import { pgserverBin } from './raw-postgres-dir.js';
  * data directory remembers the newer checkpoint). Undo and redo skip missing sequence numbers by design, so deletions
  * read as a shorter history, and redo walks onto a forged checkpoint after the tip.
  *
- * @example const target = createLettaTarget(process.cwd());
+ * `letta@0.34.12` (environment `letta-latest`) is the newest release of the PyPI name, which is now Letta Code, the
+ * terminal CLI (module letta_code, a bundled Node payload; from 0.32.13 on): it ships no Python letta package, so the
+ * adapter cannot load and the row is `not-evaluable` with that reason (its cells cannot flip a verdict, or confirm one).
+ *
+ * @example const target = createLettaTarget(process.cwd(), { id: 'letta', env: 'letta' });
  */
-export function createLettaTarget(root: string): IntegrityTarget {
+export function createLettaTarget(root: string, options: { id: string; env: string }): IntegrityTarget {
   return createPythonStoreTarget({
-    id: 'letta',
+    id: options.id,
     adapter: 'letta_block_history',
     config: {},
     root,
-    env: 'letta',
+    env: options.env,
     tooling:
       "SQL through psql on store/pgdata (a server started with the pgserver wheel's pg_ctl on the stopped data directory); cp -a of store/pgdata (T9)",
     raw: (files, log) =>
       lettaBlockHistoryRawAccess(
         {
           ...lettaStorePaths(files.storeDir),
-          bin: pgserverBin(storeEnvPaths(root, 'letta').venv) ?? 'pgserver-binaries-not-installed',
+          bin: pgserverBin(storeEnvPaths(root, options.env).venv) ?? 'pgserver-binaries-not-installed',
           database: 'letta',
           label: 'store/pgdata',
           blocks: files.owners,

@@ -6,7 +6,7 @@ import { createLettaTarget } from './letta-target.js';
 import { allControlsHeld, measuredRow } from './measured-row.js';
 
 const root = join(import.meta.dirname, '..', '..', '..', '..');
-const letta = createLettaTarget(root);
+const letta = createLettaTarget(root, { id: 'letta', env: 'letta' });
 const reason = (await letta.unavailable?.())?.reason ?? null;
 if (reason !== null) console.log(`[stores] letta skipped: ${reason}`);
 
@@ -45,5 +45,27 @@ describe('Letta core-memory checkpoint history (environment letta)', () => {
       expect(cells.T9?.commands.some((command) => command.startsWith('cp -a '))).toBe(true);
     },
     1_800_000,
+  );
+});
+
+const latest = createLettaTarget(root, { id: 'letta@0.34.12', env: 'letta-latest' });
+const latestUnavailable = await latest.unavailable?.();
+const latestSkip = latestUnavailable?.missingPrerequisite ? latestUnavailable.reason : null;
+if (latestSkip !== null) console.log(`[stores] letta@0.34.12 skipped: ${latestSkip}`);
+
+describe('letta@0.34.12, the newest letta on PyPI (environment letta-latest)', () => {
+  it.skipIf(latestSkip !== null)(
+    'is Letta Code, not the server library: every cell not evaluable, naming why (no verdict can flip)',
+    async () => {
+      expect(latestUnavailable?.reason).toBe(
+        'letta 0.34.12 on PyPI is Letta Code, the terminal CLI (module letta_code, a bundled Node payload): it ships no ' +
+          'Python letta package, so there is no BlockManager, block_history, archival memory or server to run ' +
+          'in-process (0.16.8 is the newest release of the server library under that name)',
+      );
+      const { row, result } = await measuredRow(latest);
+      expect(row).toEqual(ALL_EDITS.map((edit) => `${edit} not-evaluable`));
+      for (const cell of result.cells) expect(cell.reason).toBe(`not evaluable: ${latestUnavailable?.reason}`);
+    },
+    120_000,
   );
 });

@@ -154,11 +154,13 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
       const absent = missing();
       if (absent) return { reason: absent, missingPrerequisite: true };
       const description = await driverDescription();
-      return description.available
-        ? null
-        : {
-            reason: `the Python store could not be loaded from the venv (${description.reason ?? 'no reason'}); reinstall with ${settings.env ? `pnpm stores install ${settings.env}` : 'bash .ci/install'}`,
-          };
+      if (description.available) return null;
+      // The adapter's PackageCannotRun: the pinned package is there and cannot run this store; a reinstall changes nothing.
+      const cannotRun = description.reason?.match(/^PackageCannotRun: (.*)$/s);
+      if (cannotRun) return { reason: cannotRun[1]! };
+      return {
+        reason: `the Python store could not be loaded from the venv (${description.reason ?? 'no reason'}); reinstall with ${settings.env ? `pnpm stores install ${settings.env}` : 'bash .ci/install'}`,
+      };
     },
     async describe(): Promise<TargetDescription> {
       if (missing())

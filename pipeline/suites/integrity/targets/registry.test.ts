@@ -51,6 +51,7 @@ describe('integrity target registry', () => {
       'mem0-py@2.2.1',
       'mythologiq-agent-memory',
       'letta',
+      'letta@0.34.12',
     ]);
     for (const id of INTEGRITY_TARGET_IDS) expect((await loadIntegrityTarget(id, environment)).id).toBe(id);
     await expect(loadIntegrityTarget('toString', environment)).rejects.toBeInstanceOf(UnknownComponentError);

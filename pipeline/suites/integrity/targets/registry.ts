@@ -103,7 +103,9 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
     const { createNotInstallableTarget, MYTHOLOGIQ } = await import('./not-installable-target.js');
     return createNotInstallableTarget(MYTHOLOGIQ);
   },
-  letta: async ({ root }) => (await import('./letta-target.js')).createLettaTarget(root),
+  letta: async ({ root }) => (await import('./letta-target.js')).createLettaTarget(root, { id: 'letta', env: 'letta' }),
+  'letta@0.34.12': async ({ root }) =>
+    (await import('./letta-target.js')).createLettaTarget(root, { id: 'letta@0.34.12', env: 'letta-latest' }),
 };
 
 /** Every registered target id, in scorecard order. */
