@@ -39,6 +39,7 @@ describe('system registry', () => {
       { kind: 'system', id: 'inspeximus-hist', args: { variant: 'keyed-history', library: 'inspeximus==3.23.1' } },
       { kind: 'system', id: 'mem0-py', args: { variant: 'default', library: 'mem0ai==2.0.20' } },
       { kind: 'system', id: 'mem0-py-exp', args: { variant: 'expired-shown', library: 'mem0ai==2.0.20' } },
+      { kind: 'system', id: 'cognee-py', args: { library: 'cognee==1.6.5' } },
     ]);
   });
 
@@ -61,6 +62,7 @@ describe('system registry', () => {
         (await import('./mem0-py-backend.js')).createMem0PyBackend({ ...settings(), variant: 'default' }),
       'mem0-py-exp': async () =>
         (await import('./mem0-py-backend.js')).createMem0PyBackend({ ...settings(), variant: 'expired-shown' }),
+      'cognee-py': async () => (await import('./cognee-py-backend.js')).createCogneePyBackend(settings()),
     };
     expect(Object.keys(direct)).toEqual([...SYSTEMS.ids]);
     for (const id of SYSTEMS.ids) {

@@ -34,6 +34,8 @@ export interface PythonMemoryProcessSettings {
   env?: string;
   /** Passed to the adapter's `open_store` (e.g. the run embedder's dimensions). */
   config?: Record<string, unknown>;
+  /** Extra environment variables of the process (a model key the library needs: never in a request or a file). */
+  environment?: Record<string, string>;
 }
 
 /** The process as a memory backend uses it. */
@@ -135,7 +137,7 @@ export function createPythonMemoryProcess(settings: PythonMemoryProcessSettings)
     const driver = startStoreProcess({
       python: paths.python,
       driver: paths.driver,
-      env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
+      env: { ...settings.environment, HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
       ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
     });
     try {

@@ -75,6 +75,10 @@ export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
     holds: 'mem0ai 2.2.1 (newest) on qdrant-client 1.20.0 local mode (at-rest row)',
     installTime: 'about 2 min',
   },
+  cognee: {
+    holds: 'cognee 1.6.5 (memory system cognee-py: add, its chunk pipeline or cognify, search(CHUNKS))',
+    installTime: 'about 3 min',
+  },
 };
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */

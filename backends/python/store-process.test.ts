@@ -19,6 +19,7 @@ describe('store driver protocol (JSON lines over stdio)', () => {
       expect(await store.request('hello')).toMatchObject({
         protocol: 1,
         adapters: [
+          'cognee_memory',
           'inspeximus_memory',
           'inspeximus_store',
           'langgraph_sqlite_store',
