@@ -12,6 +12,7 @@ import { storeDrivers } from '../backends/test-support/python-memory.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { main } from './cli.js';
 import type { ProbeRecord, RunManifest, UnitRecord } from './run-log.js';
+import { startOpenAICompatibleServer, type ReceivedRequest } from './test-support/openai-compatible-server.js';
 import { spawnEval, until } from './test-support/spawn-eval.js';
 
 const reason = (await cogneePyProblem())?.message ?? null;
@@ -37,13 +38,46 @@ const lines = <T>(path: string): T[] =>
         .map((line) => JSON.parse(line) as T)
     : [];
 
-async function evaluate(args: string[]) {
+async function evaluate(args: string[], env: NodeJS.ProcessEnv = {}) {
   const err: string[] = [];
   vi.spyOn(console, 'log').mockImplementation(() => {});
   vi.spyOn(console, 'error').mockImplementation((...parts) => void err.push(parts.join(' ')));
-  const code = await main(['eval', ...args], {});
+  const code = await main(['eval', ...args], env);
   vi.restoreAllMocks();
   return { code, stderr: err.join('\n') };
+}
+
+type JsonSchema = {
+  $ref?: string;
+  anyOf?: JsonSchema[];
+  enum?: unknown[];
+  default?: unknown;
+  type?: string;
+  required?: string[];
+  properties?: Record<string, JsonSchema>;
+};
+
+/** The smallest object a JSON schema accepts (required properties only; strings "x"), as a fake model answers. */
+function minimal(schema: JsonSchema, defs: Record<string, JsonSchema>): unknown {
+  if (schema.$ref) return minimal(defs[schema.$ref.split('/').at(-1) ?? ''] ?? {}, defs);
+  if (schema.anyOf) return minimal(schema.anyOf.find((option) => option.type !== 'null') ?? {}, defs);
+  if (schema.enum) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  if (schema.type === 'object')
+    return Object.fromEntries((schema.required ?? []).map((key) => [key, minimal(schema.properties?.[key] ?? {}, defs)]));
+  return { string: 'x', integer: 0, number: 0, boolean: false, array: [] }[schema.type ?? ''] ?? null;
+}
+
+/**
+ * The user's endpoint, faked at the network edge: cognee's connection test gets the string it asks for; every
+ * structured call (its system prompt carries the JSON schema to answer in) gets the schema's minimal object.
+ */
+function fakeModelReply(request: ReceivedRequest) {
+  const system = request.body.messages?.find((message) => message.role === 'system')?.content ?? '';
+  const schema = /```json\n([\s\S]*?)\n```/.exec(system)?.[1];
+  if (!schema) return { content: 'test' };
+  const parsed = JSON.parse(schema) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  return { content: JSON.stringify(minimal(parsed, parsed.$defs ?? {})) };
 }
 
 /** What the port-vs-library comparison looks at in one probe: the records as the agent and the guard see them. */
@@ -121,6 +155,61 @@ describe('pnpm eval on cognee-py (offline, sim) against the cognee port', () => 
       expect(storeDrivers()).toEqual([]);
     },
     600_000,
+  );
+
+  it.skipIf(reason !== null)(
+    "natural mode runs cognee's own cognify with --extraction-model on the user's endpoint",
+    async () => {
+      const server = await startOpenAICompatibleServer(fakeModelReply);
+      try {
+        const out = freshOut();
+        const run = await evaluate(
+          [
+            '--model',
+            'sim',
+            '--extraction-model',
+            'small-model',
+            '--systems',
+            'cognee-py',
+            '--modes',
+            'natural',
+            '--arms',
+            'none',
+            '--trials',
+            '1',
+            '--out',
+            out,
+          ],
+          { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'endpoint-key' },
+        );
+        expect(run.code, run.stderr).toBe(0);
+        const probes = lines<ProbeRecord>(join(runDirOf(out), 'setup.jsonl'));
+        expect(probes.map((probe) => probe.status)).toEqual(SCENARIOS.map(() => 'ok'));
+        for (const probe of probes) {
+          const scenario = SCENARIOS.find((s) => s.id === probe.scenario)!;
+          expect(probe.extractor).toBe('cognee.cognify(openai:small-model)');
+          // cognify keeps both episodes as chunks (cognee revokes nothing): the old policy is returned, labelled.
+          expect(probe.stored).toBe(2);
+          expect(probe.exposure?.exposed, scenario.id).toBe(true);
+        }
+        // Every model call went to the user's endpoint, with its alias and key: cognify's graph and summary prompts.
+        expect(server.requests.length).toBeGreaterThan(0);
+        expect(new Set(server.requests.map((request) => request.body.model))).toEqual(new Set(['small-model']));
+        expect(new Set(server.requests.map((request) => request.headers.authorization))).toEqual(
+          new Set(['Bearer endpoint-key']),
+        );
+        const systems = server.requests.map((request) => request.body.messages?.[0]?.content ?? '');
+        expect(systems.some((text) => text.includes('"title": "KnowledgeGraph"'))).toBe(true);
+        expect(systems.some((text) => text.includes('"title": "SummarizedContent"'))).toBe(true);
+        // The key reached the Python process through its environment only: never the run directory.
+        const written = readdirSync(runDirOf(out)).map((name) => readFileSync(join(runDirOf(out), name), 'utf8'));
+        expect(written.join('\n')).not.toContain('endpoint-key');
+        expect(storeDrivers()).toEqual([]);
+      } finally {
+        await server.close();
+      }
+    },
+    900_000,
   );
 
   it.skipIf(reason !== null)(

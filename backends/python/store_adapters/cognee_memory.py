@@ -117,7 +117,8 @@ class MemoryStore:
                 raise RequestError("config.llm needs endpoint and model")
             os.environ.update({
                 "LLM_PROVIDER": "openai",
-                "LLM_MODEL": str(llm["model"]),
+                # litellm routes by a provider prefix and sends the rest: the endpoint receives the alias unchanged.
+                "LLM_MODEL": f"openai/{llm['model']}",
                 "LLM_ENDPOINT": str(llm["endpoint"]),
                 "LLM_API_KEY": llm_key or "unused",
             })
