@@ -137,6 +137,8 @@ describe('pnpm eval on cognee-py (offline, sim) against the cognee port', () => 
         expect(natural?.status).toBe('not-applicable');
         expect(natural?.reason).toMatch(/cognify, whose graph extraction and summaries need a language model/);
         expect(natural?.reason).toContain('sim-extractor-v2');
+        // The port runs natural mode with the simulator: both episodes stay chunks, the old policy is returned.
+        expect(probeOf('cognee', 'natural', scenario.id)?.exposure?.exposed, scenario.id).toBe(true);
       }
       const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as Summary;
       const cell = (system: string, arm: string) =>
