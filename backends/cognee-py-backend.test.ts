@@ -108,7 +108,11 @@ describe('the run embedder on loopback', () => {
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify(body),
         });
-      const answer = await post({ model: 'text-embedding-3-small', input: ['b text', 'a text'], encoding_format: 'float' });
+      const answer = await post({
+        model: 'text-embedding-3-small',
+        input: ['b text', 'a text'],
+        encoding_format: 'float',
+      });
       expect(answer.status).toBe(200);
       const json = (await answer.json()) as { model: string; data: { index: number; embedding: number[] }[] };
       expect(json.model).toBe('lexical-hash-v1');

@@ -197,7 +197,8 @@ export function createCogneePyBackend(settings: CogneePySettings): MemoryBackend
         const texts = [...distractors, ...(v2 === undefined ? [] : [v2])];
         steps = [...texts.map((text) => ({ add: { text } })), { chunk_pipeline: {} }];
       } else {
-        if (!connection) throw new UnsupportedFeatureError(SYSTEM, 'natural mode', natural.supported ? '' : natural.reason);
+        if (!connection)
+          throw new UnsupportedFeatureError(SYSTEM, 'natural mode', natural.supported ? '' : natural.reason);
         steps = [...writes.episodes.map((episode) => ({ add: { text: episode.text } })), { cognify: {} }];
       }
       const result = await running().request<{ ids: string[]; stored: number }>(
@@ -215,11 +216,11 @@ export function createCogneePyBackend(settings: CogneePySettings): MemoryBackend
       refuseMetadataFilter(SYSTEM, request, NO_METADATA);
       refuseProvenance(SYSTEM, request, NO_METADATA);
       if (request.filter !== undefined) throw new UnsupportedFeatureError(SYSTEM, 'filter', NO_FILTER);
-      const found = await running().request<{ records: SearchItem[] }>(
-        'search',
-        cogneeDatasetName(request.namespace),
-        { query: request.query, k: request.limit, options: {} },
-      );
+      const found = await running().request<{ records: SearchItem[] }>('search', cogneeDatasetName(request.namespace), {
+        query: request.query,
+        k: request.limit,
+        options: {},
+      });
       return { records: chunkRecords(found.records, request.limit), warnings: running().takeNotes() };
     },
     async reset(namespace) {

@@ -99,6 +99,7 @@ describe('system prerequisites', () => {
       'inspeximus-hist',
       'mem0-py',
       'mem0-py-exp',
+      'cognee-py',
     ]);
   });
 });

@@ -64,7 +64,9 @@ function minimal(schema: JsonSchema, defs: Record<string, JsonSchema>): unknown 
   if (schema.enum) return schema.enum[0];
   if (schema.default !== undefined) return schema.default;
   if (schema.type === 'object')
-    return Object.fromEntries((schema.required ?? []).map((key) => [key, minimal(schema.properties?.[key] ?? {}, defs)]));
+    return Object.fromEntries(
+      (schema.required ?? []).map((key) => [key, minimal(schema.properties?.[key] ?? {}, defs)]),
+    );
   return { string: 'x', integer: 0, number: 0, boolean: false, array: [] }[schema.type ?? ''] ?? null;
 }
 

@@ -19,12 +19,21 @@ describe('store driver protocol (JSON lines over stdio)', () => {
       expect(await store.request('hello')).toMatchObject({
         protocol: 1,
         adapters: [
+          'acrf_memory_guard_store',
+          'atelya_attest_chain',
           'cognee_memory',
+          'continuum_events',
           'inspeximus_memory',
           'inspeximus_store',
+          'langgraph_encrypted_store',
+          'langgraph_ledger_store',
+          'langgraph_postgres_store',
+          'langgraph_redis_store',
           'langgraph_sqlite_store',
           'mem0_py_memory',
           'mem0_py_store',
+          'memory_blackbox_store',
+          'openai_agents_session',
         ],
         ops: expect.arrayContaining(['reset', 'insert', 'search', 'list']),
       });
