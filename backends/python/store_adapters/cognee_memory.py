@@ -62,16 +62,37 @@ def describe(config):
 
 
 def _guard_network(allowed_hosts):
-    """Refuses every outgoing connection except to loopback and `allowed_hosts` (the model endpoint's host)."""
-    connect = socket.socket.connect
-    allowed = LOOPBACK | set(allowed_hosts)
+    """Refuses every outgoing connection except to loopback and to the addresses `allowed_hosts` resolve to (the model
+    endpoint's host, and a proxy the environment names): a name is checked where it is resolved, an address where it
+    is connected to."""
+    import ipaddress
 
-    def guarded(self, address):
-        if isinstance(address, tuple) and address[0] not in allowed:
-            raise OSError(f"stalebench cognee adapter: connection to {address[0]} refused (offline: loopback only)")
+    resolve = socket.getaddrinfo
+    connect = socket.socket.connect
+    names = {"localhost", *allowed_hosts}
+    resolved = set()
+
+    def guarded_resolve(host, *args, **kwargs):
+        answers = resolve(host, *args, **kwargs)
+        if isinstance(host, bytes):
+            host = host.decode()
+        if host in names:
+            resolved.update(answer[4][0] for answer in answers)
+        return answers
+
+    def guarded_connect(self, address):
+        if isinstance(address, tuple):
+            host = address[0]
+            try:
+                loopback = ipaddress.ip_address(host).is_loopback
+            except ValueError:
+                loopback = host in names
+            if not loopback and host not in resolved:
+                raise OSError(f"stalebench cognee adapter: connection to {host} refused (offline: loopback and the model endpoint only)")
         return connect(self, address)
 
-    socket.socket.connect = guarded
+    socket.getaddrinfo = guarded_resolve
+    socket.socket.connect = guarded_connect
 
 
 class MemoryStore:
@@ -122,9 +143,11 @@ class MemoryStore:
                 "LLM_ENDPOINT": str(llm["endpoint"]),
                 "LLM_API_KEY": llm_key or "unused",
             })
-            host = urlparse(str(llm["endpoint"])).hostname
-            if host:
-                allowed.append(host)
+            # The endpoint's host, and the proxy the environment routes it through, if any.
+            for url in (str(llm["endpoint"]), os.environ.get("HTTPS_PROXY", ""), os.environ.get("https_proxy", ""), os.environ.get("HTTP_PROXY", ""), os.environ.get("http_proxy", "")):
+                host = urlparse(url).hostname if url else None
+                if host:
+                    allowed.append(host)
         self.llm = llm
         _guard_network(allowed)
         import cognee  # noqa: F401  (fails here, at open, when the package is missing)
