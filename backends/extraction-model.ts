@@ -41,6 +41,11 @@ export interface ExtractionModel {
   readonly id: string;
   /** True for the simulator: natural-mode results that used it are simulated too. */
   readonly simulated: boolean;
+  /**
+   * The endpoint and model behind an endpoint extractor, for a library that runs its own ingestion prompts with it
+   * (cognee-py's cognify). Absent for the simulator. The key goes only into a child process's environment.
+   */
+  connection?(): { baseURL: string; model: string; apiKey: string };
   /** Atomic facts stated in a text (mem0 additive extraction, cognee). */
   extractFacts(text: string): Promise<string[]>;
   /** Entity-to-entity edges in an episode (Graphiti / Zep). */

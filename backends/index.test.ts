@@ -22,6 +22,7 @@ describe('backend registry', () => {
       'mem0-py-exp',
       'graphiti-py',
       'langmem-py',
+      'cognee-py',
     ]);
     // `pnpm eval` without --systems runs the paper's six (the Python rows are named to run), so its run id is unchanged.
     expect(DEFAULT_SYSTEM_IDS).toEqual(['graphiti', 'zep-ce', 'mem0', 'mem0-exp', 'langmem', 'cognee']);

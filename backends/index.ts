@@ -5,6 +5,7 @@ import { createComponent, defineRegistry, factory, NO_ARGS } from '../pipeline/c
 import type { Embedder } from './embedder.js';
 import type { ExtractionModel } from './extraction-model.js';
 import type { GraphStore } from './graph-store.js';
+import { COGNEE_PY_PIN } from './cognee-py-version.js';
 import { GRAPHITI_CORE_LABEL, GRAPHITI_CORE_VERSION } from './graphiti-version.js';
 import { INSPEXIMUS_PIN } from './inspeximus-version.js';
 import { MEM0_PY_PIN } from './mem0-py-version.js';
@@ -115,6 +116,19 @@ export const SYSTEMS = defineRegistry('system', {
     }),
     prerequisite: async () => (await import('./langmem-py-backend.js')).langmemPyProblem(),
     // Not the paper's grid (the langmem port is), and it needs its own Python environment: run when named.
+    inDefaultGrid: false,
+  },
+  'cognee-py': {
+    ...factory({
+      summary: 'cognee (PyPI, Python process): add, its chunk pipeline (direct) or cognify (natural), search(CHUNKS)',
+      args: z
+        .object({ library: z.literal(`cognee==${COGNEE_PY_PIN.version}`).default(`cognee==${COGNEE_PY_PIN.version}`) })
+        .strict(),
+      create: async (_args, settings: BackendSettings) =>
+        (await import('./cognee-py-backend.js')).createCogneePyBackend(settings),
+    }),
+    prerequisite: async () => (await import('./cognee-py-backend.js')).cogneePyProblem(),
+    // Not the paper's grid, and it needs its own Python environment: run when named (`--systems`).
     inDefaultGrid: false,
   },
 });

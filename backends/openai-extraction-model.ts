@@ -113,9 +113,11 @@ export function createOpenAIExtractionModel(settings: OpenAIExtractionModelSetti
   const id = `openai:${settings.model}`;
   let client = settings.client;
 
+  const openClient = (): OpenAI =>
+    (client ??= new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0 }));
+
   async function ask<O extends Operation>(operation: O, user: string): Promise<z.output<(typeof SCHEMAS)[O]>> {
-    client ??= new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0 });
-    const ready = client;
+    const ready = openClient();
     const body = {
       model: settings.model,
       temperature: 0,
@@ -170,6 +172,11 @@ export function createOpenAIExtractionModel(settings: OpenAIExtractionModelSetti
     id,
     simulated: false,
     chatEndpoint: () => ({ baseURL: settings.baseURL ?? null, model: settings.model, apiKey: settings.apiKey }),
+    connection() {
+      // The client's own resolution (settings, else OPENAI_BASE_URL / OPENAI_API_KEY): where its calls would go.
+      const ready = openClient();
+      return { baseURL: ready.baseURL, model: settings.model, apiKey: ready.apiKey };
+    },
     async extractFacts(text) {
       return (await ask('extractFacts', `TEXT:\n${text}`)).facts;
     },

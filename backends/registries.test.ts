@@ -41,6 +41,7 @@ describe('system registry', () => {
       { kind: 'system', id: 'mem0-py-exp', args: { variant: 'expired-shown', library: 'mem0ai==2.0.20' } },
       { kind: 'system', id: 'graphiti-py', args: { library: 'graphiti-core==0.31.2' } },
       { kind: 'system', id: 'langmem-py', args: { library: 'langmem==0.0.30' } },
+      { kind: 'system', id: 'cognee-py', args: { library: 'cognee==1.6.5' } },
     ]);
   });
 
@@ -65,6 +66,7 @@ describe('system registry', () => {
         (await import('./mem0-py-backend.js')).createMem0PyBackend({ ...settings(), variant: 'expired-shown' }),
       'graphiti-py': async () => (await import('./graphiti-py-backend.js')).createGraphitiPyBackend(settings()),
       'langmem-py': async () => (await import('./langmem-py-backend.js')).createLangmemPyBackend(settings()),
+      'cognee-py': async () => (await import('./cognee-py-backend.js')).createCogneePyBackend(settings()),
     };
     expect(Object.keys(direct)).toEqual([...SYSTEMS.ids]);
     for (const id of SYSTEMS.ids) {
@@ -103,6 +105,7 @@ describe('system prerequisites', () => {
       'mem0-py-exp',
       'graphiti-py',
       'langmem-py',
+      'cognee-py',
     ]);
   });
 

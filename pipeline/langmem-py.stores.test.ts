@@ -96,7 +96,7 @@ describe('langmem-py: langmem 0.0.30 itself (offline, sim, direct)', () => {
       for (const probe of probes) {
         expect(probe.status).toBe('not-applicable');
         expect(probe.reason).toMatch(
-          /^langmem's natural mode is create_memory_store_manager, which sends its own prompts to a language model; sim-extractor-v2 answers stalebench's own operations/,
+          /^langmem's natural mode is create_memory_store_manager, which sends its own prompts to a language model; sim-extractor-v3 answers stalebench's own operations/,
         );
       }
     },

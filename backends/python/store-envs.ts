@@ -104,6 +104,10 @@ export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
     installTime: 'about 30 s',
     upgradePip: true,
   },
+  cognee: {
+    holds: 'cognee 1.6.5 (memory system cognee-py: add, its chunk pipeline or cognify, search(CHUNKS))',
+    installTime: 'about 3 min',
+  },
 };
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */
