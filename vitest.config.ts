@@ -18,6 +18,9 @@ export const SERVER_TEST_FILES = [
 /** Test files of `pnpm test:stores`: the heavy Python stores, each in a venv of its own (backends/python/store-envs.ts). */
 export const STORE_TEST_FILES = ['**/*.stores.test.ts'];
 
+/** Never tests of ours: the git-ignored caches hold third-party packages (the store venvs ship their own tests). */
+export const CACHE = ['.cache/**', '**/.cache/**', '.stalebench-cache/**', 'runs/**'];
+
 /** Test files that replace modules (vi.mock) or the environment: each runs in a fresh module graph. */
 const ISOLATED_TEST_FILES = [
   'pipeline/disk-failure.e2e.test.ts',
@@ -32,14 +35,23 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'isolated', include: ISOLATED_TEST_FILES } },
+      {
+        extends: true,
+        test: { name: 'isolated', include: ISOLATED_TEST_FILES, exclude: [...configDefaults.exclude, ...CACHE] },
+      },
       {
         extends: true,
         // The rest share one module graph per worker (modules are imported once, not once per file): the setup file
         // still gives each file its own HOME and cache, and no module of ours keeps state between files.
         test: {
           name: 'core',
-          exclude: [...configDefaults.exclude, ...ISOLATED_TEST_FILES, ...SERVER_TEST_FILES, ...STORE_TEST_FILES],
+          exclude: [
+            ...configDefaults.exclude,
+            ...CACHE,
+            ...ISOLATED_TEST_FILES,
+            ...SERVER_TEST_FILES,
+            ...STORE_TEST_FILES,
+          ],
           isolate: false,
         },
       },

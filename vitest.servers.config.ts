@@ -1,12 +1,13 @@
 // Vitest config of `pnpm test:servers` (with the Neo4j suite): the Python stores and embedders behind the process
 // adapter, each file in its own module graph, with its own HOME and cache as in the core suite.
-import { defineConfig } from 'vitest/config';
-import { SERVER_TEST_FILES } from './vitest.config.js';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { CACHE, SERVER_TEST_FILES } from './vitest.config.js';
 
 export default defineConfig({
   test: {
     setupFiles: ['pipeline/test-support/isolated-home.ts'],
     include: SERVER_TEST_FILES.filter((pattern) => !pattern.startsWith('backends/neo4j')),
+    exclude: [...configDefaults.exclude, ...CACHE],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

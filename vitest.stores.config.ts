@@ -1,12 +1,13 @@
 // Vitest config of `pnpm test:stores`: the heavy Python stores in venvs of their own (`pnpm stores install --all`) and
 // the servers they need (PostgreSQL, Redis), each file in its own module graph with its own HOME and cache.
-import { defineConfig } from 'vitest/config';
-import { STORE_TEST_FILES } from './vitest.config.js';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { CACHE, STORE_TEST_FILES } from './vitest.config.js';
 
 export default defineConfig({
   test: {
     setupFiles: ['pipeline/test-support/isolated-home.ts'],
     include: STORE_TEST_FILES,
+    exclude: [...configDefaults.exclude, ...CACHE],
     passWithNoTests: true,
     testTimeout: 120_000,
     hookTimeout: 600_000,

@@ -67,8 +67,9 @@ describe('pnpm eval --tamper unrevoke', () => {
     const zep = probes.filter((probe) => probe.system === 'zep-ce');
     expect(zep.every((probe) => probe.status === 'ok' && probe.tamper?.edit === 'unrevoke')).toBe(true);
     expect(zep.reduce((sum, probe) => sum + (probe.tamper?.records ?? 0), 0)).toBeGreaterThan(0);
-    // Exposure still counts a revived edge as the revoked policy (its status fields are gone from the graph).
-    expect(zep.filter((probe) => probe.exposure?.exposed).length).toBe(6);
+    // Exposure still counts a revived edge as the revoked policy (its status fields are gone from the graph). 7 of 9
+    // since sim-extractor-v3 also supersedes instruction_injection's v1 (issue #29 item 4; 6 before).
+    expect(zep.filter((probe) => probe.exposure?.exposed).length).toBe(7);
     const langmem = new Set(
       probes.filter((probe) => probe.system === 'langmem').map((p) => `${p.status}: ${p.reason}`),
     );
@@ -102,8 +103,9 @@ describe('the revocation ledger on stores that return no status (natural mode)',
     expect(rows).toEqual([
       'zep-ce guard 5/15 0/13',
       'zep-ce guard + revocation ledger 15/15 0/13',
-      'langmem guard 6/13 6/33',
-      'langmem guard + revocation ledger 13/13 0/33',
+      // 13 revoked before sim-extractor-v3: langmem's manager now rewrites instruction_injection's v1 in place.
+      'langmem guard 6/12 6/33',
+      'langmem guard + revocation ledger 12/12 0/33',
       'cognee guard 0/9 0/9',
       'cognee guard + revocation ledger 9/9 0/9',
     ]);

@@ -5,6 +5,9 @@
 // Its PoEM-on rows only were re-captured for issue #16 item 5 (half of the PoEM-on units run their safety step before
 // deciding): each row's former `overridden` count splits into `allowed` (legitimate skips) + `overridden`, and the
 // prior-step and skip counts are appended; every other field of those rows and every PoEM-off row is unchanged.
+// The natural-mode rows of graphiti, zep-ce and langmem were re-captured for issue #29 item 4: the extraction simulator
+// (sim-extractor-v3) now also supersedes instruction_injection's v1 (9/9 of the nine, was 8/9); every direct row and
+// every other system's natural row is byte-identical to before.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
