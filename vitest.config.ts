@@ -10,7 +10,7 @@ export const SERVER_TEST_FILES = [
   'backends/inspeximus-backend*.test.ts',
   'backends/python/**/*.test.ts',
   'pipeline/inspeximus.e2e.test.ts',
-  'pipeline/frontdoor/real-embedder.test.ts',
+  'pipeline/suites/frontdoor/harness/real-embedder.test.ts',
   'pipeline/real-embedder-eval.test.ts',
   'pipeline/embedder-serve-command.test.ts',
 ];

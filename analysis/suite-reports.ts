@@ -1,6 +1,6 @@
 // The renderers `pnpm report` uses for suite run directories, one line per suite (the suite's `report` member).
 import type { SuiteReportV1 } from '../pipeline/index.js';
-import { frontdoorSuiteReport } from './frontdoor-suite-report.js';
+import { frontdoorSuiteReport } from './frontdoor/frontdoor-suite-report.js';
 import { integritySuiteReport } from './integrity/integrity-suite-report.js';
 
 /** Renderers by suite id (the `suite` field of a suite run's manifest.json). */

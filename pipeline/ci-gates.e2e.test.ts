@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Validator } from '@cfworker/json-schema';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main as evalMain } from './cli.js';
-import { frontdoorMain } from './frontdoor/frontdoor-command.js';
+import { frontdoorMain } from './suites/frontdoor/harness/frontdoor-command.js';
 import { main as integrityMain } from './suites/integrity/harness/integrity-command.js';
 import { parseThresholds } from './thresholds.js';
 

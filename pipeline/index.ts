@@ -29,7 +29,7 @@ export type {
   ToolsRecord,
   WritebackRecord,
 } from './follow-up-log.js';
-export type { FrontdoorRecord } from './frontdoor/frontdoor-results.js';
+export type { FrontdoorRecord } from './suites/frontdoor/harness/frontdoor-results.js';
 export type { IntegrityRecord } from './suites/integrity/harness/run-integrity.js';
 export { checkRunLog, problemText, type RunLogCheck } from './run-log-verify.js';
 export { checkRunSignature, readPublicKey, type SignatureCheck } from './run-signature.js';
@@ -49,7 +49,7 @@ export {
   readFrontdoorResults,
   type FrontdoorCell,
   type FrontdoorResults,
-} from './frontdoor/frontdoor-results.js';
+} from './suites/frontdoor/harness/frontdoor-results.js';
 export type {
   CellResult,
   IntegrityMetric,

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { sarifLog, type SarifTool } from '../analysis/index.js';
 import packageJson from '../package.json' with { type: 'json' };
-import { frontdoorGateCells, type FrontdoorResults } from './frontdoor/frontdoor-results.js';
+import { frontdoorGateCells, type FrontdoorResults } from './suites/frontdoor/harness/frontdoor-results.js';
 import { integrityGateCells } from './suites/integrity/harness/integrity-findings.js';
 import type { IntegrityReport } from './suites/integrity/harness/integrity-result.js';
 import { writeJsonAtomic } from './json-files.js';

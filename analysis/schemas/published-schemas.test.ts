@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Validator } from '@cfworker/json-schema';
 import { afterAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
-import { frontdoorMain } from '../../pipeline/frontdoor/frontdoor-command.js';
+import { frontdoorMain } from '../../pipeline/suites/frontdoor/harness/frontdoor-command.js';
 import { main as integrityMain } from '../../pipeline/suites/integrity/harness/integrity-command.js';
 import type { IntegrityReport } from '../../pipeline/index.js';
 import type { FollowUpSummary, Summary } from '../index.js';

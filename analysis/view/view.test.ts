@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagesOf } from '../../pipeline/index.js';
 import type { UnitRecord } from '../../pipeline/run-log.js';
 import { runEvalCli } from '../../pipeline/test-support/eval-cli.js';
-import { frontdoorMain } from '../../pipeline/frontdoor/frontdoor-command.js';
+import { frontdoorMain } from '../../pipeline/suites/frontdoor/harness/frontdoor-command.js';
 import { main as integrityMain } from '../../pipeline/suites/integrity/harness/integrity-command.js';
 import type { FrontdoorRecord } from '../../pipeline/suites/frontdoor/suite.js';
 import type { IntegrityRecord } from '../../pipeline/suites/integrity/suite.js';

@@ -2,7 +2,7 @@
 // the thresholds over the whole run, with the rules the shards were run with (recorded in their manifests).
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { readFrontdoorResults } from '../frontdoor/frontdoor-results.js';
+import { readFrontdoorResults } from '../suites/frontdoor/harness/frontdoor-results.js';
 import { gateGridRun } from '../grid-gate.js';
 import type { IntegrityReport } from '../suites/integrity/harness/integrity-result.js';
 import { main as mergeMain } from '../merge/merge-command.js';

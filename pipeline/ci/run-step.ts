@@ -28,7 +28,7 @@ export interface RunStepInputs {
 const COMMANDS: Record<ActionSuite, { script: string; args: string[] }> = {
   eval: { script: join('pipeline', 'cli.ts'), args: ['eval'] },
   integrity: { script: join('pipeline', 'suites', 'integrity', 'harness', 'integrity-command.ts'), args: [] },
-  frontdoor: { script: join('pipeline', 'frontdoor', 'frontdoor-command.ts'), args: [] },
+  frontdoor: { script: join('pipeline', 'suites', 'frontdoor', 'harness', 'frontdoor-command.ts'), args: [] },
 };
 
 /** Flags the action sets itself from its inputs; in `args` they would contradict them. */

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync, cpSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { instructionShape, stuffedFor } from '../../backends/frontdoor/text-checks.js';
+import { instructionShape, stuffedFor } from '../../backends/store-tools/text-checks.js';
 import { InvalidInputError } from '../../pipeline/core/errors.js';
 import { ATTACK_NAMES, FIXTURE_DIR, loadFixtureSet, parseFixtureFile } from './fixture.js';
 

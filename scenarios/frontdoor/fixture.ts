@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { containsKey } from '../../backends/frontdoor/text-checks.js';
+import { containsKey } from '../../backends/store-tools/text-checks.js';
 import { InvalidInputError, type InputIssue } from '../../pipeline/core/errors.js';
 import { parseJsonFile } from '../scenario-file.js';
 

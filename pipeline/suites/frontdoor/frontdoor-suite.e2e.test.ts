@@ -6,13 +6,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderFrontdoorHtml, renderFrontdoorMarkdown } from '../../../analysis/frontdoor-report.js';
+import { renderFrontdoorHtml, renderFrontdoorMarkdown } from '../../../analysis/frontdoor/frontdoor-report.js';
 import { main as report } from '../../../analysis/report-command.js';
 import { main as verifyRun } from '../../../analysis/verify-run-command.js';
-import { frontdoorMain } from '../../frontdoor/frontdoor-command.js';
-import type { FrontdoorResults } from '../../frontdoor/frontdoor-results.js';
-import { runFrontdoor } from '../../frontdoor/run-frontdoor.js';
-import { testPlan } from '../../frontdoor/test-plan.js';
+import { frontdoorMain } from './harness/frontdoor-command.js';
+import type { FrontdoorResults } from './harness/frontdoor-results.js';
+import { runFrontdoor } from './harness/run-frontdoor.js';
+import { testPlan } from './harness/test-plan.js';
 import { main as merge } from '../../merge/merge-command.js';
 import { until } from '../../test-support/spawn-eval.js';
 
@@ -189,7 +189,7 @@ describe('pnpm frontdoor writes a suite run directory', () => {
 
 /** `pnpm frontdoor` as its own node process (its pid is the command's own). */
 function spawnFrontdoor(args: string[]) {
-  const command = join(import.meta.dirname, '..', '..', 'frontdoor', 'frontdoor-command.ts');
+  const command = join(import.meta.dirname, 'harness', 'frontdoor-command.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -4,20 +4,20 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { frontdoorSuiteReport } from '../../../analysis/index.js';
-import { frontdoorTarget, type FrontdoorTarget } from '../../../backends/frontdoor/targets.js';
+import { frontdoorTarget, type FrontdoorTarget } from './targets/targets.js';
 import {
   ATTACK_NAMES,
   loadFixtureSet,
   type AttackName,
   type FixtureFile,
 } from '../../../scenarios/frontdoor/fixture.js';
-import { CHANNELS, type Channel } from '../../frontdoor/channels.js';
-import { frontdoorExitCode, type FrontdoorRecord, type FrontdoorResults } from '../../frontdoor/frontdoor-results.js';
+import { CHANNELS, type Channel } from './harness/channels.js';
+import { frontdoorExitCode, type FrontdoorRecord, type FrontdoorResults } from './harness/frontdoor-results.js';
 
-export type { FrontdoorRecord } from '../../frontdoor/frontdoor-results.js';
-import { cellLine, embedderLabel, isLexical, measureCell, rowNotesOf } from '../../frontdoor/run-frontdoor.js';
-import { sharedParts, variantsOf, type SharedParts } from '../../frontdoor/shared-parts.js';
-import { loadFrontdoorTarget } from '../../frontdoor/target-handles.js';
+export type { FrontdoorRecord } from './harness/frontdoor-results.js';
+import { cellLine, embedderLabel, isLexical, measureCell, rowNotesOf } from './harness/run-frontdoor.js';
+import { sharedParts, variantsOf, type SharedParts } from './harness/shared-parts.js';
+import { loadFrontdoorTarget } from './harness/target-handles.js';
 import type { SuiteUnit, SuiteV1 } from '../../suite.js';
 
 /** The run's identity: targets, attacks, channels, variants, embedder, fixtures and what fails the check. */
