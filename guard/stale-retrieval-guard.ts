@@ -207,11 +207,13 @@ function guardCore(
   const keptFeatures: ConflictFeatures[] = [];
   const keptTimes: (number | null)[] = [];
   const index = order.length > SCAN_ALL_UP_TO ? createConflictIndex<number>(settings) : null;
+  // The features of the candidates before this one, in stage-2 order (a few survivors: see `featuresOnce`).
+  const read: ConflictFeatures[] = [];
   for (let at = 0; at < order.length; at += 1) {
     const candidate = order[at]!;
     const time = times[at]!;
     const text = texts[candidate]!;
-    const features = conflictFeatures(text);
+    const features = index ? conflictFeatures(text) : featuresOnce(text, read, at);
     // Only the first conflicting kept record counts (§10.11.6); kept records are tested in the order they were kept.
     let keeper = -1;
     let outcome: ConflictOutcome | null = null;
@@ -263,6 +265,25 @@ function guardCore(
     }
   if (settings.annotate && withheld.length > 0) notes.push(withheldSummaryNote(withheld.length, count));
   return { kept, withheld, notes };
+}
+
+/**
+ * The features of `text`, the `count`-th candidate of a retrieval: those of an earlier candidate with an equal text
+ * (`read[i].text`), else its own, scanned once and appended to `read`. Features are a pure function of the text, so an
+ * equal text's are the same; a store often returns one fact twice in a read (re-extracted, re-ingested). Only for a
+ * few survivors: comparing strings of unequal length costs nothing, and at most `SCAN_ALL_UP_TO` are compared.
+ */
+function featuresOnce(text: string, read: ConflictFeatures[], count: number): ConflictFeatures {
+  for (let at = 0; at < count; at += 1) {
+    const earlier = read[at]!;
+    if (earlier.text === text) {
+      read.push(earlier);
+      return earlier;
+    }
+  }
+  const features = conflictFeatures(text);
+  read.push(features);
+  return features;
 }
 
 /** Up to this many survivors, each candidate is tested against every kept record in order (no index to build). */
