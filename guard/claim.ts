@@ -199,33 +199,53 @@ function argumentsOf(tokens: readonly Token[], i: number, fallback: Claim['head'
 /** A text field printed as a one-key map (langmem's natural-mode `{'content': '…'}` values): the words are inside. */
 const WRAPPED_TEXT = /^\{\s*['"](?:content|text|fact|memory)['"]\s*:\s*['"]([\s\S]*)['"]\s*\}$/;
 
-/** Reads `text` into a claim with `lexicon` (wink-nlp lemmas, part of speech and negation scope). */
-function readClaim(text: string, lexicon: LoadedLexicon): Claim {
-  const tokens = tokensOf(WRAPPED_TEXT.exec(text.trim())?.[1] ?? text);
-  const words = tokens.filter((t) => t.type === 'word');
-  const isCue = (lemma: string) =>
+/** A modality or negation cue of the lexicon. */
+function isCue(lemma: string, lexicon: LoadedLexicon): boolean {
+  return (
     lexicon.negationCues.has(lemma) ||
     lexicon.permission.has(lemma) ||
     lexicon.obligation.has(lemma) ||
-    lexicon.prohibition.has(lemma);
-  // Units of time measure a rule, they are not its subject (`5 leave days` and `14 days of idleness`).
-  const isSubjectWord = (t: Token) =>
+    lexicon.prohibition.has(lemma)
+  );
+}
+
+/** A word that carries the subject. Units of time measure a rule, they are not its subject (`5 leave days`). */
+function isSubjectWord(t: Token, lexicon: LoadedLexicon): boolean {
+  return (
     CONTENT_POS.has(t.pos) &&
     t.lemma.length > 1 &&
     !lexicon.boilerplate.has(t.lemma) &&
     !lexicon.durationSeconds.has(t.lemma) &&
-    !isCue(t.lemma);
-  const content = new Set(words.filter(isSubjectWord).map((t) => t.lemma));
+    !isCue(t.lemma, lexicon)
+  );
+}
+
+/** Verb lemma → the head nouns it acts on, for the verbs whose negation flag is `negated`. */
+function verbArguments(
+  tokens: readonly Token[],
+  negated: boolean,
+  head: Claim['head'],
+  lexicon: LoadedLexicon,
+): Map<string, Set<string>> {
+  const map = new Map<string, Set<string>>();
+  tokens.forEach((t, i) => {
+    if (t.pos !== 'VERB' || t.negated !== negated || lexicon.boilerplate.has(t.lemma) || isCue(t.lemma, lexicon))
+      return;
+    const heads = argumentsOf(tokens, i, head);
+    map.set(t.lemma, new Set([...(map.get(t.lemma) ?? []), ...heads]));
+  });
+  return map;
+}
+
+/**
+ * Reads `text` into a claim with `lexicon` (wink-nlp lemmas, part of speech and negation scope). Its helpers are
+ * module functions, not closures made per text (tsx's `keepNames` names each closure bound to a variable, per call).
+ */
+function readClaim(text: string, lexicon: LoadedLexicon): Claim {
+  const tokens = tokensOf(WRAPPED_TEXT.exec(text.trim())?.[1] ?? text);
+  const words = tokens.filter((t) => t.type === 'word');
+  const content = new Set(words.filter((t) => isSubjectWord(t, lexicon)).map((t) => t.lemma));
   const head = firstNounPhrase(tokens);
-  const verbArguments = (negated: boolean) => {
-    const map = new Map<string, Set<string>>();
-    tokens.forEach((t, i) => {
-      if (t.pos !== 'VERB' || t.negated !== negated || lexicon.boilerplate.has(t.lemma) || isCue(t.lemma)) return;
-      const heads = argumentsOf(tokens, i, head);
-      map.set(t.lemma, new Set([...(map.get(t.lemma) ?? []), ...heads]));
-    });
-    return map;
-  };
   const permits = words.some((t) => lexicon.permission.has(t.lemma) && !t.negated);
   const prohibits = words.some(
     (t) =>
@@ -242,8 +262,8 @@ function readClaim(text: string, lexicon: LoadedLexicon): Claim {
   return {
     content,
     affirmed: new Set(words.filter((t) => !t.negated).map((t) => t.lemma)),
-    affirmedVerbs: verbArguments(false),
-    negatedVerbs: verbArguments(true),
+    affirmedVerbs: verbArguments(tokens, false, head, lexicon),
+    negatedVerbs: verbArguments(tokens, true, head, lexicon),
     permits,
     prohibits,
     quantities,

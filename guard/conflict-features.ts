@@ -122,6 +122,14 @@ export function trimConflictCaches(): void {
   WORDS.resetIfFull();
 }
 
+/**
+ * The first word id of the current table: between two `trimConflictCaches` calls, every id of every reading is at
+ * least this (ids of one table are consecutive from it), so `id - wordIdBase()` indexes an array by word.
+ */
+export function wordIdBase(): number {
+  return WORDS.base;
+}
+
 /** One scan of a text: the fast path reads ASCII text as it is, anything else after `toLowerCase`. */
 function readText(text: string): TextReading {
   return WORDS.read(text, true) ?? (WORDS.read(text.toLowerCase(), false) as TextReading);

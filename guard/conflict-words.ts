@@ -266,6 +266,11 @@ class WordTable {
     return { text, ids, words, left, right, negations, digits, quantities: null, signature: null };
   }
 
+  /** The first id of the current table: its ids are `base`, `base + 1`, … (one per stem, in the order learnt). */
+  get base(): number {
+    return this.idBase;
+  }
+
   /** The stem spelled by an id of the current table. */
   stemOf(id: number): string {
     return this.spelled[id - this.idBase]!;

@@ -303,4 +303,51 @@ describe('the guard after issue #18 returns what the guard before it returned', 
     }
     expect(conflicts).toBeGreaterThan(1000);
   });
+
+  it('equal texts in one retrieval share one reading: the verdict of the same retrieval with every copy distinct', () => {
+    // Issue #32: a candidate whose text equals an earlier candidate's reuses its features. Shortcut off: each copy
+    // made a distinct string by leading spaces, which the conflict test does not read (no word, digit or cue; a
+    // trailing space would complete a final `no` into the cue `no `).
+    const random = seeded(3232);
+    const texts = [
+      ...VOCABULARY,
+      'A single operator may execute transfers up to $1,000,000.',
+      'Single-operator transfers are capped at $10,000.',
+      'TOR logins with anomalies are monitored, not blocked.',
+    ];
+    let shared = 0;
+    let conflicts = 0;
+    for (let retrieval = 0; retrieval < 1500; retrieval += 1) {
+      const pool = Array.from({ length: 1 + Math.floor(random() * 4) }, () =>
+        Array.from({ length: 1 + Math.floor(random() * 8) }, () => texts[Math.floor(random() * texts.length)]).join(
+          ' ',
+        ),
+      );
+      const size = random() < 0.2 ? 33 + Math.floor(random() * 20) : 2 + Math.floor(random() * 12);
+      const records = Array.from({ length: size }, () => ({
+        fact: pool[Math.floor(random() * pool.length)]!,
+        created_at: TIMES[Math.floor(random() * TIMES.length)],
+      }));
+      const distinct = records.map((record, at) => ({ ...record, fact: `${' '.repeat(at + 1)}${record.fact}` }));
+      shared += records.length - new Set(records.map((r) => r.fact)).size;
+      const config = configs[retrieval % configs.length]!;
+      const on = applyStaleRetrievalGuard(records, config, now);
+      const off = applyStaleRetrievalGuard(distinct, config, now);
+      const trimmed = off.withheld.map((w) => ({
+        ...w,
+        text: w.text.trimStart(),
+        ...(w.supersededBy === undefined ? {} : { supersededBy: w.supersededBy.trimStart() }),
+      }));
+      expect(
+        on.kept.map((k) => k.index),
+        `retrieval ${retrieval}`,
+      ).toEqual(off.kept.map((k) => k.index));
+      expect(on.withheld, `retrieval ${retrieval}`).toEqual(trimmed);
+      expect(on.notes, `retrieval ${retrieval}`).toEqual(off.notes);
+      expect(on, `retrieval ${retrieval}`).toEqual(oldGuard(records, config, now));
+      conflicts += on.withheld.length + on.notes.length;
+    }
+    expect(shared).toBeGreaterThan(5000);
+    expect(conflicts).toBeGreaterThan(1000);
+  });
 });

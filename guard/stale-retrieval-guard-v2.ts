@@ -12,6 +12,18 @@ import { memoryRecordToGuardInput, unresolvedConflictNote, type GuardResult } fr
 /** Cosine similarity of records `i` and `j` of one input (from the embedder), or null when there is none. */
 export type SubjectSimilarity = (i: number, j: number) => number | null;
 
+/** Frozen configurations already validated: a screen's config is checked once, not on every retrieval. */
+const RESOLVED = new WeakMap<object, GuardV2Config>();
+function resolvedOnce(config: Partial<GuardV2Config>): GuardV2Config {
+  if (!Object.isFrozen(config)) return resolveGuardV2Config(config);
+  let resolved = RESOLVED.get(config);
+  if (!resolved) {
+    resolved = resolveGuardV2Config(config);
+    RESOLVED.set(config, resolved);
+  }
+  return resolved;
+}
+
 /**
  * Runs guard-v2 on one retrieval result: stage 1 exactly as the reference (§10.4), then stage 2 with the reference's
  * ordering and cap (§10.8: newest first, ⊥ last, only the first conflicting kept record counts, at most floor(N·β)
@@ -27,7 +39,7 @@ export function applyGuardV2(
   now: Date = new Date(),
   similarity: SubjectSimilarity = () => null,
 ): GuardResult {
-  const settings = resolveGuardV2Config(config);
+  const settings = resolvedOnce(config);
   const lexicon = shippedLexicon();
   const withheld: WithheldRecord[] = [];
   const notes: string[] = [];

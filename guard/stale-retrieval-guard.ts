@@ -1,7 +1,7 @@
 // The Stale-Retrieval Guard (stale-retrieval.md §10), a faithful port of [C] `guard/stale_guard.py` @ a8e0964735e7.
 import type { MemoryRecord } from '../backends/memory-backend.js';
 import { conflictBetween, type ConflictOutcome } from './conflict.js';
-import { conflictFeatures, trimConflictCaches, type ConflictFeatures } from './conflict-features.js';
+import { conflictFeatures, trimConflictCaches, wordIdBase, type ConflictFeatures } from './conflict-features.js';
 import { createConflictIndex } from './conflict-index.js';
 import { derivedFromStatus } from './derived-from.js';
 import { DEFAULT_GUARD_CONFIG, resolveGuardConfig, type GuardConfig } from './guard-config.js';
@@ -75,13 +75,7 @@ export function applyStaleRetrievalGuard(
   ledgerBound: readonly boolean[] = [],
 ): GuardResult {
   const texts = records.map(textOf);
-  const verdict = guardCore(
-    texts,
-    (index, slots) => fillFieldSlots(records[index], slots),
-    resolvedOnce(config),
-    now,
-    ledgerBound,
-  );
+  const verdict = guardCore(texts, records, null, resolvedOnce(config), now, ledgerBound);
   const kept = verdict.kept.map((index) => ({ index, record: records[index]! }));
   return { kept, withheld: verdict.withheld, notes: verdict.notes, texts: verdict.kept.map((index) => texts[index]!) };
 }
@@ -123,12 +117,7 @@ export function applyStaleRetrievalGuardToMemoryRecords(
       texts[index] = textOf(copy);
     }
   }
-  const fill = (index: number, slots: GuardFieldSlots): void => {
-    const copy = copies[index];
-    if (copy !== undefined) fillFieldSlots(copy, slots);
-    else fillFieldSlotsFromKeys(records[index]!.fields, slots);
-  };
-  return guardCore(texts, fill, resolvedOnce(config), now, ledgerBound);
+  return guardCore(texts, copies, records, resolvedOnce(config), now, ledgerBound);
 }
 
 /** Whether survivor `a` comes after survivor `b` in stage 2's order: newest first where τ is known, ⊥ after. */
@@ -166,12 +155,29 @@ function newestFirst(order: number[], times: (number | null)[]): void {
 }
 
 /**
- * Both stages on records given as their texts (`textOf`) and `fill`, which fills record i's field slots. Returns the
- * kept indexes ascending.
+ * Fills record `index`'s field slots: from `copies[index]` when there is one, else from the fields of
+ * `records[index]` read in place. A module function, not a closure made per retrieval (the bench and tests run
+ * through tsx, whose `keepNames` names every closure bound to a variable with one more call, per retrieval).
+ */
+function fillSlotsOf(
+  index: number,
+  copies: readonly (GuardInput | undefined)[],
+  records: readonly MemoryRecord[] | null,
+  slots: GuardFieldSlots,
+): void {
+  const copy = copies[index];
+  if (copy !== undefined || records === null) fillFieldSlots(copy, slots);
+  else fillFieldSlotsFromKeys(records[index]!.fields, slots);
+}
+
+/**
+ * Both stages on records given as their texts (`textOf`) and their fields: record i's are those of `copies[i]` when
+ * defined, else those of `records[i]` read in place (`fillSlotsOf`). Returns the kept indexes ascending.
  */
 function guardCore(
   texts: readonly string[],
-  fill: (index: number, slots: GuardFieldSlots) => void,
+  copies: readonly (GuardInput | undefined)[],
+  records: readonly MemoryRecord[] | null,
   settings: GuardConfig,
   now: Date,
   ledgerBound: readonly boolean[],
@@ -184,7 +190,7 @@ function guardCore(
   const times: (number | null)[] = [];
   const slots = emptyFieldSlots();
   for (let index = 0; index < count; index += 1) {
-    fill(index, slots);
+    fillSlotsOf(index, copies, records, slots);
     const marked = settings.trustExplicitFields ? revocationOf(slots, now) : null;
     const derived = settings.trustExplicitFields && !marked ? derivedFromStatus(derivedStatusOf(slots)) : null;
     if (marked) withheld.push({ index, text: texts[index]!, reason: `backend marked ${marked}`, stage: 'explicit' });
@@ -201,19 +207,36 @@ function guardCore(
   const keptFeatures: ConflictFeatures[] = [];
   const keptTimes: (number | null)[] = [];
   const index = order.length > SCAN_ALL_UP_TO ? createConflictIndex<number>(settings) : null;
+  // The features of the candidates before this one, in stage-2 order (a few survivors: see `featuresOnce`).
+  const read: ConflictFeatures[] = [];
+  const base = wordIdBase();
   for (let at = 0; at < order.length; at += 1) {
     const candidate = order[at]!;
     const time = times[at]!;
     const text = texts[candidate]!;
-    const features = conflictFeatures(text);
-    // Only the first conflicting kept record counts (§10.11.6); kept records are tested in the order they were kept.
+    const features = index ? conflictFeatures(text) : featuresOnce(text, read, at);
+    // Only the first conflicting kept record counts (§10.11.6); kept records are tested in the order kept.
     let keeper = -1;
     let outcome: ConflictOutcome | null = null;
     if (index) {
       const first = index.firstConflict(features);
       if (first) ({ keeper, outcome } = first);
     } else if (features.ids.length > 0) {
+      const ids = features.ids;
+      // |W(candidate) ∩ W(kept j)| for every kept j at once, from the words' marks (see `KEPT_MARKS`).
+      for (let other = 0; other < keptFeatures.length; other += 1) SHARED[other] = 0;
+      for (let word = 0; word < ids.length; word += 1) {
+        const slot = ids[word]! - base;
+        for (let marks = slot < KEPT_MARKS.length ? KEPT_MARKS[slot]! : 0; marks !== 0; marks &= marks - 1)
+          SHARED[31 - Math.clz32(marks & -marks)]! += 1;
+      }
       for (let other = 0; other < keptFeatures.length; other += 1) {
+        const keptIds = keptFeatures[other]!.ids;
+        // conflictBetween's own first tests, on the same arithmetic: where they return no conflict, it is not called
+        // (most pairs of a retrieval share too few words). SHARED is never below the true count (a mark is set only
+        // for a kept record's word), so a pair is skipped only where conflictBetween would return no conflict.
+        if (keptIds.length === 0) continue;
+        if (SHARED[other]! / Math.min(ids.length, keptIds.length) < settings.subjectOverlap) continue;
         const tested = conflictBetween(features, keptFeatures[other]!, settings);
         if (tested.hit) {
           keeper = other;
@@ -237,12 +260,15 @@ function guardCore(
         supersededBy: texts[kept[keeper]!]!,
       });
     } else {
-      index?.add(kept.length, features);
+      if (index) index.add(kept.length, features);
+      else markKept(features.ids, base, keptFeatures.length);
       kept.push(candidate);
       keptFeatures.push(features);
       keptTimes.push(time);
     }
   }
+  // Zero again for the next retrieval (for its speed only: a stale mark can make a pair be tested, never skipped).
+  if (!index) for (const keptWords of keptFeatures) clearMarks(keptWords.ids, base);
   // Input order again (a few records: an insertion sort, with no comparator calls).
   if (kept.length > SCAN_ALL_UP_TO) kept.sort((a, b) => a - b);
   else
@@ -257,6 +283,53 @@ function guardCore(
     }
   if (settings.annotate && withheld.length > 0) notes.push(withheldSummaryNote(withheld.length, count));
   return { kept, withheld, notes };
+}
+
+/**
+ * The features of `text`, the `count`-th candidate of a retrieval: those of an earlier candidate with an equal text
+ * (`read[i].text`), else its own, scanned once and appended to `read`. Features are a pure function of the text, so an
+ * equal text's are the same; a store often returns one fact twice in a read (re-extracted, re-ingested). Only for a
+ * few survivors: comparing strings of unequal length costs nothing, and at most `SCAN_ALL_UP_TO` are compared.
+ */
+function featuresOnce(text: string, read: ConflictFeatures[], count: number): ConflictFeatures {
+  for (let at = 0; at < count; at += 1) {
+    const earlier = read[at]!;
+    if (earlier.text === text) {
+      read.push(earlier);
+      return earlier;
+    }
+  }
+  const features = conflictFeatures(text);
+  read.push(features);
+  return features;
+}
+
+/**
+ * Per word of the current word table (`id - wordIdBase()`), bit j set while kept record j of the retrieval being
+ * guarded (scan path: at most `SCAN_ALL_UP_TO` = 32 kept) has that word; all zero between retrievals. Grown as the
+ * table learns words. With `SHARED`, the words a candidate shares with each kept record are counted in one pass over
+ * its own words rather than one merge per pair.
+ */
+let KEPT_MARKS = new Int32Array(1 << 12);
+/** The count of shared words per kept record for the current candidate. */
+const SHARED = new Int32Array(32);
+
+/** Marks `ids` (a kept record's words) as those of kept record `kept`. */
+function markKept(ids: readonly number[], base: number, kept: number): void {
+  for (let at = 0; at < ids.length; at += 1) {
+    const slot = ids[at]! - base;
+    if (slot >= KEPT_MARKS.length) {
+      const larger = new Int32Array(Math.max(slot + 1, KEPT_MARKS.length * 2));
+      larger.set(KEPT_MARKS);
+      KEPT_MARKS = larger;
+    }
+    KEPT_MARKS[slot]! |= 1 << kept;
+  }
+}
+
+/** Clears the marks of a kept record's words (every kept record's, at the end of a retrieval). */
+function clearMarks(ids: readonly number[], base: number): void {
+  for (let at = 0; at < ids.length; at += 1) KEPT_MARKS[ids[at]! - base] = 0;
 }
 
 /** Up to this many survivors, each candidate is tested against every kept record in order (no index to build). */

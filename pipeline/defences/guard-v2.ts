@@ -11,7 +11,8 @@ import { guardScreenVerdict } from './stale-guard.js';
  * where a caller awaits the guard (`createGuardV2`, `stalebench/guard`, `pnpm guard:mcp`).
  */
 function create(settings: unknown = {}) {
-  const config = resolveGuardV2Config(settings);
+  // Frozen: guard-v2 validates a frozen configuration once, not on every read.
+  const config = Object.freeze(resolveGuardV2Config(settings));
   return {
     screen({ records, now }: ScreenInput): ScreenVerdict {
       return guardScreenVerdict(applyGuardV2(records.map(memoryRecordToGuardInput), config, now));

@@ -2,7 +2,7 @@
 import { resolveGuardConfig, type GuardConfig } from '../../guard/guard-config.js';
 import { applyStaleRetrievalGuardToMemoryRecords } from '../../guard/stale-retrieval-guard.js';
 import type { GuardVerdict, WithheldRecord } from '../../guard/read-guard.js';
-import type { DefenceV1, ScreenInput, ScreenVerdict } from './defence-v1.js';
+import type { DefenceV1, ScreenInput, ScreenVerdict, WithheldRecordTrace } from './defence-v1.js';
 
 /**
  * Creates the guard's screen with `settings` (any subset of `GuardConfig`; validated, unknown keys rejected). Runs
@@ -32,17 +32,15 @@ export function guardScreenVerdict(verdict: Pick<GuardVerdict<unknown>, 'kept' |
 
 /** A screen's verdict from kept indexes, withheld records (no empty `supersededBy` kept) and notes. */
 function screenVerdictOf(kept: number[], withheld: readonly WithheldRecord[], notes: string[]): ScreenVerdict {
-  return {
-    kept,
-    withheld: withheld.map(({ index, text, reason, stage, supersededBy }) => ({
-      index,
-      text,
-      reason,
-      stage,
-      ...(supersededBy ? { supersededBy } : {}),
-    })),
-    notes,
-  };
+  // Built field by field (an object spread costs a runtime helper call per record, on every retrieval).
+  const screened = new Array<WithheldRecordTrace>(withheld.length);
+  for (let at = 0; at < withheld.length; at += 1) {
+    const { index, text, reason, stage, supersededBy } = withheld[at]!;
+    const record: WithheldRecordTrace = { index, text, reason, stage };
+    if (supersededBy) record.supersededBy = supersededBy;
+    screened[at] = record;
+  }
+  return { kept, withheld: screened, notes };
 }
 
 /** Withholds records the system marked revoked, and survivors superseded by a newer kept record (§10.4–10.9). */
