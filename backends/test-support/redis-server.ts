@@ -50,7 +50,8 @@ export interface RunningRedis {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1 (bound, read, released). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -97,42 +98,21 @@ async function waitForPing(url: string): Promise<string | null> {
   return last;
 }
 
+/** A daemonized server as `launchRedisServer` left it: its pid, URL and version, nothing tied to this process. */
+export interface LaunchedRedis {
+  pid: number;
+  url: string;
+  version: string;
+}
+
 /**
- * Starts a Redis server with both modules on a free 127.0.0.1 port (`--save "" --appendonly no`, daemonized with a
- * pidfile in its own temporary directory), waits until it answers, and stops it when this Node process exits if
- * `stop()` was not called. Throws MissingPrerequisiteError when the environment is not installed, and an Error with
- * the server's log when it does not come up.
- *
- * @example const redis = await startRedisServer(root); try { use(redis.url); } finally { await redis.stop(); }
+ * Launches `redis-server` with both modules, daemonized, on `port` of 127.0.0.1 (`--save "" --appendonly no`, its
+ * pidfile and log in `dir`), and waits until it answers PING. Nothing is tied to this process: the caller stops it
+ * (the `pnpm services` state, or `startRedisServer`'s stop). Throws with the server's log when it does not come up.
  */
-export async function startRedisServer(root: string): Promise<RunningRedis> {
-  const binaries = findRedisBinaries(root);
-  if (typeof binaries === 'string')
-    throw new MissingPrerequisiteError('Redis', 'redis-server with RediSearch and RedisJSON', binaries);
+export async function launchRedisServer(binaries: RedisBinaries, dir: string, port: number): Promise<LaunchedRedis> {
   const version = spawnSync(binaries.server, ['--version'], { encoding: 'utf8' }).stdout.trim();
-  const dir = mkdtempSync(join(tmpdir(), 'stalebench-redis-'));
   const pidfile = join(dir, 'redis.pid');
-  const pid = () => (existsSync(pidfile) ? Number(readFileSync(pidfile, 'utf8').trim()) || 0 : 0);
-  const killNow = () => {
-    const running = pid();
-    if (running > 0 && isAlive(running)) process.kill(running, 'SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  };
-  process.once('exit', killNow);
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    process.removeListener('exit', killNow);
-    const running = pid();
-    if (running > 0 && isAlive(running)) {
-      process.kill(running, 'SIGTERM');
-      for (let waited = 0; waited < 50 && isAlive(running); waited += 1) await sleep(100);
-      if (isAlive(running)) process.kill(running, 'SIGKILL');
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  const port = await freePort();
   const args = [
     ...['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     ...['--daemonize', 'yes', '--pidfile', pidfile, '--dir', dir, '--logfile', join(dir, 'redis.log')],
@@ -141,12 +121,59 @@ export async function startRedisServer(root: string): Promise<RunningRedis> {
   const started = spawnSync(binaries.server, args, { encoding: 'utf8' });
   const url = `redis://127.0.0.1:${port}/0`;
   const silent = started.status === 0 ? await waitForPing(url) : `exit status ${started.status}`;
-  if (silent !== null) {
+  const pid = existsSync(pidfile) ? Number(readFileSync(pidfile, 'utf8').trim()) || 0 : 0;
+  if (silent !== null || pid === 0) {
     const log = existsSync(join(dir, 'redis.log'))
       ? readFileSync(join(dir, 'redis.log'), 'utf8').trim().slice(-600)
       : '';
-    await stop();
-    throw new Error(`${binaries.server} did not answer on ${url} (${silent}): ${started.stderr.trim()} ${log}`);
+    if (pid > 0 && isAlive(pid)) process.kill(pid, 'SIGKILL');
+    throw new Error(
+      `${binaries.server} did not answer on ${url} (${silent ?? 'no pidfile'}): ${started.stderr.trim()} ${log}`,
+    );
   }
-  return { url, version, stop };
+  return { pid, url, version };
+}
+
+/** Stops a server by its pid: SIGTERM, up to 5 s, then SIGKILL; resolves once it is gone. */
+export async function stopRedisPid(pid: number): Promise<void> {
+  if (pid <= 0 || !isAlive(pid)) return;
+  process.kill(pid, 'SIGTERM');
+  for (let waited = 0; waited < 50 && isAlive(pid); waited += 1) await sleep(100);
+  if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  for (let waited = 0; waited < 50 && isAlive(pid); waited += 1) await sleep(100);
+}
+
+/**
+ * Starts a Redis server with both modules on a free 127.0.0.1 port in its own temporary directory, and stops it when
+ * this Node process exits if `stop()` was not called. Throws MissingPrerequisiteError when the environment is not
+ * installed, and an Error with the server's log when it does not come up.
+ *
+ * @example const redis = await startRedisServer(root); try { use(redis.url); } finally { await redis.stop(); }
+ */
+export async function startRedisServer(root: string): Promise<RunningRedis> {
+  const binaries = findRedisBinaries(root);
+  if (typeof binaries === 'string')
+    throw new MissingPrerequisiteError('Redis', 'redis-server with RediSearch and RedisJSON', binaries);
+  const dir = mkdtempSync(join(tmpdir(), 'stalebench-redis-'));
+  let launched: LaunchedRedis | undefined;
+  const killNow = () => {
+    if (launched && isAlive(launched.pid)) process.kill(launched.pid, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', killNow);
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    process.removeListener('exit', killNow);
+    if (launched) await stopRedisPid(launched.pid);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    launched = await launchRedisServer(binaries, dir, await freePort());
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url: launched.url, version: launched.version, stop };
 }

@@ -5,4 +5,5 @@ import type { Service } from './service.js';
 export const SERVICE_LOADERS: Readonly<Record<string, () => Promise<Service>>> = {
   neo4j: async () => (await import('./neo4j-service.js')).neo4jService,
   postgres: async () => (await import('./postgres-service.js')).postgresService,
+  redis: async () => (await import('./redis-service.js')).redisService,
 };

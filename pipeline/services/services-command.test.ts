@@ -145,8 +145,8 @@ describe('pnpm services', () => {
     expect(existsSync(servicesDir(root))).toBe(false);
   });
 
-  it('registers neo4j and postgres, each under its own id', async () => {
-    expect(Object.keys(SERVICE_LOADERS)).toEqual(['neo4j', 'postgres']);
+  it('registers neo4j, postgres and redis, each under its own id', async () => {
+    expect(Object.keys(SERVICE_LOADERS)).toEqual(['neo4j', 'postgres', 'redis']);
     for (const [id, load] of Object.entries(SERVICE_LOADERS)) expect((await load()).id).toBe(id);
   });
 
