@@ -108,6 +108,10 @@ export const STORE_ENVS: Readonly<Record<string, StoreEnvSpec>> = {
     holds: 'cognee 1.6.5 (memory system cognee-py: add, its chunk pipeline or cognify, search(CHUNKS))',
     installTime: 'about 3 min',
   },
+  'langgraph-sqlite-3.1.1': {
+    holds: "langgraph-checkpoint-sqlite 3.1.1 (agmi's version): integrity target langgraph-sqlite-py@3.1.1",
+    installTime: 'about 30 s',
+  },
 };
 
 /** Store environments live under this git-ignored folder, relative to the repository root. */

@@ -26,6 +26,7 @@ describe('integrity target registry', () => {
       'inspeximus',
       'inspeximus-receipts-unsigned',
       'langgraph-sqlite-py',
+      'langgraph-sqlite-py@3.1.1',
       'memory-blackbox-alive',
       'memory-blackbox-restarted',
       'memory-blackbox-restarted@0.1.0',

@@ -35,6 +35,11 @@ const TARGET_LOADERS: Record<string, (environment: TargetEnvironment) => Promise
     (await import('./inspeximus-target.js')).createInspeximusTarget(root, 'receipts-unsigned'),
   'langgraph-sqlite-py': async ({ root }) =>
     (await import('./langgraph-sqlite-py-target.js')).createLanggraphSqlitePyTarget(root),
+  'langgraph-sqlite-py@3.1.1': async ({ root }) =>
+    (await import('./langgraph-sqlite-py-target.js')).createLanggraphSqlitePyTarget(root, {
+      id: 'langgraph-sqlite-py@3.1.1',
+      env: 'langgraph-sqlite-3.1.1',
+    }),
   'memory-blackbox-alive': async ({ root }) =>
     (await import('./memory-blackbox-target.js')).createMemoryBlackboxTarget(root, {
       id: 'memory-blackbox-alive',
