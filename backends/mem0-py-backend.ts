@@ -25,6 +25,8 @@ export type Mem0PySettings = BackendSettings & {
   variant: Mem0PyVariant;
   /** Repository root holding the store environment and the driver; defaults to this checkout. */
   root?: string;
+  /** Another mem0ai release in its own store environment (the front door's `mem0-py@<version>`); default the pin. */
+  release?: { version: string; env: string };
 };
 
 /** One memory as mem0's Python `search` / `get_all` returns it. */
@@ -80,12 +82,13 @@ function toRecord(item: Mem0PyItem): MemoryRecord {
 export function createMem0PyBackend(settings: Mem0PySettings): MemoryBackend {
   const id = settings.variant === 'default' ? 'mem0-py' : 'mem0-py-exp';
   const { embedder } = settings;
+  const pin = settings.release ? { name: MEM0_PY_PIN.name, version: settings.release.version } : MEM0_PY_PIN;
   const python = createPythonMemoryProcess({
     system: id,
     adapter: ADAPTER,
-    pin: MEM0_PY_PIN,
+    pin,
     root: settings.root ?? PROJECT_ROOT,
-    env: ENV,
+    env: settings.release?.env ?? ENV,
     config: { dimensions: embedder.dimensions },
     workDir: join(settings.workDir, directoryName(settings.runId), id),
   });
@@ -111,7 +114,7 @@ export function createMem0PyBackend(settings: Mem0PySettings): MemoryBackend {
   };
 
   const description: BackendDescription = {
-    summary: `mem0ai ${MEM0_PY_PIN.version} (PyPI) in a Python process, local on-disk Qdrant per namespace, the run's embedder; direct = add(infer=False, expiration_date = yesterday UTC); default read search(filters {user_id}, top_k) with ${settings.variant === 'default' ? 'show_expired=False (mem0 default)' : 'show_expired=True'}`,
+    summary: `mem0ai ${pin.version} (PyPI) in a Python process, local on-disk Qdrant per namespace, the run's embedder; direct = add(infer=False, expiration_date = yesterday UTC); default read search(filters {user_id}, top_k) with ${settings.variant === 'default' ? 'show_expired=False (mem0 default)' : 'show_expired=True'}`,
     modes: { direct: { supported: true }, natural: { supported: false, reason: NO_NATURAL } },
     exposure: { rule: 'lexical' },
     get storeFilter() {

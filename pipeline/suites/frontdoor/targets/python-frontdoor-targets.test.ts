@@ -96,6 +96,7 @@ describe('front-door Python targets in the registry', () => {
       'langgraph-store-py',
       'langgraph-store-py@3.1.2',
       'mem0-py',
+      'mem0-py@2.2.1',
       'letta-archival',
     ];
     expect(FRONTDOOR_TARGET_IDS.slice(-ids.length)).toEqual(ids);
@@ -110,14 +111,16 @@ describe('front-door Python targets in the registry', () => {
       `langgraph-checkpoint-sqlite ${LANGGRAPH_STORE_PY_RELEASES.agmi.version} SqliteStore, sqlite-vec vector index (the real library, PyPI)`,
       `langgraph-checkpoint-sqlite ${LANGGRAPH_STORE_PY_RELEASES.latest.version} SqliteStore, sqlite-vec vector index (the real library, PyPI)`,
       'mem0ai 2.0.20 (Python, the real library), local Qdrant store, infer=False',
+      'mem0ai 2.2.1 (Python, the real library, newest on PyPI), local Qdrant store, infer=False',
       'letta 0.16.8 archival memory (Python, the real library), one agent per user',
     ]);
-    expect(ids.slice(-3)[0]).toBe(`langgraph-store-py@${LANGGRAPH_STORE_PY_RELEASES.latest.version}`);
+    expect(ids.slice(-4)[0]).toBe(`langgraph-store-py@${LANGGRAPH_STORE_PY_RELEASES.latest.version}`);
     const targets = await Promise.all(ids.map(frontdoorTarget));
     // inspeximus ranks lexically (no embedder); the LangGraph store ranks by the run's embedder, so a lexical
     // stand-in is labelled on its row.
     expect(targets.map((target) => [target.python, target.ranksByEmbedder])).toEqual([
       ...Array(6).fill([true, false]),
+      [true, true],
       [true, true],
       [true, true],
       [true, true],

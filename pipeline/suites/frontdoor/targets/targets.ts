@@ -122,6 +122,19 @@ const TARGETS: readonly FrontdoorTarget[] = [
     python: true,
   },
   {
+    id: 'mem0-py@2.2.1',
+    version: () => 'mem0ai 2.2.1 (Python, the real library, newest on PyPI), local Qdrant store, infer=False',
+    ranksByEmbedder: true,
+    kind: 'library',
+    python: true,
+    load: async (settings) =>
+      (await import('../../../../backends/mem0-py-backend.js')).createMem0PyBackend({
+        ...settings,
+        variant: 'default',
+        release: { version: '2.2.1', env: 'mem0-py-latest' },
+      }),
+  },
+  {
     id: 'letta-archival',
     version: () => `letta ${LETTA_PIN.version} archival memory (Python, the real library), one agent per user`,
     ranksByEmbedder: true,
