@@ -67,7 +67,7 @@ describe('cognee-py reads and modes', () => {
     expect(offline.description.modes.direct).toEqual({ supported: true });
     expect(offline.description.modes.natural).toMatchObject({ supported: false });
     expect(offline.description.modes.natural.supported ? '' : offline.description.modes.natural.reason).toMatch(
-      /cognify.*needs? a language model.*sim-extractor-v2/,
+      /cognify.*needs? a language model.*sim-extractor-v3/,
     );
     expect(offline.description.storeFilter).toBeNull();
     const endpoint: ExtractionModel = {
