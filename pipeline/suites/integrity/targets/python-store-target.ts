@@ -158,8 +158,10 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
       // The adapter's PackageCannotRun: the pinned package is there and cannot run this store; a reinstall changes nothing.
       const cannotRun = description.reason?.match(/^PackageCannotRun: (.*)$/s);
       if (cannotRun) return { reason: cannotRun[1]! };
+      // A package that fails to import is a prerequisite the user can fix: the command exits 1 naming it (issue #28).
       return {
         reason: `the Python store could not be loaded from the venv (${description.reason ?? 'no reason'}); reinstall with ${settings.env ? `pnpm stores install ${settings.env}` : 'bash .ci/install'}`,
+        missingPrerequisite: true,
       };
     },
     async describe(): Promise<TargetDescription> {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -197,7 +197,7 @@ describe('Python stores through the store driver', () => {
 });
 
 describe('Python stores that cannot run', () => {
-  it('a venv without the store package: every cell not evaluable with the import error, nothing evaluated, exit 2', async () => {
+  it('a venv without the store package: exit 1 naming the import error and the install command, nothing written', async () => {
     const fakeRoot = join(scratch, 'no-package');
     mkdirSync(join(fakeRoot, '.cache', 'python', 'venv', 'bin'), { recursive: true });
     // python3 on PATH without inspeximus stands in for a venv whose install failed.
@@ -214,24 +214,20 @@ describe('Python stores that cannot run', () => {
     );
     if (system.status === 0)
       return console.log('[python targets] skipped the missing-package case: the system python3 has inspeximus');
-    const out: string[] = [];
+    const err: string[] = [];
     const code = await main(
       ['--target', 'inspeximus', '--edits', 'T1,T9', '--json', '-o', join(scratch, 'out')],
-      { write: (chunk: string) => out.push(chunk) },
       { write: () => true },
+      { write: (chunk: string) => err.push(chunk) },
       {},
       { root: fakeRoot },
     );
-    expect(code).toBe(2);
-    const cells = JSON.parse(out.join('')).targets[0].cells;
-    expect(cells).toHaveLength(2);
-    for (const cell of cells)
-      expect(cell).toMatchObject({
-        verdict: 'not-evaluable',
-        reason: expect.stringMatching(
-          /could not be loaded from the venv \(ModuleNotFoundError: No module named 'inspeximus'\)/,
-        ),
-      });
+    // A package that fails to import is a missing prerequisite (issue #28): exit 1 naming it, nothing written.
+    expect(code).toBe(1);
+    expect(err.join('')).toMatch(
+      /target inspeximus cannot run: the Python store could not be loaded from the venv \(ModuleNotFoundError: No module named 'inspeximus'\); reinstall with bash \.ci\/install/,
+    );
+    expect(existsSync(join(scratch, 'out'))).toBe(false);
   }, 60_000);
 
   it('no venv at all: exit 1 naming what is missing, before anything runs', async () => {
