@@ -4,7 +4,9 @@ The Redis server is the harness's (config `redis_url`); each cell has its own ke
 passed to the saver as `checkpoint_prefix` / `checkpoint_write_prefix`, so its keys and search indexes are its own.
 """
 
-THREADS = {"A": "thread-a", "B": "thread-b"}
+from store_adapters import langgraph_sqlite_store
+
+THREADS = langgraph_sqlite_store.THREADS
 
 
 def prefixes(key_prefix):
@@ -69,8 +71,11 @@ class MissingSetting(Exception):
     origin = "driver"
 
 
-class Store:
+class Store(langgraph_sqlite_store.Store):
+    """The SqliteSaver adapter's seed and read (one thread per context) over a RedisSaver on the cell's key prefix."""
+
     def __init__(self, config):
+        # Not the parent's __init__: that one opens a SQLite file; this store is the server's keys.
         import redis
 
         for field in ("redis_url", "key_prefix"):
@@ -82,32 +87,6 @@ class Store:
         self.client = redis.Redis.from_url(config["redis_url"])
         self.saver = RedisSaver(redis_client=self.client, **prefixes(config["key_prefix"]))
         self.saver.setup()
-
-    def seed(self, context, records):
-        from langgraph.checkpoint.base import empty_checkpoint
-        from langgraph.checkpoint.base.id import uuid6
-
-        config = {"configurable": {"thread_id": THREADS[context], "checkpoint_ns": ""}}
-        latest = self.saver.get_tuple(config)
-        parent = latest.config["configurable"]["checkpoint_id"] if latest else None
-        step = len(list(self.saver.list(config)))
-        ids = []
-        for record in records:
-            checkpoint = {**empty_checkpoint(), "id": str(uuid6(clock_seq=step)), "channel_values": {"memory": record["text"]}, "channel_versions": {"memory": step + 1}}
-            put_config = {"configurable": {"thread_id": THREADS[context], "checkpoint_ns": "", **({"checkpoint_id": parent} if parent else {})}}
-            self.saver.put(put_config, checkpoint, {"source": "loop", "step": step, "parents": {}}, {"memory": step + 1})
-            parent = checkpoint["id"]
-            ids.append(parent)
-            step += 1
-        return ids
-
-    def read(self, context):
-        config = {"configurable": {"thread_id": THREADS[context]}}
-        latest = self.saver.get_tuple(config)
-        texts = [str(item.checkpoint["channel_values"].get("memory", "")) for item in self.saver.list(config)]
-        if latest is not None and str(latest.checkpoint["channel_values"].get("memory", "")) not in texts:
-            texts.append(str(latest.checkpoint["channel_values"].get("memory", "")))
-        return {"status": "served", "texts": texts}
 
     def raw_paths(self):
         return {"store": "", "store_dir": ""}
