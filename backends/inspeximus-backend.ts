@@ -1,6 +1,6 @@
 // inspeximus (PyPI) measured through its own API in a Python process: keyed, unkeyed and keyed-read-with-history.
 import { join } from 'node:path';
-import { EvalError, type MissingPrerequisiteError } from '../pipeline/core/errors.js';
+import { EvalError } from '../pipeline/core/errors.js';
 import { INSPEXIMUS_PIN, INSPEXIMUS_VERSION } from './inspeximus-version.js';
 import {
   directoryName,
@@ -20,7 +20,7 @@ import type {
   RecordedWarning,
   SystemId,
 } from './memory-backend.js';
-import { createPythonMemoryProcess, pythonPackageProblem } from './python/python-memory-process.js';
+import { createPythonMemoryProcess, packageProblemOnce } from './python/python-memory-process.js';
 import { refuseProvenance } from './provenance.js';
 
 // Issue #19 item 1 covers graphiti; inspeximus's own derivation tracking (stale_derived) is not wired to derivedFrom.
@@ -63,15 +63,11 @@ const VARIANTS: Record<
   },
 };
 
-let checked: Promise<MissingPrerequisiteError | null> | undefined;
-
 /** Null when the venv holds the pinned inspeximus, else the error naming what is missing (checked once per process). */
-export function inspeximusProblem(root: string = PROJECT_ROOT): Promise<MissingPrerequisiteError | null> {
-  if (root !== PROJECT_ROOT)
-    return pythonPackageProblem({ system: 'inspeximus', adapter: ADAPTER, pin: INSPEXIMUS_PIN, root });
-  checked ??= pythonPackageProblem({ system: 'inspeximus', adapter: ADAPTER, pin: INSPEXIMUS_PIN, root });
-  return checked;
-}
+export const inspeximusProblem = packageProblemOnce(
+  { system: 'inspeximus', adapter: ADAPTER, pin: INSPEXIMUS_PIN },
+  PROJECT_ROOT,
+);
 
 /**
  * Creates one inspeximus configuration. Every namespace is its own store (`memory.db` under `workDir`) in one Python

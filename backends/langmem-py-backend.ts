@@ -1,6 +1,6 @@
 // langmem-py: langmem itself (PyPI, the paper's library) over LangGraph's InMemoryStore, in a Python process.
 import { join } from 'node:path';
-import { EvalError, type MissingPrerequisiteError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { EvalError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
 import { fromJsonLike, pythonStr } from '../pipeline/python-compat/index.js';
 import { directoryName } from './inspeximus-records.js';
 import { LANGMEM_NAMESPACE } from './langmem-backend.js';
@@ -18,7 +18,7 @@ import { startEmbeddingEndpoint, type EmbeddingEndpoint } from './python/embeddi
 import { libraryLlm } from './python/library-llm.js';
 import {
   createPythonMemoryProcess,
-  pythonPackageProblem,
+  packageProblemOnce,
   type PythonMemoryProcess,
 } from './python/python-memory-process.js';
 import { refuseMetadataFilter, unstoredMetadataWarnings } from './write-metadata.js';
@@ -49,15 +49,11 @@ const NO_METADATA = "langmem's memory tools store content only, so no tag can be
 const NEEDS_LLM =
   "langmem's natural mode is create_memory_store_manager, which sends its own prompts to a language model";
 
-let checked: Promise<MissingPrerequisiteError | null> | undefined;
-
 /** Null when the `langmem` store environment holds the pinned langmem, else the error naming the install command. */
-export function langmemPyProblem(root: string = PROJECT_ROOT): Promise<MissingPrerequisiteError | null> {
-  const settings = { system: 'langmem-py', adapter: ADAPTER, pin: LANGMEM_PIN, root, env: ENV };
-  if (root !== PROJECT_ROOT) return pythonPackageProblem(settings);
-  checked ??= pythonPackageProblem(settings);
-  return checked;
-}
+export const langmemPyProblem = packageProblemOnce(
+  { system: 'langmem-py', adapter: ADAPTER, pin: LANGMEM_PIN, env: ENV },
+  PROJECT_ROOT,
+);
 
 /** A tool result as a record, as the port's: text `str(value.get('content', value))`, the item's timestamps and score. */
 function toRecord(item: ToolItem): MemoryRecord {

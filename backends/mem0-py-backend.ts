@@ -1,6 +1,6 @@
 // The Python mem0ai (PyPI, the paper's library) on its local Qdrant store, in a Python process: mem0-py and mem0-py-exp.
 import { join } from 'node:path';
-import { EvalError, UnsupportedFeatureError, type MissingPrerequisiteError } from '../pipeline/core/errors.js';
+import { EvalError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
 import { fieldValueOf } from './field-value.js';
 import { directoryName } from './inspeximus-records.js';
 import { MEM0_PY_PIN } from './mem0-py-version.js';
@@ -15,7 +15,7 @@ import type {
   RecordedWarning,
 } from './memory-backend.js';
 import { refuseProvenance } from './provenance.js';
-import { createPythonMemoryProcess, pythonPackageProblem } from './python/python-memory-process.js';
+import { createPythonMemoryProcess, packageProblemOnce } from './python/python-memory-process.js';
 
 /** `default` = `mem0-py` (mem0's default read hides expired memories); `expired-shown` = `mem0-py-exp`. */
 export type Mem0PyVariant = 'default' | 'expired-shown';
@@ -45,15 +45,11 @@ const NO_PROVENANCE = 'mem0-py journals carry no provenance';
 const NO_NATURAL =
   "mem0's natural mode is add(text) with infer=True, which needs a language model; the Python process runs offline with none";
 
-let checked: Promise<MissingPrerequisiteError | null> | undefined;
-
 /** Null when the `mem0-py` environment holds the pinned mem0ai, else the error naming the install command. */
-export function mem0PyProblem(root: string = PROJECT_ROOT): Promise<MissingPrerequisiteError | null> {
-  const settings = { system: 'mem0-py', adapter: ADAPTER, pin: MEM0_PY_PIN, root, env: ENV };
-  if (root !== PROJECT_ROOT) return pythonPackageProblem(settings);
-  checked ??= pythonPackageProblem(settings);
-  return checked;
-}
+export const mem0PyProblem = packageProblemOnce(
+  { system: 'mem0-py', adapter: ADAPTER, pin: MEM0_PY_PIN, env: ENV },
+  PROJECT_ROOT,
+);
 
 /**
  * A mem0 result as a record, as `toMem0Record` does for the JS SDK: `memory` is the text; `expiration_date`,

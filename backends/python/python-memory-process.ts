@@ -76,6 +76,24 @@ function venvPaths({ root, env }: VenvChoice): { python: string; driver: string 
 }
 
 /**
+ * `pythonPackageProblem` for one system, asked once per process for the checkout's own root (a run checks its systems
+ * often); another root (a test's) is asked each time.
+ *
+ * @example export const mem0PyProblem = packageProblemOnce({ system: 'mem0-py', adapter, pin, env: 'mem0-py' }, ROOT);
+ */
+export function packageProblemOnce(
+  settings: Pick<PythonMemoryProcessSettings, 'system' | 'adapter' | 'pin' | 'env'>,
+  projectRoot: string,
+): (root?: string) => Promise<MissingPrerequisiteError | null> {
+  let checked: Promise<MissingPrerequisiteError | null> | undefined;
+  return (root = projectRoot) => {
+    if (root !== projectRoot) return pythonPackageProblem({ ...settings, root });
+    checked ??= pythonPackageProblem({ ...settings, root });
+    return checked;
+  };
+}
+
+/**
  * Whether the venv can run the adapter with the pinned package: null, or a `MissingPrerequisiteError` naming the
  * package, what is wrong and the install command. Asks the driver's `version` op (which opens no store).
  */
