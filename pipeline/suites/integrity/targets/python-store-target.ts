@@ -165,31 +165,20 @@ export function createPythonStoreTarget(settings: PythonStoreTargetSettings): In
       };
     },
     async describe(): Promise<TargetDescription> {
-      if (missing())
-        return {
-          label: settings.id,
-          model: false,
-          versions: {},
-          store: 'not installed',
-          config: {},
-          detection: 'read',
-          contexts: 2,
-          tooling: 'none',
-          ...position,
-        };
+      const notInstalled: TargetDescription = {
+        label: settings.id,
+        model: false,
+        versions: {},
+        store: 'not installed',
+        config: {},
+        detection: 'read',
+        contexts: 2,
+        tooling: 'none',
+        ...position,
+      };
+      if (missing()) return notInstalled;
       const found = await driverDescription();
-      if (!found.available)
-        return {
-          label: settings.id,
-          model: false,
-          versions: {},
-          store: 'not installed',
-          config: {},
-          detection: 'read',
-          contexts: 2,
-          tooling: 'none',
-          ...position,
-        };
+      if (!found.available) return notInstalled;
       const hello = found.versions;
       return {
         label: found.label,
