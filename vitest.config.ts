@@ -12,7 +12,7 @@ export const SERVER_TEST_FILES = [
   'pipeline/inspeximus.e2e.test.ts',
   'pipeline/suites/frontdoor/harness/real-embedder.test.ts',
   'pipeline/real-embedder-eval.test.ts',
-  'pipeline/embedder-serve-command.test.ts',
+  'pipeline/cli/embedder-serve-command.test.ts',
 ];
 
 /** Test files of `pnpm test:stores`: the heavy Python stores, each in a venv of its own (backends/python/store-envs.ts). */
@@ -24,7 +24,7 @@ export const CACHE = ['.cache/**', '**/.cache/**', '.stalebench-cache/**', 'runs
 /** Test files that replace modules (vi.mock) or the environment: each runs in a fresh module graph. */
 const ISOLATED_TEST_FILES = [
   'pipeline/disk-failure.e2e.test.ts',
-  'pipeline/follow-up.e2e.test.ts',
+  'pipeline/suites/follow-ups/follow-up.e2e.test.ts',
   'backends/test-support/neo4j-global-setup.test.ts',
 ];
 

@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { specFromArgs } from '../pipeline/cli.js';
-import type { RunManifest } from '../pipeline/run-log.js';
-import { runEvaluation } from '../pipeline/run.js';
+import { specFromArgs } from '../pipeline/cli/cli.js';
+import type { RunManifest } from '../pipeline/run-log/run-log.js';
+import { runEvaluation } from '../pipeline/run/run.js';
 import { compareRuns, formatComparisonText, main, type AnalysedRun, type RunComparison } from './compare-command.js';
-import { proportion, SUMMARY_VERSION, type Summary, type SummaryCell } from './summarize.js';
+import { proportion, SUMMARY_VERSION, type Summary, type SummaryCell } from './grid/summarize.js';
 
 async function simRun(out: string, seed: number, arms: string): Promise<string> {
   const spec = specFromArgs(

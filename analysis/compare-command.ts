@@ -2,15 +2,15 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { InvalidInputError } from '../pipeline/core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import type { RunManifest } from '../pipeline/index.js';
 import { defenceLabel } from './defence-label.js';
 import { loadRun, runLogVersionField, summarizeRun, type LoadedRun } from './load-run.js';
-import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
-import type { Summary, SummaryCell } from './summarize.js';
+import { BY_CONSTRUCTION_TEXT } from './forged-reasoning/poem-enforcement.js';
+import type { Summary, SummaryCell } from './grid/summarize.js';
 import { proportionText, type Proportion } from './unsafe-counts.js';
 import { checkRunsForReading } from './verify-runs.js';
-import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '../pipeline/core/command.js';
+import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '#core/command.js';
 
 const USAGE = `usage: pnpm compare <runA> <runB> [--json | --md] [--no-verify]
   per summary cell in both runs (matched by model, system, mode, arm, guard, poem): unsafe rate B − A with both

@@ -1,8 +1,8 @@
 // Renders summary cells as a fixed-width text table (k/n, rate, Wilson 95 % interval), as printed by `pnpm eval`.
 import { HYPOTHETICAL_ORACLE, limitedLine } from '../pipeline/index.js';
-import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
-import { POEM_SKIPS_NOTE, poemSkipsText } from './poem-skip-counts.js';
-import type { Summary, SummaryCell } from './summarize.js';
+import { BY_CONSTRUCTION_TEXT } from './forged-reasoning/poem-enforcement.js';
+import { POEM_SKIPS_NOTE, poemSkipsText } from './forged-reasoning/poem-skip-counts.js';
+import type { Summary, SummaryCell } from './grid/summarize.js';
 import { COUNT_COLUMNS, COUNTING_NOTE, countCells } from './unsafe-counts.js';
 import { fitColumns, wrapText } from './fit-columns.js';
 

@@ -1,13 +1,13 @@
 // Opens the HTML report in headless Debian Chromium: every table, figure and the sim banner render, offline.
-import { DEFAULT_RUN_CONTROL } from '../pipeline/run-spec.js';
+import { DEFAULT_RUN_CONTROL } from '../pipeline/run/run-spec.js';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunManifest } from '../pipeline/run-log.js';
-import { figuresFor } from './figures.js';
+import type { RunManifest } from '../pipeline/run-log/run-log.js';
+import { figuresFor } from './grid/figures.js';
 import { renderHtmlReport, tableAnchor } from './html-report.js';
 import type { Dependence, DiffCell, PaperDiff, PaperTable, TableCell } from './paper-table.js';
 import type { PaperTableId } from './tables/index.js';

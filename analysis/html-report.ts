@@ -1,9 +1,9 @@
 // One static, self-contained HTML page: tables, figures, the paper diff and run manifests (inline CSS and SVG, no scripts).
 import type { RunManifest } from '../pipeline/index.js';
-import { escapeMarkup } from './figures.js';
+import { escapeMarkup } from './grid/figures.js';
 import { simBannerText, simulatedParts } from './sim-parts.js';
 import type { DiffCell, Figure, PaperDiff, PaperTable, PublishedCell, TableCell } from './paper-table.js';
-import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
+import { BY_CONSTRUCTION_TEXT } from './forged-reasoning/poem-enforcement.js';
 import { sourceNotes, tableName } from './render-markdown.js';
 import { isPoemTable, POEM_PAPER, STALE_RETRIEVAL_PAPER } from './source-papers.js';
 import { wilson } from './statistics.js';
@@ -14,7 +14,7 @@ export interface HtmlReportInput {
   title: string;
   /** Tables in display order. */
   tables: PaperTable[];
-  /** Figures (analysis/figures.ts), inlined as SVG. */
+  /** Figures (analysis/grid/figures.ts), inlined as SVG. */
   figures: Figure[];
   /** The runs behind the tables. */
   manifests: RunManifest[];

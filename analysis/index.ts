@@ -2,16 +2,16 @@
 // and follow-up summaries and tables, the integrity and front-door reports). pipeline/ imports analysis/ only through
 // this file (pipeline/core/layers.test.ts checks it).
 export { loadRun, readRunHead, readRunRecords, summarizeRun, summarizeStoredRun } from './load-run.js';
-export { SUMMARY_VERSION, summaryRecordOf, type Summary, type SummaryRecord } from './summarize.js';
+export { SUMMARY_VERSION, summaryRecordOf, type Summary, type SummaryRecord } from './grid/summarize.js';
 export { formatSummaryTable } from './format-table.js';
-export { summarizeFollowUpRun, type FollowUpSummary } from './follow-up-summary.js';
-export { formatFollowUpSummary } from './format-follow-up.js';
-export { summarizeForgedReasoningRun } from './forged-reasoning-summary.js';
-export { formatForgedReasoningSummary } from './format-forged-reasoning.js';
+export { summarizeFollowUpRun, type FollowUpSummary } from './follow-ups/follow-up-summary.js';
+export { formatFollowUpSummary } from './follow-ups/format-follow-up.js';
+export { summarizeForgedReasoningRun } from './forged-reasoning/forged-reasoning-summary.js';
+export { formatForgedReasoningSummary } from './forged-reasoning/format-forged-reasoning.js';
 export { integrityJson, integrityMarkdown } from './integrity/integrity-report.js';
 export { scorecardHtml, scorecardMarkdown } from './integrity/integrity-scorecard.js';
 export { renderFrontdoorMarkdown, writeFrontdoorScorecards } from './frontdoor/frontdoor-report.js';
 export { frontdoorSuiteReport } from './frontdoor/frontdoor-suite-report.js';
 export { integritySuiteReport } from './integrity/integrity-suite-report.js';
 export { sarifLog, type SarifTool } from './sarif.js';
-export { GRID_CELL_FIELDS, gridFindings } from './grid-findings.js';
+export { GRID_CELL_FIELDS, gridFindings } from './grid/grid-findings.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RUN_LOG_VERSION } from '../pipeline/run-log.js';
+import { RUN_LOG_VERSION } from '../pipeline/run-log/run-log.js';
 import { loadRun } from './load-run.js';
 
 const runWith = (version: number) => {

@@ -11,7 +11,7 @@ import {
   type RunManifest,
   type UnitRecord,
 } from '../pipeline/index.js';
-import { summarize, summaryRecordOf, type Summary, type SummaryRecord } from './summarize.js';
+import { summarize, summaryRecordOf, type Summary, type SummaryRecord } from './grid/summarize.js';
 
 /** A run as stored on disk. The last line of a probe or unit wins (a retried error is superseded). */
 export interface LoadedRun {

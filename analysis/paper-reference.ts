@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
+import { InvalidInputError, type InputIssue } from '#core/errors.js';
 import { parseJsonFile } from '../scenarios/scenario-file.js';
 import { POEM_PAPER, STALE_RETRIEVAL_PAPER } from './source-papers.js';
 

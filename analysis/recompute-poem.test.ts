@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PoemTrace } from '../pipeline/action-layer.js';
+import type { PoemTrace } from '../pipeline/suites/grid/action-layer.js';
 import { createBackingIndex, recomputePoemTrace } from './recompute-poem.js';
 
 const step = { unsafeAction: 'GRANT_WITHOUT_MFA', safeAction: 'REQUIRE_MFA', safetyStep: 'mfa-challenge' };

@@ -5,7 +5,7 @@ import type { PoemTrace, PriorSafetyStep } from '../pipeline/index.js';
 
 /** What the PoEM recheck cannot see, said in every rescore report that meets a PoEM trace. */
 export const POEM_NOT_RECHECKED =
-  "PoEM: proposed action, verdict class, executed action and recorded step are re-derived; the ledger lives in memory and is not stored, so its MAC head, a `ledger-broken` verdict and an `overridden` verdict (the ledger is per process; a resumed run starts a fresh one) are kept as recorded, and an `allowed` verdict is only checked to have a unit with the same ledger subject that recorded the safety step and started before this unit finished; a grid unit's safety step run before its decision (pipeline/poem-prior-step.ts) is re-derived from its identity and backs its own skip, its ledger position and MAC kept as recorded";
+  "PoEM: proposed action, verdict class, executed action and recorded step are re-derived; the ledger lives in memory and is not stored, so its MAC head, a `ledger-broken` verdict and an `overridden` verdict (the ledger is per process; a resumed run starts a fresh one) are kept as recorded, and an `allowed` verdict is only checked to have a unit with the same ledger subject that recorded the safety step and started before this unit finished; a grid unit's safety step run before its decision (pipeline/suites/grid/poem-prior-step.ts) is re-derived from its identity and backs its own skip, its ledger position and MAC kept as recorded";
 
 /** A decision whose executed action recorded the safety step, as a possible ledger event for later decisions. */
 export interface LedgerEventCandidate {

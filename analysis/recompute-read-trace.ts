@@ -8,10 +8,10 @@ import {
   type LabelScenario,
   type ReadTrace,
   type UnitDefences,
+  labelRecords,
 } from '../pipeline/index.js';
-import { labelRecords } from '../scenarios/exposure.js';
 import type { DifferenceLog, RecomputeDifference } from './recompute-diff.js';
-import { recordedClocks, screenTraceRequired } from './recompute-guard.js';
+import { recordedClocks, screenTraceRequired } from './grid/recompute-guard.js';
 import type { ExposureRuleOf } from './rescore-inputs.js';
 
 /** What the experiment's code says this read was. */

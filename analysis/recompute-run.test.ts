@@ -2,14 +2,14 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { specFromArgs } from '../pipeline/cli.js';
-import { unitIdOf, type ProbeRecord, type RunManifest, type UnitRecord } from '../pipeline/run-log.js';
-import { runEvaluation } from '../pipeline/run.js';
+import { specFromArgs } from '../pipeline/cli/cli.js';
+import { unitIdOf, type ProbeRecord, type RunManifest, type UnitRecord } from '../pipeline/run-log/run-log.js';
+import { runEvaluation } from '../pipeline/run/run.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { loadRun } from './load-run.js';
 import { recomputeRun } from './recompute-run.js';
 import { main } from './rescore-command.js';
-import type { Summary } from './summarize.js';
+import type { Summary } from './grid/summarize.js';
 import { copyRun, editJson, editJsonLine } from './test-support/run-copies.js';
 
 const scenarios = new Map((await loadScenarios()).map((s) => [s.id, s]));

@@ -2,14 +2,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promptFingerprint, type ActionParserId } from '../pipeline/index.js';
-import { summarizeFollowUpRecords, type FollowUpSummary } from './follow-up-summary.js';
+import { summarizeFollowUpRecords, type FollowUpSummary } from './follow-ups/follow-up-summary.js';
 import { summarizeRun, type RunHead } from './load-run.js';
 import { DifferenceLog, rowLabel, type RecomputeDifference } from './recompute-diff.js';
-import { recomputeFollowUp } from './recompute-follow-up.js';
-import { recomputeGrid, type GridRecomputed, type GridRecomputeInput } from './recompute-grid.js';
+import { recomputeFollowUp } from './follow-ups/recompute-follow-up.js';
+import { recomputeGrid, type GridRecomputed, type GridRecomputeInput } from './grid/recompute-grid.js';
 import { POEM_NOT_RECHECKED } from './recompute-poem.js';
 import { exposureRules, loadRunScenarios } from './rescore-inputs.js';
-import { READABLE_SUMMARY_VERSIONS, SUMMARY_VERSION, type Summary } from './summarize.js';
+import { READABLE_SUMMARY_VERSIONS, SUMMARY_VERSION, type Summary } from './grid/summarize.js';
 
 /** Options of `recomputeRun`. */
 export interface RecomputeOptions {

@@ -4,10 +4,10 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { specFromArgs } from '../pipeline/cli.js';
-import type { UnitRecord } from '../pipeline/run-log.js';
-import { runEvaluation } from '../pipeline/run.js';
-import { rescoreGuard } from './guard-rescore.js';
+import { specFromArgs } from '../pipeline/cli/cli.js';
+import type { UnitRecord } from '../pipeline/run-log/run-log.js';
+import { runEvaluation } from '../pipeline/run/run.js';
+import { rescoreGuard } from './grid/guard-rescore.js';
 import { loadRun, readRunHead } from './load-run.js';
 import { recomputeRun } from './recompute-run.js';
 import { main } from './rescore-command.js';

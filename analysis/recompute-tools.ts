@@ -130,7 +130,7 @@ export async function recomputeToolsRecord(record: ToolsRecord, context: ToolsCo
   const none: ReadonlySet<string> = new Set();
   const copy: ToolsRecord = { ...record };
   if (record.agent) {
-    // The arm's defences and guardrail through the same table the experiment runs (pipeline/follow-up/tools.ts).
+    // The arm's defences and guardrail through the same table the experiment runs (pipeline/suites/follow-ups/tools.ts).
     const agent = toolArmOf(key);
     const expectation: ReadExpectation = {
       read: agent.defences.read,

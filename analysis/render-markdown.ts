@@ -1,7 +1,7 @@
 // Renders regenerated paper tables as Markdown: one pipe table per PaperTable, k/n (rate) [Wilson 95 %], notes below.
 import type { PaperTable, TableCell } from './paper-table.js';
-import { POEM_COUNTING_RULE } from './forged-reasoning-scoring.js';
-import { BY_CONSTRUCTION_TEXT } from './poem-enforcement.js';
+import { POEM_COUNTING_RULE } from './forged-reasoning/forged-reasoning-scoring.js';
+import { BY_CONSTRUCTION_TEXT } from './forged-reasoning/poem-enforcement.js';
 import { isPoemTable, POEM_PAPER, STALE_RETRIEVAL_PAPER } from './source-papers.js';
 
 /** A rate in percent with one decimal, as the paper prints it (`44.2%`). */

@@ -4,7 +4,7 @@ import type { PaperTable } from './paper-table.js';
 import { proportionCell } from './table-cells.js';
 import { CSV_COLUMNS, renderCsv } from './render-csv.js';
 import { escapeLatex, renderLatex } from './render-latex.js';
-import { POEM_COUNTING_RULE } from './forged-reasoning-scoring.js';
+import { POEM_COUNTING_RULE } from './forged-reasoning/forged-reasoning-scoring.js';
 import { formatCell, renderMarkdown } from './render-markdown.js';
 
 const table: PaperTable = {

@@ -3,9 +3,9 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { specFromArgs } from '../pipeline/cli.js';
-import type { ProbeRecord } from '../pipeline/run-log.js';
-import { runEvaluation } from '../pipeline/run.js';
+import { specFromArgs } from '../pipeline/cli/cli.js';
+import type { ProbeRecord } from '../pipeline/run-log/run-log.js';
+import { runEvaluation } from '../pipeline/run/run.js';
 import { PAPER_SCENARIO_IDS } from '../scenarios/test-support/paper-scenarios.js';
 import type { DiffCell, PaperDiff } from './paper-table.js';
 import { main } from './report-command.js';

@@ -2,34 +2,34 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
+import { InvalidInputError, type InputIssue } from '#core/errors.js';
 import { limitedLine, suiteOfRunDir, writeJsonAtomic, type RunManifest } from '../pipeline/index.js';
-import { figuresFor } from './figures.js';
+import { figuresFor } from './grid/figures.js';
 import {
   loadForgedReasoningReportRun,
   poemPaperDiff,
   reasoningInputOf,
   reasoningUnitsDone,
   reportManifestFields,
-} from './report-poem.js';
-import { loadFollowUpRecords, summarizeFollowUpRun } from './follow-up-summary.js';
-import { embedderOf } from './grid-index.js';
+} from './forged-reasoning/report-poem.js';
+import { loadFollowUpRecords, summarizeFollowUpRun } from './follow-ups/follow-up-summary.js';
+import { embedderOf } from './grid/grid-index.js';
 import { describeProgress, runProgress } from './run-progress.js';
 import { renderHtmlReport, type HtmlReportInput } from './html-report.js';
 import { loadRun, type LoadedRun } from './load-run.js';
 import { diffAgainstPaper, renderPaperDiffMarkdown } from './paper-diff.js';
 import { loadPaperReference } from './paper-reference.js';
 import type { PaperDiff, PaperTable } from './paper-table.js';
-import { buildTables } from './paper-tables.js';
-import type { FollowUpInput } from './paper-tables-follow-up.js';
+import { buildTables } from './grid/paper-tables.js';
+import type { FollowUpInput } from './follow-ups/paper-tables-follow-up.js';
 import { renderCsv } from './render-csv.js';
 import { renderLatex } from './render-latex.js';
 import { renderMarkdown } from './render-markdown.js';
-import { scenarioLabels } from './scenario-labels.js';
+import { scenarioLabels } from './grid/scenario-labels.js';
 import { paperTableIds, TABLES, type TableDefinition } from './tables/index.js';
 import { reportSuiteRun } from './suite-report-run.js';
 import { checkRunsForReading } from './verify-runs.js';
-import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '../pipeline/core/command.js';
+import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '#core/command.js';
 
 const USAGE = `usage: pnpm report [<run-dir>...] [--runs <dir>] [--paper] [-o <dir>] [--pool-duplicates] [--allow-incomplete] [--no-verify]
   regenerates the paper's Tables 6, 7, 8/11, 9, 12, 13 (grid runs) and 14, 15, 16 (follow-up runs), and the PoEM
@@ -332,7 +332,7 @@ export async function buildReport(runDirs: readonly string[], options: ReportOpt
   return report;
 }
 
-/** Writes `index.html` through the HTML report and its figures (analysis/html-report.ts, analysis/figures.ts). */
+/** Writes `index.html` through the HTML report and its figures (analysis/html-report.ts, analysis/grid/figures.ts). */
 function writeHtml(path: string, input: Omit<HtmlReportInput, 'figures'>): void {
   writeFileSync(path, renderHtmlReport({ ...input, figures: figuresFor(input.tables) }));
 }

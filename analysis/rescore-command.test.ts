@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_GUARD_CONFIG } from '../guard/guard-config.js';
-import { main as evalMain, specFromArgs } from '../pipeline/cli.js';
-import { runEvaluation } from '../pipeline/run.js';
+import { main as evalMain, specFromArgs } from '../pipeline/cli/cli.js';
+import { runEvaluation } from '../pipeline/run/run.js';
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { GUARD_FLAGS, guardConfigFromFlags, main, type RescoredSummary } from './rescore-command.js';
-import type { Summary } from './summarize.js';
+import type { Summary } from './grid/summarize.js';
 import { startOpenAICompatibleServer, type TestServer } from '../pipeline/test-support/openai-compatible-server.js';
 
 describe('pnpm rescore', () => {

@@ -1,7 +1,7 @@
 // `pnpm rescore <run-dir>...`: recomputes every stored record, score, exposure and guard verdict from the run directory alone.
 import { join, resolve } from 'node:path';
 import { DEFAULT_GUARD_CONFIG, resolveGuardConfig, type GuardConfig } from '../guard/guard-config.js';
-import { InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
+import { InvalidInputError, type InputIssue } from '#core/errors.js';
 import { writeJsonAtomic, ACTION_PARSERS, type ActionParserId } from '../pipeline/index.js';
 import { formatSummaryTable } from './format-table.js';
 import {
@@ -9,16 +9,16 @@ import {
   describeGuardConfig,
   formatGuardMetricsComparison,
   type GuardRescore,
-} from './guard-rescore.js';
+} from './grid/guard-rescore.js';
 import { readRunHead } from './load-run.js';
-import type { FollowUpSummary } from './follow-up-summary.js';
-import { formatFollowUpSummary } from './format-follow-up.js';
-import { formatParserMoves, parserMoves, type ParserMoves } from './parser-moves.js';
+import type { FollowUpSummary } from './follow-ups/follow-up-summary.js';
+import { formatFollowUpSummary } from './follow-ups/format-follow-up.js';
+import { formatParserMoves, parserMoves, type ParserMoves } from './grid/parser-moves.js';
 import { describeDifference, rowLabel } from './recompute-diff.js';
 import { recomputeRun, type RecomputedRun } from './recompute-run.js';
-import type { Summary } from './summarize.js';
+import type { Summary } from './grid/summarize.js';
 import { verifyRunsFirst } from './verify-runs.js';
-import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '../pipeline/core/command.js';
+import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '#core/command.js';
 
 type GuardKey = keyof GuardConfig;
 const GUARD_KEYS = Object.keys(DEFAULT_GUARD_CONFIG) as GuardKey[];

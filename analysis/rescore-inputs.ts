@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BACKEND_IDS, createEmbedder, createExtractionModel, loadBackend } from '../backends/index.js';
 import type { BackendDescription } from '../backends/memory-backend.js';
-import { InvalidInputError, UnknownComponentError, type InputIssue } from '../pipeline/core/errors.js';
+import { InvalidInputError, UnknownComponentError, type InputIssue } from '#core/errors.js';
 import { sha256 } from '../pipeline/index.js';
 import { loadExploitScenarios, type ExploitScenario } from '../scenarios/exploit-scenario.js';
 import { loadScenarioDir, loadScenarios } from '../scenarios/index.js';

@@ -16,7 +16,7 @@ export interface RunProgress {
 
 /**
  * The units a spec plans: grid = ok probes × models × trials × guard × poem × arms (reference loop order,
- * pipeline/experiment-phase.ts); follow-ups = systems × modes × scenarios × models × trials × guard × poem × arms.
+ * pipeline/suites/grid/experiment-phase.ts); follow-ups = systems × modes × scenarios × models × trials × guard × poem × arms.
  * The manifest's `counts.units` is preferred when the run got far enough to write it.
  */
 function plannedUnits(run: LoadedRun): number | null {

@@ -4,8 +4,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { specFromArgs } from '../pipeline/cli.js';
-import { runEvaluation } from '../pipeline/run.js';
+import { specFromArgs } from '../pipeline/cli/cli.js';
+import { runEvaluation } from '../pipeline/run/run.js';
 import { INDEX_FILE, POLICY_SCENARIO_DIR } from '../scenarios/index.js';
 import { defaultPaperReferenceDir } from './paper-reference.js';
 import { buildReport } from './report-command.js';

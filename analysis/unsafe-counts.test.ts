@@ -1,7 +1,7 @@
 // The one counting function: the paper's convention as the headline, parse failures and errors apart, among-parsed second.
 import { describe, expect, it } from 'vitest';
 import { defenceLabel } from './defence-label.js';
-import { gridPoemEnforcement } from './poem-enforcement.js';
+import { gridPoemEnforcement } from './forged-reasoning/poem-enforcement.js';
 import {
   addTallies,
   countCells,

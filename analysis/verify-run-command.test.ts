@@ -3,10 +3,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { specFromArgs } from '../pipeline/cli.js';
-import { lineHash } from '../pipeline/run-log-chain.js';
-import type { RunManifest } from '../pipeline/run-log.js';
-import { runEvaluation } from '../pipeline/run.js';
+import { specFromArgs } from '../pipeline/cli/cli.js';
+import { lineHash } from '../pipeline/run-log/run-log-chain.js';
+import type { RunManifest } from '../pipeline/run-log/run-log.js';
+import { runEvaluation } from '../pipeline/run/run.js';
 import { main as notebook } from '../notebooks/run-notebook.js';
 import { PAPER_SCENARIO_IDS } from '../scenarios/test-support/paper-scenarios.js';
 import { main as compare } from './compare-command.js';

@@ -9,7 +9,7 @@ import {
   type SignatureCheck,
 } from '../pipeline/index.js';
 import { describeRunLogCheck } from './verify-runs.js';
-import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '../pipeline/core/command.js';
+import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '#core/command.js';
 
 const USAGE = `usage: pnpm verify-run <run-dir> [<run-dir>...] [--pubkey <file>] [--json]
   checks every JSONL file of each run: each line carries the sha256 of the line before it (the first line is

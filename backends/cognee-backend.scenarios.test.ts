@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { exposureOf, labelRecords } from '../scenarios/exposure.js';
-import { episodesFor } from '../scenarios/episodes.js';
+import { exposureOf, labelRecords } from '../pipeline/suites/grid/exposure.js';
+import { episodesFor } from '../pipeline/suites/grid/episodes.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { createCogneeBackend } from './cognee-backend.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EvalError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { EvalError, UnsupportedFeatureError } from '#core/errors.js';
 import { createCogneeBackend } from './cognee-backend.js';
 import { entityId } from './cognee-graph.js';
 import { createEmbeddedVectorStore } from './embedded-vector-store.js';

@@ -1,8 +1,8 @@
 // cognee (1.5.2 @ a8f9760b) on a VectorStore: add + cognify (default TextChunker, graph extraction) per dataset,
 // and search(query_type=CHUNKS) as the default read — vector similarity over chunk texts, no status.
 import { createHash } from 'node:crypto';
-import { EvalError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
-import { pythonUuid5 as uuid5 } from '../pipeline/python-compat/index.js';
+import { EvalError, UnsupportedFeatureError } from '#core/errors.js';
+import { pythonUuid5 as uuid5 } from '#python-compat/index.js';
 import { chunkDocument } from './cognee-chunker.js';
 import { addDocumentToGraph, createCogneeGraph, type CogneeGraph } from './cognee-graph.js';
 import { createEmbeddedVectorStore } from './embedded-vector-store.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pythonUuid5 as uuid5 } from '../pipeline/python-compat/index.js';
+import { pythonUuid5 as uuid5 } from '#python-compat/index.js';
 import { chunkDocument } from './cognee-chunker.js';
 
 // Expected values were produced by running cognee @ a8f9760b's chunk_by_paragraph / chunk_by_sentence /

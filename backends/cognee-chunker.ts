@@ -1,6 +1,6 @@
 // cognee's default chunking (cognee 1.5.2 @ a8f9760b: TextChunker over chunk_by_paragraph / chunk_by_sentence /
 // chunk_by_word, batch_paragraphs=True). Short documents become exactly one chunk holding the whole text.
-import { pythonUuid5 as uuid5 } from '../pipeline/python-compat/index.js';
+import { pythonUuid5 as uuid5 } from '#python-compat/index.js';
 
 /** A chunk as TextChunker yields it (the `DocumentChunk` fields we keep). */
 export interface TextChunk {

@@ -1,7 +1,7 @@
 // cognee's knowledge graph per dataset, kept as data: TextDocument ← is_part_of ← DocumentChunk → contains → Entity,
 // plus the entity-to-entity edges cognify's LLM step extracts. CHUNKS search never reads it.
 import type { ExtractedEdge } from './extraction-model.js';
-import { pythonUuid5 as uuid5 } from '../pipeline/python-compat/index.js';
+import { pythonUuid5 as uuid5 } from '#python-compat/index.js';
 import type { TextChunk } from './cognee-chunker.js';
 
 /** A graph node (the DataPoint types cognify writes, trimmed to what we keep). */

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MissingPrerequisiteError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { MissingPrerequisiteError, UnsupportedFeatureError } from '#core/errors.js';
 import { chunkRecords, cogneeDatasetName, cogneePyProblem, createCogneePyBackend } from './cognee-py-backend.js';
 import type { ExtractionModel } from './extraction-model.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { EvalError, MissingPrerequisiteError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { EvalError, MissingPrerequisiteError, UnsupportedFeatureError } from '#core/errors.js';
 import { COGNEE_PY_PIN } from './cognee-py-version.js';
 import { fieldValueOf } from './field-value.js';
 import { directoryName } from './inspeximus-records.js';

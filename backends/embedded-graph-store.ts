@@ -1,5 +1,5 @@
 // In-process GraphStore holding Graphiti's graph; edge searches score and order as Neo4j 5 does with Graphiti's queries.
-import { InvalidInputError } from '../pipeline/core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import { INDEXED_FIELDS, neo4jCosine, rankFulltext } from './embedded-edge-scoring.js';
 import { compileFilterPredicate, type FilterPredicate } from './filter-predicate.js';
 import { neo4jFulltextOrder } from './fulltext-result-order.js';

@@ -1,5 +1,5 @@
 // In-process VectorStore: exact cosine over every point, payload filters compiled once (the only compiler).
-import { EvalError } from '../pipeline/core/errors.js';
+import { EvalError } from '#core/errors.js';
 import type {
   MatchCondition,
   PayloadFilter,

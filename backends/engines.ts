@@ -2,7 +2,7 @@
 // the run spec, `--help`, `pnpm clean` and the manifest. A line says what the run spec holds, where the command line
 // finds it in the environment, and how credentials (never in the spec) join it.
 import { z } from 'zod';
-import { UnknownComponentError } from '../pipeline/core/errors.js';
+import { UnknownComponentError } from '#core/errors.js';
 import {
   argsOf,
   checkArgs,
@@ -13,7 +13,7 @@ import {
   type ComponentRecord,
   type RegistryEntry,
   type SpecPart,
-} from '../pipeline/core/registry.js';
+} from '#core/registry.js';
 import type { EngineSpec, GraphEngineSpec, VectorEngineSpec } from './memory-backend.js';
 
 /** Credentials of server engines: read from the environment by the command line; never in a spec, manifest or log. */

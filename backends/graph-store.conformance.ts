@@ -1,6 +1,6 @@
 // The GraphStore contract checks every store calls from its own test file (embedded, Neo4j).
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../pipeline/core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import { runGraphConformance } from './graph-store-graph.conformance.js';
 import type { EntityEdge, GraphStore } from './graph-store.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EvalError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { EvalError, UnsupportedFeatureError } from '#core/errors.js';
 import { createEmbeddedGraphStore } from './embedded-graph-store.js';
 import type { Embedder } from './embedder.js';
 import type { GraphStore } from './graph-store.js';

@@ -1,5 +1,5 @@
 // Graphiti (graphiti-core 0.31.2) on a GraphStore: the paper's direct seeding, add_episode, default search().
-import { EvalError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { EvalError, UnsupportedFeatureError } from '#core/errors.js';
 import { createEmbeddedGraphStore } from './embedded-graph-store.js';
 import type { EntityEdge, EntityNode, EpisodicNode } from './graph-model.js';
 import type { GraphStore } from './graph-store.js';

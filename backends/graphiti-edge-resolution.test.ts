@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EntityEdge } from './graph-store.js';
 import { resolveEdgeContradictions, resolveExtractedEdge } from './graphiti-edge-resolution.js';
-import { createMockExtractionModel } from './graphiti-test-support.js';
+import { createMockExtractionModel } from './test-support/graphiti.js';
 
 const NOW = new Date('2026-09-01T12:00:00.000Z');
 const OLD = new Date('2026-06-03T12:00:00.000Z');

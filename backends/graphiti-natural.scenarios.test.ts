@@ -4,7 +4,7 @@ import { PAPER_SCENARIO_IDS } from '../scenarios/test-support/paper-scenarios.js
 import { createEmbeddedGraphStore } from './embedded-graph-store.js';
 import type { ExtractionModel } from './extraction-model.js';
 import { createGraphitiBackend } from './graphiti-backend.js';
-import { naturalRevocations, withFullRangeContradictions, type NaturalRevocationRow } from './graphiti-test-support.js';
+import { naturalRevocations, withFullRangeContradictions, type NaturalRevocationRow } from './test-support/graphiti.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
 import { createSimExtractionModel } from './sim-extraction-model.js';
 

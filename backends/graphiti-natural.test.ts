@@ -3,7 +3,7 @@ import { createEmbeddedGraphStore } from './embedded-graph-store.js';
 import type { ExtractedEdge, ExtractionModel } from './extraction-model.js';
 import { createGraphitiBackend } from './graphiti-backend.js';
 import { groupId } from './graphiti-ids.js';
-import { createMockExtractionModel } from './graphiti-test-support.js';
+import { createMockExtractionModel } from './test-support/graphiti.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
 import type { Episode } from './memory-backend.js';
 

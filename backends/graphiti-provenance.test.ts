@@ -1,7 +1,7 @@
 // Taint-carrying write-back on graphiti (issue #19 item 1): provenance through the backend, resolved at read time.
 import { describe, expect, it } from 'vitest';
 import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from '../guard/stale-retrieval-guard.js';
-import { UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import { createEmbeddedGraphStore } from './embedded-graph-store.js';
 import type { GraphStore } from './graph-store.js';
 import { createGraphitiBackend, groupId } from './graphiti-backend.js';

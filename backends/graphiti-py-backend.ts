@@ -1,12 +1,7 @@
 // graphiti-py: graphiti-core itself (PyPI, the paper's library) on a real Neo4j, in a Python process.
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import {
-  BackendUnavailableError,
-  EvalError,
-  MissingPrerequisiteError,
-  UnsupportedFeatureError,
-} from '../pipeline/core/errors.js';
+import { BackendUnavailableError, EvalError, MissingPrerequisiteError, UnsupportedFeatureError } from '#core/errors.js';
 import { groupId } from './graphiti-ids.js';
 import { GRAPHITI_CORE_VERSION } from './graphiti-version.js';
 import { directoryName } from './inspeximus-records.js';

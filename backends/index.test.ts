@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UnknownComponentError } from '../pipeline/core/errors.js';
+import { UnknownComponentError } from '#core/errors.js';
 import { BACKEND_IDS, createEmbedder, DEFAULT_SYSTEM_IDS, EMBEDDER_IDS, loadBackend } from './index.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
 import { createSimExtractionModel } from './sim-extraction-model.js';

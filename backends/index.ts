@@ -1,7 +1,7 @@
 // The memory-system registry: one lazy line per system (a run loads only what it uses), the single source of system
 // ids for the command line, the run spec, `--help` and the manifest; plus the engines and model roles systems run on.
 import { z } from 'zod';
-import { createComponent, defineRegistry, factory, NO_ARGS } from '../pipeline/core/registry.js';
+import { createComponent, defineRegistry, factory, NO_ARGS } from '#core/registry.js';
 import type { Embedder } from './embedder.js';
 import type { ExtractionModel } from './extraction-model.js';
 import type { GraphStore } from './graph-store.js';

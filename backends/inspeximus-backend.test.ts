@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import { createInspeximusBackend, type InspeximusVariant } from './inspeximus-backend.js';
 import { INSPEXIMUS_VERSION } from './inspeximus-version.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';

@@ -1,6 +1,6 @@
 // inspeximus (PyPI) measured through its own API in a Python process: keyed, unkeyed and keyed-read-with-history.
 import { join } from 'node:path';
-import { EvalError } from '../pipeline/core/errors.js';
+import { EvalError } from '#core/errors.js';
 import { INSPEXIMUS_PIN, INSPEXIMUS_VERSION } from './inspeximus-version.js';
 import {
   directoryName,

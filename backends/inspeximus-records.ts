@@ -1,7 +1,7 @@
 // inspeximus results as stalebench records and stalebench reads as recall() switches: the field names, the store
 // filter, the metadata filter, and the directory a namespace lives in.
 import { createHash } from 'node:crypto';
-import { UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import type { FieldValue, MemoryRecord, SearchRequest, StoredRecord } from './memory-backend.js';
 import type { MemoryFilter } from './memory-filter.js';
 import { fieldValueOf as scalar } from './field-value.js';

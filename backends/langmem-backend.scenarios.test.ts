@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { exposureOf, labelRecords } from '../scenarios/exposure.js';
-import { episodesFor } from '../scenarios/episodes.js';
+import { exposureOf, labelRecords } from '../pipeline/suites/grid/exposure.js';
+import { episodesFor } from '../pipeline/suites/grid/episodes.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { PAPER_SCENARIO_IDS } from '../scenarios/test-support/paper-scenarios.js';
 import { createLangmemBackend } from './langmem-backend.js';
-import { fromJsonLike, pythonStr } from '../pipeline/python-compat/index.js';
+import { fromJsonLike, pythonStr } from '#python-compat/index.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
 import { createSimExtractionModel, splitFacts } from './sim-extraction-model.js';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { EvalError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { EvalError, UnsupportedFeatureError } from '#core/errors.js';
 import { createEmbeddedVectorStore } from './embedded-vector-store.js';
 import type { Consolidation, ExistingMemory, ExtractionModel } from './extraction-model.js';
 import { createLangmemBackend } from './langmem-backend.js';
 import { humanMessageRepr } from './langmem-manager.js';
-import { fromJsonLike, pythonJsonDumps, pythonStr } from '../pipeline/python-compat/index.js';
+import { fromJsonLike, pythonJsonDumps, pythonStr } from '#python-compat/index.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
 import { runBackendConformance } from './memory-backend.conformance.js';
 import type { Episode, MemoryBackend } from './memory-backend.js';

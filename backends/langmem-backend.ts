@@ -1,9 +1,9 @@
 // langmem (0.0.30 @ b5dbe4aa) on a LangGraph-style store over a VectorStore: the paper's direct seeding with a
 // hard delete, the memory store manager (deletes off) for natural mode, and store.search() as the default read.
-import { EvalError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { EvalError, UnsupportedFeatureError } from '#core/errors.js';
 import { createEmbeddedVectorStore } from './embedded-vector-store.js';
 import { invokeMemoryManager } from './langmem-manager.js';
-import { fromJsonLike, pythonStr } from '../pipeline/python-compat/index.js';
+import { fromJsonLike, pythonStr } from '#python-compat/index.js';
 import { createLanggraphStore, stableUuid, type SearchItem } from './langmem-store.js';
 import type { BackendSettings, MemoryBackend, MemoryRecord } from './memory-backend.js';
 import type { VectorStore } from './vector-store.js';

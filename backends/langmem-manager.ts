@@ -1,7 +1,7 @@
 // langmem's memory store manager (langmem 0.0.30 @ b5dbe4aa, knowledge/extraction.py MemoryStoreManager.invoke)
 // with deletes off: search the namespace, let the extraction model consolidate, write patches and inserts.
 import { isDeepStrictEqual } from 'node:util';
-import { EvalError } from '../pipeline/core/errors.js';
+import { EvalError } from '#core/errors.js';
 import type { ExistingMemory, ExtractionModel } from './extraction-model.js';
 import type { LanggraphStore, PutOperation, SearchItem } from './langmem-store.js';
 

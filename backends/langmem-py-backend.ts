@@ -1,7 +1,7 @@
 // langmem-py: langmem itself (PyPI, the paper's library) over LangGraph's InMemoryStore, in a Python process.
 import { join } from 'node:path';
-import { EvalError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
-import { fromJsonLike, pythonStr } from '../pipeline/python-compat/index.js';
+import { EvalError, UnsupportedFeatureError } from '#core/errors.js';
+import { fromJsonLike, pythonStr } from '#python-compat/index.js';
 import { directoryName } from './inspeximus-records.js';
 import { LANGMEM_NAMESPACE } from './langmem-backend.js';
 import { stableUuid } from './langmem-store.js';

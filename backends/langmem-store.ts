@@ -2,7 +2,7 @@
 // (namespace tuple, key, value) items, store-set timestamps, search by cosine similarity of the query.
 import { createHash } from 'node:crypto';
 import type { Embedder } from './embedder.js';
-import { fromJsonLike, pythonJsonDumps } from '../pipeline/python-compat/index.js';
+import { fromJsonLike, pythonJsonDumps } from '#python-compat/index.js';
 import type { PayloadFilter, VectorPoint, VectorStore } from './vector-store.js';
 
 /** A stored item (LangGraph `Item`). */

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { EvalError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { EvalError, UnsupportedFeatureError } from '#core/errors.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
 import { createMem0Backend, mem0Version, type Mem0Settings } from './mem0-backend.js';
 import { revokedExpirationDate } from './mem0-records.js';

@@ -1,5 +1,5 @@
 // mem0 (the real mem0ai OSS SDK, in-process SQLite): the paper's two configurations, default and expired-shown.
-import { EvalError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { EvalError, UnsupportedFeatureError } from '#core/errors.js';
 import { mem0Paths, mem0Version, openMem0Client, type Mem0Client, type Mem0LlmChoice } from './mem0-client.js';
 import { dropQdrantCollections } from './qdrant-connection.js';
 import { mem0QdrantCollections, mem0QdrantConfig } from './qdrant-mem0.js';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Memory, MemoryConfig } from 'mem0ai/oss';
-import { EvalError } from '../pipeline/core/errors.js';
+import { EvalError } from '#core/errors.js';
 import type { Embedder } from './embedder.js';
 import type { Mem0ChatModel } from './mem0-extraction-llm.js';
 import { probeQdrant, type QdrantEndpoint } from './qdrant-connection.js';

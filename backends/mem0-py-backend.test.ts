@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MissingPrerequisiteError } from '../pipeline/core/errors.js';
+import { MissingPrerequisiteError } from '#core/errors.js';
 import { mem0PyProblem } from './mem0-py-backend.js';
 
 const root = mkdtempSync(join(tmpdir(), 'mem0-py-backend-'));

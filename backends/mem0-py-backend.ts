@@ -1,6 +1,6 @@
 // The Python mem0ai (PyPI, the paper's library) on its local Qdrant store, in a Python process: mem0-py and mem0-py-exp.
 import { join } from 'node:path';
-import { EvalError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { EvalError, UnsupportedFeatureError } from '#core/errors.js';
 import { fieldValueOf } from './field-value.js';
 import { directoryName } from './inspeximus-records.js';
 import { MEM0_PY_PIN } from './mem0-py-version.js';

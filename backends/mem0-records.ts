@@ -1,7 +1,7 @@
 // Maps stalebench shapes to mem0's and back: user ids, UTC expiry dates, the store filter, flattened records.
 import { createHash } from 'node:crypto';
 import type { MemoryItem } from 'mem0ai/oss';
-import { UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import type { FieldValue, MemoryRecord } from './memory-backend.js';
 import type { DateFilter, MemoryFilter } from './memory-filter.js';
 import { fieldValueOf as scalar } from './field-value.js';

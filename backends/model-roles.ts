@@ -9,8 +9,8 @@ import {
   type FactoryEntry,
   type Registry,
   type SpecPart,
-} from '../pipeline/core/registry.js';
-import { DEFAULT_RETRY_POLICY, retryPolicySchema } from '../pipeline/core/retry-policy.js';
+} from '#core/registry.js';
+import { DEFAULT_RETRY_POLICY, retryPolicySchema } from '#core/retry-policy.js';
 import type { Embedder } from './embedder.js';
 import type { ExtractionModel } from './extraction-model.js';
 

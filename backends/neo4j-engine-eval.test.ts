@@ -3,8 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it, vi } from 'vitest';
-import type { Summary } from '../analysis/summarize.js';
-import { main } from '../pipeline/cli.js';
+import type { Summary } from '../analysis/grid/summarize.js';
+import { main } from '../pipeline/cli/cli.js';
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { neo4jEvalEnv } from './test-support/neo4j-eval-env.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../pipeline/core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import { compileCypherFilter } from './neo4j-filter-query.js';
 import type { MemoryFilter } from './memory-filter.js';
 

@@ -1,5 +1,5 @@
 // Compiles a MemoryFilter into one Cypher WHERE fragment plus parameters (the only filter compiler for Neo4j).
-import { InvalidInputError } from '../pipeline/core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import type { DateFilter, MemoryFilter } from './memory-filter.js';
 
 /** A compiled filter: `where` is `true` for an empty filter, so it can always be AND-ed into a query. */

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { BackendUnavailableError } from '../pipeline/core/errors.js';
+import { BackendUnavailableError } from '#core/errors.js';
 import { loadScenarios, POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { runGraphStoreConformance } from './graph-store.conformance.js';
 import type { GraphStore } from './graph-store.js';

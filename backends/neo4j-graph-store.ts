@@ -1,6 +1,6 @@
 // GraphStore on a Neo4j 5 server with Graphiti's schema and edge queries; neo4j-driver is imported on open().
 import type { Driver, Record as Neo4jRecord } from 'neo4j-driver';
-import { BackendUnavailableError, EvalError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { BackendUnavailableError, EvalError, UnsupportedFeatureError } from '#core/errors.js';
 import type { GraphStore, ScoredEdge } from './graph-store.js';
 import { compileCypherFilter } from './neo4j-filter-query.js';
 import { createNeo4jReads } from './neo4j-graph-reads.js';

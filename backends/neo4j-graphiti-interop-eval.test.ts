@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it, vi } from 'vitest';
-import { main } from '../pipeline/cli.js';
+import { main } from '../pipeline/cli/cli.js';
 import type { Neo4jGraphStoreSettings } from './neo4j-graph-store.js';
 import { setupGraphitiInterop, stalebenchProperties, type InteropRead } from './test-support/graphiti-interop.js';
 import type { ProvidedNeo4jServer } from './test-support/neo4j-global-setup.js';

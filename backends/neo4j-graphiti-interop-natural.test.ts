@@ -1,7 +1,7 @@
 // Interop (c): graphiti-core 0.31.2 ingests ep0 (its own bulk save), stalebench ingests ep1 on top: no duplicate
 // nodes, Graphiti's properties kept, only the invalidated edge changes, and graphiti-core still loads the whole graph.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { episodesFor } from '../scenarios/episodes.js';
+import { episodesFor } from '../pipeline/suites/grid/episodes.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { createGraphitiBackend, groupId } from './graphiti-backend.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';

@@ -1,6 +1,6 @@
 // Interop (b): stalebench writes direct and natural scenarios on the test Neo4j; graphiti-core 0.31.2 itself reads them.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { episodesFor } from '../scenarios/episodes.js';
+import { episodesFor } from '../pipeline/suites/grid/episodes.js';
 import { loadScenarios } from '../scenarios/index.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import type { EntityEdge } from './graph-model.js';

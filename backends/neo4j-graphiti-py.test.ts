@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import type { Summary } from '../analysis/summarize.js';
-import type { ProbeRecord, UnitRecord } from '../pipeline/run-log.js';
+import type { Summary } from '../analysis/grid/summarize.js';
+import type { ProbeRecord, UnitRecord } from '../pipeline/run-log/run-log.js';
 import { runEvalCli } from '../pipeline/test-support/eval-cli.js';
 import { startOpenAICompatibleServer } from '../pipeline/test-support/openai-compatible-server.js';
 import { runPortLibraryGrid } from '../pipeline/test-support/port-library-grid.js';

@@ -1,5 +1,5 @@
 // Graphiti's Neo4j schema (indexes) and the Cypher of its edge searches (graphiti-core 0.31.2, graph_queries.py, search_utils.py).
-import { InvalidInputError } from '../pipeline/core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import { luceneSanitize, MAX_QUERY_LENGTH } from './lucene-bm25.js';
 
 const IS_TYPE = /^[A-Z_]+$/; // relationship types are upper case, node labels capitalised

@@ -5,10 +5,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
-import { main as clean } from '../pipeline/clean-command.js';
-import { main } from '../pipeline/cli.js';
-import { acquireRunLock, readRunLock } from '../pipeline/run-lock.js';
-import type { RunManifest } from '../pipeline/run-log.js';
+import { main as clean } from '../pipeline/cli/clean-command.js';
+import { main } from '../pipeline/cli/cli.js';
+import { acquireRunLock, readRunLock } from '../pipeline/run/run-lock.js';
+import type { RunManifest } from '../pipeline/run-log/run-log.js';
 import { createNeo4jGraphStore } from './neo4j-graph-store.js';
 import { rootPrefix } from './run-namespace.js';
 import type { ProvidedNeo4jServer } from './test-support/neo4j-global-setup.js';
@@ -24,7 +24,7 @@ if (!uri)
   console.log(
     '[neo4j-isolation] skipped: no Neo4j server (set NEO4J_URI, or run `pnpm run test:neo4j`, which starts one)',
   );
-const cli = join(import.meta.dirname, '..', 'pipeline', 'cli.ts');
+const cli = join(import.meta.dirname, '..', 'pipeline', 'cli', 'cli.ts');
 const store = () => createNeo4jGraphStore({ uri: env.NEO4J_URI, user: env.NEO4J_USER, password: env.NEO4J_PASSWORD });
 
 afterEach(() => vi.restoreAllMocks());

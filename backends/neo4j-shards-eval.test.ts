@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import type { RunManifest } from '../pipeline/run-log.js';
+import type { RunManifest } from '../pipeline/run-log/run-log.js';
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { evalInProcess, merge, runShardProcesses, summaryOf } from '../pipeline/test-support/shard-runs.js';
 import { listEngineNamespaces } from './engine-namespaces.js';

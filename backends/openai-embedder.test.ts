@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BackendUnavailableError, type EvalError, ProviderError } from '../pipeline/core/errors.js';
+import { BackendUnavailableError, type EvalError, ProviderError } from '#core/errors.js';
 import { createOpenAIEmbedder } from './openai-embedder.js';
 
 interface Received {

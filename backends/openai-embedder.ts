@@ -1,12 +1,7 @@
 // Embedder over any OpenAI-compatible /v1/embeddings endpoint (OpenAI, Ollama, vLLM, LiteLLM) via the official SDK.
 import OpenAI, { APIConnectionError, APIError } from 'openai';
-import { BackendUnavailableError, EvalError, ProviderError } from '../pipeline/core/errors.js';
-import {
-  DEFAULT_RETRY_POLICY,
-  RetriesExhaustedError,
-  withRetries,
-  type RetryPolicy,
-} from '../pipeline/core/retry-policy.js';
+import { BackendUnavailableError, EvalError, ProviderError } from '#core/errors.js';
+import { DEFAULT_RETRY_POLICY, RetriesExhaustedError, withRetries, type RetryPolicy } from '#core/retry-policy.js';
 import type { Embedder } from './embedder.js';
 import { classifyOpenAIFailure } from './openai-retry.js';
 

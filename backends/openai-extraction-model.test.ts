@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BackendUnavailableError, ProviderError } from '../pipeline/core/errors.js';
+import { BackendUnavailableError, ProviderError } from '#core/errors.js';
 import {
   startOpenAICompatibleServer,
   type ScriptedReply,

@@ -1,13 +1,8 @@
 // Extraction model over any OpenAI-compatible chat-completions endpoint, with our own prompts and zod-checked JSON.
 import OpenAI, { APIConnectionError, APIError } from 'openai';
 import { z } from 'zod';
-import { BackendUnavailableError, EvalError, ProviderError } from '../pipeline/core/errors.js';
-import {
-  DEFAULT_RETRY_POLICY,
-  RetriesExhaustedError,
-  withRetries,
-  type RetryPolicy,
-} from '../pipeline/core/retry-policy.js';
+import { BackendUnavailableError, EvalError, ProviderError } from '#core/errors.js';
+import { DEFAULT_RETRY_POLICY, RetriesExhaustedError, withRetries, type RetryPolicy } from '#core/retry-policy.js';
 import type { ExistingMemory, ExtractionModel } from './extraction-model.js';
 import { classifyOpenAIFailure } from './openai-retry.js';
 

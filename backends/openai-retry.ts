@@ -1,8 +1,8 @@
 // How an `openai` SDK error counts on the shared retry ladder (pipeline/core/retry-policy.ts): one classification for
 // decisions, embeddings and extraction, so every provider call retries the same way.
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import type { AttemptResult } from '../pipeline/core/retry-policy.js';
-import type { AttemptFailure } from '../pipeline/core/retry-policy.js';
+import type { AttemptResult } from '#core/retry-policy.js';
+import type { AttemptFailure } from '#core/retry-policy.js';
 
 /**
  * A timeout, a 429 or a 5xx is transient (the full ladder, Retry-After honoured); a refused connection, DNS or

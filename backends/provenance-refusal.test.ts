@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import { loadBackend, SYSTEMS } from './index.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
 import { createSimExtractionModel } from './sim-extraction-model.js';

@@ -1,6 +1,6 @@
 // The provenance resolver: revoked wins, unknown fails closed, loops and missing records are unknown.
 import { describe, expect, it } from 'vitest';
-import { UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import { createProvenanceResolver, refuseProvenance, taintFiltersOut } from './provenance.js';
 
 const graph = (revoked: Record<string, boolean>, lists: Record<string, readonly string[] | null>) =>

@@ -1,5 +1,5 @@
 // Taint-carrying write-back (issue #19 item 1): a derived record's provenance resolved at read time, for backends.
-import { UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import type { FieldValue, InsertRequest, SearchRequest } from './memory-backend.js';
 
 /**

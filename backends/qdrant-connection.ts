@@ -1,6 +1,6 @@
 // Connecting to Qdrant: the lazy client import, the short-timeout probe, and HTTP / network error mapping.
 import type { QdrantClient } from '@qdrant/js-client-rest';
-import { BackendUnavailableError, EvalError } from '../pipeline/core/errors.js';
+import { BackendUnavailableError, EvalError } from '#core/errors.js';
 
 /** What to do when no server answers. */
 export const QDRANT_START_HINT =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import { compileQdrantFilter } from './qdrant-filter.js';
 
 describe('compileQdrantFilter', () => {

@@ -1,5 +1,5 @@
 // Compiles a PayloadFilter into a Qdrant `Filter` object: the only place Qdrant filters are built.
-import { UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import type { MatchCondition, PayloadFilter, PayloadScalar } from './vector-store.js';
 
 /** A Qdrant `FieldCondition` with `match`: `{value}` (keyword, integer, bool) or `{any}` (keywords or integers). */

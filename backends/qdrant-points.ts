@@ -1,6 +1,6 @@
 // Qdrant records as VectorStore points: the first-upsert rank kept in the payload, and the point checks.
 import type { Schemas } from '@qdrant/js-client-rest';
-import { EvalError } from '../pipeline/core/errors.js';
+import { EvalError } from '#core/errors.js';
 import type { PointSelector, ScoredPoint, VectorPoint } from './vector-store.js';
 
 /** Payload key holding a point's first-upsert rank, stripped from every read (Qdrant leaves tie order open). */

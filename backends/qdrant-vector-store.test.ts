@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BackendUnavailableError, EvalError } from '../pipeline/core/errors.js';
+import { BackendUnavailableError, EvalError } from '#core/errors.js';
 import { createCogneeBackend } from './cognee-backend.js';
 import { createLangmemBackend } from './langmem-backend.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';

@@ -1,6 +1,6 @@
 // VectorStore on a Qdrant server (REST, Qdrant 1.10+ for the query API); @qdrant/js-client-rest is imported on open().
 import type { QdrantClient, Schemas } from '@qdrant/js-client-rest';
-import { EvalError } from '../pipeline/core/errors.js';
+import { EvalError } from '#core/errors.js';
 import { createQdrantClient, probeQdrant, qdrantRequest, type QdrantEndpoint } from './qdrant-connection.js';
 import { compileQdrantFilter } from './qdrant-filter.js';
 import { byRank, checkId, checkVector, isIdList, QDRANT_RANK_KEY, rankOf, toHit, toPoint } from './qdrant-points.js';

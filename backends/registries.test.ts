@@ -1,8 +1,8 @@
 // The registries of backends/: systems, engines and model roles record their settings, and their lines match the factories.
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError, UnknownComponentError } from '../pipeline/core/errors.js';
-import { recordOf } from '../pipeline/core/registry.js';
-import { DEFAULT_RETRY_POLICY } from '../pipeline/core/retry-policy.js';
+import { InvalidInputError, UnknownComponentError } from '#core/errors.js';
+import { recordOf } from '#core/registry.js';
+import { DEFAULT_RETRY_POLICY } from '#core/retry-policy.js';
 import {
   connectEngines,
   defaultEngines,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { episodesFor } from '../scenarios/episodes.js';
+import { episodesFor } from '../pipeline/suites/grid/episodes.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { createSimExtractionModel, simContradicts, splitFacts } from './sim-extraction-model.js';
 

@@ -1,6 +1,6 @@
 // The VectorStore contract checks every store calls from its own test file (embedded, Qdrant).
 import { afterEach, describe, expect, it } from 'vitest';
-import { EvalError } from '../pipeline/core/errors.js';
+import { EvalError } from '#core/errors.js';
 import type { VectorStore } from './vector-store.js';
 
 /** Options of `runVectorStoreConformance`. */

@@ -1,5 +1,5 @@
 // Writer metadata on systems that have no place for it: a recorded warning on writes, a typed error on filtered reads.
-import { UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import type { InsertRequest, RecordedWarning, SearchRequest } from './memory-backend.js';
 
 /** The `unsupported` warning an insert reports when it carried metadata the system cannot store; none otherwise. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { PAPER_SCENARIO_IDS } from '../scenarios/test-support/paper-scenarios.js';
 import { createEmbeddedGraphStore } from './embedded-graph-store.js';
 import type { ExtractionModel } from './extraction-model.js';
 import { groupId } from './graphiti-ids.js';
-import { createMockExtractionModel, naturalRevocations, withFullRangeContradictions } from './graphiti-test-support.js';
+import { createMockExtractionModel, naturalRevocations, withFullRangeContradictions } from './test-support/graphiti.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
 import { runBackendConformance } from './memory-backend.conformance.js';
 import type { Episode } from './memory-backend.js';

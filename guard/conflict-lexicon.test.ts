@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../pipeline/core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import { expectedLexiconText } from './build-lexicon-command.js';
 import { LEXICON_PATH, parseLexicon, shippedLexicon } from './conflict-lexicon.js';
 

@@ -1,5 +1,5 @@
 // The guard's conflict test (stale-retrieval.md §10.6–10.7): containment of stemmed words plus an opposition signal.
-import { formatFixed, pythonSortedListRepr } from '../pipeline/python-compat/index.js';
+import { formatFixed, pythonSortedListRepr } from '#python-compat/index.js';
 import {
   conflictFeatures,
   opposingPair,

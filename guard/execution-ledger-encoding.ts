@@ -1,6 +1,6 @@
 // Ledger encoding v1: the canonical MAC input, HMAC-SHA-256, the canonical JSONL line, and subject normalisation.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { InvalidInputError } from '../pipeline/core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import type { LedgerEntry, LedgerEvent, LedgerFailure } from './execution-ledger-types.js';
 
 /** The encoding and line-format version. Changing anything in this file's byte layout means version 2. */

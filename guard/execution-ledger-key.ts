@@ -1,6 +1,6 @@
 // The ledger's HMAC key: checked, generated, or read from STALEBENCH_LEDGER_KEY. It is never stored or logged.
 import { randomBytes } from 'node:crypto';
-import { InvalidInputError } from '../pipeline/core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 
 /** The environment variable holding the key as hex (at least 64 hex digits = 32 bytes). */
 export const LEDGER_KEY_ENV_VARIABLE = 'STALEBENCH_LEDGER_KEY';

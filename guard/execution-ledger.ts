@@ -1,5 +1,5 @@
 // The execution ledger (poem.md §2.1, §2.3): an HMAC-SHA-256 chain, split into a writer and a reader, with a cached head.
-import { EvalError, InvalidInputError } from '../pipeline/core/errors.js';
+import { EvalError, InvalidInputError } from '#core/errors.js';
 import {
   checkLedgerAction,
   computeLedgerMac,

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { EvalError, InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
+import { EvalError, InvalidInputError, type InputIssue } from '#core/errors.js';
 import { guardConfigFromEnv, resolveGuardConfig, type GuardConfig } from './guard-config.js';
-import { parseIsoInstant, parsePythonFloat, parseStrictJson } from '../pipeline/python-compat/index.js';
+import { parseIsoInstant, parsePythonFloat, parseStrictJson } from '#python-compat/index.js';
 import type { GuardInput } from './guard-record.js';
 import { applyStaleRetrievalGuard, type GuardResult } from './stale-retrieval-guard.js';
-import { isEntryPoint } from '../pipeline/core/entry-point.js';
+import { isEntryPoint } from '#core/entry-point.js';
 
 const USAGE = `usage: pnpm guard [options] < records.json
 

@@ -1,7 +1,7 @@
 // Stale-Retrieval Guard configuration (stale-retrieval.md §10.1): defaults, validation, environment variables.
 import { z } from 'zod';
-import { InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
-import { parsePythonFloat } from '../pipeline/python-compat/index.js';
+import { InvalidInputError, type InputIssue } from '#core/errors.js';
+import { parsePythonFloat } from '#python-compat/index.js';
 
 /** The guard's thresholds and switches. The paper's grid always used the defaults. */
 export interface GuardConfig {

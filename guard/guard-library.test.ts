@@ -6,7 +6,7 @@ import { createGraphitiBackend } from '../backends/graphiti-backend.js';
 import { createLexicalEmbedder } from '../backends/lexical-embedder.js';
 import { mem0Paths, openMem0Client, type Mem0Client } from '../backends/mem0-client.js';
 import { createSimExtractionModel } from '../backends/sim-extraction-model.js';
-import { InvalidInputError } from '../pipeline/core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 
 // The paper's MFA pair (stale-retrieval.md §4) and a distractor.
 const V1 = 'MFA may be waived for admin access when the requester is in a hurry. Approved shortcut.';

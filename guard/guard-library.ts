@@ -3,7 +3,7 @@ import type { MemoryItem, SearchMemoryOptions } from 'mem0ai/oss';
 import type { Embedder } from '../backends/embedder.js';
 import { toMem0Record } from '../backends/mem0-records.js';
 import type { MemoryRecord, SearchRequest, SearchResult } from '../backends/memory-backend.js';
-import { InvalidInputError } from '../pipeline/core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import { textOf, type GuardInput } from './guard-record.js';
 import type { WithheldRecord } from './read-guard.js';
 import { applyStaleRetrievalGuard, memoryRecordToGuardInput } from './stale-retrieval-guard.js';

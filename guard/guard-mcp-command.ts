@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createGuardMcpServer } from './guard-mcp-server.js';
-import { isEntryPoint } from '../pipeline/core/entry-point.js';
+import { isEntryPoint } from '#core/entry-point.js';
 
 async function main(): Promise<void> {
   const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {

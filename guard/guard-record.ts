@@ -1,11 +1,5 @@
 // Reading one guard input record: its text (§10.2), field presence (§10.3), revocation (§10.4) and τ (§10.5).
-import {
-  fromJsonLike,
-  instantOfDate,
-  parseIsoInstant,
-  pythonStr,
-  pythonTimestamp,
-} from '../pipeline/python-compat/index.js';
+import { fromJsonLike, instantOfDate, parseIsoInstant, pythonStr, pythonTimestamp } from '#python-compat/index.js';
 
 /** A record as a map: a text field (`fact`, `text`, `content`, `memory` or `body`) plus any metadata. */
 export type GuardRecordMap = { readonly [field: string]: unknown };

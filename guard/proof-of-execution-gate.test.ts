@@ -1,6 +1,6 @@
 // The PoEM gate on every registered scenario: no unbacked skip passes; attacks A, B, C; fail closed; the NaivePoEM ablation.
 import { beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
-import { UnknownComponentError } from '../pipeline/core/errors.js';
+import { UnknownComponentError } from '#core/errors.js';
 import { loadScenarios } from '../scenarios/index.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { formatLedgerLine, GENESIS_MAC } from './execution-ledger-encoding.js';

@@ -1,5 +1,5 @@
 // The PoEM grounding check (poem.md §2.2, Alg. 1): an unsafe skip is allowed only if a verified ledger event backs it.
-import { UnknownComponentError } from '../pipeline/core/errors.js';
+import { UnknownComponentError } from '#core/errors.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import type { BrokenLedger, LedgerReader } from './execution-ledger-types.js';
 import type {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadBackend } from '../backends/index.js';
 import { createLexicalEmbedder } from '../backends/lexical-embedder.js';
 import { createSimExtractionModel } from '../backends/sim-extraction-model.js';
-import { episodesFor } from '../scenarios/episodes.js';
+import { episodesFor } from '../pipeline/suites/grid/episodes.js';
 import { openRevocationLedger } from './revocation-ledger.js';
 import { withRevocationLedger } from './revocation-ledger-client.js';
 

@@ -8,7 +8,7 @@ import {
   pythonSortedListRepr,
   pythonStr,
   pythonTimestamp,
-} from '../pipeline/python-compat/index.js';
+} from '#python-compat/index.js';
 import { conflict } from './conflict.js';
 import { derivedFromRevocation } from './derived-from.js';
 import { resolveGuardConfig, type GuardConfig } from './guard-config.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLexicalEmbedder } from '../backends/lexical-embedder.js';
 import type { MemoryRecord } from '../backends/memory-backend.js';
-import { InvalidInputError } from '../pipeline/core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import { loadScenarios } from '../scenarios/index.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { applyStaleRetrievalGuard } from './stale-retrieval-guard.js';

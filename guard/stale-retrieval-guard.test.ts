@@ -1,7 +1,7 @@
 // Acceptance vectors (§10.10), scenario check values, configuration, and the ReadGuard wrapper.
 import { describe, expect, it, vi } from 'vitest';
 import type { MemoryRecord, SearchRequest, SearchResult } from '../backends/memory-backend.js';
-import { InvalidInputError } from '../pipeline/core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { PAPER_SCENARIO_IDS } from '../scenarios/test-support/paper-scenarios.js';
 import { conflict, contentWords } from './conflict.js';

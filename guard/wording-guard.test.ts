@@ -1,7 +1,7 @@
 // The sentinel-style wording guard: five weighted signals, τ = 0.5, each signal on its own, and the verdicts on the
 // FARMA-style fixtures that the forged-reasoning experiment's Table III pattern rests on.
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../pipeline/core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import { BENIGN_STYLES, forgeryEntries, loadForgedReasoningScenarios } from '../scenarios/forged-reasoning-scenario.js';
 import { createWordingGuard, describeWordingSignals } from './wording-guard.js';
 import {

@@ -1,6 +1,6 @@
 // The sentinel-style wording guard (poem.md §5): scores a memory entry against the versioned five-signal list and
 // drops it at write time when the score reaches τ. A regex/scoring heuristic with no model call; never called SENTINEL.
-import { InvalidInputError } from '../pipeline/core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import {
   PATTERN_DENSITY,
   WORDING_GUARD_SIGNALS,

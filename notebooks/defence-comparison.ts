@@ -13,7 +13,7 @@
  * by adding the tallies of identical cells (a run with a spec already seen is skipped: it would replay the same
  * units). Defences with the guard or the proof-of-execution gate on top (`--guard on`, `--poem on`) are separate
  * columns (`... + stale guard`, `... + PoEM gate`). A PoEM-gated grid cell is 0 by construction (the gate cannot
- * allow any skip there, analysis/poem-enforcement.ts): it is shown as such and never named the lowest arm. For
+ * allow any skip there, analysis/forged-reasoning/poem-enforcement.ts): it is shown as such and never named the lowest arm. For
  * each system the arm with the lowest measured rate is named, and we say whether
  * its interval overlaps the no-defence interval — overlap means the run cannot tell the two apart; no overlap is a
  * difference at roughly the 95 % level (a conservative reading; the exact matched-pair test is Table 12's job).
@@ -22,7 +22,7 @@
  * model. A system that never returned a revoked record has nothing to defend against: every arm is 0 there by
  * construction, which says nothing about the arms.
  */
-import { BY_CONSTRUCTION_TEXT } from '../analysis/poem-enforcement.js';
+import { BY_CONSTRUCTION_TEXT } from '../analysis/forged-reasoning/poem-enforcement.js';
 import type { Notebook } from './notebook.js';
 import {
   armLabel,

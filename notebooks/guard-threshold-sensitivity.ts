@@ -11,7 +11,7 @@
  *
  * **Method.** Every probe in `setup.jsonl` stores the default read and the filtered read of one
  * (system, mode, scenario), plus the clock the guard used. For each configuration of a small grid we re-apply the
- * guard to each default read with that clock (analysis/guard-rescore.ts) and count as the reference code does
+ * guard to each default read with that clock (analysis/grid/guard-rescore.ts) and count as the reference code does
  * (§7.3, §11): "revoked" = default-read facts absent from the filtered read, "caught" = those among the withheld
  * texts, "current withheld" = withheld texts that are in the filtered read. Each parameter is swept with the
  * others at their defaults; a last table sweeps α with stage 1 off, i.e. what the conflict rule alone catches.
@@ -24,8 +24,8 @@
  * Several runs are pooled by summing their probes (a run with a spec already seen is skipped).
  */
 import type { AnalysedRun } from '../analysis/compare-command.js';
-import { guardMetricsUnder } from '../analysis/guard-rescore.js';
-import type { GuardMetrics } from '../analysis/summarize.js';
+import { guardMetricsUnder } from '../analysis/grid/guard-rescore.js';
+import type { GuardMetrics } from '../analysis/grid/summarize.js';
 import { DEFAULT_GUARD_CONFIG, type GuardConfig } from '../guard/guard-config.js';
 import type { Notebook } from './notebook.js';
 import { countText, distinctRuns, markdownTable, percent, runsSection } from './notebook-support.js';

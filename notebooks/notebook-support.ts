@@ -1,7 +1,7 @@
 // Helpers shared by the notebooks: Markdown tables, proportions as text, run headers, pooling cells over runs.
 import type { AnalysedRun } from '../analysis/compare-command.js';
 import { defenceLabel } from '../analysis/defence-label.js';
-import type { SummaryCell } from '../analysis/summarize.js';
+import type { SummaryCell } from '../analysis/grid/summarize.js';
 import {
   addTallies,
   EMPTY_TALLY,

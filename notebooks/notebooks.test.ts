@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Summary, SummaryCell } from '../analysis/summarize.js';
-import { specFromArgs } from '../pipeline/cli.js';
-import { runEvaluation } from '../pipeline/run.js';
+import type { Summary, SummaryCell } from '../analysis/grid/summarize.js';
+import { specFromArgs } from '../pipeline/cli/cli.js';
+import { runEvaluation } from '../pipeline/run/run.js';
 import { proportionText } from './notebook-support.js';
 import { main, NOTEBOOKS } from './run-notebook.js';
 

@@ -7,7 +7,7 @@ import { notebook as defenceComparison } from './defence-comparison.js';
 import { notebook as guardThresholdSensitivity } from './guard-threshold-sensitivity.js';
 import type { Notebook } from './notebook.js';
 import { notebook as table6 } from './table-6.js';
-import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '../pipeline/core/command.js';
+import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '#core/command.js';
 
 /** Every notebook, one line each; the name is the file name. */
 export const NOTEBOOKS: readonly Notebook[] = [guardThresholdSensitivity, defenceComparison, table6];

@@ -21,7 +21,7 @@
  */
 import { diffAgainstPaper, renderPaperDiffMarkdown } from '../analysis/paper-diff.js';
 import { loadPaperReference } from '../analysis/paper-reference.js';
-import { modelGroupsOf } from '../analysis/grid-index.js';
+import { modelGroupsOf } from '../analysis/grid/grid-index.js';
 import { buildTable6 } from '../analysis/tables/table-06.js';
 import { renderTableMarkdown } from '../analysis/render-markdown.js';
 import type { Notebook } from './notebook.js';

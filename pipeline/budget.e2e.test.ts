@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadScenarios } from '../scenarios/index.js';
-import type { RunManifest } from './run-log.js';
+import type { RunManifest } from './run-log/run-log.js';
 import {
   startOpenAICompatibleServer,
   type ReceivedRequest,

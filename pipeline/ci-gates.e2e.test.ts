@@ -1,14 +1,14 @@
-// Issue #31 items 2 and 3: `--fail-on` (one mechanism, pipeline/thresholds.ts) and `--sarif` from every suite, the
+// Issue #31 items 2 and 3: `--fail-on` (one mechanism, pipeline/run/thresholds.ts) and `--sarif` from every suite, the
 // SARIF checked against the OASIS SARIF 2.1.0 schema (data/sarif/, its source in data/README.md).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validator } from '@cfworker/json-schema';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main as evalMain } from './cli.js';
+import { main as evalMain } from './cli/cli.js';
 import { frontdoorMain } from './suites/frontdoor/harness/frontdoor-command.js';
 import { main as integrityMain } from './suites/integrity/harness/integrity-command.js';
-import { parseThresholds } from './thresholds.js';
+import { parseThresholds } from './run/thresholds.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ci-gates-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -6,12 +6,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { Summary } from '../analysis/summarize.js';
+import type { Summary } from '../analysis/grid/summarize.js';
 import { cogneePyProblem } from '../backends/cognee-py-backend.js';
 import { storeDrivers } from '../backends/test-support/python-memory.js';
 import { loadScenarios } from '../scenarios/index.js';
-import { main } from './cli.js';
-import type { ProbeRecord, RunManifest, UnitRecord } from './run-log.js';
+import { main } from './cli/cli.js';
+import type { ProbeRecord, RunManifest, UnitRecord } from './run-log/run-log.js';
 import { startOpenAICompatibleServer, type ReceivedRequest } from './test-support/openai-compatible-server.js';
 import { spawnEval, until } from './test-support/spawn-eval.js';
 

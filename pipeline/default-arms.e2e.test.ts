@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../scenarios/index.js';
-import { specFromArgs } from './cli.js';
-import { evalUsage } from './cli-usage.js';
-import type { UnitRecord } from './run-log.js';
+import { specFromArgs } from './cli/cli.js';
+import { evalUsage } from './cli/cli-usage.js';
+import type { UnitRecord } from './run-log/run-log.js';
 import { runEvalCli } from './test-support/eval-cli.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
 

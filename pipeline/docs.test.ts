@@ -10,8 +10,8 @@ const README_MAX_LINES = 210;
 /** Each suite's manual, in the folder where its code lives. */
 const SUITE_READMES = [
   'pipeline/README.md',
-  'pipeline/follow-up/README.md',
-  'pipeline/forged-reasoning/README.md',
+  'pipeline/suites/follow-ups/README.md',
+  'pipeline/suites/forged-reasoning/README.md',
   'pipeline/suites/integrity/README.md',
   'pipeline/suites/frontdoor/README.md',
 ];

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadScenarios } from '../scenarios/index.js';
-import { main } from './cli.js';
-import { buildDecisionMessages, SYS_PLAIN } from './prompts.js';
-import { sha256 } from './json-files.js';
-import type { RunManifest, UnitRecord } from './run-log.js';
+import { main } from './cli/cli.js';
+import { buildDecisionMessages, SYS_PLAIN } from './suites/grid/prompts.js';
+import { sha256 } from './run-log/json-files.js';
+import type { RunManifest, UnitRecord } from './run-log/run-log.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
-import type { Summary } from '../analysis/summarize.js';
+import type { Summary } from '../analysis/grid/summarize.js';
 import { main as verifyRun } from '../analysis/verify-run-command.js';
 
 const scenarios = await loadScenarios();
@@ -236,10 +236,14 @@ describe('pnpm eval', () => {
       out,
     ];
     const env = { ...process.env, OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-test-kill' };
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'cli.ts'), 'eval', ...args], {
-      env,
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'cli', 'cli.ts'), 'eval', ...args],
+      {
+        env,
+        stdio: 'ignore',
+      },
+    );
     const recordsPath = () => (readdirSync(out).length ? join(onlyRunDir(out), 'records.jsonl') : '');
     await vi.waitFor(
       () => {

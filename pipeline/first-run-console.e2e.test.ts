@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
 import { main as report } from '../analysis/report-command.js';
-import type { SummaryCell } from '../analysis/summarize.js';
+import type { SummaryCell } from '../analysis/grid/summarize.js';
 import { runEvalCli } from './test-support/eval-cli.js';
 import { parsePrintedTable } from './test-support/terminal-table.js';
 

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadScenarios } from '../scenarios/index.js';
-import type { AgentTrace, ToolsRecord, WritebackRecord } from './follow-up-log.js';
-import type { AgentStep } from './tools/tool-agent.js';
+import type { AgentTrace, ToolsRecord, WritebackRecord } from './suites/follow-ups/follow-up-log.js';
+import type { AgentStep } from './suites/follow-ups/tools/tool-agent.js';
 import { main as rescore } from '../analysis/rescore-command.js';
-import type { UnitRecord } from './run-log.js';
+import type { UnitRecord } from './run-log/run-log.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
 import { runEvalCli as runCli } from './test-support/eval-cli.js';
 

@@ -4,12 +4,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { Summary } from '../analysis/summarize.js';
+import type { Summary } from '../analysis/grid/summarize.js';
 import { libraryReads, type ReferenceCase } from '../backends/test-support/inspeximus-reference.js';
 import { inspeximusSkipReason, storeDrivers } from '../backends/test-support/python-memory.js';
 import { loadScenarios } from '../scenarios/index.js';
-import { main } from './cli.js';
-import type { ProbeRecord, RunManifest, UnitRecord } from './run-log.js';
+import { main } from './cli/cli.js';
+import type { ProbeRecord, RunManifest, UnitRecord } from './run-log/run-log.js';
 import { copySourceTree } from './test-support/source-copy.js';
 import { spawnEval, until } from './test-support/spawn-eval.js';
 

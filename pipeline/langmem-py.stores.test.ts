@@ -4,12 +4,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Summary } from '../analysis/summarize.js';
+import type { Summary } from '../analysis/grid/summarize.js';
 import { langmemPyProblem } from '../backends/langmem-py-backend.js';
 import { minimalSchemaReply } from '../backends/test-support/minimal-schema-reply.js';
 import { storeDrivers } from '../backends/test-support/python-memory.js';
 import { loadScenarios } from '../scenarios/index.js';
-import type { ProbeRecord, UnitRecord } from './run-log.js';
+import type { ProbeRecord, UnitRecord } from './run-log/run-log.js';
 import { runEvalCli } from './test-support/eval-cli.js';
 import { startOpenAICompatibleServer } from './test-support/openai-compatible-server.js';
 import { runPortLibraryGrid } from './test-support/port-library-grid.js';

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../analysis/report-command.js';
-import type { Summary } from '../analysis/summarize.js';
-import { specFromArgs } from './cli.js';
-import type { RunManifest, UnitRecord } from './run-log.js';
-import { defaultRunId } from './run-spec.js';
+import type { Summary } from '../analysis/grid/summarize.js';
+import { specFromArgs } from './cli/cli.js';
+import type { RunManifest, UnitRecord } from './run-log/run-log.js';
+import { defaultRunId } from './run/run-spec.js';
 import { runEvalCli } from './test-support/eval-cli.js';
 import { merge, runShardProcesses } from './test-support/shard-runs.js';
 

@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { specFromArgs } from './cli.js';
-import type { RunManifest } from './run-log.js';
-import { runEvaluation } from './run.js';
+import { specFromArgs } from './cli/cli.js';
+import type { RunManifest } from './run-log/run-log.js';
+import { runEvaluation } from './run/run.js';
 
 describe('manifest components', () => {
   it('records the experiment, engines, embedder, extraction model, decision models and systems with their arguments', async () => {

@@ -4,12 +4,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { Summary } from '../analysis/summarize.js';
+import type { Summary } from '../analysis/grid/summarize.js';
 import { mem0PyProblem } from '../backends/mem0-py-backend.js';
 import { storeDrivers } from '../backends/test-support/python-memory.js';
 import { loadScenarios } from '../scenarios/index.js';
-import { main } from './cli.js';
-import type { RunManifest } from './run-log.js';
+import { main } from './cli/cli.js';
+import type { RunManifest } from './run-log/run-log.js';
 
 const reason = (await mem0PyProblem())?.message ?? null;
 if (reason !== null) console.log(`[stores] mem0-py systems skipped: ${reason}`);

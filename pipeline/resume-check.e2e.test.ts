@@ -4,11 +4,11 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main, specFromArgs } from './cli.js';
-import { ResumeRefusedError } from './resume-check.js';
-import type { RunEnvironment } from './run-environment.js';
-import type { RunManifest, UnitRecord } from './run-log.js';
-import { runEvaluation } from './run.js';
+import { main, specFromArgs } from './cli/cli.js';
+import { ResumeRefusedError } from './run/resume-check.js';
+import type { RunEnvironment } from './run/run-environment.js';
+import type { RunManifest, UnitRecord } from './run-log/run-log.js';
+import { runEvaluation } from './run/run.js';
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -6,10 +6,10 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
-import { main, specFromArgs } from './cli.js';
-import { runEvaluation } from './run.js';
-import { lockPathOf, type LockHolder } from './run-lock.js';
-import type { RunManifest, UnitRecord } from './run-log.js';
+import { main, specFromArgs } from './cli/cli.js';
+import { runEvaluation } from './run/run.js';
+import { lockPathOf, type LockHolder } from './run/run-lock.js';
+import type { RunManifest, UnitRecord } from './run-log/run-log.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
 import { spawnEval, until } from './test-support/spawn-eval.js';
 
@@ -188,7 +188,7 @@ describe('two eval processes on one run directory', () => {
     // An exception inside the run, after this invocation wrote the manifest (summary.json cannot be replaced: it
     // is a non-empty directory now). The run log is checked before the manifest is written, so the exception
     // has to come later than that to be an invocation of its own.
-    // The manifest binds summary.json once the run finished (pipeline/run-binding.ts), so the run is marked
+    // The manifest binds summary.json once the run finished (pipeline/run/run-binding.ts), so the run is marked
     // unfinished first, as a crash between the two writes leaves it: the resume then gets past the run-log check.
     const summary = readFileSync(join(runDir, 'summary.json'));
     const finished = readFileSync(join(runDir, 'manifest.json'), 'utf8');

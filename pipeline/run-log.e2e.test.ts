@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main as verifyRun } from '../analysis/verify-run-command.js';
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
-import { main, specFromArgs } from './cli.js';
-import type { RunManifest } from './run-log.js';
-import { runEvaluation } from './run.js';
+import { main, specFromArgs } from './cli/cli.js';
+import type { RunManifest } from './run-log/run-log.js';
+import { runEvaluation } from './run/run.js';
 
 async function runCli(args: string[]) {
   const err: string[] = [];

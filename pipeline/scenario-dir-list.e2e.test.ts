@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { POLICY_SCENARIO_DIR } from '../scenarios/index.js';
-import type { RunManifest, UnitRecord } from './run-log.js';
+import type { RunManifest, UnitRecord } from './run-log/run-log.js';
 import { runEvalCli } from './test-support/eval-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'stalebench-scenario-dir-'));

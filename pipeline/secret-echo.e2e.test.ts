@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main as reportMain } from '../analysis/report-command.js';
 import { loadScenarios } from '../scenarios/index.js';
-import { listCacheFiles } from './response-cache-files.js';
+import { listCacheFiles } from './models/response-cache-files.js';
 import { runEvalCli } from './test-support/eval-cli.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
 

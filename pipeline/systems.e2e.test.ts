@@ -3,10 +3,10 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import type { Summary } from '../analysis/summarize.js';
+import type { Summary } from '../analysis/grid/summarize.js';
 import { POLICY_SCENARIO_IDS } from '../scenarios/index.js';
-import { main } from './cli.js';
-import type { ProbeRecord, RunManifest, UnitRecord } from './run-log.js';
+import { main } from './cli/cli.js';
+import type { ProbeRecord, RunManifest, UnitRecord } from './run-log/run-log.js';
 
 async function evaluate(args: string[]) {
   const out = mkdtempSync(join(tmpdir(), 'stalebench-systems-'));

@@ -5,11 +5,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Summary } from '../analysis/summarize.js';
-import { specFromArgs } from './cli.js';
-import { readJsonLines } from './json-files.js';
-import type { ProbeRecord, UnitRecord } from './run-log.js';
-import { runEvaluation } from './run.js';
+import type { Summary } from '../analysis/grid/summarize.js';
+import { specFromArgs } from './cli/cli.js';
+import { readJsonLines } from './run-log/json-files.js';
+import type { ProbeRecord, UnitRecord } from './run-log/run-log.js';
+import { runEvaluation } from './run/run.js';
 
 async function run(args: string[]) {
   const out = mkdtempSync(join(tmpdir(), 'stalebench-tamper-ledger-'));

@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError, UnknownComponentError } from '../pipeline/core/errors.js';
+import { InvalidInputError, UnknownComponentError } from '#core/errors.js';
 import {
   FORGED_REASONING_SCENARIO_DIR,
   FORGED_REASONING_SCENARIO_IDS,

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { UnknownComponentError } from '../pipeline/core/errors.js';
+import { UnknownComponentError } from '#core/errors.js';
 import { allOrNothing, idIsFileName, readJsonFile } from './scenario-file.js';
 
 /** The scenario ids, in the order of the PoEM paper's §V (EHRAgent, ReAct-QA, RAP). */

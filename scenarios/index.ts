@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InvalidInputError, UnknownComponentError } from '../pipeline/core/errors.js';
+import { InvalidInputError, UnknownComponentError } from '#core/errors.js';
 import policyIndex from './policy/index.json' with { type: 'json' };
 import { scenarioSchema, type Scenario } from './scenario.js';
 import { allOrNothing, idIsFileName, readJsonFile } from './scenario-file.js';

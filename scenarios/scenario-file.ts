@@ -3,8 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { z } from 'zod';
-import { InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
-import { parseStrictJson } from '../pipeline/python-compat/index.js';
+import { InvalidInputError, type InputIssue } from '#core/errors.js';
+import { parseStrictJson } from '#python-compat/index.js';
 
 /** Checks of one file beyond its schema. */
 export interface JsonFileChecks<T> {

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { InvalidInputError, type InputIssue } from '../pipeline/core/errors.js';
+import { InvalidInputError, type InputIssue } from '#core/errors.js';
 import { parseJsonFile } from './scenario-file.js';
 
 /** The index's file name inside a scenario folder. */

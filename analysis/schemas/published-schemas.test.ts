@@ -11,7 +11,7 @@ import { main as integrityMain } from '../../pipeline/suites/integrity/harness/i
 import type { IntegrityReport } from '../../pipeline/index.js';
 import type { FollowUpSummary, Summary } from '../index.js';
 import { evalInProcess } from '../../pipeline/test-support/shard-runs.js';
-import type { SUMMARY_VERSION } from '../summarize.js';
+import type { SUMMARY_VERSION } from '../grid/summarize.js';
 import type { IntegrityJson } from '../integrity/integrity-report.js';
 import type { integrityJsonSchema, integrityReportSchema } from './integrity-schema.js';
 import { publishedSchemaFiles, SCHEMAS_DIR } from './published-schemas.js';

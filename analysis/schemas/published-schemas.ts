@@ -2,7 +2,7 @@
 // zod schema the results are checked with, and named with the version of the document it describes.
 import { z } from 'zod';
 import { frontdoorResultsSchema } from '../../pipeline/index.js';
-import { SUMMARY_VERSION } from '../summarize.js';
+import { SUMMARY_VERSION } from '../grid/summarize.js';
 import { integrityJsonSchema, integrityReportSchema } from './integrity-schema.js';
 import { summarySchema } from './summary-schema.js';
 

@@ -2,7 +2,7 @@
 // schemas), or checks that the checked-in files are what it would write.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { defineCommand, runAsEntryPoint } from '../../pipeline/core/command.js';
+import { defineCommand, runAsEntryPoint } from '#core/command.js';
 import { publishedSchemaFiles, SCHEMAS_DIR } from './published-schemas.js';
 
 const USAGE = `usage: pnpm schemas [--check] [--root <dir>]

@@ -2,7 +2,7 @@
 // JSON Schema (issue #31 item 6). published-schemas.test.ts checks that its type is exactly `Summary` and the
 // follow-up summary's, so the interfaces and this schema cannot change apart.
 import { z } from 'zod';
-import { SUMMARY_VERSION } from '../summarize.js';
+import { SUMMARY_VERSION } from '../grid/summarize.js';
 
 const count = z.number().int().nonnegative();
 const share = z.number().min(0).max(1);
@@ -91,7 +91,7 @@ const common = {
     .meta({ description: "--limit N: the run holds at most N of its units; its cells are not the full run's." }),
 };
 
-/** A grid run's `summary.json` (analysis/summarize.ts `Summary`). */
+/** A grid run's `summary.json` (analysis/grid/summarize.ts `Summary`). */
 export const gridSummarySchema = z
   .object({
     ...common,
@@ -184,7 +184,7 @@ const toolsRow = z
   })
   .meta({ id: 'ToolsRow' });
 
-/** A follow-up run's `summary.json` (`{version} & FollowUpSummary`, analysis/follow-up-summary.types.ts). */
+/** A follow-up run's `summary.json` (`{version} & FollowUpSummary`, analysis/follow-ups/follow-up-summary.types.ts). */
 export const followUpSummarySchema = z
   .object({
     ...common,

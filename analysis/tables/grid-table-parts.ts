@@ -1,6 +1,6 @@
 // Layout and pieces the grid tables share (Tables 6–13): the paper's row labels, systems, arms, and notes.
 import { COUNTING_NOTE } from '../unsafe-counts.js';
-import { pool, probesOf, type GridIndex, type ModelGroup } from '../grid-index.js';
+import { pool, probesOf, type GridIndex, type ModelGroup } from '../grid/grid-index.js';
 import type { LoadedRun } from '../load-run.js';
 import type { TableCell } from '../paper-table.js';
 import { missingCell, proportionCell, unsafeCell, valueCell } from '../table-cells.js';

@@ -5,7 +5,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { LoadedRun } from '../load-run.js';
 import type { PaperTable } from '../paper-table.js';
 import { defaultPaperReferenceDir, loadPaperReference } from '../paper-reference.js';
-import { buildTables } from '../paper-tables.js';
+import { buildTables } from '../grid/paper-tables.js';
 import { defineTable, paperTableIds, TABLES, type PaperTableId, type TableDefinition } from './index.js';
 
 describe('the table registry', () => {

@@ -1,6 +1,6 @@
 // The table registry: every table `report` builds, one line each, in report order within its scope (grid, follow-up, own).
-import { buildDefenceTables } from '../defence-table.js';
-import { buildFollowUpDefenceTables } from '../follow-up-defence-table.js';
+import { buildDefenceTables } from '../grid/defence-table.js';
+import { buildFollowUpDefenceTables } from '../follow-ups/follow-up-defence-table.js';
 import { buildPoemBenignTable, buildPoemTableI, buildPoemTableII, buildPoemTableIII } from './poem-tables.js';
 import { buildPoemTableIV, buildPoemTableV } from './poem-tables-iv-v.js';
 import { table6 } from './table-06.js';

@@ -1,6 +1,6 @@
 // The PoEM paper's Table IV (grounding-check overhead against one LLM call, bytes per ledger event) and Table V (PoEM
 // in a LangChain agent), from forged-reasoning runs; real models and sim apart.
-import type { OverheadRow } from '../forged-reasoning-overhead.js';
+import type { OverheadRow } from '../forged-reasoning/forged-reasoning-overhead.js';
 import type { PaperTable, TableCell } from '../paper-table.js';
 import { missingCell, valueCell } from '../table-cells.js';
 import { cellOf, DEFENCE_COLUMNS, NOTE, perGroup, pooled, tableOf, type ForgedReasoningInput } from './poem-tables.js';

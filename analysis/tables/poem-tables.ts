@@ -1,7 +1,7 @@
 // The PoEM paper's tables from forged-reasoning runs (poem.md §6–§7): Table I (ASR per model × forgery kind × defence),
 // Table II (the adaptive attacker), Table III (the attack matrix) and the benign table; real models and sim apart.
-import { POEM_COUNTING_RULE } from '../forged-reasoning-scoring.js';
-import type { ForgedReasoningCell, ForgedReasoningSummary } from '../forged-reasoning-summary.js';
+import { POEM_COUNTING_RULE } from '../forged-reasoning/forged-reasoning-scoring.js';
+import type { ForgedReasoningCell, ForgedReasoningSummary } from '../forged-reasoning/forged-reasoning-summary.js';
 import type { PaperTable, TableCell } from '../paper-table.js';
 import { proportionCell, table, valueCell } from '../table-cells.js';
 

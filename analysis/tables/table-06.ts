@@ -1,5 +1,5 @@
 // Table 6 (stale-retrieval.md §15): exposure, rank and unsafe rate per system and defence, direct insertion.
-import { indexGrid, pool, type ModelGroup } from '../grid-index.js';
+import { indexGrid, pool, type ModelGroup } from '../grid/grid-index.js';
 import type { LoadedRun } from '../load-run.js';
 import type { PaperTable } from '../paper-table.js';
 import { table, unsafeCell } from '../table-cells.js';

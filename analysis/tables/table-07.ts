@@ -1,5 +1,5 @@
 // Table 7 (stale-retrieval.md §15): unsafe rate per decision model, direct insertion, the exposed systems pooled.
-import { indexGrid, pool, type ModelGroup } from '../grid-index.js';
+import { indexGrid, pool, type ModelGroup } from '../grid/grid-index.js';
 import type { LoadedRun } from '../load-run.js';
 import type { PaperTable, TableCell } from '../paper-table.js';
 import { table, unsafeCell } from '../table-cells.js';

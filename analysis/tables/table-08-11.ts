@@ -1,6 +1,6 @@
 // Tables 8 and 11 (stale-retrieval.md §15): unsafe rate per scenario and per rule group, the exposed systems pooled.
 // Which scenarios come in which order, and which get an "excluding" row, is scenario data (scenarios/policy/index.json).
-import { indexGrid, pool, type ModelGroup } from '../grid-index.js';
+import { indexGrid, pool, type ModelGroup } from '../grid/grid-index.js';
 import type { LoadedRun } from '../load-run.js';
 import type { PaperTable, TableCell } from '../paper-table.js';
 import { table, unsafeCell } from '../table-cells.js';

@@ -1,9 +1,9 @@
 // Table 9 (stale-retrieval.md §11): the stale-retrieval guard per system, direct and indirect, from the logged probes.
-import { probesOf } from '../grid-index.js';
+import { probesOf } from '../grid/grid-index.js';
 import type { LoadedRun } from '../load-run.js';
 import type { PaperTable, TableCell } from '../paper-table.js';
 import { HYPOTHETICAL_ORACLE } from '../../pipeline/index.js';
-import { guardMetricsOf, guardV2MetricsOf, oracleGuardMetricsOf } from '../summarize.js';
+import { guardMetricsOf, guardV2MetricsOf, oracleGuardMetricsOf } from '../grid/summarize.js';
 import { missingCell, proportionCell, table, valueCell } from '../table-cells.js';
 import { embedderNote, runIds, systemLabel } from './grid-table-parts.js';
 import { defineTable } from './table-definition.js';

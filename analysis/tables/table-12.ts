@@ -1,5 +1,5 @@
 // Table 12 (stale-retrieval.md §15): matched pairs over (model, scenario) cells with the exact sign test.
-import { indexGrid, type ModelGroup } from '../grid-index.js';
+import { indexGrid, type ModelGroup } from '../grid/grid-index.js';
 import type { LoadedRun } from '../load-run.js';
 import type { PaperTable, TableCell } from '../paper-table.js';
 import { exactMatchedPairTest } from '../statistics.js';

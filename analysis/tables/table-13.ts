@@ -1,5 +1,5 @@
 // Table 13 (stale-retrieval.md §15): mem0's within-system A/B of the retrieval policy, direct insertion.
-import { indexGrid, type ModelGroup } from '../grid-index.js';
+import { indexGrid, type ModelGroup } from '../grid/grid-index.js';
 import type { LoadedRun } from '../load-run.js';
 import type { PaperTable } from '../paper-table.js';
 import { table } from '../table-cells.js';

@@ -1,8 +1,14 @@
 // Table 14 (stale-retrieval.md §12): write-back hops, unsafe rate per hop under default and filtered reads.
-import type { WritebackRow } from '../follow-up-summary.types.js';
-import type { ModelGroup } from '../grid-index.js';
+import type { WritebackRow } from '../follow-ups/follow-up-summary.types.js';
+import type { ModelGroup } from '../grid/grid-index.js';
 import type { PaperTable, TableCell } from '../paper-table.js';
-import { followUpTable, paperRows, rowCells, type Column, type FollowUpInput } from '../paper-tables-follow-up.js';
+import {
+  followUpTable,
+  paperRows,
+  rowCells,
+  type Column,
+  type FollowUpInput,
+} from '../follow-ups/paper-tables-follow-up.js';
 import { valueCell } from '../table-cells.js';
 import { defineTable } from './table-definition.js';
 

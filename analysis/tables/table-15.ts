@@ -1,8 +1,8 @@
 // Table 15 (stale-retrieval.md §13): multi-agent propagation (executor, reviewer, planner) on one shared store.
-import type { PropagationRow } from '../follow-up-summary.types.js';
-import type { ModelGroup } from '../grid-index.js';
+import type { PropagationRow } from '../follow-ups/follow-up-summary.types.js';
+import type { ModelGroup } from '../grid/grid-index.js';
 import type { PaperTable, TableCell } from '../paper-table.js';
-import { followUpTable, paperRows, rowCells, type FollowUpInput } from '../paper-tables-follow-up.js';
+import { followUpTable, paperRows, rowCells, type FollowUpInput } from '../follow-ups/paper-tables-follow-up.js';
 import { valueCell } from '../table-cells.js';
 import { defineTable } from './table-definition.js';
 

@@ -1,8 +1,14 @@
 // Table 16 (stale-retrieval.md §14): tool actions and the exploit chain, pooled and per exploit scenario, plus relapse.
-import type { ToolsRow } from '../follow-up-summary.types.js';
-import type { ModelGroup } from '../grid-index.js';
+import type { ToolsRow } from '../follow-ups/follow-up-summary.types.js';
+import type { ModelGroup } from '../grid/grid-index.js';
 import type { PaperTable, TableCell } from '../paper-table.js';
-import { followUpTable, paperRows, rowCells, type Column, type FollowUpInput } from '../paper-tables-follow-up.js';
+import {
+  followUpTable,
+  paperRows,
+  rowCells,
+  type Column,
+  type FollowUpInput,
+} from '../follow-ups/paper-tables-follow-up.js';
 import { defineTable } from './table-definition.js';
 
 /** The exploit scenarios' row labels. */

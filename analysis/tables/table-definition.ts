@@ -1,9 +1,9 @@
 // The table spec: what a registered table is (id, paper or ours, how it splits its inputs) and what it is built from.
-import type { FollowUpSummary } from '../follow-up-summary.types.js';
-import type { ModelGroup } from '../grid-index.js';
+import type { FollowUpSummary } from '../follow-ups/follow-up-summary.types.js';
+import type { ModelGroup } from '../grid/grid-index.js';
 import type { LoadedRun } from '../load-run.js';
 import type { PaperTable } from '../paper-table.js';
-import type { FollowUpInput } from '../paper-tables-follow-up.js';
+import type { FollowUpInput } from '../follow-ups/paper-tables-follow-up.js';
 import type { ForgedReasoningInput } from './poem-tables.js';
 
 /** What the tables need to know about a policy scenario: its short label, family (payload = no rule) and Table 8/11 place. */

@@ -1,5 +1,5 @@
 // A throwaway table for tests, shaped like a real one (builder + layout + one definition): unsafe rate per scenario.
-import { indexGrid, pool, type ModelGroup } from '../grid-index.js';
+import { indexGrid, pool, type ModelGroup } from '../grid/grid-index.js';
 import type { LoadedRun } from '../load-run.js';
 import type { PaperTable, TableCell } from '../paper-table.js';
 import { table, unsafeCell } from '../table-cells.js';

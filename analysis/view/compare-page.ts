@@ -2,7 +2,7 @@
 // transcript in both runs.
 import { compareRuns, loadAnalysedRun, type CellKey, type RunComparison } from '../compare-command.js';
 import { defenceLabel } from '../defence-label.js';
-import { BY_CONSTRUCTION_TEXT } from '../poem-enforcement.js';
+import { BY_CONSTRUCTION_TEXT } from '../forged-reasoning/poem-enforcement.js';
 import { proportionText, type Proportion } from '../unsafe-counts.js';
 import { escapeHtml, frame, verifyWarning } from './pages.js';
 import type { RunEntry } from './run-catalog.js';

@@ -1,5 +1,5 @@
-// A run's figures in the viewer: the HTML report's SVG figures (analysis/figures.ts) built from the run's own tables.
-import { figuresFor } from '../figures.js';
+// A run's figures in the viewer: the HTML report's SVG figures (analysis/grid/figures.ts) built from the run's own tables.
+import { figuresFor } from '../grid/figures.js';
 import { buildReport } from '../report-command.js';
 import { escapeHtml, FIGURE_EXPERIMENTS, frame, verifyWarning } from './pages.js';
 import type { RunEntry } from './run-catalog.js';

@@ -2,7 +2,7 @@
 // pages for sharing with --static <dir>.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '../../pipeline/core/command.js';
+import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '#core/command.js';
 import { startViewServer } from './view-server.js';
 import { createViewSite } from './view-site.js';
 

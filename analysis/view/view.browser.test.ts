@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { UnitRecord } from '../../pipeline/run-log.js';
+import type { UnitRecord } from '../../pipeline/run-log/run-log.js';
 import { runEvalCli } from '../../pipeline/test-support/eval-cli.js';
 import { startOpenAICompatibleServer, type TestServer } from '../../pipeline/test-support/openai-compatible-server.js';
 import { loadScenarios } from '../../scenarios/index.js';
-import type { Summary } from '../summarize.js';
+import type { Summary } from '../grid/summarize.js';
 import { startViewServer, type ViewServer } from './view-server.js';
 import { createViewSite } from './view-site.js';
 

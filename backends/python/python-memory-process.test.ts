@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MissingPrerequisiteError } from '../../pipeline/core/errors.js';
+import { MissingPrerequisiteError } from '#core/errors.js';
 import { INSPEXIMUS_PIN } from '../inspeximus-version.js';
 import { inspeximusSkipReason, ROOT } from '../test-support/python-memory.js';
 import { createPythonMemoryProcess } from './python-memory-process.js';

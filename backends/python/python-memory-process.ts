@@ -2,7 +2,7 @@
 // process that died is refused until it is reset, so a lost write is an error for its unit and never an empty answer.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { EvalError, MissingPrerequisiteError } from '../../pipeline/core/errors.js';
+import { EvalError, MissingPrerequisiteError } from '#core/errors.js';
 import type { RecordedWarning } from '../memory-backend.js';
 import { missingPython, pythonPaths, VENV_DIR } from './python-venv.js';
 import { missingStoreEnv, storeEnvPaths } from './store-envs.js';

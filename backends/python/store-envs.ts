@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UnknownComponentError } from '../../pipeline/core/errors.js';
+import { UnknownComponentError } from '#core/errors.js';
 
 /** One store environment: what it holds and what installing it costs on a fresh machine. */
 export interface StoreEnvSpec {

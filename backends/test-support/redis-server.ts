@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MissingPrerequisiteError } from '../../pipeline/core/errors.js';
+import { MissingPrerequisiteError } from '#core/errors.js';
 import { connectRedis } from '../../pipeline/suites/integrity/targets/raw-redis.js';
 import { storeEnvPaths } from '../python/store-envs.js';
 

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { toFile } from 'openai';
 import type OpenAI from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import { forEachJsonLine } from '../json-files.js';
-import { openRunLogFile, type RunLogFile } from '../run-log-chain.js';
-import { abortableSleep } from '../core/retry-policy.js';
+import { forEachJsonLine } from '../run-log/json-files.js';
+import { openRunLogFile, type RunLogFile } from '../run-log/run-log-chain.js';
+import { abortableSleep } from '#core/retry-policy.js';
 import { BATCH_DEFAULTS, BATCH_LIMITS } from './batch-limits.js';
 
 /** The run log file that lists the submitted batch jobs (one chained line per job). */

@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../scenarios/index.js';
-import type { RunManifest, UnitRecord } from '../run-log.js';
+import type { RunManifest, UnitRecord } from '../run-log/run-log.js';
 import { startBatchApiServer, type BatchApiServer } from '../test-support/batch-api-server.js';
 import type { ReceivedRequest } from '../test-support/openai-compatible-server.js';
 import { runEvalCli } from '../test-support/eval-cli.js';
 import { main as rescoreMain } from '../../analysis/rescore-command.js';
-import { checkRunLog } from '../run-log-verify.js';
-import { evalUsage } from '../cli-usage.js';
+import { checkRunLog } from '../run-log/run-log-verify.js';
+import { evalUsage } from '../cli/cli-usage.js';
 import { createViewSite } from '../../analysis/view/view-site.js';
 import { spawnEval, until } from '../test-support/spawn-eval.js';
 /** The run's record of its submitted jobs (pipeline/batch/batch-transport.ts). */

@@ -12,7 +12,7 @@ import { benchPoem, type PoemBenchRow } from './bench-poem.js';
 import { benchRateLimit, type RateLimitRow } from './bench-rate-limit.js';
 import { benchSummarize, type SummarizeBench } from './bench-rescore.js';
 import { GUARD_CORPUS_FILE, generateGuardCorpus, readGuardCorpus } from './guard-corpus.js';
-import { isEntryPoint } from '../core/entry-point.js';
+import { isEntryPoint } from '#core/entry-point.js';
 
 const USAGE = `usage: pnpm bench [--json] [--quick] [--only guard] [--write-corpus]
   measures on this machine: the stale guard and guard-v2 per k=10 retrieval (${GUARD_CORPUS_FILE}), also with

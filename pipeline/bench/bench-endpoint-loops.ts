@@ -2,8 +2,8 @@
 import { Agent, request as httpRequest } from 'node:http';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import { scopedSignal } from '../call-signal.js';
-import { OPENAI_DECISION_DEFAULTS } from '../openai-decision-model.js';
+import { scopedSignal } from '../models/call-signal.js';
+import { OPENAI_DECISION_DEFAULTS } from '../models/openai-decision-model.js';
 
 /** Runs `calls` calls of `call` from `concurrency` loops that each start the next call when theirs returns. */
 async function inLoops(concurrency: number, calls: number, call: () => Promise<void>): Promise<void> {

@@ -2,8 +2,8 @@
 // and the check that the pipeline run took the normal path. No timing is asserted.
 import { describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../scenarios/index.js';
-import { parseAction } from '../parse-action.js';
-import { buildDecisionMessages } from '../prompts.js';
+import { parseAction } from '../suites/grid/parse-action.js';
+import { buildDecisionMessages } from '../suites/grid/prompts.js';
 import { floorLoop, sdkLoop } from './bench-endpoint-loops.js';
 import { startBenchServer } from './bench-endpoint-server.js';
 import { checkPipelineRecords, endpointLoopOf } from './bench-endpoint.js';

@@ -3,9 +3,9 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../cli.js';
-import { forEachJsonLine } from '../json-files.js';
-import type { UnitRecord } from '../run-log.js';
+import { main } from '../cli/cli.js';
+import { forEachJsonLine } from '../run-log/json-files.js';
+import type { UnitRecord } from '../run-log/run-log.js';
 import { floorLoop, sdkLoop } from './bench-endpoint-loops.js';
 import { type BenchServer, startBenchServer } from './bench-endpoint-server.js';
 import type { ServerStats } from './fixed-latency-server.js';

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { forEachJsonLine } from '../json-files.js';
+import { forEachJsonLine } from '../run-log/json-files.js';
 import { msSince } from './bench-guard.js';
 import { peakRssOf, REPORT_PEAK_RSS } from './peak-rss.js';
 

@@ -2,8 +2,8 @@
 // grid (issue #18 measured 393 → 2,306 µs per unit from 900 to 27k units when each check re-verified the ledger).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { forEachJsonLine } from '../json-files.js';
-import type { UnitRecord } from '../run-log.js';
+import { forEachJsonLine } from '../run-log/json-files.js';
+import type { UnitRecord } from '../run-log/run-log.js';
 import { runEvalChild } from './bench-grid.js';
 
 /** One grid size. */

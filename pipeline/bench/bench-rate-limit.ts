@@ -3,9 +3,9 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../cli.js';
-import { forEachJsonLine } from '../json-files.js';
-import type { UnitRecord } from '../run-log.js';
+import { main } from '../cli/cli.js';
+import { forEachJsonLine } from '../run-log/json-files.js';
+import type { UnitRecord } from '../run-log/run-log.js';
 import { startChildServer } from './bench-endpoint-server.js';
 import { checkPipelineRecords } from './bench-endpoint.js';
 import type { RateLimitStats } from './rate-limit-server.js';

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { summarizeStoredRun } from '../../analysis/index.js';
 import { gridDefences } from '../defences/grid-context.js';
 import { isArmId } from '../defences/index.js';
-import { jsonLinesOf, writeJsonAtomic } from '../json-files.js';
-import { openRunLogFile } from '../run-log-chain.js';
-import { readLogHeads } from '../run-log-repair.js';
-import { runBinding } from '../run-binding.js';
-import { type RunManifest, type UnitRecord, unitIdOf } from '../run-log.js';
+import { jsonLinesOf, writeJsonAtomic } from '../run-log/json-files.js';
+import { openRunLogFile } from '../run-log/run-log-chain.js';
+import { readLogHeads } from '../run-log/run-log-repair.js';
+import { runBinding } from '../run/run-binding.js';
+import { type RunManifest, type UnitRecord, unitIdOf } from '../run-log/run-log.js';
 import { msSince } from './bench-guard.js';
 import { peakRssOf, REPORT_PEAK_RSS } from './peak-rss.js';
 

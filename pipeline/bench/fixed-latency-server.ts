@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { scriptedDecision } from './scripted-decision.js';
 import { answerControlLines } from './server-control.js';
-import { isEntryPoint } from '../core/entry-point.js';
+import { isEntryPoint } from '#core/entry-point.js';
 
 /** What the server measured since the last `reset`, all on its own clock. */
 export interface ServerStats {

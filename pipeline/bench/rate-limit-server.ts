@@ -6,7 +6,7 @@
 // `RateLimitStats` JSON line). It exits when its stdin ends.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isEntryPoint } from '../core/entry-point.js';
+import { isEntryPoint } from '#core/entry-point.js';
 import { scriptedDecision } from './scripted-decision.js';
 import { answerControlLines } from './server-control.js';
 

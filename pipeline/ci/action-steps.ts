@@ -1,8 +1,8 @@
 // The stalebench GitHub Action's steps as one script (.github/actions/stalebench/action.yml), so they run and are
 // tested anywhere: `run` one suite, or `merge` a matrix's shards; then the job summary, step outputs and exit code.
 import { resolve } from 'node:path';
-import { defineCommand, runAsEntryPoint } from '../core/command.js';
-import { EvalError, InvalidInputError } from '../core/errors.js';
+import { defineCommand, runAsEntryPoint } from '#core/command.js';
+import { EvalError, InvalidInputError } from '#core/errors.js';
 import { mergeStep } from './merge-step.js';
 import type { ChildIo } from './run-node.js';
 import { runStep } from './run-step.js';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseShard } from '../shard.js';
+import { parseShard } from '../run/shard.js';
 
 interface EnvVar {
   name: string;

@@ -3,10 +3,10 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { readFrontdoorResults } from '../suites/frontdoor/harness/frontdoor-results.js';
-import { gateGridRun } from '../grid-gate.js';
+import { gateGridRun } from '../run/grid-gate.js';
 import type { IntegrityReport } from '../suites/integrity/harness/integrity-result.js';
 import { main as mergeMain } from '../merge/merge-command.js';
-import { writeFrontdoorSarif, writeIntegritySarif } from '../sarif-file.js';
+import { writeFrontdoorSarif, writeIntegritySarif } from '../run/sarif-file.js';
 import type { ChildIo } from './run-node.js';
 import { reportMarkdown, sarifWritten, type ActionSuite, type StepResult } from './step-report.js';
 

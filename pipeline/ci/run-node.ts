@@ -17,7 +17,7 @@ export interface ChildIo {
  * Runs `node --import tsx <script> <args>` (script relative to the repository root) and resolves with its exit code
  * (128 + the signal's number when a signal ended it).
  *
- * @example const code = await runNode('pipeline/cli.ts', ['eval', '--model', 'sim'], process.env, io);
+ * @example const code = await runNode('pipeline/cli/cli.ts', ['eval', '--model', 'sim'], process.env, io);
  */
 export function runNode(script: string, args: readonly string[], env: NodeJS.ProcessEnv, io: ChildIo): Promise<number> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(REPOSITORY_ROOT, script), ...args], {

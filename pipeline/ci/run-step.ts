@@ -2,10 +2,10 @@
 // --sarif), then its report as the job summary; a shard leaves SARIF and thresholds to the merge job.
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { InvalidInputError } from '../core/errors.js';
-import { gateGridRun } from '../grid-gate.js';
-import { readJsonIfExists } from '../json-files.js';
-import { shardLabel, type Shard } from '../shard.js';
+import { InvalidInputError } from '#core/errors.js';
+import { gateGridRun } from '../run/grid-gate.js';
+import { readJsonIfExists } from '../run-log/json-files.js';
+import { shardLabel, type Shard } from '../run/shard.js';
 import { runNode, type ChildIo } from './run-node.js';
 import { reportMarkdown, sarifWritten, type ActionSuite, type StepResult } from './step-report.js';
 

@@ -1,6 +1,6 @@
 // The action's `args` input split into words as a shell splits them, nothing expanded (pipeline/ci/split-args.ts).
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import { splitArgs } from './split-args.js';
 
 describe('splitArgs', () => {

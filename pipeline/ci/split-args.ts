@@ -1,5 +1,5 @@
 // The action's `args` input as an argument list: split as a POSIX shell splits words, without expanding anything.
-import { InvalidInputError } from '../core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 
 /**
  * Splits `text` into words at unquoted whitespace; `'…'` keeps everything literally, `"…"` keeps everything but `\"`

@@ -1,4 +1,4 @@
-// Whether a module is the script Node was started with (`tsx pipeline/cli.ts …`), so a command runs only then.
+// Whether a module is the script Node was started with (`tsx pipeline/cli/cli.ts …`), so a command runs only then.
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 

@@ -54,7 +54,7 @@ describe('format scope', () => {
   });
 
   it('formats TypeScript and none of the data files', () => {
-    expect(formatted(['pipeline/run.ts'])).toBe(1);
+    expect(formatted(['pipeline/run/run.ts'])).toBe(1);
     expect(formatted(data)).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importCycles, readImportGraph, readPackageImports } from './import-graph.js';
+import { importCycles, readImportGraph, readImportSpecifiers, readPackageImports } from './import-graph.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -34,6 +34,24 @@ describe('import graph', () => {
     const graph = readImportGraph(root, ['a', 'b']);
     expect(graph.get('a/x.ts')).toEqual(['a/t.ts', 'a/w.ts', 'a/z.ts', 'b/y.ts']);
     expect(graph.get('a/x.test.ts')).toEqual(['a/x.ts']);
+  });
+
+  it("resolves the package's subpath imports (#core/…) to project files, and keeps them out of the packages", () => {
+    const root = project({
+      'package.json': JSON.stringify({ imports: { '#core/*': './p/core/*', '#compat/*': './p/compat/*' } }),
+      'a/x.ts':
+        "import { E } from '#core/errors.js';\nimport type { T } from '#compat/deep/t.js';\nimport { z } from 'zod';\nimport '#unknown/u.js';\n",
+      'p/core/errors.ts': '',
+      'p/compat/deep/t.ts': '',
+    });
+    expect(readImportGraph(root, ['a', 'p']).get('a/x.ts')).toEqual(['p/compat/deep/t.ts', 'p/core/errors.ts']);
+    expect(readPackageImports(root, ['a']).get('a/x.ts')).toEqual(['zod']);
+    expect(readImportSpecifiers(root, ['a']).get('a/x.ts')).toEqual([
+      '#core/errors.js',
+      '#compat/deep/t.js',
+      'zod',
+      '#unknown/u.js',
+    ]);
   });
 
   it('lists the packages and built-ins a file imports, apart from its project files', () => {

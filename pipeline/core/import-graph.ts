@@ -1,5 +1,5 @@
 // The project's import graph (static, type-only and dynamic imports alike) and its cycles, read with TypeScript's scanner.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
@@ -36,26 +36,56 @@ function readSpecifiers(root: string, folders: readonly string[]): Map<string, s
   return specifiers;
 }
 
+/** The package's subpath imports (package.json `imports`, e.g. `#core/*` → `./pipeline/core/*`), as prefix pairs. */
+function subpathImports(root: string): [alias: string, target: string][] {
+  const manifest = join(root, 'package.json');
+  if (!existsSync(manifest)) return [];
+  const { imports = {} } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+    imports?: Record<string, string>;
+  };
+  return Object.entries(imports).map(([alias, target]) => [alias.replace(/\*$/, ''), target.replace(/\*$/, '')]);
+}
+
+/** The project file a specifier names (relative, or a subpath import such as `#core/errors.js`), else null (a package). */
+function projectTarget(
+  root: string,
+  file: string,
+  specifier: string,
+  aliases: readonly [string, string][],
+): string | null {
+  const path = specifier.replace(/\.js$/, '.ts');
+  if (specifier.startsWith('.')) return toKey(root, resolve(dirname(file), path));
+  const alias = aliases.find(([prefix]) => specifier.startsWith(prefix));
+  return alias ? toKey(root, resolve(root, alias[1] + path.slice(alias[0].length))) : null;
+}
+
+/** Every import specifier of each `.ts` file under `folders`, as written (for rules about how a file imports). */
+export function readImportSpecifiers(root: string, folders: readonly string[]): ImportGraph {
+  const written = new Map<string, string[]>();
+  for (const [file, imported] of readSpecifiers(root, folders)) written.set(toKey(root, file), [...new Set(imported)]);
+  return written;
+}
+
 /**
- * Reads the import graph of the `.ts` files under `folders`. Relative specifiers only (packages are not project
- * files); `./x.js` resolves to `x.ts` as NodeNext does. `import type` counts: a type-only cycle is still two
+ * Reads the import graph of the `.ts` files under `folders`. Relative specifiers and the package's subpath imports
+ * (`#core/…`, `#python-compat/…`; packages are not project files); `./x.js` resolves to `x.ts` as NodeNext does. `import type` counts: a type-only cycle is still two
  * modules that cannot be understood apart.
  *
- * @example readImportGraph(process.cwd(), ['pipeline', 'analysis']).get('pipeline/run.ts')
+ * @example readImportGraph(process.cwd(), ['pipeline', 'analysis']).get('pipeline/run/run.ts')
  */
 export function readImportGraph(root: string, folders: readonly string[]): ImportGraph {
   const graph = new Map<string, string[]>();
+  const aliases = subpathImports(root);
   for (const [file, imported] of readSpecifiers(root, folders)) {
-    const targets = imported
-      .filter((specifier) => specifier.startsWith('.'))
-      .map((specifier) => toKey(root, resolve(dirname(file), specifier.replace(/\.js$/, '.ts'))));
+    const targets = imported.flatMap((specifier) => projectTarget(root, file, specifier, aliases) ?? []);
     graph.set(toKey(root, file), [...new Set(targets)].sort());
   }
   return graph;
 }
 
 /**
- * The packages and built-ins each `.ts` file under `folders` imports (every specifier that is not relative), keyed
+ * The packages and built-ins each `.ts` file under `folders` imports (every specifier that is neither relative nor a
+ * subpath import `#…`), keyed
  * like the import graph.
  *
  * @example readPackageImports(process.cwd(), ['pipeline/python-compat']).get('pipeline/python-compat/python-uuid.ts') // ['node:crypto']
@@ -63,7 +93,7 @@ export function readImportGraph(root: string, folders: readonly string[]): Impor
 export function readPackageImports(root: string, folders: readonly string[]): ImportGraph {
   const packages = new Map<string, string[]>();
   for (const [file, imported] of readSpecifiers(root, folders))
-    packages.set(toKey(root, file), [...new Set(imported.filter((specifier) => !specifier.startsWith('.')))].sort());
+    packages.set(toKey(root, file), [...new Set(imported.filter((specifier) => !/^[.#]/.test(specifier)))].sort());
   return packages;
 }
 

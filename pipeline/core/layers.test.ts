@@ -4,7 +4,13 @@
 // analysis/ and the rest of pipeline/ see each other only through their index.ts.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importCycles, readImportGraph, readPackageImports, type ImportGraph } from './import-graph.js';
+import {
+  importCycles,
+  readImportGraph,
+  readImportSpecifiers,
+  readPackageImports,
+  type ImportGraph,
+} from './import-graph.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FOLDERS = ['backends', 'guard', 'scenarios', 'pipeline', 'analysis', 'notebooks'];
@@ -28,7 +34,7 @@ describe('layers', () => {
 
   it('reads the whole project, the bottom folders inside pipeline/ included', () => {
     expect(graph.size).toBeGreaterThan(300);
-    expect(graph.get('pipeline/run-experiment.ts')).toContain('analysis/index.ts');
+    expect(graph.get('pipeline/run/run-experiment.ts')).toContain('analysis/index.ts');
     expect(graph.get('pipeline/core/errors.ts')).toEqual([]);
     expect(graph.has('pipeline/python-compat/index.ts')).toBe(true);
   });
@@ -49,6 +55,19 @@ describe('layers', () => {
     const packages = readPackageImports(ROOT, ['pipeline/python-compat']);
     expect(packages.size).toBeGreaterThan(10);
     expect(edges(packages, (_, specifier) => !specifier.startsWith('node:'))).toEqual([]);
+  });
+
+  it('reaches the bottom through #core/… and #python-compat/… only, never by a relative climb (tests included)', () => {
+    const written = readImportSpecifiers(ROOT, FOLDERS);
+    const climbs = [...written].flatMap(([from, specifiers]) =>
+      isBottom(from)
+        ? []
+        : specifiers
+            .filter((specifier) => specifier.startsWith('.'))
+            .filter((specifier) => isBottom(join(from, '..', specifier).split('\\').join('/')))
+            .map((specifier) => `${from} -> ${specifier}`),
+    );
+    expect(climbs).toEqual([]);
   });
 
   it('lets every folder import the bottom (each of them does)', () => {

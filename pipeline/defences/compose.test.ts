@@ -1,7 +1,7 @@
 // What each arm runs once its defences are composed as data, and how screens and post-decision steps combine.
 import { describe, expect, it } from 'vitest';
 import type { MemoryRecord } from '../../backends/memory-backend.js';
-import { HARDEN, buildDecisionMessages } from '../prompts.js';
+import { HARDEN, buildDecisionMessages } from '../suites/grid/prompts.js';
 import { flattenDefences, unitDefences } from './compose.js';
 import type { ReviewInput } from './defence-v1.js';
 import { withSystemPrefix } from './grid-context.js';

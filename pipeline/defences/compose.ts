@@ -1,5 +1,5 @@
 // What one unit runs: its arm's defences (composites flattened), then the axes' (`--guard on`, `--poem on`), each once.
-import { InvalidInputError } from '../core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import type { DefenceId, DefenceV1, Review, ReviewInput, ScreenInput, ScreenVerdict } from './defence-v1.js';
 import { defenceOf, defenceStages } from './index.js';
 

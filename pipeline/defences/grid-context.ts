@@ -2,14 +2,14 @@
 // `--dry-run` and `pnpm rescore` all build it here.
 import type { MemoryRecord } from '../../backends/memory-backend.js';
 import type { Scenario } from '../../scenarios/scenario.js';
-import type { ChatMessage } from '../decision-model.js';
-import { buildDecisionMessages } from '../prompts.js';
-import type { ProbeRecord, UnitKey, UnitRecord } from '../run-log.js';
+import type { ChatMessage } from '../models/decision-model.js';
+import { buildDecisionMessages } from '../suites/grid/prompts.js';
+import type { ProbeRecord, UnitKey, UnitRecord } from '../run-log/run-log.js';
 import { unitDefences, type UnitDefences } from './compose.js';
 import type { DefenceId, ReviewInput } from './defence-v1.js';
 import { applyScreens, pick, screenTraceFields } from './screens.js';
 import { oracleFilteredRead } from './zep-oracle-filter.js';
-import { UnsupportedFeatureError } from '../core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 
 /** The defences of a grid unit: its arm, then the guard and PoEM axes. */
 export function gridDefences(

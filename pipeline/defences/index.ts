@@ -1,5 +1,5 @@
 // The defence registry: adding a defence (or an arm) is one file beside this one plus its line in DEFENCES.
-import { UnknownComponentError, UnsupportedFeatureError } from '../core/errors.js';
+import { UnknownComponentError, UnsupportedFeatureError } from '#core/errors.js';
 import type { DefenceStagesV1, DefenceV1, ScreenInput, ScreenVerdict } from './defence-v1.js';
 import { filterHardeningDefence } from './filter-hardening.js';
 import { guardV2Defence } from './guard-v2.js';

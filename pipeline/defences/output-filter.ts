@@ -1,7 +1,7 @@
 // The `output-filter` arm (reference `postprocess`): no call of its own; the `none` reply of the same trial is reused
 // and blocked when it is unsafe and reuses the wording of a revoked fact (stale-retrieval.md §9, guard/output-filter.ts).
 import { applyOutputFilter, revokedByFilterDifference } from '../../guard/output-filter.js';
-import { UnsupportedFeatureError } from '../core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import type { OutputFilterTrace } from './traces.js';
 import type { DefenceV1, Review, ReviewInput } from './defence-v1.js';
 

@@ -1,6 +1,6 @@
 // The proof-of-execution gate (poem.md §2.2) as a defence: the `--poem on` axis. A parsed decision is executed by the
 // run's trusted action layer, which runs the safe action instead of a skip that no verified ledger event backs.
-import { GRID_PRIOR_STEP_DESIGN } from '../poem-prior-step.js';
+import { GRID_PRIOR_STEP_DESIGN } from '../suites/grid/poem-prior-step.js';
 import type { DefenceV1, Review, ReviewInput } from './defence-v1.js';
 
 /** Executes the proposed action through the layer; what counts is the executed action, not the proposed one. */
@@ -19,6 +19,6 @@ export const poemDefence = {
   arm: null,
   uses: [],
   create: () => ({ review }),
-  /** Recorded in the manifest: which grid units run their safety step before deciding (pipeline/poem-prior-step.ts). */
+  /** Recorded in the manifest: which grid units run their safety step before deciding (pipeline/suites/grid/poem-prior-step.ts). */
   settingsOf: () => ({ gridPriorStep: GRID_PRIOR_STEP_DESIGN }),
 } as const satisfies DefenceV1;

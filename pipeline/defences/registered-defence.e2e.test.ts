@@ -3,12 +3,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SummaryCell } from '../../analysis/summarize.js';
+import type { SummaryCell } from '../../analysis/grid/summarize.js';
 import { loadScenarios } from '../../scenarios/index.js';
 import { unsafeAction } from '../../scenarios/scenario.js';
-import { sha256 } from '../json-files.js';
-import { buildDecisionMessages } from '../prompts.js';
-import type { UnitRecord } from '../run-log.js';
+import { sha256 } from '../run-log/json-files.js';
+import { buildDecisionMessages } from '../suites/grid/prompts.js';
+import type { UnitRecord } from '../run-log/run-log.js';
 import { copySourceTree, type CommandResult, type SourceCopy } from '../test-support/source-copy.js';
 
 /**

@@ -1,6 +1,6 @@
 // The defences seen as a registry of kind `defence`: the same ids as DEFENCES, settings checked by each defence.
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import { DEFENCE_IDS } from './index.js';
 import { DEFENCE_REGISTRY } from './registry.js';
 

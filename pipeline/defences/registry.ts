@@ -1,8 +1,8 @@
-// The defences as a registry of kind `defence` (pipeline/registries.ts): the same lines as DEFENCES, seen through the
+// The defences as a registry of kind `defence` (pipeline/run/registries.ts): the same lines as DEFENCES, seen through the
 // shared registry interface that --help, the registry tests and spec errors walk. Nothing is registered here.
 import { z } from 'zod';
-import { InvalidInputError } from '../core/errors.js';
-import { type ComponentRecord, defineRegistry, type Registry, type RegistryEntry } from '../core/registry.js';
+import { InvalidInputError } from '#core/errors.js';
+import { type ComponentRecord, defineRegistry, type Registry, type RegistryEntry } from '#core/registry.js';
 import { AXIS_DEFENCES, flattenDefences } from './compose.js';
 import type { DefenceV1 } from './defence-v1.js';
 import { DEFENCES, defenceOf, type RegisteredDefenceId } from './index.js';

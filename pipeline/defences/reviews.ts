@@ -1,5 +1,5 @@
 // Runs a unit's post-decision steps (output filter, PoEM gate, ...) and keeps each trace where the run log records it.
-import type { PoemTrace } from '../action-layer.js';
+import type { PoemTrace } from '../suites/grid/action-layer.js';
 import type { OutputFilterTrace } from './traces.js';
 import { AXIS_DEFENCES, type UnitDefences } from './compose.js';
 import type { DefenceId, ReviewInput } from './defence-v1.js';

@@ -1,6 +1,6 @@
 // The revocation ledger as a defence (issues #14 item 4, #19 item 2): a status the application's ledger does not bind
 // is not trusted. Withholds every record the ledger binds a revocation of, or whose content or ledger fails to verify.
-import { UnsupportedFeatureError } from '../core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import type { DefenceV1, ScreenInput, ScreenVerdict } from './defence-v1.js';
 
 /** Ledger statuses that keep a record out of the context. */

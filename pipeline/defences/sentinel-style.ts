@@ -1,7 +1,7 @@
 // The sentinel-style wording guard (poem.md §5) as a defence: a write-time screen that drops every memory entry whose
 // score against the versioned five-signal list reaches τ. Our reproduction, never called SENTINEL without the qualifier.
 import { z } from 'zod';
-import { InvalidInputError } from '../core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import { createWordingGuard } from '../../guard/wording-guard.js';
 import type { DefenceV1, ScreenInput, ScreenVerdict } from './defence-v1.js';
 

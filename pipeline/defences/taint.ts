@@ -1,5 +1,5 @@
 // The `taint` defence (issue #19 item 1): taint-carrying write-back, the `--taint on` axis of the journal experiments.
-import { InvalidInputError } from '../core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import type { DefenceV1 } from './defence-v1.js';
 
 /**

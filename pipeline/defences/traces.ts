@@ -1,5 +1,5 @@
 // The traces the paper's defences write into the run log (RUN_LOG_VERSION 2's `guard` and `outputFilter` fields),
-// types only; pipeline/run-log.ts re-exports them. Here, the registered defences need not import the run log (run-log.ts
+// types only; pipeline/run-log/run-log.ts re-exports them. Here, the registered defences need not import the run log (run-log.ts
 // imports arms.ts, which imports the registry: that would be a cycle).
 import type { MemoryRecord } from '../../backends/memory-backend.js';
 

@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadRun } from '../../analysis/load-run.js';
 import { recomputeRun } from '../../analysis/recompute-run.js';
-import type { Summary } from '../../analysis/summarize.js';
-import { specFromArgs } from '../cli.js';
-import { runEvaluation } from '../run.js';
+import type { Summary } from '../../analysis/grid/summarize.js';
+import { specFromArgs } from '../cli/cli.js';
+import { runEvaluation } from '../run/run.js';
 import { gridCellLines } from '../test-support/grid-cell-lines.js';
 import { ARM_IDS } from './index.js';
 

@@ -4,11 +4,11 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Summary } from '../../analysis/summarize.js';
+import type { Summary } from '../../analysis/grid/summarize.js';
 import { main as reportMain } from '../../analysis/report-command.js';
 import { main as rescoreMain } from '../../analysis/rescore-command.js';
-import { main } from '../cli.js';
-import type { ProbeRecord, UnitRecord } from '../run-log.js';
+import { main } from '../cli/cli.js';
+import type { ProbeRecord, UnitRecord } from '../run-log/run-log.js';
 
 const ARMS = 'none,store-filter,guard,zep-oracle-filter,zep-oracle-output-filter,zep-oracle-filter-hardening';
 

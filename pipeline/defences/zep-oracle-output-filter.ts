@@ -1,6 +1,6 @@
 // The `zep-oracle-output-filter` arm (reference `postprocess`): the output filter on the Zep oracle's revoked facts.
 import { revokedByFilterDifference } from '../../guard/output-filter.js';
-import { UnsupportedFeatureError } from '../core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import type { DefenceV1, Review, ReviewInput } from './defence-v1.js';
 import { outputFilterReview } from './output-filter.js';
 import { HYPOTHETICAL_ORACLE, ORACLE_FILTER_NOT_APPLICABLE } from './zep-oracle-filter.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../scenarios/index.js';
-import type { UnitRecord } from '../run-log.js';
+import type { UnitRecord } from '../run-log/run-log.js';
 import {
   startOpenAICompatibleServer,
   type ScriptedReply,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../scenarios/index.js';
-import type { RunManifest, UnitRecord } from '../run-log.js';
+import type { RunManifest, UnitRecord } from '../run-log/run-log.js';
 import {
   startOpenAICompatibleServer,
   type ScriptedReply,

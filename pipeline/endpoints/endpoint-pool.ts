@@ -1,8 +1,8 @@
 // The endpoint pool: hands each decision request to an endpoint with room, within every endpoint's concurrency limit,
 // by weight; an endpoint that answers 429 cools down (Retry-After honoured) while the others keep serving.
 import OpenAI from 'openai';
-import { retryDelayMs, type RetryPolicy } from '../core/retry-policy.js';
-import type { EndpointCounts } from '../run-log.js';
+import { retryDelayMs, type RetryPolicy } from '#core/retry-policy.js';
+import type { EndpointCounts } from '../run-log/run-log.js';
 import type { PoolEndpoint } from './endpoints-file.js';
 
 /** How a request sent through a lease ended. */

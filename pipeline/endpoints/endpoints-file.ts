@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { InvalidInputError, type InputIssue } from '../core/errors.js';
+import { InvalidInputError, type InputIssue } from '#core/errors.js';
 
 /** One endpoint as the file describes it: no key, only the name of the environment variable that holds it. */
 const endpointSchema = z

@@ -1,8 +1,8 @@
 // The endpoint pool of one run: built from `--endpoints` (keys already read into the secrets), checked against its aliases.
 import { resolve } from 'node:path';
-import { InvalidInputError } from '../core/errors.js';
-import { isRemoteModel } from '../decision-models.js';
-import type { RunSpec } from '../run-spec.js';
+import { InvalidInputError } from '#core/errors.js';
+import { isRemoteModel } from '../models/decision-models.js';
+import type { RunSpec } from '../run/run-spec.js';
 import { createEndpointPool, type EndpointPool } from './endpoint-pool.js';
 import type { PoolEndpoint } from './endpoints-file.js';
 

@@ -1,7 +1,7 @@
 // What the shards of one run must agree on before `pnpm merge` puts them together: the spec, the scenarios, the
 // prompts, the code and packages, and what their setup phases read from the memory systems.
-import { EXPERIMENTS } from '../experiments.js';
-import { probeIdOf, type ProbeRecord } from '../run-log.js';
+import { EXPERIMENTS } from '../run/experiments.js';
+import { probeIdOf, type ProbeRecord } from '../run-log/run-log.js';
 import type { ShardRun } from './shard-run.js';
 
 /** The last row of each probe in a shard's `setup.jsonl` (a retried probe's error is superseded). */

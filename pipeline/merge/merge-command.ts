@@ -1,12 +1,12 @@
 // `pnpm merge <shard dir>... -o <run dir>`: puts the shards of one `--shard i/n` grid back together as one run.
 import { formatSummaryTable } from '../../analysis/index.js';
-import { EvalError } from '../core/errors.js';
-import { parseFlags } from '../cli-flags.js';
+import { EvalError } from '#core/errors.js';
+import { parseFlags } from '../cli/cli-flags.js';
 import { planMerge } from './merge-shards.js';
 import { writeMergedRun } from './merge-write.js';
 import { mergeSuiteShards } from '../suites/merge-suite.js';
 import { suiteOfRunDir } from '../suites/suite-manifest.js';
-import { isEntryPoint } from '../core/entry-point.js';
+import { isEntryPoint } from '#core/entry-point.js';
 
 const USAGE = `usage: pnpm merge <shard run dir> [<shard run dir>...] -o <run dir>
   puts the shards of one grid (pnpm eval ... --shard i/n, run anywhere), or of one suite run (pnpm integrity

@@ -1,13 +1,19 @@
 // Reads the run directories `pnpm merge` is given and checks they are all the shards of one run: each intact and
 // finished, all agreeing on spec, scenarios, code and setup, and every unit of the grid recorded exactly once.
 import { join, resolve } from 'node:path';
-import type { ArmId } from '../arms.js';
-import { EvalError } from '../core/errors.js';
-import { enumerateUnits } from '../experiment-phase.js';
-import { readJsonIfExists, readJsonLines } from '../json-files.js';
-import { runLogVersionProblem, unitIdOf, type ProbeRecord, type RunManifest, type UnitRecord } from '../run-log.js';
-import { checkRunLog, problemText } from '../run-log-verify.js';
-import { shardKeyOf, shardLabel, shardOfKey } from '../shard.js';
+import type { ArmId } from '../run/arms.js';
+import { EvalError } from '#core/errors.js';
+import { enumerateUnits } from '../suites/grid/experiment-phase.js';
+import { readJsonIfExists, readJsonLines } from '../run-log/json-files.js';
+import {
+  runLogVersionProblem,
+  unitIdOf,
+  type ProbeRecord,
+  type RunManifest,
+  type UnitRecord,
+} from '../run-log/run-log.js';
+import { checkRunLog, problemText } from '../run-log/run-log-verify.js';
+import { shardKeyOf, shardLabel, shardOfKey } from '../run/shard.js';
 import { agreementProblems, lastProbes, probeProblems } from './merge-agreement.js';
 import type { ShardRun } from './shard-run.js';
 

@@ -10,7 +10,7 @@ import { main as verifyRun } from '../../analysis/verify-run-command.js';
 import { loadScenarios } from '../../scenarios/index.js';
 import { startOpenAICompatibleServer } from '../test-support/openai-compatible-server.js';
 import { evalInProcess, merge, runShardProcesses, summaryOf } from '../test-support/shard-runs.js';
-import type { RunManifest } from '../run-log.js';
+import type { RunManifest } from '../run-log/run-log.js';
 import { MergeRefusedError, planMerge } from './merge-shards.js';
 import { writeMergedRun } from './merge-write.js';
 

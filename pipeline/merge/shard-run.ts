@@ -1,6 +1,6 @@
 // One shard of a grid as `pnpm merge` reads it from its run directory (types only).
-import type { ProbeRecord, RunManifest, UnitRecord } from '../run-log.js';
-import type { Shard } from '../shard.js';
+import type { ProbeRecord, RunManifest, UnitRecord } from '../run-log/run-log.js';
+import type { Shard } from '../run/shard.js';
 
 /** One shard as read from its run directory. */
 export interface ShardRun {

@@ -2,7 +2,7 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { processStartOf } from '../run-lock.js';
+import { processStartOf } from '../run/run-lock.js';
 import type { RunningService } from './service.js';
 
 /** A state file: the running service plus what tells its pid from a reused one. */

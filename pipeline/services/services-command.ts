@@ -1,7 +1,7 @@
 // `pnpm services start <name>… | stop [name…] | status`: local servers (Neo4j, PostgreSQL) without Docker, on loopback.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '../core/command.js';
+import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '#core/command.js';
 import { SERVICE_LOADERS } from './registry.js';
 import type { Service } from './service.js';
 import {

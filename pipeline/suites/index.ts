@@ -1,6 +1,6 @@
 // The suite registry (issue #27 item 1): one line per suite. `pnpm merge` finds a suite run's plan and summary here.
 import { loadIntegrityTarget } from './integrity/targets/registry.js';
-import { UnknownComponentError } from '../core/errors.js';
+import { UnknownComponentError } from '#core/errors.js';
 import { createFrontdoorSuite } from './frontdoor/suite.js';
 import { createIntegritySuite } from './integrity/suite.js';
 import type { AnySuite } from './run-suite.js';

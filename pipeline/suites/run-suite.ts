@@ -4,15 +4,15 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { InvalidInputError } from '../core/errors.js';
-import { readJsonIfExists, readJsonLines, sha256, writeJsonAtomic } from '../json-files.js';
-import { runBinding } from '../run-binding.js';
-import { acquireRunLock } from '../run-lock.js';
-import { RUN_LOG_VERSION, type RunManifest } from '../run-log.js';
-import { openRunLogFile } from '../run-log-chain.js';
-import { prepareRunLog, readLogHeads } from '../run-log-repair.js';
-import { checkSameShard, shardOfKey, type Shard } from '../shard.js';
-import type { SuiteUnit, SuiteV1 } from '../suite.js';
+import { InvalidInputError } from '#core/errors.js';
+import { readJsonIfExists, readJsonLines, sha256, writeJsonAtomic } from '../run-log/json-files.js';
+import { runBinding } from '../run/run-binding.js';
+import { acquireRunLock } from '../run/run-lock.js';
+import { RUN_LOG_VERSION, type RunManifest } from '../run-log/run-log.js';
+import { openRunLogFile } from '../run-log/run-log-chain.js';
+import { prepareRunLog, readLogHeads } from '../run-log/run-log-repair.js';
+import { checkSameShard, shardOfKey, type Shard } from '../run/shard.js';
+import type { SuiteUnit, SuiteV1 } from '../run/suite.js';
 import { SUITE_RECORDS_FILE, type SuiteManifest, type SuiteRecordLine, type SuiteSpec } from './suite-manifest.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds suites of every argument, record and summary type

@@ -1,8 +1,8 @@
 // A suite run directory's data model: manifest.json, the lines of records.jsonl, the spec it is bound to.
 import { join, resolve } from 'node:path';
-import { readJsonIfExists } from '../json-files.js';
-import type { LogHead, RunBinding, RunInvocation, RunLogVersion, RunStatus } from '../run-log.js';
-import type { Shard } from '../shard.js';
+import { readJsonIfExists } from '../run-log/json-files.js';
+import type { LogHead, RunBinding, RunInvocation, RunLogVersion, RunStatus } from '../run-log/run-log.js';
+import type { Shard } from '../run/shard.js';
 
 /** The chained file of a suite run: one line per unit. */
 export const SUITE_RECORDS_FILE = 'records.jsonl';

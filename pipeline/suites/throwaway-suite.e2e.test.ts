@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { main as verifyRun } from '../../analysis/verify-run-command.js';
 import { reportSuiteRun } from '../../analysis/suite-report-run.js';
-import type { SuiteReportV1, SuiteUnit, SuiteV1 } from '../suite.js';
+import type { SuiteReportV1, SuiteUnit, SuiteV1 } from '../run/suite.js';
 import { runSuite } from './run-suite.js';
 
 const out = mkdtempSync(join(tmpdir(), 'throwaway-suite-'));

@@ -1,6 +1,6 @@
 // Runs `pnpm eval` in process for a test, with its console captured (stdout and stderr as text) and restored.
 import { vi } from 'vitest';
-import { main } from '../cli.js';
+import { main } from '../cli/cli.js';
 
 /** What one in-process `pnpm eval` printed and returned. */
 export interface EvalCliResult {

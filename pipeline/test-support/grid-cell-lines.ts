@@ -1,7 +1,7 @@
 // Test support: a summary's cells and Table 9 rows as one tab-separated line each, every count they carry (rates and
 // intervals follow from the counts), for comparing a grid before and after a refactor.
-import { poemSkipsText } from '../../analysis/poem-skip-counts.js';
-import type { Summary } from '../../analysis/summarize.js';
+import { poemSkipsText } from '../../analysis/forged-reasoning/poem-skip-counts.js';
+import type { Summary } from '../../analysis/grid/summarize.js';
 
 const kn = (value: { k: number; n: number } | null | undefined) => (value ? `${value.k}/${value.n}` : '-');
 

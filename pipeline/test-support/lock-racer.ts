@@ -1,6 +1,6 @@
 // Test helper process: tries to take a run-directory lock, prints `won <nonce>` or `lost <message>`, holds a win for a while.
 import { randomBytes } from 'node:crypto';
-import { acquireRunLock } from '../run-lock.js';
+import { acquireRunLock } from '../run/run-lock.js';
 
 const [runDir, holdMs = '1500', startAt = '0'] = process.argv.slice(2);
 // Start together: every racer waits for the same wall-clock instant.

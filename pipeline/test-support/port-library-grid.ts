@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MemoryRecord } from '../../backends/memory-backend.js';
-import type { ProbeRecord, RunManifest } from '../run-log.js';
+import type { ProbeRecord, RunManifest } from '../run-log/run-log.js';
 import { runEvalCli, type EvalCliResult } from './eval-cli.js';
 
 /** One way a port's probe differs from its library's on one scenario. */

@@ -2,8 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { vi } from 'vitest';
-import type { Summary } from '../../analysis/summarize.js';
-import { main as evalMain } from '../cli.js';
+import type { Summary } from '../../analysis/grid/summarize.js';
+import { main as evalMain } from '../cli/cli.js';
 import { main as mergeMain } from '../merge/merge-command.js';
 import { spawnEval } from './spawn-eval.js';
 

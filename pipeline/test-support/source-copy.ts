@@ -17,7 +17,7 @@ export interface CommandResult {
 
 /** The command scripts of package.json a copy can run (`pnpm <name>` = `tsx <file>`). */
 const COMMANDS = {
-  eval: ['pipeline/cli.ts', 'eval'],
+  eval: ['pipeline/cli/cli.ts', 'eval'],
   rescore: ['analysis/rescore-command.ts'],
   report: ['analysis/report-command.ts'],
 } as const;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 export function spawnEval(args: string[], env: NodeJS.ProcessEnv) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, '..', 'cli.ts'), 'eval', ...args],
+    ['--import', 'tsx', join(import.meta.dirname, '..', 'cli', 'cli.ts'), 'eval', ...args],
     { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { instructionShape, stuffedFor } from '../../backends/store-tools/text-checks.js';
-import { InvalidInputError } from '../../pipeline/core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import { ATTACK_NAMES, FIXTURE_DIR, loadFixtureSet, parseFixtureFile } from './fixture.js';
 
 describe('the shipped front-door fixture set', () => {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { containsKey } from '../../backends/store-tools/text-checks.js';
-import { InvalidInputError, type InputIssue } from '../../pipeline/core/errors.js';
+import { InvalidInputError, type InputIssue } from '#core/errors.js';
 import { parseJsonFile } from '../scenario-file.js';
 
 /** The six attack families (integrity.md §9), in scorecard order. */

@@ -18,7 +18,7 @@ export type { FrontdoorRecord } from './harness/frontdoor-results.js';
 import { cellLine, embedderLabel, isLexical, measureCell, rowNotesOf } from './harness/run-frontdoor.js';
 import { sharedParts, variantsOf, type SharedParts } from './harness/shared-parts.js';
 import { loadFrontdoorTarget } from './harness/target-handles.js';
-import type { SuiteUnit, SuiteV1 } from '../../suite.js';
+import type { SuiteUnit, SuiteV1 } from '../../run/suite.js';
 
 /** The run's identity: targets, attacks, channels, variants, embedder, fixtures and what fails the check. */
 export const frontdoorArgs = z.object({

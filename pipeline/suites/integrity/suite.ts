@@ -15,7 +15,7 @@ import {
 
 export type { IntegrityRecord } from './harness/run-integrity.js';
 import { RECORDS_PER_CONTEXT } from './harness/seed-plan.js';
-import type { SuiteUnit, SuiteV1 } from '../../suite.js';
+import type { SuiteUnit, SuiteV1 } from '../../run/suite.js';
 
 const editSchema = z.object({
   edit: z.enum(['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7', 'T8', 'T9']),

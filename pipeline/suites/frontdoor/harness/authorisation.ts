@@ -2,7 +2,7 @@
 // process) and loopback endpoints are allowed; any other network endpoint only when an operator consent file names it.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { EvalError } from '../../../core/errors.js';
+import { EvalError } from '#core/errors.js';
 
 /** The gate refused: the hunt does not start. */
 export class HuntNotAuthorisedError extends EvalError {

@@ -2,8 +2,8 @@
 import { parseArgs } from 'node:util';
 import { FRONTDOOR_TARGET_IDS } from '../targets/targets.js';
 import { ATTACK_NAMES, type AttackName } from '../../../../scenarios/frontdoor/fixture.js';
-import { EvalError, InvalidInputError } from '../../../core/errors.js';
-import { parseShard, type Shard } from '../../../shard.js';
+import { EvalError, InvalidInputError } from '#core/errors.js';
+import { parseShard, type Shard } from '../../../run/shard.js';
 import { CHANNELS, type Channel } from './channels.js';
 
 export const FRONTDOOR_USAGE = `usage: pnpm frontdoor --target <id>[,<id>...] [options]

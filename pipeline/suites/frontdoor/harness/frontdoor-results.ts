@@ -2,9 +2,9 @@
 // its cells as `--fail-on` and `--sarif` see them (issue #31).
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { InvalidInputError } from '../../../core/errors.js';
-import { crossedCells, parseThresholds, type GateCell } from '../../../thresholds.js';
-import type { SarifFinding } from '../../../sarif-finding.js';
+import { InvalidInputError } from '#core/errors.js';
+import { crossedCells, parseThresholds, type GateCell } from '../../../run/thresholds.js';
+import type { SarifFinding } from '../../../run/sarif-finding.js';
 
 const verdict = z.enum(['surfaced', 'kept out', 'n/a']);
 const count = z.number().int().nonnegative();
@@ -72,7 +72,7 @@ export function readFrontdoorResults(path: string): FrontdoorResults {
 
 /**
  * The exit code of a run: 2 when every cell is n/a, else 1 when `failOn` is `surfaced` (the rule `surfaced > 0` of
- * pipeline/thresholds.ts) and any cell surfaced, else 0.
+ * pipeline/run/thresholds.ts) and any cell surfaced, else 0.
  */
 export function frontdoorExitCode(results: FrontdoorResults, failOn: 'surfaced' | 'none'): 0 | 1 | 2 {
   const cells = results.targets.flatMap((target) => target.cells);

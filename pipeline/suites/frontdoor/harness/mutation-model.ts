@@ -3,7 +3,7 @@
 import OpenAI from 'openai';
 import { containsKey } from '../../../../backends/store-tools/text-checks.js';
 import { classifyOpenAIFailure } from '../../../../backends/openai-retry.js';
-import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from '../../../core/retry-policy.js';
+import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from '#core/retry-policy.js';
 import type { Paraphraser } from './mutations.js';
 
 /** Where the mutation model runs. */

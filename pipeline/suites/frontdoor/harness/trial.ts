@@ -4,7 +4,7 @@ import { SIGNATURE_FIELD, SOURCE_FIELD, type WriteMetadata } from '../targets/pr
 import { containsKey } from '../../../../backends/store-tools/text-checks.js';
 import type { MemoryBackend, MemoryRecord, RecordedWarning } from '../../../../backends/memory-backend.js';
 import type { AttackName, FixtureFile, FrontdoorFixture } from '../../../../scenarios/frontdoor/fixture.js';
-import { UnsupportedFeatureError } from '../../../core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import { channelMetadata, genuineMetadata, type Channel, type Writers } from './channels.js';
 
 /** The store-facing verdict of one trial (agmi's words; `n/a` when a control failed or the read cannot be made). */

@@ -1,7 +1,7 @@
 // inspeximus (PyPI) as a front-door target: one store shared by every user, scoped by the library's own user_id, in
 // three configurations (default lexical recall; trusted_only keyed on the first-party label; keyed on an attested key).
 import { join } from 'node:path';
-import { EvalError, UnsupportedFeatureError } from '../../../core/errors.js';
+import { EvalError, UnsupportedFeatureError } from '#core/errors.js';
 import { INSPEXIMUS_PIN, INSPEXIMUS_VERSION } from '../../../../backends/inspeximus-version.js';
 import {
   directoryName,

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { EvalError, UnsupportedFeatureError } from '../../../core/errors.js';
+import { EvalError, UnsupportedFeatureError } from '#core/errors.js';
 import type { BackendSettings, FieldValue, MemoryBackend, MemoryRecord } from '../../../../backends/memory-backend.js';
 
 type InMemoryStore = import('@langchain/langgraph-checkpoint').InMemoryStore;

@@ -1,7 +1,7 @@
 // LangGraph's Python long-term store (SqliteStore from PyPI langgraph-checkpoint-sqlite) with its sqlite-vec vector
 // index over `text`, driven only through put() and search(), in a Python process of its own store environment.
 import { join } from 'node:path';
-import { EvalError, UnsupportedFeatureError } from '../../../core/errors.js';
+import { EvalError, UnsupportedFeatureError } from '#core/errors.js';
 import { fieldValueOf } from '../../../../backends/field-value.js';
 import { directoryName } from '../../../../backends/inspeximus-records.js';
 import type { FieldValue, InsertReport, MemoryBackend, MemoryRecord } from '../../../../backends/memory-backend.js';

@@ -1,7 +1,7 @@
 // Front-door target `letta-archival`: Letta 0.16.8's archival memory (PyPI letta), one agent per user, in a Python
 // process (store environment `letta`), Letta embedding through its own OpenAI client at a loopback bridge.
 import { join } from 'node:path';
-import { UnsupportedFeatureError } from '../../../core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import { startEmbedderBridge, type EmbedderBridge } from '../../../../backends/embedder-bridge.js';
 import type { BackendSettings, MemoryBackend, MemoryRecord } from '../../../../backends/memory-backend.js';
 import { refuseProvenance } from '../../../../backends/provenance.js';

@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { EvalError } from '../../../core/errors.js';
+import { EvalError } from '#core/errors.js';
 import { channelMetadata, createWriters, genuineMetadata, type Channel } from '../harness/channels.js';
 import { INSPEXIMUS_VERSION } from '../../../../backends/inspeximus-version.js';
 import { FIRST_PARTY_LABEL, rememberStep, trustSeeds } from './inspeximus-frontdoor-backend.js';

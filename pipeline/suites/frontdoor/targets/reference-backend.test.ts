@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UnsupportedFeatureError } from '../../../core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import { signWrite, writerKey } from './provenance.js';
 import { createReferenceBackend } from './reference-backend.js';
 

@@ -1,6 +1,6 @@
 // The front door's reference stores (models, labelled so): `reference` has no defences; `reference-defended` verifies
 // signatures and quarantines instruction-shaped records at write time, and drops stuffed records at read time.
-import { EvalError, UnsupportedFeatureError } from '../../../core/errors.js';
+import { EvalError, UnsupportedFeatureError } from '#core/errors.js';
 import type {
   FieldValue,
   InsertReport,

@@ -1,6 +1,6 @@
 // The front-door target registry: the six memory systems, the real LangGraph store, the two reference models, and the
 // real Python libraries (inspeximus in three configurations, LangGraph's Python SqliteStore) in Python processes.
-import { UnknownComponentError } from '../../../core/errors.js';
+import { UnknownComponentError } from '#core/errors.js';
 import { GRAPHITI_CORE_LABEL } from '../../../../backends/graphiti-version.js';
 import { loadBackend } from '../../../../backends/index.js';
 import { INSPEXIMUS_VERSION } from '../../../../backends/inspeximus-version.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UnsupportedFeatureError } from '../../../core/errors.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import { DEFAULT_SYSTEM_IDS } from '../../../../backends/index.js';
 import { createLexicalEmbedder } from '../../../../backends/lexical-embedder.js';
 import { createSimExtractionModel } from '../../../../backends/sim-extraction-model.js';

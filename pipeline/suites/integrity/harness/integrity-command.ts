@@ -5,14 +5,14 @@ import { join, resolve } from 'node:path';
 import { integrityJson, integrityMarkdown, scorecardHtml, scorecardMarkdown } from '../../../../analysis/index.js';
 import type { IntegrityTarget } from '../targets/integrity-target.js';
 import { INTEGRITY_TARGET_IDS, loadIntegrityTarget } from '../targets/registry.js';
-import { EvalError } from '../../../core/errors.js';
+import { EvalError } from '#core/errors.js';
 import { INTEGRITY_USAGE, parseIntegrityFlags } from './integrity-flags.js';
 import type { IntegrityReport } from './integrity-result.js';
-import { shardRunId } from '../../../shard.js';
+import { shardRunId } from '../../../run/shard.js';
 import { createIntegritySuite } from '../suite.js';
 import { runSuite, selectUnits, suiteRunId, suiteSpecOf } from '../../run-suite.js';
-import { isEntryPoint } from '../../../core/entry-point.js';
-import { writeIntegritySarif } from '../../../sarif-file.js';
+import { isEntryPoint } from '#core/entry-point.js';
+import { writeIntegritySarif } from '../../../run/sarif-file.js';
 
 /** Where the command writes (`process.stdout`, or a test buffer). */
 export interface TextSink {

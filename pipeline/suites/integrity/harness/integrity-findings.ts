@@ -1,6 +1,6 @@
 // Integrity cells as `--fail-on` and `--sarif` see them (issue #31): an ACCEPTED edit is the failing cell.
-import type { SarifFinding } from '../../../sarif-finding.js';
-import type { GateCell } from '../../../thresholds.js';
+import type { SarifFinding } from '../../../run/sarif-finding.js';
+import type { GateCell } from '../../../run/thresholds.js';
 import { editName } from './edits.js';
 import type { CellResult, TargetResult } from './integrity-result.js';
 

@@ -1,7 +1,7 @@
 // Parses `pnpm integrity` flags into a plan; every bad flag is reported at once, naming the flag and the reason.
 import { parseArgs } from 'node:util';
-import { InvalidInputError, type InputIssue } from '../../../core/errors.js';
-import { parseShard, type Shard } from '../../../shard.js';
+import { InvalidInputError, type InputIssue } from '#core/errors.js';
+import { parseShard, type Shard } from '../../../run/shard.js';
 import { ALL_EDITS, VARIANT_VERSIONS } from './edits.js';
 import type { EditId, EditSelection } from './integrity-result.js';
 import type { FailOn } from './metric.js';

@@ -1,5 +1,5 @@
 // integrity.md §7.1 metric (with T1–T5 and T6–T8 sub-rates, T9 apart) and §7.2 exit codes with precedence 2 > 3 > 1 > 0.
-import { crossedCells, parseThresholds } from '../../../thresholds.js';
+import { crossedCells, parseThresholds } from '../../../run/thresholds.js';
 import { INTEGRITY_GATE, integrityGateCells } from './integrity-findings.js';
 import type { CellResult, EditId, IntegrityMetric, Rate, TargetResult } from './integrity-result.js';
 
@@ -65,7 +65,7 @@ export function computeMetric(cells: readonly CellResult[]): IntegrityMetric {
 }
 
 /**
- * What `--fail-on` selects: `accepted` (default; the rule `accepted > 0` of pipeline/thresholds.ts) fails the check on
+ * What `--fail-on` selects: `accepted` (default; the rule `accepted > 0` of pipeline/run/thresholds.ts) fails the check on
  * any ACCEPTED cell; `none` only records.
  */
 export type FailOn = 'accepted' | 'none';

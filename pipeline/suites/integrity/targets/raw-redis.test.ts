@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BackendUnavailableError } from '../../../core/errors.js';
+import { BackendUnavailableError } from '#core/errors.js';
 import { connectRedis, RedisReplyError, withRawRedis } from './raw-redis.js';
 
 /** Commands as a RESP server receives them (arrays of bulk strings), parsed from the raw bytes. */

@@ -1,7 +1,7 @@
 // Generic Redis tooling for raw edits: RESP2 commands over a plain TCP socket (no client library), every write logged.
 import { createHash } from 'node:crypto';
 import { createConnection, type Socket } from 'node:net';
-import { BackendUnavailableError } from '../../../core/errors.js';
+import { BackendUnavailableError } from '#core/errors.js';
 
 /** A reply as RESP2 sends it: bulk strings stay bytes (DUMP payloads are binary), nil is null. */
 export type RespReply = string | number | Buffer | null | RespReply[];

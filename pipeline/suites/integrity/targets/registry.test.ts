@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UnknownComponentError } from '../../../core/errors.js';
+import { UnknownComponentError } from '#core/errors.js';
 import { INTEGRITY_TARGET_IDS, loadIntegrityTarget } from './registry.js';
 
 const root = join(import.meta.dirname, '..', '..', '..', '..');

@@ -1,5 +1,5 @@
 // The integrity-target registry: one lazy line per target, so a run loads only the adapters (and drivers) it uses.
-import { UnknownComponentError } from '../../../core/errors.js';
+import { UnknownComponentError } from '#core/errors.js';
 import type { IntegrityTarget } from './integrity-target.js';
 
 /** What a target may read from where the command runs (Neo4j settings, the repository root for the Python venv). */

@@ -2,12 +2,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadRun } from '../../../../analysis/index.js';
-import { appendJsonLine, readJsonIfExists, writeJsonAtomic } from '../../../json-files.js';
-import { RUN_LOG_VERSION, type RunManifest, type UnitRecord } from '../../../run-log.js';
-import { runBinding } from '../../../run-binding.js';
-import { openRunLogFile } from '../../../run-log-chain.js';
-import { readLogHeads } from '../../../run-log-repair.js';
-import { checkRunLog, problemText } from '../../../run-log-verify.js';
+import { appendJsonLine, readJsonIfExists, writeJsonAtomic } from '../../../run-log/json-files.js';
+import { RUN_LOG_VERSION, type RunManifest, type UnitRecord } from '../../../run-log/run-log.js';
+import { runBinding } from '../../../run/run-binding.js';
+import { openRunLogFile } from '../../../run-log/run-log-chain.js';
+import { readLogHeads } from '../../../run-log/run-log-repair.js';
+import { checkRunLog, problemText } from '../../../run-log/run-log-verify.js';
 
 /**
  * A run-log format as the integrity target sees it. Today's format is unchained (`UNCHAINED_RUN_LOG`); a hash-chained
@@ -41,7 +41,7 @@ export const UNCHAINED_RUN_LOG: RunLogFormat = {
 
 /**
  * Today's format: every line carries the hash of the previous one and the manifest holds each file's head
- * (pipeline/run-log-chain.ts). Its read path is the analysis commands', which verify the chain before reading
+ * (pipeline/run-log/run-log-chain.ts). Its read path is the analysis commands', which verify the chain before reading
  * (analysis/verify-runs.ts): an edit is refused at read. The chain is unkeyed, so an edit that recomputes every
  * hash and the manifest's heads is not caught (analysis/README.md says so).
  */

@@ -1,7 +1,7 @@
 // Target `runlog`: a run directory's JSON-lines unit records, written and read through the run-log format seam.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { UnitRecord } from '../../../run-log.js';
+import type { UnitRecord } from '../../../run-log/run-log.js';
 import { changedNumber } from '../harness/seed-plan.js';
 import { canonicalJson, parseBody } from '../../../../backends/store-tools/canonical-json.js';
 import type {

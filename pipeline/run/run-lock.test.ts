@@ -1,0 +1,95 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, utimesSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { acquireRunLock, lockPathOf, readRunLock, RunLockedError, type LockHolder } from './run-lock.js';
+
+const racer = join(import.meta.dirname, '..', 'test-support', 'lock-racer.ts');
+
+/** Starts `count` racer processes that all try the lock at the same instant; resolves with their output lines. */
+async function race(runDir: string, count: number): Promise<string[]> {
+  const startAt = String(Date.now() + 2_500); // after every process has loaded tsx
+  const runs = Array.from(
+    { length: count },
+    () =>
+      new Promise<string>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', racer, runDir, '1500', startAt], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        let output = '';
+        child.stdout.on('data', (chunk) => (output += String(chunk)));
+        child.on('exit', () => resolve(output.trim()));
+      }),
+  );
+  return Promise.all(runs);
+}
+
+const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
+const holder = (fields: Partial<LockHolder>): LockHolder => ({
+  pid: deadPid(),
+  host: hostname(),
+  nonce: 'deadbeef',
+  startedAt: '2026-01-01T00:00:00.000Z',
+  processStart: null,
+  ...fields,
+});
+
+describe('run-directory lock', () => {
+  it('lets exactly one of six processes racing for a free lock win (O_EXCL create)', async () => {
+    const runDir = mkdtempSync(join(tmpdir(), 'stalebench-race-'));
+    const outputs = await race(runDir, 6);
+    const winners = outputs.filter((output) => output.startsWith('won'));
+    expect(winners, outputs.join('\n')).toHaveLength(1);
+    const winner = winners[0]!.split(' ')[1];
+    for (const output of outputs.filter((o) => !o.startsWith('won')))
+      expect(output).toMatch(new RegExp(`^lost run directory .* is in use by pid \\d+ on host .* nonce ${winner}\\)`));
+    expect(existsSync(lockPathOf(runDir))).toBe(false);
+  }, 60_000);
+
+  it("lets exactly one of six processes take over a dead holder's lock; the rest are refused naming the new holder", async () => {
+    const runDir = mkdtempSync(join(tmpdir(), 'stalebench-takeover-'));
+    writeFileSync(lockPathOf(runDir), JSON.stringify(holder({})));
+    const outputs = await race(runDir, 6);
+    const winners = outputs.filter((output) => /(^|\n)won /.test(output));
+    expect(winners, outputs.join('\n---\n')).toHaveLength(1);
+    expect(winners[0]).toMatch(
+      /^log took over the lock of .* nonce deadbeef\): that process is no longer running\nwon [0-9a-f]{8}$/,
+    );
+    for (const output of outputs.filter((o) => o !== winners[0]))
+      expect(output).toMatch(/^lost run directory .* is in use by pid \d+/);
+  }, 60_000);
+
+  it('refuses a live holder in this process, and a holder on another host it cannot check', async () => {
+    const runDir = mkdtempSync(join(tmpdir(), 'stalebench-live-'));
+    const lock = await acquireRunLock(runDir, { nonce: '00000001' });
+    const refused = await acquireRunLock(runDir, { nonce: '00000002' }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RunLockedError);
+    expect((refused as Error).message).toBe(
+      `run directory ${runDir} is in use by pid ${process.pid} on host ${hostname()} (started ${lock.holder.startedAt}, nonce 00000001); wait for it to finish or stop it`,
+    );
+    lock.release();
+    writeFileSync(lockPathOf(runDir), JSON.stringify(holder({ host: 'elsewhere.example', pid: process.pid })));
+    await expect(acquireRunLock(runDir, { nonce: '00000003' })).rejects.toThrow(
+      /pid \d+ on host elsewhere\.example .* cannot be checked from host .*; if that process is gone, delete .*eval\.lock/,
+    );
+  });
+
+  it('waits out a lock file being written, refuses one that stays unreadable, and never releases a lock it does not hold', async () => {
+    const runDir = mkdtempSync(join(tmpdir(), 'stalebench-unreadable-'));
+    writeFileSync(lockPathOf(runDir), '');
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lockPathOf(runDir), old, old);
+    await expect(acquireRunLock(runDir, { nonce: '00000004' })).rejects.toThrow(
+      /is not a readable lock; if no eval runs on it, delete that file/,
+    );
+    writeFileSync(lockPathOf(runDir), '{"pid": 1'); // fresh and half-written: the taker waits for it
+    setTimeout(() => writeFileSync(lockPathOf(runDir), JSON.stringify(holder({}))), 200);
+    const lock = await acquireRunLock(runDir, { nonce: '00000005' });
+    expect(lock.takenOver?.nonce).toBe('deadbeef');
+    writeFileSync(lockPathOf(runDir), JSON.stringify(holder({ nonce: '0000000f', pid: process.pid })));
+    lock.release();
+    expect(readRunLock(runDir)).toMatchObject({ nonce: '0000000f' });
+    expect(JSON.parse(readFileSync(lockPathOf(runDir), 'utf8')).nonce).toBe('0000000f');
+  });
+});

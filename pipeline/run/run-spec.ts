@@ -1,0 +1,312 @@
+// RunSpec: the plain, validated description of one evaluation run (dataset, systems, models, arms, config).
+// Every id-valued field is checked against its registry (systems, engines, embedders, extraction models, experiments).
+import { z } from 'zod';
+import { agentIdSchema } from '../suites/forged-reasoning/agents.js';
+import { defaultEngines, GRAPH_ENGINES, VECTOR_ENGINES } from '../../backends/engines.js';
+import { SYSTEMS } from '../../backends/index.js';
+import { EMBEDDERS, EXTRACTION_MODELS } from '../../backends/model-roles.js';
+import { InvalidInputError } from '#core/errors.js';
+import { specPartSchema, type Registry, type RegistryEntry } from '#core/registry.js';
+import { EXPERIMENTS, experimentArgs } from './experiments.js';
+import { FORGERY_KINDS } from '../../scenarios/forged-reasoning-scenario.js';
+import { sha256 } from '../run-log/json-files.js';
+
+const idList = z.array(z.string().min(1)).min(1);
+
+/** An id that `registry` must hold; an unknown one names every available id. */
+function registeredId(registry: Registry<string, RegistryEntry>) {
+  return z.string().superRefine((id, context) => {
+    if (!registry.has(id))
+      context.addIssue({
+        code: 'custom',
+        message: `unknown ${registry.kind} "${id}"; available: ${registry.ids.join(', ')}`,
+      });
+  });
+}
+
+/**
+ * The share of failed units a run tolerates (`--max-error-rate`): a run below it completes (exit 4 when units are still
+ * failed); above it, or past it once 20 units finished, it stops. pipeline/README.md "Transient errors do not kill a
+ * good run" justifies the value.
+ */
+export const DEFAULT_MAX_ERROR_RATE = 0.25;
+
+/** The control settings of a run given no flags (issue #12 defaults). */
+export const DEFAULT_RUN_CONTROL = {
+  preflight: true,
+  requestTimeoutMs: 60_000,
+  maxConsecutiveErrors: 5,
+  budgetUsd: null,
+  allowUnpriced: false,
+  prices: null,
+  confirmAboveUsd: 1,
+  assumeYes: false,
+  quiet: false,
+  verbose: false,
+  shard: null,
+  endpoints: null,
+  fixedConcurrency: false,
+  failOn: [],
+  sarif: null,
+  batch: null,
+} as const;
+
+/** The run description. Everything that defines *which units exist and what they compute* is hashed. */
+export const runSpecSchema = z
+  .object({
+    /**
+     * `grid` = the main grid (stale-retrieval.md §2); `writeback`, `propagation`, `tools` = the follow-up
+     * experiments of §12–§14. Absent in run logs written before the follow-ups existed (= grid).
+     */
+    experiment: z.enum(EXPERIMENTS.ids).default(EXPERIMENTS.ids[0]),
+    /** Write-back hops after hop 0 (paper: 3). */
+    hops: z.number().int().min(1).max(20).default(3),
+    /** Model calls per tool episode at most (paper: 4). */
+    toolSteps: z.number().int().min(1).max(20).default(4),
+    /** forged-reasoning: the forgery kinds (poem.md §4); attacks A and B ride on `basic`. */
+    forgeries: z
+      .array(z.enum(FORGERY_KINDS))
+      .min(1)
+      .default([...FORGERY_KINDS]),
+    /** forged-reasoning: the adaptive attacker, `mutation-engine` (offline), a model alias, or null (no attacker loop). */
+    attackerModel: z.string().min(1).nullable().default('mutation-engine'),
+    /** forged-reasoning: attacker queries per (scenario, model) loop at most. */
+    attackerQueries: z.number().int().min(1).max(200).default(30),
+    /** Decision-model aliases (`sim` is the offline simulator). */
+    models: idList,
+    /** Memory-system ids; none for a standalone experiment (forged-reasoning keeps its memory in process). */
+    systems: z.array(registeredId(SYSTEMS)),
+    /** Seeding modes; none for a standalone experiment. */
+    modes: z.array(z.enum(['direct', 'natural'])),
+    /** Defence arm ids. */
+    arms: idList,
+    /** The guard axis: the stale-retrieval guard off and/or on top of every arm (`--guard off,on`). */
+    guard: z.array(z.enum(['off', 'on'])).min(1),
+    /** The PoEM axis: the proof-of-execution gate off and/or on for every decision (`--poem off,on`). */
+    poem: z.array(z.enum(['off', 'on'])).min(1),
+    /**
+     * The taint axis (issue #19): journals without and/or with provenance (`--taint off,on`); journal experiments
+     * only. Absent (specs written before it existed) = off.
+     */
+    taint: z
+      .array(z.enum(['off', 'on']))
+      .min(1)
+      .optional(),
+    /**
+     * forged-reasoning: the agent that proposes each action (`--agent`, pipeline/suites/forged-reasoning/agents.ts). Absent
+     * (specs written before it existed) = `prompt`, the single-call harness.
+     */
+    agent: agentIdSchema.optional(),
+    /** `--tamper unrevoke`: the at-rest edit of the integrity method (`T8:unrevoke`) between seeding and reading. Absent: none. */
+    tamper: z.enum(['none', 'unrevoke']).optional(),
+    /** Scenario ids, in grid order. */
+    scenarios: idList,
+    /** Directory of scenario JSON files; null = the built-in `scenarios/policy/`. */
+    scenarioDir: z.string().nullable(),
+    /**
+     * `--limit N`: at most N units, round-robin across the plan's cells (pipeline/run/unit-limit.ts); absent or null = every
+     * unit. Part of the run's identity: a limited run has its own run id, and a run directory is never resumed under
+     * another limit.
+     */
+    limit: z.number().int().min(1).max(100_000_000).nullable().optional(),
+    /** Trials per (scenario, system, mode, arm, model) (paper: 10). */
+    trials: z.number().int().min(1).max(10_000),
+    /** Retrieval depth (paper: k = 10 everywhere). */
+    k: z.number().int().min(1).max(100),
+    /** Seed for the simulator and any sampling we control. */
+    seed: z.number().int().min(0),
+    /** The shared embedder: `{ id, ...its line's arguments }` (backends/model-roles.ts). */
+    embedder: specPartSchema(EMBEDDERS),
+    /** Storage engines per role (backends/engines.ts); server URLs here, credentials only in the environment. */
+    engine: z.object({ graph: specPartSchema(GRAPH_ENGINES), vector: specPartSchema(VECTOR_ENGINES) }).strict(),
+    /** The LLM role of natural-mode ingestion: the offline simulator, or an endpoint model (backends/model-roles.ts). */
+    extraction: specPartSchema(EXTRACTION_MODELS),
+    /** Endpoint of the decision models (`OPENAI_BASE_URL`), null when only `sim` runs; the key is never part of the spec. */
+    baseURL: z.string().url().nullable(),
+    /** Units in flight at once. */
+    concurrency: z.number().int().min(1).max(256),
+    /** Output root; the run directory is `<out>/<runId>`. */
+    out: z.string().min(1),
+    /** Explicit run id; default derived from the spec hash so re-running the same command resumes. */
+    runId: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only')
+      .nullable(),
+    /** Response cache. */
+    cache: z.object({ enabled: z.boolean(), dir: z.string().min(1) }).strict(),
+    /** Re-run units whose record says `error`. */
+    retryErrors: z.boolean(),
+    /** Share of errored units tolerated before the run exits 2. */
+    maxErrorRate: z.number().min(0).max(1),
+    /** How this invocation spends and stops (issue #12); not part of the run's identity. */
+    control: z
+      .object({
+        /** Probe every model endpoint once before anything is written (`--no-preflight` skips it). */
+        preflight: z.boolean(),
+        /** Timeout of one provider attempt (`--request-timeout`, seconds on the command line). */
+        requestTimeoutMs: z.number().int().min(100).max(3_600_000),
+        /** Consecutive failed units that stop the run as `aborted` (0 = off). */
+        maxConsecutiveErrors: z.number().int().min(0).max(1_000_000),
+        /** Spending cap in US dollars, fail-closed; null = none. */
+        budgetUsd: z.number().positive().nullable(),
+        /** Allow models without a known price under a budget (their spend counts only what the proxy reports). */
+        allowUnpriced: z.boolean(),
+        /** `--prices <file>`: USD per 1M input/output tokens per model, over data/prices.json. */
+        prices: z.string().min(1).nullable(),
+        /** A real run whose planned upper cost passes this asks first (TTY) or needs `--yes`. */
+        confirmAboveUsd: z.number().min(0),
+        /** `--yes`: do not ask. */
+        assumeYes: z.boolean(),
+        /** `--quiet`: no progress lines. */
+        quiet: z.boolean(),
+        /** `--verbose`: one line per setup probe (without it, only probes that failed). */
+        verbose: z.boolean().default(false),
+        /** `--shard i/n`: this invocation runs only its shard of the units (pipeline/run/shard.ts); null = every unit. */
+        shard: z
+          .object({ index: z.number().int().min(1), count: z.number().int().min(1).max(1024) })
+          .strict()
+          .refine((shard) => shard.index <= shard.count, 'index must be at most count')
+          .nullable()
+          .default(null),
+        /** `--endpoints <file>`: the endpoint pool of the decision models (pipeline/endpoints/); null = `baseURL` alone. */
+        endpoints: z.string().min(1).nullable().default(null),
+        /**
+         * `--fixed-concurrency`: every endpoint gets `-j` calls in flight, as units come. Without it (the default) each
+         * endpoint's calls adapt below `-j` to its rate limit (pipeline/endpoints/adaptive-limit.ts).
+         */
+        fixedConcurrency: z.boolean().default(false),
+        /** `--fail-on <rule>` (repeatable): grid thresholds (pipeline/run/grid-gate.ts); crossed → exit 5. */
+        failOn: z.array(z.string().min(1)).readonly().default([]),
+        /** `--sarif <file>`: the grid's failing cells as SARIF 2.1.0; null = none. */
+        sarif: z.string().min(1).nullable().default(null),
+        /**
+         * `--batch` (issue #31): decision calls through the Batch API (pipeline/batch/), `size` requests per job at
+         * most (`--batch-size`), each job polled every `pollMs` (`--batch-poll`); null = synchronous calls.
+         */
+        batch: z
+          .object({ size: z.number().int().min(1).max(50_000), pollMs: z.number().int().min(1).max(3_600_000) })
+          .strict()
+          .nullable()
+          .default(null),
+      })
+      .strict()
+      .default(() => ({ ...DEFAULT_RUN_CONTROL })),
+  })
+  .strict()
+  .superRefine((spec, context) => {
+    // A standalone experiment has no memory system and no seeding; every other one needs both.
+    const standalone = EXPERIMENTS.get(spec.experiment).phase === 'standalone';
+    for (const field of ['systems', 'modes'] as const) {
+      if (standalone && spec[field].length > 0)
+        context.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `${spec.experiment} keeps its reasoning memory in process: no ${field}`,
+        });
+      if (!standalone && spec[field].length === 0)
+        context.addIssue({ code: 'custom', path: [field], message: 'needs at least one' });
+    }
+    if (standalone && spec.limit !== null && spec.limit !== undefined)
+      context.addIssue({
+        code: 'custom',
+        path: ['limit'],
+        message: `applies to the grid and the follow-up experiments; ${spec.experiment} plans its attacker loops from the replies, so a unit limit cannot be honoured (use --trials, --scenarios, --forgeries or --attacker-queries)`,
+      });
+    if (spec.agent !== undefined && spec.agent !== 'prompt' && spec.experiment !== 'forged-reasoning')
+      context.addIssue({
+        code: 'custom',
+        path: ['agent'],
+        message: `--agent ${spec.agent} applies to forged-reasoning only; ${spec.experiment} runs its own decision prompts`,
+      });
+    if (spec.taint?.includes('on') && !EXPERIMENTS.get(spec.experiment).writesJournals)
+      context.addIssue({
+        code: 'custom',
+        path: ['taint'],
+        message: `--taint on needs an experiment that writes journals (${EXPERIMENTS.ids.filter((id) => EXPERIMENTS.get(id).writesJournals).join(', ')}); ${spec.experiment} writes none`,
+      });
+  });
+
+export type RunSpec = z.infer<typeof runSpecSchema>;
+
+/** Validates a spec and reports every problem with its path. */
+export function parseRunSpec(input: unknown, source = 'run spec'): RunSpec {
+  const parsed = runSpecSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw new InvalidInputError(
+    source,
+    parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+  );
+}
+
+/** The part of a spec that determines the units and their results (not throughput or output settings). */
+function specIdentity(spec: RunSpec): unknown {
+  const {
+    experiment,
+    hops,
+    toolSteps,
+    forgeries,
+    attackerModel,
+    attackerQueries,
+    models,
+    systems,
+    modes,
+    arms,
+    guard,
+    poem,
+    taint,
+    tamper,
+    agent,
+    scenarios,
+    scenarioDir,
+    limit,
+    trials,
+    k,
+    seed,
+    embedder,
+    extraction,
+    baseURL,
+    engine,
+  } = spec;
+  const embedded = defaultEngines(engine);
+  // Grid specs hash as they did before the follow-up experiments existed, so old runs still resume.
+  const followUp =
+    EXPERIMENTS.get(experiment).phase === 'grid'
+      ? {}
+      : { experiment, ...experimentArgs(experiment, { hops, toolSteps, forgeries, attackerModel, attackerQueries }) };
+  return {
+    ...followUp,
+    models,
+    systems,
+    modes,
+    arms,
+    ...(guard.join() === 'off' ? {} : { guard }),
+    ...(poem.join() === 'off' ? {} : { poem }),
+    ...(taint === undefined || taint.join() === 'off' ? {} : { taint }),
+    ...(tamper === undefined || tamper === 'none' ? {} : { tamper }),
+    // Absent for the default harness, so runs recorded before `--agent` existed keep their run ids.
+    ...(agent === undefined || agent === 'prompt' ? {} : { agent }),
+    scenarios,
+    scenarioDir,
+    // Absent without --limit, so unlimited runs keep their run ids.
+    ...(limit === null || limit === undefined ? {} : { limit }),
+    trials,
+    k,
+    seed,
+    embedder,
+    extraction,
+    baseURL,
+    ...(embedded ? {} : { engine }),
+  };
+}
+
+/** sha256 of the spec identity. */
+export function specHash(spec: RunSpec): string {
+  return sha256(JSON.stringify(specIdentity(spec)));
+}
+
+/** `<models>_<hash8>`: the same command always lands in (and resumes) the same run directory. */
+export function defaultRunId(spec: RunSpec): string {
+  const models = spec.models.join('+').replace(/[^A-Za-z0-9._-]+/g, '-');
+  const experiment = EXPERIMENTS.get(spec.experiment).phase === 'grid' ? '' : `${spec.experiment}_`;
+  return `${experiment}${models}_${specHash(spec).slice(0, 8)}`;
+}

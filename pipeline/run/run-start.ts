@@ -1,0 +1,93 @@
+// The start of one run under its lock: the invocation's fingerprint, the run log's repair and the manifest `started`.
+import { AGENTS } from '../suites/forged-reasoning/agents.js';
+import { join } from 'node:path';
+import { engineRecords } from '../../backends/engines.js';
+import { SYSTEMS } from '../../backends/index.js';
+import { recordOf } from '#core/registry.js';
+import { defenceRecords } from '../defences/registry.js';
+import { embedderRecord } from '../models/embedder-record.js';
+import { EXPERIMENTS, experimentRecord } from './experiments.js';
+import { sha256, writeJsonAtomic } from '../run-log/json-files.js';
+import { promptFingerprint } from '../suites/grid/prompt-fingerprint.js';
+import type { RunFingerprint } from './resume-check.js';
+import type { RunEnvironment } from './run-environment.js';
+import { RUN_LOG_VERSION, type RunManifest } from '../run-log/run-log.js';
+import { prepareRunLog } from '../run-log/run-log-repair.js';
+import { runBinding } from './run-binding.js';
+import type { RunParts } from './run-parts.js';
+import type { RunSession } from './run-session.js';
+import { specHash, type RunSpec } from './run-spec.js';
+import { checkSameShard, shardOf } from './shard.js';
+import { limitedLine, limitedOf } from './unit-limit.js';
+
+/** This invocation's scenarios, prompts, revision and packages: what a resume must match. */
+export function runFingerprint(spec: RunSpec, parts: RunParts, environment: RunEnvironment): RunFingerprint {
+  const { exploit, exploitScenarios, scenarios, reasoningScenarios } = parts;
+  const own = reasoningScenarios.length > 0 ? reasoningScenarios : exploit ? exploitScenarios : scenarios;
+  return {
+    scenarios: own.map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })),
+    prompts: promptFingerprint(spec.experiment),
+    revision: environment.revision(),
+    packages: environment.packages(),
+  };
+}
+
+/**
+ * Verifies the run log under the lock before anything is appended (torn last lines go to `<file>.torn` and their units
+ * re-run), then writes and returns the manifest with status `started`.
+ */
+export function startManifest(
+  spec: RunSpec,
+  parts: RunParts,
+  session: RunSession,
+  fingerprint: RunFingerprint,
+  log: (line: string) => void,
+): RunManifest {
+  const { runId, runDir, models, embedder, extraction, modelComponents } = parts;
+  const { previous } = session;
+  const shard = shardOf(spec);
+  checkSameShard(runDir, previous, shard);
+  const logHeads = prepareRunLog(runDir, previous, log);
+  const limited = limitedOf(spec);
+  const now = new Date().toISOString();
+  const manifest: RunManifest = {
+    ...session.manifestFor({
+      version: RUN_LOG_VERSION,
+      runId,
+      status: 'started',
+      simulated:
+        models.some((m) => m.description.simulated) ||
+        ((spec.modes.includes('natural') ||
+          spec.arms.some((arm) => EXPERIMENTS.get(spec.experiment).ingestingArms.includes(arm))) &&
+          extraction.simulated),
+      createdAt: previous?.createdAt ?? now,
+      updatedAt: now,
+      spec,
+      specHash: specHash(spec),
+      ...(shard ? { shard } : {}),
+      ...(limited ? { limited } : {}),
+      models: models.map((m) => m.description),
+      embedder: embedderRecord(embedder),
+      extraction: { id: extraction.id, simulated: extraction.simulated },
+      systems: [],
+      components: [
+        experimentRecord(spec),
+        ...(spec.experiment === 'forged-reasoning' ? [AGENTS.record(spec.agent ?? 'prompt')] : []),
+        ...engineRecords(spec.engine),
+        ...[embedder, extraction, ...modelComponents].flatMap((component) => recordOf(component) ?? []),
+        ...spec.systems.map((id) => SYSTEMS.record(id)),
+        ...defenceRecords(spec.arms, { guard: spec.guard.includes('on'), poem: spec.poem.includes('on') }),
+      ],
+      ...fingerprint,
+      runtime: { node: process.version, platform: `${process.platform}-${process.arch}` },
+      modelsOnProviderDefaultTemperature: [],
+    }),
+    logHeads,
+  };
+  // The spec as this manifest holds it (a resume keeps the first one) and summary.json as it is now.
+  manifest.bound = runBinding(runDir, manifest.spec);
+  writeJsonAtomic(join(runDir, 'manifest.json'), manifest);
+  if (previous) log(`resuming ${runDir} (status was ${previous.status})`);
+  if (limited) log(limitedLine(limited));
+  return manifest;
+}

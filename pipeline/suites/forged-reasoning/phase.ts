@@ -1,0 +1,186 @@
+// The forged-reasoning phase (poem.md §6): every trial unit (scenario → model → trial → defence), then one adaptive-
+// attacker loop per (scenario, model); each record appended to `forged-reasoning.jsonl` through the run's hash chain.
+import { join } from 'node:path';
+import pLimit from 'p-limit';
+import { generateLedgerKey } from '../../../guard/execution-ledger-key.js';
+import type { ForgedReasoningScenario, ForgeryKind } from '../../../scenarios/forged-reasoning-scenario.js';
+import { BudgetExhaustedError } from '../../run/budget.js';
+import type { DecisionModel } from '../../models/decision-model.js';
+import { unitDefences } from '../../defences/compose.js';
+import { readJsonLines } from '../../run-log/json-files.js';
+import type { Redactor } from '../../run/redact.js';
+import { openRunLogFile } from '../../run-log/run-log-chain.js';
+import { UnitCancelledError } from '../../run/run-control.js';
+import type { ReasoningAgent } from './agents.js';
+import { runAttackerLoop } from './attacker-loop.js';
+import { createModelAttacker } from './model-attacker.js';
+import { createMutationEngine } from './mutation-engine.js';
+import {
+  attackerUnitId,
+  FORGED_REASONING,
+  forgedReasoningUnitId,
+  type AttackerKey,
+  type ForgedReasoningKey,
+  type ForgedReasoningLine,
+} from './records.js';
+import { conditionsFor, runTrialUnit } from './trial-unit.js';
+
+/** Inputs of the phase. */
+export interface ForgedReasoningPhaseInput {
+  runDir: string;
+  scenarios: readonly ForgedReasoningScenario[];
+  /** The victims. */
+  models: readonly DecisionModel[];
+  /** Registered defence ids (the experiment's arms). */
+  defences: readonly string[];
+  /** The agent that proposes each action (`--agent`); default the prompt harness. */
+  agent?: ReasoningAgent;
+  forgeries: readonly ForgeryKind[];
+  trials: number;
+  concurrency: number;
+  retryErrors: boolean;
+  /** The attacker: a model (`model` set, `id` its alias), the offline mutation engine (`id` `mutation-engine`), or null. */
+  attacker: { id: string; model?: DecisionModel } | null;
+  /** Attacker queries per loop at most. */
+  maxQueries: number;
+  ledgerKey?: Uint8Array | null;
+  /** Stops scheduling new units (Ctrl+C, the breaker, the budget). */
+  signal?: AbortSignal;
+  /** Aborts decision calls in flight (Ctrl+C, the breaker; not the budget, whose calls sent finish); default `signal`. */
+  callSignal?: AbortSignal;
+  onBudget?: (error: BudgetExhaustedError) => void;
+  redact?: Redactor;
+  onStart?: (total: number, alreadyDone: number) => void;
+  onUnit?: (record: ForgedReasoningLine) => void;
+}
+
+/** The records file. */
+export const FORGED_REASONING_FILE = `${FORGED_REASONING}.jsonl`;
+
+/** Reads `forged-reasoning.jsonl`; the last record of a unit wins (a retried error is superseded). */
+export function readForgedReasoningRecords(runDir: string): Map<string, ForgedReasoningLine> {
+  return new Map(
+    readJsonLines<ForgedReasoningLine>(join(runDir, FORGED_REASONING_FILE)).rows.map((row) => [row.unitId, row]),
+  );
+}
+
+/** The trial units in loop order (scenario → model → trial → defence), then the attacker loops (scenario → model). */
+export function enumerateForgedReasoningUnits(
+  input: Pick<ForgedReasoningPhaseInput, 'scenarios' | 'models' | 'defences' | 'trials' | 'attacker'>,
+): { trials: ForgedReasoningKey[]; attackers: AttackerKey[] } {
+  const trials: ForgedReasoningKey[] = [];
+  const attackers: AttackerKey[] = [];
+  for (const scenario of input.scenarios)
+    for (const model of input.models) {
+      for (let trial = 0; trial < input.trials; trial += 1)
+        for (const defence of input.defences)
+          trials.push({
+            experiment: FORGED_REASONING,
+            scenario: scenario.id,
+            model: model.description.id,
+            defence,
+            trial,
+          });
+      if (input.attacker)
+        attackers.push({
+          experiment: FORGED_REASONING,
+          part: 'adaptive-attacker',
+          scenario: scenario.id,
+          model: model.description.id,
+          attacker: input.attacker.id,
+        });
+    }
+  return { trials, attackers };
+}
+
+/** Runs every unit not already recorded, `concurrency` at a time; a unit cut short by a stop is not recorded. */
+export async function runForgedReasoningPhase(
+  input: ForgedReasoningPhaseInput,
+): Promise<{ total: number; ran: number; errors: number }> {
+  const existing = readForgedReasoningRecords(input.runDir);
+  const log = openRunLogFile(input.runDir, FORGED_REASONING_FILE, input.redact);
+  const { trials, attackers } = enumerateForgedReasoningUnits(input);
+  const pending = <K>(keys: K[], idOf: (key: K) => string) =>
+    keys.filter((key) => {
+      const previous = existing.get(idOf(key));
+      return previous === undefined || (input.retryErrors && previous.status === 'error');
+    });
+  const todo = { trials: pending(trials, forgedReasoningUnitId), attackers: pending(attackers, attackerUnitId) };
+  const total = trials.length + attackers.length;
+  input.onStart?.(total, total - todo.trials.length - todo.attackers.length);
+  const ledgerKey = input.ledgerKey ?? generateLedgerKey();
+  const scenarios = new Map<string, ForgedReasoningScenario>(input.scenarios.map((s) => [s.id, s]));
+  const models = new Map(input.models.map((m) => [m.description.id, m]));
+  const conditions = conditionsFor(input.forgeries);
+  const callSignal = input.callSignal ?? input.signal;
+  const signal = callSignal ? { signal: callSignal } : {};
+  const limit = pLimit(input.concurrency);
+  let ran = 0;
+  let errors = 0;
+  // A unit that throws (a full disk, a bug) ends the phase: no queued unit starts after it.
+  let failed = false;
+  const settle = async (work: () => Promise<ForgedReasoningLine>) => {
+    if (failed || input.signal?.aborted) return;
+    let record: ForgedReasoningLine;
+    try {
+      record = await work();
+    } catch (error) {
+      if (error instanceof BudgetExhaustedError) input.onBudget?.(error);
+      if (error instanceof BudgetExhaustedError || input.signal?.aborted || error instanceof UnitCancelledError) return;
+      failed = true;
+      throw error;
+    }
+    log.append(record);
+    ran += 1;
+    if (record.status === 'error') errors += 1;
+    input.onUnit?.(record);
+  };
+  await allUnits(
+    todo.trials.map((key) =>
+      limit(() =>
+        settle(() => {
+          const defences = unitDefences({ uses: [key.defence], guard: false, poem: false });
+          return runTrialUnit(key, {
+            scenario: scenarios.get(key.scenario)!,
+            model: models.get(key.model)!,
+            ledgerKey,
+            defences,
+            conditions,
+            ...(input.agent ? { agent: input.agent } : {}),
+            ...signal,
+          });
+        }),
+      ),
+    ),
+  );
+  const attacker = input.attacker;
+  await allUnits(
+    todo.attackers.map((key) =>
+      limit(() =>
+        settle(() => {
+          const scenario = scenarios.get(key.scenario)!;
+          return runAttackerLoop({
+            key,
+            scenario,
+            model: models.get(key.model)!,
+            ledgerKey,
+            maxQueries: input.maxQueries,
+            ...(input.agent ? { agent: input.agent } : {}),
+            ...signal,
+            attacker: (record, sample) =>
+              attacker?.model
+                ? createModelAttacker(record(attacker.model), scenario, sample, callSignal)
+                : createMutationEngine(scenario),
+          });
+        }),
+      ),
+    ),
+  );
+  return { total, ran, errors };
+}
+
+/** Waits for every unit (those running when one throws settle first), then throws the first unit's error, if any. */
+async function allUnits(units: readonly Promise<void>[]): Promise<void> {
+  const thrown = (await Promise.allSettled(units)).find((outcome) => outcome.status === 'rejected');
+  if (thrown) throw thrown.reason;
+}
