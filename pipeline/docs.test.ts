@@ -10,6 +10,7 @@ const README_MAX_LINES = 210;
 /** Each suite's manual, in the folder where its code lives. */
 const SUITE_READMES = [
   'pipeline/README.md',
+  'pipeline/suites/grid/README.md',
   'pipeline/suites/follow-ups/README.md',
   'pipeline/suites/forged-reasoning/README.md',
   'pipeline/suites/integrity/README.md',

@@ -64,7 +64,7 @@ export async function runEvalChild(
   const start = process.hrtime.bigint();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--import', REPORT_PEAK_RSS, join('pipeline', 'cli.ts'), 'eval', ...args, '--out', out],
+    ['--import', 'tsx', '--import', REPORT_PEAK_RSS, join('pipeline', 'cli', 'cli.ts'), 'eval', ...args, '--out', out],
     { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';

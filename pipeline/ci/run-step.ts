@@ -26,7 +26,7 @@ export interface RunStepInputs {
 
 /** The command each suite is (`pnpm <suite>`), as a script and its leading arguments. */
 const COMMANDS: Record<ActionSuite, { script: string; args: string[] }> = {
-  eval: { script: join('pipeline', 'cli.ts'), args: ['eval'] },
+  eval: { script: join('pipeline', 'cli', 'cli.ts'), args: ['eval'] },
   integrity: { script: join('pipeline', 'suites', 'integrity', 'harness', 'integrity-command.ts'), args: [] },
   frontdoor: { script: join('pipeline', 'suites', 'frontdoor', 'harness', 'frontdoor-command.ts'), args: [] },
 };

@@ -1,6 +1,6 @@
 // The layers (issue #13 item 5): no import cycles anywhere, and each layer imports only what it may. Run by `pnpm test`.
-// pipeline/core/ and pipeline/python-compat/ are the bottom: they import nothing of ours outside themselves, and every
-// folder may import them. backends/, guard/ and scenarios/ import nothing else of pipeline/ (nor analysis/);
+// pipeline/core/ and pipeline/python-compat/ are the bottom (the ground): they import nothing of ours outside themselves,
+// and every folder imports them as #core/… and #python-compat/… (never by a relative climb). backends/, guard/ and scenarios/ import nothing else of pipeline/ (nor analysis/);
 // analysis/ and the rest of pipeline/ see each other only through their index.ts.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Commit and dirty flag of the checkout that runs (plus the sha256 of `git diff HEAD` when dirty), or nulls outside git. */
 function gitRevision(): { commit: string | null; dirty: boolean | null; diffSha256?: string | null } {
