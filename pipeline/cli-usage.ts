@@ -147,7 +147,8 @@ ${helpLines(EXTRACTION_MODELS, INDENT)}
                           --fail-on 'system=graphiti mode=direct unsafe.low > 0.1'
   --sarif <file>          write SARIF 2.1.0: one result per scenario × cell where the model acted on a revoked
                           policy its context held (rule stale-policy/<scenario>; level error ≥ 0.5, warning
-                          ≥ 0.1, else note; a fingerprint of scenario and cell, stable across runs)
+                          ≥ 0.1, else note; located at the run's summary.json; a fingerprint of scenario and
+                          cell, stable across runs)
 
 exit codes: 0 ok · 1 usage/config/preflight error, zero units, run directory in use by another process, a
 resume of a different experiment, or a full or read-only disk (the last line names the file and what to do) ·

@@ -1,7 +1,8 @@
 // `pnpm eval --fail-on` and `--sarif` (issue #31): after a grid run ends, its cells against the thresholds
 // (pipeline/thresholds.ts) and its failing cells into SARIF; neither changes the run or its directory.
 import { GRID_CELL_FIELDS, gridFindings, sarifLog } from '../analysis/index.js';
-import { sarifTool, writeSarifFile } from './sarif-file.js';
+import { join } from 'node:path';
+import { sarifSource, sarifTool, writeSarifFile } from './sarif-file.js';
 import { crossedCells, parseThresholds, type ThresholdRule } from './thresholds.js';
 
 /** The exit code of a grid whose cells crossed a `--fail-on` threshold (pipeline/README.md "Exit codes"). */
@@ -23,7 +24,8 @@ export function gateGridRun(
 ): { exitCode: number; why: string | null } {
   if (control.failOn.length === 0 && control.sarif === null) return ending;
   const { cells, findings } = gridFindings(runDir);
-  if (control.sarif !== null) writeSarifFile(control.sarif, sarifLog(sarifTool('eval'), findings));
+  if (control.sarif !== null)
+    writeSarifFile(control.sarif, sarifLog(sarifTool('eval'), findings, sarifSource(join(runDir, 'summary.json'))));
   if (ending.exitCode !== 0 && ending.exitCode !== 4) return ending;
   const crossed = crossedCells(gridThresholds(control.failOn), cells);
   if (crossed.length === 0) return ending;

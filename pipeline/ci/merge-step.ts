@@ -6,7 +6,7 @@ import { readFrontdoorResults } from '../suites/frontdoor/harness/frontdoor-resu
 import { gateGridRun } from '../grid-gate.js';
 import type { IntegrityReport } from '../suites/integrity/harness/integrity-result.js';
 import { main as mergeMain } from '../merge/merge-command.js';
-import { writeFrontdoorSarif, writeIntegritySarif } from '../sarif-file.js';
+import { sarifSource, writeFrontdoorSarif, writeIntegritySarif } from '../sarif-file.js';
 import type { ChildIo } from './run-node.js';
 import { reportMarkdown, sarifWritten, type ActionSuite, type StepResult } from './step-report.js';
 
@@ -86,9 +86,13 @@ export async function mergeStep(inputs: MergeStepInputs, env: NodeJS.ProcessEnv,
   } else {
     const summaryPath = join(inputs.out, 'summary.json');
     if (inputs.sarif && inputs.suite === 'integrity')
-      writeIntegritySarif(inputs.sarif, JSON.parse(readFileSync(summaryPath, 'utf8')) as IntegrityReport);
+      writeIntegritySarif(
+        inputs.sarif,
+        JSON.parse(readFileSync(summaryPath, 'utf8')) as IntegrityReport,
+        sarifSource(summaryPath),
+      );
     if (inputs.sarif && inputs.suite === 'frontdoor')
-      writeFrontdoorSarif(inputs.sarif, readFrontdoorResults(summaryPath));
+      writeFrontdoorSarif(inputs.sarif, readFrontdoorResults(summaryPath), sarifSource(summaryPath));
     exitCode = manifest.exitCode ?? 1;
   }
   return {

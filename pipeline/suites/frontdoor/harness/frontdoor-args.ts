@@ -32,7 +32,8 @@ export const FRONTDOOR_USAGE = `usage: pnpm frontdoor --target <id>[,<id>...] [o
                           runs/frontdoor), not a run directory
   --fail-on <when>        surfaced: exit 1 when any cell surfaced; none (default)
   --sarif <file>          also write SARIF 2.1.0: one result per surfaced cell (rule frontdoor/<attack>,
-                          a fingerprint of target and attack, stable across runs); not with --hunt
+                          located at the run's results.json, a fingerprint of target and attack, stable
+                          across runs); not with --hunt
   --shard <i/n|auto>      only the cells whose id hashes to shard i of n (default directory
                           <run id>_shard<i>of<n>); pnpm merge <shard dirs> -o DIR joins them
   --limit <N>             at most N cells, round-robin over the targets

@@ -53,8 +53,8 @@ position (memory-blackbox-alive) instead keeps its process up across the edit an
   --limit <N>          at most N cells, round-robin over the targets
   --dry-run            print the run directory and the cells it would run, run nothing
   --fail-on <what>     accepted (default): exit 1 when an edit was ACCEPTED; none: record only
-  --sarif <file>       also write SARIF 2.1.0: one result per ACCEPTED edit (rule integrity/<edit>, a fingerprint
-                       of target and edit, stable across runs)
+  --sarif <file>       also write SARIF 2.1.0: one result per ACCEPTED edit (rule integrity/<edit>, located at the
+                       run's summary.json, a fingerprint of target and edit, stable across runs)
   --keep-stores        keep every cell's scratch store (its path is printed)
   -h, --help           this text
 
