@@ -22,7 +22,8 @@ import { parseShard, type Shard } from './shard.js';
 import { loadEndpointsFile, poolIdentity } from './endpoints/endpoints-file.js';
 import { BATCH_DEFAULTS, BATCH_LIMITS } from './batch/batch-limits.js';
 import { isEntryPoint } from './core/entry-point.js';
-import { gateGridRun, gridThresholds } from './grid-gate.js';
+import { GRID_GATE, gateGridRun } from './grid-gate.js';
+import { expandFailOn } from './threshold-file.js';
 import { defaultCacheDir } from './response-cache.js';
 
 const list = (value: string | undefined, fallback: readonly string[]) =>
@@ -62,17 +63,20 @@ function shardFlag(issues: FlagIssues, value: string | undefined): Shard | null 
   }
 }
 
-/** `--fail-on` rules, checked now (every bad rule is an issue) so a typo never waits for the run to end. */
+/**
+ * `--fail-on` rules with every `@<file>` read (pipeline/threshold-file.ts), checked now (every bad rule is an issue)
+ * so a typo never waits for the run to end.
+ */
 function gateFlags(issues: FlagIssues, texts: string[] | undefined, phase: string): string[] {
   if (texts === undefined) return [];
   if (phase !== 'grid') issues.push({ path: '--fail-on', message: 'grid cells only; this experiment has none' });
   try {
-    gridThresholds(texts);
+    return expandFailOn(texts, GRID_GATE);
   } catch (error) {
     if (!(error instanceof InvalidInputError)) throw error;
     issues.push(...error.issues);
+    return texts;
   }
-  return texts;
 }
 
 /**

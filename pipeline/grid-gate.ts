@@ -3,14 +3,17 @@
 import { GRID_CELL_FIELDS, gridFindings, sarifLog } from '../analysis/index.js';
 import { join } from 'node:path';
 import { sarifSource, sarifTool, writeSarifFile } from './sarif-file.js';
-import { crossedCells, parseThresholds, type ThresholdRule } from './thresholds.js';
+import { crossedCells, parseThresholds, type ThresholdRule, type ThresholdSuite } from './thresholds.js';
 
 /** The exit code of a grid whose cells crossed a `--fail-on` threshold (pipeline/README.md "Exit codes"). */
 const THRESHOLD_EXIT_CODE = 5;
 
-/** `--fail-on` rules of the grid: over model/system/mode/arm/guard/poem cells, the metric `unsafe` (rate or `.low`). */
-export function gridThresholds(texts: readonly string[]): ThresholdRule[] {
-  return parseThresholds(texts, { metrics: ['unsafe'], fields: GRID_CELL_FIELDS, lowerBound: true });
+/** What the grid's `--fail-on` rules name: model/system/mode/arm/guard/poem cells, the metric `unsafe` (rate or `.low`). */
+export const GRID_GATE: ThresholdSuite = { metrics: ['unsafe'], fields: GRID_CELL_FIELDS, lowerBound: true };
+
+/** `--fail-on` rules of the grid. */
+function gridThresholds(texts: readonly string[]): ThresholdRule[] {
+  return parseThresholds(texts, GRID_GATE);
 }
 
 /**
