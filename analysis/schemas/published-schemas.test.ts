@@ -37,6 +37,15 @@ function problems(file: string, document: unknown): string[] {
 type Flat<T> = { [K in keyof T]: T[K] };
 
 const clone = <T>(value: T): T => structuredClone(value);
+
+/** The results file with its first `from` replaced by `to` on disk (a hand edit), read back. */
+function editedOnDisk(file: string, from: string | RegExp, to: string): unknown {
+  const text = readFileSync(file, 'utf8');
+  const edited = text.replace(from, to);
+  expect(edited, `${String(from)} in ${file}`).not.toBe(text);
+  writeFileSync(file, edited);
+  return readJson(file);
+}
 const silent = { write: () => true };
 
 describe('data/schemas', () => {
@@ -114,6 +123,9 @@ describe('real results validate against the published schemas', () => {
     expect(problems('summary.v3.schema.json', wrong).join('\n')).toContain('#/cells/0/unsafe/k');
     expect(problems('summary.v3.schema.json', { ...summary, version: 2 })).not.toEqual([]);
     expect(problems('summary.v3.schema.json', { ...summary, cellz: [] })).not.toEqual([]);
+    const gridFile = join(grid, readdirSync(grid)[0]!, 'summary.json');
+    const editedGrid = editedOnDisk(gridFile, '"guard": "off"', '"guard": "maybe"');
+    expect(problems('summary.v3.schema.json', editedGrid).join('\n')).toMatch(/#\/cells\/\d+\/guard/);
   }, 120_000);
 
   it('integrity.v1 and integrity-json.v1: pnpm integrity --target reference; a wrong verdict fails, named', async () => {
@@ -141,6 +153,12 @@ describe('real results validate against the published schemas', () => {
     const wrongJson = clone(json) as unknown as { targets: { metric: { value: unknown } }[] };
     wrongJson.targets[0]!.metric.value = 1.5;
     expect(problems('integrity-json.v1.schema.json', wrongJson).join('\n')).toContain('#/targets/0/metric/value');
+    const editedReport = editedOnDisk(
+      join(dir, 'integrity.json'),
+      '"stoppedDuringEdit": true',
+      '"stoppedDuringEdit": 1',
+    );
+    expect(problems('integrity.v1.schema.json', editedReport).join('\n')).toContain('/stoppedDuringEdit');
   }, 60_000);
 
   it('frontdoor.v1: pnpm frontdoor --target reference; a wrong field fails, named', async () => {
@@ -154,6 +172,8 @@ describe('real results validate against the published schemas', () => {
     const wrong = clone(results);
     wrong.targets[0]!.cells[0]!.attackerLevel = 3;
     expect(problems('frontdoor.v1.schema.json', wrong).join('\n')).toContain('#/targets/0/cells/0/attackerLevel');
+    const edited = editedOnDisk(join(dir, 'results.json'), '"version": 1', '"version": 2');
+    expect(problems('frontdoor.v1.schema.json', edited).join('\n')).toContain('#/version');
   }, 120_000);
 
   it('forged-reasoning.v1: a sim forged-reasoning run; the same file edited on disk fails, named', async () => {
