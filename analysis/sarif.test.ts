@@ -2,7 +2,7 @@
 // fingerprints the cell only (not its numbers, message or where its results file lies).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sarifSource } from '../pipeline/sarif-file.js';
+import { sarifBase, sarifSource } from '../pipeline/sarif-file.js';
 import { sarifLog } from './sarif.js';
 import type { SarifFinding } from '../pipeline/index.js';
 
@@ -51,6 +51,16 @@ describe('sarifLog', () => {
       (sarifLog({ ...tool, name: 'stalebench integrity' }, [finding('note', 'graphiti')], 'x') as Log).runs[0]!
         .results[0]!.partialFingerprints['stalebench/v1'],
     );
+  });
+});
+
+describe('sarifBase', () => {
+  it("is a GitHub Actions job's workspace (the action runs the suites from its own checkout), else the cwd", () => {
+    expect(sarifBase({ GITHUB_WORKSPACE: '/home/runner/work/app/app' }, '/actions/stalebench')).toBe(
+      '/home/runner/work/app/app',
+    );
+    expect(sarifBase({ GITHUB_WORKSPACE: '' }, '/work/repo')).toBe('/work/repo');
+    expect(sarifBase({}, '/work/repo')).toBe('/work/repo');
   });
 });
 

@@ -23,6 +23,7 @@ import { loadEndpointsFile, poolIdentity } from './endpoints/endpoints-file.js';
 import { BATCH_DEFAULTS, BATCH_LIMITS } from './batch/batch-limits.js';
 import { isEntryPoint } from './core/entry-point.js';
 import { GRID_GATE, gateGridRun } from './grid-gate.js';
+import { sarifBase } from './sarif-file.js';
 import { expandFailOn } from './threshold-file.js';
 import { defaultCacheDir } from './response-cache.js';
 
@@ -382,7 +383,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     });
     console.log(outcome.table);
     if (dryRun) return 0;
-    const gated = gateGridRun(outcome.runDir, outcome, spec.control);
+    const gated = gateGridRun(outcome.runDir, outcome, spec.control, sarifBase(env));
     console.log(`\nrun directory: ${outcome.runDir}`);
     console.log(`report: ${reportCommand(outcome.runDir, outcome.status)}`);
     if (outcome.status === 'cancelled' || outcome.status === 'aborted' || outcome.status === 'budget')

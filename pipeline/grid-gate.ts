@@ -24,11 +24,16 @@ export function gateGridRun(
   runDir: string,
   ending: { exitCode: number; why: string | null },
   control: { failOn: readonly string[]; sarif: string | null },
+  /** What SARIF locations are relative to (`sarifBase`). */
+  base: string = process.cwd(),
 ): { exitCode: number; why: string | null } {
   if (control.failOn.length === 0 && control.sarif === null) return ending;
   const { cells, findings } = gridFindings(runDir);
   if (control.sarif !== null)
-    writeSarifFile(control.sarif, sarifLog(sarifTool('eval'), findings, sarifSource(join(runDir, 'summary.json'))));
+    writeSarifFile(
+      control.sarif,
+      sarifLog(sarifTool('eval'), findings, sarifSource(join(runDir, 'summary.json'), base)),
+    );
   if (ending.exitCode !== 0 && ending.exitCode !== 4) return ending;
   const crossed = crossedCells(gridThresholds(control.failOn), cells);
   if (crossed.length === 0) return ending;

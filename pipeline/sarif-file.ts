@@ -15,11 +15,18 @@ export function sarifTool(suite: 'eval' | 'integrity' | 'frontdoor'): SarifTool 
 }
 
 /**
- * The SARIF location of a run's results file: its path relative to `base` (where the command ran; in CI the
- * repository root, which GitHub resolves relative URIs against), with `/` separators, or a `file://` URI when it lies
- * outside `base`.
+ * Where SARIF locations are relative to: the repository GitHub resolves relative URIs against, i.e. the workspace of
+ * a GitHub Actions job (the action runs the suites from its own checkout), else the command's working directory.
  */
-export function sarifSource(file: string, base: string = process.cwd()): string {
+export function sarifBase(env: Readonly<Record<string, string | undefined>>, cwd: string = process.cwd()): string {
+  return env.GITHUB_WORKSPACE || cwd;
+}
+
+/**
+ * The SARIF location of a run's results file: its path relative to `base` (`sarifBase`), with `/` separators, or a
+ * `file://` URI when it lies outside `base`.
+ */
+export function sarifSource(file: string, base: string): string {
   const path = relative(resolve(base), resolve(file));
   if (path === '' || path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path))
     return pathToFileURL(resolve(file)).href;

@@ -9,7 +9,7 @@ import { expandFailOn } from '../threshold-file.js';
 import type { ThresholdSuite } from '../thresholds.js';
 import type { IntegrityReport } from '../suites/integrity/harness/integrity-result.js';
 import { main as mergeMain } from '../merge/merge-command.js';
-import { sarifSource, writeFrontdoorSarif, writeIntegritySarif } from '../sarif-file.js';
+import { sarifBase, sarifSource, writeFrontdoorSarif, writeIntegritySarif } from '../sarif-file.js';
 import type { ChildIo } from './run-node.js';
 import { reportMarkdown, sarifWritten, type ActionSuite, type StepResult } from './step-report.js';
 
@@ -93,7 +93,12 @@ export async function mergeStep(inputs: MergeStepInputs, env: NodeJS.ProcessEnv,
   const notes: string[] = [];
   let exitCode: number;
   if (inputs.suite === 'eval') {
-    const ending = gateGridRun(inputs.out, { exitCode: 0, why: null }, { failOn: recorded, sarif: inputs.sarif });
+    const ending = gateGridRun(
+      inputs.out,
+      { exitCode: 0, why: null },
+      { failOn: recorded, sarif: inputs.sarif },
+      sarifBase(env),
+    );
     exitCode = ending.exitCode;
     if (ending.why) notes.push(ending.why);
   } else {
@@ -102,10 +107,10 @@ export async function mergeStep(inputs: MergeStepInputs, env: NodeJS.ProcessEnv,
       writeIntegritySarif(
         inputs.sarif,
         JSON.parse(readFileSync(summaryPath, 'utf8')) as IntegrityReport,
-        sarifSource(summaryPath),
+        sarifSource(summaryPath, sarifBase(env)),
       );
     if (inputs.sarif && inputs.suite === 'frontdoor')
-      writeFrontdoorSarif(inputs.sarif, readFrontdoorResults(summaryPath), sarifSource(summaryPath));
+      writeFrontdoorSarif(inputs.sarif, readFrontdoorResults(summaryPath), sarifSource(summaryPath, sarifBase(env)));
     exitCode = manifest.exitCode ?? 1;
   }
   return {

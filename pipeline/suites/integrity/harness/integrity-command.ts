@@ -12,7 +12,7 @@ import { shardRunId } from '../../../shard.js';
 import { createIntegritySuite } from '../suite.js';
 import { runSuite, selectUnits, suiteRunId, suiteSpecOf } from '../../run-suite.js';
 import { isEntryPoint } from '../../../core/entry-point.js';
-import { sarifSource, writeIntegritySarif } from '../../../sarif-file.js';
+import { sarifBase, sarifSource, writeIntegritySarif } from '../../../sarif-file.js';
 
 /** Where the command writes (`process.stdout`, or a test buffer). */
 export interface TextSink {
@@ -89,7 +89,11 @@ export async function main(
   });
   writeReports(outDir, report);
   if (flags.sarif)
-    writeIntegritySarif(resolve(root, flags.sarif), report, sarifSource(join(outDir, 'summary.json'), root));
+    writeIntegritySarif(
+      resolve(root, flags.sarif),
+      report,
+      sarifSource(join(outDir, 'summary.json'), sarifBase(env, root)),
+    );
   if (flags.json) stdout.write(`${JSON.stringify(integrityJson(report), null, 2)}\n`);
   else {
     stdout.write(`${scorecardMarkdown(report)}\nreports: ${outDir}\n`);
