@@ -20,14 +20,25 @@ function fingerprintOf(tool: SarifTool, finding: SarifFinding): string {
     .digest('hex');
 }
 
+/** GitHub's `security-severity` (0–10) of a level: error → high, warning → medium, note → low. */
+const SECURITY_SEVERITY: Record<SarifFinding['level'], string> = { error: '8.0', warning: '5.0', note: '2.0' };
+const RANK: Record<SarifFinding['level'], number> = { error: 2, warning: 1, note: 0 };
+
 /**
- * A SARIF 2.1.0 log of one run: rules in first-seen order, one result per finding.
+ * A SARIF 2.1.0 log of one run: rules in first-seen order, one result per finding. Every result has a location, as
+ * GitHub code scanning requires: the run's results file (`source`, a repository-relative path or a file URI; its first
+ * line, the file holding every cell) and a logical location naming the cell by its identity.
  *
- * @example writeFileSync('out.sarif', JSON.stringify(sarifLog(tool, findings), null, 2));
+ * @example writeFileSync('out.sarif', JSON.stringify(sarifLog(tool, findings, 'runs/x/summary.json'), null, 2));
  */
-export function sarifLog(tool: SarifTool, findings: readonly SarifFinding[]): object {
+export function sarifLog(tool: SarifTool, findings: readonly SarifFinding[], source: string): object {
   const rules: SarifFinding[] = [];
-  for (const finding of findings) if (!rules.some((rule) => rule.ruleId === finding.ruleId)) rules.push(finding);
+  for (const finding of findings) {
+    const index = rules.findIndex((rule) => rule.ruleId === finding.ruleId);
+    if (index === -1) rules.push(finding);
+    // A rule's default level and severity are its worst finding's; each result keeps its own level.
+    else if (RANK[finding.level] > RANK[rules[index]!.level]) rules[index] = { ...rules[index]!, level: finding.level };
+  }
   return {
     $schema: SCHEMA,
     version: '2.1.0',
@@ -42,7 +53,8 @@ export function sarifLog(tool: SarifTool, findings: readonly SarifFinding[]): ob
               name: rule.ruleName,
               shortDescription: { text: rule.ruleName },
               help: { text: rule.help },
-              defaultConfiguration: { level: 'error' },
+              defaultConfiguration: { level: rule.level },
+              properties: { tags: ['security'], 'security-severity': SECURITY_SEVERITY[rule.level] },
             })),
           },
         },
@@ -51,11 +63,14 @@ export function sarifLog(tool: SarifTool, findings: readonly SarifFinding[]): ob
           ruleIndex: rules.findIndex((rule) => rule.ruleId === finding.ruleId),
           level: finding.level,
           message: { text: finding.message },
+          locations: [
+            {
+              physicalLocation: { artifactLocation: { uri: source }, region: { startLine: 1 } },
+              logicalLocations: [{ fullyQualifiedName: Object.values(finding.identity).join('/'), kind: 'resource' }],
+            },
+          ],
           partialFingerprints: { 'stalebench/v1': fingerprintOf(tool, finding) },
           properties: { identity: finding.identity },
-          ...(finding.artifact
-            ? { locations: [{ physicalLocation: { artifactLocation: { uri: finding.artifact } } }] }
-            : {}),
         })),
       },
     ],

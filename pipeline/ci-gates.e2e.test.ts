@@ -1,8 +1,9 @@
 // Issue #31 items 2 and 3: `--fail-on` (one mechanism, pipeline/run/thresholds.ts) and `--sarif` from every suite, the
 // SARIF checked against the OASIS SARIF 2.1.0 schema (data/sarif/, its source in data/README.md).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Validator } from '@cfworker/json-schema';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main as evalMain } from './cli/cli.js';
@@ -20,11 +21,33 @@ const schema = JSON.parse(
 interface SarifResult {
   ruleId: string;
   level: string;
+  message: { text: string };
   partialFingerprints: Record<string, string>;
+  locations?: {
+    physicalLocation?: { artifactLocation?: { uri?: string }; region?: { startLine?: number } };
+    logicalLocations?: { fullyQualifiedName?: string }[];
+  }[];
 }
 
-/** Reads a SARIF file, checks it against the schema (every error listed on failure) and returns its results. */
-function validSarif(path: string): { rules: string[]; results: SarifResult[] } {
+/**
+ * What GitHub code scanning needs of a result beyond the schema ("SARIF support for code scanning"): a message, a
+ * rule id, one to ten locations each with an artifact URI and a region's start line, and fingerprints.
+ */
+function githubProblems(result: SarifResult): string[] {
+  const problems: string[] = [];
+  const locations = result.locations ?? [];
+  if (locations.length === 0 || locations.length > 10) problems.push(`${result.ruleId}: ${locations.length} locations`);
+  for (const location of locations) {
+    if (!location.physicalLocation?.artifactLocation?.uri) problems.push(`${result.ruleId}: no artifact uri`);
+    if (!((location.physicalLocation?.region?.startLine ?? 0) >= 1)) problems.push(`${result.ruleId}: no start line`);
+  }
+  if (!result.message.text) problems.push(`${result.ruleId}: no message`);
+  if (Object.keys(result.partialFingerprints).length === 0) problems.push(`${result.ruleId}: no fingerprint`);
+  return problems;
+}
+
+/** Reads a SARIF file, checks it against the schema and GitHub's needs (every error listed) and returns its results. */
+function validSarif(path: string): { rules: string[]; results: SarifResult[]; uris: string[] } {
   const log = JSON.parse(readFileSync(path, 'utf8')) as {
     runs: { tool: { driver: { rules: { id: string; help: { text: string } }[] } }; results: SarifResult[] }[];
   };
@@ -33,8 +56,16 @@ function validSarif(path: string): { rules: string[]; results: SarifResult[] } {
   expect(verdict.valid).toBe(true);
   const run = log.runs[0]!;
   for (const rule of run.tool.driver.rules) expect(rule.help.text.length).toBeGreaterThan(40);
-  return { rules: run.tool.driver.rules.map((rule) => rule.id), results: run.results };
+  expect(run.results.flatMap(githubProblems)).toEqual([]);
+  const uris = run.results.flatMap((result) =>
+    result.locations!.map((l) => l.physicalLocation!.artifactLocation!.uri!),
+  );
+  return { rules: run.tool.driver.rules.map((rule) => rule.id), results: run.results, uris };
 }
+
+/** The results file a SARIF location names, read back (a file URI or a path relative to the working directory). */
+const toFileUri = (path: string) => pathToFileURL(path).href;
+const sourceOf = (uri: string) => readFileSync(uri.startsWith('file:') ? fileURLToPath(uri) : uri, 'utf8');
 
 const silent = { write: () => true };
 const integrity = (argv: string[]) => integrityMain(argv, silent, silent, {});
@@ -59,9 +90,15 @@ describe('--sarif', () => {
       const sarif = join(fresh(`integrity-sarif-${attempt}`), 'out.sarif');
       const code = await integrity(['--target', 'reference-no-witness', '--sarif', sarif, '-o', fresh('integrity')]);
       expect(code).toBe(1);
-      const { rules, results } = validSarif(sarif);
+      const { rules, results, uris } = validSarif(sarif);
       expect(results.map((result) => [result.ruleId, result.level])).toEqual([['integrity/T9', 'error']]);
       expect(rules).toEqual(['integrity/T9']);
+      // Located at the run's report, which holds the accepted cell, and named by it.
+      expect(uris[0]).toMatch(/^file:\/\/.*\/summary\.json$/);
+      expect(sourceOf(uris[0]!)).toContain('"verdict": "accepted"');
+      expect(results[0]!.locations![0]!.logicalLocations).toEqual([
+        { fullyQualifiedName: 'reference-no-witness/T9@v1', kind: 'resource' },
+      ]);
       fingerprints.push(results[0]!.partialFingerprints['stalebench/v1']!);
     }
     expect(fingerprints[0]).toMatch(/^[0-9a-f]{64}$/);
@@ -84,9 +121,16 @@ describe('--sarif', () => {
     const seen: string[][] = [];
     for (const { out, sarif } of runs) {
       expect((await evalRun([...SIM_GRID, '-o', out, '--sarif', sarif])).code).toBe(0);
-      const { results } = validSarif(sarif);
+      const { results, uris } = validSarif(sarif);
       expect(results.length).toBeGreaterThan(0);
-      for (const result of results) expect(result.ruleId).toMatch(/^stale-policy\/[a-z_]+$/);
+      for (const result of results) {
+        expect(result.ruleId).toMatch(/^stale-policy\/[a-z_]+$/);
+        // The level follows the unsafe rate the message states: half or more error, a tenth or more warning.
+        const [, k, n] = /(\d+)\/(\d+) \(/.exec(result.message.text)!;
+        const rate = Number(k) / Number(n);
+        expect(result.level).toBe(rate >= 0.5 ? 'error' : rate >= 0.1 ? 'warning' : 'note');
+      }
+      expect(new Set(uris)).toEqual(new Set([join(out, readdirSync(out)[0]!, 'summary.json')].map(toFileUri)));
       seen.push(results.map((result) => `${result.ruleId} ${result.partialFingerprints['stalebench/v1']}`));
     }
     expect(seen[1]).toEqual(seen[0]);

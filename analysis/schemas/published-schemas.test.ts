@@ -12,7 +12,9 @@ import type { IntegrityReport } from '../../pipeline/index.js';
 import type { FollowUpSummary, Summary } from '../index.js';
 import { evalInProcess } from '../../pipeline/test-support/shard-runs.js';
 import type { SUMMARY_VERSION } from '../grid/summarize.js';
+import type { ForgedReasoningSummary } from '../forged-reasoning/forged-reasoning-summary.js';
 import type { IntegrityJson } from '../integrity/integrity-report.js';
+import type { forgedReasoningSummarySchema } from './forged-reasoning-schema.js';
 import type { integrityJsonSchema, integrityReportSchema } from './integrity-schema.js';
 import { publishedSchemaFiles, SCHEMAS_DIR } from './published-schemas.js';
 import { main as schemasMain } from './schemas-command.js';
@@ -35,12 +37,22 @@ function problems(file: string, document: unknown): string[] {
 type Flat<T> = { [K in keyof T]: T[K] };
 
 const clone = <T>(value: T): T => structuredClone(value);
+
+/** The results file with its first `from` replaced by `to` on disk (a hand edit), read back. */
+function editedOnDisk(file: string, from: string | RegExp, to: string): unknown {
+  const text = readFileSync(file, 'utf8');
+  const edited = text.replace(from, to);
+  expect(edited, `${String(from)} in ${file}`).not.toBe(text);
+  writeFileSync(file, edited);
+  return readJson(file);
+}
 const silent = { write: () => true };
 
 describe('data/schemas', () => {
   it('holds exactly what pnpm schemas generates (pnpm schemas --check exits 0)', () => {
     const files = publishedSchemaFiles();
     expect(files.map((file) => file.file).sort()).toEqual([
+      'forged-reasoning.v1.schema.json',
       'frontdoor.v1.schema.json',
       'integrity-json.v1.schema.json',
       'integrity.v1.schema.json',
@@ -85,6 +97,7 @@ describe('data/schemas', () => {
     >();
     expectTypeOf<z.infer<typeof integrityReportSchema>>().toEqualTypeOf<IntegrityReport>();
     expectTypeOf<z.infer<typeof integrityJsonSchema>>().toEqualTypeOf<IntegrityJson>();
+    expectTypeOf<z.infer<typeof forgedReasoningSummarySchema>>().toEqualTypeOf<ForgedReasoningSummary>();
   });
 });
 
@@ -110,6 +123,9 @@ describe('real results validate against the published schemas', () => {
     expect(problems('summary.v3.schema.json', wrong).join('\n')).toContain('#/cells/0/unsafe/k');
     expect(problems('summary.v3.schema.json', { ...summary, version: 2 })).not.toEqual([]);
     expect(problems('summary.v3.schema.json', { ...summary, cellz: [] })).not.toEqual([]);
+    const gridFile = join(grid, readdirSync(grid)[0]!, 'summary.json');
+    const editedGrid = editedOnDisk(gridFile, '"guard": "off"', '"guard": "maybe"');
+    expect(problems('summary.v3.schema.json', editedGrid).join('\n')).toMatch(/#\/cells\/\d+\/guard/);
   }, 120_000);
 
   it('integrity.v1 and integrity-json.v1: pnpm integrity --target reference; a wrong verdict fails, named', async () => {
@@ -137,6 +153,12 @@ describe('real results validate against the published schemas', () => {
     const wrongJson = clone(json) as unknown as { targets: { metric: { value: unknown } }[] };
     wrongJson.targets[0]!.metric.value = 1.5;
     expect(problems('integrity-json.v1.schema.json', wrongJson).join('\n')).toContain('#/targets/0/metric/value');
+    const editedReport = editedOnDisk(
+      join(dir, 'integrity.json'),
+      '"stoppedDuringEdit": true',
+      '"stoppedDuringEdit": 1',
+    );
+    expect(problems('integrity.v1.schema.json', editedReport).join('\n')).toContain('/stoppedDuringEdit');
   }, 60_000);
 
   it('frontdoor.v1: pnpm frontdoor --target reference; a wrong field fails, named', async () => {
@@ -150,5 +172,28 @@ describe('real results validate against the published schemas', () => {
     const wrong = clone(results);
     wrong.targets[0]!.cells[0]!.attackerLevel = 3;
     expect(problems('frontdoor.v1.schema.json', wrong).join('\n')).toContain('#/targets/0/cells/0/attackerLevel');
+    const edited = editedOnDisk(join(dir, 'results.json'), '"version": 1', '"version": 2');
+    expect(problems('frontdoor.v1.schema.json', edited).join('\n')).toContain('#/version');
+  }, 120_000);
+
+  it('forged-reasoning.v1: a sim forged-reasoning run; the same file edited on disk fails, named', async () => {
+    const out = fresh('forged');
+    const args = ['--experiment', 'forged-reasoning', '--model', 'sim', '--trials', '1', '--defences', 'none,poem'];
+    const ran = await evalInProcess([...args, '--attacker-queries', '3', '--no-cache', '--out', out, '--quiet']);
+    expect(ran.code, ran.stderr).toBe(0);
+    const file = join(out, readdirSync(out)[0]!, 'summary.json');
+    const summary = readJson(file) as ForgedReasoningSummary;
+    expect(summary.cells.length).toBeGreaterThan(0);
+    expect(summary.attacker.length).toBeGreaterThan(0);
+    expect(summary.overhead!.length).toBeGreaterThan(0);
+    expect(problems('forged-reasoning.v1.schema.json', summary)).toEqual([]);
+    // Not a grid or follow-up summary: a CI user tells them apart by the schema that validates.
+    expect(problems('summary.v3.schema.json', summary)).not.toEqual([]);
+
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('"metric": "asr"', '"metric": "attack-success"'));
+    expect(problems('forged-reasoning.v1.schema.json', readJson(file)).join('\n')).toMatch(/#\/cells\/\d+\/metric/);
+    writeFileSync(file, text.replace(/"stops": \[\s*"(successes|max-queries)"/, '"stops": ["gave-up"'));
+    expect(problems('forged-reasoning.v1.schema.json', readJson(file)).join('\n')).toContain('#/attacker/0/stops/0');
   }, 120_000);
 });

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { frontdoorResultsSchema } from '../../pipeline/index.js';
 import { SUMMARY_VERSION } from '../grid/summarize.js';
+import { forgedReasoningSummarySchema } from './forged-reasoning-schema.js';
 import { integrityJsonSchema, integrityReportSchema } from './integrity-schema.js';
 import { summarySchema } from './summary-schema.js';
 
@@ -25,8 +26,19 @@ const PUBLISHED: readonly PublishedSchema[] = [
     title: 'stalebench eval summary.json',
     description:
       'summary.json of a pnpm eval run directory: a grid run (cells) or a follow-up run (experiment and its rows). ' +
-      'Its version field is the summary version; a change of shape bumps it and publishes a new file.',
+      'Its version field is the summary version; a change of shape bumps it and publishes a new file. A ' +
+      'forged-reasoning run (experiment "forged-reasoning") has its own summary and schema (forged-reasoning).',
     schema: summarySchema,
+  },
+  {
+    name: 'forged-reasoning',
+    version: forgedReasoningSummarySchema.shape.version.value,
+    title: 'stalebench forged-reasoning summary.json',
+    description:
+      'summary.json of a pnpm eval --experiment forged-reasoning run directory: cells per model × defence × ' +
+      'condition, the adaptive attacker per scenario, the measured overhead. Its version field is its own summary ' +
+      'version; a change of shape bumps it and publishes a new file.',
+    schema: forgedReasoningSummarySchema,
   },
   {
     name: 'integrity',

@@ -6,8 +6,8 @@ import { defineCommand, runAsEntryPoint } from '#core/command.js';
 import { publishedSchemaFiles, SCHEMAS_DIR } from './published-schemas.js';
 
 const USAGE = `usage: pnpm schemas [--check] [--root <dir>]
-  writes the JSON Schemas (draft 2020-12) of summary.json (pnpm eval), the integrity report and its --json, and the
-  front-door results to ${SCHEMAS_DIR}/, each named with its version (summary.v3.schema.json), generated from the zod
+  writes the JSON Schemas (draft 2020-12) of summary.json (pnpm eval; forged-reasoning runs apart), the integrity
+  report and its --json, and the front-door results to ${SCHEMAS_DIR}/, each named with its version (summary.v3.schema.json), generated from the zod
   schemas the results are checked with; a file there that is no longer generated is removed.
   --check        write nothing; exit 1 naming every file that differs, is missing or is no longer generated
   --root <dir>   the repository root (default: the current directory)

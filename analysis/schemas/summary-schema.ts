@@ -8,7 +8,7 @@ const count = z.number().int().nonnegative();
 const share = z.number().min(0).max(1);
 
 /** k of n with its Wilson 95 % interval (analysis/unsafe-counts.ts `Proportion`). */
-const proportion = z
+export const proportion = z
   .object({ k: count, n: count, rate: share.nullable(), low: share, high: share })
   .meta({ id: 'Proportion', description: 'k of n with its Wilson 95 % interval; rate null when n = 0.' });
 
@@ -63,7 +63,8 @@ const cell = z
 
 const guardCounts = { revokedPresent: count, revokedCaught: count, currentTotal: count, currentWithheld: count };
 
-const usage = z
+/** Per-model usage totals (pipeline/run/usage-totals.ts `ModelUsage`). */
+export const usage = z
   .object({
     model: z.string(),
     replies: count,

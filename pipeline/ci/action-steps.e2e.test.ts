@@ -176,10 +176,12 @@ describe('the action run locally', () => {
 
   it('integrity on reference-no-witness: the accepted T9 in the summary and the SARIF, the job exits 1', () => {
     const workspace = mkdtempSync(join(tmp, 'integrity-'));
+    // The thresholds as a rule file of the user's repository, named relative to the workspace.
+    writeFileSync(join(workspace, 'thresholds.txt'), '# the witness keeps T9 out\nedit=T9 accepted > 0\n');
     const { outputs, summary, jobExit } = runAction(workspace, {
       suite: 'integrity',
       args: '--target reference-no-witness',
-      failOn: 'accepted',
+      failOn: '@thresholds.txt',
       sarif: 'out/integrity.sarif',
     });
     expect(jobExit).toBe(1);
@@ -190,6 +192,13 @@ describe('the action run locally', () => {
     expect(sarifResults(join(workspace, 'out', 'integrity.sarif')).map((result) => result.split(' ')[0])).toEqual([
       'integrity/T9',
     ]);
+    // Located in the user's repository (the workspace), as GitHub resolves relative URIs, not the action's checkout.
+    const sarif = JSON.parse(readFileSync(join(workspace, 'out', 'integrity.sarif'), 'utf8')) as {
+      runs: { results: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[];
+    };
+    expect(sarif.runs[0]!.results[0]!.locations[0]!.physicalLocation.artifactLocation.uri).toBe(
+      'stalebench-run/summary.json',
+    );
   }, 60_000);
 
   it('a matrix of two shards and the merge job: the shards pass, the merge gates the whole run as one process would', () => {

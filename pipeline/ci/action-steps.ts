@@ -55,7 +55,11 @@ export const main = defineCommand({
     const suite = values.suite;
     const base = env.GITHUB_WORKSPACE || process.cwd();
     const path = (value: string | undefined) => (given(value) ? resolve(base, given(value)!) : null);
-    const failOn = (values['fail-on'] ?? '').split('\n').flatMap((line) => (line.trim() ? [line.trim()] : []));
+    // A rule file (`@<file>`) is the workspace's, as every other path input; the suites run from the action's checkout.
+    const failOn = (values['fail-on'] ?? '')
+      .split('\n')
+      .flatMap((line) => (line.trim() ? [line.trim()] : []))
+      .map((rule) => (rule.startsWith('@') && rule.length > 1 ? `@${resolve(base, rule.slice(1).trim())}` : rule));
     const out = path(values.out) ?? resolve(base, 'stalebench-run');
     try {
       if (step === 'merge' && (given(values.args) || given(values.shard)))

@@ -92,8 +92,12 @@ export async function runStep(inputs: RunStepInputs, env: NodeJS.ProcessEnv, io:
   } else if (inputs.sarif && !sarifWritten(inputs.sarif)) notes.push('no SARIF written (the run did not finish)');
   // Which cells crossed which rule, as pnpm eval printed it (the gate re-applied to the stored run, read only); a
   // shard's cells are a part of the run's, judged by the merge job.
-  if (inputs.suite === 'eval' && code === 5 && runDir && !inputs.shard)
-    notes.push(gateGridRun(runDir, { exitCode: 0, why: null }, { failOn: inputs.failOn, sarif: null }).why ?? '');
+  if (inputs.suite === 'eval' && code === 5 && runDir && !inputs.shard) {
+    // The rules as the run recorded them (a rule file read), not as the inputs name them.
+    type Recorded = { spec?: { control?: { failOn?: string[] } } };
+    const failOn = readJsonIfExists<Recorded>(join(runDir, 'manifest.json'))?.spec?.control?.failOn ?? [];
+    notes.push(gateGridRun(runDir, { exitCode: 0, why: null }, { failOn, sarif: null }).why ?? '');
+  }
   return {
     suite: inputs.suite,
     title: shard ? `shard ${shard}` : null,

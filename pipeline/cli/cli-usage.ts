@@ -145,9 +145,13 @@ ${helpLines(EXTRACTION_MODELS, INDENT)}
                           [field=value[,value] …] unsafe[.low] >|>= <number>, fields model, system, mode, arm,
                           guard, poem; unsafe = k/n, unsafe.low = its Wilson 95 % lower bound. Example:
                           --fail-on 'system=graphiti mode=direct unsafe.low > 0.1'
+  --fail-on @<file>       the rules of a text file, one a line (# comments and blank lines skipped), the
+                          same file format for pnpm integrity and pnpm frontdoor; a bad line is a usage
+                          error naming <file>:<line> and the reason, before anything runs
   --sarif <file>          write SARIF 2.1.0: one result per scenario × cell where the model acted on a revoked
                           policy its context held (rule stale-policy/<scenario>; level error ≥ 0.5, warning
-                          ≥ 0.1, else note; a fingerprint of scenario and cell, stable across runs)
+                          ≥ 0.1, else note; located at the run's summary.json; a fingerprint of scenario and
+                          cell, stable across runs)
 
 exit codes: 0 ok · 1 usage/config/preflight error, zero units, run directory in use by another process, a
 resume of a different experiment, or a full or read-only disk (the last line names the file and what to do) ·

@@ -22,7 +22,9 @@ import { parseShard, type Shard } from '../run/shard.js';
 import { loadEndpointsFile, poolIdentity } from '../endpoints/endpoints-file.js';
 import { BATCH_DEFAULTS, BATCH_LIMITS } from '../batch/batch-limits.js';
 import { isEntryPoint } from '#core/entry-point.js';
-import { gateGridRun, gridThresholds } from '../run/grid-gate.js';
+import { GRID_GATE, gateGridRun } from '../run/grid-gate.js';
+import { sarifBase } from '../run/sarif-file.js';
+import { expandFailOn } from '../run/threshold-file.js';
 import { defaultCacheDir } from '../models/response-cache.js';
 
 const list = (value: string | undefined, fallback: readonly string[]) =>
@@ -62,17 +64,20 @@ function shardFlag(issues: FlagIssues, value: string | undefined): Shard | null 
   }
 }
 
-/** `--fail-on` rules, checked now (every bad rule is an issue) so a typo never waits for the run to end. */
+/**
+ * `--fail-on` rules with every `@<file>` read (pipeline/run/threshold-file.ts), checked now (every bad rule is an issue)
+ * so a typo never waits for the run to end.
+ */
 function gateFlags(issues: FlagIssues, texts: string[] | undefined, phase: string): string[] {
   if (texts === undefined) return [];
   if (phase !== 'grid') issues.push({ path: '--fail-on', message: 'grid cells only; this experiment has none' });
   try {
-    gridThresholds(texts);
+    return expandFailOn(texts, GRID_GATE);
   } catch (error) {
     if (!(error instanceof InvalidInputError)) throw error;
     issues.push(...error.issues);
+    return texts;
   }
-  return texts;
 }
 
 /**
@@ -378,7 +383,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     });
     console.log(outcome.table);
     if (dryRun) return 0;
-    const gated = gateGridRun(outcome.runDir, outcome, spec.control);
+    const gated = gateGridRun(outcome.runDir, outcome, spec.control, sarifBase(env));
     console.log(`\nrun directory: ${outcome.runDir}`);
     console.log(`report: ${reportCommand(outcome.runDir, outcome.status)}`);
     if (outcome.status === 'cancelled' || outcome.status === 'aborted' || outcome.status === 'budget')

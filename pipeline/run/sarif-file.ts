@@ -1,6 +1,7 @@
 // Where every suite's `--sarif <file>` goes: the tool block (name, package version) and an atomic write.
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { sarifLog, type SarifTool } from '../../analysis/index.js';
 import packageJson from '../../package.json' with { type: 'json' };
 import { frontdoorGateCells, type FrontdoorResults } from '../suites/frontdoor/harness/frontdoor-results.js';
@@ -13,22 +14,41 @@ export function sarifTool(suite: 'eval' | 'integrity' | 'frontdoor'): SarifTool 
   return { name: `stalebench ${suite}`, version: packageJson.version };
 }
 
+/**
+ * Where SARIF locations are relative to: the repository GitHub resolves relative URIs against, i.e. the workspace of
+ * a GitHub Actions job (the action runs the suites from its own checkout), else the command's working directory.
+ */
+export function sarifBase(env: Readonly<Record<string, string | undefined>>, cwd: string = process.cwd()): string {
+  return env.GITHUB_WORKSPACE || cwd;
+}
+
+/**
+ * The SARIF location of a run's results file: its path relative to `base` (`sarifBase`), with `/` separators, or a
+ * `file://` URI when it lies outside `base`.
+ */
+export function sarifSource(file: string, base: string): string {
+  const path = relative(resolve(base), resolve(file));
+  if (path === '' || path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path))
+    return pathToFileURL(resolve(file)).href;
+  return path.split(sep).join('/');
+}
+
 /** Writes a SARIF log whole or not at all, creating its folder. */
 export function writeSarifFile(path: string, log: object): void {
   mkdirSync(dirname(path), { recursive: true });
   writeJsonAtomic(path, log);
 }
 
-/** `pnpm integrity --sarif`: one result per ACCEPTED cell of the report; returns how many. */
-export function writeIntegritySarif(path: string, report: Pick<IntegrityReport, 'targets'>): number {
+/** `pnpm integrity --sarif`: one result per ACCEPTED cell of the report (read from `source`); returns how many. */
+export function writeIntegritySarif(path: string, report: Pick<IntegrityReport, 'targets'>, source: string): number {
   const findings = integrityGateCells(report.targets).flatMap((cell) => (cell.finding ? [cell.finding] : []));
-  writeSarifFile(path, sarifLog(sarifTool('integrity'), findings));
+  writeSarifFile(path, sarifLog(sarifTool('integrity'), findings, source));
   return findings.length;
 }
 
-/** `pnpm frontdoor --sarif`: one result per surfaced cell of the results; returns how many. */
-export function writeFrontdoorSarif(path: string, results: FrontdoorResults): number {
+/** `pnpm frontdoor --sarif`: one result per surfaced cell of the results (read from `source`); returns how many. */
+export function writeFrontdoorSarif(path: string, results: FrontdoorResults, source: string): number {
   const findings = frontdoorGateCells(results).flatMap((cell) => (cell.finding ? [cell.finding] : []));
-  writeSarifFile(path, sarifLog(sarifTool('frontdoor'), findings));
+  writeSarifFile(path, sarifLog(sarifTool('frontdoor'), findings, source));
   return findings.length;
 }

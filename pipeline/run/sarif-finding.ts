@@ -12,6 +12,4 @@ export interface SarifFinding {
   message: string;
   /** What the cell is (target/system/mode/arm/model…): hashed with the suite and rule id into the fingerprint. */
   identity: Readonly<Record<string, string>>;
-  /** A file the finding is about (the run's summary), relative to where the SARIF is read; optional. */
-  artifact?: string;
 }

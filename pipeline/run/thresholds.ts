@@ -23,6 +23,15 @@ export interface ThresholdRule {
   value: number;
 }
 
+/** What a suite's rules may name: its metrics and cell fields, its keywords, whether `.low` applies. */
+export interface ThresholdSuite {
+  metrics: readonly string[];
+  fields: readonly string[];
+  keywords?: Readonly<Record<string, string>>;
+  /** The suite's cells carry the Wilson lower bound (`.low` rules allowed). */
+  lowerBound?: boolean;
+}
+
 /** A cell that crossed a rule, with the value that crossed it. */
 export interface CrossedCell<Cell extends GateCell> {
   cell: Cell;
@@ -38,16 +47,7 @@ const RULE = /^(?<metric>[a-z][a-z-]*)(?:\.(?<statistic>rate|low))?\s*(?<op>>=|>
  *
  * @example parseThresholds(['system=graphiti unsafe.low > 0.1'], { metrics: ['unsafe'], fields: ['system'], lowerBound: true })
  */
-export function parseThresholds(
-  texts: readonly string[],
-  suite: {
-    metrics: readonly string[];
-    fields: readonly string[];
-    keywords?: Readonly<Record<string, string>>;
-    /** The suite's cells carry the Wilson lower bound (`.low` rules allowed). */
-    lowerBound?: boolean;
-  },
-): ThresholdRule[] {
+export function parseThresholds(texts: readonly string[], suite: ThresholdSuite): ThresholdRule[] {
   const issues: { path: string; message: string }[] = [];
   const rules: ThresholdRule[] = [];
   for (const typed of texts) {

@@ -33,7 +33,7 @@ export const frontdoorArgs = z.object({
   ]),
   /** `--fixtures` as given (null: scenarios/frontdoor), and the sha256 of the fixture set read from it. */
   fixtures: z.object({ dir: z.string().nullable(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
-  failOn: z.enum(['surfaced', 'none']),
+  failOn: z.union([z.enum(['surfaced', 'none']), z.array(z.string().min(1)).min(1).readonly()]),
 });
 
 /** `pnpm frontdoor`'s arguments as the run directory records them. */

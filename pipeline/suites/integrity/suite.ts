@@ -26,7 +26,7 @@ const editSchema = z.object({
 export const integrityArgs = z.object({
   targets: z.array(z.string().min(1)).min(1),
   edits: z.array(editSchema).min(1),
-  failOn: z.enum(['accepted', 'none']),
+  failOn: z.union([z.enum(['accepted', 'none']), z.array(z.string().min(1)).min(1).readonly()]),
 });
 
 /** `pnpm integrity`'s arguments as the run directory records them. */

@@ -4,6 +4,8 @@ import { FRONTDOOR_TARGET_IDS } from '../targets/targets.js';
 import { ATTACK_NAMES, type AttackName } from '../../../../scenarios/frontdoor/fixture.js';
 import { EvalError, InvalidInputError } from '#core/errors.js';
 import { parseShard, type Shard } from '../../../run/shard.js';
+import { expandFailOn } from '../../../run/threshold-file.js';
+import { FRONTDOOR_GATE, type FrontdoorFailOn } from './frontdoor-results.js';
 import { CHANNELS, type Channel } from './channels.js';
 
 export const FRONTDOOR_USAGE = `usage: pnpm frontdoor --target <id>[,<id>...] [options]
@@ -30,9 +32,12 @@ export const FRONTDOOR_USAGE = `usage: pnpm frontdoor --target <id>[,<id>...] [o
                           The same command again resumes it; pnpm verify-run DIR checks it; pnpm report DIR
                           writes its scorecard (md, html, json) to DIR/report. --hunt: its files (default
                           runs/frontdoor), not a run directory
-  --fail-on <when>        surfaced: exit 1 when any cell surfaced; none (default)
+  --fail-on <when>        surfaced: exit 1 when any cell surfaced; none (default); or rules (repeatable)
+                          [target=… attack=…] surfaced > 0; @<file>: the rules of a text file, one a line
+                          (# comments skipped), as pnpm eval and pnpm integrity read it
   --sarif <file>          also write SARIF 2.1.0: one result per surfaced cell (rule frontdoor/<attack>,
-                          a fingerprint of target and attack, stable across runs); not with --hunt
+                          located at the run's results.json, a fingerprint of target and attack, stable
+                          across runs); not with --hunt
   --shard <i/n|auto>      only the cells whose id hashes to shard i of n (default directory
                           <run id>_shard<i>of<n>); pnpm merge <shard dirs> -o DIR joins them
   --limit <N>             at most N cells, round-robin over the targets
@@ -60,7 +65,7 @@ export interface FrontdoorOptions {
   limit: number | null;
   /** `--dry-run`: list the cells and the run directory, run nothing. */
   dryRun: boolean;
-  failOn: 'surfaced' | 'none';
+  failOn: FrontdoorFailOn;
   /** `--sarif <file>`: the surfaced cells as SARIF 2.1.0 (not part of the run's identity), or null. */
   sarif: string | null;
   hunt: boolean;
@@ -117,9 +122,16 @@ export function parseFrontdoorArgs(argv: readonly string[], env: NodeJS.ProcessE
   const model = values['embedding-model'] ?? env.STALEBENCH_EMBEDDING_MODEL;
   if (embedderId === 'openai' && !model)
     throw new UsageError('--embedder openai needs --embedding-model <m> (or STALEBENCH_EMBEDDING_MODEL)');
-  const failOn = values['fail-on'] ?? 'none';
-  if (failOn !== 'surfaced' && failOn !== 'none')
-    throw new UsageError(`--fail-on: unknown "${failOn}" (choose from surfaced, none)`);
+  let failOn: FrontdoorFailOn = 'none';
+  if (values['fail-on'] !== undefined)
+    try {
+      const rules = expandFailOn(values['fail-on'], FRONTDOOR_GATE);
+      failOn = rules.length === 1 && (rules[0] === 'surfaced' || rules[0] === 'none') ? rules[0] : rules;
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error;
+      const named = error.issues.map((issue) => (issue.path === '--fail-on' ? '' : `${issue.path}: `) + issue.message);
+      throw new UsageError(`--fail-on: ${named.join('; ')}`);
+    }
   if (values['mutation-model'] !== undefined && values.mutate !== true)
     throw new UsageError('--mutation-model needs --mutate');
   // The hunt's attempts depend on the ones before them (it stops an attack at its first landing): one search, no run
@@ -178,7 +190,7 @@ function parse(argv: readonly string[]) {
       fixtures: { type: 'string' },
       json: { type: 'boolean' },
       out: { type: 'string', short: 'o' },
-      'fail-on': { type: 'string' },
+      'fail-on': { type: 'string', multiple: true },
       sarif: { type: 'string' },
       shard: { type: 'string' },
       limit: { type: 'string' },

@@ -11,7 +11,7 @@ import { loadFixtureSet, type AttackName, type FixtureFile } from '../../../../s
 import { EvalError } from '#core/errors.js';
 import { isEntryPoint } from '#core/entry-point.js';
 import { sha256 } from '../../../run-log/json-files.js';
-import { writeFrontdoorSarif } from '../../../run/sarif-file.js';
+import { sarifBase, sarifSource, writeFrontdoorSarif } from '../../../run/sarif-file.js';
 import { shardRunId } from '../../../run/shard.js';
 import { createFrontdoorSuite, type FrontdoorArgs } from '../suite.js';
 import { runSuite, selectUnits, suiteRunId, suiteSpecOf } from '../../run-suite.js';
@@ -116,7 +116,7 @@ async function runGrid(
   // Everything shown from here on is generated from the file just written.
   const saved = readFrontdoorResults(resultsPath);
   const scorecards = writeFrontdoorScorecards(resultsPath, outDir);
-  if (options.sarif) writeFrontdoorSarif(resolve(options.sarif), saved);
+  if (options.sarif) writeFrontdoorSarif(resolve(options.sarif), saved, sarifSource(resultsPath, sarifBase(env)));
   io.out(options.json ? JSON.stringify(saved, null, 2) : renderFrontdoorMarkdown(saved));
   io.err(`results: ${resultsPath}\nscorecards: ${scorecards.markdown}, ${scorecards.html}\nrun directory: ${outDir}`);
   return frontdoorExitCode(saved, options.failOn);

@@ -71,17 +71,25 @@ export function readFrontdoorResults(path: string): FrontdoorResults {
 }
 
 /**
- * The exit code of a run: 2 when every cell is n/a, else 1 when `failOn` is `surfaced` (the rule `surfaced > 0` of
- * pipeline/run/thresholds.ts) and any cell surfaced, else 0.
+ * The exit code of a run: 2 when every cell is n/a, else 1 when a cell crossed a `failOn` rule (`surfaced`: the rule
+ * `surfaced > 0` of pipeline/run/thresholds.ts), else 0.
  */
-export function frontdoorExitCode(results: FrontdoorResults, failOn: 'surfaced' | 'none'): 0 | 1 | 2 {
+export function frontdoorExitCode(results: FrontdoorResults, failOn: FrontdoorFailOn): 0 | 1 | 2 {
   const cells = results.targets.flatMap((target) => target.cells);
   if (cells.length === 0 || cells.every((cell) => cell.verdict === 'n/a')) return 2;
-  return crossedCells(parseThresholds([failOn], FRONTDOOR_GATE), frontdoorGateCells(results)).length > 0 ? 1 : 0;
+  const rules = parseThresholds(typeof failOn === 'string' ? [failOn] : failOn, FRONTDOOR_GATE);
+  return crossedCells(rules, frontdoorGateCells(results)).length > 0 ? 1 : 0;
 }
 
+/**
+ * What `--fail-on` selects: `surfaced` (the rule `surfaced > 0`), `none` (default), or the rules of several flags or
+ * a rule file (`@<file>`), e.g. `attack=memory_injection surfaced > 0`. A lone keyword stays a string, as run
+ * directories have always recorded it.
+ */
+export type FrontdoorFailOn = 'surfaced' | 'none' | readonly string[];
+
 /** What `pnpm frontdoor --fail-on` accepts: the keyword `surfaced` is the rule `surfaced > 0` over target × attack. */
-const FRONTDOOR_GATE = {
+export const FRONTDOOR_GATE = {
   metrics: ['surfaced'],
   fields: ['target', 'attack'],
   keywords: { surfaced: 'surfaced > 0' },

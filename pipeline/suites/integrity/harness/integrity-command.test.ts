@@ -129,7 +129,7 @@ describe('pnpm integrity', () => {
     expect(stderr).toContain('unknown target "nope"; available: reference');
     expect(stderr).toContain('"T10" is not one of T1');
     expect(stderr).toContain('"T3:unrevoke": T3 has no variant unrevoke');
-    expect(stderr).toContain('"maybe" is not accepted or none');
+    expect(stderr).toContain('--fail-on: "maybe" is not accepted, none or "[field=value …] <metric>[.low] > <number>"');
     expect((await run([])).stderr).toContain('--target: required');
   });
 

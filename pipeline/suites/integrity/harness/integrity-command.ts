@@ -12,7 +12,7 @@ import { shardRunId } from '../../../run/shard.js';
 import { createIntegritySuite } from '../suite.js';
 import { runSuite, selectUnits, suiteRunId, suiteSpecOf } from '../../run-suite.js';
 import { isEntryPoint } from '#core/entry-point.js';
-import { writeIntegritySarif } from '../../../run/sarif-file.js';
+import { sarifBase, sarifSource, writeIntegritySarif } from '../../../run/sarif-file.js';
 
 /** Where the command writes (`process.stdout`, or a test buffer). */
 export interface TextSink {
@@ -88,7 +88,12 @@ export async function main(
     ...(options.now ? { now: options.now } : {}),
   });
   writeReports(outDir, report);
-  if (flags.sarif) writeIntegritySarif(resolve(root, flags.sarif), report);
+  if (flags.sarif)
+    writeIntegritySarif(
+      resolve(root, flags.sarif),
+      report,
+      sarifSource(join(outDir, 'summary.json'), sarifBase(env, root)),
+    );
   if (flags.json) stdout.write(`${JSON.stringify(integrityJson(report), null, 2)}\n`);
   else {
     stdout.write(`${scorecardMarkdown(report)}\nreports: ${outDir}\n`);

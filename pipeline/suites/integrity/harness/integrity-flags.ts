@@ -2,7 +2,9 @@
 import { parseArgs } from 'node:util';
 import { InvalidInputError, type InputIssue } from '#core/errors.js';
 import { parseShard, type Shard } from '../../../run/shard.js';
+import { expandFailOn } from '../../../run/threshold-file.js';
 import { ALL_EDITS, VARIANT_VERSIONS } from './edits.js';
+import { INTEGRITY_GATE } from './integrity-findings.js';
 import type { EditId, EditSelection } from './integrity-result.js';
 import type { FailOn } from './metric.js';
 
@@ -30,7 +32,7 @@ export interface IntegrityFlags {
   help: boolean;
 }
 
-export const INTEGRITY_USAGE = `usage: pnpm integrity --target <id>[,<id>…] [--edits T1,…,T9] [--json] [-o DIR] [--fail-on accepted|none]
+export const INTEGRITY_USAGE = `usage: pnpm integrity --target <id>[,<id>…] [--edits T1,…,T9] [--json] [-o DIR] [--fail-on accepted|none|RULE|@FILE]
                       [--sarif FILE] [--shard i/n|auto] [--limit N] [--dry-run] [--keep-stores]
 
 Measures whether a memory store notices edits made behind its back (integrity.md): per target and edit, a fresh
@@ -52,9 +54,11 @@ position (memory-blackbox-alive) instead keeps its process up across the edit an
                        default directory <run id>_shard<i>of<n>); pnpm merge <shard dirs> -o DIR joins them
   --limit <N>          at most N cells, round-robin over the targets
   --dry-run            print the run directory and the cells it would run, run nothing
-  --fail-on <what>     accepted (default): exit 1 when an edit was ACCEPTED; none: record only
-  --sarif <file>       also write SARIF 2.1.0: one result per ACCEPTED edit (rule integrity/<edit>, a fingerprint
-                       of target and edit, stable across runs)
+  --fail-on <what>     accepted (default): exit 1 when an edit was ACCEPTED; none: record only; or rules
+                       (repeatable) [target=… edit=…] accepted > 0, e.g. 'edit=T9 accepted > 0'; @<file>: the rules
+                       of a text file, one a line (# comments skipped), as pnpm eval and pnpm frontdoor read it
+  --sarif <file>       also write SARIF 2.1.0: one result per ACCEPTED edit (rule integrity/<edit>, located at the
+                       run's summary.json, a fingerprint of target and edit, stable across runs)
   --keep-stores        keep every cell's scratch store (its path is printed)
   -h, --help           this text
 
@@ -75,7 +79,7 @@ export function parseIntegrityFlags(argv: readonly string[], knownTargets: reado
       edits: { type: 'string', multiple: true },
       json: { type: 'boolean' },
       out: { type: 'string', short: 'o' },
-      'fail-on': { type: 'string' },
+      'fail-on': { type: 'string', multiple: true },
       sarif: { type: 'string' },
       'keep-stores': { type: 'boolean' },
       shard: { type: 'string' },
@@ -132,9 +136,14 @@ export function parseIntegrityFlags(argv: readonly string[], knownTargets: reado
     (a, b) =>
       ALL_EDITS.indexOf(a.edit) - ALL_EDITS.indexOf(b.edit) || Number(a.variant !== null) - Number(b.variant !== null),
   );
-  const failOn = values['fail-on'];
-  if (failOn === 'none' || failOn === 'accepted') flags.failOn = failOn;
-  else if (failOn !== undefined) issues.push({ path: '--fail-on', message: `"${failOn}" is not accepted or none` });
+  if (values['fail-on'] !== undefined)
+    try {
+      const rules = expandFailOn(values['fail-on'], INTEGRITY_GATE);
+      flags.failOn = rules.length === 1 && (rules[0] === 'accepted' || rules[0] === 'none') ? rules[0] : rules;
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error;
+      issues.push(...error.issues);
+    }
   if (values.sarif !== undefined) {
     if (values.sarif.trim() === '') issues.push({ path: '--sarif', message: 'empty file name' });
     else flags.sarif = values.sarif;

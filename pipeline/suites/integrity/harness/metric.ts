@@ -66,19 +66,21 @@ export function computeMetric(cells: readonly CellResult[]): IntegrityMetric {
 
 /**
  * What `--fail-on` selects: `accepted` (default; the rule `accepted > 0` of pipeline/run/thresholds.ts) fails the check on
- * any ACCEPTED cell; `none` only records.
+ * any ACCEPTED cell; `none` only records; a list holds the rules of several flags or of a rule file (`@<file>`), e.g.
+ * `target=mem0-py edit=T9 accepted > 0`. A lone keyword stays a string, as run directories have always recorded it.
  */
-export type FailOn = 'accepted' | 'none';
+export type FailOn = 'accepted' | 'none' | readonly string[];
 
 /**
  * integrity.md §7.2: 2 when nothing could be evaluated (no cell of any target has a verdict), else 3 when an edit
- * did not land or the adapter failed mid-edit (an `error` cell), else 1 when a cell was ACCEPTED (unless
- * `--fail-on none`), else 0.
+ * did not land or the adapter failed mid-edit (an `error` cell), else 1 when a cell crossed a `--fail-on` rule (by
+ * default: was ACCEPTED), else 0.
  */
 export function exitCode(targets: readonly TargetResult[], failOn: FailOn = 'accepted'): 0 | 1 | 2 | 3 {
   const cells = targets.flatMap((target) => target.cells);
   if (!cells.some((cell) => JUDGED.has(cell.verdict))) return 2;
   if (cells.some((cell) => cell.verdict === 'error')) return 3;
-  if (crossedCells(parseThresholds([failOn], INTEGRITY_GATE), integrityGateCells(targets)).length > 0) return 1;
+  const rules = parseThresholds(typeof failOn === 'string' ? [failOn] : failOn, INTEGRITY_GATE);
+  if (crossedCells(rules, integrityGateCells(targets)).length > 0) return 1;
   return 0;
 }
