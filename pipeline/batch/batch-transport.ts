@@ -9,6 +9,7 @@ import { forEachJsonLine } from '../json-files.js';
 import { openRunLogFile, type RunLogFile } from '../run-log-chain.js';
 import { abortableSleep } from '../core/retry-policy.js';
 import { BATCH_DEFAULTS, BATCH_LIMITS } from './batch-limits.js';
+import { createRoundBarrier, type RoundBarrier } from './round-barrier.js';
 
 /** The run log file that lists the submitted batch jobs (one chained line per job). */
 const BATCHES_FILE = 'batches.jsonl';
@@ -38,6 +39,14 @@ export interface BatchTransport {
    * signal aborted before its chunk was sent.
    */
   send(customId: string, body: { model: string } & object, signal?: AbortSignal): Promise<BatchAnswer>;
+  /**
+   * Follow-up experiments (rounds): `join` counts a unit in before it starts (its return counts it out); while units
+   * are joined, queued requests are sent once every joined unit waits in `send` or `waiting`, so all units' round-k
+   * calls go into one job per chunk, never one per unit, however long the local work between rounds takes.
+   */
+  join: RoundBarrier['join'];
+  /** Counts the caller as waiting at the round barrier while `work` runs (a call's budget reservation). */
+  waiting: RoundBarrier['waiting'];
 }
 
 /** The parts of the official SDK the transport uses. */
@@ -95,9 +104,10 @@ const failure = (error: unknown): { message: string; status?: number } => {
 
 /**
  * Creates the transport of one run. Requests are queued per model; a queue is sent as one job when it reaches
- * `size` requests or `maxBytes`, or once no request joined it for `quietMs`. Each job: `files.create` (purpose
- * `batch`), `batches.create` (`/v1/chat/completions`, 24 h), a line in batches.jsonl, then `batches.retrieve` every
- * `pollMs` until it ends and `files.content` of its output and error files.
+ * `size` requests or `maxBytes`, or once no request joined it for `quietMs` (while follow-up units are joined: once
+ * all of them wait, at the round barrier). Each job: `files.create` (purpose `batch`), `batches.create`
+ * (`/v1/chat/completions`, 24 h), a line in batches.jsonl, then `batches.retrieve` every `pollMs` until it ends and
+ * `files.content` of its output and error files.
  *
  * @example
  * const batch = createBatchTransport({ client: new OpenAI({ baseURL, apiKey }), runDir, size: 50_000, pollMs: 30_000 });
@@ -115,6 +125,9 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
   const retrying = new Set<string>();
   /** One collection per job, shared by its waiters; dropped on failure so the next waiter polls again. */
   const jobs = new Map<string, { answers: Promise<Collected>; waiters: number; stop: AbortController }>();
+  const barrier = createRoundBarrier(() => {
+    for (const model of [...queues.keys()]) flush(model);
+  });
 
   function recordedJobs(): Map<string, string> {
     if (recorded) return recorded;
@@ -127,7 +140,11 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
     return recorded;
   }
 
-  async function send(customId: string, body: { model: string } & object, signal?: AbortSignal) {
+  function send(customId: string, body: { model: string } & object, signal?: AbortSignal): Promise<BatchAnswer> {
+    return barrier.waiting(() => sendNow(customId, body, signal));
+  }
+
+  async function sendNow(customId: string, body: { model: string } & object, signal?: AbortSignal) {
     const batchId = recordedJobs().get(customId);
     if (batchId !== undefined && !retrying.has(customId)) {
       const answer = await attach(batchId, customId, signal);
@@ -170,7 +187,7 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
       if (current.timer) clearTimeout(current.timer);
       current.timer = null;
       if (current.lines.length >= settings.size) flush(model);
-      else current.timer = setTimeout(() => flush(model), quietMs);
+      else if (!barrier.active) current.timer = setTimeout(() => flush(model), quietMs);
     });
   }
 
@@ -286,7 +303,7 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
     }
   }
 
-  return { send };
+  return { send, join: barrier.join, waiting: barrier.waiting };
 }
 
 /** Parses an output or error file: one answer per `custom_id`. */
