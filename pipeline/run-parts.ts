@@ -171,7 +171,7 @@ function batchTransportOf(spec: RunSpec, secrets: RunSecrets, runDir: string): B
     maxRetries: 0,
     timeout: spec.control.requestTimeoutMs,
   });
-  return createBatchTransport({ client, runDir, ...spec.control.batch });
+  return createBatchTransport({ client, runDir, ...spec.control.batch, retryErrors: spec.retryErrors });
 }
 
 /** With `--preflight` (the default), probes every endpoint the run will call and logs one line per endpoint. */

@@ -231,17 +231,26 @@ describe('--batch with a follow-up experiment (write-back)', () => {
   it("an error line is its unit's error only: the unit keeps its finished steps, is counted, and is never scored", async () => {
     const refused = chosen[0]!;
     let refusedCalls = 0;
+    let refusing = true;
     server = await startBatchApiServer((request) => {
       // The refused scenario's second call (hop 0 on the filtered read) comes back as an error-file line.
-      if (scenarioOf(request) === refused && ++refusedCalls === 2)
+      if (scenarioOf(request) === refused && ++refusedCalls === 2 && refusing)
         return { status: 400, error: { message: 'refused by the test server' } };
       return answer(request);
     });
     const out = tmp('stalebench-fbatch-errors-');
-    const result = await runEvalCli(
-      [...writeback(1), '--no-cache', '--out', out, '--batch', '--batch-poll', '0.01', '--max-error-rate', '1'],
-      endpoint(server.baseURL),
-    );
+    const args = [
+      ...writeback(1),
+      '--no-cache',
+      '--out',
+      out,
+      '--batch',
+      '--batch-poll',
+      '0.01',
+      '--max-error-rate',
+      '1',
+    ];
+    const result = await runEvalCli(args, endpoint(server.baseURL));
     // Completed with a failed unit (exit 4), named in the last line.
     expect(result.code, result.stderr).toBe(4);
     expect(server.chatCompletions()).toHaveLength(0);
@@ -263,5 +272,21 @@ describe('--batch with a follow-up experiment (write-back)', () => {
     // Counted in the errors column and left out of every rate (its hop 0 was unsafe: scored, it would be 2/3).
     const [row] = JSON.parse(readFileSync(join(only(out), 'summary.json'), 'utf8')).writeback;
     expect(row).toMatchObject({ runs: 2, errors: 1, hop0Unsafe: { unsafe: { k: 1, n: 2 }, errors: 1 } });
+
+    // Resumed with --retry-errors (still --batch): the failed unit runs again; its first call re-attaches to the job
+    // that answered it, the refused one is sent again in a new job, and its hops follow, one job per round.
+    refusing = false;
+    const firstRun = server.submissions.length;
+    refusedCalls = 0;
+    const resumed = await runEvalCli([...args, '--retry-errors'], endpoint(server.baseURL));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(server.chatCompletions()).toHaveLength(0);
+    expect(server.submissions.slice(firstRun).map((job) => job.lines.length)).toEqual([1, 1, 1, 1, 1, 1, 1]);
+    const sent = server.submissions.flatMap((job) => job.lines.map((l) => l.custom_id));
+    // Only the refused call was ever sent twice.
+    expect(sent.length - new Set(sent).size).toBe(1);
+    const retried = recordsOf(only(out)).at(-1)!;
+    expect(retried).toMatchObject({ key: { scenario: refused.id }, status: 'ok' });
+    expect(callsOf(retried)[0]!.batch).toBe(server.submissions[0]!.batchId);
   }, 120_000);
 });

@@ -34,7 +34,8 @@ export type BatchAnswer =
 export interface BatchTransport {
   /**
    * A request recorded in an earlier job of the run is answered by that job (re-attached by id, never resubmitted)
-   * unless that job already answered it with an error in this process (then it is a retry, sent in a new job).
+   * unless that job already answered it with an error in this process, or in any process under `retryErrors` (then it
+   * is a retry, sent in a new job).
    * `signal` stops waiting (a job already submitted stays recorded); nothing is submitted for a request whose
    * signal aborted before its chunk was sent.
    */
@@ -65,6 +66,11 @@ export interface BatchTransportSettings {
   maxBytes?: number;
   /** How long a chunk waits for more requests before it is sent (default {@link BATCH_DEFAULTS}.quietMs). */
   quietMs?: number;
+  /**
+   * `--retry-errors`: a request that a job recorded by an earlier process answered with an error is sent again in a
+   * new job (its unit's error was recorded, and is what the user asks to retry); without it, that error is the answer.
+   */
+  retryErrors?: boolean;
   /** Injected for tests; resolves early when `signal` aborts. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** One line per job submitted and finished. */
@@ -148,8 +154,9 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
     const batchId = recordedJobs().get(customId);
     if (batchId !== undefined && !retrying.has(customId)) {
       const answer = await attach(batchId, customId, signal);
-      if (!answer.ok && answer.batchId !== null) retrying.add(customId);
-      return answer;
+      if (answer.ok || answer.batchId === null) return answer;
+      retrying.add(customId);
+      if (!settings.retryErrors) return answer;
     }
     retrying.delete(customId);
     return enqueue(customId, body, signal);
@@ -187,7 +194,8 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
       if (current.timer) clearTimeout(current.timer);
       current.timer = null;
       if (current.lines.length >= settings.size) flush(model);
-      else if (!barrier.active) current.timer = setTimeout(() => flush(model), quietMs);
+      else if (barrier.active) barrier.recheck();
+      else current.timer = setTimeout(() => flush(model), quietMs);
     });
   }
 

@@ -12,6 +12,8 @@ export interface RoundBarrier {
    * wait on calls in jobs). The barrier is checked once `work` has started, so a call it queues is in the release.
    */
   waiting<T>(work: () => Promise<T>): Promise<T>;
+  /** Checks again: a waiting caller queued its call only later in its wait (a retry once a re-attached job failed it). */
+  recheck(): void;
 }
 
 /**
@@ -43,6 +45,7 @@ export function createRoundBarrier(release: () => void): RoundBarrier {
         check();
       };
     },
+    recheck: check,
     async waiting(work) {
       waiting += 1;
       try {
