@@ -138,6 +138,49 @@ describe('--batch with a follow-up experiment (write-back)', () => {
     expect(manifestOf(only(syncOut)).usage![0]!.costUsd).toBeCloseTo(CALLS * perCall(PRICE), 12);
   }, 120_000);
 
+  it.each([
+    // Executor, reviewer, planner: three calls per unit (3 arms × 3 scenarios).
+    [
+      'propagation',
+      ['--scenarios', chosen.map((s) => s.id).join(',')],
+      '{"action": "REJECT", "reason": "test"}',
+      [9, 9, 9],
+    ],
+    // A tool call at every step: four agent steps per unit (4 arms × 4 exploit scenarios).
+    ['tools', [], '{"tool": "read_file", "args": {"path": "notes.txt"}}', [16, 16, 16, 16]],
+  ])(
+    '%s: one job per round, however the units interleave their local work',
+    async (experiment, more, content, jobs) => {
+      server = await startBatchApiServer(() => ({ content, usage: USAGE }));
+      const out = tmp(`stalebench-fbatch-${experiment}-`);
+      const result = await runEvalCli(
+        [
+          ...[
+            '--model',
+            'gpt-5-nano',
+            '--yes',
+            '--experiment',
+            experiment,
+            '--systems',
+            'graphiti',
+            '--modes',
+            'direct',
+          ],
+          ...['--trials', '1', ...more, '--no-cache', '--out', out, '--batch', '--batch-poll', '0.01'],
+        ],
+        endpoint(server.baseURL),
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.chatCompletions()).toHaveLength(0);
+      expect(server.submissions.map((job) => job.lines.length)).toEqual(jobs);
+      const records = readFileSync(join(only(out), `${experiment}.jsonl`), 'utf8')
+        .trim()
+        .split('\n');
+      expect(records).toHaveLength(jobs[0]!);
+    },
+    120_000,
+  );
+
   it('chunks a round by --batch-size: never one job per unit, never a unit twice in a job', async () => {
     server = await startBatchApiServer(answer);
     const out = tmp('stalebench-fbatch-chunks-');

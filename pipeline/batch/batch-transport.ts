@@ -82,6 +82,8 @@ interface Waiting {
   line: string;
   resolve: (answer: BatchAnswer) => void;
   signal: AbortSignal | undefined;
+  /** Counts it out of the round barrier's waiting units (as soon as its answer is known). */
+  answered: () => void;
 }
 
 /** A finished job: its answers by `custom_id`, and the error of a request it did not answer. */
@@ -130,7 +132,10 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
   /** Requests an earlier job answered with an error in this process: their next send is a retry in a new job. */
   const retrying = new Set<string>();
   /** One collection per job, shared by its waiters; dropped on failure so the next waiter polls again. */
-  const jobs = new Map<string, { answers: Promise<Collected>; waiters: number; stop: AbortController }>();
+  const jobs = new Map<
+    string,
+    { answers: Promise<Collected>; waiters: number; stop: AbortController; answered: Set<() => void> }
+  >();
   const barrier = createRoundBarrier(() => {
     for (const model of [...queues.keys()]) flush(model);
   });
@@ -147,22 +152,39 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
   }
 
   function send(customId: string, body: { model: string } & object, signal?: AbortSignal): Promise<BatchAnswer> {
-    return barrier.waiting(() => sendNow(customId, body, signal));
+    const answered = barrier.wait();
+    const answer = sendNow(customId, body, answered, signal);
+    barrier.recheck();
+    return answer.finally(answered);
   }
 
-  async function sendNow(customId: string, body: { model: string } & object, signal?: AbortSignal) {
+  async function sendNow(
+    customId: string,
+    body: { model: string } & object,
+    answered: () => void,
+    signal?: AbortSignal,
+  ): Promise<BatchAnswer> {
     const batchId = recordedJobs().get(customId);
     if (batchId !== undefined && !retrying.has(customId)) {
-      const answer = await attach(batchId, customId, signal);
+      const answer = await attach(batchId, customId, signal, answered);
       if (answer.ok || answer.batchId === null) return answer;
       retrying.add(customId);
       if (!settings.retryErrors) return answer;
+      // Its recorded job has answered (and counted it out of the round's waiting units): the retry waits anew.
+      retrying.delete(customId);
+      const again = barrier.wait();
+      return enqueue(customId, body, again, signal).finally(again);
     }
     retrying.delete(customId);
-    return enqueue(customId, body, signal);
+    return enqueue(customId, body, answered, signal);
   }
 
-  function enqueue(customId: string, body: { model: string } & object, signal?: AbortSignal): Promise<BatchAnswer> {
+  function enqueue(
+    customId: string,
+    body: { model: string } & object,
+    answered: () => void,
+    signal?: AbortSignal,
+  ): Promise<BatchAnswer> {
     const line = JSON.stringify({ custom_id: customId, method: 'POST', url: '/v1/chat/completions', body });
     const bytes = Buffer.byteLength(line) + 1;
     const model = body.model;
@@ -175,7 +197,7 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
     }
     const current = queue;
     return new Promise<BatchAnswer>((resolve, reject) => {
-      const waiting: Waiting = { customId, line, resolve, signal };
+      const waiting: Waiting = { customId, line, resolve, signal, answered };
       current.lines.push(waiting);
       current.bytes += bytes;
       // A request whose run stopped before its chunk was sent leaves the queue: nothing of it was submitted.
@@ -236,12 +258,13 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
       settings.log?.(`batch ${batchId}: ${lines.length} requests of ${model} submitted`);
     } catch (error) {
       // Nothing was submitted (or the job could not be recorded): every request is an error, retried like any other.
+      for (const w of lines) w.answered();
       for (const w of lines) w.resolve({ ok: false, ...failure(error), batchId: null });
       return;
     }
     await Promise.all(
       lines.map(async (w) => {
-        const answer = await attach(batchId, w.customId, w.signal).catch((error: unknown) => ({
+        const answer = await attach(batchId, w.customId, w.signal, w.answered).catch((error: unknown) => ({
           ok: false as const,
           ...failure(error),
           batchId: null,
@@ -252,17 +275,32 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
     );
   }
 
-  /** The answer of one request of a recorded job; the job is polled once for all its waiters. */
-  async function attach(batchId: string, customId: string, signal?: AbortSignal): Promise<BatchAnswer> {
+  /**
+   * The answer of one request of a recorded job; the job is polled once for all its waiters, and once it ends all of
+   * them leave the round barrier's waiting units at once, before any of them resumes.
+   */
+  async function attach(
+    batchId: string,
+    customId: string,
+    signal?: AbortSignal,
+    answered?: () => void,
+  ): Promise<BatchAnswer> {
     let job = jobs.get(batchId);
     if (!job) {
       const stop = new AbortController();
       const answers = collect(batchId, stop.signal);
-      job = { answers, waiters: 0, stop };
+      const entry = { answers, waiters: 0, stop, answered: new Set<() => void>() };
+      const ended = () => {
+        for (const count of entry.answered) count();
+        entry.answered.clear();
+      };
+      answers.then(ended, ended);
+      job = entry;
       jobs.set(batchId, job);
       answers.catch(() => jobs.delete(batchId));
     }
     const current = job;
+    if (answered) current.answered.add(answered);
     current.waiters += 1;
     try {
       const { answers, unanswered } = await raceAbort(current.answers, signal);

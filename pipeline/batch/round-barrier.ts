@@ -8,11 +8,18 @@ export interface RoundBarrier {
   /** Counts one unit in, before it starts; the returned function counts it out when it ends (a second call does nothing). */
   join(): () => void;
   /**
-   * Counts the caller as waiting while `work` runs (its call queued or in a job, or its budget reservation, which may
-   * wait on calls in jobs). The barrier is checked once `work` has started, so a call it queues is in the release.
+   * Counts the caller as waiting (its call queued or in a job) until the returned function is called (a second call
+   * does nothing). Called the moment its answer is known, not when the caller resumes, so that units resuming from
+   * one job never see their job-mates as still waiting. Call `recheck` once the call is queued.
+   */
+  wait(): () => void;
+  /**
+   * Counts the caller as waiting while `work` (its budget reservation) blocks: from the first turn of the event loop
+   * at which it has not settled (a reservation that fits settles within the current turn, and must not count: its
+   * call is about to be queued), until it settles. A blocked reservation waits on calls in jobs, so it must count.
    */
   waiting<T>(work: () => Promise<T>): Promise<T>;
-  /** Checks again: a waiting caller queued its call only later in its wait (a retry once a re-attached job failed it). */
+  /** Sends the round if every joined unit waits (after a call was queued). */
   recheck(): void;
 }
 
@@ -23,7 +30,7 @@ export interface RoundBarrier {
  *
  * @example
  * const barrier = createRoundBarrier(() => sendEveryQueue());
- * const leave = barrier.join(); try { await barrier.waiting(() => queued(call)); } finally { leave(); }
+ * const leave = barrier.join(); const answered = barrier.wait(); queue(call, answered); barrier.recheck(); … leave();
  */
 export function createRoundBarrier(release: () => void): RoundBarrier {
   let joined = 0;
@@ -45,15 +52,28 @@ export function createRoundBarrier(release: () => void): RoundBarrier {
         check();
       };
     },
+    wait() {
+      waiting += 1;
+      let answered = false;
+      return () => {
+        if (answered) return;
+        answered = true;
+        waiting -= 1;
+      };
+    },
     recheck: check,
     async waiting(work) {
-      waiting += 1;
-      try {
-        const running = work();
+      let counted = false;
+      const blocked = setImmediate(() => {
+        counted = true;
+        waiting += 1;
         check();
-        return await running;
+      });
+      try {
+        return await work();
       } finally {
-        waiting -= 1;
+        clearImmediate(blocked);
+        if (counted) waiting -= 1;
       }
     },
   };
