@@ -4,10 +4,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { toFile } from 'openai';
 import type OpenAI from 'openai';
-import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { forEachJsonLine } from '../json-files.js';
 import { openRunLogFile, type RunLogFile } from '../run-log-chain.js';
 import { abortableSleep } from '../core/retry-policy.js';
+import { raceAbort, readAnswerLines, type BatchAnswer } from './batch-answers.js';
 import { BATCH_DEFAULTS, BATCH_LIMITS } from './batch-limits.js';
 import { createRoundBarrier, type RoundBarrier } from './round-barrier.js';
 
@@ -24,11 +24,6 @@ export interface SubmittedBatch {
   customIds: string[];
   submittedAt: string;
 }
-
-/** How one request of a job ended: its chat completion, or its error line (or the job's end) as an error. */
-export type BatchAnswer =
-  | { ok: true; completion: ChatCompletion; requestId: string | null; batchId: string }
-  | { ok: false; message: string; status?: number; batchId: string | null };
 
 /** Sends one chat-completions body through the Batch API and resolves with its line of the job's output. */
 export interface BatchTransport {
@@ -335,7 +330,7 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
       if (TERMINAL.has(batch.status)) {
         const answers = new Map<string, BatchAnswer>();
         for (const fileId of [batch.output_file_id, batch.error_file_id])
-          if (fileId) readLines(await (await settings.client.files.content(fileId)).text(), batchId, answers);
+          if (fileId) readAnswerLines(await (await settings.client.files.content(fileId)).text(), batchId, answers);
         const why = batch.errors?.data?.map((e) => e.message).join('; ');
         settings.log?.(`batch ${batchId}: ${batch.status}, ${answers.size} lines`);
         // A job that ended without completing: every request it did not answer is an error naming how it ended.
@@ -350,53 +345,4 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
   }
 
   return { send, join: barrier.join, waiting: barrier.waiting };
-}
-
-/** Parses an output or error file: one answer per `custom_id`. */
-function readLines(text: string, batchId: string, into: Map<string, BatchAnswer>): void {
-  for (const raw of text.split('\n')) {
-    if (raw.trim() === '') continue;
-    const line = JSON.parse(raw) as {
-      custom_id: string;
-      response?: { status_code: number; request_id?: string; body: unknown } | null;
-      error?: { code?: string; message?: string } | null;
-    };
-    const response = line.response;
-    if (response && response.status_code === 200 && !line.error) {
-      into.set(line.custom_id, {
-        ok: true,
-        completion: response.body as ChatCompletion,
-        requestId: response.request_id ?? null,
-        batchId,
-      });
-      continue;
-    }
-    const bodyError = (response?.body as { error?: { message?: string } } | undefined)?.error?.message;
-    const message = line.error?.message ?? bodyError ?? `status ${response?.status_code ?? 'unknown'}`;
-    into.set(line.custom_id, {
-      ok: false,
-      message: line.error?.code ? `${line.error.code}: ${message}` : message,
-      ...(response?.status_code ? { status: response.status_code } : {}),
-      batchId,
-    });
-  }
-}
-
-function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new Error('cancelled'));
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(new Error('cancelled'));
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', abort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', abort);
-        reject(error);
-      },
-    );
-  });
 }
