@@ -241,35 +241,47 @@ describe('--batch with a follow-up experiment (write-back)', () => {
     expect(server.chatCompletions()).toHaveLength(0);
   }, 60_000);
 
-  it("killed between a round's submit and collect, the same command re-attaches to its job and submits no call twice", async () => {
-    let holding = true;
-    server = await startBatchApiServer(answer, { hold: () => holding });
-    const out = tmp('stalebench-fbatch-kill-');
-    const args = [...writeback(2), '--no-cache', '--out', out, '--batch', '--batch-poll', '0.01'];
-    const child = spawnEval(args, endpoint(server.baseURL));
-    await until(
-      () => server!.retrieves.length >= 2 && existsSync(out) && existsSync(join(only(out), BATCHES_FILE)),
-      60_000,
-      'the first round to be submitted and polled',
-    );
-    child.child.kill('SIGKILL');
-    await child.exited;
-    expect(server.submissions.map((job) => job.lines.length)).toEqual([UNITS]);
-    expect(recordsOf(only(out))).toHaveLength(0);
+  it.each([1, 3])(
+    "killed between round %i's submit and collect, the same command re-attaches to its jobs and submits no call twice",
+    async (round) => {
+      // The server holds the round's job in progress, so the process dies with it submitted and uncollected.
+      const held = `batch_${round}`;
+      let holding = true;
+      server = await startBatchApiServer(answer, { hold: (id) => holding && id === held });
+      const out = tmp('stalebench-fbatch-kill-');
+      const args = [...writeback(2), '--no-cache', '--out', out, '--batch', '--batch-poll', '0.01'];
+      const child = spawnEval(args, endpoint(server.baseURL));
+      await until(
+        () => server!.retrieves.filter((id) => id === held).length >= 2,
+        60_000,
+        `round ${round} to be submitted and polled`,
+      );
+      child.child.kill('SIGKILL');
+      await child.exited;
+      expect(server.submissions).toHaveLength(round);
+      // By round 3 the safe scenario's two units have ended (hop 0 only) and are recorded; a resume keeps them.
+      expect(recordsOf(only(out)).map((r) => r.key.scenario)).toEqual(
+        round === 1 ? [] : [chosen[1]!.id, chosen[1]!.id],
+      );
 
-    holding = false;
-    const resumed = await runEvalCli(args, endpoint(server.baseURL));
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(server.chatCompletions()).toHaveLength(0);
-    // The first round came from the job the killed run submitted; the other seven rounds are new jobs.
-    expect(server.submissions.map((job) => job.lines.length)).toEqual([6, 6, 4, 4, 4, 4, 4, 4]);
-    expect(new Set(server.submissions.flatMap((job) => job.lines.map((l) => l.custom_id))).size).toBe(CALLS);
-    const records = recordsOf(only(out));
-    expect(records).toHaveLength(UNITS);
-    expect(new Set(records.map((r) => r.unitId)).size).toBe(UNITS);
-    expect(records.every((r) => r.status === 'ok')).toBe(true);
-    for (const record of records) expect(callsOf(record)[0]!.batch).toBe(server.submissions[0]!.batchId);
-  }, 120_000);
+      holding = false;
+      const resumed = await runEvalCli(args, endpoint(server.baseURL));
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(server.chatCompletions()).toHaveLength(0);
+      // Rounds 1..round came from the jobs the killed run submitted (re-attached by id); the rest are new jobs.
+      expect(server.submissions.map((job) => job.lines.length)).toEqual([6, 6, 4, 4, 4, 4, 4, 4]);
+      expect(new Set(server.submissions.flatMap((job) => job.lines.map((l) => l.custom_id))).size).toBe(CALLS);
+      const records = recordsOf(only(out));
+      expect(records).toHaveLength(UNITS);
+      expect(new Set(records.map((r) => r.unitId)).size).toBe(UNITS);
+      expect(records.every((r) => r.status === 'ok')).toBe(true);
+      for (const record of records)
+        expect(callsOf(record).map((call) => call.batch)).toEqual(
+          server.submissions.slice(0, callsOf(record).length).map((job) => job.batchId),
+        );
+    },
+    120_000,
+  );
 
   it("an error line is its unit's error only: the unit keeps its finished steps, is counted, and is never scored", async () => {
     const refused = chosen[0]!;
