@@ -259,6 +259,11 @@ describe('--batch with a follow-up experiment (write-back)', () => {
       child.child.kill('SIGKILL');
       await child.exited;
       expect(server.submissions).toHaveLength(round);
+      // Every submitted job was recorded before anything waited on it: that is what the resume re-attaches to.
+      const recorded = readFileSync(join(only(out), BATCHES_FILE), 'utf8')
+        .trim()
+        .split('\n');
+      expect(recorded.map((line) => JSON.parse(line).batchId)).toEqual(server.submissions.map((job) => job.batchId));
       // By round 3 the safe scenario's two units have ended (hop 0 only) and are recorded; a resume keeps them.
       expect(recordsOf(only(out)).map((r) => r.key.scenario)).toEqual(
         round === 1 ? [] : [chosen[1]!.id, chosen[1]!.id],
