@@ -186,7 +186,7 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
     });
     const rounds = input.rounds ?? null;
     const independent = backend.description.independentNamespaces !== false;
-    // A unit of a round that waited for another's exclusive section would hold the round back until that unit ended.
+    // Units that must run one at a time, each alone on the engine, cannot share a round: each call would be a job.
     if (rounds && !independent) {
       await backend.close();
       throw new UnsupportedFeatureError(
@@ -201,8 +201,6 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
     const limit = pLimit(rounds ? Math.max(batch.length, 1) : independent ? input.concurrency : 1);
     // Every unit joins before any starts, so the barrier never sends a round before its last unit has queued.
     const leaves = rounds ? batch.map(() => rounds.join()) : [];
-    // Under --batch a unit runs outside the engine's exclusive section (its statistics are per namespace, checked
-    // above): one unit holding it while its call waits for the round would hold up every other unit of the round.
     // A unit that throws (a full disk, a bug) ends the phase: no queued unit starts after it, and the backend is
     // closed only once the units already running have settled (they would otherwise fail on a closed store).
     let failed = false;
@@ -216,6 +214,8 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
               runUnit(experiment, key, backend, scenarios.get(key.scenario)!, models.get(key.model)!, input, actions);
             let record: FollowUpRecord;
             try {
+              // Under --batch outside the engine's exclusive section (statistics per namespace, checked above): a unit
+              // holding it while its call waits for the round would hold up every other unit of the round.
               record = await (backend.exclusive && !rounds ? backend.exclusive(work) : work());
             } catch (error) {
               if (error instanceof UnitCancelledError) return;
