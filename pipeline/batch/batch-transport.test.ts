@@ -105,4 +105,18 @@ describe('createBatchTransport', () => {
     expect((await Promise.all([unitA, unitC])).every((answer) => answer.ok)).toBe(true);
     expect(server.submissions.map((job) => job.lines.map((l) => l.custom_id))).toEqual([['a'], ['c']]);
   });
+
+  it('round barrier: a reservation that fits at once does not count as waiting, so its call joins the round', async () => {
+    server = await startBatchApiServer(() => ({ content: 'ok' }));
+    const transport = transportOn(server, runDir());
+    const [leaveA, leaveB] = [transport.join(), transport.join()];
+    const unitA = transport.send('a', body(0)).finally(leaveA);
+    // B's reservation is granted at once (the budget has room): counted as waiting, it would send A's round alone.
+    const unitB = transport
+      .waiting(() => Promise.resolve())
+      .then(() => transport.send('b', body(1)))
+      .finally(leaveB);
+    expect((await Promise.all([unitA, unitB])).every((answer) => answer.ok)).toBe(true);
+    expect(server.submissions.map((job) => job.lines.map((l) => l.custom_id))).toEqual([['a', 'b']]);
+  });
 });
