@@ -24,16 +24,18 @@ const NO_CONFLICT: ConflictV2Outcome = Object.freeze({ hit: false, reason: '' })
 const fixed = (value: number) => value.toFixed(2);
 
 /**
- * What the pair tests read of one claim beyond its fields, derived once per claim (and lexicon): the stemmed head
- * modifiers, and the affirmed lemmas that have antonyms, sorted, each with its antonyms sorted. A claim is immutable
- * (claimOf caches it), so this is a pure function of it; kept in a WeakMap, so it lives as long as the claim.
+ * What the pair tests read of one claim beyond its fields, derived on first need (most pairs never need them) and
+ * kept per claim (and lexicon): the stemmed head modifiers, and the affirmed lemmas that have antonyms, sorted, each
+ * with its antonyms sorted. A claim is immutable (claimOf caches it), so these are pure functions of it; kept in a
+ * WeakMap, they live as long as the claim.
  */
 interface PairView {
   lexicon: LoadedLexicon;
-  /** `stem` of each head modifier (empty without a head). */
-  modifiers: ReadonlySet<string>;
-  /** The affirmed lemmas with at least one antonym, in default sort order, and their antonyms, sorted. */
-  opposable: readonly string[];
+  /** `stem` of each head modifier (empty without a head), or null until first needed. */
+  modifiers: ReadonlySet<string> | null;
+  /** The affirmed lemmas with at least one antonym, in default sort order, or null until first needed. */
+  opposable: readonly string[] | null;
+  /** The antonyms of each of `opposable`, sorted. */
   antonyms: readonly (readonly string[])[];
 }
 
@@ -41,12 +43,7 @@ const VIEWS = new WeakMap<Claim, PairView>();
 /** Per lexicon: lemma → its antonyms in default sort order. */
 const SORTED_ANTONYMS = new WeakMap<LoadedLexicon, Map<string, readonly string[]>>();
 
-function sortedAntonyms(lexicon: LoadedLexicon, lemma: string): readonly string[] | undefined {
-  let sorted = SORTED_ANTONYMS.get(lexicon);
-  if (!sorted) {
-    sorted = new Map();
-    SORTED_ANTONYMS.set(lexicon, sorted);
-  }
+function sortedAntonyms(sorted: Map<string, readonly string[]>, lexicon: LoadedLexicon, lemma: string) {
   let list = sorted.get(lemma);
   if (list === undefined) {
     const set = lexicon.antonyms.get(lemma);
@@ -58,20 +55,45 @@ function sortedAntonyms(lexicon: LoadedLexicon, lemma: string): readonly string[
 }
 
 function viewOf(claim: Claim, lexicon: LoadedLexicon): PairView {
-  const known = VIEWS.get(claim);
-  if (known !== undefined && known.lexicon === lexicon) return known;
-  const modifiers = new Set<string>();
-  if (claim.head) for (const modifier of claim.head.modifiers) modifiers.add(stem(modifier));
-  const opposable: string[] = [];
-  const antonyms: (readonly string[])[] = [];
-  for (const lemma of [...claim.affirmed].sort()) {
-    const list = sortedAntonyms(lexicon, lemma);
-    if (list === undefined) continue;
-    opposable.push(lemma);
-    antonyms.push(list);
+  let view = VIEWS.get(claim);
+  if (view === undefined || view.lexicon !== lexicon) {
+    view = { lexicon, modifiers: null, opposable: null, antonyms: [] };
+    VIEWS.set(claim, view);
   }
-  const view = { lexicon, modifiers, opposable, antonyms };
-  VIEWS.set(claim, view);
+  return view;
+}
+
+/** The stemmed head modifiers of a claim. */
+function modifiersOf(claim: Claim, lexicon: LoadedLexicon): ReadonlySet<string> {
+  const view = viewOf(claim, lexicon);
+  if (view.modifiers === null) {
+    const modifiers = new Set<string>();
+    if (claim.head) for (const modifier of claim.head.modifiers) modifiers.add(stem(modifier));
+    view.modifiers = modifiers;
+  }
+  return view.modifiers;
+}
+
+/** The view with `opposable` and `antonyms` filled. */
+function opposableOf(claim: Claim, lexicon: LoadedLexicon): PairView {
+  const view = viewOf(claim, lexicon);
+  if (view.opposable === null) {
+    let sorted = SORTED_ANTONYMS.get(lexicon);
+    if (!sorted) {
+      sorted = new Map();
+      SORTED_ANTONYMS.set(lexicon, sorted);
+    }
+    const opposable: string[] = [];
+    const antonyms: (readonly string[])[] = [];
+    for (const lemma of [...claim.affirmed].sort()) {
+      const list = sortedAntonyms(sorted, lexicon, lemma);
+      if (list === undefined) continue;
+      opposable.push(lemma);
+      antonyms.push(list);
+    }
+    view.opposable = opposable;
+    view.antonyms = antonyms;
+  }
   return view;
 }
 
@@ -93,8 +115,7 @@ function meets(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 function subjectOf(
   a: Claim,
   b: Claim,
-  viewA: PairView,
-  viewB: PairView,
+  lexicon: LoadedLexicon,
   thresholds: SubjectThresholds,
   similarity: number | null,
 ): string | null {
@@ -104,9 +125,13 @@ function subjectOf(
   if (shared < 2) return null;
   // `sick leave` and `bereavement leave` share a head but name different things.
   // Stemmed, since the tagger may read `suspected breach` as an adjective once and a participle the next time.
-  const modifiersA = viewA.modifiers;
-  const modifiersB = viewB.modifiers;
-  if (a.head.noun === b.head.noun && modifiersA.size > 0 && modifiersB.size > 0 && !meets(modifiersA, modifiersB))
+  // (A set's stems are empty exactly when the set is.)
+  if (
+    a.head.noun === b.head.noun &&
+    a.head.modifiers.size > 0 &&
+    b.head.modifiers.size > 0 &&
+    !meets(modifiersOf(a, lexicon), modifiersOf(b, lexicon))
+  )
     return null;
   const containment = shared / Math.min(a.content.size, b.content.size);
   if (containment >= thresholds.subjectOverlap) return `subject overlap ${fixed(containment)}`;
@@ -116,8 +141,10 @@ function subjectOf(
 }
 
 /** An antonym pair where each side asserts its own term and not the other's (`delete` vs `retain`). */
-function opposingTerms(a: Claim, b: Claim, viewA: PairView): [string, string] | null {
-  const { opposable, antonyms } = viewA;
+function opposingTerms(a: Claim, b: Claim, lexicon: LoadedLexicon): [string, string] | null {
+  const view = opposableOf(a, lexicon);
+  const opposable = view.opposable!;
+  const antonyms = view.antonyms;
   for (let at = 0; at < opposable.length; at += 1) {
     const u = opposable[at]!;
     if (b.affirmed.has(u)) continue;
@@ -170,10 +197,9 @@ export function conflictV2(
   thresholds: SubjectThresholds,
   similarity: number | null,
 ): ConflictV2Outcome {
-  const viewA = viewOf(a, lexicon);
-  const subject = subjectOf(a, b, viewA, viewOf(b, lexicon), thresholds, similarity);
+  const subject = subjectOf(a, b, lexicon, thresholds, similarity);
   if (subject === null) return NO_CONFLICT;
-  const terms = opposingTerms(a, b, viewA);
+  const terms = opposingTerms(a, b, lexicon);
   if (terms) return { hit: true, reason: `opposing terms "${terms[0]}"/"${terms[1]}" (${subject})` };
   const verb = flippedVerb(a, b);
   if (verb) return { hit: true, reason: `"${verb}" asserted and negated (${subject})` };
