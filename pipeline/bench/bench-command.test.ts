@@ -53,6 +53,8 @@ describe('pnpm bench', () => {
       report.guardV2.freshTextsMicrosPerRetrieval,
       report.guardV2.microsPerRetrieval,
       report.guardV2.overGuard.freshTexts,
+      report.guardV2.overGuard.freshTextsCpu,
+      report.guard.freshTextsCpuMicrosPerRetrieval,
       report.guardV2.overGuard.textsSeenBefore,
       report.guard.array.ms,
       ...report.poem.flatMap((row) => [row.checkMicros, row.gateMicros, row.fullMicros, row.ratio]),
@@ -85,6 +87,8 @@ describe('pnpm bench', () => {
     expect(Object.keys(report)).toEqual(['machine', 'quick', 'guard', 'guardV2']);
     // 3 groups of 2 passes over the 200 retrievals, each retrieval's texts new; runSpecGuard throws on any difference.
     expect(report.guard.python).toMatchObject({ retrievals: 1200, version: expect.stringMatching(/^3\./) });
+    const python = report.guard.python as { cpuMicrosPerRetrieval: number; cpuRatio: number };
+    expect(python.cpuRatio).toBeCloseTo(python.cpuMicrosPerRetrieval / report.guard.freshTextsCpuMicrosPerRetrieval);
     expect(report.guard.loadAverage).toHaveLength(3);
   }, 300_000);
 
