@@ -271,17 +271,28 @@ function readClaim(text: string, lexicon: LoadedLexicon): Claim {
   };
 }
 
-const claimCache = new Map<string, Claim>();
+/** Claims by lexicon version, then by text (no key built per call: a text's hash is kept on the string). */
+const claimCache = new Map<string, Map<string, Claim>>();
+let cachedClaims = 0;
 const CLAIM_CACHE_LIMIT = 4096;
 
 /** The claim of `text`, memoised per lexicon version (a run screens, and the simulator compares, the same texts often). */
 export function claimOf(text: string, lexicon: LoadedLexicon): Claim {
-  const key = `${lexicon.version}\u0000${text}`;
-  let claim = claimCache.get(key);
+  let byText = claimCache.get(lexicon.version);
+  let claim = byText?.get(text);
   if (!claim) {
-    if (claimCache.size >= CLAIM_CACHE_LIMIT) claimCache.clear();
+    if (cachedClaims >= CLAIM_CACHE_LIMIT) {
+      claimCache.clear();
+      cachedClaims = 0;
+      byText = undefined;
+    }
     claim = readClaim(text, lexicon);
-    claimCache.set(key, claim);
+    if (!byText) {
+      byText = new Map();
+      claimCache.set(lexicon.version, byText);
+    }
+    byText.set(text, claim);
+    cachedClaims += 1;
   }
   return claim;
 }

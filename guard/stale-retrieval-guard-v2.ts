@@ -5,7 +5,15 @@ import { claimOf, type Claim } from './claim.js';
 import { shippedLexicon } from './conflict-lexicon.js';
 import { conflictV2 } from './conflict-v2.js';
 import { resolveGuardV2Config, type GuardV2Config } from './guard-v2-config.js';
-import { explicitRevocation, textOf, timestampOf, type GuardInput } from './guard-record.js';
+import {
+  emptyFieldSlots,
+  fillFieldSlots,
+  isGuardMap,
+  revocationOf,
+  textOf,
+  timeOf,
+  type GuardInput,
+} from './guard-record.js';
 import type { ReadGuard, WithheldRecord } from './read-guard.js';
 import { memoryRecordToGuardInput, unresolvedConflictNote, type GuardResult } from './stale-retrieval-guard.js';
 
@@ -37,24 +45,27 @@ export function applyGuardV2(
   records: readonly GuardInput[],
   config: Partial<GuardV2Config> = {},
   now: Date = new Date(),
-  similarity: SubjectSimilarity = () => null,
+  similarity: SubjectSimilarity = noSimilarity,
 ): GuardResult {
   const settings = resolvedOnce(config);
   const lexicon = shippedLexicon();
   const withheld: WithheldRecord[] = [];
   const notes: string[] = [];
-  const survivors: { index: number; record: GuardInput; time: number | null; claim: Claim }[] = [];
-  records.forEach((record, index) => {
-    const marked = settings.trustExplicitFields ? explicitRevocation(record, now) : null;
-    if (marked) withheld.push({ index, text: textOf(record), reason: `backend marked ${marked}`, stage: 'explicit' });
-    else survivors.push({ index, record, time: timestampOf(record), claim: claimOf(textOf(record), lexicon) });
-  });
-  const order = [...survivors].sort((a, b) => {
-    if (a.time === null || b.time === null) return (a.time === null ? 1 : 0) - (b.time === null ? 1 : 0);
-    return b.time - a.time;
-  });
+  const survivors: Survivor[] = [];
+  // One record's revocation and time fields, read once for both (what explicitRevocation and timestampOf read).
+  const slots = emptyFieldSlots();
+  for (let index = 0; index < records.length; index += 1) {
+    const record = records[index]!;
+    const text = textOf(record);
+    const map = isGuardMap(record);
+    if (map) fillFieldSlots(record, slots);
+    const marked = settings.trustExplicitFields && map ? revocationOf(slots, now) : null;
+    if (marked) withheld.push({ index, text, reason: `backend marked ${marked}`, stage: 'explicit' });
+    else survivors.push({ index, record, text, time: map ? timeOf(slots) : null, claim: claimOf(text, lexicon) });
+  }
+  const order = survivors.sort(newestFirst);
   const maxWithheld = Math.trunc(records.length * settings.maxWithheldRatio);
-  const kept: typeof survivors = [];
+  const kept: Survivor[] = [];
   for (const candidate of order) {
     let superseding: { reason: string; text: string } | null = null;
     for (const keeper of kept) {
@@ -67,27 +78,52 @@ export function applyGuardV2(
       );
       if (!outcome.hit) continue;
       if (candidate.time !== null && keeper.time !== null && candidate.time < keeper.time)
-        superseding = { reason: outcome.reason, text: textOf(keeper.record) };
+        superseding = { reason: outcome.reason, text: keeper.text };
       else notes.push(unresolvedConflictNote(outcome.reason));
       break;
     }
     if (superseding && withheld.length < maxWithheld) {
-      const text = textOf(candidate.record);
       withheld.push({
         index: candidate.index,
-        text,
+        text: candidate.text,
         reason: `superseded: ${superseding.reason}`,
         stage: 'conflict',
         supersededBy: superseding.text,
       });
     } else kept.push(candidate);
   }
-  const keptInOrder = kept.sort((a, b) => a.index - b.index).map(({ index, record }) => ({ index, record }));
+  kept.sort(byIndex);
+  const keptInOrder = kept.map(({ index, record }) => ({ index, record }));
   if (settings.annotate && withheld.length > 0)
     notes.push(
       `${withheld.length} of ${records.length} retrieved facts withheld as superseded or revoked; they remain in the store and are listed in \`withheld\`.`,
     );
-  return { kept: keptInOrder, withheld, notes, texts: keptInOrder.map(({ record }) => textOf(record)) };
+  return { kept: keptInOrder, withheld, notes, texts: kept.map(({ text }) => text) };
+}
+
+/** A record past stage 1, with its text, τ and claim. */
+interface Survivor {
+  index: number;
+  record: GuardInput;
+  text: string;
+  time: number | null;
+  claim: Claim;
+}
+
+/** No embedder: no similarity for any pair (a module function, not a default closure made per call). */
+function noSimilarity(): null {
+  return null;
+}
+
+/** Stage 2's order (a stable sort): newest first where τ is known, ⊥ last. */
+function newestFirst(a: Survivor, b: Survivor): number {
+  if (a.time === null || b.time === null) return (a.time === null ? 1 : 0) - (b.time === null ? 1 : 0);
+  return b.time - a.time;
+}
+
+/** Input order. */
+function byIndex(a: Survivor, b: Survivor): number {
+  return a.index - b.index;
 }
 
 function cosine(a: readonly number[], b: readonly number[]): number | null {

@@ -1,5 +1,6 @@
 // The Batch API transport on its own against the local batch server: chunks by bytes, a request whose run stopped
-// before its chunk was sent is never submitted, and a recorded job is re-attached by a new transport.
+// before its chunk was sent is never submitted, a recorded job is re-attached by a new transport, and the round
+// barrier of follow-up units sends a round once every joined unit waits, however long one takes to get there.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,5 +69,54 @@ describe('createBatchTransport', () => {
     const answer = await second.send('kept', body(1));
     expect(answer).toMatchObject({ ok: true, batchId: server.submissions[0]!.batchId });
     expect(server.submissions).toHaveLength(1);
+  });
+
+  it('round barrier: a round waits for its slowest joined unit (past the quiet time), not one job per unit', async () => {
+    server = await startBatchApiServer(() => ({ content: 'ok' }));
+    const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // Unjoined (the grid), a request that comes after the quiet time goes into a job of its own ...
+    const grid = transportOn(server, runDir());
+    await Promise.all([grid.send('g-0', body(0)), later(100).then(() => grid.send('g-1', body(1)))]);
+    expect(server.submissions.map((job) => job.lines.length)).toEqual([1, 1]);
+    // ... joined, the same two requests are one job, sent once the second unit waits too.
+    const rounds = transportOn(server, runDir());
+    const [leaveA, leaveB] = [rounds.join(), rounds.join()];
+    const unitA = rounds.send('r-0', body(0)).finally(leaveA);
+    await later(100);
+    expect(server.submissions).toHaveLength(2);
+    const unitB = rounds.send('r-1', body(1)).finally(leaveB);
+    expect((await Promise.all([unitA, unitB])).every((answer) => answer.ok)).toBe(true);
+    expect(server.submissions.slice(2).map((job) => job.lines.map((l) => l.custom_id))).toEqual([['r-0', 'r-1']]);
+  });
+
+  it('round barrier: a unit that ends without a call, or waits in `waiting` (its budget), releases the round', async () => {
+    server = await startBatchApiServer(() => ({ content: 'ok' }));
+    const transport = transportOn(server, runDir());
+    const [leaveA, leaveB, leaveC] = [transport.join(), transport.join(), transport.join()];
+    const unitA = transport.send('a', body(0)).finally(leaveA);
+    // C's reservation waits for A's reply (the budget holds the money A's call may cost): it counts as waiting.
+    const unitC = transport
+      .waiting(() => unitA)
+      .then(() => transport.send('c', body(2)))
+      .finally(leaveC);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(server.submissions).toHaveLength(0);
+    leaveB();
+    expect((await Promise.all([unitA, unitC])).every((answer) => answer.ok)).toBe(true);
+    expect(server.submissions.map((job) => job.lines.map((l) => l.custom_id))).toEqual([['a'], ['c']]);
+  });
+
+  it('round barrier: a reservation that fits at once does not count as waiting, so its call joins the round', async () => {
+    server = await startBatchApiServer(() => ({ content: 'ok' }));
+    const transport = transportOn(server, runDir());
+    const [leaveA, leaveB] = [transport.join(), transport.join()];
+    const unitA = transport.send('a', body(0)).finally(leaveA);
+    // B's reservation is granted at once (the budget has room): counted as waiting, it would send A's round alone.
+    const unitB = transport
+      .waiting(() => Promise.resolve())
+      .then(() => transport.send('b', body(1)))
+      .finally(leaveB);
+    expect((await Promise.all([unitA, unitB])).every((answer) => answer.ok)).toBe(true);
+    expect(server.submissions.map((job) => job.lines.map((l) => l.custom_id))).toEqual([['a', 'b']]);
   });
 });

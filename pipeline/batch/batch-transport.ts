@@ -4,11 +4,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { toFile } from 'openai';
 import type OpenAI from 'openai';
-import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { forEachJsonLine } from '../run-log/json-files.js';
 import { openRunLogFile, type RunLogFile } from '../run-log/run-log-chain.js';
 import { abortableSleep } from '#core/retry-policy.js';
+import { raceAbort, readAnswerLines, type BatchAnswer } from './batch-answers.js';
 import { BATCH_DEFAULTS, BATCH_LIMITS } from './batch-limits.js';
+import { createRoundBarrier, type RoundBarrier } from './round-barrier.js';
 
 /** The run log file that lists the submitted batch jobs (one chained line per job). */
 const BATCHES_FILE = 'batches.jsonl';
@@ -24,20 +25,24 @@ export interface SubmittedBatch {
   submittedAt: string;
 }
 
-/** How one request of a job ended: its chat completion, or its error line (or the job's end) as an error. */
-export type BatchAnswer =
-  | { ok: true; completion: ChatCompletion; requestId: string | null; batchId: string }
-  | { ok: false; message: string; status?: number; batchId: string | null };
-
 /** Sends one chat-completions body through the Batch API and resolves with its line of the job's output. */
 export interface BatchTransport {
   /**
    * A request recorded in an earlier job of the run is answered by that job (re-attached by id, never resubmitted)
-   * unless that job already answered it with an error in this process (then it is a retry, sent in a new job).
+   * unless that job already answered it with an error in this process, or in any process under `retryErrors` (then it
+   * is a retry, sent in a new job).
    * `signal` stops waiting (a job already submitted stays recorded); nothing is submitted for a request whose
    * signal aborted before its chunk was sent.
    */
   send(customId: string, body: { model: string } & object, signal?: AbortSignal): Promise<BatchAnswer>;
+  /**
+   * Follow-up experiments (rounds): `join` counts a unit in before it starts (its return counts it out); while units
+   * are joined, queued requests are sent once every joined unit waits in `send` or `waiting`, so all units' round-k
+   * calls go into one job per chunk, never one per unit, however long the local work between rounds takes.
+   */
+  join: RoundBarrier['join'];
+  /** Counts the caller as waiting at the round barrier while `work` runs (a call's budget reservation). */
+  waiting: RoundBarrier['waiting'];
 }
 
 /** The parts of the official SDK the transport uses. */
@@ -56,6 +61,11 @@ export interface BatchTransportSettings {
   maxBytes?: number;
   /** How long a chunk waits for more requests before it is sent (default {@link BATCH_DEFAULTS}.quietMs). */
   quietMs?: number;
+  /**
+   * `--retry-errors`: a request that a job recorded by an earlier process answered with an error is sent again in a
+   * new job (its unit's error was recorded, and is what the user asks to retry); without it, that error is the answer.
+   */
+  retryErrors?: boolean;
   /** Injected for tests; resolves early when `signal` aborts. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** One line per job submitted and finished. */
@@ -67,6 +77,8 @@ interface Waiting {
   line: string;
   resolve: (answer: BatchAnswer) => void;
   signal: AbortSignal | undefined;
+  /** Counts it out of the round barrier's waiting units (as soon as its answer is known). */
+  answered: () => void;
 }
 
 /** A finished job: its answers by `custom_id`, and the error of a request it did not answer. */
@@ -95,9 +107,10 @@ const failure = (error: unknown): { message: string; status?: number } => {
 
 /**
  * Creates the transport of one run. Requests are queued per model; a queue is sent as one job when it reaches
- * `size` requests or `maxBytes`, or once no request joined it for `quietMs`. Each job: `files.create` (purpose
- * `batch`), `batches.create` (`/v1/chat/completions`, 24 h), a line in batches.jsonl, then `batches.retrieve` every
- * `pollMs` until it ends and `files.content` of its output and error files.
+ * `size` requests or `maxBytes`, or once no request joined it for `quietMs` (while follow-up units are joined: once
+ * all of them wait, at the round barrier). Each job: `files.create` (purpose `batch`), `batches.create`
+ * (`/v1/chat/completions`, 24 h), a line in batches.jsonl, then `batches.retrieve` every `pollMs` until it ends and
+ * `files.content` of its output and error files.
  *
  * @example
  * const batch = createBatchTransport({ client: new OpenAI({ baseURL, apiKey }), runDir, size: 50_000, pollMs: 30_000 });
@@ -114,7 +127,13 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
   /** Requests an earlier job answered with an error in this process: their next send is a retry in a new job. */
   const retrying = new Set<string>();
   /** One collection per job, shared by its waiters; dropped on failure so the next waiter polls again. */
-  const jobs = new Map<string, { answers: Promise<Collected>; waiters: number; stop: AbortController }>();
+  const jobs = new Map<
+    string,
+    { answers: Promise<Collected>; waiters: number; stop: AbortController; answered: Set<() => void> }
+  >();
+  const barrier = createRoundBarrier(() => {
+    for (const model of [...queues.keys()]) flush(model);
+  });
 
   function recordedJobs(): Map<string, string> {
     if (recorded) return recorded;
@@ -127,18 +146,40 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
     return recorded;
   }
 
-  async function send(customId: string, body: { model: string } & object, signal?: AbortSignal) {
-    const batchId = recordedJobs().get(customId);
-    if (batchId !== undefined && !retrying.has(customId)) {
-      const answer = await attach(batchId, customId, signal);
-      if (!answer.ok && answer.batchId !== null) retrying.add(customId);
-      return answer;
-    }
-    retrying.delete(customId);
-    return enqueue(customId, body, signal);
+  function send(customId: string, body: { model: string } & object, signal?: AbortSignal): Promise<BatchAnswer> {
+    const answered = barrier.wait();
+    const answer = sendNow(customId, body, answered, signal);
+    barrier.recheck();
+    return answer.finally(answered);
   }
 
-  function enqueue(customId: string, body: { model: string } & object, signal?: AbortSignal): Promise<BatchAnswer> {
+  async function sendNow(
+    customId: string,
+    body: { model: string } & object,
+    answered: () => void,
+    signal?: AbortSignal,
+  ): Promise<BatchAnswer> {
+    const batchId = recordedJobs().get(customId);
+    if (batchId !== undefined && !retrying.has(customId)) {
+      const answer = await attach(batchId, customId, signal, answered);
+      if (answer.ok || answer.batchId === null) return answer;
+      retrying.add(customId);
+      if (!settings.retryErrors) return answer;
+      // Its recorded job has answered (and counted it out of the round's waiting units): the retry waits anew.
+      retrying.delete(customId);
+      const again = barrier.wait();
+      return enqueue(customId, body, again, signal).finally(again);
+    }
+    retrying.delete(customId);
+    return enqueue(customId, body, answered, signal);
+  }
+
+  function enqueue(
+    customId: string,
+    body: { model: string } & object,
+    answered: () => void,
+    signal?: AbortSignal,
+  ): Promise<BatchAnswer> {
     const line = JSON.stringify({ custom_id: customId, method: 'POST', url: '/v1/chat/completions', body });
     const bytes = Buffer.byteLength(line) + 1;
     const model = body.model;
@@ -151,7 +192,7 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
     }
     const current = queue;
     return new Promise<BatchAnswer>((resolve, reject) => {
-      const waiting: Waiting = { customId, line, resolve, signal };
+      const waiting: Waiting = { customId, line, resolve, signal, answered };
       current.lines.push(waiting);
       current.bytes += bytes;
       // A request whose run stopped before its chunk was sent leaves the queue: nothing of it was submitted.
@@ -170,6 +211,7 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
       if (current.timer) clearTimeout(current.timer);
       current.timer = null;
       if (current.lines.length >= settings.size) flush(model);
+      else if (barrier.active) barrier.recheck();
       else current.timer = setTimeout(() => flush(model), quietMs);
     });
   }
@@ -211,12 +253,13 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
       settings.log?.(`batch ${batchId}: ${lines.length} requests of ${model} submitted`);
     } catch (error) {
       // Nothing was submitted (or the job could not be recorded): every request is an error, retried like any other.
+      for (const w of lines) w.answered();
       for (const w of lines) w.resolve({ ok: false, ...failure(error), batchId: null });
       return;
     }
     await Promise.all(
       lines.map(async (w) => {
-        const answer = await attach(batchId, w.customId, w.signal).catch((error: unknown) => ({
+        const answer = await attach(batchId, w.customId, w.signal, w.answered).catch((error: unknown) => ({
           ok: false as const,
           ...failure(error),
           batchId: null,
@@ -227,17 +270,32 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
     );
   }
 
-  /** The answer of one request of a recorded job; the job is polled once for all its waiters. */
-  async function attach(batchId: string, customId: string, signal?: AbortSignal): Promise<BatchAnswer> {
+  /**
+   * The answer of one request of a recorded job; the job is polled once for all its waiters, and once it ends all of
+   * them leave the round barrier's waiting units at once, before any of them resumes.
+   */
+  async function attach(
+    batchId: string,
+    customId: string,
+    signal?: AbortSignal,
+    answered?: () => void,
+  ): Promise<BatchAnswer> {
     let job = jobs.get(batchId);
     if (!job) {
       const stop = new AbortController();
       const answers = collect(batchId, stop.signal);
-      job = { answers, waiters: 0, stop };
+      const entry = { answers, waiters: 0, stop, answered: new Set<() => void>() };
+      const ended = () => {
+        for (const count of entry.answered) count();
+        entry.answered.clear();
+      };
+      answers.then(ended, ended);
+      job = entry;
       jobs.set(batchId, job);
       answers.catch(() => jobs.delete(batchId));
     }
     const current = job;
+    if (answered) current.answered.add(answered);
     current.waiters += 1;
     try {
       const { answers, unanswered } = await raceAbort(current.answers, signal);
@@ -272,7 +330,7 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
       if (TERMINAL.has(batch.status)) {
         const answers = new Map<string, BatchAnswer>();
         for (const fileId of [batch.output_file_id, batch.error_file_id])
-          if (fileId) readLines(await (await settings.client.files.content(fileId)).text(), batchId, answers);
+          if (fileId) readAnswerLines(await (await settings.client.files.content(fileId)).text(), batchId, answers);
         const why = batch.errors?.data?.map((e) => e.message).join('; ');
         settings.log?.(`batch ${batchId}: ${batch.status}, ${answers.size} lines`);
         // A job that ended without completing: every request it did not answer is an error naming how it ended.
@@ -286,54 +344,5 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
     }
   }
 
-  return { send };
-}
-
-/** Parses an output or error file: one answer per `custom_id`. */
-function readLines(text: string, batchId: string, into: Map<string, BatchAnswer>): void {
-  for (const raw of text.split('\n')) {
-    if (raw.trim() === '') continue;
-    const line = JSON.parse(raw) as {
-      custom_id: string;
-      response?: { status_code: number; request_id?: string; body: unknown } | null;
-      error?: { code?: string; message?: string } | null;
-    };
-    const response = line.response;
-    if (response && response.status_code === 200 && !line.error) {
-      into.set(line.custom_id, {
-        ok: true,
-        completion: response.body as ChatCompletion,
-        requestId: response.request_id ?? null,
-        batchId,
-      });
-      continue;
-    }
-    const bodyError = (response?.body as { error?: { message?: string } } | undefined)?.error?.message;
-    const message = line.error?.message ?? bodyError ?? `status ${response?.status_code ?? 'unknown'}`;
-    into.set(line.custom_id, {
-      ok: false,
-      message: line.error?.code ? `${line.error.code}: ${message}` : message,
-      ...(response?.status_code ? { status: response.status_code } : {}),
-      batchId,
-    });
-  }
-}
-
-function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new Error('cancelled'));
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(new Error('cancelled'));
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', abort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', abort);
-        reject(error);
-      },
-    );
-  });
+  return { send, join: barrier.join, waiting: barrier.waiting };
 }

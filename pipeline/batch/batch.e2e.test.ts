@@ -1,6 +1,7 @@
 // `--batch` end to end (issue #31 item 1) against a local server implementing the Batch API: one job per chunk and
 // no chat-completion call, every unit recorded once at batch prices, the same replies and cache entries as a
 // synchronous run, a run killed between submit and collect that collects without resubmitting, error lines per unit.
+// A follow-up experiment's rounds: batch-follow-up.e2e.test.ts.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -238,13 +239,13 @@ describe('--batch', () => {
     expect(lines.slice(UNITS).every((r) => r.status === 'ok')).toBe(true);
   }, 120_000);
 
-  it('is refused with a follow-up experiment, in one clear error', async () => {
+  it('is refused with a standalone experiment, in one clear error naming why (follow-ups: batch-follow-up.e2e.test.ts)', async () => {
     const result = await runEvalCli(
-      ['--model', 'gpt-5-nano', '--experiment', 'writeback', '--batch', '--out', tmp('sb-')],
+      ['--model', 'gpt-5-nano', '--experiment', 'forged-reasoning', '--batch', '--out', tmp('sb-')],
       endpoint('http://127.0.0.1:9/v1'),
     );
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/--batch: the grid only: a follow-up or standalone experiment/);
+    expect(result.stderr).toMatch(/--batch: not with a standalone experiment: its attacker loop sends each query/);
   });
 
   it('bad batch flags are named at once; --help and the manual document them', async () => {

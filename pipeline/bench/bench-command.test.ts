@@ -29,6 +29,9 @@ describe('pnpm bench', () => {
       { kind: 'tokens', limitPerSecond: 6000, concurrency: 64, fixed: false, calls: 120 },
     ]);
     expect(report.guardV2).toMatchObject({ defence: 'guard-v2', passes: 1, loadAverage: expect.any(Array) });
+    expect(report.guardV2.overGuard.freshTexts).toBeCloseTo(
+      report.guardV2.freshTextsMicrosPerRetrieval / report.guard.freshTextsMicrosPerRetrieval,
+    );
     expect(report.machine).toMatchObject({ cores: positive, node: process.version, cpu: expect.any(String) });
     expect(report.guard).toMatchObject({ retrievals: 200, k: 10, array: { records: 2000, distinctTexts: 2000 } });
     expect(report.poem.map((row) => row.events)).toEqual([10, 1000]);
@@ -49,6 +52,10 @@ describe('pnpm bench', () => {
       report.guard.freshTextsMicrosPerRetrieval,
       report.guardV2.freshTextsMicrosPerRetrieval,
       report.guardV2.microsPerRetrieval,
+      report.guardV2.overGuard.freshTexts,
+      report.guardV2.overGuard.freshTextsCpu,
+      report.guard.freshTextsCpuMicrosPerRetrieval,
+      report.guardV2.overGuard.textsSeenBefore,
       report.guard.array.ms,
       ...report.poem.flatMap((row) => [row.checkMicros, row.gateMicros, row.fullMicros, row.ratio]),
       report.grid.wallSeconds,
@@ -80,6 +87,8 @@ describe('pnpm bench', () => {
     expect(Object.keys(report)).toEqual(['machine', 'quick', 'guard', 'guardV2']);
     // 3 groups of 2 passes over the 200 retrievals, each retrieval's texts new; runSpecGuard throws on any difference.
     expect(report.guard.python).toMatchObject({ retrievals: 1200, version: expect.stringMatching(/^3\./) });
+    const python = report.guard.python as { cpuMicrosPerRetrieval: number; cpuRatio: number };
+    expect(python.cpuRatio).toBeCloseTo(python.cpuMicrosPerRetrieval / report.guard.freshTextsCpuMicrosPerRetrieval);
     expect(report.guard.loadAverage).toHaveLength(3);
   }, 300_000);
 

@@ -48,8 +48,26 @@ export type BenchReport = {
   quick: boolean;
   guard: GuardBench;
   /** guard-v2 (issue #19 item 3: lemmas, lexicon) on the same corpus, per retrieval: what the stronger stage costs. */
-  guardV2: RetrievalTiming;
+  guardV2: GuardV2Bench;
 } & Partial<OtherRows>;
+
+/** guard-v2's row, with its cost over the guard's in the same run (issue #32 goal: within 3×). */
+export interface GuardV2Bench extends RetrievalTiming {
+  /** guard-v2's µs per retrieval over the guard's: every text new (wall and CPU), and texts seen before. */
+  overGuard: { freshTexts: number; freshTextsCpu: number; textsSeenBefore: number };
+}
+
+/** guard-v2's timing beside the guard's. */
+function guardV2Row(timing: RetrievalTiming, guard: GuardBench): GuardV2Bench {
+  return {
+    ...timing,
+    overGuard: {
+      freshTexts: timing.freshTextsMicrosPerRetrieval / guard.freshTextsMicrosPerRetrieval,
+      freshTextsCpu: timing.freshTextsCpuMicrosPerRetrieval / guard.freshTextsCpuMicrosPerRetrieval,
+      textsSeenBefore: timing.microsPerRetrieval / guard.microsPerRetrieval,
+    },
+  };
+}
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -71,7 +89,7 @@ export async function runBench(
   const corpus = readGuardCorpus(ROOT);
   const guard = benchGuard(ROOT, corpus, quick);
   progress('guard-v2 …');
-  const guardV2 = timeRetrievals('guard-v2', corpus, quick ? 1 : 5);
+  const guardV2 = guardV2Row(timeRetrievals('guard-v2', corpus, quick ? 1 : 5, undefined, guard.passes), guard);
   if (onlyGuard) return { machine, quick, guard, guardV2 };
   progress('PoEM ledger …');
   const poem = await benchPoem(quick);
@@ -125,11 +143,11 @@ const load = (average: readonly number[]): string => average.map((l) => fixed(l,
 function formatGuard({ guard, guardV2 }: Pick<BenchReport, 'guard' | 'guardV2'>): string[] {
   const { python } = guard;
   return [
-    `guard, per k=${guard.k} retrieval: every text new ${fixed(guard.freshTextsMicrosPerRetrieval)} µs, texts seen before ${fixed(guard.microsPerRetrieval)} µs (first pass ${fixed(guard.firstPassMicrosPerRetrieval)} µs; ${guard.retrievals} retrievals), load ${load(guard.loadAverage)}`,
+    `guard, per k=${guard.k} retrieval: every text new ${fixed(guard.freshTextsMicrosPerRetrieval)} µs (CPU ${fixed(guard.freshTextsCpuMicrosPerRetrieval)} µs), texts seen before ${fixed(guard.microsPerRetrieval)} µs (first pass ${fixed(guard.firstPassMicrosPerRetrieval)} µs; ${guard.retrievals} retrievals), load ${load(guard.loadAverage)}`,
     'skipped' in python
       ? `spec guard in Python: skipped (${python.skipped})`
-      : `spec guard in Python ${python.version} on the same ${python.retrievals} fresh retrievals: ${fixed(python.microsPerRetrieval)} µs, ×${fixed(python.ratio)} the guard's; verdicts equal`,
-    `guard-v2, per k=${guard.k} retrieval: every text new ${fixed(guardV2.freshTextsMicrosPerRetrieval)} µs (×${fixed(guardV2.freshTextsMicrosPerRetrieval / guard.freshTextsMicrosPerRetrieval)} the guard's), texts seen before ${fixed(guardV2.microsPerRetrieval)} µs (×${fixed(guardV2.microsPerRetrieval / guard.microsPerRetrieval)}), first pass ${fixed(guardV2.firstPassMicrosPerRetrieval)} µs, ${guardV2.withheldPerPass} withheld per pass, load ${load(guardV2.loadAverage)}`,
+      : `spec guard in Python ${python.version} on the same ${python.retrievals} fresh retrievals: ${fixed(python.microsPerRetrieval)} µs, ×${fixed(python.ratio)} the guard's (goal ≥ ×50); CPU ${fixed(python.cpuMicrosPerRetrieval)} µs, ×${python.cpuRatio === null ? '?' : fixed(python.cpuRatio)}; verdicts equal`,
+    `guard-v2, per k=${guard.k} retrieval: every text new ${fixed(guardV2.freshTextsMicrosPerRetrieval)} µs (×${fixed(guardV2.overGuard.freshTexts)} the guard's; goal ≤ ×3; CPU ${fixed(guardV2.freshTextsCpuMicrosPerRetrieval)} µs, ×${fixed(guardV2.overGuard.freshTextsCpu)}), texts seen before ${fixed(guardV2.microsPerRetrieval)} µs (×${fixed(guardV2.overGuard.textsSeenBefore)}), first pass ${fixed(guardV2.firstPassMicrosPerRetrieval)} µs, ${guardV2.withheldPerPass} withheld per pass, load ${load(guardV2.loadAverage)}`,
     `guard, one array of ${guard.array.records} records (${guard.array.distinctTexts} distinct texts): ${fixed(guard.array.ms / 1000, 2)} s, ${guard.array.withheld} withheld`,
   ];
 }

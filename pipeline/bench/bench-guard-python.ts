@@ -34,6 +34,10 @@ export type SpecGuardRun =
       microsPerRetrieval: number;
       /** Python's µs per retrieval over ours on the same fresh retrievals. */
       ratio: number;
+      /** Python's CPU µs per retrieval (`time.process_time`), best group: less sensitive to the machine's load. */
+      cpuMicrosPerRetrieval: number;
+      /** Python's CPU µs over ours (Node's `process.cpuUsage`, every thread of the process), or null if not given. */
+      cpuRatio: number | null;
     }
   | { skipped: string };
 
@@ -48,7 +52,13 @@ function interpreterOf(root: string): string {
  * the screen's. Throws when any verdict differs (the bench then fails: one of the two is not the spec). Returns
  * `{skipped}` when no Python interpreter can be started.
  */
-export function runSpecGuard(root: string, fresh: FreshRun, now: string, oursMicros: number): SpecGuardRun {
+export function runSpecGuard(
+  root: string,
+  fresh: FreshRun,
+  now: string,
+  oursMicros: number,
+  oursCpuMicros: number | null = null,
+): SpecGuardRun {
   const interpreter = interpreterOf(root);
   const dir = mkdtempSync(join(tmpdir(), 'stalebench-guard-spec-'));
   try {
@@ -64,7 +74,12 @@ export function runSpecGuard(root: string, fresh: FreshRun, now: string, oursMic
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { skipped: `${interpreter} not found` };
       throw error;
     }
-    const result = JSON.parse(output) as { python: string; microsPerRetrieval: number[]; verdicts: ScreenVerdict[] };
+    const result = JSON.parse(output) as {
+      python: string;
+      microsPerRetrieval: number[];
+      cpuMicrosPerRetrieval: number[];
+      verdicts: ScreenVerdict[];
+    };
     const ours = fresh.verdicts.flatMap((passes) => JSON.parse(joined(passes)) as ScreenVerdict[]);
     if (result.verdicts.length !== ours.length)
       throw new Error(`bench: guard_spec.py returned ${result.verdicts.length} verdicts for ${ours.length} retrievals`);
@@ -76,12 +91,15 @@ export function runSpecGuard(root: string, fresh: FreshRun, now: string, oursMic
         );
     });
     const microsPerRetrieval = Math.min(...result.microsPerRetrieval);
+    const cpuMicrosPerRetrieval = Math.min(...result.cpuMicrosPerRetrieval);
     return {
       interpreter,
       version: result.python,
       retrievals: ours.length,
       microsPerRetrieval,
       ratio: microsPerRetrieval / oursMicros,
+      cpuMicrosPerRetrieval,
+      cpuRatio: oursCpuMicros === null ? null : cpuMicrosPerRetrieval / oursCpuMicros,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -22,6 +22,8 @@ export interface GuardBench {
   microsPerRetrieval: number;
   /** µs per retrieval with every text new to the process (see `RetrievalTiming`). */
   freshTextsMicrosPerRetrieval: number;
+  /** CPU µs per retrieval with every text new to the process (see `RetrievalTiming`). */
+  freshTextsCpuMicrosPerRetrieval: number;
   /** The spec's guard in Python (pipeline/bench/guard_spec.py) on the same fresh retrievals, in a child process. */
   python: SpecGuardRun;
   /** os.loadavg() right after the guard rows were measured (1, 5, 15 minutes). */
@@ -76,13 +78,22 @@ export interface RetrievalTiming {
   /** The registered defence measured (`guard`, `guard-v2`). */
   defence: string;
   firstPassMicrosPerRetrieval: number;
+  /** µs per retrieval over texts seen before, best of 3 repeats of `seenPasses` passes. */
   microsPerRetrieval: number;
   /**
    * µs per retrieval when every text is new to the process (every retrieval of every pass given texts never seen
    * before, the code already warm): the cost without any per-text cache hit, best of 3 repeats of `passes` passes.
    */
   freshTextsMicrosPerRetrieval: number;
+  /**
+   * CPU µs per retrieval with every text new (`process.cpuUsage` around the same timed passes, best of the 3
+   * repeats): every thread of the process, so Node's concurrent GC and compiler threads count; less sensitive to load.
+   */
+  freshTextsCpuMicrosPerRetrieval: number;
+  /** Passes per repeat with every text new. */
   passes: number;
+  /** Passes per repeat over texts seen before (as many as the guard's row, so both are timed as warm). */
+  seenPasses: number;
   /** Records the screen withheld over one pass of the corpus. */
   withheldPerPass: number;
   /** os.loadavg() right after this row was measured (1, 5, 15 minutes). */
@@ -99,6 +110,7 @@ export function timeRetrievals(
   inputs: readonly GuardInput[][],
   passes: number,
   fresh?: FreshRun,
+  seenPasses = passes,
 ): RetrievalTiming {
   const screen = screenOf(defence);
   const now = new Date(GUARD_CORPUS_NOW);
@@ -115,14 +127,16 @@ export function timeRetrievals(
   let best = Number.POSITIVE_INFINITY;
   for (let repeat = 0; repeat < 3; repeat += 1) {
     const start = process.hrtime.bigint();
-    for (let pass = 0; pass < passes; pass += 1) for (const records of corpus) screen({ records, now });
-    best = Math.min(best, (msSince(start) * 1000) / (passes * corpus.length));
+    for (let pass = 0; pass < seenPasses; pass += 1) for (const records of corpus) screen({ records, now });
+    best = Math.min(best, (msSince(start) * 1000) / (seenPasses * corpus.length));
   }
   let freshBest = Number.POSITIVE_INFINITY;
+  let freshCpuBest = Number.POSITIVE_INFINITY;
   for (let repeat = 0; repeat < 3; repeat += 1) {
     const passTexts: string[] = [];
     const verdictTexts: string[] = [];
     let nanoseconds = 0n;
+    let cpuMicros = 0;
     let timed = 0;
     // One pass of fresh retrievals at a time, timed and summed: each pass's records were just built, as a retrieval
     // just parsed is (a batch of every pass built ahead would time its own cache misses and young-generation copies).
@@ -135,9 +149,12 @@ export function timeRetrievals(
       // the first read of a character would flatten inside the timed loop, which no parsed retrieval ever costs).
       const renamed = JSON.parse(JSON.stringify(retrievals.map(asMemoryRecords))) as MemoryRecord[][];
       const verdicts = new Array<ScreenVerdict>(renamed.length);
+      const cpuStart = process.cpuUsage();
       const start = process.hrtime.bigint();
       for (let at = 0; at < renamed.length; at += 1) verdicts[at] = screen({ records: renamed[at]!, now });
       nanoseconds += process.hrtime.bigint() - start;
+      const cpu = process.cpuUsage(cpuStart);
+      cpuMicros += cpu.user + cpu.system;
       timed += renamed.length;
       // The prefixes must leave every verdict as it was, or this row would time other work.
       verdicts.forEach((verdict, at) => {
@@ -151,6 +168,7 @@ export function timeRetrievals(
       }
     }
     freshBest = Math.min(freshBest, Number(nanoseconds) / 1000 / timed);
+    freshCpuBest = Math.min(freshCpuBest, cpuMicros / timed);
     fresh?.groups.push(passTexts);
     fresh?.verdicts.push(verdictTexts);
   }
@@ -159,7 +177,9 @@ export function timeRetrievals(
     firstPassMicrosPerRetrieval,
     microsPerRetrieval: best,
     freshTextsMicrosPerRetrieval: freshBest,
+    freshTextsCpuMicrosPerRetrieval: freshCpuBest,
     passes,
+    seenPasses,
     withheldPerPass,
     loadAverage: loadavg(),
   };
@@ -175,10 +195,17 @@ export function benchGuard(root: string, inputs: readonly GuardInput[][], quick:
     firstPassMicrosPerRetrieval,
     microsPerRetrieval: best,
     freshTextsMicrosPerRetrieval,
+    freshTextsCpuMicrosPerRetrieval,
     passes,
     loadAverage,
   } = timeRetrievals('guard', inputs, quick ? 2 : 20, fresh);
-  const python = runSpecGuard(root, fresh, GUARD_CORPUS_NOW, freshTextsMicrosPerRetrieval);
+  const python = runSpecGuard(
+    root,
+    fresh,
+    GUARD_CORPUS_NOW,
+    freshTextsMicrosPerRetrieval,
+    freshTextsCpuMicrosPerRetrieval,
+  );
   const array = asMemoryRecords(largeGuardArray(inputs, quick ? 2_000 : 10_000));
   const start = process.hrtime.bigint();
   const verdict = screen({ records: array, now });
@@ -189,6 +216,7 @@ export function benchGuard(root: string, inputs: readonly GuardInput[][], quick:
     firstPassMicrosPerRetrieval,
     microsPerRetrieval: best,
     freshTextsMicrosPerRetrieval,
+    freshTextsCpuMicrosPerRetrieval,
     passes,
     python,
     loadAverage,

@@ -109,9 +109,10 @@ ${helpLines(EXTRACTION_MODELS, INDENT)}
                           money it needs; spend never passes x; a model without a known price is refused
                           (fail-closed); at or below --confirm-above-usd it is consent (no --yes needed)
   --allow-unpriced        allow unpriced models under a budget (their spend counts only what the proxy reports)
-  --batch                 the grid's decision calls through the Batch API (/v1/files, /v1/batches) at batch
-                          prices: jobs recorded in <run>/batches.jsonl, a resume re-attaches to them and never
-                          submits a call twice; an error-file line is that unit's error; grid only, not with
+  --batch                 decision calls through the Batch API (/v1/files, /v1/batches) at batch prices: jobs
+                          recorded in <run>/batches.jsonl, a resume re-attaches to them and never submits a call
+                          twice; an error-file line is that unit's error; a follow-up experiment sends one round
+                          at a time (every unit's next call, one job per chunk); not with forged-reasoning or
                           --endpoints (pipeline/README.md "Half price: --batch")
   --batch-size <n>        requests per job (default and maximum: 50000; a job also stays under 200 MB)
   --batch-poll <s>        seconds between status polls of a job (default: 30)

@@ -81,8 +81,8 @@ function gateFlags(issues: FlagIssues, texts: string[] | undefined, phase: strin
 }
 
 /**
- * `--batch [--batch-size n] [--batch-poll s]`, or null. The grid only: a follow-up experiment's later calls depend on
- * earlier replies (batching each round is not built yet), and the standalone experiments plan from replies too.
+ * `--batch [--batch-size n] [--batch-poll s]`, or null. The grid and the follow-up experiments (these batch each
+ * round); not a standalone experiment, whose phase does not run its units' calls in rounds.
  */
 function batchFlags(
   issues: FlagIssues,
@@ -94,11 +94,11 @@ function batchFlags(
       if (values[flag] !== undefined) issues.push({ path: `--${flag}`, message: 'applies with --batch only' });
     return null;
   }
-  if (phase !== 'grid')
+  if (phase === 'standalone')
     issues.push({
       path: '--batch',
       message:
-        'the grid only: a follow-up or standalone experiment sends its later calls after reading earlier replies, which --batch does not support yet; run it without --batch',
+        "not with a standalone experiment: its attacker loop sends each query after reading the last reply, and its phase does not collect its units' calls into rounds (the grid and the follow-up experiments do); run it without --batch",
     });
   if (values.endpoints !== undefined)
     issues.push({

@@ -255,7 +255,8 @@ export function createOpenAIDecisionModel(settings: OpenAIDecisionModelSettings)
     const withTemperature = !temperatureRejected;
     const { sent, body } = bodyOf(request.messages, withTemperature);
     if (request.signal?.aborted) throw new ProviderError('cancelled before sending', undefined, 0);
-    const reservation = await reserveFor(request, body.messages, 1);
+    // A reservation may wait on calls in jobs: at a follow-up's round barrier it counts as waiting, like the call.
+    const reservation = await settings.batch!.waiting(() => reserveFor(request, body.messages, 1));
     const customId = sha256(
       JSON.stringify({ model: settings.model, sample: request.sample, trial: request.trial, body }),
     );

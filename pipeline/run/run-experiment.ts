@@ -75,6 +75,8 @@ export async function runFollowUpExperiment(run: RunContext, followUp: FollowUpS
     taintAxis: (spec.taint ?? ['off']).map((value) => value === 'on'),
     limit: spec.limit ?? null,
     concurrency: spec.concurrency,
+    // `--batch`: the units join the transport's round barrier (each round's calls in one job per chunk).
+    rounds: parts.batch,
     retryErrors: spec.retryErrors,
     embedder,
     extraction,

@@ -73,6 +73,8 @@ export interface RunParts {
   pool: EndpointPool | null;
   /** Where the decision models report their provider attempts; the run's control listens (pipeline/models/attempt-relay.ts). */
   attempts: ReturnType<typeof createAttemptRelay>;
+  /** `--batch`: the run's Batch API transport (a follow-up's units join its round barrier), else null. */
+  batch: BatchTransport | null;
 }
 
 /**
@@ -115,11 +117,12 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
   const attempts = createAttemptRelay();
   // `-j` bounds every endpoint's calls in flight; adaptively below it unless `--fixed-concurrency`.
   const limits = spec.control.fixedConcurrency ? null : createCallLimits({ max: spec.concurrency });
+  const batch = batchTransportOf(spec, secrets, runDir);
   const modelComponents = await createModels(spec, {
     pool,
     attempts,
     limits,
-    batch: batchTransportOf(spec, secrets, runDir),
+    batch,
     scenarios,
     exploitScenarios,
     reasoningScenarios,
@@ -154,6 +157,7 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
     extraction,
     pool,
     attempts,
+    batch,
   };
 }
 
@@ -167,7 +171,7 @@ function batchTransportOf(spec: RunSpec, secrets: RunSecrets, runDir: string): B
     maxRetries: 0,
     timeout: spec.control.requestTimeoutMs,
   });
-  return createBatchTransport({ client, runDir, ...spec.control.batch });
+  return createBatchTransport({ client, runDir, ...spec.control.batch, retryErrors: spec.retryErrors });
 }
 
 /** With `--preflight` (the default), probes every endpoint the run will call and logs one line per endpoint. */

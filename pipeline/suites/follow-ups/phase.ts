@@ -21,6 +21,8 @@ import { readJsonLines, sha256 } from '../../run-log/json-files.js';
 import { openRunLogFile } from '../../run-log/run-log-chain.js';
 import { RUN_LOG_VERSION } from '../../run-log/run-log.js';
 import { BudgetExhaustedError } from '../../run/budget.js';
+import type { BatchTransport } from '../../batch/batch-transport.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
 import { UnitCancelledError } from '../../run/run-control.js';
 import type { Redactor } from '../../run/redact.js';
 import { isExploitScenario, type FollowUpSettings, type FollowUpSteps } from './experiment.js';
@@ -51,6 +53,11 @@ export interface FollowUpPhaseInput {
   /** `--limit N`: only the N units the limit keeps (pipeline/run/unit-limit.ts); absent = all. */
   limit?: number | null;
   concurrency: number;
+  /**
+   * `--batch`: the transport's round barrier. Every unit of a system then runs at once (not `concurrency` at a time)
+   * and joins the barrier, so each round's decision calls go out together, one job per chunk.
+   */
+  rounds?: Pick<BatchTransport, 'join'> | null;
   retryErrors: boolean;
   embedder: Embedder;
   extraction: ExtractionModel;
@@ -177,27 +184,45 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
       runId: input.runId,
       workDir: join(input.runDir, 'work', system),
     });
+    const rounds = input.rounds ?? null;
+    const independent = backend.description.independentNamespaces !== false;
+    // Units that must run one at a time, each alone on the engine, cannot share a round: each call would be a job.
+    if (rounds && !independent) {
+      await backend.close();
+      throw new UnsupportedFeatureError(
+        system,
+        `--batch with --experiment ${experiment.id}`,
+        'its follow-up units run one at a time, each alone on the engine (its ranking statistics span namespaces), so every decision call would wait on a Batch API job of its own; run it without --batch',
+      );
+    }
     await backend.open();
-    // A store whose ranking statistics span namespaces runs one unit at a time, each alone in the store.
-    const limit = pLimit(backend.description.independentNamespaces === false ? 1 : input.concurrency);
+    // A store whose ranking statistics span namespaces runs one unit at a time, each alone in the store; under
+    // --batch every unit runs at once, so a round's calls are all queued before its jobs are sent.
+    const limit = pLimit(rounds ? Math.max(batch.length, 1) : independent ? input.concurrency : 1);
+    // Every unit joins before any starts, so the barrier never sends a round before its last unit has queued.
+    const leaves = rounds ? batch.map(() => rounds.join()) : [];
     // A unit that throws (a full disk, a bug) ends the phase: no queued unit starts after it, and the backend is
     // closed only once the units already running have settled (they would otherwise fail on a closed store).
     let failed = false;
     try {
       const settled = await Promise.allSettled(
-        batch.map((key) =>
+        batch.map((key, index) =>
           limit(async () => {
-            if (failed || input.signal?.aborted) return;
+            if (failed || input.signal?.aborted) return leaves[index]?.();
             // The unit's namespace lives from its first write to its reset: alone on the engine when rankings span namespaces.
             const work = () =>
               runUnit(experiment, key, backend, scenarios.get(key.scenario)!, models.get(key.model)!, input, actions);
             let record: FollowUpRecord;
             try {
-              record = await (backend.exclusive ? backend.exclusive(work) : work());
+              // Under --batch outside the engine's exclusive section (statistics per namespace, checked above): a unit
+              // holding it while its call waits for the round would hold up every other unit of the round.
+              record = await (backend.exclusive && !rounds ? backend.exclusive(work) : work());
             } catch (error) {
               if (error instanceof UnitCancelledError) return;
               failed = true;
               throw error;
+            } finally {
+              leaves[index]?.();
             }
             recordsLog.append(record);
             ran += 1;

@@ -1,0 +1,66 @@
+// `--batch` in the follow-up phase (issue #31 item 1): on a system whose units must run one at a time (index-wide
+// ranking statistics: Neo4j, graphiti-py) every call would be a job of its own, so the phase refuses before it opens
+// the store or starts a unit. The rounds themselves are tested end to end in pipeline/batch/batch-follow-up.e2e.test.ts.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import type { Embedder } from '../../../backends/embedder.js';
+import type { ExtractionModel } from '../../../backends/extraction-model.js';
+import type { MemoryBackend } from '../../../backends/memory-backend.js';
+import { loadScenarios } from '../../../scenarios/index.js';
+import { UnsupportedFeatureError } from '#core/errors.js';
+import type { DecisionModel } from '../../models/decision-model.js';
+import { FOLLOW_UP_EXPERIMENTS } from './index.js';
+import { runFollowUpPhase } from './phase.js';
+
+const scenarios = (await loadScenarios()).slice(0, 2);
+
+/** The phase on a system whose namespaces share ranking statistics (`independentNamespaces: false`). */
+function phaseOnSharedStatistics() {
+  const backend = {
+    description: { id: 'one-at-a-time', independentNamespaces: false },
+    open: vi.fn(async () => undefined),
+    close: vi.fn(async () => undefined),
+  } as unknown as MemoryBackend;
+  const rounds = { join: vi.fn(() => () => undefined) };
+  // The manifest the chained records file binds to.
+  const runDir = mkdtempSync(join(tmpdir(), 'stalebench-phase-batch-'));
+  writeFileSync(join(runDir, 'manifest.json'), JSON.stringify({ runId: 'phase-batch-test' }));
+  const run = runFollowUpPhase({
+    experiment: FOLLOW_UP_EXPERIMENTS.writeback,
+    runId: 'phase-batch-test',
+    runDir,
+    scenarios,
+    policyScenarios: scenarios,
+    systems: ['one-at-a-time'],
+    modes: ['direct'],
+    arms: ['direct'],
+    models: [{ description: { id: 'gpt-5-nano' } } as DecisionModel],
+    trials: 1,
+    k: 5,
+    settings: { hops: 3, toolSteps: 4 },
+    guardAxis: [false],
+    poemAxis: [false],
+    concurrency: 4,
+    rounds,
+    retryErrors: false,
+    embedder: {} as Embedder,
+    extraction: {} as ExtractionModel,
+    loadBackend: async () => backend,
+  });
+  return { run, backend, rounds };
+}
+
+describe('the follow-up phase under --batch', () => {
+  it('refuses a system whose units run one at a time, naming why, before it opens the store or starts a unit', async () => {
+    const { run, backend, rounds } = phaseOnSharedStatistics();
+    await expect(run).rejects.toThrow(UnsupportedFeatureError);
+    await expect(run).rejects.toThrow(
+      /one-at-a-time does not support --batch with --experiment writeback: its follow-up units run one at a time, each alone on the engine/,
+    );
+    expect(backend.open).not.toHaveBeenCalled();
+    expect(backend.close).toHaveBeenCalledTimes(1);
+    expect(rounds.join).not.toHaveBeenCalled();
+  });
+});
