@@ -216,6 +216,9 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
     });
   }
 
+  /** The submission in progress (upload, create, record), which the next one waits for. */
+  let submitting: Promise<void> = Promise.resolve();
+
   function flush(model: string): void {
     const queue = queues.get(model);
     queues.delete(model);
@@ -226,8 +229,16 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
   }
 
   async function submit(model: string, lines: Waiting[]): Promise<void> {
+    // Jobs are submitted one at a time, in the order their chunks were cut (the provider and batches.jsonl list them
+    // in queue order); only their answers are awaited together.
+    const previous = submitting;
+    let submitted!: () => void;
+    submitting = new Promise<void>((resolve) => {
+      submitted = resolve;
+    });
     let batchId: string;
     try {
+      await previous;
       // No signal on the submission itself: a job that exists must be recorded, or a resume could not find it.
       const file = await settings.client.files.create({
         file: await toFile(Buffer.from(lines.map((w) => `${w.line}\n`).join('')), 'batch.jsonl'),
@@ -256,6 +267,8 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
       for (const w of lines) w.answered();
       for (const w of lines) w.resolve({ ok: false, ...failure(error), batchId: null });
       return;
+    } finally {
+      submitted();
     }
     await Promise.all(
       lines.map(async (w) => {
