@@ -1,0 +1,35 @@
+// The defence-axis specification, version 1 (types only): an on/off choice, spelled `--<id> off,on`, that adds one
+// registered defence on top of every arm of a unit.
+import type { DefenceId } from '../defence-v1.js';
+
+/** The experiment phases whose units an axis varies. */
+export type AxisPhase = 'grid' | 'follow-up';
+
+/**
+ * A defence axis: one file exporting one of these, plus one line in `pipeline/defences/axes/index.ts`. The command
+ * line (`--<id>`), the run spec, the unit key, the unit id, the plan, the manifest's defence records, the summary
+ * cells and the defence table all read it from the registry, never by name.
+ *
+ * @example
+ * export const guardAxis = {
+ *   specificationVersion: 'axis-v1', id: 'guard', defence: 'guard', phases: ['grid', 'follow-up'], stored: 'always',
+ *   summary: 'the stale-retrieval guard off and/or on top of every arm',
+ * } as const satisfies AxisV1;
+ */
+export interface AxisV1 {
+  /** The version of this specification the axis implements. */
+  readonly specificationVersion: 'axis-v1';
+  /** The flag (`--<id> off,on`), the run-spec and unit-key field, and the unit id's segment when on (kebab case). */
+  readonly id: string;
+  /** The registered defence (pipeline/defences) `on` adds on top of the arm, once even when the arm has it. */
+  readonly defence: DefenceId;
+  /** The experiment phases whose units vary along it; elsewhere `--<id> on` is an error naming them. */
+  readonly phases: readonly AxisPhase[];
+  /**
+   * `always`: the spec and unit key always hold the field (`guard`, `poem`: recorded so before the registry);
+   * `when-on`: only when given or on, so a run recorded before the axis existed keeps its keys and run id.
+   */
+  readonly stored: 'always' | 'when-on';
+  /** What the axis does, for `--help` and the spec's field description. */
+  readonly summary: string;
+}

@@ -1,0 +1,91 @@
+// The defence-axis registry: adding an axis is one file beside this one plus its line in AXES.
+import type { AxisPhase, AxisV1 } from './axis-v1.js';
+import { guardAxis } from './guard.js';
+import { poemAxis } from './poem.js';
+import { taintAxis } from './taint.js';
+
+/** Every defence axis, one line each, in the order units nest them and unit ids and labels name them. */
+export const AXES = [guardAxis, poemAxis, taintAxis] as const satisfies readonly AxisV1[];
+
+type RegisteredAxis = (typeof AXES)[number];
+
+/** Ids of the registered axes. */
+export type AxisId = RegisteredAxis['id'];
+
+/** Ids of the axes every spec and unit key holds (`stored: 'always'`). */
+export type AlwaysAxisId = Extract<RegisteredAxis, { stored: 'always' }>['id'];
+
+/** Ids of the axes a spec or unit key holds only when given or on (`stored: 'when-on'`). */
+export type WhenOnAxisId = Extract<RegisteredAxis, { stored: 'when-on' }>['id'];
+
+/** The values an axis takes on the command line and in a spec. */
+export type AxisValue = 'off' | 'on';
+
+/** An axis's field of a unit key: the always-stored ones as booleans, the others only when on. */
+export type UnitKeyAxes = { [K in AlwaysAxisId]: boolean } & { [K in WhenOnAxisId]?: boolean };
+
+/** A spec's axis fields (`--guard off,on`): the always-stored ones required, the others optional. */
+export type SpecAxes = { [K in AlwaysAxisId]: AxisValue[] } & { [K in WhenOnAxisId]?: AxisValue[] };
+
+/** The axes whose units `phase` varies, in registry order. */
+export function axesOf(phase: AxisPhase): readonly AxisV1[] {
+  return AXES.filter((axis) => (axis.phases as readonly AxisPhase[]).includes(phase));
+}
+
+/** An axis's value in a unit key (or anything with its fields); absent is off. */
+export function axisOn(key: Readonly<Partial<Record<string, unknown>>>, id: string): boolean {
+  return key[id] === true || key[id] === 'on';
+}
+
+/** An axis's values in a spec as booleans (`--guard off,on` → `[false, true]`); absent is `[false]`. */
+export function axisValues(spec: Readonly<Partial<Record<string, unknown>>>, id: string): boolean[] {
+  const values = spec[id] as readonly AxisValue[] | undefined;
+  return (values ?? ['off']).map((value) => value === 'on');
+}
+
+/** Which axes a spec turns on for some of its units (`--guard off,on` → `guard: true`). */
+export function axesTurnedOn(spec: Readonly<Partial<Record<string, unknown>>>): Record<AxisId, boolean> {
+  return Object.fromEntries(AXES.map((axis) => [axis.id, axisValues(spec, axis.id).includes(true)])) as Record<
+    AxisId,
+    boolean
+  >;
+}
+
+/**
+ * A unit key's axis fields for the values `on` of `axes` (registry order): always-stored axes as booleans, the
+ * others only when on, so keys recorded before an axis existed serialise byte for byte as they did.
+ *
+ * @example unitKeyAxes(axesOf('grid'), { guard: true }) // { guard: true, poem: false }
+ */
+export function unitKeyAxes(axes: readonly AxisV1[], on: Readonly<Partial<Record<string, boolean>>>): UnitKeyAxes {
+  const fields: Record<string, boolean> = {};
+  for (const axis of axes) {
+    const value = on[axis.id] === true;
+    if (value || axis.stored === 'always') fields[axis.id] = value;
+  }
+  return fields as UnitKeyAxes;
+}
+
+/** The unit id's segments of the axes on in `key`, in registry order (`['guard', 'poem']`). */
+export function axisSegments(key: Readonly<Partial<Record<string, unknown>>>): string[] {
+  return AXES.filter((axis) => axisOn(key, axis.id)).map((axis) => axis.id);
+}
+
+/**
+ * Every combination of the axes' values in nesting order (the first axis outermost), as `{ [id]: boolean }`.
+ *
+ * @example axisCombinations([guardAxis, poemAxis], { guard: ['off', 'on'] }) // [{guard: false, poem: false}, {guard: true, poem: false}]
+ */
+export function axisCombinations(
+  axes: readonly AxisV1[],
+  spec: Readonly<Partial<Record<string, unknown>>>,
+): Record<string, boolean>[] {
+  let combinations: Record<string, boolean>[] = [{}];
+  for (const axis of axes)
+    combinations = combinations.flatMap((combination) =>
+      axisValues(spec, axis.id).map((value) => ({ ...combination, [axis.id]: value })),
+    );
+  return combinations;
+}
+
+export type { AxisPhase, AxisV1 } from './axis-v1.js';

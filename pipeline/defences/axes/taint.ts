@@ -1,0 +1,11 @@
+// The taint axis (issue #19): journals without and/or with provenance (`--taint off,on`), journal experiments only.
+import type { AxisV1 } from './axis-v1.js';
+
+export const taintAxis = {
+  specificationVersion: 'axis-v1',
+  id: 'taint',
+  defence: 'taint',
+  phases: ['follow-up'],
+  stored: 'when-on',
+  summary: 'journals without and/or with provenance (journal experiments only)',
+} as const satisfies AxisV1;
