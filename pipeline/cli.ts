@@ -16,6 +16,7 @@ import { runEvaluation, type RunSecrets } from './run.js';
 import { secretsOf } from './run-components.js';
 import { storageFailureLine } from './storage-failure.js';
 import { ledgerKeyFromEnv } from '../guard/execution-ledger-key.js';
+import { AXIS_FLAGS, axisSpecFields } from './defences/axes/index.js';
 import { DEFAULT_MAX_ERROR_RATE, parseRunSpec, type RunSpec } from './run-spec.js';
 import { createRedactor } from './redact.js';
 import { parseShard, type Shard } from './shard.js';
@@ -130,9 +131,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     'attacker-model': { type: 'string' },
     'attacker-queries': { type: 'string' },
     agent: { type: 'string' },
-    guard: { type: 'string' },
-    poem: { type: 'string' },
-    taint: { type: 'string' },
+    ...AXIS_FLAGS,
     tamper: { type: 'string' },
     engine: { type: 'string' },
     'graph-engine': { type: 'string' },
@@ -233,9 +232,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     systems: list(values.systems, declared.phase === 'standalone' ? [] : DEFAULT_SYSTEM_IDS),
     modes: list(values.modes, declared.defaultModes),
     arms: list(arms, declared.defaultArms),
-    guard: list(values.guard, ['off']),
-    poem: list(values.poem, ['off']),
-    ...(values.taint === undefined ? {} : { taint: list(values.taint, ['off']) }),
+    ...axisSpecFields(values, list),
     ...(values.tamper === undefined ? {} : { tamper: values.tamper }),
     ...(values.agent === undefined ? {} : { agent: values.agent }),
     // Without --scenarios, a --scenario-dir's own scenarios (its index.json's order, else by file name) are the list.

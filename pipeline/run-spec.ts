@@ -10,6 +10,7 @@ import { specPartSchema, type Registry, type RegistryEntry } from './core/regist
 import { EXPERIMENTS, experimentArgs } from './experiments.js';
 import { FORGERY_KINDS } from '../scenarios/forged-reasoning-scenario.js';
 import { sha256 } from './json-files.js';
+import { AXIS_SPEC_SHAPE, axisIdentity } from './defences/axes/index.js';
 
 const idList = z.array(z.string().min(1)).min(1);
 
@@ -80,18 +81,8 @@ export const runSpecSchema = z
     modes: z.array(z.enum(['direct', 'natural'])),
     /** Defence arm ids. */
     arms: idList,
-    /** The guard axis: the stale-retrieval guard off and/or on top of every arm (`--guard off,on`). */
-    guard: z.array(z.enum(['off', 'on'])).min(1),
-    /** The PoEM axis: the proof-of-execution gate off and/or on for every decision (`--poem off,on`). */
-    poem: z.array(z.enum(['off', 'on'])).min(1),
-    /**
-     * The taint axis (issue #19): journals without and/or with provenance (`--taint off,on`); journal experiments
-     * only. Absent (specs written before it existed) = off.
-     */
-    taint: z
-      .array(z.enum(['off', 'on']))
-      .min(1)
-      .optional(),
+    /** The defence axes (pipeline/defences/axes): `guard`, `poem` (`--guard off,on`), then `taint`, optional. */
+    ...AXIS_SPEC_SHAPE,
     /**
      * forged-reasoning: the agent that proposes each action (`--agent`, pipeline/forged-reasoning/agents.ts). Absent
      * (specs written before it existed) = `prompt`, the single-call harness.
@@ -251,9 +242,6 @@ function specIdentity(spec: RunSpec): unknown {
     systems,
     modes,
     arms,
-    guard,
-    poem,
-    taint,
     tamper,
     agent,
     scenarios,
@@ -279,9 +267,7 @@ function specIdentity(spec: RunSpec): unknown {
     systems,
     modes,
     arms,
-    ...(guard.join() === 'off' ? {} : { guard }),
-    ...(poem.join() === 'off' ? {} : { poem }),
-    ...(taint === undefined || taint.join() === 'off' ? {} : { taint }),
+    ...axisIdentity(spec),
     ...(tamper === undefined || tamper === 'none' ? {} : { tamper }),
     // Absent for the default harness, so runs recorded before `--agent` existed keep their run ids.
     ...(agent === undefined || agent === 'prompt' ? {} : { agent }),

@@ -13,7 +13,7 @@ export type AxisPhase = 'grid' | 'follow-up';
  * @example
  * export const guardAxis = {
  *   specificationVersion: 'axis-v1', id: 'guard', defence: 'guard', phases: ['grid', 'follow-up'], stored: 'always',
- *   summary: 'the stale-retrieval guard off and/or on top of every arm',
+ *   usage: ['run every arm without and/or with the stale-retrieval guard on its context'],
  * } as const satisfies AxisV1;
  */
 export interface AxisV1 {
@@ -30,6 +30,6 @@ export interface AxisV1 {
    * `when-on`: only when given or on, so a run recorded before the axis existed keeps its keys and run id.
    */
   readonly stored: 'always' | 'when-on';
-  /** What the axis does, for `--help` and the spec's field description. */
-  readonly summary: string;
+  /** What `--<id> off,on` does, as `pnpm eval --help` prints it after the flag: one line, then any continuation lines. */
+  readonly usage: readonly string[];
 }

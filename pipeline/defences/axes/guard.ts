@@ -7,5 +7,5 @@ export const guardAxis = {
   defence: 'guard',
   phases: ['grid', 'follow-up'],
   stored: 'always',
-  summary: 'the stale-retrieval guard off and/or on top of every arm',
+  usage: ['run every arm without and/or with the stale-retrieval guard on its context'],
 } as const satisfies AxisV1;

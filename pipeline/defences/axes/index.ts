@@ -1,4 +1,5 @@
 // The defence-axis registry: adding an axis is one file beside this one plus its line in AXES.
+import { z } from 'zod';
 import type { AxisPhase, AxisV1 } from './axis-v1.js';
 import { guardAxis } from './guard.js';
 import { poemAxis } from './poem.js';
@@ -26,6 +27,58 @@ export type UnitKeyAxes = { [K in AlwaysAxisId]: boolean } & { [K in WhenOnAxisI
 
 /** A spec's axis fields (`--guard off,on`): the always-stored ones required, the others optional. */
 export type SpecAxes = { [K in AlwaysAxisId]: AxisValue[] } & { [K in WhenOnAxisId]?: AxisValue[] };
+
+/** A spec's values of one axis (`--guard off,on` → `['off', 'on']`); each axis gets its own schema instance. */
+const axisValuesSchema = () => z.array(z.enum(['off', 'on'])).min(1);
+
+/**
+ * The run spec's axis fields, in registry order: `--<id> off,on` as `['off', 'on']`, required for the always-stored
+ * axes, optional for the others (absent in specs written before the axis existed = off).
+ */
+export const AXIS_SPEC_SHAPE = Object.fromEntries(
+  AXES.map((axis) => [axis.id, axis.stored === 'always' ? axisValuesSchema() : axisValuesSchema().optional()]),
+) as {
+  readonly [A in RegisteredAxis as A['id']]: A['stored'] extends 'always'
+    ? ReturnType<typeof axisValuesSchema>
+    : z.ZodOptional<ReturnType<typeof axisValuesSchema>>;
+};
+
+/** The command-line options of the axes (`--guard`, `--poem`, …), each a string of comma-separated values. */
+export const AXIS_FLAGS = Object.fromEntries(AXES.map((axis) => [axis.id, { type: 'string' }])) as {
+  readonly [K in AxisId]: { type: 'string' };
+};
+
+/**
+ * The spec fields of the axes from their flags' values (`list` splits a comma list, with a fallback): the
+ * always-stored axes default to `['off']`, the others are left out unless given.
+ */
+export function axisSpecFields(
+  values: { readonly [K in AxisId]?: string },
+  list: (value: string | undefined, fallback: readonly string[]) => string[],
+): Record<string, string[]> {
+  return Object.fromEntries(
+    AXES.flatMap((axis) =>
+      values[axis.id] === undefined && axis.stored === 'when-on' ? [] : [[axis.id, list(values[axis.id], ['off'])]],
+    ),
+  );
+}
+
+/** The axes' fields of a spec's identity (its hash): each axis given with a value other than `off` alone, in order. */
+export function axisIdentity(spec: { readonly [K in AxisId]?: readonly string[] }): Record<string, string[]> {
+  return Object.fromEntries(
+    AXES.flatMap((axis) => {
+      const values = spec[axis.id];
+      return values === undefined || values.join() === 'off' ? [] : [[axis.id, [...values]]];
+    }),
+  );
+}
+
+/** The `pnpm eval --help` lines of the axes: `--<id> <off,on>` and its usage, in a column `width` characters in. */
+export function axisHelpLines(width: number): string {
+  return AXES.flatMap((axis) =>
+    axis.usage.map((line, index) => (index === 0 ? `  --${axis.id} <off,on>` : '').padEnd(width) + line),
+  ).join('\n');
+}
 
 /** The axes whose units `phase` varies, in registry order. */
 export function axesOf(phase: AxisPhase): readonly AxisV1[] {

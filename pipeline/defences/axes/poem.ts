@@ -7,5 +7,8 @@ export const poemAxis = {
   defence: 'poem',
   phases: ['grid', 'follow-up'],
   stored: 'always',
-  summary: 'the proof-of-execution gate off and/or on for every decision',
+  usage: [
+    'run every arm without and/or with the proof-of-execution gate on its decisions',
+    '(ledger key: STALEBENCH_LEDGER_KEY, hex; default a fresh key per process)',
+  ],
 } as const satisfies AxisV1;

@@ -7,5 +7,5 @@ export const taintAxis = {
   defence: 'taint',
   phases: ['follow-up'],
   stored: 'when-on',
-  summary: 'journals without and/or with provenance (journal experiments only)',
+  usage: ['writeback, propagation: journals without and/or with provenance (the taint defence)'],
 } as const satisfies AxisV1;
