@@ -80,6 +80,14 @@ export function axisHelpLines(width: number): string {
   ).join('\n');
 }
 
+/** The values a run gives its axes, as the spec holds them (`{ guard: ['off', 'on'] }`); an absent axis is off. */
+export type AxisChoice = { readonly [K in AxisId]?: readonly AxisValue[] };
+
+/** The registered axes' fields of a spec (or anything holding them), and nothing else. */
+export function axisChoiceOf(spec: AxisChoice): AxisChoice {
+  return Object.fromEntries(AXES.flatMap((axis) => (spec[axis.id] === undefined ? [] : [[axis.id, spec[axis.id]]])));
+}
+
 /** The axes whose units `phase` varies, in registry order. */
 export function axesOf(phase: AxisPhase): readonly AxisV1[] {
   return AXES.filter((axis) => (axis.phases as readonly AxisPhase[]).includes(phase));
@@ -91,13 +99,12 @@ export function axisOn(key: Readonly<Partial<Record<string, unknown>>>, id: stri
 }
 
 /** An axis's values in a spec as booleans (`--guard off,on` → `[false, true]`); absent is `[false]`. */
-export function axisValues(spec: Readonly<Partial<Record<string, unknown>>>, id: string): boolean[] {
-  const values = spec[id] as readonly AxisValue[] | undefined;
-  return (values ?? ['off']).map((value) => value === 'on');
+export function axisValues(spec: AxisChoice, id: string): boolean[] {
+  return (spec[id as AxisId] ?? ['off']).map((value) => value === 'on');
 }
 
 /** Which axes a spec turns on for some of its units (`--guard off,on` → `guard: true`). */
-export function axesTurnedOn(spec: Readonly<Partial<Record<string, unknown>>>): Record<AxisId, boolean> {
+export function axesTurnedOn(spec: AxisChoice): Record<AxisId, boolean> {
   return Object.fromEntries(AXES.map((axis) => [axis.id, axisValues(spec, axis.id).includes(true)])) as Record<
     AxisId,
     boolean
@@ -129,10 +136,7 @@ export function axisSegments(key: Readonly<Partial<Record<string, unknown>>>): s
  *
  * @example axisCombinations([guardAxis, poemAxis], { guard: ['off', 'on'] }) // [{guard: false, poem: false}, {guard: true, poem: false}]
  */
-export function axisCombinations(
-  axes: readonly AxisV1[],
-  spec: Readonly<Partial<Record<string, unknown>>>,
-): Record<string, boolean>[] {
+export function axisCombinations(axes: readonly AxisV1[], spec: AxisChoice): Record<string, boolean>[] {
   let combinations: Record<string, boolean>[] = [{}];
   for (const axis of axes)
     combinations = combinations.flatMap((combination) =>
