@@ -86,7 +86,18 @@ export { followUpSample } from './sample-identity.js';
 // unit's composed defences, the screens and post-decision steps with their traces, the grid unit's context, Table 9.
 export { defenceOf, defenceStages, screenOf, type DefenceId } from './defences/index.js';
 export { AXIS_DEFENCES, flattenDefences, type UnitDefences } from './defences/compose.js';
-export { AXES, type AxisId, axisOn } from './defences/axes/index.js';
+export {
+  AXES,
+  type AxisChoice,
+  type AxisId,
+  axesOf,
+  axisChoiceOf,
+  axisCombinations,
+  axisOn,
+  type CellAxes,
+  cellAxes,
+  cellAxesShape,
+} from './defences/axes/index.js';
 export {
   applyScreens,
   pick,

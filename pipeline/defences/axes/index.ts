@@ -80,6 +80,53 @@ export function axisHelpLines(width: number): string {
   ).join('\n');
 }
 
+/** The registered axes whose units `phase` varies. */
+type AxesOfPhase<P extends AxisPhase> = RegisteredAxis extends infer A
+  ? A extends RegisteredAxis
+    ? P extends A['phases'][number]
+      ? A
+      : never
+    : never
+  : never;
+
+/**
+ * A summary cell's axis fields for `phase` (`guard: 'on'`): the always-stored axes required, the others present only
+ * in runs that give the axis, so summaries of runs recorded before an axis existed serialise as they did.
+ */
+export type CellAxes<P extends AxisPhase> = {
+  [A in AxesOfPhase<P> as A['stored'] extends 'always' ? A['id'] : never]: AxisValue;
+} & { [A in AxesOfPhase<P> as A['stored'] extends 'always' ? never : A['id']]?: AxisValue };
+
+/** The zod shape of {@link CellAxes} (summary-schema.ts), in registry order. */
+export function cellAxesShape<P extends AxisPhase>(
+  phase: P,
+): { [K in keyof CellAxes<P>]-?: z.ZodType<CellAxes<P>[K]> } {
+  return Object.fromEntries(
+    axesOf(phase).map((axis) => {
+      const value = z.enum(['off', 'on']);
+      return [axis.id, axis.stored === 'always' ? value : value.optional()];
+    }),
+  ) as never;
+}
+
+/**
+ * A cell's axis fields for the values `on` (registry order): `'on' | 'off'` for the always-stored axes and for the
+ * axes `choice` gives; the others are left out.
+ */
+export function cellAxes<P extends AxisPhase>(
+  phase: P,
+  choice: AxisChoice,
+  on: Readonly<Partial<Record<string, boolean>>>,
+): CellAxes<P> {
+  return Object.fromEntries(
+    axesOf(phase).flatMap((axis) =>
+      axis.stored === 'always' || choice[axis.id as AxisId] !== undefined
+        ? [[axis.id, on[axis.id] === true ? 'on' : 'off']]
+        : [],
+    ),
+  ) as CellAxes<P>;
+}
+
 /** The values a run gives its axes, as the spec holds them (`{ guard: ['off', 'on'] }`); an absent axis is off. */
 export type AxisChoice = { readonly [K in AxisId]?: readonly AxisValue[] };
 
