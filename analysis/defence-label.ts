@@ -1,5 +1,14 @@
 // Readable names of a defence: the arm's registered defences (pipeline/defences) with the guard and PoEM axes on top.
-import { AXES, type AxisId, axisOn, defenceOf, defenceStages, flattenDefences, isArmId } from '../pipeline/index.js';
+import {
+  AXES,
+  type AxisId,
+  axisDefenceId,
+  axisOn,
+  defenceOf,
+  defenceStages,
+  flattenDefences,
+  isArmId,
+} from '../pipeline/index.js';
 
 /** The axes a cell ran with, as summary cells and follow-up rows carry them (an absent axis is off). */
 export type DefenceAxes = { arm: string } & { readonly [K in AxisId]?: 'off' | 'on' | boolean };
@@ -23,7 +32,7 @@ export function defenceLabel(cell: DefenceAxes): string {
   const labels = ids === null ? [cell.arm] : ids.map((id) => defenceOf(id).label);
   for (const axis of AXES) {
     if (!axisOn(cell, axis.id)) continue;
-    const id = axis.defence;
+    const id = axisDefenceId(axis);
     const index = ids?.indexOf(id) ?? -1;
     if (index >= 0) labels[index] = `${labels[index]} (arm and axis: one pass)`;
     else labels.push(defenceOf(id).label);

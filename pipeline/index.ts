@@ -92,6 +92,7 @@ export {
   type AxisId,
   axesOf,
   axisChoiceOf,
+  axisDefenceId,
   axisCombinations,
   axisOn,
   type CellAxes,

@@ -1,15 +1,11 @@
 // What one unit runs: its arm's defences (composites flattened), then the axes' (`--guard on`, `--poem on`), each once.
 import { InvalidInputError } from '../core/errors.js';
-import { AXES, type AxisId, axisOn } from './axes/index.js';
+import { AXES, type AxisDefenceIds, type AxisId, axisDefenceId, axisOn } from './axes/index.js';
 import type { DefenceId, DefenceV1, Review, ReviewInput, ScreenInput, ScreenVerdict } from './defence-v1.js';
 import { defenceOf, defenceStages } from './index.js';
 
-type RegisteredAxis = (typeof AXES)[number];
-
 /** The defence each on/off axis of a unit key adds on top of its arm (from the axis registry, pipeline/defences/axes). */
-export const AXIS_DEFENCES = Object.fromEntries(AXES.map((axis) => [axis.id, axis.defence])) as {
-  readonly [A in RegisteredAxis as A['id']]: A['defence'];
-};
+export const AXIS_DEFENCES = Object.fromEntries(AXES.map((axis) => [axis.id, axisDefenceId(axis)])) as AxisDefenceIds;
 
 /** A unit's defences, resolved into stages in the order they run. */
 export interface UnitDefences {
@@ -69,7 +65,7 @@ export function flattenDefences(
  * @example unitDefences({ uses: ['filter-hardening'], guard: true, poem: false }).ids // ['store-filter', 'prompt-hardening', 'guard']
  */
 export function unitDefences(choice: UnitDefenceChoice): UnitDefences {
-  const roots = [...choice.uses, ...AXES.filter((axis) => axisOn(choice, axis.id)).map((axis) => axis.defence)];
+  const roots = [...choice.uses, ...AXES.filter((axis) => axisOn(choice, axis.id)).map(axisDefenceId)];
   const resolved: {
     ids: DefenceId[];
     read: UnitDefences['read'];

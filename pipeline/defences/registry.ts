@@ -3,14 +3,14 @@
 import { z } from 'zod';
 import { InvalidInputError } from '../core/errors.js';
 import { type ComponentRecord, defineRegistry, type Registry, type RegistryEntry } from '../core/registry.js';
-import { AXES, type AxisId, axisOn } from './axes/index.js';
+import { AXES, type AxisId, axisDefenceId, axisOn } from './axes/index.js';
 import { flattenDefences } from './compose.js';
 import type { DefenceV1 } from './defence-v1.js';
 import { DEFENCES, defenceOf, type RegisteredDefenceId } from './index.js';
 
 /** What a defence is in `--help`: its label, and the arm or the axis that runs it. */
 function summaryOf(defence: DefenceV1): string {
-  const axis = AXES.find((a) => a.defence === defence.id)?.id;
+  const axis = AXES.find((a) => axisDefenceId(a) === defence.id)?.id;
   const runs = [defence.arm ? `arm (reference ${defence.arm.referenceName})` : null, axis ? `--${axis} on` : null]
     .filter(Boolean)
     .join('; ');
@@ -56,7 +56,7 @@ export const DEFENCE_REGISTRY: Registry<RegisteredDefenceId, RegistryEntry> = de
 export function defenceRecords(arms: readonly string[], axes: { readonly [K in AxisId]?: boolean }): ComponentRecord[] {
   const roots = [
     ...arms.filter((arm) => DEFENCE_REGISTRY.has(arm)),
-    ...AXES.filter((axis) => axisOn(axes, axis.id)).map((axis) => axis.defence),
+    ...AXES.filter((axis) => axisOn(axes, axis.id)).map(axisDefenceId),
   ];
   return flattenDefences(roots).map((id) => DEFENCE_REGISTRY.record(id, defenceOf(id).settingsOf?.() ?? {}));
 }

@@ -1,6 +1,6 @@
 // The defence-axis specification, version 1 (types only): an on/off choice, spelled `--<id> off,on`, that adds one
 // registered defence on top of every arm of a unit.
-import type { DefenceId } from '../defence-v1.js';
+import type { DefenceId, DefenceV1 } from '../defence-v1.js';
 
 /** The experiment phases whose units an axis varies. */
 export type AxisPhase = 'grid' | 'follow-up';
@@ -21,8 +21,11 @@ export interface AxisV1 {
   readonly specificationVersion: 'axis-v1';
   /** The flag (`--<id> off,on`), the run-spec and unit-key field, and the unit id's segment when on (kebab case). */
   readonly id: string;
-  /** The registered defence (pipeline/defences) `on` adds on top of the arm, once even when the arm has it. */
-  readonly defence: DefenceId;
+  /**
+   * The defence `on` adds on top of the arm, once even when the arm has it: a registered defence's id
+   * (pipeline/defences), or the axis's own defence, defined in the axis's file and registered with it.
+   */
+  readonly defence: DefenceId | DefenceV1;
   /** The experiment phases whose units vary along it; elsewhere `--<id> on` is an error naming them. */
   readonly phases: readonly AxisPhase[];
   /**

@@ -1,5 +1,6 @@
 // The defence-axis registry: adding an axis is one file beside this one plus its line in AXES.
 import { z } from 'zod';
+import type { DefenceId } from '../defence-v1.js';
 import type { AxisPhase, AxisV1 } from './axis-v1.js';
 import { guardAxis } from './guard.js';
 import { poemAxis } from './poem.js';
@@ -134,6 +135,21 @@ export type AxisChoice = { readonly [K in AxisId]?: readonly AxisValue[] };
 export function axisChoiceOf(spec: AxisChoice): AxisChoice {
   return Object.fromEntries(AXES.flatMap((axis) => (spec[axis.id] === undefined ? [] : [[axis.id, spec[axis.id]]])));
 }
+
+/** The id of the defence an axis adds (its own defence's, or the registered one it names). */
+export function axisDefenceId(axis: AxisV1): DefenceId {
+  return typeof axis.defence === 'string' ? axis.defence : axis.defence.id;
+}
+
+/** The defence id of each axis, by axis id (`{ guard: 'guard', poem: 'poem', taint: 'taint' }`). */
+export type AxisDefenceIds = {
+  readonly [A in RegisteredAxis as A['id']]: A['defence'] extends { id: infer I } ? I : A['defence'];
+};
+
+/** The defences the axes define in their own files, in registry order: pipeline/defences/index.ts registers them. */
+export const AXIS_OWN_DEFENCES = (AXES as readonly AxisV1[]).flatMap((axis) =>
+  typeof axis.defence === 'string' ? [] : [axis.defence],
+) as Extract<RegisteredAxis['defence'], object>[];
 
 /** The axes whose units `phase` varies, in registry order. */
 export function axesOf(phase: AxisPhase): readonly AxisV1[] {
