@@ -26,7 +26,7 @@ export interface AxisV1 {
    * (pipeline/defences), or the axis's own defence, defined in the axis's file and registered with it.
    */
   readonly defence: DefenceId | DefenceV1;
-  /** The experiment phases whose units vary along it; elsewhere `--<id> on` is an error naming them. */
+  /** The experiment phases whose units vary along it (their plans, keys, summaries and tables carry it). */
   readonly phases: readonly AxisPhase[];
   /**
    * `always`: the spec and unit key always hold the field (`guard`, `poem`: recorded so before the registry);

@@ -7,7 +7,11 @@ import { poemAxis } from './poem.js';
 import { taintAxis } from './taint.js';
 
 /** Every defence axis, one line each, in the order units nest them and unit ids and labels name them. */
-export const AXES = [guardAxis, poemAxis, taintAxis] as const satisfies readonly AxisV1[];
+export const AXES = [
+  guardAxis, // --guard: the stale-retrieval guard on every arm's context
+  poemAxis, // --poem: the proof-of-execution gate on every decision
+  taintAxis, // --taint: journals carry provenance (journal experiments)
+] as const satisfies readonly AxisV1[];
 
 type RegisteredAxis = (typeof AXES)[number];
 
@@ -98,15 +102,19 @@ export type CellAxes<P extends AxisPhase> = {
   [A in AxesOfPhase<P> as A['stored'] extends 'always' ? A['id'] : never]: AxisValue;
 } & { [A in AxesOfPhase<P> as A['stored'] extends 'always' ? never : A['id']]?: AxisValue };
 
-/** The zod shape of {@link CellAxes} (summary-schema.ts), in registry order. */
+/** A summary cell's value of one axis. */
+const cellValueSchema = () => z.enum(['off', 'on']);
+
+/** The zod shape of {@link CellAxes} (summary-schema.ts), in registry order: optional for the `when-on` axes. */
 export function cellAxesShape<P extends AxisPhase>(
   phase: P,
-): { [K in keyof CellAxes<P>]-?: z.ZodType<CellAxes<P>[K]> } {
+): {
+  [A in AxesOfPhase<P> as A['id']]: A['stored'] extends 'always'
+    ? ReturnType<typeof cellValueSchema>
+    : z.ZodOptional<ReturnType<typeof cellValueSchema>>;
+} {
   return Object.fromEntries(
-    axesOf(phase).map((axis) => {
-      const value = z.enum(['off', 'on']);
-      return [axis.id, axis.stored === 'always' ? value : value.optional()];
-    }),
+    axesOf(phase).map((axis) => [axis.id, axis.stored === 'always' ? cellValueSchema() : cellValueSchema().optional()]),
   ) as never;
 }
 
