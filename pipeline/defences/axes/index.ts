@@ -30,9 +30,6 @@ export type AxisValue = 'off' | 'on';
 /** An axis's field of a unit key: the always-stored ones as booleans, the others only when on. */
 export type UnitKeyAxes = { [K in AlwaysAxisId]: boolean } & { [K in WhenOnAxisId]?: boolean };
 
-/** A spec's axis fields (`--guard off,on`): the always-stored ones required, the others optional. */
-export type SpecAxes = { [K in AlwaysAxisId]: AxisValue[] } & { [K in WhenOnAxisId]?: AxisValue[] };
-
 /** A spec's values of one axis (`--guard off,on` → `['off', 'on']`); each axis gets its own schema instance. */
 const axisValuesSchema = () => z.array(z.enum(['off', 'on'])).min(1);
 
@@ -170,7 +167,7 @@ export function axisOn(key: Readonly<Partial<Record<string, unknown>>>, id: stri
 }
 
 /** An axis's values in a spec as booleans (`--guard off,on` → `[false, true]`); absent is `[false]`. */
-export function axisValues(spec: AxisChoice, id: string): boolean[] {
+function axisValues(spec: AxisChoice, id: string): boolean[] {
   return (spec[id as AxisId] ?? ['off']).map((value) => value === 'on');
 }
 
