@@ -218,7 +218,7 @@ export function summarize(input: {
               system,
               mode,
               arm,
-              ...cellAxes('grid', input.axes ?? {}, on),
+              ...cellAxes('grid', on),
               defence: defenceLabel({ arm, ...on }),
               ...(on.poem ? poemCellFields(completed, counts.unsafe.k, input.poemPriorStep ?? false) : {}),
               ...statusOf(failed, notApplicable ?? oracleNotApplicable(arm, ok)),

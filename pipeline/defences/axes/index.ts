@@ -92,44 +92,37 @@ type AxesOfPhase<P extends AxisPhase> = RegisteredAxis extends infer A
   : never;
 
 /**
- * A summary cell's axis fields for `phase` (`guard: 'on'`): the always-stored axes required, the others present only
- * in runs that give the axis, so summaries of runs recorded before an axis existed serialise as they did.
+ * A summary cell's (or follow-up row's) axis fields for `phase`: the always-stored axes `'off' | 'on'`, the others
+ * only as `'on'` when on, so summaries of runs recorded before an axis existed serialise as they did.
  */
 export type CellAxes<P extends AxisPhase> = {
   [A in AxesOfPhase<P> as A['stored'] extends 'always' ? A['id'] : never]: AxisValue;
-} & { [A in AxesOfPhase<P> as A['stored'] extends 'always' ? never : A['id']]?: AxisValue };
+} & { [A in AxesOfPhase<P> as A['stored'] extends 'always' ? never : A['id']]?: 'on' };
 
-/** A summary cell's value of one axis. */
+/** A cell's value of an always-stored axis, and of the others (present only when on). */
 const cellValueSchema = () => z.enum(['off', 'on']);
+const cellOnSchema = () => z.literal('on').optional();
 
-/** The zod shape of {@link CellAxes} (summary-schema.ts), in registry order: optional for the `when-on` axes. */
+/** The zod shape of {@link CellAxes} (summary-schema.ts), in registry order. */
 export function cellAxesShape<P extends AxisPhase>(
   phase: P,
 ): {
   [A in AxesOfPhase<P> as A['id']]: A['stored'] extends 'always'
     ? ReturnType<typeof cellValueSchema>
-    : z.ZodOptional<ReturnType<typeof cellValueSchema>>;
+    : ReturnType<typeof cellOnSchema>;
 } {
   return Object.fromEntries(
-    axesOf(phase).map((axis) => [axis.id, axis.stored === 'always' ? cellValueSchema() : cellValueSchema().optional()]),
+    axesOf(phase).map((axis) => [axis.id, axis.stored === 'always' ? cellValueSchema() : cellOnSchema()]),
   ) as never;
 }
 
-/**
- * A cell's axis fields for the values `on` (registry order): `'on' | 'off'` for the always-stored axes and for the
- * axes `choice` gives; the others are left out.
- */
-export function cellAxes<P extends AxisPhase>(
-  phase: P,
-  choice: AxisChoice,
-  on: Readonly<Partial<Record<string, boolean>>>,
-): CellAxes<P> {
+/** A cell's axis fields for the values `on` (registry order): see {@link CellAxes}. */
+export function cellAxes<P extends AxisPhase>(phase: P, on: Readonly<Partial<Record<string, boolean>>>): CellAxes<P> {
   return Object.fromEntries(
-    axesOf(phase).flatMap((axis) =>
-      axis.stored === 'always' || choice[axis.id as AxisId] !== undefined
-        ? [[axis.id, on[axis.id] === true ? 'on' : 'off']]
-        : [],
-    ),
+    axesOf(phase).flatMap((axis) => {
+      if (axis.stored === 'always') return [[axis.id, on[axis.id] === true ? 'on' : 'off']];
+      return on[axis.id] === true ? [[axis.id, 'on']] : [];
+    }),
   ) as CellAxes<P>;
 }
 
@@ -162,8 +155,9 @@ export function axesOf(phase: AxisPhase): readonly AxisV1[] {
 }
 
 /** An axis's value in a unit key (or anything with its fields); absent is off. */
-export function axisOn(key: Readonly<Partial<Record<string, unknown>>>, id: string): boolean {
-  return key[id] === true || key[id] === 'on';
+export function axisOn(key: object, id: string): boolean {
+  const value = (key as Readonly<Record<string, unknown>>)[id];
+  return value === true || value === 'on';
 }
 
 /** An axis's values in a spec as booleans (`--guard off,on` → `[false, true]`); absent is `[false]`. */

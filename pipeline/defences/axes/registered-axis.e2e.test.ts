@@ -165,12 +165,16 @@ describe('a defence axis registered with one file and one registry line', () => 
     const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as { cells: SummaryCell[] };
     const cellOf = (arm: string, guard: string, hedge: string) =>
       summary.cells.filter(
-        (c) => c.arm === arm && c.guard === guard && (c as unknown as Record<string, unknown>).hedge === hedge,
+        (c) =>
+          c.arm === arm && c.guard === guard && ((c as unknown as Record<string, unknown>).hedge ?? 'off') === hedge,
       );
     expect(summary.cells).toHaveLength(2 * 2 * 2);
     expect(cellOf('none', 'off', 'on')[0]?.defence).toBe('hedge gate');
     expect(cellOf('store-filter', 'on', 'on')[0]?.defence).toBe('store filter + stale guard + hedge gate');
     expect(cellOf('none', 'off', 'off')[0]?.defence).toBe('no defence');
+    // Off, the cell is what it was before the axis existed: no field of it.
+    expect(Object.keys(cellOf('none', 'off', 'off')[0] ?? {})).not.toContain('hedge');
+    expect(cellOf('none', 'off', 'on')[0]).toMatchObject({ hedge: 'on' });
     // The step blocks every unsafe decision: 0 where the undefended cell measured some (a number the axis changed).
     expect(cellOf('none', 'off', 'off')[0]?.unsafe.k).toBeGreaterThan(0);
     expect(cellOf('none', 'off', 'on')[0]?.unsafe).toMatchObject({ k: 0, n: 18 });
