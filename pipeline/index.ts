@@ -97,6 +97,8 @@ export {
   axisOn,
   type CellAxes,
   cellAxes,
+  cellAxesId,
+  cellAxesOf,
   cellAxesShape,
 } from './defences/axes/index.js';
 export {

@@ -117,13 +117,26 @@ export function cellAxesShape<P extends AxisPhase>(
 }
 
 /** A cell's axis fields for the values `on` (registry order): see {@link CellAxes}. */
-export function cellAxes<P extends AxisPhase>(phase: P, on: Readonly<Partial<Record<string, boolean>>>): CellAxes<P> {
+export function cellAxes<P extends AxisPhase>(phase: P, on: object): CellAxes<P> {
   return Object.fromEntries(
     axesOf(phase).flatMap((axis) => {
-      if (axis.stored === 'always') return [[axis.id, on[axis.id] === true ? 'on' : 'off']];
-      return on[axis.id] === true ? [[axis.id, 'on']] : [];
+      if (axis.stored === 'always') return [[axis.id, axisOn(on, axis.id) ? 'on' : 'off']];
+      return axisOn(on, axis.id) ? [[axis.id, 'on']] : [];
     }),
   ) as CellAxes<P>;
+}
+
+/** The axis fields of a cell (or anything holding them), in registry order; absent ones stay absent. */
+export function cellAxesOf<P extends AxisPhase>(phase: P, cell: object): CellAxes<P> {
+  const fields = cell as Readonly<Record<string, unknown>>;
+  return Object.fromEntries(
+    axesOf(phase).flatMap((axis) => (fields[axis.id] === undefined ? [] : [[axis.id, fields[axis.id]]])),
+  ) as CellAxes<P>;
+}
+
+/** A cell's identity part for its axes (`['on', 'off']`), for grouping cells across runs. */
+export function cellAxesId(phase: AxisPhase, cell: object): string[] {
+  return axesOf(phase).map((axis) => (axisOn(cell, axis.id) ? 'on' : 'off'));
 }
 
 /** The values a run gives its axes, as the spec holds them (`{ guard: ['off', 'on'] }`); an absent axis is off. */
