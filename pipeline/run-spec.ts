@@ -10,7 +10,7 @@ import { specPartSchema, type Registry, type RegistryEntry } from './core/regist
 import { EXPERIMENTS, experimentArgs } from './experiments.js';
 import { FORGERY_KINDS } from '../scenarios/forged-reasoning-scenario.js';
 import { sha256 } from './json-files.js';
-import { AXIS_SPEC_SHAPE, axisIdentity } from './defences/axes/index.js';
+import { AXES, AXIS_SPEC_SHAPE, type AxisId, type AxisV1, axisIdentity } from './defences/axes/index.js';
 
 const idList = z.array(z.string().min(1)).min(1);
 
@@ -209,12 +209,13 @@ export const runSpecSchema = z
         path: ['agent'],
         message: `--agent ${spec.agent} applies to forged-reasoning only; ${spec.experiment} runs its own decision prompts`,
       });
-    if (spec.taint?.includes('on') && !EXPERIMENTS.get(spec.experiment).writesJournals)
-      context.addIssue({
-        code: 'custom',
-        path: ['taint'],
-        message: `--taint on needs an experiment that writes journals (${EXPERIMENTS.ids.filter((id) => EXPERIMENTS.get(id).writesJournals).join(', ')}); ${spec.experiment} writes none`,
-      });
+    // An axis turned on where it cannot apply (`--taint on` without journals): the axis says why.
+    const experiments = EXPERIMENTS.ids.map((id) => ({ id, writesJournals: EXPERIMENTS.get(id).writesJournals }));
+    const experiment = experiments.find((e) => e.id === spec.experiment)!;
+    for (const axis of AXES as readonly AxisV1[]) {
+      const problem = spec[axis.id as AxisId]?.includes('on') ? axis.notApplicable?.(experiment, experiments) : null;
+      if (problem) context.addIssue({ code: 'custom', path: [axis.id], message: problem });
+    }
   });
 
 export type RunSpec = z.infer<typeof runSpecSchema>;

@@ -5,6 +5,14 @@ import type { DefenceId, DefenceV1 } from '../defence-v1.js';
 /** The experiment phases whose units an axis varies. */
 export type AxisPhase = 'grid' | 'follow-up';
 
+/** What an axis may ask of an experiment it is turned on for (pipeline/experiments.ts). */
+export interface AxisExperiment {
+  /** The experiment's id (`grid`, `writeback`, …). */
+  id: string;
+  /** It journals decisions back into memory. */
+  writesJournals: boolean;
+}
+
 /**
  * A defence axis: one file exporting one of these, plus one line in `pipeline/defences/axes/index.ts`. The command
  * line (`--<id>`), the run spec, the unit key, the unit id, the plan, the manifest's defence records, the summary
@@ -35,4 +43,9 @@ export interface AxisV1 {
   readonly stored: 'always' | 'when-on';
   /** What `--<id> off,on` does, as `pnpm eval --help` prints it after the flag: one line, then any continuation lines. */
   readonly usage: readonly string[];
+  /**
+   * Why `--<id> on` cannot apply to `experiment` (the spec error's message), or null; `experiments` lists every
+   * registered one. Absent: it applies wherever its phases run.
+   */
+  notApplicable?(experiment: AxisExperiment, experiments: readonly AxisExperiment[]): string | null;
 }

@@ -1,5 +1,5 @@
 // The taint axis (issue #19): journals without and/or with provenance (`--taint off,on`), journal experiments only.
-import type { AxisV1 } from './axis-v1.js';
+import type { AxisExperiment, AxisV1 } from './axis-v1.js';
 
 export const taintAxis = {
   specificationVersion: 'axis-v1',
@@ -8,4 +8,11 @@ export const taintAxis = {
   phases: ['follow-up'],
   stored: 'when-on',
   usage: ['writeback, propagation: journals without and/or with provenance (the taint defence)'],
+  notApplicable: (experiment: AxisExperiment, experiments: readonly AxisExperiment[]) =>
+    experiment.writesJournals
+      ? null
+      : `--taint on needs an experiment that writes journals (${experiments
+          .filter((e) => e.writesJournals)
+          .map((e) => e.id)
+          .join(', ')}); ${experiment.id} writes none`,
 } as const satisfies AxisV1;
