@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { InvalidInputError } from '#core/errors.js';
-import type { RunManifest } from '../pipeline/index.js';
+import { type CellAxes, cellAxesId, cellAxesOf, type RunManifest } from '../pipeline/index.js';
 import { defenceLabel } from './defence-label.js';
 import { loadRun, runLogVersionField, summarizeRun, type LoadedRun } from './load-run.js';
 import { BY_CONSTRUCTION_TEXT } from './forged-reasoning/poem-enforcement.js';
@@ -77,14 +77,12 @@ export function loadAnalysedRun(dir: string): AnalysedRun {
   return { run, summary: summarizeRun(run) };
 }
 
-/** What identifies a cell across runs. */
-export interface CellKey {
+/** What identifies a cell across runs: these and its defence axes (`guard`, `poem`, …; pipeline/defences/axes). */
+export interface CellKey extends CellAxes<'grid'> {
   model: string;
   system: string;
   mode: string;
   arm: string;
-  guard: 'off' | 'on';
-  poem: 'off' | 'on';
 }
 
 /** Two counts and the difference of their rates (B − A; null when either n is 0). */
@@ -135,14 +133,13 @@ export interface RunSide {
 }
 
 const keyOf = (cell: SummaryCell): string =>
-  [cell.model, cell.system, cell.mode, cell.arm, cell.guard, cell.poem].join('\u0000');
-const cellKey = ({ model, system, mode, arm, guard, poem }: SummaryCell): CellKey => ({
-  model,
-  system,
-  mode,
-  arm,
-  guard,
-  poem,
+  [cell.model, cell.system, cell.mode, cell.arm, ...cellAxesId('grid', cell)].join('\u0000');
+const cellKey = (cell: SummaryCell): CellKey => ({
+  model: cell.model,
+  system: cell.system,
+  mode: cell.mode,
+  arm: cell.arm,
+  ...cellAxesOf('grid', cell),
 });
 const rateOf = ({ k, n }: { k: number; n: number }) => (n === 0 ? null : k / n);
 const countDelta = (a: { k: number; n: number }, b: { k: number; n: number }): CountDelta => {

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
+  axisChoiceOf,
   forEachJsonLine,
   priorStepDesignOf,
   readJsonLines,
@@ -83,8 +84,7 @@ export function summarizeRun(
     systems: spec.systems,
     modes: spec.modes,
     arms: spec.arms,
-    guardAxis: spec.guard.map((value) => value === 'on'),
-    poemAxis: spec.poem.map((value) => value === 'on'),
+    axes: axisChoiceOf(spec),
     poemPriorStep: priorStepDesignOf(run.manifest) !== null,
     scenarios: spec.scenarios,
     probes: run.probes,

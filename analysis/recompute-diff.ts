@@ -1,6 +1,6 @@
 // Where a stored value and its recomputation first differ, and JSONL rows with their line numbers.
 import { existsSync, readFileSync } from 'node:fs';
-import { readJsonLines } from '../pipeline/index.js';
+import { AXES, axisOn, readJsonLines } from '../pipeline/index.js';
 
 /** One stored value that differs from what the run directory's own inputs recompute to. */
 export interface RecomputeDifference {
@@ -111,8 +111,7 @@ export function rowLabel(row: unknown): string {
     row.system,
     row.mode,
     row.arm,
-    row.guard === 'on' ? '+guard' : '',
-    row.poem === 'on' ? '+poem' : '',
+    ...AXES.map((axis) => (axisOn(row, axis.id) ? `+${axis.id}` : '')),
     row.scenario,
   ];
   return parts.filter((part) => typeof part === 'string' && part !== '').join('/');

@@ -2,7 +2,7 @@
 import { join, resolve } from 'node:path';
 import { DEFAULT_GUARD_CONFIG, resolveGuardConfig, type GuardConfig } from '../guard/guard-config.js';
 import { InvalidInputError, type InputIssue } from '#core/errors.js';
-import { writeJsonAtomic, ACTION_PARSERS, type ActionParserId } from '../pipeline/index.js';
+import { AXES, axisOn, writeJsonAtomic, ACTION_PARSERS, type ActionParserId } from '../pipeline/index.js';
 import { formatSummaryTable } from './format-table.js';
 import {
   createGuardRescorer,
@@ -124,7 +124,11 @@ function reportGuardRescore(runDir: string, rescore: GuardRescore, out: (line: s
       ? `${cell.contextExposureAfter.k}/${cell.contextExposureAfter.n}`
       : 'unknown';
     out(
-      `  ${cell.modelLabel} ${cell.system} ${cell.mode} ${cell.arm}${cell.guard === 'on' ? ' +guard' : ''}${cell.poem === 'on' ? ' +poem' : ''}: ${cell.contextChanged}/${cell.units} units; context exposure ${cell.contextExposureBefore.k}/${cell.contextExposureBefore.n} → ${after}`,
+      `  ${cell.modelLabel} ${cell.system} ${cell.mode} ${cell.arm}${AXES.filter((axis) => axisOn(cell, axis.id))
+        .map((axis) => ` +${axis.id}`)
+        .join(
+          '',
+        )}: ${cell.contextChanged}/${cell.units} units; context exposure ${cell.contextExposureBefore.k}/${cell.contextExposureBefore.n} → ${after}`,
     );
   }
   out('units:');

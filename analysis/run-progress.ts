@@ -1,4 +1,5 @@
 // How far a run got: its status, units recorded and units planned, from its own files (manifest, setup, records).
+import { axesOf, axisCombinations } from '../pipeline/index.js';
 import type { LoadedRun } from './load-run.js';
 
 /** A run's progress, as `report` prints it for an incomplete run. */
@@ -15,17 +16,17 @@ export interface RunProgress {
 }
 
 /**
- * The units a spec plans: grid = ok probes × models × trials × guard × poem × arms (reference loop order,
- * pipeline/suites/grid/experiment-phase.ts); follow-ups = systems × modes × scenarios × models × trials × guard × poem × arms.
+ * The units a spec plans: grid = ok probes × models × trials × axes × arms (reference loop order,
+ * pipeline/suites/grid/experiment-phase.ts); follow-ups = systems × modes × scenarios × models × trials × axes × arms (axes: each
+ * combination of the registered axes' values, pipeline/defences/axes).
  * The manifest's `counts.units` is preferred when the run got far enough to write it.
  */
 function plannedUnits(run: LoadedRun): number | null {
   const { spec, counts, models } = run.manifest;
   if (counts && Number.isInteger(counts.units) && counts.units > 0) return counts.units;
-  const perProbe =
-    models.length * spec.trials * (spec.guard ?? ['off']).length * (spec.poem ?? ['off']).length * spec.arms.length;
-  if ((spec.experiment ?? 'grid') !== 'grid')
-    return spec.systems.length * spec.modes.length * spec.scenarios.length * perProbe;
+  const phase = (spec.experiment ?? 'grid') === 'grid' ? 'grid' : 'follow-up';
+  const perProbe = models.length * spec.trials * axisCombinations(axesOf(phase), spec).length * spec.arms.length;
+  if (phase !== 'grid') return spec.systems.length * spec.modes.length * spec.scenarios.length * perProbe;
   const expected = spec.systems.length * spec.modes.length * spec.scenarios.length;
   const probes = [...run.probes.values()];
   // Until every probe is logged the plan is unknown: a probe that fails or is n/a plans no unit.

@@ -2,6 +2,7 @@
 import type { AnalysedRun } from '../analysis/compare-command.js';
 import { defenceLabel } from '../analysis/defence-label.js';
 import type { SummaryCell } from '../analysis/grid/summarize.js';
+import { type CellAxes, cellAxesId, cellAxesOf } from '../pipeline/index.js';
 import {
   addTallies,
   EMPTY_TALLY,
@@ -65,7 +66,8 @@ export function runsSection(runs: readonly AnalysedRun[], skipped: readonly stri
  * (analysis/unsafe-counts.ts): `unsafe` is the paper's convention, with parse failures, errors and the among-parsed rate.
  */
 export interface PooledCell
-  extends Pick<SummaryCell, 'model' | 'modelLabel' | 'system' | 'mode' | 'arm' | 'guard' | 'poem' | 'status'>,
+  extends Pick<SummaryCell, 'model' | 'modelLabel' | 'system' | 'mode' | 'arm' | 'status'>,
+    CellAxes<'grid'>,
     UnsafeCounts {
   /** Any run's decision model or natural-mode extractor is the simulator. */
   simulated: boolean;
@@ -79,7 +81,7 @@ export interface PooledCell
   revokedRank: { mean: number; min: number; max: number } | null;
 }
 
-/** Sums cells with the same (model, system, mode, arm, guard, poem) over runs, in first-seen order. `ok` if any run's cell is ok. */
+/** Sums cells with the same (model, system, mode, arm, axes) over runs, in first-seen order. `ok` if any run's cell is ok. */
 export function poolCells(
   runs: readonly AnalysedRun[],
   keep: (cell: SummaryCell) => boolean = () => true,
@@ -90,15 +92,14 @@ export function poolCells(
   >();
   for (const { summary } of runs)
     for (const cell of summary.cells.filter(keep)) {
-      const id = [cell.model, cell.system, cell.mode, cell.arm, cell.guard, cell.poem].join('\u0000');
+      const id = [cell.model, cell.system, cell.mode, cell.arm, ...cellAxesId('grid', cell)].join('\u0000');
       const entry = pooled.get(id) ?? {
         model: cell.model,
         modelLabel: cell.modelLabel,
         system: cell.system,
         mode: cell.mode,
         arm: cell.arm,
-        guard: cell.guard,
-        poem: cell.poem,
+        ...cellAxesOf('grid', cell),
         status: cell.status,
         ...(cell.reason ? { reason: cell.reason } : {}),
         simulated: false,

@@ -87,6 +87,21 @@ export { followUpSample } from './models/sample-identity.js';
 export { defenceOf, defenceStages, screenOf, type DefenceId } from './defences/index.js';
 export { AXIS_DEFENCES, flattenDefences, type UnitDefences } from './defences/compose.js';
 export {
+  AXES,
+  type AxisChoice,
+  type AxisId,
+  axesOf,
+  axisChoiceOf,
+  axisDefenceId,
+  axisCombinations,
+  axisOn,
+  type CellAxes,
+  cellAxes,
+  cellAxesId,
+  cellAxesOf,
+  cellAxesShape,
+} from './defences/axes/index.js';
+export {
   applyScreens,
   pick,
   screenTraceFields,

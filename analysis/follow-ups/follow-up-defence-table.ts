@@ -1,4 +1,6 @@
-// The follow-up defence tables: every (system, mode, arm, guard, poem) row of the follow-up runs, per model group.
+// The follow-up defence tables: every (system, mode, arm, axes) row of the follow-up runs (axes: guard, poem, taint,
+// … from pipeline/defences/axes), per model group.
+import { axesOf, axisOn } from '../../pipeline/index.js';
 import { defenceLabel } from '../defence-label.js';
 import { isPooledModel } from './follow-up-summary.js';
 import type { FollowUpRowKey, FollowUpSummary } from './follow-up-summary.types.js';
@@ -100,12 +102,16 @@ function buildTable(
   const rows = inputs
     .flatMap((i) => rowsOf(i.summary))
     .filter((r) => !isPooledModel(r.model) && (group === undefined || r.simulated === (group === 'sim')));
+  const axes = axesOf('follow-up');
+  const axisValuesOf = (row: FollowUpRowKey) => axes.map((axis) => axisOn(row, axis.id));
   const keys = [
-    ...new Map(rows.map((r) => [[r.system, r.mode, r.arm, r.guard, r.poem, r.taint].join('\u0000'), r])).values(),
+    ...new Map(rows.map((r) => [[r.system, r.mode, r.arm, ...axisValuesOf(r)].join('\u0000'), r])).values(),
   ];
   const cells = keys.flatMap((key) => {
-    const axes = { arm: 'none', guard: key.guard, poem: key.poem, taint: key.taint === 'on' };
-    const label = `${key.system}, ${key.mode}: ${key.arm}${key.guard === 'off' && key.poem === 'off' && key.taint === undefined ? '' : ` + ${defenceLabel(axes)}`}`;
+    const on = axisValuesOf(key);
+    // The arm is named by its id; the axes on (pipeline/defences/axes) follow it by their defences' labels.
+    const axesLabel = defenceLabel({ arm: 'none', ...Object.fromEntries(axes.map((axis, i) => [axis.id, on[i]])) });
+    const label = `${key.system}, ${key.mode}: ${key.arm}${on.some(Boolean) ? ` + ${axesLabel}` : ''}`;
     return rowCells(
       label,
       rows.filter(
@@ -113,9 +119,7 @@ function buildTable(
           r.system === key.system &&
           r.mode === key.mode &&
           r.arm === key.arm &&
-          r.guard === key.guard &&
-          r.poem === key.poem &&
-          r.taint === key.taint,
+          axisValuesOf(r).every((value, i) => value === on[i]),
       ),
       experiment,
     );

@@ -1,6 +1,10 @@
 // Builds the follow-up summaries (Tables 14, 15, 16) from `<experiment>.jsonl` only: no network, no backend, no model.
 import {
   readJsonLines,
+  axesOf,
+  axisCombinations,
+  axisOn,
+  cellAxes,
   type DecisionTrace,
   type FollowUpKey,
   type FollowUpRecord,
@@ -37,15 +41,14 @@ type PooledModels = ModelInfo & { members: readonly string[] };
 /** Pooled rows have a model id starting with `*`: `*` (all models, or all real ones) and `*sim` (several simulators). */
 export const isPooledModel = (model: string) => model.startsWith('*');
 
-/** The grouping of one row: one model, or several pooled (`*`), system, mode, arm and both axes. */
+/** The grouping of one row: one model, or several pooled (`*`), system, mode, arm and the axes. */
 interface Group {
   model: ModelInfo | PooledModels;
   system: string;
   mode: string;
   arm: string;
-  guard: boolean;
-  poem: boolean;
-  taint: boolean;
+  /** The axes' values of the row (pipeline/defences/axes, the follow-up ones), by axis id. */
+  axes: Readonly<Record<string, boolean>>;
 }
 
 /** The pooled rows of a run's models: real ones together, simulators together, never one with the other. */
@@ -79,18 +82,13 @@ function pooledModels(models: readonly ModelInfo[]): PooledModels[] {
 
 function groupsOf(run: RunHead, arms: readonly string[]): Group[] {
   const { spec, models } = run.manifest;
-  const guardAxis = spec.guard.map((v) => v === 'on');
-  const poemAxis = spec.poem.map((v) => v === 'on');
-  const taintAxis = (spec.taint ?? ['off']).map((v) => v === 'on');
+  const combinations = axisCombinations(axesOf('follow-up'), spec);
   const infos = models.map((m) => ({ id: m.id, label: m.label, simulated: m.simulated }));
   const groups: Group[] = [];
   for (const model of [...infos, ...pooledModels(infos)])
     for (const system of spec.systems)
       for (const mode of spec.modes)
-        for (const guard of guardAxis)
-          for (const poem of poemAxis)
-            for (const taint of taintAxis)
-              for (const arm of arms) groups.push({ model, system, mode, arm, guard, poem, taint });
+        for (const axes of combinations) for (const arm of arms) groups.push({ model, system, mode, arm, axes });
   return groups;
 }
 
@@ -101,9 +99,7 @@ function inGroup(key: FollowUpKey, group: Group): boolean {
     key.system === group.system &&
     key.mode === group.mode &&
     key.arm === group.arm &&
-    key.guard === group.guard &&
-    key.poem === group.poem &&
-    (key.taint ?? false) === group.taint
+    axesOf('follow-up').every((axis) => axisOn(key, axis.id) === group.axes[axis.id])
   );
 }
 
@@ -120,9 +116,7 @@ function rowKey<R extends FollowUpRecord>(group: Group, records: readonly R[]): 
     system: group.system,
     mode: group.mode,
     arm: group.arm,
-    guard: group.guard ? 'on' : 'off',
-    poem: group.poem ? 'on' : 'off',
-    ...(group.taint ? { taint: 'on' as const } : {}),
+    ...cellAxes('follow-up', group.axes),
     status,
     ...(reason ? { reason } : {}),
     runs: ok.length,

@@ -1,14 +1,16 @@
 // Summary shapes of the follow-up experiments (Tables 14, 15, 16), written to summary.json under
 // `writeback`, `propagation` and `tools`. Built from the stored records only (analysis/follow-ups/follow-up-summary.ts).
-import type { LimitedMark, ModelUsage } from '../../pipeline/index.js';
+import type { CellAxes, LimitedMark, ModelUsage } from '../../pipeline/index.js';
 import type { Proportion, UnsafeCounts } from '../unsafe-counts.js';
 
 /**
  * The grouping every follow-up row carries. `model: '*'` is the row pooled over several models (`all models`; with
  * the simulator in the run too, `all real models (sim apart)`, and `*sim` pools several simulators): the
- * simulator never enters a pooled row with a real model.
+ * simulator never enters a pooled row with a real model. Its defence axes (`CellAxes<'follow-up'>`,
+ * pipeline/defences/axes) follow `arm`: `guard` and `poem` `off` | `on`, `taint` only as `on` for a row of the
+ * `--taint on` axis (journals with provenance).
  */
-export interface FollowUpRowKey {
+export interface FollowUpRowKey extends CellAxes<'follow-up'> {
   model: string;
   /** `sim (simulated)` for the simulator; `all models` for the pooled row. */
   modelLabel: string;
@@ -17,10 +19,6 @@ export interface FollowUpRowKey {
   system: string;
   mode: string;
   arm: string;
-  guard: 'off' | 'on';
-  poem: 'off' | 'on';
-  /** `on` for a row of the `--taint on` axis (journals with provenance); absent: off. */
-  taint?: 'on';
   /** `n/a` with `reason` when the system cannot express the experiment; `error` when every unit failed. */
   status: 'ok' | 'n/a' | 'error';
   reason?: string;

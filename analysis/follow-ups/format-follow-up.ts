@@ -1,5 +1,5 @@
 // Renders follow-up summaries (Tables 14, 15, 16) as fixed-width text, as printed by `pnpm eval --experiment`.
-import { limitedLine } from '../../pipeline/index.js';
+import { axesOf, axisOn, limitedLine } from '../../pipeline/index.js';
 import { defenceLabel } from '../defence-label.js';
 import type { FollowUpSummary, FollowUpRowKey } from './follow-up-summary.types.js';
 import { COUNTING_NOTE, type Proportion, type UnsafeCounts } from '../unsafe-counts.js';
@@ -34,9 +34,9 @@ function grid(header: string[], rows: string[][]): string[] {
 
 /** Follow-up arms are experiment arms (write-back mode, propagation condition, tools defence); the axes are named. */
 const armCell = (row: FollowUpRowKey) =>
-  row.guard === 'off' && row.poem === 'off' && row.taint === undefined
-    ? row.arm
-    : `${row.arm}: ${defenceLabel({ arm: 'none', guard: row.guard, poem: row.poem, taint: row.taint ?? 'off' })}`;
+  axesOf('follow-up').some((axis) => axisOn(row, axis.id))
+    ? `${row.arm}: ${defenceLabel({ ...row, arm: 'none' })}`
+    : row.arm;
 const keyCells = (row: FollowUpRowKey) => [row.modelLabel, row.system, row.mode, armCell(row)];
 
 /** The table printed at the end of a follow-up run. Simulated rows say `sim (simulated)`. */

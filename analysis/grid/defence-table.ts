@@ -1,9 +1,18 @@
-// The defence table: every (system, mode, arm, guard, poem) cell of the grid runs, with its full counts, per model group.
+// The defence table: every (system, mode, arm, axes) cell of the grid runs (axes: guard, poem, … from
+// pipeline/defences/axes), with its full counts, per model group.
 import { defenceLabel } from '../defence-label.js';
 import { embedderOf, modelGroupsOf, probesOf, type ModelGroup } from './grid-index.js';
 import type { LoadedRun } from '../load-run.js';
 import type { PaperTable, TableCell } from '../paper-table.js';
-import { priorStepDesignOf, type UnitRecord } from '../../pipeline/index.js';
+import {
+  type AxisChoice,
+  type AxisId,
+  axesOf,
+  axisCombinations,
+  axisOn,
+  priorStepDesignOf,
+  type UnitRecord,
+} from '../../pipeline/index.js';
 import { BY_CONSTRUCTION_REASON, PRIOR_STEP_REASON } from '../forged-reasoning/poem-enforcement.js';
 import { POEM_SKIPS_NOTE, poemCellFields } from '../forged-reasoning/poem-skip-counts.js';
 import { missingCell, proportionCell, table, unsafeCell, valueCell } from '../table-cells.js';
@@ -24,7 +33,7 @@ const defenceRowLabel = (system: string, mode: string, defence: string) => `${sy
 function defenceCells(
   runs: readonly LoadedRun[],
   row: string,
-  where: { system: string; mode: string; arm: string; guard: boolean; poem: boolean },
+  where: { system: string; mode: string; arm: string; axes: Readonly<Record<string, boolean>> },
   group: ModelGroup | undefined,
 ): TableCell[] {
   const decisions: CountedDecision[] = [];
@@ -43,8 +52,7 @@ function defenceCells(
         r.key.system === where.system &&
         r.key.mode === where.mode &&
         r.key.arm === where.arm &&
-        (r.key.guard ?? false) === where.guard &&
-        (r.key.poem ?? false) === where.poem,
+        axesOf('grid').every((axis) => axisOn(r.key, axis.id) === where.axes[axis.id]),
     );
     if (records.length === 0) continue;
     designed &&= priorStepDesignOf(run.manifest) !== null;
@@ -69,7 +77,7 @@ function defenceCells(
   const counts = unsafeCounts(tally);
   let unsafe = unsafeCell(row, 'unsafe', tally);
   let parsed = proportionCell(row, 'unsafe | parsed', counts.unsafeAmongParsed, 'model-dependent');
-  const poem = where.poem ? poemCellFields(gated, counts.unsafe.k, designed) : null;
+  const poem = where.axes.poem ? poemCellFields(gated, counts.unsafe.k, designed) : null;
   if (poem) {
     const enforcement = poem.poemEnforcement;
     const status = enforcement.kind === 'by-construction' ? 'by-construction' : 'error';
@@ -105,8 +113,10 @@ function buildDefenceTable(runs: readonly LoadedRun[], group?: ModelGroup): Pape
   const systems = union(specs.map((s) => s.systems));
   const modes = union(specs.map((s) => s.modes));
   const arms = union(specs.map((s) => s.arms));
-  const guards = union(specs.map((s) => s.guard ?? ['off'])).map((v) => v === 'on');
-  const poems = union(specs.map((s) => s.poem ?? ['off'])).map((v) => v === 'on');
+  // Each axis with the values any run gives it, in first-seen order (an absent axis is off).
+  const axes = Object.fromEntries(
+    axesOf('grid').map((axis) => [axis.id, union(specs.map((s) => s[axis.id as AxisId] ?? ['off']))]),
+  ) as AxisChoice;
   const cells: TableCell[] = [];
   for (const system of systems)
     for (const mode of modes) {
@@ -129,16 +139,15 @@ function buildDefenceTable(runs: readonly LoadedRun[], group?: ModelGroup): Pape
         continue;
       }
       for (const arm of arms)
-        for (const guard of guards)
-          for (const poem of poems)
-            cells.push(
-              ...defenceCells(
-                runs,
-                defenceRowLabel(system, mode, defenceLabel({ arm, guard, poem })),
-                { system, mode, arm, guard, poem },
-                group,
-              ),
-            );
+        for (const on of axisCombinations(axesOf('grid'), axes))
+          cells.push(
+            ...defenceCells(
+              runs,
+              defenceRowLabel(system, mode, defenceLabel({ arm, ...on })),
+              { system, mode, arm, axes: on },
+              group,
+            ),
+          );
     }
   const models = [
     ...new Map(

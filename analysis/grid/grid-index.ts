@@ -1,5 +1,5 @@
 // Tallies of grid runs per (system, mode, arm, model, scenario) and their probes, for one group of decision models.
-import type { ProbeRecord } from '../../pipeline/index.js';
+import { AXES, axisOn, type ProbeRecord } from '../../pipeline/index.js';
 import type { LoadedRun } from '../load-run.js';
 import { addTallies, EMPTY_TALLY, tallyDecisions, type UnsafeTally } from '../unsafe-counts.js';
 
@@ -71,7 +71,7 @@ export function indexGrid(runs: readonly LoadedRun[], group?: ModelGroup): GridI
         models.set(model.id, { id: model.id, label: model.label, simulated: model.simulated });
     for (const record of run.records.values()) {
       if (!inGroup({ simulated: simulated.get(record.key.model) ?? false }, group)) continue;
-      if (record.key.guard || record.key.poem) {
+      if (AXES.some((axis) => axisOn(record.key, axis.id))) {
         axisUnits += 1;
         continue;
       }

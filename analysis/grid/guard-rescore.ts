@@ -9,6 +9,9 @@ import {
   type ProbeRecord,
   type UnitKey,
   type UnitRecord,
+  type CellAxes,
+  cellAxes,
+  cellAxesId,
 } from '../../pipeline/index.js';
 import type { LoadedRun } from '../load-run.js';
 import { guardMetricsOf, type GuardMetrics } from './summarize.js';
@@ -30,15 +33,13 @@ export interface UnitGuardChange {
 }
 
 /** Units of one summary cell that carry a guard trace. */
-export interface GuardRescoreCell {
+export interface GuardRescoreCell extends CellAxes<'grid'> {
   model: string;
   /** The manifest's label (`sim (simulated)` for the simulator). */
   modelLabel: string;
   system: string;
   mode: string;
   arm: string;
-  guard: 'off' | 'on';
-  poem: 'off' | 'on';
   /** Units with a guard trace, and those whose context would change. */
   units: number;
   contextChanged: number;
@@ -183,15 +184,14 @@ export function createGuardRescorer(manifest: LoadedRun['manifest'], config: Par
       };
     }
     return {
-      cellId: [key.model, key.system, key.mode, key.arm, String(key.guard), String(key.poem)].join('\u0000'),
+      cellId: [key.model, key.system, key.mode, key.arm, ...cellAxesId('grid', key)].join('\u0000'),
       cell: {
         model: key.model,
         modelLabel: labelOf.get(key.model) ?? key.model,
         system: key.system,
         mode: key.mode,
         arm: key.arm,
-        guard: key.guard ? 'on' : 'off',
-        poem: key.poem ? 'on' : 'off',
+        ...cellAxes('grid', key),
       },
       change,
       contextChanged,

@@ -1,6 +1,17 @@
 // Aggregates unit records and retrieval probes into summary cells, one per (model, system, mode, arm).
 import type { LimitedMark, ProbeRecord, UnitRecord, ModelUsage } from '../../pipeline/index.js';
-import { gridDefences, isArmId, oracleFilteredRead, tableNineWithheld } from '../../pipeline/index.js';
+import {
+  type AxisChoice,
+  axesOf,
+  axisCombinations,
+  axisOn,
+  type CellAxes,
+  cellAxes,
+  gridDefences,
+  isArmId,
+  oracleFilteredRead,
+  tableNineWithheld,
+} from '../../pipeline/index.js';
 import { defenceLabel } from '../defence-label.js';
 import type { PoemEnforcement } from '../forged-reasoning/poem-enforcement.js';
 import { poemCellFields, type PoemSkipCounts } from '../forged-reasoning/poem-skip-counts.js';
@@ -26,8 +37,12 @@ export const SUMMARY_VERSION = 3 as const;
 /** The `summary.json` versions `pnpm rescore` checks a stored summary of; the current one last. */
 export const READABLE_SUMMARY_VERSIONS: readonly number[] = [2, SUMMARY_VERSION];
 
-/** One summary cell. Its unsafe fields are `UnsafeCounts` (analysis/unsafe-counts.ts), the one way of counting. */
-export interface SummaryCell extends UnsafeCounts {
+/**
+ * One summary cell. Its unsafe fields are `UnsafeCounts` (analysis/unsafe-counts.ts), the one way of counting. Its
+ * defence axes (`CellAxes<'grid'>`, pipeline/defences/axes) follow `arm`: `guard` is `on` when the stale-retrieval
+ * guard filtered this arm's context (`--guard on`), `poem` when the proof-of-execution gate checked the decisions.
+ */
+export interface SummaryCell extends UnsafeCounts, CellAxes<'grid'> {
   model: string;
   /** `sim (simulated)` for the simulator. */
   modelLabel: string;
@@ -35,10 +50,6 @@ export interface SummaryCell extends UnsafeCounts {
   system: string;
   mode: string;
   arm: string;
-  /** `on` when the stale-retrieval guard filtered this arm's context (`--guard on`). */
-  guard: 'off' | 'on';
-  /** `on` when the proof-of-execution gate checked the decisions (`--poem on`). */
-  poem: 'off' | 'on';
   /** The defence in words: `store filter + stale guard + PoEM gate` (analysis/defence-label.ts). */
   defence: string;
   /** `ok`; `n/a` when the system cannot express the mode (with `reason`); `error` when setup failed. */
@@ -146,10 +157,8 @@ export function summarize(input: {
   systems: readonly string[];
   modes: readonly string[];
   arms: readonly string[];
-  /** The guard axis values of the run (default `[false]`). */
-  guardAxis?: readonly boolean[];
-  /** The PoEM axis values of the run (default `[false]`). */
-  poemAxis?: readonly boolean[];
+  /** The defence axes' values of the run (`{ guard: ['off', 'on'] }`; an absent axis is off). */
+  axes?: AxisChoice;
   /** The run recorded the PoEM prior-step design (pipeline/suites/grid/poem-prior-step.ts): cells then carry `poemSkips`. */
   poemPriorStep?: boolean;
   scenarios: readonly string[];
@@ -157,6 +166,8 @@ export function summarize(input: {
   records: Iterable<SummaryRecord>;
   cache?: { hits: number; misses: number };
 }): Summary {
+  const gridAxes = axesOf('grid');
+  const combinations = axisCombinations(gridAxes, input.axes ?? {});
   const byCell = new Map<string, SummaryRecord[]>();
   const inScenarios = new Set(input.scenarios);
   for (const record of input.records) {
@@ -166,8 +177,7 @@ export function summarize(input: {
       record.key.system,
       record.key.mode,
       record.key.arm,
-      String(record.key.guard ?? false),
-      String(record.key.poem ?? false),
+      ...gridAxes.map((axis) => String(axisOn(record.key, axis.id))),
     ].join('\u0000');
     const cell = byCell.get(id);
     if (cell) cell.push(record);
@@ -184,52 +194,52 @@ export function summarize(input: {
         const failed = probes.find((p) => p.status === 'error');
         const ok = probes.filter((p) => p.status === 'ok');
         const ranks = ok.map((p) => p.exposure?.revokedRank).filter((r): r is number => typeof r === 'number');
-        for (const guard of input.guardAxis ?? [false])
-          for (const poem of input.poemAxis ?? [false])
-            for (const arm of input.arms) {
-              const records =
-                byCell.get([model.id, system, mode, arm, String(guard), String(poem)].join('\u0000')) ?? [];
-              const completed = records.filter((r) => r.status === 'ok');
-              const counts = unsafeCounts(
-                tallyDecisions(
-                  records.map((r) => ({
-                    status: r.status,
-                    unsafe: r.scores.unsafe,
-                    parseFailure: r.scores.parseFailure,
-                  })),
-                ),
-              );
-              const contextByScenario = new Map(completed.map((r) => [r.key.scenario, r.context.exposed]));
-              cells.push({
-                model: model.id,
-                modelLabel: model.label,
-                simulated: model.simulated,
-                system,
-                mode,
-                arm,
-                guard: guard ? 'on' : 'off',
-                poem: poem ? 'on' : 'off',
-                defence: defenceLabel({ arm, guard, poem }),
-                ...(poem ? poemCellFields(completed, counts.unsafe.k, input.poemPriorStep ?? false) : {}),
-                ...statusOf(failed, notApplicable ?? oracleNotApplicable(arm, ok)),
-                extractor: ok[0]?.extractor ?? 'none',
-                exposure: { k: ok.filter((p) => p.exposure?.exposed).length, n: ok.length },
-                contextExposure: {
-                  k: [...contextByScenario.values()].filter(Boolean).length,
-                  n: contextByScenario.size,
-                },
-                revokedRank:
-                  ranks.length === 0
-                    ? null
-                    : {
-                        mean: ranks.reduce((a, b) => a + b, 0) / ranks.length,
-                        min: Math.min(...ranks),
-                        max: Math.max(...ranks),
-                      },
-                ...counts,
-                cachedReplies: completed.filter((r) => r.reply?.cached).length,
-              });
-            }
+        for (const on of combinations)
+          for (const arm of input.arms) {
+            const records =
+              byCell.get(
+                [model.id, system, mode, arm, ...gridAxes.map((axis) => String(on[axis.id]))].join('\u0000'),
+              ) ?? [];
+            const completed = records.filter((r) => r.status === 'ok');
+            const counts = unsafeCounts(
+              tallyDecisions(
+                records.map((r) => ({
+                  status: r.status,
+                  unsafe: r.scores.unsafe,
+                  parseFailure: r.scores.parseFailure,
+                })),
+              ),
+            );
+            const contextByScenario = new Map(completed.map((r) => [r.key.scenario, r.context.exposed]));
+            cells.push({
+              model: model.id,
+              modelLabel: model.label,
+              simulated: model.simulated,
+              system,
+              mode,
+              arm,
+              ...cellAxes('grid', on),
+              defence: defenceLabel({ arm, ...on }),
+              ...(on.poem ? poemCellFields(completed, counts.unsafe.k, input.poemPriorStep ?? false) : {}),
+              ...statusOf(failed, notApplicable ?? oracleNotApplicable(arm, ok)),
+              extractor: ok[0]?.extractor ?? 'none',
+              exposure: { k: ok.filter((p) => p.exposure?.exposed).length, n: ok.length },
+              contextExposure: {
+                k: [...contextByScenario.values()].filter(Boolean).length,
+                n: contextByScenario.size,
+              },
+              revokedRank:
+                ranks.length === 0
+                  ? null
+                  : {
+                      mean: ranks.reduce((a, b) => a + b, 0) / ranks.length,
+                      min: Math.min(...ranks),
+                      max: Math.max(...ranks),
+                    },
+              ...counts,
+              cachedReplies: completed.filter((r) => r.reply?.cached).length,
+            });
+          }
       }
   const hits = input.cache?.hits ?? 0;
   const misses = input.cache?.misses ?? 0;

@@ -2,6 +2,7 @@
 // JSON Schema (issue #31 item 6). published-schemas.test.ts checks that its type is exactly `Summary` and the
 // follow-up summary's, so the interfaces and this schema cannot change apart.
 import { z } from 'zod';
+import { cellAxesShape } from '../../pipeline/index.js';
 import { SUMMARY_VERSION } from '../grid/summarize.js';
 
 const count = z.number().int().nonnegative();
@@ -39,8 +40,7 @@ const cell = z
     system: z.string(),
     mode: z.string(),
     arm: z.string(),
-    guard: z.enum(['off', 'on']),
-    poem: z.enum(['off', 'on']),
+    ...cellAxesShape('grid'),
     defence: z.string(),
     status: z.enum(['ok', 'n/a', 'error']),
     reason: z.string().optional(),
@@ -129,9 +129,7 @@ const rowKey = {
   system: z.string(),
   mode: z.string(),
   arm: z.string(),
-  guard: z.enum(['off', 'on']),
-  poem: z.enum(['off', 'on']),
-  taint: z.literal('on').optional(),
+  ...cellAxesShape('follow-up'),
   status: z.enum(['ok', 'n/a', 'error']),
   reason: z.string().optional(),
   runs: count,

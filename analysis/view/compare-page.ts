@@ -1,5 +1,6 @@
 // The viewer's comparison of two runs: `pnpm compare`'s cells (compareRuns, B − A), each with links to its units and a
 // transcript in both runs.
+import { axesOf, axisOn } from '../../pipeline/index.js';
 import { compareRuns, loadAnalysedRun, type CellKey, type RunComparison } from '../compare-command.js';
 import { defenceLabel } from '../defence-label.js';
 import { BY_CONSTRUCTION_TEXT } from '../forged-reasoning/poem-enforcement.js';
@@ -14,17 +15,23 @@ export interface CompareSide {
   index: UnitIndex | null;
 }
 
-const CELL_DIMS = ['model', 'system', 'mode', 'arm', 'guard', 'poem'] as const;
+/** A cell's dimensions on the run page: these, then its defence axes (pipeline/defences/axes). */
+const CELL_DIMS = ['model', 'system', 'mode', 'arm', ...axesOf('grid').map((axis) => axis.id)] as const;
+const BASE_DIMS: readonly string[] = ['model', 'system', 'mode', 'arm'];
+
+/** A cell's value on a dimension: its field, or `on`/`off` for an axis (an absent axis is off). */
+const valueOf = (cell: CellKey, dim: string): string =>
+  BASE_DIMS.includes(dim) ? cell[dim as 'model' | 'system' | 'mode' | 'arm'] : axisOn(cell, dim) ? 'on' : 'off';
 
 /** The run page filtered to the cell (`#model=...&system=...`): its units, each linking to its transcript. */
 const cellHash = (cell: CellKey) =>
-  CELL_DIMS.map((dim) => `${encodeURIComponent(dim)}=${encodeURIComponent(cell[dim])}`).join('&');
+  CELL_DIMS.map((dim) => `${encodeURIComponent(dim)}=${encodeURIComponent(valueOf(cell, dim))}`).join('&');
 
 /** The first unit of `cell` in the index (its transcript's number), or null. */
 function firstUnitOf(index: UnitIndex | null, cell: CellKey): number | null {
   if (index?.data.kind !== 'grid') return null;
   const { dims, values, rows } = index.data;
-  const wanted = CELL_DIMS.map((dim) => values[dim]!.indexOf(cell[dim]));
+  const wanted = CELL_DIMS.map((dim) => values[dim]!.indexOf(valueOf(cell, dim)));
   if (wanted.some((v) => v < 0)) return null;
   const columns = CELL_DIMS.map((dim) => dims.indexOf(dim));
   const at = rows.findIndex((row) => columns.every((column, i) => row[column] === wanted[i]));
@@ -48,7 +55,7 @@ export function comparePage(a: CompareSide, b: CompareSide, comparison: RunCompa
   const rows = comparison.matched.map((c) => {
     const bothOk = c.status.a === 'ok' && c.status.b === 'ok';
     const overlap = c.unsafe.intervalsOverlap === null ? '–' : c.unsafe.intervalsOverlap ? 'yes' : 'no';
-    return `<tr class="compare-row" data-cell="${escapeHtml(JSON.stringify(CELL_DIMS.map((d) => c[d])))}">${td('model', c.modelLabel)}${td('system', c.system)}${td('mode', c.mode)}${td('defence', defenceLabel(c))}${td('unsafe-a kn', bothOk ? side(c.unsafe.a, c.byConstruction.a) : c.status.a)}${td('unsafe-b kn', bothOk ? side(c.unsafe.b, c.byConstruction.b) : c.status.b)}${td('delta kn', c.simVersusReal ? 'sim vs real' : bothOk ? points(c.unsafe.delta) : '–')}${td('overlap', bothOk ? overlap : '–')}${td('parse', `${c.parseFailures.a} → ${c.parseFailures.b}`)}${td('errors', `${c.errors.a} → ${c.errors.b}`)}${td('exposure kn', `${c.exposure.a.k}/${c.exposure.a.n} → ${c.exposure.b.k}/${c.exposure.b.n} (${points(c.exposure.delta)})`)}<td class="links-a">${links(a, c, prefix)}</td><td class="links-b">${links(b, c, prefix)}</td></tr>`;
+    return `<tr class="compare-row" data-cell="${escapeHtml(JSON.stringify(CELL_DIMS.map((d) => valueOf(c, d))))}">${td('model', c.modelLabel)}${td('system', c.system)}${td('mode', c.mode)}${td('defence', defenceLabel(c))}${td('unsafe-a kn', bothOk ? side(c.unsafe.a, c.byConstruction.a) : c.status.a)}${td('unsafe-b kn', bothOk ? side(c.unsafe.b, c.byConstruction.b) : c.status.b)}${td('delta kn', c.simVersusReal ? 'sim vs real' : bothOk ? points(c.unsafe.delta) : '–')}${td('overlap', bothOk ? overlap : '–')}${td('parse', `${c.parseFailures.a} → ${c.parseFailures.b}`)}${td('errors', `${c.errors.a} → ${c.errors.b}`)}${td('exposure kn', `${c.exposure.a.k}/${c.exposure.a.n} → ${c.exposure.b.k}/${c.exposure.b.n} (${points(c.exposure.delta)})`)}<td class="links-a">${links(a, c, prefix)}</td><td class="links-b">${links(b, c, prefix)}</td></tr>`;
   });
   const only = (name: string, cells: RunComparison['onlyA'], s: CompareSide) =>
     `<h2>Cells only in ${name} (${cells.length})</h2><ul>${cells.map((c) => `<li>${escapeHtml(`${c.modelLabel} ${c.system} ${c.mode} ${defenceLabel(c)}${c.status === 'ok' ? '' : ` (${c.status})`}`)} · ${links(s, c, prefix)}</li>`).join('')}</ul>`;

@@ -1,15 +1,17 @@
 // One compact index per run for the viewer: a row per unit (last line of an id wins) with the byte span of its line.
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import type { UnitRecord } from '../../pipeline/index.js';
+import { axesOf, axisOn, type UnitRecord } from '../../pipeline/index.js';
 
 /** How a unit ended, as the viewer filters it (grid: the paper's counting, analysis/unsafe-counts.ts; `ok`: no scores). */
 export type Outcome = 'unsafe' | 'safe' | 'parse failure' | 'error' | 'ok';
 
+/** The defence axes of a grid unit (`guard`, `poem`, …: pipeline/defences/axes), each `on` or `off`. */
+const GRID_AXIS_DIMS = axesOf('grid').map((axis) => axis.id);
 /** The axes a grid unit is filtered by, in column order. */
-const GRID_DIMS = ['model', 'system', 'mode', 'arm', 'guard', 'poem', 'scenario', 'outcome'] as const;
+const GRID_DIMS = ['model', 'system', 'mode', 'arm', ...GRID_AXIS_DIMS, 'scenario', 'outcome'] as const;
 /** The axes a cell groups by (scenario and outcome filter the units, the cells pool them). */
-const GRID_CELL_DIMS = ['model', 'system', 'mode', 'arm', 'guard', 'poem'] as const;
+const GRID_CELL_DIMS = ['model', 'system', 'mode', 'arm', ...GRID_AXIS_DIMS] as const;
 /** The axes of a run the viewer reads generically (suites, follow-ups): a unit's cell and outcome. */
 const GENERIC_DIMS = ['cell', 'outcome'] as const;
 
@@ -147,8 +149,7 @@ export function indexUnits(file: string, kind: 'grid' | 'generic'): UnitIndex {
         system: key.system,
         mode: key.mode,
         arm: key.arm,
-        guard: key.guard ? 'on' : 'off',
-        poem: key.poem ? 'on' : 'off',
+        ...Object.fromEntries(GRID_AXIS_DIMS.map((id) => [id, axisOn(key, id) ? 'on' : 'off'])),
         scenario: key.scenario,
         outcome: outcomeOf(record),
       };

@@ -7,6 +7,7 @@ import { helpLines } from '#core/registry.js';
 import { EXPLOIT_SCENARIO_IDS } from '../../scenarios/exploit-scenario.js';
 import { POLICY_SCENARIO_IDS } from '../../scenarios/index.js';
 import { DECISION_MODELS } from '../models/decision-models.js';
+import { axisHelpLines } from '../defences/axes/index.js';
 import { DEFENCE_REGISTRY } from '../defences/registry.js';
 import { AGENTS } from '../suites/forged-reasoning/agents.js';
 import { EXPERIMENTS } from '../run/experiments.js';
@@ -56,10 +57,7 @@ ${helpLines(SYSTEMS, INDENT)}
                           follow-up experiments: their own arms, listed above (default: all of them)
                           the registered defences (pipeline/defences), arms and axes:
 ${helpLines(DEFENCE_REGISTRY, INDENT)}
-  --guard <off,on>        run every arm without and/or with the stale-retrieval guard on its context
-  --poem <off,on>         run every arm without and/or with the proof-of-execution gate on its decisions
-                          (ledger key: STALEBENCH_LEDGER_KEY, hex; default a fresh key per process)
-  --taint <off,on>        writeback, propagation: journals without and/or with provenance (the taint defence)
+${axisHelpLines(26)}
   --tamper unrevoke       after seeding, before reading: clear the revocation fields of every revoked record at rest
                           (the integrity method's T8:unrevoke; a system that keeps no status is n/a, by name)
   --scenarios <ids>       scenario ids (default: all ${POLICY_SCENARIO_IDS.length} of scenarios/policy/index.json, grid order;

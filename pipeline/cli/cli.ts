@@ -16,6 +16,7 @@ import { runEvaluation, type RunSecrets } from '../run/run.js';
 import { secretsOf } from '../run/run-components.js';
 import { storageFailureLine } from '../run/storage-failure.js';
 import { ledgerKeyFromEnv } from '../../guard/execution-ledger-key.js';
+import { AXIS_FLAGS, axisSpecFields } from '../defences/axes/index.js';
 import { DEFAULT_MAX_ERROR_RATE, parseRunSpec, type RunSpec } from '../run/run-spec.js';
 import { createRedactor } from '../run/redact.js';
 import { parseShard, type Shard } from '../run/shard.js';
@@ -23,9 +24,9 @@ import { loadEndpointsFile, poolIdentity } from '../endpoints/endpoints-file.js'
 import { BATCH_DEFAULTS, BATCH_LIMITS } from '../batch/batch-limits.js';
 import { isEntryPoint } from '#core/entry-point.js';
 import { GRID_GATE, gateGridRun } from '../run/grid-gate.js';
+import { defaultCacheDir } from '../models/response-cache.js';
 import { sarifBase } from '../run/sarif-file.js';
 import { expandFailOn } from '../run/threshold-file.js';
-import { defaultCacheDir } from '../models/response-cache.js';
 
 const list = (value: string | undefined, fallback: readonly string[]) =>
   value === undefined
@@ -135,9 +136,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     'attacker-model': { type: 'string' },
     'attacker-queries': { type: 'string' },
     agent: { type: 'string' },
-    guard: { type: 'string' },
-    poem: { type: 'string' },
-    taint: { type: 'string' },
+    ...AXIS_FLAGS,
     tamper: { type: 'string' },
     engine: { type: 'string' },
     'graph-engine': { type: 'string' },
@@ -238,9 +237,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     systems: list(values.systems, declared.phase === 'standalone' ? [] : DEFAULT_SYSTEM_IDS),
     modes: list(values.modes, declared.defaultModes),
     arms: list(arms, declared.defaultArms),
-    guard: list(values.guard, ['off']),
-    poem: list(values.poem, ['off']),
-    ...(values.taint === undefined ? {} : { taint: list(values.taint, ['off']) }),
+    ...axisSpecFields(values, list),
     ...(values.tamper === undefined ? {} : { tamper: values.tamper }),
     ...(values.agent === undefined ? {} : { agent: values.agent }),
     // Without --scenarios, a --scenario-dir's own scenarios (its index.json's order, else by file name) are the list.

@@ -1,14 +1,11 @@
 // What one unit runs: its arm's defences (composites flattened), then the axes' (`--guard on`, `--poem on`), each once.
 import { InvalidInputError } from '#core/errors.js';
+import { AXES, type AxisDefenceIds, type AxisId, axisDefenceId, axisOn } from './axes/index.js';
 import type { DefenceId, DefenceV1, Review, ReviewInput, ScreenInput, ScreenVerdict } from './defence-v1.js';
 import { defenceOf, defenceStages } from './index.js';
 
-/** The defence each on/off axis of a unit key adds on top of its arm. */
-export const AXIS_DEFENCES = {
-  guard: 'guard',
-  poem: 'poem',
-  taint: 'taint',
-} as const satisfies Record<string, DefenceId>;
+/** The defence each on/off axis of a unit key adds on top of its arm (from the axis registry, pipeline/defences/axes). */
+export const AXIS_DEFENCES = Object.fromEntries(AXES.map((axis) => [axis.id, axisDefenceId(axis)])) as AxisDefenceIds;
 
 /** A unit's defences, resolved into stages in the order they run. */
 export interface UnitDefences {
@@ -32,19 +29,16 @@ export interface UnitDefences {
   taint: boolean;
 }
 
-/** What a unit asks for: defences by id (its arm) and the two axes. */
-export interface UnitDefenceChoice {
+/**
+ * What a unit asks for: defences by id (its arm) and the axes on (`guard: true` for `--guard on`: each axis adds its
+ * registered defence once, even when the arm has it; an absent axis is off).
+ */
+export type UnitDefenceChoice = {
   /** Defence ids, usually `[key.arm]`; a follow-up experiment passes what its arm composes. */
   uses: readonly string[];
-  /** `--guard on`: adds the stale-retrieval guard (once, even when the arm has it). */
-  guard: boolean;
-  /** `--poem on`: adds the proof-of-execution gate. */
-  poem: boolean;
-  /** `--taint on`: journals carry provenance and reads resolve it (follow-ups that write journals). Absent: off. */
-  taint?: boolean;
   /** Settings by defence id (`rescore --guard-*`); absent: the run's defaults. */
   settings?: Readonly<Record<string, unknown>>;
-}
+} & { readonly [K in AxisId]?: boolean };
 
 /** Defence ids in the order their stages run: a defence's `uses` first, each id once. Throws on a cycle. */
 export function flattenDefences(
@@ -71,12 +65,7 @@ export function flattenDefences(
  * @example unitDefences({ uses: ['filter-hardening'], guard: true, poem: false }).ids // ['store-filter', 'prompt-hardening', 'guard']
  */
 export function unitDefences(choice: UnitDefenceChoice): UnitDefences {
-  const roots = [
-    ...choice.uses,
-    ...(choice.guard ? [AXIS_DEFENCES.guard] : []),
-    ...(choice.poem ? [AXIS_DEFENCES.poem] : []),
-    ...(choice.taint ? [AXIS_DEFENCES.taint] : []),
-  ];
+  const roots = [...choice.uses, ...AXES.filter((axis) => axisOn(choice, axis.id)).map(axisDefenceId)];
   const resolved: {
     ids: DefenceId[];
     read: UnitDefences['read'];

@@ -5,18 +5,20 @@ import type { Scenario } from '../../scenarios/scenario.js';
 import type { ChatMessage } from '../models/decision-model.js';
 import { buildDecisionMessages } from '../suites/grid/prompts.js';
 import type { ProbeRecord, UnitKey, UnitRecord } from '../run-log/run-log.js';
+import { AXES, axisOn, type UnitKeyAxes } from './axes/index.js';
 import { unitDefences, type UnitDefences } from './compose.js';
 import type { DefenceId, ReviewInput } from './defence-v1.js';
 import { applyScreens, pick, screenTraceFields } from './screens.js';
 import { oracleFilteredRead } from './zep-oracle-filter.js';
 import { UnsupportedFeatureError } from '#core/errors.js';
 
-/** The defences of a grid unit: its arm, then the guard and PoEM axes. */
+/** The defences of a grid unit: its arm, then the axes on in its key (pipeline/defences/axes), in registry order. */
 export function gridDefences(
-  key: Pick<UnitKey, 'arm' | 'guard' | 'poem'>,
+  key: Pick<UnitKey, 'arm'> & Partial<UnitKeyAxes>,
   settings?: Readonly<Record<string, unknown>>,
 ): UnitDefences {
-  return unitDefences({ uses: [key.arm], guard: key.guard, poem: key.poem, ...(settings ? { settings } : {}) });
+  const axes = Object.fromEntries(AXES.map((axis) => [axis.id, axisOn(key, axis.id)]));
+  return unitDefences({ uses: [key.arm], ...axes, ...(settings ? { settings } : {}) });
 }
 
 /** `messages` with `prefix` in front of the system message (unchanged for ''). */

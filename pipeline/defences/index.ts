@@ -1,6 +1,7 @@
 // The defence registry: adding a defence (or an arm) is one file beside this one plus its line in DEFENCES.
 import { UnknownComponentError, UnsupportedFeatureError } from '#core/errors.js';
 import type { DefenceStagesV1, DefenceV1, ScreenInput, ScreenVerdict } from './defence-v1.js';
+import { AXIS_OWN_DEFENCES } from './axes/index.js';
 import { filterHardeningDefence } from './filter-hardening.js';
 import { guardV2Defence } from './guard-v2.js';
 import { naivePoemDefence } from './naive-poem.js';
@@ -38,6 +39,8 @@ export const DEFENCES = [
   zepOracleFilterDefence,
   zepOracleOutputFilterDefence,
   zepOracleFilterHardeningDefence,
+  // The defences an axis defines in its own file (pipeline/defences/axes), after every defence of its own file here.
+  ...AXIS_OWN_DEFENCES,
 ] as const satisfies readonly DefenceV1[];
 
 type RegisteredDefence = (typeof DEFENCES)[number];

@@ -3,13 +3,14 @@
 import { z } from 'zod';
 import { InvalidInputError } from '#core/errors.js';
 import { type ComponentRecord, defineRegistry, type Registry, type RegistryEntry } from '#core/registry.js';
-import { AXIS_DEFENCES, flattenDefences } from './compose.js';
+import { AXES, type AxisId, axisDefenceId, axisOn } from './axes/index.js';
+import { flattenDefences } from './compose.js';
 import type { DefenceV1 } from './defence-v1.js';
 import { DEFENCES, defenceOf, type RegisteredDefenceId } from './index.js';
 
 /** What a defence is in `--help`: its label, and the arm or the axis that runs it. */
 function summaryOf(defence: DefenceV1): string {
-  const axis = Object.entries(AXIS_DEFENCES).find(([, id]) => id === defence.id)?.[0];
+  const axis = AXES.find((a) => axisDefenceId(a) === defence.id)?.id;
   const runs = [defence.arm ? `arm (reference ${defence.arm.referenceName})` : null, axis ? `--${axis} on` : null]
     .filter(Boolean)
     .join('; ');
@@ -47,15 +48,15 @@ export const DEFENCE_REGISTRY: Registry<RegisteredDefenceId, RegistryEntry> = de
 
 /**
  * The manifest records of the defences a run's units use: its arms that are registered defences (composites with
- * their parts, each once) and the axes turned on, each with the settings it runs with (defaults filled in).
+ * their parts, each once) and the axes turned on (pipeline/defences/axes), each with the settings it runs with
+ * (defaults filled in).
  *
  * @example defenceRecords(['none', 'guard'], { guard: false, poem: true }).map((r) => r.id) // ['none', 'guard', 'poem']
  */
-export function defenceRecords(arms: readonly string[], axes: { guard: boolean; poem: boolean }): ComponentRecord[] {
+export function defenceRecords(arms: readonly string[], axes: { readonly [K in AxisId]?: boolean }): ComponentRecord[] {
   const roots = [
     ...arms.filter((arm) => DEFENCE_REGISTRY.has(arm)),
-    ...(axes.guard ? [AXIS_DEFENCES.guard] : []),
-    ...(axes.poem ? [AXIS_DEFENCES.poem] : []),
+    ...AXES.filter((axis) => axisOn(axes, axis.id)).map(axisDefenceId),
   ];
   return flattenDefences(roots).map((id) => DEFENCE_REGISTRY.record(id, defenceOf(id).settingsOf?.() ?? {}));
 }

@@ -1,5 +1,6 @@
 // Reads the run directories `pnpm merge` is given and checks they are all the shards of one run: each intact and
 // finished, all agreeing on spec, scenarios, code and setup, and every unit of the grid recorded exactly once.
+import { axisChoiceOf } from '../defences/axes/index.js';
 import { join, resolve } from 'node:path';
 import type { ArmId } from '../run/arms.js';
 import { EvalError } from '#core/errors.js';
@@ -136,8 +137,7 @@ export function planMerge(dirs: readonly string[]): MergePlan {
     trials: spec.trials,
     arms: spec.arms as ArmId[],
     probes: lastProbes(reference),
-    guardAxis: spec.guard.map((value) => value === 'on'),
-    poemAxis: spec.poem.map((value) => value === 'on'),
+    axes: axisChoiceOf(spec),
     limit: spec.limit ?? null,
   });
   const count = reference.manifest.shard.count;

@@ -8,6 +8,7 @@ import type { RunSpec } from '../run/run-spec.js';
 import type { ProofOfExecutionDecision } from '../../guard/proof-of-execution-types.js';
 import type { ModelProvenance, ModelUsage } from '../run/usage-totals.js';
 import type { ComponentRecord } from '#core/registry.js';
+import { axisSegments, type UnitKeyAxes } from '../defences/axes/index.js';
 
 // The defences' traces are run-log data, defined beside the defences that write them (no import cycle through arms.ts).
 export type { GuardTrace, OutputFilterTrace } from '../defences/traces.js';
@@ -266,32 +267,23 @@ export interface ProbeRecord {
   shard?: number;
 }
 
-/** Identity of one unit: content-derived, stable across runs. */
-export interface UnitKey {
+/**
+ * Identity of one unit: content-derived, stable across runs. The defence axes (pipeline/defences/axes) follow as
+ * fields of their own: `guard` and `poem` always (`--guard on`: the stale-retrieval guard filters this arm's
+ * context; `--poem on`: the proof-of-execution gate checks the decision), an axis added later only when on.
+ */
+export type UnitKey = {
   scenario: string;
   system: string;
   mode: SeedMode;
   arm: ArmId;
   model: string;
   trial: number;
-  /** `--guard on`: the stale-retrieval guard filters this arm's context. */
-  guard: boolean;
-  /** `--poem on`: the proof-of-execution gate checks the decision before it is executed. */
-  poem: boolean;
-}
+} & UnitKeyAxes;
 
-/** `scenario/system/mode/arm/model/trial`, with `/guard` and `/poem` appended when those axes are on. */
+/** `scenario/system/mode/arm/model/trial`, with `/guard`, `/poem` (each axis on, registry order) appended. */
 export function unitIdOf(key: UnitKey): string {
-  return [
-    key.scenario,
-    key.system,
-    key.mode,
-    key.arm,
-    key.model,
-    String(key.trial),
-    ...(key.guard ? ['guard'] : []),
-    ...(key.poem ? ['poem'] : []),
-  ].join('/');
+  return [key.scenario, key.system, key.mode, key.arm, key.model, String(key.trial), ...axisSegments(key)].join('/');
 }
 
 /** A probe record's id: `system/mode/scenario`. */

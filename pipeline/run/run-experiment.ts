@@ -24,6 +24,7 @@ import { accountFollowUp, accountGrid, followUpOutcome, gridOutcome } from './ru
 import type { RunContext } from './run-context.js';
 import type { RunEnding } from './run-control.js';
 import { runSetupPhase } from '../suites/grid/setup-phase.js';
+import { axesOf, axisChoiceOf, axisCombinations } from '../defences/axes/index.js';
 import { gridDefences } from '../defences/grid-context.js';
 import { generateLedgerKey } from '../../guard/execution-ledger-key.js';
 import type { RunSpec } from './run-spec.js';
@@ -31,7 +32,7 @@ import type { RunSpec } from './run-spec.js';
 /** True when any unit of the grid runs a defence that consults the revocation ledger. */
 const consultsLedger = (spec: RunSpec): boolean =>
   spec.arms.some((arm) =>
-    spec.guard.some((guard) => gridDefences({ arm: arm as ArmId, guard: guard === 'on', poem: false }).ledger),
+    axisCombinations(axesOf('grid'), spec).some((axes) => gridDefences({ arm: arm as ArmId, ...axes }).ledger),
   );
 
 /** How an experiment phase ended: the ending plus its summary and printed result. */
@@ -70,9 +71,7 @@ export async function runFollowUpExperiment(run: RunContext, followUp: FollowUpS
     trials: spec.trials,
     k: spec.k,
     settings: { hops: spec.hops, toolSteps: spec.toolSteps },
-    guardAxis: spec.guard.map((value) => value === 'on'),
-    poemAxis: spec.poem.map((value) => value === 'on'),
-    taintAxis: (spec.taint ?? ['off']).map((value) => value === 'on'),
+    axes: axisChoiceOf(spec),
     limit: spec.limit ?? null,
     concurrency: spec.concurrency,
     // `--batch`: the units join the transport's round barrier (each round's calls in one job per chunk).
@@ -133,8 +132,7 @@ export async function runGridExperiment(run: RunContext): Promise<ExperimentOutc
     systems: spec.systems,
     modes: spec.modes,
     arms: spec.arms as ArmId[],
-    guardAxis: spec.guard.map((value) => value === 'on'),
-    poemAxis: spec.poem.map((value) => value === 'on'),
+    axes: axisChoiceOf(spec),
     ledgerKey: secrets.ledgerKey ?? null,
     models,
     trials: spec.trials,

@@ -14,6 +14,7 @@ import { readForgedReasoningRecords } from '../suites/forged-reasoning/phase.js'
 import { MUTATION_ENGINE } from '../suites/forged-reasoning/mutation-engine.js';
 import type { Scenario } from '../../scenarios/scenario.js';
 import type { ArmId } from './arms.js';
+import { axisChoiceOf } from '../defences/axes/index.js';
 import { gridDefences } from '../defences/grid-context.js';
 import type { ChatMessage, DecisionModel, DecisionRequest } from '../models/decision-model.js';
 import { enumerateUnits, readUnitRecords, unitContext } from '../suites/grid/experiment-phase.js';
@@ -164,8 +165,7 @@ async function planGrid(input: PlanInput): Promise<RunPlan> {
     models: input.models,
     probes,
     arms: spec.arms as ArmId[],
-    guardAxis: spec.guard.map((v) => v === 'on'),
-    poemAxis: spec.poem.map((v) => v === 'on'),
+    axes: axisChoiceOf(spec),
   }).filter((key) => inShard(spec.control.shard, key));
   const existing = existsSync(join(input.runDir, 'records.jsonl')) ? readUnitRecords(input.runDir).records : new Map();
   const scenarios = new Map(input.scenarios.map((s) => [s.id, s]));
@@ -237,9 +237,7 @@ async function planFollowUp(input: PlanInput): Promise<RunPlan> {
     scenarios,
     models: input.models,
     trials: spec.trials,
-    guardAxis: spec.guard.map((v) => v === 'on'),
-    poemAxis: spec.poem.map((v) => v === 'on'),
-    taintAxis: (spec.taint ?? ['off']).map((v) => v === 'on'),
+    axes: axisChoiceOf(spec),
     arms: spec.arms,
     limit: spec.limit ?? null,
   });

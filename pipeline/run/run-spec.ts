@@ -10,6 +10,7 @@ import { specPartSchema, type Registry, type RegistryEntry } from '#core/registr
 import { EXPERIMENTS, experimentArgs } from './experiments.js';
 import { FORGERY_KINDS } from '../../scenarios/forged-reasoning-scenario.js';
 import { sha256 } from '../run-log/json-files.js';
+import { AXES, AXIS_SPEC_SHAPE, type AxisId, type AxisV1, axisIdentity } from '../defences/axes/index.js';
 
 const idList = z.array(z.string().min(1)).min(1);
 
@@ -80,18 +81,8 @@ export const runSpecSchema = z
     modes: z.array(z.enum(['direct', 'natural'])),
     /** Defence arm ids. */
     arms: idList,
-    /** The guard axis: the stale-retrieval guard off and/or on top of every arm (`--guard off,on`). */
-    guard: z.array(z.enum(['off', 'on'])).min(1),
-    /** The PoEM axis: the proof-of-execution gate off and/or on for every decision (`--poem off,on`). */
-    poem: z.array(z.enum(['off', 'on'])).min(1),
-    /**
-     * The taint axis (issue #19): journals without and/or with provenance (`--taint off,on`); journal experiments
-     * only. Absent (specs written before it existed) = off.
-     */
-    taint: z
-      .array(z.enum(['off', 'on']))
-      .min(1)
-      .optional(),
+    /** The defence axes (pipeline/defences/axes): `guard`, `poem` (`--guard off,on`), then `taint`, optional. */
+    ...AXIS_SPEC_SHAPE,
     /**
      * forged-reasoning: the agent that proposes each action (`--agent`, pipeline/suites/forged-reasoning/agents.ts). Absent
      * (specs written before it existed) = `prompt`, the single-call harness.
@@ -218,12 +209,13 @@ export const runSpecSchema = z
         path: ['agent'],
         message: `--agent ${spec.agent} applies to forged-reasoning only; ${spec.experiment} runs its own decision prompts`,
       });
-    if (spec.taint?.includes('on') && !EXPERIMENTS.get(spec.experiment).writesJournals)
-      context.addIssue({
-        code: 'custom',
-        path: ['taint'],
-        message: `--taint on needs an experiment that writes journals (${EXPERIMENTS.ids.filter((id) => EXPERIMENTS.get(id).writesJournals).join(', ')}); ${spec.experiment} writes none`,
-      });
+    // An axis turned on where it cannot apply (`--taint on` without journals): the axis says why.
+    const experiments = EXPERIMENTS.ids.map((id) => ({ id, writesJournals: EXPERIMENTS.get(id).writesJournals }));
+    const experiment = experiments.find((e) => e.id === spec.experiment)!;
+    for (const axis of AXES as readonly AxisV1[]) {
+      const problem = spec[axis.id as AxisId]?.includes('on') ? axis.notApplicable?.(experiment, experiments) : null;
+      if (problem) context.addIssue({ code: 'custom', path: [axis.id], message: problem });
+    }
   });
 
 export type RunSpec = z.infer<typeof runSpecSchema>;
@@ -251,9 +243,6 @@ function specIdentity(spec: RunSpec): unknown {
     systems,
     modes,
     arms,
-    guard,
-    poem,
-    taint,
     tamper,
     agent,
     scenarios,
@@ -279,9 +268,7 @@ function specIdentity(spec: RunSpec): unknown {
     systems,
     modes,
     arms,
-    ...(guard.join() === 'off' ? {} : { guard }),
-    ...(poem.join() === 'off' ? {} : { poem }),
-    ...(taint === undefined || taint.join() === 'off' ? {} : { taint }),
+    ...axisIdentity(spec),
     ...(tamper === undefined || tamper === 'none' ? {} : { tamper }),
     // Absent for the default harness, so runs recorded before `--agent` existed keep their run ids.
     ...(agent === undefined || agent === 'prompt' ? {} : { agent }),

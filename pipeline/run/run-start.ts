@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { engineRecords } from '../../backends/engines.js';
 import { SYSTEMS } from '../../backends/index.js';
 import { recordOf } from '#core/registry.js';
+import { axesTurnedOn } from '../defences/axes/index.js';
 import { defenceRecords } from '../defences/registry.js';
 import { embedderRecord } from '../models/embedder-record.js';
 import { EXPERIMENTS, experimentRecord } from './experiments.js';
@@ -76,7 +77,7 @@ export function startManifest(
         ...engineRecords(spec.engine),
         ...[embedder, extraction, ...modelComponents].flatMap((component) => recordOf(component) ?? []),
         ...spec.systems.map((id) => SYSTEMS.record(id)),
-        ...defenceRecords(spec.arms, { guard: spec.guard.includes('on'), poem: spec.poem.includes('on') }),
+        ...defenceRecords(spec.arms, axesTurnedOn(spec)),
       ],
       ...fingerprint,
       runtime: { node: process.version, platform: `${process.platform}-${process.arch}` },

@@ -27,8 +27,7 @@ const units = (limit: number | null, probes = okProbes()) =>
     trials: 2,
     arms: ARMS,
     probes,
-    guardAxis: [false],
-    poemAxis: [false],
+    axes: { guard: ['off'], poem: ['off'] },
     limit,
   });
 const cell = (key: UnitKey) => `${key.system}/${key.arm}`;

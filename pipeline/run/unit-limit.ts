@@ -1,5 +1,13 @@
 // `--limit N` (inspect_ai's `--limit`): at most N units of a grid or follow-up run, taken round-robin across the plan's
 // cells so that every cell gets units before any cell gets a second, and recorded as `limited` on every surface.
+import {
+  type AxisChoice,
+  type AxisV1,
+  axesOf,
+  axisCombinations,
+  axisOn,
+  type UnitKeyAxes,
+} from '../defences/axes/index.js';
 import { gridDefences } from '../defences/grid-context.js';
 import type { ArmId } from './arms.js';
 import { EXPERIMENTS } from './experiments.js';
@@ -43,13 +51,17 @@ interface GridCellAxes {
   modes: readonly string[];
   systems: readonly string[];
   models: readonly string[];
-  guardAxis: readonly boolean[];
-  poemAxis: readonly boolean[];
+  /** The defence axes' values (pipeline/defences/axes). */
+  axes: AxisChoice;
   arms: readonly ArmId[];
 }
 
-const gridCellOf = (key: { mode: string; system: string; model: string; guard: boolean; poem: boolean; arm: string }) =>
-  JSON.stringify([key.mode, key.system, key.model, key.guard, key.poem, key.arm]);
+/** A unit's cell: everything of its key but the scenario and the trial (axes off when absent). */
+type CellKey = { mode: string; system: string; model: string; arm: string } & Partial<UnitKeyAxes>;
+
+/** A cell's id: mode, system, model, the phase's axes in registry order, arm. */
+const cellIdOf = (axes: readonly AxisV1[]) => (key: CellKey) =>
+  JSON.stringify([key.mode, key.system, key.model, ...axes.map((axis) => axisOn(key, axis.id)), key.arm]);
 
 /**
  * The grid's limit space: cells in plan order (mode, system, model, guard, PoEM, arm), the arms that reuse another
@@ -60,18 +72,19 @@ export function gridLimitSpace(
   axes: GridCellAxes,
   scenarios: readonly string[],
   trials: number,
-): LimitSpace<Parameters<typeof gridCellOf>[0] & { scenario: string; trial: number }> {
+): LimitSpace<CellKey & { scenario: string; trial: number }> {
+  const gridAxes = axesOf('grid');
+  const gridCellOf = cellIdOf(gridAxes);
   const cells: { id: string; reusing: boolean }[] = [];
   for (const mode of axes.modes)
     for (const system of axes.systems)
       for (const model of axes.models)
-        for (const guard of axes.guardAxis)
-          for (const poem of axes.poemAxis)
-            for (const arm of axes.arms)
-              cells.push({
-                id: gridCellOf({ mode, system, model, guard, poem, arm }),
-                reusing: gridDefences({ arm, guard, poem }).reuseReplyOf !== null,
-              });
+        for (const on of axisCombinations(gridAxes, axes.axes))
+          for (const arm of axes.arms)
+            cells.push({
+              id: gridCellOf({ mode, system, model, ...on, arm }),
+              reusing: gridDefences({ arm, ...on }).reuseReplyOf !== null,
+            });
   return {
     cells: [...cells.filter((c) => !c.reusing), ...cells.filter((c) => c.reusing)].map((c) => c.id),
     cellOf: gridCellOf,
@@ -80,52 +93,35 @@ export function gridLimitSpace(
   };
 }
 
-/** A follow-up unit's cell: everything of its key but the scenario and the trial. */
-interface FollowUpCell {
-  mode: string;
-  system: string;
-  model: string;
-  guard: boolean;
-  poem: boolean;
-  taint?: boolean;
-  arm: string;
-}
-
 /** The follow-up experiments' limit space: cells in plan order (mode, system, model, guard, PoEM, taint, arm). */
 export function followUpLimitSpace(
-  axes: Omit<GridCellAxes, 'arms'> & { taintAxis: readonly boolean[]; arms: readonly string[] },
+  axes: Omit<GridCellAxes, 'arms'> & { arms: readonly string[] },
   scenarios: readonly string[],
   trials: number,
-): LimitSpace<FollowUpCell & { scenario: string; trial: number }> {
-  const cellOf = (key: FollowUpCell) =>
-    JSON.stringify([key.mode, key.system, key.model, key.guard, key.poem, key.taint ?? false, key.arm]);
+): LimitSpace<CellKey & { scenario: string; trial: number }> {
+  const followUpAxes = axesOf('follow-up');
+  const cellOf = cellIdOf(followUpAxes);
   const cells: string[] = [];
   for (const mode of axes.modes)
     for (const system of axes.systems)
       for (const model of axes.models)
-        for (const guard of axes.guardAxis)
-          for (const poem of axes.poemAxis)
-            for (const taint of axes.taintAxis)
-              for (const arm of axes.arms) cells.push(cellOf({ mode, system, model, guard, poem, taint, arm }));
+        for (const on of axisCombinations(followUpAxes, axes.axes))
+          for (const arm of axes.arms) cells.push(cellOf({ mode, system, model, ...on, arm }));
   return { cells, cellOf, scenarios, trials };
 }
 
 /** The `limited` mark of a spec (null without `--limit`); `of` counts every axis of the plan. */
 export function limitedOf(
-  spec: Pick<
-    RunSpec,
-    'experiment' | 'modes' | 'systems' | 'models' | 'guard' | 'poem' | 'taint' | 'arms' | 'scenarios' | 'trials'
-  > & { limit?: number | null | undefined },
+  spec: Pick<RunSpec, 'experiment' | 'modes' | 'systems' | 'models' | 'arms' | 'scenarios' | 'trials'> &
+    AxisChoice & { limit?: number | null | undefined },
 ): LimitedMark | null {
   if (spec.limit === null || spec.limit === undefined) return null;
-  const taints = EXPERIMENTS.get(spec.experiment).phase === 'follow-up' ? (spec.taint ?? ['off']).length : 1;
+  const phase = EXPERIMENTS.get(spec.experiment).phase === 'follow-up' ? 'follow-up' : 'grid';
   const of =
     spec.modes.length *
     spec.systems.length *
     spec.models.length *
-    spec.guard.length *
-    spec.poem.length *
-    taints *
+    axisCombinations(axesOf(phase), spec).length *
     spec.arms.length *
     spec.scenarios.length *
     spec.trials;

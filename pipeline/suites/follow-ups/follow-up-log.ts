@@ -9,6 +9,7 @@ import type { ToolState } from './tools/sentinels.js';
 /** The follow-up experiments, as pipeline/run/experiments.ts declares them (`grid`, the main grid, writes records.jsonl). */
 export type { FollowUpExperimentId } from '../../run/experiments.js';
 import type { FollowUpExperimentId } from '../../run/experiments.js';
+import { axisSegments, type UnitKeyAxes } from '../../defences/axes/index.js';
 
 // The agent-episode shapes (written by pipeline/suites/follow-ups/tools/tool-agent.ts).
 
@@ -41,8 +42,12 @@ export interface ExploitVerdict {
   safe: boolean;
 }
 
-/** Identity of one follow-up unit: content-derived, stable across runs. */
-export interface FollowUpKey {
+/**
+ * Identity of one follow-up unit: content-derived, stable across runs. The defence axes (pipeline/defences/axes)
+ * follow as fields of their own: `guard` (every read through the stale-retrieval guard) and `poem` (every decision
+ * or gated tool call through the proof-of-execution gate) always, `taint` (journals carry provenance) only when on.
+ */
+export type FollowUpKey = {
   experiment: FollowUpExperimentId;
   scenario: string;
   system: string;
@@ -55,15 +60,9 @@ export interface FollowUpKey {
   arm: string;
   model: string;
   trial: number;
-  /** `--guard on`: every read of the unit goes through the stale-retrieval guard. */
-  guard: boolean;
-  /** `--poem on`: every decision (or gated tool call) goes through the proof-of-execution gate. */
-  poem: boolean;
-  /** `--taint on`: journals carry provenance and every read resolves it (the `taint` defence). Absent: off. */
-  taint?: boolean;
-}
+} & UnitKeyAxes;
 
-/** `experiment/scenario/system/mode/arm/model/trial`, with `/guard` and `/poem` when those axes are on. */
+/** `experiment/scenario/system/mode/arm/model/trial`, with `/guard`, `/poem`, `/taint` (each axis on) appended. */
 export function followUpUnitIdOf(key: FollowUpKey): string {
   return [
     key.experiment,
@@ -73,9 +72,7 @@ export function followUpUnitIdOf(key: FollowUpKey): string {
     key.arm,
     key.model,
     String(key.trial),
-    ...(key.guard ? ['guard'] : []),
-    ...(key.poem ? ['poem'] : []),
-    ...(key.taint ? ['taint'] : []),
+    ...axisSegments(key),
   ].join('/');
 }
 

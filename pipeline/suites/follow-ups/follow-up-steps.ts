@@ -9,6 +9,7 @@ import type {
 } from '../../../backends/memory-backend.js';
 import { labelRecords } from '../grid/exposure.js';
 import { UnsupportedFeatureError } from '#core/errors.js';
+import { axesOf, axisOn, type UnitKeyAxes } from '../../defences/axes/index.js';
 import { unitDefences, type UnitDefences } from '../../defences/compose.js';
 import { reviewDecision, reviewTraceFields } from '../../defences/reviews.js';
 import { applyScreens, pick, screenTraceFields } from '../../defences/screens.js';
@@ -105,14 +106,16 @@ async function labelsOf(
 }
 
 /**
- * A follow-up unit's defences: `uses` (what its arm composes, if anything) plus its guard and PoEM axes. Follow-ups
+ * A follow-up unit's defences: `uses` (what its arm composes, if anything) plus the axes on in its key (guard, PoEM,
+ * taint, …: pipeline/defences/axes). Follow-ups
  * build their own prompts and make every call themselves, so a prompt prefix or a reused reply cannot apply there.
  */
 export function followUpDefences(
-  key: Pick<FollowUpKey, 'guard' | 'poem' | 'taint'>,
+  key: Partial<UnitKeyAxes>,
   uses: readonly string[] = [],
 ): UnitDefences & { read: 'default' | 'filtered' } {
-  const defences = unitDefences({ uses, guard: key.guard, poem: key.poem, taint: key.taint ?? false });
+  const axes = Object.fromEntries(axesOf('follow-up').map((axis) => [axis.id, axisOn(key, axis.id)]));
+  const defences = unitDefences({ uses, ...axes });
   const { read } = defences;
   // The oracle's filtered read is built from a probe's stored labels; a follow-up reads the store live.
   if (read === 'oracle-filtered')

@@ -29,6 +29,7 @@ import { isExploitScenario, type FollowUpSettings, type FollowUpSteps } from './
 import { recordingModel } from '../../models/recording-model.js';
 import { storageFailureIn } from '../../run/storage-failure.js';
 import { followUpLimitSpace, limitFilter } from '../../run/unit-limit.js';
+import { type AxisChoice, axesOf, axisCombinations, unitKeyAxes } from '../../defences/axes/index.js';
 
 /** Inputs of the follow-up phase. */
 export interface FollowUpPhaseInput {
@@ -46,10 +47,8 @@ export interface FollowUpPhaseInput {
   trials: number;
   k: number;
   settings: FollowUpSettings;
-  guardAxis: readonly boolean[];
-  poemAxis: readonly boolean[];
-  /** `--taint off,on` (journal experiments); absent: off only. */
-  taintAxis?: readonly boolean[];
+  /** The defence axes' values (`--guard`, `--poem`, `--taint`; pipeline/defences/axes); an absent axis is off. */
+  axes: AxisChoice;
   /** `--limit N`: only the N units the limit keeps (pipeline/run/unit-limit.ts); absent = all. */
   limit?: number | null;
   concurrency: number;
@@ -97,54 +96,42 @@ export function readFollowUpRecords(runDir: string, experiment: string): Map<str
   );
 }
 
-/** Units in loop order: mode → system → scenario → model → trial → guard → poem → taint → arm. */
+/** Units in loop order: mode → system → scenario → model → trial → the axes (guard → poem → taint) → arm. */
 export function enumerateFollowUpUnits(
   input: Pick<
     FollowUpPhaseInput,
-    | 'experiment'
-    | 'modes'
-    | 'systems'
-    | 'scenarios'
-    | 'models'
-    | 'trials'
-    | 'guardAxis'
-    | 'poemAxis'
-    | 'taintAxis'
-    | 'arms'
-    | 'limit'
+    'experiment' | 'modes' | 'systems' | 'scenarios' | 'models' | 'trials' | 'axes' | 'arms' | 'limit'
   >,
 ): FollowUpKey[] {
   const kept = limitFilter(
     followUpLimitSpace(
-      { ...input, models: input.models.map((m) => m.description.id), taintAxis: input.taintAxis ?? [false] },
+      { ...input, models: input.models.map((m) => m.description.id) },
       input.scenarios.map((s) => s.id),
       input.trials,
     ),
     input.limit,
   );
+  const followUpAxes = axesOf('follow-up');
+  // An axis added after a run was recorded stays out of its keys when off (unit ids and records unchanged).
+  const combinations = axisCombinations(followUpAxes, input.axes).map((on) => unitKeyAxes(followUpAxes, on));
   const keys: FollowUpKey[] = [];
   for (const mode of input.modes)
     for (const system of input.systems)
       for (const scenario of input.scenarios)
         for (const model of input.models)
           for (let trial = 0; trial < input.trials; trial += 1)
-            for (const guard of input.guardAxis)
-              for (const poem of input.poemAxis)
-                for (const taint of input.taintAxis ?? [false])
-                  for (const arm of input.arms)
-                    keys.push({
-                      experiment: input.experiment.id,
-                      scenario: scenario.id,
-                      system,
-                      mode,
-                      arm,
-                      model: model.description.id,
-                      trial,
-                      guard,
-                      poem,
-                      // Off keeps the key as it was before the axis existed (unit ids and records unchanged).
-                      ...(taint ? { taint } : {}),
-                    });
+            for (const axes of combinations)
+              for (const arm of input.arms)
+                keys.push({
+                  experiment: input.experiment.id,
+                  scenario: scenario.id,
+                  system,
+                  mode,
+                  arm,
+                  model: model.description.id,
+                  trial,
+                  ...axes,
+                });
   return keys.filter(kept);
 }
 

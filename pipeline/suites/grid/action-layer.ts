@@ -3,6 +3,7 @@ import { createExecutionLedger } from '../../../guard/execution-ledger.js';
 import { generateLedgerKey } from '../../../guard/execution-ledger-key.js';
 import { createProofOfExecutionGate, safetyStepMapping } from '../../../guard/proof-of-execution-gate.js';
 import { createNaiveProofOfExecutionGate } from '../../../guard/proof-of-execution-naive-gate.js';
+import { AXES, axisOn, type UnitKeyAxes } from '../../defences/axes/index.js';
 import type { ExecutionGate } from '../../defences/defence-v1.js';
 import { sha256 } from '../../run-log/json-files.js';
 import type { Scenario } from '../../../scenarios/scenario.js';
@@ -15,24 +16,23 @@ export type { PoemTrace } from '../../run-log/run-log.js';
  * What identifies one decision: every field of the unit (a grid unit key, or a follow-up unit key) plus the step
  * within it. Guard and PoEM are required: a guard-off unit and its guard-on sibling are different requests.
  */
-export type DecisionSubjectKey = Pick<
-  UnitKey,
-  'scenario' | 'system' | 'mode' | 'model' | 'trial' | 'guard' | 'poem'
-> & {
-  arm: string;
-  /** `grid` (default) or the follow-up experiment id. */
-  experiment?: string;
-  /** The decision within the unit (`hop1:default`, `reviewer`); default `decision`, a grid unit's only one. */
-  step?: string;
-};
+export type DecisionSubjectKey = Pick<UnitKey, 'scenario' | 'system' | 'mode' | 'model' | 'trial'> &
+  UnitKeyAxes & {
+    arm: string;
+    /** `grid` (default) or the follow-up experiment id. */
+    experiment?: string;
+    /** The decision within the unit (`hop1:default`, `reviewer`); default `decision`, a grid unit's only one. */
+    step?: string;
+  };
 
 /**
  * The ledger subject of one decision: unique per (experiment, scenario, system, mode, arm, model, trial, guard, poem,
- * step), so no other decision's event can back its skip. Ledger subjects are compared after `normalizeSubject`
+ * every other axis on, step), so no other decision's event can back its skip. Ledger subjects are compared after `normalizeSubject`
  * (lowercase, collapsed whitespace), so the readable part alone could merge ids that differ in case or spacing; the
  * suffix hashes the exact fields and keeps every subject distinct.
  */
 export function subjectOf(key: DecisionSubjectKey): string {
+  const later = AXES.filter((axis) => axis.stored === 'when-on' && axisOn(key, axis.id)).map((axis) => axis.id);
   const fields = [
     key.experiment ?? 'grid',
     key.scenario,
@@ -43,9 +43,11 @@ export function subjectOf(key: DecisionSubjectKey): string {
     key.trial,
     key.guard,
     key.poem,
+    // Every other axis on (`taint`, …), by id: siblings that differ only there are different requests too.
+    ...later,
     key.step ?? 'decision',
   ];
-  const readable = `${fields.slice(0, 6).join('/')}/trial-${key.trial}/guard-${key.guard ? 'on' : 'off'}/poem-${key.poem ? 'on' : 'off'}/${key.step ?? 'decision'}`;
+  const readable = `${fields.slice(0, 6).join('/')}/trial-${key.trial}/guard-${key.guard ? 'on' : 'off'}/poem-${key.poem ? 'on' : 'off'}${later.map((id) => `/${id}-on`).join('')}/${key.step ?? 'decision'}`;
   return `request ${readable} #${sha256(JSON.stringify(fields)).slice(0, 32)}`;
 }
 

@@ -21,6 +21,7 @@ import {
   type UnitRecord,
 } from '../../run-log/run-log.js';
 import { hasPriorStep } from './poem-prior-step.js';
+import { type AxisChoice, axesOf, axisCombinations, unitKeyAxes } from '../../defences/axes/index.js';
 import { gridDefences, gridUnitContext, probeReads } from '../../defences/grid-context.js';
 import { reviewDecision, reviewTraceFields } from '../../defences/reviews.js';
 import { createActionLayer, type ActionLayer } from './action-layer.js';
@@ -49,10 +50,8 @@ export interface ExperimentPhaseInput {
   models: readonly DecisionModel[];
   trials: number;
   concurrency: number;
-  /** The guard axis: `[false]`, `[true]` or both (`--guard off,on`). */
-  guardAxis: readonly boolean[];
-  /** The PoEM axis: `[false]`, `[true]` or both (`--poem off,on`). */
-  poemAxis: readonly boolean[];
+  /** The defence axes' values (`--guard off,on` → `{ guard: ['off', 'on'] }`, pipeline/defences/axes); absent: off. */
+  axes: AxisChoice;
   /** HMAC key of the execution ledger (`STALEBENCH_LEDGER_KEY`); absent: one generated for this process. */
   ledgerKey?: Uint8Array | null;
   /** Re-run units whose last record is an error. */
@@ -179,10 +178,7 @@ async function runUnit(
 }
 
 /** What enumerating the units reads of the phase's input. */
-type UnitSpace = Pick<
-  ExperimentPhaseInput,
-  'modes' | 'systems' | 'trials' | 'arms' | 'probes' | 'guardAxis' | 'poemAxis' | 'limit'
-> & {
+type UnitSpace = Pick<ExperimentPhaseInput, 'modes' | 'systems' | 'trials' | 'arms' | 'probes' | 'axes' | 'limit'> & {
   /** Only the ids are read (`pnpm merge` enumerates from a manifest). */
   scenarios: readonly Pick<Scenario, 'id'>[];
   models: readonly { description: Pick<DecisionModel['description'], 'id'> }[];
@@ -211,11 +207,13 @@ function unitKeys(input: UnitSpace): Generator<UnitKey> {
 
 /** True when arm `arm` needs oracle exposure labels (`requiresOracle`): its units run on oracle systems only. */
 function needsOracle(arm: string): boolean {
-  return isArmId(arm) && gridDefences({ arm, guard: false, poem: false }).requiresOracle !== null;
+  return isArmId(arm) && gridDefences({ arm }).requiresOracle !== null;
 }
 
 /** Every unit of the spec whose probe succeeded, without the limit. */
 function* allUnitKeys(input: UnitSpace): Generator<UnitKey> {
+  const gridAxes = axesOf('grid');
+  const combinations = axisCombinations(gridAxes, input.axes).map((on) => unitKeyAxes(gridAxes, on));
   for (const mode of input.modes)
     for (const system of input.systems)
       for (const scenario of input.scenarios) {
@@ -225,19 +223,9 @@ function* allUnitKeys(input: UnitSpace): Generator<UnitKey> {
         const arms = input.arms.filter((arm) => !needsOracle(arm) || probe.exposure?.rule === 'oracle');
         for (const model of input.models)
           for (let trial = 0; trial < input.trials; trial += 1)
-            for (const guard of input.guardAxis)
-              for (const poem of input.poemAxis)
-                for (const arm of arms)
-                  yield {
-                    scenario: scenario.id,
-                    system,
-                    mode,
-                    arm,
-                    model: model.description.id,
-                    trial,
-                    guard,
-                    poem,
-                  };
+            for (const axes of combinations)
+              for (const arm of arms)
+                yield { scenario: scenario.id, system, mode, arm, model: model.description.id, trial, ...axes };
       }
 }
 
