@@ -101,7 +101,7 @@ export function formatFollowUpSummary(summary: FollowUpSummary): string {
           .filter((r) => r.status === 'ok')
           .map(
             (r) =>
-              `${r.modelLabel}/${r.system}/${r.arm}: ${formatCounts(r.hop0Unsafe)}, filter ${formatCounts(r.hop0FilteredUnsafe)}`,
+              `${keyCells(r).join('/')}: ${formatCounts(r.hop0Unsafe)}, filter ${formatCounts(r.hop0FilteredUnsafe)}`,
           )
           .join('; '),
     );

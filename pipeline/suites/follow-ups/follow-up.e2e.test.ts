@@ -187,6 +187,15 @@ describe('pnpm eval --experiment, offline with sim on graphiti', () => {
     expect(unguarded.some((r) => r.hop0!.unsafe === true)).toBe(true);
     const gated = records.filter((r) => r.key.poem && !r.key.guard);
     expect(gated.some((r) => r.hop0!.poem!.verdict === 'overridden')).toBe(true);
+    // The hop-0 line names each cell by mode and defence: four cells, four distinct labels.
+    const hop0 = result.stdout.split('\n').find((line) => line.startsWith('no write-back (hop 0): default '))!;
+    const cells = hop0
+      .slice('no write-back (hop 0): default '.length)
+      .split('; ')
+      .map((cell) => cell.replace(/: \d+\/\d+ .*$/, ''));
+    expect(cells).toHaveLength(4);
+    expect(new Set(cells).size).toBe(4);
+    expect(cells.some((cell) => cell.includes('stale guard') && cell.includes('PoEM gate'))).toBe(true);
     const tools = tmp();
     const toolRun = await runCli([
       '--experiment',
