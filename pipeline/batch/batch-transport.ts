@@ -62,6 +62,12 @@ export interface BatchTransportSettings {
   /** How long a chunk waits for more requests before it is sent (default {@link BATCH_DEFAULTS}.quietMs). */
   quietMs?: number;
   /**
+   * While follow-up units are joined: how long a queue waits at the round barrier with no new request before it is
+   * sent anyway, with a log line (default {@link BATCH_DEFAULTS}.stallMs). The round is then split over two jobs,
+   * never lost or hung.
+   */
+  stallMs?: number;
+  /**
    * `--retry-errors`: a request that a job recorded by an earlier process answered with an error is sent again in a
    * new job (its unit's error was recorded, and is what the user asks to retry); without it, that error is the answer.
    */
@@ -119,6 +125,7 @@ const failure = (error: unknown): { message: string; status?: number } => {
 export function createBatchTransport(settings: BatchTransportSettings): BatchTransport {
   const maxBytes = settings.maxBytes ?? BATCH_LIMITS.bytes;
   const quietMs = settings.quietMs ?? BATCH_DEFAULTS.quietMs;
+  const stallMs = settings.stallMs ?? BATCH_DEFAULTS.stallMs;
   const sleep = settings.sleep ?? abortableSleep;
   const queues = new Map<string, Queue>();
   /** custom_id → the job that holds it (every job of the run, read from batches.jsonl once). */
@@ -211,13 +218,24 @@ export function createBatchTransport(settings: BatchTransportSettings): BatchTra
       if (current.timer) clearTimeout(current.timer);
       current.timer = null;
       if (current.lines.length >= settings.size) flush(model);
-      else if (barrier.active) barrier.recheck();
-      else current.timer = setTimeout(() => flush(model), quietMs);
+      else if (barrier.active) {
+        current.timer = setTimeout(() => stalled(model), stallMs);
+        barrier.recheck();
+      } else current.timer = setTimeout(() => flush(model), quietMs);
     });
   }
 
   /** The submission in progress (upload, create, record), which the next one waits for. */
   let submitting: Promise<void> = Promise.resolve();
+
+  /** A round that has not been released `stallMs` after its last queued request: its queue is sent as it is. */
+  function stalled(model: string): void {
+    const waiting = queues.get(model)?.lines.length ?? 0;
+    settings.log?.(
+      `batch: ${waiting} call(s) of ${model} waited ${stallMs / 1000} s at the round barrier with a unit of the round busy elsewhere; sent without it`,
+    );
+    flush(model);
+  }
 
   function flush(model: string): void {
     const queue = queues.get(model);

@@ -81,7 +81,12 @@ export interface RunParts {
  * Validates the spec's components, loads the scenarios and prices, arms the budget, and creates the decision models,
  * engines, embedder and extraction model (in this order, so the first bad input is the one reported).
  */
-export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact: Redactor): Promise<RunParts> {
+export async function createRunParts(
+  spec: RunSpec,
+  secrets: RunSecrets,
+  redact: Redactor,
+  log: (line: string) => void = () => {},
+): Promise<RunParts> {
   validateComponents(spec);
   const { scenarios, exploitScenarios, exploit, reasoningScenarios } = await loadRunScenarios(spec);
   const aliases = [...spec.models, ...attackerModelAliases(spec)];
@@ -117,7 +122,7 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
   const attempts = createAttemptRelay();
   // `-j` bounds every endpoint's calls in flight; adaptively below it unless `--fixed-concurrency`.
   const limits = spec.control.fixedConcurrency ? null : createCallLimits({ max: spec.concurrency });
-  const batch = batchTransportOf(spec, secrets, runDir);
+  const batch = batchTransportOf(spec, secrets, runDir, log);
   const modelComponents = await createModels(spec, {
     pool,
     attempts,
@@ -162,7 +167,12 @@ export async function createRunParts(spec: RunSpec, secrets: RunSecrets, redact:
 }
 
 /** `--batch`: the run's Batch API transport on the run's endpoint (pipeline/batch/), else null. */
-function batchTransportOf(spec: RunSpec, secrets: RunSecrets, runDir: string): BatchTransport | null {
+function batchTransportOf(
+  spec: RunSpec,
+  secrets: RunSecrets,
+  runDir: string,
+  log: (line: string) => void,
+): BatchTransport | null {
   if (!spec.control.batch || spec.baseURL === null) return null;
   // No SDK retries: a retried `batches.create` whose first try reached the server would submit the chunk twice.
   const client = new OpenAI({
@@ -171,7 +181,7 @@ function batchTransportOf(spec: RunSpec, secrets: RunSecrets, runDir: string): B
     maxRetries: 0,
     timeout: spec.control.requestTimeoutMs,
   });
-  return createBatchTransport({ client, runDir, ...spec.control.batch, retryErrors: spec.retryErrors });
+  return createBatchTransport({ client, runDir, ...spec.control.batch, retryErrors: spec.retryErrors, log });
 }
 
 /** With `--preflight` (the default), probes every endpoint the run will call and logs one line per endpoint. */

@@ -49,7 +49,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   const redact = createRedactor(secretsOf(secrets));
   const log = (line: string) => (options.log ?? (() => {}))(redact(line));
   // Components, then the preflight of their endpoints: nothing is written before both pass.
-  const parts = await createRunParts(spec, secrets, redact);
+  const parts = await createRunParts(spec, secrets, redact, log);
   // The signing key is read (and refused inside the run or output directory) before anything is written or sent.
   const signKey =
     options.signKey === undefined
