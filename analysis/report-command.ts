@@ -384,7 +384,7 @@ async function reportCommand(parsed: CommandLine<typeof OPTIONS>, { out, err }: 
     err('error: --runs picks the latest run when no <run-dir> is given; give one or the other');
     return 1;
   }
-  // A suite run (pnpm integrity, ...) is rendered by its suite's report (analysis/suite-reports.ts).
+  // A suite run (pnpm integrity, ...) is rendered by its suite's report (its `report` member, pipeline/suites/index.ts).
   const suite = parsed.positionals.length === 1 ? suiteOfRunDir(parsed.positionals[0]!) : null;
   if (suite !== null)
     return reportSuiteRun(parsed.positionals[0]!, suite, {

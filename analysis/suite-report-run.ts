@@ -1,8 +1,7 @@
 // `pnpm report <suite run dir>`: verifies the run, then writes its suite's renderings of summary.json (scorecards).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { checkRunLog } from '../pipeline/index.js';
-import { SUITE_REPORTS } from './suite-reports.js';
+import { checkRunLog, suiteReportOf } from '../pipeline/index.js';
 import { describeRunLogCheck } from './verify-runs.js';
 import type { SuiteReportV1 } from '../pipeline/index.js';
 
@@ -16,7 +15,7 @@ export interface SuiteReportOptions {
   allowIncomplete: boolean;
   out: (line: string) => void;
   err: (line: string) => void;
-  /** Renderers by suite id (default: SUITE_REPORTS; a test adds its own suite). */
+  /** Renderers by suite id (default: each registered suite's `report`, pipeline/suites/index.ts; a test adds its own). */
   reports?: ReadonlyMap<string, SuiteReportV1<unknown>>;
 }
 
@@ -27,7 +26,7 @@ export interface SuiteReportOptions {
  */
 export function reportSuiteRun(runDir: string, suite: string, options: SuiteReportOptions): number {
   const { out, err } = options;
-  const report = (options.reports ?? SUITE_REPORTS).get(suite);
+  const report = options.reports ? options.reports.get(suite) : suiteReportOf(suite);
   if (!report) {
     err(`error: ${runDir}: no report is registered for suite ${suite}`);
     return 1;

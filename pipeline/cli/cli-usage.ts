@@ -11,6 +11,7 @@ import { axisHelpLines } from '../defences/axes/index.js';
 import { DEFENCE_REGISTRY } from '../defences/registry.js';
 import { AGENTS } from '../suites/forged-reasoning/agents.js';
 import { EXPERIMENTS } from '../run/experiments.js';
+import { suiteIds } from '../suites/index.js';
 
 const INDENT = '                            ';
 
@@ -35,6 +36,9 @@ function experimentLines(): string {
 export function evalUsage(): string {
   const grid = EXPERIMENTS.get(EXPERIMENTS.ids[0]);
   return `usage: pnpm eval --model <id>[,<id>...] [options]
+       pnpm eval --suite <id> [--<argument> <value> ...] [-o <dir>] [--shard i/n] [--limit n] [--dry-run] [--json]
+                          a registered suite (${suiteIds().join(', ')}; pipeline/suites/index.ts) through the one
+                          runner, its arguments as flags; pnpm integrity and pnpm frontdoor are its two with commands
 
   --experiment <id>       one of (the first is the default; a follow-up runs its own arms):
 ${experimentLines()}

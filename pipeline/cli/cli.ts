@@ -26,6 +26,7 @@ import { isEntryPoint } from '#core/entry-point.js';
 import { GRID_GATE, gateGridRun } from '../run/grid-gate.js';
 import { defaultCacheDir } from '../models/response-cache.js';
 import { sarifBase } from '../run/sarif-file.js';
+import { suiteCommand } from './suite-command.js';
 import { expandFailOn } from '../run/threshold-file.js';
 
 const list = (value: string | undefined, fallback: readonly string[]) =>
@@ -363,6 +364,13 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     qdrantApiKey: env.QDRANT_API_KEY,
   };
   try {
+    // `--suite <id>`: a suite of the registry (pipeline/suites/index.ts) through the one runner, not a grid.
+    if (rest.some((arg) => arg === '--suite' || arg.startsWith('--suite=')))
+      return await suiteCommand(rest, env, {
+        out: (line) => console.log(line),
+        err: (line) => console.error(line),
+        signal: controller.signal,
+      });
     spec = specFromArgs(rest, env);
     const dryRun = rest.includes('--dry-run');
     secrets = {

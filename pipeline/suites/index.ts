@@ -3,6 +3,7 @@ import { loadIntegrityTarget } from './integrity/targets/registry.js';
 import { UnknownComponentError } from '#core/errors.js';
 import { createFrontdoorSuite } from './frontdoor/suite.js';
 import { createIntegritySuite } from './integrity/suite.js';
+import type { SuiteReportV1 } from '../run/suite.js';
 import type { AnySuite } from './run-suite.js';
 
 /** What a suite may read from where its command runs. */
@@ -27,4 +28,15 @@ export function suiteOf(id: string, environment: SuiteEnvironment): AnySuite {
   const create = SUITES[id];
   if (!create) throw new UnknownComponentError('suite', id, Object.keys(SUITES));
   return create(environment);
+}
+
+/** The registered suite ids, in registry order. */
+export const suiteIds = (): string[] => Object.keys(SUITES);
+
+/**
+ * The renderer `pnpm report` uses for a run of suite `id` (its `report` member), or undefined for an unknown suite.
+ * Built with an empty environment: a suite reads its targets' settings only when it runs.
+ */
+export function suiteReportOf(id: string): SuiteReportV1<unknown> | undefined {
+  return SUITES[id]?.({ env: {}, root: process.cwd() }).report;
 }

@@ -1,9 +1,9 @@
 // Test support: a private copy of the source tree (node_modules linked, never the checkout) to which a test adds a
 // part — one file and its registry line — and on which it runs the real commands as child processes.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /** The checkout this file lives in. */
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -20,13 +20,14 @@ const COMMANDS = {
   eval: ['pipeline/cli/cli.ts', 'eval'],
   rescore: ['analysis/rescore-command.ts'],
   report: ['analysis/report-command.ts'],
+  'verify-run': ['analysis/verify-run-command.ts'],
 } as const;
 
 /** A copy of the source tree in a temporary directory. */
 export interface SourceCopy {
   /** Root of the copy. */
   dir: string;
-  /** Writes a new file (path relative to the root); refuses to overwrite one. */
+  /** Writes a new file (path relative to the root; a new folder is made); refuses to overwrite one. */
   addFile(path: string, text: string): void;
   /**
    * Adds a registry line: `entry` as a new line right before the one line of `file` that equals `before` (trimmed),
@@ -77,6 +78,7 @@ export function copySourceTree(): SourceCopy {
   return {
     dir,
     addFile(path, text) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), text, { flag: 'wx' });
     },
     addRegistryLine(file, line) {

@@ -1,0 +1,126 @@
+// Acceptance (issue #27): a suite added as one folder (its SuiteV1 file) plus one registry line runs through
+// `pnpm eval --suite`, resumes, passes `pnpm verify-run` and is rendered by `pnpm report`, on a copy of the source
+// tree with no other edit. Its arguments come from its zod schema as flags; bad ones are refused before anything runs.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CommandResult, copySourceTree, type SourceCopy } from '../test-support/source-copy.js';
+
+/** The one file of the folder: a suite that squares numbers, each unit a cell of its parity. */
+const SUITE_FILE = `// A throwaway suite (test only): squares 0 … n-1, one unit each; fails when the total passes --max.
+import { z } from 'zod';
+import type { SuiteV1 } from '../../run/suite.js';
+
+const args = z.object({ n: z.number().int().positive(), max: z.number().optional(), label: z.string().default('sq') });
+type Args = z.infer<typeof args>;
+interface Summary {
+  label: string;
+  total: number;
+  squares: number[];
+}
+
+export const squaresSuite: SuiteV1<Args, { id: string; cell: string; i: number }, { square: number }, Summary> = {
+  specificationVersion: 'v1',
+  id: 'squares',
+  args,
+  plan: ({ n }) => Array.from({ length: n }, (_, i) => ({ id: \`sq/\${i}\`, cell: i % 2 ? 'odd' : 'even', i })),
+  async runUnit(unit) {
+    return { square: unit.i * unit.i };
+  },
+  summarize: (records, a) => ({
+    label: a.label,
+    total: records.reduce((sum, r) => sum + r.square, 0),
+    squares: records.map((r) => r.square),
+  }),
+  exitCode: (summary, a) => (a.max !== undefined && summary.total > a.max ? 1 : 0),
+  report: {
+    suite: 'squares',
+    render: (summary) => ({ 'squares.md': \`# \${summary.label}\\n\\ntotal \${summary.total}\\n\` }),
+    text: (summary) => \`\${summary.label} total \${summary.total}\`,
+  },
+};
+`;
+
+const REGISTRY_LINE = {
+  importLine: "import { squaresSuite } from './squares/suite.js';",
+  entry: '  squares: () => squaresSuite,',
+  before: '};',
+};
+
+const ok = (result: CommandResult) => `exit ${result.code}\n${result.stderr}\n${result.stdout.slice(-2000)}`;
+
+describe('a suite registered with one folder and one registry line', () => {
+  let copy: SourceCopy;
+  let runDir: string;
+  let first: CommandResult;
+
+  beforeAll(async () => {
+    copy = copySourceTree();
+    copy.addFile('pipeline/suites/squares/suite.ts', SUITE_FILE);
+    copy.addRegistryLine('pipeline/suites/index.ts', REGISTRY_LINE);
+    runDir = join(copy.dir, 'runs', 'squares-run');
+    first = await copy.run('eval', ['--suite', 'squares', '--n', '5', '--label', 'five', '-o', runDir]);
+  }, 240_000);
+
+  afterAll(() => copy?.remove());
+
+  it('type-checks with the rest of the code', async () => {
+    const result = await copy.typecheck();
+    expect(result.code, ok(result)).toBe(0);
+  }, 240_000);
+
+  it('runs through eval --suite: a run directory with manifest, chained records and summary', () => {
+    expect(first.code, ok(first)).toBe(0);
+    expect(first.stdout).toContain('five total 30');
+    const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8'));
+    expect(manifest).toMatchObject({ suite: 'squares', status: 'success', spec: { args: { n: 5, label: 'five' } } });
+    const records = readFileSync(join(runDir, 'records.jsonl'), 'utf8').trim().split('\n');
+    expect(records.map((line) => JSON.parse(line).unit)).toEqual(['sq/0', 'sq/1', 'sq/2', 'sq/3', 'sq/4']);
+    expect(JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'))).toEqual({
+      label: 'five',
+      total: 30,
+      squares: [0, 1, 4, 9, 16],
+    });
+  });
+
+  it('resumes: the same command again runs no unit and gives the same summary', async () => {
+    const again = await copy.run('eval', ['--suite', 'squares', '--n', '5', '--label', 'five', '-o', runDir]);
+    expect(again.code, ok(again)).toBe(0);
+    expect(again.stderr).toContain('5 of 5 unit(s) already recorded');
+    expect(readFileSync(join(runDir, 'records.jsonl'), 'utf8').trim().split('\n')).toHaveLength(5);
+  }, 120_000);
+
+  it('passes verify-run, and pnpm report renders it with the suite’s own renderer', async () => {
+    const verified = await copy.run('verify-run', [runDir]);
+    expect(verified.code, ok(verified)).toBe(0);
+    expect(verified.stdout).toContain('intact');
+    const reported = await copy.run('report', [runDir, '-o', join(copy.dir, 'report')]);
+    expect(reported.code, ok(reported)).toBe(0);
+    expect(reported.stdout).toContain('five total 30');
+    expect(readFileSync(join(copy.dir, 'report', 'squares.md'), 'utf8')).toBe('# five\n\ntotal 30\n');
+  }, 120_000);
+
+  it('takes the exit rule of the suite, and refuses bad arguments naming the flag, writing nothing', async () => {
+    const over = await copy.run('eval', [
+      '--suite',
+      'squares',
+      '--n',
+      '5',
+      '--max',
+      '10',
+      '-o',
+      join(runDir, '..', 'max'),
+    ]);
+    expect(over.code, ok(over)).toBe(1);
+    const bad = join(copy.dir, 'runs', 'bad');
+    const refused = await copy.run('eval', ['--suite', 'squares', '--n', 'five', '-o', bad]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/--n: .*number/);
+    expect(existsSync(bad)).toBe(false);
+    const unknown = await copy.run('eval', ['--suite', 'squares', '--n', '2', '--width', '3', '-o', bad]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("Unknown option '--width'");
+    expect(unknown.stderr).toContain('--n, --max, --label');
+    expect(existsSync(bad)).toBe(false);
+  }, 120_000);
+});
