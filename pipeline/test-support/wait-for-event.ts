@@ -45,14 +45,15 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
-/** The first line of `stream` that matches `pattern`; rejects naming `pattern` when the stream ends before one. */
+/**
+ * The first line of `stream` that matches `pattern`; rejects naming `pattern` when the stream ends before one. The
+ * stream is read to its end (a child writing more is never blocked by a full pipe).
+ */
 export function lineOf(stream: Readable, pattern: RegExp): Promise<string> {
   const lines = createInterface({ input: stream });
   return new Promise<string>((resolve, reject) => {
     lines.on('line', (line) => {
-      if (!pattern.test(line)) return;
-      lines.close();
-      resolve(line);
+      if (pattern.test(line)) resolve(line);
     });
     lines.on('close', () => reject(new Error(`the stream ended before a line matching ${pattern}`)));
   });
