@@ -9,7 +9,8 @@ import type { ProbeRecord, UnitRecord } from '../pipeline/run-log/run-log.js';
 import { runEvalCli } from '../pipeline/test-support/eval-cli.js';
 import { startOpenAICompatibleServer } from '../pipeline/test-support/openai-compatible-server.js';
 import { runPortLibraryGrid } from '../pipeline/test-support/port-library-grid.js';
-import { spawnEval, until } from '../pipeline/test-support/spawn-eval.js';
+import { spawnEval } from '../pipeline/test-support/spawn-eval.js';
+import { untilWritten } from '../pipeline/test-support/wait-for-event.js';
 import { loadScenarios } from '../scenarios/index.js';
 import { graphitiPyProblem } from './graphiti-py-backend.js';
 import { langmemPyProblem } from './langmem-py-backend.js';
@@ -218,11 +219,12 @@ describe.skipIf(reason !== null)('graphiti-py: graphiti-core 0.31.2 itself on Ne
     ];
     const child = spawnEval(args, env!);
     const setupPath = () => (readdirSync(out).length ? join(runDirOf(out), 'setup.jsonl') : '');
-    await until(() => Boolean(setupPath()) && lines(setupPath()).length >= 1, 180_000, 'the first probe');
+    await untilWritten(out, () => Boolean(setupPath()) && lines(setupPath()).length >= 1, 180_000, 'the first probe');
     const [driver] = storeDrivers(child.child.pid!);
     expect(driver, 'the store driver of the running eval').toBeDefined();
     process.kill(driver!, 'SIGSTOP');
     const done = lines<ProbeRecord>(setupPath()).length;
+    // Kept: nothing outside the eval says it has sent its next request to the stopped driver; half a second lets it.
     await new Promise((resolve) => setTimeout(resolve, 500));
     process.kill(driver!, 'SIGKILL');
     const code = await child.exited;

@@ -92,6 +92,7 @@ async function killMidSetup(
         run.child.kill('SIGKILL');
         break;
       }
+      // Kept: the condition is the database's content, and Neo4j Community pushes no change event to wait on.
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     await run.exited;
@@ -271,6 +272,7 @@ describe.skipIf(!uri)('runs that cannot collide on one Neo4j', () => {
       });
       await entered;
       const sectionB = b.exclusive(async () => void timeline.push('b'));
+      // Kept: time passing is what is tested (B stays out for half a second while A holds the section).
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(timeline).toEqual(['a+']);
       releaseA();

@@ -1,7 +1,7 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createGraphitiBackend } from '../backends/graphiti-backend.js';
 import { createLexicalEmbedder } from '../backends/lexical-embedder.js';
 import { mem0Paths, openMem0Client, type Mem0Client } from '../backends/mem0-client.js';
@@ -67,10 +67,16 @@ describe('guardMem0Search on the real mem0ai library', () => {
   it('with guard-v2 withholds the older of two contradicting memories that carry no status at all', async () => {
     const memory = await open();
     const { guardMem0Search } = await import('stalebench/guard');
-    await memory.add(V1, { userId: 'bob', infer: false });
-    await new Promise((resolve) => setTimeout(resolve, 20)); // mem0 stamps createdAt itself
-    await memory.add(V2, { userId: 'bob', infer: false });
-    await memory.add(OTHER, { userId: 'bob', infer: false });
+    // mem0 stamps createdAt itself: on vitest's clock V1 is a second older than V2 (no sleep for the clock to move).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await memory.add(V1, { userId: 'bob', infer: false });
+      vi.setSystemTime(Date.now() + 1000);
+      await memory.add(V2, { userId: 'bob', infer: false });
+      await memory.add(OTHER, { userId: 'bob', infer: false });
+    } finally {
+      vi.useRealTimers();
+    }
     const reference = await guardMem0Search(memory)(QUERY, { filters: { user_id: 'bob' }, topK: 10 });
     expect(reference.withheld).toEqual([]); // the reference's conflict stage misses this pair (spec §10.10)
     const guarded = await guardMem0Search(memory, { guard: 'guard-v2' })(QUERY, {

@@ -41,7 +41,8 @@ async function pricedServer(price: { input: number; output: number } = PRICE) {
   const answer = async (request: ReceivedRequest, index: number) => {
     bill.inFlight += 1;
     bill.peak = Math.max(bill.peak, bill.inFlight);
-    // Let the other calls of the pool arrive before this one is answered.
+    // Kept: the server's fixed latency is under test (the other calls of the pool arrive before this one is answered,
+    // so `peak` shows how many the budget let through at once).
     await new Promise((resolve) => setTimeout(resolve, 5));
     const user = request.body.messages?.find((m) => m.role === 'user')?.content ?? '';
     const scenario = scenarios.find((s) => user.includes(`Question: ${s.task}\n`));

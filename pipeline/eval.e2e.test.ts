@@ -212,11 +212,27 @@ describe('pnpm eval', () => {
   });
 
   it('resumes a killed run without repeating finished units', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'stalebench-runs-'));
+    const recordsPath = () => (readdirSync(out).length ? join(onlyRunDir(out), 'records.jsonl') : '');
+    const recorded = () => {
+      const path = recordsPath();
+      return path && existsSync(path) ? readFileSync(path, 'utf8').split('\n').length - 1 : 0;
+    };
+    // At -j 1 a call arrives once the units before it are recorded: the first call after five records is held
+    // unanswered (the event the kill waits for) until the killed process is gone.
+    let holding = true;
+    let heldCall = () => {};
+    const held = new Promise<void>((resolve) => (heldCall = resolve));
+    let answerHeld = () => {};
+    const gone = new Promise<void>((resolve) => (answerHeld = resolve));
     server = await startOpenAICompatibleServer(async (request) => {
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      if (holding && recorded() >= 5) {
+        holding = false;
+        heldCall();
+        await gone;
+      }
       return { content: `{"action": "${scriptedAction(request.body.messages![1]!.content)}"}` };
     });
-    const out = mkdtempSync(join(tmpdir(), 'stalebench-runs-'));
     const args = [
       '--model',
       'local-model',
@@ -244,18 +260,12 @@ describe('pnpm eval', () => {
         stdio: 'ignore',
       },
     );
-    const recordsPath = () => (readdirSync(out).length ? join(onlyRunDir(out), 'records.jsonl') : '');
-    await vi.waitFor(
-      () => {
-        const path = recordsPath();
-        expect(path && existsSync(path) ? readFileSync(path, 'utf8').split('\n').length - 1 : 0).toBeGreaterThanOrEqual(
-          5,
-        );
-      },
-      { timeout: 30_000, interval: 20 },
-    );
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await Promise.race([held, exited]);
+    expect(recorded()).toBeGreaterThanOrEqual(5);
     child.kill('SIGKILL');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await exited;
+    answerHeld();
     const before = readLines<UnitRecord>(recordsPath()).length;
     const requestsBefore = server.requests.length;
     expect(before).toBeLessThan(N * 2 * 2);

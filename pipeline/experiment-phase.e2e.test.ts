@@ -31,6 +31,7 @@ describe('experiment phase scheduling', () => {
     server = await startOpenAICompatibleServer(async () => {
       inFlight += 1;
       peak = Math.max(peak, inFlight);
+      // Kept: the endpoint's fixed latency is under test (a slow endpoint: calls stay in flight, so -j 3 is reached).
       await new Promise((resolve) => setTimeout(resolve, 15));
       inFlight -= 1;
       return { content: SAFE };

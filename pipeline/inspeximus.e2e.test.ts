@@ -11,7 +11,8 @@ import { loadScenarios } from '../scenarios/index.js';
 import { main } from './cli/cli.js';
 import type { ProbeRecord, RunManifest, UnitRecord } from './run-log/run-log.js';
 import { copySourceTree } from './test-support/source-copy.js';
-import { spawnEval, until } from './test-support/spawn-eval.js';
+import { spawnEval } from './test-support/spawn-eval.js';
+import { untilWritten } from './test-support/wait-for-event.js';
 
 const skip = await inspeximusSkipReason();
 const SCENARIOS = await loadScenarios();
@@ -128,11 +129,12 @@ describe.skipIf(skip !== null)('pnpm eval on inspeximus (offline, sim)', () => {
     const setupPath = () => (readdirSync(out).length ? join(runDirOf(out), 'setup.jsonl') : '');
     // After the manifest the prerequisite check's process is gone: the next driver is the backend's. Stop it once a
     // probe is written (it is open and seeding), so the eval waits on it; then kill it.
-    await until(() => Boolean(setupPath()) && lines(setupPath()).length >= 1, 60_000, 'the first probe');
+    await untilWritten(out, () => Boolean(setupPath()) && lines(setupPath()).length >= 1, 60_000, 'the first probe');
     const [driver] = storeDrivers(child.child.pid!);
     expect(driver, 'the store driver of the running eval').toBeDefined();
     process.kill(driver!, 'SIGSTOP');
     const done = lines<ProbeRecord>(setupPath()).length;
+    // Kept: nothing outside the eval says it has sent its next request to the stopped driver; half a second lets it.
     await new Promise((resolve) => setTimeout(resolve, 500));
     process.kill(driver!, 'SIGKILL');
     const code = await child.exited;

@@ -11,7 +11,7 @@ import { runEvaluation } from './run/run.js';
 import { lockPathOf, type LockHolder } from './run/run-lock.js';
 import type { RunManifest, UnitRecord } from './run-log/run-log.js';
 import { startOpenAICompatibleServer, type TestServer } from './test-support/openai-compatible-server.js';
-import { spawnEval, until } from './test-support/spawn-eval.js';
+import { spawnEval } from './test-support/spawn-eval.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -39,9 +39,11 @@ const SAFE = { content: '{"action": "REJECT", "reason": "policy"}' };
 
 describe('two eval processes on one run directory', () => {
   it("refuses the second with exit 1 and one line naming the first one's pid; the first finishes with every unit once", async () => {
-    // A slow endpoint keeps the first process inside its run for seconds.
+    // The endpoint holds every call until the second process has gone: the first stays inside its run until then.
+    let secondGone = () => {};
+    const gate = new Promise<void>((resolve) => (secondGone = resolve));
     server = await startOpenAICompatibleServer(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 60));
+      await gate;
       return SAFE;
     });
     const out = mkdtempSync(join(tmpdir(), 'stalebench-lock-'));
@@ -67,9 +69,12 @@ describe('two eval processes on one run directory', () => {
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-test-lock' };
     const first = spawnEval(args, env);
     const runDir = join(out, 'shared');
-    await until(() => existsSync(join(runDir, 'manifest.json')), 30_000, 'the first process to start its run');
+    // Its first call has arrived: the first process holds the lock and is inside its run.
+    await Promise.race([server.arrived(1), first.exited]);
+    expect(existsSync(join(runDir, 'manifest.json')), first.stderr()).toBe(true);
     const second = spawnEval(args, env);
     const secondCode = await second.exited;
+    secondGone();
     expect(first.child.exitCode, 'the first process must still be running when the second is refused').toBeNull();
     expect(secondCode).toBe(1);
     // The preflight's ok line may come first; the refusal is one error line, and the last one.

@@ -13,7 +13,8 @@ import {
   type ReceivedRequest,
   type TestServer,
 } from './test-support/openai-compatible-server.js';
-import { spawnEval, until } from './test-support/spawn-eval.js';
+import { spawnEval } from './test-support/spawn-eval.js';
+import { within } from './test-support/wait-for-event.js';
 import { runEvalCli as runCli } from './test-support/eval-cli.js';
 
 const scenarios = await loadScenarios();
@@ -274,7 +275,7 @@ describe('SIGINT with a hung endpoint', () => {
     const args = ['--model', 'gpt-5-nano', ...small, '--no-cache', '--concurrency', '2'];
     const out = tmp('stalebench-sigint-');
     const child = spawnEval([...args, '--out', out], endpoint(server.baseURL));
-    await until(() => server!.requests.length >= 8, 60_000, 'the endpoint to hang');
+    await within(server.arrived(8), 60_000, 'the endpoint to hang');
     const interrupted = Date.now();
     child.child.kill('SIGINT');
     const code = await child.exited;
@@ -321,7 +322,7 @@ describe('exit codes', () => {
       ['--model', 'gpt-5-nano', ...small, '--no-cache', '--concurrency', '1', '--out', out],
       endpoint(server.baseURL),
     );
-    await until(() => server!.requests.length >= 3, 60_000, 'the endpoint to hang');
+    await within(server.arrived(3), 60_000, 'the endpoint to hang');
     child.child.kill('SIGTERM');
     expect(await child.exited).toBe(143);
     expect(manifestOf(only(out)).status).toBe('cancelled');

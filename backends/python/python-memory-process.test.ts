@@ -117,7 +117,7 @@ describe.skipIf(skip !== null)('a Python memory process that dies', () => {
     await python.request('insert', 'written', { steps: steps(['beta one']) });
     const pid = python.pid()!;
     process.kill(pid, 'SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await python.exited();
     await expect(python.request('search', 'written', { query: 'beta', k: 10, options: {} })).rejects.toMatchObject({
       code: 'python-process-died',
     });

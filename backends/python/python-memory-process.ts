@@ -50,6 +50,8 @@ export interface PythonMemoryProcess {
   takeNotes(): RecordedWarning[];
   /** The live process id, or undefined (tests kill it). */
   pid(): number | undefined;
+  /** Resolves once the live process has ended and this client knows it (at once when none runs); tests wait on it. */
+  exited(): Promise<void>;
   /** Closes the process. */
   close(): Promise<void>;
 }
@@ -242,6 +244,7 @@ export function createPythonMemoryProcess(settings: PythonMemoryProcessSettings)
       return taken;
     },
     pid: () => (live && live.exitStatus() === null ? live.pid : undefined),
+    exited: () => live?.exited ?? Promise.resolve(),
     async close() {
       await starting?.catch(() => undefined);
       const closing = live;

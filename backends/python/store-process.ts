@@ -37,6 +37,8 @@ export interface StoreProcess {
   readonly pid: number | undefined;
   /** How the process ended, or null while it runs. */
   exitStatus(): { code: number | null; signal: string | null } | null;
+  /** Resolves once the process has ended and `exitStatus()` says how (a test that kills it waits on this). */
+  readonly exited: Promise<void>;
 }
 
 interface Pending {
@@ -151,6 +153,7 @@ export function startStoreProcess(settings: StoreProcessSettings): StoreProcess 
     request,
     pid: child.pid,
     exitStatus: () => exit,
+    exited,
     close() {
       closing ??= (async () => {
         if (!exit) await request('close').catch(() => undefined);

@@ -14,7 +14,8 @@ import { checkRunLog } from '../run-log/run-log-verify.js';
 import { startBatchApiServer, type BatchApiServer } from '../test-support/batch-api-server.js';
 import { runEvalCli } from '../test-support/eval-cli.js';
 import type { ReceivedRequest, ScriptedReply } from '../test-support/openai-compatible-server.js';
-import { spawnEval, until } from '../test-support/spawn-eval.js';
+import { spawnEval } from '../test-support/spawn-eval.js';
+import { within } from '../test-support/wait-for-event.js';
 
 const scenarios = await loadScenarios();
 // Three scenarios: the first and third always draw the unsafe action (hop 0 unsafe: 8 calls, hops 1–3), the second
@@ -251,11 +252,12 @@ describe('--batch with a follow-up experiment (write-back)', () => {
       const out = tmp('stalebench-fbatch-kill-');
       const args = [...writeback(2), '--no-cache', '--out', out, '--batch', '--batch-poll', '0.01'];
       const child = spawnEval(args, endpoint(server.baseURL));
-      await until(
-        () => server!.retrieves.filter((id) => id === held).length >= 2,
-        60_000,
-        `round ${round} to be submitted and polled`,
-      );
+      // Each retrieve the server answers is an event; the round's job has been polled twice after enough of them.
+      const heldPolls = async () => {
+        for (let seen = 1; server!.retrieves.filter((id) => id === held).length < 2; seen += 1)
+          await server!.retrieved(seen);
+      };
+      await within(heldPolls(), 60_000, `round ${round} to be submitted and polled`);
       child.child.kill('SIGKILL');
       await child.exited;
       expect(server.submissions).toHaveLength(round);

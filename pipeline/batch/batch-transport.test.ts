@@ -59,7 +59,7 @@ describe('createBatchTransport', () => {
     const kept = new AbortController();
     const waiting = first.send('kept', body(1), kept.signal);
     // Submitted and recorded, then the run stops while the job is in progress.
-    while (server.retrieves.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await server.retrieved(2);
     kept.abort();
     await expect(waiting).rejects.toThrow('cancelled');
     expect(server.submissions.map((job) => job.lines.map((l) => l.custom_id))).toEqual([['kept']]);
@@ -73,16 +73,16 @@ describe('createBatchTransport', () => {
 
   it('round barrier: a round waits for its slowest joined unit (past the quiet time), not one job per unit', async () => {
     server = await startBatchApiServer(() => ({ content: 'ok' }));
-    const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    // Unjoined (the grid), a request that comes after the quiet time goes into a job of its own ...
+    // Unjoined (the grid), a request that comes after the quiet time (its chunk was sent) goes into a job of its own ...
     const grid = transportOn(server, runDir());
-    await Promise.all([grid.send('g-0', body(0)), later(100).then(() => grid.send('g-1', body(1)))]);
+    await Promise.all([grid.send('g-0', body(0)), server.submitted(1).then(() => grid.send('g-1', body(1)))]);
     expect(server.submissions.map((job) => job.lines.length)).toEqual([1, 1]);
     // ... joined, the same two requests are one job, sent once the second unit waits too.
     const rounds = transportOn(server, runDir());
     const [leaveA, leaveB] = [rounds.join(), rounds.join()];
     const unitA = rounds.send('r-0', body(0)).finally(leaveA);
-    await later(100);
+    // Time passing is what is tested: five quiet times (20 ms) go by and the joined round is still not sent.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(server.submissions).toHaveLength(2);
     const unitB = rounds.send('r-1', body(1)).finally(leaveB);
     expect((await Promise.all([unitA, unitB])).every((answer) => answer.ok)).toBe(true);
@@ -99,6 +99,7 @@ describe('createBatchTransport', () => {
       .waiting(() => unitA)
       .then(() => transport.send('c', body(2)))
       .finally(leaveC);
+    // Time passing is what is tested: three quiet times (20 ms) go by and A's round waits for B all the same.
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(server.submissions).toHaveLength(0);
     leaveB();

@@ -15,7 +15,8 @@ import { main as rescoreMain } from '../../analysis/rescore-command.js';
 import { checkRunLog } from '../run-log/run-log-verify.js';
 import { evalUsage } from '../cli/cli-usage.js';
 import { createViewSite } from '../../analysis/view/view-site.js';
-import { spawnEval, until } from '../test-support/spawn-eval.js';
+import { spawnEval } from '../test-support/spawn-eval.js';
+import { within } from '../test-support/wait-for-event.js';
 /** The run's record of its submitted jobs (pipeline/batch/batch-transport.ts). */
 const BATCHES_FILE = 'batches.jsonl';
 
@@ -152,11 +153,9 @@ describe('--batch', () => {
     ];
     const child = spawnEval(args, endpoint(server.baseURL));
     // Submitted, recorded, and polled while the server holds it in progress: then the process dies.
-    await until(
-      () => server!.retrieves.length >= 2 && existsSync(out) && existsSync(join(only(out), BATCHES_FILE)),
-      60_000,
-      'the job to be submitted and polled',
-    );
+    await within(server.retrieved(2), 60_000, 'the job to be submitted and polled');
+    // The job was recorded before anything waited on it (so before the first poll).
+    expect(existsSync(join(only(out), BATCHES_FILE))).toBe(true);
     child.child.kill('SIGKILL');
     await child.exited;
     expect(server.submissions).toHaveLength(1);

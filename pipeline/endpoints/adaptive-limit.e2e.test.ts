@@ -42,6 +42,7 @@ async function rateLimitedServer(limit: number) {
     seen.admitted += 1;
     seen.inFlight += 1;
     seen.maxInFlight = Math.max(seen.maxInFlight, seen.inFlight);
+    // Kept: the server's fixed latency is part of the rate limit under test (requests in flight, a sliding window).
     await new Promise((resolve) => setTimeout(resolve, 20));
     seen.inFlight -= 1;
     const user = request.body.messages?.find((m) => m.role === 'user')?.content ?? '';

@@ -25,6 +25,7 @@ async function trackedServer(delayMs: number, limited: (index: number) => boolea
   const server = await startOpenAICompatibleServer(async (request, index): Promise<ScriptedReply> => {
     seen.inFlight += 1;
     seen.maxInFlight = Math.max(seen.maxInFlight, seen.inFlight);
+    // Kept: the server's fixed latency is what is under test (requests stay in flight, so the limits are reached).
     await new Promise((resolve) => setTimeout(resolve, delayMs));
     seen.inFlight -= 1;
     if (limited(index)) {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEndpointPool, type EndpointLease } from './endpoint-pool.js';
 import type { PoolEndpoint } from './endpoints-file.js';
 
@@ -13,11 +13,22 @@ const endpoint = (name: string, over: Partial<PoolEndpoint> = {}): PoolEndpoint 
   ...over,
 });
 
-/** Acquires `n` leases that are granted now (a lease still waiting after a tick is left pending). */
+// The pool's clock and its cool-down timer are vitest's: a cool-down ends when the test moves the clock past it.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Settles every grant the pool has made so far (grants are promise callbacks; the clock does not move). */
+const settle = () => vi.advanceTimersByTimeAsync(0);
+
+/** Acquires `n` leases that are granted now (a lease still waiting once the grants settled is left pending). */
 async function grantedNow(pool: ReturnType<typeof createEndpointPool>, n: number, model = 'm') {
   const granted: EndpointLease[] = [];
   const pending = Array.from({ length: n }, () => pool.acquire(model).then((lease) => void granted.push(lease)));
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await settle();
   return { granted, pending };
 }
 
@@ -31,7 +42,7 @@ describe('the endpoint pool', () => {
     const { granted } = await grantedNow(pool, 7);
     expect(names(granted)).toEqual(['a', 'a', 'b', 'b', 'b']);
     granted.find((l) => l.name === 'a')!.release({ kind: 'ok' });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await settle();
     expect(names(granted.slice(5))).toEqual(['a']);
     expect(pool.counts().map((c) => [c.name, c.requests, c.ok, c.maxInFlight])).toEqual([
       ['a', 3, 1, 2],
@@ -58,7 +69,11 @@ describe('the endpoint pool', () => {
     const during = await grantedNow(pool, 3);
     expect(names(during.granted)).toEqual(['b', 'b', 'b']);
     for (const lease of during.granted) lease.release({ kind: 'ok' });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await vi.advanceTimersByTimeAsync(149);
+    const stillCooling = await grantedNow(pool, 1);
+    expect(names(stillCooling.granted)).toEqual(['b']);
+    stillCooling.granted[0]!.release({ kind: 'ok' });
+    await vi.advanceTimersByTimeAsync(1);
     const after = await grantedNow(pool, 2);
     expect(names(after.granted)).toEqual(['a', 'b']);
     expect(pool.counts()[0]).toMatchObject({ name: 'a', rateLimited: 1 });
@@ -68,9 +83,14 @@ describe('the endpoint pool', () => {
     const pool = createEndpointPool([endpoint('a')], { timeoutMs: 1000 });
     (await pool.acquire('m')).release({ kind: 'rate-limited', headers: new Headers({ 'retry-after': '0.1' }) });
     const started = Date.now();
-    const lease = await pool.acquire('m');
+    let lease: EndpointLease | undefined;
+    const waiting = pool.acquire('m').then((granted) => (lease = granted));
+    await vi.advanceTimersByTimeAsync(99);
+    expect(lease).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    await waiting;
     expect(Date.now() - started).toBeGreaterThanOrEqual(90);
-    expect(lease.name).toBe('a');
+    expect(lease!.name).toBe('a');
   });
 
   it('sends an alias only to endpoints that serve it, refuses one nobody serves, and stops waiting on abort', async () => {

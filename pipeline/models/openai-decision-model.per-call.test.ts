@@ -21,8 +21,10 @@ afterEach(async () => {
 describe('per call', () => {
   it("leaves no listener per call on the run's signal (the SDK never removes its own), and still cancels", async () => {
     let hold = false;
+    let answerHeld = () => {};
+    const held = new Promise<void>((resolve) => (answerHeld = resolve));
     server = await startOpenAICompatibleServer(async () => {
-      if (hold) await new Promise((resolve) => setTimeout(resolve, 5_000));
+      if (hold) await held;
       return { content: '{"action": "REJECT"}' };
     });
     const model = createOpenAIDecisionModel({ model: 'm', baseURL: server.baseURL, apiKey: 'sk-local-0000' });
@@ -32,8 +34,11 @@ describe('per call', () => {
     expect(getEventListeners(run.signal, 'abort').length).toBeLessThanOrEqual(1);
     hold = true;
     const pending = model.decide({ messages, trial: 99, sample: 's', signal: run.signal });
-    setTimeout(() => run.abort(), 100);
+    // Stopped while the held call is on the wire (it has arrived), not after a guessed delay.
+    await server.arrived(13);
+    run.abort();
     await expect(pending).rejects.toThrow(/cancelled/);
+    answerHeld();
   });
 
   it('serializes and hashes each body once per call (lookup and store share the key), with the same cache key', async () => {

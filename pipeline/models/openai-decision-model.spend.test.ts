@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BudgetExhaustedError, createBudget, createSpendGate } from '../run/budget.js';
 import { ProviderError } from '#core/errors.js';
+import { abortableSleep } from '#core/retry-policy.js';
 import { createOpenAIDecisionModel } from './openai-decision-model.js';
 import { startOpenAICompatibleServer, type TestServer } from '../test-support/openai-compatible-server.js';
 
@@ -91,15 +92,23 @@ describe('OpenAI-compatible decision model: bounded and safe', () => {
       headers: { 'retry-after': '50' },
     }));
     const controller = new AbortController();
+    const backoffs: number[] = [];
     const model = createOpenAIDecisionModel({
       model: 'm',
       baseURL: server.baseURL,
       apiKey: KEY,
       retry: { maxAttempts: 6, baseDelayMs: 50_000, maxDelayMs: 60_000, jitterMs: 0 },
+      // The default sleep; Ctrl+C is pressed once the backoff has started (the event), not after a guessed delay.
+      sleep: (ms, signal) => {
+        backoffs.push(ms);
+        const sleeping = abortableSleep(ms, signal);
+        controller.abort();
+        return sleeping;
+      },
     });
     const started = Date.now();
-    setTimeout(() => controller.abort(), 200);
     const error = await failureOf(model.decide({ messages, trial: 0, sample: 's', signal: controller.signal }));
+    expect(backoffs).toEqual([50_000]);
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(error.message).toMatch(/cancelled/);
     expect(server.requests).toHaveLength(1);
@@ -135,22 +144,15 @@ describe('OpenAI-compatible decision model: bounded and safe', () => {
     const stop = new AbortController();
     const calls = ['s1', 's2', 's3'].map((sample) => model.decide({ messages, trial: 0, sample }));
     const stopped = model.decide({ messages, trial: 0, sample: 's4', signal: stop.signal });
-    const waitFor = async (n: number) => {
-      while (server!.requests.length < n) await new Promise((resolve) => setTimeout(resolve, 5));
-    };
-    await waitFor(2);
+    await server.arrived(2);
     expect(budget.totals().reservedUsd).toBeCloseTo(2 * 0.020027, 9);
     stop.abort();
     expect((await failureOf(stopped)).message).toBe('cancelled before sending');
-    // Answer every call as it arrives: the third is sent once one of the first two has settled.
-    const answering = setInterval(() => {
-      while (release.length > 0) release.shift()!();
-    }, 5);
-    try {
-      await Promise.all(calls);
-    } finally {
-      clearInterval(answering);
-    }
+    // Answer the first two; the third is sent once one of them has settled, and answered when it arrives.
+    for (const answer of release.splice(0)) answer();
+    await server.arrived(3);
+    for (const answer of release.splice(0)) answer();
+    await Promise.all(calls);
     expect(server.requests).toHaveLength(3);
     expect(budget.totals()).toMatchObject({ reservedUsd: 0, callsWithUnknownCost: 0 });
     expect(budget.totals().spentUsd).toBeCloseTo(3 * 0.00006, 12);

@@ -35,20 +35,12 @@ describe('openRunLogFile', () => {
   it('chains correctly when many units of one process append concurrently, and a reopened file continues from its tip', async () => {
     const dir = runDir();
     const log = openRunLogFile(dir, 'records.jsonl');
+    // Forty units append in a scrambled order: each after (i × 7) mod 13 turns of the promise queue, no clock involved.
     await Promise.all(
-      Array.from(
-        { length: 40 },
-        (_, i) =>
-          new Promise<void>((resolve) =>
-            setTimeout(
-              () => {
-                log.append({ unitId: `u${i}` });
-                resolve();
-              },
-              (i * 7) % 13,
-            ),
-          ),
-      ),
+      Array.from({ length: 40 }, async (_, i) => {
+        for (let turn = 0; turn < (i * 7) % 13; turn += 1) await null;
+        log.append({ unitId: `u${i}` });
+      }),
     );
     openRunLogFile(dir, 'records.jsonl').append({ unitId: 'after-reopen' });
     const lines = rawLines(join(dir, 'records.jsonl'));

@@ -1,6 +1,6 @@
 // forEachBounded: the schedule of p-limit over every item queued up front, with a bounded number of items pulled.
 import pLimit from 'p-limit';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { forEachBounded } from './bounded-pool.js';
 
 /**
@@ -54,13 +54,21 @@ describe('forEachBounded', () => {
         yield item;
       }
     }
-    await forEachBounded(source(), 3, async () => {
-      running += 1;
-      peak = Math.max(peak, running);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      running -= 1;
-      finished += 1;
-    });
+    // Each task holds its slot for a timer of 1 ms on vitest's clock, which the test runs to the end.
+    vi.useFakeTimers();
+    try {
+      const run = forEachBounded(source(), 3, async () => {
+        running += 1;
+        peak = Math.max(peak, running);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        running -= 1;
+        finished += 1;
+      });
+      await vi.runAllTimersAsync();
+      await run;
+    } finally {
+      vi.useRealTimers();
+    }
     expect(finished).toBe(items.length);
     expect(peak).toBe(3);
     expect(ahead).toBeLessThanOrEqual(6);
@@ -80,7 +88,8 @@ describe('forEachBounded', () => {
     });
     await expect(run).rejects.toThrow('unit 5 failed');
     const atFailure = pulled;
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The tasks only await promises: one turn of the event loop lets every one still running finish.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(pulled).toBe(atFailure);
     expect(pulled).toBeLessThan(items.length / 2);
   });

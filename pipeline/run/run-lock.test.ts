@@ -2,26 +2,42 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync, utimesSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { acquireRunLock, lockPathOf, readRunLock, RunLockedError, type LockHolder } from './run-lock.js';
+import { createInterface } from 'node:readline';
+import { describe, expect, it, vi } from 'vitest';
+import { createEventCount } from '../test-support/wait-for-event.js';
+import { acquireRunLock, lockPathOf, readRunLock, RunLockedError, type LockHolder, type RunLock } from './run-lock.js';
 
 const racer = join(import.meta.dirname, '..', 'test-support', 'lock-racer.ts');
 
-/** Starts `count` racer processes that all try the lock at the same instant; resolves with their output lines. */
+/**
+ * Starts `count` racer processes and, once every one has loaded and said `ready`, tells them all to go at once; once
+ * every one has said won or lost, closes their stdin (a winner releases then). Resolves with their output lines.
+ */
 async function race(runDir: string, count: number): Promise<string[]> {
-  const startAt = String(Date.now() + 2_500); // after every process has loaded tsx
-  const runs = Array.from(
-    { length: count },
-    () =>
-      new Promise<string>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', racer, runDir, '1500', startAt], {
-          stdio: ['ignore', 'pipe', 'inherit'],
-        });
-        let output = '';
-        child.stdout.on('data', (chunk) => (output += String(chunk)));
-        child.on('exit', () => resolve(output.trim()));
-      }),
+  const children = Array.from({ length: count }, () =>
+    spawn(process.execPath, ['--import', 'tsx', racer, runDir], { stdio: ['pipe', 'pipe', 'inherit'] }),
   );
+  const ready = createEventCount();
+  const verdicts = createEventCount();
+  const runs = children.map((child) => {
+    let output = '';
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line === 'ready') return ready.add();
+      output += `${line}\n`;
+      if (/^(won|lost) /.test(line)) verdicts.add();
+    });
+    return new Promise<string>((resolve) => child.on('close', () => resolve(output.trim())));
+  });
+  // A racer that dies before its verdict (it could not load) fails the race instead of leaving it waiting.
+  let decided = false;
+  const died = Promise.race(runs).then((output) => {
+    if (!decided) throw new Error(`a racer exited before every racer said won or lost: ${output}`);
+  });
+  await Promise.race([ready.reached(count), died]);
+  for (const child of children) child.stdin.write('go\n');
+  await Promise.race([verdicts.reached(count), died]);
+  decided = true;
+  for (const child of children) child.stdin.end();
   return Promise.all(runs);
 }
 
@@ -84,8 +100,21 @@ describe('run-directory lock', () => {
       /is not a readable lock; if no eval runs on it, delete that file/,
     );
     writeFileSync(lockPathOf(runDir), '{"pid": 1'); // fresh and half-written: the taker waits for it
-    setTimeout(() => writeFileSync(lockPathOf(runDir), JSON.stringify(holder({}))), 200);
-    const lock = await acquireRunLock(runDir, { nonce: '00000005' });
+    // The taker's polls run on vitest's clock (its file ages on the real one): ten of them pass, then the holder is
+    // written in full and the next poll reads it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let lock: RunLock | undefined;
+    try {
+      const taking = acquireRunLock(runDir, { nonce: '00000005' }).then((taken) => (lock = taken));
+      await vi.advanceTimersByTimeAsync(500);
+      expect(lock).toBeUndefined();
+      writeFileSync(lockPathOf(runDir), JSON.stringify(holder({})));
+      await vi.advanceTimersByTimeAsync(50);
+      await taking;
+    } finally {
+      vi.useRealTimers();
+    }
+    if (!lock) throw new Error('no lock');
     expect(lock.takenOver?.nonce).toBe('deadbeef');
     writeFileSync(lockPathOf(runDir), JSON.stringify(holder({ nonce: '0000000f', pid: process.pid })));
     lock.release();

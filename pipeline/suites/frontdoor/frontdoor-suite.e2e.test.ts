@@ -14,7 +14,7 @@ import type { FrontdoorResults } from './harness/frontdoor-results.js';
 import { runFrontdoor } from './harness/run-frontdoor.js';
 import { testPlan } from './harness/test-plan.js';
 import { main as merge } from '../../merge/merge-command.js';
-import { until } from '../../test-support/spawn-eval.js';
+import { untilWritten } from '../../test-support/wait-for-event.js';
 
 const out = mkdtempSync(join(tmpdir(), 'frontdoor-suite-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -170,7 +170,7 @@ describe('pnpm frontdoor writes a suite run directory', () => {
     const killed = join(out, 'killed');
     const argv = [...ACCEPTANCE, '--json', '-o', killed];
     const first = spawnFrontdoor(argv);
-    await until(() => lines(killed).length >= 2, 60_000, 'a recorded cell');
+    await untilWritten(out, () => lines(killed).length >= 2, 60_000, 'a recorded cell');
     first.child.kill('SIGKILL');
     await first.exited;
     expect(readJson<{ status: string }>(join(killed, 'manifest.json')).status).toBe('started');

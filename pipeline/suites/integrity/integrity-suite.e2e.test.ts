@@ -11,7 +11,7 @@ import { main as verifyRun } from '../../../analysis/verify-run-command.js';
 import { main as integrity } from './harness/integrity-command.js';
 import type { IntegrityReport } from './harness/integrity-result.js';
 import { main as merge } from '../../merge/merge-command.js';
-import { until } from '../../test-support/spawn-eval.js';
+import { untilWritten } from '../../test-support/wait-for-event.js';
 
 const out = mkdtempSync(join(tmpdir(), 'integrity-suite-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -138,7 +138,7 @@ describe('pnpm integrity writes a suite run directory', () => {
     const killed = join(out, 'killed');
     const argv = [...ACCEPTANCE, '--json', '-o', killed];
     const first = spawnIntegrity(argv);
-    await until(() => lines(killed).length >= 4, 60_000, 'three recorded cells');
+    await untilWritten(out, () => lines(killed).length >= 4, 60_000, 'three recorded cells');
     first.child.kill('SIGKILL');
     await first.exited;
     expect(readJson<{ status: string }>(join(killed, 'manifest.json')).status).toBe('started');
