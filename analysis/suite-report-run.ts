@@ -1,7 +1,10 @@
 // `pnpm report <suite run dir>`: verifies the run, then writes its suite's renderings of summary.json (scorecards).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { checkRunLog, suiteReportOf } from '../pipeline/index.js';
+import { checkRunLog } from '../pipeline/index.js';
+// The suite registry is analysis's second door into pipeline/ (pipeline/core/layers.test.ts): it holds suites that
+// import analysis/index.ts, so reaching it through pipeline/index.ts would close a cycle.
+import { suiteReportOf } from '../pipeline/suites/index.js';
 import { describeRunLogCheck } from './verify-runs.js';
 import type { SuiteReportV1 } from '../pipeline/index.js';
 

@@ -58,7 +58,6 @@ export type {
 } from './suites/integrity/harness/integrity-result.js';
 export type { SuiteReportV1 } from './run/suite.js';
 export { suiteOfRunDir } from './suites/suite-manifest.js';
-export { suiteReportOf } from './suites/index.js';
 export { EXPERIMENTS } from './run/experiments.js';
 
 // The decision protocol, replayed by rescore on stored records: prompts, parsers, arms, the action layer, the tool agent.

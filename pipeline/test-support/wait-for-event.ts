@@ -1,6 +1,6 @@
 // Test support: wait on the event itself (a count reached, a line printed, a file changed), never poll on a timer
 // (issue #32 item 3). A deadline only bounds how long a test waits; it never decides when the test goes on.
-import { watch } from 'node:fs';
+import { existsSync, type FSWatcher, watch } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 
@@ -61,10 +61,12 @@ export function lineOf(stream: Readable, pattern: RegExp): Promise<string> {
 
 /**
  * Resolves once `condition()` holds: checked now and again on every change under `dir` (fs.watch, recursive), so a
- * file written by another process is seen when it is written. Rejects naming `what` after `timeoutMs`.
+ * file written by another process is seen when it is written. Rejects naming `what` after `timeoutMs`. On Linux a
+ * recursive watch scans each new subfolder, and fails with ENOENT when one is removed before the scan (a run's
+ * per-unit work folder): the watch is then started again and the condition checked, never given up.
  */
 export function untilWritten(dir: string, condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const watcher = watch(dir, { recursive: true });
+  let watcher: FSWatcher | undefined;
   const held = new Promise<void>((resolve, reject) => {
     const check = () => {
       try {
@@ -73,9 +75,18 @@ export function untilWritten(dir: string, condition: () => boolean, timeoutMs: n
         reject(error);
       }
     };
-    watcher.on('change', check);
-    watcher.on('error', reject);
+    const start = () => {
+      watcher = watch(dir, { recursive: true });
+      watcher.on('change', check);
+      watcher.on('error', (error: NodeJS.ErrnoException) => {
+        watcher?.close();
+        if (error.code !== 'ENOENT' || !existsSync(dir)) return reject(error);
+        start();
+        check();
+      });
+    };
+    start();
     check();
   });
-  return within(held, timeoutMs, what).finally(() => watcher.close());
+  return within(held, timeoutMs, what).finally(() => watcher?.close());
 }
