@@ -13,7 +13,8 @@ import { loadScenarios } from '../scenarios/index.js';
 import { main } from './cli/cli.js';
 import type { ProbeRecord, RunManifest, UnitRecord } from './run-log/run-log.js';
 import { startOpenAICompatibleServer, type ReceivedRequest } from './test-support/openai-compatible-server.js';
-import { spawnEval, until } from './test-support/spawn-eval.js';
+import { spawnEval } from './test-support/spawn-eval.js';
+import { untilWritten } from './test-support/wait-for-event.js';
 
 const reason = (await cogneePyProblem())?.message ?? null;
 if (reason !== null) console.log(`[stores] cognee-py skipped: ${reason}`);
@@ -240,7 +241,12 @@ describe('pnpm eval on cognee-py (offline, sim) against the cognee port', () => 
       const setupPath = () => (readdirSync(out).length ? join(runDirOf(out), 'setup.jsonl') : '');
       // After the manifest the prerequisite check's process is gone: the next driver is the backend's. Stop it once a
       // probe is written (it is open and seeding), so the eval waits on it; then kill it.
-      await until(() => Boolean(setupPath()) && lines(setupPath()).length >= 1, 300_000, 'the first probe');
+      await untilWritten(
+        out,
+        () => Boolean(setupPath()) && existsSync(setupPath()) && lines(setupPath()).length >= 1,
+        300_000,
+        'the first probe',
+      );
       const [driver] = storeDrivers(child.child.pid!);
       expect(driver, 'the store driver of the running eval').toBeDefined();
       process.kill(driver!, 'SIGSTOP');

@@ -13,7 +13,8 @@ import type { ProbeRecord, UnitRecord } from './run-log/run-log.js';
 import { runEvalCli } from './test-support/eval-cli.js';
 import { startOpenAICompatibleServer } from './test-support/openai-compatible-server.js';
 import { runPortLibraryGrid } from './test-support/port-library-grid.js';
-import { spawnEval, until } from './test-support/spawn-eval.js';
+import { spawnEval } from './test-support/spawn-eval.js';
+import { untilWritten } from './test-support/wait-for-event.js';
 
 const reason = (await langmemPyProblem())?.message ?? null;
 if (reason !== null) console.log(`[stores] langmem-py skipped: ${reason}`);
@@ -176,7 +177,12 @@ describe('langmem-py: langmem 0.0.30 itself (offline, sim, direct)', () => {
       ];
       const child = spawnEval(args, {});
       const setupPath = () => (readdirSync(out).length ? join(runDirOf(out), 'setup.jsonl') : '');
-      await until(() => Boolean(setupPath()) && lines(setupPath()).length >= 1, 120_000, 'the first probe');
+      await untilWritten(
+        out,
+        () => Boolean(setupPath()) && existsSync(setupPath()) && lines(setupPath()).length >= 1,
+        120_000,
+        'the first probe',
+      );
       const [driver] = storeDrivers(child.child.pid!);
       expect(driver, 'the store driver of the running eval').toBeDefined();
       process.kill(driver!, 'SIGSTOP');

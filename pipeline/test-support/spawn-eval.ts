@@ -18,15 +18,3 @@ export function spawnEval(args: string[], env: NodeJS.ProcessEnv) {
   );
   return { child, exited, stderr: () => stderr, stdout: () => stdout };
 }
-
-/**
- * Polls `condition` every 25 ms until it holds, or fails naming `what`. Prefer waiting on the event itself
- * (./wait-for-event.ts `untilWritten`, a test server's `arrived`); the heavy store suites still use this.
- */
-export async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
