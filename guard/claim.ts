@@ -67,10 +67,19 @@ interface Token {
 /** Shouting is not a proper noun: `DELETE ALL BACKUPS` is read as `delete all backups` (acronyms keep their lemma). */
 const shoutedWord = /\b[A-Z]{2,}\b/g;
 
-function tokensOf(text: string): Token[] {
+/** The text wink-nlp reads for a record's text: unwrapped (`WRAPPED_TEXT`), shouted words lower-cased. */
+export function winkInput(text: string): string {
+  return (WRAPPED_TEXT.exec(text.trim())?.[1] ?? text).replace(shoutedWord, lowerCased);
+}
+
+function lowerCased(word: string): string {
+  return word.toLowerCase();
+}
+
+function tokensOf(input: string): Token[] {
   const engine = winkNlp();
   const its = engine.its;
-  const tokens = engine.readDoc(text.replace(shoutedWord, (word) => word.toLowerCase())).tokens();
+  const tokens = engine.readDoc(input).tokens();
   const values = tokens.out(its.value) as string[];
   // The lite model's lemmatiser is built in; the declared addon parameter is not needed at run time.
   const lemmas = tokens.out(its.lemma as unknown as ItsFunction<string>) as string[];
@@ -211,12 +220,13 @@ function isCue(lemma: string, lexicon: LoadedLexicon): boolean {
 
 /** A word that carries the subject. Units of time measure a rule, they are not its subject (`5 leave days`). */
 function isSubjectWord(t: Token, lexicon: LoadedLexicon): boolean {
+  return CONTENT_POS.has(t.pos) && isSubjectLemma(t.lemma, lexicon);
+}
+
+/** What `isSubjectWord` asks of the lemma alone (claim-candidates.ts filters its candidates with it). */
+export function isSubjectLemma(lemma: string, lexicon: LoadedLexicon): boolean {
   return (
-    CONTENT_POS.has(t.pos) &&
-    t.lemma.length > 1 &&
-    !lexicon.boilerplate.has(t.lemma) &&
-    !lexicon.durationSeconds.has(t.lemma) &&
-    !isCue(t.lemma, lexicon)
+    lemma.length > 1 && !lexicon.boilerplate.has(lemma) && !lexicon.durationSeconds.has(lemma) && !isCue(lemma, lexicon)
   );
 }
 
@@ -242,7 +252,7 @@ function verbArguments(
  * module functions, not closures made per text (tsx's `keepNames` names each closure bound to a variable, per call).
  */
 function readClaim(text: string, lexicon: LoadedLexicon): Claim {
-  const tokens = tokensOf(WRAPPED_TEXT.exec(text.trim())?.[1] ?? text);
+  const tokens = tokensOf(winkInput(text));
   const words = tokens.filter((t) => t.type === 'word');
   const content = new Set(words.filter((t) => isSubjectWord(t, lexicon)).map((t) => t.lemma));
   const head = firstNounPhrase(tokens);
