@@ -2,7 +2,8 @@
 import { createRequire } from 'node:module';
 import type { Model } from 'wink-nlp';
 import type { LoadedLexicon } from './conflict-lexicon.js';
-import { isSubjectLemma, winkInput } from './claim.js';
+import { CONTENT_POS, isSubjectLemma, winkInput } from './claim.js';
+import { reachableTags, type TagMoves, tagMovesOf } from './wink-pos-bounds.js';
 
 /** The read-only part of wink-nlp's lexicon cache (wink-nlp/src/cache.js) that `its.lemma` uses. */
 interface WinkCache {
@@ -12,6 +13,8 @@ interface WinkCache {
   mappedSpelling(index: number): number;
   property(index: number, name: string): unknown;
   intrinsicSize(): number;
+  posOf(index: number): number;
+  isMemberPOS(index: number, tag: number): boolean;
 }
 
 interface Reader {
@@ -20,6 +23,10 @@ interface Reader {
   lexemes: Record<string, number | undefined>;
   lemmatize: (value: string, pos: string, cache: WinkCache) => string;
   splitter: RegExp;
+  /** The tagger's moves (wink-pos-bounds.ts). */
+  moves: TagMoves;
+  /** Tag id → name (`NOUN`), from the model. */
+  tagNames: readonly string[];
 }
 
 let reader: Reader | undefined;
@@ -33,7 +40,12 @@ function winkReader(): Reader {
   if (!reader) {
     const require = createRequire(import.meta.url);
     const model = require('wink-eng-lite-web-model') as Model & {
-      core(): { features: { lexeme: { hash: Record<string, number> } }; trex: { helpers: { splitter: string[] } } };
+      core(): {
+        features: { lexeme: { hash: Record<string, number> } };
+        trex: { helpers: { splitter: string[] } };
+        pos: { list: string[] };
+      };
+      pos(): { machines: string[] };
       featureFn: unknown;
       addons: { lemmatize: Reader['lemmatize'] };
     };
@@ -45,12 +57,30 @@ function winkReader(): Reader {
       lexemes: core.features.lexeme.hash,
       lemmatize: model.addons.lemmatize,
       splitter: new RegExp(source, flags),
+      moves: tagMovesOf(model.pos().machines),
+      tagNames: core.pos.list,
     };
   }
   return reader;
 }
 
 const POS_WITH_RULES = ['ADJ', 'NOUN', 'VERB'];
+const NOUN = 8;
+
+/** The content tags (claim.ts's CONTENT_POS) the tagger can give a token of intrinsic lexeme `index`, by name. */
+function contentTagsOf(index: number): string[] {
+  const { cache, moves, tagNames } = winkReader();
+  // As wink-nlp's tagger: the default tag of the mapped spelling (NOUN when none), the hint of the lexeme itself,
+  // the cluster of its normal.
+  const normal = cache.normal(index);
+  const tags = reachableTags(
+    cache.posOf(cache.mappedSpelling(index)) || NOUN,
+    Number(cache.property(index, 'posHint')) || 0,
+    (tag) => cache.isMemberPOS(normal, tag),
+    moves,
+  );
+  return [...tags].map((tag) => tagNames[tag]!).filter((name) => CONTENT_POS.has(name));
+}
 
 /**
  * The shapes of a word token wink-nlp's tokeniser can make of a text outside its lexicon (what it adds with category
@@ -63,8 +93,9 @@ const ALNUM = 'a-z0-9\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u00FF\\u0300-\\u036
 const WORD_SHAPED = new RegExp(`^[${ALNUM}]+(?:[\\-\\u2013'\\u2019&][${ALNUM}]+)*$`, 'i');
 
 /**
- * Every lemma wink-nlp can give a token whose value is `value`, under any part of speech: the expansions' lemmas of a
- * contraction, else (as `its.lemma`) the single lemma of its mapped spelling, or `lemmatize(normal, pos)` for each pos.
+ * Every lemma wink-nlp can give a content token whose value is `value`: the expansions' lemmas of a contraction,
+ * else (as `its.lemma`) the single lemma of its mapped spelling, or `lemmatize(normal, pos)` for each content tag it
+ * can take (any tag out of the lexicon).
  */
 function lemmasOfValue(value: string, into: string[]): void {
   const { cache, lexemes, lemmatize } = winkReader();
@@ -77,12 +108,17 @@ function lemmasOfValue(value: string, into: string[]): void {
     for (let k = 0; k < found.length; k += 4) into.push(cache.value(found[k + 2]!) ?? cache.value(found[k]!));
   let normal: string;
   if (intrinsic) {
+    // A lexicon word is a content word only under a tag the tagger can give it (`the` never is).
+    const tags = contentTagsOf(index);
+    if (tags.length === 0) return;
     const mapped = cache.mappedSpelling(index);
     if (cache.property(mapped, 'isSLemma') === 1) {
       into.push(cache.value(cache.property(mapped, 'lemma') as number) ?? value);
       return;
     }
     normal = cache.value(cache.normal(index));
+    for (const tag of tags) into.push(lemmatize(normal, tag, cache));
+    return;
   } else {
     const lower = value.toLowerCase();
     const lowerIndex = lexemes[lower];

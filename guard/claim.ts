@@ -33,7 +33,8 @@ export interface Claim {
   head: { noun: string; modifiers: ReadonlySet<string> } | null;
 }
 
-const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'ADV']);
+/** The parts of speech of a content word. */
+export const CONTENT_POS: ReadonlySet<string> = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'ADV']);
 const NOUN_POS = new Set(['NOUN', 'PROPN']);
 const YEAR = /^(19|20)\d\d$/;
 
