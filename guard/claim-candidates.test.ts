@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Model } from 'wink-nlp';
 import { CLAIM_PIPE, claimOf, winkInput } from './claim.js';
-import { contentCandidates, textsThatMayPair } from './claim-candidates.js';
+import { contentCandidates } from './claim-candidates.js';
+import { textsThatMayPair } from './claim-pairing.js';
 import { shippedLexicon } from './conflict-lexicon.js';
 import { reachableTags, tagMovesOf } from './wink-pos-bounds.js';
 

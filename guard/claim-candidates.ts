@@ -22,7 +22,6 @@ interface Reader {
   /** The model's lexeme → index hash (the cache's own, read only). */
   lexemes: Record<string, number | undefined>;
   lemmatize: (value: string, pos: string, cache: WinkCache) => string;
-  splitter: RegExp;
   /** The tagger's moves (wink-pos-bounds.ts). */
   moves: TagMoves;
   /** Tag id → name (`NOUN`), from the model. */
@@ -42,7 +41,6 @@ function winkReader(): Reader {
     const model = require('wink-eng-lite-web-model') as Model & {
       core(): {
         features: { lexeme: { hash: Record<string, number> } };
-        trex: { helpers: { splitter: string[] } };
         pos: { list: string[] };
       };
       pos(): { machines: string[] };
@@ -51,12 +49,10 @@ function winkReader(): Reader {
     };
     const core = model.core();
     const createCache = require('wink-nlp/src/cache.js') as (core: unknown, featureFn: unknown) => WinkCache;
-    const [source, flags] = core.trex.helpers.splitter as [string, string];
     reader = {
       cache: createCache(core, model.featureFn),
       lexemes: core.features.lexeme.hash,
       lemmatize: model.addons.lemmatize,
-      splitter: new RegExp(source, flags),
       moves: tagMovesOf(model.pos().machines),
       tagNames: core.pos.list,
     };
@@ -160,82 +156,151 @@ function valuesOfChunk(chunk: string): string[] | null {
   return values;
 }
 
-/**
- * What wink's splitter cuts out: runs of spaces (skipped by its tokeniser) and of tabs and line breaks (one token of
- * type `tabCRLF`, never a word: the lexicon holds no such lexeme of type word, which the test checks).
- */
-const SPACES = /^(?:[ \u00a0\u2002-\u2005\u2009\u200a\u202f\u205f]+|[\t\r\n]+)$/;
+/** Interned candidate lemmas: a lemma's id is its index here (ids index claim-pairing.ts's per-lemma marks). */
+const lemmaIds = new Map<string, number>();
+const lemmaNames: string[] = [];
 
-/** Per lexicon version: chunk → its candidate content lemmas, or null when not enumerated. */
-const chunkCache = new Map<string, Map<string, readonly string[] | null>>();
+function idOf(lemma: string): number {
+  let id = lemmaIds.get(lemma);
+  if (id === undefined) {
+    id = lemmaNames.push(lemma) - 1;
+    lemmaIds.set(lemma, id);
+  }
+  return id;
+}
+
+/** How many lemmas have an id (claim-pairing.ts sizes its marks by it). */
+export function lemmaCount(): number {
+  return lemmaNames.length;
+}
+
+/** Per lexicon version: chunk → the ids of its candidate content lemmas, and text → the ids of its own (null: not bounded). */
+const chunkCache = new Map<string, Map<string, Int32Array | null>>();
+const textCache = new Map<string, Map<string, Int32Array | null>>();
 let cachedChunks = 0;
-const CHUNK_CACHE_LIMIT = 16_384;
+let cachedTexts = 0;
+/** Chunks are bounded by the vocabulary; texts, new on every retrieval of a fresh store, by a smaller limit. */
+const CHUNK_LIMIT = 65_536;
+const TEXT_LIMIT = 4_096;
 
-function candidatesOfChunk(chunk: string, lexicon: LoadedLexicon): readonly string[] | null {
-  let byChunk = chunkCache.get(lexicon.version);
-  const cached = byChunk?.get(chunk);
-  if (cached !== undefined) return cached;
+function cacheFor(caches: Map<string, Map<string, Int32Array | null>>, version: string) {
+  let byKey = caches.get(version);
+  if (!byKey) {
+    byKey = new Map();
+    caches.set(version, byKey);
+  }
+  return byKey;
+}
+
+/** Past a limit a cache is dropped (lemma ids with the chunks): only between calls, as no id is held across calls. */
+function trimCaches(): void {
+  if (cachedTexts > TEXT_LIMIT || cachedChunks > CHUNK_LIMIT) {
+    textCache.clear();
+    cachedTexts = 0;
+  }
+  if (cachedChunks > CHUNK_LIMIT) {
+    chunkCache.clear();
+    lemmaIds.clear();
+    lemmaNames.length = 0;
+    cachedChunks = 0;
+  }
+}
+
+function candidatesOfChunk(chunk: string, lexicon: LoadedLexicon): Int32Array | null {
+  const found = chunkCache.get(lexicon.version)?.get(chunk);
+  if (found !== undefined) return found;
   const values = valuesOfChunk(chunk);
-  let lemmas: string[] | null = null;
+  let ids: Int32Array | null = null;
   if (values !== null) {
     const all: string[] = [];
     for (const value of values) lemmasOfValue(value, all);
-    lemmas = [...new Set(all.map((lemma) => lemma.toLowerCase()))].filter((lemma) => isSubjectLemma(lemma, lexicon));
+    const lemmas = new Set(all.map((lemma) => lemma.toLowerCase()));
+    ids = Int32Array.from([...lemmas].filter((lemma) => isSubjectLemma(lemma, lexicon)).map(idOf));
   }
-  if (cachedChunks >= CHUNK_CACHE_LIMIT) {
-    chunkCache.clear();
-    cachedChunks = 0;
-    byChunk = undefined;
-  }
-  if (!byChunk) {
-    byChunk = new Map();
-    chunkCache.set(lexicon.version, byChunk);
-  }
-  byChunk.set(chunk, lemmas);
   cachedChunks += 1;
-  return lemmas;
+  cacheFor(chunkCache, lexicon.version).set(chunk, ids);
+  return ids;
 }
 
 /**
- * A superset of `claimOf(text, lexicon).content`, or null when it is not bounded (a long chunk of digits or symbols).
- * The text is cut into chunks as wink-nlp's tokeniser cuts it (its own splitter, after claim.ts's unwrapping and
- * lower-casing of shouted words); each chunk's candidates are kept by chunk, so a new text of known words costs a split
- * and a few lookups, not a parse. `claim-candidates.test.ts` checks the superset against the parse.
+ * wink's splitter (`[ \u00a0\u2002-\u2005\u2009\u200a\u202f\u205f]+|[\n\r\t]+`): runs of spaces, which its
+ * tokeniser skips, and of tabs and line breaks, one token of type `tabCRLF` and never a word (the lexicon holds no
+ * such lexeme of type word; claim-candidates.test.ts checks it). The chunks between are what it tokenises.
  */
-export function contentCandidates(text: string, lexicon: LoadedLexicon): ReadonlySet<string> | null {
-  const { splitter } = winkReader();
-  const candidates = new Set<string>();
-  for (const chunk of winkInput(text).split(splitter)) {
-    if (chunk === '' || SPACES.test(chunk)) continue;
-    const lemmas = candidatesOfChunk(chunk, lexicon);
-    if (lemmas === null) return null;
-    for (const lemma of lemmas) candidates.add(lemma);
-  }
-  return candidates;
+function isSeparator(code: number): boolean {
+  return (
+    code === 32 ||
+    code === 9 ||
+    code === 10 ||
+    code === 13 ||
+    code === 0xa0 ||
+    (code >= 0x2002 && code <= 0x2005) ||
+    code === 0x2009 ||
+    code === 0x200a ||
+    code === 0x202f ||
+    code === 0x205f
+  );
 }
 
-/** Whether two candidate sets (null: unbounded) may share the two content lemmas `subjectOf` needs. */
-function mayShareTwo(a: ReadonlySet<string> | null, b: ReadonlySet<string> | null): boolean {
-  if (a === null || b === null) return true;
-  let shared = 0;
-  for (const lemma of a) if (b.has(lemma) && ++shared >= 2) return true;
-  return false;
-}
+/** Per call: ids already taken for the text being read. */
+let stamps = new Int32Array(1024);
+let stamp = 0;
 
 /**
- * The texts among `texts` whose claim guard-v2 may need: those whose candidates may share two content lemmas with
- * another distinct text's. Every other text passes no subject test (`subjectOf` needs two shared content lemmas, and
- * equal texts never conflict), so no conflict test on it can hit, and its parse is skipped.
+ * The ids (see `lemmaCount`) of a superset of `claimOf(text, lexicon).content`, or null when it is not bounded (a long chunk of digits or
+ * symbols). The text is cut into chunks as wink-nlp's tokeniser cuts it (after claim.ts's unwrapping and lower-casing
+ * of shouted words); each chunk's candidates are kept by chunk, so a new text of known words costs a scan and a few
+ * lookups, not a parse. claim-candidates.test.ts checks the superset against the parse.
  */
-export function textsThatMayPair(texts: readonly string[], lexicon: LoadedLexicon): Set<string> {
-  const distinct = [...new Set(texts)];
-  const candidates = distinct.map((text) => contentCandidates(text, lexicon));
-  const needed = new Set<string>();
-  for (let i = 0; i < distinct.length; i += 1)
-    for (let j = i + 1; j < distinct.length; j += 1)
-      if (mayShareTwo(candidates[i]!, candidates[j]!)) {
-        needed.add(distinct[i]!);
-        needed.add(distinct[j]!);
+function candidateIds(text: string, lexicon: LoadedLexicon): Int32Array | null {
+  const known = textCache.get(lexicon.version)?.get(text);
+  if (known !== undefined) return known;
+  const input = winkInput(text);
+  const ids: number[] = [];
+  stamp += 1;
+  let bounded = true;
+  let start = -1;
+  for (let at = 0; at <= input.length; at += 1) {
+    const separator = at === input.length || isSeparator(input.charCodeAt(at));
+    if (!separator) {
+      if (start < 0) start = at;
+      continue;
+    }
+    if (start < 0) continue;
+    const chunk = candidatesOfChunk(input.slice(start, at), lexicon);
+    start = -1;
+    if (chunk === null) {
+      bounded = false;
+      break;
+    }
+    if (stamps.length < lemmaNames.length) stamps = grown(stamps, lemmaNames.length);
+    for (const id of chunk)
+      if (stamps[id] !== stamp) {
+        stamps[id] = stamp;
+        ids.push(id);
       }
-  return needed;
+  }
+  const result = bounded ? Int32Array.from(ids) : null;
+  cachedTexts += 1;
+  cacheFor(textCache, lexicon.version).set(text, result);
+  return result;
+}
+
+/** `candidateIds` of each text (ids valid until the next call). */
+export function candidateIdsOf(texts: readonly string[], lexicon: LoadedLexicon): (Int32Array | null)[] {
+  trimCaches();
+  return texts.map((text) => candidateIds(text, lexicon));
+}
+
+/** `array` copied into one at least `size` long. */
+export function grown(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(Math.max(size, array.length * 2));
+  next.set(array);
+  return next;
+}
+
+/** The candidate content lemmas of `text` (`candidateIds` as words), or null when not bounded. */
+export function contentCandidates(text: string, lexicon: LoadedLexicon): ReadonlySet<string> | null {
+  const ids = candidateIdsOf([text], lexicon)[0]!;
+  return ids === null ? null : new Set([...ids].map((id) => lemmaNames[id]!));
 }

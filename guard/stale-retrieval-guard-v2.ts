@@ -2,7 +2,7 @@
 import type { MemoryRecord } from '../backends/memory-backend.js';
 import type { Embedder } from '../backends/embedder.js';
 import { claimOf, type Claim } from './claim.js';
-import { textsThatMayPair } from './claim-candidates.js';
+import { textsThatMayPair } from './claim-pairing.js';
 import { shippedLexicon } from './conflict-lexicon.js';
 import { conflictV2 } from './conflict-v2.js';
 import { resolveGuardV2Config, type GuardV2Config } from './guard-v2-config.js';
