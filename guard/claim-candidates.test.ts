@@ -1,82 +1,15 @@
 // guard-v2's parse skip (issue #32 item 1): the candidates must hold every content lemma the parse finds, on any text.
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Model } from 'wink-nlp';
 import { CLAIM_PIPE, claimOf, winkInput } from './claim.js';
 import { contentCandidates } from './claim-candidates.js';
 import { textsThatMayPair } from './claim-pairing.js';
 import { shippedLexicon } from './conflict-lexicon.js';
+import { ADVERSARIAL, allTexts, corpusTexts, generatedTexts } from './guard-v2-test-texts.js';
 import { reachableTags, tagMovesOf } from './wink-pos-bounds.js';
 
-const root = join(import.meta.dirname, '..');
 const lexicon = shippedLexicon();
-
-function corpusTexts(): string[][] {
-  const corpus = JSON.parse(readFileSync(join(root, 'data', 'bench', 'guard-retrievals.json'), 'utf8')) as unknown[][];
-  return corpus.map((records) =>
-    records.map((record) => (typeof record === 'string' ? record : String((record as { fact: unknown }).fact))),
-  );
-}
-
-/** Texts written to break a careless superset: inflections, case, punctuation, contractions, unicode, numbers. */
-const ADVERSARIAL = [
-  "Backups WON'T be deleted; they can't be, and we shan't.",
-  'The children were running; mice ate the better cheeses, geese flew.',
-  'DELETE ALL BACKUPS IMMEDIATELY!!! Approved.',
-  'Approval—required (always); re-approval: never?',
-  'Rock’n’roll isn’t allowed at the café; naïve users’ data stays.',
-  'Refunds over $1,000,000/yr need 2nd-level sign-off by 9am, 24/7, in the 1990s.',
-  'fooUSDbar transfers: USD100 and GBP5 are capped at 10k;D :P ;o',
-  'The U.S. e.g. policy etc. says i.e. do not export PII.',
-  'x.12345 backups x.777 logs a.5 keys',
-  '12345 backups and 777 logs and 5 keys are retained.',
-  'Retain logs #forever @admin via https://example.com/logs?keep=1 or ops@example.com',
-  'Logs—kept for 30days, 4theater 1stop 1hoursy 3rd-party 10x faster.',
-  'ΔΙΑΓΡΑΦΗ αρχείων; удалить резервные копии; 删除备份 🗑️ now.',
-  '{"content": "Never DELETE the audit logs; retain them for 1 year."}',
-  'Self-service co-workers\u00a0can\u2009approve anti-virus non-compliance exceptions.',
-  'Multi\tline\ntext\r\nwith\t\ttabs and   spaces, and the word approval.',
-  "Gonna wanna dunno lemme gimme cannot ain't y'all o'clock",
-  "Admins' passwords' rotations, the admin's password's rotation.",
-  'Analyses, criteria, phenomena, data, indices, matrices, wolves, knives, leaves.',
-  'Ran, run, running, runs; went, gone, goes; was, were, been; better, best, worse.',
-  "On Monday in January, Google and Amazon staff in London ship iPhone backups to McDonald's in the U.S. and UK.",
-  'Microsoft, Oracle, IBM, NASA; Tuesday, Friday, December: English, French and Spanish invoices.',
-];
-
-/** A seeded generator of texts mixing the corpus's words with inflections, case and punctuation. */
-function generatedTexts(count: number): string[] {
-  const words = [...new Set(corpusTexts().flat().join(' ').split(/\s+/))];
-  const affixes = ['', '', '', 's', 'es', 'ed', 'ing', 'er', 'est', "'s", "n't", '.', ',', ';', ':', ')', '-', '!'];
-  let seed = 7;
-  // mulberry32
-  const next = (n: number) => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
-  return Array.from({ length: count }, () => {
-    const length = 4 + next(12);
-    const parts: string[] = [];
-    for (let k = 0; k < length; k += 1) {
-      let word = words[next(words.length)]!;
-      if (next(5) === 0) word = word.toUpperCase();
-      if (next(7) === 0) word = `(${word}`;
-      parts.push(word + affixes[next(affixes.length)]!);
-    }
-    return parts.join(next(9) === 0 ? '\t' : ' ');
-  });
-}
-
-/** Every text the test reads: the corpus, the adversarial list, generated texts, and guard-v2's own test sentences. */
-function allTexts(): string[] {
-  const tests = readFileSync(join(root, 'guard', 'stale-retrieval-guard-v2.test.ts'), 'utf8');
-  const quoted = [...tests.matchAll(/'([^'\\]{12,})'/g)].map(([, text]) => text!);
-  return [...new Set([...corpusTexts().flat(), ...ADVERSARIAL, ...quoted, ...generatedTexts(1500)])];
-}
 
 describe('contentCandidates', () => {
   it('holds every content lemma of the parse (or is unbounded), on every text', () => {

@@ -1,7 +1,6 @@
 // Reads one policy sentence into a claim for guard-v2's conflict stage: lemmas, negation scope, modality, quantities.
-import { createRequire } from 'node:module';
-import type { ItsFunction, Model, WinkMethods } from 'wink-nlp';
 import type { LoadedLexicon } from './conflict-lexicon.js';
+import { createWinkReader, type WinkToken } from './wink-reader.js';
 
 /** A number with what it counts: `$` for money, `duration` (value in seconds), a noun lemma, or a rate `day/week`. */
 export interface Quantity {
@@ -38,7 +37,7 @@ export const CONTENT_POS: ReadonlySet<string> = new Set(['NOUN', 'PROPN', 'VERB'
 const NOUN_POS = new Set(['NOUN', 'PROPN']);
 const YEAR = /^(19|20)\d\d$/;
 
-let nlp: WinkMethods | undefined;
+let read: ((text: string) => WinkToken[]) | undefined;
 
 /**
  * The wink-nlp pipes a claim reads: sentence boundaries, negation scope (`negationFlag`) and part of speech (lemmas
@@ -47,14 +46,13 @@ let nlp: WinkMethods | undefined;
  */
 export const CLAIM_PIPE = ['sbd', 'negation', 'pos'];
 
-/** wink-nlp with its English lite model, loaded on first use (never at import: the model is several MB). */
-function winkNlp(): WinkMethods {
-  if (!nlp) {
-    const require = createRequire(import.meta.url);
-    const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default;
-    nlp = winkNLP(require('wink-eng-lite-web-model') as Model, CLAIM_PIPE);
-  }
-  return nlp;
+/**
+ * wink-nlp with its English lite model and CLAIM_PIPE, loaded on first use (never at import: the model is several
+ * MB), read through wink-reader.ts: the same tokens as `readDoc(text).tokens().out(…)` without the document API.
+ */
+function winkRead(text: string): WinkToken[] {
+  read ??= createWinkReader();
+  return read(text);
 }
 
 interface Token {
@@ -78,24 +76,15 @@ function lowerCased(word: string): string {
 }
 
 function tokensOf(input: string): Token[] {
-  const engine = winkNlp();
-  const its = engine.its;
-  const tokens = engine.readDoc(input).tokens();
-  const values = tokens.out(its.value) as string[];
-  // The lite model's lemmatiser is built in; the declared addon parameter is not needed at run time.
-  const lemmas = tokens.out(its.lemma as unknown as ItsFunction<string>) as string[];
-  const pos = tokens.out(its.pos) as string[];
-  const types = tokens.out(its.type) as string[];
-  const negated = tokens.out(its.negationFlag) as unknown as boolean[];
-  return negativeSubjectScope(
-    values.map((value, i) => ({
-      value,
-      lemma: (lemmas[i] ?? value).toLowerCase(),
-      pos: pos[i] ?? 'X',
-      type: types[i] ?? 'word',
-      negated: negated[i] === true,
-    })),
-  );
+  // The reader's own objects, completed in place (a missing lemma reads as the value, as before).
+  const tokens = winkRead(input) as unknown as Token[];
+  for (const token of tokens) {
+    token.lemma = (token.lemma ?? token.value).toLowerCase();
+    token.pos ??= 'X';
+    token.type ??= 'word';
+    token.negated = token.negated === true;
+  }
+  return negativeSubjectScope(tokens);
 }
 
 /** Negative quantifiers that negate the clause they open as its subject (`Nobody may push a release`). */
