@@ -79,13 +79,16 @@ function contentTagsOf(index: number): string[] {
 
 /**
  * The shapes of a word token wink-nlp's tokeniser can make of a text outside its lexicon (what it adds with category
- * `word`): a short form (`u.s.`, `e.g`, as its rgxShortForm), or letters and digits joined by single inner `.-–'’&`
- * with no period (its word pattern's matches, split at periods unless a lexeme or short form, and at hyphens). Any
- * other value is a word token only if the model's lexicon holds it.
+ * `word`, in tokenizer.js and recursive-tokenizer.js): a short form (`u.s.`, `e.g`, its rgxShortForm); one letter and
+ * a period (`é.`, a two-character word with a right period); or letters and digits joined by single `-–'’&`, perhaps
+ * led by one (its word pattern's matches, cut at periods unless a lexeme or short form, then at hyphens unless kept
+ * whole). Any other value is a word token only if the model's lexicon holds it.
  */
 const SHORT_FORM = /^(?:[A-Z]\.)+[a-z]?$/i;
-const ALNUM = 'a-z0-9\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u00FF\\u0300-\\u036f\\u2060';
-const WORD_SHAPED = new RegExp(`^[${ALNUM}]+(?:[\\-\\u2013'\\u2019&][${ALNUM}]+)*$`, 'i');
+const LETTERS = 'a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u00FF\\u0300-\\u036f\\u2060';
+const LETTER_DOT = new RegExp(`^[${LETTERS}]\\.$`, 'i');
+const ALNUM = `${LETTERS}0-9`;
+const WORD_SHAPED = new RegExp(`^[\\-\\u2013'\\u2019&]?[${ALNUM}]+(?:[\\-\\u2013'\\u2019&][${ALNUM}]+)*$`, 'i');
 
 /**
  * Every lemma wink-nlp can give a content token whose value is `value`: the expansions' lemmas of a contraction,
@@ -96,7 +99,7 @@ function lemmasOfValue(value: string, into: string[]): void {
   const { cache, lexemes, lemmatize } = winkReader();
   const index = lexemes[value];
   const intrinsic = index !== undefined && index < cache.intrinsicSize();
-  if (!intrinsic && !SHORT_FORM.test(value) && !WORD_SHAPED.test(value)) return;
+  if (!intrinsic && !SHORT_FORM.test(value) && !LETTER_DOT.test(value) && !WORD_SHAPED.test(value)) return;
   const found = cache.lookup(value);
   // claim.ts reads a missing lemma as the token's value.
   if (found !== null && found.length > 1)
