@@ -80,7 +80,7 @@ const HOSTILE = [
 ];
 
 /** A seeded generator of chunks built to reach the tokeniser's corners: words glued to random characters, and noise. */
-export function hostileTexts(count: number): string[] {
+function hostileTexts(count: number): string[] {
   const words = [...new Set(corpusTexts().flat().join(' ').split(/\s+/))];
   const next = seeded(11);
   const noise = (length: number) => Array.from({ length }, () => HOSTILE[next(HOSTILE.length)]!).join('');
