@@ -68,6 +68,7 @@ function candidatesOfChunk(input: string, start: number, end: number, hash: numb
  * such lexeme of type word; claim-candidates.test.ts checks it). The chunks between are what it tokenises.
  */
 function isSeparator(code: number): boolean {
+  if (code > 32 && code < 0xa0) return false;
   return (
     code === 32 ||
     code === 9 ||
@@ -82,9 +83,10 @@ function isSeparator(code: number): boolean {
   );
 }
 
-/** Per text read: ids already taken for it. */
+/** Per text read: ids already taken for it, and the ids in the order taken. */
 let stamps = new Int32Array(1024);
 let stamp = 0;
+let taken = new Int32Array(256);
 
 /**
  * The ids (see `lemmaCount`) of a superset of `claimOf(text, lexicon).content`, or null when it is not bounded (a long
@@ -96,7 +98,7 @@ function candidateIds(text: string, lexicon: LoadedLexicon): Int32Array | null {
   const known = textCache.get(text);
   if (known !== undefined) return known;
   const input = winkInput(text);
-  const ids: number[] = [];
+  let count = 0;
   stamp += 1;
   let bounded = true;
   let start = -1;
@@ -119,13 +121,14 @@ function candidateIds(text: string, lexicon: LoadedLexicon): Int32Array | null {
       break;
     }
     if (stamps.length < lemmaNames.length) stamps = grown(stamps, lemmaNames.length);
+    if (taken.length < count + chunk.length) taken = grown(taken, count + chunk.length);
     for (const id of chunk)
       if (stamps[id] !== stamp) {
         stamps[id] = stamp;
-        ids.push(id);
+        taken[count++] = id;
       }
   }
-  const result = bounded ? Int32Array.from(ids) : null;
+  const result = bounded ? taken.slice(0, count) : null;
   textCache.set(text, result);
   return result;
 }
