@@ -1,6 +1,6 @@
 // Reads one policy sentence into a claim for guard-v2's conflict stage: lemmas, negation scope, modality, quantities.
 import type { LoadedLexicon } from './conflict-lexicon.js';
-import { createWinkReader, type WinkToken } from './wink-reader.js';
+import { createWinkReader, sharedWinkParts, type WinkToken } from './wink-reader.js';
 
 /** A number with what it counts: `$` for money, `duration` (value in seconds), a noun lemma, or a rate `day/week`. */
 export interface Quantity {
@@ -51,7 +51,7 @@ export const CLAIM_PIPE = ['sbd', 'negation', 'pos'];
  * MB), read through wink-reader.ts: the same tokens as `readDoc(text).tokens().out(…)` without the document API.
  */
 function winkRead(text: string): WinkToken[] {
-  read ??= createWinkReader();
+  read ??= createWinkReader(sharedWinkParts());
   return read(text);
 }
 

@@ -1,20 +1,7 @@
 // Every lemma wink-nlp can give a content word cut from one chunk of text, read from its own lexicon, lemmatiser and tagger.
-import { createRequire } from 'node:module';
-import type { Model } from 'wink-nlp';
 import { CONTENT_POS } from './claim.js';
 import { reachableTags, type TagMoves, tagMovesOf } from './wink-pos-bounds.js';
-
-/** The read-only part of wink-nlp's lexicon cache (wink-nlp/src/cache.js) that `its.lemma` uses. */
-interface WinkCache {
-  lookup(text: string): number[] | null;
-  value(index: number): string;
-  normal(index: number): number;
-  mappedSpelling(index: number): number;
-  property(index: number, name: string): unknown;
-  intrinsicSize(): number;
-  posOf(index: number): number;
-  isMemberPOS(index: number, tag: number): boolean;
-}
+import { sharedWinkParts, type WinkCache } from './wink-reader.js';
 
 interface Reader {
   cache: WinkCache;
@@ -30,29 +17,18 @@ interface Reader {
 let reader: Reader | undefined;
 
 /**
- * A private copy of the model's lexicon cache, never added to: texts the parser has not read leave it unchanged, and
- * an out-of-vocabulary word reads here exactly as wink-nlp reads it once added (its normal is its lower case, mapped
- * spelling applied; it has no single lemma), which `lemmasOfValue` follows.
+ * The parser's own lexicon cache (wink-reader.ts), only read here: the lexicon's words read as they always do, and a
+ * word outside it reads as wink-nlp reads it whether or not a parse has added it yet (its normal is its lower case,
+ * mapped spelling applied; it has no single lemma; no contraction), which `lemmasOfValue` follows.
  */
 function winkReader(): Reader {
   if (!reader) {
-    const require = createRequire(import.meta.url);
-    const model = require('wink-eng-lite-web-model') as Model & {
-      core(): {
-        features: { lexeme: { hash: Record<string, number> } };
-        pos: { list: string[] };
-      };
-      pos(): { machines: string[] };
-      featureFn: unknown;
-      addons: { lemmatize: Reader['lemmatize'] };
-    };
-    const core = model.core();
-    const createCache = require('wink-nlp/src/cache.js') as (core: unknown, featureFn: unknown) => WinkCache;
+    const { theModel, core, cache } = sharedWinkParts();
     reader = {
-      cache: createCache(core, model.featureFn),
+      cache,
       lexemes: core.features.lexeme.hash,
-      lemmatize: model.addons.lemmatize,
-      moves: tagMovesOf(model.pos().machines),
+      lemmatize: theModel.addons.lemmatize,
+      moves: tagMovesOf(theModel.pos().machines),
       tagNames: core.pos.list,
     };
   }

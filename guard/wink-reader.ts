@@ -11,6 +11,58 @@ export interface WinkToken {
   negated: boolean;
 }
 
+/** The read-only part of wink-nlp's lexicon cache (wink-nlp/src/cache.js) that `its.*` and the lemmatiser use. */
+export interface WinkCache {
+  lookup(text: string): number[] | null;
+  value(index: number): string;
+  normal(index: number): number;
+  mappedSpelling(index: number): number;
+  property(index: number, name: string): unknown;
+  intrinsicSize(): number;
+  posOf(index: number): number;
+  isMemberPOS(index: number, tag: number): boolean;
+}
+
+/** The English lite model, its core (lexicon, tokeniser patterns, tags) and a lexicon cache built on that core. */
+export interface WinkParts {
+  theModel: {
+    core(): WinkParts['core'];
+    sbd(): PipeModel;
+    negation(): PipeModel;
+    pos(): PipeModel & { updater: (...args: unknown[]) => void };
+    featureFn: unknown;
+    addons: { lemmatize: (value: string, pos: string, cache: WinkCache) => string };
+  };
+  core: {
+    trex: unknown;
+    tcat: { hash: unknown };
+    preserve: unknown;
+    features: { lexeme: { hash: Record<string, number | undefined> } };
+    pos: { list: string[] };
+  };
+  /** wink-nlp's cache: the reader adds the words outside the lexicon it meets, as readDoc does. */
+  cache: WinkCache;
+}
+
+function loadWinkParts(): WinkParts {
+  const require = createRequire(import.meta.url);
+  const theModel = require('wink-eng-lite-web-model') as WinkParts['theModel'];
+  const core = theModel.core();
+  const createCache = require('wink-nlp/src/cache.js') as (core: unknown, featureFn: unknown) => WinkCache;
+  return { theModel, core, cache: createCache(core, theModel.featureFn) };
+}
+
+let shared: WinkParts | undefined;
+
+/**
+ * The parts claim.ts's reader parses with, loaded on first use (never at import: the model is several MB). The parse
+ * skip (wink-chunk-lemmas.ts) reads the same lexicon cache rather than a second copy of the model (7 MB of heap).
+ */
+export function sharedWinkParts(): WinkParts {
+  shared ??= loadWinkParts();
+  return shared;
+}
+
 /** wink-nlp's constants.posMask: a token's tag bits. */
 const POS_MASK = 0x3f00000;
 
@@ -29,22 +81,10 @@ type PipeModel = { machines: string[]; transformers: unknown[]; setter: (...args
  * functions `tokens().out()` calls. What it leaves out: the `Doc` API object and the five arrays of `out()`, a third
  * of the cost of a text. wink-reader.test.ts compares it with `readDoc` on every text the guard's tests use.
  */
-export function createWinkReader(): (text: string) => WinkToken[] {
+export function createWinkReader(parts: WinkParts = loadWinkParts()): (text: string) => WinkToken[] {
   const require = createRequire(import.meta.url);
   const source = (file: string) => require(`wink-nlp/src/${file}`) as never;
-  const theModel = require('wink-eng-lite-web-model') as {
-    core(): { trex: unknown; tcat: { hash: unknown }; preserve: unknown };
-    sbd(): PipeModel;
-    negation(): PipeModel;
-    pos(): PipeModel & { updater: (...args: unknown[]) => void };
-    featureFn: unknown;
-    addons: unknown;
-  };
-  const core = theModel.core();
-  const cache = (source('cache.js') as (m: unknown, f: unknown) => { value(i: number): string })(
-    core,
-    theModel.featureFn,
-  );
+  const { theModel, core, cache } = parts;
   const trex = (source('compile-trex.js') as (t: unknown) => unknown)(core.trex);
   const tokenize = (source('tokenizer.js') as (...a: unknown[]) => (doc: unknown, text: string) => void)(
     trex,
