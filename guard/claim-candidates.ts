@@ -36,7 +36,7 @@ interface ChunkEntry {
 let version = '';
 const chunks = new Map<number, ChunkEntry>();
 const textCache = new Map<string, Int32Array | null>();
-const CHUNK_LIMIT = 65_536;
+const CHUNK_LIMIT = 32_768;
 const TEXT_LIMIT = 4_096;
 
 /** Past a limit a cache is dropped (lemma ids with the chunks): only between calls, as no id is held across calls. */

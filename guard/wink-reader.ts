@@ -115,7 +115,7 @@ export function createWinkReader(parts: WinkParts = loadWinkParts()): (text: str
   // spelling, single lemma and normal of a lexeme never change once it is in the cache; lemmatize reads only the
   // model's own lexicon), so it is kept by both.
   const lemmas = new Map<number, string | undefined>();
-  const LEMMA_LIMIT = 1 << 18;
+  const LEMMA_LIMIT = 1 << 16;
 
   return (text) => {
     const rdd = {
