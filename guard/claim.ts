@@ -1,7 +1,6 @@
 // Reads one policy sentence into a claim for guard-v2's conflict stage: lemmas, negation scope, modality, quantities.
-import { createRequire } from 'node:module';
-import type { ItsFunction, Model, WinkMethods } from 'wink-nlp';
 import type { LoadedLexicon } from './conflict-lexicon.js';
+import { createWinkReader, sharedWinkParts, type WinkToken } from './wink-reader.js';
 
 /** A number with what it counts: `$` for money, `duration` (value in seconds), a noun lemma, or a rate `day/week`. */
 export interface Quantity {
@@ -33,11 +32,12 @@ export interface Claim {
   head: { noun: string; modifiers: ReadonlySet<string> } | null;
 }
 
-const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'ADV']);
+/** The parts of speech of a content word. */
+export const CONTENT_POS: ReadonlySet<string> = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'ADV']);
 const NOUN_POS = new Set(['NOUN', 'PROPN']);
 const YEAR = /^(19|20)\d\d$/;
 
-let nlp: WinkMethods | undefined;
+let read: ((text: string) => WinkToken[]) | undefined;
 
 /**
  * The wink-nlp pipes a claim reads: sentence boundaries, negation scope (`negationFlag`) and part of speech (lemmas
@@ -46,14 +46,13 @@ let nlp: WinkMethods | undefined;
  */
 export const CLAIM_PIPE = ['sbd', 'negation', 'pos'];
 
-/** wink-nlp with its English lite model, loaded on first use (never at import: the model is several MB). */
-function winkNlp(): WinkMethods {
-  if (!nlp) {
-    const require = createRequire(import.meta.url);
-    const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default;
-    nlp = winkNLP(require('wink-eng-lite-web-model') as Model, CLAIM_PIPE);
-  }
-  return nlp;
+/**
+ * wink-nlp with its English lite model and CLAIM_PIPE, loaded on first use (never at import: the model is several
+ * MB), read through wink-reader.ts: the same tokens as `readDoc(text).tokens().out(…)` without the document API.
+ */
+function winkRead(text: string): WinkToken[] {
+  read ??= createWinkReader(sharedWinkParts());
+  return read(text);
 }
 
 interface Token {
@@ -67,25 +66,30 @@ interface Token {
 /** Shouting is not a proper noun: `DELETE ALL BACKUPS` is read as `delete all backups` (acronyms keep their lemma). */
 const shoutedWord = /\b[A-Z]{2,}\b/g;
 
-function tokensOf(text: string): Token[] {
-  const engine = winkNlp();
-  const its = engine.its;
-  const tokens = engine.readDoc(text.replace(shoutedWord, (word) => word.toLowerCase())).tokens();
-  const values = tokens.out(its.value) as string[];
-  // The lite model's lemmatiser is built in; the declared addon parameter is not needed at run time.
-  const lemmas = tokens.out(its.lemma as unknown as ItsFunction<string>) as string[];
-  const pos = tokens.out(its.pos) as string[];
-  const types = tokens.out(its.type) as string[];
-  const negated = tokens.out(its.negationFlag) as unknown as boolean[];
-  return negativeSubjectScope(
-    values.map((value, i) => ({
-      value,
-      lemma: (lemmas[i] ?? value).toLowerCase(),
-      pos: pos[i] ?? 'X',
-      type: types[i] ?? 'word',
-      negated: negated[i] === true,
-    })),
-  );
+/** The text wink-nlp reads for a record's text: unwrapped (`WRAPPED_TEXT`), shouted words lower-cased. */
+export function winkInput(text: string): string {
+  return (WRAPPED_TEXT.exec(text.trim())?.[1] ?? text).replace(shoutedWord, lowerCased);
+}
+
+function lowerCased(word: string): string {
+  return word.toLowerCase();
+}
+
+/** wink-nlp's tokens of `text` as claim.ts reads it (after `winkInput`), fresh objects (claim-differential.test.ts). */
+export function winkTokensOf(text: string): WinkToken[] {
+  return winkRead(winkInput(text));
+}
+
+function tokensOf(input: string): Token[] {
+  // The reader's own objects, completed in place (a missing lemma reads as the value, as before).
+  const tokens = winkRead(input) as unknown as Token[];
+  for (const token of tokens) {
+    token.lemma = (token.lemma ?? token.value).toLowerCase();
+    token.pos ??= 'X';
+    token.type ??= 'word';
+    token.negated = token.negated === true;
+  }
+  return negativeSubjectScope(tokens);
 }
 
 /** Negative quantifiers that negate the clause they open as its subject (`Nobody may push a release`). */
@@ -98,17 +102,18 @@ const NEGATIVE_SUBJECTS = new Set(['nobody', 'nothing', 'none', 'neither']);
 function negativeSubjectScope(tokens: Token[]): Token[] {
   let clauseStart = true;
   let scoped = false;
-  tokens.forEach((token, i) => {
+  for (let i = 0; i < tokens.length; i += 1) {
+    const token = tokens[i]!;
     if (CLAUSE_END.has(token.pos)) {
       clauseStart = true;
       scoped = false;
-      return;
+      continue;
     }
     const noOne = token.lemma === 'no' && tokens[i + 1]?.lemma === 'one';
     if (clauseStart && (NEGATIVE_SUBJECTS.has(token.lemma) || noOne)) scoped = true;
     else if (scoped) token.negated = true;
     clauseStart = false;
-  });
+  }
   return tokens;
 }
 
@@ -156,6 +161,26 @@ function firstNounPhrase(tokens: readonly Token[]): Claim['head'] {
     while (start > 0 && ['ADJ', 'NOUN', 'PROPN', 'VERB'].includes(tokens[start - 1]!.pos)) start -= 1;
     let end = i;
     while (tokens[end + 1] && (NOUN_POS.has(tokens[end + 1]!.pos) || tokens[end + 1]!.value === '-')) end += 1;
+    // The words of start..end but hyphens; the last is the head, the others its modifiers in order.
+    let last = end;
+    while (last >= start && tokens[last]!.value === '-') last -= 1;
+    // A noun whose phrase is only hyphens: read as before, which fails (no head).
+    if (last < start) return firstNounPhraseBefore(tokens);
+    const modifiers = new Set<string>();
+    for (let k = start; k < last; k += 1) if (tokens[k]!.value !== '-') modifiers.add(tokens[k]!.lemma);
+    return { noun: tokens[last]!.lemma, modifiers };
+  }
+  return null;
+}
+
+/** firstNounPhrase as it was written first (claim-differential.test.ts), for the case above only. */
+function firstNounPhraseBefore(tokens: readonly Token[]): Claim['head'] {
+  for (let i = 0; i < tokens.length; i += 1) {
+    if (!NOUN_POS.has(tokens[i]!.pos)) continue;
+    let start = i;
+    while (start > 0 && ['ADJ', 'NOUN', 'PROPN', 'VERB'].includes(tokens[start - 1]!.pos)) start -= 1;
+    let end = i;
+    while (tokens[end + 1] && (NOUN_POS.has(tokens[end + 1]!.pos) || tokens[end + 1]!.value === '-')) end += 1;
     const words = tokens.slice(start, end + 1).filter((t) => t.value !== '-');
     const head = words[words.length - 1]!;
     return { noun: head.lemma, modifiers: new Set(words.slice(0, -1).map((t) => t.lemma)) };
@@ -169,9 +194,12 @@ const SKIP_BEFORE_OBJECT = new Set(['DET', 'ADJ', 'ADV', 'PART', 'NUM']);
 /** The head (last noun) of the noun run starting at `at` (hyphens join), and where the run ends. */
 function nounRunAt(tokens: readonly Token[], at: number): { head: string; end: number } | null {
   let end = at;
-  while (tokens[end] && (NOUN_POS.has(tokens[end]!.pos) || (end > at && tokens[end]!.value === '-'))) end += 1;
-  const run = tokens.slice(at, end).filter((t) => t.value !== '-');
-  return run.length === 0 ? null : { head: run[run.length - 1]!.lemma, end };
+  let head: string | null = null;
+  while (tokens[end] && (NOUN_POS.has(tokens[end]!.pos) || (end > at && tokens[end]!.value === '-'))) {
+    if (tokens[end]!.value !== '-') head = tokens[end]!.lemma;
+    end += 1;
+  }
+  return head === null ? null : { head, end };
 }
 
 /**
@@ -211,12 +239,13 @@ function isCue(lemma: string, lexicon: LoadedLexicon): boolean {
 
 /** A word that carries the subject. Units of time measure a rule, they are not its subject (`5 leave days`). */
 function isSubjectWord(t: Token, lexicon: LoadedLexicon): boolean {
+  return CONTENT_POS.has(t.pos) && isSubjectLemma(t.lemma, lexicon);
+}
+
+/** What `isSubjectWord` asks of the lemma alone (claim-candidates.ts filters its candidates with it). */
+export function isSubjectLemma(lemma: string, lexicon: LoadedLexicon): boolean {
   return (
-    CONTENT_POS.has(t.pos) &&
-    t.lemma.length > 1 &&
-    !lexicon.boilerplate.has(t.lemma) &&
-    !lexicon.durationSeconds.has(t.lemma) &&
-    !isCue(t.lemma, lexicon)
+    lemma.length > 1 && !lexicon.boilerplate.has(lemma) && !lexicon.durationSeconds.has(lemma) && !isCue(lemma, lexicon)
   );
 }
 
@@ -228,12 +257,16 @@ function verbArguments(
   lexicon: LoadedLexicon,
 ): Map<string, Set<string>> {
   const map = new Map<string, Set<string>>();
-  tokens.forEach((t, i) => {
+  for (let i = 0; i < tokens.length; i += 1) {
+    const t = tokens[i]!;
     if (t.pos !== 'VERB' || t.negated !== negated || lexicon.boilerplate.has(t.lemma) || isCue(t.lemma, lexicon))
-      return;
+      continue;
     const heads = argumentsOf(tokens, i, head);
-    map.set(t.lemma, new Set([...(map.get(t.lemma) ?? []), ...heads]));
-  });
+    const known = map.get(t.lemma);
+    // The earlier heads first, then the new ones (argumentsOf's set is new, so it can be kept as it is).
+    if (known === undefined) map.set(t.lemma, heads);
+    else for (const noun of heads) known.add(noun);
+  }
   return map;
 }
 
@@ -242,26 +275,35 @@ function verbArguments(
  * module functions, not closures made per text (tsx's `keepNames` names each closure bound to a variable, per call).
  */
 function readClaim(text: string, lexicon: LoadedLexicon): Claim {
-  const tokens = tokensOf(WRAPPED_TEXT.exec(text.trim())?.[1] ?? text);
-  const words = tokens.filter((t) => t.type === 'word');
-  const content = new Set(words.filter((t) => isSubjectWord(t, lexicon)).map((t) => t.lemma));
-  const head = firstNounPhrase(tokens);
-  const permits = words.some((t) => lexicon.permission.has(t.lemma) && !t.negated);
-  const prohibits = words.some(
-    (t) =>
+  const tokens = tokensOf(winkInput(text));
+  // One pass over the words, in order: content and affirmed lemmas, permission and prohibition.
+  const content = new Set<string>();
+  const affirmed = new Set<string>();
+  let permits = false;
+  let prohibits = false;
+  for (const t of tokens) {
+    if (t.type !== 'word') continue;
+    if (isSubjectWord(t, lexicon)) content.add(t.lemma);
+    if (!t.negated) affirmed.add(t.lemma);
+    const permission = lexicon.permission.has(t.lemma);
+    if (permission && !t.negated) permits = true;
+    if (
       (lexicon.prohibition.has(t.lemma) && !t.negated) ||
-      (lexicon.permission.has(t.lemma) && t.negated) ||
-      (t.pos === 'VERB' && t.negated),
-  );
+      (permission && t.negated) ||
+      (t.pos === 'VERB' && t.negated)
+    )
+      prohibits = true;
+  }
+  const head = firstNounPhrase(tokens);
   const quantities: Quantity[] = [];
-  tokens.forEach((token, i) => {
-    const value = numberOf(token, lexicon);
+  for (let i = 0; i < tokens.length; i += 1) {
+    const value = numberOf(tokens[i]!, lexicon);
     const quantity = value === null ? null : quantityAt(tokens, i, value, lexicon);
     if (quantity) quantities.push(quantity);
-  });
+  }
   return {
     content,
-    affirmed: new Set(words.filter((t) => !t.negated).map((t) => t.lemma)),
+    affirmed,
     affirmedVerbs: verbArguments(tokens, false, head, lexicon),
     negatedVerbs: verbArguments(tokens, true, head, lexicon),
     permits,

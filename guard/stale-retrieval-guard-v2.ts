@@ -2,6 +2,7 @@
 import type { MemoryRecord } from '../backends/memory-backend.js';
 import type { Embedder } from '../backends/embedder.js';
 import { claimOf, type Claim } from './claim.js';
+import { textsThatMayPair } from './claim-pairing.js';
 import { shippedLexicon } from './conflict-lexicon.js';
 import { conflictV2 } from './conflict-v2.js';
 import { resolveGuardV2Config, type GuardV2Config } from './guard-v2-config.js';
@@ -61,21 +62,24 @@ export function applyGuardV2(
     if (map) fillFieldSlots(record, slots);
     const marked = settings.trustExplicitFields && map ? revocationOf(slots, now) : null;
     if (marked) withheld.push({ index, text, reason: `backend marked ${marked}`, stage: 'explicit' });
-    else survivors.push({ index, record, text, time: map ? timeOf(slots) : null, claim: claimOf(text, lexicon) });
+    else survivors.push({ index, record, text, time: map ? timeOf(slots) : null, claim: null });
   }
+  // Only texts that may pair are parsed: the parse is most of guard-v2's cost on texts new to the process.
+  const mayPair = textsThatMayPair(
+    survivors.map(({ text }) => text),
+    lexicon,
+  );
+  for (const survivor of survivors) if (mayPair.has(survivor.text)) survivor.claim = claimOf(survivor.text, lexicon);
   const order = survivors.sort(newestFirst);
   const maxWithheld = Math.trunc(records.length * settings.maxWithheldRatio);
   const kept: Survivor[] = [];
   for (const candidate of order) {
     let superseding: { reason: string; text: string } | null = null;
-    for (const keeper of kept) {
-      const outcome = conflictV2(
-        candidate.claim,
-        keeper.claim,
-        lexicon,
-        settings,
-        similarity(candidate.index, keeper.index),
-      );
+    const claim = candidate.claim;
+    for (let at = 0; claim !== null && at < kept.length; at += 1) {
+      const keeper = kept[at]!;
+      if (keeper.claim === null) continue;
+      const outcome = conflictV2(claim, keeper.claim, lexicon, settings, similarity(candidate.index, keeper.index));
       if (!outcome.hit) continue;
       if (candidate.time !== null && keeper.time !== null && candidate.time < keeper.time)
         superseding = { reason: outcome.reason, text: keeper.text };
@@ -101,13 +105,13 @@ export function applyGuardV2(
   return { kept: keptInOrder, withheld, notes, texts: kept.map(({ text }) => text) };
 }
 
-/** A record past stage 1, with its text, τ and claim. */
+/** A record past stage 1, with its text, τ and claim (null: its text pairs with no other, see textsThatMayPair). */
 interface Survivor {
   index: number;
   record: GuardInput;
   text: string;
   time: number | null;
-  claim: Claim;
+  claim: Claim | null;
 }
 
 /** No embedder: no similarity for any pair (a module function, not a default closure made per call). */
