@@ -8,6 +8,7 @@ import type { DifferenceLog } from '../recompute-diff.js';
 import type { ActionParserId } from '../../pipeline/index.js';
 import type { ExposureRuleOf, RunScenarios } from '../rescore-inputs.js';
 import type { GridRecomputed, GridRecomputeInput } from '../grid/recompute-grid.js';
+import type { UnitIndexLayout } from '../view/unit-index.js';
 import type { ForgedReasoningInput } from '../tables/poem-tables.js';
 
 /** What one run adds to the tables' inputs (analysis/tables/table-definition.ts `TableInputs`). */
@@ -76,7 +77,7 @@ export interface RunKindRescore {
 /** How `pnpm view` shows a kind's runs. */
 export interface RunKindViewer {
   /** `grid`: units indexed by their unit keys, cells with k/n and Wilson intervals; `generic`: by cell and outcome. */
-  index: 'grid' | 'generic';
+  index: UnitIndexLayout;
   /** Grid transcript pages (reads, messages, parse), rebuilt with the run's scenarios of this family; absent: none. */
   transcripts?: 'policy';
   /** The dedicated sections of one stored unit line, or null when it has none (the stored line is shown). */
