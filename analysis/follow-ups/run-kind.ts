@@ -45,6 +45,8 @@ export interface FollowUpKindSettings {
   parserNote: string;
   /** The viewer's sections of one of its stored lines. */
   sections: (row: unknown) => string | null;
+  /** The viewer draws its tables' figures (write-back hops, propagation roles; tools has none drawn). */
+  figures: boolean;
 }
 
 /** A follow-up run's summary from its own records (the last line of a unit wins). */
@@ -106,7 +108,7 @@ function createFollowUpRunKind(settings: FollowUpKindSettings): RunKindV1 {
       summaryEntries: 'rows',
       parserNote: settings.parserNote,
     },
-    viewer: { index: 'generic', sections: settings.sections },
+    viewer: { index: 'generic', figures: settings.figures, sections: settings.sections },
   };
 }
 
@@ -119,6 +121,7 @@ const writeback: FollowUpKindSettings = {
   poemNotRechecked: POEM_NOT_RECHECKED,
   parserNote: '',
   sections: writebackSections,
+  figures: true,
 };
 
 /** Propagation: executor, reviewer and planner read the same store (Table 15). */
@@ -130,6 +133,7 @@ const propagation: FollowUpKindSettings = {
   poemNotRechecked: POEM_NOT_RECHECKED,
   parserNote: '',
   sections: propagationSections,
+  figures: true,
 };
 
 /** Tools: tool-calling agents on exploit scenarios (Table 16). */
@@ -142,6 +146,7 @@ const tools: FollowUpKindSettings = {
     "PoEM (tools): the gate is re-run on a fresh ledger per episode; each verdict's MAC head and reason text depend on the run's ledger and are kept as recorded",
   parserNote: ' The tools experiment parses tool calls, not actions: no parser applies to it.',
   sections: toolsSections,
+  figures: false,
 };
 
 /** Write-back, propagation and tools, in report order (one registry line for the three). */

@@ -82,5 +82,5 @@ export const gridRunKind: RunKindV1 = {
     summaryEntries: 'cells',
     parserNote: '',
   },
-  viewer: { index: 'grid', transcripts: 'policy' },
+  viewer: { index: 'grid', figures: true, transcripts: 'policy' },
 };

@@ -78,6 +78,8 @@ export interface RunKindRescore {
 export interface RunKindViewer {
   /** `grid`: units indexed by their unit keys, cells with k/n and Wilson intervals; `generic`: by cell and outcome. */
   index: UnitIndexLayout;
+  /** A figures page: the HTML report's figures drawn from the run's own tables. */
+  figures?: boolean;
   /** Grid transcript pages (reads, messages, parse), rebuilt with the run's scenarios of this family; absent: none. */
   transcripts?: 'policy';
   /** The dedicated sections of one stored unit line, or null when it has none (the stored line is shown). */

@@ -13,7 +13,7 @@ import type {
   ToolsRecord,
   WritebackRecord,
 } from '../../pipeline/index.js';
-import { escapeHtml } from './pages.js';
+import { escapeHtml } from './escape-html.js';
 
 const pre = (text: string, cls?: string) => `<pre${cls ? ` class="${cls}"` : ''}>${escapeHtml(text)}</pre>`;
 const json = (value: unknown) => JSON.stringify(value, null, 2);
