@@ -21,7 +21,7 @@ function sourceFiles(folder: string): string[] {
 const ids = RUN_KINDS.map((kind) => kind.id.replace(/[-]/g, '\\-')).join('|');
 /**
  * A kind branch: a comparison (`===`, `!==`, `case`) with a kind id literal, or with a value named `experiment` or
- * `suite` (a run's kind under its two names).
+ * `suite` (a run's kind under its two names), or a membership test of one in a list of ids.
  */
 const BRANCH = new RegExp(
   [
@@ -30,6 +30,7 @@ const BRANCH = new RegExp(
     `case\\s+'(${ids})'`,
     `\\b(experiment|suite)\\)?\\s*[!=]==(?!\\s*(?:null\\b|undefined\\b|'string'|'object'))`,
     `[!=]==\\s*[\\w.?!]*\\b(experiment|suite)\\b`,
+    `\\.includes\\([\\w.?!]*\\b(experiment|suite)\\)`,
   ].join('|'),
 );
 
@@ -72,6 +73,7 @@ describe('run kinds are branched on only in the run-kind registry and the kindsâ
       'const inputs = followUps.filter((f) => f.summary.experiment === experiment);',
       "if (suite !== null && entry.suite === 'integrity')",
       "  case 'tools':",
+      "${FIGURE_EXPERIMENTS.includes(entry.experiment) ? 'figures' : ''}",
       "if (manifest.suite === 'integrity') {",
     ])
       expect(BRANCH.test(line), line).toBe(true);
