@@ -73,7 +73,7 @@ describe('run kinds are branched on only in the run-kind registry and the kindsâ
       'const inputs = followUps.filter((f) => f.summary.experiment === experiment);',
       "if (suite !== null && entry.suite === 'integrity')",
       "  case 'tools':",
-      "${FIGURE_EXPERIMENTS.includes(entry.experiment) ? 'figures' : ''}",
+      'const figures = FIGURE_EXPERIMENTS.includes(entry.experiment);',
       "if (manifest.suite === 'integrity') {",
     ])
       expect(BRANCH.test(line), line).toBe(true);
