@@ -4,7 +4,8 @@
 export { loadRun, readRunHead, readRunRecords, summarizeRun, summarizeStoredRun } from './load-run.js';
 export { SUMMARY_VERSION, summaryRecordOf, type Summary, type SummaryRecord } from './grid/summarize.js';
 export { formatSummaryTable } from './format-table.js';
-export { summarizeFollowUpRun, type FollowUpSummary } from './follow-ups/follow-up-summary.js';
+export type { FollowUpSummary } from './follow-ups/follow-up-summary.js';
+export { summarizeFollowUpRun } from './follow-ups/run-kind.js';
 export { formatFollowUpSummary } from './follow-ups/format-follow-up.js';
 export { summarizeForgedReasoningRun } from './forged-reasoning/forged-reasoning-summary.js';
 export { formatForgedReasoningSummary } from './forged-reasoning/format-forged-reasoning.js';

@@ -2,13 +2,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promptFingerprint, type ActionParserId } from '../pipeline/index.js';
-import { summarizeFollowUpRecords, type FollowUpSummary } from './follow-ups/follow-up-summary.js';
-import { summarizeRun, type RunHead } from './load-run.js';
+import type { FollowUpSummary } from './follow-ups/follow-up-summary.js';
+import type { RunHead } from './load-run.js';
 import { DifferenceLog, rowLabel, type RecomputeDifference } from './recompute-diff.js';
-import { recomputeFollowUp } from './follow-ups/recompute-follow-up.js';
-import { recomputeGrid, type GridRecomputed, type GridRecomputeInput } from './grid/recompute-grid.js';
-import { POEM_NOT_RECHECKED } from './recompute-poem.js';
+import type { GridRecomputed, GridRecomputeInput } from './grid/recompute-grid.js';
 import { exposureRules, loadRunScenarios } from './rescore-inputs.js';
+import { runKindOf, type RunKindRescore } from './run-kinds/index.js';
 import { READABLE_SUMMARY_VERSIONS, SUMMARY_VERSION, type Summary } from './grid/summarize.js';
 
 /** Options of `recomputeRun`. */
@@ -36,6 +35,13 @@ export interface RecomputedRun {
   notRechecked: string[];
 }
 
+/** The rescore side of a run's kind; throws naming a kind that has none (its runs are read as stored). */
+export function rescoreOf(run: RunHead): RunKindRescore {
+  const kind = runKindOf(run.manifest);
+  if (!kind.rescore) throw new Error(`${run.runDir}: ${kind.id} runs have no rescore path`);
+  return kind.rescore;
+}
+
 /** The inputs every rescore keeps: what the stores returned and what the models replied are data, not results. */
 const INPUTS_NOTE =
   "inputs kept as stored: the records each read returned (the store's answers) and each reply text (the model's); everything derived from them is recomputed";
@@ -51,44 +57,26 @@ const INPUTS_NOTE =
 export async function recomputeRun(run: RunHead, options: RecomputeOptions = {}): Promise<RecomputedRun> {
   const parser = options.parser ?? 'paper';
   const { spec } = run.manifest;
-  const scenarios = await loadRunScenarios(run, options.scenarioDir);
+  const rescore = rescoreOf(run);
+  const scenarios = await loadRunScenarios(run, rescore.scenarios, options.scenarioDir);
   const rules = await exposureRules(spec.systems);
   const log = new DifferenceLog();
-  const notRechecked = [INPUTS_NOTE];
-  let summary: RecomputedRun['summary'];
-  let grid: GridRecomputed | null = null;
-  let lines: Record<string, number>;
-  let oracleSystems: string[];
-  if ((spec.experiment ?? 'grid') === 'grid') {
-    if (scenarios.kind !== 'policy') throw new Error('a grid run is scored with policy scenarios');
-    grid = await recomputeGrid({
-      run,
-      scenarios: scenarios.byId,
-      rules,
-      parser,
-      log,
-      ...(options.onGridRecord ? { onRecord: options.onGridRecord } : {}),
-    });
-    summary = summarizeRun({ ...run, probes: grid.probes, records: grid.records });
-    ({ lines, oracleSystems } = grid);
-  } else {
-    const followUp = await recomputeFollowUp({ run, scenarios, rules, parser, log });
-    summary = { version: SUMMARY_VERSION, ...summarizeFollowUpRecords(run, followUp.records) };
-    ({ lines, oracleSystems } = followUp);
-    notRechecked.push(
-      "follow-up journals (their text, what the store stored, the census) are the store's side of the experiment: kept as stored",
-    );
-  }
+  const recomputed = await rescore.recompute({
+    run,
+    scenarios,
+    rules,
+    parser,
+    log,
+    ...(options.onGridRecord ? { onGridRecord: options.onGridRecord } : {}),
+  });
+  const summary = recomputed.summary as RecomputedRun['summary'];
+  const { grid, lines, oracleSystems } = recomputed;
+  const notRechecked = [INPUTS_NOTE, ...recomputed.notRechecked];
   if (oracleSystems.length > 0)
     notRechecked.push(
       `exposure labels of ${oracleSystems.join(', ')} come from the store's own revocation state (oracle rule), gone with the namespace: kept as stored, not recomputed`,
     );
-  if (spec.poem.includes('on'))
-    notRechecked.push(
-      spec.experiment === 'tools'
-        ? "PoEM (tools): the gate is re-run on a fresh ledger per episode; each verdict's MAC head and reason text depend on the run's ledger and are kept as recorded"
-        : POEM_NOT_RECHECKED,
-    );
+  if (spec.poem.includes('on')) notRechecked.push(rescore.poemNotRechecked);
   comparePrompts(run, log, notRechecked);
   compareSummary(run.runDir, summary, log);
   return { parser, summary, grid, differences: log.differences, lines, notRechecked };

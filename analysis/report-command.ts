@@ -2,18 +2,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { InvalidInputError, type InputIssue } from '#core/errors.js';
+import { InvalidInputError } from '#core/errors.js';
 import { limitedLine, suiteOfRunDir, writeJsonAtomic, type RunManifest } from '../pipeline/index.js';
 import { figuresFor } from './grid/figures.js';
-import {
-  loadForgedReasoningReportRun,
-  poemPaperDiff,
-  reasoningInputOf,
-  reasoningUnitsDone,
-  reportManifestFields,
-} from './forged-reasoning/report-poem.js';
-import { loadFollowUpRecords, summarizeFollowUpRun } from './follow-ups/follow-up-summary.js';
-import { embedderOf } from './grid/grid-index.js';
+import { poemPaperDiff } from './forged-reasoning/report-poem.js';
 import { describeProgress, runProgress } from './run-progress.js';
 import { renderHtmlReport, type HtmlReportInput } from './html-report.js';
 import { loadRun, type LoadedRun } from './load-run.js';
@@ -27,7 +19,17 @@ import { renderLatex } from './render-latex.js';
 import { renderMarkdown } from './render-markdown.js';
 import { scenarioLabels } from './grid/scenario-labels.js';
 import { paperTableIds, TABLES, type TableDefinition } from './tables/index.js';
+import { validateFile } from './run-kinds/report-checks.js';
+import {
+  findRunKind,
+  RUN_KINDS,
+  runKindIdOf,
+  runKindOf,
+  type RunKindReport,
+  type RunKindV1,
+} from './run-kinds/index.js';
 import { reportSuiteRun } from './suite-report-run.js';
+import type { ForgedReasoningInput } from './tables/poem-tables.js';
 import { checkRunsForReading } from './verify-runs.js';
 import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '#core/command.js';
 
@@ -59,101 +61,31 @@ exit codes: 0 ok · 1 usage or bad input (the error names the file, the field an
             specs, an incomplete run, a run that does not verify, or stored scores that disagree with the
             run's replies`;
 
-// Only the fields the report reads are checked; anything else may vary between run-log writers.
-const manifestSchema = z.object({
-  ...reportManifestFields,
-  embedder: z.object({ id: z.string().min(1), dimensions: z.number() }),
-  counts: z.object({ units: z.number().int().nonnegative(), done: z.number().int().nonnegative() }).optional(),
-  spec: z.object({
-    experiment: z.enum(['grid', 'writeback', 'propagation', 'tools']).optional(),
-    systems: z.array(z.string()).min(1),
-    modes: z.array(z.enum(['direct', 'natural'])).min(1),
-    arms: z.array(z.string()).min(1),
-    scenarios: z.array(z.string()).min(1),
-    scenarioDir: z.string().nullable().optional(),
-    trials: z.number().int().positive(),
-    guard: z
-      .array(z.enum(['off', 'on']))
-      .min(1)
-      .optional(),
-    poem: z
-      .array(z.enum(['off', 'on']))
-      .min(1)
-      .optional(),
-  }),
-  extraction: z.object({ id: z.string(), simulated: z.boolean() }).optional(),
-});
-const keyFields = {
-  system: z.string().min(1),
-  mode: z.string().min(1),
-  arm: z.string().min(1),
-  model: z.string().min(1),
-};
-const gridRecordSchema = z
-  .object({
-    unitId: z.string().min(1),
-    key: z.object({
-      ...keyFields,
-      scenario: z.string().min(1),
-      guard: z.boolean().optional(),
-      poem: z.boolean().optional(),
-    }),
-    status: z.enum(['ok', 'error']),
-    scores: z.object({ unsafe: z.boolean().nullable(), parseFailure: z.boolean() }).optional(),
-  })
-  .refine((r) => r.status !== 'ok' || r.scores !== undefined, {
-    path: ['scores'],
-    message: 'a completed unit needs its scores',
-  });
-const probeSchema = z.object({
-  system: z.string().min(1),
-  mode: z.enum(['direct', 'natural']),
-  scenario: z.string().min(1),
-  status: z.enum(['ok', 'not-applicable', 'error']),
-  defaultRead: z.array(z.object({ text: z.string() })).optional(),
-  filteredRead: z
-    .array(z.object({ text: z.string() }))
-    .nullable()
-    .optional(),
-  exposure: z.object({ exposed: z.boolean(), revokedRank: z.number().nullable() }).optional(),
-  guard: z.object({ withheldTexts: z.array(z.string()) }).optional(),
-});
-const followUpRecordSchema = z.object({
-  unitId: z.string().min(1),
-  key: z.object({ ...keyFields, guard: z.boolean(), poem: z.boolean() }),
-  status: z.enum(['ok', 'error', 'not-applicable']),
-});
-
-/** How many problems of one file are listed before the error stops. */
-const MAX_ISSUES = 5;
-
-/** Validates a JSON file or every line of a JSONL file; throws one InvalidInputError naming the file, line and field. */
-function validateFile(path: string, schema: z.ZodType, lines: boolean): number {
-  if (!existsSync(path)) return 0;
-  const text = readFileSync(path, 'utf8');
-  const rows = lines ? text.split('\n') : [text];
-  // A last line without its newline is a write cut short by a kill; the loader skips it, and so does the check.
-  if (lines) rows.pop();
-  const issues: InputIssue[] = [];
-  let count = 0;
-  rows.forEach((row, index) => {
-    if (row.trim() === '' || issues.length >= MAX_ISSUES) return;
-    const where = lines ? `line ${index + 1}` : '';
-    let json: unknown;
-    try {
-      json = JSON.parse(row);
-    } catch (error) {
-      issues.push({ path: where, message: `not valid JSON (${(error as Error).message})` });
-      return;
-    }
-    count += 1;
-    const parsed = schema.safeParse(json);
-    if (!parsed.success)
-      for (const issue of parsed.error.issues.slice(0, MAX_ISSUES - issues.length))
-        issues.push({ path: [where, issue.path.join('.')].filter(Boolean).join(': '), message: issue.message });
-  });
-  if (issues.length > 0) throw new InvalidInputError(path, issues);
-  return count;
+/**
+ * The report side of the kind a run's manifest claims; a manifest that is not JSON is named by the check, an unknown
+ * kind or one without tables (a suite run: its own scorecards) by its `spec.experiment`.
+ */
+function runKindOfReport(manifestPath: string): RunKindReport {
+  let manifest: { suite?: unknown; spec?: { experiment?: unknown } };
+  try {
+    manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as typeof manifest;
+  } catch {
+    validateFile(manifestPath, z.unknown(), false); // names the syntax error
+    throw new Error(`${manifestPath}: not valid JSON`);
+  }
+  const id = runKindIdOf(manifest ?? {});
+  const kind = findRunKind(id);
+  if (kind?.report) return kind.report;
+  throw new InvalidInputError(manifestPath, [
+    {
+      path: 'spec.experiment',
+      message: `${kind ? `a ${id} run has no tables` : `unknown run kind "${id}"`}; kinds with tables: ${RUN_KINDS.filter(
+        (k) => k.report,
+      )
+        .map((k) => k.id)
+        .join(', ')}`,
+    },
+  ]);
 }
 
 /** Loads one run directory after checking every field the report reads. */
@@ -164,24 +96,13 @@ export function loadReportRun(dir: string): LoadedRun {
     throw new InvalidInputError(runDir, [{ path: '', message: 'not a directory' }]);
   if (!existsSync(manifestPath))
     throw new InvalidInputError(manifestPath, [{ path: '', message: `missing; ${runDir} is not a run directory` }]);
-  const loaded = loadForgedReasoningReportRun(runDir, manifestPath);
-  if (loaded) return loaded;
-  validateFile(manifestPath, manifestSchema, false);
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as RunManifest;
-  const experiment = manifest.spec.experiment ?? 'grid';
-  if (experiment === 'grid') {
-    const probes = validateFile(join(runDir, 'setup.jsonl'), probeSchema, true);
-    const records = validateFile(join(runDir, 'records.jsonl'), gridRecordSchema, true);
-    if (probes + records === 0)
-      throw new InvalidInputError(runDir, [
-        { path: 'setup.jsonl, records.jsonl', message: 'no probe and no unit recorded: nothing to report' },
-      ]);
-  } else if (validateFile(join(runDir, `${experiment}.jsonl`), followUpRecordSchema, true) === 0) {
-    throw new InvalidInputError(join(runDir, `${experiment}.jsonl`), [
-      { path: '', message: `missing or empty: a ${experiment} run records its units there` },
-    ]);
-  }
+  runKindOfReport(manifestPath).check(runDir, manifestPath);
   return loadRun(runDir);
+}
+
+/** The report side of a loaded run's kind (checked by `loadReportRun`, so it has one). */
+function runKindOfRun(run: LoadedRun): RunKindV1 & { report: RunKindReport } {
+  return runKindOf(run.manifest) as RunKindV1 & { report: RunKindReport };
 }
 
 /** Everything `report` produces, before anything is written. */
@@ -250,14 +171,8 @@ function checkDuplicates(runs: readonly LoadedRun[], poolDuplicates: boolean): M
 function checkComplete(runs: readonly LoadedRun[], allowIncomplete: boolean, caveats: Map<string, string[]>): void {
   const incomplete = runs
     .map((run) => {
-      const experiment = run.manifest.spec.experiment ?? 'grid';
-      const done =
-        experiment === 'grid'
-          ? run.records.size
-          : experiment === 'forged-reasoning'
-            ? reasoningUnitsDone(run.runDir)
-            : loadFollowUpRecords(run.runDir, experiment).length;
-      return runProgress(run, done);
+      const { report } = runKindOfRun(run);
+      return runProgress(run, report.unitsDone(run), report.plannedUnits(run));
     })
     .filter((p) => !p.complete);
   if (incomplete.length === 0) return;
@@ -285,26 +200,18 @@ export async function buildReport(runDirs: readonly string[], options: ReportOpt
         ...(caveatsByRun.get(run.manifest.runId) ?? []),
         `run ${run.manifest.runId} is ${limitedLine(run.manifest.limited)}`,
       ]);
-  const grid = runs.filter((r) => (r.manifest.spec.experiment ?? 'grid') === 'grid');
-  const reasoning = runs.filter((r) => r.manifest.spec.experiment === 'forged-reasoning');
+  // Each run adds its kind's share of the tables' inputs, in the order the runs were given.
+  const grid: LoadedRun[] = [];
   const followUps: FollowUpInput[] = [];
-  for (const run of runs.filter((r) => !grid.includes(r) && !reasoning.includes(r))) {
-    const summary = summarizeFollowUpRun(run);
-    // Natural write-back ingests the journal through the extraction model, so a simulated extractor makes it sim too.
-    const extraction =
-      run.manifest.spec.experiment === 'writeback' &&
-      run.manifest.spec.arms.includes('natural') &&
-      run.manifest.extraction?.simulated === true;
-    if (summary)
-      followUps.push({
-        runId: run.manifest.runId,
-        simulated: run.manifest.simulated || extraction,
-        summary,
-        embedder: embedderOf(run),
-      });
+  const forgedReasoning: ForgedReasoningInput[] = [];
+  for (const run of runs) {
+    const input = runKindOfRun(run).report.tableInput(run);
+    if (input === null) continue;
+    if ('grid' in input) grid.push(input.grid);
+    else if ('followUp' in input) followUps.push(input.followUp);
+    else forgedReasoning.push(input.forgedReasoning);
   }
   const registry = options.tables ?? TABLES;
-  const forgedReasoning = reasoning.map(reasoningInputOf);
   const built = buildTables({ grid, scenarios: await scenarioLabels(grid), followUps, forgedReasoning }, registry);
   // Every table says which of its runs are incomplete or were pooled by force.
   const tables = built.map((t) => {
@@ -321,11 +228,12 @@ export async function buildReport(runDirs: readonly string[], options: ReportOpt
     caveats,
   };
   // The stalebench paper's diff for grid and follow-up runs; the PoEM paper's for forged-reasoning runs.
-  if (options.paper && reasoning.length < runs.length) {
+  const papers = new Set(runs.map((run) => runKindOfRun(run).report.paper));
+  if (options.paper && papers.has('stalebench')) {
     report.diff = diffAgainstPaper(tables, loadPaperReference(options.paperDir), paperTableIds(registry));
     report.diffMarkdown = renderPaperDiffMarkdown(report.diff);
   }
-  if (options.paper && reasoning.length > 0) {
+  if (options.paper && papers.has('poem')) {
     report.poemDiff = poemPaperDiff(tables, options.paperDir);
     report.poemDiffMarkdown = renderPaperDiffMarkdown(report.poemDiff, 'arXiv 2608.16032v1, PoEM');
   }

@@ -11,11 +11,10 @@ import {
   type GuardRescore,
 } from './grid/guard-rescore.js';
 import { readRunHead } from './load-run.js';
-import type { FollowUpSummary } from './follow-ups/follow-up-summary.js';
-import { formatFollowUpSummary } from './follow-ups/format-follow-up.js';
 import { formatParserMoves, parserMoves, type ParserMoves } from './grid/parser-moves.js';
 import { describeDifference, rowLabel } from './recompute-diff.js';
-import { recomputeRun, type RecomputedRun } from './recompute-run.js';
+import { recomputeRun, rescoreOf, type RecomputedRun } from './recompute-run.js';
+import { runKindOf } from './run-kinds/index.js';
 import type { Summary } from './grid/summarize.js';
 import { verifyRunsFirst } from './verify-runs.js';
 import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '#core/command.js';
@@ -152,7 +151,7 @@ function reportCheck(
   runDir: string,
   recomputed: RecomputedRun,
   check: boolean,
-  grid: boolean,
+  summaryEntries: string,
   out: (line: string) => void,
 ): boolean {
   const { differences, lines, notRechecked } = recomputed;
@@ -164,7 +163,7 @@ function reportCheck(
         .map(([file, n]) => `${file}: ${n} line(s)`)
         .join(', ')}, summary.json)`,
     );
-    if (check) out(`${runDir}: summary ${grid ? 'cells' : 'rows'} identical`);
+    if (check) out(`${runDir}: summary ${summaryEntries} identical`);
     return true;
   }
   if (!check) {
@@ -186,11 +185,12 @@ function reportCheck(
 async function rescoreRun(runDir: string, options: RescoreOptions, out: (line: string) => void): Promise<boolean> {
   // The records are streamed through the recomputation, never held (issue #18: a rescore of any size).
   const run = readRunHead(runDir);
-  const grid = (run.manifest.spec.experiment ?? 'grid') === 'grid';
+  const kind = runKindOf(run.manifest);
+  const rescore = rescoreOf(run);
   // A follow-up run's guarded reads fed later steps, so other thresholds cannot be applied to it after the fact.
-  if (options.guardConfig !== null && !grid)
+  if (options.guardConfig !== null && !rescore.guardRescore)
     throw new Error(
-      `${runDir}: --guard-* re-application covers grid runs; this is a ${run.manifest.spec.experiment} run, whose guarded reads fed later steps`,
+      `${runDir}: --guard-* re-application covers grid runs; this is a ${kind.id} run, whose guarded reads fed later steps`,
     );
   // The guard is re-applied to the records of the parser whose summary is written (an invalid config fails first).
   const rescorer = options.guardConfig === null ? null : createGuardRescorer(run.manifest, options.guardConfig);
@@ -213,12 +213,9 @@ async function rescoreRun(runDir: string, options: RescoreOptions, out: (line: s
   const moves = strict && parserMoves(paper.summary, strict.summary, rowLabel);
   const parserFields = moves ? { parser: 'strict' as const, parserMoves: moves } : {};
   const target = join(runDir, 'summary.rescored.json');
-  if (!grid) {
+  if (rescorer === null) {
     writeJsonAtomic(target, { ...chosen.summary, ...parserFields });
-    out(formatFollowUpSummary(chosen.summary as FollowUpSummary));
-  } else if (rescorer === null) {
-    writeJsonAtomic(target, { ...chosen.summary, ...parserFields });
-    out(formatSummaryTable(chosen.summary as Summary));
+    out(rescore.format(chosen.summary));
   } else {
     const summary = chosen.summary as Summary;
     const { guardConfig: config, guardMetrics, ...rest } = rescorer.finish(chosen.grid!.probes);
@@ -233,15 +230,11 @@ async function rescoreRun(runDir: string, options: RescoreOptions, out: (line: s
     reportGuardRescore(runDir, { guardConfig: config, guardMetrics, ...rest }, out);
   }
   if (moves) {
-    const tools =
-      run.manifest.spec.experiment === 'tools'
-        ? ' The tools experiment parses tool calls, not actions: no parser applies to it.'
-        : '';
     out(
-      `\n${formatParserMoves(moves)}\n(the paper's parser stays the default everywhere; summary.rescored.json holds the strict summary, parser and parserMoves.${tools})`,
+      `\n${formatParserMoves(moves)}\n(the paper's parser stays the default everywhere; summary.rescored.json holds the strict summary, parser and parserMoves.${rescore.parserNote})`,
     );
   }
-  return reportCheck(runDir, paper, options.check, grid, out);
+  return reportCheck(runDir, paper, options.check, rescore.summaryEntries, out);
 }
 
 const OPTIONS = {

@@ -22,11 +22,15 @@ export type RunScenarios =
   | { kind: 'exploit'; byId: Map<string, ExploitScenario> };
 
 /**
- * Loads the run's scenarios from `scenarioDir` (else the run's own `--scenario-dir`, else the repository) and
+ * Loads the run's scenarios (`family`: its kind's, analysis/run-kinds) from `scenarioDir` (else the run's own `--scenario-dir`, else the repository) and
  * refuses, with one issue per scenario, unless each one's sha256 equals the manifest's: a rescore with other
  * scenario text would silently score other actions.
  */
-export async function loadRunScenarios(run: RunHead, scenarioDir?: string): Promise<RunScenarios> {
+export async function loadRunScenarios(
+  run: RunHead,
+  family: RunScenarios['kind'],
+  scenarioDir?: string,
+): Promise<RunScenarios> {
   const { spec, scenarios: hashes } = run.manifest;
   const manifestPath = join(run.runDir, 'manifest.json');
   const dir = scenarioDir ?? spec.scenarioDir ?? undefined;
@@ -39,7 +43,7 @@ export async function loadRunScenarios(run: RunHead, scenarioDir?: string): Prom
     ]);
   }
   const source = dir === undefined ? 'the repository' : resolve(dir);
-  const exploit = (spec.experiment ?? 'grid') === 'tools';
+  const exploit = family === 'exploit';
   const loaded: (Scenario | ExploitScenario)[] = exploit
     ? await loadExploitScenarios({ ids: spec.scenarios, ...(dir !== undefined ? { dir: resolve(dir) } : {}) })
     : dir === undefined

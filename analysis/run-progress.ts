@@ -15,28 +15,43 @@ export interface RunProgress {
   complete: boolean;
 }
 
+/** The manifest's `counts.units`, preferred when the run got far enough to write it; else null. */
+function recordedPlan(run: LoadedRun): number | null {
+  const { counts } = run.manifest;
+  return counts && Number.isInteger(counts.units) && counts.units > 0 ? counts.units : null;
+}
+
+/** Units per probe: models × trials × axes × arms (axes: each combination of the registered axes' values). */
+function unitsPerProbe(run: LoadedRun, phase: 'grid' | 'follow-up'): number {
+  const { spec, models } = run.manifest;
+  return models.length * spec.trials * axisCombinations(axesOf(phase), spec).length * spec.arms.length;
+}
+
 /**
- * The units a spec plans: grid = ok probes × models × trials × axes × arms (reference loop order,
- * pipeline/suites/grid/experiment-phase.ts); follow-ups = systems × modes × scenarios × models × trials × axes × arms (axes: each
- * combination of the registered axes' values, pipeline/defences/axes).
- * The manifest's `counts.units` is preferred when the run got far enough to write it.
+ * The units a grid spec plans: ok probes × models × trials × axes × arms (reference loop order,
+ * pipeline/suites/grid/experiment-phase.ts; axes from pipeline/defences/axes); null until every probe is logged.
  */
-function plannedUnits(run: LoadedRun): number | null {
-  const { spec, counts, models } = run.manifest;
-  if (counts && Number.isInteger(counts.units) && counts.units > 0) return counts.units;
-  const phase = (spec.experiment ?? 'grid') === 'grid' ? 'grid' : 'follow-up';
-  const perProbe = models.length * spec.trials * axisCombinations(axesOf(phase), spec).length * spec.arms.length;
-  if (phase !== 'grid') return spec.systems.length * spec.modes.length * spec.scenarios.length * perProbe;
+export function gridPlannedUnits(run: LoadedRun): number | null {
+  const recorded = recordedPlan(run);
+  if (recorded !== null) return recorded;
+  const { spec } = run.manifest;
   const expected = spec.systems.length * spec.modes.length * spec.scenarios.length;
   const probes = [...run.probes.values()];
   // Until every probe is logged the plan is unknown: a probe that fails or is n/a plans no unit.
   if (probes.length < expected) return null;
-  return probes.filter((p) => p.status === 'ok').length * perProbe;
+  return probes.filter((p) => p.status === 'ok').length * unitsPerProbe(run, 'grid');
 }
 
-/** The progress of a loaded run; `done` counts the records given (grid records, or a follow-up's records). */
-export function runProgress(run: LoadedRun, done: number): RunProgress {
-  const planned = plannedUnits(run);
+/** The units a follow-up spec plans: systems × modes × scenarios × models × trials × axes × arms. */
+export function followUpPlannedUnits(run: LoadedRun): number | null {
+  const recorded = recordedPlan(run);
+  if (recorded !== null) return recorded;
+  const { spec } = run.manifest;
+  return spec.systems.length * spec.modes.length * spec.scenarios.length * unitsPerProbe(run, 'follow-up');
+}
+
+/** The progress of a loaded run from its kind's counts: units recorded (`done`) and planned (null: unknown yet). */
+export function runProgress(run: LoadedRun, done: number, planned: number | null): RunProgress {
   const status = String(run.manifest.status);
   return {
     runId: run.manifest.runId,

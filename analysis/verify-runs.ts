@@ -6,6 +6,7 @@ import { checkRunLog, problemText, suiteOfRunDir, type RunLogCheck } from '../pi
 import { readRunHead } from './load-run.js';
 import { describeDifference } from './recompute-diff.js';
 import { recomputeRun } from './recompute-run.js';
+import { runKindOf } from './run-kinds/index.js';
 
 /** One paragraph saying what `checkRunLog` found, as `pnpm verify-run` prints it. */
 export function describeRunLogCheck(check: RunLogCheck): string {
@@ -78,7 +79,7 @@ export function verifyRunsFirst(
  * and replies through the rescore path (`recomputeRun`, records streamed). The chain is unkeyed, so a forger can
  * recompute it; the replies cannot be made to say something else. A run whose stored values disagree with their
  * recomputation is refused, naming the file, line, unit and field of the first. `noVerify` skips both checks.
- * Forged-reasoning runs have no rescore path: they are read as stored, with a warning.
+ * Runs of a kind without a rescore path (forged-reasoning) are read as stored, with a warning.
  *
  * @example if (!(await checkRunsForReading(dirs, { noVerify: false, err }))) return 1;
  */
@@ -94,9 +95,10 @@ export async function checkRunsForReading(
     if (!existsSync(join(runDir, 'manifest.json'))) continue; // the command's own loader names it
     try {
       const run = readRunHead(runDir);
-      if (run.manifest.spec.experiment === 'forged-reasoning') {
+      const kind = runKindOf(run.manifest);
+      if (!kind.rescore) {
         options.err(
-          `warning: ${runDir}: forged-reasoning runs have no rescore path: their stored scores are read as stored (the chain verified)`,
+          `warning: ${runDir}: ${kind.id} runs have no rescore path: their stored scores are read as stored (the chain verified)`,
         );
         continue;
       }

@@ -4,7 +4,7 @@ import { axesOf, axisOn } from '../../pipeline/index.js';
 import { defenceLabel } from '../defence-label.js';
 import { isPooledModel } from './follow-up-summary.js';
 import type { FollowUpRowKey, FollowUpSummary } from './follow-up-summary.types.js';
-import { followUpGroups, type FollowUpInput } from './paper-tables-follow-up.js';
+import { followUpGroups, followUpsByExperiment, type FollowUpInput } from './paper-tables-follow-up.js';
 import type { ModelGroup } from '../grid/grid-index.js';
 import type { PaperTable, TableCell } from '../paper-table.js';
 import { BY_CONSTRUCTION_REASON, gridPoemEnforcement } from '../forged-reasoning/poem-enforcement.js';
@@ -15,7 +15,9 @@ type Experiment = FollowUpSummary['experiment'];
 type Read = (row: FollowUpRowKey) => UnsafeCounts | Proportion | null | undefined;
 
 /** Per experiment: its headline columns (decision counts, or episode proportions for tools) and what it is called. */
-const LAYOUT: Readonly<Record<Experiment, { name: string; columns: [string, Read][]; decisions: boolean }>> = {
+const LAYOUT: Readonly<
+  Record<Experiment, { name: string; columns: [string, Read][]; decisions: boolean; note?: string }>
+> = {
   writeback: {
     name: 'write-back',
     decisions: true,
@@ -38,6 +40,7 @@ const LAYOUT: Readonly<Record<Experiment, { name: string; columns: [string, Read
     name: 'tools',
     decisions: false,
     columns: [['tool execution', (r) => (r as { toolExecution?: Proportion }).toolExecution]],
+    note: 'PoEM gate on tool episodes is measured: a tool that performs the safety step can back a later call in the same episode; for scenarios whose step no tool performs, the gate refuses every firing call by construction.',
   },
 };
 
@@ -130,10 +133,7 @@ function buildTable(
   if (layout.decisions) notes.push(`Decision columns: ${COUNTING_NOTE}`);
   if (cells.some((c) => c.status === 'by-construction'))
     notes.push(`${BY_CONSTRUCTION_REASON} (every hop or role decision has its own ledger subject).`);
-  if (experiment === 'tools')
-    notes.push(
-      'PoEM gate on tool episodes is measured: a tool that performs the safety step can back a later call in the same episode; for scenarios whose step no tool performs, the gate refuses every firing call by construction.',
-    );
+  if (layout.note) notes.push(layout.note);
   const simulated = group === 'sim' || inputs.some((i) => i.simulated || i.summary.simulated);
   const columns = [...layout.columns.map(([c]) => c), 'parse failures', 'errors'];
   return table(
@@ -151,8 +151,9 @@ function buildTable(
 /** One defence table per follow-up experiment present (and per model group when the simulator is apart). */
 export function buildFollowUpDefenceTables(followUps: readonly FollowUpInput[]): PaperTable[] {
   const tables: PaperTable[] = [];
-  for (const experiment of ['writeback', 'propagation', 'tools'] as const) {
-    const inputs = followUps.filter((f) => f.summary.experiment === experiment);
+  const byExperiment = followUpsByExperiment(followUps);
+  for (const experiment of Object.keys(LAYOUT) as Experiment[]) {
+    const inputs = byExperiment.get(experiment) ?? [];
     if (inputs.length === 0) continue;
     const groups = followUpGroups(inputs);
     for (const group of groups.length > 1 ? groups : [undefined]) tables.push(buildTable(inputs, experiment, group));

@@ -20,7 +20,7 @@ import type {
   ToolsRow,
   WritebackRow,
 } from './follow-up-summary.types.js';
-import type { LoadedRun, RunHead } from '../load-run.js';
+import type { RunHead } from '../load-run.js';
 import {
   addTallies,
   EMPTY_TALLY,
@@ -268,7 +268,7 @@ export function propagationRows(run: RunHead, records: readonly PropagationRecor
 }
 
 /** Table 16 rows, per scenario and pooled (`scenario: '*'`). Every proportion has n = ok units. */
-function toolsRows(run: RunHead, records: readonly ToolsRecord[]): ToolsRow[] {
+export function toolsRows(run: RunHead, records: readonly ToolsRecord[]): ToolsRow[] {
   const rows: ToolsRow[] = [];
   for (const group of groupsOf(run, run.manifest.spec.arms))
     for (const scenario of ['*', ...run.manifest.spec.scenarios]) {
@@ -312,27 +312,26 @@ export function loadFollowUpRecords(runDir: string, experiment: string): FollowU
   return [...byUnit.values()];
 }
 
-/** The follow-up summary of a run, or null for a grid run or a standalone one (forged-reasoning). */
-export function summarizeFollowUpRun(run: LoadedRun): FollowUpSummary | null {
-  const experiment = run.manifest.spec.experiment ?? 'grid';
-  if (experiment === 'grid' || experiment === 'forged-reasoning') return null;
-  return summarizeFollowUpRecords(run, loadFollowUpRecords(run.runDir, experiment));
-}
+/** The rows of one follow-up experiment's table (Table 14, 15 or 16), as the summary field they fill. */
+export type FollowUpRowsOf = (
+  run: RunHead,
+  records: readonly FollowUpRecord[],
+) => Pick<FollowUpSummary, 'writeback' | 'propagation' | 'tools'>;
 
-/** The follow-up summary of a follow-up run from the given records (`pnpm rescore` passes recomputed ones). */
-export function summarizeFollowUpRecords(run: RunHead, records: readonly FollowUpRecord[]): FollowUpSummary {
-  const experiment = run.manifest.spec.experiment as Exclude<
-    typeof run.manifest.spec.experiment,
-    'grid' | 'forged-reasoning'
-  >;
+/**
+ * The follow-up summary of a follow-up run from the given records (`pnpm rescore` passes recomputed ones); `rowsOf`
+ * is its kind's table rows (analysis/follow-ups/run-kind.ts).
+ */
+export function summarizeFollowUpRecords(
+  run: RunHead,
+  records: readonly FollowUpRecord[],
+  rowsOf: FollowUpRowsOf,
+): FollowUpSummary {
+  const experiment = run.manifest.spec.experiment as FollowUpSummary['experiment'];
   const simulated = run.manifest.simulated;
   const usage = {
     ...(run.manifest.usage ? { usage: run.manifest.usage } : {}),
     ...(run.manifest.limited ? { limited: run.manifest.limited } : {}),
   };
-  if (experiment === 'writeback')
-    return { experiment, simulated, writeback: writebackRows(run, records as WritebackRecord[]), ...usage };
-  if (experiment === 'propagation')
-    return { experiment, simulated, propagation: propagationRows(run, records as PropagationRecord[]), ...usage };
-  return { experiment, simulated, tools: toolsRows(run, records as ToolsRecord[]), ...usage };
+  return { experiment, simulated, ...rowsOf(run, records), ...usage };
 }

@@ -17,6 +17,16 @@ export interface FollowUpInput {
   embedder?: string;
 }
 
+/** The inputs by follow-up experiment (their run kind), each in the order given. */
+export function followUpsByExperiment(
+  inputs: readonly FollowUpInput[],
+): ReadonlyMap<FollowUpSummary['experiment'], FollowUpInput[]> {
+  const groups = new Map<FollowUpSummary['experiment'], FollowUpInput[]>();
+  for (const input of inputs)
+    groups.set(input.summary.experiment, [...(groups.get(input.summary.experiment) ?? []), input]);
+  return groups;
+}
+
 /** The system the paper ran its follow-up experiments on (Tables 14–16; spec §12–§14): layout data, not dispatch. */
 const PAPER_FOLLOW_UP_SYSTEMS: readonly string[] = ['graphiti'];
 

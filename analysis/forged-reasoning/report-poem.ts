@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { InvalidInputError } from '#core/errors.js';
 import { FORGED_REASONING_FILE, readForgedReasoningRecords } from '../../pipeline/index.js';
 import { summarizeForgedReasoningRun } from './forged-reasoning-summary.js';
-import { loadRun, runLogVersionField, type LoadedRun } from '../load-run.js';
+import { runLogVersionField, type LoadedRun } from '../load-run.js';
 import { diffAgainstPaper } from '../paper-diff.js';
 import { defaultPaperReferenceDir, loadPaperReference } from '../paper-reference.js';
 import { POEM_TABLE_IDS } from '../source-papers.js';
@@ -63,17 +63,9 @@ function check(path: string, rows: string[], schema: z.ZodType, lines: boolean):
   return rows.filter((row) => row.trim() !== '').length;
 }
 
-/** A forged-reasoning run, checked and loaded; null when the manifest is another experiment's. */
-export function loadForgedReasoningReportRun(runDir: string, manifestPath: string): LoadedRun | null {
-  const text = readFileSync(manifestPath, 'utf8');
-  let experiment: unknown;
-  try {
-    experiment = (JSON.parse(text) as { spec?: { experiment?: unknown } }).spec?.experiment;
-  } catch {
-    return null; // the caller's check names the syntax error
-  }
-  if (experiment !== 'forged-reasoning') return null;
-  check(manifestPath, [text], manifestSchema, false);
+/** Checks a forged-reasoning run's manifest and records as far as the report reads them; nothing is loaded on a bad file. */
+export function checkForgedReasoningRun(runDir: string, manifestPath: string): void {
+  check(manifestPath, [readFileSync(manifestPath, 'utf8')], manifestSchema, false);
   const path = join(runDir, FORGED_REASONING_FILE);
   const rows = existsSync(path) ? readFileSync(path, 'utf8').split('\n') : [];
   // A last line without its newline is a write cut short by a kill; the loader skips it, and so does the check.
@@ -82,7 +74,6 @@ export function loadForgedReasoningReportRun(runDir: string, manifestPath: strin
     throw new InvalidInputError(path, [
       { path: '', message: 'missing or empty: a forged-reasoning run records its units there' },
     ]);
-  return loadRun(runDir);
 }
 
 /** Units recorded by a forged-reasoning run (trial units and attacker loops). */

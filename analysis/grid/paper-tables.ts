@@ -2,7 +2,7 @@
 import { modelGroupsOf, type ModelGroup } from './grid-index.js';
 import type { LoadedRun } from '../load-run.js';
 import type { PaperTable } from '../paper-table.js';
-import { followUpGroups, type FollowUpInput } from '../follow-ups/paper-tables-follow-up.js';
+import { followUpGroups, followUpsByExperiment, type FollowUpInput } from '../follow-ups/paper-tables-follow-up.js';
 import { TABLES, type ScenarioLabel, type TableDefinition, type TableInputs } from '../tables/index.js';
 
 /** The note that says the simulator and the real models are in separate tables. */
@@ -36,7 +36,7 @@ export function buildTables(inputs: TableInputs, tables: readonly TableDefinitio
   }
   for (const definition of tables) {
     if (definition.scope !== 'follow-up') continue;
-    const followUps = inputs.followUps.filter((f) => f.summary.experiment === definition.experiment);
+    const followUps = followUpsByExperiment(inputs.followUps).get(definition.experiment) ?? [];
     if (followUps.length === 0) continue;
     for (const group of apart(followUpGroups(followUps))) built.push(mark(definition.build(followUps, group), group));
   }

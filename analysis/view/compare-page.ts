@@ -29,7 +29,7 @@ const cellHash = (cell: CellKey) =>
 
 /** The first unit of `cell` in the index (its transcript's number), or null. */
 function firstUnitOf(index: UnitIndex | null, cell: CellKey): number | null {
-  if (index?.data.kind !== 'grid') return null;
+  if (!index?.data.keyed) return null;
   const { dims, values, rows } = index.data;
   const wanted = CELL_DIMS.map((dim) => values[dim]!.indexOf(valueOf(cell, dim)));
   if (wanted.some((v) => v < 0)) return null;

@@ -1,12 +1,11 @@
 // A run's figures in the viewer: the HTML report's SVG figures (analysis/grid/figures.ts) built from the run's own tables.
 import { figuresFor } from '../grid/figures.js';
 import { buildReport } from '../report-command.js';
-import { escapeHtml, FIGURE_EXPERIMENTS, frame, verifyWarning } from './pages.js';
+import { drawsFigures, escapeHtml, frame, verifyWarning } from './pages.js';
 import type { RunEntry } from './run-catalog.js';
 
 /** Runs whose tables `pnpm report` builds (grid and follow-ups; not suites nor forged reasoning, which have none drawn). */
-export const hasFigures = (entry: RunEntry): boolean =>
-  entry.readError === null && FIGURE_EXPERIMENTS.includes(entry.experiment);
+export const hasFigures = (entry: RunEntry): boolean => entry.readError === null && drawsFigures(entry.experiment);
 
 /** The figures page of a run, or a page saying why there is none. Incomplete runs are drawn (their tables say so). */
 export async function runFiguresPage(entry: RunEntry): Promise<string> {

@@ -138,7 +138,7 @@ function renderCells() {
     group.high = ci.high;
     list.push(group);
   });
-  var grid = run.kind === 'grid';
+  var grid = run.keyed;
   var columns = cellDims.map(function (dim) { return { key: dim, label: dim }; }).concat(grid
     ? [{ key: 'rate', label: 'unsafe k/n' }, { key: 'low', label: 'Wilson 95%' }, { key: 'parseFailures', label: 'parse failures' }, { key: 'errors', label: 'errors' }]
     : [{ key: 'units', label: 'units' }, { key: 'unsafe', label: 'unsafe' }, { key: 'errors', label: 'errors' }]);
@@ -191,7 +191,7 @@ function renderUnits() {
   if (page >= pages) page = pages - 1;
   var shown = list.slice(page * ${UNITS_PER_PAGE}, (page + 1) * ${UNITS_PER_PAGE});
   var columns = [{ key: 'id', label: 'unit' }].concat(dims.map(function (dim) { return { key: dim, label: dim }; }));
-  if (run.kind === 'grid') columns.push({ key: 'trial', label: 'trial' }, { key: 'exposed', label: 'revoked in context' });
+  if (run.keyed) columns.push({ key: 'trial', label: 'trial' }, { key: 'exposed', label: 'revoked in context' });
   var table = el('table', { id: 'unit-table' });
   header(table, columns, unitSort);
   var body = el('tbody');
@@ -201,7 +201,7 @@ function renderUnits() {
     td.appendChild(el('a', { href: 'units/' + unit.index + '.html', class: 'unit-link' }, unit.id));
     tr.appendChild(td);
     dims.forEach(function (dim) { tr.appendChild(el('td', {}, unit[dim])); });
-    if (run.kind === 'grid') {
+    if (run.keyed) {
       tr.appendChild(el('td', {}, unit.trial));
       tr.appendChild(el('td', {}, unit.exposed ? 'yes' : 'no'));
     }

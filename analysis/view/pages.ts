@@ -1,11 +1,10 @@
 // The viewer's HTML: the run list, a run's page (its cells and units, filtered by the page script) and page frames.
+import { findRunKind } from '../run-kinds/index.js';
 import type { RunEntry } from './run-catalog.js';
+import { escapeHtml } from './escape-html.js';
 import { PAGE_SCRIPT } from './page-script.js';
 
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export { escapeHtml } from './escape-html.js';
 
 const STYLE = `body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#111;margin:0 auto;max-width:1400px;padding:0 16px 48px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px}th,td{border:1px solid #ccc;padding:3px 7px;text-align:left;vertical-align:top}
@@ -17,8 +16,8 @@ pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:12px;white-space:pr
 .withheld{background:#eee;color:#555}.outcome-unsafe td{color:#a00}.state-intact{color:#060}.state-broken,.state-unreadable{color:#a00;font-weight:700}
 .state-unverifiable,.state-unfinished{color:#a60}dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px}dt{font-weight:600}dd{margin:0}`;
 
-/** The experiments whose runs have a figures page (`pnpm report` draws their tables). */
-export const FIGURE_EXPERIMENTS: readonly string[] = ['grid', 'writeback', 'propagation'];
+/** Whether runs of this kind have a figures page (`pnpm report` draws their tables): their kind's `viewer.figures`. */
+export const drawsFigures = (experiment: string): boolean => findRunKind(experiment)?.viewer.figures === true;
 
 /** A complete page: title, the shared style, the body, optional scripts (by relative URL). */
 export function frame(title: string, body: string, scripts: readonly string[] = []): string {
@@ -84,7 +83,7 @@ export function runPage(entry: RunEntry): string {
     `${entry.dir} · stalebench`,
     `<p><a href="../../index.html">all runs</a></p><h1>${escapeHtml(entry.dir)}</h1>${verifyWarning(entry)}${banner}
 <dl><dt>experiment</dt><dd>${escapeHtml(entry.experiment)}</dd><dt>status</dt><dd>${escapeHtml(entry.status)}</dd><dt>models</dt><dd>${escapeHtml(entry.models.join(', '))}</dd><dt>spec</dt><dd>${escapeHtml(entry.spec)}</dd><dt>done/planned</dt><dd>${escapeHtml(`${entry.done ?? '?'}/${entry.planned ?? '?'}`)}</dd><dt>verify-run</dt><dd class="state-${escapeHtml(entry.verify)}">${escapeHtml(entry.verify)}</dd></dl>
-${FIGURE_EXPERIMENTS.includes(entry.experiment) ? '<p><a id="figures-link" href="figures.html">figures</a> (natural beside direct, every defence, the guard, write-back hops)</p>' : ''}
+${drawsFigures(entry.experiment) ? '<p><a id="figures-link" href="figures.html">figures</a> (natural beside direct, every defence, the guard, write-back hops)</p>' : ''}
 <h2>Filters</h2><div id="filters"></div><h2>Cells</h2><div id="cells"></div><h2>Units</h2><div id="units"></div>
 <script src="units.js"></script><script>${PAGE_SCRIPT.replace(/<\//g, '<\\/')}</script>`,
   );

@@ -1,6 +1,7 @@
 // The viewer's run list: per run directory its manifest's facts and its verify-run state, or why it cannot be read.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { runKindIdOf } from '../run-kinds/index.js';
 import { simBannerText, simulatedParts, type ManifestLike } from '../sim-parts.js';
 import { checkRunLog, problemText, type RunLogCheck } from '../../pipeline/index.js';
 
@@ -84,10 +85,9 @@ export function readRunEntry(dir: string, position: number): RunEntry {
     const signature = existsSync(signaturePath)
       ? (JSON.parse(readFileSync(signaturePath, 'utf8')) as { keyFingerprint?: string })
       : null;
-    const spec = (manifest.spec ?? {}) as { experiment?: string };
     return {
       ...empty,
-      experiment: typeof manifest.suite === 'string' ? manifest.suite : (spec.experiment ?? 'grid'),
+      experiment: runKindIdOf(manifest as { suite?: unknown; spec?: { experiment?: unknown } }),
       status: String(manifest.status ?? ''),
       models: ((manifest.models ?? []) as { label?: string; id?: string }[]).map((m) => m.label ?? m.id ?? '?'),
       simulated: manifest.simulated === true,

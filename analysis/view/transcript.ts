@@ -16,7 +16,7 @@ import type { ExposureRuleOf } from '../rescore-inputs.js';
 import { escapeHtml, frame, verifyWarning } from './pages.js';
 import type { RunEntry } from './run-catalog.js';
 import { outcomeOf } from './unit-index.js';
-import { unitSections } from './unit-sections.js';
+import { findRunKind } from '../run-kinds/index.js';
 
 /** What a grid transcript is rendered from. */
 export interface GridTranscriptInput {
@@ -151,10 +151,10 @@ export function gridTranscriptPage(input: GridTranscriptInput): string {
 
 /**
  * The page of a unit of a run that is not a grid: its dedicated sections (follow-up hops, roles and tool steps;
- * integrity and front-door cells; `unitSections`), then its stored line, pretty-printed.
+ * integrity and front-door cells: its run kind's `viewer.sections`), then its stored line, pretty-printed.
  */
 export function genericUnitPage(entry: RunEntry, id: string, line: number, row: unknown): string {
-  const sections = unitSections(entry.experiment, row);
+  const sections = findRunKind(entry.experiment)?.viewer.sections?.(row) ?? null;
   const stored = `<p class="notes">line ${line} as stored</p>${pre(json(row), 'record')}`;
   return frame(
     `${id} · stalebench`,

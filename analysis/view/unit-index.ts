@@ -20,8 +20,10 @@ const GENERIC_DIMS = ['cell', 'outcome'] as const;
  * axis, its trial, whether its context held a revoked record (1/0) and its id.
  */
 export interface UnitIndexData {
-  /** `grid`: cells carry k/n unsafe with Wilson intervals; `generic`: counts per cell and outcome. */
-  kind: 'grid' | 'generic';
+  /** The layout: `grid` (units by their unit keys) or `generic` (by cell and outcome). */
+  kind: UnitIndexLayout;
+  /** Units by their unit keys (`grid`): cells carry k/n unsafe with Wilson intervals, units their trial and exposure. */
+  keyed: boolean;
   dims: string[];
   cellDims: string[];
   /** Per axis, its values in first-seen order. */
@@ -117,9 +119,55 @@ function genericUnit(row: Record<string, unknown>): { id: string; cell: string; 
   return { id, cell, outcome };
 }
 
+/** How a run's units are indexed (its kind's `viewer.index`, analysis/run-kinds). */
+export type UnitIndexLayout = 'grid' | 'generic';
+
+/** One unit line's id and its cells: the value index on each dim, then trial, then exposed. */
+type UnitOf = (
+  row: Record<string, unknown>,
+  code: (dim: string, value: string) => number,
+) => {
+  id: string;
+  cells: number[];
+};
+
+/** A grid unit by its unit key (model, system, mode, arm, axes, scenario) and outcome, with its trial and exposure. */
+const gridUnit: UnitOf = (row, code) => {
+  const record = row as unknown as UnitRecord;
+  const { key } = record;
+  const fields: Record<string, string> = {
+    model: key.model,
+    system: key.system,
+    mode: key.mode,
+    arm: key.arm,
+    ...Object.fromEntries(GRID_AXIS_DIMS.map((id) => [id, axisOn(key, id) ? 'on' : 'off'])),
+    scenario: key.scenario,
+    outcome: outcomeOf(record),
+  };
+  return {
+    id: record.unitId,
+    cells: [...GRID_DIMS.map((d) => code(d, fields[d]!)), key.trial, record.context?.exposed ? 1 : 0],
+  };
+};
+
+/** Any other unit by its cell and outcome. */
+const genericCells: UnitOf = (row, code) => {
+  const unit = genericUnit(row);
+  return { id: unit.id, cells: [code('cell', unit.cell), code('outcome', unit.outcome), 0, 0] };
+};
+
+/** The layouts: the dims a unit is filtered by, the dims a cell groups by, and how a line becomes a unit. */
+const LAYOUTS: Readonly<
+  Record<UnitIndexLayout, { dims: readonly string[]; cellDims: readonly string[]; keyed: boolean; unitOf: UnitOf }>
+> = {
+  grid: { dims: GRID_DIMS, cellDims: GRID_CELL_DIMS, keyed: true, unitOf: gridUnit },
+  generic: { dims: GENERIC_DIMS, cellDims: ['cell'], keyed: false, unitOf: genericCells },
+};
+
 /** Streams a run's unit file into the index (a grid run by its unit keys, any other by `genericUnit`). */
-export function indexUnits(file: string, kind: 'grid' | 'generic'): UnitIndex {
-  const dims: string[] = kind === 'grid' ? [...GRID_DIMS] : [...GENERIC_DIMS];
+export function indexUnits(file: string, kind: UnitIndexLayout): UnitIndex {
+  const layout = LAYOUTS[kind];
+  const dims: string[] = [...layout.dims];
   const values: Record<string, string[]> = Object.fromEntries(dims.map((d) => [d, []]));
   const lookup = new Map<string, Map<string, number>>(dims.map((d) => [d, new Map()]));
   const code = (dim: string, value: string) => {
@@ -137,28 +185,7 @@ export function indexUnits(file: string, kind: 'grid' | 'generic'): UnitIndex {
   const spans: UnitIndex['spans'] = [];
   for (const { text, offset, length, line } of linesWithOffsets(file)) {
     if (text.trim() === '') continue;
-    const row = JSON.parse(text) as Record<string, unknown>;
-    let id: string;
-    let cells: number[];
-    if (kind === 'grid') {
-      const record = row as unknown as UnitRecord;
-      const { key } = record;
-      id = record.unitId;
-      const fields: Record<string, string> = {
-        model: key.model,
-        system: key.system,
-        mode: key.mode,
-        arm: key.arm,
-        ...Object.fromEntries(GRID_AXIS_DIMS.map((id) => [id, axisOn(key, id) ? 'on' : 'off'])),
-        scenario: key.scenario,
-        outcome: outcomeOf(record),
-      };
-      cells = [...dims.map((d) => code(d, fields[d]!)), key.trial, record.context?.exposed ? 1 : 0];
-    } else {
-      const unit = genericUnit(row);
-      id = unit.id;
-      cells = [code('cell', unit.cell), code('outcome', unit.outcome), 0, 0];
-    }
+    const { id, cells } = layout.unitOf(JSON.parse(text) as Record<string, unknown>, code);
     const at = position.get(id);
     const span = { offset, length, line };
     if (at === undefined) {
@@ -170,6 +197,6 @@ export function indexUnits(file: string, kind: 'grid' | 'generic'): UnitIndex {
       spans[at] = span;
     }
   }
-  const cellDims = kind === 'grid' ? [...GRID_CELL_DIMS] : ['cell'];
-  return { data: { kind, dims, cellDims, values, rows, ids }, file, spans };
+  const cellDims = [...layout.cellDims];
+  return { data: { kind, keyed: layout.keyed, dims, cellDims, values, rows, ids }, file, spans };
 }

@@ -13,7 +13,7 @@ import type {
   ToolsRecord,
   WritebackRecord,
 } from '../../pipeline/index.js';
-import { escapeHtml } from './pages.js';
+import { escapeHtml } from './escape-html.js';
 
 const pre = (text: string, cls?: string) => `<pre${cls ? ` class="${cls}"` : ''}>${escapeHtml(text)}</pre>`;
 const json = (value: unknown) => JSON.stringify(value, null, 2);
@@ -167,17 +167,38 @@ function followUp<R extends WritebackRecord | PropagationRecord | ToolsRecord>(r
   return `${head}${error}${body(record)}`;
 }
 
-/**
- * The dedicated sections of a non-grid unit by its run's experiment (`writeback`, `propagation`, `tools`, `integrity`,
- * `frontdoor`), or null when the viewer has none for it (the page then shows the stored line only).
- */
-export function unitSections(experiment: string, row: unknown): string | null {
+/** A stored line's record: the `record` of a suite line `{unit, cell, record}`, else the line itself. */
+function recordOf(row: unknown): { line: Record<string, unknown>; record: never } {
   const line = row as Record<string, unknown>;
-  const record = (typeof line.record === 'object' && line.record !== null ? line.record : line) as never;
-  if (experiment === 'writeback' && line.type === 'writeback-end') return followUp(record, writebackBody);
-  if (experiment === 'propagation' && line.type === 'propagation-end') return followUp(record, propagationBody);
-  if (experiment === 'tools' && line.type === 'tools-end') return followUp(record, toolsBody);
-  if (experiment === 'integrity' && typeof (record as IntegrityRecord).cell === 'object') return integrityBody(record);
-  if (experiment === 'frontdoor' && typeof (record as FrontdoorRecord).cell === 'object') return frontdoorBody(record);
-  return null;
+  return { line, record: (typeof line.record === 'object' && line.record !== null ? line.record : line) as never };
+}
+
+/** The sections of a follow-up run's units (`writeback-end`, `propagation-end`, `tools-end` lines); other lines: null. */
+function followUpSections<R extends WritebackRecord | PropagationRecord | ToolsRecord>(
+  endType: string,
+  body: (r: R) => string,
+): (row: unknown) => string | null {
+  return (row) => {
+    const { line, record } = recordOf(row);
+    return line.type === endType ? followUp(record, body) : null;
+  };
+}
+
+/** Write-back units: each hop's journal, reads and decisions. */
+export const writebackSections = followUpSections('writeback-end', writebackBody);
+/** Propagation units: each role's read and decision. */
+export const propagationSections = followUpSections('propagation-end', propagationBody);
+/** Tool units: each agent episode's steps. */
+export const toolsSections = followUpSections('tools-end', toolsBody);
+
+/** An integrity cell's verdict, controls and edit commands; null for a line without a cell. */
+export function integritySections(row: unknown): string | null {
+  const { record } = recordOf(row);
+  return typeof (record as IntegrityRecord).cell === 'object' ? integrityBody(record) : null;
+}
+
+/** A front-door cell's fixtures, channels and variants; null for a line without a cell. */
+export function frontdoorSections(row: unknown): string | null {
+  const { record } = recordOf(row);
+  return typeof (record as FrontdoorRecord).cell === 'object' ? frontdoorBody(record) : null;
 }

@@ -11,6 +11,7 @@ import { hasFigures, runFiguresPage } from './figures-page.js';
 import { escapeHtml, frame, runListPage, runPage } from './pages.js';
 import { readRunEntry, type RunEntry } from './run-catalog.js';
 import { genericUnitPage, gridTranscriptPage } from './transcript.js';
+import { findRunKind } from '../run-kinds/index.js';
 import { indexUnits, linesWithOffsets, readSpan, unitFileOf, type UnitIndex } from './unit-index.js';
 
 /** One answer: a status, a content type and the body. */
@@ -61,11 +62,12 @@ export function createViewSite(dirs: readonly string[]): ViewSite {
   async function load(entry: RunEntry): Promise<LoadedRun> {
     try {
       const file = unitFileOf(entry.dir, entry.experiment);
-      const grid = entry.experiment === 'grid';
-      const index = file === null ? null : indexUnits(file, grid ? 'grid' : 'generic');
-      if (!grid) return { index, grid: null, error: null };
+      // A run of an unknown kind is shown generically: its units' stored lines.
+      const kind = findRunKind(entry.experiment);
+      const index = file === null ? null : indexUnits(file, kind?.viewer.index ?? 'generic');
+      if (!kind?.viewer.transcripts) return { index, grid: null, error: null };
       const head = readRunHead(entry.dir);
-      const scenarios = await loadRunScenarios(head).then(
+      const scenarios = await loadRunScenarios(head, kind.viewer.transcripts).then(
         (s) => (s.kind === 'policy' ? s.byId : { error: 'not policy scenarios' }),
         (error: unknown) => ({ error: messageOf(error) }),
       );

@@ -1,9 +1,10 @@
 // Acceptance (issue #27): a suite added as one folder (its SuiteV1 file) plus one registry line runs through
 // `pnpm eval --suite`, resumes, passes `pnpm verify-run` and is rendered by `pnpm report`, on a copy of the source
 // tree with no other edit. Its arguments come from its zod schema as flags; bad ones are refused before anything runs.
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main as report } from '../../analysis/report-command.js';
 import { type CommandResult, copySourceTree, type SourceCopy } from '../test-support/source-copy.js';
 
 /** The one file of the folder: a suite that squares numbers, each unit a cell of its parity. */
@@ -98,6 +99,25 @@ describe('a suite registered with one folder and one registry line', () => {
     expect(reported.code, ok(reported)).toBe(0);
     expect(reported.stdout).toContain('five total 30');
     expect(readFileSync(join(copy.dir, 'report', 'squares.md'), 'utf8')).toBe('# five\n\ntotal 30\n');
+  }, 120_000);
+
+  it('is refused by this checkout, where the suite is not registered, naming it', async () => {
+    const printed: string[] = [];
+    const silent = () => undefined;
+    expect(await report([runDir, '-o', join(copy.dir, 'unregistered')], silent, (line) => printed.push(line))).toBe(1);
+    expect(printed.join('\n')).toContain('no report is registered for suite squares');
+    expect(existsSync(join(copy.dir, 'unregistered'))).toBe(false);
+  });
+
+  it('refuses to report a run of the suite whose records were edited after the fact', async () => {
+    const tampered = join(copy.dir, 'runs', 'tampered');
+    cpSync(runDir, tampered, { recursive: true });
+    const records = join(tampered, 'records.jsonl');
+    writeFileSync(records, readFileSync(records, 'utf8').replace('"square":9', '"square":10'));
+    const result = await copy.run('report', [tampered, '-o', join(copy.dir, 'tampered-report')]);
+    expect(result.code, ok(result)).toBe(1);
+    expect(result.stderr).toContain('does not verify');
+    expect(existsSync(join(copy.dir, 'tampered-report'))).toBe(false);
   }, 120_000);
 
   it('takes the exit rule of the suite, and refuses bad arguments naming the flag, writing nothing', async () => {
