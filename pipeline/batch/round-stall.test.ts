@@ -21,21 +21,25 @@ function runDir(): string {
   return dir;
 }
 
+/** A transport of the local batch server whose rounds stall after `stallMs`, logging into `log`. */
+const transportOn = (server: BatchApiServer, stallMs: number, log: string[]) =>
+  createBatchTransport({
+    client: new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-test', maxRetries: 0 }),
+    runDir: runDir(),
+    size: 100,
+    pollMs: 1,
+    quietMs: 20,
+    stallMs,
+    log: (line) => log.push(line),
+  });
+
 const body = (n: number) => ({ model: 'gpt-5-nano', messages: [{ role: 'user', content: `question ${n}` }] });
 
 describe('the round barrier under --batch', () => {
   it('sends a round whose other unit never calls after stallMs, says so, and batches that unit later on its own', async () => {
     server = await startBatchApiServer(() => ({ content: 'ok' }));
     const log: string[] = [];
-    const transport = createBatchTransport({
-      client: new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-test', maxRetries: 0 }),
-      runDir: runDir(),
-      size: 100,
-      pollMs: 1,
-      quietMs: 20,
-      stallMs: 200,
-      log: (line) => log.push(line),
-    });
+    const transport = transportOn(server, 200, log);
     const [leaveA, leaveB] = [transport.join(), transport.join()];
     // Unit A calls; unit B is busy elsewhere and has not called. Before the fallback this never returned.
     const a = await transport.send('a-0', body(0));
@@ -56,15 +60,7 @@ describe('the round barrier under --batch', () => {
   it('a round whose units all call within stallMs is one job, and no stall is logged', async () => {
     server = await startBatchApiServer(() => ({ content: 'ok' }));
     const log: string[] = [];
-    const transport = createBatchTransport({
-      client: new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-test', maxRetries: 0 }),
-      runDir: runDir(),
-      size: 100,
-      pollMs: 1,
-      quietMs: 20,
-      stallMs: 60_000,
-      log: (line) => log.push(line),
-    });
+    const transport = transportOn(server, 60_000, log);
     const leaves = [transport.join(), transport.join()];
     const answers = await Promise.all([transport.send('a-0', body(0)), transport.send('b-0', body(1))]);
     expect(answers.every((answer) => answer.ok)).toBe(true);

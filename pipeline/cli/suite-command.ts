@@ -5,9 +5,9 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { EvalError, InvalidInputError } from '#core/errors.js';
-import { parseShard, shardRunId } from '../run/shard.js';
+import { parseShard } from '../run/shard.js';
 import { suiteOf } from '../suites/index.js';
-import { type AnySuite, runSuite, selectUnits, suiteRunId, suiteSpecOf } from '../suites/run-suite.js';
+import { type AnySuite, runSuite, selectUnits, suiteRunDirName } from '../suites/run-suite.js';
 
 /** Where the command writes and what it reads. */
 export interface SuiteCommandIo {
@@ -120,10 +120,9 @@ export async function suiteCommand(
     const limit = typeof values.limit === 'string' ? Number(values.limit) : null;
     if (limit !== null && !(Number.isInteger(limit) && limit > 0))
       throw new InvalidInputError('command line', [{ path: '--limit', message: 'a positive whole number' }]);
-    const spec = suiteSpecOf(suite, parsed.data, shard, limit);
     const runDir = resolve(
       root,
-      typeof values.out === 'string' ? values.out : join('runs', id, shardRunId(suiteRunId(spec), shard)),
+      typeof values.out === 'string' ? values.out : join('runs', id, suiteRunDirName(suite, parsed.data, shard, limit)),
     );
     if (values['dry-run']) {
       const units = selectUnits(suite.plan(parsed.data), shard, limit);

@@ -85,7 +85,7 @@ export async function createRunParts(
   spec: RunSpec,
   secrets: RunSecrets,
   redact: Redactor,
-  log: (line: string) => void = () => {},
+  log: (line: string) => void,
 ): Promise<RunParts> {
   validateComponents(spec);
   const { scenarios, exploitScenarios, exploit, reasoningScenarios } = await loadRunScenarios(spec);

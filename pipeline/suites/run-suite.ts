@@ -11,7 +11,7 @@ import { acquireRunLock } from '../run/run-lock.js';
 import { RUN_LOG_VERSION, type RunManifest } from '../run-log/run-log.js';
 import { openRunLogFile } from '../run-log/run-log-chain.js';
 import { prepareRunLog, readLogHeads } from '../run-log/run-log-repair.js';
-import { checkSameShard, shardOfKey, type Shard } from '../run/shard.js';
+import { checkSameShard, shardOfKey, shardRunId, type Shard } from '../run/shard.js';
 import type { SuiteUnit, SuiteV1 } from '../run/suite.js';
 import { SUITE_RECORDS_FILE, type SuiteManifest, type SuiteRecordLine, type SuiteSpec } from './suite-manifest.js';
 
@@ -50,11 +50,19 @@ export interface SuiteRunResult<Summary> {
 }
 
 /** `<suite>_<hash8>` of the spec: the same command always lands in (and resumes) the same run directory. */
-export function suiteRunId(spec: SuiteSpec): string {
+function suiteRunId(spec: SuiteSpec): string {
   return `${spec.suite}_${specHashOf(spec).slice(0, 8)}`;
 }
 
 const specHashOf = (spec: SuiteSpec) => sha256(JSON.stringify(spec));
+
+/**
+ * The name of the run directory a command defaults to: the spec's run id, with the shard appended, so the same
+ * command always resumes the same directory.
+ */
+export function suiteRunDirName(suite: AnySuite, args: unknown, shard: Shard | null, limit: number | null): string {
+  return shardRunId(suiteRunId(suiteSpecOf(suite, args, shard, limit)), shard);
+}
 
 /**
  * The units one invocation works on: the plan, cut to `limit` by rounds over its cells (every cell gets a unit
@@ -79,7 +87,7 @@ export function selectUnits<U extends SuiteUnit>(plan: readonly U[], shard?: Sha
 }
 
 /** The spec a run directory is bound to: suite, args, shard and limit. */
-export function suiteSpecOf(suite: AnySuite, args: unknown, shard?: Shard | null, limit?: number | null): SuiteSpec {
+function suiteSpecOf(suite: AnySuite, args: unknown, shard?: Shard | null, limit?: number | null): SuiteSpec {
   return { suite: suite.id, args, shard: shard ?? null, limit: limit ?? null };
 }
 

@@ -14,7 +14,7 @@ import { sha256 } from '../../../run-log/json-files.js';
 import { sarifBase, sarifSource, writeFrontdoorSarif } from '../../../run/sarif-file.js';
 import { shardRunId } from '../../../run/shard.js';
 import { createFrontdoorSuite, type FrontdoorArgs } from '../suite.js';
-import { runSuite, selectUnits, suiteRunId, suiteSpecOf } from '../../run-suite.js';
+import { runSuite, selectUnits, suiteRunDirName } from '../../run-suite.js';
 import { authoriseHunt } from './authorisation.js';
 import { FRONTDOOR_USAGE, parseFrontdoorArgs, type FrontdoorOptions } from './frontdoor-args.js';
 import { frontdoorExitCode, readFrontdoorResults } from './frontdoor-results.js';
@@ -92,8 +92,9 @@ async function runGrid(
   const fixtures = loadFixtureSet(options.fixtures ?? undefined);
   const suite = createFrontdoorSuite({ env, fixtures });
   const args = suiteArgsOf(options, fixtures);
-  const spec = suiteSpecOf(suite, args, options.shard, options.limit);
-  const outDir = resolve(options.out ?? join('runs', 'frontdoor', shardRunId(suiteRunId(spec), options.shard)));
+  const outDir = resolve(
+    options.out ?? join('runs', 'frontdoor', suiteRunDirName(suite, args, options.shard, options.limit)),
+  );
   if (options.dryRun) {
     const units = selectUnits(suite.plan(args), options.shard, options.limit);
     io.out(`run directory: ${outDir}\n${units.length} cell(s):\n${units.map((u) => `  ${u.id}`).join('\n')}`);

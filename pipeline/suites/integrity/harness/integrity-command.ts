@@ -10,7 +10,7 @@ import { INTEGRITY_USAGE, parseIntegrityFlags } from './integrity-flags.js';
 import type { IntegrityReport } from './integrity-result.js';
 import { shardRunId } from '../../../run/shard.js';
 import { createIntegritySuite } from '../suite.js';
-import { runSuite, selectUnits, suiteRunId, suiteSpecOf } from '../../run-suite.js';
+import { runSuite, selectUnits, suiteRunDirName } from '../../run-suite.js';
 import { isEntryPoint } from '#core/entry-point.js';
 import { sarifBase, sarifSource, writeIntegritySarif } from '../../../run/sarif-file.js';
 
@@ -70,8 +70,10 @@ export async function main(
     keepStores: flags.keepStores,
   });
   const args = { targets: flags.targets, edits: flags.edits, failOn: flags.failOn };
-  const spec = suiteSpecOf(suite, args, flags.shard, flags.limit);
-  const outDir = resolve(root, flags.outDir ?? join('data', 'integrity', shardRunId(suiteRunId(spec), flags.shard)));
+  const outDir = resolve(
+    root,
+    flags.outDir ?? join('data', 'integrity', suiteRunDirName(suite, args, flags.shard, flags.limit)),
+  );
   const progress = (line: string) => stderr.write(`${line}\n`);
   if (flags.dryRun) {
     const units = selectUnits(suite.plan(args), flags.shard, flags.limit);
