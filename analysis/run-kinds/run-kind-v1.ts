@@ -1,7 +1,6 @@
 // The run-kind specification, version v1 (types only): what analysis/ does with a run depends on its kind, and every
 // such difference is a member here, given by the kind's own file (analysis/<kind>/run-kind.ts) and found through one
 // registry (analysis/run-kinds/index.ts). Nothing outside those files compares a run's kind with an id.
-import type { SuiteReportV1 } from '../../pipeline/index.js';
 import type { FollowUpInput } from '../follow-ups/paper-tables-follow-up.js';
 import type { LoadedRun, RunHead } from '../load-run.js';
 import type { DifferenceLog } from '../recompute-diff.js';

@@ -12,7 +12,6 @@ import { EvalError } from '#core/errors.js';
 import { isEntryPoint } from '#core/entry-point.js';
 import { sha256 } from '../../../run-log/json-files.js';
 import { sarifBase, sarifSource, writeFrontdoorSarif } from '../../../run/sarif-file.js';
-import { shardRunId } from '../../../run/shard.js';
 import { createFrontdoorSuite, type FrontdoorArgs } from '../suite.js';
 import { runSuite, selectUnits, suiteRunDirName } from '../../run-suite.js';
 import { authoriseHunt } from './authorisation.js';

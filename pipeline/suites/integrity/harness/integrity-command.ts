@@ -8,7 +8,6 @@ import { INTEGRITY_TARGET_IDS, loadIntegrityTarget } from '../targets/registry.j
 import { EvalError } from '#core/errors.js';
 import { INTEGRITY_USAGE, parseIntegrityFlags } from './integrity-flags.js';
 import type { IntegrityReport } from './integrity-result.js';
-import { shardRunId } from '../../../run/shard.js';
 import { createIntegritySuite } from '../suite.js';
 import { runSuite, selectUnits, suiteRunDirName } from '../../run-suite.js';
 import { isEntryPoint } from '#core/entry-point.js';
