@@ -63,7 +63,9 @@ describe('test isolation (vitest.config.ts → pipeline/test-support/isolated-ho
     const server = await startOpenAICompatibleServer(() => ({ content: '{"action": "REJECT", "reason": "policy"}' }));
     try {
       const out = tmp('stalebench-isolation-inproc-');
-      const args = ['--model', 'm', '--yes', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none'];
+      // Its own model alias: the test above caches into the same directory, and a server that reuses its port would
+      // make this run's cache keys (base URL, model, sample, body) equal to those, so it would send nothing.
+      const args = ['--model', 'm-in-process', '--yes', '--systems', 'graphiti', '--modes', 'direct', '--arms', 'none'];
       const run = await runEvalCli([...args, '--trials', '1', '--out', out, '--quiet'], {
         OPENAI_BASE_URL: server.baseURL,
         OPENAI_API_KEY: 'sk-test-isolation',
