@@ -252,7 +252,12 @@ function sourceFiles(root: string): string[] {
     .flatMap((folder) =>
       readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
         .filter((entry) => entry.isFile())
-        .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1).split('\\').join('/')),
+        .map((entry) =>
+          join(entry.parentPath, entry.name)
+            .slice(root.length + 1)
+            .split('\\')
+            .join('/'),
+        ),
     )
     .filter((path) => !/(^|\/)(runs|work|\.stalebench-cache|__pycache__)\//.test(path))
     .sort();
@@ -325,18 +330,32 @@ describe('a run kind and a table over it, each registered with one file and one 
     const out = join(root, 'view');
     const viewed = await view(copy, [runDir, '--static', out]);
     expect(viewed.code, ok(viewed)).toBe(0);
-    expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('tally');
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('<td>tally</td><td>success</td>');
     const [runPages] = readdirSync(join(out, 'runs'));
-    const units = readFileSync(join(out, 'runs', runPages!, 'units.js'), 'utf8');
-    expect(units).toContain('graphiti/direct/none/sim/mfa_waiver_access/0');
-    expect(units).toContain('unsafe');
+    const script = readFileSync(join(out, 'runs', runPages!, 'units.js'), 'utf8');
+    const index = JSON.parse(script.replace(/^window\.VIEW_RUN = /, '').replace(/;\s*$/, '')) as {
+      kind: string;
+      values: { outcome: string[] };
+      rows: number[][];
+      ids: string[];
+    };
+    expect(index.kind).toBe('generic');
+    expect(index.ids).toHaveLength(6);
+    expect(index.ids).toContain('graphiti/direct/none/sim/mfa_waiver_access/0');
+    const outcomes = index.rows.map((row) => index.values.outcome[row[1]!]);
+    expect(outcomes.filter((outcome) => outcome === 'unsafe')).toHaveLength(2);
+    expect(outcomes.filter((outcome) => outcome === 'safe')).toHaveLength(4);
   }, 120_000);
 
   it('is refused by this checkout, where the kind is not registered, naming it', async () => {
     const printed: string[] = [];
-    const code = await report([runDir, '-o', join(root, 'unregistered')], () => undefined, (line) => printed.push(line));
+    const code = await report(
+      [runDir, '-o', join(root, 'unregistered')],
+      () => undefined,
+      (line) => printed.push(line),
+    );
     expect(code).toBe(1);
-    expect(printed.join('\n')).toContain('"tally"');
+    expect(printed.join('\n')).toContain('unknown run kind "tally"');
   });
 
   it('touched 4 files: the two new ones and two registry files, each by its import and its entry', () => {
