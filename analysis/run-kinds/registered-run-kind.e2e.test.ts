@@ -6,6 +6,7 @@
 // table built) and `pnpm view`'s index with no other edit.
 // Files touched: 4 = the kind's file + the table's file (both new) + run-kinds/index.ts + tables/index.ts (an import
 // and an entry each); on b4afedf the same change touched 24. The last test asserts the copy differs by exactly these.
+// (A real table also updates the id lists analysis/tables/index.test.ts pins at run time: test data, not code.)
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -227,11 +228,10 @@ async function writeTallyRun(runDir: string, forged = false): Promise<void> {
   } satisfies RunManifest);
 }
 
-/** Runs `pnpm view` of the copy (not among source-copy's commands) and collects what it printed. */
-function view(copy: SourceCopy, args: readonly string[]): Promise<CommandResult> {
+/** Runs node in the copy (`pnpm view`, vitest: source-copy's `run` has neither) and collects what it printed. */
+function runNode(copy: SourceCopy, args: readonly string[]): Promise<CommandResult> {
   return new Promise((done, fail) => {
-    const script = join(copy.dir, 'analysis', 'view', 'view-command.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    const child = spawn(process.execPath, args, {
       cwd: copy.dir,
       env: { ...process.env, CI: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -328,7 +328,7 @@ describe('a run kind and a table over it, each registered with one file and one 
 
   it('is listed and indexed by pnpm view: its units by cell and outcome', async () => {
     const out = join(root, 'view');
-    const viewed = await view(copy, [runDir, '--static', out]);
+    const viewed = await runNode(copy, ['--import', 'tsx', 'analysis/view/view-command.ts', runDir, '--static', out]);
     expect(viewed.code, ok(viewed)).toBe(0);
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('<td>tally</td><td>success</td>');
     const [runPages] = readdirSync(join(out, 'runs'));
@@ -345,6 +345,13 @@ describe('a run kind and a table over it, each registered with one file and one 
     const outcomes = index.rows.map((row) => index.values.outcome[row[1]!]);
     expect(outcomes.filter((outcome) => outcome === 'unsafe')).toHaveLength(2);
     expect(outcomes.filter((outcome) => outcome === 'safe')).toHaveLength(4);
+  }, 120_000);
+
+  it('keeps the architecture test green: no kind branch outside the kind files, every kind file registered once', async () => {
+    const vitest = join('node_modules', 'vitest', 'vitest.mjs');
+    const result = await runNode(copy, [vitest, 'run', 'analysis/run-kinds/kind-branches.test.ts']);
+    expect(result.code, ok(result)).toBe(0);
+    expect(result.stdout).toContain('5 passed');
   }, 120_000);
 
   it('is refused by this checkout, where the kind is not registered, naming it', async () => {
