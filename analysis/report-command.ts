@@ -204,15 +204,19 @@ export async function buildReport(runDirs: readonly string[], options: ReportOpt
   const grid: LoadedRun[] = [];
   const followUps: FollowUpInput[] = [];
   const forgedReasoning: ForgedReasoningInput[] = [];
+  const byKind = new Map<string, unknown[]>();
   for (const run of runs) {
-    const input = runKindOfRun(run).report.tableInput(run);
+    const kind = runKindOfRun(run);
+    const input = kind.report.tableInput(run);
     if (input === null) continue;
     if ('grid' in input) grid.push(input.grid);
     else if ('followUp' in input) followUps.push(input.followUp);
-    else forgedReasoning.push(input.forgedReasoning);
+    else if ('forgedReasoning' in input) forgedReasoning.push(input.forgedReasoning);
+    else byKind.set(kind.id, [...(byKind.get(kind.id) ?? []), input.own]);
   }
   const registry = options.tables ?? TABLES;
-  const built = buildTables({ grid, scenarios: await scenarioLabels(grid), followUps, forgedReasoning }, registry);
+  const inputs = { grid, scenarios: await scenarioLabels(grid), followUps, forgedReasoning, byKind };
+  const built = buildTables(inputs, registry);
   // Every table says which of its runs are incomplete or were pooled by force.
   const tables = built.map((t) => {
     const caveats = [...new Set(t.runs.flatMap((id) => caveatsByRun.get(id) ?? []))];

@@ -10,11 +10,16 @@ import type { GridRecomputed, GridRecomputeInput } from '../grid/recompute-grid.
 import type { UnitIndexLayout } from '../view/unit-index.js';
 import type { ForgedReasoningInput } from '../tables/poem-tables.js';
 
-/** What one run adds to the tables' inputs (analysis/tables/table-definition.ts `TableInputs`). */
+/**
+ * What one run adds to the tables' inputs (analysis/tables/table-definition.ts `TableInputs`): a grid run, a follow-up
+ * or forged-reasoning summary, or (`own`) any value of a kind's own, which its tables read from `TableInputs.byKind`
+ * under the kind's id, so a new kind adds no field here.
+ */
 export type RunKindTableInput =
   | { grid: LoadedRun }
   | { followUp: FollowUpInput }
-  | { forgedReasoning: ForgedReasoningInput };
+  | { forgedReasoning: ForgedReasoningInput }
+  | { own: unknown };
 
 /** How `pnpm report` reads a run of this kind (runs of `pnpm eval`: tables from their records). */
 export interface RunKindReport {
@@ -26,8 +31,8 @@ export interface RunKindReport {
   plannedUnits(run: LoadedRun): number | null;
   /** The run's share of the tables' inputs, or null when it fills none. */
   tableInput(run: LoadedRun): RunKindTableInput | null;
-  /** Which paper `--paper` diffs its tables against: stalebench's (data/paper/) or PoEM's (data/paper/poem/). */
-  paper: 'stalebench' | 'poem';
+  /** Which paper `--paper` diffs its tables against: stalebench's (data/paper/), PoEM's (data/paper/poem/), or none. */
+  paper: 'stalebench' | 'poem' | null;
 }
 
 /** What a kind's recomputation hands back to `recomputeRun` (analysis/recompute-run.ts). */

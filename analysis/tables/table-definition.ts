@@ -28,6 +28,11 @@ export interface TableInputs {
   followUps: readonly FollowUpInput[];
   /** The forged-reasoning runs' summaries (the PoEM paper's tables); absent: none. */
   forgedReasoning?: readonly ForgedReasoningInput[];
+  /**
+   * The inputs of kinds with no field above (a run kind's `tableInput` returning `{ own }`), by kind id, in the order
+   * the runs were given; absent: none. A table over such a kind reads its own entry (`byKind.get('<kind id>')`).
+   */
+  byKind?: ReadonlyMap<string, readonly unknown[]>;
 }
 
 interface TableDefinitionBase<Id extends string> {
