@@ -8,7 +8,11 @@ import { followUpEvalPhase } from './follow-ups/eval-phase.js';
 import { forgedReasoningEvalPhase } from './forged-reasoning/eval-phase.js';
 import { gridEvalPhase } from './grid/eval-phase.js';
 
-const EVAL_PHASES: readonly EvalPhase[] = [gridEvalPhase, followUpEvalPhase, forgedReasoningEvalPhase];
+const EVAL_PHASES: readonly EvalPhase[] = [
+  gridEvalPhase, // grid: setup, then one decision per unit
+  followUpEvalPhase, // follow-up: writeback, propagation, tools
+  forgedReasoningEvalPhase, // standalone: forged-reasoning
+];
 
 /** The registered eval phases, in registry order. */
 export const evalPhases = (): readonly EvalPhase[] => EVAL_PHASES;
