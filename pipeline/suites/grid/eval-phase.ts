@@ -9,7 +9,6 @@ import { gridDefences } from '../../defences/grid-context.js';
 import { writeJsonAtomic } from '../../run-log/json-files.js';
 import type { ArmId } from '../../run/arms.js';
 import { createAccountedRecordOf } from '../../run/accounted-record.js';
-import type { EvalPhaseRefusal, EvalPhaseSetting } from '../../run/eval-phase-v1.js';
 import { gateGridRun } from '../../run/grid-gate.js';
 import { accountGrid, gridOutcome } from '../../run/run-accounting.js';
 import { checkGridArms, loadPolicyScenarioSet } from '../../run/run-components.js';
@@ -20,10 +19,8 @@ import { runExperimentPhase } from './experiment-phase.js';
 import { planGrid } from './grid-plan.js';
 import { runSetupPhase } from './setup-phase.js';
 
-type Refusals = Partial<Record<EvalPhaseSetting, EvalPhaseRefusal>>;
-
 /** What only the grid honours; a phase without grid cells, shards or probes to tamper with refuses these. */
-export const GRID_ONLY: Refusals = {
+export const GRID_ONLY: EvalPhase['refuses'] = {
   shard: (experiment) => `splits the grid only; --experiment ${experiment} runs as one process`,
   sarif: (experiment) => `grid cells only; ${experiment} has none`,
   failOn: () => 'grid cells only; this experiment has none',
@@ -31,7 +28,7 @@ export const GRID_ONLY: Refusals = {
 };
 
 /** `--agent` picks forged-reasoning's agent; a phase that sends its own decision prompts refuses another one. */
-export const OWN_DECISION_PROMPTS: Refusals = {
+export const OWN_DECISION_PROMPTS: EvalPhase['refuses'] = {
   agent: (experiment) => `applies to forged-reasoning only; ${experiment} runs its own decision prompts`,
 };
 
