@@ -74,6 +74,8 @@ export interface RunScenarios {
   exploit: boolean;
   /** The FARMA-style scenarios of the forged-reasoning experiment (empty otherwise). */
   reasoningScenarios: ForgedReasoningScenario[];
+  /** The experiment's own set, one of the above: what a resume fingerprints (pipeline/run/run-start.ts). */
+  ownScenarios: readonly { id: string }[];
 }
 
 /** The rules of the run's eval phase that its components are checked and built with. */
@@ -129,7 +131,10 @@ export function checkGridArms(spec: RunSpec): void {
 /** Policy scenarios (grid, write-back, propagation): the built-in set, or a `--scenario-dir`'s, by the spec's ids. */
 export async function loadPolicyScenarioSet(spec: Pick<RunSpec, 'scenarios' | 'scenarioDir'>): Promise<RunScenarios> {
   const none = { exploitScenarios: [], exploit: false, reasoningScenarios: [] };
-  if (spec.scenarioDir === null) return { scenarios: await loadScenarios({ ids: spec.scenarios }), ...none };
+  if (spec.scenarioDir === null) {
+    const scenarios = await loadScenarios({ ids: spec.scenarios });
+    return { scenarios, ...none, ownScenarios: scenarios };
+  }
   const all = await loadScenarioDir(spec.scenarioDir);
   const byId = new Map(all.map((s) => [s.id, s]));
   const scenarios = spec.scenarios.map(
@@ -139,7 +144,7 @@ export async function loadPolicyScenarioSet(spec: Pick<RunSpec, 'scenarios' | 's
         throw new UnknownComponentError(`scenario (in --scenario-dir ${spec.scenarioDir})`, id, [...byId.keys()]);
       })(),
   );
-  return { scenarios, ...none };
+  return { scenarios, ...none, ownScenarios: scenarios };
 }
 
 /** The exploit scenarios (tools), with the built-in policy scenarios beside them. */
@@ -148,7 +153,13 @@ export async function loadExploitScenarioSet(spec: Pick<RunSpec, 'scenarios' | '
     ids: spec.scenarios,
     ...(spec.scenarioDir ? { dir: spec.scenarioDir } : {}),
   });
-  return { scenarios: await loadScenarios(), exploitScenarios, exploit: true, reasoningScenarios: [] };
+  return {
+    scenarios: await loadScenarios(),
+    exploitScenarios,
+    exploit: true,
+    reasoningScenarios: [],
+    ownScenarios: exploitScenarios,
+  };
 }
 
 /** The forged-reasoning scenarios, alone. */
@@ -159,7 +170,7 @@ export async function loadReasoningScenarioSet(
     ids: spec.scenarios,
     ...(spec.scenarioDir ? { dir: spec.scenarioDir } : {}),
   });
-  return { scenarios: [], exploitScenarios: [], exploit: false, reasoningScenarios };
+  return { scenarios: [], exploitScenarios: [], exploit: false, reasoningScenarios, ownScenarios: reasoningScenarios };
 }
 
 /** The settings a decision model's registry line takes its arguments from. */

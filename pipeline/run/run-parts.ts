@@ -82,7 +82,8 @@ export async function createRunParts(
   phase: PartsRules,
 ): Promise<RunParts> {
   validateComponents(spec, phase);
-  const { scenarios, exploitScenarios, exploit, reasoningScenarios } = await phase.scenarios(spec);
+  const scenarioSets = await phase.scenarios(spec);
+  const { scenarios, exploitScenarios, reasoningScenarios } = scenarioSets;
   const extraModels = phase.extraModels(spec);
   const aliases = [...spec.models, ...extraModels];
   const runId = shardRunId(spec.runId ?? defaultRunId(spec, phase), shardOf(spec, phase));
@@ -141,10 +142,7 @@ export async function createRunParts(
   const embedder = await createFromSpec(EMBEDDERS, spec.embedder, endpoint);
   const extraction = await createFromSpec(EXTRACTION_MODELS, spec.extraction, endpoint);
   return {
-    scenarios,
-    exploitScenarios,
-    exploit,
-    reasoningScenarios,
+    ...scenarioSets,
     runId,
     runDir,
     priceOf,

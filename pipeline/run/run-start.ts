@@ -23,10 +23,8 @@ import { limitedLine, limitedOf } from './unit-limit.js';
 
 /** This invocation's scenarios, prompts, revision and packages: what a resume must match. */
 export function runFingerprint(spec: RunSpec, parts: RunParts, environment: RunEnvironment): RunFingerprint {
-  const { exploit, exploitScenarios, scenarios, reasoningScenarios } = parts;
-  const own = reasoningScenarios.length > 0 ? reasoningScenarios : exploit ? exploitScenarios : scenarios;
   return {
-    scenarios: own.map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })),
+    scenarios: parts.ownScenarios.map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })),
     prompts: promptFingerprint(spec.experiment),
     revision: environment.revision(),
     packages: environment.packages(),
