@@ -36,7 +36,10 @@ export interface EvalPhaseRulesV1<Spec, Scenarios> {
    * the grid's arm registry (pipeline/run/arms.ts), listed under `--arms`.
    */
   readonly ownArms: boolean;
-  /** The settings it cannot honour, each with the reason its refusal gives; a setting absent here applies. */
+  /**
+   * The settings it cannot honour, each with the reason its refusal gives; a setting absent here applies. A phase that
+   * refuses `shard` has no shards for `pnpm merge` either.
+   */
   readonly refuses: Readonly<Partial<Record<EvalPhaseSetting, EvalPhaseRefusal>>>;
   /**
    * The defence axes its units vary along (pipeline/defences/axes `axesOf`), which `--limit` groups units by (a cell is

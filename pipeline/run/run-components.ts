@@ -112,7 +112,7 @@ export function checkOwnArms(spec: Pick<RunSpec, 'experiment' | 'arms'>): void {
  * The grid: every arm is in the arm registry, and a budget is refused when a real extraction model or embedder would
  * spend outside it (a budget bounds the decision calls it can reserve).
  */
-export function checkGridArms(spec: RunSpec): void {
+export function checkGridArms(spec: Pick<RunSpec, 'arms' | 'extraction' | 'embedder' | 'control'>): void {
   for (const arm of spec.arms) if (!isArmId(arm)) throw new UnknownComponentError('arm', arm, ARM_IDS);
   const unbounded = [
     EXTRACTION_MODELS.get(spec.extraction.id).remote ? `--extraction-model ${String(spec.extraction.model)}` : null,
