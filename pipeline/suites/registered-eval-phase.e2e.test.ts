@@ -215,6 +215,13 @@ describe('an eval phase registered with one file, one registry line and its expe
     expect(unnamed.stdout).toMatch(/run directory: .*echo_sim_[0-9a-f]{8}/);
   }, 120_000);
 
+  it('is listed by --help with its own arms (ownArms)', async () => {
+    const help = await copy.run('eval', ['--help']);
+    expect(help.code, ok(help)).toBe(0);
+    expect(help.stdout).toMatch(/echo\s+a throwaway experiment \(test only\)/);
+    expect(help.stdout).toContain('arm plain: the only arm');
+  }, 120_000);
+
   it('is refused what it refuses (--shard) and what its rules forbid (--systems), naming the flag, writing nothing', async () => {
     const bad = join(copy.dir, 'runs', 'bad');
     const shard = await copy.run('eval', ['--experiment', 'echo', '--model', 'sim', '--shard', '1/2', '-o', bad]);
