@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { evalPhaseOf } from './suites/eval-phases.js';
 import { buildReport } from '../analysis/report-command.js';
 import type { Summary } from '../analysis/grid/summarize.js';
 import { specFromArgs } from './cli/cli.js';
@@ -89,8 +90,9 @@ describe('--limit N', () => {
 
   it('is part of the run id; a run without --limit keeps the id it had', () => {
     const spec = (extra: string[]) => specFromArgs([...GRID, ...extra], {});
-    expect(defaultRunId(spec(['--limit', '8']))).not.toBe(defaultRunId(spec([])));
-    expect(defaultRunId(spec(['--limit', '8']))).not.toBe(defaultRunId(spec(['--limit', '9'])));
+    const runId = (extra: string[]) => defaultRunId(spec(extra), evalPhaseOf('grid'));
+    expect(runId(['--limit', '8'])).not.toBe(runId([]));
+    expect(runId(['--limit', '8'])).not.toBe(runId(['--limit', '9']));
     expect(JSON.stringify(spec([]))).not.toContain('"limit"');
   });
 

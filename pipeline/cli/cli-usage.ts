@@ -12,6 +12,7 @@ import { DEFENCE_REGISTRY } from '../defences/registry.js';
 import { AGENTS } from '../suites/forged-reasoning/agents.js';
 import { EXPERIMENTS } from '../run/experiments.js';
 import { suiteIds } from '../suites/index.js';
+import { evalPhaseOf } from '../suites/eval-phases.js';
 
 const INDENT = '                            ';
 
@@ -20,10 +21,9 @@ function experimentLines(): string {
   return EXPERIMENTS.ids
     .map((id) => {
       const experiment = EXPERIMENTS.get(id);
-      const arms =
-        experiment.phase !== 'grid'
-          ? Object.entries(experiment.arms).map(([arm, text]) => `${INDENT}    arm ${arm}: ${text}`)
-          : [];
+      const arms = evalPhaseOf(id).ownArms
+        ? Object.entries(experiment.arms).map(([arm, text]) => `${INDENT}    arm ${arm}: ${text}`)
+        : [];
       return [
         `${INDENT}${id.padEnd(13)}${id.length >= 13 ? `\n${INDENT}${' '.repeat(13)}` : ''}${experiment.summary}`,
         ...arms,

@@ -23,7 +23,9 @@ import { parseShard, type Shard } from '../run/shard.js';
 import { loadEndpointsFile, poolIdentity } from '../endpoints/endpoints-file.js';
 import { BATCH_DEFAULTS, BATCH_LIMITS } from '../batch/batch-limits.js';
 import { isEntryPoint } from '#core/entry-point.js';
-import { GRID_GATE, gateGridRun } from '../run/grid-gate.js';
+import { GRID_GATE } from '../run/grid-gate.js';
+import type { EvalPhase } from '../run/run-experiment.js';
+import { evalPhaseOf } from '../suites/eval-phases.js';
 import { defaultCacheDir } from '../models/response-cache.js';
 import { sarifBase } from '../run/sarif-file.js';
 import { suiteCommand } from './suite-command.js';
@@ -70,9 +72,10 @@ function shardFlag(issues: FlagIssues, value: string | undefined): Shard | null 
  * `--fail-on` rules with every `@<file>` read (pipeline/run/threshold-file.ts), checked now (every bad rule is an issue)
  * so a typo never waits for the run to end.
  */
-function gateFlags(issues: FlagIssues, texts: string[] | undefined, phase: string): string[] {
+function gateFlags(issues: FlagIssues, texts: string[] | undefined, experiment: string, phase: EvalPhase): string[] {
   if (texts === undefined) return [];
-  if (phase !== 'grid') issues.push({ path: '--fail-on', message: 'grid cells only; this experiment has none' });
+  const refused = phase.refuses.failOn;
+  if (refused) issues.push({ path: '--fail-on', message: refused(experiment) });
   try {
     return expandFailOn(texts, GRID_GATE);
   } catch (error) {
@@ -84,24 +87,21 @@ function gateFlags(issues: FlagIssues, texts: string[] | undefined, phase: strin
 
 /**
  * `--batch [--batch-size n] [--batch-poll s]`, or null. The grid and the follow-up experiments (these batch each
- * round); not a standalone experiment, whose phase does not run its units' calls in rounds.
+ * round); a phase that does not run its units' calls in rounds refuses it (standalone).
  */
 function batchFlags(
   issues: FlagIssues,
   values: { batch?: boolean; 'batch-size'?: string; 'batch-poll'?: string; endpoints?: string },
-  phase: string,
+  experiment: string,
+  phase: EvalPhase,
 ): { size: number; pollMs: number } | null {
   if (!values.batch) {
     for (const flag of ['batch-size', 'batch-poll'] as const)
       if (values[flag] !== undefined) issues.push({ path: `--${flag}`, message: 'applies with --batch only' });
     return null;
   }
-  if (phase === 'standalone')
-    issues.push({
-      path: '--batch',
-      message:
-        "not with a standalone experiment: its attacker loop sends each query after reading the last reply, and its phase does not collect its units' calls into rounds (the grid and the follow-up experiments do); run it without --batch",
-    });
+  const refused = phase.refuses.batch;
+  if (refused) issues.push({ path: '--batch', message: refused(experiment) });
   if (values.endpoints !== undefined)
     issues.push({
       path: '--batch',
@@ -212,6 +212,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
   );
   const experiment = values.experiment ?? EXPERIMENTS.ids[0];
   const declared = EXPERIMENTS.get(experiment);
+  const phase = evalPhaseOf(experiment);
   if (values.arms !== undefined && values.defences !== undefined)
     issues.push({ path: '--defences', message: 'give --arms or --defences, not both (they name the same list)' });
   // `wording-guard` is the issue's name for the sentinel-style guard (its registry id).
@@ -235,7 +236,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     attackerModel: values['attacker-model'] === 'off' ? null : (values['attacker-model'] ?? 'mutation-engine'),
     attackerQueries: integer(issues, 'attacker-queries', values['attacker-queries'], 30),
     models,
-    systems: list(values.systems, declared.phase === 'standalone' ? [] : DEFAULT_SYSTEM_IDS),
+    systems: list(values.systems, phase.memorySystems ? DEFAULT_SYSTEM_IDS : []),
     modes: list(values.modes, declared.defaultModes),
     arms: list(arms, declared.defaultArms),
     ...axisSpecFields(values, list),
@@ -278,18 +279,18 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
       shard: shardFlag(issues, values.shard),
       endpoints: values.endpoints ?? null,
       fixedConcurrency: values['fixed-concurrency'] ?? false,
-      failOn: gateFlags(issues, values['fail-on'], declared.phase),
+      failOn: gateFlags(issues, values['fail-on'], experiment, phase),
       sarif: values.sarif ?? null,
-      batch: batchFlags(issues, values, declared.phase),
+      batch: batchFlags(issues, values, experiment, phase),
     },
   };
-  if (values.sarif !== undefined && declared.phase !== 'grid')
-    issues.push({ path: '--sarif', message: `grid cells only; ${experiment} has none` });
+  const sarif = phase.refuses.sarif;
+  if (values.sarif !== undefined && sarif) issues.push({ path: '--sarif', message: sarif(experiment) });
   const outProblem = unusableDirectory(input.out);
   if (outProblem) issues.push({ path: '--out', message: outProblem });
   let spec: RunSpec | null = null;
   try {
-    spec = parseRunSpec(input, 'command line');
+    spec = parseRunSpec(input, 'command line', evalPhaseOf);
   } catch (error) {
     if (!(error instanceof InvalidInputError)) throw error;
     // Every problem at once, named by the flag the user typed; a flag already reported is not reported twice.
@@ -388,7 +389,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     });
     console.log(outcome.table);
     if (dryRun) return 0;
-    const gated = gateGridRun(outcome.runDir, outcome, spec.control, sarifBase(env));
+    const gated = evalPhaseOf(spec.experiment).exitRule(outcome, spec, sarifBase(env));
     console.log(`\nrun directory: ${outcome.runDir}`);
     console.log(`report: ${reportCommand(outcome.runDir, outcome.status)}`);
     if (outcome.status === 'cancelled' || outcome.status === 'aborted' || outcome.status === 'budget')

@@ -1,6 +1,6 @@
 // What the shards of one run must agree on before `pnpm merge` puts them together: the spec, the scenarios, the
 // prompts, the code and packages, and what their setup phases read from the memory systems.
-import { EXPERIMENTS } from '../run/experiments.js';
+import { evalPhaseOf } from '../suites/eval-phases.js';
 import { probeIdOf, type ProbeRecord } from '../run-log/run-log.js';
 import type { ShardRun } from './shard-run.js';
 
@@ -33,8 +33,9 @@ function brief(value: unknown): string {
 export function agreementProblems(shards: readonly ShardRun[]): string[] {
   const [reference, ...others] = shards;
   const problems: string[] = [];
+  // A phase that refuses `--shard` (every one but the grid) has no shards to merge.
   for (const shard of shards)
-    if (EXPERIMENTS.get(shard.manifest.spec.experiment).phase !== 'grid')
+    if (evalPhaseOf(shard.manifest.spec.experiment).refuses.shard)
       problems.push(`${shard.dir}: experiment ${shard.manifest.spec.experiment}; only grid shards are merged`);
   for (const shard of others)
     for (const [field, of] of Object.entries(AGREED)) {

@@ -1,7 +1,8 @@
 // The experiment registry: the main grid and the follow-ups (stale-retrieval.md §2, §12–§14), one declaration line
 // each (arms, defaults, scenario set, arguments): the single source of experiment ids for the command line, the run
 // spec, `--help` and the manifest. A follow-up's steps live in pipeline/suites/follow-ups/<id>.ts, bound in follow-up/index.ts;
-// a standalone experiment (forged-reasoning) brings its own in-process world and phase (pipeline/suites/forged-reasoning/).
+// a standalone experiment (forged-reasoning) brings its own in-process world (pipeline/suites/forged-reasoning/). How each
+// kind runs is its eval phase (pipeline/suites/eval-phases.ts), named by the line's `phase`.
 import { z } from 'zod';
 import type { SeedMode } from '../../backends/memory-backend.js';
 import {
@@ -21,10 +22,11 @@ export type ExperimentSpecField = 'hops' | 'toolSteps' | 'forgeries' | 'attacker
 /** One experiment line. Its `args` are the run-spec fields it reads, named in `specFields`. */
 export interface ExperimentEntry extends RegistryEntry {
   /**
-   * `grid`: setup, then one decision per unit (records.jsonl); `follow-up`: its own steps per unit on each memory system
-   * (`<id>.jsonl`); `standalone`: its own in-process world, no memory system and no seeding mode (`<id>.jsonl`).
+   * Its eval phase, an id of pipeline/suites/eval-phases.ts: `grid`: setup, then one decision per unit (records.jsonl);
+   * `follow-up`: its own steps per unit on each memory system (`<id>.jsonl`); `standalone`: its own in-process world,
+   * no memory system and no seeding mode (`<id>.jsonl`).
    */
-  phase: 'grid' | 'follow-up' | 'standalone';
+  phase: 'grid' | 'follow-up' | 'standalone' | (string & {});
   /** Arm ids in the paper's order, one line each (`--help`); every arm is valid for `--arms`. */
   arms: Readonly<Record<string, string>>;
   /** Arms run when `--arms` is not given. */

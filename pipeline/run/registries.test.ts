@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
+import { evalPhaseOf } from '../suites/eval-phases.js';
 import { loadBackend, SYSTEMS } from '../../backends/index.js';
 import { GRAPHITI_CORE_LABEL, GRAPHITI_CORE_VERSION } from '../../backends/graphiti-version.js';
 import { createLexicalEmbedder } from '../../backends/lexical-embedder.js';
@@ -175,9 +176,9 @@ describe('built from the registries', () => {
     expect(problems(['--model', 'sim', '--embedder', 'word2vec'])).toEqual([
       '--embedder: unknown embedder "word2vec"; available: lexical, openai',
     ]);
-    expect(() => parseRunSpec({ ...specFromArgs(['--model', 'sim'], {}), extraction: { id: 'openai' } })).toThrow(
-      /extraction\.model/,
-    );
+    expect(() =>
+      parseRunSpec({ ...specFromArgs(['--model', 'sim'], {}), extraction: { id: 'openai' } }, 'run spec', evalPhaseOf),
+    ).toThrow(/extraction\.model/);
   });
 
   it('keeps the spec identity of every kind of run as it was before the registries (old runs resume)', () => {
@@ -205,7 +206,9 @@ describe('built from the registries', () => {
       ['--model', 'sim', '--engine', 'neo4j,qdrant', ...then],
       ['--model', 'sim', '--experiment', 'writeback', '--hops', '2'],
       ['--model', 'sim', '--experiment', 'tools', '--tool-steps', '3'],
-    ].map((argv) => defaultRunId(specFromArgs(argv, env)));
+    ]
+      .map((argv) => specFromArgs(argv, env))
+      .map((spec) => defaultRunId(spec, evalPhaseOf(spec.experiment)));
     // Measured on main before issue #13's registries (2669fd0).
     expect(ids).toEqual([
       'sim_0176893e',

@@ -27,6 +27,7 @@ import type { PreflightTarget } from './preflight.js';
 import type { Redactor } from './redact.js';
 import { createResponseCache } from '../models/response-cache.js';
 import type { RunSpec } from './run-spec.js';
+import type { EvalPhaseRulesV1 } from './eval-phase-v1.js';
 
 /** Secrets and process-level inputs that are not part of the spec (never written to the run directory). */
 export interface RunSecrets {
@@ -63,10 +64,29 @@ export function engineOf(spec: RunSpec, secrets: RunSecrets): EngineSpec {
   return connectEngines(spec.engine, { neo4jPassword: secrets.neo4jPassword, qdrantApiKey: secrets.qdrantApiKey });
 }
 
-/** Every system and arm of the spec is registered (an unknown one names the available ids). */
-export function validateComponents(spec: RunSpec): void {
+/** The scenario sets of a run: the experiment's own set and the policy scenarios (PoEM's safety steps read them). */
+export interface RunScenarios {
+  /** The policy scenarios (grid, write-back, propagation; PoEM's safety steps). */
+  scenarios: Scenario[];
+  /** The exploit scenarios of the tools experiment (empty otherwise). */
+  exploitScenarios: ExploitScenario[];
+  /** Whether the experiment runs on the exploit scenarios. */
+  exploit: boolean;
+  /** The FARMA-style scenarios of the forged-reasoning experiment (empty otherwise). */
+  reasoningScenarios: ForgedReasoningScenario[];
+  /** The experiment's own set, one of the above: what a resume fingerprints (pipeline/run/run-start.ts). */
+  ownScenarios: readonly { id: string }[];
+}
+
+/** The rules of the run's eval phase that its components are checked and built with. */
+export type ComponentRules = Pick<
+  EvalPhaseRulesV1<RunSpec, RunScenarios>,
+  'refuses' | 'checkComponents' | 'scenarios' | 'extraModels'
+>;
+
+/** Every system and arm of the spec is registered (an unknown one names the available ids); the phase checks its arms. */
+export function validateComponents(spec: RunSpec, phase: ComponentRules): void {
   for (const system of spec.systems) SYSTEMS.get(system);
-  const experiment = EXPERIMENTS.get(spec.experiment);
   if (spec.attackerModel !== null && spec.attackerModel !== MUTATION_ENGINE && !isRemoteModel(spec.attackerModel)) {
     throw new InvalidInputError('command line', [
       {
@@ -75,16 +95,25 @@ export function validateComponents(spec: RunSpec): void {
       },
     ]);
   }
-  if (experiment.phase !== 'grid') {
-    if (spec.tamper === 'unrevoke')
-      throw new InvalidInputError('command line', [{ path: '--tamper', message: 'applies to the grid only' }]);
-    const arms = Object.keys(experiment.arms);
-    for (const arm of spec.arms)
-      if (!arms.includes(arm)) throw new UnknownComponentError(`${spec.experiment} arm`, arm, arms);
-    return;
-  }
+  const tamper = phase.refuses.tamper;
+  if (tamper && spec.tamper === 'unrevoke')
+    throw new InvalidInputError('command line', [{ path: '--tamper', message: tamper(spec.experiment) }]);
+  phase.checkComponents(spec);
+}
+
+/** An experiment with its own arms (a follow-up, forged-reasoning): every arm of the spec is one of its line's. */
+export function checkOwnArms(spec: Pick<RunSpec, 'experiment' | 'arms'>): void {
+  const arms = Object.keys(EXPERIMENTS.get(spec.experiment).arms);
+  for (const arm of spec.arms)
+    if (!arms.includes(arm)) throw new UnknownComponentError(`${spec.experiment} arm`, arm, arms);
+}
+
+/**
+ * The grid: every arm is in the arm registry, and a budget is refused when a real extraction model or embedder would
+ * spend outside it (a budget bounds the decision calls it can reserve).
+ */
+export function checkGridArms(spec: Pick<RunSpec, 'arms' | 'extraction' | 'embedder' | 'control'>): void {
   for (const arm of spec.arms) if (!isArmId(arm)) throw new UnknownComponentError('arm', arm, ARM_IDS);
-  // A budget bounds the decision calls it can reserve; a real extraction model or embedder spends outside it.
   const unbounded = [
     EXTRACTION_MODELS.get(spec.extraction.id).remote ? `--extraction-model ${String(spec.extraction.model)}` : null,
     EMBEDDERS.get(spec.embedder.id).remote ? `--embedder ${spec.embedder.id} (${String(spec.embedder.model)})` : null,
@@ -99,36 +128,13 @@ export function validateComponents(spec: RunSpec): void {
   }
 }
 
-/** The run's scenarios: policy scenarios (grid, write-back, propagation; PoEM's safety steps), for tools the exploit ones, for forged-reasoning its own. */
-export async function loadRunScenarios(spec: RunSpec): Promise<{
-  scenarios: Scenario[];
-  exploitScenarios: ExploitScenario[];
-  exploit: boolean;
-  reasoningScenarios: ForgedReasoningScenario[];
-}> {
-  const kind = EXPERIMENTS.get(spec.experiment).scenarioKind;
-  if (kind === 'forged-reasoning') {
-    const reasoningScenarios = await loadForgedReasoningScenarios({
-      ids: spec.scenarios,
-      ...(spec.scenarioDir ? { dir: spec.scenarioDir } : {}),
-    });
-    return { scenarios: [], exploitScenarios: [], exploit: false, reasoningScenarios };
+/** Policy scenarios (grid, write-back, propagation): the built-in set, or a `--scenario-dir`'s, by the spec's ids. */
+export async function loadPolicyScenarioSet(spec: Pick<RunSpec, 'scenarios' | 'scenarioDir'>): Promise<RunScenarios> {
+  const none = { exploitScenarios: [], exploit: false, reasoningScenarios: [] };
+  if (spec.scenarioDir === null) {
+    const scenarios = await loadScenarios({ ids: spec.scenarios });
+    return { scenarios, ...none, ownScenarios: scenarios };
   }
-  const exploit = kind === 'exploit';
-  if (exploit) {
-    const exploitScenarios = await loadExploitScenarios({
-      ids: spec.scenarios,
-      ...(spec.scenarioDir ? { dir: spec.scenarioDir } : {}),
-    });
-    return { scenarios: await loadScenarios(), exploitScenarios, exploit, reasoningScenarios: [] };
-  }
-  if (spec.scenarioDir === null)
-    return {
-      scenarios: await loadScenarios({ ids: spec.scenarios }),
-      exploitScenarios: [],
-      exploit,
-      reasoningScenarios: [],
-    };
   const all = await loadScenarioDir(spec.scenarioDir);
   const byId = new Map(all.map((s) => [s.id, s]));
   const scenarios = spec.scenarios.map(
@@ -138,7 +144,33 @@ export async function loadRunScenarios(spec: RunSpec): Promise<{
         throw new UnknownComponentError(`scenario (in --scenario-dir ${spec.scenarioDir})`, id, [...byId.keys()]);
       })(),
   );
-  return { scenarios, exploitScenarios: [], exploit, reasoningScenarios: [] };
+  return { scenarios, ...none, ownScenarios: scenarios };
+}
+
+/** The exploit scenarios (tools), with the built-in policy scenarios beside them. */
+export async function loadExploitScenarioSet(spec: Pick<RunSpec, 'scenarios' | 'scenarioDir'>): Promise<RunScenarios> {
+  const exploitScenarios = await loadExploitScenarios({
+    ids: spec.scenarios,
+    ...(spec.scenarioDir ? { dir: spec.scenarioDir } : {}),
+  });
+  return {
+    scenarios: await loadScenarios(),
+    exploitScenarios,
+    exploit: true,
+    reasoningScenarios: [],
+    ownScenarios: exploitScenarios,
+  };
+}
+
+/** The forged-reasoning scenarios, alone. */
+export async function loadReasoningScenarioSet(
+  spec: Pick<RunSpec, 'scenarios' | 'scenarioDir'>,
+): Promise<RunScenarios> {
+  const reasoningScenarios = await loadForgedReasoningScenarios({
+    ids: spec.scenarios,
+    ...(spec.scenarioDir ? { dir: spec.scenarioDir } : {}),
+  });
+  return { scenarios: [], exploitScenarios: [], exploit: false, reasoningScenarios, ownScenarios: reasoningScenarios };
 }
 
 /** The settings a decision model's registry line takes its arguments from. */
@@ -160,6 +192,8 @@ export async function createModels(
     attempts?: AttemptObserver;
     limits?: CallLimits | null;
     batch?: BatchTransport | null;
+    /** Aliases the phase calls besides `--model` (its `extraModels`), built after them. */
+    extraModels: readonly string[];
   },
 ): Promise<DecisionModelComponent[]> {
   const cache = createResponseCache({
@@ -181,24 +215,20 @@ export async function createModels(
     ...(input.batch ? { batch: input.batch } : {}),
   };
   const models: DecisionModelComponent[] = [];
-  for (const alias of [...spec.models, ...attackerModelAliases(spec)])
+  for (const alias of [...spec.models, ...input.extraModels])
     models.push(await createDecisionModel(alias, decisionRunSettings(spec), context));
   return models;
 }
 
-/** The forged-reasoning attacker's alias when it is a model (`--attacker-model <alias>`), as a list of zero or one. */
-export function attackerModelAliases(spec: Pick<RunSpec, 'experiment' | 'attackerModel'>): string[] {
-  const model = spec.attackerModel;
-  return EXPERIMENTS.get(spec.experiment).phase === 'standalone' && model !== null && model !== MUTATION_ENGINE
-    ? [model]
-    : [];
-}
-
 /** The endpoints a run will call (decision models, extraction, embeddings), for the preflight. */
-export function preflightTargets(spec: RunSpec, secrets: RunSecrets): PreflightTarget[] {
+export function preflightTargets(
+  spec: RunSpec,
+  secrets: RunSecrets,
+  extraModels: readonly string[],
+): PreflightTarget[] {
   const apiKey = secrets.apiKey ?? '';
   const targets: PreflightTarget[] = [];
-  const endpointModels = [...new Set([...spec.models, ...attackerModelAliases(spec)])].filter(isRemoteModel);
+  const endpointModels = [...new Set([...spec.models, ...extraModels])].filter(isRemoteModel);
   // With a pool every endpoint is probed, with its own key, for the aliases it serves.
   if (endpointModels.length > 0 && secrets.endpoints)
     for (const endpoint of secrets.endpoints)

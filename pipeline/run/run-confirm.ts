@@ -3,7 +3,7 @@ import { createOfflineExtractionModel } from '../../backends/model-roles.js';
 import { InvalidInputError } from '#core/errors.js';
 import type { DecisionModel, DecisionRequest } from '../models/decision-model.js';
 import type { RunParts } from './run-parts.js';
-import { formatPlan, planRun, planUpperUsd, type RunPlan } from './run-plan.js';
+import { formatPlan, planRun, planUpperUsd, type PlanRules, type RunPlan } from './run-plan.js';
 import type { RunSpec } from './run-spec.js';
 
 /** What the plan phase needs of the invocation's options. */
@@ -31,7 +31,12 @@ function budgetIsConsent(spec: RunSpec, parts: Pick<RunParts, 'modelComponents' 
  * (null otherwise). A real run whose upper cost is unknown or above `--confirm-above-usd` goes ahead only when the
  * user confirms or a budget is consent (`budgetIsConsent`); otherwise this throws an `InvalidInputError` on `--yes`.
  */
-export async function confirmPlan(spec: RunSpec, parts: RunParts, options: ConfirmOptions): Promise<RunPlan | null> {
+export async function confirmPlan(
+  spec: RunSpec,
+  parts: RunParts,
+  options: ConfirmOptions,
+  phase: PlanRules,
+): Promise<RunPlan | null> {
   const { models, modelComponents } = parts;
   const realModels = models.filter((m) => !m.description.simulated);
   if (!options.dryRun && budgetIsConsent(spec, parts)) return null;
@@ -39,14 +44,17 @@ export async function confirmPlan(spec: RunSpec, parts: RunParts, options: Confi
   const cacheLookup = (model: DecisionModel, request: DecisionRequest) =>
     modelComponents.find((component) => component.model === model)?.capabilities.cacheLookup?.(request) ?? false;
   // Under `--batch` the plan prices every model twice: at the standard (synchronous) price and at the batch price.
-  const plan = await planRun({
-    ...parts,
-    spec,
-    priceOf: parts.standardPriceOf,
-    ...(spec.control.batch ? { batchPriceOf: parts.priceOf } : {}),
-    simExtraction: await createOfflineExtractionModel(),
-    cacheLookup,
-  });
+  const plan = await planRun(
+    {
+      ...parts,
+      spec,
+      priceOf: parts.standardPriceOf,
+      ...(spec.control.batch ? { batchPriceOf: parts.priceOf } : {}),
+      simExtraction: await createOfflineExtractionModel(),
+      cacheLookup,
+    },
+    phase,
+  );
   if (options.dryRun) return plan;
   const upper = planUpperUsd(plan);
   if (upper === null || upper > spec.control.confirmAboveUsd) {

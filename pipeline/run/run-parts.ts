@@ -9,9 +9,6 @@ import type { Embedder } from '../../backends/embedder.js';
 import type { ExtractionModel } from '../../backends/extraction-model.js';
 import type { EngineSpec } from '../../backends/memory-backend.js';
 import { createFromSpec, EMBEDDERS, EXTRACTION_MODELS } from '../../backends/model-roles.js';
-import type { ExploitScenario } from '../../scenarios/exploit-scenario.js';
-import type { ForgedReasoningScenario } from '../../scenarios/forged-reasoning-scenario.js';
-import type { Scenario } from '../../scenarios/scenario.js';
 import { createBudget, createSpendGate, type Budget } from './budget.js';
 import type { DecisionModel } from '../models/decision-model.js';
 import { isRemoteModel, type DecisionModelComponent } from '../models/decision-models.js';
@@ -19,15 +16,16 @@ import { preflight } from './preflight.js';
 import { loadPrices, priceOf as lookupPrice, type Price, type PriceTier } from '../models/prices.js';
 import type { Redactor } from './redact.js';
 import {
-  attackerModelAliases,
   createModels,
   engineOf,
-  loadRunScenarios,
   neo4jServerOf,
   preflightTargets,
   validateComponents,
+  type ComponentRules,
+  type RunScenarios,
   type RunSecrets,
 } from './run-components.js';
+import type { EvalPhaseRulesV1 } from './eval-phase-v1.js';
 import { defaultRunId, type RunSpec } from './run-spec.js';
 import { shardOf, shardRunId } from './shard.js';
 import type { EndpointPool } from '../endpoints/endpoint-pool.js';
@@ -36,15 +34,7 @@ import { createCallLimits } from '../endpoints/adaptive-limit.js';
 import { createTokenCounter, type TokenCounter } from '../models/token-count.js';
 
 /** Everything `createRunParts` built, for the phases after it. */
-export interface RunParts {
-  /** The policy scenarios (grid, write-back, propagation; PoEM's safety steps). */
-  scenarios: Scenario[];
-  /** The exploit scenarios of the tools experiment (empty otherwise). */
-  exploitScenarios: ExploitScenario[];
-  /** Whether the experiment runs on the exploit scenarios. */
-  exploit: boolean;
-  /** The FARMA-style scenarios of the forged-reasoning experiment (empty otherwise). */
-  reasoningScenarios: ForgedReasoningScenario[];
+export interface RunParts extends RunScenarios {
   runId: string;
   /** The run directory: the same spec always maps to the same one, so re-issuing a command resumes it. */
   runDir: string;
@@ -77,6 +67,9 @@ export interface RunParts {
   batch: BatchTransport | null;
 }
 
+/** The rules of the run's eval phase that its parts are built with. */
+export type PartsRules = ComponentRules & Pick<EvalPhaseRulesV1<RunSpec, RunScenarios>, 'runIdPrefix' | 'specIdentity'>;
+
 /**
  * Validates the spec's components, loads the scenarios and prices, arms the budget, and creates the decision models,
  * engines, embedder and extraction model (in this order, so the first bad input is the one reported).
@@ -86,11 +79,14 @@ export async function createRunParts(
   secrets: RunSecrets,
   redact: Redactor,
   log: (line: string) => void,
+  phase: PartsRules,
 ): Promise<RunParts> {
-  validateComponents(spec);
-  const { scenarios, exploitScenarios, exploit, reasoningScenarios } = await loadRunScenarios(spec);
-  const aliases = [...spec.models, ...attackerModelAliases(spec)];
-  const runId = shardRunId(spec.runId ?? defaultRunId(spec), shardOf(spec));
+  validateComponents(spec, phase);
+  const scenarioSets = await phase.scenarios(spec);
+  const { scenarios, exploitScenarios, reasoningScenarios } = scenarioSets;
+  const extraModels = phase.extraModels(spec);
+  const aliases = [...spec.models, ...extraModels];
+  const runId = shardRunId(spec.runId ?? defaultRunId(spec, phase), shardOf(spec, phase));
   const runDir = resolve(spec.out, runId);
   const prices = loadPrices(spec.control.prices);
   const batchPrices = loadPrices(spec.control.prices, 'batch');
@@ -133,6 +129,7 @@ export async function createRunParts(
     reasoningScenarios,
     secrets,
     redact,
+    extraModels,
     ...(spend ? { spend } : {}),
   });
   // The victims; a forged-reasoning attacker model (`--attacker-model <alias>`) comes after them.
@@ -145,10 +142,7 @@ export async function createRunParts(
   const embedder = await createFromSpec(EMBEDDERS, spec.embedder, endpoint);
   const extraction = await createFromSpec(EXTRACTION_MODELS, spec.extraction, endpoint);
   return {
-    scenarios,
-    exploitScenarios,
-    exploit,
-    reasoningScenarios,
+    ...scenarioSets,
     runId,
     runDir,
     priceOf,
@@ -185,8 +179,13 @@ function batchTransportOf(
 }
 
 /** With `--preflight` (the default), probes every endpoint the run will call and logs one line per endpoint. */
-export async function preflightRun(spec: RunSpec, secrets: RunSecrets, log: (line: string) => void): Promise<void> {
-  const targets = preflightTargets(spec, secrets);
+export async function preflightRun(
+  spec: RunSpec,
+  secrets: RunSecrets,
+  log: (line: string) => void,
+  phase: Pick<ComponentRules, 'extraModels'>,
+): Promise<void> {
+  const targets = preflightTargets(spec, secrets, phase.extraModels(spec));
   if (spec.control.preflight && targets.length > 0) {
     for (const report of await preflight(targets, { timeoutMs: 10_000, onWait: log }))
       log(

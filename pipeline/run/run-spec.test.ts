@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { evalPhaseOf } from '../suites/eval-phases.js';
 import { POLICY_SCENARIO_IDS } from '../../scenarios/index.js';
 import { specFromArgs } from '../cli/cli.js';
 import { defaultRunId, specHash } from './run-spec.js';
@@ -22,9 +23,10 @@ describe('run spec from the command line', () => {
     const a = specFromArgs(['--model', 'sim', '--trials', '2'], {});
     const b = specFromArgs(['--model', 'sim', '--trials', '2', '-j', '9', '--out', 'elsewhere'], {});
     const c = specFromArgs(['--model', 'sim', '--trials', '3'], {});
-    expect(defaultRunId(a)).toBe(defaultRunId(b));
-    expect(specHash(a)).not.toBe(specHash(c));
-    expect(defaultRunId(a)).toMatch(/^sim_[0-9a-f]{8}$/);
+    const grid = evalPhaseOf('grid');
+    expect(defaultRunId(a, grid)).toBe(defaultRunId(b, grid));
+    expect(specHash(a, grid)).not.toBe(specHash(c, grid));
+    expect(defaultRunId(a, grid)).toMatch(/^sim_[0-9a-f]{8}$/);
   });
 
   it('takes the endpoint from OPENAI_BASE_URL for endpoint models, never the key', () => {

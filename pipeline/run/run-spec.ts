@@ -10,6 +10,7 @@ import { specPartSchema, type Registry, type RegistryEntry } from '#core/registr
 import { EXPERIMENTS, experimentArgs } from './experiments.js';
 import { FORGERY_KINDS } from '../../scenarios/forged-reasoning-scenario.js';
 import { sha256 } from '../run-log/json-files.js';
+import type { EvalPhaseRulesV1 } from './eval-phase-v1.js';
 import { AXES, AXIS_SPEC_SHAPE, type AxisId, type AxisV1, axisIdentity } from '../defences/axes/index.js';
 
 const idList = z.array(z.string().min(1)).min(1);
@@ -183,55 +184,60 @@ export const runSpecSchema = z
       .strict()
       .default(() => ({ ...DEFAULT_RUN_CONTROL })),
   })
-  .strict()
-  .superRefine((spec, context) => {
-    // A standalone experiment has no memory system and no seeding; every other one needs both.
-    const standalone = EXPERIMENTS.get(spec.experiment).phase === 'standalone';
-    for (const field of ['systems', 'modes'] as const) {
-      if (standalone && spec[field].length > 0)
-        context.addIssue({
-          code: 'custom',
-          path: [field],
-          message: `${spec.experiment} keeps its reasoning memory in process: no ${field}`,
-        });
-      if (!standalone && spec[field].length === 0)
-        context.addIssue({ code: 'custom', path: [field], message: 'needs at least one' });
-    }
-    if (standalone && spec.limit !== null && spec.limit !== undefined)
-      context.addIssue({
-        code: 'custom',
-        path: ['limit'],
-        message: `applies to the grid and the follow-up experiments; ${spec.experiment} plans its attacker loops from the replies, so a unit limit cannot be honoured (use --trials, --scenarios, --forgeries or --attacker-queries)`,
-      });
-    if (spec.agent !== undefined && spec.agent !== 'prompt' && spec.experiment !== 'forged-reasoning')
-      context.addIssue({
-        code: 'custom',
-        path: ['agent'],
-        message: `--agent ${spec.agent} applies to forged-reasoning only; ${spec.experiment} runs its own decision prompts`,
-      });
-    // An axis turned on where it cannot apply (`--taint on` without journals): the axis says why.
-    const experiments = EXPERIMENTS.ids.map((id) => ({ id, writesJournals: EXPERIMENTS.get(id).writesJournals }));
-    const experiment = experiments.find((e) => e.id === spec.experiment)!;
-    for (const axis of AXES as readonly AxisV1[]) {
-      const problem = spec[axis.id as AxisId]?.includes('on') ? axis.notApplicable?.(experiment, experiments) : null;
-      if (problem) context.addIssue({ code: 'custom', path: [axis.id], message: problem });
-    }
-  });
+  .strict();
 
 export type RunSpec = z.infer<typeof runSpecSchema>;
 
-/** Validates a spec and reports every problem with its path. */
-export function parseRunSpec(input: unknown, source = 'run spec'): RunSpec {
-  const parsed = runSpecSchema.safeParse(input);
+/** What a spec's checks ask of its experiment's eval phase (pipeline/run/eval-phase-v1.ts). */
+export type SpecRules = Pick<EvalPhaseRulesV1<unknown, unknown>, 'memorySystems' | 'refuses'>;
+
+/** The checks across fields: what the experiment's phase runs on and refuses, then each axis turned on. */
+function checkSpec(spec: RunSpec, phase: SpecRules, context: z.RefinementCtx<RunSpec>): void {
+  // A phase without memory systems has no systems and no seeding; every other one needs both.
+  for (const field of ['systems', 'modes'] as const) {
+    if (!phase.memorySystems && spec[field].length > 0)
+      context.addIssue({
+        code: 'custom',
+        path: [field],
+        message: `${spec.experiment} keeps its reasoning memory in process: no ${field}`,
+      });
+    if (phase.memorySystems && spec[field].length === 0)
+      context.addIssue({ code: 'custom', path: [field], message: 'needs at least one' });
+  }
+  const limit = phase.refuses.limit;
+  if (limit && spec.limit !== null && spec.limit !== undefined)
+    context.addIssue({ code: 'custom', path: ['limit'], message: limit(spec.experiment) });
+  const agent = phase.refuses.agent;
+  if (agent && spec.agent !== undefined && spec.agent !== 'prompt')
+    context.addIssue({ code: 'custom', path: ['agent'], message: `--agent ${spec.agent} ${agent(spec.experiment)}` });
+  // An axis turned on where it cannot apply (`--taint on` without journals): the axis says why.
+  const experiments = EXPERIMENTS.ids.map((id) => ({ id, writesJournals: EXPERIMENTS.get(id).writesJournals }));
+  const experiment = { id: spec.experiment, writesJournals: EXPERIMENTS.get(spec.experiment).writesJournals };
+  for (const axis of AXES as readonly AxisV1[]) {
+    const problem = spec[axis.id as AxisId]?.includes('on') ? axis.notApplicable?.(experiment, experiments) : null;
+    if (problem) context.addIssue({ code: 'custom', path: [axis.id], message: problem });
+  }
+}
+
+/**
+ * Validates a spec and reports every problem with its path; `phaseOf` is the eval-phase registry's lookup
+ * (pipeline/suites/eval-phases.ts `evalPhaseOf`), passed in because every phase is written against this file.
+ */
+export function parseRunSpec(input: unknown, source: string, phaseOf: (experiment: string) => SpecRules): RunSpec {
+  const parsed = runSpecSchema
+    .superRefine((spec, context) => checkSpec(spec, phaseOf(spec.experiment), context))
+    .safeParse(input);
   if (parsed.success) return parsed.data;
   throw new InvalidInputError(
     source,
     parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
   );
 }
+/** What a spec's identity asks of its experiment's eval phase. */
+export type IdentityRules = Pick<EvalPhaseRulesV1<unknown, unknown>, 'specIdentity' | 'runIdPrefix'>;
 
 /** The part of a spec that determines the units and their results (not throughput or output settings). */
-function specIdentity(spec: RunSpec): unknown {
+function specIdentity(spec: RunSpec, phase: IdentityRules): unknown {
   const {
     experiment,
     hops,
@@ -257,13 +263,13 @@ function specIdentity(spec: RunSpec): unknown {
     engine,
   } = spec;
   const embedded = defaultEngines(engine);
-  // Grid specs hash as they did before the follow-up experiments existed, so old runs still resume.
-  const followUp =
-    EXPERIMENTS.get(experiment).phase === 'grid'
-      ? {}
-      : { experiment, ...experimentArgs(experiment, { hops, toolSteps, forgeries, attackerModel, attackerQueries }) };
+  // The grid's phase names nothing here: grid specs hash as they did before the follow-ups existed (old runs resume).
+  const named = phase.specIdentity(
+    experiment,
+    experimentArgs(experiment, { hops, toolSteps, forgeries, attackerModel, attackerQueries }),
+  );
   return {
-    ...followUp,
+    ...named,
     models,
     systems,
     modes,
@@ -287,13 +293,12 @@ function specIdentity(spec: RunSpec): unknown {
 }
 
 /** sha256 of the spec identity. */
-export function specHash(spec: RunSpec): string {
-  return sha256(JSON.stringify(specIdentity(spec)));
+export function specHash(spec: RunSpec, phase: IdentityRules): string {
+  return sha256(JSON.stringify(specIdentity(spec, phase)));
 }
 
-/** `<models>_<hash8>`: the same command always lands in (and resumes) the same run directory. */
-export function defaultRunId(spec: RunSpec): string {
+/** `<prefix><models>_<hash8>`: the same command always lands in (and resumes) the same run directory. */
+export function defaultRunId(spec: RunSpec, phase: IdentityRules): string {
   const models = spec.models.join('+').replace(/[^A-Za-z0-9._-]+/g, '-');
-  const experiment = EXPERIMENTS.get(spec.experiment).phase === 'grid' ? '' : `${spec.experiment}_`;
-  return `${experiment}${models}_${specHash(spec).slice(0, 8)}`;
+  return `${phase.runIdPrefix(spec.experiment)}${models}_${specHash(spec, phase).slice(0, 8)}`;
 }

@@ -1,5 +1,4 @@
 // The start of one run under its lock: the invocation's fingerprint, the run log's repair and the manifest `started`.
-import { AGENTS } from '../suites/forged-reasoning/agents.js';
 import { join } from 'node:path';
 import { engineRecords } from '../../backends/engines.js';
 import { SYSTEMS } from '../../backends/index.js';
@@ -15,6 +14,7 @@ import type { RunEnvironment } from './run-environment.js';
 import { RUN_LOG_VERSION, type RunManifest } from '../run-log/run-log.js';
 import { prepareRunLog } from '../run-log/run-log-repair.js';
 import { runBinding } from './run-binding.js';
+import type { EvalPhaseRulesV1 } from './eval-phase-v1.js';
 import type { RunParts } from './run-parts.js';
 import type { RunSession } from './run-session.js';
 import { specHash, type RunSpec } from './run-spec.js';
@@ -23,15 +23,19 @@ import { limitedLine, limitedOf } from './unit-limit.js';
 
 /** This invocation's scenarios, prompts, revision and packages: what a resume must match. */
 export function runFingerprint(spec: RunSpec, parts: RunParts, environment: RunEnvironment): RunFingerprint {
-  const { exploit, exploitScenarios, scenarios, reasoningScenarios } = parts;
-  const own = reasoningScenarios.length > 0 ? reasoningScenarios : exploit ? exploitScenarios : scenarios;
   return {
-    scenarios: own.map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })),
+    scenarios: parts.ownScenarios.map((s) => ({ id: s.id, sha256: sha256(JSON.stringify(s)) })),
     prompts: promptFingerprint(spec.experiment),
     revision: environment.revision(),
     packages: environment.packages(),
   };
 }
+
+/** What the manifest asks of the run's eval phase: its refusals, axes, identity and extra components. */
+export type ManifestRules = Pick<
+  EvalPhaseRulesV1<RunSpec, unknown>,
+  'refuses' | 'axes' | 'specIdentity' | 'runIdPrefix' | 'components'
+>;
 
 /**
  * Verifies the run log under the lock before anything is appended (torn last lines go to `<file>.torn` and their units
@@ -43,13 +47,14 @@ export function startManifest(
   session: RunSession,
   fingerprint: RunFingerprint,
   log: (line: string) => void,
+  phase: ManifestRules,
 ): RunManifest {
   const { runId, runDir, models, embedder, extraction, modelComponents } = parts;
   const { previous } = session;
-  const shard = shardOf(spec);
+  const shard = shardOf(spec, phase);
   checkSameShard(runDir, previous, shard);
   const logHeads = prepareRunLog(runDir, previous, log);
-  const limited = limitedOf(spec);
+  const limited = limitedOf(spec, phase);
   const now = new Date().toISOString();
   const manifest: RunManifest = {
     ...session.manifestFor({
@@ -64,7 +69,7 @@ export function startManifest(
       createdAt: previous?.createdAt ?? now,
       updatedAt: now,
       spec,
-      specHash: specHash(spec),
+      specHash: specHash(spec, phase),
       ...(shard ? { shard } : {}),
       ...(limited ? { limited } : {}),
       models: models.map((m) => m.description),
@@ -73,7 +78,7 @@ export function startManifest(
       systems: [],
       components: [
         experimentRecord(spec),
-        ...(spec.experiment === 'forged-reasoning' ? [AGENTS.record(spec.agent ?? 'prompt')] : []),
+        ...phase.components(spec),
         ...engineRecords(spec.engine),
         ...[embedder, extraction, ...modelComponents].flatMap((component) => recordOf(component) ?? []),
         ...spec.systems.map((id) => SYSTEMS.record(id)),

@@ -1,13 +1,11 @@
-// Runs one evaluation as named phases: components → preflight → plan → session → setup/experiment (or follow-up) → ending.
+// Runs one evaluation as named phases: components → preflight → plan → session → the experiment's eval phase → ending.
 import { createRedactor } from './redact.js';
 import { secretsOf, type RunSecrets } from './run-components.js';
 import { confirmPlan } from './run-confirm.js';
 import { createRunContext } from './run-context.js';
 import { RUN_ENVIRONMENT, type RunEnvironment } from './run-environment.js';
-import { emptySummary, runFollowUpExperiment, runGridExperiment, type ExperimentOutcome } from './run-experiment.js';
-import { EXPERIMENTS } from './experiments.js';
-import { FOLLOW_UP_EXPERIMENTS, isFollowUpExperiment } from '../suites/follow-ups/index.js';
-import { runForgedReasoningExperiment } from '../suites/forged-reasoning/run-phase.js';
+import { emptySummary, type ExperimentOutcome } from './run-experiment.js';
+import { evalPhaseOf } from '../suites/eval-phases.js';
 import { createRunParts, preflightRun } from './run-parts.js';
 import { formatPlan, type RunPlan } from './run-plan.js';
 import { openRunSession } from './run-session.js';
@@ -48,17 +46,19 @@ export interface RunOptions {
 export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options: RunOptions = {}): Promise<RunOutcome> {
   const redact = createRedactor(secretsOf(secrets));
   const log = (line: string) => (options.log ?? (() => {}))(redact(line));
+  // The experiment's eval phase (pipeline/suites/eval-phases.ts): every step below asks it what differs by kind.
+  const phase = evalPhaseOf(spec.experiment);
   // Components, then the preflight of their endpoints: nothing is written before both pass.
-  const parts = await createRunParts(spec, secrets, redact, log);
+  const parts = await createRunParts(spec, secrets, redact, log, phase);
   // The signing key is read (and refused inside the run or output directory) before anything is written or sent.
   const signKey =
     options.signKey === undefined
       ? undefined
       : readSigningKey(options.signKey, forbiddenKeyDirs(parts.runDir, spec.out));
-  await preflightRun(spec, secrets, log);
+  await preflightRun(spec, secrets, log, phase);
 
   // The plan: printed by --dry-run; for a real run, its upper cost decides whether to ask first.
-  const plan = await confirmPlan(spec, parts, options);
+  const plan = await confirmPlan(spec, parts, options, phase);
   if (plan) {
     const simulated = parts.models.some((m) => m.description.simulated);
     const table = formatPlan(plan);
@@ -77,7 +77,7 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
   const fingerprint = runFingerprint(spec, parts, options.environment ?? RUN_ENVIRONMENT);
   await using session = await openRunSession({
     runDir: parts.runDir,
-    specHash: specHash(spec),
+    specHash: specHash(spec, phase),
     limit: spec.limit ?? null,
     engine: parts.engine,
     fingerprint,
@@ -86,12 +86,10 @@ export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options:
     ...(signKey ? { signKey } : {}),
   });
   const { previous, nonce } = session;
-  const manifest = startManifest(spec, parts, session, fingerprint, log);
+  const manifest = startManifest(spec, parts, session, fingerprint, log, phase);
   const run = createRunContext({ spec, secrets, parts, manifest, previous, nonce, options, redact, log });
 
-  // The experiment: a standalone one (forged-reasoning), a follow-up, or the grid's setup and experiment phases. Awaited
-  // here, inside the session, so the lock is released only after the final manifest is written.
-  if (EXPERIMENTS.get(spec.experiment).phase === 'standalone') return await runForgedReasoningExperiment(run);
-  const followUp = isFollowUpExperiment(spec.experiment) ? FOLLOW_UP_EXPERIMENTS[spec.experiment] : null;
-  return followUp ? await runFollowUpExperiment(run, followUp) : await runGridExperiment(run);
+  // The experiment's own units, summary and final manifest. Awaited here, inside the session, so the lock is released
+  // only after the final manifest is written.
+  return await phase.run(run);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { evalPhaseOf } from '../suites/eval-phases.js';
 import { InvalidInputError } from '#core/errors.js';
 import type { UnitKey } from '../run-log/run-log.js';
 import { checkSameShard, inShard, parseShard, shardKeyOf, shardOf, shardOfKey, shardRunId } from './shard.js';
@@ -118,8 +119,10 @@ describe('--shard i/n', () => {
     expect(shardRunId('sim_1a2b3c4d', { index: 2, count: 3 })).toBe('sim_1a2b3c4d_shard2of3');
     expect(shardRunId('sim_1a2b3c4d', null)).toBe('sim_1a2b3c4d');
     const control = { ...DEFAULT_RUN_CONTROL, shard: { index: 1, count: 2 } };
-    expect(shardOf({ experiment: 'grid', control })).toEqual({ index: 1, count: 2 });
-    expect(() => shardOf({ experiment: 'writeback', control })).toThrow(/--shard: splits the grid only/);
+    expect(shardOf({ experiment: 'grid', control }, evalPhaseOf('grid'))).toEqual({ index: 1, count: 2 });
+    expect(() => shardOf({ experiment: 'writeback', control }, evalPhaseOf('writeback'))).toThrow(
+      /--shard: splits the grid only/,
+    );
   });
 
   it('refuses to resume a run directory with another split', () => {

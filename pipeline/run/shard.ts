@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { InvalidInputError } from '#core/errors.js';
 import { gridDefences } from '../defences/grid-context.js';
 import { isArmId } from './arms.js';
-import { EXPERIMENTS } from './experiments.js';
+import type { EvalPhaseRulesV1 } from './eval-phase-v1.js';
 import { sha256 } from '../run-log/json-files.js';
 import { unitIdOf, type RunManifest, type UnitKey } from '../run-log/run-log.js';
 import type { RunSpec } from './run-spec.js';
@@ -108,15 +108,17 @@ export function shardRunId(runId: string, shard: Shard | null | undefined): stri
 }
 
 /**
- * The shard of a spec (`spec.control.shard`). Only the grid is split: a follow-up experiment with a shard is refused,
+ * The shard of a spec (`spec.control.shard`). A phase that refuses `--shard` (only the grid is split) refuses it here,
  * naming `--shard`, before anything is written.
  */
-export function shardOf(spec: Pick<RunSpec, 'experiment' | 'control'>): Shard | null {
+export function shardOf(
+  spec: Pick<RunSpec, 'experiment' | 'control'>,
+  phase: Pick<EvalPhaseRulesV1<unknown, unknown>, 'refuses'>,
+): Shard | null {
   const shard = spec.control.shard;
-  if (shard && EXPERIMENTS.get(spec.experiment).phase !== 'grid')
-    throw new InvalidInputError('command line', [
-      { path: '--shard', message: `splits the grid only; --experiment ${spec.experiment} runs as one process` },
-    ]);
+  const refused = phase.refuses.shard;
+  if (shard && refused)
+    throw new InvalidInputError('command line', [{ path: '--shard', message: refused(spec.experiment) }]);
   return shard;
 }
 

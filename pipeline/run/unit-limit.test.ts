@@ -1,6 +1,7 @@
 // `--limit N` selection (issue #26 item 9): round-robin over the plan's cells, trial-major within a cell, a reusing arm
 // only with the reply it reuses, independent of probes; and the `limited` mark every surface prints.
 import { describe, expect, it } from 'vitest';
+import { evalPhaseOf } from '../suites/eval-phases.js';
 import type { ArmId } from './arms.js';
 import { enumerateUnits } from '../suites/grid/experiment-phase.js';
 import { probeIdOf, unitIdOf, type ProbeRecord, type UnitKey } from '../run-log/run-log.js';
@@ -87,9 +88,10 @@ describe('--limit selection', () => {
       scenarios: SCENARIOS,
       trials: 2,
     };
-    expect(limitedOf({ ...spec, limit: null })).toBeNull();
-    expect(limitedOf({ ...spec, limit: 7 })).toEqual({ limit: 7, units: 7, of: 36 });
-    expect(limitedOf({ ...spec, limit: 1000 })).toEqual({ limit: 1000, units: 36, of: 36 });
+    const grid = evalPhaseOf(spec.experiment);
+    expect(limitedOf({ ...spec, limit: null }, grid)).toBeNull();
+    expect(limitedOf({ ...spec, limit: 7 }, grid)).toEqual({ limit: 7, units: 7, of: 36 });
+    expect(limitedOf({ ...spec, limit: 1000 }, grid)).toEqual({ limit: 1000, units: 36, of: 36 });
     expect(limitedLine({ limit: 7, units: 7, of: 36 })).toMatch(/^limited: 7 of 36 units \(--limit 7/);
   });
 });

@@ -10,7 +10,7 @@ import {
 } from '../defences/axes/index.js';
 import { gridDefences } from '../defences/grid-context.js';
 import type { ArmId } from './arms.js';
-import { EXPERIMENTS } from './experiments.js';
+import type { EvalPhaseRulesV1 } from './eval-phase-v1.js';
 import type { LimitedMark } from '../run-log/run-log.js';
 import type { RunSpec } from './run-spec.js';
 
@@ -112,16 +112,16 @@ export function followUpLimitSpace(
 
 /** The `limited` mark of a spec (null without `--limit`); `of` counts every axis of the plan. */
 export function limitedOf(
-  spec: Pick<RunSpec, 'experiment' | 'modes' | 'systems' | 'models' | 'arms' | 'scenarios' | 'trials'> &
+  spec: Pick<RunSpec, 'modes' | 'systems' | 'models' | 'arms' | 'scenarios' | 'trials'> &
     AxisChoice & { limit?: number | null | undefined },
+  phase: Pick<EvalPhaseRulesV1<unknown, unknown>, 'axes'>,
 ): LimitedMark | null {
   if (spec.limit === null || spec.limit === undefined) return null;
-  const phase = EXPERIMENTS.get(spec.experiment).phase === 'follow-up' ? 'follow-up' : 'grid';
   const of =
     spec.modes.length *
     spec.systems.length *
     spec.models.length *
-    axisCombinations(axesOf(phase), spec).length *
+    axisCombinations(phase.axes === null ? [] : axesOf(phase.axes), spec).length *
     spec.arms.length *
     spec.scenarios.length *
     spec.trials;

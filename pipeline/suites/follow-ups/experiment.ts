@@ -43,6 +43,8 @@ export interface FollowUpExperiment<
    * phase records the error) leaves every finished step in the record.
    */
   run(context: UnitContext, scenario: S, settings: FollowUpSettings, result: ExperimentResult<R>): Promise<void>;
+  /** Decision calls one unit of `arm` makes, as a range (later calls depend on the replies): what the plan counts. */
+  calls(settings: FollowUpSettings, arm: string): { min: number; max: number };
   /** An empty result, for `n/a` and error records. */
   empty(): ExperimentResult<R>;
 }
@@ -61,6 +63,8 @@ export interface FollowUpSteps {
   recordType: FollowUpRecord['type'];
   /** Why this unit cannot run on this system (`n/a`), or null. */
   notApplicable(description: BackendDescription, key: FollowUpKey): string | null;
+  /** Decision calls one unit of `arm` makes, as a range (later calls depend on the replies). */
+  calls(settings: FollowUpSettings, arm: string): { min: number; max: number };
   /** An empty result, for `n/a` records. */
   empty(): Partial<ExperimentResult<FollowUpRecord>>;
   /** Starts one unit; a scenario of the wrong set fails the unit (`done` rejects), never runs it. */
@@ -90,6 +94,7 @@ export function followUpSteps<
     id: experiment.id,
     recordType: experiment.recordType,
     notApplicable: (description, key) => experiment.notApplicable(description, key),
+    calls: (settings, arm) => experiment.calls(settings, arm),
     empty: () => experiment.empty(),
     start(context, scenario, settings) {
       const result = experiment.empty();

@@ -11,8 +11,3 @@ export const FOLLOW_UP_EXPERIMENTS: { readonly [Id in FollowUpExperimentId]: Fol
   propagation: followUpSteps(propagationExperiment, isPolicyScenario),
   tools: followUpSteps(toolsExperiment, isExploitScenario),
 };
-
-/** Whether an experiment id is a follow-up's (the main grid is not). */
-export function isFollowUpExperiment(id: string): id is FollowUpExperimentId {
-  return Object.hasOwn(FOLLOW_UP_EXPERIMENTS, id);
-}

@@ -24,7 +24,7 @@ import { BudgetExhaustedError } from '../../run/budget.js';
 import type { BatchTransport } from '../../batch/batch-transport.js';
 import { UnsupportedFeatureError } from '#core/errors.js';
 import { UnitCancelledError } from '../../run/run-control.js';
-import type { Redactor } from '../../run/redact.js';
+import type { EvalPhaseUnitsInput } from '../../run/eval-phase-v1.js';
 import { isExploitScenario, type FollowUpSettings, type FollowUpSteps } from './experiment.js';
 import { recordingModel } from '../../models/recording-model.js';
 import { storageFailureIn } from '../../run/storage-failure.js';
@@ -32,10 +32,9 @@ import { followUpLimitSpace, limitFilter } from '../../run/unit-limit.js';
 import { type AxisChoice, axesOf, axisCombinations, unitKeyAxes } from '../../defences/axes/index.js';
 
 /** Inputs of the follow-up phase. */
-export interface FollowUpPhaseInput {
+export interface FollowUpPhaseInput extends EvalPhaseUnitsInput<FollowUpRecord> {
   experiment: FollowUpSteps;
   runId: string;
-  runDir: string;
   /** Policy scenarios (write-back, propagation) or exploit scenarios (tools), in grid order. */
   scenarios: readonly (Scenario | ExploitScenario)[];
   /** Policy scenarios for the PoEM action layer's safety-step mapping. */
@@ -51,28 +50,15 @@ export interface FollowUpPhaseInput {
   axes: AxisChoice;
   /** `--limit N`: only the N units the limit keeps (pipeline/run/unit-limit.ts); absent = all. */
   limit?: number | null;
-  concurrency: number;
   /**
    * `--batch`: the transport's round barrier. Every unit of a system then runs at once (not `concurrency` at a time)
    * and joins the barrier, so each round's decision calls go out together, one job per chunk.
    */
   rounds?: Pick<BatchTransport, 'join'> | null;
-  retryErrors: boolean;
   embedder: Embedder;
   extraction: ExtractionModel;
   loadBackend: (id: string, settings: BackendSettings) => Promise<MemoryBackend>;
   ledgerKey?: Uint8Array | null;
-  /** Stops scheduling new units (Ctrl+C, the breaker, the budget). */
-  signal?: AbortSignal;
-  /** Aborts decision calls in flight (Ctrl+C, the breaker; not the budget, whose calls sent finish); default `signal`. */
-  callSignal?: AbortSignal;
-  /** The budget could not cover a call: the run stops (status `budget`); the unit is not recorded. */
-  onBudget?: (error: BudgetExhaustedError) => void;
-  /** Redacts secrets from every record before it is written. */
-  redact?: Redactor;
-  onUnit?: (record: FollowUpRecord, progress: { done: number; total: number }) => void;
-  /** Called once the units are known: how many there are, and how many are already recorded. */
-  onStart?: (total: number, alreadyDone: number) => void;
 }
 
 /** What the phase did. */

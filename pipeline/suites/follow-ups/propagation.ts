@@ -25,6 +25,8 @@ export const propagationExperiment: FollowUpExperiment<PropagationRecord, Scenar
       return 'the system has no filtered read (shared-filtered would equal shared-default)';
     return taintNotApplicable(description, key, 'direct');
   },
+  // One call per role.
+  calls: () => ({ min: 3, max: 3 }),
   empty: () => ({ roles: {}, journal: null }),
   async run(context, scenario, _settings, result) {
     const seededAt = new Date();

@@ -149,6 +149,8 @@ export const toolsExperiment: FollowUpExperiment<ToolsRecord, ExploitScenario> =
       return 'the system has no filtered read';
     return null;
   },
+  // One episode of up to toolSteps calls; the `none` arm's relapse adds three more episodes when the attack fired.
+  calls: (settings, arm) => ({ min: 1, max: settings.toolSteps * (arm === 'none' ? 4 : 1) }),
   empty: () => ({ agent: null }),
   async run(context, scenario, settings, result) {
     const { arm } = context.key;

@@ -45,6 +45,8 @@ export const writebackExperiment: FollowUpExperiment<WritebackRecord, Scenario> 
     if (!journal.supported) return `a ${key.arm} journal cannot be written: ${journal.reason}`;
     return taintNotApplicable(description, key, key.arm as 'direct' | 'natural');
   },
+  // Hop 0 twice (default and filtered read), then two per hop when hop 0 was unsafe.
+  calls: (settings) => ({ min: 2, max: 2 + 2 * settings.hops }),
   empty: () => ({ hop0: null, hop0Filtered: null, journals: [], hops: [] }),
   async run(context, scenario, settings, result) {
     const mode = context.key.arm as 'direct' | 'natural';

@@ -8,7 +8,7 @@ import { BudgetExhaustedError } from '../../run/budget.js';
 import type { DecisionModel } from '../../models/decision-model.js';
 import { unitDefences } from '../../defences/compose.js';
 import { readJsonLines } from '../../run-log/json-files.js';
-import type { Redactor } from '../../run/redact.js';
+import type { EvalPhaseUnitsInput } from '../../run/eval-phase-v1.js';
 import { openRunLogFile } from '../../run-log/run-log-chain.js';
 import { UnitCancelledError } from '../../run/run-control.js';
 import type { ReasoningAgent } from './agents.js';
@@ -26,8 +26,7 @@ import {
 import { conditionsFor, runTrialUnit } from './trial-unit.js';
 
 /** Inputs of the phase. */
-export interface ForgedReasoningPhaseInput {
-  runDir: string;
+export interface ForgedReasoningPhaseInput extends EvalPhaseUnitsInput<ForgedReasoningLine> {
   scenarios: readonly ForgedReasoningScenario[];
   /** The victims. */
   models: readonly DecisionModel[];
@@ -37,21 +36,11 @@ export interface ForgedReasoningPhaseInput {
   agent?: ReasoningAgent;
   forgeries: readonly ForgeryKind[];
   trials: number;
-  concurrency: number;
-  retryErrors: boolean;
   /** The attacker: a model (`model` set, `id` its alias), the offline mutation engine (`id` `mutation-engine`), or null. */
   attacker: { id: string; model?: DecisionModel } | null;
   /** Attacker queries per loop at most. */
   maxQueries: number;
   ledgerKey?: Uint8Array | null;
-  /** Stops scheduling new units (Ctrl+C, the breaker, the budget). */
-  signal?: AbortSignal;
-  /** Aborts decision calls in flight (Ctrl+C, the breaker; not the budget, whose calls sent finish); default `signal`. */
-  callSignal?: AbortSignal;
-  onBudget?: (error: BudgetExhaustedError) => void;
-  redact?: Redactor;
-  onStart?: (total: number, alreadyDone: number) => void;
-  onUnit?: (record: ForgedReasoningLine) => void;
 }
 
 /** The records file. */
@@ -107,7 +96,8 @@ export async function runForgedReasoningPhase(
     });
   const todo = { trials: pending(trials, forgedReasoningUnitId), attackers: pending(attackers, attackerUnitId) };
   const total = trials.length + attackers.length;
-  input.onStart?.(total, total - todo.trials.length - todo.attackers.length);
+  const alreadyDone = total - todo.trials.length - todo.attackers.length;
+  input.onStart?.(total, alreadyDone);
   const ledgerKey = input.ledgerKey ?? generateLedgerKey();
   const scenarios = new Map<string, ForgedReasoningScenario>(input.scenarios.map((s) => [s.id, s]));
   const models = new Map(input.models.map((m) => [m.description.id, m]));
@@ -133,7 +123,7 @@ export async function runForgedReasoningPhase(
     log.append(record);
     ran += 1;
     if (record.status === 'error') errors += 1;
-    input.onUnit?.(record);
+    input.onUnit?.(record, { done: alreadyDone + ran, total });
   };
   await allUnits(
     todo.trials.map((key) =>

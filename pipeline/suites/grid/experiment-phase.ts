@@ -9,7 +9,7 @@ import { openRunLogFile } from '../../run-log/run-log-chain.js';
 import { BudgetExhaustedError } from '../../run/budget.js';
 import { UnitCancelledError } from '../../run/run-control.js';
 import { StorageError } from '#core/errors.js';
-import type { Redactor } from '../../run/redact.js';
+import type { EvalPhaseUnitsInput } from '../../run/eval-phase-v1.js';
 import { parseAction } from './parse-action.js';
 import {
   probeIdOf,
@@ -39,9 +39,9 @@ interface UnitStop {
   onBudget?: (error: BudgetExhaustedError) => void;
 }
 
-/** Inputs of the experiment phase. */
-export interface ExperimentPhaseInput {
-  runDir: string;
+/** Inputs of the experiment phase; `onUnit`'s `retried` marks the end-of-run retry of a unit that failed in this invocation. */
+export interface ExperimentPhaseInput
+  extends EvalPhaseUnitsInput<UnitRecord, { done: number; total: number; retried: boolean }> {
   scenarios: readonly Scenario[];
   probes: ReadonlyMap<string, ProbeRecord>;
   systems: readonly string[];
@@ -49,29 +49,14 @@ export interface ExperimentPhaseInput {
   arms: readonly ArmId[];
   models: readonly DecisionModel[];
   trials: number;
-  concurrency: number;
   /** The defence axes' values (`--guard off,on` → `{ guard: ['off', 'on'] }`, pipeline/defences/axes); absent: off. */
   axes: AxisChoice;
   /** HMAC key of the execution ledger (`STALEBENCH_LEDGER_KEY`); absent: one generated for this process. */
   ledgerKey?: Uint8Array | null;
-  /** Re-run units whose last record is an error. */
-  retryErrors: boolean;
   /** `--shard i/n`: only this shard's units exist for this invocation (pipeline/run/shard.ts); absent = all. */
   shard?: Shard | null;
   /** `--limit N`: only the N units the limit keeps exist (pipeline/run/unit-limit.ts); absent = all. */
   limit?: number | null;
-  /** Stops scheduling new units (Ctrl+C, the breaker, the budget); cut units are not recorded. */
-  signal?: AbortSignal;
-  /** Aborts decision calls in flight (Ctrl+C, the breaker; not the budget, whose calls sent finish); default `signal`. */
-  callSignal?: AbortSignal;
-  /** The budget could not cover a call: the run stops (status `budget`); the unit is not recorded. */
-  onBudget?: (error: BudgetExhaustedError) => void;
-  /** Redacts secrets from every record before it is written. */
-  redact?: Redactor;
-  /** A unit's record was appended; `retried` marks the end-of-run retry of a unit that failed in this invocation. */
-  onUnit?: (record: UnitRecord, progress: { done: number; total: number; retried: boolean }) => void;
-  /** Called once the units are known: how many there are, and how many are already recorded. */
-  onStart?: (total: number, alreadyDone: number) => void;
 }
 
 /** What the phase did. */

@@ -1,0 +1,244 @@
+// Acceptance (issue #27 items 1–2): a throwaway eval phase added as one file (its EvalPhase), one registry line
+// (pipeline/suites/eval-phases.ts) and the experiment line that runs it (pipeline/run/experiments.ts: 3 files in all)
+// runs through `pnpm eval` (specFromArgs → runEvaluation) on a copy of the source tree, plans, resumes, and is refused a
+// setting it refuses, with no other edit: the copy differs from this checkout in exactly those 3 files.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CommandResult, copySourceTree, type SourceCopy } from '../test-support/source-copy.js';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+/** The one file: a phase that asks the run's decision model once per scenario and trial, with no memory system. */
+const PHASE_FILE = `// A throwaway eval phase (test only): one decision per scenario and trial, no memory system, its own records.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { readJsonLines, writeJsonAtomic } from '../../run-log/json-files.js';
+import { openRunLogFile } from '../../run-log/run-log-chain.js';
+import { accountOfUnits } from '../../run/run-accounting.js';
+import { checkOwnArms, loadPolicyScenarioSet } from '../../run/run-components.js';
+import { emptySummary, endingAsExit, type EvalPhase } from '../../run/run-experiment.js';
+import { GRID_ONLY } from '../grid/eval-phase.js';
+
+interface EchoRecord {
+  unitId: string;
+  status: 'ok';
+  scenario: string;
+  trial: number;
+  replyLength: number;
+}
+
+const records = (runDir: string, experiment: string): EchoRecord[] => {
+  const path = join(runDir, \`\${experiment}.jsonl\`);
+  return existsSync(path) ? readJsonLines<EchoRecord>(path).rows : [];
+};
+
+const unitsOf = (scenarios: readonly { id: string }[], trials: number) =>
+  scenarios.flatMap((scenario) =>
+    Array.from({ length: trials }, (_, trial) => ({ unitId: \`echo/\${scenario.id}/\${trial}\`, scenario, trial })),
+  );
+
+export const echoEvalPhase: EvalPhase = {
+  specificationVersion: 'v1',
+  id: 'echo',
+  memorySystems: false,
+  ownArms: true,
+  refuses: GRID_ONLY,
+  axes: null,
+  specIdentity: (experiment, args) => ({ experiment, ...args }),
+  runIdPrefix: (experiment) => \`\${experiment}_\`,
+  scenarios: loadPolicyScenarioSet,
+  checkComponents: checkOwnArms,
+  extraModels: () => [],
+  components: () => [],
+  async plan(input) {
+    const units = unitsOf(input.scenarios, input.spec.trials);
+    const done = records(input.runDir, input.spec.experiment).length;
+    const pending = units.length - done;
+    return {
+      rows: [{ experiment: input.spec.experiment, system: 'none', mode: '-', arm: 'plain', units: units.length, done, calls: { min: pending, max: pending }, cached: null }],
+      models: [],
+      notes: ['echo: one call per unit'],
+    };
+  },
+  async run(run) {
+    const { spec, parts, control } = run;
+    const units = unitsOf(parts.scenarios, spec.trials);
+    const recorded = new Set(records(parts.runDir, spec.experiment).map((record) => record.unitId));
+    const log = openRunLogFile(parts.runDir, \`\${spec.experiment}.jsonl\`, run.stops.redact);
+    control.begin(units.length, recorded.size);
+    for (const unit of units.filter((u) => !recorded.has(u.unitId))) {
+      const reply = await parts.models[0]!.decide({
+        messages: [{ role: 'user', content: unit.scenario.id }],
+        trial: unit.trial,
+        sample: unit.unitId,
+        metadata: { scenario: unit.scenario.id },
+      });
+      log.append({ unitId: unit.unitId, status: 'ok', scenario: unit.scenario.id, trial: unit.trial, replyLength: reply.text.length });
+      control.unitFinished({ status: 'ok', replies: [], parseFailures: 0 });
+    }
+    const stored = records(parts.runDir, spec.experiment);
+    const account = accountOfUnits(units.length, stored, [], stored.map(() => ({ completed: 1, unparseable: 0 })), parts.priceOf);
+    writeJsonAtomic(join(parts.runDir, 'summary.json'), { experiment: spec.experiment, units: stored.length });
+    const ending = run.finish(account);
+    return { ...ending, runDir: parts.runDir, summary: emptySummary(run.manifest.simulated), table: \`echo: \${stored.length} units\` };
+  },
+  exitRule: endingAsExit,
+};
+`;
+
+/** The registry line: the entry in EVAL_PHASES (before its closing), and its import. */
+const REGISTRY_LINE = {
+  importLine: "import { echoEvalPhase } from './echo/eval-phase.js';",
+  entry: '  echoEvalPhase,',
+  before: '];',
+};
+
+/** The experiment line that runs the phase (its arms, defaults and scenario set). */
+const EXPERIMENT_LINE = {
+  entry: `  echo: {
+    summary: 'a throwaway experiment (test only): one decision per scenario and trial',
+    args: NO_ARGS,
+    phase: 'echo',
+    arms: { plain: 'the only arm' },
+    defaultArms: ['plain'],
+    defaultModes: [],
+    scenarioKind: 'policy',
+    specFields: [],
+    ingestingArms: [],
+    writesJournals: false,
+  },`,
+  before: '} satisfies Record<string, ExperimentEntry>;',
+};
+
+/** The files under `folder` of the tree at `dir`, as paths from that root. */
+const filesUnder = (dir: string, folder: string): string[] =>
+  readdirSync(join(dir, folder), { recursive: true, encoding: 'utf8' })
+    .map((path) => join(folder, path).split('\\').join('/'))
+    .filter((path) => statSync(join(dir, path)).isFile());
+
+const ok = (result: CommandResult) => `exit ${result.code}\n${result.stderr}\n${result.stdout.slice(-2000)}`;
+
+describe('an eval phase registered with one file, one registry line and its experiment line', () => {
+  let copy: SourceCopy;
+  let runDir: string;
+  let args: string[];
+  let first: CommandResult;
+
+  beforeAll(async () => {
+    copy = copySourceTree();
+    copy.addFile('pipeline/suites/echo/eval-phase.ts', PHASE_FILE);
+    copy.addRegistryLine('pipeline/suites/eval-phases.ts', REGISTRY_LINE);
+    copy.addRegistryLine('pipeline/run/experiments.ts', EXPERIMENT_LINE);
+    runDir = join(copy.dir, 'runs', 'echo');
+    args = [
+      '--experiment',
+      'echo',
+      '--model',
+      'sim',
+      '--trials',
+      '2',
+      '--out',
+      join(copy.dir, 'runs'),
+      '--run-id',
+      'echo',
+      '--cache-dir',
+      join(copy.dir, 'cache'),
+      '-q',
+    ];
+    first = await copy.run('eval', args);
+  }, 240_000);
+
+  afterAll(() => copy?.remove());
+
+  it('touches 3 files: the phase file, the registry and the experiment line; nothing else differs', () => {
+    const { include } = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) as { include: string[] };
+    const touched = include
+      .flatMap((folder) => filesUnder(copy.dir, folder))
+      .filter(
+        (path) =>
+          !existsSync(join(ROOT, path)) ||
+          readFileSync(join(ROOT, path), 'utf8') !== readFileSync(join(copy.dir, path), 'utf8'),
+      );
+    expect(touched.sort()).toEqual([
+      'pipeline/run/experiments.ts',
+      'pipeline/suites/echo/eval-phase.ts',
+      'pipeline/suites/eval-phases.ts',
+    ]);
+  });
+
+  it('type-checks with the rest of the code', async () => {
+    const result = await copy.typecheck();
+    expect(result.code, ok(result)).toBe(0);
+  }, 240_000);
+
+  it('runs through pnpm eval: its units recorded in its own chained file, its summary, its manifest', () => {
+    expect(first.code, ok(first)).toBe(0);
+    expect(first.stdout).toContain('echo: 18 units');
+    const lines = readFileSync(join(runDir, 'echo.jsonl'), 'utf8').trim().split('\n');
+    // 9 policy scenarios × 2 trials, each with the sim's reply.
+    expect(lines).toHaveLength(18);
+    expect(lines.every((line) => JSON.parse(line).replyLength > 0)).toBe(true);
+    expect(JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'))).toEqual({ experiment: 'echo', units: 18 });
+    const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8'));
+    expect(manifest).toMatchObject({ status: 'success', spec: { experiment: 'echo', systems: [], modes: [] } });
+    expect(manifest.components[0]).toMatchObject({ kind: 'experiment', id: 'echo' });
+  });
+
+  it('resumes: the same command again runs no unit and keeps the records and summary', async () => {
+    const again = await copy.run('eval', args);
+    expect(again.code, ok(again)).toBe(0);
+    expect(again.stderr).toContain(`resuming ${runDir} (status was success)`);
+    expect(again.stdout).toContain('echo: 18 units');
+    expect(readFileSync(join(runDir, 'echo.jsonl'), 'utf8').trim().split('\n')).toHaveLength(18);
+  }, 120_000);
+
+  it('plans through --dry-run with its own plan, and names its run id by its prefix', async () => {
+    const planned = await copy.run('eval', [...args, '--dry-run']);
+    expect(planned.code, ok(planned)).toBe(0);
+    expect(planned.stdout).toMatch(/echo\s+none\s+-\s+plain\s+18\s+18\s+0/);
+    expect(planned.stdout).toContain('note: echo: one call per unit');
+    const unnamed = await copy.run('eval', [
+      '--experiment',
+      'echo',
+      '--model',
+      'sim',
+      '--trials',
+      '1',
+      '--out',
+      join(copy.dir, 'runs'),
+      '--cache-dir',
+      join(copy.dir, 'cache'),
+      '-q',
+    ]);
+    expect(unnamed.code, ok(unnamed)).toBe(0);
+    expect(unnamed.stdout).toMatch(/run directory: .*echo_sim_[0-9a-f]{8}/);
+  }, 120_000);
+
+  it('is listed by --help with its own arms (ownArms)', async () => {
+    const help = await copy.run('eval', ['--help']);
+    expect(help.code, ok(help)).toBe(0);
+    expect(help.stdout).toMatch(/echo\s+a throwaway experiment \(test only\)/);
+    expect(help.stdout).toContain('arm plain: the only arm');
+  }, 120_000);
+
+  it('is refused what it refuses (--shard) and what its rules forbid (--systems), naming the flag, writing nothing', async () => {
+    const bad = join(copy.dir, 'runs', 'bad');
+    const shard = await copy.run('eval', ['--experiment', 'echo', '--model', 'sim', '--shard', '1/2', '-o', bad]);
+    expect(shard.code).toBe(1);
+    expect(shard.stderr).toContain('--shard: splits the grid only; --experiment echo runs as one process');
+    const systems = await copy.run('eval', [
+      '--experiment',
+      'echo',
+      '--model',
+      'sim',
+      '--systems',
+      'graphiti',
+      '-o',
+      bad,
+    ]);
+    expect(systems.code).toBe(1);
+    expect(systems.stderr).toContain('--systems: echo keeps its reasoning memory in process: no systems');
+    expect(existsSync(bad)).toBe(false);
+  }, 120_000);
+});
