@@ -93,7 +93,9 @@ export function fillFieldSlots(record: unknown, slots: GuardFieldSlots): void {
  */
 export function fillFieldSlotsFromKeys(fields: GuardRecordMap, slots: GuardFieldSlots): void {
   for (let slot = 0; slot <= DERIVED_SLOT; slot += 1) slots[slot] = undefined;
-  for (const name of Object.keys(fields)) {
+  // for-in rather than Object.keys (no array per record); inherited keys are skipped, so the same own enumerable keys.
+  for (const name in fields) {
+    if (!Object.hasOwn(fields, name)) continue;
     const slot = SLOT_OF.get(name);
     if (slot !== undefined) slots[slot] = fields[name];
   }
