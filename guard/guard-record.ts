@@ -1,5 +1,6 @@
 // Reading one guard input record: its text (§10.2), field presence (§10.3), revocation (§10.4) and τ (§10.5).
 import { fromJsonLike, instantOfDate, parseIsoInstant, pythonStr, pythonTimestamp } from '#python-compat/index.js';
+import { isoTimestamp } from './iso-timestamp.js';
 
 /** A record as a map: a text field (`fact`, `text`, `content`, `memory` or `body`) plus any metadata. */
 export type GuardRecordMap = { readonly [field: string]: unknown };
@@ -93,7 +94,9 @@ export function fillFieldSlots(record: unknown, slots: GuardFieldSlots): void {
  */
 export function fillFieldSlotsFromKeys(fields: GuardRecordMap, slots: GuardFieldSlots): void {
   for (let slot = 0; slot <= DERIVED_SLOT; slot += 1) slots[slot] = undefined;
-  for (const name of Object.keys(fields)) {
+  // for-in rather than Object.keys (no array per record); inherited keys are skipped, so the same own enumerable keys.
+  for (const name in fields) {
+    if (!Object.hasOwn(fields, name)) continue;
     const slot = SLOT_OF.get(name);
     if (slot !== undefined) slots[slot] = fields[name];
   }
@@ -156,6 +159,9 @@ export function timeOf(slots: GuardFieldSlots): number | null {
   if (value === undefined) return null;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : pythonTimestamp(instantOfDate(value));
   if (typeof value !== 'string') return parsedTimestamp(value);
+  // The usual shapes read from their characters: a lookup of a string new to the process hashes it, costing more.
+  const read = isoTimestamp(value);
+  if (read !== undefined) return read;
   const known = PARSED_TIMESTAMPS.get(value);
   if (known !== undefined) return known;
   const parsed = parsedTimestamp(value);

@@ -304,6 +304,41 @@ describe('the guard after issue #18 returns what the guard before it returned', 
     expect(conflicts).toBeGreaterThan(1000);
   });
 
+  it('fields read in place: inherited and non-enumerable fields are not in the copy, so not read (for-in fast path)', () => {
+    // The in-place reader walks a record's fields with for-in (no key array per record); the copy `{fact, ...fields}`
+    // holds only own enumerable fields, so a field on the prototype or a non-enumerable one must be ignored.
+    const random = seeded(3233);
+    const old = '2024-01-01T00:00:00Z';
+    let hidden = 0;
+    for (let retrieval = 0; retrieval < 600; retrieval += 1) {
+      const records: MemoryRecord[] = randomRetrieval(random).map((input, index) => {
+        const { fact, ...fields } = typeof input === 'string' ? { fact: input } : input;
+        const shape = random();
+        if (shape < 0.5) return { id: `r${index}`, text: String(fact), fields: fields as never };
+        hidden += 1;
+        // A revocation or a newer time that only an inherited or non-enumerable field would carry.
+        const name = shape < 0.7 ? 'expired_at' : shape < 0.85 ? 'valid_at' : 'derived_from_status';
+        const value = name === 'valid_at' ? '2099-01-01T00:00:00Z' : name === 'expired_at' ? old : 'revoked';
+        if (shape < 0.8) {
+          const inherited = Object.assign(Object.create({ [name]: value }) as object, fields);
+          return { id: `r${index}`, text: String(fact), fields: inherited as never };
+        }
+        const own = { ...fields };
+        Object.defineProperty(own, name, { value, enumerable: false });
+        return { id: `r${index}`, text: String(fact), fields: own as never };
+      });
+      const config = configs[retrieval % configs.length]!;
+      const copies = records.map(memoryRecordToGuardInput);
+      const { kept, withheld, notes } = applyStaleRetrievalGuard(copies, config, now);
+      expect(applyStaleRetrievalGuardToMemoryRecords(records, config, now), `retrieval ${retrieval}`).toEqual({
+        kept: kept.map((k) => k.index),
+        withheld,
+        notes,
+      });
+    }
+    expect(hidden).toBeGreaterThan(1000);
+  });
+
   it('equal texts in one retrieval share one reading: the verdict of the same retrieval with every copy distinct', () => {
     // Issue #32: a candidate whose text equals an earlier candidate's reuses its features. Shortcut off: each copy
     // made a distinct string by leading spaces, which the conflict test does not read (no word, digit or cue; a

@@ -188,7 +188,7 @@ function guardCore(
   const notes: string[] = [];
   const order: number[] = [];
   const times: (number | null)[] = [];
-  const slots = emptyFieldSlots();
+  const slots = SLOTS;
   for (let index = 0; index < count; index += 1) {
     fillSlotsOf(index, copies, records, slots);
     const marked = settings.trustExplicitFields ? revocationOf(slots, now) : null;
@@ -331,6 +331,9 @@ function markKept(ids: readonly number[], base: number, kept: number): void {
 function clearMarks(ids: readonly number[], base: number): void {
   for (let at = 0; at < ids.length; at += 1) KEPT_MARKS[ids[at]! - base] = 0;
 }
+
+/** The field slots guardCore fills record by record (it never runs inside itself: one array, not one per call). */
+const SLOTS = emptyFieldSlots();
 
 /** Up to this many survivors, each candidate is tested against every kept record in order (no index to build). */
 const SCAN_ALL_UP_TO = 32;
