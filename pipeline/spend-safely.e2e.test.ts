@@ -210,6 +210,26 @@ describe('--budget-usd', () => {
     expect(server.requests).toHaveLength(0);
     expect(readdirSync(out)).toEqual([]);
   });
+
+  // A budget reserves decision calls only: an extraction model on the endpoint would spend outside it. The grid refused
+  // that; a follow-up (whose natural arm ingests through the extraction model) did not, and spent unbounded.
+  it.each([
+    ['the grid', ['--systems', 'graphiti', '--modes', 'natural', '--arms', 'none']],
+    ['a follow-up', ['--experiment', 'writeback', '--systems', 'graphiti', '--arms', 'natural', '--hops', '1']],
+  ])('%s: a real extraction model is refused under a budget before anything is sent', async (_, args) => {
+    server = await startOpenAICompatibleServer(answer);
+    const out = tmp('stalebench-budget-extraction-');
+    const refused = await runCli(
+      ['--model', 'gpt-5-nano', ...args, '--trials', '1', '--extraction-model', 'gpt-5-nano', '--budget-usd', '1'],
+      endpoint(server.baseURL),
+    );
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toMatch(
+      /--budget-usd: bounds decision calls only; --extraction-model gpt-5-nano would spend outside it/,
+    );
+    expect(server.requests).toHaveLength(0);
+    expect(readdirSync(out)).toEqual([]);
+  });
 });
 
 describe('totals and secrets', () => {

@@ -108,12 +108,17 @@ export function checkOwnArms(spec: Pick<RunSpec, 'experiment' | 'arms'>): void {
     if (!arms.includes(arm)) throw new UnknownComponentError(`${spec.experiment} arm`, arm, arms);
 }
 
-/**
- * The grid: every arm is in the arm registry, and a budget is refused when a real extraction model or embedder would
- * spend outside it (a budget bounds the decision calls it can reserve).
- */
+/** The grid: every arm is in the arm registry, and the budget bounds every call (`checkBudgetBounds`). */
 export function checkGridArms(spec: Pick<RunSpec, 'arms' | 'extraction' | 'embedder' | 'control'>): void {
   for (const arm of spec.arms) if (!isArmId(arm)) throw new UnknownComponentError('arm', arm, ARM_IDS);
+  checkBudgetBounds(spec);
+}
+
+/**
+ * An experiment on memory systems (the grid, a follow-up): a budget is refused when a real extraction model or embedder
+ * would spend outside it (a budget bounds the decision calls it can reserve), unless `--allow-unpriced`.
+ */
+export function checkBudgetBounds(spec: Pick<RunSpec, 'extraction' | 'embedder' | 'control'>): void {
   const unbounded = [
     EXTRACTION_MODELS.get(spec.extraction.id).remote ? `--extraction-model ${String(spec.extraction.model)}` : null,
     EMBEDDERS.get(spec.embedder.id).remote ? `--embedder ${spec.embedder.id} (${String(spec.embedder.model)})` : null,
