@@ -7,7 +7,6 @@
 // Files touched: 4 = the kind's file + the table's file (both new) + run-kinds/index.ts + tables/index.ts (an import
 // and an entry each); on b4afedf the same change touched 24. The last test asserts the copy differs by exactly these.
 // (A real table also updates the id lists analysis/tables/index.test.ts pins at run time: test data, not code.)
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,7 +19,12 @@ import { openRunLogFile } from '../../pipeline/run-log/run-log-chain.js';
 import { readLogHeads } from '../../pipeline/run-log/run-log-repair.js';
 import { RUN_LOG_VERSION, type RunManifest } from '../../pipeline/run-log/run-log.js';
 import { promptFingerprint } from '../../pipeline/suites/grid/prompt-fingerprint.js';
-import { type CommandResult, copySourceTree, type SourceCopy } from '../../pipeline/test-support/source-copy.js';
+import {
+  type CommandResult,
+  copySourceTree,
+  runNode,
+  type SourceCopy,
+} from '../../pipeline/test-support/source-copy.js';
 import { loadScenarios } from '../../scenarios/index.js';
 import { unsafeAction } from '../../scenarios/scenario.js';
 import { SUMMARY_VERSION } from '../grid/summarize.js';
@@ -228,23 +232,6 @@ async function writeTallyRun(runDir: string, forged = false): Promise<void> {
   } satisfies RunManifest);
 }
 
-/** Runs node in the copy (`pnpm view`, vitest: source-copy's `run` has neither) and collects what it printed. */
-function runNode(copy: SourceCopy, args: readonly string[]): Promise<CommandResult> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, args, {
-      cwd: copy.dir,
-      env: { ...process.env, CI: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-    child.on('error', fail);
-    child.on('exit', (code) => done({ code, stdout, stderr }));
-  });
-}
-
 /** Every file under the folders tsconfig.json type-checks, relative to `root`. */
 function sourceFiles(root: string): string[] {
   const { include } = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')) as { include: string[] };
@@ -328,7 +315,14 @@ describe('a run kind and a table over it, each registered with one file and one 
 
   it('is listed and indexed by pnpm view: its units by cell and outcome', async () => {
     const out = join(root, 'view');
-    const viewed = await runNode(copy, ['--import', 'tsx', 'analysis/view/view-command.ts', runDir, '--static', out]);
+    const viewed = await runNode(copy.dir, [
+      '--import',
+      'tsx',
+      'analysis/view/view-command.ts',
+      runDir,
+      '--static',
+      out,
+    ]);
     expect(viewed.code, ok(viewed)).toBe(0);
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('<td>tally</td><td>success</td>');
     const [runPages] = readdirSync(join(out, 'runs'));
@@ -349,7 +343,7 @@ describe('a run kind and a table over it, each registered with one file and one 
 
   it('keeps the architecture test green: no kind branch outside the kind files, every kind file registered once', async () => {
     const vitest = join('node_modules', 'vitest', 'vitest.mjs');
-    const result = await runNode(copy, [vitest, 'run', 'analysis/run-kinds/kind-branches.test.ts']);
+    const result = await runNode(copy.dir, [vitest, 'run', 'analysis/run-kinds/kind-branches.test.ts']);
     expect(result.code, ok(result)).toBe(0);
     expect(result.stdout).toContain('5 passed');
   }, 120_000);

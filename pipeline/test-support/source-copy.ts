@@ -42,7 +42,8 @@ export interface SourceCopy {
   remove(): void;
 }
 
-function runNode(cwd: string, args: readonly string[]): Promise<CommandResult> {
+/** Runs node with `args` in `cwd` (CI=1) and collects what it printed. */
+export function runNode(cwd: string, args: readonly string[]): Promise<CommandResult> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, args, {
       cwd,
