@@ -81,7 +81,7 @@ export interface RunScenarios {
 /** The rules of the run's eval phase that its components are checked and built with. */
 export type ComponentRules = Pick<
   EvalPhaseRulesV1<RunSpec, RunScenarios>,
-  'refuses' | 'checkComponents' | 'scenarios' | 'extraModels'
+  'refuses' | 'checkComponents' | 'scenarios' | 'extraModels' | 'memorySystems'
 >;
 
 /** Every system and arm of the spec is registered (an unknown one names the available ids); the phase checks its arms. */
@@ -99,6 +99,8 @@ export function validateComponents(spec: RunSpec, phase: ComponentRules): void {
   if (tamper && spec.tamper === 'unrevoke')
     throw new InvalidInputError('command line', [{ path: '--tamper', message: tamper(spec.experiment) }]);
   phase.checkComponents(spec);
+  // Memory systems ingest through the extraction model and read through the embedder: a budget must bound both.
+  if (phase.memorySystems) checkBudgetBounds(spec);
 }
 
 /** An experiment with its own arms (a follow-up, forged-reasoning): every arm of the spec is one of its line's. */
@@ -108,17 +110,16 @@ export function checkOwnArms(spec: Pick<RunSpec, 'experiment' | 'arms'>): void {
     if (!arms.includes(arm)) throw new UnknownComponentError(`${spec.experiment} arm`, arm, arms);
 }
 
-/** The grid: every arm is in the arm registry, and the budget bounds every call (`checkBudgetBounds`). */
-export function checkGridArms(spec: Pick<RunSpec, 'arms' | 'extraction' | 'embedder' | 'control'>): void {
+/** The grid: every arm is in the arm registry. */
+export function checkGridArms(spec: Pick<RunSpec, 'arms'>): void {
   for (const arm of spec.arms) if (!isArmId(arm)) throw new UnknownComponentError('arm', arm, ARM_IDS);
-  checkBudgetBounds(spec);
 }
 
 /**
- * An experiment on memory systems (the grid, a follow-up): a budget is refused when a real extraction model or embedder
+ * A phase on memory systems (the grid, a follow-up): a budget is refused when a real extraction model or embedder
  * would spend outside it (a budget bounds the decision calls it can reserve), unless `--allow-unpriced`.
  */
-export function checkBudgetBounds(spec: Pick<RunSpec, 'extraction' | 'embedder' | 'control'>): void {
+function checkBudgetBounds(spec: Pick<RunSpec, 'extraction' | 'embedder' | 'control'>): void {
   const unbounded = [
     EXTRACTION_MODELS.get(spec.extraction.id).remote ? `--extraction-model ${String(spec.extraction.model)}` : null,
     EMBEDDERS.get(spec.embedder.id).remote ? `--embedder ${spec.embedder.id} (${String(spec.embedder.model)})` : null,

@@ -8,7 +8,6 @@ import { writeJsonAtomic } from '../../run-log/json-files.js';
 import { EXPERIMENTS } from '../../run/experiments.js';
 import { accountFollowUp, followUpOutcome } from '../../run/run-accounting.js';
 import {
-  checkBudgetBounds,
   checkOwnArms,
   loadExploitScenarioSet,
   loadPolicyScenarioSet,
@@ -96,11 +95,7 @@ export const followUpEvalPhase: EvalPhase = {
   specIdentity: (experiment, args) => ({ experiment, ...args }),
   runIdPrefix: (experiment) => `${experiment}_`,
   scenarios: (spec) => SCENARIO_SETS[EXPERIMENTS.get(spec.experiment).scenarioKind](spec),
-  // Its natural arms ingest through the extraction model and every read embeds: a budget must bound those too.
-  checkComponents: (spec) => {
-    checkOwnArms(spec);
-    checkBudgetBounds(spec);
-  },
+  checkComponents: checkOwnArms,
   extraModels: () => [],
   components: () => [],
   plan: (input) => planFollowUp(input, stepsOf(input.spec.experiment)),
