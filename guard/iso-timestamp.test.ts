@@ -1,6 +1,7 @@
 import { parseIsoInstant, pythonTimestamp } from '#python-compat/index.js';
 import { describe, expect, it } from 'vitest';
 import { isoTimestamp } from './iso-timestamp.js';
+import { seededRandom } from '#core/seeded-random.js';
 
 /** τ of a time string as the guard read it before the fast path: CPython's parse after `Z` → `+00:00`. */
 function parsed(text: string): number | null {
@@ -8,23 +9,11 @@ function parsed(text: string): number | null {
   return instant === null ? null : pythonTimestamp(instant);
 }
 
-/** mulberry32, so the strings are the same on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const pad = (value: number, width: number): string => String(value).padStart(width, '0');
 
 describe('isoTimestamp', () => {
   it('equals the CPython-exact parse wherever it answers, and answers on the usual shapes', () => {
-    const random = seeded(3240);
+    const random = seededRandom(3240);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
     let answered = 0;
     for (let draw = 0; draw < 60_000; draw += 1) {

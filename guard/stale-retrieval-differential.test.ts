@@ -20,6 +20,7 @@ import {
   memoryRecordToGuardInput,
   unresolvedConflictNote,
 } from './stale-retrieval-guard.js';
+import { seededRandom } from '#core/seeded-random.js';
 
 // ---- The guard as it was on main before issue #18 (guard/conflict.ts, stale-retrieval-guard.ts, τ). Test-only. ----
 const STOP = new Set(
@@ -124,17 +125,6 @@ function oldGuard(records: readonly GuardInput[], partial: Partial<GuardConfig>,
 }
 // ---- end of the copy ----
 
-/** mulberry32, so a failure names a seed that reproduces it. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const VOCABULARY = (
   'deployment approval reviewers reviewer transfers transfer policies policy never may permitted allowed can must ' +
   'prohibited denied granted deny grant block blocked monitor monitored delete deleted retain retained keep ' +
@@ -192,7 +182,7 @@ describe('the guard after issue #18 returns what the guard before it returned', 
   ];
 
   it('conflict(a, b): identical outcome on random pairs, under every configuration', () => {
-    const random = seeded(18);
+    const random = seededRandom(18);
     for (let pair = 0; pair < 4000; pair += 1) {
       const [a, b] = [randomRetrieval(random), randomRetrieval(random)].map((r) => textOf(r[0] ?? 'x'));
       const config = resolveGuardConfig(configs[pair % configs.length]);
@@ -201,7 +191,7 @@ describe('the guard after issue #18 returns what the guard before it returned', 
   });
 
   it('texts never seen before, built letter by letter (case, non-ASCII, digits, cues across words): same verdicts', () => {
-    const random = seeded(32);
+    const random = seededRandom(32);
     const pieces = [
       ...'abcdefghijklmnopqrstuvwxyzAEINOST0123456789$,. -'.split(''),
       ...['no ', 'No ', 'must not', 'MAY NOT', 'may  not', 'cannot', 'never', 'one', 'two', 'dual', 'single'],
@@ -258,7 +248,7 @@ describe('the guard after issue #18 returns what the guard before it returned', 
   });
 
   it('the verdict: identical kept, withheld and notes on 1,500 random retrievals (short and long, index path too)', () => {
-    const random = seeded(1812);
+    const random = seededRandom(1812);
     let conflicts = 0;
     for (let retrieval = 0; retrieval < 1500; retrieval += 1) {
       const records = randomRetrieval(random);
@@ -272,7 +262,7 @@ describe('the guard after issue #18 returns what the guard before it returned', 
   });
 
   it('backend records read in place: the verdict of their {fact, ...fields} copies (empty text, a fact field too)', () => {
-    const random = seeded(3201);
+    const random = seededRandom(3201);
     let conflicts = 0;
     for (let retrieval = 0; retrieval < 1500; retrieval += 1) {
       const records: MemoryRecord[] = randomRetrieval(random).map((input, index) => {
@@ -307,7 +297,7 @@ describe('the guard after issue #18 returns what the guard before it returned', 
   it('fields read in place: inherited and non-enumerable fields are not in the copy, so not read (for-in fast path)', () => {
     // The in-place reader walks a record's fields with for-in (no key array per record); the copy `{fact, ...fields}`
     // holds only own enumerable fields, so a field on the prototype or a non-enumerable one must be ignored.
-    const random = seeded(3233);
+    const random = seededRandom(3233);
     const old = '2024-01-01T00:00:00Z';
     let hidden = 0;
     for (let retrieval = 0; retrieval < 600; retrieval += 1) {
@@ -343,7 +333,7 @@ describe('the guard after issue #18 returns what the guard before it returned', 
     // Issue #32: a candidate whose text equals an earlier candidate's reuses its features. Shortcut off: each copy
     // made a distinct string by leading spaces, which the conflict test does not read (no word, digit or cue; a
     // trailing space would complete a final `no` into the cue `no `).
-    const random = seeded(3232);
+    const random = seededRandom(3232);
     const texts = [
       ...VOCABULARY,
       'A single operator may execute transfers up to $1,000,000.',

@@ -5,6 +5,7 @@ import type { GuardInput } from '../../guard/guard-record.js';
 import { screenOf } from '../defences/index.js';
 import { runSpecGuard, type FreshRun } from './bench-guard-python.js';
 import { asMemoryRecords } from './bench-guard.js';
+import { seededRandom } from '#core/seeded-random.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const NOW = '2026-03-01T12:00:00.000Z';
@@ -34,17 +35,6 @@ const VECTORS: GuardInput[][] = [
     { fact: 'Single-operator transfers are capped at $10,000.', created_at: NOW },
   ],
 ];
-
-/** mulberry32. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const WORDS =
   'Deployment approval reviewers one two single dual never may not no cannot must $10,000 $1,000,000 2024 backups delete retain keep blocked monitored allowed denied granted policies logins TOR MFA waiver required skip export internal access card disclose refuse'.split(
@@ -82,7 +72,7 @@ const asText = (group: readonly unknown[]): string[] => {
 
 describe('guard_spec.py, the spec guard in Python the bench times', () => {
   it('returns the guard verdict on the acceptance vectors and on 600 generated retrievals', () => {
-    const random = seeded(3210);
+    const random = seededRandom(3210);
     const groups = [
       VECTORS,
       Array.from({ length: 300 }, () => generated(random)),

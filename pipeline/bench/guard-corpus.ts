@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GuardInput } from '../../guard/guard-record.js';
 import type { Scenario } from '../../scenarios/scenario.js';
+import { seededRandom } from '#core/seeded-random.js';
 
 /** The corpus file, relative to the repository root. */
 export const GUARD_CORPUS_FILE = join('data', 'bench', 'guard-retrievals.json');
@@ -12,18 +13,6 @@ const RETRIEVALS = 200;
 const K = 10;
 /** The clock the corpus is built around and guarded at (records are older, or scheduled after it). */
 export const GUARD_CORPUS_NOW = '2026-03-01T12:00:00.000Z';
-
-/** mulberry32: a small seeded generator, so the corpus is the same on every machine. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** One record: a scenario text with a time field in one of the shapes backends return, sometimes a revocation field. */
 function recordOf(text: string, random: () => number): GuardInput {
@@ -48,7 +37,7 @@ function recordOf(text: string, random: () => number): GuardInput {
  * scenarios) in a seeded order. Deterministic; `pnpm bench --write-corpus` writes it, a test checks the file.
  */
 export function generateGuardCorpus(scenarios: readonly Pick<Scenario, 'v1' | 'v2' | 'distractors'>[]): GuardInput[][] {
-  const random = seeded(20261203);
+  const random = seededRandom(20261203);
   const pool = scenarios.flatMap((s) => [s.v1, s.v2, ...s.distractors]);
   return Array.from({ length: RETRIEVALS }, (_, index) => {
     const own = scenarios[index % scenarios.length]!;
