@@ -1,4 +1,5 @@
-// One eval process on one run directory: lock, nonce, resume check, leftovers of dead invocations, manifest history.
+// One process on one run directory, for every suite: lock, nonce, version and resume checks, leftovers of dead
+// invocations, how each invocation ended, the signature. `openRunSession` is `pnpm eval`'s; run-suite.ts uses the rest.
 import { randomBytes, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -9,7 +10,7 @@ import { InvalidInputError } from '#core/errors.js';
 import { ATOMIC_TEMPORARY, readJsonIfExists, writeJsonAtomic } from '../run-log/json-files.js';
 import { ResumeRefusedError, resumeChanges, type RunFingerprint } from './resume-check.js';
 import { acquireRunLock } from './run-lock.js';
-import { runLogVersionProblem, type RunInvocation, type RunManifest } from '../run-log/run-log.js';
+import { runLogVersionProblem, type RunInvocation, type RunManifest, type RunStatus } from '../run-log/run-log.js';
 import { signRun } from './run-signature.js';
 
 /** Inputs of `openRunSession`. */
@@ -43,16 +44,44 @@ export interface RunSession extends AsyncDisposable {
   manifestFor(fresh: RunManifest): RunManifest;
 }
 
+/** What every run directory's owner needs, whichever suite writes it (`pnpm eval`, `pnpm integrity`, ...). */
+export interface RunDirectoryInput<Manifest> {
+  runDir: string;
+  log: (line: string) => void;
+  /**
+   * Refuses the manifest as found by throwing (another spec, suite or shard): called with the lock held, after the
+   * version check, before anything is removed or written.
+   */
+  admit(previous: Manifest | undefined, manifestPath: string): void;
+  /** Removes what dead invocations (their nonces) left outside the directory; what it removed joins this invocation. */
+  removeLeftovers?(earlier: string[]): Promise<RunInvocation['removedLeftovers']>;
+  /** Signs the run (`signature.json`) after the manifest's last write, on every exit path that wrote one. */
+  signKey?: KeyObject;
+}
+
+/** A run directory this process holds; `await using` releases the lock and records how the invocation ended. */
+export interface RunDirectory<Manifest> extends AsyncDisposable {
+  /** This process's nonce (8 hex digits). */
+  readonly nonce: string;
+  /** The manifest as found, for a resume. */
+  readonly previous: Manifest | undefined;
+  /** This invocation's line of the manifest's `invocations`. */
+  readonly invocation: RunInvocation;
+  /** Says that the manifest now lists this invocation: disposing records its end there (unless the owner did). */
+  written(): void;
+}
+
 /**
- * Opens the run directory for this process: takes its lock (a live holder: `RunLockedError`), reads the manifest
- * only then, refuses a different spec or (without `resumeAnyway`) a different experiment, and removes what dead
- * invocations left on the engines and in `work/`. On failure the lock is released and a directory this call
- * created is removed again.
+ * Opens a run directory for this process, the same for every suite: takes its lock (a live holder:
+ * `RunLockedError`), reads the manifest only then, refuses one this code cannot read and whatever `admit` refuses,
+ * then removes what dead invocations left (`removeLeftovers`, `work/`, temporary files of atomic writes). On failure
+ * the lock is released and a directory this call created is removed again.
  *
- * @example
- * await using session = await openRunSession({ runDir, specHash, engine, fingerprint, resumeAnyway: false, log });
+ * @example await using directory = await openRunDirectory({ runDir, log, admit: (previous) => checkSameSpec(previous) });
  */
-export async function openRunSession(input: RunSessionInput): Promise<RunSession> {
+export async function openRunDirectory<Manifest extends { version: unknown; invocations?: RunInvocation[] }>(
+  input: RunDirectoryInput<Manifest>,
+): Promise<RunDirectory<Manifest>> {
   const { runDir, log } = input;
   const created = !existsSync(runDir);
   mkdirSync(runDir, { recursive: true });
@@ -66,44 +95,20 @@ export async function openRunSession(input: RunSessionInput): Promise<RunSession
   }
   const manifestPath = join(runDir, 'manifest.json');
   const invocation: RunInvocation = { nonce, pid: process.pid, host: hostname(), startedAt: lock.holder.startedAt };
-  let previous: RunManifest | undefined;
-  let changes: string[] = [];
+  let previous: Manifest | undefined;
   try {
-    previous = readJsonIfExists<RunManifest>(manifestPath);
+    previous = readJsonIfExists<Manifest>(manifestPath);
     // A run this code cannot read (version 1, or a newer stalebench's) is not extended: nothing is written to it.
     const version = previous && runLogVersionProblem(previous.version);
     if (version) throw new InvalidInputError(manifestPath, [{ path: 'version', message: `${version}; not resumed` }]);
-    if (previous && previous.specHash !== input.specHash) {
-      throw new InvalidInputError(manifestPath, [
-        {
-          path: 'specHash',
-          message: `this run directory holds a different run (spec ${previous.specHash.slice(0, 8)}, yours ${input.specHash.slice(0, 8)}${limitDifference(previous.spec?.limit, input.limit)}); pick another --run-id or --out`,
-        },
-      ]);
-    }
-    changes = previous ? resumeChanges(previous, input.fingerprint) : [];
-    if (changes.length > 0 && !input.resumeAnyway) throw new ResumeRefusedError(runDir, changes);
-    if (changes.length > 0)
-      log(
-        `resuming anyway over ${changes.length} difference(s):\n${changes.map((change) => `  - ${change}`).join('\n')}`,
-      );
+    input.admit(previous, manifestPath);
     // We hold the lock, so every earlier invocation of this directory is over: whatever it left is a leftover.
     const earlier = [
       ...(previous?.invocations ?? []).map((entry) => entry.nonce),
       ...(lock.takenOver ? [lock.takenOver.nonce] : []),
     ];
-    const removed = await removeEngineNamespaces(input.engine, earlier);
-    for (const entry of removed)
-      log(
-        `removed leftovers of invocation ${entry.nonce} on ${entry.engine}: ${entry.namespaces.length} namespace(s), ${entry.detail}`,
-      );
-    if (removed.length > 0)
-      invocation.removedLeftovers = removed.map((entry) => ({
-        nonce: entry.nonce,
-        engine: entry.engine,
-        namespaces: entry.namespaces.length,
-        detail: entry.detail,
-      }));
+    const removed = (await input.removeLeftovers?.(earlier)) ?? [];
+    if (removed.length > 0) invocation.removedLeftovers = removed;
     rmSync(join(runDir, 'work'), { recursive: true, force: true });
     removeTemporaries(runDir, log);
   } catch (error) {
@@ -115,8 +120,83 @@ export async function openRunSession(input: RunSessionInput): Promise<RunSession
   return {
     nonce,
     previous,
-    manifestFor(fresh) {
+    invocation,
+    written() {
       written = true;
+    },
+    async [Symbol.asyncDispose]() {
+      try {
+        const current = written ? readJsonIfExists<Manifest>(manifestPath) : undefined;
+        const own = current?.invocations?.find((entry) => entry.nonce === nonce);
+        if (current && own) {
+          if (!own.ended) {
+            const status = (current as { status?: RunStatus }).status;
+            own.ended = {
+              at: new Date().toISOString(),
+              status: status === 'started' || !status ? 'exception' : status,
+            };
+            writeJsonAtomic(manifestPath, current);
+          }
+          // Signed last: the heads, the manifest as it now stands and summary.json (run-signature.ts).
+          if (input.signKey) signRun(runDir, input.signKey);
+        }
+      } finally {
+        lock.release();
+      }
+    },
+  };
+}
+
+/**
+ * Opens the run directory of a `pnpm eval` run (`openRunDirectory`): refuses a different spec or (without
+ * `resumeAnyway`) a different experiment, and removes what dead invocations left on the engines.
+ *
+ * @example
+ * await using session = await openRunSession({ runDir, specHash, engine, fingerprint, resumeAnyway: false, log });
+ */
+export async function openRunSession(input: RunSessionInput): Promise<RunSession> {
+  const { log } = input;
+  let changes: string[] = [];
+  const directory = await openRunDirectory<RunManifest>({
+    runDir: input.runDir,
+    log,
+    ...(input.signKey ? { signKey: input.signKey } : {}),
+    admit(previous, manifestPath) {
+      if (previous && previous.specHash !== input.specHash) {
+        throw new InvalidInputError(manifestPath, [
+          {
+            path: 'specHash',
+            message: `this run directory holds a different run (spec ${previous.specHash.slice(0, 8)}, yours ${input.specHash.slice(0, 8)}${limitDifference(previous.spec?.limit, input.limit)}); pick another --run-id or --out`,
+          },
+        ]);
+      }
+      changes = previous ? resumeChanges(previous, input.fingerprint) : [];
+      if (changes.length > 0 && !input.resumeAnyway) throw new ResumeRefusedError(input.runDir, changes);
+      if (changes.length > 0)
+        log(
+          `resuming anyway over ${changes.length} difference(s):\n${changes.map((change) => `  - ${change}`).join('\n')}`,
+        );
+    },
+    async removeLeftovers(earlier) {
+      const removed = await removeEngineNamespaces(input.engine, earlier);
+      for (const entry of removed)
+        log(
+          `removed leftovers of invocation ${entry.nonce} on ${entry.engine}: ${entry.namespaces.length} namespace(s), ${entry.detail}`,
+        );
+      return removed.map((entry) => ({
+        nonce: entry.nonce,
+        engine: entry.engine,
+        namespaces: entry.namespaces.length,
+        detail: entry.detail,
+      }));
+    },
+  });
+  const { nonce, previous, invocation } = directory;
+  return {
+    nonce,
+    previous,
+    manifestFor(fresh) {
+      directory.written();
       if (!previous) return { ...fresh, invocations: [invocation] };
       const { error: _error, counts: _counts, ...kept } = previous;
       const resumes =
@@ -136,23 +216,7 @@ export async function openRunSession(input: RunSessionInput): Promise<RunSession
         ...(resumes ? { resumes } : {}),
       };
     },
-    async [Symbol.asyncDispose]() {
-      try {
-        const current = written ? readJsonIfExists<RunManifest>(manifestPath) : undefined;
-        const own = current?.invocations?.find((entry) => entry.nonce === nonce);
-        if (current && own) {
-          own.ended = {
-            at: new Date().toISOString(),
-            status: current.status === 'started' ? 'exception' : current.status,
-          };
-          writeJsonAtomic(manifestPath, current);
-          // Signed last: the heads, the manifest as it now stands and summary.json (run-signature.ts).
-          if (input.signKey) signRun(runDir, input.signKey);
-        }
-      } finally {
-        lock.release();
-      }
-    },
+    [Symbol.asyncDispose]: () => directory[Symbol.asyncDispose](),
   };
 }
 

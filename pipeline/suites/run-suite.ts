@@ -1,13 +1,12 @@
-// The one runner of suites (issue #27 item 2): plan → lock → verify and repair the run log → manifest → setup →
-// units (skipping recorded ones) → summary → manifest with heads and binding. Reuses eval's run mechanics.
-import { randomBytes } from 'node:crypto';
+// The one runner of suites (issue #27 item 2): plan → run directory (run-session.ts's, as eval's: lock, version,
+// leftovers) → verify and repair the run log → manifest → setup → units (skipping recorded ones) → summary →
+// manifest with heads and binding. Reuses eval's run mechanics.
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { InvalidInputError } from '#core/errors.js';
-import { readJsonIfExists, readJsonLines, sha256, writeJsonAtomic } from '../run-log/json-files.js';
+import { readJsonLines, sha256, writeJsonAtomic } from '../run-log/json-files.js';
 import { runBinding } from '../run/run-binding.js';
-import { acquireRunLock } from '../run/run-lock.js';
+import { openRunDirectory } from '../run/run-session.js';
 import { RUN_LOG_VERSION, type RunManifest } from '../run-log/run-log.js';
 import { openRunLogFile } from '../run-log/run-log-chain.js';
 import { prepareRunLog, readLogHeads } from '../run-log/run-log-repair.js';
@@ -107,80 +106,77 @@ export async function runSuite<Args, Summary>(
   const spec = suiteSpecOf(suite as AnySuite, args, options.shard, options.limit);
   const specHash = specHashOf(spec);
   const units = selectUnits(suite.plan(args), options.shard, options.limit);
-  mkdirSync(runDir, { recursive: true });
-  const nonce = randomBytes(4).toString('hex');
-  const lock = await acquireRunLock(runDir, { nonce, log });
+  await using directory = await openRunDirectory<SuiteManifest>({
+    runDir,
+    log,
+    admit: (previous) => refuseOtherRun(runDir, previous, suite.id, specHash, options.shard ?? null),
+  });
+  const { previous, invocation, nonce } = directory;
   const manifestPath = join(runDir, 'manifest.json');
+  // The chain is checked (refusing an edited log) and a torn last line moved aside before anything is appended.
+  const logHeads = prepareRunLog(runDir, previous as unknown as RunManifest | undefined, log);
+  const at = (options.now ?? (() => new Date()))().toISOString();
+  let manifest: SuiteManifest = {
+    version: RUN_LOG_VERSION,
+    runId: previous?.runId ?? suiteRunId(spec),
+    suite: suite.id,
+    status: 'started',
+    createdAt: previous?.createdAt ?? at,
+    updatedAt: at,
+    spec,
+    specHash,
+    ...(options.shard ? { shard: options.shard } : {}),
+    invocations: [...(previous?.invocations ?? []), invocation],
+    runtime: { node: process.versions.node, platform: `${process.platform} ${process.arch}` },
+    counts: { units: units.length, done: 0, skippedAsDone: 0 },
+    logHeads,
+    bound: runBinding(runDir, spec),
+  };
+  writeJsonAtomic(manifestPath, manifest);
+  directory.written();
+  const finish = (status: SuiteManifest['status'], extra: Partial<SuiteManifest>) => {
+    manifest = { ...manifest, ...extra, status, updatedAt: new Date().toISOString() };
+    manifest.invocations = manifest.invocations.map((entry) =>
+      entry.nonce === nonce ? { ...entry, ended: { at: manifest.updatedAt, status } } : entry,
+    );
+    writeJsonAtomic(manifestPath, { ...manifest, logHeads: readLogHeads(runDir), bound: runBinding(runDir, spec) });
+  };
+  const signal = options.signal ?? new AbortController().signal;
   try {
-    const previous = readJsonIfExists<SuiteManifest>(manifestPath);
-    refuseOtherRun(runDir, previous, suite.id, specHash, options.shard ?? null);
-    // The chain is checked (refusing an edited log) and a torn last line moved aside before anything is appended.
-    const logHeads = prepareRunLog(runDir, previous as unknown as RunManifest | undefined, log);
-    const at = (options.now ?? (() => new Date()))().toISOString();
-    const invocation = { nonce, pid: process.pid, host: hostname(), startedAt: lock.holder.startedAt };
-    let manifest: SuiteManifest = {
-      version: RUN_LOG_VERSION,
-      runId: previous?.runId ?? suiteRunId(spec),
-      suite: suite.id,
-      status: 'started',
-      createdAt: previous?.createdAt ?? at,
-      updatedAt: at,
-      spec,
-      specHash,
-      ...(options.shard ? { shard: options.shard } : {}),
-      invocations: [...(previous?.invocations ?? []), invocation],
-      runtime: { node: process.versions.node, platform: `${process.platform} ${process.arch}` },
-      counts: { units: units.length, done: 0, skippedAsDone: 0 },
-      logHeads,
-      bound: runBinding(runDir, spec),
-    };
-    writeJsonAtomic(manifestPath, manifest);
-    const finish = (status: SuiteManifest['status'], extra: Partial<SuiteManifest>) => {
-      manifest = { ...manifest, ...extra, status, updatedAt: new Date().toISOString() };
-      manifest.invocations = manifest.invocations.map((entry) =>
-        entry.nonce === nonce ? { ...entry, ended: { at: manifest.updatedAt, status } } : entry,
-      );
-      writeJsonAtomic(manifestPath, { ...manifest, logHeads: readLogHeads(runDir), bound: runBinding(runDir, spec) });
-    };
-    const signal = options.signal ?? new AbortController().signal;
-    try {
-      const recorded = new Map(
-        readJsonLines<SuiteRecordLine>(join(runDir, SUITE_RECORDS_FILE)).rows.map((row) => [row.unit, row]),
-      );
-      const todo = units.filter((unit) => !recorded.has(unit.id));
-      const skippedAsDone = units.length - todo.length;
-      if (skippedAsDone > 0) log(`resuming ${runDir}: ${skippedAsDone} of ${units.length} unit(s) already recorded`);
-      const setup = todo.length > 0 && suite.setup ? await suite.setup(args, log) : undefined;
-      const file = openRunLogFile(runDir, SUITE_RECORDS_FILE);
-      for (const unit of todo) {
-        signal.throwIfAborted();
-        const workDir = join(runDir, 'work', sha256(unit.id).slice(0, 12));
-        mkdirSync(workDir, { recursive: true });
-        const record = await suite.runUnit(unit, { setup, signal, progress: log, workDir });
-        const line: SuiteRecordLine = { unit: unit.id, cell: unit.cell, record };
-        file.append(line);
-        recorded.set(unit.id, line);
-        rmSync(workDir, { recursive: true, force: true });
-      }
-      if (existsSync(join(runDir, 'work'))) rmSync(join(runDir, 'work'), { recursive: true, force: true });
-      const records = units.map((unit) => recorded.get(unit.id)!.record);
-      const summary = suite.summarize(records, args, {
-        startedAt: manifest.createdAt,
-        command: options.command,
-        runtime: manifest.runtime,
-      });
-      writeJsonAtomic(join(runDir, 'summary.json'), summary);
-      const exitCode = suite.exitCode(summary, args);
-      finish('success', { counts: { units: units.length, done: units.length, skippedAsDone }, exitCode });
-      return { runDir, runId: manifest.runId, summary, exitCode, ran: todo.length, skippedAsDone };
-    } catch (error) {
-      finish(signal.aborted ? 'cancelled' : 'error', {
-        error: { message: error instanceof Error ? error.message : String(error) },
-      });
-      throw error;
+    const recorded = new Map(
+      readJsonLines<SuiteRecordLine>(join(runDir, SUITE_RECORDS_FILE)).rows.map((row) => [row.unit, row]),
+    );
+    const todo = units.filter((unit) => !recorded.has(unit.id));
+    const skippedAsDone = units.length - todo.length;
+    if (skippedAsDone > 0) log(`resuming ${runDir}: ${skippedAsDone} of ${units.length} unit(s) already recorded`);
+    const setup = todo.length > 0 && suite.setup ? await suite.setup(args, log) : undefined;
+    const file = openRunLogFile(runDir, SUITE_RECORDS_FILE);
+    for (const unit of todo) {
+      signal.throwIfAborted();
+      const workDir = join(runDir, 'work', sha256(unit.id).slice(0, 12));
+      mkdirSync(workDir, { recursive: true });
+      const record = await suite.runUnit(unit, { setup, signal, progress: log, workDir });
+      const line: SuiteRecordLine = { unit: unit.id, cell: unit.cell, record };
+      file.append(line);
+      recorded.set(unit.id, line);
+      rmSync(workDir, { recursive: true, force: true });
     }
-  } finally {
-    lock.release();
+    if (existsSync(join(runDir, 'work'))) rmSync(join(runDir, 'work'), { recursive: true, force: true });
+    const records = units.map((unit) => recorded.get(unit.id)!.record);
+    const summary = suite.summarize(records, args, {
+      startedAt: manifest.createdAt,
+      command: options.command,
+      runtime: manifest.runtime,
+    });
+    writeJsonAtomic(join(runDir, 'summary.json'), summary);
+    const exitCode = suite.exitCode(summary, args);
+    finish('success', { counts: { units: units.length, done: units.length, skippedAsDone }, exitCode });
+    return { runDir, runId: manifest.runId, summary, exitCode, ran: todo.length, skippedAsDone };
+  } catch (error) {
+    finish(signal.aborted ? 'cancelled' : 'error', {
+      error: { message: error instanceof Error ? error.message : String(error) },
+    });
+    throw error;
   }
 }
 

@@ -1,6 +1,6 @@
 // The contract generalises (issue #27): a throwaway suite written in this test goes through the one runner (run,
 // resume, --limit, --shard), pnpm verify-run and the report path with nothing of it registered anywhere else.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -84,5 +84,38 @@ describe('a throwaway suite through the runner, verify-run and report', () => {
       );
     expect(halves[0]!.summary.units + halves[1]!.summary.units).toBe(6);
     expect(halves[0]!.summary.total + halves[1]!.summary.total).toBe(55);
+  });
+
+  it('opens its directory as eval does: leftover temporaries go, each end is recorded, an unreadable run is refused', async () => {
+    const runDir = join(out, 'session');
+    await runSuite(squares, { args: { n: 2 }, runDir, command: 'test', log: silent });
+    // A kill mid-write leaves the temporary file of an atomic write (json-files.ts) beside the manifest.
+    writeFileSync(join(runDir, 'manifest.json.0123abcd.tmp'), '{"half":');
+    const lines: string[] = [];
+    await runSuite(squares, { args: { n: 2 }, runDir, command: 'test', log: (line) => lines.push(line) });
+    expect(readdirSync(runDir)).not.toContain('manifest.json.0123abcd.tmp');
+    expect(lines.join('\n')).toContain('removed 1 temporary file(s) left by an earlier invocation');
+    const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8'));
+    expect(manifest.invocations.map((entry: { ended?: { status: string } }) => entry.ended?.status)).toEqual([
+      'success',
+      'success',
+    ]);
+    // A unit that throws ends the invocation as `error`, recorded once, and the lock is released for the next one.
+    const failing = { ...squares, runUnit: async () => Promise.reject(new Error('store went away')) };
+    const failDir = join(out, 'failing');
+    await expect(runSuite(failing, { args: { n: 1 }, runDir: failDir, command: 'test', log: silent })).rejects.toThrow(
+      'store went away',
+    );
+    const failed = JSON.parse(readFileSync(join(failDir, 'manifest.json'), 'utf8'));
+    expect(failed.invocations.map((entry: { ended?: { status: string } }) => entry.ended?.status)).toEqual(['error']);
+    expect(existsSync(join(failDir, 'eval.lock'))).toBe(false);
+    // A manifest of a run-log version this code cannot read is not extended: refused, nothing written.
+    writeFileSync(join(runDir, 'manifest.json'), JSON.stringify({ ...manifest, version: 99 }));
+    const before = readFileSync(join(runDir, 'records.jsonl'), 'utf8');
+    await expect(runSuite(squares, { args: { n: 2 }, runDir, command: 'test', log: silent })).rejects.toThrow(
+      /run-log version 99 was written by a newer stalebench/,
+    );
+    expect(readFileSync(join(runDir, 'records.jsonl'), 'utf8')).toBe(before);
+    expect(JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')).version).toBe(99);
   });
 });
