@@ -1,14 +1,10 @@
 // The suite contract (types only, issue #27 item 1): what one kind of measurement declares so one runner can plan,
 // shard, resume, record, summarise and report it. Shaped like decision-model.ts: a version literal, a few members.
 //
-// How the other run kinds map onto it (not migrated yet):
-// - grid: args = models, systems, modes, arms, scenarios, trials and the defence axes; setup = the retrieval probes
-//   (setup.jsonl, cached per system × mode × scenario); units = enumerateUnits (cell = scenario × arm × model); runUnit
-//   = experiment-phase's one decision; summarize = analysis summarizeRun; report = the paper's tables.
-// - follow-ups (writeback, propagation, tools): units = followUpUnitIdOf keys (cell = scenario × role chain);
-//   runUnit = follow-up/phase's one hop chain; summarize = summarizeFollowUpRun; report = Tables 14–16.
-// - forged reasoning: units = scenario × forgery kind × trial; runUnit = forged-reasoning/phase's attempt;
-//   summarize = summarizeForgedReasoningRun; report = the PoEM tables.
+// The experiments of `pnpm eval` (grid, follow-ups, forged reasoning) implement its sibling, EvalPhaseV1
+// (eval-phase-v1.ts): the same members (id, plan, a run that ends with its summary from the stored records, an exit
+// rule) plus what a run that calls models needs (components, preflight, cost plan, budget). Both open their run
+// directory through run-session.ts.
 import type { z } from 'zod';
 
 /** One unit of work: the runner records one chained line per unit, keyed by `id`. */
