@@ -10,7 +10,7 @@ import { DECISION_MODELS } from '../models/decision-models.js';
 import { axisHelpLines } from '../defences/axes/index.js';
 import { DEFENCE_REGISTRY } from '../defences/registry.js';
 import { AGENTS } from '../suites/forged-reasoning/agents.js';
-import { EXPERIMENTS } from '../run/experiments.js';
+import { EXPERIMENT_ARG_SHAPE, EXPERIMENTS, type ExperimentSpecField } from '../run/experiments.js';
 import { suiteIds } from '../suites/index.js';
 import { evalPhaseOf } from '../suites/eval-phases.js';
 
@@ -32,6 +32,9 @@ function experimentLines(): string {
     .join('\n');
 }
 
+/** An experiment field's default, as its line declares it (pipeline/run/experiments.ts `EXPERIMENT_ARG_SHAPE`). */
+const argDefault = (field: ExperimentSpecField): string => String(EXPERIMENT_ARG_SHAPE[field].parse(undefined));
+
 /** The usage text, built when asked for (nothing runs at import). */
 export function evalUsage(): string {
   const grid = EXPERIMENTS.get(EXPERIMENTS.ids[0]);
@@ -42,13 +45,13 @@ export function evalUsage(): string {
 
   --experiment <id>       one of (the first is the default; a follow-up runs its own arms):
 ${experimentLines()}
-  --hops <n>              writeback: hops after hop 0 (default: 3)
-  --tool-steps <n>        tools: model calls per agent episode at most (default: 4)
+  --hops <n>              writeback: hops after hop 0 (default: ${argDefault('hops')})
+  --tool-steps <n>        tools: model calls per agent episode at most (default: ${argDefault('toolSteps')})
   --defences <ids>        forged-reasoning: its arms (the same list as --arms; wording-guard = sentinel-style)
   --forgeries <kinds>     forged-reasoning: basic,adaptive,judgment (default: all; attacks A and B ride on basic)
   --attacker-model <m>    forged-reasoning: the adaptive attacker: mutation-engine (default; offline,
                           deterministic, not a language model), an endpoint model alias, or off
-  --attacker-queries <n>  forged-reasoning: attacker queries per scenario and model at most (default: 30)
+  --attacker-queries <n>  forged-reasoning: attacker queries per scenario and model at most (default: ${argDefault('attackerQueries')})
   --agent <id>            forged-reasoning: the agent that proposes each action (default: prompt):
 ${helpLines(AGENTS, INDENT)}
   --model, -m <ids>       decision models, each served by one of:

@@ -11,7 +11,7 @@ import { evalUsage } from './cli-usage.js';
 import { isRemoteModel } from '../models/decision-models.js';
 import { EXPERIMENTS } from '../run/experiments.js';
 import { EXPLOIT_SCENARIO_IDS } from '../../scenarios/exploit-scenario.js';
-import { FORGED_REASONING_SCENARIO_IDS, FORGERY_KINDS } from '../../scenarios/forged-reasoning-scenario.js';
+import { FORGED_REASONING_SCENARIO_IDS } from '../../scenarios/forged-reasoning-scenario.js';
 import { runEvaluation, type RunSecrets } from '../run/run.js';
 import { secretsOf } from '../run/run-components.js';
 import { storageFailureLine } from '../run/storage-failure.js';
@@ -230,11 +230,18 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
   }[declared.scenarioKind];
   const input = {
     experiment,
-    hops: integer(issues, 'hops', values.hops, 3),
-    toolSteps: integer(issues, 'tool-steps', values['tool-steps'], 4),
-    forgeries: list(values.forgeries, FORGERY_KINDS),
-    attackerModel: values['attacker-model'] === 'off' ? null : (values['attacker-model'] ?? 'mutation-engine'),
-    attackerQueries: integer(issues, 'attacker-queries', values['attacker-queries'], 30),
+    // The experiments' own fields: a flag not given is left out, so its line's default applies (experiments.ts).
+    ...(values.hops === undefined ? {} : { hops: integer(issues, 'hops', values.hops, 0) }),
+    ...(values['tool-steps'] === undefined
+      ? {}
+      : { toolSteps: integer(issues, 'tool-steps', values['tool-steps'], 0) }),
+    ...(values.forgeries === undefined ? {} : { forgeries: list(values.forgeries, []) }),
+    ...(values['attacker-model'] === undefined
+      ? {}
+      : { attackerModel: values['attacker-model'] === 'off' ? null : values['attacker-model'] }),
+    ...(values['attacker-queries'] === undefined
+      ? {}
+      : { attackerQueries: integer(issues, 'attacker-queries', values['attacker-queries'], 0) }),
     models,
     systems: list(values.systems, phase.memorySystems ? DEFAULT_SYSTEM_IDS : []),
     modes: list(values.modes, declared.defaultModes),

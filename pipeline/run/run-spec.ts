@@ -7,8 +7,7 @@ import { SYSTEMS } from '../../backends/index.js';
 import { EMBEDDERS, EXTRACTION_MODELS } from '../../backends/model-roles.js';
 import { InvalidInputError } from '#core/errors.js';
 import { specPartSchema, type Registry, type RegistryEntry } from '#core/registry.js';
-import { EXPERIMENTS, experimentArgs } from './experiments.js';
-import { FORGERY_KINDS } from '../../scenarios/forged-reasoning-scenario.js';
+import { EXPERIMENT_ARG_SHAPE, EXPERIMENTS, experimentArgs } from './experiments.js';
 import { sha256 } from '../run-log/json-files.js';
 import type { EvalPhaseRulesV1 } from './eval-phase-v1.js';
 import { AXES, AXIS_SPEC_SHAPE, type AxisId, type AxisV1, axisIdentity } from '../defences/axes/index.js';
@@ -61,19 +60,8 @@ export const runSpecSchema = z
      * experiments of §12–§14. Absent in run logs written before the follow-ups existed (= grid).
      */
     experiment: z.enum(EXPERIMENTS.ids).default(EXPERIMENTS.ids[0]),
-    /** Write-back hops after hop 0 (paper: 3). */
-    hops: z.number().int().min(1).max(20).default(3),
-    /** Model calls per tool episode at most (paper: 4). */
-    toolSteps: z.number().int().min(1).max(20).default(4),
-    /** forged-reasoning: the forgery kinds (poem.md §4); attacks A and B ride on `basic`. */
-    forgeries: z
-      .array(z.enum(FORGERY_KINDS))
-      .min(1)
-      .default([...FORGERY_KINDS]),
-    /** forged-reasoning: the adaptive attacker, `mutation-engine` (offline), a model alias, or null (no attacker loop). */
-    attackerModel: z.string().min(1).nullable().default('mutation-engine'),
-    /** forged-reasoning: attacker queries per (scenario, model) loop at most. */
-    attackerQueries: z.number().int().min(1).max(200).default(30),
+    /** Each experiment's own fields (`hops`, `toolSteps`, `forgeries`, ...), as its line declares them (experiments.ts). */
+    ...EXPERIMENT_ARG_SHAPE,
     /** Decision-model aliases (`sim` is the offline simulator). */
     models: idList,
     /** Memory-system ids; none for a standalone experiment (forged-reasoning keeps its memory in process). */
@@ -240,11 +228,6 @@ export type IdentityRules = Pick<EvalPhaseRulesV1<unknown, unknown>, 'specIdenti
 function specIdentity(spec: RunSpec, phase: IdentityRules): unknown {
   const {
     experiment,
-    hops,
-    toolSteps,
-    forgeries,
-    attackerModel,
-    attackerQueries,
     models,
     systems,
     modes,
@@ -264,10 +247,7 @@ function specIdentity(spec: RunSpec, phase: IdentityRules): unknown {
   } = spec;
   const embedded = defaultEngines(engine);
   // The grid's phase names nothing here: grid specs hash as they did before the follow-ups existed (old runs resume).
-  const named = phase.specIdentity(
-    experiment,
-    experimentArgs(experiment, { hops, toolSteps, forgeries, attackerModel, attackerQueries }),
-  );
+  const named = phase.specIdentity(experiment, experimentArgs(experiment, spec));
   return {
     ...named,
     models,

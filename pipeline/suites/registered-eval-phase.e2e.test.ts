@@ -1,7 +1,7 @@
-// Acceptance (issue #27 items 1–2): a throwaway eval phase added as one file (its EvalPhase), one registry line
-// (pipeline/suites/eval-phases.ts) and the experiment line that runs it (pipeline/run/experiments.ts: 3 files in all)
-// runs through `pnpm eval` (specFromArgs → runEvaluation) on a copy of the source tree, plans, resumes, and is refused a
-// setting it refuses, with no other edit: the copy differs from this checkout in exactly those 3 files.
+// Acceptance (issue #27 items 1–2): a throwaway eval phase added as one folder (its EvalPhase and the experiment line
+// that runs it) and their two registry lines (pipeline/suites/eval-phases.ts, pipeline/run/experiments.ts: 4 files in
+// all) runs through `pnpm eval` (specFromArgs → runEvaluation) on a copy of the source tree, plans, resumes, and is
+// refused a setting it refuses, with no other edit: the copy differs from this checkout in exactly those 4 files.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,20 +94,27 @@ const REGISTRY_LINE = {
   before: '];',
 };
 
-/** The experiment line that runs the phase (its arms, defaults and scenario set). */
+/** The experiment line that runs the phase (its arms, defaults and scenario set), in the suite's folder. */
+const EXPERIMENT_LINE_FILE = `import { NO_ARGS } from '#core/registry.js';
+import type { ExperimentEntry } from '../../run/experiment-entry.js';
+
+export const ECHO_EXPERIMENT = {
+  summary: 'a throwaway experiment (test only): one decision per scenario and trial',
+  args: NO_ARGS,
+  phase: 'echo',
+  arms: { plain: 'the only arm' },
+  defaultArms: ['plain'],
+  defaultModes: [],
+  scenarioKind: 'policy',
+  ingestingArms: [],
+  writesJournals: false,
+} satisfies ExperimentEntry;
+`;
+
+/** Its registry line in the experiment registry. */
 const EXPERIMENT_LINE = {
-  entry: `  echo: {
-    summary: 'a throwaway experiment (test only): one decision per scenario and trial',
-    args: NO_ARGS,
-    phase: 'echo',
-    arms: { plain: 'the only arm' },
-    defaultArms: ['plain'],
-    defaultModes: [],
-    scenarioKind: 'policy',
-    specFields: [],
-    ingestingArms: [],
-    writesJournals: false,
-  },`,
+  importLine: "import { ECHO_EXPERIMENT } from '../suites/echo/experiment-line.js';",
+  entry: '  echo: ECHO_EXPERIMENT,',
   before: '} satisfies Record<string, ExperimentEntry>;',
 };
 
@@ -119,7 +126,7 @@ const filesUnder = (dir: string, folder: string): string[] =>
 
 const ok = (result: CommandResult) => `exit ${result.code}\n${result.stderr}\n${result.stdout.slice(-2000)}`;
 
-describe('an eval phase registered with one file, one registry line and its experiment line', () => {
+describe('an eval phase registered as one folder and two registry lines', () => {
   let copy: SourceCopy;
   let runDir: string;
   let args: string[];
@@ -128,6 +135,7 @@ describe('an eval phase registered with one file, one registry line and its expe
   beforeAll(async () => {
     copy = copySourceTree();
     copy.addFile('pipeline/suites/echo/eval-phase.ts', PHASE_FILE);
+    copy.addFile('pipeline/suites/echo/experiment-line.ts', EXPERIMENT_LINE_FILE);
     copy.addRegistryLine('pipeline/suites/eval-phases.ts', REGISTRY_LINE);
     copy.addRegistryLine('pipeline/run/experiments.ts', EXPERIMENT_LINE);
     runDir = join(copy.dir, 'runs', 'echo');
@@ -151,7 +159,7 @@ describe('an eval phase registered with one file, one registry line and its expe
 
   afterAll(() => copy?.remove());
 
-  it('touches 3 files: the phase file, the registry and the experiment line; nothing else differs', () => {
+  it('touches 4 files: its folder (the phase and its experiment line) and their two registry lines; nothing else', () => {
     const { include } = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) as { include: string[] };
     const touched = include
       .flatMap((folder) => filesUnder(copy.dir, folder))
@@ -163,6 +171,7 @@ describe('an eval phase registered with one file, one registry line and its expe
     expect(touched.sort()).toEqual([
       'pipeline/run/experiments.ts',
       'pipeline/suites/echo/eval-phase.ts',
+      'pipeline/suites/echo/experiment-line.ts',
       'pipeline/suites/eval-phases.ts',
     ]);
   });

@@ -1,5 +1,5 @@
 // The follow-up experiment interface (types only, plus the binder that erases a record type): one file per experiment,
-// one declaration line in pipeline/run/experiments.ts and one binding line in ./index.ts.
+// its line in ./experiment-lines.ts (registered in pipeline/run/experiments.ts) and one binding line in ./index.ts.
 import type { BackendDescription } from '../../../backends/memory-backend.js';
 import type { ExploitScenario } from '../../../scenarios/exploit-scenario.js';
 import type { Scenario } from '../../../scenarios/scenario.js';
