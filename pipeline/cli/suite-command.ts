@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { EvalError, InvalidInputError } from '#core/errors.js';
 import { parseShard } from '../run/shard.js';
 import { suiteOf } from '../suites/index.js';
-import { type AnySuite, runSuite, selectUnits, suiteRunDirName } from '../suites/run-suite.js';
+import { type AnySuite, planSuite, runSuite, suiteRunDirName } from '../suites/run-suite.js';
 
 /** Where the command writes and what it reads. */
 export interface SuiteCommandIo {
@@ -124,12 +124,7 @@ export async function suiteCommand(
       root,
       typeof values.out === 'string' ? values.out : join('runs', id, suiteRunDirName(suite, parsed.data, shard, limit)),
     );
-    if (values['dry-run']) {
-      const units = selectUnits(suite.plan(parsed.data), shard, limit);
-      io.out(`run directory: ${runDir}\n${units.length} unit(s):\n${units.map((unit) => `  ${unit.id}`).join('\n')}`);
-      return 0;
-    }
-    const result = await runSuite(suite, {
+    const run = {
       args: parsed.data,
       runDir,
       shard,
@@ -137,7 +132,13 @@ export async function suiteCommand(
       command: ['pnpm eval', ...argv].join(' '),
       log: io.err,
       ...(io.signal ? { signal: io.signal } : {}),
-    });
+    };
+    if (values['dry-run']) {
+      const { units } = await planSuite(suite, run);
+      io.out(`run directory: ${runDir}\n${units.length} unit(s):\n${units.map((unit) => `  ${unit.id}`).join('\n')}`);
+      return 0;
+    }
+    const result = await runSuite(suite, run);
     io.out(values.json ? JSON.stringify(result.summary, null, 2) : suite.report.text(result.summary));
     io.out(`\nrun directory: ${result.runDir}\nreport: pnpm report ${result.runDir}`);
     return result.exitCode;

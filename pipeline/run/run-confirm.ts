@@ -6,10 +6,8 @@ import type { RunParts } from './run-parts.js';
 import { formatPlan, planRun, planUpperUsd, type PlanRules, type RunPlan } from './run-plan.js';
 import type { RunSpec } from './run-spec.js';
 
-/** What the plan phase needs of the invocation's options. */
+/** What the confirmation needs of the invocation's options. */
 export interface ConfirmOptions {
-  /** `--dry-run`: plan, print, write nothing, send nothing. */
-  dryRun?: boolean;
   /** Asks the user (a TTY); absent: a run above `--confirm-above-usd` needs `--yes`. */
   confirm?: (question: string) => Promise<boolean>;
 }
@@ -27,24 +25,23 @@ function budgetIsConsent(spec: RunSpec, parts: Pick<RunParts, 'modelComponents' 
 }
 
 /**
- * Plans the run when it is a `--dry-run` or calls a real model without `--yes`, and returns the plan for a dry run
- * (null otherwise). A real run whose upper cost is unknown or above `--confirm-above-usd` goes ahead only when the
- * user confirms or a budget is consent (`budgetIsConsent`); otherwise this throws an `InvalidInputError` on `--yes`.
+ * The plan, when the run needs one: for a `--dry-run`, and for a real run that calls a real model without `--yes`
+ * (unless a budget is consent, `budgetIsConsent`); null otherwise. Sends nothing.
  */
-export async function confirmPlan(
+export async function planIfNeeded(
   spec: RunSpec,
   parts: RunParts,
-  options: ConfirmOptions,
+  dryRun: boolean,
   phase: PlanRules,
 ): Promise<RunPlan | null> {
   const { models, modelComponents } = parts;
   const realModels = models.filter((m) => !m.description.simulated);
-  if (!options.dryRun && budgetIsConsent(spec, parts)) return null;
-  if (!(options.dryRun || (realModels.length > 0 && !spec.control.assumeYes))) return null;
+  if (!dryRun && budgetIsConsent(spec, parts)) return null;
+  if (!(dryRun || (realModels.length > 0 && !spec.control.assumeYes))) return null;
   const cacheLookup = (model: DecisionModel, request: DecisionRequest) =>
     modelComponents.find((component) => component.model === model)?.capabilities.cacheLookup?.(request) ?? false;
   // Under `--batch` the plan prices every model twice: at the standard (synchronous) price and at the batch price.
-  const plan = await planRun(
+  return await planRun(
     {
       ...parts,
       spec,
@@ -55,7 +52,15 @@ export async function confirmPlan(
     },
     phase,
   );
-  if (options.dryRun) return plan;
+}
+
+/**
+ * A real run whose planned upper cost is unknown or above `--confirm-above-usd` goes ahead only when the user
+ * confirms; otherwise this throws an `InvalidInputError` on `--yes`. No plan (`planIfNeeded` said none is needed):
+ * nothing to ask.
+ */
+export async function confirmCost(spec: RunSpec, plan: RunPlan | null, options: ConfirmOptions): Promise<void> {
+  if (plan === null) return;
   const upper = planUpperUsd(plan);
   if (upper === null || upper > spec.control.confirmAboveUsd) {
     const question = `${formatPlan(plan)}\n\nThis run may cost ${upper === null ? 'an unknown amount (a model has no known price)' : `up to $${upper.toFixed(2)}`}, above --confirm-above-usd ${spec.control.confirmAboveUsd}. Start it?`;
@@ -69,5 +74,4 @@ export async function confirmPlan(
       ]);
     }
   }
-  return null;
 }

@@ -1,5 +1,5 @@
 // One process on one run directory, for every suite: lock, nonce, version and resume checks, leftovers of dead
-// invocations, how each invocation ended, the signature. `openRunSession` is `pnpm eval`'s; run-suite.ts uses the rest.
+// invocations, how each invocation ended, the signature. runner.ts opens it for every run kind; `evalDirectory` adds eval's checks.
 import { randomBytes, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -13,7 +13,7 @@ import { acquireRunLock } from './run-lock.js';
 import { runLogVersionProblem, type RunInvocation, type RunManifest, type RunStatus } from '../run-log/run-log.js';
 import { signRun } from './run-signature.js';
 
-/** Inputs of `openRunSession`. */
+/** Inputs of `evalDirectory`. */
 export interface RunSessionInput {
   runDir: string;
   specHash: string;
@@ -30,8 +30,8 @@ export interface RunSessionInput {
   signKey?: KeyObject;
 }
 
-/** An open session; `await using` releases the lock and records how the invocation ended on every exit path. */
-export interface RunSession extends AsyncDisposable {
+/** The session of an open `pnpm eval` run directory (the runner holds the directory and releases it). */
+export interface RunSession {
   /** This process's nonce (8 hex digits), carried by every namespace it creates. */
   readonly nonce: string;
   /** The manifest as found, for a resume. */
@@ -44,10 +44,8 @@ export interface RunSession extends AsyncDisposable {
   manifestFor(fresh: RunManifest): RunManifest;
 }
 
-/** What every run directory's owner needs, whichever suite writes it (`pnpm eval`, `pnpm integrity`, ...). */
-export interface RunDirectoryInput<Manifest> {
-  runDir: string;
-  log: (line: string) => void;
+/** How a kind of run opens its directory (`pnpm eval`'s experiments, the registered suites). */
+export interface RunDirectorySettings<Manifest> {
   /**
    * Refuses the manifest as found by throwing (another spec, suite or shard): called with the lock held, after the
    * version check, before anything is removed or written.
@@ -57,6 +55,12 @@ export interface RunDirectoryInput<Manifest> {
   removeLeftovers?(earlier: string[]): Promise<RunInvocation['removedLeftovers']>;
   /** Signs the run (`signature.json`) after the manifest's last write, on every exit path that wrote one. */
   signKey?: KeyObject;
+}
+
+/** What every run directory's owner needs, whichever suite writes it. */
+export interface RunDirectoryInput<Manifest> extends RunDirectorySettings<Manifest> {
+  runDir: string;
+  log: (line: string) => void;
 }
 
 /** A run directory this process holds; `await using` releases the lock and records how the invocation ended. */
@@ -147,19 +151,24 @@ export async function openRunDirectory<Manifest extends { version: unknown; invo
   };
 }
 
+/** What the runner opens a `pnpm eval` run directory with, and the session it then hands the run. */
+export interface EvalDirectory {
+  /** The settings `openRunDirectory` (through pipeline/run/runner.ts) opens the directory with. */
+  readonly settings: RunDirectorySettings<RunManifest>;
+  /** The session of the opened directory: its manifest history for `startManifest`. */
+  sessionOf(directory: RunDirectory<RunManifest>): RunSession;
+}
+
 /**
- * Opens the run directory of a `pnpm eval` run (`openRunDirectory`): refuses a different spec or (without
- * `resumeAnyway`) a different experiment, and removes what dead invocations left on the engines.
+ * How a `pnpm eval` run directory is opened (`openRunDirectory`): a different spec, or (without `resumeAnyway`) a
+ * different experiment, is refused; what dead invocations left on the engines is removed.
  *
- * @example
- * await using session = await openRunSession({ runDir, specHash, engine, fingerprint, resumeAnyway: false, log });
+ * @example const { settings, sessionOf } = evalDirectory({ runDir, specHash, engine, fingerprint, resumeAnyway, log });
  */
-export async function openRunSession(input: RunSessionInput): Promise<RunSession> {
+export function evalDirectory(input: RunSessionInput): EvalDirectory {
   const { log } = input;
   let changes: string[] = [];
-  const directory = await openRunDirectory<RunManifest>({
-    runDir: input.runDir,
-    log,
+  const settings: RunDirectorySettings<RunManifest> = {
     ...(input.signKey ? { signKey: input.signKey } : {}),
     admit(previous, manifestPath) {
       if (previous && previous.specHash !== input.specHash) {
@@ -190,34 +199,36 @@ export async function openRunSession(input: RunSessionInput): Promise<RunSession
         detail: entry.detail,
       }));
     },
-  });
-  const { nonce, previous, invocation } = directory;
-  return {
-    nonce,
-    previous,
-    manifestFor(fresh) {
-      directory.written();
-      if (!previous) return { ...fresh, invocations: [invocation] };
-      const { error: _error, counts: _counts, ...kept } = previous;
-      const resumes =
-        changes.length > 0
-          ? [
-              ...(previous.resumes ?? []),
-              { at: invocation.startedAt, nonce, revision: input.fingerprint.revision, changes },
-            ]
-          : previous.resumes;
-      return {
-        ...kept,
-        // An older readable run is stamped with this code's version: what it appends from now on is written in it.
-        version: fresh.version,
-        status: 'started',
-        updatedAt: fresh.updatedAt,
-        invocations: [...(previous.invocations ?? []), invocation],
-        ...(resumes ? { resumes } : {}),
-      };
-    },
-    [Symbol.asyncDispose]: () => directory[Symbol.asyncDispose](),
   };
+  const sessionOf = (directory: RunDirectory<RunManifest>): RunSession => {
+    const { nonce, previous, invocation } = directory;
+    return {
+      nonce,
+      previous,
+      manifestFor(fresh) {
+        directory.written();
+        if (!previous) return { ...fresh, invocations: [invocation] };
+        const { error: _error, counts: _counts, ...kept } = previous;
+        const resumes =
+          changes.length > 0
+            ? [
+                ...(previous.resumes ?? []),
+                { at: invocation.startedAt, nonce, revision: input.fingerprint.revision, changes },
+              ]
+            : previous.resumes;
+        return {
+          ...kept,
+          // An older readable run is stamped with this code's version: what it appends from now on is written in it.
+          version: fresh.version,
+          status: 'started',
+          updatedAt: fresh.updatedAt,
+          invocations: [...(previous.invocations ?? []), invocation],
+          ...(resumes ? { resumes } : {}),
+        };
+      },
+    };
+  };
+  return { settings, sessionOf };
 }
 
 /**

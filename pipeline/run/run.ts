@@ -1,17 +1,22 @@
-// Runs one evaluation as named phases: components → preflight → plan → session → the experiment's eval phase → ending.
-import { createRedactor } from './redact.js';
+// Runs one evaluation through the one runner (runner.ts): components → preflight → plan → confirm → run directory →
+// the experiment's eval phase (setup, units, summary, final manifest) → ending.
+import type { KeyObject } from 'node:crypto';
+import type { RunManifest } from '../run-log/run-log.js';
+import { createRedactor, type Redactor } from './redact.js';
+import type { RunFingerprint } from './resume-check.js';
 import { secretsOf, type RunSecrets } from './run-components.js';
-import { confirmPlan } from './run-confirm.js';
+import { confirmCost, planIfNeeded } from './run-confirm.js';
 import { createRunContext } from './run-context.js';
 import { RUN_ENVIRONMENT, type RunEnvironment } from './run-environment.js';
-import { emptySummary, type ExperimentOutcome } from './run-experiment.js';
+import { emptySummary, type EvalPhase, type ExperimentOutcome } from './run-experiment.js';
 import { evalPhaseOf } from '../suites/eval-phases.js';
-import { createRunParts, preflightRun } from './run-parts.js';
+import { createRunParts, preflightRun, type RunParts } from './run-parts.js';
 import { formatPlan, type RunPlan } from './run-plan.js';
-import { openRunSession } from './run-session.js';
+import { evalDirectory, type EvalDirectory } from './run-session.js';
 import { specHash, type RunSpec } from './run-spec.js';
 import { runFingerprint, startManifest } from './run-start.js';
 import { forbiddenKeyDirs, readSigningKey } from './run-signature.js';
+import { runThrough, type RunnerKind } from './runner.js';
 
 export type { RunSecrets } from './run-components.js';
 
@@ -46,50 +51,94 @@ export interface RunOptions {
 export async function runEvaluation(spec: RunSpec, secrets: RunSecrets, options: RunOptions = {}): Promise<RunOutcome> {
   const redact = createRedactor(secretsOf(secrets));
   const log = (line: string) => (options.log ?? (() => {}))(redact(line));
-  // The experiment's eval phase (pipeline/suites/eval-phases.ts): every step below asks it what differs by kind.
-  const phase = evalPhaseOf(spec.experiment);
-  // Components, then the preflight of their endpoints: nothing is written before both pass.
-  const parts = await createRunParts(spec, secrets, redact, log, phase);
-  // The signing key is read (and refused inside the run or output directory) before anything is written or sent.
-  const signKey =
-    options.signKey === undefined
-      ? undefined
-      : readSigningKey(options.signKey, forbiddenKeyDirs(parts.runDir, spec.out));
-  await preflightRun(spec, secrets, log, phase);
-
-  // The plan: printed by --dry-run; for a real run, its upper cost decides whether to ask first.
-  const plan = await confirmPlan(spec, parts, options, phase);
-  if (plan) {
-    const simulated = parts.models.some((m) => m.description.simulated);
-    const table = formatPlan(plan);
-    return {
-      status: 'success',
-      exitCode: 0,
-      why: null,
-      runDir: parts.runDir,
-      summary: emptySummary(simulated),
-      table,
-      plan,
-    };
-  }
-
-  // Locks the run directory (released on every exit path), then reads the manifest and checks a resume (run-session.ts).
-  const fingerprint = runFingerprint(spec, parts, options.environment ?? RUN_ENVIRONMENT);
-  await using session = await openRunSession({
-    runDir: parts.runDir,
-    specHash: specHash(spec, phase),
-    limit: spec.limit ?? null,
-    engine: parts.engine,
-    fingerprint,
-    resumeAnyway: options.resumeAnyway ?? false,
+  const result = await runThrough(evalRunnerKind(spec, secrets, options, redact, log), {
+    dryRun: options.dryRun ?? false,
     log,
-    ...(signKey ? { signKey } : {}),
   });
-  const { previous, nonce } = session;
-  const manifest = startManifest(spec, parts, session, fingerprint, log, phase);
-  const run = createRunContext({ spec, secrets, parts, manifest, previous, nonce, options, redact, log });
+  if (!result.dryRun) return result.outcome;
+  const { plan, runDir, prepared } = result;
+  return {
+    status: 'success',
+    exitCode: 0,
+    why: null,
+    runDir,
+    summary: emptySummary(prepared.parts.models.some((m) => m.description.simulated)),
+    table: formatPlan(plan),
+    plan,
+  };
+}
 
-  // The experiment's own units, summary and final manifest. Awaited here, inside the session, so the lock is released
-  // only after the final manifest is written.
-  return await phase.run(run);
+/** What an eval run prepares before anything is written: its phase, parts and signing key. */
+interface PreparedEval {
+  phase: EvalPhase;
+  parts: RunParts;
+  signKey: KeyObject | undefined;
+  /** Set when the directory is opened (not for a dry run): this invocation's fingerprint and how the resume is checked. */
+  opening?: { fingerprint: RunFingerprint; directory: EvalDirectory };
+}
+
+/** `pnpm eval`'s experiments as the runner (runner.ts) carries them: each step asks the experiment's eval phase. */
+function evalRunnerKind(
+  spec: RunSpec,
+  secrets: RunSecrets,
+  options: RunOptions,
+  redact: Redactor,
+  log: (line: string) => void,
+): RunnerKind<PreparedEval, RunPlan, RunManifest, RunOutcome> {
+  return {
+    async prepare() {
+      // The experiment's eval phase (pipeline/suites/eval-phases.ts): every step below asks it what differs by kind.
+      const phase = evalPhaseOf(spec.experiment);
+      // Components, then the preflight of their endpoints: nothing is written before both pass.
+      const parts = await createRunParts(spec, secrets, redact, log, phase);
+      // The signing key is read (and refused inside the run or output directory) before anything is written or sent.
+      const signKey =
+        options.signKey === undefined
+          ? undefined
+          : readSigningKey(options.signKey, forbiddenKeyDirs(parts.runDir, spec.out));
+      await preflightRun(spec, secrets, log, phase);
+      return { phase, parts, signKey };
+    },
+    runDir: ({ parts }) => parts.runDir,
+    // The plan: printed by --dry-run; for a real run, its upper cost decides whether to ask first.
+    plan: ({ parts, phase }, dryRun) => planIfNeeded(spec, parts, dryRun, phase),
+    confirm: (_, plan) => confirmCost(spec, plan, options),
+    directory(prepared) {
+      const { parts, phase, signKey } = prepared;
+      const fingerprint = runFingerprint(spec, parts, options.environment ?? RUN_ENVIRONMENT);
+      // The manifest is read under the lock and a resume checked against this invocation (run-session.ts).
+      const directory = evalDirectory({
+        runDir: parts.runDir,
+        specHash: specHash(spec, phase),
+        limit: spec.limit ?? null,
+        engine: parts.engine,
+        fingerprint,
+        resumeAnyway: options.resumeAnyway ?? false,
+        log,
+        ...(signKey ? { signKey } : {}),
+      });
+      prepared.opening = { fingerprint, directory };
+      return directory.settings;
+    },
+    async run(prepared, opened) {
+      const { phase, parts } = prepared;
+      const { fingerprint, directory } = prepared.opening!;
+      const session = directory.sessionOf(opened);
+      const manifest = startManifest(spec, parts, session, fingerprint, log, phase);
+      const run = createRunContext({
+        spec,
+        secrets,
+        parts,
+        manifest,
+        previous: session.previous,
+        nonce: session.nonce,
+        options,
+        redact,
+        log,
+      });
+      // The experiment's own units, summary and final manifest, inside the held directory: the lock is released only
+      // after the final manifest is written.
+      return await phase.run(run);
+    },
+  };
 }

@@ -1,12 +1,13 @@
-// The one runner of suites (issue #27 item 2): plan → run directory (run-session.ts's, as eval's: lock, version,
-// leftovers) → verify and repair the run log → manifest → setup → units (skipping recorded ones) → summary →
-// manifest with heads and binding. Reuses eval's run mechanics.
+// The registered suites (SuiteV1) on the one runner (pipeline/run/runner.ts, issue #27 item 2): plan → run directory
+// (run-session.ts's, as eval's: lock, version, leftovers) → verify and repair the run log → manifest → setup → units
+// (skipping recorded ones) → summary → manifest with heads and binding.
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidInputError } from '#core/errors.js';
 import { readJsonLines, sha256, writeJsonAtomic } from '../run-log/json-files.js';
 import { runBinding } from '../run/run-binding.js';
-import { openRunDirectory } from '../run/run-session.js';
+import type { RunDirectory } from '../run/run-session.js';
+import { runThrough, type RunnerKind } from '../run/runner.js';
 import { RUN_LOG_VERSION, type RunManifest } from '../run-log/run-log.js';
 import { openRunLogFile } from '../run-log/run-log-chain.js';
 import { prepareRunLog, readLogHeads } from '../run-log/run-log-repair.js';
@@ -90,6 +91,49 @@ function suiteSpecOf(suite: AnySuite, args: unknown, shard?: Shard | null, limit
   return { suite: suite.id, args, shard: shard ?? null, limit: limit ?? null };
 }
 
+/** What a suite run prepares before anything is written: its parsed arguments, spec and units. */
+interface PreparedSuite<Args> {
+  args: Args;
+  spec: SuiteSpec;
+  specHash: string;
+  units: SuiteUnit[];
+}
+
+/** A suite as the one runner (pipeline/run/runner.ts) carries it: no components to probe, no cost to confirm. */
+function suiteRunnerKind<Args, Summary>(
+  suite: SuiteV1<Args, SuiteUnit, unknown, Summary, unknown>,
+  options: RunSuiteOptions<Args>,
+): RunnerKind<PreparedSuite<Args>, SuiteUnit[], SuiteManifest, SuiteRunResult<Summary>> {
+  return {
+    async prepare() {
+      const args = suite.args.parse(options.args);
+      const spec = suiteSpecOf(suite as AnySuite, args, options.shard, options.limit);
+      const units = selectUnits(suite.plan(args), options.shard, options.limit);
+      return { args, spec, specHash: specHashOf(spec), units };
+    },
+    runDir: () => options.runDir,
+    plan: async ({ units }) => units,
+    directory: ({ specHash }) => ({
+      admit: (previous) => refuseOtherRun(options.runDir, previous, suite.id, specHash, options.shard ?? null),
+    }),
+    run: (prepared, directory) => runSuiteUnits(suite, options, prepared, directory),
+  };
+}
+
+/**
+ * The units a run of `suite` would work on, and its run directory, through the runner's dry run: nothing is written.
+ *
+ * @example const { units } = await planSuite(integritySuite, { args, runDir, command, log });
+ */
+export async function planSuite<Args>(
+  suite: SuiteV1<Args, SuiteUnit, unknown, unknown, unknown>,
+  options: RunSuiteOptions<Args>,
+): Promise<{ runDir: string; units: SuiteUnit[] }> {
+  const result = await runThrough(suiteRunnerKind(suite, options), { dryRun: true, log: options.log });
+  if (!result.dryRun) throw new Error('planSuite: the runner ran instead of planning');
+  return { runDir: result.runDir, units: result.plan };
+}
+
 /**
  * Runs (or resumes) one suite in `runDir` and returns its summary. A unit whose record is in `records.jsonl` is not
  * run again; a torn last line (a kill mid-write) is moved to `records.jsonl.torn` and its unit re-run. Throws before
@@ -101,16 +145,19 @@ export async function runSuite<Args, Summary>(
   suite: SuiteV1<Args, SuiteUnit, unknown, Summary, unknown>,
   options: RunSuiteOptions<Args>,
 ): Promise<SuiteRunResult<Summary>> {
+  const result = await runThrough(suiteRunnerKind(suite, options), { dryRun: false, log: options.log });
+  if (result.dryRun) throw new Error('runSuite: the runner planned instead of running');
+  return result.outcome;
+}
+
+/** The suite's units inside its opened directory: manifest, setup, units not yet recorded, summary, final manifest. */
+async function runSuiteUnits<Args, Summary>(
+  suite: SuiteV1<Args, SuiteUnit, unknown, Summary, unknown>,
+  options: RunSuiteOptions<Args>,
+  { args, spec, specHash, units }: PreparedSuite<Args>,
+  directory: RunDirectory<SuiteManifest>,
+): Promise<SuiteRunResult<Summary>> {
   const { runDir, log } = options;
-  const args = suite.args.parse(options.args);
-  const spec = suiteSpecOf(suite as AnySuite, args, options.shard, options.limit);
-  const specHash = specHashOf(spec);
-  const units = selectUnits(suite.plan(args), options.shard, options.limit);
-  await using directory = await openRunDirectory<SuiteManifest>({
-    runDir,
-    log,
-    admit: (previous) => refuseOtherRun(runDir, previous, suite.id, specHash, options.shard ?? null),
-  });
   const { previous, invocation, nonce } = directory;
   const manifestPath = join(runDir, 'manifest.json');
   // The chain is checked (refusing an edited log) and a torn last line moved aside before anything is appended.

@@ -13,7 +13,7 @@ import { isEntryPoint } from '#core/entry-point.js';
 import { sha256 } from '../../../run-log/json-files.js';
 import { sarifBase, sarifSource, writeFrontdoorSarif } from '../../../run/sarif-file.js';
 import { createFrontdoorSuite, type FrontdoorArgs } from '../suite.js';
-import { runSuite, selectUnits, suiteRunDirName } from '../../run-suite.js';
+import { planSuite, runSuite, suiteRunDirName } from '../../run-suite.js';
 import { authoriseHunt } from './authorisation.js';
 import { FRONTDOOR_USAGE, parseFrontdoorArgs, type FrontdoorOptions } from './frontdoor-args.js';
 import { frontdoorExitCode, readFrontdoorResults } from './frontdoor-results.js';
@@ -94,20 +94,21 @@ async function runGrid(
   const outDir = resolve(
     options.out ?? join('runs', 'frontdoor', suiteRunDirName(suite, args, options.shard, options.limit)),
   );
-  if (options.dryRun) {
-    const units = selectUnits(suite.plan(args), options.shard, options.limit);
-    io.out(`run directory: ${outDir}\n${units.length} cell(s):\n${units.map((u) => `  ${u.id}`).join('\n')}`);
-    return 0;
-  }
-  await runSuite(suite, {
+  const run = {
     args,
     runDir: outDir,
     shard: options.shard,
     limit: options.limit,
     command: ['pnpm frontdoor', ...argv].join(' '),
-    log: (line) => io.err(line),
+    log: (line: string) => io.err(line),
     ...(now ? { now } : {}),
-  });
+  };
+  if (options.dryRun) {
+    const { units } = await planSuite(suite, run);
+    io.out(`run directory: ${outDir}\n${units.length} cell(s):\n${units.map((u) => `  ${u.id}`).join('\n')}`);
+    return 0;
+  }
+  await runSuite(suite, run);
   const resultsPath = join(outDir, 'results.json');
   // Written whole or not at all: a private temporary name, then a rename. The document is the run's summary.json.
   const temporary = `${resultsPath}.${process.pid}.tmp`;

@@ -9,7 +9,7 @@ import { EvalError } from '#core/errors.js';
 import { INTEGRITY_USAGE, parseIntegrityFlags } from './integrity-flags.js';
 import type { IntegrityReport } from './integrity-result.js';
 import { createIntegritySuite } from '../suite.js';
-import { runSuite, selectUnits, suiteRunDirName } from '../../run-suite.js';
+import { planSuite, runSuite, suiteRunDirName } from '../../run-suite.js';
 import { isEntryPoint } from '#core/entry-point.js';
 import { sarifBase, sarifSource, writeIntegritySarif } from '../../../run/sarif-file.js';
 
@@ -74,12 +74,7 @@ export async function main(
     flags.outDir ?? join('data', 'integrity', suiteRunDirName(suite, args, flags.shard, flags.limit)),
   );
   const progress = (line: string) => stderr.write(`${line}\n`);
-  if (flags.dryRun) {
-    const units = selectUnits(suite.plan(args), flags.shard, flags.limit);
-    stdout.write(`run directory: ${outDir}\n${units.length} cell(s):\n${units.map((u) => `  ${u.id}\n`).join('')}`);
-    return 0;
-  }
-  const { summary: report, exitCode: code } = await runSuite(suite, {
+  const run = {
     args,
     runDir: outDir,
     shard: flags.shard,
@@ -87,7 +82,13 @@ export async function main(
     command: ['pnpm integrity', ...argv].join(' '),
     log: progress,
     ...(options.now ? { now: options.now } : {}),
-  });
+  };
+  if (flags.dryRun) {
+    const { units } = await planSuite(suite, run);
+    stdout.write(`run directory: ${outDir}\n${units.length} cell(s):\n${units.map((u) => `  ${u.id}\n`).join('')}`);
+    return 0;
+  }
+  const { summary: report, exitCode: code } = await runSuite(suite, run);
   writeReports(outDir, report);
   if (flags.sarif)
     writeIntegritySarif(
