@@ -34,28 +34,13 @@ const BRANCH = new RegExp(
   ].join('|'),
 );
 
-/**
- * Named exceptions, each with its reason. A table's scope (analysis/tables/table-definition.ts: built from the grid
- * runs, from one follow-up experiment's, or from every input) is the table registry's own split of its inputs.
- */
-const EXCEPTIONS: readonly { path: string; text: string; reason: string }[] = [
-  {
-    path: 'analysis/grid/paper-tables.ts',
-    text: "if (definition.scope !== 'grid') continue;",
-    reason: 'a table scope, not a run kind: TableInputs still holds grid runs apart (tables by kind: later)',
-  },
-];
-
 /** Every kind branch in the given files, as `path:line: text`. */
 function kindBranches(files: readonly string[]): string[] {
   return files.flatMap((path) =>
     readFileSync(join(ROOT, path), 'utf8')
       .split('\n')
       .flatMap((text, index) =>
-        BRANCH.test(text) &&
-        !text.trim().startsWith('//') &&
-        !text.trim().startsWith('*') &&
-        !EXCEPTIONS.some((e) => e.path === path && e.text === text.trim())
+        BRANCH.test(text) && !text.trim().startsWith('//') && !text.trim().startsWith('*')
           ? [`${path}:${index + 1}: ${text.trim()}`]
           : [],
       ),
