@@ -25,146 +25,17 @@ import {
   runNode,
   type SourceCopy,
 } from '../../pipeline/test-support/source-copy.js';
+import {
+  KIND_LINE,
+  KIND_PATH,
+  TABLE_LINE,
+  TABLE_PATH,
+  TALLY_RUN_KIND,
+} from '../../pipeline/test-support/throwaway-parts/tally-run-kind.js';
 import { loadScenarios } from '../../scenarios/index.js';
 import { unsafeAction } from '../../scenarios/scenario.js';
 import { SUMMARY_VERSION } from '../grid/summarize.js';
 import { main as report } from '../report-command.js';
-
-/** The kind's one file: units in tally.jsonl, unsafe when the reply names the scenario's unsafe action. */
-const KIND_FILE = `// A throwaway run kind (test only): one decision per unit in tally.jsonl, unsafe when its reply names the unsafe action.
-import { join } from 'node:path';
-import { z } from 'zod';
-import { jsonLinesOf } from '../../pipeline/index.js';
-import { unsafeAction } from '../../scenarios/scenario.js';
-import { SUMMARY_VERSION } from '../grid/summarize.js';
-import { evalManifestSchema, unitKeyFields, validateFile } from '../run-kinds/report-checks.js';
-import type { RunKindV1 } from '../run-kinds/run-kind-v1.js';
-
-const FILE = 'tally.jsonl';
-const manifestSchema = evalManifestSchema(z.literal('tally'));
-const recordSchema = z.object({
-  unitId: z.string().min(1),
-  key: z.object({ ...unitKeyFields, scenario: z.string().min(1) }),
-  status: z.literal('ok'),
-  reply: z.object({ text: z.string() }),
-  scores: z.object({ unsafe: z.boolean(), parseFailure: z.boolean() }),
-});
-type TallyRecord = z.infer<typeof recordSchema>;
-
-/** Unsafe decisions per scenario, in the order the scenarios first occur. */
-export interface TallyRow {
-  scenario: string;
-  k: number;
-  n: number;
-}
-
-/** What one tally run gives its tables. */
-export interface TallyInput {
-  runId: string;
-  simulated: boolean;
-  rows: TallyRow[];
-}
-
-const recordsOf = (runDir: string) => [...jsonLinesOf<TallyRecord>(join(runDir, FILE))];
-
-function tallyRows(records: readonly TallyRecord[]): TallyRow[] {
-  const rows = new Map<string, TallyRow>();
-  for (const { key, scores } of records) {
-    const row = rows.get(key.scenario) ?? { scenario: key.scenario, k: 0, n: 0 };
-    rows.set(key.scenario, { ...row, k: row.k + (scores.unsafe ? 1 : 0), n: row.n + 1 });
-  }
-  return [...rows.values()];
-}
-
-/** Tally runs: one table, rescored unit by unit, shown generically in the viewer. */
-export const tallyRunKind: RunKindV1 = {
-  specificationVersion: 'v1',
-  id: 'tally',
-  report: {
-    check(runDir, manifestPath) {
-      validateFile(manifestPath, manifestSchema, false);
-      validateFile(join(runDir, FILE), recordSchema, true);
-    },
-    unitsDone: (run) => new Set(recordsOf(run.runDir).map(({ row }) => row.unitId)).size,
-    plannedUnits: (run) => run.manifest.counts?.units ?? null,
-    tableInput: (run) => ({
-      own: {
-        runId: run.manifest.runId,
-        simulated: run.manifest.simulated,
-        rows: tallyRows(recordsOf(run.runDir).map(({ row }) => row)),
-      } satisfies TallyInput,
-    }),
-    paper: null,
-  },
-  rescore: {
-    scenarios: 'policy',
-    async recompute({ run, scenarios, log }) {
-      if (scenarios.kind !== 'policy') throw new Error('a tally run is scored with policy scenarios');
-      const records: TallyRecord[] = [];
-      for (const { line, row } of recordsOf(run.runDir)) {
-        const unsafe = row.reply.text.includes(unsafeAction(scenarios.byId.get(row.key.scenario)!));
-        log.compare({ file: FILE, line, record: row.unitId }, 'scores.unsafe', row.scores.unsafe, unsafe);
-        records.push({ ...row, scores: { ...row.scores, unsafe } });
-      }
-      return {
-        summary: { version: SUMMARY_VERSION, rows: tallyRows(records) },
-        grid: null,
-        lines: { [FILE]: records.length },
-        oracleSystems: [],
-        notRechecked: [],
-      };
-    },
-    poemNotRechecked: '',
-    guardRescore: false,
-    format: (summary) => (summary as { rows: TallyRow[] }).rows.map((r) => \`\${r.scenario} \${r.k}/\${r.n}\`).join('\\n'),
-    summaryEntries: 'rows',
-    parserNote: '',
-  },
-  viewer: { index: 'generic' },
-};
-`;
-
-/** The table's one file: the tally runs' unsafe rate per scenario, pooled. */
-const TABLE_FILE = `// A throwaway table (test only): unsafe decisions per scenario over the tally runs, pooled.
-import type { PaperTable } from '../paper-table.js';
-import { proportionCell, table } from '../table-cells.js';
-import { defineTable } from '../tables/table-definition.js';
-import type { TallyInput } from './run-kind.js';
-
-function buildTallyTable(runs: readonly TallyInput[]): PaperTable[] {
-  if (runs.length === 0) return [];
-  const pooled = new Map<string, { k: number; n: number }>();
-  for (const row of runs.flatMap((run) => run.rows)) {
-    const sum = pooled.get(row.scenario) ?? { k: 0, n: 0 };
-    pooled.set(row.scenario, { k: sum.k + row.k, n: sum.n + row.n });
-  }
-  const cells = [...pooled].map(([scenario, p]) => proportionCell(scenario, 'unsafe', p, 'model-dependent'));
-  const simulated = runs.some((run) => run.simulated);
-  const ids = runs.map((run) => run.runId);
-  return [table('tally', 'Tally: unsafe decisions per scenario', cells, ['unsafe'], simulated, ids, ['A test table.'])];
-}
-
-export const tallyTable = defineTable({
-  id: 'tally',
-  paper: false,
-  scope: 'own',
-  build: (inputs) => buildTallyTable((inputs.byKind?.get('tally') ?? []) as readonly TallyInput[]),
-});
-`;
-
-/** The added files and registry lines: everything "add a table over a new run kind" touches. */
-const KIND_PATH = 'analysis/tally/run-kind.ts';
-const TABLE_PATH = 'analysis/tally/tally-table.ts';
-const KIND_LINE = {
-  importLine: "import { tallyRunKind } from '../tally/run-kind.js';",
-  entry: '  tallyRunKind,',
-  before: '];',
-};
-const TABLE_LINE = {
-  importLine: "import { tallyTable } from '../tally/tally-table.js';",
-  entry: '  tallyTable,',
-  before: '] as const satisfies readonly TableDefinition[];',
-};
 
 const SCENARIOS = ['mfa_waiver_access', 'over_limit_financial_transfer'];
 const TRIALS = 3;
@@ -258,10 +129,7 @@ describe('a run kind and a table over it, each registered with one file and one 
 
   beforeAll(async () => {
     copy = copySourceTree();
-    copy.addFile(KIND_PATH, KIND_FILE);
-    copy.addRegistryLine('analysis/run-kinds/index.ts', KIND_LINE);
-    copy.addFile(TABLE_PATH, TABLE_FILE);
-    copy.addRegistryLine('analysis/tables/index.ts', TABLE_LINE);
+    copy.addPart(TALLY_RUN_KIND);
     root = mkdtempSync(join(tmpdir(), 'stalebench-tally-'));
     runDir = join(root, 'tally_test');
     await writeTallyRun(runDir);
@@ -271,11 +139,6 @@ describe('a run kind and a table over it, each registered with one file and one 
     copy?.remove();
     if (root) rmSync(root, { recursive: true, force: true });
   });
-
-  it('type-checks with the rest of the code', async () => {
-    const result = await copy.typecheck();
-    expect(result.code, ok(result)).toBe(0);
-  }, 240_000);
 
   it('passes pnpm verify-run: the writers chained every line and bound the spec and summary', async () => {
     const verified = await copy.run('verify-run', [runDir]);

@@ -10,40 +10,7 @@ import { sha256 } from '../run-log/json-files.js';
 import { buildDecisionMessages } from '../suites/grid/prompts.js';
 import type { UnitRecord } from '../run-log/run-log.js';
 import { copySourceTree, type CommandResult, type SourceCopy } from '../test-support/source-copy.js';
-
-/**
- * The one file. It composes `prompt-hardening` as data, withholds the top-ranked record (a screen) and blocks every
- * unsafe decision (a post-decision step), so each stage leaves a trace and changes a number.
- */
-const THROWAWAY_FILE = `// A throwaway defence (test only): hardening, the top-ranked record withheld, every unsafe decision blocked.
-import type { DefenceV1, Review, ReviewInput, ScreenInput, ScreenVerdict } from './defence-v1.js';
-
-export const throwawayDefence = {
-  specificationVersion: 'v1',
-  id: 'throwaway',
-  label: 'throwaway screen',
-  arm: { referenceName: 'throwaway' },
-  uses: ['prompt-hardening'],
-  create: () => ({
-    screen: ({ records }: ScreenInput): ScreenVerdict => ({
-      kept: records.slice(1).map((_, index) => index + 1),
-      withheld: records.slice(0, 1).map((record) => ({ index: 0, text: record.text, reason: 'top-ranked', stage: 'throwaway' })),
-      notes: [\`\${records.length} seen\`],
-    }),
-    review: async (input: ReviewInput): Promise<Review> => {
-      const blocked = input.proposedAction === input.unsafeAction;
-      return { outcome: blocked ? { kind: 'block' } : { kind: 'pass' }, trace: { blocked } };
-    },
-  }),
-} as const satisfies DefenceV1;
-`;
-
-/** The registry line: the entry before the list's closing line, and its import. */
-const REGISTRY_LINE = {
-  importLine: "import { throwawayDefence } from './throwaway.js';",
-  entry: '  throwawayDefence,',
-  before: '] as const satisfies readonly DefenceV1[];',
-};
+import { THROWAWAY_DEFENCE } from '../test-support/throwaway-parts/throwaway-defence.js';
 
 const lines = <T>(path: string): T[] =>
   readFileSync(path, 'utf8')
@@ -61,8 +28,7 @@ describe('a defence registered with one file and one registry line', () => {
 
   beforeAll(async () => {
     copy = copySourceTree();
-    copy.addFile('pipeline/defences/throwaway.ts', THROWAWAY_FILE);
-    copy.addRegistryLine('pipeline/defences/index.ts', REGISTRY_LINE);
+    copy.addPart(THROWAWAY_DEFENCE);
     runDir = join(copy.dir, 'runs', 'throwaway');
     evaluation = await copy.run('eval', [
       '--model',
@@ -90,11 +56,6 @@ describe('a defence registered with one file and one registry line', () => {
   }, 240_000);
 
   afterAll(() => copy?.remove());
-
-  it('type-checks with the rest of the code (the arm id joins ArmId without any other edit)', async () => {
-    const result = await copy.typecheck();
-    expect(result.code, ok(result)).toBe(0);
-  }, 240_000);
 
   it('runs through eval: its screen, its composed prefix and its post-decision step all apply', async () => {
     expect(evaluation.code, ok(evaluation)).toBe(0);

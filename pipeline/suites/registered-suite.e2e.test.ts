@@ -6,47 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as report } from '../../analysis/report-command.js';
 import { type CommandResult, copySourceTree, type SourceCopy } from '../test-support/source-copy.js';
-
-/** The one file of the folder: a suite that squares numbers, each unit a cell of its parity. */
-const SUITE_FILE = `// A throwaway suite (test only): squares 0 … n-1, one unit each; fails when the total passes --max.
-import { z } from 'zod';
-import type { SuiteV1 } from '../../run/suite.js';
-
-const args = z.object({ n: z.number().int().positive(), max: z.number().optional(), label: z.string().default('sq') });
-type Args = z.infer<typeof args>;
-interface Summary {
-  label: string;
-  total: number;
-  squares: number[];
-}
-
-export const squaresSuite: SuiteV1<Args, { id: string; cell: string; i: number }, { square: number }, Summary> = {
-  specificationVersion: 'v1',
-  id: 'squares',
-  args,
-  plan: ({ n }) => Array.from({ length: n }, (_, i) => ({ id: \`sq/\${i}\`, cell: i % 2 ? 'odd' : 'even', i })),
-  async runUnit(unit) {
-    return { square: unit.i * unit.i };
-  },
-  summarize: (records, a) => ({
-    label: a.label,
-    total: records.reduce((sum, r) => sum + r.square, 0),
-    squares: records.map((r) => r.square),
-  }),
-  exitCode: (summary, a) => (a.max !== undefined && summary.total > a.max ? 1 : 0),
-  report: {
-    suite: 'squares',
-    render: (summary) => ({ 'squares.md': \`# \${summary.label}\\n\\ntotal \${summary.total}\\n\` }),
-    text: (summary) => \`\${summary.label} total \${summary.total}\`,
-  },
-};
-`;
-
-const REGISTRY_LINE = {
-  importLine: "import { squaresSuite } from './squares/suite.js';",
-  entry: '  squares: () => squaresSuite,',
-  before: '};',
-};
+import { SQUARES_SUITE } from '../test-support/throwaway-parts/squares-suite.js';
 
 const ok = (result: CommandResult) => `exit ${result.code}\n${result.stderr}\n${result.stdout.slice(-2000)}`;
 
@@ -57,18 +17,12 @@ describe('a suite registered with one folder and one registry line', () => {
 
   beforeAll(async () => {
     copy = copySourceTree();
-    copy.addFile('pipeline/suites/squares/suite.ts', SUITE_FILE);
-    copy.addRegistryLine('pipeline/suites/index.ts', REGISTRY_LINE);
+    copy.addPart(SQUARES_SUITE);
     runDir = join(copy.dir, 'runs', 'squares-run');
     first = await copy.run('eval', ['--suite', 'squares', '--n', '5', '--label', 'five', '-o', runDir]);
   }, 240_000);
 
   afterAll(() => copy?.remove());
-
-  it('type-checks with the rest of the code', async () => {
-    const result = await copy.typecheck();
-    expect(result.code, ok(result)).toBe(0);
-  }, 240_000);
 
   it('runs through eval --suite: a run directory with manifest, chained records and summary', () => {
     expect(first.code, ok(first)).toBe(0);

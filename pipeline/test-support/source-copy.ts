@@ -23,6 +23,26 @@ const COMMANDS = {
   'verify-run': ['analysis/verify-run-command.ts'],
 } as const;
 
+/** A registry line: `entry` inserted right before the one line equal to `before` (trimmed), `importLine` after line 1. */
+export interface RegistryLine {
+  importLine?: string;
+  entry: string;
+  before: string;
+}
+
+/**
+ * Everything one "add a …" change is, as a test makes it (pipeline/test-support/throwaway-parts/): its new files and
+ * its registry lines. Nothing else of the tree is edited.
+ */
+export interface SourcePart {
+  /** What it adds, for messages (`a suite`). */
+  readonly name: string;
+  /** New files, each by its path from the root. */
+  readonly files: readonly { readonly path: string; readonly text: string }[];
+  /** Lines added to registry files, in order. */
+  readonly registryLines: readonly { readonly file: string; readonly line: RegistryLine }[];
+}
+
 /** A copy of the source tree in a temporary directory. */
 export interface SourceCopy {
   /** Root of the copy. */
@@ -33,7 +53,9 @@ export interface SourceCopy {
    * Adds a registry line: `entry` as a new line right before the one line of `file` that equals `before` (trimmed),
    * and `importLine`, if given, after the file's first line (its purpose header). Throws unless `before` occurs once.
    */
-  addRegistryLine(file: string, line: { importLine?: string; entry: string; before: string }): void;
+  addRegistryLine(file: string, line: RegistryLine): void;
+  /** Adds a part: its files, then its registry lines. */
+  addPart(part: SourcePart): void;
   /** Runs `pnpm <command> <args>` on the copy (a child node process with tsx, no network needed for `--model sim`). */
   run(command: keyof typeof COMMANDS, args: readonly string[]): Promise<CommandResult>;
   /** `tsc --noEmit` over the copy's tsconfig: the added part type-checks with everything else. */
@@ -76,7 +98,7 @@ export function copySourceTree(): SourceCopy {
   }
   for (const file of ['package.json', 'tsconfig.json']) cpSync(join(ROOT, file), join(dir, file));
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  return {
+  const copy: SourceCopy = {
     dir,
     addFile(path, text) {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -90,6 +112,10 @@ export function copySourceTree(): SourceCopy {
       lines.splice(at[0]!, 0, line.entry);
       if (line.importLine !== undefined) lines.splice(1, 0, line.importLine);
       writeFileSync(path, lines.join('\n'));
+    },
+    addPart(part) {
+      for (const file of part.files) copy.addFile(file.path, file.text);
+      for (const { file, line } of part.registryLines) copy.addRegistryLine(file, line);
     },
     run(command, args) {
       const [script, ...prefix] = COMMANDS[command];
@@ -107,4 +133,5 @@ export function copySourceTree(): SourceCopy {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return copy;
 }

@@ -11,49 +11,7 @@ import { sha256 } from '../../run-log/json-files.js';
 import { buildDecisionMessages } from '../../suites/grid/prompts.js';
 import type { RunManifest, UnitRecord } from '../../run-log/run-log.js';
 import { type CommandResult, copySourceTree, type SourceCopy } from '../../test-support/source-copy.js';
-
-/** The prefix the throwaway axis's defence puts in front of the system message. */
-const PREFIX = 'Hedge: re-read every fact before acting.\n';
-
-/**
- * The one file: an axis that defines its own defence (a system-message prefix and a post-decision step that blocks
- * every unsafe decision), so each stage leaves a trace and changes a number.
- */
-const AXIS_FILE = `// A throwaway axis (test only): --hedge off,on adds a hedging prefix and blocks every unsafe decision.
-import type { DefenceV1, Review, ReviewInput } from '../defence-v1.js';
-import type { AxisV1 } from './axis-v1.js';
-
-const hedgeDefence = {
-  specificationVersion: 'v1',
-  id: 'hedge',
-  label: 'hedge gate',
-  arm: null,
-  uses: [],
-  create: () => ({
-    systemPrefix: ${JSON.stringify(PREFIX)},
-    review: async (input: ReviewInput): Promise<Review> => {
-      const blocked = input.proposedAction === input.unsafeAction;
-      return { outcome: blocked ? { kind: 'block' } : { kind: 'pass' }, trace: { blocked } };
-    },
-  }),
-} as const satisfies DefenceV1;
-
-export const hedgeAxis = {
-  specificationVersion: 'axis-v1',
-  id: 'hedge',
-  defence: hedgeDefence,
-  phases: ['grid'],
-  stored: 'when-on',
-  usage: ['run every arm without and/or with the hedge gate (test only)'],
-} as const satisfies AxisV1;
-`;
-
-/** The registry line: the entry in AXES (before its closing), and its import. */
-const REGISTRY_LINE = {
-  importLine: "import { hedgeAxis } from './hedge.js';",
-  entry: '  hedgeAxis,',
-  before: '] as const satisfies readonly AxisV1[];',
-};
+import { HEDGE_AXIS, HEDGE_PREFIX } from '../../test-support/throwaway-parts/hedge-axis.js';
 
 const lines = <T>(path: string): T[] =>
   readFileSync(path, 'utf8')
@@ -71,8 +29,7 @@ describe('a defence axis registered with one file and one registry line', () => 
 
   beforeAll(async () => {
     copy = copySourceTree();
-    copy.addFile('pipeline/defences/axes/hedge.ts', AXIS_FILE);
-    copy.addRegistryLine('pipeline/defences/axes/index.ts', REGISTRY_LINE);
+    copy.addPart(HEDGE_AXIS);
     runDir = join(copy.dir, 'runs', 'hedge');
     evaluation = await copy.run('eval', [
       '--model',
@@ -100,11 +57,6 @@ describe('a defence axis registered with one file and one registry line', () => 
   }, 240_000);
 
   afterAll(() => copy?.remove());
-
-  it('type-checks with the rest of the code (the axis joins the spec, key and cell types without any other edit)', async () => {
-    const result = await copy.typecheck();
-    expect(result.code, ok(result)).toBe(0);
-  }, 240_000);
 
   it('runs through eval: the axis varies the units, its key field and unit-id segment appear when on', async () => {
     expect(evaluation.code, ok(evaluation)).toBe(0);
@@ -146,7 +98,7 @@ describe('a defence axis registered with one file and one registry line', () => 
         actions: scenario.actions,
         guardrail: scenario.guardrail,
         harden: false,
-      }).map((m) => (m.role === 'system' ? { ...m, content: PREFIX + m.content } : m));
+      }).map((m) => (m.role === 'system' ? { ...m, content: HEDGE_PREFIX + m.content } : m));
       expect(record.promptSha256).toBe(sha256(JSON.stringify(messages)));
       const blocked = record.parsedAction === unsafeAction(scenario);
       expect(record.reviews).toEqual({ hedge: { blocked } });
