@@ -157,6 +157,33 @@ describe('mem0 backend', () => {
     await backend.close();
   });
 
+  it('stamps every write later than the one before, even on a clock that moves in 25 ms steps', async () => {
+    // mem0ai stamps createdAt with the wall clock: on a coarse (or fast) clock, writes inside one step would share an
+    // instant, and the guard, which orders records by it, could not tell the replacement from the revoked fact.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true, advanceTimeDelta: 25 });
+    try {
+      const backend = mem0();
+      await backend.open();
+      const facts = Array.from({ length: 6 }, (_, i) => `Rule ${i}: badge ${i * 11} opens door ${i * 7}.`);
+      await backend.insert({
+        namespace: 'ns',
+        now: new Date(),
+        writes: { mode: 'direct', revoked: facts.slice(0, 3), current: facts.slice(3) },
+      });
+      const stamped = new Map(
+        (await backend.listRecords!('ns')).map(({ record }) => [
+          record.text,
+          Date.parse(String(record.fields.created_at)),
+        ]),
+      );
+      const times = facts.map((fact) => stamped.get(fact)!);
+      for (let i = 1; i < times.length; i += 1) expect(times[i]!, facts[i]).toBeGreaterThan(times[i - 1]!);
+      await backend.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('stays offline with telemetry off, opens concurrently and keeps two work directories apart', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch').mockRejectedValue(new Error('network is off in tests'));
     const [plainDir, expDir] = [freshDir(), freshDir()];

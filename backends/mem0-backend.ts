@@ -50,6 +50,16 @@ const COUNT_LIMIT = 100_000;
 // Not implemented yet (issue #19 item 1 covers graphiti): mem0 could keep the list in its metadata payload.
 const NO_PROVENANCE =
   'taint-carrying write-back is implemented for graphiti only; mem0 journals carry no provenance here';
+/**
+ * mem0ai stamps `createdAt` with the wall clock to the millisecond. Two writes inside one millisecond (a fast machine
+ * seeding a revoked fact and its replacement) would carry the same instant, and whatever orders records by time (the
+ * stale guard among them) could not tell which came later. Each write therefore starts only once the clock has moved
+ * past the end of the one before, as writes made apart in time would.
+ */
+async function afterLastWrite(lastWriteEnded: number): Promise<void> {
+  while (Date.now() <= lastWriteEnded) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 const READ_SUMMARY = { default: 'showExpired: false (mem0 default)', 'expired-shown': 'showExpired: true' } as const;
 
 /**
@@ -120,6 +130,22 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
     statusFields: ['expiration_date'],
   };
 
+  // When the last mem0 write of this backend ended (its clock; see afterLastWrite).
+  let lastWriteEnded = 0;
+  /** `memory.add`, started after the clock has passed the previous write's end. */
+  const add = async (
+    memory: Mem0Client['memory'],
+    text: string,
+    options: Parameters<Mem0Client['memory']['add']>[1],
+  ) => {
+    await afterLastWrite(lastWriteEnded);
+    try {
+      return await memory.add(text, options);
+    } finally {
+      lastWriteEnded = Date.now();
+    }
+  };
+
   const open = async () => {
     if (client) return;
     client = await openMem0Client({
@@ -141,7 +167,7 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
       // mem0's add takes caller metadata and stores it in the memory's payload, where search filters can read it.
       const metadata = written === undefined ? {} : { metadata: { ...written } };
       if (writes.mode === 'natural') {
-        for (const episode of writes.episodes) await memory.add(episode.text, { userId, ...metadata });
+        for (const episode of writes.episodes) await add(memory, episode.text, { userId, ...metadata });
         const warnings = [...llmWarnings, ...(endpoint ? [] : (client?.warnings ?? []))];
         return { stored: await countAll(memory, userId), extractor, warnings };
       }
@@ -149,10 +175,10 @@ export function createMem0Backend(settings: Mem0Settings): MemoryBackend {
       const expirationDate = revokedExpirationDate(now);
       const revoked: { id: string; text: string }[] = [];
       for (const fact of writes.revoked) {
-        const { results } = await memory.add(fact, { userId, infer: false, expirationDate, ...metadata });
+        const { results } = await add(memory, fact, { userId, infer: false, expirationDate, ...metadata });
         revoked.push(...results.map((item) => ({ id: item.id, text: fact })));
       }
-      for (const fact of writes.current) await memory.add(fact, { userId, infer: false, ...metadata });
+      for (const fact of writes.current) await add(memory, fact, { userId, infer: false, ...metadata });
       const stored = await countAll(memory, userId);
       await assertDefaultReadHides(memory, userId, revoked, expirationDate, stored);
       return { stored, extractor: 'none', warnings: clockWarnings(now) };
