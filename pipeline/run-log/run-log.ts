@@ -257,7 +257,7 @@ export interface ProbeRecord {
     default: LedgerVerdict[];
     /** The same on the filtered read; null when the system has no filter. */
     filtered: LedgerVerdict[] | null;
-    /** Per default-read record: it carries a statement the application revoked (scenarios/app-revocation.ts). */
+    /** Per default-read record: it carries a statement the application revoked (suites/grid/app-revocation.ts). */
     revokedByApplication: boolean[];
     /** What the ledger then the stale guard (default config, clock `guard.now`) withhold from the default read. */
     guardWithheldTexts: string[];

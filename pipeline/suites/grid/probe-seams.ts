@@ -6,7 +6,7 @@ import type { MemoryBackend, MemoryRecord, SeedMode, TamperReport } from '../../
 import { UnsupportedFeatureError } from '#core/errors.js';
 import { openRevocationLedger, type LedgerVerdict } from '../../../guard/revocation-ledger.js';
 import { withRevocationLedger, type LedgeredBackend } from '../../../guard/revocation-ledger-client.js';
-import { carriesRevokedStatement } from '../../../scenarios/app-revocation.js';
+import { carriesRevokedStatement } from './app-revocation.js';
 import type { Scenario } from '../../../scenarios/scenario.js';
 import { applyScreens } from '../../defences/screens.js';
 import { unitDefences } from '../../defences/compose.js';
