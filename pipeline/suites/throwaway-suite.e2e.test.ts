@@ -118,4 +118,37 @@ describe('a throwaway suite through the runner, verify-run and report', () => {
     expect(readFileSync(join(runDir, 'records.jsonl'), 'utf8')).toBe(before);
     expect(JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')).version).toBe(99);
   });
+
+  it('two invocations on one directory at once: the second is refused naming the first, which finishes every unit once', async () => {
+    const runDir = join(out, 'two-at-once');
+    let started!: () => void;
+    const firstUnitStarted = new Promise<void>((resolve) => (started = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const units: string[] = [];
+    const gated = {
+      ...squares,
+      async runUnit(unit: SuiteUnit & { i: number }) {
+        units.push(unit.id);
+        started();
+        await gate;
+        return { square: unit.i * unit.i };
+      },
+    };
+    const first = runSuite(gated, { args: { n: 3 }, runDir, command: 'first', log: silent });
+    await firstUnitStarted;
+    const manifestBefore = readFileSync(join(runDir, 'manifest.json'), 'utf8');
+    await expect(runSuite(gated, { args: { n: 3 }, runDir, command: 'second', log: silent })).rejects.toThrow(
+      new RegExp(`is in use by .*pid ${process.pid}`),
+    );
+    // The refused invocation wrote nothing: not an invocation of the manifest, not a record.
+    expect(readFileSync(join(runDir, 'manifest.json'), 'utf8')).toBe(manifestBefore);
+    release();
+    expect(await first).toMatchObject({ summary: { total: 5, units: 3 }, ran: 3, skippedAsDone: 0 });
+    expect(units).toEqual(['sq/0', 'sq/1', 'sq/2']);
+    const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8'));
+    expect(manifest.invocations).toHaveLength(1);
+    expect(readFileSync(join(runDir, 'records.jsonl'), 'utf8').trim().split('\n')).toHaveLength(3);
+    expect(existsSync(join(runDir, 'eval.lock'))).toBe(false);
+  });
 });
