@@ -3,6 +3,7 @@
 import type { SourcePart } from '../source-copy.js';
 import { ECHO_EVAL_PHASE } from './echo-eval-phase.js';
 import { HEDGE_AXIS } from './hedge-axis.js';
+import { NOTEBOOK_BACKEND } from './notebook-backend.js';
 import { SQUARES_SUITE } from './squares-suite.js';
 import { TALLY_RUN_KIND } from './tally-run-kind.js';
 import { THROWAWAY_DEFENCE } from './throwaway-defence.js';
@@ -14,4 +15,5 @@ export const THROWAWAY_PARTS: readonly { readonly part: SourcePart; readonly tes
   { part: HEDGE_AXIS, test: 'pipeline/defences/axes/registered-axis.e2e.test.ts' },
   { part: THROWAWAY_DEFENCE, test: 'pipeline/defences/registered-defence.e2e.test.ts' },
   { part: TALLY_RUN_KIND, test: 'analysis/run-kinds/registered-run-kind.e2e.test.ts' },
+  { part: NOTEBOOK_BACKEND, test: 'backends/registered-backend.e2e.test.ts' },
 ];
