@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { EvalError, InvalidInputError } from '#core/errors.js';
 import { parseShard } from '../run/shard.js';
+import { nearestFlag } from './cli-flags.js';
 import { suiteOf } from '../suites/index.js';
 import { type AnySuite, planSuite, runSuite, suiteRunDirName } from '../suites/run-suite.js';
 
@@ -79,8 +80,15 @@ export async function suiteCommand(
     try {
       values = parseArgs({ args: [...argv], options: { ...COMMON, ...options }, strict: true }).values as typeof values;
     } catch (error) {
-      const known = [...Object.keys(COMMON), ...flags.keys()].map((flag) => `--${flag}`).join(', ');
-      throw new EvalError('usage', `${(error as Error).message} (suite ${id} takes ${known})`);
+      const names = [...Object.keys(COMMON), ...flags.keys()];
+      const unknown = /^Unknown option '-*([^']+)'/.exec((error as Error).message)?.[1];
+      // `pnpm integrity --target x` is `pnpm eval --suite integrity --targets x`: name the flag meant.
+      const nearest = unknown === undefined ? null : nearestFlag(unknown, names);
+      const known = names.map((flag) => `--${flag}`).join(', ');
+      throw new EvalError(
+        'usage',
+        `${(error as Error).message} (suite ${id} takes ${known})${nearest ? `; did you mean --${nearest}?` : ''}`,
+      );
     }
     let base: Record<string, unknown> = {};
     if (typeof values.args === 'string') {

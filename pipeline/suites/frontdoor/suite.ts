@@ -3,6 +3,8 @@
 // written and printed.
 import { join } from 'node:path';
 import { z } from 'zod';
+import { InvalidInputError } from '#core/errors.js';
+import { sha256 } from '../../run-log/json-files.js';
 import { frontdoorSuiteReport } from '../../../analysis/index.js';
 import { frontdoorTarget, type FrontdoorTarget } from './targets/targets.js';
 import {
@@ -20,20 +22,40 @@ import { sharedParts, variantsOf, type SharedParts } from './harness/shared-part
 import { loadFrontdoorTarget } from './harness/target-handles.js';
 import type { SuiteUnit, SuiteV1 } from '../../run/suite.js';
 
-/** The run's identity: targets, attacks, channels, variants, embedder, fixtures and what fails the check. */
+/** The identity of a fixture set: the sha256 of its files as read. */
+export const fixtureSetHash = (fixtures: Record<AttackName, FixtureFile>): string => sha256(JSON.stringify(fixtures));
+
+/**
+ * The run's identity: targets, attacks, channels, variants, embedder, fixtures and what fails the check. Everything
+ * but the targets defaults to what `pnpm frontdoor` takes without flags, so `pnpm eval --suite frontdoor --targets x`
+ * is the same run (same spec, same run directory name) as `pnpm frontdoor --target x`.
+ */
 export const frontdoorArgs = z.object({
   targets: z.array(z.string().min(1)).min(1),
-  attacks: z.array(z.enum(ATTACK_NAMES)).min(1),
-  channels: z.array(z.enum(CHANNELS)).min(1),
-  mutate: z.boolean(),
-  mutationModel: z.string().nullable(),
-  embedder: z.discriminatedUnion('id', [
-    z.object({ id: z.literal('lexical') }),
-    z.object({ id: z.literal('openai'), model: z.string(), baseURL: z.string().nullable() }),
-  ]),
-  /** `--fixtures` as given (null: scenarios/frontdoor), and the sha256 of the fixture set read from it. */
-  fixtures: z.object({ dir: z.string().nullable(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
-  failOn: z.union([z.enum(['surfaced', 'none']), z.array(z.string().min(1)).min(1).readonly()]),
+  attacks: z
+    .array(z.enum(ATTACK_NAMES))
+    .min(1)
+    .default([...ATTACK_NAMES]),
+  channels: z
+    .array(z.enum(CHANNELS))
+    .min(1)
+    .default([...CHANNELS]),
+  mutate: z.boolean().default(false),
+  mutationModel: z.string().nullable().default(null),
+  embedder: z
+    .discriminatedUnion('id', [
+      z.object({ id: z.literal('lexical') }),
+      z.object({ id: z.literal('openai'), model: z.string(), baseURL: z.string().nullable() }),
+    ])
+    .default({ id: 'lexical' }),
+  /**
+   * `--fixtures` as given (null: scenarios/frontdoor), and the sha256 of the fixture set read from it; default: the
+   * built-in set, read and hashed when the arguments are parsed. Setup refuses a set that no longer hashes to it.
+   */
+  fixtures: z
+    .object({ dir: z.string().nullable(), sha256: z.string().regex(/^[0-9a-f]{64}$/) })
+    .default(() => ({ dir: null, sha256: fixtureSetHash(loadFixtureSet()) })),
+  failOn: z.union([z.enum(['surfaced', 'none']), z.array(z.string().min(1)).min(1).readonly()]).default('none'),
 });
 
 /** `pnpm frontdoor`'s arguments as the run directory records them. */
@@ -74,6 +96,15 @@ export function createFrontdoorSuite(
       ),
     async setup(args) {
       const fixtures = settings.fixtures ?? loadFixtureSet(args.fixtures.dir ?? undefined);
+      // The run is bound to the fixtures' content: a set edited since (or a hash of another set) is refused.
+      const found = fixtureSetHash(fixtures);
+      if (found !== args.fixtures.sha256)
+        throw new InvalidInputError(args.fixtures.dir ?? 'scenarios/frontdoor', [
+          {
+            path: 'fixtures.sha256',
+            message: `the fixture set hashes to ${found.slice(0, 12)}…, not the run's ${args.fixtures.sha256.slice(0, 12)}…: it changed since the run started, or the hash is of another set`,
+          },
+        ]);
       const parts = await sharedParts(args, fixtures, settings.env);
       const targets = new Map<string, FrontdoorTarget>();
       for (const id of args.targets) targets.set(id, await frontdoorTarget(id));

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { integritySuiteReport } from '../../../analysis/index.js';
 import type { IntegrityTarget } from './targets/integrity-target.js';
 import type { EditSelection, IntegrityReport } from './harness/integrity-result.js';
+import { ALL_EDITS, VARIANT_VERSIONS } from './harness/edits.js';
 import { exitCode } from './harness/metric.js';
 import {
   describeTarget,
@@ -17,16 +18,36 @@ export type { IntegrityRecord } from './harness/run-integrity.js';
 import { RECORDS_PER_CONTEXT } from './harness/seed-plan.js';
 import type { SuiteUnit, SuiteV1 } from '../../run/suite.js';
 
-const editSchema = z.object({
-  edit: z.enum(['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7', 'T8', 'T9']),
-  variant: z.enum(['unrevoke']).nullable(),
-});
+const editSchema = z
+  .object({
+    edit: z.enum(['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7', 'T8', 'T9']),
+    variant: z.enum(['unrevoke']).nullable(),
+  })
+  .refine((selection) => selection.variant === null || Object.hasOwn(VARIANT_VERSIONS, attackKey(selection)), {
+    message: `a variant exists only as ${Object.keys(VARIANT_VERSIONS).join(', ')}`,
+  });
 
-/** The run's identity: targets and edits in column order, and what fails the check. */
+const attackKey = (selection: { edit: string; variant: string | null }) => `${selection.edit}:${selection.variant}`;
+
+/** `T3` → `{edit: 'T3', variant: null}`, `T8:unrevoke` → `{edit: 'T8', variant: 'unrevoke'}`; anything else as given. */
+function editOfText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const [edit, variant, ...rest] = value.trim().split(':');
+  return rest.length === 0 ? { edit: edit?.toUpperCase(), variant: variant ?? null } : value;
+}
+
+/**
+ * The run's identity: targets and edits in column order, and what fails the check. Edits may be spelled as on the
+ * command line (`T8:unrevoke`); they and `failOn` default to what `pnpm integrity` takes without flags (every edit,
+ * `accepted`), so `pnpm eval --suite integrity --targets x` is the same run as `pnpm integrity --target x`.
+ */
 export const integrityArgs = z.object({
   targets: z.array(z.string().min(1)).min(1),
-  edits: z.array(editSchema).min(1),
-  failOn: z.union([z.enum(['accepted', 'none']), z.array(z.string().min(1)).min(1).readonly()]),
+  edits: z
+    .array(z.preprocess(editOfText, editSchema))
+    .min(1)
+    .default(() => ALL_EDITS.map((edit) => ({ edit, variant: null }))),
+  failOn: z.union([z.enum(['accepted', 'none']), z.array(z.string().min(1)).min(1).readonly()]).default('accepted'),
 });
 
 /** `pnpm integrity`'s arguments as the run directory records them. */

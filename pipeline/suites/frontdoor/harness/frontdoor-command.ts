@@ -10,9 +10,8 @@ import { FRONTDOOR_TARGET_IDS } from '../targets/targets.js';
 import { loadFixtureSet, type AttackName, type FixtureFile } from '../../../../scenarios/frontdoor/fixture.js';
 import { EvalError } from '#core/errors.js';
 import { isEntryPoint } from '#core/entry-point.js';
-import { sha256 } from '../../../run-log/json-files.js';
 import { sarifBase, sarifSource, writeFrontdoorSarif } from '../../../run/sarif-file.js';
-import { createFrontdoorSuite, type FrontdoorArgs } from '../suite.js';
+import { createFrontdoorSuite, type FrontdoorArgs, fixtureSetHash } from '../suite.js';
 import { planSuite, runSuite, suiteRunDirName } from '../../run-suite.js';
 import { authoriseHunt } from './authorisation.js';
 import { FRONTDOOR_USAGE, parseFrontdoorArgs, type FrontdoorOptions } from './frontdoor-args.js';
@@ -75,7 +74,7 @@ function suiteArgsOf(options: FrontdoorOptions, fixtures: Record<AttackName, Fix
     mutate: options.mutate,
     mutationModel: options.mutationModel,
     embedder: options.embedder,
-    fixtures: { dir: options.fixtures, sha256: sha256(JSON.stringify(fixtures)) },
+    fixtures: { dir: options.fixtures, sha256: fixtureSetHash(fixtures) },
     failOn: options.failOn,
   };
 }

@@ -1,0 +1,86 @@
+// `pnpm eval --suite <id>` is the same run as the suite's own command: integrity and front door given only their
+// targets get the defaults their commands take (same spec, same run id), edits spelled as on the command line, and
+// a flag of the command spelled on the generic entry point is answered with the one meant.
+import { basename } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { frontdoorMain } from '../suites/frontdoor/harness/frontdoor-command.js';
+import { createFrontdoorSuite, frontdoorArgs } from '../suites/frontdoor/suite.js';
+import { main as integrityMain } from '../suites/integrity/harness/integrity-command.js';
+import { integrityArgs } from '../suites/integrity/suite.js';
+import { suiteCommand } from './suite-command.js';
+
+/** What a command printed, and its exit code. */
+async function printed(run: (out: (line: string) => void, err: (line: string) => void) => Promise<number>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await run(
+    (line) => out.push(line),
+    (line) => err.push(line),
+  );
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+const runDirOf = (text: string) => basename(/run directory: (\S+)/.exec(text)?.[1] ?? '');
+const unitsOf = (text: string) => [...text.matchAll(/^ {2}(\S+)$/gm)].map((match) => match[1]);
+
+const viaEval = (argv: string[]) =>
+  printed((out, err) => suiteCommand([...argv, '--dry-run'], {}, { out, err, root: process.cwd() }));
+
+describe('pnpm eval --suite integrity', () => {
+  it('with only --targets is the run pnpm integrity --target makes: every edit, fail on accepted, same run id', async () => {
+    const generic = await viaEval(['--suite', 'integrity', '--targets', 'reference']);
+    const own = await printed((out, err) =>
+      integrityMain(
+        ['--target', 'reference', '--dry-run'],
+        { write: (t) => void out(t) },
+        { write: (t) => void err(t) },
+      ),
+    );
+    expect(generic.code, generic.err).toBe(0);
+    expect(own.code, own.err).toBe(0);
+    expect(runDirOf(generic.out)).toMatch(/^integrity_[0-9a-f]{8}$/);
+    expect(runDirOf(generic.out)).toBe(runDirOf(own.out));
+    expect(unitsOf(generic.out)).toEqual(unitsOf(own.out));
+    expect(unitsOf(generic.out)).toHaveLength(9);
+  });
+
+  it('reads edits as the command line spells them, and refuses a variant that does not exist, naming it', async () => {
+    expect(integrityArgs.parse({ targets: ['reference'], edits: ['T3', 't8:unrevoke'] }).edits).toEqual([
+      { edit: 'T3', variant: null },
+      { edit: 'T8', variant: 'unrevoke' },
+    ]);
+    const refused = await viaEval(['--suite', 'integrity', '--targets', 'reference', '--edits', 'T3:unrevoke']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('--edits[0]: a variant exists only as T8:unrevoke');
+    expect(refused.out).toBe('');
+  });
+
+  it("answers pnpm integrity's --target with the flag meant", async () => {
+    const wrong = await viaEval(['--suite', 'integrity', '--target', 'reference']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toMatch(/Unknown option '--target'.*; did you mean --targets\?$/);
+  });
+});
+
+describe('pnpm eval --suite frontdoor', () => {
+  it('with only --targets is the run pnpm frontdoor --target makes, the built-in fixtures bound by their hash', async () => {
+    const generic = await viaEval(['--suite', 'frontdoor', '--targets', 'reference']);
+    const own = await printed((out, err) => frontdoorMain(['--target', 'reference', '--dry-run'], {}, { out, err }));
+    expect(generic.code, generic.err).toBe(0);
+    expect(own.code, own.err).toBe(0);
+    expect(runDirOf(generic.out)).toMatch(/^frontdoor_[0-9a-f]{8}$/);
+    expect(runDirOf(generic.out)).toBe(runDirOf(own.out));
+    expect(unitsOf(generic.out)).toEqual(unitsOf(own.out));
+    expect(frontdoorArgs.parse({ targets: ['reference'] }).fixtures).toEqual({
+      dir: null,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+  });
+
+  it('refuses, before any unit, a fixture set that does not hash to the one the run is bound to', async () => {
+    const suite = createFrontdoorSuite({ env: {} });
+    const args = frontdoorArgs.parse({ targets: ['reference'], fixtures: { dir: null, sha256: '0'.repeat(64) } });
+    await expect(suite.setup!(args, () => undefined)).rejects.toThrow(
+      /fixture set hashes to [0-9a-f]{12}…, not the run's 000000000000…: it changed since the run started/,
+    );
+  });
+});
