@@ -135,7 +135,12 @@ describe('--shard i/n', () => {
     })();
     expect(error).toBeInstanceOf(InvalidInputError);
     expect(String((error as Error).message)).toMatch(/holds shard 1\/3, not shard 2\/3/);
-    expect(() => checkSameShard('/runs/x', {}, { index: 1, count: 2 })).toThrow(/an unsplit run, not shard 1\/2/);
+    expect(() => checkSameShard('/runs/x', {}, { index: 1, count: 2 })).toThrow(
+      /an unsplit run, not shard 1\/2; pick another --run-id or --out/,
+    );
+    expect(() => checkSameShard('/runs/x', {}, { index: 1, count: 2 }, 'pick another -o')).toThrow(
+      /an unsplit run, not shard 1\/2; pick another -o$/,
+    );
     expect(() => checkSameShard('/runs/x', { shard: { index: 1, count: 2 } }, { index: 1, count: 2 })).not.toThrow();
     expect(() => checkSameShard('/runs/x', undefined, { index: 1, count: 2 })).not.toThrow();
   });

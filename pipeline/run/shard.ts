@@ -130,6 +130,8 @@ export function checkSameShard(
   runDir: string,
   previous: Pick<RunManifest, 'shard'> | undefined,
   shard: Shard | null,
+  /** What to do instead, in the command's own flags (a suite's commands have no --run-id). */
+  instead = 'pick another --run-id or --out',
 ): void {
   if (!previous) return;
   const before = previous.shard ?? null;
@@ -137,7 +139,7 @@ export function checkSameShard(
   throw new InvalidInputError(join(runDir, 'manifest.json'), [
     {
       path: 'shard',
-      message: `this run directory holds ${before ? `shard ${shardLabel(before)}` : 'an unsplit run'}, not ${shard ? `shard ${shardLabel(shard)}` : 'an unsplit run'}; pick another --run-id or --out`,
+      message: `this run directory holds ${before ? `shard ${shardLabel(before)}` : 'an unsplit run'}, not ${shard ? `shard ${shardLabel(shard)}` : 'an unsplit run'}; ${instead}`,
     },
   ]);
 }

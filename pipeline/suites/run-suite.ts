@@ -244,7 +244,7 @@ function refuseOtherRun(
         message: `this run directory holds ${previous.suite ? `a ${previous.suite} run` : 'a pnpm eval run'}, not ${suite}; pick another -o`,
       },
     ]);
-  checkSameShard(runDir, previous, shard);
+  checkSameShard(runDir, previous, shard, 'pick another -o');
   if (previous.specHash !== specHash)
     throw new InvalidInputError(path, [
       {
