@@ -1,5 +1,5 @@
 // `pnpm report [<run...>] [--paper] [-o DIR]`: the latest run, or the runs given; the paper's tables from run directories only (no network, backend or model).
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { InvalidInputError } from '#core/errors.js';
@@ -32,6 +32,7 @@ import { reportSuiteRun } from './suite-report-run.js';
 import type { ForgedReasoningInput } from './tables/poem-tables.js';
 import { checkRunsForReading } from './verify-runs.js';
 import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '#core/command.js';
+import { makeDirectory } from '#core/make-directory.js';
 
 const USAGE = `usage: pnpm report [<run-dir>...] [--runs <dir>] [--paper] [-o <dir>] [--pool-duplicates] [--allow-incomplete] [--no-verify]
   regenerates the paper's Tables 6, 7, 8/11, 9, 12, 13 (grid runs) and 14, 15, 16 (follow-up runs), and the PoEM
@@ -320,7 +321,7 @@ async function reportCommand(parsed: CommandLine<typeof OPTIONS>, { out, err }: 
     return 1;
   }
   const dir = resolve(parsed.values.out ?? join(parsed.positionals[0]!, 'report'));
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   const written = ['tables.md', 'tables.csv', 'tables.tex'];
   writeFileSync(join(dir, 'tables.md'), report.markdown);
   writeFileSync(join(dir, 'tables.csv'), report.csv);

@@ -1,5 +1,5 @@
 // `pnpm report <suite run dir>`: verifies the run, then writes its suite's renderings of summary.json (scorecards).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkRunLog } from '../pipeline/index.js';
 // The suite registry is analysis's second door into pipeline/ (pipeline/core/layers.test.ts): it holds suites that
@@ -7,6 +7,7 @@ import { checkRunLog } from '../pipeline/index.js';
 import { suiteReportOf } from '../pipeline/suites/index.js';
 import { describeRunLogCheck } from './verify-runs.js';
 import type { SuiteReportV1 } from '../pipeline/index.js';
+import { makeDirectory } from '#core/make-directory.js';
 
 /** What `reportSuiteRun` needs besides the run directory. */
 export interface SuiteReportOptions {
@@ -51,7 +52,7 @@ export function reportSuiteRun(runDir: string, suite: string, options: SuiteRepo
   }
   const summary: unknown = JSON.parse(readFileSync(summaryPath, 'utf8'));
   const dir = resolve(options.outDir ?? join(runDir, 'report'));
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   const files = report.render(summary);
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   out(report.text(summary));

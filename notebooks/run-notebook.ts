@@ -1,5 +1,5 @@
 // `pnpm notebook <name> <run-dir...> [--out FILE]`: runs one literate analysis on run directories and prints its Markdown.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadAnalysedRun } from '../analysis/compare-command.js';
 import { checkRunsForReading } from '../analysis/verify-runs.js';
@@ -8,6 +8,7 @@ import { notebook as guardThresholdSensitivity } from './guard-threshold-sensiti
 import type { Notebook } from './notebook.js';
 import { notebook as table6 } from './table-6.js';
 import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '#core/command.js';
+import { makeDirectory } from '#core/make-directory.js';
 
 /** Every notebook, one line each; the name is the file name. */
 export const NOTEBOOKS: readonly Notebook[] = [guardThresholdSensitivity, defenceComparison, table6];
@@ -51,7 +52,7 @@ async function runNotebook(parsed: CommandLine<typeof OPTIONS>, { out, err, usag
   out(markdown);
   if (parsed.values.out !== undefined) {
     const path = resolve(parsed.values.out);
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirectory(dirname(path));
     writeFileSync(path, `${markdown}\n`);
   }
   return 0;

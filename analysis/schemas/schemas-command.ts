@@ -1,9 +1,10 @@
 // `pnpm schemas [--check]`: writes the published JSON Schemas of the results files to data/schemas/ (from their zod
 // schemas), or checks that the checked-in files are what it would write.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defineCommand, runAsEntryPoint } from '#core/command.js';
 import { publishedSchemaFiles, SCHEMAS_DIR } from './published-schemas.js';
+import { makeDirectory } from '#core/make-directory.js';
 
 const USAGE = `usage: pnpm schemas [--check] [--root <dir>]
   writes the JSON Schemas (draft 2020-12) of summary.json (pnpm eval; forged-reasoning runs apart), the integrity
@@ -33,7 +34,7 @@ export const main = defineCommand({
       out(`${files.length} schema(s) in ${SCHEMAS_DIR} up to date`);
       return 0;
     }
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
     for (const { file, text } of differing) writeFileSync(join(dir, file), text);
     for (const file of stale) rmSync(join(dir, file));
     out(`${SCHEMAS_DIR}: ${differing.length} written, ${stale.length} removed, ${files.length} in all`);

@@ -1,6 +1,6 @@
 // The viewer's pages by URL path, over the run directories given and nothing else: the server answers from it, and
 // `--static` writes every page of it.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadPrices, probeIdOf, type PriceTable, type UnitRecord } from '../../pipeline/index.js';
 import type { Scenario } from '../../scenarios/scenario.js';
@@ -13,6 +13,7 @@ import { readRunEntry, type RunEntry } from './run-catalog.js';
 import { genericUnitPage, gridTranscriptPage } from './transcript.js';
 import { findRunKind } from '../run-kinds/index.js';
 import { indexUnits, linesWithOffsets, readSpan, unitFileOf, type UnitIndex } from './unit-index.js';
+import { makeDirectory } from '#core/make-directory.js';
 
 /** One answer: a status, a content type and the body. */
 export interface SiteResponse {
@@ -166,7 +167,7 @@ export function createViewSite(dirs: readonly string[]): ViewSite {
     let files = 0;
     const write = (path: string, body: string) => {
       const target = join(outDir, ...path.split('/').filter(Boolean));
-      mkdirSync(dirname(target), { recursive: true });
+      makeDirectory(dirname(target));
       writeFileSync(target, body);
       files += 1;
     };

@@ -1,8 +1,9 @@
 // `pnpm keygen --out <prefix>`: writes an Ed25519 key pair for `pnpm eval --sign-key` and `pnpm verify-run --pubkey`.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '#core/command.js';
 import { generateSigningKeyPair } from '../run/run-signature.js';
+import { makeDirectory } from '#core/make-directory.js';
 
 const USAGE = `usage: pnpm keygen --out <prefix>
   writes an Ed25519 key pair: <prefix>.key (private, PEM, mode 0600) for pnpm eval --sign-key, and <prefix>.pub
@@ -29,7 +30,7 @@ function keygen(parsed: CommandLine<typeof OPTIONS>, { out, err, usageError }: C
     return 1;
   }
   const pair = generateSigningKeyPair();
-  mkdirSync(dirname(prefix), { recursive: true });
+  makeDirectory(dirname(prefix));
   // `wx`: created here, never over a file that appeared meanwhile; the private key readable by its owner only.
   writeFileSync(privatePath, pair.privatePem, { flag: 'wx', mode: 0o600 });
   writeFileSync(publicPath, pair.publicPem, { flag: 'wx', mode: 0o644 });

@@ -15,6 +15,7 @@ import type { ModelUsage } from '../run/usage-totals.js';
 import { lastProbes } from './merge-agreement.js';
 import type { MergePlan } from './merge-shards.js';
 import type { ShardRun } from './shard-run.js';
+import { makeDirectory } from '#core/make-directory.js';
 
 /** Per-model usage of the shards added up (their replies are disjoint), in the spec's model order. */
 function summedUsage(shards: readonly ShardRun[], models: readonly string[]): ModelUsage[] {
@@ -138,7 +139,7 @@ export function writeMergedRun(plan: MergePlan, out: string, now = new Date()): 
     throw new InvalidInputError('command line', [
       { path: '-o', message: `${runDir} already exists; a merge writes a new run directory` },
     ]);
-  mkdirSync(dirname(runDir), { recursive: true });
+  makeDirectory(dirname(runDir));
   const tmp = join(dirname(runDir), `.${runId}.merging-${randomBytes(4).toString('hex')}`);
   mkdirSync(tmp);
   try {

@@ -4,7 +4,6 @@ import {
   appendFileSync,
   closeSync,
   existsSync,
-  mkdirSync,
   openSync,
   readFileSync,
   readSync,
@@ -15,6 +14,7 @@ import {
 import { dirname } from 'node:path';
 import { CHAIN_FIELD } from './run-log-chain.js';
 import { storageErrorOf } from '../run/storage-failure.js';
+import { makeDirectory } from '#core/make-directory.js';
 
 /** sha256 hex of a string. */
 export function sha256(text: string): string {
@@ -31,7 +31,7 @@ export const ATOMIC_TEMPORARY = /^.+\.[0-9a-f]{8}\.tmp$/;
 export function writeJsonAtomic(path: string, value: unknown): void {
   const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirectory(dirname(path));
     writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`);
     renameSync(temporary, path);
   } catch (error) {

@@ -1,7 +1,7 @@
 // One process on one run directory, for every suite: lock, nonce, version and resume checks, leftovers of dead
 // invocations, how each invocation ended, the signature. runner.ts opens it for every run kind; `evalDirectory` adds eval's checks.
 import { randomBytes, type KeyObject } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { removeEngineNamespaces } from '../../backends/engine-namespaces.js';
@@ -12,6 +12,7 @@ import { ResumeRefusedError, resumeChanges, type RunFingerprint } from './resume
 import { acquireRunLock } from './run-lock.js';
 import { runLogVersionProblem, type RunInvocation, type RunManifest, type RunStatus } from '../run-log/run-log.js';
 import { signRun } from './run-signature.js';
+import { makeDirectory } from '#core/make-directory.js';
 
 /** Inputs of `evalDirectory`. */
 export interface RunSessionInput {
@@ -88,7 +89,8 @@ export async function openRunDirectory<Manifest extends { version: unknown; invo
 ): Promise<RunDirectory<Manifest>> {
   const { runDir, log } = input;
   const created = !existsSync(runDir);
-  mkdirSync(runDir, { recursive: true });
+  // One error naming the directory and the system's reason (`-o` under /proc, a read-only disk, no permission).
+  makeDirectory(runDir);
   const nonce = randomBytes(4).toString('hex');
   let lock: Awaited<ReturnType<typeof acquireRunLock>>;
   try {

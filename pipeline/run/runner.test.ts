@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { writeJsonAtomic } from '../run-log/json-files.js';
 import { RUN_LOG_VERSION, type RunInvocation } from '../run-log/run-log.js';
 import { runThrough, type RunnerKind } from './runner.js';
+import { spawnEval } from '../test-support/spawn-eval.js';
 
 const root = mkdtempSync(join(tmpdir(), 'runner-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -96,4 +97,33 @@ describe('the runner', () => {
     const again = recordingKind(runDir);
     await expect(runThrough(again.kind, { dryRun: false, log: silent })).resolves.toMatchObject({ outcome: 'ran a,b' });
   });
+
+  // Node's recursive mkdir never returns under /proc: it retries the parent in a loop no signal interrupts, so this
+  // runs as a child process killed after 60 s (a regression fails here instead of hanging the suite).
+  it.skipIf(!existsSync('/proc/self'))(
+    'refuses, at once, a run directory that cannot be created, naming it',
+    async () => {
+      const child = spawnEval(
+        [
+          '--model',
+          'sim',
+          '--systems',
+          'graphiti',
+          '--modes',
+          'direct',
+          '--arms',
+          'none',
+          '-o',
+          '/proc/stalebench-no-such',
+        ],
+        {},
+      );
+      const killer = setTimeout(() => child.child.kill('SIGKILL'), 60_000);
+      const code = await child.exited;
+      clearTimeout(killer);
+      expect(code, child.stderr()).toBe(1);
+      expect(child.stderr()).toMatch(/error: invalid \/proc\/stalebench-no-such\/\S+:\n.*cannot be created: ENOENT/);
+    },
+    90_000,
+  );
 });

@@ -1,5 +1,3 @@
-// Where every suite's `--sarif <file>` goes: the tool block (name, package version) and an atomic write.
-import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sarifLog, type SarifTool } from '../../analysis/index.js';
@@ -8,6 +6,7 @@ import { frontdoorGateCells, type FrontdoorResults } from '../suites/frontdoor/h
 import { integrityGateCells } from '../suites/integrity/harness/integrity-findings.js';
 import type { IntegrityReport } from '../suites/integrity/harness/integrity-result.js';
 import { writeJsonAtomic } from '../run-log/json-files.js';
+import { makeDirectory } from '#core/make-directory.js';
 
 /** The SARIF tool of a suite: `stalebench integrity` at the package's version. */
 export function sarifTool(suite: 'eval' | 'integrity' | 'frontdoor'): SarifTool {
@@ -35,7 +34,7 @@ export function sarifSource(file: string, base: string): string {
 
 /** Writes a SARIF log whole or not at all, creating its folder. */
 export function writeSarifFile(path: string, log: object): void {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirectory(dirname(path));
   writeJsonAtomic(path, log);
 }
 

@@ -14,6 +14,7 @@ import { shardLabel, type Shard } from '../run/shard.js';
 import { suiteOf, type SuiteEnvironment } from './index.js';
 import { selectUnits } from './run-suite.js';
 import { SUITE_RECORDS_FILE, type SuiteManifest, type SuiteRecordLine, type SuiteSpec } from './suite-manifest.js';
+import { makeDirectory } from '#core/make-directory.js';
 
 interface SuiteShard {
   dir: string;
@@ -92,7 +93,7 @@ export function mergeSuiteShards(
     throw new InvalidInputError('command line', [
       { path: '-o', message: `${runDir}: must be a new directory named with letters, digits, dot, dash, underscore` },
     ]);
-  mkdirSync(dirname(runDir), { recursive: true });
+  makeDirectory(dirname(runDir));
   const tmp = join(dirname(runDir), `.${runId}.merging-${randomBytes(4).toString('hex')}`);
   mkdirSync(tmp);
   try {

@@ -1,9 +1,10 @@
 // What the hunt leaves behind: a printed summary with the exact steps, the report as JSON, and each proven landing as
 // a candidate fixture file in the shipped fixture format (validated before it is written).
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseFixtureFile, type AttackName, type FixtureFile } from '../../../../scenarios/frontdoor/fixture.js';
 import { findingSteps, type Finding, type HuntReport } from './hunt.js';
+import { makeDirectory } from '#core/make-directory.js';
 
 /** The candidate fixture file of one finding: the fixture as it landed, the attacker's writes as made. */
 function candidateFixture(finding: Finding, file: FixtureFile, target: string, date: string): FixtureFile {
@@ -30,7 +31,7 @@ export function writeHuntOutputs(
   date: string,
 ): string[] {
   const candidates = join(outDir, 'candidates');
-  mkdirSync(candidates, { recursive: true });
+  makeDirectory(candidates);
   const paths: string[] = [];
   for (const finding of report.findings) {
     const attack = finding.attack.split('@')[0] as AttackName;

@@ -1,6 +1,6 @@
 // `pnpm integrity`: runs T1–T9 on the selected targets as the integrity suite (a run directory that resumes, shards,
 // merges, verifies and reports), writes the reports and returns the §7.2 exit code.
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { integrityJson, integrityMarkdown, scorecardHtml, scorecardMarkdown } from '../../../../analysis/index.js';
 import type { IntegrityTarget } from '../targets/integrity-target.js';
@@ -12,6 +12,7 @@ import { createIntegritySuite } from '../suite.js';
 import { planSuite, runSuite, suiteRunDirName } from '../../run-suite.js';
 import { isEntryPoint } from '#core/entry-point.js';
 import { sarifBase, sarifSource, writeIntegritySarif } from '../../../run/sarif-file.js';
+import { makeDirectory } from '#core/make-directory.js';
 
 /** Where the command writes (`process.stdout`, or a test buffer). */
 export interface TextSink {
@@ -107,7 +108,7 @@ export async function main(
 }
 
 function writeReports(outDir: string, report: IntegrityReport): void {
-  mkdirSync(outDir, { recursive: true });
+  makeDirectory(outDir);
   writeFileSync(join(outDir, 'integrity.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(outDir, 'integrity.md'), `${integrityMarkdown(report)}\n`);
   writeFileSync(join(outDir, 'scorecard.md'), scorecardMarkdown(report));
