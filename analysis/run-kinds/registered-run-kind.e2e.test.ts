@@ -3,7 +3,7 @@
 // analysis/run-kinds/index.ts) and a throwaway table over it (one defineTable file, analysis/tally/tally-table.ts, plus
 // its line in analysis/tables/index.ts); a run of that kind, written with the run log's own writers (manifest, chained
 // records, summary, heads and binding), then passes `pnpm verify-run`, `pnpm rescore --check`, `pnpm report` (the
-// table built) and `pnpm view`'s index with no other edit.
+// table built) and `pnpm run view`'s index with no other edit.
 // Files touched: 4 = the kind's file + the table's file (both new) + run-kinds/index.ts + tables/index.ts (an import
 // and an entry each); on b4afedf the same change touched 24. The last test asserts the copy differs by exactly these.
 // (A real table also updates the id lists analysis/tables/index.test.ts pins at run time: test data, not code.)
@@ -176,7 +176,7 @@ describe('a run kind and a table over it, each registered with one file and one 
     expect(readFileSync(join(out, 'tables.csv'), 'utf8')).toContain('tally');
   }, 120_000);
 
-  it('is listed and indexed by pnpm view: its units by cell and outcome', async () => {
+  it('is listed and indexed by pnpm run view: its units by cell and outcome', async () => {
     const out = join(root, 'view');
     const viewed = await runNode(copy.dir, [
       '--import',

@@ -78,7 +78,7 @@ export interface RunKindRescore {
   parserNote: string;
 }
 
-/** How `pnpm view` shows a kind's runs. */
+/** How `pnpm run view` shows a kind's runs. */
 export interface RunKindViewer {
   /** `grid`: units indexed by their unit keys, cells with k/n and Wilson intervals; `generic`: by cell and outcome. */
   index: UnitIndexLayout;

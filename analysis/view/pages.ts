@@ -58,7 +58,7 @@ export function runListPage(
     'stalebench runs',
     `<h1>Runs</h1><table id="run-table"><thead><tr><th>run</th><th>experiment</th><th>status</th><th>models</th><th>spec</th><th>done/planned</th><th>errors</th><th>verify-run</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>
 ${compareSection(entries, compare)}
-<p class="notes">Read-only: pnpm view serves these directories and nothing else.</p>`,
+<p class="notes">Read-only: pnpm run view serves these directories and nothing else.</p>`,
   );
 }
 

@@ -1,4 +1,4 @@
-// `pnpm view [run ...]`: browse run directories (their cells, units and transcripts) on 127.0.0.1, or write the same
+// `pnpm run view [run ...]`: browse run directories (their cells, units and transcripts) on 127.0.0.1, or write the same
 // pages for sharing with --static <dir>.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -6,7 +6,7 @@ import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from
 import { startViewServer } from './view-server.js';
 import { createViewSite } from './view-site.js';
 
-const USAGE = `usage: pnpm view [<run-dir>|<dir of runs>...] [--port <n>] [--static <dir>]
+const USAGE = `usage: pnpm run view [<run-dir>|<dir of runs>...] [--port <n>] [--static <dir>]
   a read-only browser over run directories (default: every run under ./runs): the run list (status, models, spec,
   done/planned, errors, verify-run state), per run its cells (k/n unsafe, Wilson 95 % intervals) and units,
   filterable and sortable, and per unit its transcript (the exact messages, the retrieved records with the revoked
@@ -61,7 +61,7 @@ async function view(
     return 0;
   }
   const server = await startViewServer(site, port);
-  out(`pnpm view: ${server.url} (${dirs.length} run(s), read-only; Ctrl+C stops)`);
+  out(`pnpm run view: ${server.url} (${dirs.length} run(s), read-only; Ctrl+C stops)`);
   await new Promise<void>((done) => {
     if (stop) stop.addEventListener('abort', () => done(), { once: true });
     else process.once('SIGINT', () => done());

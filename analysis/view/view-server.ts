@@ -1,4 +1,4 @@
-// `pnpm view`'s server: read-only, loopback only, answering from the view site (nothing outside the run directories).
+// `pnpm run view`'s server: read-only, loopback only, answering from the view site (nothing outside the run directories).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ViewSite } from './view-site.js';

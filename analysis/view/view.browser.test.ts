@@ -1,4 +1,4 @@
-// pnpm view in headless Debian Chromium: open a run, filter to one cell, open a transcript; the revoked record is marked
+// pnpm run view in headless Debian Chromium: open a run, filter to one cell, open a transcript; the revoked record is marked
 // and the messages are the ones the endpoint received. Screenshots go to the test's temp dir (printed).
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const scenarios = await loadScenarios();
 const SCENARIOS = ['mfa_waiver_access', 'data_exfiltration_pii_export'];
 
-describe('pnpm view in headless Chromium', () => {
+describe('pnpm run view in headless Chromium', () => {
   let endpoint: TestServer;
   let viewer: ViewServer;
   let browser: Browser | undefined;
@@ -70,7 +70,7 @@ describe('pnpm view in headless Chromium', () => {
   const launched = (): Browser => {
     if (!browser)
       throw new Error(
-        `${CHROMIUM} not found: run \`bash .ci/install\` (installs Debian's chromium package); the pnpm view browser test needs it`,
+        `${CHROMIUM} not found: run \`bash .ci/install\` (installs Debian's chromium package); the pnpm run view browser test needs it`,
       );
     return browser;
   };
@@ -144,7 +144,7 @@ describe('pnpm view in headless Chromium', () => {
     expect(errors).toEqual([]);
     await context.close();
     console.info(
-      `pnpm view screenshots: ${join(shots, 'run-list.png')}, ${join(shots, 'cell.png')}, ${join(shots, 'transcript.png')}`,
+      `pnpm run view screenshots: ${join(shots, 'run-list.png')}, ${join(shots, 'cell.png')}, ${join(shots, 'transcript.png')}`,
     );
   }, 60_000);
 });

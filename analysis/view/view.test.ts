@@ -1,4 +1,4 @@
-// pnpm view without a browser: --static writes a page per unit with its exact messages, the server stays inside the run
+// pnpm run view without a browser: --static writes a page per unit with its exact messages, the server stays inside the run
 // directories, a run that does not verify opens with its first bad line, an unreadable directory is listed.
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -70,7 +70,7 @@ function rawGet(url: string, path: string): Promise<{ status: number; body: stri
   });
 }
 
-describe('pnpm view --static', () => {
+describe('pnpm run view --static', () => {
   it('writes index.html and one page per unit holding its exact messages, the revoked record, reply and action', async () => {
     const out = join(root, 'static');
     const lines: string[] = [];
@@ -109,7 +109,7 @@ describe('the page script', () => {
   });
 });
 
-describe('pnpm view (server)', () => {
+describe('pnpm run view (server)', () => {
   let server: ViewServer;
   let brokenDir: string;
   beforeAll(async () => {
@@ -166,7 +166,7 @@ describe('pnpm view (server)', () => {
   });
 });
 
-describe('pnpm view on a follow-up run', () => {
+describe('pnpm run view on a follow-up run', () => {
   it('lists it and serves its units by cell and outcome, each as its stored line', async () => {
     const out = join(root, 'writeback');
     const { code } = await runEvalCli(
@@ -189,7 +189,7 @@ describe('pnpm view on a follow-up run', () => {
   }, 60_000);
 });
 
-describe('pnpm view: two runs side by side', () => {
+describe('pnpm run view: two runs side by side', () => {
   let otherDir: string;
   let comparison: RunComparison;
   beforeAll(async () => {
@@ -284,7 +284,7 @@ describe('pnpm view: two runs side by side', () => {
   }, 120_000);
 });
 
-describe('pnpm view: transcripts of follow-ups and suites', () => {
+describe('pnpm run view: transcripts of follow-ups and suites', () => {
   /** Each unit's page and its stored line (the last line of its id), through the site. */
   async function unitsOf(dir: string) {
     const site = createViewSite([dir]);

@@ -104,7 +104,7 @@ describe('--batch', () => {
     const printed: string[] = [];
     const write = (text: string) => void printed.push(text);
     expect(await rescoreMain([runDir, '--check'], write, write), printed.join('\n')).toBe(0);
-    // pnpm view prices a unit's reply at the batch price and names its job.
+    // pnpm run view prices a unit's reply at the batch price and names its job.
     const site = createViewSite([runDir]);
     const unit = await site.get(`/runs/${site.entries[0]!.slug}/units/0.html`);
     expect(unit.status).toBe(200);

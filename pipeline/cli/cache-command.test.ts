@@ -1,4 +1,4 @@
-// `pnpm cache stats|explain|clear` over a cache filled by the real decision model from a local endpoint.
+// `pnpm run cache stats|explain|clear` over a cache filled by the real decision model from a local endpoint.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +52,7 @@ const setStoredAt = (dir: string, key: string, storedAt: string) => {
   writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), storedAt }));
 };
 
-describe('pnpm cache', () => {
+describe('pnpm run cache', () => {
   it('stats: entries, bytes, by schema and model, oldest and newest', async () => {
     const { dir, keys } = await filledCache();
     setStoredAt(dir, keys[0]!, '2026-01-01T00:00:00.000Z');

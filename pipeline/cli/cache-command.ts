@@ -1,4 +1,4 @@
-// `pnpm cache stats|explain <key>|clear [--older-than <duration>]`: inspect and prune the response cache.
+// `pnpm run cache stats|explain <key>|clear [--older-than <duration>]`: inspect and prune the response cache.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
@@ -11,9 +11,9 @@ import {
 import { listCacheFiles, removeCacheFiles, type CacheFile } from '../models/response-cache-files.js';
 import { defineCommand, runAsEntryPoint, type CommandIo, type CommandLine } from '#core/command.js';
 
-const USAGE = `usage: pnpm cache stats [--cache-dir <dir>]
-       pnpm cache explain <key> [--cache-dir <dir>]
-       pnpm cache clear [--older-than <duration>] [--cache-dir <dir>]
+const USAGE = `usage: pnpm run cache stats [--cache-dir <dir>]
+       pnpm run cache explain <key> [--cache-dir <dir>]
+       pnpm run cache clear [--older-than <duration>] [--cache-dir <dir>]
   stats     entries, bytes, entries by key schema and by model, oldest and newest
   explain   every component of one key: endpoint, model, sample identity, trial, key schema, the request
             body (pretty-printed), when it was stored, and the stored reply. Keys are in each record's
@@ -61,7 +61,7 @@ function stats(dir: string, out: (line: string) => void): number {
   out(`oldest: ${dated[0] ? `${dated[0].file.entry!.storedAt} (${dated[0].file.key})` : '–'}`);
   out(`newest: ${dated.at(-1) ? `${dated.at(-1)!.file.entry!.storedAt} (${dated.at(-1)!.file.key})` : '–'}`);
   const broken = files.filter((file) => !file.entry);
-  if (broken.length > 0) out(`not readable as entries: ${broken.length} (pnpm cache clear removes them)`);
+  if (broken.length > 0) out(`not readable as entries: ${broken.length} (pnpm run cache clear removes them)`);
   return 0;
 }
 
@@ -134,7 +134,9 @@ function clear(
   );
   const undated = files.filter((file) => file.kind === 'entry' && storedTime(file) === null);
   if (olderThan !== undefined && undated.length > 0)
-    out(`kept ${undated.length} file(s) with no readable storedAt; pnpm cache clear without --older-than removes them`);
+    out(
+      `kept ${undated.length} file(s) with no readable storedAt; pnpm run cache clear without --older-than removes them`,
+    );
   return 0;
 }
 

@@ -58,7 +58,7 @@ export interface DecisionResponse {
   text: string;
   /** The request's sample identity: the draw this reply is (a reused reply keeps the sample that drew it). */
   sample: string;
-  /** The response-cache key of this draw (`pnpm cache explain <key>`), when a cache is configured. */
+  /** The response-cache key of this draw (`pnpm run cache explain <key>`), when a cache is configured. */
   cacheKey?: string;
   /** Why `text` is empty or partial: the provider's finish reason, `no-choices`, or null. */
   finishReason: string | null;

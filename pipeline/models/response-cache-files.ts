@@ -1,4 +1,4 @@
-// The response cache as files on disk, for `pnpm cache`: list entries (read or not), and remove them.
+// The response cache as files on disk, for `pnpm run cache`: list entries (read or not), and remove them.
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CacheEntry } from './response-cache.js';

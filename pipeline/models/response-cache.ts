@@ -10,7 +10,7 @@ import { redactDeep, type Redactor } from '../run/redact.js';
 export const CACHE_KEY_SCHEMA = 2;
 
 /**
- * The response cache `pnpm eval` and `pnpm cache` use without `--cache-dir`: `$STALEBENCH_CACHE_DIR`, else
+ * The response cache `pnpm eval` and `pnpm run cache` use without `--cache-dir`: `$STALEBENCH_CACHE_DIR`, else
  * `.stalebench-cache` in the current directory (the test setup points the variable into each test file's own
  * temporary directory, pipeline/test-support/isolated-home.ts).
  */
@@ -37,7 +37,7 @@ export interface CacheKeyComponents {
   body: string;
 }
 
-/** A stored reply plus the components that produced its key (for `pnpm cache explain`). */
+/** A stored reply plus the components that produced its key (for `pnpm run cache explain`). */
 export interface CacheEntry<T> {
   key: string;
   components: CacheKeyComponents;
