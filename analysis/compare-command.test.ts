@@ -139,6 +139,18 @@ describe('pnpm compare on two real sim runs', () => {
     expect((await run([runA, runB, '--bogus'])).code).toBe(1);
     expect((await run(['--help'])).code).toBe(0);
   });
+
+  it('refuses a run of a suite (integrity, front door) with what reads it, before verifying anything', async () => {
+    const suiteRun = join(mkdtempSync(join(tmpdir(), 'stalebench-suite-run-')), 'integrity_x');
+    mkdirSync(suiteRun);
+    writeFileSync(join(suiteRun, 'manifest.json'), JSON.stringify({ version: 2, suite: 'integrity', runId: 'x' }));
+    const refused = await run([runA, suiteRun]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toHaveLength(1);
+    expect(refused.stderr[0]).toContain(
+      `suite: a run of the integrity suite: pnpm compare reads pnpm eval runs (cells of models, systems and defences); read it with pnpm report ${suiteRun}`,
+    );
+  });
 });
 
 describe('compareRuns', () => {

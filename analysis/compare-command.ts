@@ -77,6 +77,28 @@ export function loadAnalysedRun(dir: string): AnalysedRun {
   return { run, summary: summarizeRun(run) };
 }
 
+/**
+ * A run of a registered suite (its manifest names the suite: `pnpm integrity`, `pnpm frontdoor`) has verdicts per
+ * target, not cells of models, systems and defences: refused with what reads it, before anything is verified.
+ */
+function refuseSuiteRun(dir: string): void {
+  const manifestPath = join(resolve(dir), 'manifest.json');
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  } catch {
+    return; // not a readable run: loadAnalysedRun names what is wrong
+  }
+  const suite = (manifest as { suite?: unknown } | null)?.suite;
+  if (typeof suite === 'string')
+    throw new InvalidInputError(manifestPath, [
+      {
+        path: 'suite',
+        message: `a run of the ${suite} suite: pnpm compare reads pnpm eval runs (cells of models, systems and defences); read it with pnpm report ${dir}`,
+      },
+    ]);
+}
+
 /** What identifies a cell across runs: these and its defence axes (`guard`, `poem`, …; pipeline/defences/axes). */
 export interface CellKey extends CellAxes<'grid'> {
   model: string;
@@ -379,6 +401,7 @@ async function compareCommand(
         ? `expected two run directories, got ${parsed.positionals.length}`
         : '--json and --md exclude each other',
     );
+  for (const dir of parsed.positionals) refuseSuiteRun(dir);
   if (!(await checkRunsForReading(parsed.positionals, { noVerify: parsed.values['no-verify'] === true, err })))
     return 1;
   const [a, b] = parsed.positionals.map(loadAnalysedRun) as [AnalysedRun, AnalysedRun];
