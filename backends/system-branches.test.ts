@@ -1,19 +1,11 @@
 // The architecture as a test (the house rule "no code outside backends/ asks which backend it is talking to"): outside
 // backends/, product code never compares a value with a memory system's id; what differs by system is read from the
 // system's `description` (exposure rule, store filter, modes, status fields) or its registry line.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SYSTEMS } from './index.js';
+import { branchesIn, productFiles } from '../pipeline/test-support/branch-scan.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
 const FOLDERS = ['pipeline', 'analysis', 'guard', 'scenarios', 'notebooks'];
-
-function productFiles(folder: string): string[] {
-  return readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
-    .map((path) => join(folder, path).split('\\').join('/'))
-    .filter((path) => path.endsWith('.ts') && !path.endsWith('.test.ts') && !path.includes('test-support'));
-}
 
 const ids = [...SYSTEMS.ids]
   .sort((a, b) => b.length - a.length)
@@ -32,20 +24,6 @@ const BRANCH = new RegExp(
     `\\[\\s*'(${ids})'(\\s*,\\s*'[\\w-]+')*\\s*\\]\\.includes\\(`,
   ].join('|'),
 );
-
-/** Every system branch in `files`, as `path:line: text` (comments aside). */
-function systemBranches(files: readonly string[]): string[] {
-  return files.flatMap((path) =>
-    readFileSync(join(ROOT, path), 'utf8')
-      .split('\n')
-      .flatMap((text, index) => {
-        const line = text.trim();
-        return BRANCH.test(line) && !line.startsWith('//') && !line.startsWith('*')
-          ? [`${path}:${index + 1}: ${line}`]
-          : [];
-      }),
-  );
-}
 
 describe('no code outside backends/ branches on which memory system it talks to', () => {
   it('finds the branches it is meant to find (the check can fail)', () => {
@@ -68,8 +46,8 @@ describe('no code outside backends/ branches on which memory system it talks to'
   });
 
   it('has none in pipeline/, analysis/, guard/, scenarios/ or notebooks/', () => {
-    const files = FOLDERS.flatMap(productFiles);
+    const files = productFiles(FOLDERS);
     expect(files.length).toBeGreaterThan(300);
-    expect(systemBranches(files)).toEqual([]);
+    expect(branchesIn(files, BRANCH)).toEqual([]);
   });
 });

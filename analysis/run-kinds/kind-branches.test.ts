@@ -1,22 +1,16 @@
 // The architecture as a test (issue #27): outside the run-kind registry and the kinds' own files, analysis/ and
 // notebooks/ never branch on a run's kind; they ask the registry (analysis/run-kinds/index.ts).
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UnknownComponentError } from '#core/errors.js';
 import { findRunKind, RUN_KINDS, runKindIdOf, runKindOf } from './index.js';
+import { branchesIn, productFiles, REPOSITORY } from '../../pipeline/test-support/branch-scan.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const FOLDERS = ['analysis', 'notebooks'];
 
 /** Where a kind may be named: the registry's folder and each kind's own `run-kind.ts`. */
 const mayBranch = (path: string) => path.startsWith('analysis/run-kinds/') || path.endsWith('/run-kind.ts');
-
-function sourceFiles(folder: string): string[] {
-  return readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
-    .filter((path) => path.endsWith('.ts') && !path.endsWith('.test.ts') && !path.includes('test-support'))
-    .map((path) => join(folder, path).split('\\').join('/'));
-}
 
 const ids = RUN_KINDS.map((kind) => kind.id.replace(/[-]/g, '\\-')).join('|');
 /**
@@ -33,19 +27,6 @@ const BRANCH = new RegExp(
     `\\.includes\\([\\w.?!]*\\b(experiment|suite)\\)`,
   ].join('|'),
 );
-
-/** Every kind branch in the given files, as `path:line: text`. */
-function kindBranches(files: readonly string[]): string[] {
-  return files.flatMap((path) =>
-    readFileSync(join(ROOT, path), 'utf8')
-      .split('\n')
-      .flatMap((text, index) =>
-        BRANCH.test(text) && !text.trim().startsWith('//') && !text.trim().startsWith('*')
-          ? [`${path}:${index + 1}: ${text.trim()}`]
-          : [],
-      ),
-  );
-}
 
 describe('run kinds are branched on only in the run-kind registry and the kindsâ€™ files', () => {
   it('finds the branches it is meant to find (the check can fail)', () => {
@@ -71,14 +52,14 @@ describe('run kinds are branched on only in the run-kind registry and the kindsâ
   });
 
   it('has none outside analysis/run-kinds/ and the run-kind.ts files', () => {
-    const files = FOLDERS.flatMap(sourceFiles).filter((path) => !mayBranch(path));
+    const files = productFiles(FOLDERS).filter((path) => !mayBranch(path));
     expect(files.length).toBeGreaterThan(50);
-    expect(kindBranches(files)).toEqual([]);
+    expect(branchesIn(files, BRANCH)).toEqual([]);
   });
 
   it('every kind file is registered, once', () => {
-    const kindFiles = FOLDERS.flatMap(sourceFiles).filter((path) => path.endsWith('/run-kind.ts'));
-    const registry = readFileSync(join(ROOT, 'analysis', 'run-kinds', 'index.ts'), 'utf8');
+    const kindFiles = productFiles(FOLDERS).filter((path) => path.endsWith('/run-kind.ts'));
+    const registry = readFileSync(join(REPOSITORY, 'analysis', 'run-kinds', 'index.ts'), 'utf8');
     for (const path of kindFiles)
       expect(registry, relative('analysis/run-kinds', path)).toContain(
         `from '${relative('analysis/run-kinds', path).replace(/\.ts$/, '.js')}'`,

@@ -103,21 +103,8 @@ describe('the runner', () => {
   it.skipIf(!existsSync('/proc/self'))(
     'refuses, at once, a run directory that cannot be created, naming it',
     async () => {
-      const child = spawnEval(
-        [
-          '--model',
-          'sim',
-          '--systems',
-          'graphiti',
-          '--modes',
-          'direct',
-          '--arms',
-          'none',
-          '-o',
-          '/proc/stalebench-no-such',
-        ],
-        {},
-      );
+      const args = '--model sim --systems graphiti --modes direct --arms none -o /proc/stalebench-no-such';
+      const child = spawnEval(args.split(' '), {});
       const killer = setTimeout(() => child.child.kill('SIGKILL'), 60_000);
       const code = await child.exited;
       clearTimeout(killer);

@@ -1,3 +1,4 @@
+// Where every suite's `--sarif <file>` goes: the tool block (name, package version) and an atomic write.
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sarifLog, type SarifTool } from '../../analysis/index.js';

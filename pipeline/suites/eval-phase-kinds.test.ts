@@ -1,23 +1,16 @@
 // The architecture as a test (issue #27 items 1–2): outside the eval-phase registry and the per-suite phase files,
 // pipeline/ never branches on an experiment's phase kind or on an experiment id; it asks the phase
 // (pipeline/suites/eval-phases.ts `evalPhaseOf`, the members of pipeline/run/eval-phase-v1.ts).
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UnknownComponentError } from '#core/errors.js';
 import { EXPERIMENTS } from '../run/experiments.js';
 import { evalPhaseOf, evalPhases } from './eval-phases.js';
-
-const ROOT = resolve(import.meta.dirname, '..', '..');
+import { type BranchException, branchesIn, productFiles, REPOSITORY } from '../test-support/branch-scan.js';
 
 /** Where a phase kind may be named: the registry and each suite's own `eval-phase.ts`. */
 const mayBranch = (path: string) => path === 'pipeline/suites/eval-phases.ts' || path.endsWith('/eval-phase.ts');
-
-function sourceFiles(folder: string): string[] {
-  return readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
-    .filter((path) => path.endsWith('.ts') && !path.endsWith('.test.ts') && !path.includes('test-support'))
-    .map((path) => join(folder, path).split('\\').join('/'));
-}
 
 const ids = [...EXPERIMENTS.ids, ...evalPhases().map((phase) => phase.id)]
   .map((id) => id.replace(/[-]/g, '\\-'))
@@ -40,7 +33,7 @@ const BRANCH = new RegExp(
 );
 
 /** Named exceptions, each with its reason. */
-const EXCEPTIONS: readonly { path: string; text: string; reason: string }[] = [
+const EXCEPTIONS: readonly BranchException[] = [
   {
     path: 'pipeline/suites/follow-ups/index.ts',
     text: 'export const FOLLOW_UP_EXPERIMENTS: { readonly [Id in FollowUpExperimentId]: FollowUpSteps } = {',
@@ -52,22 +45,6 @@ const EXCEPTIONS: readonly { path: string; text: string; reason: string }[] = [
     reason: 'the axis registry: which axes declare a phase (`AxisV1.phases`), read through the phase member `axes`',
   },
 ];
-
-/** Every phase-kind branch in the given files, as `path:line: text`. */
-function kindBranches(files: readonly string[]): string[] {
-  return files.flatMap((path) =>
-    readFileSync(join(ROOT, path), 'utf8')
-      .split('\n')
-      .flatMap((text, index) =>
-        BRANCH.test(text) &&
-        !text.trim().startsWith('//') &&
-        !text.trim().startsWith('*') &&
-        !EXCEPTIONS.some((e) => e.path === path && e.text === text.trim())
-          ? [`${path}:${index + 1}: ${text.trim()}`]
-          : [],
-      ),
-  );
-}
 
 describe('eval-phase kinds are branched on only in the eval-phase registry and the phase files', () => {
   it('finds the branches it is meant to find (the check can fail)', () => {
@@ -97,15 +74,15 @@ describe('eval-phase kinds are branched on only in the eval-phase registry and t
   });
 
   it('has none in pipeline/ outside pipeline/suites/eval-phases.ts and the eval-phase.ts files', () => {
-    const files = sourceFiles('pipeline').filter((path) => !mayBranch(path));
+    const files = productFiles(['pipeline']).filter((path) => !mayBranch(path));
     expect(files.length).toBeGreaterThan(200);
-    expect(kindBranches(files)).toEqual([]);
+    expect(branchesIn(files, BRANCH, EXCEPTIONS)).toEqual([]);
   });
 
   it('registers every eval-phase file, once, each phase at the v1 contract under its own id', () => {
-    const phaseFiles = sourceFiles('pipeline').filter((path) => path.endsWith('/eval-phase.ts'));
+    const phaseFiles = productFiles(['pipeline']).filter((path) => path.endsWith('/eval-phase.ts'));
     expect(phaseFiles.length).toBe(evalPhases().length);
-    const registry = readFileSync(join(ROOT, 'pipeline', 'suites', 'eval-phases.ts'), 'utf8');
+    const registry = readFileSync(join(REPOSITORY, 'pipeline', 'suites', 'eval-phases.ts'), 'utf8');
     for (const path of phaseFiles)
       expect(registry, path).toContain(`from './${relative('pipeline/suites', path).replace(/\.ts$/, '.js')}'`);
     expect(new Set(evalPhases().map((phase) => phase.id)).size).toBe(evalPhases().length);
