@@ -4,7 +4,7 @@
 // copy of the source tree with no other edit: its exposure comes from its own status field, its store filter and the
 // guard apply, its unsupported mode is n/a with its reason, and the manifest records what it is. (A real system also
 // gets a line in the ids backends/registries.test.ts pins at run time, with its factory's defaults: test data.)
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,20 +22,6 @@ import { loadScenarios } from '../scenarios/index.js';
 const ROOT = resolve(import.meta.dirname, '..');
 const N = (await loadScenarios()).length;
 const ok = (result: CommandResult) => `exit ${result.code}\n${result.stderr}\n${result.stdout.slice(-2000)}`;
-
-/** Every file under the folders tsconfig.json type-checks in the tree at `dir`, as paths from that root. */
-function sourceFiles(dir: string): string[] {
-  const { include } = JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8')) as { include: string[] };
-  return include
-    .flatMap((folder) =>
-      readdirSync(join(dir, folder), { recursive: true, encoding: 'utf8' }).map((path) =>
-        join(folder, path).split('\\').join('/'),
-      ),
-    )
-    .filter((path) => !/(^|\/)(runs|work|\.stalebench-cache|__pycache__)(\/|$)/.test(path))
-    .filter((path) => statSync(join(dir, path)).isFile())
-    .sort();
-}
 
 describe('a memory system registered with one file, one registry line and its test', () => {
   let copy: SourceCopy;
@@ -56,15 +42,9 @@ describe('a memory system registered with one file, one registry line and its te
   afterAll(() => copy?.remove());
 
   it('touches 3 files: the system, its test and the registry; nothing else', () => {
-    const before = sourceFiles(ROOT);
-    const after = sourceFiles(copy.dir);
-    expect(after.filter((path) => !before.includes(path))).toEqual([
-      'backends/notebook-backend.test.ts',
-      'backends/notebook-backend.ts',
-    ]);
-    const changed = before.filter(
-      (path) => readFileSync(join(ROOT, path), 'utf8') !== readFileSync(join(copy.dir, path), 'utf8'),
-    );
+    const { added, removed, changed } = copy.differences();
+    expect(added).toEqual(['backends/notebook-backend.test.ts', 'backends/notebook-backend.ts']);
+    expect(removed).toEqual([]);
     expect(changed).toEqual(['backends/index.ts']);
     const old = readFileSync(join(ROOT, 'backends/index.ts'), 'utf8').split('\n');
     const now = readFileSync(join(copy.dir, 'backends/index.ts'), 'utf8').split('\n');

@@ -103,24 +103,6 @@ async function writeTallyRun(runDir: string, forged = false): Promise<void> {
   } satisfies RunManifest);
 }
 
-/** Every file under the folders tsconfig.json type-checks, relative to `root`. */
-function sourceFiles(root: string): string[] {
-  const { include } = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')) as { include: string[] };
-  return include
-    .flatMap((folder) =>
-      readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
-        .filter((entry) => entry.isFile())
-        .map((entry) =>
-          join(entry.parentPath, entry.name)
-            .slice(root.length + 1)
-            .split('\\')
-            .join('/'),
-        ),
-    )
-    .filter((path) => !/(^|\/)(runs|work|\.stalebench-cache|__pycache__)\//.test(path))
-    .sort();
-}
-
 describe('a run kind and a table over it, each registered with one file and one registry line', () => {
   const ROOT = resolve(import.meta.dirname, '..', '..');
   let copy: SourceCopy;
@@ -223,13 +205,9 @@ describe('a run kind and a table over it, each registered with one file and one 
   });
 
   it('touched 4 files: the two new ones and two registry files, each by its import and its entry', () => {
-    const before = sourceFiles(ROOT);
-    const after = sourceFiles(copy.dir);
-    expect(after.filter((path) => !before.includes(path))).toEqual([KIND_PATH, TABLE_PATH]);
-    expect(before.filter((path) => !after.includes(path))).toEqual([]);
-    const changed = before.filter(
-      (path) => readFileSync(join(ROOT, path), 'utf8') !== readFileSync(join(copy.dir, path), 'utf8'),
-    );
+    const { added, removed, changed } = copy.differences();
+    expect(added).toEqual([KIND_PATH, TABLE_PATH]);
+    expect(removed).toEqual([]);
     expect(changed).toEqual(['analysis/run-kinds/index.ts', 'analysis/tables/index.ts']);
     for (const [path, line] of [
       ['analysis/run-kinds/index.ts', KIND_LINE],

@@ -1,9 +1,9 @@
 // Test support: a private copy of the source tree (node_modules linked, never the checkout) to which a test adds a
 // part — one file and its registry line — and on which it runs the real commands as child processes.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /** The checkout this file lives in. */
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -60,8 +60,26 @@ export interface SourceCopy {
   run(command: keyof typeof COMMANDS, args: readonly string[]): Promise<CommandResult>;
   /** `tsc --noEmit` over the copy's tsconfig: the added part type-checks with everything else. */
   typecheck(): Promise<CommandResult>;
+  /**
+   * How the copy's source (the folders tsconfig.json type-checks) differs from this checkout's: files only in the copy,
+   * only in the checkout, and in both with other bytes; each sorted, as `/`-separated paths from the root.
+   */
+  differences(): { added: string[]; removed: string[]; changed: string[] };
   /** Deletes the copy. */
   remove(): void;
+}
+
+/** Every file under the folders tsconfig.json type-checks in the tree at `root` (run outputs and caches aside), sorted. */
+function sourceFiles(root: string): string[] {
+  const { include } = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')) as { include: string[] };
+  return include
+    .flatMap((folder) =>
+      readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/')),
+    )
+    .filter((path) => !/(^|\/)(runs|work|\.stalebench-cache|__pycache__)\//.test(path))
+    .sort();
 }
 
 /** Runs node with `args` in `cwd` (CI=1) and collects what it printed. */
@@ -128,6 +146,16 @@ export function copySourceTree(): SourceCopy {
         '-p',
         join(dir, 'tsconfig.json'),
       ]);
+    },
+    differences() {
+      const before = sourceFiles(ROOT);
+      const after = sourceFiles(dir);
+      const read = (root: string, path: string) => readFileSync(join(root, path), 'utf8');
+      return {
+        added: after.filter((path) => !before.includes(path)),
+        removed: before.filter((path) => !after.includes(path)),
+        changed: before.filter((path) => after.includes(path) && read(ROOT, path) !== read(dir, path)),
+      };
     },
     remove() {
       rmSync(dir, { recursive: true, force: true });
