@@ -1,6 +1,6 @@
 // The registered suites (SuiteV1) on the one runner (pipeline/run/runner.ts, issue #27 item 2): plan → run directory
 // (run-session.ts's, as eval's: lock, version, leftovers) → verify and repair the run log → manifest → setup → units
-// (skipping recorded ones) → summary → manifest with heads and binding.
+// (skipping recorded ones, through the unit loop every eval phase runs under) → summary → manifest with heads and binding.
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidInputError } from '#core/errors.js';
@@ -8,6 +8,7 @@ import { readJsonLines, sha256, writeJsonAtomic } from '../run-log/json-files.js
 import { runBinding } from '../run/run-binding.js';
 import type { RunDirectory } from '../run/run-session.js';
 import { runThrough, type RunnerKind } from '../run/runner.js';
+import { runUnitLoop } from '../run/unit-loop.js';
 import { RUN_LOG_VERSION, type RunManifest } from '../run-log/run-log.js';
 import { openRunLogFile } from '../run-log/run-log-chain.js';
 import { prepareRunLog, readLogHeads } from '../run-log/run-log-repair.js';
@@ -198,16 +199,28 @@ async function runSuiteUnits<Args, Summary>(
     if (skippedAsDone > 0) log(`resuming ${runDir}: ${skippedAsDone} of ${units.length} unit(s) already recorded`);
     const setup = todo.length > 0 && suite.setup ? await suite.setup(args, log) : undefined;
     const file = openRunLogFile(runDir, SUITE_RECORDS_FILE);
-    for (const unit of todo) {
-      signal.throwIfAborted();
-      const workDir = join(runDir, 'work', sha256(unit.id).slice(0, 12));
-      mkdirSync(workDir, { recursive: true });
-      const record = await suite.runUnit(unit, { setup, signal, progress: log, workDir });
-      const line: SuiteRecordLine = { unit: unit.id, cell: unit.cell, record };
-      file.append(line);
-      recorded.set(unit.id, line);
-      rmSync(workDir, { recursive: true, force: true });
-    }
+    const workDirOf = (unit: SuiteUnit) => join(runDir, 'work', sha256(unit.id).slice(0, 12));
+    // The unit loop of every phase and suite (pipeline/run/unit-loop.ts), one unit at a time: a suite's units may share
+    // what its setup built (a store, a server).
+    await runUnitLoop({
+      units: todo,
+      concurrency: 1,
+      signal,
+      run: (unit) => {
+        const workDir = workDirOf(unit);
+        mkdirSync(workDir, { recursive: true });
+        return suite.runUnit(unit, { setup, signal, progress: log, workDir });
+      },
+      append: (record, unit) => {
+        const line: SuiteRecordLine = { unit: unit.id, cell: unit.cell, record };
+        file.append(line);
+        recorded.set(unit.id, line);
+        rmSync(workDirOf(unit), { recursive: true, force: true });
+      },
+    });
+    signal.throwIfAborted();
+    const missing = units.find((unit) => !recorded.has(unit.id));
+    if (missing) throw new Error(`suite ${suite.id}: unit ${missing.id} ended without a record`);
     if (existsSync(join(runDir, 'work'))) rmSync(join(runDir, 'work'), { recursive: true, force: true });
     const records = units.map((unit) => recorded.get(unit.id)!.record);
     const summary = suite.summarize(records, args, {

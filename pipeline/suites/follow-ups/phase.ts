@@ -1,7 +1,6 @@
 // The follow-up phase: for every unit of one experiment, a fresh namespace on a live system, the experiment's
 // steps, one record appended to `<experiment>.jsonl`. Resumable: finished units are never repeated.
 import { join } from 'node:path';
-import pLimit from 'p-limit';
 import type { BackendSettings, MemoryBackend, SeedMode } from '../../../backends/memory-backend.js';
 import type { Embedder } from '../../../backends/embedder.js';
 import type { ExtractionModel } from '../../../backends/extraction-model.js';
@@ -24,6 +23,7 @@ import { BudgetExhaustedError } from '../../run/budget.js';
 import type { BatchTransport } from '../../batch/batch-transport.js';
 import { UnsupportedFeatureError } from '#core/errors.js';
 import { UnitCancelledError } from '../../run/run-control.js';
+import { runUnitLoop } from '../../run/unit-loop.js';
 import type { EvalPhaseUnitsInput } from '../../run/eval-phase-v1.js';
 import { isExploitScenario, type FollowUpSettings, type FollowUpSteps } from './experiment.js';
 import { recordingModel } from '../../models/recording-model.js';
@@ -171,43 +171,36 @@ export async function runFollowUpPhase(input: FollowUpPhaseInput): Promise<Follo
     await backend.open();
     // A store whose ranking statistics span namespaces runs one unit at a time, each alone in the store; under
     // --batch every unit runs at once, so a round's calls are all queued before its jobs are sent.
-    const limit = pLimit(rounds ? Math.max(batch.length, 1) : independent ? input.concurrency : 1);
-    // Every unit joins before any starts, so the barrier never sends a round before its last unit has queued.
-    const leaves = rounds ? batch.map(() => rounds.join()) : [];
-    // A unit that throws (a full disk, a bug) ends the phase: no queued unit starts after it, and the backend is
-    // closed only once the units already running have settled (they would otherwise fail on a closed store).
-    let failed = false;
+    const concurrency = rounds ? Math.max(batch.length, 1) : independent ? input.concurrency : 1;
+    // Every unit joins before any starts, so the barrier never sends a round before its last unit has queued; a unit
+    // that never starts (the run stopped first) leaves once the loop is over.
+    const leaves = new Map(rounds ? batch.map((key) => [key, once(rounds.join())] as const) : []);
     try {
-      const settled = await Promise.allSettled(
-        batch.map((key, index) =>
-          limit(async () => {
-            if (failed || input.signal?.aborted) return leaves[index]?.();
-            // The unit's namespace lives from its first write to its reset: alone on the engine when rankings span namespaces.
-            const work = () =>
-              runUnit(experiment, key, backend, scenarios.get(key.scenario)!, models.get(key.model)!, input, actions);
-            let record: FollowUpRecord;
-            try {
-              // Under --batch outside the engine's exclusive section (statistics per namespace, checked above): a unit
-              // holding it while its call waits for the round would hold up every other unit of the round.
-              record = await (backend.exclusive && !rounds ? backend.exclusive(work) : work());
-            } catch (error) {
-              if (error instanceof UnitCancelledError) return;
-              failed = true;
-              throw error;
-            } finally {
-              leaves[index]?.();
-            }
-            recordsLog.append(record);
-            ran += 1;
-            done += 1;
-            if (record.status === 'error') errors += 1;
-            input.onUnit?.(record, { done, total: keys.length });
-          }),
-        ),
-      );
-      const thrown = settled.find((outcome) => outcome.status === 'rejected');
-      if (thrown) throw thrown.reason;
+      // The unit loop (pipeline/run/unit-loop.ts): a unit that throws (a full disk, a bug) ends the phase, and the
+      // backend is closed only once the units already running have settled (they would otherwise fail on a closed store).
+      await runUnitLoop({
+        units: batch,
+        concurrency,
+        ...(input.signal ? { signal: input.signal } : {}),
+        run: (key) => {
+          // The unit's namespace lives from its first write to its reset: alone on the engine when rankings span namespaces.
+          const work = () =>
+            runUnit(experiment, key, backend, scenarios.get(key.scenario)!, models.get(key.model)!, input, actions);
+          if (!rounds) return backend.exclusive ? backend.exclusive(work) : work();
+          // Under --batch outside the engine's exclusive section (statistics per namespace, checked above): a unit
+          // holding it while its call waits for the round would hold up every other unit of the round.
+          return work().finally(leaves.get(key));
+        },
+        append: (record) => {
+          recordsLog.append(record);
+          ran += 1;
+          done += 1;
+          if (record.status === 'error') errors += 1;
+          input.onUnit?.(record, { done, total: keys.length });
+        },
+      });
     } finally {
+      for (const leave of leaves.values()) leave();
       await backend.close();
     }
   }
@@ -292,4 +285,14 @@ function budgetErrorIn(error: unknown): BudgetExhaustedError | null {
     if (current instanceof BudgetExhaustedError) return current;
   }
   return null;
+}
+
+/** `leave` callable any number of times, leaving once. */
+function once(leave: () => void): () => void {
+  let left = false;
+  return () => {
+    if (left) return;
+    left = true;
+    leave();
+  };
 }

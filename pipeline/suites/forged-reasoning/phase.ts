@@ -1,7 +1,6 @@
 // The forged-reasoning phase (poem.md §6): every trial unit (scenario → model → trial → defence), then one adaptive-
 // attacker loop per (scenario, model); each record appended to `forged-reasoning.jsonl` through the run's hash chain.
 import { join } from 'node:path';
-import pLimit from 'p-limit';
 import { generateLedgerKey } from '../../../guard/execution-ledger-key.js';
 import type { ForgedReasoningScenario, ForgeryKind } from '../../../scenarios/forged-reasoning-scenario.js';
 import { BudgetExhaustedError } from '../../run/budget.js';
@@ -10,7 +9,7 @@ import { unitDefences } from '../../defences/compose.js';
 import { readJsonLines } from '../../run-log/json-files.js';
 import type { EvalPhaseUnitsInput } from '../../run/eval-phase-v1.js';
 import { openRunLogFile } from '../../run-log/run-log-chain.js';
-import { UnitCancelledError } from '../../run/run-control.js';
+import { runUnitLoop } from '../../run/unit-loop.js';
 import type { ReasoningAgent } from './agents.js';
 import { runAttackerLoop } from './attacker-loop.js';
 import { createModelAttacker } from './model-attacker.js';
@@ -104,73 +103,54 @@ export async function runForgedReasoningPhase(
   const conditions = conditionsFor(input.forgeries);
   const callSignal = input.callSignal ?? input.signal;
   const signal = callSignal ? { signal: callSignal } : {};
-  const limit = pLimit(input.concurrency);
   let ran = 0;
   let errors = 0;
-  // A unit that throws (a full disk, a bug) ends the phase: no queued unit starts after it.
-  let failed = false;
-  const settle = async (work: () => Promise<ForgedReasoningLine>) => {
-    if (failed || input.signal?.aborted) return;
-    let record: ForgedReasoningLine;
-    try {
-      record = await work();
-    } catch (error) {
-      if (error instanceof BudgetExhaustedError) input.onBudget?.(error);
-      if (error instanceof BudgetExhaustedError || input.signal?.aborted || error instanceof UnitCancelledError) return;
-      failed = true;
-      throw error;
-    }
-    log.append(record);
-    ran += 1;
-    if (record.status === 'error') errors += 1;
-    input.onUnit?.(record, { done: alreadyDone + ran, total });
-  };
-  await allUnits(
-    todo.trials.map((key) =>
-      limit(() =>
-        settle(() => {
-          const defences = unitDefences({ uses: [key.defence], guard: false, poem: false });
-          return runTrialUnit(key, {
-            scenario: scenarios.get(key.scenario)!,
-            model: models.get(key.model)!,
-            ledgerKey,
-            defences,
-            conditions,
-            ...(input.agent ? { agent: input.agent } : {}),
-            ...signal,
-          });
-        }),
-      ),
-    ),
-  );
+  // The unit loop (pipeline/run/unit-loop.ts): a budget stop or a unit cut short by a stop is not recorded.
+  const pass = <K>(keys: readonly K[], run: (key: K) => Promise<ForgedReasoningLine>) =>
+    runUnitLoop({
+      units: keys,
+      concurrency: input.concurrency,
+      ...(input.signal ? { signal: input.signal } : {}),
+      run,
+      cancelled: (error) => {
+        if (error instanceof BudgetExhaustedError) input.onBudget?.(error);
+        return error instanceof BudgetExhaustedError || (input.signal?.aborted ?? false);
+      },
+      append: (record) => {
+        log.append(record);
+        ran += 1;
+        if (record.status === 'error') errors += 1;
+        input.onUnit?.(record, { done: alreadyDone + ran, total });
+      },
+    });
+  await pass(todo.trials, (key) => {
+    const defences = unitDefences({ uses: [key.defence], guard: false, poem: false });
+    return runTrialUnit(key, {
+      scenario: scenarios.get(key.scenario)!,
+      model: models.get(key.model)!,
+      ledgerKey,
+      defences,
+      conditions,
+      ...(input.agent ? { agent: input.agent } : {}),
+      ...signal,
+    });
+  });
   const attacker = input.attacker;
-  await allUnits(
-    todo.attackers.map((key) =>
-      limit(() =>
-        settle(() => {
-          const scenario = scenarios.get(key.scenario)!;
-          return runAttackerLoop({
-            key,
-            scenario,
-            model: models.get(key.model)!,
-            ledgerKey,
-            maxQueries: input.maxQueries,
-            ...(input.agent ? { agent: input.agent } : {}),
-            ...signal,
-            attacker: (record, sample) =>
-              attacker?.model
-                ? createModelAttacker(record(attacker.model), scenario, sample, callSignal)
-                : createMutationEngine(scenario),
-          });
-        }),
-      ),
-    ),
-  );
+  await pass(todo.attackers, (key) => {
+    const scenario = scenarios.get(key.scenario)!;
+    return runAttackerLoop({
+      key,
+      scenario,
+      model: models.get(key.model)!,
+      ledgerKey,
+      maxQueries: input.maxQueries,
+      ...(input.agent ? { agent: input.agent } : {}),
+      ...signal,
+      attacker: (record, sample) =>
+        attacker?.model
+          ? createModelAttacker(record(attacker.model), scenario, sample, callSignal)
+          : createMutationEngine(scenario),
+    });
+  });
   return { total, ran, errors };
-}
-
-/** Waits for every unit (those running when one throws settle first), then throws the first unit's error, if any. */
-async function allUnits(units: readonly Promise<void>[]): Promise<void> {
-  const thrown = (await Promise.allSettled(units)).find((outcome) => outcome.status === 'rejected');
-  if (thrown) throw thrown.reason;
 }

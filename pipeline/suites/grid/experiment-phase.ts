@@ -27,7 +27,7 @@ import { reviewDecision, reviewTraceFields } from '../../defences/reviews.js';
 import { createActionLayer, type ActionLayer } from './action-layer.js';
 import { gridSample } from '../../models/sample-identity.js';
 import { inShard, type Shard } from '../../run/shard.js';
-import { forEachBounded } from '../../run/bounded-pool.js';
+import { runUnitLoop } from '../../run/unit-loop.js';
 import { readExperimentResume, type ReusableReply } from './experiment-resume.js';
 import { gridLimitSpace, limitFilter } from '../../run/unit-limit.js';
 
@@ -243,46 +243,45 @@ export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<E
   };
   // Units that failed on the endpoint's side in this invocation: each runs once more at the end of the run.
   const failedHere: UnitKey[] = [];
-  const runOne = async (key: UnitKey, retried = false): Promise<void> => {
-    if (input.signal?.aborted) return;
+  const runKey = (key: UnitKey): Promise<UnitRecord> => {
     const probe = input.probes.get(probeIdOf(key.system, key.mode, key.scenario))!;
     const reuses = resume.reuseOf(key);
     const reusable =
       reuses !== null && isArmId(reuses) ? resume.reusable(unitIdOf({ ...key, arm: reuses })) : undefined;
-    let record: UnitRecord;
-    try {
-      record = await runUnit(key, scenarios.get(key.scenario)!, probe, models.get(key.model)!, reusable, actions, stop);
-    } catch (error) {
-      if (error instanceof UnitCancelledError) return;
-      throw error;
-    }
-    recordsLog.append(record);
-    resume.remember(record);
-    if (retried) {
-      if (record.status !== 'error') errors -= 1;
-    } else {
-      ran += 1;
-      done += 1;
-      if (record.status === 'error') errors += 1;
-      if (record.status === 'error' && isEndpointFailure(record.error?.status)) failedHere.push(key);
-    }
-    input.onUnit?.(record, { done, total, retried });
+    return runUnit(key, scenarios.get(key.scenario)!, probe, models.get(key.model)!, reusable, actions, stop);
   };
-  // The pending units of one pass, in enumeration order; none is pulled once the run stops.
+  // One pass of the unit loop (pipeline/run/unit-loop.ts); `retried`: the end-of-run retry of this invocation's failures.
+  const pass = (keys: Iterable<UnitKey>, retried: boolean) =>
+    runUnitLoop({
+      units: keys,
+      concurrency: input.concurrency,
+      ...(input.signal ? { signal: input.signal } : {}),
+      run: runKey,
+      append: (record, key) => {
+        recordsLog.append(record);
+        resume.remember(record);
+        if (retried) {
+          if (record.status !== 'error') errors -= 1;
+        } else {
+          ran += 1;
+          done += 1;
+          if (record.status === 'error') errors += 1;
+          if (record.status === 'error' && isEndpointFailure(record.error?.status)) failedHere.push(key);
+        }
+        input.onUnit?.(record, { done, total, retried });
+      },
+    });
+  // The pending units of one pass, in enumeration order.
   const pendingUnits = (reusing: boolean) =>
-    filter(
-      units(),
-      (key) => !input.signal?.aborted && resume.isPending(key) && (resume.reuseOf(key) !== null) === reusing,
-    );
+    filter(units(), (key) => resume.isPending(key) && (resume.reuseOf(key) !== null) === reusing);
   // Reusing arms (the output filter) run after the replies they reuse.
-  await forEachBounded(pendingUnits(false), input.concurrency, runOne);
-  await forEachBounded(pendingUnits(true), input.concurrency, runOne);
+  await pass(pendingUnits(false), false);
+  await pass(pendingUnits(true), false);
   // The end-of-run retry (issue #26): a transient failure (a 5xx, a timeout, a reset) does not cost a good run its unit;
   // the reused replies after the ones they reuse, so an output-filter unit takes its none unit's new reply.
-  const again = (reusing: boolean) =>
-    filter(failedHere, (key) => !input.signal?.aborted && (resume.reuseOf(key) !== null) === reusing);
-  await forEachBounded(again(false), input.concurrency, (key) => runOne(key, true));
-  await forEachBounded(again(true), input.concurrency, (key) => runOne(key, true));
+  const again = (reusing: boolean) => filter(failedHere, (key) => (resume.reuseOf(key) !== null) === reusing);
+  await pass(again(false), true);
+  await pass(again(true), true);
   return { total, ran, skippedAsDone: total - pending, errors, cancelled: input.signal?.aborted ?? false };
 }
 

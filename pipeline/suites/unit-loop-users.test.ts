@@ -1,0 +1,30 @@
+// Issue #27 item 2: the unit loop is written once (pipeline/run/unit-loop.ts). Every phase of `pnpm eval` and the
+// suite runner go through it; no suite folder keeps a loop of its own (a pool, a limit, a settle-all of its units).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { productFiles } from '../test-support/branch-scan.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const OWN_LOOP = [/from 'p-limit'/, /bounded-pool\.js'/, /Promise\.allSettled\(/];
+
+describe('the unit loop', () => {
+  it('is what the three eval phases and the suite runner run their units under', () => {
+    for (const file of [
+      'pipeline/suites/grid/experiment-phase.ts',
+      'pipeline/suites/follow-ups/phase.ts',
+      'pipeline/suites/forged-reasoning/phase.ts',
+      'pipeline/suites/run-suite.ts',
+    ])
+      expect(readFileSync(join(root, file), 'utf8'), file).toMatch(/runUnitLoop\(/);
+  });
+
+  it('has no second copy in a suite folder', () => {
+    const files = productFiles(['pipeline/suites']);
+    expect(files.length).toBeGreaterThan(50);
+    const offenders = files.filter((file) =>
+      OWN_LOOP.some((pattern) => pattern.test(readFileSync(join(root, file), 'utf8'))),
+    );
+    expect(offenders).toEqual([]);
+  });
+});
