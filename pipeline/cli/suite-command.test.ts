@@ -1,7 +1,7 @@
 // `pnpm eval --suite <id>` is the same run as the suite's own command: integrity and front door given only their
 // targets get the defaults their commands take (same spec, same run id), edits spelled as on the command line, and
 // a flag of the command spelled on the generic entry point is answered with the one meant.
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { frontdoorMain } from '../suites/frontdoor/harness/frontdoor-command.js';
 import { createFrontdoorSuite, frontdoorArgs } from '../suites/frontdoor/suite.js';
@@ -19,7 +19,7 @@ async function printed(run: (out: (line: string) => void, err: (line: string) =>
   );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
-const runDirOf = (text: string) => basename(/run directory: (\S+)/.exec(text)?.[1] ?? '');
+const runDirOf = (text: string) => /run directory: (\S+)/.exec(text)?.[1] ?? '';
 const unitsOf = (text: string) => [...text.matchAll(/^ {2}(\S+)$/gm)].map((match) => match[1]);
 
 const viaEval = (argv: string[]) =>
@@ -37,7 +37,9 @@ describe('pnpm eval --suite integrity', () => {
     );
     expect(generic.code, generic.err).toBe(0);
     expect(own.code, own.err).toBe(0);
-    expect(runDirOf(generic.out)).toMatch(/^integrity_[0-9a-f]{8}$/);
+    // The same directory, not only the same run id: either command resumes what the other began.
+    expect(runDirOf(generic.out)).toBe(join(process.cwd(), 'runs', 'integrity', basename(runDirOf(generic.out))));
+    expect(basename(runDirOf(generic.out))).toMatch(/^integrity_[0-9a-f]{8}$/);
     expect(runDirOf(generic.out)).toBe(runDirOf(own.out));
     expect(unitsOf(generic.out)).toEqual(unitsOf(own.out));
     expect(unitsOf(generic.out)).toHaveLength(9);
@@ -67,7 +69,8 @@ describe('pnpm eval --suite frontdoor', () => {
     const own = await printed((out, err) => frontdoorMain(['--target', 'reference', '--dry-run'], {}, { out, err }));
     expect(generic.code, generic.err).toBe(0);
     expect(own.code, own.err).toBe(0);
-    expect(runDirOf(generic.out)).toMatch(/^frontdoor_[0-9a-f]{8}$/);
+    expect(runDirOf(generic.out)).toBe(join(process.cwd(), 'runs', 'frontdoor', basename(runDirOf(generic.out))));
+    expect(basename(runDirOf(generic.out))).toMatch(/^frontdoor_[0-9a-f]{8}$/);
     expect(runDirOf(generic.out)).toBe(runDirOf(own.out));
     expect(unitsOf(generic.out)).toEqual(unitsOf(own.out));
     expect(frontdoorArgs.parse({ targets: ['reference'] }).fixtures).toEqual({

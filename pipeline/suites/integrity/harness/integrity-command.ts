@@ -72,7 +72,7 @@ export async function main(
   const args = { targets: flags.targets, edits: flags.edits, failOn: flags.failOn };
   const outDir = resolve(
     root,
-    flags.outDir ?? join('data', 'integrity', suiteRunDirName(suite, args, flags.shard, flags.limit)),
+    flags.outDir ?? join('runs', 'integrity', suiteRunDirName(suite, args, flags.shard, flags.limit)),
   );
   const progress = (line: string) => stderr.write(`${line}\n`);
   const run = {

@@ -16,7 +16,7 @@ export interface IntegrityFlags {
   edits: EditSelection[];
   /** Print the JSON result to stdout instead of the Markdown table. */
   json: boolean;
-  /** The run directory, or null for `data/integrity/<run id>` (the id derived from the spec, so the same command resumes). */
+  /** The run directory, or null for `runs/integrity/<run id>` (the id derived from the spec, so the same command resumes). */
   outDir: string | null;
   /** `--shard i/n`: only the cells whose id hashes to shard i, or null. */
   shard: Shard | null;
@@ -43,7 +43,7 @@ position (memory-blackbox-alive) instead keeps its process up across the edit an
   --target <ids>       comma-separated target ids (see --help for the list)
   --edits <ids>        comma-separated edits, default T1,…,T9; T8:unrevoke is the variant that clears revocation fields
   --json               print {"targets":[{id, version, config, cells, metric}]} to stdout
-  -o, --out <dir>      the run directory (default data/integrity/<run id>, the id derived from the targets, edits
+  -o, --out <dir>      the run directory (default runs/integrity/<run id>, the id derived from the targets, edits
                        and flags, so the same command lands in the same directory). It holds manifest.json,
                        records.jsonl (one hash-chained line per cell), summary.json (the --json result with date,
                        command and exit code) and, as before, integrity.md, integrity.json, scorecard.md and
