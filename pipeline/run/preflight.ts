@@ -1,4 +1,5 @@
 // Preflight: every distinct model endpoint is probed once before anything is written; a failure is one line naming the URL and the cause.
+import { withoutPassword } from '#core/url-credentials.js';
 import OpenAI, { APIError } from 'openai';
 import { describeFailure, firstLine } from '../models/endpoint-failure.js';
 import { EvalError } from '#core/errors.js';
@@ -36,7 +37,7 @@ export class PreflightError extends EvalError {
   constructor(url: string, role: string, reason: string, options?: { cause?: unknown }) {
     super(
       'preflight',
-      `preflight: ${role} endpoint ${url}: ${reason} (nothing was sent to any model; --no-preflight skips this check)`,
+      `preflight: ${role} endpoint ${withoutPassword(url)}: ${reason} (nothing was sent to any model; --no-preflight skips this check)`,
       options,
     );
     this.url = url;

@@ -1,6 +1,6 @@
 // Redaction: configured keys and key-shaped strings never survive into stored or printed text.
 import { describe, expect, it } from 'vitest';
-import { createRedactor, KEY_SHAPED, redactDeep, redactSecrets, REDACTED } from './redact.js';
+import { createRedactor, environmentSecrets, KEY_SHAPED, redactDeep, redactSecrets, REDACTED } from './redact.js';
 
 describe('redactSecrets', () => {
   it('removes a configured key wherever it occurs, even when it is not key-shaped', () => {
@@ -96,5 +96,32 @@ describe('the fast paths (no secret can occur: the text, or the record, comes ba
     // The copy made every such value a plain object or array: a Date and a Map print as {}.
     expect(JSON.stringify(redactDeep(record, redact))).toBe('{"at":{},"map":{},"list":["x"]}');
     expect(JSON.stringify(redactDeep({ ok: 'plain', nested: [at] }, redact))).toBe('{"ok":"plain","nested":[{}]}');
+  });
+
+  it('leaves a URL password it does not know alone: a canary a tool served is evidence, not a secret of ours', () => {
+    const canary = 'DATABASE_URL=postgres://user:CANARY-HONEYPOT-DO-NOT-USE-pw@db.internal/prod';
+    expect(redactSecrets(canary)).toBe(canary);
+    // A password of this environment is a secret wherever it appears.
+    const env = { STALEBENCH_POSTGRES_URI: 'postgresql://bench:s3cret-pg@db:5432/agmi' };
+    expect(
+      createRedactor(environmentSecrets(env))('could not connect to postgresql://bench:s3cret-pg@db:5432/agmi'),
+    ).toBe(`could not connect to postgresql://bench:${REDACTED}@db:5432/agmi`);
+  });
+
+  it('environmentSecrets: variables named like a secret, and every URL password as written and decoded', () => {
+    const secrets = environmentSecrets({
+      OPENAI_API_KEY: 'sk-live-abcdef',
+      POOL_B_API_KEY: 'pool-b-key-1234',
+      NEO4J_PASSWORD: 'hunter22',
+      STALEBENCH_LEDGER_KEY: 'ledger-key-hex',
+      STALEBENCH_REDIS_URL: 'redis://:r%40dis-pw@cache:6379',
+      NEO4J_URI: 'bolt://127.0.0.1:7687',
+      HOME: '/home/user',
+      EMPTY_TOKEN: '',
+      USE_TOKEN: 'true',
+    });
+    expect(secrets.sort()).toEqual(
+      ['sk-live-abcdef', 'pool-b-key-1234', 'hunter22', 'ledger-key-hex', 'r%40dis-pw', 'r@dis-pw'].sort(),
+    );
   });
 });

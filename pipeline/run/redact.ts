@@ -1,4 +1,5 @@
 // Secret redaction for every error text and provider body that is stored or printed (keys echoed back by a 401).
+import { URL_PASSWORD } from '#core/url-credentials.js';
 
 /** What replaces a secret. */
 export const REDACTED = '[redacted]';
@@ -39,6 +40,35 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
 
 /** A redactor bound to the secrets of one run (the caller's keys), for error texts, stacks and log lines. */
 export type Redactor = (text: string) => string;
+
+/** Variables whose value is a secret by name (`OPENAI_API_KEY`, `NEO4J_PASSWORD`, an endpoint pool's `…_API_KEY`). */
+const SECRET_NAME = /(API_KEY|PASSWORD|SECRET|TOKEN|LEDGER_KEY)$/i;
+/** A setting, not a secret (`SOME_TOKEN=true`): redacting it would rewrite that word in every record. */
+const SETTING_WORD = /^(true|false|null|none|unset|yes|no|on|off)$/i;
+
+/**
+ * The secrets an environment holds: the value of every variable named like one, and the password of every URL in any
+ * variable (`STALEBENCH_POSTGRES_URI=postgresql://bench:s3cret@db/agmi` gives `s3cret`), as written and decoded.
+ *
+ * @example createRedactor(environmentSecrets(process.env))
+ */
+export function environmentSecrets(env: Readonly<Record<string, string | undefined>>): string[] {
+  const secrets: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!value) continue;
+    if (SECRET_NAME.test(name) && !SETTING_WORD.test(value)) secrets.push(value);
+    for (const match of value.matchAll(URL_PASSWORD)) {
+      const password = match[2]!;
+      secrets.push(password);
+      try {
+        secrets.push(decodeURIComponent(password));
+      } catch {
+        // Not percent-encoded as a URL would be: the password as written is enough.
+      }
+    }
+  }
+  return secrets;
+}
 
 /** A redactor for the given secrets. */
 export function createRedactor(secrets: readonly (string | undefined | null)[]): Redactor {

@@ -9,6 +9,7 @@ import { runBinding } from '../run/run-binding.js';
 import type { RunDirectory } from '../run/run-session.js';
 import { runThrough, type RunnerKind } from '../run/runner.js';
 import { runUnitLoop } from '../run/unit-loop.js';
+import { createRedactor, environmentSecrets, redactDeep, type Redactor } from '../run/redact.js';
 import { RUN_LOG_VERSION, type RunManifest } from '../run-log/run-log.js';
 import { openRunLogFile } from '../run-log/run-log-chain.js';
 import { prepareRunLog, readLogHeads } from '../run-log/run-log-repair.js';
@@ -37,6 +38,11 @@ export interface RunSuiteOptions<Args> {
   signal?: AbortSignal;
   /** The time to record as the start of a new run (default: now). */
   now?: () => Date;
+  /**
+   * Redacts every record, the summary and an error message before they are written (default: the secrets of this
+   * process's environment, environmentSecrets, and every key-shaped string or URL password).
+   */
+  redact?: Redactor;
 }
 
 /** What an invocation ends with. */
@@ -160,6 +166,8 @@ async function runSuiteUnits<Args, Summary>(
 ): Promise<SuiteRunResult<Summary>> {
   const { runDir, log } = options;
   const { previous, invocation, nonce } = directory;
+  // What is written is redacted, and the summary is computed from what was written (a resume reads the same).
+  const redact = options.redact ?? createRedactor(environmentSecrets(process.env));
   const manifestPath = join(runDir, 'manifest.json');
   // The chain is checked (refusing an edited log) and a torn last line moved aside before anything is appended.
   const logHeads = prepareRunLog(runDir, previous as unknown as RunManifest | undefined, log);
@@ -198,7 +206,7 @@ async function runSuiteUnits<Args, Summary>(
     const skippedAsDone = units.length - todo.length;
     if (skippedAsDone > 0) log(`resuming ${runDir}: ${skippedAsDone} of ${units.length} unit(s) already recorded`);
     const setup = todo.length > 0 && suite.setup ? await suite.setup(args, log) : undefined;
-    const file = openRunLogFile(runDir, SUITE_RECORDS_FILE);
+    const file = openRunLogFile(runDir, SUITE_RECORDS_FILE, redact);
     const workDirOf = (unit: SuiteUnit) => join(runDir, 'work', sha256(unit.id).slice(0, 12));
     // The unit loop of every phase and suite (pipeline/run/unit-loop.ts), one unit at a time: a suite's units may share
     // what its setup built (a store, a server).
@@ -212,7 +220,7 @@ async function runSuiteUnits<Args, Summary>(
         return suite.runUnit(unit, { setup, signal, progress: log, workDir });
       },
       append: (record, unit) => {
-        const line: SuiteRecordLine = { unit: unit.id, cell: unit.cell, record };
+        const line = redactDeep<SuiteRecordLine>({ unit: unit.id, cell: unit.cell, record }, redact);
         file.append(line);
         recorded.set(unit.id, line);
         rmSync(workDirOf(unit), { recursive: true, force: true });
@@ -223,18 +231,21 @@ async function runSuiteUnits<Args, Summary>(
     if (missing) throw new Error(`suite ${suite.id}: unit ${missing.id} ended without a record`);
     if (existsSync(join(runDir, 'work'))) rmSync(join(runDir, 'work'), { recursive: true, force: true });
     const records = units.map((unit) => recorded.get(unit.id)!.record);
-    const summary = suite.summarize(records, args, {
-      startedAt: manifest.createdAt,
-      command: options.command,
-      runtime: manifest.runtime,
-    });
+    const summary = redactDeep(
+      suite.summarize(records, args, {
+        startedAt: manifest.createdAt,
+        command: options.command,
+        runtime: manifest.runtime,
+      }),
+      redact,
+    );
     writeJsonAtomic(join(runDir, 'summary.json'), summary);
     const exitCode = suite.exitCode(summary, args);
     finish('success', { counts: { units: units.length, done: units.length, skippedAsDone }, exitCode });
     return { runDir, runId: manifest.runId, summary, exitCode, ran: todo.length, skippedAsDone };
   } catch (error) {
     finish(signal.aborted ? 'cancelled' : 'error', {
-      error: { message: error instanceof Error ? error.message : String(error) },
+      error: { message: redact(error instanceof Error ? error.message : String(error)) },
     });
     throw error;
   }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { main as verifyRun } from '../../analysis/verify-run-command.js';
 import { reportSuiteRun } from '../../analysis/suite-report-run.js';
 import type { SuiteReportV1, SuiteUnit, SuiteV1 } from '../run/suite.js';
+import { createRedactor, environmentSecrets } from '../run/redact.js';
 import { runSuite } from './run-suite.js';
 
 const out = mkdtempSync(join(tmpdir(), 'throwaway-suite-'));
@@ -150,5 +151,73 @@ describe('a throwaway suite through the runner, verify-run and report', () => {
     expect(manifest.invocations).toHaveLength(1);
     expect(readFileSync(join(runDir, 'records.jsonl'), 'utf8').trim().split('\n')).toHaveLength(3);
     expect(existsSync(join(runDir, 'eval.lock'))).toBe(false);
+  });
+
+  it('writes no secret: records, summary and an error are redacted, and the summary is what a re-read computes', async () => {
+    const runDir = join(out, 'secrets');
+    const env = {
+      NEO4J_PASSWORD: 'neo4j-hunter2',
+      STALEBENCH_POSTGRES_URI: 'postgresql://bench:pg%2Fs3cret@db:5432/agmi',
+      HOME: '/home/user',
+    };
+    const redact = createRedactor(environmentSecrets(env));
+    // A store description and an error that echo the settings, as drivers do.
+    const leaky: SuiteV1<
+      SquaresArgs,
+      SuiteUnit & { i: number },
+      { store: string; square: number },
+      Summary & { stores: string[] }
+    > = {
+      ...squares,
+      runUnit: async (unit) => ({
+        store: `PostgreSQL 16 at ${env.STALEBENCH_POSTGRES_URI} (password pg/s3cret), neo4j:${env.NEO4J_PASSWORD}`,
+        square: unit.i * unit.i,
+      }),
+      summarize: (records) => ({
+        total: records.reduce((sum, r) => sum + r.square, 0),
+        units: records.length,
+        stores: records.map((r) => r.store),
+      }),
+      report: squaresReport as unknown as SuiteReportV1<Summary & { stores: string[] }>,
+    };
+    const first = await runSuite(leaky, { args: { n: 2 }, runDir, command: 'test', log: silent, redact });
+    const written = ['records.jsonl', 'summary.json', 'manifest.json'].map((file) =>
+      readFileSync(join(runDir, file), 'utf8'),
+    );
+    for (const text of written)
+      for (const secret of ['neo4j-hunter2', 'pg%2Fs3cret', 'pg/s3cret']) expect(text).not.toContain(secret);
+    expect(first.summary.stores[0]).toBe(
+      'PostgreSQL 16 at postgresql://bench:[redacted]@db:5432/agmi (password [redacted]), neo4j:[redacted]',
+    );
+    // A resume computes its summary from the stored records: the same as the first invocation's.
+    const again = await runSuite(leaky, { args: { n: 2 }, runDir, command: 'test', log: silent, redact });
+    expect(again.skippedAsDone).toBe(2);
+    expect(again.summary).toEqual(first.summary);
+    // An error message is redacted in the manifest too.
+    const failDir = join(out, 'secrets-failing');
+    const failing = {
+      ...squares,
+      runUnit: async () => Promise.reject(new Error(`auth failed for ${env.STALEBENCH_POSTGRES_URI}`)),
+    };
+    await expect(
+      runSuite(failing, { args: { n: 1 }, runDir: failDir, command: 'test', log: silent, redact }),
+    ).rejects.toThrow();
+    const manifest = readFileSync(join(failDir, 'manifest.json'), 'utf8');
+    expect(manifest).toContain('auth failed for postgresql://bench:[redacted]@db:5432/agmi');
+    expect(manifest).not.toContain('pg%2Fs3cret');
+  });
+
+  it("by default redacts this process's environment secrets", async () => {
+    const runDir = join(out, 'env-default');
+    process.env.STALEBENCH_TEST_PASSWORD = 'from-the-environment-42';
+    try {
+      const echo = { ...squares, runUnit: async () => ({ square: 0, said: process.env.STALEBENCH_TEST_PASSWORD }) };
+      await runSuite(echo, { args: { n: 1 }, runDir, command: 'test', log: silent });
+    } finally {
+      delete process.env.STALEBENCH_TEST_PASSWORD;
+    }
+    const records = readFileSync(join(runDir, 'records.jsonl'), 'utf8');
+    expect(records).toContain('"said":"[redacted]"');
+    expect(records).not.toContain('from-the-environment-42');
   });
 });

@@ -1,4 +1,5 @@
 // Target `graphiti@neo4j` (model): our Graphiti port on a real Neo4j server; edits are Cypher through a plain driver.
+import { withoutPassword } from '#core/url-credentials.js';
 import { GRAPHITI_CORE_LABEL, GRAPHITI_CORE_VERSION } from '../../../../backends/graphiti-version.js';
 import { createLexicalEmbedder } from '../../../../backends/lexical-embedder.js';
 import { createNeo4jGraphStore } from '../../../../backends/neo4j-graph-store.js';
@@ -33,7 +34,7 @@ async function probe(connection: Neo4jConnection): Promise<{ version: string } |
     const record = result.records[0];
     return { version: `${String(record?.get('version'))} ${String(record?.get('edition'))}` };
   } catch (error) {
-    return { error: `${connection.uri} did not answer: ${(error as Error).message}` };
+    return { error: withoutPassword(`${connection.uri} did not answer: ${(error as Error).message}`) };
   } finally {
     await driver.close();
   }
@@ -67,7 +68,7 @@ export function createGraphitiNeo4jTarget(
           Neo4j: version,
           'neo4j-driver': installedVersion('neo4j-driver'),
         },
-        store: `Neo4j ${version} at ${connection?.uri ?? '(NEO4J_URI unset)'}, Graphiti's schema and indexes`,
+        store: `Neo4j ${version} at ${connection ? withoutPassword(connection.uri) : '(NEO4J_URI unset)'}, Graphiti's schema and indexes`,
         config: {
           'integrity features': 'none (Graphiti and Neo4j offer none by default)',
           seeding: 'direct mode: one RELATES_TO edge per record, no LLM',

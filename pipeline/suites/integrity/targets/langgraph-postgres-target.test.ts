@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../harness/integrity-command.js';
+import { findPostgresBin } from '../../../services/postgres-cluster.js';
 import { createLanggraphPostgresTarget } from './langgraph-postgres-target.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'langgraph-postgres-'));
@@ -30,4 +31,20 @@ describe('langgraph-postgres without PostgreSQL', () => {
     expect(err.join('')).toBe(`pnpm integrity: target langgraph-postgres cannot run: ${missing}\n`);
     expect(readdirSync(scratch)).toEqual([]); // no run directory, no report
   });
+});
+
+describe('langgraph-postgres on a server a URI names', () => {
+  const bin = findPostgresBin(process.env);
+  it.skipIf('missing' in bin)(
+    'never prints or refuses with the password of STALEBENCH_POSTGRES_URI (port 1: nobody answers)',
+    async () => {
+      const env = { ...process.env, STALEBENCH_POSTGRES_URI: 'postgresql://bench:TopS3cret-pw@127.0.0.1:1/agmi' };
+      const refused = await createLanggraphPostgresTarget(scratch, env).unavailable?.();
+      expect(refused?.reason).toContain(
+        'STALEBENCH_POSTGRES_URI=postgresql://bench:[redacted]@127.0.0.1:1/agmi did not answer',
+      );
+      expect(refused?.reason).not.toContain('TopS3cret');
+    },
+  );
+  if ('missing' in bin) console.log(`skipped the URI password test: ${bin.missing}`);
 });

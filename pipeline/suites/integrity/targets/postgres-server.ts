@@ -1,4 +1,5 @@
 // The PostgreSQL server Postgres-backed targets use: $STALEBENCH_POSTGRES_URI, else one throwaway cluster per process.
+import { withoutPassword } from '#core/url-credentials.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,7 +35,9 @@ export function missingPostgres(env: Env): string | null {
     runPsql(found.dir, uri, 'SELECT 1;\n');
     return null;
   } catch (error) {
-    return `${POSTGRES_URI_VARIABLE}=${uri} did not answer (${(error as Error).message.split('\n').pop()}); start one with pnpm services start postgres`;
+    return withoutPassword(
+      `${POSTGRES_URI_VARIABLE}=${uri} did not answer (${(error as Error).message.split('\n').pop()}); start one with pnpm services start postgres`,
+    );
   }
 }
 
@@ -44,7 +47,7 @@ export function describePostgres(env: Env): string {
   if ('missing' in found) return 'PostgreSQL (not found)';
   const uri = env[POSTGRES_URI_VARIABLE];
   if (uri)
-    return `PostgreSQL ${runPsql(found.dir, uri, 'SHOW server_version;\n').trim()} at ${POSTGRES_URI_VARIABLE}=${uri}`;
+    return `PostgreSQL ${runPsql(found.dir, uri, 'SHOW server_version;\n').trim()} at ${POSTGRES_URI_VARIABLE}=${withoutPassword(uri)}`;
   return `PostgreSQL ${postgresVersion(found.dir)} (${found.dir}), a throwaway cluster on 127.0.0.1 started by the target`;
 }
 

@@ -1,4 +1,5 @@
 // Generic Redis tooling for raw edits: RESP2 commands over a plain TCP socket (no client library), every write logged.
+import { withoutPassword } from '#core/url-credentials.js';
 import { createHash } from 'node:crypto';
 import { createConnection, type Socket } from 'node:net';
 import { BackendUnavailableError } from '#core/errors.js';
@@ -74,7 +75,8 @@ function encodeCommand(args: readonly (string | Buffer)[]): Buffer {
  */
 export async function connectRedis(url: string): Promise<RedisConnection> {
   const parsed = new URL(url);
-  if (parsed.protocol !== 'redis:') throw new BackendUnavailableError('Redis', url, 'only redis:// URLs are supported');
+  if (parsed.protocol !== 'redis:')
+    throw new BackendUnavailableError('Redis', withoutPassword(url), 'only redis:// URLs are supported');
   const socket: Socket = createConnection({ host: parsed.hostname, port: Number(parsed.port || 6379) });
   const pending: { resolve(value: RespReply): void; reject(error: Error): void }[] = [];
   let buffer = Buffer.alloc(0);
@@ -95,10 +97,12 @@ export async function connectRedis(url: string): Promise<RedisConnection> {
     buffer = buffer.subarray(at);
   });
   socket.on('error', (error) => failAll(error));
-  socket.on('close', () => failAll(new Error(`the connection to ${url} closed`)));
+  socket.on('close', () => failAll(new Error(`the connection to ${withoutPassword(url)} closed`)));
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
-    socket.once('error', (error) => reject(new BackendUnavailableError('Redis', url, error.message, { cause: error })));
+    socket.once('error', (error) =>
+      reject(new BackendUnavailableError('Redis', withoutPassword(url), error.message, { cause: error })),
+    );
   });
   const connection: RedisConnection = {
     command: (args) =>
@@ -155,7 +159,7 @@ export async function withRawRedis<T>(
     return await work({
       read: (args) => connection.command(args),
       write(args) {
-        log(`redis-cli -u ${url} ${args.map(shownArg).join(' ')}`);
+        log(`redis-cli -u ${withoutPassword(url)} ${args.map(shownArg).join(' ')}`);
         return connection.command(args);
       },
       async keys(pattern) {
