@@ -127,4 +127,35 @@ describe('raw Redis client (RESP2 over TCP)', () => {
     server = null;
     await expect(connectRedis(url)).rejects.toBeInstanceOf(BackendUnavailableError);
   });
+
+  it('authenticates with the password (and user) of the URL before any other command, never logging it', async () => {
+    const password = 'p@ss:w/rd';
+    const { url, seen } = await fakeRedis(([name, ...rest]) => {
+      if (name === 'AUTH')
+        return rest.at(-1) === password ? '+OK\r\n' : '-WRONGPASS invalid username-password pair\r\n';
+      return seen.some((command) => String(command[0]) === 'AUTH') ? '+OK\r\n' : '-NOAUTH Authentication required.\r\n';
+    });
+    const port = new URL(url).port;
+    const log: string[] = [];
+    await withRawRedis(
+      `redis://:${encodeURIComponent(password)}@127.0.0.1:${port}/2`,
+      (line) => log.push(line),
+      (redis) => redis.write(['DEL', 'k']),
+    );
+    expect(seen.map((command) => command.map(String))).toEqual([
+      ['AUTH', password],
+      ['SELECT', '2'],
+      ['DEL', 'k'],
+    ]);
+    expect(log).toEqual([`redis-cli -u redis://:[redacted]@127.0.0.1:${port}/2 DEL k`]);
+    seen.length = 0;
+    const withUser = await connectRedis(`redis://bench:${encodeURIComponent(password)}@127.0.0.1:${port}`);
+    withUser.close();
+    expect(seen[0]?.map(String)).toEqual(['AUTH', 'bench', password]);
+    // A wrong password is refused as the server being unavailable, naming the URL without the password.
+    const refused = connectRedis(`redis://:wrong-secret@127.0.0.1:${port}`);
+    await expect(refused).rejects.toBeInstanceOf(BackendUnavailableError);
+    await expect(refused).rejects.toThrow(`redis://:[redacted]@127.0.0.1:${port}`);
+    await expect(refused).rejects.not.toThrow('wrong-secret');
+  });
 });

@@ -68,7 +68,8 @@ function encodeCommand(args: readonly (string | Buffer)[]): Buffer {
 }
 
 /**
- * Connects to `redis://host:port[/db]` (no password, no TLS: the loopback servers the project starts) and selects the
+ * Connects to `redis://[[user]:password@]host:port[/db]` (no TLS), authenticates when the URL carries a password (as
+ * `STALEBENCH_REDIS_URL` may for a server of the user's; the project's own loopback servers have none) and selects the
  * database. Rejects with BackendUnavailableError when nothing answers.
  *
  * @example const redis = await connectRedis('redis://127.0.0.1:6379/0'); await redis.command(['PING']); redis.close();
@@ -114,6 +115,15 @@ export async function connectRedis(url: string): Promise<RedisConnection> {
           }),
     close: () => void socket.destroy(),
   };
+  // AUTH before anything else: a server with requirepass answers NOAUTH to every other command.
+  if (parsed.password) {
+    const password = decodeURIComponent(parsed.password);
+    const user = decodeURIComponent(parsed.username);
+    await connection.command(user ? ['AUTH', user, password] : ['AUTH', password]).catch((error: Error) => {
+      connection.close();
+      throw new BackendUnavailableError('Redis', withoutPassword(url), `AUTH was refused: ${error.message}`);
+    });
+  }
   const db = parsed.pathname.replace(/^\//, '');
   if (db && db !== '0') await connection.command(['SELECT', db]);
   return connection;
