@@ -79,6 +79,28 @@ describe('pnpm eval --suite frontdoor', () => {
     });
   });
 
+  it('--fixtures DIR is read and hashed as pnpm frontdoor --fixtures DIR does: the same run; a missing set is refused', async () => {
+    const dir = join('scenarios', 'frontdoor');
+    const generic = await viaEval(['--suite', 'frontdoor', '--targets', 'reference', '--fixtures', dir]);
+    const own = await printed((out, err) =>
+      frontdoorMain(['--target', 'reference', '--fixtures', dir, '--dry-run'], {}, { out, err }),
+    );
+    expect(generic.code, generic.err).toBe(0);
+    expect(own.code, own.err).toBe(0);
+    expect(runDirOf(generic.out)).toBe(runDirOf(own.out));
+    // Another directory is another run (the directory as given is part of the identity), with the same content hash.
+    const builtIn = await viaEval(['--suite', 'frontdoor', '--targets', 'reference']);
+    expect(runDirOf(generic.out)).not.toBe(runDirOf(builtIn.out));
+    expect(frontdoorArgs.parse({ targets: ['reference'], fixtures: dir }).fixtures).toEqual({
+      dir,
+      sha256: frontdoorArgs.parse({ targets: ['reference'] }).fixtures.sha256,
+    });
+    const missing = await viaEval(['--suite', 'frontdoor', '--targets', 'reference', '--fixtures', 'no/such/dir']);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/--fixtures: cannot read the fixture set: .*no\/such\/dir/);
+    expect(missing.out).toBe('');
+  });
+
   it('refuses, before any unit, a fixture set that does not hash to the one the run is bound to', async () => {
     const suite = createFrontdoorSuite({ env: {} });
     const args = frontdoorArgs.parse({ targets: ['reference'], fixtures: { dir: null, sha256: '0'.repeat(64) } });

@@ -50,10 +50,31 @@ export const frontdoorArgs = z.object({
     .default({ id: 'lexical' }),
   /**
    * `--fixtures` as given (null: scenarios/frontdoor), and the sha256 of the fixture set read from it; default: the
-   * built-in set, read and hashed when the arguments are parsed. Setup refuses a set that no longer hashes to it.
+   * built-in set, read and hashed when the arguments are parsed. A directory alone (`--fixtures DIR`, or `{dir}`) is
+   * read and hashed the same way. Setup refuses a set that no longer hashes to it.
    */
   fixtures: z
-    .object({ dir: z.string().nullable(), sha256: z.string().regex(/^[0-9a-f]{64}$/) })
+    .preprocess(
+      (value) => (typeof value === 'string' ? { dir: value } : value),
+      z
+        .object({
+          dir: z.string().nullable(),
+          sha256: z
+            .string()
+            .regex(/^[0-9a-f]{64}$/)
+            .optional(),
+        })
+        .strict()
+        .transform(({ dir, sha256 }, context) => {
+          if (sha256 !== undefined) return { dir, sha256 };
+          try {
+            return { dir, sha256: fixtureSetHash(loadFixtureSet(dir ?? undefined)) };
+          } catch (error) {
+            context.addIssue({ code: 'custom', message: `cannot read the fixture set: ${(error as Error).message}` });
+            return z.NEVER;
+          }
+        }),
+    )
     .default(() => ({ dir: null, sha256: fixtureSetHash(loadFixtureSet()) })),
   failOn: z.union([z.enum(['surfaced', 'none']), z.array(z.string().min(1)).min(1).readonly()]).default('none'),
 });
