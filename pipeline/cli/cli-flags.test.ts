@@ -59,6 +59,32 @@ describe('bad flags', () => {
     ]);
   });
 
+  it('an id listed twice in any list flag is refused, naming the flag the user typed (it planned every unit twice)', () => {
+    const twice = (value: string) => `"${value}" is listed more than once; name each once`;
+    expect(issuesOf(['--model', 'sim', '--model', 'sim,sim'])).toEqual([{ path: '--model', message: twice('sim') }]);
+    expect(issuesOf(['--model', 'sim', '--systems', 'graphiti,mem0-exp,graphiti'])).toEqual([
+      { path: '--systems', message: twice('graphiti') },
+    ]);
+    expect(issuesOf(['--model', 'sim', '--modes', 'direct,direct'])).toEqual([
+      { path: '--modes', message: twice('direct') },
+    ]);
+    expect(issuesOf(['--model', 'sim', '--arms', 'none,guard,none'])).toEqual([
+      { path: '--arms', message: twice('none') },
+    ]);
+    expect(issuesOf(['--model', 'sim', '--guard', 'off,off'])).toEqual([{ path: '--guard', message: twice('off') }]);
+    const scenario = 'over_limit_financial_transfer';
+    expect(issuesOf(['--model', 'sim', '--scenarios', `${scenario},${scenario}`])).toEqual([
+      { path: '--scenarios', message: twice(scenario) },
+    ]);
+    expect(
+      issuesOf(['--model', 'sim', '--experiment', 'forged-reasoning', '--forgeries', 'basic,judgment,basic']),
+    ).toEqual([{ path: '--forgeries', message: twice('basic') }]);
+    // Distinct lists parse as before.
+    expect(specFromArgs(['--model', 'sim', '--systems', 'graphiti,mem0-exp', '--guard', 'off,on'], {}).systems).toEqual(
+      ['graphiti', 'mem0-exp'],
+    );
+  });
+
   it('--out under a file is refused before anything is written', () => {
     const file = join(dir, 'runs.txt');
     writeFileSync(file, 'not a directory');

@@ -118,7 +118,8 @@ const FLAG_OF_SPEC_PATH: Readonly<Record<string, string>> = {
 
 /** `trials` → `--trials`, `models` → `--model`, `cache.dir` → `--cache-dir`; other paths are returned as flags of their first segment. */
 export function flagOfSpecPath(path: string): string {
-  const exact = FLAG_OF_SPEC_PATH[path];
+  // An item of a list is named by the list's flag (`models.1` → `--model`).
+  const exact = FLAG_OF_SPEC_PATH[path] ?? FLAG_OF_SPEC_PATH[path.replace(/(\.\d+)+$/, '')];
   if (exact !== undefined) return exact;
   const head = path.split('.')[0] ?? path;
   if (head === '') return path;

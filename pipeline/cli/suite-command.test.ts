@@ -56,6 +56,24 @@ describe('pnpm eval --suite integrity', () => {
     expect(refused.out).toBe('');
   });
 
+  it('refuses a target or edit listed twice with one line naming it, not a stack trace; nothing written', async () => {
+    const targets = await viaEval(['--suite', 'integrity', '--targets', 'reference,mem0,reference', '--edits', 'T1']);
+    expect(targets.code).toBe(1);
+    expect(targets.err).toContain('--targets[2]: "reference" is listed more than once; name each once');
+    expect(targets.err).not.toMatch(/\bat \w+ \(/);
+    expect(targets.out).toBe('');
+    const edits = await viaEval([
+      '--suite',
+      'integrity',
+      '--targets',
+      'reference',
+      '--edits',
+      'T8:unrevoke,t8:unrevoke',
+    ]);
+    expect(edits.code).toBe(1);
+    expect(edits.err).toContain('--edits[1]: T8:unrevoke is listed more than once; name each once');
+  });
+
   it("answers pnpm integrity's --target with the flag meant", async () => {
     const wrong = await viaEval(['--suite', 'integrity', '--target', 'reference']);
     expect(wrong.code).toBe(1);
@@ -99,6 +117,19 @@ describe('pnpm eval --suite frontdoor', () => {
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/--fixtures: cannot read the fixture set: .*no\/such\/dir/);
     expect(missing.out).toBe('');
+  });
+
+  it('refuses a target, attack or channel listed twice, naming it', async () => {
+    for (const [flag, value, twice] of [
+      ['--targets', 'reference,reference', 'reference'],
+      ['--attacks', 'memory_injection,memory_injection', 'memory_injection'],
+      ['--channels', 'external,laundered,external', 'external'],
+    ] as const) {
+      const argv = ['--suite', 'frontdoor', ...(flag === '--targets' ? [] : ['--targets', 'reference']), flag, value];
+      const refused = await viaEval(argv);
+      expect(refused.code, argv.join(' ')).toBe(1);
+      expect(refused.err).toMatch(new RegExp(`${flag}\\[\\d\\]: "${twice}" is listed more than once`));
+    }
   });
 
   it('refuses, before any unit, a fixture set that does not hash to the one the run is bound to', async () => {

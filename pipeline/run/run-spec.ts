@@ -6,13 +6,14 @@ import { defaultEngines, GRAPH_ENGINES, VECTOR_ENGINES } from '../../backends/en
 import { SYSTEMS } from '../../backends/index.js';
 import { EMBEDDERS, EXTRACTION_MODELS } from '../../backends/model-roles.js';
 import { InvalidInputError } from '#core/errors.js';
+import { distinct } from '#core/distinct-list.js';
 import { specPartSchema, type Registry, type RegistryEntry } from '#core/registry.js';
 import { EXPERIMENT_ARG_SHAPE, EXPERIMENTS, experimentArgs } from './experiments.js';
 import { sha256 } from '../run-log/json-files.js';
 import type { EvalPhaseRulesV1 } from './eval-phase-v1.js';
 import { AXES, AXIS_SPEC_SHAPE, type AxisId, type AxisV1, axisIdentity } from '../defences/axes/index.js';
 
-const idList = z.array(z.string().min(1)).min(1);
+const idList = distinct(z.array(z.string().min(1)).min(1));
 
 /** An id that `registry` must hold; an unknown one names every available id. */
 function registeredId(registry: Registry<string, RegistryEntry>) {
@@ -65,9 +66,9 @@ export const runSpecSchema = z
     /** Decision-model aliases (`sim` is the offline simulator). */
     models: idList,
     /** Memory-system ids; none for a standalone experiment (forged-reasoning keeps its memory in process). */
-    systems: z.array(registeredId(SYSTEMS)),
+    systems: distinct(z.array(registeredId(SYSTEMS))),
     /** Seeding modes; none for a standalone experiment. */
-    modes: z.array(z.enum(['direct', 'natural'])),
+    modes: distinct(z.array(z.enum(['direct', 'natural']))),
     /** Defence arm ids. */
     arms: idList,
     /** The defence axes (pipeline/defences/axes): `guard`, `poem` (`--guard off,on`), then `taint`, optional. */

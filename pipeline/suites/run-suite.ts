@@ -76,8 +76,11 @@ export function suiteRunDirName(suite: AnySuite, args: unknown, shard: Shard | n
  * before any gets a second), then the shard's share by the hash of each id.
  */
 export function selectUnits<U extends SuiteUnit>(plan: readonly U[], shard?: Shard | null, limit?: number | null): U[] {
-  const ids = new Set(plan.map((unit) => unit.id));
-  if (ids.size !== plan.length) throw new Error('suite plan: unit ids are not unique');
+  const ids = new Set<string>();
+  for (const unit of plan) {
+    if (ids.has(unit.id)) throw new Error(`suite plan: unit ${unit.id} is planned twice (a unit id names one unit)`);
+    ids.add(unit.id);
+  }
   let units = [...plan];
   if (limit !== null && limit !== undefined) {
     const seen = new Map<string, number>();

@@ -1,5 +1,6 @@
 // The defence-axis registry: adding an axis is one file beside this one plus its line in AXES.
 import { z } from 'zod';
+import { distinct } from '#core/distinct-list.js';
 import type { DefenceId } from '../defence-v1.js';
 import type { AxisPhase, AxisV1 } from './axis-v1.js';
 import { guardAxis } from './guard.js';
@@ -31,7 +32,7 @@ export type AxisValue = 'off' | 'on';
 export type UnitKeyAxes = { [K in AlwaysAxisId]: boolean } & { [K in WhenOnAxisId]?: boolean };
 
 /** A spec's values of one axis (`--guard off,on` → `['off', 'on']`); each axis gets its own schema instance. */
-const axisValuesSchema = () => z.array(z.enum(['off', 'on'])).min(1);
+const axisValuesSchema = () => distinct(z.array(z.enum(['off', 'on'])).min(1));
 
 /**
  * The run spec's axis fields, in registry order: `--<id> off,on` as `['off', 'on']`, required for the always-stored

@@ -1,6 +1,7 @@
 // forged-reasoning's line of the experiment registry (pipeline/run/experiments.ts): the PoEM paper's evaluation
 // (poem.md §6), a standalone experiment with its own in-process world.
 import { z } from 'zod';
+import { distinct } from '#core/distinct-list.js';
 import { FORGERY_KINDS } from '../../../scenarios/forged-reasoning-scenario.js';
 import type { ExperimentEntry } from '../../run/experiment-entry.js';
 
@@ -11,10 +12,7 @@ export const FORGED_REASONING_EXPERIMENT = {
   args: z
     .object({
       /** The forgery kinds (poem.md §4); attacks A and B ride on `basic`. */
-      forgeries: z
-        .array(z.enum(FORGERY_KINDS))
-        .min(1)
-        .default([...FORGERY_KINDS]),
+      forgeries: distinct(z.array(z.enum(FORGERY_KINDS)).min(1)).default([...FORGERY_KINDS]),
       /** The adaptive attacker, `mutation-engine` (offline), a model alias, or null (no attacker loop). */
       attackerModel: z.string().min(1).nullable().default('mutation-engine'),
       /** Attacker queries per (scenario, model) loop at most. */

@@ -3,6 +3,7 @@
 // written and printed.
 import { join } from 'node:path';
 import { z } from 'zod';
+import { distinct } from '#core/distinct-list.js';
 import { InvalidInputError } from '#core/errors.js';
 import { sha256 } from '../../run-log/json-files.js';
 import { frontdoorSuiteReport } from '../../../analysis/index.js';
@@ -31,15 +32,9 @@ export const fixtureSetHash = (fixtures: Record<AttackName, FixtureFile>): strin
  * is the same run (same spec, same run directory name) as `pnpm frontdoor --target x`.
  */
 export const frontdoorArgs = z.object({
-  targets: z.array(z.string().min(1)).min(1),
-  attacks: z
-    .array(z.enum(ATTACK_NAMES))
-    .min(1)
-    .default([...ATTACK_NAMES]),
-  channels: z
-    .array(z.enum(CHANNELS))
-    .min(1)
-    .default([...CHANNELS]),
+  targets: distinct(z.array(z.string().min(1)).min(1)),
+  attacks: distinct(z.array(z.enum(ATTACK_NAMES)).min(1)).default([...ATTACK_NAMES]),
+  channels: distinct(z.array(z.enum(CHANNELS)).min(1)).default([...CHANNELS]),
   mutate: z.boolean().default(false),
   mutationModel: z.string().nullable().default(null),
   embedder: z

@@ -1,6 +1,7 @@
 // The integrity suite (integrity.md): one unit per target × edit, each a fresh store seeded, edited behind the
 // store's back and read again; the summary is the report `pnpm integrity` has always printed.
 import { z } from 'zod';
+import { distinct } from '#core/distinct-list.js';
 import { integritySuiteReport } from '../../../analysis/index.js';
 import type { IntegrityTarget } from './targets/integrity-target.js';
 import type { EditSelection, IntegrityReport } from './harness/integrity-result.js';
@@ -42,11 +43,10 @@ function editOfText(value: unknown): unknown {
  * `accepted`), so `pnpm eval --suite integrity --targets x` is the same run as `pnpm integrity --target x`.
  */
 export const integrityArgs = z.object({
-  targets: z.array(z.string().min(1)).min(1),
-  edits: z
-    .array(z.preprocess(editOfText, editSchema))
-    .min(1)
-    .default(() => ALL_EDITS.map((edit) => ({ edit, variant: null }))),
+  targets: distinct(z.array(z.string().min(1)).min(1)),
+  edits: distinct(z.array(z.preprocess(editOfText, editSchema)).min(1), ({ edit, variant }) =>
+    variant ? `${edit}:${variant}` : edit,
+  ).default(() => ALL_EDITS.map((edit) => ({ edit, variant: null }))),
   failOn: z.union([z.enum(['accepted', 'none']), z.array(z.string().min(1)).min(1).readonly()]).default('accepted'),
 });
 
