@@ -33,6 +33,15 @@ describe('bad flags', () => {
     ]);
   });
 
+  it('--request-timeout out of range is named in the seconds the user typed, not the milliseconds of the spec', () => {
+    for (const value of ['0', '0.05', '7200'])
+      expect(issuesOf(['--model', 'sim', '--request-timeout', value])).toEqual([
+        { path: '--request-timeout', message: `must be 0.1 to 3600 seconds (got "${value}")` },
+      ]);
+    expect(specFromArgs(['--model', 'sim', '--request-timeout', '0.1'], {}).control.requestTimeoutMs).toBe(100);
+    expect(specFromArgs(['--model', 'sim', '--request-timeout', '3600'], {}).control.requestTimeoutMs).toBe(3_600_000);
+  });
+
   it('a negative count is a range error on the flag, not "argument is ambiguous"', () => {
     expect(issuesOf(['--model', 'sim', '--trials', '-3'])).toEqual([
       { path: '--trials', message: expect.stringMatching(/>=1/) },

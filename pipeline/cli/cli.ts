@@ -49,6 +49,14 @@ function decimal(issues: FlagIssues, name: string, value: string | undefined, fa
   return fallback;
 }
 
+/** `--request-timeout` in seconds as typed (default 60); out of range is named in seconds, not the spec's milliseconds. */
+function requestTimeoutSeconds(issues: FlagIssues, value: string | undefined): number {
+  const seconds = decimal(issues, 'request-timeout', value, 60) ?? 60;
+  if (seconds >= 0.1 && seconds <= 3600) return seconds;
+  issues.push({ path: '--request-timeout', message: `must be 0.1 to 3600 seconds (got "${value}")` });
+  return 60;
+}
+
 function integer(issues: FlagIssues, name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (/^-?\d+$/.test(value.trim())) return Number(value);
@@ -274,7 +282,7 @@ export function specFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): R
     maxErrorRate: decimal(issues, 'max-error-rate', values['max-error-rate'], DEFAULT_MAX_ERROR_RATE),
     control: {
       preflight: !values['no-preflight'],
-      requestTimeoutMs: Math.round((decimal(issues, 'request-timeout', values['request-timeout'], 60) ?? 60) * 1000),
+      requestTimeoutMs: Math.round(requestTimeoutSeconds(issues, values['request-timeout']) * 1000),
       maxConsecutiveErrors: integer(issues, 'max-consecutive-errors', values['max-consecutive-errors'], 5),
       budgetUsd: decimal(issues, 'budget-usd', values['budget-usd'], null),
       allowUnpriced: values['allow-unpriced'] ?? false,
