@@ -1,6 +1,8 @@
 // `pnpm eval --suite <id>` is the same run as the suite's own command: integrity and front door given only their
 // targets get the defaults their commands take (same spec, same run id), edits spelled as on the command line, and
 // a flag of the command spelled on the generic entry point is answered with the one meant.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { frontdoorMain } from '../suites/frontdoor/harness/frontdoor-command.js';
@@ -138,5 +140,28 @@ describe('pnpm eval --suite frontdoor', () => {
     await expect(suite.setup!(args, () => undefined)).rejects.toThrow(
       /fixture set hashes to [0-9a-f]{12}…, not the run's 000000000000…: it changed since the run started/,
     );
+  });
+});
+
+describe('pnpm eval --suite with a target no registry line names', () => {
+  it('is refused with the arguments, naming the available ids, before a run directory exists', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'suite-unknown-target-'));
+    try {
+      for (const suite of ['integrity', 'frontdoor']) {
+        const runDir = join(scratch, suite);
+        const refused = await printed((out, err) =>
+          suiteCommand(
+            ['--suite', suite, '--targets', 'reference,nope', '-o', runDir],
+            {},
+            { out, err, root: scratch },
+          ),
+        );
+        expect(refused.code, suite).toBe(1);
+        expect(refused.err).toMatch(/--targets\[1\]: unknown target "nope"; available: .*\breference\b/);
+        expect(existsSync(runDir), `${suite} wrote ${runDir}`).toBe(false);
+      }
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
 // The suite registry (issue #27 item 1): one line per suite. `pnpm merge` finds a suite run's plan and summary here.
-import { loadIntegrityTarget } from './integrity/targets/registry.js';
+import { INTEGRITY_TARGET_IDS, loadIntegrityTarget } from './integrity/targets/registry.js';
 import { UnknownComponentError } from '#core/errors.js';
 import { createFrontdoorSuite } from './frontdoor/suite.js';
 import { createIntegritySuite } from './integrity/suite.js';
@@ -15,7 +15,11 @@ export interface SuiteEnvironment {
 }
 
 const SUITES: Record<string, (environment: SuiteEnvironment) => AnySuite> = {
-  integrity: (environment) => createIntegritySuite({ loadTarget: (id) => loadIntegrityTarget(id, environment) }),
+  integrity: (environment) =>
+    createIntegritySuite({
+      loadTarget: (id) => loadIntegrityTarget(id, environment),
+      targetIds: INTEGRITY_TARGET_IDS,
+    }),
   frontdoor: (environment) => createFrontdoorSuite({ env: environment.env }),
 };
 

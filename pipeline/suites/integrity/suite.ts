@@ -63,6 +63,8 @@ export interface IntegrityUnit extends SuiteUnit {
 export interface IntegritySuiteSettings {
   /** Loads a target by id (the command checks prerequisites before the run starts). */
   loadTarget: (id: string) => Promise<IntegrityTarget>;
+  /** Every id `loadTarget` reaches: the arguments refuse any other, before a run directory is made. */
+  targetIds: readonly string[];
   /** `--keep-stores`: keep each cell's scratch store in the OS temp directory and print its path. */
   keepStores?: boolean;
 }
@@ -77,7 +79,7 @@ const unitId = (target: string, selection: EditSelection) =>
 /**
  * The integrity suite over the targets `settings.loadTarget` reaches.
  *
- * @example const suite = createIntegritySuite({ loadTarget: (id) => loadIntegrityTarget(id, { env, root }) });
+ * @example const suite = createIntegritySuite({ loadTarget: (id) => loadIntegrityTarget(id, { env, root }), targetIds: INTEGRITY_TARGET_IDS });
  */
 export function createIntegritySuite(
   settings: IntegritySuiteSettings,
@@ -85,7 +87,16 @@ export function createIntegritySuite(
   return {
     specificationVersion: 'v1',
     id: 'integrity',
-    args: integrityArgs,
+    args: integrityArgs.superRefine(({ targets }, context) =>
+      targets.forEach((id, index) => {
+        if (!settings.targetIds.includes(id))
+          context.addIssue({
+            code: 'custom',
+            path: ['targets', index],
+            message: `unknown target "${id}"; available: ${settings.targetIds.join(', ')}`,
+          });
+      }),
+    ),
     plan: (args) =>
       args.targets.flatMap((target) =>
         args.edits.map((selection) => ({ id: unitId(target, selection), cell: target, target, selection })),

@@ -67,6 +67,7 @@ export async function main(
   }
   const suite = createIntegritySuite({
     loadTarget: async (id) => targets.get(id)!,
+    targetIds: [...targets.keys()],
     keepStores: flags.keepStores,
   });
   const args = { targets: flags.targets, edits: flags.edits, failOn: flags.failOn };
