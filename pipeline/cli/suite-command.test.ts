@@ -76,6 +76,30 @@ describe('pnpm eval --suite integrity', () => {
     expect(edits.err).toContain('--edits[1]: T8:unrevoke is listed more than once; name each once');
   });
 
+  it('checks --fail-on rules with the arguments, as pnpm integrity does: one rule is the same run, a bad one refused', async () => {
+    const rule = 'edit=T9 accepted > 0';
+    const generic = await viaEval(['--suite', 'integrity', '--targets', 'reference', '--fail-on', rule]);
+    const own = await printed((out, err) =>
+      integrityMain(
+        ['--target', 'reference', '--fail-on', rule, '--dry-run'],
+        { write: (t) => void out(t) },
+        { write: (t) => void err(t) },
+      ),
+    );
+    expect(generic.code, generic.err).toBe(0);
+    expect(runDirOf(generic.out)).toBe(runDirOf(own.out));
+    // A rule that cannot be read is refused before anything runs (it used to fail the exit rule after every cell ran).
+    for (const argv of [
+      ['--fail-on', 'bogus'],
+      ['--args', '{"failOn":["garbage rule"]}'],
+    ]) {
+      const refused = await viaEval(['--suite', 'integrity', '--targets', 'reference', ...argv]);
+      expect(refused.code, argv.join(' ')).toBe(1);
+      expect(refused.err).toMatch(/--fail-on\[0\]: "(bogus|garbage rule)" is not accepted, none or/);
+      expect(refused.out).toBe('');
+    }
+  });
+
   it("answers pnpm integrity's --target with the flag meant", async () => {
     const wrong = await viaEval(['--suite', 'integrity', '--target', 'reference']);
     expect(wrong.code).toBe(1);

@@ -2,6 +2,7 @@
 // `pnpm eval`, `pnpm integrity` and `pnpm frontdoor`, so a CI job keeps its thresholds in the repository.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { z } from 'zod';
 import { type InputIssue, InvalidInputError } from '#core/errors.js';
 import { parseThresholds, type ThresholdSuite } from './thresholds.js';
 
@@ -14,6 +15,33 @@ function ruleIssues(text: string, suite: ThresholdSuite, path: string): InputIss
     if (!(error instanceof InvalidInputError)) throw error;
     return error.issues.map((issue) => ({ path, message: issue.message }));
   }
+}
+
+/**
+ * A suite's `failOn` argument (its zod schema): one of `keywords`, or rules, each checked against `gate` as `--fail-on`
+ * checks it, so a bad rule is refused with the arguments, before any unit runs. A single rule given as a string (`pnpm
+ * eval --suite integrity --fail-on 'edit=T9 accepted > 0'`) is a list of one.
+ *
+ * @example failOnArgument(['accepted', 'none'], INTEGRITY_GATE, 'accepted').parse('edit=T9 accepted > 0') // ['edit=T9 accepted > 0']
+ */
+export function failOnArgument<const K extends readonly [string, ...string[]]>(
+  keywords: K,
+  gate: ThresholdSuite,
+  fallback: K[number],
+) {
+  return z
+    .preprocess(
+      (value) => (typeof value === 'string' && !keywords.includes(value) ? [value] : value),
+      z.union([z.enum(keywords), z.array(z.string().min(1)).min(1).readonly()]),
+    )
+    .superRefine((value, context) => {
+      if (typeof value === 'string') return;
+      value.forEach((rule, index) => {
+        for (const issue of ruleIssues(rule, gate, '--fail-on'))
+          context.addIssue({ code: 'custom', path: [index], message: issue.message });
+      });
+    })
+    .default(fallback);
 }
 
 /**

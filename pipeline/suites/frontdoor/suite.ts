@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { distinct } from '#core/distinct-list.js';
+import { failOnArgument } from '../../run/threshold-file.js';
 import { InvalidInputError } from '#core/errors.js';
 import { sha256 } from '../../run-log/json-files.js';
 import { frontdoorSuiteReport } from '../../../analysis/index.js';
@@ -15,7 +16,12 @@ import {
   type FixtureFile,
 } from '../../../scenarios/frontdoor/fixture.js';
 import { CHANNELS, type Channel } from './harness/channels.js';
-import { frontdoorExitCode, type FrontdoorRecord, type FrontdoorResults } from './harness/frontdoor-results.js';
+import {
+  FRONTDOOR_GATE,
+  frontdoorExitCode,
+  type FrontdoorRecord,
+  type FrontdoorResults,
+} from './harness/frontdoor-results.js';
 
 export type { FrontdoorRecord } from './harness/frontdoor-results.js';
 import { cellLine, embedderLabel, isLexical, measureCell, rowNotesOf } from './harness/run-frontdoor.js';
@@ -83,7 +89,7 @@ export const frontdoorArgs = z.object({
         }),
     )
     .default(() => ({ dir: null, sha256: fixtureSetHash(loadFixtureSet()) })),
-  failOn: z.union([z.enum(['surfaced', 'none']), z.array(z.string().min(1)).min(1).readonly()]).default('none'),
+  failOn: failOnArgument(['surfaced', 'none'], FRONTDOOR_GATE, 'none'),
 });
 
 /** `pnpm frontdoor`'s arguments as the run directory records them. */

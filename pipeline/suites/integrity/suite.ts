@@ -2,6 +2,8 @@
 // store's back and read again; the summary is the report `pnpm integrity` has always printed.
 import { z } from 'zod';
 import { distinct } from '#core/distinct-list.js';
+import { failOnArgument } from '../../run/threshold-file.js';
+import { INTEGRITY_GATE } from './harness/integrity-findings.js';
 import { integritySuiteReport } from '../../../analysis/index.js';
 import type { IntegrityTarget } from './targets/integrity-target.js';
 import type { EditSelection, IntegrityReport } from './harness/integrity-result.js';
@@ -47,7 +49,7 @@ export const integrityArgs = z.object({
   edits: distinct(z.array(z.preprocess(editOfText, editSchema)).min(1), ({ edit, variant }) =>
     variant ? `${edit}:${variant}` : edit,
   ).default(() => ALL_EDITS.map((edit) => ({ edit, variant: null }))),
-  failOn: z.union([z.enum(['accepted', 'none']), z.array(z.string().min(1)).min(1).readonly()]).default('accepted'),
+  failOn: failOnArgument(['accepted', 'none'], INTEGRITY_GATE, 'accepted'),
 });
 
 /** `pnpm integrity`'s arguments as the run directory records them. */
