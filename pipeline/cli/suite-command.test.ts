@@ -1,7 +1,7 @@
 // `pnpm eval --suite <id>` is the same run as the suite's own command: integrity and front door given only their
 // targets get the defaults their commands take (same spec, same run id), edits spelled as on the command line, and
 // a flag of the command spelled on the generic entry point is answered with the one meant.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -184,6 +184,25 @@ describe('pnpm eval --suite with a target no registry line names', () => {
         expect(refused.err).toMatch(/--targets\[1\]: unknown target "nope"; available: .*\breference\b/);
         expect(existsSync(runDir), `${suite} wrote ${runDir}`).toBe(false);
       }
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('pnpm eval --suite -o FILE', () => {
+  it('is one line naming the file, not a stack trace from opening the lock inside it', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'suite-out-file-'));
+    try {
+      const file = join(scratch, 'results.txt');
+      writeFileSync(file, 'not a directory');
+      const refused = await printed((out, err) =>
+        suiteCommand(['--suite', 'integrity', '--targets', 'reference', '-o', file], {}, { out, err, root: scratch }),
+      );
+      expect(refused.code).toBe(1);
+      expect(refused.err).toMatch(/results\.txt[\s\S]*is a file, not a directory/);
+      expect(refused.err).not.toMatch(/ENOTDIR|\bat \w+ \(/);
+      expect(readFileSync(file, 'utf8')).toBe('not a directory');
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }

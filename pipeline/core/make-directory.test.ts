@@ -25,6 +25,13 @@ describe('makeDirectory', () => {
     expect(existsSync(join(root, 'file', 'x'))).toBe(false);
   });
 
+  it('throws for a file where the directory should be (pnpm integrity -o FILE), naming it', () => {
+    const file = join(root, 'a-file');
+    writeFileSync(file, 'x');
+    expect(() => makeDirectory(file)).toThrow(/invalid .*a-file[\s\S]*\(directory\): is a file, not a directory/);
+    expect(statSync(file).isFile()).toBe(true);
+  });
+
   // The case Node's recursive mkdir never returns from (it loops, deaf to signals): a path under /proc.
   it.skipIf(!existsSync('/proc/self'))('throws at once under /proc instead of looping', () => {
     expect(() => makeDirectory('/proc/stalebench-no-such/run')).toThrow(
