@@ -144,6 +144,27 @@ export function argsOf(part: SpecPart): ComponentArgs {
   return args;
 }
 
+/** The ids of one kind that a name must be among (a registry, or a suite's targets). */
+export interface KnownIds {
+  readonly kind: string;
+  readonly ids: readonly string[];
+}
+
+/** `unknown system "x"; available: graphiti, …`: the one wording of an id no registry line names. */
+const unknownIdMessage = (known: KnownIds, id: string) =>
+  `unknown ${known.kind} "${id}"; available: ${known.ids.join(', ')}`;
+
+/**
+ * A string that must be one of `known.ids` (read when a value is checked); an unknown one names every available id.
+ *
+ * @example z.array(knownId(SYSTEMS)).parse(['grafiti']) // unknown system "grafiti"; available: graphiti, …
+ */
+export function knownId(known: KnownIds): z.ZodType<string> {
+  return z.string().superRefine((id, context) => {
+    if (!known.ids.includes(id)) context.addIssue({ code: 'custom', message: unknownIdMessage(known, id) });
+  });
+}
+
 /**
  * The run-spec schema of a field naming a registry line: the id must be registered and the rest must pass that
  * line's own schema, every problem reported with its path. The value is kept exactly as given (defaults go to the
@@ -155,7 +176,7 @@ export function specPartSchema(registry: Registry<string, RegistryEntry>): z.Zod
       context.addIssue({
         code: 'custom',
         path: ['id'],
-        message: `unknown ${registry.kind} "${part.id}"; available: ${registry.ids.join(', ')}`,
+        message: unknownIdMessage(registry, part.id),
       });
       return;
     }

@@ -7,24 +7,13 @@ import { SYSTEMS } from '../../backends/index.js';
 import { EMBEDDERS, EXTRACTION_MODELS } from '../../backends/model-roles.js';
 import { InvalidInputError } from '#core/errors.js';
 import { distinct } from '#core/distinct-list.js';
-import { specPartSchema, type Registry, type RegistryEntry } from '#core/registry.js';
+import { knownId, specPartSchema } from '#core/registry.js';
 import { EXPERIMENT_ARG_SHAPE, EXPERIMENTS, experimentArgs } from './experiments.js';
 import { sha256 } from '../run-log/json-files.js';
 import type { EvalPhaseRulesV1 } from './eval-phase-v1.js';
 import { AXES, AXIS_SPEC_SHAPE, type AxisId, type AxisV1, axisIdentity } from '../defences/axes/index.js';
 
 const idList = distinct(z.array(z.string().min(1)).min(1));
-
-/** An id that `registry` must hold; an unknown one names every available id. */
-function registeredId(registry: Registry<string, RegistryEntry>) {
-  return z.string().superRefine((id, context) => {
-    if (!registry.has(id))
-      context.addIssue({
-        code: 'custom',
-        message: `unknown ${registry.kind} "${id}"; available: ${registry.ids.join(', ')}`,
-      });
-  });
-}
 
 /**
  * The share of failed units a run tolerates (`--max-error-rate`): a run below it completes (exit 4 when units are still
@@ -66,7 +55,7 @@ export const runSpecSchema = z
     /** Decision-model aliases (`sim` is the offline simulator). */
     models: idList,
     /** Memory-system ids; none for a standalone experiment (forged-reasoning keeps its memory in process). */
-    systems: distinct(z.array(registeredId(SYSTEMS))),
+    systems: distinct(z.array(knownId(SYSTEMS))),
     /** Seeding modes; none for a standalone experiment. */
     modes: distinct(z.array(z.enum(['direct', 'natural']))),
     /** Defence arm ids. */

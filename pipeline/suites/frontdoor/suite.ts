@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { distinct } from '#core/distinct-list.js';
 import { failOnArgument } from '../../run/threshold-file.js';
 import { InvalidInputError } from '#core/errors.js';
+import { knownId } from '#core/registry.js';
 import { sha256 } from '../../run-log/json-files.js';
 import { frontdoorSuiteReport } from '../../../analysis/index.js';
 import { FRONTDOOR_TARGET_IDS, frontdoorTarget, type FrontdoorTarget } from './targets/targets.js';
@@ -38,19 +39,7 @@ export const fixtureSetHash = (fixtures: Record<AttackName, FixtureFile>): strin
  * is the same run (same spec, same run directory name) as `pnpm frontdoor --target x`.
  */
 export const frontdoorArgs = z.object({
-  targets: distinct(
-    z
-      .array(
-        z
-          .string()
-          .min(1)
-          .refine((id) => FRONTDOOR_TARGET_IDS.includes(id), {
-            error: (issue) =>
-              `unknown target ${JSON.stringify(issue.input)}; available: ${FRONTDOOR_TARGET_IDS.join(', ')}`,
-          }),
-      )
-      .min(1),
-  ),
+  targets: distinct(z.array(knownId({ kind: 'target', ids: FRONTDOOR_TARGET_IDS })).min(1)),
   attacks: distinct(z.array(z.enum(ATTACK_NAMES)).min(1)).default([...ATTACK_NAMES]),
   channels: distinct(z.array(z.enum(CHANNELS)).min(1)).default([...CHANNELS]),
   mutate: z.boolean().default(false),

@@ -2,6 +2,7 @@
 // store's back and read again; the summary is the report `pnpm integrity` has always printed.
 import { z } from 'zod';
 import { distinct } from '#core/distinct-list.js';
+import { knownId } from '#core/registry.js';
 import { failOnArgument } from '../../run/threshold-file.js';
 import { INTEGRITY_GATE } from './harness/integrity-findings.js';
 import { integritySuiteReport } from '../../../analysis/index.js';
@@ -89,16 +90,9 @@ export function createIntegritySuite(
   return {
     specificationVersion: 'v1',
     id: 'integrity',
-    args: integrityArgs.superRefine(({ targets }, context) =>
-      targets.forEach((id, index) => {
-        if (!settings.targetIds.includes(id))
-          context.addIssue({
-            code: 'custom',
-            path: ['targets', index],
-            message: `unknown target "${id}"; available: ${settings.targetIds.join(', ')}`,
-          });
-      }),
-    ),
+    args: integrityArgs.extend({
+      targets: distinct(z.array(knownId({ kind: 'target', ids: settings.targetIds })).min(1)),
+    }),
     plan: (args) =>
       args.targets.flatMap((target) =>
         args.edits.map((selection) => ({ id: unitId(target, selection), cell: target, target, selection })),
