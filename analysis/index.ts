@@ -7,7 +7,7 @@ export { formatSummaryTable } from './format-table.js';
 export type { FollowUpSummary } from './follow-ups/follow-up-summary.js';
 export { summarizeFollowUpRun } from './follow-ups/run-kind.js';
 export { formatFollowUpSummary } from './follow-ups/format-follow-up.js';
-export { summarizeForgedReasoningRun } from './forged-reasoning/forged-reasoning-summary.js';
+export { type ForgedReasoningSummary, summarizeForgedReasoning } from './forged-reasoning/forged-reasoning-summary.js';
 export { formatForgedReasoningSummary } from './forged-reasoning/format-forged-reasoning.js';
 export { integrityJson, integrityMarkdown } from './integrity/integrity-report.js';
 export { scorecardHtml, scorecardMarkdown } from './integrity/integrity-scorecard.js';

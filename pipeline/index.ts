@@ -40,7 +40,7 @@ export type {
   ForgedReasoningRecord,
   ReasoningDecision,
 } from './suites/forged-reasoning/records.js';
-export { FORGED_REASONING_FILE, readForgedReasoningRecords } from './suites/forged-reasoning/phase.js';
+export { FORGED_REASONING_FILE, readForgedReasoningRecords } from './suites/forged-reasoning/records.js';
 export { forEachJsonLine, jsonLinesOf, readJsonLines, sha256, writeJsonAtomic } from './run-log/json-files.js';
 export type { ModelUsage } from './run/usage-totals.js';
 export type { ChatMessage } from './models/decision-model.js';

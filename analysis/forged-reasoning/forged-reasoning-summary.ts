@@ -87,9 +87,16 @@ const cellOf = (scores: TrialScore[]) => {
   return { rate: proportion(tally.successes, tally.scored), parseFailures: tally.parseFailures, errors: tally.errors };
 };
 
-/** Summarises records (every surface reads this; `run.ts` writes it as summary.json). */
-function summarizeForgedReasoning(
-  manifest: Pick<RunManifest, 'models' | 'spec' | 'usage'>,
+/** What the summary reads of a run besides its records: its models, and the scenarios, arms and agent it ran. */
+export interface ForgedReasoningRunOf {
+  models: readonly Pick<RunManifest['models'][number], 'id' | 'label' | 'simulated'>[];
+  spec: Pick<RunManifest['spec'], 'scenarios' | 'arms' | 'agent'>;
+  usage?: RunManifest['usage'];
+}
+
+/** Summarises records (every surface reads this; the forged-reasoning suite writes it as summary.json). */
+export function summarizeForgedReasoning(
+  manifest: ForgedReasoningRunOf,
   records: Iterable<ForgedReasoningRecord | AttackerRecord>,
 ): ForgedReasoningSummary {
   const all = [...records];

@@ -8,7 +8,7 @@ import { EvalError, InvalidInputError } from '#core/errors.js';
 import { parseShard } from '../run/shard.js';
 import { nearestFlag } from './cli-flags.js';
 import { suiteOf } from '../suites/index.js';
-import { type AnySuite, planSuite, runSuite, suiteRunDirName } from '../suites/run-suite.js';
+import { type AnySuite, planSuite, runSuite, suiteReport, suiteRunDirName } from '../suites/run-suite.js';
 
 /** Where the command writes and what it reads. */
 export interface SuiteCommandIo {
@@ -74,6 +74,7 @@ export async function suiteCommand(
     if (typeof id !== 'string' || id === '') throw new EvalError('usage', '--suite: give a suite id');
     const root = io.root ?? process.cwd();
     const suite = suiteOf(id, { env, root });
+    const report = suiteReport(suite);
     const flags = argumentFlags(suite);
     const options = Object.fromEntries([...flags.keys()].map((flag) => [flag, { type: 'string' as const }]));
     let values: Record<string, string | boolean | undefined>;
@@ -147,7 +148,7 @@ export async function suiteCommand(
       return 0;
     }
     const result = await runSuite(suite, run);
-    io.out(values.json ? JSON.stringify(result.summary, null, 2) : suite.report.text(result.summary));
+    io.out(values.json ? JSON.stringify(result.summary, null, 2) : report.text(result.summary));
     io.out(`\nrun directory: ${result.runDir}\nreport: pnpm report ${result.runDir}`);
     return result.exitCode;
   } catch (error) {

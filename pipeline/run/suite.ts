@@ -1,10 +1,11 @@
 // The suite contract (types only, issue #27 item 1): what one kind of measurement declares so one runner can plan,
 // shard, resume, record, summarise and report it. Shaped like decision-model.ts: a version literal, a few members.
 //
-// The experiments of `pnpm eval` (grid, follow-ups, forged reasoning) implement its sibling, EvalPhaseV1
-// (eval-phase-v1.ts): the same members (id, plan, a run that ends with its summary from the stored records, an exit
-// rule) plus what a run that calls models needs (components, preflight, cost plan, budget). Both open their run
-// directory through run-session.ts.
+// The experiments of `pnpm eval` (grid, follow-ups, forged reasoning) are wrapped by its sibling, EvalPhaseV1
+// (eval-phase-v1.ts), which adds what a run that calls models needs (components, preflight, cost plan, budget, the
+// models a unit calls). Forged reasoning's units are a SuiteV1 (pipeline/suites/forged-reasoning/suite.ts) run by the
+// same unit runner as the registered suites' (pipeline/suites/suite-units.ts); the grid and the follow-ups are not yet.
+// Every run opens its directory through run-session.ts.
 import type { z } from 'zod';
 
 /** One unit of work: the runner records one chained line per unit, keyed by `id`. */
@@ -16,6 +17,23 @@ export interface SuiteUnit {
   readonly id: string;
   /** The table cell the unit belongs to (`reference`): `--limit` and the progress group units by it. */
   readonly cell: string;
+  /**
+   * Units of a later stage start only once every unit of the earlier stages has been recorded (forged reasoning's
+   * attacker loops after its trials); default 0.
+   */
+  readonly stage?: number;
+}
+
+/**
+ * Where a suite's records live when they are not the runner's own `{unit, cell, record}` lines in `records.jsonl`:
+ * a record that carries its own unit id is the line, in its own file (the experiments of `pnpm eval`, whose record
+ * files predate the contract and are read by analysis as they are).
+ */
+export interface SuiteRecordsV1<Record> {
+  /** The chained records file in the run directory (`forged-reasoning.jsonl`). */
+  readonly file: string;
+  /** The unit id a record belongs to (the last record of a unit wins, so a retried unit supersedes its error). */
+  unitOf(record: Record): string;
 }
 
 /** What the runner hands every unit. */
@@ -26,7 +44,7 @@ export interface SuiteUnitContext<Setup> {
   readonly signal: AbortSignal;
   /** One progress line (stderr in the CLI), never a result. */
   readonly progress: (line: string) => void;
-  /** A scratch directory of this unit inside the run directory, removed when the unit is recorded. */
+  /** A scratch directory of this unit inside the run directory (made when first read), removed when the unit is recorded. */
   readonly workDir: string;
 }
 
@@ -67,12 +85,19 @@ export interface SuiteV1<Args, Unit extends SuiteUnit, Record, Summary, Setup = 
   plan(args: Args): Unit[];
   /** Once per invocation before the first unit runs (load targets, check prerequisites); may throw to refuse. */
   setup?(args: Args, progress: (line: string) => void): Promise<Setup>;
+  /** Its own records file and line (default: the runner's `{unit, cell, record}` lines in `records.jsonl`). */
+  readonly records?: SuiteRecordsV1<Record>;
+  /** A recorded unit that `--retry-errors` runs again (default: none; a recorded unit is done). */
+  rerun?(record: Record): boolean;
   /** Runs one unit and returns its record (JSON); a failure the suite can describe is a record, not a throw. */
   runUnit(unit: Unit, context: SuiteUnitContext<Setup>): Promise<Record>;
   /** The run's result from its stored records, in plan order (pure: what `pnpm report` and `pnpm merge` recompute). */
   summarize(records: readonly Record[], args: Args, run: SuiteRunInfo): Summary;
   /** The process exit code for a summary (0 = the check passes). */
   exitCode(summary: Summary, args: Args): number;
-  /** The renderers `pnpm report` and the command use. */
-  readonly report: SuiteReportV1<Summary>;
+  /**
+   * The renderers `pnpm report` and the command use; absent for an experiment of `pnpm eval`, whose run kind
+   * (analysis/run-kinds) reports its runs.
+   */
+  readonly report?: SuiteReportV1<Summary>;
 }

@@ -12,7 +12,7 @@ import { readLogHeads } from '../run-log/run-log-repair.js';
 import { checkRunLog, problemText } from '../run-log/run-log-verify.js';
 import { shardLabel, type Shard } from '../run/shard.js';
 import { suiteOf, type SuiteEnvironment } from './index.js';
-import { selectUnits } from './run-suite.js';
+import { selectUnits, suiteReport } from './run-suite.js';
 import { SUITE_RECORDS_FILE, type SuiteManifest, type SuiteRecordLine, type SuiteSpec } from './suite-manifest.js';
 import { makeDirectory } from '#core/make-directory.js';
 
@@ -136,7 +136,7 @@ export function mergeSuiteShards(
       bound: runBinding(tmp, whole),
     });
     renameSync(tmp, runDir);
-    return { runDir, summary, units: units.length, text: suite.report.text(summary) };
+    return { runDir, summary, units: units.length, text: suiteReport(suite).text(summary) };
   } catch (error) {
     rmSync(tmp, { recursive: true, force: true });
     throw error;

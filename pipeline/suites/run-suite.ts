@@ -1,24 +1,34 @@
 // The registered suites (SuiteV1) on the one runner (pipeline/run/runner.ts, issue #27 item 2): plan → run directory
 // (run-session.ts's, as eval's: lock, version, leftovers) → verify and repair the run log → manifest → setup → units
 // (skipping recorded ones, through the unit loop every eval phase runs under) → summary → manifest with heads and binding.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidInputError } from '#core/errors.js';
-import { readJsonLines, sha256, writeJsonAtomic } from '../run-log/json-files.js';
+import { sha256, writeJsonAtomic } from '../run-log/json-files.js';
 import { runBinding } from '../run/run-binding.js';
 import type { RunDirectory } from '../run/run-session.js';
 import { runThrough, type RunnerKind } from '../run/runner.js';
-import { runUnitLoop } from '../run/unit-loop.js';
 import { createRedactor, environmentSecrets, redactDeep, type Redactor } from '../run/redact.js';
 import { RUN_LOG_VERSION, type RunManifest } from '../run-log/run-log.js';
-import { openRunLogFile } from '../run-log/run-log-chain.js';
 import { prepareRunLog, readLogHeads } from '../run-log/run-log-repair.js';
 import { checkSameShard, shardOfKey, shardRunId, type Shard } from '../run/shard.js';
-import type { SuiteUnit, SuiteV1 } from '../run/suite.js';
-import { SUITE_RECORDS_FILE, type SuiteManifest, type SuiteRecordLine, type SuiteSpec } from './suite-manifest.js';
+import type { SuiteReportV1, SuiteUnit, SuiteV1 } from '../run/suite.js';
+import type { SuiteManifest, SuiteSpec } from './suite-manifest.js';
+import { runSuiteUnits } from './suite-units.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds suites of every argument, record and summary type
 export type AnySuite = SuiteV1<any, SuiteUnit, any, any, any>;
+
+/**
+ * The renderers of a registered suite (`pnpm eval --suite`, `pnpm merge`, `pnpm report`); a suite without a `report`
+ * member (an experiment of `pnpm eval`, reported by its run kind) cannot be registered, and this says so by name.
+ */
+export function suiteReport<Summary>(
+  suite: Pick<SuiteV1<unknown, SuiteUnit, unknown, Summary, unknown>, 'id' | 'report'>,
+): SuiteReportV1<Summary> {
+  if (!suite.report)
+    throw new Error(`suite ${suite.id}: it has no report member, and a registered suite renders its own runs`);
+  return suite.report;
+}
 
 /** How one invocation runs a suite. */
 export interface RunSuiteOptions<Args> {
@@ -126,7 +136,7 @@ function suiteRunnerKind<Args, Summary>(
     directory: ({ specHash }) => ({
       admit: (previous) => refuseOtherRun(options.runDir, previous, suite.id, specHash, options.shard ?? null),
     }),
-    run: (prepared, directory) => runSuiteUnits(suite, options, prepared, directory),
+    run: (prepared, directory) => runSuiteIn(suite, options, prepared, directory),
   };
 }
 
@@ -161,7 +171,7 @@ export async function runSuite<Args, Summary>(
 }
 
 /** The suite's units inside its opened directory: manifest, setup, units not yet recorded, summary, final manifest. */
-async function runSuiteUnits<Args, Summary>(
+async function runSuiteIn<Args, Summary>(
   suite: SuiteV1<Args, SuiteUnit, unknown, Summary, unknown>,
   options: RunSuiteOptions<Args>,
   { args, spec, specHash, units }: PreparedSuite<Args>,
@@ -202,38 +212,27 @@ async function runSuiteUnits<Args, Summary>(
   };
   const signal = options.signal ?? new AbortController().signal;
   try {
-    const recorded = new Map(
-      readJsonLines<SuiteRecordLine>(join(runDir, SUITE_RECORDS_FILE)).rows.map((row) => [row.unit, row]),
-    );
-    const todo = units.filter((unit) => !recorded.has(unit.id));
-    const skippedAsDone = units.length - todo.length;
-    if (skippedAsDone > 0) log(`resuming ${runDir}: ${skippedAsDone} of ${units.length} unit(s) already recorded`);
-    const setup = todo.length > 0 && suite.setup ? await suite.setup(args, log) : undefined;
-    const file = openRunLogFile(runDir, SUITE_RECORDS_FILE, redact);
-    const workDirOf = (unit: SuiteUnit) => join(runDir, 'work', sha256(unit.id).slice(0, 12));
-    // The unit loop of every phase and suite (pipeline/run/unit-loop.ts), one unit at a time: a suite's units may share
-    // what its setup built (a store, a server).
-    await runUnitLoop({
-      units: todo,
+    // One unit at a time: a suite's units may share what its setup built (a store, a server).
+    const {
+      records: recorded,
+      ran,
+      skippedAsDone,
+    } = await runSuiteUnits(suite, {
+      runDir,
+      units,
+      setup: async () => (suite.setup ? await suite.setup(args, log) : undefined),
       concurrency: 1,
       signal,
-      run: (unit) => {
-        const workDir = workDirOf(unit);
-        mkdirSync(workDir, { recursive: true });
-        return suite.runUnit(unit, { setup, signal, progress: log, workDir });
-      },
-      append: (record, unit) => {
-        const line = redactDeep<SuiteRecordLine>({ unit: unit.id, cell: unit.cell, record }, redact);
-        file.append(line);
-        recorded.set(unit.id, line);
-        rmSync(workDirOf(unit), { recursive: true, force: true });
+      redact,
+      log,
+      onStart: (total, done) => {
+        if (done > 0) log(`resuming ${runDir}: ${done} of ${total} unit(s) already recorded`);
       },
     });
     signal.throwIfAborted();
     const missing = units.find((unit) => !recorded.has(unit.id));
     if (missing) throw new Error(`suite ${suite.id}: unit ${missing.id} ended without a record`);
-    if (existsSync(join(runDir, 'work'))) rmSync(join(runDir, 'work'), { recursive: true, force: true });
-    const records = units.map((unit) => recorded.get(unit.id)!.record);
+    const records = units.map((unit) => recorded.get(unit.id)!);
     const summary = redactDeep(
       suite.summarize(records, args, {
         startedAt: manifest.createdAt,
@@ -245,7 +244,7 @@ async function runSuiteUnits<Args, Summary>(
     writeJsonAtomic(join(runDir, 'summary.json'), summary);
     const exitCode = suite.exitCode(summary, args);
     finish('success', { counts: { units: units.length, done: units.length, skippedAsDone }, exitCode });
-    return { runDir, runId: manifest.runId, summary, exitCode, ran: todo.length, skippedAsDone };
+    return { runDir, runId: manifest.runId, summary, exitCode, ran, skippedAsDone };
   } catch (error) {
     finish(signal.aborted ? 'cancelled' : 'error', {
       error: { message: redact(error instanceof Error ? error.message : String(error)) },

@@ -10,7 +10,7 @@ import { FORGED_REASONING_SCENARIO_DIR } from '../../../scenarios/forged-reasoni
 import type { RunManifest } from '../../run-log/run-log.js';
 import { runEvalCli } from '../../test-support/eval-cli.js';
 import { startOpenAICompatibleServer, type TestServer } from '../../test-support/openai-compatible-server.js';
-import { readForgedReasoningRecords } from './phase.js';
+import { readForgedReasoningRecords } from './records.js';
 import type { ForgedReasoningRecord } from './records.js';
 
 let server: TestServer | undefined;

@@ -8,7 +8,7 @@ import type { ForgedReasoningSummary } from '../../../analysis/forged-reasoning/
 import { main } from '../../cli/cli.js';
 import type { RunManifest } from '../../run-log/run-log.js';
 import { checkRunLog } from '../../run-log/run-log-verify.js';
-import { readForgedReasoningRecords } from './phase.js';
+import { readForgedReasoningRecords } from './records.js';
 import type { AttackerRecord, ForgedReasoningRecord } from './records.js';
 
 afterEach(() => vi.restoreAllMocks());

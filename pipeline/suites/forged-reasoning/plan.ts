@@ -7,7 +7,7 @@ import { unitDefences } from '../../defences/compose.js';
 import { PROMPT_AGENT, type ReasoningAgent } from './agents.js';
 import { attackerUnitId, forgedReasoningUnitId, type ForgedReasoningLine } from './records.js';
 import { TARGET_SUCCESSES } from './attacker-loop.js';
-import { enumerateForgedReasoningUnits } from './phase.js';
+import { enumerateForgedReasoningUnits } from './suite.js';
 import { attackSetup, benignSetup, cleanSetup, conditionsFor } from './trial-unit.js';
 import type { DecisionSetup } from './decision.js';
 
@@ -71,7 +71,13 @@ export function planForgedReasoning(input: ForgedReasoningPlanInput): {
   rows: ForgedReasoningPlanRow[];
   calls: Map<string, ForgedReasoningPlanCalls>;
 } {
-  const { trials, attackers } = enumerateForgedReasoningUnits(input);
+  const { trials, attackers } = enumerateForgedReasoningUnits({
+    scenarioIds: input.scenarios.map((scenario) => scenario.id),
+    modelIds: input.models.map((model) => model.description.id),
+    defences: input.defences,
+    trials: input.trials,
+    attacker: input.attacker?.id ?? null,
+  });
   const isDone = (id: string) => {
     const previous = input.existing.get(id);
     return previous !== undefined && !(input.retryErrors && previous.status === 'error');

@@ -5,6 +5,8 @@ import type { ChatMessage, DecisionResponse } from '../../models/decision-model.
 import type { WithheldRecordTrace } from '../../defences/defence-v1.js';
 import type { RecordedCall } from '../follow-ups/follow-up-log.js';
 import type { PoemTrace, RunLogVersion } from '../../run-log/run-log.js';
+import type { SuiteRecordsV1 } from '../../run/suite.js';
+import { readSuiteRecords } from '../suite-units.js';
 
 /** The experiment id (pipeline/run/experiments.ts). */
 export const FORGED_REASONING = 'forged-reasoning';
@@ -152,3 +154,17 @@ export interface AttackerRecord {
 
 /** Any line of `forged-reasoning.jsonl`. */
 export type ForgedReasoningLine = ForgedReasoningRecord | AttackerRecord;
+
+/** Where a forged-reasoning run's records live: `forged-reasoning.jsonl`, each record carrying its unit id. */
+export const FORGED_REASONING_RECORDS: SuiteRecordsV1<ForgedReasoningLine> = {
+  file: `${FORGED_REASONING}.jsonl`,
+  unitOf: (record) => record.unitId,
+};
+
+/** The records file of a forged-reasoning run. */
+export const FORGED_REASONING_FILE = FORGED_REASONING_RECORDS.file;
+
+/** Reads `forged-reasoning.jsonl`; the last record of a unit wins (a retried error is superseded). */
+export function readForgedReasoningRecords(runDir: string): Map<string, ForgedReasoningLine> {
+  return readSuiteRecords({ records: FORGED_REASONING_RECORDS }, runDir);
+}

@@ -1,52 +1,95 @@
-// The forged-reasoning experiment inside `pnpm eval` (its eval phase, ./eval-phase.ts): its plan, and the phase with the
-// run's control plane (progress, breaker, budget), its account read back from the stored records, then its summary
-// and the final manifest.
+// The forged-reasoning experiment inside `pnpm eval` (its eval phase, ./eval-phase.ts): its plan, and its suite's units
+// (./suite.ts) run with the run's models and control plane (progress, breaker, budget), its account read back from the
+// stored records, then its summary and the final manifest.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { modelPlan, type PlanInput, type RunPlan } from '../../run/run-plan.js';
 import { planForgedReasoning } from './plan.js';
-import { formatForgedReasoningSummary, loadRun, summarizeForgedReasoningRun } from '../../../analysis/index.js';
+import { formatForgedReasoningSummary } from '../../../analysis/index.js';
+import { generateLedgerKey } from '../../../guard/execution-ledger-key.js';
+import { BudgetExhaustedError } from '../../run/budget.js';
 import { writeJsonAtomic } from '../../run-log/json-files.js';
 import type { RunContext } from '../../run/run-context.js';
 import { emptySummary, type ExperimentOutcome } from '../../run/run-experiment.js';
 import { accountForgedReasoning, forgedReasoningOutcome } from './accounting.js';
 import { AGENTS } from './agents.js';
 import { MUTATION_ENGINE } from './mutation-engine.js';
-import { readForgedReasoningRecords, runForgedReasoningPhase } from './phase.js';
+import { runSuiteUnits } from '../suite-units.js';
+import { readForgedReasoningRecords } from './records.js';
+import { type ForgedReasoningArgs, type ForgedReasoningSetup, forgedReasoningSuite } from './suite.js';
+import { conditionsFor } from './trial-unit.js';
+
+/** The suite's arguments for a run: its spec, with the scenario set and the models the run loaded. */
+function forgedReasoningArgs(run: RunContext): ForgedReasoningArgs {
+  const { spec, parts } = run;
+  return forgedReasoningSuite.args.parse({
+    scenarios: spec.scenarios,
+    scenarioIds: parts.reasoningScenarios.map((scenario) => scenario.id),
+    models: run.manifest.models,
+    arms: spec.arms,
+    forgeries: spec.forgeries,
+    trials: spec.trials,
+    attacker: spec.attackerModel,
+    attackerQueries: spec.attackerQueries,
+    agent: spec.agent ?? 'prompt',
+  });
+}
 
 /** Runs forged-reasoning (poem.md §6) in its own in-process world, no memory system; writes its summary and manifest. */
 export async function runForgedReasoningExperiment(run: RunContext): Promise<ExperimentOutcome> {
   const { spec, parts, control } = run;
   const { runDir, reasoningScenarios, models, attackerModel, priceOf } = parts;
-  const attacker =
-    spec.attackerModel === null
-      ? null
-      : spec.attackerModel === MUTATION_ENGINE || attackerModel === null
-        ? { id: MUTATION_ENGINE }
-        : { id: spec.attackerModel, model: attackerModel };
-  const result = await runForgedReasoningPhase({
+  const args = forgedReasoningArgs(run);
+  const units = forgedReasoningSuite.plan(args);
+  const { signal, callSignal, onBudget, redact } = run.stops;
+  // The suite's setup: the run's models (their budget, cache and breaker), its agent and its ledger key.
+  const setup = async (): Promise<ForgedReasoningSetup> => ({
+    scenarios: new Map(reasoningScenarios.map((scenario) => [scenario.id, scenario])),
+    models: new Map(models.map((model) => [model.description.id, model])),
+    agent: await AGENTS.get(args.agent).load(),
+    ledgerKey: run.secrets.ledgerKey ?? generateLedgerKey(),
+    attacker:
+      args.attacker === null
+        ? null
+        : args.attacker === MUTATION_ENGINE || attackerModel === null
+          ? { id: MUTATION_ENGINE }
+          : { id: args.attacker, model: attackerModel },
+    conditions: conditionsFor(args.forgeries),
+    maxQueries: args.attackerQueries,
+  });
+  await runSuiteUnits(forgedReasoningSuite, {
     runDir,
-    scenarios: reasoningScenarios,
-    models,
-    defences: spec.arms,
-    agent: await AGENTS.get(spec.agent ?? 'prompt').load(),
-    forgeries: spec.forgeries,
-    trials: spec.trials,
+    units,
+    setup,
     concurrency: spec.concurrency,
     retryErrors: spec.retryErrors,
-    attacker,
-    maxQueries: spec.attackerQueries,
-    ledgerKey: run.secrets.ledgerKey ?? null,
-    ...run.stops,
+    signal,
+    unitSignal: callSignal,
+    // A budget stop, or a unit cut short by a stop, is not recorded.
+    cancelled: (error) => {
+      if (error instanceof BudgetExhaustedError) onBudget(error);
+      return error instanceof BudgetExhaustedError || signal.aborted;
+    },
+    redact,
+    log: run.log,
     onStart: control.begin,
     onUnit: (record) => {
       control.unitFinished(forgedReasoningOutcome(record));
       run.logError(record.unitId, record.status, record.error?.message);
     },
   });
-  const account = accountForgedReasoning(result.total, readForgedReasoningRecords(runDir).values(), priceOf);
+  const records = readForgedReasoningRecords(runDir);
+  const account = accountForgedReasoning(units.length, records.values(), priceOf);
   // The summary first (from the stored records only, as `pnpm rescore` would), then the manifest's ending.
-  const summary = { ...summarizeForgedReasoningRun(loadRun(runDir)), usage: account.usage };
+  const summary = {
+    // An eval manifest records no command line; this summary reads none of the run info.
+    ...forgedReasoningSuite.summarize([...records.values()], args, {
+      startedAt: run.manifest.createdAt,
+      command: 'pnpm eval',
+      runtime: run.manifest.runtime,
+    }),
+    usage: account.usage,
+  };
   writeJsonAtomic(join(runDir, 'summary.json'), summary);
   const ending = run.finish(account);
   return {

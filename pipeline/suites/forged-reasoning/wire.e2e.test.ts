@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ForgedReasoningSummary } from '../../../analysis/forged-reasoning/forged-reasoning-summary.js';
 import { FORGED_REASONING_SCENARIO_DIR } from '../../../scenarios/forged-reasoning-scenario.js';
 import { startOpenAICompatibleServer, type TestServer } from '../../test-support/openai-compatible-server.js';
-import { readForgedReasoningRecords } from './phase.js';
+import { readForgedReasoningRecords } from './records.js';
 import type { AttackerRecord, ForgedReasoningRecord } from './records.js';
 import { runEvalCli } from '../../test-support/eval-cli.js';
 
