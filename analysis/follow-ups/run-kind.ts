@@ -3,10 +3,10 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InvalidInputError } from '#core/errors.js';
-import type { PropagationRecord, ToolsRecord, WritebackRecord } from '../../pipeline/index.js';
+import type { FollowUpRecord, PropagationRecord, ToolsRecord, WritebackRecord } from '../../pipeline/index.js';
 import { embedderOf } from '../grid/grid-index.js';
 import { SUMMARY_VERSION } from '../grid/summarize.js';
-import type { LoadedRun } from '../load-run.js';
+import type { LoadedRun, RunHead } from '../load-run.js';
 import { POEM_NOT_RECHECKED } from '../recompute-poem.js';
 import { followUpPlannedUnits } from '../run-progress.js';
 import { evalManifestSchema, unitKeyFields, validateFile } from '../run-kinds/report-checks.js';
@@ -154,8 +154,13 @@ export const followUpRunKinds: readonly RunKindV1[] = [writeback, propagation, t
 
 const SETTINGS = new Map([writeback, propagation, tools].map((settings) => [settings.id as string, settings]));
 
-/** The follow-up summary of a run, or null for a run of another kind (grid, forged-reasoning, a suite). */
-export function summarizeFollowUpRun(run: LoadedRun): FollowUpSummary | null {
-  const settings = SETTINGS.get(run.manifest.spec.experiment ?? 'grid');
-  return settings ? summaryOf(run, settings) : null;
+/**
+ * The follow-up summary of `records` (one per unit, as stored) of the run `run` heads; a run of another kind is an
+ * error naming it.
+ */
+export function summarizeFollowUp(run: RunHead, records: readonly FollowUpRecord[]): FollowUpSummary {
+  const experiment = run.manifest.spec.experiment ?? 'grid';
+  const settings = SETTINGS.get(experiment);
+  if (!settings) throw new TypeError(`${experiment} is not a follow-up experiment`);
+  return summarizeFollowUpRecords(run, records, settings.rowsOf);
 }

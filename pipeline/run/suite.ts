@@ -3,8 +3,9 @@
 //
 // The experiments of `pnpm eval` (grid, follow-ups, forged reasoning) are wrapped by its sibling, EvalPhaseV1
 // (eval-phase-v1.ts), which adds what a run that calls models needs (components, preflight, cost plan, budget, the
-// models a unit calls). Forged reasoning's units are a SuiteV1 (pipeline/suites/forged-reasoning/suite.ts) run by the
-// same unit runner as the registered suites' (pipeline/suites/suite-units.ts); the grid and the follow-ups are not yet.
+// models a unit calls). The units of forged reasoning and of the follow-ups are SuiteV1s (pipeline/suites/<suite>/
+// suite.ts) run by the same unit runner as the registered suites' (pipeline/suites/suite-units.ts); the grid's are not
+// yet.
 // Every run opens its directory through run-session.ts.
 import type { z } from 'zod';
 
@@ -22,6 +23,24 @@ export interface SuiteUnit {
    * attacker loops after its trials); default 0.
    */
   readonly stage?: number;
+  /**
+   * Units of one group share what the suite's `openGroup` opens for them (a memory system loaded once): opened before
+   * the group's first pending unit of a stage runs, closed once they have all settled. Groups run one after another,
+   * in the order they first appear in the plan; default: no group.
+   */
+  readonly group?: string;
+}
+
+/** What a suite opened for one group of units: handed to each of its units, closed after the last. */
+export interface SuiteGroupV1<Group> {
+  /** What each unit of the group receives as `context.group`. */
+  readonly shared: Group;
+  /** The group's units in flight at once (default: the run's concurrency). */
+  readonly concurrency?: number;
+  /** Runs one unit's work inside the group (an engine's exclusive section, a batch round); default: as it is. */
+  run?<T>(unit: SuiteUnit, work: () => Promise<T>): Promise<T>;
+  /** Releases what was opened; called once, after every unit of the group has settled or did not start. */
+  close(): Promise<void>;
 }
 
 /**
@@ -37,9 +56,11 @@ export interface SuiteRecordsV1<Record> {
 }
 
 /** What the runner hands every unit. */
-export interface SuiteUnitContext<Setup> {
+export interface SuiteUnitContext<Setup, Group = undefined> {
   /** What `setup` returned (undefined without one). */
   readonly setup: Setup;
+  /** What `openGroup` opened for the unit's group (undefined for a unit of no group). */
+  readonly group: Group;
   /** Aborted when the run is stopped; a unit that sees it may end early. */
   readonly signal: AbortSignal;
   /** One progress line (stderr in the CLI), never a result. */
@@ -74,7 +95,15 @@ export interface SuiteReportV1<Summary> {
  *
  * @example const integrity: SuiteV1<IntegrityArgs, IntegrityUnit, IntegrityRecord, IntegrityReport, Targets> = {...};
  */
-export interface SuiteV1<Args, Unit extends SuiteUnit, Record, Summary, Setup = undefined> {
+export interface SuiteV1<
+  Args,
+  Unit extends SuiteUnit,
+  Record,
+  Summary,
+  Setup = undefined,
+  Group = undefined,
+  Info extends SuiteRunInfo = SuiteRunInfo,
+> {
   /** The contract version this suite implements. */
   readonly specificationVersion: 'v1';
   /** Registry id, written into the manifest (`integrity`). */
@@ -89,10 +118,24 @@ export interface SuiteV1<Args, Unit extends SuiteUnit, Record, Summary, Setup = 
   readonly records?: SuiteRecordsV1<Record>;
   /** A recorded unit that `--retry-errors` runs again (default: none; a recorded unit is done). */
   rerun?(record: Record): boolean;
+  /**
+   * A record this invocation wrote whose unit runs once more at the end of the invocation, its new line superseding
+   * the first (the grid: a failure on the endpoint's side, so a transient 5xx does not cost a good run its unit);
+   * default: none.
+   */
+  retryOnce?(record: Record): boolean;
+  /**
+   * Opens what the pending units of `group` (in plan order) share, before the first of them runs; may throw to end
+   * the run (nothing of the group is then recorded). Needed by a suite whose units name a group.
+   */
+  openGroup?(group: string, units: readonly Unit[], setup: Setup): Promise<SuiteGroupV1<Group>>;
   /** Runs one unit and returns its record (JSON); a failure the suite can describe is a record, not a throw. */
-  runUnit(unit: Unit, context: SuiteUnitContext<Setup>): Promise<Record>;
-  /** The run's result from its stored records, in plan order (pure: what `pnpm report` and `pnpm merge` recompute). */
-  summarize(records: readonly Record[], args: Args, run: SuiteRunInfo): Summary;
+  runUnit(unit: Unit, context: SuiteUnitContext<Setup, Group>): Promise<Record>;
+  /**
+   * The run's result from its stored records, one per unit (pure: what `pnpm report` and `pnpm merge` recompute).
+   * `run` is what else it reads of the run: an experiment of `pnpm eval` reads its manifest there.
+   */
+  summarize(records: readonly Record[], args: Args, run: Info): Summary;
   /** The process exit code for a summary (0 = the check passes). */
   exitCode(summary: Summary, args: Args): number;
   /**

@@ -13,7 +13,7 @@ import { prepareRunLog, readLogHeads } from '../run-log/run-log-repair.js';
 import { checkSameShard, shardOfKey, shardRunId, type Shard } from '../run/shard.js';
 import type { SuiteReportV1, SuiteUnit, SuiteV1 } from '../run/suite.js';
 import type { SuiteManifest, SuiteSpec } from './suite-manifest.js';
-import { runSuiteUnits } from './suite-units.js';
+import { readSuiteRecords, runSuiteUnits } from './suite-units.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds suites of every argument, record and summary type
 export type AnySuite = SuiteV1<any, SuiteUnit, any, any, any>;
@@ -213,11 +213,7 @@ async function runSuiteIn<Args, Summary>(
   const signal = options.signal ?? new AbortController().signal;
   try {
     // One unit at a time: a suite's units may share what its setup built (a store, a server).
-    const {
-      records: recorded,
-      ran,
-      skippedAsDone,
-    } = await runSuiteUnits(suite, {
+    const { ran, skippedAsDone } = await runSuiteUnits(suite, {
       runDir,
       units,
       setup: async () => (suite.setup ? await suite.setup(args, log) : undefined),
@@ -230,6 +226,7 @@ async function runSuiteIn<Args, Summary>(
       },
     });
     signal.throwIfAborted();
+    const recorded = readSuiteRecords(suite, runDir);
     const missing = units.find((unit) => !recorded.has(unit.id));
     if (missing) throw new Error(`suite ${suite.id}: unit ${missing.id} ended without a record`);
     const records = units.map((unit) => recorded.get(unit.id)!);

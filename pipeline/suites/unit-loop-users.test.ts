@@ -9,17 +9,17 @@ const root = join(import.meta.dirname, '..', '..');
 const OWN_LOOP = [/from 'p-limit'/, /bounded-pool\.js'/, /Promise\.allSettled\(/];
 
 describe('the unit loop', () => {
-  it('is what the eval phases and the suite units run under', () => {
-    for (const file of [
-      'pipeline/suites/grid/experiment-phase.ts',
-      'pipeline/suites/follow-ups/phase.ts',
-      'pipeline/suites/suite-units.ts',
-    ])
+  it("is what the grid's phase and the suite units run under", () => {
+    for (const file of ['pipeline/suites/grid/experiment-phase.ts', 'pipeline/suites/suite-units.ts'])
       expect(readFileSync(join(root, file), 'utf8'), file).toMatch(/runUnitLoop\(/);
   });
 
   it('runs the units of every SuiteV1, registered or an experiment of pnpm eval, through suite-units.ts', () => {
-    for (const file of ['pipeline/suites/run-suite.ts', 'pipeline/suites/forged-reasoning/run-phase.ts'])
+    for (const file of [
+      'pipeline/suites/run-suite.ts',
+      'pipeline/suites/forged-reasoning/run-phase.ts',
+      'pipeline/suites/follow-ups/eval-phase.ts',
+    ])
       expect(readFileSync(join(root, file), 'utf8'), file).toMatch(/runSuiteUnits\(/);
   });
 

@@ -2,7 +2,11 @@
 // its experiment's steps on a memory system (`<id>.jsonl`), then the summary from the stored records and the manifest.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatFollowUpSummary, loadRun, SUMMARY_VERSION, summarizeFollowUpRun } from '../../../analysis/index.js';
+import { formatFollowUpSummary, readRunHead, SUMMARY_VERSION } from '../../../analysis/index.js';
+import type { ExploitScenario } from '../../../scenarios/exploit-scenario.js';
+import type { Scenario } from '../../../scenarios/scenario.js';
+import { createActionLayer } from '../grid/action-layer.js';
+import { readSuiteRecords, runSuiteUnits } from '../suite-units.js';
 import { axisChoiceOf } from '../../defences/axes/index.js';
 import { writeJsonAtomic } from '../../run-log/json-files.js';
 import { EXPERIMENTS } from '../../run/experiments.js';
@@ -16,10 +20,10 @@ import {
 import type { RunContext } from '../../run/run-context.js';
 import { emptySummary, endingAsExit, type EvalPhase, type ExperimentOutcome } from '../../run/run-experiment.js';
 import { GRID_ONLY, OWN_DECISION_PROMPTS } from '../grid/eval-phase.js';
-import type { FollowUpSteps } from './experiment.js';
+import { isExploitScenario, type FollowUpSteps } from './experiment.js';
 import { planFollowUp } from './follow-up-plan.js';
 import { FOLLOW_UP_EXPERIMENTS } from './index.js';
-import { readFollowUpRecords, runFollowUpPhase } from './phase.js';
+import { createFollowUpSuite, type FollowUpSetup } from './suite.js';
 
 /** Each scenario set an experiment line may name, by its `scenarioKind`. */
 const SCENARIO_SETS = {
@@ -39,30 +43,54 @@ function stepsOf(experiment: string): FollowUpSteps {
 async function runFollowUpExperiment(run: RunContext, followUp: FollowUpSteps): Promise<ExperimentOutcome> {
   const { spec, secrets, parts, control, manifest } = run;
   const { runId, runDir, exploit, exploitScenarios, scenarios, models, embedder, extraction, priceOf } = parts;
-  const result = await runFollowUpPhase({
-    experiment: followUp,
-    runId,
-    runDir,
-    scenarios: exploit ? exploitScenarios : scenarios,
-    policyScenarios: scenarios,
+  const suite = createFollowUpSuite(followUp);
+  const unitScenarios = exploit ? exploitScenarios : scenarios;
+  const settings = { hops: spec.hops, toolSteps: spec.toolSteps };
+  const args = suite.args.parse({
+    scenarioIds: unitScenarios.map((scenario) => scenario.id),
     systems: spec.systems,
     modes: spec.modes,
     arms: spec.arms,
-    models,
+    models: models.map((model) => model.description.id),
     trials: spec.trials,
     k: spec.k,
-    settings: { hops: spec.hops, toolSteps: spec.toolSteps },
+    settings,
     axes: axisChoiceOf(spec),
     limit: spec.limit ?? null,
-    concurrency: spec.concurrency,
-    // `--batch`: the units join the transport's round barrier (each round's calls in one job per chunk).
-    rounds: parts.batch,
-    retryErrors: spec.retryErrors,
+  });
+  const units = suite.plan(args);
+  // The suite's setup: the run's models (budget, cache, breaker), its systems (loaded in its session), its stops.
+  const setup = async (): Promise<FollowUpSetup> => ({
+    runId,
+    runDir,
+    scenarios: new Map<string, Scenario | ExploitScenario>(unitScenarios.map((scenario) => [scenario.id, scenario])),
+    models: new Map(models.map((model) => [model.description.id, model])),
     embedder,
     extraction,
     loadBackend: run.loadSystem,
-    ledgerKey: secrets.ledgerKey ?? null,
-    ...run.stops,
+    concurrency: spec.concurrency,
+    // `--batch`: the units join the transport's round barrier (each round's calls in one job per chunk).
+    rounds: parts.batch ?? null,
+    k: spec.k,
+    settings,
+    actions: createActionLayer({
+      scenarios,
+      exploitScenarios: unitScenarios.filter(isExploitScenario),
+      key: secrets.ledgerKey ?? null,
+    }),
+    stop: run.stops.signal,
+    onBudget: run.stops.onBudget,
+  });
+  await runSuiteUnits(suite, {
+    runDir,
+    units,
+    setup,
+    concurrency: spec.concurrency,
+    retryErrors: spec.retryErrors,
+    signal: run.stops.signal,
+    unitSignal: run.stops.callSignal,
+    redact: run.stops.redact,
+    log: run.log,
     onStart: control.begin,
     onUnit: (record) => {
       control.unitFinished(followUpOutcome(record));
@@ -70,9 +98,19 @@ async function runFollowUpExperiment(run: RunContext, followUp: FollowUpSteps): 
     },
   });
   rmSync(join(runDir, 'work'), { recursive: true, force: true });
-  const account = accountFollowUp(result.total, readFollowUpRecords(runDir, followUp.id).values(), priceOf);
+  const records = readSuiteRecords(suite, runDir);
+  const account = accountFollowUp(units.length, records.values(), priceOf);
   // The summary first (from the stored records; the usage that the final manifest will hold), then the manifest's ending.
-  const summary = { ...summarizeFollowUpRun(loadRun(runDir))!, usage: account.usage };
+  const summary = {
+    // An eval manifest records no command line; this summary reads the run's head (its manifest) only.
+    ...suite.summarize([...records.values()], args, {
+      startedAt: manifest.createdAt,
+      command: 'pnpm eval',
+      runtime: manifest.runtime,
+      head: readRunHead(runDir),
+    }),
+    usage: account.usage,
+  };
   writeJsonAtomic(join(runDir, 'summary.json'), { version: SUMMARY_VERSION, ...summary });
   const ending = run.finish(account);
   return {

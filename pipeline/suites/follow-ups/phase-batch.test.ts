@@ -12,11 +12,13 @@ import { loadScenarios } from '../../../scenarios/index.js';
 import { UnsupportedFeatureError } from '#core/errors.js';
 import type { DecisionModel } from '../../models/decision-model.js';
 import { FOLLOW_UP_EXPERIMENTS } from './index.js';
-import { runFollowUpPhase } from './phase.js';
+import { createActionLayer } from '../grid/action-layer.js';
+import { runSuiteUnits } from '../suite-units.js';
+import { createFollowUpSuite } from './suite.js';
 
 const scenarios = (await loadScenarios()).slice(0, 2);
 
-/** The phase on a system whose namespaces share ranking statistics (`independentNamespaces: false`). */
+/** The follow-up suite's units on a system whose namespaces share ranking statistics (`independentNamespaces: false`). */
 function phaseOnSharedStatistics() {
   const backend = {
     description: { id: 'one-at-a-time', independentNamespaces: false },
@@ -27,26 +29,45 @@ function phaseOnSharedStatistics() {
   // The manifest the chained records file binds to.
   const runDir = mkdtempSync(join(tmpdir(), 'stalebench-phase-batch-'));
   writeFileSync(join(runDir, 'manifest.json'), JSON.stringify({ runId: 'phase-batch-test' }));
-  const run = runFollowUpPhase({
-    experiment: FOLLOW_UP_EXPERIMENTS.writeback,
-    runId: 'phase-batch-test',
+  const experiment = FOLLOW_UP_EXPERIMENTS.writeback;
+  const suite = createFollowUpSuite(experiment);
+  const units = suite.plan(
+    suite.args.parse({
+      scenarioIds: scenarios.map((scenario) => scenario.id),
+      systems: ['one-at-a-time'],
+      modes: ['direct'],
+      arms: ['direct'],
+      models: ['gpt-5-nano'],
+      trials: 1,
+      k: 5,
+      settings: { hops: 3, toolSteps: 4 },
+      axes: {},
+      limit: null,
+    }),
+  );
+  const stop = new AbortController().signal;
+  const run = runSuiteUnits(suite, {
     runDir,
-    scenarios,
-    policyScenarios: scenarios,
-    systems: ['one-at-a-time'],
-    modes: ['direct'],
-    arms: ['direct'],
-    models: [{ description: { id: 'gpt-5-nano' } } as DecisionModel],
-    trials: 1,
-    k: 5,
-    settings: { hops: 3, toolSteps: 4 },
-    axes: {},
+    units,
+    setup: async () => ({
+      runId: 'phase-batch-test',
+      runDir,
+      scenarios: new Map(scenarios.map((scenario) => [scenario.id, scenario])),
+      models: new Map([['gpt-5-nano', { description: { id: 'gpt-5-nano' } } as DecisionModel]]),
+      embedder: {} as Embedder,
+      extraction: {} as ExtractionModel,
+      loadBackend: async () => backend,
+      concurrency: 4,
+      rounds,
+      k: 5,
+      settings: { hops: 3, toolSteps: 4 },
+      actions: createActionLayer({ scenarios, exploitScenarios: [], key: null }),
+      stop,
+    }),
     concurrency: 4,
-    rounds,
-    retryErrors: false,
-    embedder: {} as Embedder,
-    extraction: {} as ExtractionModel,
-    loadBackend: async () => backend,
+    signal: stop,
+    redact: (text) => text,
+    log: () => {},
   });
   return { run, backend, rounds };
 }
