@@ -5,11 +5,11 @@
 //
 // The runner's own types (its spec, context, plan, outcome) are a type parameter, so this file imports none of them:
 // the mechanics below the phases (run-spec.ts, shard.ts, unit-limit.ts, run-components.ts, run-parts.ts) take a phase,
-// or the few members they need, as an argument, and no import cycle forms (pipeline/core/layers.test.ts).
+// or the few members they need, as an argument, and no import cycle forms (pipeline/core/layers.test.ts). Their units
+// run under one unit runner (pipeline/suites/suite-units.ts), so resume, stops, budget, redaction and progress mean the
+// same in each.
 import type { ComponentArgs, ComponentRecord } from '#core/registry.js';
 import type { AxisPhase } from '../defences/axes/axis-v1.js';
-import type { BudgetExhaustedError } from './budget.js';
-import type { Redactor } from './redact.js';
 
 /** Run settings a phase can refuse, each named by its flag when refused (`--shard`, `--fail-on`, ...). */
 export type EvalPhaseSetting = 'shard' | 'sarif' | 'failOn' | 'batch' | 'limit' | 'tamper' | 'agent';
@@ -99,30 +99,4 @@ export interface EvalPhaseV1<T extends EvalPhaseTypes> extends EvalPhaseRulesV1<
     spec: T['spec'],
     sarifBase: string,
   ): { readonly exitCode: number; readonly why: string | null };
-}
-
-/**
- * The unit-runner contract every phase's units are run under (the grid's experiment-phase.ts, follow-ups/phase.ts,
- * forged-reasoning/phase.ts): their inputs extend it, so resume, stops, budget, redaction and progress mean the same
- * in each. `Record` is the line a unit appends to the phase's chained records file.
- */
-export interface EvalPhaseUnitsInput<Record, Progress = { done: number; total: number }> {
-  /** The run directory: its records file is read for a resume and appended to, one chained line per unit. */
-  runDir: string;
-  /** Units in flight at once. */
-  concurrency: number;
-  /** Re-run units whose last record is an error (else a recorded unit is done). */
-  retryErrors: boolean;
-  /** Stops scheduling new units (Ctrl+C, the breaker, the budget); a unit cut short is not recorded. */
-  signal?: AbortSignal;
-  /** Aborts decision calls in flight (Ctrl+C, the breaker; not the budget, whose calls sent finish); default `signal`. */
-  callSignal?: AbortSignal;
-  /** The budget could not cover a call: the run stops (status `budget`); the unit is not recorded. */
-  onBudget?: (error: BudgetExhaustedError) => void;
-  /** Redacts secrets from every record before it is written. */
-  redact?: Redactor;
-  /** Called once the units are known: how many there are, and how many are already recorded. */
-  onStart?: (total: number, alreadyDone: number) => void;
-  /** A unit's record was appended. */
-  onUnit?: (record: Record, progress: Progress) => void;
 }

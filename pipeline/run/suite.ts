@@ -4,8 +4,8 @@
 // The experiments of `pnpm eval` (grid, follow-ups, forged reasoning) are wrapped by its sibling, EvalPhaseV1
 // (eval-phase-v1.ts), which adds what a run that calls models needs (components, preflight, cost plan, budget, the
 // models a unit calls). The units of forged reasoning and of the follow-ups are SuiteV1s (pipeline/suites/<suite>/
-// suite.ts) run by the same unit runner as the registered suites' (pipeline/suites/suite-units.ts); the grid's are not
-// yet.
+// suite.ts), and the grid's follow the same unit rules (grid/experiment-phase.ts); all run under the registered
+// suites' unit runner (pipeline/suites/suite-units.ts).
 // Every run opens its directory through run-session.ts.
 import type { z } from 'zod';
 

@@ -1,8 +1,8 @@
 // A suite's units inside an opened run directory (issue #27 item 2): read what is recorded, run the rest stage by stage
 // and group by group (inside what the suite opened for the group) through the unit loop every phase and suite shares,
-// append one chained, redacted line per unit. The registered suites' runner (run-suite.ts) and the experiments of
-// `pnpm eval` whose units are a SuiteV1 (forged reasoning, the follow-ups) run their units here; what surrounds them
-// (manifest, summary, spend) is theirs.
+// append one chained, redacted line per unit. The registered suites' runner (run-suite.ts) and every experiment of
+// `pnpm eval` (the grid, forged reasoning, the follow-ups) run their units here; what surrounds them (manifest,
+// summary, spend) is theirs.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { forEachJsonLine, sha256 } from '../run-log/json-files.js';

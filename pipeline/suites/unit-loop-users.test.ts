@@ -1,5 +1,5 @@
-// Issue #27 item 2: the unit loop is written once (pipeline/run/unit-loop.ts). Every phase of `pnpm eval` and the
-// suite runner go through it; no suite folder keeps a loop of its own (a pool, a limit, a settle-all of its units).
+// Issue #27 item 2: the unit loop is written once (pipeline/run/unit-loop.ts) and run by one unit runner
+// (pipeline/suites/suite-units.ts), which every phase of `pnpm eval` and the registered suites' runner go through; no suite folder keeps a loop of its own (a pool, a limit, a settle-all of its units).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,13 +9,17 @@ const root = join(import.meta.dirname, '..', '..');
 const OWN_LOOP = [/from 'p-limit'/, /bounded-pool\.js'/, /Promise\.allSettled\(/];
 
 describe('the unit loop', () => {
-  it("is what the grid's phase and the suite units run under", () => {
-    for (const file of ['pipeline/suites/grid/experiment-phase.ts', 'pipeline/suites/suite-units.ts'])
-      expect(readFileSync(join(root, file), 'utf8'), file).toMatch(/runUnitLoop\(/);
+  it('is what the suite units run under, and only there among the suites', () => {
+    expect(readFileSync(join(root, 'pipeline/suites/suite-units.ts'), 'utf8')).toMatch(/runUnitLoop\(/);
+    const callers = productFiles(['pipeline/suites']).filter((file) =>
+      /runUnitLoop\(/.test(readFileSync(join(root, file), 'utf8')),
+    );
+    expect(callers).toEqual(['pipeline/suites/suite-units.ts']);
   });
 
-  it('runs the units of every SuiteV1, registered or an experiment of pnpm eval, through suite-units.ts', () => {
+  it("runs the units of every SuiteV1 and the grid's, registered or an experiment of pnpm eval, through suite-units.ts", () => {
     for (const file of [
+      'pipeline/suites/grid/experiment-phase.ts',
       'pipeline/suites/run-suite.ts',
       'pipeline/suites/forged-reasoning/run-phase.ts',
       'pipeline/suites/follow-ups/eval-phase.ts',

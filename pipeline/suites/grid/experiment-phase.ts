@@ -5,11 +5,12 @@ import { unsafeAction } from '../../../scenarios/scenario.js';
 import { isArmId, type ArmId } from '../../run/arms.js';
 import type { DecisionModel } from '../../models/decision-model.js';
 import { forEachJsonLine, sha256 } from '../../run-log/json-files.js';
-import { openRunLogFile } from '../../run-log/run-log-chain.js';
 import { BudgetExhaustedError } from '../../run/budget.js';
 import { UnitCancelledError } from '../../run/run-control.js';
 import { StorageError } from '#core/errors.js';
-import type { EvalPhaseUnitsInput } from '../../run/eval-phase-v1.js';
+import type { Redactor } from '../../run/redact.js';
+import type { SuiteUnit, SuiteV1 } from '../../run/suite.js';
+import { runSuiteUnits, type SuiteUnitProgress, type SuiteUnitsResult } from '../suite-units.js';
 import { parseAction } from './parse-action.js';
 import {
   probeIdOf,
@@ -21,14 +22,13 @@ import {
   type UnitRecord,
 } from '../../run-log/run-log.js';
 import { hasPriorStep } from './poem-prior-step.js';
-import { type AxisChoice, axesOf, axisCombinations, unitKeyAxes } from '../../defences/axes/index.js';
+import { type AxisChoice, axesOf, axisCombinations, axisSegments, unitKeyAxes } from '../../defences/axes/index.js';
 import { gridDefences, gridUnitContext, probeReads } from '../../defences/grid-context.js';
 import { reviewDecision, reviewTraceFields } from '../../defences/reviews.js';
 import { createActionLayer, type ActionLayer } from './action-layer.js';
 import { gridSample } from '../../models/sample-identity.js';
 import { inShard, type Shard } from '../../run/shard.js';
-import { runUnitLoop } from '../../run/unit-loop.js';
-import { readExperimentResume, type ReusableReply } from './experiment-resume.js';
+import { createReplyMemory, type ReplyMemory, type ReusableReply } from './experiment-resume.js';
 import { gridLimitSpace, limitFilter } from '../../run/unit-limit.js';
 
 /** How a unit learns that the run stops. */
@@ -39,9 +39,28 @@ interface UnitStop {
   onBudget?: (error: BudgetExhaustedError) => void;
 }
 
-/** Inputs of the experiment phase; `onUnit`'s `retried` marks the end-of-run retry of a unit that failed in this invocation. */
-export interface ExperimentPhaseInput
-  extends EvalPhaseUnitsInput<UnitRecord, { done: number; total: number; retried: boolean }> {
+/** Inputs of the experiment phase; `onUnit`'s `retried` marks the end-of-invocation retry of a unit that failed in it. */
+export interface ExperimentPhaseInput {
+  /** The run directory: records.jsonl is read for a resume and appended to, one chained line per unit. */
+  runDir: string;
+  /** Units in flight at once. */
+  concurrency: number;
+  /** Re-run units whose last record is an error (else a recorded unit is done). */
+  retryErrors: boolean;
+  /** Stops scheduling new units (Ctrl+C, the breaker, the budget); a unit cut short is not recorded. */
+  signal?: AbortSignal;
+  /** Aborts decision calls in flight (Ctrl+C, the breaker; not the budget, whose calls sent finish); default `signal`. */
+  callSignal?: AbortSignal;
+  /** The budget could not cover a call: the run stops (status `budget`); the unit is not recorded. */
+  onBudget?: (error: BudgetExhaustedError) => void;
+  /** Redacts secrets from every record before it is written. */
+  redact?: Redactor;
+  /** Progress lines (none by default). */
+  log?: (line: string) => void;
+  /** Called once the units are known: how many there are, and how many are already recorded. */
+  onStart?: (total: number, alreadyDone: number) => void;
+  /** A unit's record was appended (as written). */
+  onUnit?: (record: UnitRecord, progress: SuiteUnitProgress) => void;
   scenarios: readonly Scenario[];
   probes: ReadonlyMap<string, ProbeRecord>;
   systems: readonly string[];
@@ -60,11 +79,7 @@ export interface ExperimentPhaseInput
 }
 
 /** What the phase did. */
-export interface ExperimentPhaseResult {
-  total: number;
-  ran: number;
-  skippedAsDone: number;
-  errors: number;
+export interface ExperimentPhaseResult extends SuiteUnitsResult {
   cancelled: boolean;
 }
 
@@ -214,75 +229,99 @@ function* allUnitKeys(input: UnitSpace): Generator<UnitKey> {
       }
 }
 
+/** A grid unit: one decision of one trial under one arm and axis values. */
+export interface GridUnit extends SuiteUnit {
+  readonly key: UnitKey;
+}
+
+/** What the grid's units share in one invocation. */
+interface GridSetup {
+  scenarios: ReadonlyMap<string, Scenario>;
+  models: ReadonlyMap<string, DecisionModel>;
+  probes: ReadonlyMap<string, ProbeRecord>;
+  replies: ReplyMemory;
+  actions: ActionLayer;
+  stop: UnitStop;
+}
+
 /**
- * Runs every unit not already recorded, `concurrency` at a time, appending each record as it finishes. The units are
- * enumerated lazily and pulled by a bounded pool, and a unit's data is dropped once its record is appended: the
- * phase holds a few units at a time plus the replies a reusing arm will read (issue #18).
+ * How the unit runner (pipeline/suites/suite-units.ts) treats the grid's records: its own `records.jsonl` line keyed by
+ * `unitId`; a recorded error reruns under `--retry-errors`; a failure on the endpoint's side (a 5xx, a timeout, a
+ * reset: issue #26) runs once more at the end of the invocation, so a transient failure does not cost a good run its
+ * unit.
+ */
+export const GRID_RECORD_RULES = {
+  id: 'grid',
+  records: { file: 'records.jsonl', unitOf: (record: UnitRecord) => record.unitId },
+  rerun: (record: UnitRecord) => record.status === 'error',
+  retryOnce: (record: UnitRecord) => record.status === 'error' && isEndpointFailure(record.error?.status),
+} as const satisfies Pick<
+  SuiteV1<unknown, GridUnit, UnitRecord, unknown, GridSetup>,
+  'id' | 'records' | 'rerun' | 'retryOnce'
+>;
+
+/** The grid's units as the unit runner runs them. */
+const gridUnits: Pick<
+  SuiteV1<unknown, GridUnit, UnitRecord, unknown, GridSetup>,
+  'id' | 'records' | 'rerun' | 'retryOnce' | 'runUnit'
+> = {
+  ...GRID_RECORD_RULES,
+  runUnit({ key }, { setup }) {
+    const probe = setup.probes.get(probeIdOf(key.system, key.mode, key.scenario))!;
+    const reuses = setup.replies.reuseOf(key);
+    const reusable =
+      reuses !== null && isArmId(reuses) ? setup.replies.reusable(unitIdOf({ ...key, arm: reuses })) : undefined;
+    const scenario = setup.scenarios.get(key.scenario)!;
+    return runUnit(key, scenario, probe, setup.models.get(key.model)!, reusable, setup.actions, setup.stop);
+  },
+};
+
+/**
+ * Runs every unit not already recorded through the unit runner every suite shares (pipeline/suites/suite-units.ts),
+ * `concurrency` at a time, appending each record as it finishes; a reusing arm's units (the output filter) form a
+ * later stage, so they run after the replies they reuse, also in the end-of-invocation retry. The units are
+ * enumerated lazily and a unit's data is dropped once its record is appended: the phase holds a few units at a time
+ * plus the replies a reusing arm will read (issue #18).
  */
 export async function runExperimentPhase(input: ExperimentPhaseInput): Promise<ExperimentPhaseResult> {
-  const units = () => filter(unitKeys(input), (key) => inShard(input.shard, key));
-  const resume = readExperimentResume(input.runDir, input);
-  let total = 0;
-  let pending = 0;
-  for (const key of units()) {
-    total += 1;
-    if (resume.isPending(key)) pending += 1;
-  }
-  const recordsLog = openRunLogFile(input.runDir, 'records.jsonl', input.redact);
-  const scenarios = new Map(input.scenarios.map((s) => [s.id, s]));
-  const models = new Map(input.models.map((m) => [m.description.id, m]));
-  let done = total - pending;
-  input.onStart?.(total, done);
-  let ran = 0;
-  let errors = 0;
-  const actions = createActionLayer({ scenarios: input.scenarios, key: input.ledgerKey ?? null });
+  const replies = createReplyMemory(input);
+  const units: Iterable<GridUnit> = {
+    *[Symbol.iterator]() {
+      for (const key of unitKeys(input)) {
+        if (!inShard(input.shard, key)) continue;
+        const cell = [key.system, key.mode, key.arm, key.model, ...axisSegments(key)].join('/');
+        yield { id: unitIdOf(key), cell, stage: replies.reuseOf(key) === null ? 0 : 1, key };
+      }
+    },
+  };
   const stop: UnitStop = {
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.callSignal ? { callSignal: input.callSignal } : {}),
     ...(input.onBudget ? { onBudget: input.onBudget } : {}),
   };
-  // Units that failed on the endpoint's side in this invocation: each runs once more at the end of the run.
-  const failedHere: UnitKey[] = [];
-  const runKey = (key: UnitKey): Promise<UnitRecord> => {
-    const probe = input.probes.get(probeIdOf(key.system, key.mode, key.scenario))!;
-    const reuses = resume.reuseOf(key);
-    const reusable =
-      reuses !== null && isArmId(reuses) ? resume.reusable(unitIdOf({ ...key, arm: reuses })) : undefined;
-    return runUnit(key, scenarios.get(key.scenario)!, probe, models.get(key.model)!, reusable, actions, stop);
-  };
-  // One pass of the unit loop (pipeline/run/unit-loop.ts); `retried`: the end-of-run retry of this invocation's failures.
-  const pass = (keys: Iterable<UnitKey>, retried: boolean) =>
-    runUnitLoop({
-      units: keys,
-      concurrency: input.concurrency,
-      ...(input.signal ? { signal: input.signal } : {}),
-      run: runKey,
-      append: (record, key) => {
-        recordsLog.append(record);
-        resume.remember(record);
-        if (retried) {
-          if (record.status !== 'error') errors -= 1;
-        } else {
-          ran += 1;
-          done += 1;
-          if (record.status === 'error') errors += 1;
-          if (record.status === 'error' && isEndpointFailure(record.error?.status)) failedHere.push(key);
-        }
-        input.onUnit?.(record, { done, total, retried });
-      },
-    });
-  // The pending units of one pass, in enumeration order.
-  const pendingUnits = (reusing: boolean) =>
-    filter(units(), (key) => resume.isPending(key) && (resume.reuseOf(key) !== null) === reusing);
-  // Reusing arms (the output filter) run after the replies they reuse.
-  await pass(pendingUnits(false), false);
-  await pass(pendingUnits(true), false);
-  // The end-of-run retry (issue #26): a transient failure (a 5xx, a timeout, a reset) does not cost a good run its unit;
-  // the reused replies after the ones they reuse, so an output-filter unit takes its none unit's new reply.
-  const again = (reusing: boolean) => filter(failedHere, (key) => (resume.reuseOf(key) !== null) === reusing);
-  await pass(again(false), true);
-  await pass(again(true), true);
-  return { total, ran, skippedAsDone: total - pending, errors, cancelled: input.signal?.aborted ?? false };
+  const signal = input.signal ?? new AbortController().signal;
+  const result = await runSuiteUnits(gridUnits, {
+    runDir: input.runDir,
+    units,
+    setup: async () => ({
+      scenarios: new Map(input.scenarios.map((s) => [s.id, s])),
+      models: new Map(input.models.map((m) => [m.description.id, m])),
+      probes: input.probes,
+      replies,
+      actions: createActionLayer({ scenarios: input.scenarios, key: input.ledgerKey ?? null }),
+      stop,
+    }),
+    concurrency: input.concurrency,
+    retryErrors: input.retryErrors,
+    signal,
+    ...(input.callSignal ? { unitSignal: input.callSignal } : {}),
+    redact: input.redact ?? ((text) => text),
+    log: input.log ?? (() => {}),
+    remember: replies.remember,
+    ...(input.onStart ? { onStart: input.onStart } : {}),
+    ...(input.onUnit ? { onUnit: input.onUnit } : {}),
+  });
+  return { ...result, cancelled: signal.aborted };
 }
 
 /**
