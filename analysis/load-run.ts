@@ -68,9 +68,12 @@ export function summarizeStoredRun(runDir: string): Summary {
   return summarizeRun({ ...readRunHead(runDir), records: readRunRecords(runDir, summaryRecordOf) });
 }
 
-/** The summary of a loaded run, computed from its stored records only (what `pnpm eval` writes, and `rescore` checks). */
+/**
+ * The summary of a loaded run, computed from its stored records only (what `pnpm eval` writes, and `rescore` checks);
+ * `records` holds each unit's last record (a map by unit id, or a list).
+ */
 export function summarizeRun(
-  run: Pick<LoadedRun, 'manifest' | 'probes'> & { records: ReadonlyMap<string, SummaryRecord> },
+  run: Pick<LoadedRun, 'manifest' | 'probes'> & { records: { values(): Iterable<SummaryRecord> } },
 ): Summary {
   const { spec, models } = run.manifest;
   let hits = 0;

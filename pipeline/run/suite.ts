@@ -3,9 +3,8 @@
 //
 // The experiments of `pnpm eval` (grid, follow-ups, forged reasoning) are wrapped by its sibling, EvalPhaseV1
 // (eval-phase-v1.ts), which adds what a run that calls models needs (components, preflight, cost plan, budget, the
-// models a unit calls). The units of forged reasoning and of the follow-ups are SuiteV1s (pipeline/suites/<suite>/
-// suite.ts), and the grid's follow the same unit rules (grid/experiment-phase.ts); all run under the registered
-// suites' unit runner (pipeline/suites/suite-units.ts).
+// models a unit calls). The units of each of them are a SuiteV1 too (pipeline/suites/<suite>/suite.ts: the grid's,
+// forged reasoning's, the follow-ups'), run by the registered suites' unit runner (pipeline/suites/suite-units.ts).
 // Every run opens its directory through run-session.ts.
 import type { z } from 'zod';
 
@@ -110,8 +109,11 @@ export interface SuiteV1<
   readonly id: string;
   /** The suite's own arguments (checked before anything runs; their JSON is the run's spec and identity). */
   readonly args: z.ZodType<Args>;
-  /** Every unit of the run, in order (pure: the same args give the same ids). */
-  plan(args: Args): Unit[];
+  /**
+   * Every unit of the run, in order (pure: the same args give the same ids): a list, or units made as they are pulled
+   * (the grid's, never all held at once); the runner may iterate it more than once.
+   */
+  plan(args: Args): Iterable<Unit>;
   /** Once per invocation before the first unit runs (load targets, check prerequisites); may throw to refuse. */
   setup?(args: Args, progress: (line: string) => void): Promise<Setup>;
   /** Its own records file and line (default: the runner's `{unit, cell, record}` lines in `records.jsonl`). */

@@ -73,7 +73,7 @@ export function mergeSuiteShards(
     if (s.manifest.shard.count !== count)
       problems.push(`${s.dir}: shard ${shardLabel(s.manifest.shard)} of another split`);
   const suite = suiteOf(reference.suite, environment);
-  const units = selectUnits(suite.plan(whole.args), null, whole.limit);
+  const units = selectUnits([...suite.plan(whole.args)], null, whole.limit);
   const byUnit = new Map<string, SuiteRecordLine>();
   for (const shard of shards)
     for (const line of shard.lines) {

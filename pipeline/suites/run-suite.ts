@@ -128,7 +128,7 @@ function suiteRunnerKind<Args, Summary>(
     async prepare() {
       const args = suite.args.parse(options.args);
       const spec = suiteSpecOf(suite as AnySuite, args, options.shard, options.limit);
-      const units = selectUnits(suite.plan(args), options.shard, options.limit);
+      const units = selectUnits([...suite.plan(args)], options.shard, options.limit);
       return { args, spec, specHash: specHashOf(spec), units };
     },
     runDir: () => options.runDir,

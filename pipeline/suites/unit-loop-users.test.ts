@@ -19,7 +19,7 @@ describe('the unit loop', () => {
 
   it("runs the units of every SuiteV1 and the grid's, registered or an experiment of pnpm eval, through suite-units.ts", () => {
     for (const file of [
-      'pipeline/suites/grid/experiment-phase.ts',
+      'pipeline/suites/grid/eval-phase.ts',
       'pipeline/suites/run-suite.ts',
       'pipeline/suites/forged-reasoning/run-phase.ts',
       'pipeline/suites/follow-ups/eval-phase.ts',

@@ -58,7 +58,7 @@ async function runFollowUpExperiment(run: RunContext, followUp: FollowUpSteps): 
     axes: axisChoiceOf(spec),
     limit: spec.limit ?? null,
   });
-  const units = suite.plan(args);
+  const units = [...suite.plan(args)];
   // The suite's setup: the run's models (budget, cache, breaker), its systems (loaded in its session), its stops.
   const setup = async (): Promise<FollowUpSetup> => ({
     runId,

@@ -40,7 +40,7 @@ export async function runForgedReasoningExperiment(run: RunContext): Promise<Exp
   const { spec, parts, control } = run;
   const { runDir, reasoningScenarios, models, attackerModel, priceOf } = parts;
   const args = forgedReasoningArgs(run);
-  const units = forgedReasoningSuite.plan(args);
+  const units = [...forgedReasoningSuite.plan(args)];
   const { signal, callSignal, onBudget, redact } = run.stops;
   // The suite's setup: the run's models (their budget, cache and breaker), its agent and its ledger key.
   const setup = async (): Promise<ForgedReasoningSetup> => ({

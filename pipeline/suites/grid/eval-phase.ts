@@ -3,7 +3,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateLedgerKey } from '../../../guard/execution-ledger-key.js';
-import { formatSummaryTable, readRunHead, readRunRecords, summarizeRun } from '../../../analysis/index.js';
+import { formatSummaryTable, readRunHead, readRunRecords } from '../../../analysis/index.js';
 import { axesOf, axisChoiceOf, axisCombinations } from '../../defences/axes/index.js';
 import { gridDefences } from '../../defences/grid-context.js';
 import { writeJsonAtomic } from '../../run-log/json-files.js';
@@ -15,7 +15,11 @@ import { checkGridArms, loadPolicyScenarioSet } from '../../run/run-components.j
 import type { RunContext } from '../../run/run-context.js';
 import type { EvalPhase, ExperimentOutcome } from '../../run/run-experiment.js';
 import type { RunSpec } from '../../run/run-spec.js';
-import { runExperimentPhase } from './experiment-phase.js';
+import { createActionLayer } from './action-layer.js';
+import { createReplyMemory } from './experiment-resume.js';
+import { type GridSetup, type GridUnit, gridSuite, probedOf } from './suite.js';
+import { runSuiteUnits } from '../suite-units.js';
+import { inShard } from '../../run/shard.js';
 import { planGrid } from './grid-plan.js';
 import { runSetupPhase } from './setup-phase.js';
 
@@ -60,23 +64,47 @@ async function runGridExperiment(run: RunContext): Promise<ExperimentOutcome> {
     ledgerKey: consultsLedger(spec) ? (secrets.ledgerKey ?? generateLedgerKey()) : null,
   });
   rmSync(join(runDir, 'work'), { recursive: true, force: true });
-  const result = await runExperimentPhase({
-    runDir,
-    scenarios,
-    probes,
+  const args = gridSuite.args.parse({
+    scenarioIds: scenarios.map((scenario) => scenario.id),
     systems: spec.systems,
     modes: spec.modes,
-    arms: spec.arms as ArmId[],
-    axes: axisChoiceOf(spec),
-    ledgerKey: secrets.ledgerKey ?? null,
-    models,
+    arms: spec.arms,
+    models: models.map((model) => model.description.id),
     trials: spec.trials,
+    axes: axisChoiceOf(spec),
+    limit: spec.limit ?? null,
+    probed: probedOf(probes),
+  });
+  const { shard } = spec.control;
+  const plan = gridSuite.plan(args);
+  const units: Iterable<GridUnit> = {
+    *[Symbol.iterator]() {
+      for (const unit of plan) if (inShard(shard, unit.key)) yield unit;
+    },
+  };
+  const replies = createReplyMemory({ arms: args.arms, shard });
+  // The units' setup: the run's models (budget, cache, breaker), the probes, the reply memory, the trusted action
+  // layer with the ledger key, and the stops.
+  const setup = async (): Promise<GridSetup> => ({
+    scenarios: new Map(scenarios.map((scenario) => [scenario.id, scenario])),
+    models: new Map(models.map((model) => [model.description.id, model])),
+    probes,
+    replies,
+    actions: createActionLayer({ scenarios, key: secrets.ledgerKey ?? null }),
+    stop: run.stops,
+  });
+  const result = await runSuiteUnits(gridSuite, {
+    runDir,
+    units,
+    setup,
     // `--batch`: a job's worth of units wait on their batch at once (their calls are queued, not sent one by one).
     concurrency: spec.control.batch ? spec.control.batch.size : spec.concurrency,
     retryErrors: spec.retryErrors,
-    shard: spec.control.shard,
-    limit: spec.limit ?? null,
-    ...run.stops,
+    signal: run.stops.signal,
+    unitSignal: run.stops.callSignal,
+    redact: run.stops.redact,
+    log: run.log,
+    remember: replies.remember,
     onStart: control.begin,
     onUnit: (record, { retried }) => {
       control.unitFinished({ ...gridOutcome(record), ...(retried ? { retried } : {}) });
@@ -89,7 +117,15 @@ async function runGridExperiment(run: RunContext): Promise<ExperimentOutcome> {
   const account = accountGrid(result.total, stored.records.values(), probes.values(), priceOf);
   // The summary is computed from the stored run log only, exactly as `pnpm rescore` recomputes it (its usage is the
   // one the final manifest holds); it is written before the manifest's ending, so a failure here leaves `started`.
-  const summary = { ...summarizeRun(stored), usage: account.usage };
+  const summary = {
+    ...gridSuite.summarize([...stored.records.values()], args, {
+      startedAt: stored.manifest.createdAt,
+      command: 'pnpm eval',
+      runtime: stored.manifest.runtime,
+      head: stored,
+    }),
+    usage: account.usage,
+  };
   writeJsonAtomic(join(runDir, 'summary.json'), summary);
   const ending = run.finish(account);
   return {

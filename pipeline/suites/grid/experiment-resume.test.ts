@@ -1,4 +1,4 @@
-// Which units a resumed grid still runs (the grid's record rules under the unit runner), and which stored replies a
+// Which units a resumed grid still runs (the grid suite's record rules under the unit runner), and which stored replies a
 // reusing arm reads (createReplyMemory, fed what the runner reads and writes).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import type { ArmId } from '../../run/arms.js';
 import { inShard } from '../../run/shard.js';
 import { runSuiteUnits } from '../suite-units.js';
 import { createReplyMemory } from './experiment-resume.js';
-import { GRID_RECORD_RULES, type GridUnit } from './experiment-phase.js';
+import { type GridUnit, gridSuite } from './suite.js';
 import { unitIdOf, type UnitKey, type UnitRecord } from '../../run-log/run-log.js';
 
 const keyOf = (arm: ArmId, trial: number): UnitKey => ({
@@ -53,8 +53,8 @@ async function unitsRun(keys: UnitKey[], retryErrors: boolean): Promise<string[]
   const units: GridUnit[] = keys.map((key) => ({ id: unitIdOf(key), cell: key.arm, key }));
   await runSuiteUnits(
     {
-      ...GRID_RECORD_RULES,
-      runUnit: async ({ key }) => {
+      ...gridSuite,
+      runUnit: async ({ key }: GridUnit) => {
         ran.push(unitIdOf(key));
         return recordOf(key, 'ok', 'new');
       },
@@ -83,7 +83,7 @@ describe("the grid's resume", () => {
   it('retries once at the end of the invocation a failure on the endpoint side only', () => {
     const failed = (status: number | undefined) =>
       ({ ...recordOf(keyOf('none', 0), 'error', ''), error: { message: 'x', status } }) as UnitRecord;
-    expect([503, 429, 408, undefined, 400, 401].map((status) => GRID_RECORD_RULES.retryOnce(failed(status)))).toEqual([
+    expect([503, 429, 408, undefined, 400, 401].map((status) => gridSuite.retryOnce(failed(status)))).toEqual([
       true,
       true,
       true,
@@ -91,7 +91,7 @@ describe("the grid's resume", () => {
       false,
       false,
     ]);
-    expect(GRID_RECORD_RULES.retryOnce(recordOf(keyOf('none', 0), 'ok', 'fine'))).toBe(false);
+    expect(gridSuite.retryOnce(recordOf(keyOf('none', 0), 'ok', 'fine'))).toBe(false);
   });
 });
 

@@ -1,0 +1,143 @@
+// The grid's decisions as a suite (SuiteV1, issue #27 item 1): its arguments (the spec's values and what the setup
+// phase's probes found), its units in the reference loop order (made as they are pulled: a 45k grid is never held),
+// how one unit runs, which records rerun or retry, and its summary over records.jsonl. `pnpm eval` runs it
+// (./eval-phase.ts) after the setup phase, handing its units the run's models, probes, ledger and stops.
+import { z } from 'zod';
+import type { Scenario } from '../../../scenarios/scenario.js';
+import { type RunHead, type Summary, type SummaryRecord, summarizeRun } from '../../../analysis/index.js';
+import { isArmId, type ArmId } from '../../run/arms.js';
+import { type AxisChoice, axisSegments } from '../../defences/axes/index.js';
+import { gridDefences } from '../../defences/grid-context.js';
+import type { DecisionModel } from '../../models/decision-model.js';
+import { probeIdOf, unitIdOf, type ProbeRecord, type UnitKey, type UnitRecord } from '../../run-log/run-log.js';
+import type { SuiteRunInfo, SuiteUnit, SuiteV1 } from '../../run/suite.js';
+import type { ActionLayer } from './action-layer.js';
+import type { ReplyMemory } from './experiment-resume.js';
+import { gridUnitKeys, isEndpointFailure, runGridUnit, type UnitStop } from './experiment-phase.js';
+
+/** What a grid run decides on: the spec's values, resolved, and what its setup phase found. */
+export interface GridArgs {
+  /** The scenario set loaded for the run, in grid order. */
+  scenarioIds: string[];
+  systems: string[];
+  modes: ('direct' | 'natural')[];
+  arms: ArmId[];
+  /** The decision models' aliases. */
+  models: string[];
+  trials: number;
+  /** The defence axes' values (`--guard`, `--poem`, `--taint`); an absent axis is off. */
+  axes: AxisChoice;
+  /** `--limit N`: the N units the limit keeps (chosen over every unit of the spec, whatever the probes say); null: all. */
+  limit: number | null;
+  /**
+   * Each probe of the setup phase that succeeded, by probe id, with the exposure rule that labelled its read (null:
+   * none): a unit exists only where its probe succeeded, and an arm that needs oracle labels only where the rule is
+   * `oracle` (the paper's protocol: a system that could not be seeded or read has no decisions, never a pass).
+   */
+  probed: Record<string, string | null>;
+}
+
+const ids = z.array(z.string()).min(1);
+const gridArgsSchema = z
+  .object({
+    scenarioIds: ids,
+    systems: ids,
+    modes: z.array(z.enum(['direct', 'natural'])).min(1),
+    arms: ids,
+    models: ids,
+    trials: z.number().int().min(1),
+    axes: z.record(z.string(), z.array(z.enum(['off', 'on']))),
+    limit: z.number().int().min(1).nullable(),
+    probed: z.record(z.string(), z.string().nullable()),
+  })
+  .strict() as unknown as z.ZodType<GridArgs>;
+
+/** The probes of a setup phase (by probe id) as the grid's arguments read them: each that succeeded, with its rule. */
+export function probedOf(probes: ReadonlyMap<string, ProbeRecord>): GridArgs['probed'] {
+  const probed: GridArgs['probed'] = {};
+  for (const [id, probe] of probes) if (probe.status === 'ok') probed[id] = probe.exposure?.rule ?? null;
+  return probed;
+}
+
+/** One decision of one trial under one arm and axis values; a reusing arm's units (the output filter) are stage 1. */
+export interface GridUnit extends SuiteUnit {
+  readonly key: UnitKey;
+}
+
+/** What the grid's units share in one invocation. */
+export interface GridSetup {
+  scenarios: ReadonlyMap<string, Scenario>;
+  /** The decision models by alias. */
+  models: ReadonlyMap<string, DecisionModel>;
+  probes: ReadonlyMap<string, ProbeRecord>;
+  /** The replies a reusing arm reads (kept from what the runner reads and writes: `remember`). */
+  replies: ReplyMemory;
+  /** The trusted action layer (the PoEM ledger and its prior step). */
+  actions: ActionLayer;
+  stop: UnitStop;
+}
+
+/** What the summary reads besides the records: the run's manifest and probes, as analysis reads them. */
+export type GridRunInfo = SuiteRunInfo & { readonly head: RunHead };
+
+/** Whether the defences of an (arm, guard, PoEM) reuse another arm's reply, composed once per combination. */
+function reusesReply(): (key: UnitKey) => boolean {
+  const known = new Map<string, boolean>();
+  return ({ arm, guard, poem }) => {
+    const at = `${arm}\n${guard}\n${poem}`;
+    if (!known.has(at)) known.set(at, gridDefences({ arm, guard, poem }).reuseReplyOf !== null);
+    return known.get(at)!;
+  };
+}
+
+/**
+ * The grid. Its setup is the caller's (`pnpm eval` seeds and probes the systems in its setup phase, builds the models
+ * with the run's budget and cache); its exit rule is the eval phase's (`--fail-on`), not a summary's; its run kind
+ * (analysis/grid) reports it. Its summary takes the records as stored or reduced to what summarising reads
+ * (`summaryRecordOf`), so the end of a 45k run need not hold whole records.
+ *
+ * @example for (const unit of gridSuite.plan(args)) console.log(unit.id);
+ */
+export const gridSuite = {
+  specificationVersion: 'v1',
+  id: 'grid',
+  args: gridArgsSchema,
+  plan: (args: GridArgs): Iterable<GridUnit> => ({
+    *[Symbol.iterator]() {
+      const reuses = reusesReply();
+      const probes = new Map(
+        Object.entries(args.probed).map(([id, rule]) => [
+          id,
+          { status: 'ok' as const, exposure: rule === null ? undefined : { rule } },
+        ]),
+      );
+      const space = {
+        ...args,
+        scenarios: args.scenarioIds.map((id) => ({ id })),
+        models: args.models.map((id) => ({ description: { id } })),
+        probes,
+      };
+      for (const key of gridUnitKeys(space)) {
+        const cell = [key.system, key.mode, key.arm, key.model, ...axisSegments(key)].join('/');
+        yield { id: unitIdOf(key), cell, stage: reuses(key) ? 1 : 0, key };
+      }
+    },
+  }),
+  records: { file: 'records.jsonl', unitOf: (record: UnitRecord) => record.unitId },
+  // A recorded error reruns under --retry-errors.
+  rerun: (record: UnitRecord) => record.status === 'error',
+  // A failure on the endpoint's side (a 5xx, a timeout, a reset: issue #26) runs once more at the end of the
+  // invocation, so a transient failure does not cost a good run its unit; a refusal (400, 401, 404) would recur.
+  retryOnce: (record: UnitRecord) => record.status === 'error' && isEndpointFailure(record.error?.status),
+  runUnit({ key }: GridUnit, { setup }: { setup: GridSetup }): Promise<UnitRecord> {
+    const probe = setup.probes.get(probeIdOf(key.system, key.mode, key.scenario))!;
+    const reused = setup.replies.reuseOf(key);
+    const reusable =
+      reused !== null && isArmId(reused) ? setup.replies.reusable(unitIdOf({ ...key, arm: reused })) : undefined;
+    const scenario = setup.scenarios.get(key.scenario)!;
+    return runGridUnit(key, scenario, probe, setup.models.get(key.model)!, reusable, setup.actions, setup.stop);
+  },
+  summarize: (records: readonly SummaryRecord[], _args: GridArgs, run: GridRunInfo): Summary =>
+    summarizeRun({ ...run.head, records }),
+  exitCode: () => 0,
+} satisfies SuiteV1<GridArgs, GridUnit, UnitRecord, Summary, GridSetup, undefined, GridRunInfo>;
