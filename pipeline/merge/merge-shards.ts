@@ -1,10 +1,6 @@
-// Reads the run directories `pnpm merge` is given and checks they are all the shards of one run: each intact and
-// finished, all agreeing on spec, scenarios, code and setup, and every unit of the grid recorded exactly once.
-import { axisChoiceOf } from '../defences/axes/index.js';
 import { join, resolve } from 'node:path';
-import type { ArmId } from '../run/arms.js';
 import { EvalError } from '#core/errors.js';
-import { enumerateUnits } from '../suites/grid/experiment-phase.js';
+import { gridArgsOf, gridSuite } from '../suites/grid/suite.js';
 import { readJsonIfExists, readJsonLines } from '../run-log/json-files.js';
 import {
   runLogVersionProblem,
@@ -129,17 +125,7 @@ export function planMerge(dirs: readonly string[]): MergePlan {
   problems.push(...shardSetProblems(shards), ...agreementProblems(shards), ...probeProblems(shards));
   const reference = shards[0]!;
   const { spec } = reference.manifest;
-  const keys = enumerateUnits({
-    modes: spec.modes,
-    systems: spec.systems,
-    scenarios: spec.scenarios.map((id) => ({ id })),
-    models: spec.models.map((id) => ({ description: { id } })),
-    trials: spec.trials,
-    arms: spec.arms as ArmId[],
-    probes: lastProbes(reference),
-    axes: axisChoiceOf(spec),
-    limit: spec.limit ?? null,
-  });
+  const keys = [...gridSuite.plan(gridArgsOf(spec, spec, lastProbes(reference)))].map((unit) => unit.key);
   const count = reference.manifest.shard.count;
   const shardOfUnit = new Map(keys.map((key) => [unitIdOf(key), shardOfKey(shardKeyOf(key), count)]));
   problems.push(...unitProblems(shards, new Set(shardOfUnit.keys()), shardOfUnit));

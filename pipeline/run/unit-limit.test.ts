@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { evalPhaseOf } from '../suites/eval-phases.js';
 import type { ArmId } from './arms.js';
-import { enumerateUnits } from '../suites/grid/experiment-phase.js';
+import { gridArgsOf, gridSuite } from '../suites/grid/suite.js';
 import { probeIdOf, unitIdOf, type ProbeRecord, type UnitKey } from '../run-log/run-log.js';
 import { limitedLine, limitedOf } from './unit-limit.js';
 
@@ -20,17 +20,15 @@ const okProbes = (failed: string[] = []) =>
     ),
   );
 const units = (limit: number | null, probes = okProbes()) =>
-  enumerateUnits({
-    modes: ['direct'],
-    systems: SYSTEMS,
-    scenarios: SCENARIOS.map((id) => ({ id })),
-    models: [{ description: { id: 'm' } }],
-    trials: 2,
-    arms: ARMS,
-    probes,
-    axes: { guard: ['off'], poem: ['off'] },
-    limit,
-  });
+  [
+    ...gridSuite.plan(
+      gridArgsOf(
+        { modes: ['direct'], systems: SYSTEMS, trials: 2, arms: ARMS, guard: ['off'], poem: ['off'], limit },
+        { scenarios: SCENARIOS, models: ['m'] },
+        probes,
+      ),
+    ),
+  ].map((unit) => unit.key);
 const cell = (key: UnitKey) => `${key.system}/${key.arm}`;
 
 describe('--limit selection', () => {

@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateLedgerKey } from '../../../guard/execution-ledger-key.js';
 import { formatSummaryTable, readRunHead, readRunRecords } from '../../../analysis/index.js';
-import { axesOf, axisChoiceOf, axisCombinations } from '../../defences/axes/index.js';
+import { axesOf, axisCombinations } from '../../defences/axes/index.js';
 import { gridDefences } from '../../defences/grid-context.js';
 import { writeJsonAtomic } from '../../run-log/json-files.js';
 import type { ArmId } from '../../run/arms.js';
@@ -17,7 +17,7 @@ import type { EvalPhase, ExperimentOutcome } from '../../run/run-experiment.js';
 import type { RunSpec } from '../../run/run-spec.js';
 import { createActionLayer } from './action-layer.js';
 import { createReplyMemory } from './experiment-resume.js';
-import { type GridSetup, type GridUnit, gridSuite, probedOf } from './suite.js';
+import { type GridSetup, type GridUnit, gridArgsOf, gridSuite } from './suite.js';
 import { runSuiteUnits } from '../suite-units.js';
 import { inShard } from '../../run/shard.js';
 import { planGrid } from './grid-plan.js';
@@ -64,17 +64,11 @@ async function runGridExperiment(run: RunContext): Promise<ExperimentOutcome> {
     ledgerKey: consultsLedger(spec) ? (secrets.ledgerKey ?? generateLedgerKey()) : null,
   });
   rmSync(join(runDir, 'work'), { recursive: true, force: true });
-  const args = gridSuite.args.parse({
-    scenarioIds: scenarios.map((scenario) => scenario.id),
-    systems: spec.systems,
-    modes: spec.modes,
-    arms: spec.arms,
-    models: models.map((model) => model.description.id),
-    trials: spec.trials,
-    axes: axisChoiceOf(spec),
-    limit: spec.limit ?? null,
-    probed: probedOf(probes),
-  });
+  const args = gridArgsOf(
+    spec,
+    { scenarios: scenarios.map((scenario) => scenario.id), models: models.map((model) => model.description.id) },
+    probes,
+  );
   const { shard } = spec.control;
   const plan = gridSuite.plan(args);
   const units: Iterable<GridUnit> = {

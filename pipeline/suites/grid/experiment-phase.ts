@@ -149,14 +149,10 @@ export interface UnitSpace {
 }
 
 /**
- * Enumerates units in the reference loop order: mode → system → scenario → model → trial → arm; with `limit`, only
- * the units it keeps (chosen over every unit of the spec, whatever the probes say, so the set never moves).
+ * The grid's units in the reference loop order (mode → system → scenario → model → trial → axes → arm), made one at a
+ * time (the run never holds them all); with `limit`, only the units it keeps (chosen over every unit of the spec,
+ * whatever the probes say, so the set never moves). The grid suite's plan (suite.ts).
  */
-export function enumerateUnits(input: UnitSpace): UnitKey[] {
-  return [...gridUnitKeys(input)];
-}
-
-/** The units of {@link enumerateUnits}, one at a time (the run never holds them all). */
 export function gridUnitKeys(input: UnitSpace): Generator<UnitKey> {
   const kept = limitFilter(
     gridLimitSpace(

@@ -5,8 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultEngineSpec, defaultEngines } from '../../../backends/engines.js';
 import { loadBackend } from '../../../backends/index.js';
-import type { ArmId } from '../../run/arms.js';
-import { axisChoiceOf } from '../../defences/axes/index.js';
 import { gridDefences } from '../../defences/grid-context.js';
 import type { ChatMessage } from '../../models/decision-model.js';
 import { gridSample } from '../../models/sample-identity.js';
@@ -14,7 +12,8 @@ import { readJsonLines, writeJsonAtomic } from '../../run-log/json-files.js';
 import { probeIdOf, RUN_LOG_VERSION, unitIdOf, type ProbeRecord } from '../../run-log/run-log.js';
 import { modelPlan, type PlanInput, type PlanRow, type RunPlan } from '../../run/run-plan.js';
 import { inShard } from '../../run/shard.js';
-import { enumerateUnits, readUnitRecords, unitContext } from './experiment-phase.js';
+import { readUnitRecords, unitContext } from './experiment-phase.js';
+import { gridArgsOf, gridSuite } from './suite.js';
 import { runSetupPhase } from './setup-phase.js';
 
 /** The grid's plan: one row per (system, mode, arm), exact calls and cache hits per unit. */
@@ -22,14 +21,10 @@ export async function planGrid(input: PlanInput): Promise<RunPlan> {
   const { spec } = input;
   const notes: string[] = [];
   const probes = await probesFor(input, notes);
-  const keys = enumerateUnits({
-    ...spec,
-    scenarios: input.scenarios,
-    models: input.models,
-    probes,
-    arms: spec.arms as ArmId[],
-    axes: axisChoiceOf(spec),
-  }).filter((key) => inShard(spec.control.shard, key));
+  const ids = { scenarios: input.scenarios.map((s) => s.id), models: input.models.map((m) => m.description.id) };
+  const keys = [...gridSuite.plan(gridArgsOf(spec, ids, probes))]
+    .map((unit) => unit.key)
+    .filter((key) => inShard(spec.control.shard, key));
   const existing = existsSync(join(input.runDir, 'records.jsonl')) ? readUnitRecords(input.runDir).records : new Map();
   const scenarios = new Map(input.scenarios.map((s) => [s.id, s]));
   const rows = new Map<string, PlanRow>();

@@ -7,11 +7,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readRunHead, readRunRecords, summaryRecordOf } from '../../../analysis/index.js';
 import { specFromArgs } from '../../cli/cli.js';
-import { axisChoiceOf } from '../../defences/axes/index.js';
 import { runEvaluation } from '../../run/run.js';
 import type { ArmId } from '../../run/arms.js';
 import { probeIdOf } from '../../run-log/run-log.js';
-import { type GridArgs, type GridUnit, gridSuite, probedOf } from './suite.js';
+import { type GridArgs, type GridUnit, gridArgsOf, gridSuite } from './suite.js';
 
 let runDir = '';
 let args: GridArgs;
@@ -26,17 +25,7 @@ beforeAll(async () => {
   );
   runDir = (await runEvaluation(spec, { apiKey: undefined })).runDir;
   const { manifest, probes } = readRunHead(runDir);
-  args = gridSuite.args.parse({
-    scenarioIds: manifest.spec.scenarios,
-    systems: manifest.spec.systems,
-    modes: manifest.spec.modes,
-    arms: manifest.spec.arms,
-    models: manifest.spec.models,
-    trials: manifest.spec.trials,
-    axes: axisChoiceOf(manifest.spec),
-    limit: null,
-    probed: probedOf(probes),
-  });
+  args = gridArgsOf(manifest.spec, manifest.spec, probes);
 }, 180_000);
 
 describe('gridSuite', () => {

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import type { Scenario } from '../../../scenarios/scenario.js';
 import { type RunHead, type Summary, type SummaryRecord, summarizeRun } from '../../../analysis/index.js';
 import { isArmId, type ArmId } from '../../run/arms.js';
-import { type AxisChoice, axisSegments } from '../../defences/axes/index.js';
+import { type AxisChoice, axisChoiceOf, axisSegments } from '../../defences/axes/index.js';
+import type { RunSpec } from '../../run/run-spec.js';
 import { gridDefences } from '../../defences/grid-context.js';
 import type { DecisionModel } from '../../models/decision-model.js';
 import { probeIdOf, unitIdOf, type ProbeRecord, type UnitKey, type UnitRecord } from '../../run-log/run-log.js';
@@ -53,10 +54,35 @@ const gridArgsSchema = z
   .strict() as unknown as z.ZodType<GridArgs>;
 
 /** The probes of a setup phase (by probe id) as the grid's arguments read them: each that succeeded, with its rule. */
-export function probedOf(probes: ReadonlyMap<string, ProbeRecord>): GridArgs['probed'] {
+function probedOf(probes: ReadonlyMap<string, ProbeRecord>): GridArgs['probed'] {
   const probed: GridArgs['probed'] = {};
   for (const [id, probe] of probes) if (probe.status === 'ok') probed[id] = probe.exposure?.rule ?? null;
   return probed;
+}
+
+/**
+ * The grid's arguments for a run spec (its scenario set and models by id: those loaded, or a manifest's) and the
+ * probes of its setup phase by probe id: what `pnpm eval`, `--dry-run` and `pnpm merge` plan the grid from. Checked
+ * by the suite's schema.
+ *
+ * @example const units = [...gridSuite.plan(gridArgsOf(manifest.spec, manifest.spec, lastProbes(shard)))];
+ */
+export function gridArgsOf(
+  spec: Pick<RunSpec, 'systems' | 'modes' | 'arms' | 'trials' | 'limit'> & AxisChoice,
+  ids: { readonly scenarios: readonly string[]; readonly models: readonly string[] },
+  probes: ReadonlyMap<string, ProbeRecord>,
+): GridArgs {
+  return gridSuite.args.parse({
+    scenarioIds: ids.scenarios,
+    systems: spec.systems,
+    modes: spec.modes,
+    arms: spec.arms,
+    models: ids.models,
+    trials: spec.trials,
+    axes: axisChoiceOf(spec),
+    limit: spec.limit ?? null,
+    probed: probedOf(probes),
+  });
 }
 
 /** One decision of one trial under one arm and axis values; a reusing arm's units (the output filter) are stage 1. */
