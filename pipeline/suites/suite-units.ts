@@ -1,8 +1,8 @@
 // A suite's units inside an opened run directory (issue #27 item 2): read what is recorded, run the rest stage by stage
 // and group by group (inside what the suite opened for the group) through the unit loop every phase and suite shares,
 // append one chained, redacted line per unit. The registered suites' runner (run-suite.ts) and every experiment of
-// `pnpm eval` (the grid, forged reasoning, the follow-ups) run their units here; what surrounds them (manifest,
-// summary, spend) is theirs.
+// `pnpm eval` (the grid, forged reasoning, the follow-ups, through eval-units.ts) run their units here; what surrounds
+// them (manifest, summary, spend) is theirs.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { forEachJsonLine, sha256 } from '../run-log/json-files.js';
@@ -13,7 +13,7 @@ import { runUnitLoop } from '../run/unit-loop.js';
 import { SUITE_RECORDS_FILE, type SuiteRecordLine } from './suite-manifest.js';
 
 /** A suite as its units see it: how they run, what their groups share, and where their records go. */
-type SuiteOfUnits<Unit extends SuiteUnit, Record, Setup, Group> = Pick<
+export type SuiteOfUnits<Unit extends SuiteUnit, Record, Setup, Group> = Pick<
   SuiteV1<unknown, Unit, Record, unknown, Setup, Group>,
   'id' | 'records' | 'rerun' | 'retryOnce' | 'openGroup' | 'runUnit'
 >;

@@ -17,14 +17,15 @@ describe('the unit loop', () => {
     expect(callers).toEqual(['pipeline/suites/suite-units.ts']);
   });
 
-  it("runs the units of every SuiteV1 and the grid's, registered or an experiment of pnpm eval, through suite-units.ts", () => {
+  it("runs the units of every SuiteV1 through suite-units.ts: the registered suites directly, pnpm eval's through eval-units.ts", () => {
+    for (const file of ['pipeline/suites/run-suite.ts', 'pipeline/suites/eval-units.ts'])
+      expect(readFileSync(join(root, file), 'utf8'), file).toMatch(/runSuiteUnits\(/);
     for (const file of [
       'pipeline/suites/grid/eval-phase.ts',
-      'pipeline/suites/run-suite.ts',
       'pipeline/suites/forged-reasoning/run-phase.ts',
       'pipeline/suites/follow-ups/eval-phase.ts',
     ])
-      expect(readFileSync(join(root, file), 'utf8'), file).toMatch(/runSuiteUnits\(/);
+      expect(readFileSync(join(root, file), 'utf8'), file).toMatch(/runEvalUnits\(/);
   });
 
   it('has no second copy in a suite folder', () => {

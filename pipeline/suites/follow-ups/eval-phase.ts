@@ -6,7 +6,8 @@ import { formatFollowUpSummary, readRunHead, SUMMARY_VERSION } from '../../../an
 import type { ExploitScenario } from '../../../scenarios/exploit-scenario.js';
 import type { Scenario } from '../../../scenarios/scenario.js';
 import { createActionLayer } from '../grid/action-layer.js';
-import { readSuiteRecords, runSuiteUnits } from '../suite-units.js';
+import { readSuiteRecords } from '../suite-units.js';
+import { runEvalUnits } from '../eval-units.js';
 import { axisChoiceOf } from '../../defences/axes/index.js';
 import { writeJsonAtomic } from '../../run-log/json-files.js';
 import { EXPERIMENTS } from '../../run/experiments.js';
@@ -41,7 +42,7 @@ function stepsOf(experiment: string): FollowUpSteps {
 
 /** Runs a follow-up experiment (write-back, propagation, tools), then writes its summary and the final manifest. */
 async function runFollowUpExperiment(run: RunContext, followUp: FollowUpSteps): Promise<ExperimentOutcome> {
-  const { spec, secrets, parts, control, manifest } = run;
+  const { spec, secrets, parts, manifest } = run;
   const { runId, runDir, exploit, exploitScenarios, scenarios, models, embedder, extraction, priceOf } = parts;
   const suite = createFollowUpSuite(followUp);
   const unitScenarios = exploit ? exploitScenarios : scenarios;
@@ -81,22 +82,7 @@ async function runFollowUpExperiment(run: RunContext, followUp: FollowUpSteps): 
     stop: run.stops.signal,
     onBudget: run.stops.onBudget,
   });
-  await runSuiteUnits(suite, {
-    runDir,
-    units,
-    setup,
-    concurrency: spec.concurrency,
-    retryErrors: spec.retryErrors,
-    signal: run.stops.signal,
-    unitSignal: run.stops.callSignal,
-    redact: run.stops.redact,
-    log: run.log,
-    onStart: control.begin,
-    onUnit: (record) => {
-      control.unitFinished(followUpOutcome(record));
-      run.logError(record.unitId, record.status, record.error?.message);
-    },
-  });
+  await runEvalUnits(run, suite, { units, setup, outcome: followUpOutcome });
   rmSync(join(runDir, 'work'), { recursive: true, force: true });
   const records = readSuiteRecords(suite, runDir);
   const account = accountFollowUp(units.length, records.values(), priceOf);

@@ -7,14 +7,13 @@ import { modelPlan, type PlanInput, type RunPlan } from '../../run/run-plan.js';
 import { planForgedReasoning } from './plan.js';
 import { formatForgedReasoningSummary } from '../../../analysis/index.js';
 import { generateLedgerKey } from '../../../guard/execution-ledger-key.js';
-import { BudgetExhaustedError } from '../../run/budget.js';
 import { writeJsonAtomic } from '../../run-log/json-files.js';
 import type { RunContext } from '../../run/run-context.js';
 import { emptySummary, type ExperimentOutcome } from '../../run/run-experiment.js';
 import { accountForgedReasoning, forgedReasoningOutcome } from './accounting.js';
 import { AGENTS } from './agents.js';
 import { MUTATION_ENGINE } from './mutation-engine.js';
-import { runSuiteUnits } from '../suite-units.js';
+import { runEvalUnits } from '../eval-units.js';
 import { readForgedReasoningRecords } from './records.js';
 import { type ForgedReasoningArgs, type ForgedReasoningSetup, forgedReasoningSuite } from './suite.js';
 import { conditionsFor } from './trial-unit.js';
@@ -37,11 +36,10 @@ function forgedReasoningArgs(run: RunContext): ForgedReasoningArgs {
 
 /** Runs forged-reasoning (poem.md §6) in its own in-process world, no memory system; writes its summary and manifest. */
 export async function runForgedReasoningExperiment(run: RunContext): Promise<ExperimentOutcome> {
-  const { spec, parts, control } = run;
+  const { parts } = run;
   const { runDir, reasoningScenarios, models, attackerModel, priceOf } = parts;
   const args = forgedReasoningArgs(run);
   const units = [...forgedReasoningSuite.plan(args)];
-  const { signal, callSignal, onBudget, redact } = run.stops;
   // The suite's setup: the run's models (their budget, cache and breaker), its agent and its ledger key.
   const setup = async (): Promise<ForgedReasoningSetup> => ({
     scenarios: new Map(reasoningScenarios.map((scenario) => [scenario.id, scenario])),
@@ -57,27 +55,7 @@ export async function runForgedReasoningExperiment(run: RunContext): Promise<Exp
     conditions: conditionsFor(args.forgeries),
     maxQueries: args.attackerQueries,
   });
-  await runSuiteUnits(forgedReasoningSuite, {
-    runDir,
-    units,
-    setup,
-    concurrency: spec.concurrency,
-    retryErrors: spec.retryErrors,
-    signal,
-    unitSignal: callSignal,
-    // A budget stop, or a unit cut short by a stop, is not recorded.
-    cancelled: (error) => {
-      if (error instanceof BudgetExhaustedError) onBudget(error);
-      return error instanceof BudgetExhaustedError || signal.aborted;
-    },
-    redact,
-    log: run.log,
-    onStart: control.begin,
-    onUnit: (record) => {
-      control.unitFinished(forgedReasoningOutcome(record));
-      run.logError(record.unitId, record.status, record.error?.message);
-    },
-  });
+  await runEvalUnits(run, forgedReasoningSuite, { units, setup, outcome: forgedReasoningOutcome });
   const records = readForgedReasoningRecords(runDir);
   const account = accountForgedReasoning(units.length, records.values(), priceOf);
   // The summary first (from the stored records only, as `pnpm rescore` would), then the manifest's ending.

@@ -18,7 +18,7 @@ import type { RunSpec } from '../../run/run-spec.js';
 import { createActionLayer } from './action-layer.js';
 import { createReplyMemory } from './experiment-resume.js';
 import { type GridSetup, type GridUnit, gridArgsOf, gridSuite } from './suite.js';
-import { runSuiteUnits } from '../suite-units.js';
+import { runEvalUnits } from '../eval-units.js';
 import { inShard } from '../../run/shard.js';
 import { planGrid } from './grid-plan.js';
 import { runSetupPhase } from './setup-phase.js';
@@ -44,7 +44,7 @@ const consultsLedger = (spec: RunSpec): boolean =>
 
 /** Runs the grid: the setup phase (inserts, probes), then the experiment phase, then the summary and final manifest. */
 async function runGridExperiment(run: RunContext): Promise<ExperimentOutcome> {
-  const { spec, secrets, parts, control } = run;
+  const { spec, secrets, parts } = run;
   const { runId, runDir, scenarios, models, embedder, extraction, priceOf } = parts;
   const probes = await runSetupPhase({
     runId,
@@ -87,23 +87,13 @@ async function runGridExperiment(run: RunContext): Promise<ExperimentOutcome> {
     actions: createActionLayer({ scenarios, key: secrets.ledgerKey ?? null }),
     stop: run.stops,
   });
-  const result = await runSuiteUnits(gridSuite, {
-    runDir,
+  const result = await runEvalUnits(run, gridSuite, {
     units,
     setup,
+    outcome: gridOutcome,
     // `--batch`: a job's worth of units wait on their batch at once (their calls are queued, not sent one by one).
     concurrency: spec.control.batch ? spec.control.batch.size : spec.concurrency,
-    retryErrors: spec.retryErrors,
-    signal: run.stops.signal,
-    unitSignal: run.stops.callSignal,
-    redact: run.stops.redact,
-    log: run.log,
     remember: replies.remember,
-    onStart: control.begin,
-    onUnit: (record, { retried }) => {
-      control.unitFinished({ ...gridOutcome(record), ...(retried ? { retried } : {}) });
-      run.logError(record.unitId, record.status, record.error?.message);
-    },
   });
   // One streamed read of the stored run log serves the account and the summary, each record reduced to what they
   // read as it is parsed (issue #18: no full copies of records.jsonl at the end of a run).
