@@ -5,6 +5,8 @@
 import { StorageError } from '#core/errors.js';
 import { BudgetExhaustedError } from '../run/budget.js';
 import type { RunContext } from '../run/run-context.js';
+import type { RunParts } from '../run/run-parts.js';
+import type { RunSpec } from '../run/run-spec.js';
 import type { UnitOutcome } from '../run/run-control.js';
 import type { SuiteUnit } from '../run/suite.js';
 import { runSuiteUnits, type SuiteOfUnits, type SuiteUnitsResult } from './suite-units.js';
@@ -38,7 +40,10 @@ export interface EvalUnitsOptions<Unit extends SuiteUnit, Record, Setup> {
  * @example await runEvalUnits(run, gridSuite, { units, setup, outcome: gridOutcome, remember: replies.remember });
  */
 export function runEvalUnits<Unit extends SuiteUnit, Record extends EvalRecord, Setup, Group>(
-  run: Pick<RunContext, 'spec' | 'parts' | 'stops' | 'control' | 'log' | 'logError'>,
+  run: Pick<RunContext, 'stops' | 'control' | 'log' | 'logError'> & {
+    spec: Pick<RunSpec, 'concurrency' | 'retryErrors'>;
+    parts: Pick<RunParts, 'runDir'>;
+  },
   suite: SuiteOfUnits<Unit, Record, Setup, Group>,
   options: EvalUnitsOptions<Unit, Record, Setup>,
 ): Promise<SuiteUnitsResult> {
