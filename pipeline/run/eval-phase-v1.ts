@@ -5,9 +5,9 @@
 //
 // The runner's own types (its spec, context, plan, outcome) are a type parameter, so this file imports none of them:
 // the mechanics below the phases (run-spec.ts, shard.ts, unit-limit.ts, run-components.ts, run-parts.ts) take a phase,
-// or the few members they need, as an argument, and no import cycle forms (pipeline/core/layers.test.ts). Their units
-// run under one unit runner (pipeline/suites/suite-units.ts), so resume, stops, budget, redaction and progress mean the
-// same in each.
+// or the few members they need, as an argument, and no import cycle forms (pipeline/core/layers.test.ts). What a phase
+// runs is a SuiteV1 (pipeline/run/suite.ts: the grid's, the follow-ups', forged reasoning's units, plan and summary),
+// through pipeline/suites/eval-units.ts: this contract adds what a run that calls models needs around it.
 import type { ComponentArgs, ComponentRecord } from '#core/registry.js';
 import type { AxisPhase } from '../defences/axes/axis-v1.js';
 
