@@ -4,6 +4,7 @@
 // handing its setup the run's models, systems and control plane.
 import { join } from 'node:path';
 import { z } from 'zod';
+import { memorySystemArgsShape } from '../eval-args.js';
 import type { BackendSettings, MemoryBackend } from '../../../backends/memory-backend.js';
 import type { Embedder } from '../../../backends/embedder.js';
 import type { ExtractionModel } from '../../../backends/extraction-model.js';
@@ -37,19 +38,11 @@ export interface FollowUpArgs {
   limit: number | null;
 }
 
-const ids = z.array(z.string()).min(1);
 const followUpArgsSchema = z
   .object({
-    scenarioIds: ids,
-    systems: ids,
-    modes: z.array(z.enum(['direct', 'natural'])).min(1),
-    arms: ids,
-    models: ids,
-    trials: z.number().int().min(1),
+    ...memorySystemArgsShape,
     k: z.number().int().min(1),
     settings: z.object({ hops: z.number().int().min(0), toolSteps: z.number().int().min(1) }).strict(),
-    axes: z.record(z.string(), z.array(z.enum(['off', 'on']))),
-    limit: z.number().int().min(1).nullable(),
   })
   .strict() as unknown as z.ZodType<FollowUpArgs>;
 

@@ -3,6 +3,7 @@
 // how one unit runs, which records rerun or retry, and its summary over records.jsonl. `pnpm eval` runs it
 // (./eval-phase.ts) after the setup phase, handing its units the run's models, probes, ledger and stops.
 import { z } from 'zod';
+import { memorySystemArgsShape } from '../eval-args.js';
 import type { Scenario } from '../../../scenarios/scenario.js';
 import { type RunHead, type Summary, type SummaryRecord, summarizeRun } from '../../../analysis/index.js';
 import { isArmId, type ArmId } from '../../run/arms.js';
@@ -38,17 +39,9 @@ export interface GridArgs {
   probed: Record<string, string | null>;
 }
 
-const ids = z.array(z.string()).min(1);
 const gridArgsSchema = z
   .object({
-    scenarioIds: ids,
-    systems: ids,
-    modes: z.array(z.enum(['direct', 'natural'])).min(1),
-    arms: ids,
-    models: ids,
-    trials: z.number().int().min(1),
-    axes: z.record(z.string(), z.array(z.enum(['off', 'on']))),
-    limit: z.number().int().min(1).nullable(),
+    ...memorySystemArgsShape,
     probed: z.record(z.string(), z.string().nullable()),
   })
   .strict() as unknown as z.ZodType<GridArgs>;
