@@ -100,6 +100,18 @@ describe('pnpm eval --suite integrity', () => {
     }
   });
 
+  it('refuses a misspelt --args key by name instead of running the default for it; nothing planned', async () => {
+    for (const [suite, args] of [
+      ['integrity', '{"targets":["reference"],"edit":["T6"]}'],
+      ['frontdoor', '{"targets":["reference"],"attack":["retrieval_hijack"]}'],
+    ] as const) {
+      const refused = await viaEval(['--suite', suite, '--args', args]);
+      expect(refused.code, suite).toBe(1);
+      expect(refused.err, suite).toMatch(new RegExp(`--suite ${suite}: Unrecognized key: "(edit|attack)"`));
+      expect(refused.out, suite).toBe('');
+    }
+  });
+
   it("answers pnpm integrity's --target with the flag meant", async () => {
     const wrong = await viaEval(['--suite', 'integrity', '--target', 'reference']);
     expect(wrong.code).toBe(1);

@@ -79,7 +79,9 @@ export const frontdoorArgs = z.object({
     )
     .default(() => ({ dir: null, sha256: fixtureSetHash(loadFixtureSet()) })),
   failOn: failOnArgument(['surfaced', 'none'], FRONTDOOR_GATE, 'none'),
-});
+})
+  // A misspelt argument (`--args '{"attack": [...]}'`) is refused by name, never dropped for the default.
+  .strict();
 
 /** `pnpm frontdoor`'s arguments as the run directory records them. */
 export type FrontdoorArgs = z.infer<typeof frontdoorArgs>;

@@ -51,7 +51,9 @@ export const integrityArgs = z.object({
     variant ? `${edit}:${variant}` : edit,
   ).default(() => ALL_EDITS.map((edit) => ({ edit, variant: null }))),
   failOn: failOnArgument(['accepted', 'none'], INTEGRITY_GATE, 'accepted'),
-});
+})
+  // A misspelt argument (`--args '{"edit": ["T6"]}'`) is refused by name, never dropped for the default.
+  .strict();
 
 /** `pnpm integrity`'s arguments as the run directory records them. */
 export type IntegrityArgs = z.infer<typeof integrityArgs>;
