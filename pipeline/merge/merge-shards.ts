@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { EvalError } from '#core/errors.js';
-import { gridArgsOf, gridSuite } from '../suites/grid/suite.js';
+import { z } from 'zod';
+import { type GridArgs, gridArgsOf, gridSuite } from '../suites/grid/suite.js';
 import { readJsonIfExists, readJsonLines } from '../run-log/json-files.js';
 import {
   runLogVersionProblem,
@@ -125,7 +126,22 @@ export function planMerge(dirs: readonly string[]): MergePlan {
   problems.push(...shardSetProblems(shards), ...agreementProblems(shards), ...probeProblems(shards));
   const reference = shards[0]!;
   const { spec } = reference.manifest;
-  const keys = [...gridSuite.plan(gridArgsOf(spec, spec, lastProbes(reference)))].map((unit) => unit.key);
+  let args: GridArgs;
+  try {
+    args = gridArgsOf(spec, spec, lastProbes(reference));
+  } catch (error) {
+    // A spec no grid can be planned from (a manifest of another version, or hand-made) is refused with the shards.
+    const why =
+      error instanceof z.ZodError
+        ? error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+        : [String(error)];
+    const manifest = join(reference.dir, 'manifest.json');
+    throw new MergeRefusedError([
+      ...problems,
+      ...why.map((text) => `${manifest}: no grid plans from its spec: ${text}`),
+    ]);
+  }
+  const keys = [...gridSuite.plan(args)].map((unit) => unit.key);
   const count = reference.manifest.shard.count;
   const shardOfUnit = new Map(keys.map((key) => [unitIdOf(key), shardOfKey(shardKeyOf(key), count)]));
   problems.push(...unitProblems(shards, new Set(shardOfUnit.keys()), shardOfUnit));

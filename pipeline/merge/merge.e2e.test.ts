@@ -11,6 +11,7 @@ import { loadScenarios } from '../../scenarios/index.js';
 import { startOpenAICompatibleServer } from '../test-support/openai-compatible-server.js';
 import { evalInProcess, merge, runShardProcesses, summaryOf } from '../test-support/shard-runs.js';
 import type { RunManifest } from '../run-log/run-log.js';
+import { lineHash } from '../run-log/run-log-chain.js';
 import { MergeRefusedError, planMerge } from './merge-shards.js';
 import { writeMergedRun } from './merge-write.js';
 
@@ -181,6 +182,24 @@ describe('pnpm merge', () => {
     const result = merge([shards[0]!, edited, shards[2]!], join(root, 'merged', 'edited'));
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/edited: broken: records\.jsonl:3: /);
+  });
+
+  it('refuses, with the shards, a spec no grid plans from (re-bound by hand), naming the file and field', () => {
+    const copies = shards.map((shard, i) => {
+      const copy = join(root, 'unplannable', String(i));
+      cpSync(shard, copy, { recursive: true });
+      const path = join(copy, 'manifest.json');
+      const manifest = JSON.parse(readFileSync(path, 'utf8')) as RunManifest & { bound: { specSha256: string } };
+      manifest.spec.trials = 0;
+      manifest.bound.specSha256 = lineHash(JSON.stringify(manifest.spec));
+      writeFileSync(path, JSON.stringify(manifest, null, 2));
+      return copy;
+    });
+    const result = merge(copies, join(root, 'merged', 'unplannable'));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/0[/\\]manifest\.json: no grid plans from its spec: trials: Too small/);
+    expect(result.stderr).not.toMatch(/\bat \w+ \(/);
+    expect(existsSync(join(root, 'merged', 'unplannable'))).toBe(false);
   });
 
   it('refuses an existing output, and leaves nothing behind when writing fails half-way', () => {
