@@ -38,48 +38,49 @@ export const fixtureSetHash = (fixtures: Record<AttackName, FixtureFile>): strin
  * but the targets defaults to what `pnpm frontdoor` takes without flags, so `pnpm eval --suite frontdoor --targets x`
  * is the same run (same spec, same run directory name) as `pnpm frontdoor --target x`.
  */
-export const frontdoorArgs = z.object({
-  targets: distinct(z.array(knownId({ kind: 'target', ids: FRONTDOOR_TARGET_IDS })).min(1)),
-  attacks: distinct(z.array(z.enum(ATTACK_NAMES)).min(1)).default([...ATTACK_NAMES]),
-  channels: distinct(z.array(z.enum(CHANNELS)).min(1)).default([...CHANNELS]),
-  mutate: z.boolean().default(false),
-  mutationModel: z.string().nullable().default(null),
-  embedder: z
-    .discriminatedUnion('id', [
-      z.object({ id: z.literal('lexical') }),
-      z.object({ id: z.literal('openai'), model: z.string(), baseURL: z.string().nullable() }),
-    ])
-    .default({ id: 'lexical' }),
-  /**
-   * `--fixtures` as given (null: scenarios/frontdoor), and the sha256 of the fixture set read from it; default: the
-   * built-in set, read and hashed when the arguments are parsed. A directory alone (`--fixtures DIR`, or `{dir}`) is
-   * read and hashed the same way. Setup refuses a set that no longer hashes to it.
-   */
-  fixtures: z
-    .preprocess(
-      (value) => (typeof value === 'string' ? { dir: value } : value),
-      z
-        .object({
-          dir: z.string().nullable(),
-          sha256: z
-            .string()
-            .regex(/^[0-9a-f]{64}$/)
-            .optional(),
-        })
-        .strict()
-        .transform(({ dir, sha256 }, context) => {
-          if (sha256 !== undefined) return { dir, sha256 };
-          try {
-            return { dir, sha256: fixtureSetHash(loadFixtureSet(dir ?? undefined)) };
-          } catch (error) {
-            context.addIssue({ code: 'custom', message: `cannot read the fixture set: ${(error as Error).message}` });
-            return z.NEVER;
-          }
-        }),
-    )
-    .default(() => ({ dir: null, sha256: fixtureSetHash(loadFixtureSet()) })),
-  failOn: failOnArgument(['surfaced', 'none'], FRONTDOOR_GATE, 'none'),
-})
+export const frontdoorArgs = z
+  .object({
+    targets: distinct(z.array(knownId({ kind: 'target', ids: FRONTDOOR_TARGET_IDS })).min(1)),
+    attacks: distinct(z.array(z.enum(ATTACK_NAMES)).min(1)).default([...ATTACK_NAMES]),
+    channels: distinct(z.array(z.enum(CHANNELS)).min(1)).default([...CHANNELS]),
+    mutate: z.boolean().default(false),
+    mutationModel: z.string().nullable().default(null),
+    embedder: z
+      .discriminatedUnion('id', [
+        z.object({ id: z.literal('lexical') }),
+        z.object({ id: z.literal('openai'), model: z.string(), baseURL: z.string().nullable() }),
+      ])
+      .default({ id: 'lexical' }),
+    /**
+     * `--fixtures` as given (null: scenarios/frontdoor), and the sha256 of the fixture set read from it; default: the
+     * built-in set, read and hashed when the arguments are parsed. A directory alone (`--fixtures DIR`, or `{dir}`) is
+     * read and hashed the same way. Setup refuses a set that no longer hashes to it.
+     */
+    fixtures: z
+      .preprocess(
+        (value) => (typeof value === 'string' ? { dir: value } : value),
+        z
+          .object({
+            dir: z.string().nullable(),
+            sha256: z
+              .string()
+              .regex(/^[0-9a-f]{64}$/)
+              .optional(),
+          })
+          .strict()
+          .transform(({ dir, sha256 }, context) => {
+            if (sha256 !== undefined) return { dir, sha256 };
+            try {
+              return { dir, sha256: fixtureSetHash(loadFixtureSet(dir ?? undefined)) };
+            } catch (error) {
+              context.addIssue({ code: 'custom', message: `cannot read the fixture set: ${(error as Error).message}` });
+              return z.NEVER;
+            }
+          }),
+      )
+      .default(() => ({ dir: null, sha256: fixtureSetHash(loadFixtureSet()) })),
+    failOn: failOnArgument(['surfaced', 'none'], FRONTDOOR_GATE, 'none'),
+  })
   // A misspelt argument (`--args '{"attack": [...]}'`) is refused by name, never dropped for the default.
   .strict();
 

@@ -45,13 +45,14 @@ function editOfText(value: unknown): unknown {
  * command line (`T8:unrevoke`); they and `failOn` default to what `pnpm integrity` takes without flags (every edit,
  * `accepted`), so `pnpm eval --suite integrity --targets x` is the same run as `pnpm integrity --target x`.
  */
-export const integrityArgs = z.object({
-  targets: distinct(z.array(z.string().min(1)).min(1)),
-  edits: distinct(z.array(z.preprocess(editOfText, editSchema)).min(1), ({ edit, variant }) =>
-    variant ? `${edit}:${variant}` : edit,
-  ).default(() => ALL_EDITS.map((edit) => ({ edit, variant: null }))),
-  failOn: failOnArgument(['accepted', 'none'], INTEGRITY_GATE, 'accepted'),
-})
+export const integrityArgs = z
+  .object({
+    targets: distinct(z.array(z.string().min(1)).min(1)),
+    edits: distinct(z.array(z.preprocess(editOfText, editSchema)).min(1), ({ edit, variant }) =>
+      variant ? `${edit}:${variant}` : edit,
+    ).default(() => ALL_EDITS.map((edit) => ({ edit, variant: null }))),
+    failOn: failOnArgument(['accepted', 'none'], INTEGRITY_GATE, 'accepted'),
+  })
   // A misspelt argument (`--args '{"edit": ["T6"]}'`) is refused by name, never dropped for the default.
   .strict();
 
