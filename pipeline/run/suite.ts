@@ -111,7 +111,8 @@ export interface SuiteV1<
   readonly args: z.ZodType<Args>;
   /**
    * Every unit of the run, in order (pure: the same args give the same ids): a list, or units made as they are pulled
-   * (the grid's, never all held at once); the runner may iterate it more than once.
+   * (the grid's, never all held at once) by an iterable whose every walk starts afresh: the runner walks it more than
+   * once, and refuses a one-shot iterator (a generator object).
    */
   plan(args: Args): Iterable<Unit>;
   /** Once per invocation before the first unit runs (load targets, check prerequisites); may throw to refuse. */

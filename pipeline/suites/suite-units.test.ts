@@ -214,6 +214,21 @@ describe('runSuiteUnits, retries and lazy plans', () => {
     );
   });
 
+  it('refuses a one-shot iterator for a plan (its second walk would be empty), before any unit runs', async () => {
+    const runDir = newRunDir();
+    const events: string[] = [];
+    const { suite, setup } = suiteOf(events, { failing: new Set() });
+    function* once(): Generator<Unit> {
+      for (let i = 0; i < 4; i += 1) yield { id: `u${i}`, cell: 'x' };
+    }
+    const options = { runDir, setup, concurrency: 1, signal: new AbortController().signal, redact, log: quiet };
+    await expect(runSuiteUnits(suite, { ...options, units: once() })).rejects.toThrow(/one-shot iterator/);
+    await expect(
+      runSuiteUnits(suite, { ...options, units: [1, 2].map((i) => ({ id: `u${i}`, cell: 'x' })).values() }),
+    ).rejects.toThrow(/one-shot iterator/);
+    expect(events).toEqual([]);
+  });
+
   it('runs a unit whose record retryOnce names once more at the end, its new line winning; ran counts it once', async () => {
     const runDir = newRunDir();
     const events: string[] = [];

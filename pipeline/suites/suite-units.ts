@@ -33,7 +33,8 @@ export interface SuiteUnitsOptions<Unit extends SuiteUnit, Record, Setup> {
   runDir: string;
   /**
    * The units of this invocation (the plan, cut to the shard and limit), in order. Iterated more than once (to count,
-   * then stage by stage), and may be lazy: the grid's units are made as they are pulled and never held at once.
+   * then stage by stage), and may be lazy: the grid's units are made as they are pulled and never held at once. A
+   * one-shot iterator (a generator object) is refused: its second walk would be empty.
    */
   units: Iterable<Unit>;
   /** Builds what the units share; called once, and only when a unit is left to run. */
@@ -116,6 +117,12 @@ export async function runSuiteUnits<Unit extends SuiteUnit, Record, Setup, Group
   options: SuiteUnitsOptions<Unit, Record, Setup>,
 ): Promise<SuiteUnitsResult> {
   const { runDir, units, signal, redact, log } = options;
+  // The plan is walked once to count and once per stage: an iterator (a generator object) would be empty on the second
+  // walk, and its units would silently not run.
+  if (typeof (units as { next?: unknown }).next === 'function' || (units[Symbol.iterator]() as unknown) === units)
+    throw new Error(
+      `suite ${suite.id}: its units are a one-shot iterator; give an array or an iterable whose every walk starts afresh`,
+    );
   // Unit id → whether its last record (when the invocation began) is one `--retry-errors` runs again. What this
   // invocation records is not added: a unit pending at the start stays pending for every stage and pass.
   const recorded = new Map<string, boolean>();
