@@ -1,11 +1,8 @@
-// One grid unit (its context and prompt, the decision, the parse, the scores) and the grid's units in the reference
-// loop order; the grid suite (suite.ts) runs them under the unit runner every suite shares.
-import { join } from 'node:path';
 import type { Scenario } from '../../../scenarios/scenario.js';
 import { unsafeAction } from '../../../scenarios/scenario.js';
 import { isArmId, type ArmId } from '../../run/arms.js';
 import type { DecisionModel } from '../../models/decision-model.js';
-import { forEachJsonLine, sha256 } from '../../run-log/json-files.js';
+import { sha256 } from '../../run-log/json-files.js';
 import { BudgetExhaustedError } from '../../run/budget.js';
 import { UnitCancelledError } from '../../run/run-control.js';
 import { StorageError } from '#core/errors.js';
@@ -34,13 +31,6 @@ export interface UnitStop {
   /** What the unit's decision call listens to (calls in flight finish after a budget stop); default `signal`. */
   callSignal?: AbortSignal;
   onBudget?: (error: BudgetExhaustedError) => void;
-}
-
-/** Reads `records.jsonl`; the last record of a unit wins (a retried error is superseded). */
-export function readUnitRecords(runDir: string): { records: Map<string, UnitRecord>; torn: boolean } {
-  const records = new Map<string, UnitRecord>();
-  const { torn } = forEachJsonLine<UnitRecord>(join(runDir, 'records.jsonl'), (row) => records.set(row.unitId, row));
-  return { records, torn };
 }
 
 /** A unit's context (the arm's read through its defences) and the exact messages it sends; also what `--dry-run` counts. */

@@ -8,11 +8,11 @@ import { loadBackend } from '../../../backends/index.js';
 import { gridDefences } from '../../defences/grid-context.js';
 import type { ChatMessage } from '../../models/decision-model.js';
 import { gridSample } from '../../models/sample-identity.js';
-import { readJsonLines, writeJsonAtomic } from '../../run-log/json-files.js';
-import { probeIdOf, RUN_LOG_VERSION, unitIdOf, type ProbeRecord } from '../../run-log/run-log.js';
+import { forEachJsonLine, readJsonLines, writeJsonAtomic } from '../../run-log/json-files.js';
+import { probeIdOf, RUN_LOG_VERSION, unitIdOf, type ProbeRecord, type UnitRecord } from '../../run-log/run-log.js';
 import { modelPlan, type PlanInput, type PlanRow, type RunPlan } from '../../run/run-plan.js';
 import { inShard } from '../../run/shard.js';
-import { readUnitRecords, unitContext } from './experiment-phase.js';
+import { unitContext } from './experiment-phase.js';
 import { gridArgsOf, gridSuite } from './suite.js';
 import { runSetupPhase } from './setup-phase.js';
 
@@ -25,7 +25,12 @@ export async function planGrid(input: PlanInput): Promise<RunPlan> {
   const keys = [...gridSuite.plan(gridArgsOf(spec, ids, probes))]
     .map((unit) => unit.key)
     .filter((key) => inShard(spec.control.shard, key));
-  const existing = existsSync(join(input.runDir, 'records.jsonl')) ? readUnitRecords(input.runDir).records : new Map();
+  // Whether each recorded unit is done (a recorded error runs again under --retry-errors), read a line at a time: a
+  // resumed 45k grid's records are never all held.
+  const done = new Map<string, boolean>();
+  forEachJsonLine<UnitRecord>(join(input.runDir, 'records.jsonl'), (record) =>
+    done.set(record.unitId, !(spec.retryErrors && gridSuite.rerun(record))),
+  );
   const scenarios = new Map(input.scenarios.map((s) => [s.id, s]));
   const rows = new Map<string, PlanRow>();
   const calls = new Map<string, { messages: ChatMessage[][]; cached: number }>();
@@ -44,8 +49,7 @@ export async function planGrid(input: PlanInput): Promise<RunPlan> {
     };
     rows.set(rowId, row);
     row.units += 1;
-    const previous = existing.get(unitIdOf(key));
-    if (previous && !(spec.retryErrors && previous.status === 'error')) {
+    if (done.get(unitIdOf(key)) === true) {
       row.done += 1;
       continue;
     }
