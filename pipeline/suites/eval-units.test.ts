@@ -1,10 +1,10 @@
 // runEvalUnits (issue #27 item 2): the one way an experiment of `pnpm eval` runs its suite's units under the run's
 // stops. A budget stop and a unit cut short by a stop are not recorded; a full disk ends the run even during a stop;
 // every record is redacted, counted in the progress (with the retry mark) and logged when it is an error.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { StorageError } from '#core/errors.js';
 import { BudgetExhaustedError } from '../run/budget.js';
 import type { UnitOutcome } from '../run/run-control.js';
@@ -18,9 +18,15 @@ interface TestRecord {
   note: string;
 }
 
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A run context of its own directory; what the run saw is kept in `seen`. */
 function runOf(stop = new AbortController()) {
   const runDir = mkdtempSync(join(tmpdir(), 'stalebench-eval-units-'));
+  made.push(runDir);
   writeFileSync(join(runDir, 'manifest.json'), JSON.stringify({ runId: 'eval-units-test' }));
   const seen = { budget: 0, finished: [] as UnitOutcome[], errors: [] as string[], begun: [] as number[][] };
   const run = {

@@ -1,9 +1,9 @@
 // Which units a resumed grid still runs (the grid suite's record rules under the unit runner), and which stored replies a
 // reusing arm reads (createReplyMemory, fed what the runner reads and writes).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ArmId } from '../../run/arms.js';
 import { inShard } from '../../run/shard.js';
 import { runSuiteUnits } from '../suite-units.js';
@@ -33,8 +33,14 @@ const recordOf = (key: UnitKey, status: 'ok' | 'error', text: string) =>
     ...(status === 'error' ? { error: { message: 'refused', status: 400 } } : {}),
   }) as unknown as UnitRecord;
 
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 function runDirWith(records: UnitRecord[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'stalebench-resume-state-'));
+  made.push(dir);
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ runId: 'resume-test' }));
   writeFileSync(join(dir, 'records.jsonl'), records.map((r) => `${JSON.stringify({ prev: 'x', ...r })}\n`).join(''));
   return dir;

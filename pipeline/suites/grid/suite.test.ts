@@ -1,10 +1,10 @@
 // The grid as a SuiteV1 (issue #27 item 1): its plan is exactly the units a run records, from the spec and what the
 // setup phase found; its summary over the stored records is the summary.json `pnpm eval` wrote; its arguments refuse
 // a bad value by field.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRunHead, readRunRecords, summaryRecordOf } from '../../../analysis/index.js';
 import { specFromArgs } from '../../cli/cli.js';
 import { runEvaluation } from '../../run/run.js';
@@ -12,10 +12,11 @@ import type { ArmId } from '../../run/arms.js';
 import { probeIdOf } from '../../run-log/run-log.js';
 import { type GridArgs, type GridUnit, gridArgsOf, gridSuite } from './suite.js';
 
+let out = '';
 let runDir = '';
 let args: GridArgs;
 beforeAll(async () => {
-  const out = mkdtempSync(join(tmpdir(), 'stalebench-grid-suite-'));
+  out = mkdtempSync(join(tmpdir(), 'stalebench-grid-suite-'));
   const spec = specFromArgs(
     [
       ...['--model', 'sim', '--systems', 'graphiti,zep-ce', '--modes', 'direct,natural'],
@@ -27,6 +28,7 @@ beforeAll(async () => {
   const { manifest, probes } = readRunHead(runDir);
   args = gridArgsOf(manifest.spec, manifest.spec, probes);
 }, 180_000);
+afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('gridSuite', () => {
   it('plans exactly the units the run recorded, each once, and the same ones on every walk', () => {
