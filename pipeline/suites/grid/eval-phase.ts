@@ -16,7 +16,7 @@ import type { RunContext } from '../../run/run-context.js';
 import type { EvalPhase, ExperimentOutcome } from '../../run/run-experiment.js';
 import type { RunSpec } from '../../run/run-spec.js';
 import { createActionLayer } from './action-layer.js';
-import { createReplyMemory } from './experiment-resume.js';
+import { createReplyMemory } from './reply-memory.js';
 import { type GridSetup, type GridUnit, gridArgsOf, gridSuite } from './suite.js';
 import { runEvalUnits } from '../eval-units.js';
 import { inShard } from '../../run/shard.js';

@@ -22,7 +22,7 @@ import { gridDefences, gridUnitContext, probeReads } from '../../defences/grid-c
 import { reviewDecision, reviewTraceFields } from '../../defences/reviews.js';
 import type { ActionLayer } from './action-layer.js';
 import { gridSample } from '../../models/sample-identity.js';
-import type { ReusableReply } from './experiment-resume.js';
+import type { ReusableReply } from './reply-memory.js';
 import { gridLimitSpace, limitFilter } from '../../run/unit-limit.js';
 
 /** How a unit learns that the run stops. */

@@ -14,7 +14,7 @@ import type { DecisionModel } from '../../models/decision-model.js';
 import { probeIdOf, unitIdOf, type ProbeRecord, type UnitKey, type UnitRecord } from '../../run-log/run-log.js';
 import type { SuiteRunInfo, SuiteUnit, SuiteV1 } from '../../run/suite.js';
 import type { ActionLayer } from './action-layer.js';
-import type { ReplyMemory } from './experiment-resume.js';
+import type { ReplyMemory } from './reply-memory.js';
 import { gridUnitKeys, isEndpointFailure, runGridUnit, type UnitStop } from './experiment-phase.js';
 
 /** What a grid run decides on: the spec's values, resolved, and what its setup phase found. */

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ArmId } from '../../run/arms.js';
 import { inShard } from '../../run/shard.js';
 import { runSuiteUnits } from '../suite-units.js';
-import { createReplyMemory } from './experiment-resume.js';
+import { createReplyMemory } from './reply-memory.js';
 import { type GridUnit, gridSuite } from './suite.js';
 import { unitIdOf, type UnitKey, type UnitRecord } from '../../run-log/run-log.js';
 

@@ -1,6 +1,6 @@
 // What a reusing arm of a (resumed) grid run reads of other units' records: the replies it takes, kept as the unit
 // runner (pipeline/suites/suite-units.ts) hands over each stored and each written record. Which units still run is the
-// runner's (by the grid's `rerun` rule, experiment-phase.ts).
+// runner's (by the grid suite's `rerun` rule, suite.ts).
 import type { ArmId } from '../../run/arms.js';
 import type { DefenceId } from '../../defences/defence-v1.js';
 import { gridDefences } from '../../defences/grid-context.js';
