@@ -34,8 +34,8 @@ export interface EvalUnitsOptions<Unit extends SuiteUnit, Record, Setup> {
 
 /**
  * Runs the pending units of `suite` in `run`'s directory: a unit cut short by a stop, or by a budget that cannot cover
- * its call (the run then stops with status `budget`), is not recorded, while a full disk ends the run; every record is redacted before it is written,
- * counted in the run's progress, and logged when it is an error.
+ * its call (the run then stops with status `budget`), is not recorded, while a full disk ends the run; every record is
+ * redacted before it is written, counted in the run's progress, and logged when it is an error.
  *
  * @example await runEvalUnits(run, gridSuite, { units, setup, outcome: gridOutcome, remember: replies.remember });
  */

@@ -1,5 +1,6 @@
 // Issue #27 item 2: the unit loop is written once (pipeline/run/unit-loop.ts) and run by one unit runner
-// (pipeline/suites/suite-units.ts), which every phase of `pnpm eval` and the registered suites' runner go through; no suite folder keeps a loop of its own (a pool, a limit, a settle-all of its units).
+// (pipeline/suites/suite-units.ts), which every phase of `pnpm eval` and the registered suites' runner go through; no
+// suite folder keeps a loop of its own (a pool, a limit, a settle-all of its units).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,5 @@
 import type { Scenario } from '../../../scenarios/scenario.js';
 import { unsafeAction } from '../../../scenarios/scenario.js';
-import { isArmId, type ArmId } from '../../run/arms.js';
 import type { DecisionModel } from '../../models/decision-model.js';
 import { sha256 } from '../../run-log/json-files.js';
 import { BudgetExhaustedError } from '../../run/budget.js';
@@ -8,7 +7,6 @@ import { UnitCancelledError } from '../../run/run-control.js';
 import { StorageError } from '#core/errors.js';
 import { parseAction } from './parse-action.js';
 import {
-  probeIdOf,
   RUN_LOG_VERSION,
   unitIdOf,
   type PriorSafetyStep,
@@ -17,13 +15,11 @@ import {
   type UnitRecord,
 } from '../../run-log/run-log.js';
 import { hasPriorStep } from './poem-prior-step.js';
-import { type AxisChoice, axesOf, axisCombinations, unitKeyAxes } from '../../defences/axes/index.js';
 import { gridDefences, gridUnitContext, probeReads } from '../../defences/grid-context.js';
 import { reviewDecision, reviewTraceFields } from '../../defences/reviews.js';
 import type { ActionLayer } from './action-layer.js';
 import { gridSample } from '../../models/sample-identity.js';
 import type { ReusableReply } from './reply-memory.js';
-import { gridLimitSpace, limitFilter } from '../../run/unit-limit.js';
 
 /** How a unit learns that the run stops. */
 export interface UnitStop {
@@ -38,7 +34,9 @@ export function unitContext(key: UnitKey, scenario: Scenario, probe: ProbeRecord
   return gridUnitContext(scenario, probe, gridDefences(key), () => now);
 }
 
-/** Runs one grid unit: its context and prompt, the decision (or the reused reply), the parse, the reviews, the scores. */
+/**
+ * Runs one grid unit: its context and prompt, the decision (or the reused reply), the parse, the reviews, the scores.
+ */
 export async function runGridUnit(
   key: UnitKey,
   scenario: Scenario,
@@ -121,72 +119,10 @@ export async function runGridUnit(
   }
 }
 
-/** What enumerating the units reads: the spec's values and what the setup phase's probes found. */
-export interface UnitSpace {
-  modes: readonly ('direct' | 'natural')[];
-  systems: readonly string[];
-  /** Only the ids are read (`pnpm merge` enumerates from a manifest). */
-  scenarios: readonly Pick<Scenario, 'id'>[];
-  models: readonly { description: Pick<DecisionModel['description'], 'id'> }[];
-  arms: readonly ArmId[];
-  trials: number;
-  /** The defence axes' values (`--guard off,on` → `{ guard: ['off', 'on'] }`, pipeline/defences/axes); absent: off. */
-  axes: AxisChoice;
-  /** Each probe's outcome by probe id: a unit exists only where its probe succeeded. */
-  probes: ReadonlyMap<string, { status: ProbeRecord['status']; exposure?: { rule: string } | undefined }>;
-  /** `--limit N`: only the N units the limit keeps exist (pipeline/run/unit-limit.ts); absent = all. */
-  limit?: number | null | undefined;
-}
-
-/**
- * The grid's units in the reference loop order (mode → system → scenario → model → trial → axes → arm), made one at a
- * time (the run never holds them all); with `limit`, only the units it keeps (chosen over every unit of the spec,
- * whatever the probes say, so the set never moves). The grid suite's plan (suite.ts).
- */
-export function gridUnitKeys(input: UnitSpace): Generator<UnitKey> {
-  const kept = limitFilter(
-    gridLimitSpace(
-      { ...input, models: input.models.map((m) => m.description.id) },
-      input.scenarios.map((s) => s.id),
-      input.trials,
-    ),
-    input.limit,
-  );
-  return filter(allUnitKeys(input), kept);
-}
-
-/** True when arm `arm` needs oracle exposure labels (`requiresOracle`): its units run on oracle systems only. */
-function needsOracle(arm: string): boolean {
-  return isArmId(arm) && gridDefences({ arm }).requiresOracle !== null;
-}
-
-/** Every unit of the spec whose probe succeeded, without the limit. */
-function* allUnitKeys(input: UnitSpace): Generator<UnitKey> {
-  const gridAxes = axesOf('grid');
-  const combinations = axisCombinations(gridAxes, input.axes).map((on) => unitKeyAxes(gridAxes, on));
-  for (const mode of input.modes)
-    for (const system of input.systems)
-      for (const scenario of input.scenarios) {
-        const probe = input.probes.get(probeIdOf(system, mode, scenario.id));
-        if (probe?.status !== 'ok') continue;
-        // An arm that needs oracle labels (the hypothetical Zep oracle filter) is n/a elsewhere: no unit, never a pass.
-        const arms = input.arms.filter((arm) => !needsOracle(arm) || probe.exposure?.rule === 'oracle');
-        for (const model of input.models)
-          for (let trial = 0; trial < input.trials; trial += 1)
-            for (const axes of combinations)
-              for (const arm of arms)
-                yield { scenario: scenario.id, system, mode, arm, model: model.description.id, trial, ...axes };
-      }
-}
-
 /**
  * Whether a unit's failure was on the endpoint's side (worth one more try at the end of the run): a timeout or a
  * transport error (no status), a 408, a 429 or a 5xx. A refusal (400, 401, 404, ...) would be refused again.
  */
 export function isEndpointFailure(status: number | undefined): boolean {
   return status === undefined || status === 408 || status === 429 || status >= 500;
-}
-
-function* filter<T>(items: Iterable<T>, keep: (item: T) => boolean): Generator<T> {
-  for (const item of items) if (keep(item)) yield item;
 }

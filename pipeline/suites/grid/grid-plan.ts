@@ -5,11 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultEngineSpec, defaultEngines } from '../../../backends/engines.js';
 import { loadBackend } from '../../../backends/index.js';
-import { gridDefences } from '../../defences/grid-context.js';
 import type { ChatMessage } from '../../models/decision-model.js';
 import { gridSample } from '../../models/sample-identity.js';
 import { forEachJsonLine, readJsonLines, writeJsonAtomic } from '../../run-log/json-files.js';
-import { probeIdOf, RUN_LOG_VERSION, unitIdOf, type ProbeRecord, type UnitRecord } from '../../run-log/run-log.js';
+import { probeIdOf, RUN_LOG_VERSION, type ProbeRecord, type UnitRecord } from '../../run-log/run-log.js';
 import { modelPlan, type PlanInput, type PlanRow, type RunPlan } from '../../run/run-plan.js';
 import { inShard } from '../../run/shard.js';
 import { unitContext } from './experiment-phase.js';
@@ -22,9 +21,7 @@ export async function planGrid(input: PlanInput): Promise<RunPlan> {
   const notes: string[] = [];
   const probes = await probesFor(input, notes);
   const ids = { scenarios: input.scenarios.map((s) => s.id), models: input.models.map((m) => m.description.id) };
-  const keys = [...gridSuite.plan(gridArgsOf(spec, ids, probes))]
-    .map((unit) => unit.key)
-    .filter((key) => inShard(spec.control.shard, key));
+  const plan = gridSuite.plan(gridArgsOf(spec, ids, probes));
   // Whether each recorded unit is done (a recorded error runs again under --retry-errors), read a line at a time: a
   // resumed 45k grid's records are never all held.
   const done = new Map<string, boolean>();
@@ -35,7 +32,8 @@ export async function planGrid(input: PlanInput): Promise<RunPlan> {
   const rows = new Map<string, PlanRow>();
   const calls = new Map<string, { messages: ChatMessage[][]; cached: number }>();
   const now = new Date();
-  for (const key of keys) {
+  for (const { id, key, stage } of plan) {
+    if (!inShard(spec.control.shard, key)) continue;
     const rowId = [key.system, key.mode, key.arm].join('\0');
     const row = rows.get(rowId) ?? {
       experiment: 'grid',
@@ -49,12 +47,13 @@ export async function planGrid(input: PlanInput): Promise<RunPlan> {
     };
     rows.set(rowId, row);
     row.units += 1;
-    if (done.get(unitIdOf(key)) === true) {
+    if (done.get(id) === true) {
       row.done += 1;
       continue;
     }
-    // A reusing arm (the output filter reuses the `none` reply) sends nothing of its own.
-    if (gridDefences(key).reuseReplyOf !== null) continue;
+    // A reusing arm (the output filter reuses the `none` reply; its units are the plan's stage 1) sends nothing of its
+    // own.
+    if (stage === 1) continue;
     const model = input.models.find((m) => m.description.id === key.model)!;
     const { messages } = unitContext(
       key,

@@ -1,5 +1,5 @@
-// Which units a resumed grid still runs (the grid suite's record rules under the unit runner), and which stored replies a
-// reusing arm reads (createReplyMemory, fed what the runner reads and writes).
+// Which units a resumed grid still runs (the grid suite's record rules under the unit runner), and which stored replies
+// a reusing arm reads (createReplyMemory, fed what the runner reads and writes).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -21,19 +21,26 @@ export interface ReplyMemory {
 }
 
 /**
+ * Whose reply a unit's defences reuse (`gridDefences(key).reuseReplyOf`), or null. The defences depend only on (arm,
+ * guard, PoEM): each combination is composed once, not once per unit.
+ */
+export function replyReuse(): (key: Pick<UnitKey, 'arm' | 'guard' | 'poem'>) => DefenceId | null {
+  const reuses = new Map<string, DefenceId | null>();
+  return ({ arm, guard, poem }) => {
+    const at = `${arm}\n${guard}\n${poem}`;
+    if (!reuses.has(at)) reuses.set(at, gridDefences({ arm, guard, poem }).reuseReplyOf);
+    return reuses.get(at)!;
+  };
+}
+
+/**
  * The reply memory of one grid invocation, keeping only the fields a reusing arm reads of the units it reuses; the
  * records themselves are dropped as they are handed over (issue #18: a resumed 45k grid no longer holds every stored
  * record). A unit is kept for reuse when an arm of the run, in this shard, reuses its arm: a superset of the units
  * actually read, which only costs memory.
  */
 export function createReplyMemory(settings: { arms: readonly ArmId[]; shard?: Shard | null | undefined }): ReplyMemory {
-  // The defences depend only on (arm, guard, PoEM): composed once per combination, not once per unit.
-  const reuses = new Map<string, DefenceId | null>();
-  const reuseOf = ({ arm, guard, poem }: Pick<UnitKey, 'arm' | 'guard' | 'poem'>): DefenceId | null => {
-    const at = `${arm}\n${guard}\n${poem}`;
-    if (!reuses.has(at)) reuses.set(at, gridDefences({ arm, guard, poem }).reuseReplyOf);
-    return reuses.get(at)!;
-  };
+  const reuseOf = replyReuse();
   const isReused = (key: UnitKey): boolean =>
     settings.arms.some((arm) => reuseOf({ ...key, arm }) === key.arm && inShard(settings.shard, { ...key, arm }));
   const kept = new Map<string, ReusableReply>();

@@ -7,15 +7,23 @@ import { memorySystemArgsShape } from '../eval-args.js';
 import type { Scenario } from '../../../scenarios/scenario.js';
 import { type RunHead, type Summary, type SummaryRecord, summarizeRun } from '../../../analysis/index.js';
 import { isArmId, type ArmId } from '../../run/arms.js';
-import { type AxisChoice, axisChoiceOf, axisSegments } from '../../defences/axes/index.js';
+import {
+  type AxisChoice,
+  axesOf,
+  axisChoiceOf,
+  axisCombinations,
+  axisSegments,
+  unitKeyAxes,
+} from '../../defences/axes/index.js';
 import type { RunSpec } from '../../run/run-spec.js';
 import { gridDefences } from '../../defences/grid-context.js';
 import type { DecisionModel } from '../../models/decision-model.js';
 import { probeIdOf, unitIdOf, type ProbeRecord, type UnitKey, type UnitRecord } from '../../run-log/run-log.js';
 import type { SuiteRunInfo, SuiteUnit, SuiteV1 } from '../../run/suite.js';
 import type { ActionLayer } from './action-layer.js';
-import type { ReplyMemory } from './reply-memory.js';
-import { gridUnitKeys, isEndpointFailure, runGridUnit, type UnitStop } from './experiment-phase.js';
+import { replyReuse, type ReplyMemory } from './reply-memory.js';
+import { isEndpointFailure, runGridUnit, type UnitStop } from './experiment-phase.js';
+import { gridLimitSpace, limitFilter } from '../../run/unit-limit.js';
 
 /** What a grid run decides on: the spec's values, resolved, and what its setup phase found. */
 export interface GridArgs {
@@ -29,7 +37,7 @@ export interface GridArgs {
   trials: number;
   /** The defence axes' values (`--guard`, `--poem`, `--taint`); an absent axis is off. */
   axes: AxisChoice;
-  /** `--limit N`: the N units the limit keeps (chosen over every unit of the spec, whatever the probes say); null: all. */
+  /** `--limit N`: the N units the limit keeps (over every unit of the spec, whatever the probes say); null: all. */
   limit: number | null;
   /**
    * Each probe of the setup phase that succeeded, by probe id, with the exposure rule that labelled its read (null:
@@ -99,14 +107,30 @@ export interface GridSetup {
 /** What the summary reads besides the records: the run's manifest and probes, as analysis reads them. */
 export type GridRunInfo = SuiteRunInfo & { readonly head: RunHead };
 
-/** Whether the defences of an (arm, guard, PoEM) reuse another arm's reply, composed once per combination. */
-function reusesReply(): (key: UnitKey) => boolean {
-  const known = new Map<string, boolean>();
-  return ({ arm, guard, poem }) => {
-    const at = `${arm}\n${guard}\n${poem}`;
-    if (!known.has(at)) known.set(at, gridDefences({ arm, guard, poem }).reuseReplyOf !== null);
-    return known.get(at)!;
-  };
+/** True when arm `arm` needs oracle exposure labels (`requiresOracle`): its units run on oracle systems only. */
+function needsOracle(arm: string): boolean {
+  return isArmId(arm) && gridDefences({ arm }).requiresOracle !== null;
+}
+
+/**
+ * Every unit of the arguments whose probe succeeded, in the reference loop order (mode → system → scenario →
+ * model → trial → axes → arm), without the limit.
+ */
+function* allUnitKeys(args: GridArgs): Generator<UnitKey> {
+  const gridAxes = axesOf('grid');
+  const combinations = axisCombinations(gridAxes, args.axes).map((on) => unitKeyAxes(gridAxes, on));
+  for (const mode of args.modes)
+    for (const system of args.systems)
+      for (const scenario of args.scenarioIds) {
+        const rule = args.probed[probeIdOf(system, mode, scenario)];
+        if (rule === undefined) continue;
+        // An arm that needs oracle labels (the hypothetical Zep oracle filter) is n/a elsewhere: no unit, never a pass.
+        const arms = args.arms.filter((arm) => !needsOracle(arm) || rule === 'oracle');
+        for (const model of args.models)
+          for (let trial = 0; trial < args.trials; trial += 1)
+            for (const axes of combinations)
+              for (const arm of arms) yield { scenario, system, mode, arm, model, trial, ...axes };
+      }
 }
 
 /**
@@ -121,24 +145,18 @@ export const gridSuite = {
   specificationVersion: 'v1',
   id: 'grid',
   args: gridArgsSchema,
+  /**
+   * The units in the reference loop order, made as they are pulled; with `limit`, only the units it keeps (chosen over
+   * every unit of the spec, whatever the probes say, so the set never moves).
+   */
   plan: (args: GridArgs): Iterable<GridUnit> => ({
     *[Symbol.iterator]() {
-      const reuses = reusesReply();
-      const probes = new Map(
-        Object.entries(args.probed).map(([id, rule]) => [
-          id,
-          { status: 'ok' as const, exposure: rule === null ? undefined : { rule } },
-        ]),
-      );
-      const space = {
-        ...args,
-        scenarios: args.scenarioIds.map((id) => ({ id })),
-        models: args.models.map((id) => ({ description: { id } })),
-        probes,
-      };
-      for (const key of gridUnitKeys(space)) {
+      const kept = limitFilter(gridLimitSpace(args, args.scenarioIds, args.trials), args.limit);
+      const reuseOf = replyReuse();
+      for (const key of allUnitKeys(args)) {
+        if (!kept(key)) continue;
         const cell = [key.system, key.mode, key.arm, key.model, ...axisSegments(key)].join('/');
-        yield { id: unitIdOf(key), cell, stage: reuses(key) ? 1 : 0, key };
+        yield { id: unitIdOf(key), cell, stage: reuseOf(key) === null ? 0 : 1, key };
       }
     },
   }),
