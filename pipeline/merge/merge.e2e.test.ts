@@ -1,9 +1,9 @@
 // `pnpm merge`: shards run at the same time put back together give the one-process run's summary, byte for byte, and
 // every kind of bad input (a missing or duplicate unit, another spec, an edited shard) is refused with exit 1.
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main as compare } from '../../analysis/compare-command.js';
 import { main as rescore } from '../../analysis/rescore-command.js';
 import { main as verifyRun } from '../../analysis/verify-run-command.js';
@@ -39,6 +39,7 @@ beforeAll(async () => {
   single = join(root, 'single', readdirSync(join(root, 'single'))[0]!);
   shards = await runShardProcesses(GRID, join(root, 'shards'), 3);
 }, 120_000);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('pnpm merge', () => {
   it('gives summary cells byte-identical to the grid run as one process, and a run every reader accepts', async () => {
