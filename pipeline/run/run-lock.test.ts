@@ -1,11 +1,21 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, utimesSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, utimesSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it, vi } from 'vitest';
 import { createEventCount } from '../test-support/wait-for-event.js';
-import { acquireRunLock, lockPathOf, readRunLock, RunLockedError, type LockHolder, type RunLock } from './run-lock.js';
+import {
+  acquireRunLock,
+  hasExited,
+  holderState,
+  lockPathOf,
+  processStartOf,
+  readRunLock,
+  RunLockedError,
+  type LockHolder,
+  type RunLock,
+} from './run-lock.js';
 
 const racer = join(import.meta.dirname, '..', 'test-support', 'lock-racer.ts');
 
@@ -75,6 +85,32 @@ describe('run-directory lock', () => {
     for (const output of outputs.filter((o) => o !== winners[0]))
       expect(output).toMatch(/^lost run directory .* is in use by pid \d+/);
   }, 60_000);
+
+  it('takes over the lock of a holder killed but not yet reaped (a zombie, as a container without a reaping init keeps)', async () => {
+    if (!existsSync('/proc/self/stat')) return console.log('skipped: no /proc to tell a zombie on this platform');
+    // `sleep 0.1` is backgrounded by a shell that then becomes `sleep 30`, which never reaps it: once it exits, it
+    // is a zombie for as long as its parent lives, answering signal 0 like a live process.
+    const parent = spawn('sh', ['-c', 'sleep 0.1 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (data) => resolve(Number(data))));
+      const start = processStartOf(pid);
+      for (let waited = 0; !hasExited(pid) && waited < 10_000; waited += 50)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(hasExited(pid), `pid ${pid} did not become a zombie`).toBe(true);
+      expect(() => process.kill(pid, 0)).not.toThrow();
+      const zombie = holder({ pid, processStart: start });
+      expect(holderState(zombie)).toBe('dead');
+      const runDir = mkdtempSync(join(tmpdir(), 'stalebench-zombie-'));
+      writeFileSync(lockPathOf(runDir), JSON.stringify(zombie));
+      const lock = await acquireRunLock(runDir, { nonce: '00000006' });
+      expect(lock.takenOver?.pid).toBe(pid);
+      lock.release();
+      rmSync(runDir, { recursive: true, force: true });
+    } finally {
+      parent.kill('SIGKILL');
+    }
+    expect(holderState(holder({ pid: process.pid, processStart: processStartOf(process.pid) }))).toBe('alive');
+  });
 
   it('refuses a live holder in this process, and a holder on another host it cannot check', async () => {
     const runDir = mkdtempSync(join(tmpdir(), 'stalebench-live-'));

@@ -47,15 +47,29 @@ export function lockPathOf(runDir: string): string {
   return join(runDir, 'eval.lock');
 }
 
-/** Kernel start time of a process (clock ticks since boot), or null where `/proc` has none. */
-export function processStartOf(pid: number): string | null {
+/** The fields of `/proc/<pid>/stat` after the command name (which may hold spaces and parentheses), or null. */
+function procStatFields(pid: number): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces and parentheses); starttime is field 22 overall.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
+}
+
+/** Kernel start time of a process (clock ticks since boot), or null where `/proc` has none. */
+export function processStartOf(pid: number): string | null {
+  // starttime is field 22 overall.
+  return procStatFields(pid)?.[19] ?? null;
+}
+
+/**
+ * True when `pid` has exited but is not yet reaped (a zombie, `Z`, or dying, `X`): it answers signals yet runs no
+ * code. A run killed with SIGKILL in a container whose init does not reap leaves one behind; it holds no lock.
+ */
+export function hasExited(pid: number): boolean {
+  const state = procStatFields(pid)?.[0];
+  return state === 'Z' || state === 'X';
 }
 
 /** This process as a lock holder. */
@@ -70,7 +84,7 @@ function currentHolder(nonce: string): LockHolder {
 }
 
 /**
- * `alive`, `dead` (same host, and the pid is gone or now belongs to a process started at another time), or
+ * `alive`, `dead` (same host, and the pid is gone, a zombie, or now belongs to a process started at another time), or
  * `unknown` (another host: its processes cannot be checked from here).
  */
 export function holderState(holder: LockHolder): 'alive' | 'dead' | 'unknown' {
@@ -80,6 +94,7 @@ export function holderState(holder: LockHolder): 'alive' | 'dead' | 'unknown' {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ESRCH') return 'dead';
   }
+  if (hasExited(holder.pid)) return 'dead';
   const start = holder.processStart === null ? null : processStartOf(holder.pid);
   return start !== null && start !== holder.processStart ? 'dead' : 'alive';
 }

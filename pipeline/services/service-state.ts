@@ -2,7 +2,7 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { processStartOf } from '../run/run-lock.js';
+import { hasExited, processStartOf } from '../run/run-lock.js';
 import type { RunningService } from './service.js';
 
 /** A state file: the running service plus what tells its pid from a reused one. */
@@ -73,12 +73,8 @@ export function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true; // no /proc (not Linux): the signal answered
-  }
+  // Without /proc (not Linux) the signal's answer stands.
+  return !hasExited(pid);
 }
 
 /** True while the recorded server still runs: same host, pid alive, and not reused by a later process. */
