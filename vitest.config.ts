@@ -31,6 +31,8 @@ const ISOLATED_TEST_FILES = [
 export default defineConfig({
   test: {
     // pipeline/test-support/isolated-home.ts: no test writes into the user's home or the clone's .stalebench-cache.
+    // pipeline/test-support/run-tmpdir.ts: every temporary directory of the run is made in one, removed at its end.
+    globalSetup: ['pipeline/test-support/run-tmpdir.ts'],
     setupFiles: ['pipeline/test-support/isolated-home.ts'],
     // Vitest's default on a two-core machine is one worker (cores − 1); most of the core suite's time is spent in
     // child processes (the CLI under tsx, local servers), so a second worker uses the idle core (issue #32 item 3:

@@ -5,6 +5,8 @@ import { CACHE, SERVER_TEST_FILES } from './vitest.config.js';
 
 export default defineConfig({
   test: {
+    // pipeline/test-support/run-tmpdir.ts: every temporary directory of the run is made in one, removed at its end.
+    globalSetup: ['pipeline/test-support/run-tmpdir.ts'],
     setupFiles: ['pipeline/test-support/isolated-home.ts'],
     include: SERVER_TEST_FILES.filter((pattern) => !pattern.startsWith('backends/neo4j')),
     exclude: [...configDefaults.exclude, ...CACHE],

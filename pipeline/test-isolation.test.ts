@@ -1,4 +1,5 @@
 // Issue #26 item 13: no test writes into the user's home or the clone's response cache, and none depends on them.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir, userInfo } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -39,6 +40,15 @@ describe('test isolation (vitest.config.ts → pipeline/test-support/isolated-ho
     for (const key of ['XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'STALEBENCH_CACHE_DIR'])
       expect(inside(process.env[key] ?? '', root), key).toBe(true);
     expect(process.env.MEM0_DIR).toBeUndefined();
+  });
+
+  it('makes every temporary directory of the run, this process’s and its children’s, inside the run’s own one', () => {
+    // pipeline/test-support/run-tmpdir.ts removes it when the run ends: no test leaves its temporary directories behind.
+    expect(tmpdir()).toMatch(/\/stalebench-tests-[^/]+$/);
+    const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(require("node:os").tmpdir())'], {
+      encoding: 'utf8',
+    });
+    expect(child.stdout).toBe(tmpdir());
   });
 
   it('a pnpm eval started without --cache-dir from the clone caches into the test directory, not .stalebench-cache', async () => {
