@@ -7,9 +7,11 @@ import { mergeStep } from './merge-step.js';
 import type { ChildIo } from './run-node.js';
 import { runStep } from './run-step.js';
 import { splitArgs } from './split-args.js';
-import { ACTION_SUITES, writeStepFiles, type ActionSuite } from './step-report.js';
+import { actionCommands, findActionCommand } from './action-commands.js';
+import { writeStepFiles } from './step-report.js';
 
-const USAGE = `usage: node --import tsx pipeline/ci/action-steps.ts run|merge --suite eval|integrity|frontdoor [flags]
+const USAGE = `usage: node --import tsx pipeline/ci/action-steps.ts run|merge --suite <suite> [flags]
+  --suite <suite>      eval, or a registered suite offered to CI (its ci member: integrity, frontdoor, …)
   run                  pnpm <suite> <args> with --out (eval: the output root) or -o (the run directory), and
                        --shard, --fail-on, --sarif from the flags below; then pnpm report on its run directory
   merge                pnpm merge of the shard run directories under --shards into --out, then --sarif and the
@@ -39,7 +41,6 @@ const OPTIONS = {
   shards: { type: 'string' },
 } as const;
 
-const isSuite = (value: string | undefined): value is ActionSuite => ACTION_SUITES.includes(value as ActionSuite);
 const given = (value: string | undefined) => (value?.trim() ? value.trim() : null);
 const processIo: ChildIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
 
@@ -51,8 +52,13 @@ export const main = defineCommand({
   async run({ values, positionals }, { usageError }, env: NodeJS.ProcessEnv = process.env, child: ChildIo = processIo) {
     const [step, ...extra] = positionals;
     if ((step !== 'run' && step !== 'merge') || extra.length > 0) return usageError('give one step: run or merge');
-    if (!isSuite(values.suite)) return usageError(`--suite must be one of ${ACTION_SUITES.join(', ')}`);
-    const suite = values.suite;
+    const suite = values.suite ?? '';
+    if (!findActionCommand(suite))
+      return usageError(
+        `--suite must be one of ${actionCommands()
+          .map((command) => command.id)
+          .join(', ')}`,
+      );
     const base = env.GITHUB_WORKSPACE || process.cwd();
     const path = (value: string | undefined) => (given(value) ? resolve(base, given(value)!) : null);
     // A rule file (`@<file>`) is the workspace's, as every other path input; the suites run from the action's checkout.

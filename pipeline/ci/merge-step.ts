@@ -2,27 +2,16 @@
 // the thresholds over the whole run, with the rules the shards were run with (recorded in their manifests).
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { FRONTDOOR_GATE, readFrontdoorResults } from '../suites/frontdoor/harness/frontdoor-results.js';
-import { GRID_GATE, gateGridRun } from '../run/grid-gate.js';
-import { INTEGRITY_GATE } from '../suites/integrity/harness/integrity-findings.js';
 import { expandFailOn } from '../run/threshold-file.js';
-import type { ThresholdSuite } from '../run/thresholds.js';
-import type { IntegrityReport } from '../suites/integrity/harness/integrity-result.js';
 import { main as mergeMain } from '../merge/merge-command.js';
-import { sarifBase, sarifSource, writeFrontdoorSarif, writeIntegritySarif } from '../run/sarif-file.js';
+import { type ActionManifest, actionCommandOf } from './action-commands.js';
 import type { ChildIo } from './run-node.js';
-import { reportMarkdown, sarifWritten, type ActionSuite, type StepResult } from './step-report.js';
-
-/** What each suite's `--fail-on` rules name. */
-const GATES: Record<ActionSuite, ThresholdSuite> = {
-  eval: GRID_GATE,
-  integrity: INTEGRITY_GATE,
-  frontdoor: FRONTDOOR_GATE,
-};
+import { reportMarkdown, sarifWritten, type StepResult } from './step-report.js';
 
 /** What the merge step is given (paths absolute). */
 export interface MergeStepInputs {
-  suite: ActionSuite;
+  /** An id of action-commands.ts (`eval`, `integrity`, …). */
+  suite: string;
   /** The folder the shard run directories were downloaded to, each in a subfolder (or one deeper). */
   shards: string;
   /** The merged run directory (new). */
@@ -30,12 +19,6 @@ export interface MergeStepInputs {
   sarif: string | null;
   /** The action's fail-on input: when given, it must be the rules the shards were run with. */
   failOn: readonly string[];
-}
-
-/** What the merge reads of the merged manifest: the suite's exit code and the recorded rules. */
-interface MergedManifest {
-  exitCode?: number;
-  spec: { control?: { failOn?: readonly string[] }; args?: { failOn?: string | readonly string[] } };
 }
 
 /** Run directories (a `manifest.json` inside) in `root`'s subfolders and theirs, in path order. */
@@ -55,7 +38,8 @@ function shardDirs(root: string): string[] {
 /** Merges the shards, writes SARIF, and returns how the step ends: the merged run's exit code, 1 when refused. */
 export async function mergeStep(inputs: MergeStepInputs, env: NodeJS.ProcessEnv, io: ChildIo): Promise<StepResult> {
   // A rule file (`@<file>`) is read first (a bad one refuses before anything is merged) and compared by its rules.
-  const given = expandFailOn(inputs.failOn, GATES[inputs.suite]);
+  const command = actionCommandOf(inputs.suite);
+  const given = expandFailOn(inputs.failOn, command.gate);
   const dirs = shardDirs(inputs.shards);
   if (inputs.sarif) rmSync(inputs.sarif, { force: true }); // never an earlier run's
   const result = (exitCode: number, notes: string[], runDir: string | null): StepResult => ({
@@ -79,9 +63,8 @@ export async function mergeStep(inputs: MergeStepInputs, env: NodeJS.ProcessEnv,
     },
   );
   if (merged !== 0) return result(1, [`pnpm merge refused the shards: ${refusal.trim().split('\n')[0] ?? ''}`], null);
-  const manifest = JSON.parse(readFileSync(join(inputs.out, 'manifest.json'), 'utf8')) as MergedManifest;
-  const recorded =
-    inputs.suite === 'eval' ? [...(manifest.spec.control?.failOn ?? [])] : [manifest.spec.args!.failOn!].flat();
+  const manifest = JSON.parse(readFileSync(join(inputs.out, 'manifest.json'), 'utf8')) as ActionManifest;
+  const recorded = command.recordedFailOn(manifest);
   if (given.length > 0 && JSON.stringify(given) !== JSON.stringify(recorded))
     return result(
       1,
@@ -90,31 +73,9 @@ export async function mergeStep(inputs: MergeStepInputs, env: NodeJS.ProcessEnv,
       ],
       inputs.out,
     );
-  const notes: string[] = [];
-  let exitCode: number;
-  if (inputs.suite === 'eval') {
-    const ending = gateGridRun(
-      inputs.out,
-      { exitCode: 0, why: null },
-      { failOn: recorded, sarif: inputs.sarif },
-      sarifBase(env),
-    );
-    exitCode = ending.exitCode;
-    if (ending.why) notes.push(ending.why);
-  } else {
-    const summaryPath = join(inputs.out, 'summary.json');
-    if (inputs.sarif && inputs.suite === 'integrity')
-      writeIntegritySarif(
-        inputs.sarif,
-        JSON.parse(readFileSync(summaryPath, 'utf8')) as IntegrityReport,
-        sarifSource(summaryPath, sarifBase(env)),
-      );
-    if (inputs.sarif && inputs.suite === 'frontdoor')
-      writeFrontdoorSarif(inputs.sarif, readFrontdoorResults(summaryPath), sarifSource(summaryPath, sarifBase(env)));
-    exitCode = manifest.exitCode ?? 1;
-  }
+  const { exitCode, notes } = command.judgeMerged(inputs.out, manifest, inputs.sarif, env);
   return {
     ...result(exitCode, notes, inputs.out),
-    markdown: await reportMarkdown(inputs.suite, inputs.out, env, io),
+    markdown: await reportMarkdown(command, inputs.out, env, io),
   };
 }

@@ -3,38 +3,13 @@
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type ActionCommand, findActionCommand } from './action-commands.js';
 import { runNode, type ChildIo } from './run-node.js';
-
-/** The suites the action runs. */
-export const ACTION_SUITES = ['eval', 'integrity', 'frontdoor'] as const;
-
-/** One of {@link ACTION_SUITES}. */
-export type ActionSuite = (typeof ACTION_SUITES)[number];
-
-/** What the exit codes mean (README.md "Exit codes"); a code not listed is shown as a number. */
-const EXIT_MEANINGS: Record<ActionSuite, Record<number, string>> = {
-  eval: {
-    0: 'ok',
-    1: 'usage, config or preflight error',
-    2: 'errored units above --max-error-rate, stopped by the circuit breaker, or every reply unparseable',
-    3: 'budget reached',
-    4: 'completed with failed units within --max-error-rate',
-    5: 'a --fail-on threshold was crossed',
-    130: 'interrupted (SIGINT)',
-    143: 'terminated (SIGTERM)',
-  },
-  integrity: {
-    0: 'every evaluated edit rejected or reported',
-    1: 'an edit was accepted, a bad flag or a missing prerequisite',
-    2: 'nothing could be evaluated',
-    3: 'an edit did not land, or the adapter failed mid-edit',
-  },
-  frontdoor: { 0: 'ok', 1: 'a cell surfaced under --fail-on surfaced, or a usage error', 2: 'every cell is n/a' },
-};
 
 /** How a step ended, as the summary and the outputs say it. */
 export interface StepResult {
-  suite: ActionSuite;
+  /** The action's `suite` input (an id of action-commands.ts). */
+  suite: string;
   /** The heading's words after the suite: `shard 2/3`, `merged 3 shard(s)`. */
   title: string | null;
   /** The code the step exits with (the action fails on it). */
@@ -55,7 +30,7 @@ const MAX_REPORT_CHARS = 800_000;
 
 /** The job summary of a step: heading with the exit code and its meaning, the run directory, SARIF, notes, report. */
 function stepSummary(result: StepResult): string {
-  const meaning = EXIT_MEANINGS[result.suite][result.suiteExitCode] ?? 'see the log';
+  const meaning = findActionCommand(result.suite)?.exitMeanings[result.suiteExitCode] ?? 'see the log';
   const report = result.markdown ?? '';
   return [
     `## stalebench ${result.suite}${result.title ? ` (${result.title})` : ''}: exit ${result.suiteExitCode} (${meaning})`,
@@ -99,11 +74,12 @@ export function sarifWritten(path: string | null): { path: string; results: numb
 }
 
 /**
- * The run's report in Markdown: `pnpm report <run dir>` into a temporary directory (removed after), its `tables.md`
- * for a grid run or `scorecard.md` for a suite run; when the report refuses the run, a line saying so.
+ * The run's report in Markdown: `pnpm report <run dir>` into a temporary directory (removed after), the first of the
+ * command's report files it wrote (`tables.md` for a grid run, `scorecard.md` for a suite run); when the report
+ * refuses the run, a line saying so.
  */
 export async function reportMarkdown(
-  suite: ActionSuite,
+  command: ActionCommand,
   runDir: string,
   env: NodeJS.ProcessEnv,
   io: ChildIo,
@@ -117,8 +93,8 @@ export async function reportMarkdown(
         said += text;
       },
     });
-    const file = join(out, suite === 'eval' ? 'tables.md' : 'scorecard.md');
-    if (code === 0 && existsSync(file)) return readFileSync(file, 'utf8');
+    const file = command.reportFiles.map((name) => join(out, name)).find((path) => existsSync(path));
+    if (code === 0 && file) return readFileSync(file, 'utf8');
     io.err(said);
     return `pnpm report could not report the run directory (exit ${code}): ${said.trim().split('\n')[0] ?? ''}`;
   } finally {

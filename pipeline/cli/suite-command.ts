@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { EvalError, InvalidInputError } from '#core/errors.js';
+import { sarifBase, sarifSource, writeSuiteSarif } from '../run/sarif-file.js';
 import { parseShard } from '../run/shard.js';
 import { nearestFlag } from './cli-flags.js';
 import { suiteOf } from '../suites/index.js';
@@ -58,6 +59,8 @@ const COMMON = {
   limit: { type: 'string' },
   'dry-run': { type: 'boolean' },
   json: { type: 'boolean' },
+  /** SARIF 2.1.0 of the run's failing cells (a suite with a `ci` member, SuiteV1). */
+  sarif: { type: 'string' },
 } as const;
 
 /**
@@ -125,6 +128,10 @@ export async function suiteCommand(
           message: issue.message,
         })),
       );
+    if (typeof values.sarif === 'string' && !suite.ci)
+      throw new InvalidInputError('command line', [
+        { path: '--sarif', message: `suite ${id} declares no SARIF findings (no ci member)` },
+      ]);
     const shard = typeof values.shard === 'string' ? parseShard(values.shard, env) : null;
     const limit = typeof values.limit === 'string' ? Number(values.limit) : null;
     if (limit !== null && !(Number.isInteger(limit) && limit > 0))
@@ -148,6 +155,13 @@ export async function suiteCommand(
       return 0;
     }
     const result = await runSuite(suite, run);
+    if (typeof values.sarif === 'string' && suite.ci)
+      writeSuiteSarif(
+        resolve(root, values.sarif),
+        id,
+        suite.ci.findings(result.summary),
+        sarifSource(join(result.runDir, 'summary.json'), sarifBase(env, root)),
+      );
     io.out(values.json ? JSON.stringify(result.summary, null, 2) : report.text(result.summary));
     io.out(`\nrun directory: ${result.runDir}\nreport: pnpm report ${result.runDir}`);
     return result.exitCode;

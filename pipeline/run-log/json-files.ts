@@ -1,5 +1,6 @@
 // Small file helpers shared by the run log and the cache: atomic JSON writes, torn-line-tolerant JSONL reads.
 import { createHash, randomBytes } from 'node:crypto';
+import { InvalidInputError } from '#core/errors.js';
 import {
   appendFileSync,
   closeSync,
@@ -48,6 +49,15 @@ export function writeJsonAtomic(path: string, value: unknown): void {
 export function readJsonIfExists<T>(path: string): T | undefined {
   if (!existsSync(path)) return undefined;
   return JSON.parse(readFileSync(path, 'utf8')) as T;
+}
+
+/** Reads a JSON file; `InvalidInputError` naming it when it is missing or not JSON. */
+export function readJsonFile<T>(path: string): T {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch (error) {
+    throw new InvalidInputError(path, [{ path: '', message: `cannot read JSON: ${(error as Error).message}` }]);
+  }
 }
 
 /**

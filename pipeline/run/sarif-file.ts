@@ -3,14 +3,12 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sarifLog, type SarifTool } from '../../analysis/index.js';
 import packageJson from '../../package.json' with { type: 'json' };
-import { frontdoorGateCells, type FrontdoorResults } from '../suites/frontdoor/harness/frontdoor-results.js';
-import { integrityGateCells } from '../suites/integrity/harness/integrity-findings.js';
-import type { IntegrityReport } from '../suites/integrity/harness/integrity-result.js';
+import type { SarifFinding } from './sarif-finding.js';
 import { writeJsonAtomic } from '../run-log/json-files.js';
 import { makeDirectory } from '#core/make-directory.js';
 
 /** The SARIF tool of a suite: `stalebench integrity` at the package's version. */
-export function sarifTool(suite: 'eval' | 'integrity' | 'frontdoor'): SarifTool {
+export function sarifTool(suite: string): SarifTool {
   return { name: `stalebench ${suite}`, version: packageJson.version };
 }
 
@@ -39,16 +37,13 @@ export function writeSarifFile(path: string, log: object): void {
   writeJsonAtomic(path, log);
 }
 
-/** `pnpm integrity --sarif`: one result per ACCEPTED cell of the report (read from `source`); returns how many. */
-export function writeIntegritySarif(path: string, report: Pick<IntegrityReport, 'targets'>, source: string): number {
-  const findings = integrityGateCells(report.targets).flatMap((cell) => (cell.finding ? [cell.finding] : []));
-  writeSarifFile(path, sarifLog(sarifTool('integrity'), findings, source));
-  return findings.length;
-}
-
-/** `pnpm frontdoor --sarif`: one result per surfaced cell of the results (read from `source`); returns how many. */
-export function writeFrontdoorSarif(path: string, results: FrontdoorResults, source: string): number {
-  const findings = frontdoorGateCells(results).flatMap((cell) => (cell.finding ? [cell.finding] : []));
-  writeSarifFile(path, sarifLog(sarifTool('frontdoor'), findings, source));
+/** `--sarif` of a suite (`integrity`): one result per finding, located at its results file `source`; returns how many. */
+export function writeSuiteSarif(
+  path: string,
+  suite: string,
+  findings: readonly SarifFinding[],
+  source: string,
+): number {
+  writeSarifFile(path, sarifLog(sarifTool(suite), findings, source));
   return findings.length;
 }

@@ -7,6 +7,8 @@
 // forged reasoning's, the follow-ups'), run by the registered suites' unit runner (pipeline/suites/suite-units.ts).
 // Every run opens its directory through run-session.ts.
 import type { z } from 'zod';
+import type { SarifFinding } from './sarif-finding.js';
+import type { ThresholdSuite } from './thresholds.js';
 
 /** One unit of work: the runner records one chained line per unit, keyed by `id`. */
 export interface SuiteUnit {
@@ -89,6 +91,27 @@ export interface SuiteReportV1<Summary> {
 }
 
 /**
+ * What CI needs of a suite (the stalebench action, pipeline/ci/; `--sarif` of its commands): its command, what its
+ * `--fail-on` rules name, what its exit codes mean and its SARIF findings. A suite without it is not offered to CI.
+ */
+export interface SuiteCiV1<Summary> {
+  /**
+   * The command users type for it, as a repository-relative script and its leading arguments (`pnpm integrity`:
+   * `pipeline/suites/integrity/harness/integrity-command.ts`); it takes `-o DIR`, `--shard`, `--fail-on` and `--sarif`.
+   * Absent: `pnpm eval --suite <id>`.
+   */
+  readonly command?: { readonly script: string; readonly args: readonly string[] };
+  /** What its `--fail-on` rules may name (its metrics, cell fields and keywords). */
+  readonly gate: ThresholdSuite;
+  /** What each of its exit codes means, for the job summary (a code not listed is shown as a number). */
+  readonly exitMeanings: Readonly<Record<number, string>>;
+  /** Its stored summary (`summary.json`) read and checked; throws `InvalidInputError` naming the file. */
+  readSummary(path: string): Summary;
+  /** One SARIF finding per failing cell of a summary. */
+  findings(summary: Summary): SarifFinding[];
+}
+
+/**
  * A suite: one kind of measurement the runner (pipeline/suites/run-suite.ts) carries through plan → lock → setup →
  * units → summary → manifest, with resume, shards, merge, `pnpm verify-run` and `pnpm report` for free.
  *
@@ -146,4 +169,6 @@ export interface SuiteV1<
    * (analysis/run-kinds) reports its runs.
    */
   readonly report?: SuiteReportV1<Summary>;
+  /** What CI needs of it (the stalebench action, `--sarif`); absent: not offered to CI. */
+  readonly ci?: SuiteCiV1<Summary>;
 }

@@ -3,7 +3,7 @@ import { INTEGRITY_TARGET_IDS, loadIntegrityTarget } from './integrity/targets/r
 import { UnknownComponentError } from '#core/errors.js';
 import { createFrontdoorSuite } from './frontdoor/suite.js';
 import { createIntegritySuite } from './integrity/suite.js';
-import type { SuiteReportV1 } from '../run/suite.js';
+import type { SuiteCiV1, SuiteReportV1 } from '../run/suite.js';
 import type { AnySuite } from './run-suite.js';
 
 /** What a suite may read from where its command runs. */
@@ -43,4 +43,15 @@ export const suiteIds = (): string[] => Object.keys(SUITES);
  */
 export function suiteReportOf(id: string): SuiteReportV1<unknown> | undefined {
   return SUITES[id]?.({ env: {}, root: process.cwd() }).report;
+}
+
+/**
+ * The registered suites CI is offered (those with a `ci` member: the stalebench action, pipeline/ci/), each with that
+ * member, in registry order. Built with an empty environment, as `suiteReportOf`.
+ */
+export function ciSuites(): { id: string; ci: SuiteCiV1<unknown> }[] {
+  return Object.entries(SUITES).flatMap(([id, create]) => {
+    const { ci } = create({ env: {}, root: process.cwd() });
+    return ci ? [{ id, ci }] : [];
+  });
 }

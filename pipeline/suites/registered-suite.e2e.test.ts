@@ -5,7 +5,8 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as report } from '../../analysis/report-command.js';
-import { type CommandResult, copySourceTree, type SourceCopy } from '../test-support/source-copy.js';
+import { REPOSITORY } from '../test-support/branch-scan.js';
+import { type CommandResult, copySourceTree, runNode, type SourceCopy } from '../test-support/source-copy.js';
 import { SQUARES_SUITE } from '../test-support/throwaway-parts/squares-suite.js';
 
 const ok = (result: CommandResult) => `exit ${result.code}\n${result.stderr}\n${result.stdout.slice(-2000)}`;
@@ -73,6 +74,76 @@ describe('a suite registered with one folder and one registry line', () => {
     expect(result.stderr).toContain('does not verify');
     expect(existsSync(join(copy.dir, 'tampered-report'))).toBe(false);
   }, 120_000);
+
+  it('is offered to CI by its ci member: the stalebench action runs it, shards it, merges the shards and writes SARIF', async () => {
+    const action = join(copy.dir, 'action');
+    const sarifResults = (path: string) =>
+      (
+        JSON.parse(readFileSync(path, 'utf8')) as { runs: { results: { message: { text: string } }[] }[] }
+      ).runs[0]!.results.map((result) => result.message.text);
+    // A whole run through `pnpm eval --suite squares` (the suite names no command of its own).
+    const whole = await copy.run('action', [
+      'run',
+      '--suite',
+      'squares',
+      '--args=--n 5 --label five',
+      '--out',
+      join(action, 'whole'),
+      '--sarif',
+      join(action, 'whole.sarif'),
+    ]);
+    expect(whole.code, ok(whole)).toBe(0);
+    expect(whole.stderr).toContain('stalebench action: pnpm squares --n 5 --label five -o');
+    expect(sarifResults(join(action, 'whole.sarif'))).toEqual(['1 squared is 1', '3 squared is 9']);
+    // Two shards, then the merge job over them: the same findings, and the merged run verifies.
+    for (const index of [1, 2]) {
+      const shard = await copy.run('action', [
+        'run',
+        '--suite',
+        'squares',
+        '--args=--n 5 --label five',
+        '--shard',
+        `${index}/2`,
+        '--out',
+        join(action, 'shards', `s${index}`),
+      ]);
+      expect(shard.code, ok(shard)).toBe(0);
+    }
+    const merged = await copy.run('action', [
+      'merge',
+      '--suite',
+      'squares',
+      '--shards',
+      join(action, 'shards'),
+      '--out',
+      join(action, 'merged'),
+      '--sarif',
+      join(action, 'merged.sarif'),
+    ]);
+    expect(merged.code, ok(merged)).toBe(0);
+    expect(sarifResults(join(action, 'merged.sarif'))).toEqual(['1 squared is 1', '3 squared is 9']);
+    expect((await copy.run('verify-run', [join(action, 'merged')])).code).toBe(0);
+    // This checkout, without the suite, refuses it by name.
+    const refused = await runNode(REPOSITORY, [
+      '--import',
+      'tsx',
+      join(REPOSITORY, 'pipeline', 'ci', 'action-steps.ts'),
+      'run',
+      '--suite',
+      'squares',
+      '--out',
+      join(action, 'refused'),
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/--suite must be one of eval, integrity, frontdoor\b/);
+  }, 240_000);
+
+  it('touched 2 files of the source: the suite’s file (new) and the registry’s line', () => {
+    const { added, removed, changed } = copy.differences();
+    expect(added).toEqual(['pipeline/suites/squares/suite.ts']);
+    expect(removed).toEqual([]);
+    expect(changed).toEqual(['pipeline/suites/index.ts']);
+  });
 
   it('takes the exit rule of the suite, and refuses bad arguments naming the flag, writing nothing', async () => {
     const over = await copy.run('eval', [

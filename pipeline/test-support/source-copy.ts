@@ -21,6 +21,7 @@ const COMMANDS = {
   rescore: ['analysis/rescore-command.ts'],
   report: ['analysis/report-command.ts'],
   'verify-run': ['analysis/verify-run-command.ts'],
+  action: ['pipeline/ci/action-steps.ts'],
 } as const;
 
 /** A registry line: `entry` inserted right before the one line equal to `before` (trimmed), `importLine` after line 1. */

@@ -20,6 +20,8 @@ import { CHANNELS, type Channel } from './harness/channels.js';
 import {
   FRONTDOOR_GATE,
   frontdoorExitCode,
+  frontdoorGateCells,
+  readFrontdoorResults,
   type FrontdoorRecord,
   type FrontdoorResults,
 } from './harness/frontdoor-results.js';
@@ -28,7 +30,7 @@ export type { FrontdoorRecord } from './harness/frontdoor-results.js';
 import { cellLine, embedderLabel, isLexical, measureCell, rowNotesOf } from './harness/run-frontdoor.js';
 import { sharedParts, variantsOf, type SharedParts } from './harness/shared-parts.js';
 import { loadFrontdoorTarget } from './harness/target-handles.js';
-import type { SuiteUnit, SuiteV1 } from '../../run/suite.js';
+import type { SuiteCiV1, SuiteUnit, SuiteV1 } from '../../run/suite.js';
 
 /** The identity of a fixture set: the sha256 of its files as read. */
 export const fixtureSetHash = (fixtures: Record<AttackName, FixtureFile>): string => sha256(JSON.stringify(fixtures));
@@ -178,5 +180,15 @@ export function createFrontdoorSuite(
     },
     exitCode: (summary, args) => frontdoorExitCode(summary, args.failOn),
     report: frontdoorSuiteReport,
+    ci: FRONTDOOR_CI,
   };
 }
+
+/** `pnpm frontdoor` in CI: its command, `--fail-on surfaced|none`, exit codes, one finding per surfaced cell. */
+const FRONTDOOR_CI: SuiteCiV1<FrontdoorResults> = {
+  command: { script: join('pipeline', 'suites', 'frontdoor', 'harness', 'frontdoor-command.ts'), args: [] },
+  gate: FRONTDOOR_GATE,
+  exitMeanings: { 0: 'ok', 1: 'a cell surfaced under --fail-on surfaced, or a usage error', 2: 'every cell is n/a' },
+  readSummary: readFrontdoorResults,
+  findings: (results) => frontdoorGateCells(results).flatMap((cell) => (cell.finding ? [cell.finding] : [])),
+};

@@ -1,10 +1,11 @@
 // The integrity suite (integrity.md): one unit per target × edit, each a fresh store seeded, edited behind the
 // store's back and read again; the summary is the report `pnpm integrity` has always printed.
+import { join } from 'node:path';
 import { z } from 'zod';
 import { distinct } from '#core/distinct-list.js';
 import { knownId } from '#core/registry.js';
 import { failOnArgument } from '../../run/threshold-file.js';
-import { INTEGRITY_GATE } from './harness/integrity-findings.js';
+import { INTEGRITY_GATE, integrityGateCells } from './harness/integrity-findings.js';
 import { integritySuiteReport } from '../../../analysis/index.js';
 import type { IntegrityTarget } from './targets/integrity-target.js';
 import type { EditSelection, IntegrityReport } from './harness/integrity-result.js';
@@ -20,7 +21,8 @@ import {
 
 export type { IntegrityRecord } from './harness/run-integrity.js';
 import { RECORDS_PER_CONTEXT } from './harness/seed-plan.js';
-import type { SuiteUnit, SuiteV1 } from '../../run/suite.js';
+import { readJsonFile } from '../../run-log/json-files.js';
+import type { SuiteCiV1, SuiteUnit, SuiteV1 } from '../../run/suite.js';
 
 const editSchema = z
   .object({
@@ -142,5 +144,20 @@ export function createIntegritySuite(
     },
     exitCode: (summary) => summary.exitCode,
     report: integritySuiteReport,
+    ci: INTEGRITY_CI,
   };
 }
+
+/** `pnpm integrity` in CI: its command, `--fail-on accepted|none`, exit codes (integrity.md §7.2), one finding per ACCEPTED cell. */
+const INTEGRITY_CI: SuiteCiV1<IntegrityReport> = {
+  command: { script: join('pipeline', 'suites', 'integrity', 'harness', 'integrity-command.ts'), args: [] },
+  gate: INTEGRITY_GATE,
+  exitMeanings: {
+    0: 'every evaluated edit rejected or reported',
+    1: 'an edit was accepted, a bad flag or a missing prerequisite',
+    2: 'nothing could be evaluated',
+    3: 'an edit did not land, or the adapter failed mid-edit',
+  },
+  readSummary: (path) => readJsonFile<IntegrityReport>(path),
+  findings: (report) => integrityGateCells(report.targets).flatMap((cell) => (cell.finding ? [cell.finding] : [])),
+};

@@ -3,6 +3,7 @@ import type { SourcePart } from '../source-copy.js';
 
 /** The one file of the folder: a suite that squares numbers, each unit a cell of its parity. */
 const SUITE_FILE = `// A throwaway suite (test only): squares 0 … n-1, one unit each; fails when the total passes --max.
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { SuiteV1 } from '../../run/suite.js';
 
@@ -32,6 +33,19 @@ export const squaresSuite: SuiteV1<Args, { id: string; cell: string; i: number }
     suite: 'squares',
     render: (summary) => ({ 'squares.md': \`# \${summary.label}\\n\\ntotal \${summary.total}\\n\` }),
     text: (summary) => \`\${summary.label} total \${summary.total}\`,
+  },
+  // Offered to CI (the stalebench action, --sarif): one finding per odd square.
+  ci: {
+    gate: { metrics: ['odd'], fields: ['cell'], keywords: { odd: 'odd > 0' } },
+    exitMeanings: { 0: 'total within --max', 1: 'total above --max, or a usage error' },
+    readSummary: (path) => JSON.parse(readFileSync(path, 'utf8')) as Summary,
+    findings: (summary) =>
+      summary.squares.flatMap((square, i) =>
+        square % 2
+          ? [{ ruleId: 'squares/odd', ruleName: 'Odd square', help: 'An odd number squared is odd.', level: 'note' as const,
+               message: \`\${i} squared is \${square}\`, identity: { unit: \`sq/\${i}\` } }]
+          : [],
+      ),
   },
 };
 `;

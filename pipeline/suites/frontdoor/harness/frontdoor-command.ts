@@ -10,7 +10,7 @@ import { FRONTDOOR_TARGET_IDS } from '../targets/targets.js';
 import { loadFixtureSet, type AttackName, type FixtureFile } from '../../../../scenarios/frontdoor/fixture.js';
 import { EvalError } from '#core/errors.js';
 import { isEntryPoint } from '#core/entry-point.js';
-import { sarifBase, sarifSource, writeFrontdoorSarif } from '../../../run/sarif-file.js';
+import { sarifBase, sarifSource, writeSuiteSarif } from '../../../run/sarif-file.js';
 import { createFrontdoorSuite, type FrontdoorArgs, fixtureSetHash } from '../suite.js';
 import { planSuite, runSuite, suiteRunDirName } from '../../run-suite.js';
 import { authoriseHunt } from './authorisation.js';
@@ -116,7 +116,13 @@ async function runGrid(
   // Everything shown from here on is generated from the file just written.
   const saved = readFrontdoorResults(resultsPath);
   const scorecards = writeFrontdoorScorecards(resultsPath, outDir);
-  if (options.sarif) writeFrontdoorSarif(resolve(options.sarif), saved, sarifSource(resultsPath, sarifBase(env)));
+  if (options.sarif)
+    writeSuiteSarif(
+      resolve(options.sarif),
+      suite.id,
+      suite.ci!.findings(saved),
+      sarifSource(resultsPath, sarifBase(env)),
+    );
   io.out(options.json ? JSON.stringify(saved, null, 2) : renderFrontdoorMarkdown(saved));
   io.err(`results: ${resultsPath}\nscorecards: ${scorecards.markdown}, ${scorecards.html}\nrun directory: ${outDir}`);
   return frontdoorExitCode(saved, options.failOn);

@@ -11,7 +11,7 @@ import type { IntegrityReport } from './integrity-result.js';
 import { createIntegritySuite } from '../suite.js';
 import { planSuite, runSuite, suiteRunDirName } from '../../run-suite.js';
 import { isEntryPoint } from '#core/entry-point.js';
-import { sarifBase, sarifSource, writeIntegritySarif } from '../../../run/sarif-file.js';
+import { sarifBase, sarifSource, writeSuiteSarif } from '../../../run/sarif-file.js';
 import { makeDirectory } from '#core/make-directory.js';
 
 /** Where the command writes (`process.stdout`, or a test buffer). */
@@ -93,9 +93,10 @@ export async function main(
   const { summary: report, exitCode: code } = await runSuite(suite, run);
   writeReports(outDir, report);
   if (flags.sarif)
-    writeIntegritySarif(
+    writeSuiteSarif(
       resolve(root, flags.sarif),
-      report,
+      suite.id,
+      suite.ci!.findings(report),
       sarifSource(join(outDir, 'summary.json'), sarifBase(env, root)),
     );
   if (flags.json) stdout.write(`${JSON.stringify(integrityJson(report), null, 2)}\n`);
