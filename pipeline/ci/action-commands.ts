@@ -13,7 +13,7 @@ import { ciSuites } from '../suites/index.js';
 /** What a merged (or finished) run's manifest says of its rules and its ending. */
 export interface ActionManifest {
   exitCode?: number;
-  spec: { control?: { failOn?: readonly string[] }; args?: { failOn?: string | readonly string[] } };
+  spec?: { control?: { failOn?: readonly string[] }; args?: { failOn?: string | readonly string[] } };
 }
 
 /** One command the action runs. */
@@ -87,7 +87,7 @@ const EVAL: ActionCommand = {
             '',
         ]
       : [],
-  recordedFailOn: (manifest) => [...(manifest.spec.control?.failOn ?? [])],
+  recordedFailOn: (manifest) => [...(manifest.spec?.control?.failOn ?? [])],
   judgeMerged(runDir, manifest, sarif, env) {
     const ending = gateGridRun(
       runDir,
@@ -111,7 +111,7 @@ function suiteCommand({ id, ci }: ReturnType<typeof ciSuites>[number]): ActionCo
     reportFiles: ['scorecard.md', `${id}.md`],
     runDirOf: (out) => (existsSync(join(out, 'manifest.json')) ? out : null),
     runNotes: () => [],
-    recordedFailOn: (manifest) => [manifest.spec.args?.failOn ?? []].flat(),
+    recordedFailOn: (manifest) => [manifest.spec?.args?.failOn ?? []].flat(),
     judgeMerged(runDir, manifest, sarif, env) {
       const summaryPath = join(runDir, 'summary.json');
       if (sarif)
