@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { ALL_EDITS } from '../pipeline/suites/integrity/harness/edits.js';
 import { main } from '../pipeline/suites/integrity/harness/integrity-command.js';
@@ -71,7 +73,15 @@ if (env === undefined) {
     it('pnpm integrity --target graphiti@neo4j reads the server from NEO4J_URI and exits 1 (ACCEPTED present)', async () => {
       const out: string[] = [];
       const code = await main(
-        ['--target', 'graphiti@neo4j', '--edits', 'T1', '--json', '-o', `/tmp/neo4j-integrity-${process.pid}`],
+        [
+          '--target',
+          'graphiti@neo4j',
+          '--edits',
+          'T1',
+          '--json',
+          '-o',
+          join(tmpdir(), `neo4j-integrity-${process.pid}`),
+        ],
         { write: (chunk: string) => out.push(chunk) },
         { write: () => true },
         env,

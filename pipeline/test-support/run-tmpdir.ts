@@ -1,5 +1,5 @@
-// Vitest global setup (`pnpm test`, `test:servers`, `test:stores`): one temporary directory per test run, made the
-// TMPDIR of every worker and of every process a test starts, and removed when the run ends. Test files make their run
+// Vitest global setup (`pnpm test`, `test:servers` with its Neo4j config, `test:stores`): one temporary directory
+// per test run, made the TMPDIR of every worker and of every process a test starts, and removed when the run ends. Test files make their run
 // directories, source copies and scratch stores with `mkdtempSync(join(tmpdir(), …))`; most never remove them, and
 // before this a `pnpm test` left about 2,000 of them (1.2 GB) in /tmp. A run that is killed leaves this one directory.
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';

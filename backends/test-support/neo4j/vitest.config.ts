@@ -6,7 +6,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   root: fileURLToPath(new URL('../../..', import.meta.url)),
   test: {
-    globalSetup: ['backends/test-support/neo4j-global-setup.ts'],
+    // pipeline/test-support/run-tmpdir.ts first: the run's temporary directories in one, removed after the server
+    // has stopped (global teardowns run in reverse order).
+    globalSetup: ['pipeline/test-support/run-tmpdir.ts', 'backends/test-support/neo4j-global-setup.ts'],
     // As the root vitest.config.ts: each test file gets its own HOME, XDG directories and response cache (Maven and
     // the server, started by the global setup above, keep the real HOME and its ~/.m2).
     setupFiles: ['pipeline/test-support/isolated-home.ts'],
