@@ -220,3 +220,35 @@ describe('pnpm eval --suite -o FILE', () => {
     }
   });
 });
+
+describe('pnpm eval --suite integrity --sarif FILE', () => {
+  it('writes the SARIF pnpm integrity --sarif writes for the same run (the suite’s ci findings)', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'suite-sarif-'));
+    try {
+      const viaSuite = await printed((out, err) =>
+        suiteCommand(
+          ['--suite', 'integrity', '--targets', 'reference-no-witness', '--edits', 'T9', '--sarif', 'eval.sarif'],
+          {},
+          { out, err, root: scratch },
+        ),
+      );
+      expect(viaSuite.code, viaSuite.err).toBe(1);
+      const viaCommand = await integrityMain(
+        ['--target', 'reference-no-witness', '--edits', 'T9', '--sarif', join(scratch, 'integrity.sarif')],
+        { write: () => true },
+        { write: () => true },
+        {},
+        { root: scratch },
+      );
+      expect(viaCommand).toBe(1);
+      const results = (file: string) =>
+        (JSON.parse(readFileSync(join(scratch, file), 'utf8')) as { runs: { results: { ruleId: string }[] }[] })
+          .runs[0]!.results;
+      expect(results('eval.sarif').map((result) => result.ruleId)).toEqual(['integrity/T9']);
+      // The same run directory (same spec), so the same results located at the same summary.json.
+      expect(results('eval.sarif')).toEqual(results('integrity.sarif'));
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+});
