@@ -3,27 +3,19 @@
 // system's `description` (exposure rule, store filter, modes, status fields) or its registry line.
 import { describe, expect, it } from 'vitest';
 import { SYSTEMS } from './index.js';
-import { branchesIn, productFiles } from '../pipeline/test-support/branch-scan.js';
+import { branchesIn, idAlternatives, kindBranchPattern, productFiles } from '../pipeline/test-support/branch-scan.js';
 
 const FOLDERS = ['pipeline', 'analysis', 'guard', 'scenarios', 'notebooks'];
 
-const ids = [...SYSTEMS.ids]
-  .sort((a, b) => b.length - a.length)
-  .map((id) => id.replace(/[-]/g, '\\-'))
-  .join('|');
 /**
  * A system branch: a comparison (`===`, `!==`, `case`) with a system id literal, a prefix or suffix test on one
  * (`startsWith('mem0')`), or a membership test of a value in a list of system ids.
  */
-const BRANCH = new RegExp(
-  [
-    `[!=]==\\s*'(${ids})'`,
-    `'(${ids})'\\s*[!=]==`,
-    `case\\s+'(${ids})'`,
-    `\\.(startsWith|endsWith)\\('(${ids})`,
-    `\\[\\s*'(${ids})'(\\s*,\\s*'[\\w-]+')*\\s*\\]\\.includes\\(`,
-  ].join('|'),
-);
+const ids = idAlternatives(SYSTEMS.ids);
+const BRANCH = kindBranchPattern({
+  ids: SYSTEMS.ids,
+  extra: [`\\.(startsWith|endsWith)\\('(${ids})`, `\\[\\s*'(${ids})'(\\s*,\\s*'[\\w-]+')*\\s*\\]\\.includes\\(`],
+});
 
 describe('no code outside backends/ branches on which memory system it talks to', () => {
   it('finds the branches it is meant to find (the check can fail)', () => {

@@ -5,28 +5,18 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UnknownComponentError } from '#core/errors.js';
 import { findRunKind, RUN_KINDS, runKindIdOf, runKindOf } from './index.js';
-import { branchesIn, productFiles, REPOSITORY } from '../../pipeline/test-support/branch-scan.js';
+import { branchesIn, kindBranchPattern, productFiles, REPOSITORY } from '../../pipeline/test-support/branch-scan.js';
 
 const FOLDERS = ['analysis', 'notebooks'];
 
 /** Where a kind may be named: the registry's folder and each kind's own `run-kind.ts`. */
 const mayBranch = (path: string) => path.startsWith('analysis/run-kinds/') || path.endsWith('/run-kind.ts');
 
-const ids = RUN_KINDS.map((kind) => kind.id.replace(/[-]/g, '\\-')).join('|');
 /**
  * A kind branch: a comparison (`===`, `!==`, `case`) with a kind id literal, or with a value named `experiment` or
  * `suite` (a run's kind under its two names), or a membership test of one in a list of ids.
  */
-const BRANCH = new RegExp(
-  [
-    `[!=]==\\s*'(${ids})'`,
-    `'(${ids})'\\s*[!=]==`,
-    `case\\s+'(${ids})'`,
-    `\\b(experiment|suite)\\)?\\s*[!=]==(?!\\s*(?:null\\b|undefined\\b|'string'|'object'))`,
-    `[!=]==\\s*[\\w.?!]*\\b(experiment|suite)\\b`,
-    `\\.includes\\([\\w.?!]*\\b(experiment|suite)\\)`,
-  ].join('|'),
-);
+const BRANCH = kindBranchPattern({ ids: RUN_KINDS.map((kind) => kind.id), names: ['experiment', 'suite'] });
 
 describe('run kinds are branched on only in the run-kind registry and the kinds’ files', () => {
   it('finds the branches it is meant to find (the check can fail)', () => {

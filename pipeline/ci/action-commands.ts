@@ -131,7 +131,7 @@ export const findActionCommand = (id: string): ActionCommand | undefined =>
 /** The command `id`; `UnknownComponentError` naming every one. */
 export function actionCommandOf(id: string): ActionCommand {
   const commands = actionCommands();
-  const command = findActionCommand(id);
+  const command = commands.find((candidate) => candidate.id === id);
   if (!command)
     throw new UnknownComponentError(
       'suite',

@@ -28,10 +28,6 @@ export interface RunStepInputs {
 /** Flags the action sets itself from its inputs; in `args` they would contradict them. */
 const OWN_FLAGS = ['-o', '--out', '--sarif', '--shard', '--fail-on'];
 
-/** The run directory's manifest status (`success`, `started`, …), or null when it has none. */
-const statusOf = (runDir: string) =>
-  readJsonIfExists<{ status?: string }>(join(runDir, 'manifest.json'))?.status ?? null;
-
 /**
  * Runs the suite and returns how the step ends. The step's exit code is the suite's; for a shard it is 0 once the
  * shard finished (status `success`, which `pnpm merge` requires) and the suite's otherwise, so a threshold crossed
@@ -61,13 +57,14 @@ export async function runStep(inputs: RunStepInputs, env: NodeJS.ProcessEnv, io:
   const runDir = command.runDirOf(inputs.out, before);
   const notes: string[] = [];
   let exitCode = code;
+  // The manifest as the run left it: its shard, its status (`success`, `started`, …) and its recorded rules.
   const manifest = runDir
-    ? (readJsonIfExists<ActionManifest & { shard?: Shard }>(join(runDir, 'manifest.json')) ?? null)
+    ? (readJsonIfExists<ActionManifest & { shard?: Shard; status?: string }>(join(runDir, 'manifest.json')) ?? null)
     : null;
   const recorded = manifest?.shard;
   const shard = inputs.shard && recorded ? shardLabel(recorded) : inputs.shard;
   if (inputs.shard) {
-    const status = runDir ? statusOf(runDir) : null;
+    const status = manifest?.status ?? null;
     exitCode = status === 'success' ? 0 : code === 0 ? 1 : code;
     notes.push(
       `shard ${shard}: ${status === 'success' ? 'finished' : `not finished (status ${status ?? 'none'})`}; SARIF and thresholds are the merge job's, over the whole run`,

@@ -7,30 +7,27 @@ import { describe, expect, it } from 'vitest';
 import { UnknownComponentError } from '#core/errors.js';
 import { EXPERIMENTS } from '../run/experiments.js';
 import { evalPhaseOf, evalPhases } from './eval-phases.js';
-import { type BranchException, branchesIn, productFiles, REPOSITORY } from '../test-support/branch-scan.js';
+import {
+  type BranchException,
+  branchesIn,
+  kindBranchPattern,
+  productFiles,
+  REPOSITORY,
+} from '../test-support/branch-scan.js';
 
 /** Where a phase kind may be named: the registry and each suite's own `eval-phase.ts`. */
 const mayBranch = (path: string) => path === 'pipeline/suites/eval-phases.ts' || path.endsWith('/eval-phase.ts');
 
-const ids = [...EXPERIMENTS.ids, ...evalPhases().map((phase) => phase.id)]
-  .map((id) => id.replace(/[-]/g, '\\-'))
-  .join('|');
 /**
  * A phase-kind branch: a comparison (`===`, `!==`, `case`) with an experiment or phase id literal, or with a value
  * named `experiment`, `phase` or `scenarioKind`, a membership test of one in a list, or the follow-up binding used as
  * a kind test (`isFollowUpExperiment`, `FOLLOW_UP_EXPERIMENTS`).
  */
-const BRANCH = new RegExp(
-  [
-    `[!=]==\\s*'(${ids})'`,
-    `'(${ids})'\\s*[!=]==`,
-    `case\\s+'(${ids})'`,
-    `\\b(experiment|phase|scenarioKind)\\)?\\s*[!=]==(?!\\s*(?:null\\b|undefined\\b|'string'|'object'))`,
-    `[!=]==\\s*[\\w.?!]*\\b(experiment|phase|scenarioKind)\\b`,
-    `\\.includes\\([\\w.?!]*\\b(experiment|phase|scenarioKind)\\)`,
-    `\\b(isFollowUpExperiment|FOLLOW_UP_EXPERIMENTS)\\b`,
-  ].join('|'),
-);
+const BRANCH = kindBranchPattern({
+  ids: [...EXPERIMENTS.ids, ...evalPhases().map((phase) => phase.id)],
+  names: ['experiment', 'phase', 'scenarioKind'],
+  extra: ['\\b(isFollowUpExperiment|FOLLOW_UP_EXPERIMENTS)\\b'],
+});
 
 /** Named exceptions, each with its reason. */
 const EXCEPTIONS: readonly BranchException[] = [

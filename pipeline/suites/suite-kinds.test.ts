@@ -3,22 +3,11 @@
 // compares a value with a registered suite's id or with the action's `eval`; it asks the suite's members (SuiteV1,
 // and `ci` for the stalebench action: pipeline/ci/action-commands.ts).
 import { describe, expect, it } from 'vitest';
-import { type BranchException, branchesIn, productFiles } from '../test-support/branch-scan.js';
+import { type BranchException, branchesIn, kindBranchPattern, productFiles } from '../test-support/branch-scan.js';
 import { suiteIds } from './index.js';
 
-const ids = [...suiteIds(), 'eval'].map((id) => id.replace(/[-]/g, '\\-')).join('|');
-
 /** A suite-kind branch: a comparison (`===`, `!==`, `case`) with a suite id literal, or with a value named `suite`. */
-const BRANCH = new RegExp(
-  [
-    `[!=]==\\s*'(${ids})'`,
-    `'(${ids})'\\s*[!=]==`,
-    `case\\s+'(${ids})'`,
-    `\\bsuite\\)?\\s*[!=]==(?!\\s*(?:null\\b|undefined\\b|'string'|'object'))`,
-    `[!=]==\\s*[\\w.?!]*\\bsuite\\b`,
-    `\\.includes\\([\\w.?!]*\\bsuite\\)`,
-  ].join('|'),
-);
+const BRANCH = kindBranchPattern({ ids: [...suiteIds(), 'eval'], names: ['suite'] });
 
 /** Where a suite may be named: the registries (the suites', the action's commands) and each registered suite's folder. */
 const mayBranch = (path: string) =>

@@ -46,3 +46,41 @@ export function branchesIn(
       }),
   );
 }
+
+/** Ids as regular-expression alternatives (`graphiti|mem0\\-exp|…`), the longest first. */
+export const idAlternatives = (ids: readonly string[]): string =>
+  [...ids]
+    .sort((a, b) => b.length - a.length)
+    .map((id) => id.replace(/[-]/g, '\\-'))
+    .join('|');
+
+/**
+ * The pattern of a kind branch: a comparison (`===`, `!==`, `case`) with one of `ids` as a literal; with `names`, a
+ * comparison with a value of one of those names (not with null, undefined or a typeof answer) or a membership test of
+ * one in a list; and the `extra` alternatives a test adds (its own spellings of a kind test).
+ *
+ * @example kindBranchPattern({ ids: suiteIds(), names: ['suite'] }).test("if (suite === 'integrity')") // true
+ */
+export function kindBranchPattern(kind: {
+  ids: readonly string[];
+  names?: readonly string[];
+  extra?: readonly string[];
+}): RegExp {
+  const ids = idAlternatives(kind.ids);
+  const names = (kind.names ?? []).join('|');
+  return new RegExp(
+    [
+      `[!=]==\\s*'(${ids})'`,
+      `'(${ids})'\\s*[!=]==`,
+      `case\\s+'(${ids})'`,
+      ...(names === ''
+        ? []
+        : [
+            `\\b(${names})\\)?\\s*[!=]==(?!\\s*(?:null\\b|undefined\\b|'string'|'object'))`,
+            `[!=]==\\s*[\\w.?!]*\\b(${names})\\b`,
+            `\\.includes\\([\\w.?!]*\\b(${names})\\)`,
+          ]),
+      ...(kind.extra ?? []),
+    ].join('|'),
+  );
+}

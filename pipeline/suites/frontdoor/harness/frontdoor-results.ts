@@ -1,8 +1,8 @@
 // The front-door results file: one versioned JSON document every scorecard (Markdown, HTML, JSON) is generated from;
 // its cells as `--fail-on` and `--sarif` see them (issue #31).
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InvalidInputError } from '#core/errors.js';
+import { readJsonFile } from '../../../run-log/json-files.js';
 import { crossedCells, parseThresholds, type GateCell } from '../../../run/thresholds.js';
 import type { SarifFinding } from '../../../run/sarif-finding.js';
 
@@ -55,13 +55,7 @@ export type FrontdoorResults = z.infer<typeof frontdoorResultsSchema>;
 
 /** Reads and validates a results file; a bad one names the file and every problem. */
 export function readFrontdoorResults(path: string): FrontdoorResults {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new InvalidInputError(path, [{ path: '', message: `cannot read JSON: ${(error as Error).message}` }]);
-  }
-  const parsed = frontdoorResultsSchema.safeParse(raw);
+  const parsed = frontdoorResultsSchema.safeParse(readJsonFile<unknown>(path));
   if (!parsed.success)
     throw new InvalidInputError(
       path,
